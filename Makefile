@@ -1,0 +1,32 @@
+# The two commands of the README. Both set up .venv themselves on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench openapi clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml client/pyproject.toml
+	$(BIN)/pip install --quiet -e '.[test]' -e './client[verify]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	PORT=$(PORT) exec $(BIN)/gunicorn --config deploy/gunicorn.conf.py 'service:create_app()'
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+# Regenerate the committed spec from the code (a test fails when they differ).
+openapi: $(STAMP)
+	FLASK_APP='service:create_app()' $(BIN)/flask openapi write --format=yaml openapi.yaml
+
+clean:
+	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,54 @@
+"""Typed errors: one base, one subclass per kind of failure, each carrying the problem body."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional
+
+
+class WurfwerkError(Exception):
+    """Base of every error the SDK raises."""
+
+    def __init__(self, message: str, *, method: str = "", url: str = "", status: Optional[int] = None,
+                 problem: Optional[Mapping[str, Any]] = None):
+        super().__init__(message)
+        self.method = method
+        self.url = url
+        self.status = status
+        self.problem = dict(problem or {})
+
+    @property
+    def errors(self) -> dict:
+        """Validation failures: dotted field path -> messages (empty unless 422)."""
+        return dict(self.problem.get("errors") or {})
+
+
+class InvalidRequest(WurfwerkError):
+    """400 or 422: the request was malformed or broke a rule."""
+
+
+class Unauthorized(WurfwerkError):
+    """401: the API key is missing or wrong."""
+
+
+class NotFound(WurfwerkError):
+    """404: no such path (an SDK and server version mismatch)."""
+
+
+class ServerError(WurfwerkError):
+    """5xx (after the retries for 502/503/504 were used up)."""
+
+
+class TransportError(WurfwerkError):
+    """The service could not be reached or did not answer in time."""
+
+
+def error_for_status(status: int):
+    if status in (400, 422):
+        return InvalidRequest
+    if status == 401:
+        return Unauthorized
+    if status == 404:
+        return NotFound
+    if status >= 500:
+        return ServerError
+    return WurfwerkError

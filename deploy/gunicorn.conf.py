@@ -1,0 +1,61 @@
+"""gunicorn settings for `make run` and the container (`gunicorn --config deploy/gunicorn.conf.py`).
+
+Every value can be moved by the environment; the defaults are the production ones.
+"""
+
+import os
+import shutil
+import tempfile
+
+bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+threads = int(os.environ.get("GUNICORN_THREADS", "1"))
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "sync")
+keepalive = 5
+timeout = 30
+graceful_timeout = 20
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "0"))
+max_requests_jitter = max_requests // 10
+accesslog = "-" if os.environ.get("GUNICORN_ACCESS_LOG", "1") == "1" else None
+errorlog = "-"
+# The app is built in each worker after the fork: nothing random or keyed is shared by fork.
+preload_app = False
+
+
+def on_starting(server):
+    """In the master, before any worker exists: the metrics directory and the development key."""
+    _prepare_metrics_dir()
+    _ensure_signing_key(server)
+
+
+def _prepare_metrics_dir():
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not directory:
+        directory = tempfile.mkdtemp(prefix="wurfwerk-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = directory
+    # Samples of an earlier run would be counted again: start empty.
+    shutil.rmtree(directory, ignore_errors=True)
+    os.makedirs(directory, exist_ok=True)
+
+
+def _ensure_signing_key(server):
+    """With no key configured, create a development key file once (outside git) and point every
+    worker at it, so all workers sign with the same key."""
+    if os.environ.get("WURFWERK_SIGNING_KEY") or os.environ.get("WURFWERK_SIGNING_KEY_FILE"):
+        return
+    from service.platform.receipts import generate_private_key_pem
+
+    path = os.environ.get("WURFWERK_DEV_KEY_FILE", ".dev/signing-key.pem")
+    if not os.path.exists(path):
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as handle:
+            handle.write(generate_private_key_pem())
+        server.log.warning("created a development signing key at %s (do not use in production)", path)
+    os.environ["WURFWERK_SIGNING_KEY_FILE"] = os.path.abspath(path)
+
+
+def child_exit(server, worker):
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)

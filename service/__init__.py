@@ -1,0 +1,106 @@
+"""wurfwerk: resolution service for Beutelschneider, Paws, Weltenbuch, Proben and Malmsturm."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Mapping
+
+from flask import Flask, send_from_directory
+from flask_cors import CORS
+from swagger_ui_bundle import swagger_ui_path
+
+from service.config import Config, config_from_env
+from service.platform.api import WurfwerkApi
+from service.platform.hooks import install_hooks
+from service.platform.jsonio import OrjsonProvider
+from service.platform.metrics import install_metrics
+from service.platform.problems import register_problem_handlers
+from service.platform.receipts import KeyRing, generate_private_key_pem
+from service.platform.routes import make_platform_blueprint
+from service.platform.runtime import Operation, Runtime
+from service.systems import discover
+
+__version__ = "1.0.0"
+log = logging.getLogger("wurfwerk")
+
+
+def create_app(test_config: Mapping[str, Any] | Config | None = None) -> Flask:
+    """The app factory. ``test_config`` overrides settings read from the environment: a ``Config``,
+    or a mapping of ``Config`` fields (tests pass ``{"signing_key_pem": ...}`` and limits)."""
+    config = _resolve_config(test_config)
+    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+
+    app = Flask(__name__)
+    app.json = OrjsonProvider(app)
+    app.config.update(
+        MAX_CONTENT_LENGTH=config.limits.body_bytes,
+        API_TITLE="wurfwerk",
+        API_VERSION=__version__,
+        OPENAPI_VERSION="3.1.0",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL="/docs/assets/",
+        API_SPEC_OPTIONS=_spec_options(),
+    )
+    app.extensions["wurfwerk"] = _runtime(config)
+
+    register_problem_handlers(app)
+    install_hooks(app)
+    install_metrics(app)
+    CORS(app, origins=list(config.cors_origins), allow_headers=["Content-Type", "Authorization", "X-Request-ID"],
+         expose_headers=["X-Request-ID"], max_age=600)
+    app.add_url_rule("/docs/assets/<path:filename>", "docs_assets",
+                     lambda filename: send_from_directory(swagger_ui_path, filename))
+
+    api = WurfwerkApi(app)
+    register_problem_handlers(app)  # again: flask-smorest installs its own JSON error handler
+    _register_systems(app, api)
+    return app
+
+
+def _resolve_config(test_config) -> Config:
+    if isinstance(test_config, Config):
+        return test_config
+    config = config_from_env()
+    return config.with_overrides(test_config) if test_config else config
+
+
+def _runtime(config: Config) -> Runtime:
+    ephemeral = not config.signing_key_pem
+    if ephemeral:
+        log.warning("no WURFWERK_SIGNING_KEY configured: using a key for this process only; "
+                    "receipts will not verify on other processes")
+    keys = KeyRing.from_pem(config.signing_key_pem or generate_private_key_pem(), config.verify_keys_pem)
+    return Runtime(config=config, keys=keys, ephemeral_key=ephemeral)
+
+
+def _register_systems(app: Flask, api) -> None:
+    runtime = app.extensions["wurfwerk"]
+    catalogue = []
+    systems = discover()
+    for system in systems:
+        operations = [Operation(op_id, method, path, f"{system.name}.{endpoint}")
+                      for op_id, method, path, endpoint in system.declared]
+        runtime.operations.update({operation.id: operation for operation in operations})
+        catalogue.append(system.catalogue_entry(
+            [{"id": o.id, "method": o.method, "path": o.path} for o in operations]))
+    batch_paths = {o.id: o.path for o in runtime.operations.values() if o.method == "POST"}
+    api.register_blueprint(make_platform_blueprint(catalogue, batch_paths))
+    for system in systems:
+        api.register_blueprint(system)
+
+
+def _spec_options() -> dict:
+    return {
+        "info": {
+            "description": (
+                "Typed, signed, exact resolution of the German indie systems Beutelschneider, Paws, "
+                "Weltenbuch, Proben and Malmsturm. Every rolling operation accepts `seed` or `manual`, "
+                "returns a signed envelope (Ed25519 over RFC 8785 JSON, keys at /v1/keys) and has an "
+                "`/odds` twin with exact fractions. Errors are RFC 9457 problem details."
+            ),
+            "license": {"name": "MIT", "identifier": "MIT"},
+        },
+        "servers": [{"url": "/"}],
+    }

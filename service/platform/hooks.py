@@ -1,0 +1,80 @@
+"""Per-request checks that run before any view: request id, API keys, content type, JSON syntax."""
+
+from __future__ import annotations
+
+import hmac
+import re
+import uuid
+
+from flask import Flask, g, request
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
+
+from service.platform.problems import http_error
+from service.platform.runtime import current_runtime
+
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
+# Paths that stay open when API keys are configured.
+_OPEN_V1_PATHS = ("/v1/keys",)
+
+
+def _assign_request_id() -> None:
+    given = request.headers.get("X-Request-ID", "")
+    g.request_id = given if _REQUEST_ID.match(given) else uuid.uuid4().hex
+
+
+def _check_api_key() -> None:
+    keys = current_runtime().config.api_keys
+    if not keys or not request.path.startswith("/v1/") or request.path in _OPEN_V1_PATHS:
+        return
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not any(hmac.compare_digest(token.encode(), key.encode()) for key in keys):
+        raise http_error(401, "This API needs `Authorization: Bearer <key>` with a valid key.",
+                         "unauthorized")
+
+
+def _check_body() -> None:
+    """A body must be JSON; parse it here once so syntax errors are a clean 400 before validation."""
+    if request.method not in ("POST", "PUT", "PATCH"):
+        return
+    try:
+        has_body = bool(request.content_length) or bool(request.get_data(cache=True))
+    except RequestEntityTooLarge:
+        raise http_error(413, _too_large_detail(), "payload-too-large")
+    if not has_body:
+        return
+    if request.mimetype != "application/json" and not request.mimetype.endswith("+json"):
+        raise http_error(415, f"The body must be application/json, not {request.mimetype or 'untyped'}.",
+                         "unsupported-media-type")
+    try:
+        request.get_json()
+    except BadRequest:
+        raise http_error(400, "The body is not valid JSON (UTF-8, at most 1024 levels deep).",
+                         "malformed-json")
+
+
+def _too_large_detail() -> str:
+    limit = current_runtime().config.limits.body_bytes
+    return f"The body is larger than {limit} bytes (limit body_bytes, WURFWERK_MAX_BODY_BYTES)."
+
+
+def _echo_request_id(response):
+    response.headers["X-Request-ID"] = g.get("request_id") or uuid.uuid4().hex
+    return response
+
+
+def install_hooks(app: Flask) -> None:
+    @app.before_request
+    def _before():
+        _assign_request_id()
+        if request.method == "OPTIONS":  # CORS preflight: answered by flask-cors, never refused
+            return
+        _check_api_key()
+        _check_body()
+
+    app.after_request(_echo_request_id)
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def _too_large(_error):
+        from service.platform.problems import problem
+
+        return problem(413, _too_large_detail(), slug="payload-too-large")

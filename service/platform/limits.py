@@ -1,0 +1,89 @@
+"""Hard caps on work, configurable per deployment.
+
+Schemas check them at validation time through ``AtMost``, which reads the running app's limits;
+the OpenAPI document shows the default values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from marshmallow import ValidationError, validate
+
+
+@dataclass(frozen=True)
+class Limits:
+    body_bytes: int = 65536
+    pool_dice: int = 100
+    bag_marbles: int = 100
+    participants: int = 20
+    parties: int = 8
+    batch_items: int = 500
+    die_sides: int = 100
+    extended_target: int = 100
+
+
+DEFAULT_LIMITS = Limits()
+
+# Environment variable of each limit, so an error message can tell an operator what to change.
+LIMIT_VARIABLES = {
+    "body_bytes": "WURFWERK_MAX_BODY_BYTES",
+    "pool_dice": "WURFWERK_MAX_POOL_DICE",
+    "bag_marbles": "WURFWERK_MAX_BAG_MARBLES",
+    "participants": "WURFWERK_MAX_PARTICIPANTS",
+    "parties": "WURFWERK_MAX_PARTIES",
+    "batch_items": "WURFWERK_MAX_BATCH_ITEMS",
+    "die_sides": "WURFWERK_MAX_DIE_SIDES",
+    "extended_target": "WURFWERK_MAX_EXTENDED_TARGET",
+}
+
+
+def current_limits() -> Limits:
+    """The limits of the app handling this request (the defaults outside a request)."""
+    from flask import current_app, has_app_context  # local: this module stays importable without Flask
+
+    if has_app_context():
+        return current_app.extensions["wurfwerk"].config.limits
+    return DEFAULT_LIMITS
+
+
+def limit_message(name: str, value: int) -> str:
+    return f"must be at most {value} (limit {name}, {LIMIT_VARIABLES[name]})"
+
+
+def check_limit(name: str, actual: int) -> None:
+    """Raise a ValidationError naming the limit when ``actual`` is above it."""
+    limit = getattr(current_limits(), name)
+    if actual > limit:
+        raise ValidationError(limit_message(name, limit))
+
+
+class AtMost(validate.Range):
+    """``Range(min, <limit>)`` where the maximum is the configured limit ``name``.
+
+    Subclassing Range lets apispec document ``minimum``/``maximum`` (with the default limit).
+    """
+
+    def __init__(self, name: str, *, min: int | None = 0):
+        super().__init__(min=min, max=getattr(DEFAULT_LIMITS, name))
+        self.limit_name = name
+
+    def __call__(self, value):
+        if self.min is not None and value < self.min:
+            raise ValidationError(f"must be at least {self.min}")
+        check_limit(self.limit_name, value)
+        return value
+
+
+class LengthAtMost(validate.Length):
+    """``Length(min, <limit>)`` for lists whose length is a configured limit."""
+
+    def __init__(self, name: str, *, min: int | None = None):
+        super().__init__(min=min, max=getattr(DEFAULT_LIMITS, name))
+        self.limit_name = name
+
+    def __call__(self, value):
+        if self.min is not None and len(value) < self.min:
+            raise ValidationError(f"needs at least {self.min} items")
+        check_limit(self.limit_name, len(value))
+        return value

@@ -1,0 +1,95 @@
+"""Exact distributions as Fractions, their JSON form, and small helpers the systems share.
+
+A system's odds function returns ``Odds``: mutually exclusive ``outcomes`` (their probabilities sum
+to exactly 1), named ``distributions`` (each sums to 1) and ``expected`` values. ``as_json`` turns it
+into the contract's form with a float and a reduced fraction string for every probability.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+from typing import Hashable, Iterable, Mapping
+
+Distribution = Mapping[Hashable, Fraction]
+
+
+@dataclass(frozen=True)
+class Odds:
+    outcomes: Mapping[str, Fraction]
+    distributions: Mapping[str, Distribution] = field(default_factory=dict)
+    expected: Mapping[str, Fraction] = field(default_factory=dict)
+
+    def check(self) -> "Odds":
+        """Refuse to publish numbers that do not add up (a bug, never a client error)."""
+        if self.outcomes and sum(self.outcomes.values()) != 1:
+            raise AssertionError(f"outcomes sum to {sum(self.outcomes.values())}, not 1")
+        for name, distribution in self.distributions.items():
+            if sum(distribution.values()) != 1:
+                raise AssertionError(f"distribution {name} sums to {sum(distribution.values())}")
+        return self
+
+
+def _probability(value: Fraction) -> dict:
+    return {"probability": float(value), "exact": f"{value.numerator}/{value.denominator}"}
+
+
+def as_json(odds: Odds) -> dict:
+    odds.check()
+    return {
+        "outcomes": [{"outcome": name, **_probability(p)} for name, p in odds.outcomes.items()],
+        "distributions": {
+            name: [{"value": value, **_probability(p)} for value, p in _sorted_items(distribution)]
+            for name, distribution in odds.distributions.items()
+        },
+        "expected": {name: float(value) for name, value in odds.expected.items()},
+    }
+
+
+def _sorted_items(distribution: Distribution):
+    try:
+        return sorted(distribution.items())
+    except TypeError:  # mixed value types: keep the order the system gave
+        return list(distribution.items())
+
+
+def mean(distribution: Distribution) -> Fraction:
+    return sum((Fraction(value) * p for value, p in distribution.items()), Fraction(0))
+
+
+# --- building blocks ---------------------------------------------------------------------------
+
+@lru_cache(maxsize=4096)
+def binomial(n: int, p: Fraction) -> tuple[Fraction, ...]:
+    """P(k successes) for k = 0..n, each of n independent trials succeeding with probability p."""
+    q = 1 - p
+    return tuple(comb(n, k) * p**k * q ** (n - k) for k in range(n + 1))
+
+
+def hypergeometric(population: int, marked: int, draws: int) -> tuple[Fraction, ...]:
+    """P(k marked) for k = 0..draws, drawing without replacement."""
+    total = comb(population, draws)
+    return tuple(
+        Fraction(comb(marked, k) * comb(population - marked, draws - k), total)
+        for k in range(draws + 1)
+    )
+
+
+def convolve(a: Distribution, b: Distribution) -> dict:
+    """Distribution of the sum of two independent values."""
+    out: dict = defaultdict(Fraction)
+    for x, px in a.items():
+        for y, py in b.items():
+            out[x + y] += px * py
+    return dict(out)
+
+
+def from_pairs(pairs: Iterable[tuple[Hashable, Fraction]]) -> dict:
+    """Accumulate (value, probability) pairs into a distribution."""
+    out: dict = defaultdict(Fraction)
+    for value, probability in pairs:
+        out[value] += probability
+    return dict(out)

@@ -1,0 +1,165 @@
+"""RFC 9457 problem details for every error a client can cause, and a plain 500 for the rest.
+
+Nothing here knows a system: rules raise ``InputError`` subclasses, webargs raises 422 with
+marshmallow messages, werkzeug raises HTTP errors; each becomes ``application/problem+json``.
+"""
+
+from __future__ import annotations
+
+import logging
+from http import HTTPStatus
+from typing import Any, Mapping
+
+import marshmallow as ma
+from flask import Flask, g, request
+from werkzeug.exceptions import HTTPException
+
+from service.platform.errors import InputError
+from service.platform.jsonio import json_response
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+PROBLEM_BASE = "https://wurfwerk.dev/problems/"
+
+# Every problem type the service emits: slug -> (status, when). The README lists this table.
+PROBLEM_TYPES: dict[str, tuple[int, str]] = {
+    "malformed-json": (400, "The body is not valid JSON (or nests deeper than the parser allows)."),
+    "bad-request": (400, "The request is malformed in another way (e.g. a bad query parameter)."),
+    "unauthorized": (401, "API keys are configured and the bearer key is missing or wrong."),
+    "not-found": (404, "No such path."),
+    "method-not-allowed": (405, "The path exists, the method does not; `Allow` lists the methods."),
+    "payload-too-large": (413, "The body is larger than WURFWERK_MAX_BODY_BYTES."),
+    "unsupported-media-type": (415, "A body was sent that is not `application/json`."),
+    "validation-error": (422, "A field is missing, of the wrong type, out of range or over a limit."),
+    "invalid-input": (422, "The rules cannot resolve the request (e.g. `manual` values that do not fit)."),
+    "rule-violation": (422, "A choice the rules forbid; the message names the rule."),
+    "invalid-receipt": (422, "A signed response handed back does not verify or is of the wrong operation."),
+    "internal-error": (500, "A fault in the service; the log has the details, the response never does."),
+    "http-error": (0, "Any other HTTP error, with its status."),
+}
+
+_SLUG_BY_STATUS = {400: "bad-request", 401: "unauthorized", 404: "not-found",
+                   405: "method-not-allowed", 413: "payload-too-large",
+                   415: "unsupported-media-type", 422: "validation-error", 500: "internal-error"}
+
+log = logging.getLogger("wurfwerk")
+
+
+class ProblemSchema(ma.Schema):
+    """RFC 9457 problem details (documentation only; problems are built by ``problem``)."""
+
+    type = ma.fields.String(required=True, metadata={"description": "Stable URI of the problem type (see README)."})
+    title = ma.fields.String(required=True, metadata={"description": "Short summary of the problem type."})
+    status = ma.fields.Integer(required=True, metadata={"description": "The HTTP status code."})
+    detail = ma.fields.String(required=True, metadata={"description": "What went wrong in this request."})
+    instance = ma.fields.String(required=True, metadata={"description": "The path of the request."})
+    request_id = ma.fields.String(metadata={"description": "The X-Request-ID of the request, for the logs."})
+    errors = ma.fields.Dict(
+        keys=ma.fields.String(),
+        values=ma.fields.List(ma.fields.String()),
+        metadata={"description": "Validation failures: dotted field path -> messages (422 only)."},
+    )
+
+
+def problem(status: int, detail: str, *, slug: str | None = None,
+            errors: Mapping[str, list[str]] | None = None, headers=None):
+    slug = slug or _SLUG_BY_STATUS.get(status, "http-error")
+    body: dict[str, Any] = {
+        "type": PROBLEM_BASE + slug,
+        "title": HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+        "instance": request.path,
+        "request_id": getattr(g, "request_id", ""),
+    }
+    if errors:
+        body["errors"] = dict(errors)
+    return json_response(body, status, mimetype=PROBLEM_MEDIA_TYPE, headers=headers)
+
+
+def flatten_messages(messages: Any, prefix: str = "") -> dict[str, list[str]]:
+    """marshmallow's nested messages -> {"dotted.path": [messages]}; schema-level errors keep the
+    path of the object they belong to ("body" at the top)."""
+    if isinstance(messages, Mapping):
+        flat: dict[str, list[str]] = {}
+        for key, value in messages.items():
+            if key == "_schema":
+                path = prefix or "body"
+            else:
+                path = f"{prefix}.{key}" if prefix else str(key)
+            for sub_path, sub_messages in flatten_messages(value, path).items():
+                flat.setdefault(sub_path, []).extend(sub_messages)
+        return flat
+    if isinstance(messages, (list, tuple)):
+        if all(isinstance(item, str) for item in messages):
+            return {prefix or "body": list(messages)}
+        flat = {}
+        for item in messages:
+            for sub_path, sub_messages in flatten_messages(item, prefix).items():
+                flat.setdefault(sub_path, []).extend(sub_messages)
+        return flat
+    return {prefix or "body": [str(messages)]}
+
+
+def _validation_detail(errors: Mapping[str, list[str]]) -> str:
+    first_path, first_messages = next(iter(errors.items()))
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{first_path}: {first_messages[0]}{more}"
+
+
+def validation_problem(messages: Any, slug: str = "validation-error"):
+    errors = flatten_messages(messages)
+    return problem(422, _validation_detail(errors), slug=slug, errors=errors)
+
+
+def _handle_http_exception(error: HTTPException):
+    data = getattr(error, "data", None) or {}
+    if error.code == 422 and "messages" in data:
+        messages = data["messages"]
+        # webargs nests by location ("json", "query"); the body is what clients think in.
+        if isinstance(messages, Mapping) and set(messages) <= {"json", "query"}:
+            messages = _merge_locations(messages)
+        return validation_problem(messages)
+    headers = {}
+    if error.code == 405:
+        headers = {k: v for k, v in error.get_headers() if k == "Allow"}
+    elif error.code == 401:
+        headers = {"WWW-Authenticate": 'Bearer realm="wurfwerk"'}
+    slug = getattr(error, "wurfwerk_slug", None)
+    detail = getattr(error, "wurfwerk_detail", None) or error.description or error.name
+    return problem(error.code or 500, detail, slug=slug, headers=headers)
+
+
+def _merge_locations(messages: Mapping[str, Any]) -> dict[str, Any]:
+    merged: dict[str, Any] = {}
+    for location_messages in messages.values():
+        if isinstance(location_messages, Mapping):
+            merged.update(location_messages)
+        else:
+            merged["_schema"] = location_messages
+    return merged
+
+
+def _handle_input_error(error: InputError):
+    return problem(422, f"{error.field}: {error.message}", slug=error.problem_type,
+                   errors={error.field: [error.message]})
+
+
+def _handle_unexpected(error: Exception):
+    log.exception("unhandled error in %s %s", request.method, request.path)
+    return problem(500, "The service failed to handle this request; it has been logged.")
+
+
+def register_problem_handlers(app: Flask) -> None:
+    app.register_error_handler(HTTPException, _handle_http_exception)
+    app.register_error_handler(InputError, _handle_input_error)
+    app.register_error_handler(Exception, _handle_unexpected)
+
+
+def http_error(status: int, detail: str, slug: str | None = None) -> HTTPException:
+    """An HTTPException carrying our detail and slug, for ``raise`` in request hooks."""
+    from werkzeug.exceptions import default_exceptions
+
+    error = default_exceptions[status]()
+    error.wurfwerk_detail = detail
+    error.wurfwerk_slug = slug
+    return error

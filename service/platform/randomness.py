@@ -1,0 +1,158 @@
+"""Where every random value comes from: the OS CSPRNG, a seeded generator, or the table's own dice.
+
+Rules never import ``random``: they call ``roll``, ``fudge`` and ``draw`` on the source they are
+given. Each call is recorded as one event, so a response can list every value consumed, and those
+values fed back as ``manual`` reproduce it. Sources are made per request, never at import time:
+gunicorn forks its workers, and a generator made before the fork would repeat in every worker.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from service.platform.errors import ManualEntryError
+
+FUDGE_FACES = (-1, 0, 1)
+
+
+class RandomSource:
+    """The interface the rules see. Subclasses supply ``_roll_one``/``_fudge_one``/``_draw``."""
+
+    name = "abstract"
+
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] = []
+
+    def roll(self, count: int, sides: int) -> list[int]:
+        """``count`` dice with faces 1..``sides``."""
+        values = [self._roll_one(sides) for _ in range(count)]
+        self._record(f"d{sides}", values)
+        return values
+
+    def fudge(self, count: int) -> list[int]:
+        """``count`` FUDGE dice, each -1, 0 or +1."""
+        values = [self._fudge_one() for _ in range(count)]
+        self._record("dF", values)
+        return values
+
+    def draw(self, bag: Mapping[str, int], count: int) -> list[str]:
+        """``count`` marbles drawn without replacement from ``bag`` (colour -> number)."""
+        if count > sum(bag.values()):
+            raise ValueError("cannot draw more marbles than the bag holds")  # rules check this first
+        values = self._draw(bag, count)
+        self._record("draw", values)
+        return values
+
+    def finish(self) -> None:
+        """Called after the rules ran: a manual source checks nothing was left over."""
+
+    def _record(self, kind: str, values: list) -> None:
+        if values:
+            self.events.append({"kind": kind, "values": values})
+
+    def _roll_one(self, sides: int) -> int:
+        raise NotImplementedError
+
+    def _fudge_one(self) -> int:
+        raise NotImplementedError
+
+    def _draw(self, bag: Mapping[str, int], count: int) -> list[str]:
+        raise NotImplementedError
+
+
+class GeneratorSource(RandomSource):
+    """Values from a ``random.Random`` (seeded) or ``random.SystemRandom`` (secure)."""
+
+    def __init__(self, generator: random.Random, name: str) -> None:
+        super().__init__()
+        self._generator = generator
+        self.name = name
+
+    def _roll_one(self, sides: int) -> int:
+        return self._generator.randrange(sides) + 1
+
+    def _fudge_one(self) -> int:
+        return self._generator.randrange(3) - 1
+
+    def _draw(self, bag: Mapping[str, int], count: int) -> list[str]:
+        # Sorted colours make a seeded draw independent of the order the client wrote the bag in.
+        marbles = [colour for colour in sorted(bag) for _ in range(bag[colour])]
+        return self._generator.sample(marbles, count)
+
+
+class ManualSource(RandomSource):
+    """The values a table rolled or drew by hand, consumed in order."""
+
+    name = "manual"
+
+    def __init__(self, values: Sequence[Any]) -> None:
+        super().__init__()
+        self._values = list(values)
+        self._position = 0
+
+    def _next(self, expected: str) -> tuple[int, Any]:
+        index = self._position
+        if index >= len(self._values):
+            raise ManualEntryError(
+                "manual", f"too few values: value {index} is needed ({expected}), "
+                f"but only {len(self._values)} were given"
+            )
+        self._position += 1
+        return index, self._values[index]
+
+    def _roll_one(self, sides: int) -> int:
+        index, value = self._next(f"a d{sides} face 1..{sides}")
+        if not _is_int(value) or not 1 <= value <= sides:
+            raise ManualEntryError(
+                f"manual.{index}", f"expected a d{sides} face 1..{sides}, got {value!r}"
+            )
+        return value
+
+    def _fudge_one(self) -> int:
+        index, value = self._next("a dF face -1, 0 or 1")
+        if not _is_int(value) or value not in FUDGE_FACES:
+            raise ManualEntryError(f"manual.{index}", f"expected a dF face -1, 0 or 1, got {value!r}")
+        return value
+
+    def _draw(self, bag: Mapping[str, int], count: int) -> list[str]:
+        remaining = dict(bag)
+        drawn = []
+        for _ in range(count):
+            present = sorted(colour for colour, number in remaining.items() if number > 0)
+            index, value = self._next(f"a marble in the bag ({', '.join(present)})")
+            if not isinstance(value, str) or remaining.get(value, 0) < 1:
+                raise ManualEntryError(
+                    f"manual.{index}",
+                    f"expected a marble in the bag ({', '.join(present)}), got {value!r}: "
+                    f"no {value} marble is left in the bag",
+                )
+            remaining[value] -= 1
+            drawn.append(value)
+        return drawn
+
+    def finish(self) -> None:
+        if self._position < len(self._values):
+            raise ManualEntryError(
+                f"manual.{self._position}",
+                f"too many values: the rules used {self._position}, "
+                f"{len(self._values)} were given",
+            )
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def make_source(seed: int | None = None, manual: Sequence[Any] | None = None) -> RandomSource:
+    """The source a request asked for; a fresh one per request."""
+    if manual is not None:
+        return ManualSource(manual)
+    if seed is not None:
+        return GeneratorSource(random.Random(seed), "seeded")
+    return GeneratorSource(random.SystemRandom(), "secure")
+
+
+def manual_values(events: Sequence[Mapping[str, Any]]) -> list[Any]:
+    """The recorded events flattened into a ``manual`` list that replays them."""
+    return [value for event in events for value in event["values"]]

@@ -1,0 +1,194 @@
+"""Ed25519 receipts over RFC 8785 (JCS) canonical JSON, and the JWKS that publishes the keys.
+
+The signature covers the whole response with the single member ``receipt.signature`` removed, so a
+changed value anywhere (result, request echo, events, summary, receipt id or time) fails to verify.
+The ``kid`` is the RFC 7638 thumbprint of the public key: every replica with the same key publishes
+the same ``kid`` without any coordination.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import hashlib
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Mapping
+
+import rfc8785
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+ALGORITHM = "Ed25519"
+_SAFE_INTEGER = 2**53 - 1
+
+
+class KeyConfigError(ValueError):
+    """A configured key is not a usable Ed25519 key."""
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def b64url_decode(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _as_ijson_numbers(value: Any) -> Any:
+    """JCS numbers are IEEE doubles: integers beyond 2^53 are canonicalized as the double they become
+    (a JavaScript verifier parses them that way too)."""
+    if isinstance(value, dict):
+        return {key: _as_ijson_numbers(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_as_ijson_numbers(item) for item in value]
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > _SAFE_INTEGER:
+        return float(value)
+    return value
+
+
+def canonical_bytes(document: Mapping[str, Any]) -> bytes:
+    return rfc8785.dumps(_as_ijson_numbers(document))
+
+
+def signing_payload(document: Mapping[str, Any]) -> bytes:
+    """The bytes that are signed: the document without ``receipt.signature``, canonicalized."""
+    unsigned = dict(document)
+    receipt = dict(unsigned["receipt"])
+    receipt.pop("signature", None)
+    unsigned["receipt"] = receipt
+    return canonical_bytes(unsigned)
+
+
+def raw_public_bytes(public_key: Ed25519PublicKey) -> bytes:
+    return public_key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+def key_id(public_key: Ed25519PublicKey) -> str:
+    """RFC 7638 JWK thumbprint (SHA-256) of the public key."""
+    members = {"crv": "Ed25519", "kty": "OKP", "x": b64url(raw_public_bytes(public_key))}
+    return b64url(hashlib.sha256(canonical_bytes(members)).digest())
+
+
+def load_private_key(pem: str) -> Ed25519PrivateKey:
+    try:
+        key = serialization.load_pem_private_key(pem.encode("utf-8"), password=None)
+    except (ValueError, TypeError) as error:
+        raise KeyConfigError(f"signing key is not a PEM private key: {error}") from error
+    if not isinstance(key, Ed25519PrivateKey):
+        raise KeyConfigError("signing key is not an Ed25519 key")
+    return key
+
+
+def load_public_keys(pem_text: str) -> list[Ed25519PublicKey]:
+    """Every PEM public key block in ``pem_text`` (several may be concatenated)."""
+    keys = []
+    marker = "-----END PUBLIC KEY-----"
+    for block in pem_text.split(marker):
+        if "-----BEGIN PUBLIC KEY-----" not in block:
+            continue
+        try:
+            key = serialization.load_pem_public_key((block.strip() + "\n" + marker + "\n").encode())
+        except ValueError as error:
+            raise KeyConfigError(f"verify key is not a PEM public key: {error}") from error
+        if not isinstance(key, Ed25519PublicKey):
+            raise KeyConfigError("verify key is not an Ed25519 key")
+        keys.append(key)
+    return keys
+
+
+def private_key_pem(key: Ed25519PrivateKey) -> str:
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode("ascii")
+
+
+def public_key_pem(key: Ed25519PublicKey) -> str:
+    return key.public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    ).decode("ascii")
+
+
+@dataclass(frozen=True)
+class Verification:
+    valid: bool
+    kid: str | None
+    reason: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"valid": self.valid, "kid": self.kid, "reason": self.reason}
+
+
+class KeyRing:
+    """One key that signs, and every key (that one included) that verifies."""
+
+    def __init__(self, signing_key: Ed25519PrivateKey, extra_verify_keys=()) -> None:
+        self._signing_key = signing_key
+        self.kid = key_id(signing_key.public_key())
+        self._verify_keys = {self.kid: signing_key.public_key()}
+        for public_key in extra_verify_keys:
+            self._verify_keys[key_id(public_key)] = public_key
+
+    @classmethod
+    def from_pem(cls, signing_pem: str, verify_pem: str = "") -> "KeyRing":
+        return cls(load_private_key(signing_pem), load_public_keys(verify_pem))
+
+    def sign(self, document: dict[str, Any]) -> dict[str, Any]:
+        """Attach a receipt to ``document`` (in place) and return it."""
+        document["receipt"] = {
+            "id": str(uuid.uuid4()),
+            "issued_at": datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            "alg": ALGORITHM,
+            "kid": self.kid,
+        }
+        signature = self._signing_key.sign(signing_payload(document))
+        document["receipt"]["signature"] = b64url(signature)
+        return document
+
+    def verify(self, document: Any) -> Verification:
+        receipt = document.get("receipt") if isinstance(document, dict) else None
+        if not isinstance(receipt, dict):
+            return Verification(False, None, "the document has no receipt object")
+        kid = receipt.get("kid")
+        signature = receipt.get("signature")
+        if receipt.get("alg") != ALGORITHM:
+            return Verification(False, kid if isinstance(kid, str) else None, "receipt.alg is not Ed25519")
+        if not isinstance(kid, str) or kid not in self._verify_keys:
+            return Verification(False, kid if isinstance(kid, str) else None, "unknown key id (kid)")
+        if not isinstance(signature, str):
+            return Verification(False, kid, "receipt.signature is missing")
+        try:
+            signature_bytes = b64url_decode(signature)
+            self._verify_keys[kid].verify(signature_bytes, signing_payload(document))
+        except (InvalidSignature, ValueError, TypeError):
+            return Verification(False, kid, "the signature does not match the document")
+        except rfc8785.CanonicalizationError:
+            return Verification(False, kid, "the document cannot be canonicalized (RFC 8785)")
+        return Verification(True, kid, "the signature matches the document")
+
+    def jwks(self) -> dict[str, Any]:
+        return {
+            "keys": [
+                {
+                    "kty": "OKP",
+                    "crv": "Ed25519",
+                    "x": b64url(raw_public_bytes(public_key)),
+                    "kid": kid,
+                    "use": "sig",
+                    "alg": "EdDSA",
+                }
+                for kid, public_key in self._verify_keys.items()
+            ]
+        }
+
+
+def generate_private_key_pem() -> str:
+    return private_key_pem(Ed25519PrivateKey.generate())
+
+
+def copy_without_signature(document: Mapping[str, Any]) -> dict[str, Any]:
+    unsigned = copy.deepcopy(dict(document))
+    unsigned.get("receipt", {}).pop("signature", None)
+    return unsigned

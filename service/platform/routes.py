@@ -1,0 +1,147 @@
+"""Platform endpoints: health, keys, receipt verification, the systems catalogue and batch.
+
+Nothing here knows a system; the catalogue and the batch read what the systems declared.
+"""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from service.platform.api import WurfwerkBlueprint as Blueprint
+from marshmallow import fields
+
+from service.platform.batch import BatchResponseSchema, batch_request_schema, run_batch
+from service.platform.jsonio import json_response
+from service.platform.runtime import current_runtime
+
+DOC_STATUSES = (400, 401, 413, 415, 422)
+
+
+class StatusSchema(ma.Schema):
+    status = fields.String(required=True)
+    kid = fields.String()
+    ephemeral_key = fields.Boolean()
+
+
+class JwkSchema(ma.Schema):
+    kty = fields.String(required=True)
+    crv = fields.String(required=True)
+    x = fields.String(required=True)
+    kid = fields.String(required=True)
+    use = fields.String(required=True)
+    alg = fields.String(required=True)
+
+
+class JwksSchema(ma.Schema):
+    keys = fields.List(fields.Nested(JwkSchema), required=True)
+
+
+class VerifyRequestSchema(ma.Schema):
+    """Any complete signed response: its members are not fixed, so unknown ones are kept."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    receipt = fields.Dict(required=True, metadata={"description": "The receipt of the response."})
+
+
+class VerificationSchema(ma.Schema):
+    valid = fields.Boolean(required=True)
+    kid = fields.String(allow_none=True, required=True)
+    reason = fields.String(required=True)
+
+
+class CatalogueSchema(ma.Schema):
+    systems = fields.List(fields.Dict(), required=True)
+
+
+def _problems(blp: Blueprint, statuses=DOC_STATUSES):
+    from http import HTTPStatus
+
+    def decorator(view):
+        for status in statuses:
+            view = blp.alt_response(status, response=HTTPStatus(status).name)(view)
+        return view
+
+    return decorator
+
+
+def make_platform_blueprint(catalogue: list[dict], batch_paths: dict[str, str]) -> Blueprint:
+    blp = Blueprint("platform", __name__, description="Health, keys, receipts, catalogue and batch.")
+    batch_schema = batch_request_schema(sorted(batch_paths))
+
+    @blp.route("/livez", methods=["GET"])
+    @blp.response(200, StatusSchema, example={"status": "ok"})
+    @blp.doc(operationId="health.live")
+    def livez():
+        """Liveness: the process answers
+
+        For orchestrators and the container HEALTHCHECK; no dependencies are checked.
+        """
+        return json_response({"status": "ok"})
+
+    @blp.route("/readyz", methods=["GET"])
+    @blp.response(200, StatusSchema, example={"status": "ready", "kid": "…", "ephemeral_key": False})
+    @blp.doc(operationId="health.ready")
+    def readyz():
+        """Readiness: the signing key is loaded
+
+        `ephemeral_key` is true when no key was configured and the process made one for itself
+        (receipts then do not verify on other processes).
+        """
+        runtime = current_runtime()
+        return json_response({"status": "ready", "kid": runtime.keys.kid,
+                              "ephemeral_key": runtime.ephemeral_key})
+
+    @blp.route("/v1/keys", methods=["GET"])
+    @blp.response(200, JwksSchema)
+    @blp.doc(operationId="keys.list")
+    def keys():
+        """The public keys that verify receipts (JWKS)
+
+        One key signs; every listed key verifies (rotation). The `kid` is the RFC 7638 thumbprint of
+        the key, so replicas sharing a key publish the same `kid`. Open even when API keys are set.
+        """
+        return json_response(current_runtime().keys.jwks())
+
+    @blp.route("/v1/receipts/verify", methods=["POST"])
+    @blp.arguments(VerifyRequestSchema, example={"operation": "proben.test", "receipt": {"kid": "…"}})
+    @blp.response(200, VerificationSchema, example={"valid": False, "kid": "…",
+                                                    "reason": "the signature does not match the document"})
+    @_problems(blp)
+    @blp.doc(operationId="receipts.verify")
+    def verify(document):
+        """Check a receipt against the published keys
+
+        Takes a complete signed response and answers 200 with `valid` either way; 422 only when the
+        body is not an object with a `receipt` object. The signature covers the RFC 8785 canonical
+        JSON of the whole response without `receipt.signature`.
+        """
+        return json_response(current_runtime().keys.verify(document).as_dict())
+
+    @blp.route("/v1/systems", methods=["GET"])
+    @blp.response(200, CatalogueSchema)
+    @blp.doc(operationId="systems.list")
+    def systems():
+        """The catalogue: systems, their operations, enums and glossary
+
+        Each system lists its id, name, rules file, operations (id, method, path), the enums it uses
+        and a glossary German term -> API term.
+        """
+        return json_response({"systems": catalogue})
+
+    @blp.route("/v1/batch", methods=["POST"])
+    @blp.arguments(batch_schema, example={"requests": [
+        {"operation": "proben.test", "body": {"attribute": 3, "difficulty": 2, "seed": 1}}]})
+    @blp.response(200, BatchResponseSchema)
+    @_problems(blp)
+    @blp.doc(operationId="batch.run")
+    def batch(body):
+        """Run up to 500 operations in one request
+
+        Each item is `{operation, body}`; each result is `{status, body}` in order, where `body` is
+        exactly what the single call returns (its own receipt) or its problem. An item's failure does
+        not fail the batch. Items inherit the batch's `Authorization`, `Accept-Language` and `?lang=`.
+        """
+        return run_batch(body["requests"], batch_paths)
+
+    return blp

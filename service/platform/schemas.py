@@ -1,0 +1,120 @@
+"""Schemas every operation shares: randomness fields, the signed envelope, the odds response."""
+
+from __future__ import annotations
+
+from typing import Type
+
+import marshmallow as ma
+from marshmallow import ValidationError, fields, validate, validates_schema
+
+from service.platform.fields import Int, IntOrStr, StrictSchema
+
+MAX_SEED = 2**63 - 1
+MAX_MANUAL_VALUES = 1000
+
+
+class RandomnessFields(StrictSchema):
+    """``seed`` or ``manual`` (at most one) on every rolling operation."""
+
+    seed = Int(
+        validate=validate.Range(min=0, max=MAX_SEED),
+        metadata={"description": "Same request + same seed = same result (within one release)."},
+    )
+    manual = fields.List(
+        IntOrStr(),
+        validate=validate.Length(max=MAX_MANUAL_VALUES),
+        metadata={"description": "Physical dice or drawn marbles, consumed in order instead of random values."},
+    )
+
+    @validates_schema
+    def _one_source(self, data, **kwargs):
+        if "seed" in data and "manual" in data:
+            raise ValidationError("give either seed or manual, not both", field_name="manual")
+
+
+class ReceiptSchema(ma.Schema):
+    id = fields.String(required=True, metadata={"description": "UUID4 of this receipt."})
+    issued_at = fields.String(required=True, metadata={"description": "RFC 3339 UTC time of signing."})
+    alg = fields.String(required=True, metadata={"description": "Always Ed25519."})
+    kid = fields.String(required=True, metadata={"description": "Key id: RFC 7638 thumbprint, see /v1/keys."})
+    signature = fields.String(
+        required=True,
+        metadata={"description": "base64url Ed25519 signature over the RFC 8785 canonical JSON of the "
+                                 "whole response without this member."},
+    )
+
+
+class EventSchema(ma.Schema):
+    kind = fields.String(required=True, metadata={"description": "d<N>, dF or draw."})
+    values = fields.List(IntOrStr(), required=True)
+
+
+class RandomnessSchema(ma.Schema):
+    source = fields.String(required=True, validate=validate.OneOf(["secure", "seeded", "manual"]))
+    events = fields.List(fields.Nested(EventSchema), required=True)
+
+
+class ProbabilitySchema(ma.Schema):
+    probability = fields.Float(required=True)
+    exact = fields.String(required=True, metadata={"description": "Reduced fraction, e.g. 19/27."})
+
+
+class OutcomeSchema(ProbabilitySchema):
+    outcome = fields.String(required=True)
+
+
+class DistributionPointSchema(ProbabilitySchema):
+    value = IntOrStr(required=True)
+
+
+class OddsSchema(ma.Schema):
+    outcomes = fields.List(fields.Nested(OutcomeSchema), required=True)
+    distributions = fields.Dict(
+        keys=fields.String(), values=fields.List(fields.Nested(DistributionPointSchema)), required=True
+    )
+    expected = fields.Dict(keys=fields.String(), values=fields.Float(), required=True)
+
+
+def _schema_name(operation_id: str, suffix: str) -> str:
+    words = operation_id.replace("-", ".").replace("/", ".").split(".")
+    return "".join(word.capitalize() for word in words) + suffix
+
+
+def rolling_request_schema(operation_id: str, request: Type[ma.Schema]) -> Type[ma.Schema]:
+    """The operation's own request schema plus ``seed``/``manual``."""
+    return type(_schema_name(operation_id, "Request"), (request, RandomnessFields), {})
+
+
+def renamed(operation_id: str, schema: Type[ma.Schema], suffix: str) -> Type[ma.Schema]:
+    """A same-shaped subclass with a unique name, so apispec names each component once."""
+    return type(_schema_name(operation_id, suffix), (schema,), {})
+
+
+def envelope_schema(operation_id: str, request: Type[ma.Schema] | None, result: Type[ma.Schema],
+                    *, rolling: bool) -> Type[ma.Schema]:
+    members = {
+        "operation": fields.String(required=True, metadata={"example": operation_id}),
+        "result": fields.Nested(result, required=True),
+        "summary": fields.String(required=True, metadata={"description": "One chat line in `lang`."}),
+        "lang": fields.String(required=True, validate=validate.OneOf(["en", "de"])),
+        "receipt": fields.Nested(ReceiptSchema, required=True),
+    }
+    if request is not None:
+        members["request"] = fields.Nested(request, required=True,
+                                           metadata={"description": "The request as understood, defaults filled in."})
+    else:
+        members["request"] = fields.Dict(required=True)
+    if rolling:
+        members["randomness"] = fields.Nested(RandomnessSchema, required=True)
+    return ma.Schema.from_dict(members, name=_schema_name(operation_id, "Response"))
+
+
+def odds_response_schema(operation_id: str, request: Type[ma.Schema]) -> Type[ma.Schema]:
+    return ma.Schema.from_dict(
+        {
+            "operation": fields.String(required=True, metadata={"example": operation_id}),
+            "request": fields.Nested(request, required=True),
+            "odds": fields.Nested(OddsSchema, required=True),
+        },
+        name=_schema_name(operation_id, "Response"),
+    )

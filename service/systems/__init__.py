@@ -1,0 +1,20 @@
+"""The rule systems. Each sub-package's ``routes`` module exposes ``blp``, a ``SystemBlueprint``.
+
+Systems are found by listing this package, so adding a system touches no shared file.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from service.platform.operations import SystemBlueprint
+
+
+def discover() -> list[SystemBlueprint]:
+    blueprints = []
+    for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if module.ispkg:
+            routes = importlib.import_module(f"{__name__}.{module.name}.routes")
+            blueprints.append(routes.blp)
+    return blueprints

@@ -1,0 +1,134 @@
+"""Proben endpoints: load the body, call the rules, write the summary. Nothing else."""
+
+from __future__ import annotations
+
+from service.platform.operations import SystemBlueprint
+from service.systems.proben import odds, rules, schemas, text
+
+blp = SystemBlueprint(
+    "proben", __name__,
+    title="Proben",
+    rules_file="003_ff7aef635d957c0a.txt",
+    description="Attribute pools of d6, successes on 5–6: tests, opposed tests, cooperation, extended tests.",
+    enums={"success_rule": ["meet", "exceed"], "outcome": ["success", "partial", "failure", "no_dice"],
+           "winner": ["a", "b", None], "decided_by": ["successes", "base", "tie"]},
+    glossary={"Probe": "test", "Schwierigkeit": "difficulty", "Attribut": "attribute",
+              "Fertigkeit": "skill", "Bonuswürfel": "skill_dice / advantages", "Vorteil": "advantages",
+              "Nachteil": "disadvantages", "Erfolg": "successes", "Teilerfolg": "partial",
+              "Qualität": "quality", "Vergleichende Probe": "opposed", "Basiswert": "base",
+              "Zusammenarbeiten": "cooperation", "Hauptakteur": "leader", "Unterstützer": "helpers",
+              "Erweiterte Probe": "extended", "Versuch": "attempt"},
+)
+
+POOL_EXAMPLE = {"name": "Alrik", "attribute": 3, "skill": 1, "advantages": 0, "disadvantages": 0}
+TEST_EXAMPLE = {**POOL_EXAMPLE, "difficulty": 2}
+OPPOSED_EXAMPLE = {"a": POOL_EXAMPLE, "b": {"name": "Stadtwache", "attribute": 2, "skill": 2}}
+COOPERATION_EXAMPLE = {"leader": POOL_EXAMPLE, "helpers": [{"name": "Mira", "attribute": 2}], "difficulty": 3}
+EXTENDED_EXAMPLE = {**POOL_EXAMPLE, "required": 4, "interval": {"amount": 1, "unit": "hours"}}
+
+POOL_FIELDS = ("attribute", "skill", "skill_dice", "advantages", "disadvantages", "name")
+
+
+def pool(body: dict) -> rules.Pool:
+    return rules.Pool(**{key: body[key] for key in POOL_FIELDS if key in body})
+
+
+def rule(body: dict) -> rules.SuccessRule:
+    return rules.SuccessRule(body["success_rule"])
+
+
+@blp.rolling("/test", operation="test", request=schemas.TestRequest, result=schemas.TestResult,
+             example=TEST_EXAMPLE)
+def test(body, source, lang):
+    """Roll a simple test (Einfache Probe)
+
+    Dice = attribute + skill_dice (0..skill, default skill) + advantages - disadvantages; each die
+    showing 5 or 6 is a success. Rulings: success when successes >= difficulty (`meet`, the default)
+    or > difficulty (`exceed`, the literal "Übersteigt"); `attempt` n removes n-1 dice, and with no
+    dice left the outcome is `no_dice` and nothing is rolled; `impossible` when the dice cannot reach
+    the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
+    `quality` = successes beyond those needed.
+    """
+    result = rules.test(pool(body), body["difficulty"], source, attempt=body["attempt"], rule=rule(body))
+    return result, text.test(result, body["difficulty"], body.get("name"), lang)
+
+
+@blp.odds("/test/odds", operation="test", request=schemas.TestRequest, example=TEST_EXAMPLE)
+def test_odds(body):
+    """Exact odds of a simple test
+
+    Outcomes `success`, `partial` (at least one success, not enough), `failure` (no success), and
+    `no_dice` when the attempt leaves no dice; distribution `successes`. Same rulings as `proben.test`.
+    """
+    return odds.test(pool(body), body["difficulty"], attempt=body["attempt"], rule=rule(body))
+
+
+@blp.rolling("/opposed", operation="opposed", request=schemas.OpposedRequest,
+             result=schemas.OpposedResult, example=OPPOSED_EXAMPLE)
+def opposed(body, source, lang):
+    """Roll an opposed test (Vergleichende Probe)
+
+    Both sides roll their pool; more successes wins (`decided_by: successes`). Ruling 4: equal
+    successes are decided by the higher base value, attribute + skill (`base`); with equal bases the
+    test is rolled again (each round listed in `rounds`) unless `allow_tie`; after 20 equal rounds
+    it is a tie.
+    """
+    result = rules.opposed(pool(body["a"]), pool(body["b"]), source, allow_tie=body["allow_tie"])
+    return result, text.opposed(result, body["a"].get("name"), body["b"].get("name"), lang)
+
+
+@blp.odds("/opposed/odds", operation="opposed", request=schemas.OpposedRequest, example=OPPOSED_EXAMPLE)
+def opposed_odds(body):
+    """Exact odds of an opposed test
+
+    Outcomes `a`, `b`, `tie`, including re-rolls of equal rounds (at most 20) per ruling 4.
+    """
+    return odds.opposed(pool(body["a"]), pool(body["b"]), allow_tie=body["allow_tie"])
+
+
+@blp.rolling("/cooperation", operation="cooperation", request=schemas.CooperationRequest,
+             result=schemas.CooperationResult, example=COOPERATION_EXAMPLE)
+def cooperation(body, source, lang):
+    """Roll a cooperation (Zusammenarbeiten)
+
+    Ruling 5: every helper rolls the same test first; each helper with at least one success gives the
+    leader one advantage (one more die); then the leader rolls the test against the difficulty.
+    """
+    result = rules.cooperation(pool(body["leader"]), [pool(h) for h in body["helpers"]],
+                               body["difficulty"], source, rule=rule(body))
+    return result, text.cooperation(result, body["difficulty"], body["leader"].get("name"), lang)
+
+
+@blp.odds("/cooperation/odds", operation="cooperation", request=schemas.CooperationRequest,
+          example=COOPERATION_EXAMPLE)
+def cooperation_odds(body):
+    """Exact odds of a cooperation
+
+    Outcomes of the leader's test (`success`, `partial`, `failure`) over every number of helpers who
+    helped; distribution `advantages` (helpers with at least one success).
+    """
+    return odds.cooperation(pool(body["leader"]), [pool(h) for h in body["helpers"]],
+                            body["difficulty"], rule=rule(body))
+
+
+@blp.rolling("/extended", operation="extended", request=schemas.ExtendedRequest,
+             result=schemas.ExtendedResult, example=EXTENDED_EXAMPLE)
+def extended(body, source, lang):
+    """Roll an extended test (Erweiterte Probe)
+
+    Ruling 6: the first roll uses the full pool, each further roll one die fewer; the test succeeds
+    when the cumulative successes reach `required` and fails when the dice run out. `elapsed` is the
+    number of rolls times `interval` when an interval is given.
+    """
+    interval = rules.Elapsed(**body["interval"]) if "interval" in body else None
+    result = rules.extended(pool(body), body["required"], source, interval=interval)
+    return result, text.extended(result, body["required"], body.get("name"), lang)
+
+
+@blp.odds("/extended/odds", operation="extended", request=schemas.ExtendedRequest, example=EXTENDED_EXAMPLE)
+def extended_odds(body):
+    """Exact odds of an extended test
+
+    Outcomes `success`, `failure`; distribution `rolls_used` (a failure uses every roll).
+    """
+    return odds.extended(pool(body), body["required"])

@@ -1,0 +1,138 @@
+"""Proben request and result schemas."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import ValidationError, fields, post_load, validate, validates_schema
+
+from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
+from service.platform.limits import AtMost, LengthAtMost, check_limit
+from service.systems.proben.rules import Outcome, SuccessRule
+
+DIFFICULTY = validate.Range(min=1, max=100)
+
+
+class PoolSchema(StrictSchema):
+    name = Name(metadata={"description": "Who rolls (echoed in results)."})
+    attribute = Int(required=True, validate=AtMost("pool_dice"),
+                    metadata={"description": "Attribute value: that many d6."})
+    skill = Int(load_default=0, validate=AtMost("pool_dice"),
+                metadata={"description": "Skill level (Fertigkeitsstufe)."})
+    skill_dice = Int(validate=AtMost("pool_dice"),
+                     metadata={"description": "Bonus dice the GM allows from the skill: 0..skill (default skill)."})
+    advantages = Int(load_default=0, validate=AtMost("pool_dice"), metadata={"description": "Vorteile: +1 die each."})
+    disadvantages = Int(load_default=0, validate=AtMost("pool_dice"),
+                        metadata={"description": "Nachteile: -1 die each."})
+
+    @validates_schema
+    def _pool_fits(self, data, **kwargs):
+        skill = data.get("skill", 0)
+        skill_dice = data.get("skill_dice", skill)
+        if skill_dice > skill:
+            raise ValidationError(f"must be at most skill ({skill})", field_name="skill_dice")
+        try:
+            check_limit("pool_dice", data.get("attribute", 0) + skill_dice + data.get("advantages", 0))
+        except ValidationError as error:
+            raise ValidationError([f"attribute + skill_dice + advantages {error.messages[0]}"],
+                                  field_name="_schema") from error
+
+    @post_load
+    def _default_skill_dice(self, data, **kwargs):
+        data.setdefault("skill_dice", data["skill"])
+        return data
+
+
+class TestRequest(PoolSchema):
+    difficulty = Int(required=True, validate=DIFFICULTY,
+                     metadata={"description": "1 easy, 2 standard, 3 demanding, 4+ hard."})
+    attempt = Int(load_default=1, validate=validate.Range(min=1, max=100),
+                  metadata={"description": "1 for the first try; each retry removes one die."})
+    success_rule = Enum([rule.value for rule in SuccessRule], load_default=SuccessRule.MEET.value,
+                        metadata={"description": "meet: successes >= difficulty (default); exceed: >."})
+
+
+class TestResult(ma.Schema):
+    dice_count = fields.Integer(required=True)
+    dice = fields.List(fields.Integer(), required=True)
+    successes = fields.Integer(required=True)
+    outcome = fields.String(required=True, validate=validate.OneOf([o.value for o in Outcome]))
+    impossible = fields.Boolean(required=True)
+    quality = fields.Integer(required=True, metadata={"description": "Successes beyond those needed."})
+
+
+class OpposedRequest(StrictSchema):
+    a = fields.Nested(PoolSchema, required=True)
+    b = fields.Nested(PoolSchema, required=True)
+    allow_tie = Bool(load_default=False, metadata={"description": "Accept a tie instead of rolling again."})
+
+
+class SideRoll(ma.Schema):
+    dice = fields.List(fields.Integer(), required=True)
+    successes = fields.Integer(required=True)
+
+
+class OpposedRound(ma.Schema):
+    a = fields.Nested(SideRoll, required=True)
+    b = fields.Nested(SideRoll, required=True)
+
+
+class OpposedResult(ma.Schema):
+    rounds = fields.List(fields.Nested(OpposedRound), required=True)
+    winner = fields.String(required=True, allow_none=True, validate=validate.OneOf(["a", "b"]))
+    decided_by = fields.String(required=True, validate=validate.OneOf(["successes", "base", "tie"]))
+
+
+class CooperationRequest(StrictSchema):
+    leader = fields.Nested(PoolSchema, required=True)
+    helpers = fields.List(fields.Nested(PoolSchema), required=True, validate=LengthAtMost("participants", min=1))
+    difficulty = Int(required=True, validate=DIFFICULTY)
+    success_rule = Enum([rule.value for rule in SuccessRule], load_default=SuccessRule.MEET.value)
+
+    @validates_schema
+    def _leader_fits(self, data, **kwargs):
+        # Every helper may add one die to the leader's pool.
+        leader = data.get("leader")
+        if leader:
+            total = leader["attribute"] + leader["skill_dice"] + leader["advantages"] + len(data.get("helpers", []))
+            try:
+                check_limit("pool_dice", total)
+            except ValidationError as error:
+                raise ValidationError([f"leader pool plus one die per helper {error.messages[0]}"],
+                                      field_name="leader") from error
+
+
+class HelperResult(ma.Schema):
+    name = fields.String(allow_none=True, required=True)
+    dice = fields.List(fields.Integer(), required=True)
+    successes = fields.Integer(required=True)
+    helped = fields.Boolean(required=True)
+
+
+class CooperationResult(ma.Schema):
+    helpers = fields.List(fields.Nested(HelperResult), required=True)
+    leader = fields.Nested(TestResult, required=True)
+
+
+class IntervalSchema(StrictSchema):
+    amount = Int(required=True, validate=validate.Range(min=1, max=1_000_000))
+    unit = fields.String(required=True, validate=validate.Length(min=1, max=32),
+                         metadata={"example": "hours"})
+
+
+class ExtendedRequest(PoolSchema):
+    required = Int(required=True, validate=AtMost("extended_target", min=1),
+                   metadata={"description": "Successes to accumulate."})
+    interval = fields.Nested(IntervalSchema, metadata={"description": "The fixed duration of each roll."})
+
+
+class ExtendedRoll(ma.Schema):
+    dice = fields.List(fields.Integer(), required=True)
+    successes = fields.Integer(required=True)
+    cumulative = fields.Integer(required=True)
+
+
+class ExtendedResult(ma.Schema):
+    rolls = fields.List(fields.Nested(ExtendedRoll), required=True)
+    success = fields.Boolean(required=True)
+    rolls_used = fields.Integer(required=True)
+    elapsed = fields.Nested(IntervalSchema, allow_none=True, required=True)
