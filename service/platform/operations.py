@@ -24,6 +24,7 @@ from service.platform.api import WurfwerkBlueprint as Blueprint
 
 from service.platform import odds as odds_json
 from service.platform.i18n import LANG_PARAMETER, request_lang
+from service.platform.errors import ReceiptError
 from service.platform.jsonio import json_response
 from service.platform.randomness import make_source
 from service.platform.runtime import current_runtime
@@ -227,3 +228,18 @@ def _odds_document(operation_id, view, body) -> dict:
 
 def _signed(document: dict):
     return json_response(current_runtime().keys.sign(document))
+
+
+def verified_response(document: Any, *, operation: str, field: str) -> dict:
+    """A signed response a client handed back (a draw to apply, a conflict to narrate), after
+    checking that its receipt verifies with our keys and that it is a response of ``operation``.
+    Raises ``ReceiptError`` (422, naming ``field``) otherwise."""
+    if not isinstance(document, dict) or not isinstance(document.get("result"), dict):
+        raise ReceiptError(field, "must be the complete signed response object")
+    verification = current_runtime().keys.verify(document)
+    if not verification.valid:
+        raise ReceiptError(f"{field}.receipt", f"does not verify: {verification.reason}")
+    if document.get("operation") != operation:
+        raise ReceiptError(f"{field}.operation",
+                           f"must be a {operation} response, got {document.get('operation')!r}")
+    return document
