@@ -9,7 +9,10 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Int, IntOrStr, StrictSchema
 
-MAX_SEED = 2**63 - 1
+# API.md allows seeds up to 2^63-1, but receipts are RFC 8785 JSON, whose numbers are IEEE doubles:
+# above 2^53 two seeds share one canonical form, so an altered seed would still verify (and a
+# browser's JSON.parse would silently change it). Seeds are therefore capped at 2^53-1.
+MAX_SEED = 2**53 - 1
 MAX_MANUAL_VALUES = 1000
 
 
@@ -17,8 +20,11 @@ class RandomnessFields(StrictSchema):
     """``seed`` or ``manual`` (at most one) on every rolling operation."""
 
     seed = Int(
-        validate=validate.Range(min=0, max=MAX_SEED),
-        metadata={"description": "Same request + same seed = same result (within one release)."},
+        validate=validate.Range(min=0, max=MAX_SEED,
+                                error="must be between {min} and {max} (2^53-1: larger integers are "
+                                      "not exact in JSON numbers, so they could not be signed exactly)"),
+        metadata={"description": "Same request + same seed = same result (within one release). "
+                                 "At most 2^53-1, the largest integer JSON carries exactly."},
     )
     manual = fields.List(
         IntOrStr(),

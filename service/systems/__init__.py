@@ -6,6 +6,7 @@ Systems are found by listing this package, so adding a system touches no shared 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 
 from service.platform.operations import SystemBlueprint
@@ -14,7 +15,8 @@ from service.platform.operations import SystemBlueprint
 def discover() -> list[SystemBlueprint]:
     blueprints = []
     for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if module.ispkg:
+        # A folder without routes.py is a system still being written, not a system yet.
+        if module.ispkg and importlib.util.find_spec(f"{__name__}.{module.name}.routes"):
             routes = importlib.import_module(f"{__name__}.{module.name}.routes")
             blueprints.append(routes.blp)
     return blueprints

@@ -37,7 +37,7 @@ def rule(body: dict) -> rules.SuccessRule:
     return rules.SuccessRule(body["success_rule"])
 
 
-@blp.rolling("/test", operation="test", request=schemas.TestRequest, result=schemas.TestResult,
+@blp.rolling("/test", operation="test", request=schemas.ProbenTestRequest, result=schemas.ProbenTestResult,
              example=TEST_EXAMPLE)
 def test(body, source, lang):
     """Roll a simple test (Einfache Probe)
@@ -53,7 +53,7 @@ def test(body, source, lang):
     return result, text.test(result, body["difficulty"], body.get("name"), lang)
 
 
-@blp.odds("/test/odds", operation="test", request=schemas.TestRequest, example=TEST_EXAMPLE)
+@blp.odds("/test/odds", operation="test", request=schemas.ProbenTestRequest, example=TEST_EXAMPLE)
 def test_odds(body):
     """Exact odds of a simple test
 
@@ -63,8 +63,8 @@ def test_odds(body):
     return odds.test(pool(body), body["difficulty"], attempt=body["attempt"], rule=rule(body))
 
 
-@blp.rolling("/opposed", operation="opposed", request=schemas.OpposedRequest,
-             result=schemas.OpposedResult, example=OPPOSED_EXAMPLE)
+@blp.rolling("/opposed", operation="opposed", request=schemas.ProbenOpposedRequest,
+             result=schemas.ProbenOpposedResult, example=OPPOSED_EXAMPLE)
 def opposed(body, source, lang):
     """Roll an opposed test (Vergleichende Probe)
 
@@ -77,7 +77,7 @@ def opposed(body, source, lang):
     return result, text.opposed(result, body["a"].get("name"), body["b"].get("name"), lang)
 
 
-@blp.odds("/opposed/odds", operation="opposed", request=schemas.OpposedRequest, example=OPPOSED_EXAMPLE)
+@blp.odds("/opposed/odds", operation="opposed", request=schemas.ProbenOpposedRequest, example=OPPOSED_EXAMPLE)
 def opposed_odds(body):
     """Exact odds of an opposed test
 
@@ -86,8 +86,8 @@ def opposed_odds(body):
     return odds.opposed(pool(body["a"]), pool(body["b"]), allow_tie=body["allow_tie"])
 
 
-@blp.rolling("/cooperation", operation="cooperation", request=schemas.CooperationRequest,
-             result=schemas.CooperationResult, example=COOPERATION_EXAMPLE)
+@blp.rolling("/cooperation", operation="cooperation", request=schemas.ProbenCooperationRequest,
+             result=schemas.ProbenCooperationResult, example=COOPERATION_EXAMPLE)
 def cooperation(body, source, lang):
     """Roll a cooperation (Zusammenarbeiten)
 
@@ -99,7 +99,7 @@ def cooperation(body, source, lang):
     return result, text.cooperation(result, body["difficulty"], body["leader"].get("name"), lang)
 
 
-@blp.odds("/cooperation/odds", operation="cooperation", request=schemas.CooperationRequest,
+@blp.odds("/cooperation/odds", operation="cooperation", request=schemas.ProbenCooperationRequest,
           example=COOPERATION_EXAMPLE)
 def cooperation_odds(body):
     """Exact odds of a cooperation
@@ -111,8 +111,8 @@ def cooperation_odds(body):
                             body["difficulty"], rule=rule(body))
 
 
-@blp.rolling("/extended", operation="extended", request=schemas.ExtendedRequest,
-             result=schemas.ExtendedResult, example=EXTENDED_EXAMPLE)
+@blp.rolling("/extended", operation="extended", request=schemas.ProbenExtendedRequest,
+             result=schemas.ProbenExtendedResult, example=EXTENDED_EXAMPLE)
 def extended(body, source, lang):
     """Roll an extended test (Erweiterte Probe)
 
@@ -125,7 +125,7 @@ def extended(body, source, lang):
     return result, text.extended(result, body["required"], body.get("name"), lang)
 
 
-@blp.odds("/extended/odds", operation="extended", request=schemas.ExtendedRequest, example=EXTENDED_EXAMPLE)
+@blp.odds("/extended/odds", operation="extended", request=schemas.ProbenExtendedRequest, example=EXTENDED_EXAMPLE)
 def extended_odds(body):
     """Exact odds of an extended test
 

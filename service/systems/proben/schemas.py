@@ -12,7 +12,7 @@ from service.systems.proben.rules import Outcome, SuccessRule
 DIFFICULTY = validate.Range(min=1, max=100)
 
 
-class PoolSchema(StrictSchema):
+class ProbenPool(StrictSchema):
     name = Name(metadata={"description": "Who rolls (echoed in results)."})
     attribute = Int(required=True, validate=AtMost("pool_dice"),
                     metadata={"description": "Attribute value: that many d6."})
@@ -42,7 +42,7 @@ class PoolSchema(StrictSchema):
         return data
 
 
-class TestRequest(PoolSchema):
+class ProbenTestRequest(ProbenPool):
     difficulty = Int(required=True, validate=DIFFICULTY,
                      metadata={"description": "1 easy, 2 standard, 3 demanding, 4+ hard."})
     attempt = Int(load_default=1, validate=validate.Range(min=1, max=100),
@@ -51,7 +51,7 @@ class TestRequest(PoolSchema):
                         metadata={"description": "meet: successes >= difficulty (default); exceed: >."})
 
 
-class TestResult(ma.Schema):
+class ProbenTestResult(ma.Schema):
     dice_count = fields.Integer(required=True)
     dice = fields.List(fields.Integer(), required=True)
     successes = fields.Integer(required=True)
@@ -60,31 +60,31 @@ class TestResult(ma.Schema):
     quality = fields.Integer(required=True, metadata={"description": "Successes beyond those needed."})
 
 
-class OpposedRequest(StrictSchema):
-    a = fields.Nested(PoolSchema, required=True)
-    b = fields.Nested(PoolSchema, required=True)
+class ProbenOpposedRequest(StrictSchema):
+    a = fields.Nested(ProbenPool, required=True)
+    b = fields.Nested(ProbenPool, required=True)
     allow_tie = Bool(load_default=False, metadata={"description": "Accept a tie instead of rolling again."})
 
 
-class SideRoll(ma.Schema):
+class ProbenSideRoll(ma.Schema):
     dice = fields.List(fields.Integer(), required=True)
     successes = fields.Integer(required=True)
 
 
-class OpposedRound(ma.Schema):
-    a = fields.Nested(SideRoll, required=True)
-    b = fields.Nested(SideRoll, required=True)
+class ProbenOpposedRound(ma.Schema):
+    a = fields.Nested(ProbenSideRoll, required=True)
+    b = fields.Nested(ProbenSideRoll, required=True)
 
 
-class OpposedResult(ma.Schema):
-    rounds = fields.List(fields.Nested(OpposedRound), required=True)
+class ProbenOpposedResult(ma.Schema):
+    rounds = fields.List(fields.Nested(ProbenOpposedRound), required=True)
     winner = fields.String(required=True, allow_none=True, validate=validate.OneOf(["a", "b"]))
     decided_by = fields.String(required=True, validate=validate.OneOf(["successes", "base", "tie"]))
 
 
-class CooperationRequest(StrictSchema):
-    leader = fields.Nested(PoolSchema, required=True)
-    helpers = fields.List(fields.Nested(PoolSchema), required=True, validate=LengthAtMost("participants", min=1))
+class ProbenCooperationRequest(StrictSchema):
+    leader = fields.Nested(ProbenPool, required=True)
+    helpers = fields.List(fields.Nested(ProbenPool), required=True, validate=LengthAtMost("participants", min=1))
     difficulty = Int(required=True, validate=DIFFICULTY)
     success_rule = Enum([rule.value for rule in SuccessRule], load_default=SuccessRule.MEET.value)
 
@@ -101,38 +101,38 @@ class CooperationRequest(StrictSchema):
                                       field_name="leader") from error
 
 
-class HelperResult(ma.Schema):
+class ProbenHelperResult(ma.Schema):
     name = fields.String(allow_none=True, required=True)
     dice = fields.List(fields.Integer(), required=True)
     successes = fields.Integer(required=True)
     helped = fields.Boolean(required=True)
 
 
-class CooperationResult(ma.Schema):
-    helpers = fields.List(fields.Nested(HelperResult), required=True)
-    leader = fields.Nested(TestResult, required=True)
+class ProbenCooperationResult(ma.Schema):
+    helpers = fields.List(fields.Nested(ProbenHelperResult), required=True)
+    leader = fields.Nested(ProbenTestResult, required=True)
 
 
-class IntervalSchema(StrictSchema):
+class ProbenInterval(StrictSchema):
     amount = Int(required=True, validate=validate.Range(min=1, max=1_000_000))
     unit = fields.String(required=True, validate=validate.Length(min=1, max=32),
                          metadata={"example": "hours"})
 
 
-class ExtendedRequest(PoolSchema):
+class ProbenExtendedRequest(ProbenPool):
     required = Int(required=True, validate=AtMost("extended_target", min=1),
                    metadata={"description": "Successes to accumulate."})
-    interval = fields.Nested(IntervalSchema, metadata={"description": "The fixed duration of each roll."})
+    interval = fields.Nested(ProbenInterval, metadata={"description": "The fixed duration of each roll."})
 
 
-class ExtendedRoll(ma.Schema):
+class ProbenExtendedRoll(ma.Schema):
     dice = fields.List(fields.Integer(), required=True)
     successes = fields.Integer(required=True)
     cumulative = fields.Integer(required=True)
 
 
-class ExtendedResult(ma.Schema):
-    rolls = fields.List(fields.Nested(ExtendedRoll), required=True)
+class ProbenExtendedResult(ma.Schema):
+    rolls = fields.List(fields.Nested(ProbenExtendedRoll), required=True)
     success = fields.Boolean(required=True)
     rolls_used = fields.Integer(required=True)
-    elapsed = fields.Nested(IntervalSchema, allow_none=True, required=True)
+    elapsed = fields.Nested(ProbenInterval, allow_none=True, required=True)
