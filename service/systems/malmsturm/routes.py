@@ -1,0 +1,167 @@
+"""Malmsturm endpoints: load the body, call the rules, write the summary. Nothing else."""
+
+from __future__ import annotations
+
+from service.platform.operations import SystemBlueprint, plain
+from service.systems.malmsturm import odds, rules, schemas, text
+
+blp = SystemBlueprint(
+    "malmsturm", __name__,
+    title="Malmsturm",
+    rules_file="004_c170d2e352f902aa.txt",
+    description="FATE/FUDGE: four dF read on the ladder; simple actions, contests, initiative, "
+                "attacks with stress and consequences.",
+    enums={
+        "attack": [a.value for a in rules.AttackType],
+        "track": [t.value for t in rules.Track],
+        "attack_track": {a.value: t.value for a, t in rules.TRACK_OF.items()},
+        "winner": ["a", "b", None],
+        "consequence_reason": [r.value for r in rules.ConsequenceReason] + [None],
+        "severity": [s.severity for s in rules.SEVERITIES],
+        "ladder": [plain(rung) for rung in rules.LADDER],
+    },
+    glossary={"Stufenleiter": "ladder", "FUDGE-Würfel": "dF", "Fertigkeit": "skill",
+              "Einfache Aktion": "action", "Schwierigkeitsgrad": "difficulty", "Wettstreit": "contest",
+              "Konflikt": "conflict", "Erfolge": "shifts", "Intuition": "intuition",
+              "Reihenfolge": "initiative", "Angriff": "attack", "Angreifer": "attacker",
+              "Verteidiger": "defender", "Belastungspunkte": "stress",
+              "körperliche Belastung": "physical", "mentale Belastung": "mental",
+              "Konsequenz": "consequence", "ausscheiden": "taken_out", "Treffer": "hit",
+              "körperlich verletzen": "harm", "täuschen": "deceive", "einschüchtern": "intimidate",
+              "becircen": "charm", "wegstoßen": "push", "überreden": "persuade"},
+    extra={"consequences": [plain(severity) for severity in rules.SEVERITIES]},
+)
+
+ACTION_EXAMPLE = {"skill": 3, "difficulty": 2, "modifier": 0}
+CONTEST_EXAMPLE = {"a": {"name": "Taschendieb", "skill": 3}, "b": {"name": "Händler", "skill": 2}}
+INITIATIVE_EXAMPLE = {"participants": [{"name": "Ragna", "intuition": 2}, {"name": "Brok", "intuition": 1},
+                                       {"name": "Ork", "intuition": 1}]}
+ATTACK_EXAMPLE = {
+    "attacker": {"name": "Ragna", "skill": 3, "attack": "harm"},
+    "defender": {"name": "Ork", "skill": 2, "stress": {"physical": {"current": 3, "max": 3},
+                                                        "mental": {"current": 2, "max": 2}},
+                 "consequences": 0},
+    "take_consequence_early": False,
+}
+
+
+def contender(side: dict) -> rules.Contender:
+    return rules.Contender(side["skill"], side["modifier"], side.get("name"))
+
+
+def attacker(body: dict) -> rules.Attacker:
+    side = body["attacker"]
+    return rules.Attacker(side["skill"], rules.AttackType(side["attack"]), side["modifier"], side.get("name"))
+
+
+def defender(body: dict) -> rules.Defender:
+    side = body["defender"]
+    stress = rules.Stress(**{name: rules.StressTrack(**track) for name, track in side["stress"].items()})
+    return rules.Defender(side["skill"], stress, side["consequences"], side["modifier"], side.get("name"))
+
+
+@blp.lookup("/ladder", operation="ladder", result=schemas.MalmLadderResult)
+def ladder(lang):
+    """The ladder (Stufenleiter) with its labels
+
+    Ruling 1: −4 hoffnungslos, −3 erbärmlich, −2 dilettantisch, −1 unterdurchschnittlich, 0 mäßig,
+    +1 durchschnittlich, +2 passabel, +3 gut, +4 hervorragend, +5 überwältigend, +6 Weltklasse, above
+    +6 unvergleichlich; below −4 stays hoffnungslos. The ends are open: `open_end: below` on −4,
+    `open_end: above` on +7 (every total above +6). English labels: hopeless, terrible, poor, below
+    average, mediocre, average, fair, good, great, superb, fantastic, legendary.
+    """
+    result = rules.ladder(lang)
+    return result, text.ladder(result, lang)
+
+
+@blp.rolling("/action", operation="action", request=schemas.MalmActionRequest,
+             result=schemas.MalmActionResult, example=ACTION_EXAMPLE)
+def action(body, source, lang):
+    """Roll a simple action (Einfache Aktion)
+
+    Total = skill + modifier + 4dF, read on the ladder (ruling 1). Ruling 2: success when the total is
+    at least the difficulty ("Für einen Erfolg muss man mindestens den DC getroffen haben"); `shifts`
+    (Erfolge) = total − difficulty when ≥ 0, else 0; `margin` is total − difficulty either way.
+    """
+    result = rules.action(body["skill"], body["difficulty"], source, modifier=body["modifier"], lang=lang)
+    return result, text.action(result, body["difficulty"], lang)
+
+
+@blp.odds("/action/odds", operation="action", request=schemas.MalmActionRequest, example=ACTION_EXAMPLE)
+def action_odds(body):
+    """Exact odds of a simple action
+
+    Outcomes `success` (total ≥ difficulty, ruling 2) and `failure`; distributions `shifts` (0 on a
+    failure) and `total`.
+    """
+    return odds.action(body["skill"], body["difficulty"], modifier=body["modifier"])
+
+
+@blp.rolling("/contest", operation="contest", request=schemas.MalmContestRequest,
+             result=schemas.MalmContestResult, example=CONTEST_EXAMPLE)
+def contest(body, source, lang):
+    """Roll a contest (Wettstreit)
+
+    Each side rolls skill + modifier + 4dF (a first, then b). Ruling 3: a side wins only with a total
+    at least one step above the other's; equal totals are a tie (`winner: null`). `shifts` is the
+    difference of the totals.
+    """
+    result = rules.contest(contender(body["a"]), contender(body["b"]), source, lang=lang)
+    return result, text.contest(result, lang)
+
+
+@blp.odds("/contest/odds", operation="contest", request=schemas.MalmContestRequest, example=CONTEST_EXAMPLE)
+def contest_odds(body):
+    """Exact odds of a contest
+
+    Outcomes `a`, `b` (a total at least one step above the other's, ruling 3) and `tie`; distribution
+    `margin` (a's total − b's).
+    """
+    return odds.contest(contender(body["a"]), contender(body["b"]))
+
+
+@blp.rolling("/initiative", operation="initiative", request=schemas.MalmInitiativeRequest,
+             result=schemas.MalmInitiativeResult, example=INITIATIVE_EXAMPLE)
+def initiative(body, source, lang):
+    """Roll the order of a conflict (Reihenfolge)
+
+    "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt." Ruling 4: each participant rolls
+    4dF + intuition (in request order), highest total first; equal totals: higher intuition first;
+    still equal: roll-offs of 4dF each (higher first), a group still tied rolls again. Roll-offs
+    are rolled group by group from the top of the order, members in request order, so their dice
+    are recorded and replayable via `manual`; they are listed per participant in `roll_offs`.
+    After 20 tied roll-offs the request order stands. Names must be unique.
+    """
+    participants = [rules.Participant(p["name"], p["intuition"]) for p in body["participants"]]
+    result = rules.initiative(participants, source, lang=lang)
+    return result, text.initiative(result, lang)
+
+
+@blp.rolling("/attack", operation="attack", request=schemas.MalmAttackRequest,
+             result=schemas.MalmAttackResult, example=ATTACK_EXAMPLE)
+def attack(body, source, lang):
+    """Roll an attack in a conflict (Angriff)
+
+    The attacker rolls skill + modifier + 4dF, then the defender. Ruling 5: a hit when the attacker's
+    total beats the defender's by at least 1; the defender loses `shifts` (the difference) stress on
+    the attack's track (harm, push: physical; deceive, intimidate, charm, persuade: mental). At 0 or
+    below a consequence is required (`consequence_reason: stress_spent`) and the track refills to its
+    max; excess shifts are lost. With `take_consequence_early` a hit causes a consequence instead of
+    the stress loss (`taken_early`, the track is unchanged); it has no effect on a miss. The second
+    consequence takes the defender out (`taken_out`); a defender who already has two is out, and
+    nothing changes. Ruling 6: the consequences and their recovery times are listed in `/v1/systems`.
+    """
+    result = rules.attack(attacker(body), defender(body), source,
+                          take_consequence_early=body["take_consequence_early"], lang=lang)
+    return result, text.attack(result, lang)
+
+
+@blp.odds("/attack/odds", operation="attack", request=schemas.MalmAttackRequest, example=ATTACK_EXAMPLE)
+def attack_odds(body):
+    """Exact odds of an attack
+
+    Mutually exclusive outcomes (ruling 5): `taken_out` (the defender is out after the attack),
+    `consequence` (a consequence without being taken out), `hit` (a hit without a consequence) and
+    `miss`; distribution `shifts` (0 on a miss).
+    """
+    return odds.attack(attacker(body), defender(body), take_consequence_early=body["take_consequence_early"])

@@ -1,0 +1,373 @@
+"""Malmsturm rules (rules file 004_c170d2e352f902aa.txt and RULINGS.md "Malmsturm"). Pure: no Flask,
+no JSON.
+
+"Malmsturm verwendet FUDGE-Würfel und zwar meistens 4 davon. Also ergibt sich ein Spektrum von -4 bis
++4 um das Ausgangsniveau."
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from service.platform.randomness import RandomSource
+
+DICE = 4
+LOWEST = -4  # ruling 1: "below −4 stays hoffnungslos"
+HIGHEST = 6  # ruling 1: "above +6 unvergleichlich"
+MAX_ROLL_OFF_ROUNDS = 20  # a tie surviving 20 roll-offs (p < 1e-15) keeps the request order
+
+
+# --- the ladder (Stufenleiter), ruling 1 -------------------------------------------------------
+
+@dataclass(frozen=True)
+class Rung:
+    value: int
+    de: str
+    en: str
+    open_end: str | None = None  # "below": also every lower total; "above": every higher one
+
+
+LADDER = (
+    Rung(-4, "hoffnungslos", "hopeless", "below"),
+    Rung(-3, "erbärmlich", "terrible"),
+    Rung(-2, "dilettantisch", "poor"),
+    Rung(-1, "unterdurchschnittlich", "below average"),
+    Rung(0, "mäßig", "mediocre"),
+    Rung(1, "durchschnittlich", "average"),
+    Rung(2, "passabel", "fair"),
+    Rung(3, "gut", "good"),
+    Rung(4, "hervorragend", "great"),
+    Rung(5, "überwältigend", "superb"),
+    Rung(6, "Weltklasse", "fantastic"),
+    Rung(HIGHEST + 1, "unvergleichlich", "legendary", "above"),  # "mehr als +6 Unvergleichlich"
+)
+_RUNGS = {rung.value: rung for rung in LADDER}
+
+
+def rung(total: int) -> Rung:
+    """The rung a total is read on; the ends are open."""
+    return _RUNGS[min(max(total, LOWEST), HIGHEST + 1)]
+
+
+def label(total: int, lang: str) -> str:
+    return getattr(rung(total), lang)
+
+
+@dataclass(frozen=True)
+class LadderLevel:
+    value: int
+    label: str
+    open_end: str | None
+
+
+@dataclass(frozen=True)
+class LadderResult:
+    levels: list[LadderLevel]
+
+
+def ladder(lang: str) -> LadderResult:
+    return LadderResult([LadderLevel(r.value, getattr(r, lang), r.open_end) for r in LADDER])
+
+
+# --- rolling -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Roll:
+    dice: list[int]
+    total: int
+    label: str
+
+
+def roll(base: int, source: RandomSource, lang: str) -> Roll:
+    """Four dF around the starting level (skill + modifier)."""
+    dice = source.fudge(DICE)
+    total = base + sum(dice)
+    return Roll(dice, total, label(total, lang))
+
+
+# --- simple action (Einfache Aktion), ruling 2 ---------------------------------------------------
+
+@dataclass(frozen=True)
+class ActionResult:
+    dice: list[int]
+    total: int
+    label: str
+    success: bool
+    shifts: int
+    margin: int  # total - difficulty, negative on a failure
+
+
+def action(skill: int, difficulty: int, source: RandomSource, *, modifier: int = 0,
+           lang: str = "en") -> ActionResult:
+    """"Für einen Erfolg muss man mindestens den DC getroffen haben." "Wenn man höher gewürfelt hat,
+    als es für das Gelingen der Aktion erforderlich ist, nennt man die überzähligen Stufen 'Erfolge'.\""""
+    rolled = roll(skill + modifier, source, lang)
+    margin = rolled.total - difficulty
+    return ActionResult(rolled.dice, rolled.total, rolled.label, margin >= 0, max(margin, 0), margin)
+
+
+# --- contest (Wettstreit), ruling 3 --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Contender:
+    skill: int
+    modifier: int = 0
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class ContestSide:
+    name: str | None
+    dice: list[int]
+    total: int
+    label: str
+
+
+@dataclass(frozen=True)
+class ContestResult:
+    a: ContestSide
+    b: ContestSide
+    winner: str | None
+    shifts: int
+
+
+def winner_of(a_total: int, b_total: int) -> str | None:
+    """"Um einen Erfolg zu erzielen, muss das eigene Ergebnis mindestens eine Stufe über dem des
+    Konkurrenten liegen." Equal totals: nobody wins."""
+    if a_total >= b_total + 1:
+        return "a"
+    if b_total >= a_total + 1:
+        return "b"
+    return None
+
+
+def _side(contender: Contender, source: RandomSource, lang: str) -> ContestSide:
+    rolled = roll(contender.skill + contender.modifier, source, lang)
+    return ContestSide(contender.name, rolled.dice, rolled.total, rolled.label)
+
+
+def contest(a: Contender, b: Contender, source: RandomSource, *, lang: str = "en") -> ContestResult:
+    side_a, side_b = _side(a, source, lang), _side(b, source, lang)
+    return ContestResult(side_a, side_b, winner_of(side_a.total, side_b.total),
+                         abs(side_a.total - side_b.total))
+
+
+# --- initiative (Reihenfolge), ruling 4 ----------------------------------------------------------
+
+@dataclass(frozen=True)
+class Participant:
+    name: str
+    intuition: int
+
+
+@dataclass(frozen=True)
+class InitiativeEntry:
+    name: str
+    intuition: int
+    dice: list[int]
+    total: int
+    label: str
+    roll_offs: list[list[int]]  # the dF of each roll-off this participant took part in
+
+
+@dataclass(frozen=True)
+class InitiativeResult:
+    order: list[InitiativeEntry]
+
+
+def initiative(participants: list[Participant], source: RandomSource, *,
+               lang: str = "en") -> InitiativeResult:
+    """"Die Reihenfolge wird über einen Intuitions-Wurf ermittelt." Ruling 4: 4dF + intuition, highest
+    first; equal totals: higher intuition first; still equal: roll-offs (4dF each, higher first)."""
+    rolls = [roll(p.intuition, source, lang) for p in participants]
+    roll_offs: dict[int, list[list[int]]] = {index: [] for index in range(len(participants))}
+    ranked = sorted(range(len(participants)),
+                    key=lambda i: (-rolls[i].total, -participants[i].intuition))
+    groups = _groups(ranked, lambda i: (rolls[i].total, participants[i].intuition))
+    order = [i for group in groups for i in _roll_off(group, source, roll_offs, 0)]
+    return InitiativeResult([
+        InitiativeEntry(participants[i].name, participants[i].intuition, rolls[i].dice, rolls[i].total,
+                        rolls[i].label, roll_offs[i])
+        for i in order
+    ])
+
+
+def _groups(ranked: list[int], key) -> list[list[int]]:
+    """Consecutive runs of equal ``key`` in an already ranked list."""
+    groups: list[list[int]] = []
+    for index in ranked:
+        if groups and key(groups[-1][0]) == key(index):
+            groups[-1].append(index)
+        else:
+            groups.append([index])
+    return groups
+
+
+def _roll_off(group: list[int], source: RandomSource, roll_offs: dict[int, list[list[int]]],
+              rounds: int) -> list[int]:
+    """Order a tied group by roll-offs; groups still tied roll again, depth first, so the manual
+    values a table enters follow the order of play (members in request order)."""
+    if len(group) == 1 or rounds >= MAX_ROLL_OFF_ROUNDS:
+        return group
+    results = {}
+    for index in sorted(group):
+        dice = source.fudge(DICE)
+        roll_offs[index].append(dice)
+        results[index] = sum(dice)
+    ranked = sorted(sorted(group), key=lambda i: -results[i])
+    return [i for tied in _groups(ranked, results.__getitem__)
+            for i in _roll_off(tied, source, roll_offs, rounds + 1)]
+
+
+# --- attacks, stress and consequences (Konflikte), rulings 5 and 6 ------------------------------
+
+class AttackType(str, Enum):
+    HARM = "harm"  # jemanden körperlich verletzen
+    DECEIVE = "deceive"  # jemanden täuschen
+    INTIMIDATE = "intimidate"  # jemanden einschüchtern
+    CHARM = "charm"  # jemanden becircen
+    PUSH = "push"  # jemanden wegstoßen
+    PERSUADE = "persuade"  # jemanden überreden
+
+
+class Track(str, Enum):
+    PHYSICAL = "physical"  # körperliche Belastung
+    MENTAL = "mental"  # mentale Belastung
+
+
+# The attack table of the text, column "Belastung im Falle eines Treffers".
+TRACK_OF = {
+    AttackType.HARM: Track.PHYSICAL,
+    AttackType.PUSH: Track.PHYSICAL,
+    AttackType.DECEIVE: Track.MENTAL,
+    AttackType.INTIMIDATE: Track.MENTAL,
+    AttackType.CHARM: Track.MENTAL,
+    AttackType.PERSUADE: Track.MENTAL,
+}
+
+CONSEQUENCES_TO_TAKE_OUT = 2  # "Wer zwei Konsequenzen hingenommen hat, scheidet aus dem Konflikt aus."
+
+
+class ConsequenceReason(str, Enum):
+    STRESS_SPENT = "stress_spent"
+    TAKEN_EARLY = "taken_early"
+
+
+@dataclass(frozen=True)
+class Severity:
+    severity: str
+    de: str
+    examples_de: tuple[str, ...]
+    recovery: str
+    recovery_de: str
+
+
+# Ruling 6: "Konsequenzen kurieren nach einer gewissen Zeit aus".
+SEVERITIES = (
+    Severity("mild", "leichte Konsequenz", ("Verrenkung", "Verunsichert"),
+             "after a short breather", "kurze Verschnaufpause"),
+    Severity("moderate", "mittlere Konsequenz", ("Bewusstlos", "Beschämt"),
+             "after about half a day", "nach etwa einem halben Tag"),
+    Severity("severe", "schwere Konsequenz", ("Schusswunde", "Krise"),
+             "after several days", "mehrere Tage"),
+)
+
+
+@dataclass(frozen=True)
+class StressTrack:
+    current: int
+    max: int
+
+
+@dataclass(frozen=True)
+class Stress:
+    physical: StressTrack
+    mental: StressTrack
+
+    def track(self, track: Track) -> StressTrack:
+        return getattr(self, track.value)
+
+    def with_track(self, track: Track, value: StressTrack) -> "Stress":
+        tracks = {"physical": self.physical, "mental": self.mental, track.value: value}
+        return Stress(**tracks)
+
+
+@dataclass(frozen=True)
+class Attacker:
+    skill: int
+    attack: AttackType
+    modifier: int = 0
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class Defender:
+    skill: int
+    stress: Stress
+    consequences: int = 0
+    modifier: int = 0
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class AttackResult:
+    attacker: ContestSide
+    defender: ContestSide
+    hit: bool
+    shifts: int
+    track: Track
+    stress_after: Stress
+    consequence_required: bool
+    consequence_reason: ConsequenceReason | None
+    consequences_after: int
+    taken_out: bool
+
+
+@dataclass(frozen=True)
+class Damage:
+    """What a hit of ``shifts`` does to the defender (no dice involved, so odds reuse it)."""
+
+    stress_after: Stress
+    consequence: ConsequenceReason | None
+    consequences_after: int
+
+    @property
+    def taken_out(self) -> bool:
+        return self.consequences_after >= CONSEQUENCES_TO_TAKE_OUT
+
+
+def damage(defender: Defender, track: Track, shifts: int, *, take_consequence_early: bool) -> Damage:
+    """"Der Verteidigende verliert so viele Belastungspunkte, wie der Angreifende Erfolge erzielt hat.
+    Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
+    Belastungspunkte werden wieder aufgefüllt (man kann schon vorher eine Konsequenz hinnehmen, wenn
+    man will)." A defender who already took two consequences is out: nothing more happens."""
+    unchanged = Damage(defender.stress, None, defender.consequences)
+    if shifts <= 0 or defender.consequences >= CONSEQUENCES_TO_TAKE_OUT:
+        return unchanged
+    if take_consequence_early:  # the consequence instead of the stress: the track stays as it is
+        return Damage(defender.stress, ConsequenceReason.TAKEN_EARLY, defender.consequences + 1)
+    before = defender.stress.track(track)
+    left = before.current - shifts
+    if left > 0:
+        return Damage(defender.stress.with_track(track, StressTrack(left, before.max)), None,
+                      defender.consequences)
+    refilled = defender.stress.with_track(track, StressTrack(before.max, before.max))
+    return Damage(refilled, ConsequenceReason.STRESS_SPENT, defender.consequences + 1)
+
+
+def attack(attacker: Attacker, defender: Defender, source: RandomSource, *,
+           take_consequence_early: bool = False, lang: str = "en") -> AttackResult:
+    """"Wenn der Angreifende mindestens einen Erfolg hat, dann 'trifft' sein Angriff." The attacker
+    rolls first, then the defender; a hit needs a total at least one above the defender's."""
+    attack_roll = _side(Contender(attacker.skill, attacker.modifier, attacker.name), source, lang)
+    defence_roll = _side(Contender(defender.skill, defender.modifier, defender.name), source, lang)
+    shifts = max(attack_roll.total - defence_roll.total, 0)
+    track = TRACK_OF[attacker.attack]
+    outcome = damage(defender, track, shifts, take_consequence_early=take_consequence_early)
+    return AttackResult(
+        attacker=attack_roll, defender=defence_roll, hit=shifts >= 1, shifts=shifts, track=track,
+        stress_after=outcome.stress_after, consequence_required=outcome.consequence is not None,
+        consequence_reason=outcome.consequence, consequences_after=outcome.consequences_after,
+        taken_out=outcome.taken_out,
+    )
