@@ -49,7 +49,7 @@ def create_app(test_config: Mapping[str, Any] | Config | None = None) -> Flask:
     install_hooks(app)
     install_metrics(app)
     CORS(app, origins=list(config.cors_origins), allow_headers=["Content-Type", "Authorization", "X-Request-ID"],
-         expose_headers=["X-Request-ID"], max_age=600)
+         expose_headers=["X-Request-ID"], max_age=600, send_wildcard=config.cors_origins == ("*",))
     app.add_url_rule("/docs/assets/<path:filename>", "docs_assets",
                      lambda filename: send_from_directory(swagger_ui_path, filename))
 

@@ -45,7 +45,7 @@ class BatchResponseSchema(ma.Schema):
 def run_batch(items: list[dict], paths: dict[str, str]) -> Response:
     app = current_app._get_current_object()
     headers = {name: request.headers[name] for name in _INHERITED_HEADERS if name in request.headers}
-    query = request.query_string
+    query = request.query_string.decode("latin-1")
     parts = []
     for item in items:
         with app.test_request_context(paths[item["operation"]], method="POST", json=item["body"],
