@@ -1,0 +1,338 @@
+"""Paws rules (rules file 001_d67bcf46ff845203.txt and RULINGS.md "Paws"). Pure: no Flask, no JSON.
+
+"Jeder Würfel, der eine 4, 5 oder 6 zeigt, zählt als Erfolg."
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from service.platform.randomness import RandomSource
+
+SIDES = 6
+SUCCESS_FACES = frozenset({4, 5, 6})
+CATASTROPHE_FACE = 1
+ADVANTAGE_CATEGORIES = ("equipment", "personal", "situation")
+
+
+class Fit(str, Enum):
+    """How well the trait fits the action."""
+
+    FALLBACK = "fallback"  # "muss er aber auf einen Würfel verzichten"
+    MATCHING = "matching"
+    SPECIALIZED = "specialized"  # "bekommt er einen zusätzlichen Würfel"
+
+    @property
+    def dice(self) -> int:
+        return {Fit.FALLBACK: -1, Fit.MATCHING: 0, Fit.SPECIALIZED: 1}[self]
+
+
+class Advantage(str, Enum):
+    """Ruling 1: one advantage per category, either active or passive."""
+
+    ACTIVE = "active"  # "Solche Vorteile gewähren dem Spieler einen Bonuswürfel"
+    PASSIVE = "passive"  # "Solche Vorteile gewähren dem Spieler einen Rettungswürfel"
+
+
+class Mode(str, Enum):
+    CONTEST = "contest"  # both sides attack (Gegenangriff); the one with more successes wins
+    DEFENSE = "defense"  # b only defends; it can repel the attack but not win
+
+
+@dataclass(frozen=True)
+class Advantages:
+    """At most one advantage in each category (ruling 1); None = no advantage there."""
+
+    equipment: Advantage | None = None
+    personal: Advantage | None = None
+    situation: Advantage | None = None
+
+    def count(self, kind: Advantage) -> int:
+        return sum(1 for category in ADVANTAGE_CATEGORIES if getattr(self, category) is kind)
+
+
+@dataclass(frozen=True)
+class Pool:
+    rank: int
+    fit: Fit = Fit.MATCHING
+    advantages: Advantages = Advantages()
+    extra_bonus_dice: int = 0  # the GM's bonus beyond one advantage per category
+    extra_rescue_dice: int = 0
+    wounds: int = 0  # wounds that apply to this action
+    name: str | None = None
+
+    @property
+    def dice(self) -> int:
+        """"würfelt für jeden Rang in dieser Eigenschaft einen Würfel", one less for a fallback trait,
+        one more for a specialized one, one per active advantage and GM bonus; "Wunden ... von jeder
+        Probe, die von der Wunde beeinflusst wird, einen Würfel ab ziehen" (ruling 5); never below 0."""
+        gross = self.rank + self.fit.dice + self.advantages.count(Advantage.ACTIVE) + self.extra_bonus_dice
+        return max(0, gross - self.wounds)
+
+    @property
+    def rescue_dice(self) -> int:
+        return self.advantages.count(Advantage.PASSIVE) + self.extra_rescue_dice
+
+
+@dataclass(frozen=True)
+class PoolSize:
+    dice: int
+    rescue_dice: int
+
+
+def count_successes(faces: list[int]) -> int:
+    return sum(1 for face in faces if face in SUCCESS_FACES)
+
+
+def is_catastrophe(faces: list[int]) -> bool:
+    """"Fallen nur Einsen, geht der Versuch sogar katastrophal schief." Ruling 2: at least one die."""
+    return bool(faces) and all(face == CATASTROPHE_FACE for face in faces)
+
+
+def effects_for(successes: int) -> int:
+    """"darf der Sieger für jedem Erfolg über dem Ersten einen zusätzlichen Effekt bestimmen"."""
+    return max(0, successes - 1)
+
+
+def roll(count: int, source: RandomSource) -> list[int]:
+    # A pool of 0 dice rolls nothing (and records no event).
+    return source.roll(count, SIDES) if count else []
+
+
+# --- test (Probe) -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TestRescue:
+    dice: list[int]
+    successes: int
+    rescued: bool  # a catastrophe was averted
+
+
+@dataclass(frozen=True)
+class TestResult:
+    pool: PoolSize
+    dice: list[int]
+    successes: int
+    success: bool
+    effects: int
+    catastrophe: bool  # after rescue
+    rescue: TestRescue | None
+
+
+def test(pool: Pool, source: RandomSource) -> TestResult:
+    """"Um das Ziel zu erreichen, genügt aber schon ein einzelner Erfolg." Rescue dice are rolled only
+    after a failed test; one rescue success averts a catastrophe, never turns failure into success
+    (ruling 3)."""
+    faces = roll(pool.dice, source)
+    successes = count_successes(faces)
+    all_ones = is_catastrophe(faces)
+    rescue = None
+    if successes == 0 and pool.rescue_dice:
+        rescue_faces = roll(pool.rescue_dice, source)
+        rescue_successes = count_successes(rescue_faces)
+        rescue = TestRescue(rescue_faces, rescue_successes, all_ones and rescue_successes >= 1)
+    averted = rescue is not None and rescue.rescued
+    return TestResult(PoolSize(pool.dice, pool.rescue_dice), faces, successes, successes >= 1,
+                      effects_for(successes), all_ones and not averted, rescue)
+
+
+# --- comparison (Vergleich) ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ComparisonRescue:
+    dice: list[int]
+    successes: int
+    cancelled: int  # net successes of the winner cancelled
+    rescued: bool  # the loss became a tie
+
+
+@dataclass(frozen=True)
+class Side:
+    name: str | None
+    pool: PoolSize
+    dice: list[int]
+    successes: int
+    catastrophe: bool  # the side's own roll showed only ones
+    rescue: ComparisonRescue | None
+
+
+@dataclass(frozen=True)
+class ComparisonResult:
+    mode: Mode
+    a: Side
+    b: Side
+    winner: str | None
+    net: int
+    effects: int
+    attack_lands: bool | None  # defense mode only
+
+
+def _leader(a_successes: int, b_successes: int, mode: Mode) -> tuple[str | None, int]:
+    """Winner before rescue and the net successes: "Jeder seiner Erfolge zieht dem Sieger einen
+    Erfolg ab." In defense mode "Hat er gleich viele oder sogar mehr Erfolge als der Angreifer, kann
+    er den Angriff vollständig abwehren": the defender can repel, never win (ruling 4)."""
+    difference = a_successes - b_successes
+    if difference > 0:
+        return "a", difference
+    if difference < 0 and mode is Mode.CONTEST:
+        return "b", -difference
+    return None, 0
+
+
+def _rescue_loss(loser: Pool, net: int, source: RandomSource) -> ComparisonRescue | None:
+    """Ruling 3: each rescue success of the loser cancels one of the winner's net successes;
+    reaching 0 makes a tie, never a win."""
+    if not loser.rescue_dice:
+        return None
+    faces = roll(loser.rescue_dice, source)
+    successes = count_successes(faces)
+    cancelled = min(successes, net)
+    return ComparisonRescue(faces, successes, cancelled, cancelled == net)
+
+
+def comparison(a: Pool, b: Pool, source: RandomSource, *, mode: Mode = Mode.CONTEST) -> ComparisonResult:
+    """"Beide würfeln eine Probe, wie oben beschrieben. Der Sieger erreicht sein Ziel ... Bei
+    Gleichstand gewinnt keiner von Beiden." a rolls first, then b, then the loser's rescue dice."""
+    a_faces, b_faces = roll(a.dice, source), roll(b.dice, source)
+    a_successes, b_successes = count_successes(a_faces), count_successes(b_faces)
+    winner, net = _leader(a_successes, b_successes, mode)
+    rescues: dict[str, ComparisonRescue | None] = {"a": None, "b": None}
+    if winner is not None:
+        loser_key, loser = ("b", b) if winner == "a" else ("a", a)
+        rescues[loser_key] = _rescue_loss(loser, net, source)
+        if rescues[loser_key] is not None:
+            net -= rescues[loser_key].cancelled
+            winner = winner if net else None
+    attack_lands = (winner == "a") if mode is Mode.DEFENSE else None
+    return ComparisonResult(
+        mode,
+        _side(a, a_faces, a_successes, rescues["a"]),
+        _side(b, b_faces, b_successes, rescues["b"]),
+        winner, net, effects_for(net), attack_lands,
+    )
+
+
+def _side(pool: Pool, faces: list[int], successes: int, rescue: ComparisonRescue | None) -> Side:
+    return Side(pool.name, PoolSize(pool.dice, pool.rescue_dice), faces, successes,
+                is_catastrophe(faces), rescue)
+
+
+# --- the group's rescue dice -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RescueResult:
+    dice: list[int]
+    successes: int
+
+
+def rescue(dice: int, source: RandomSource) -> RescueResult:
+    """"Jeder Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht. Zeigt er
+    einen Erfolg, kann man damit einen negativen Effekt abwenden.\""""
+    faces = roll(dice, source)
+    return RescueResult(faces, count_successes(faces))
+
+
+# --- character validation ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Trait:
+    name: str
+    rank: int
+    bad: bool = False
+    category: str | None = None
+
+    @property
+    def net_ranks(self) -> int:
+        """"Schlechte Eigenschaften zählen dabei entgegengesetzt"."""
+        return -self.rank if self.bad else self.rank
+
+
+@dataclass(frozen=True)
+class Category:
+    name: str
+    potential: int
+    power: int
+
+
+@dataclass(frozen=True)
+class CategoryUse:
+    name: str
+    potential: int
+    power: int
+    power_used: int
+
+
+class ProblemKind(str, Enum):
+    OVER_POTENTIAL = "over_potential"  # a trait's rank is above its potential
+    OVER_POWER = "over_power"  # good minus bad ranks above the character's power
+    CATEGORY_OVER_POWER = "category_over_power"  # ... above a category's power
+    DUPLICATE_TRAIT = "duplicate_trait"  # one trait listed twice
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One reason a character is not valid, machine-readable; text.py words it."""
+
+    kind: ProblemKind
+    value: int  # the rank or the power used
+    limit: int | None  # the potential or the power
+    trait: str | None = None
+    category: str | None = None
+    bad: bool = False
+
+
+@dataclass(frozen=True)
+class CharacterCheck:
+    valid: bool
+    issues: list[Problem]
+    power_used: int  # good minus bad ranks of the traits outside categories
+    categories: list[CategoryUse]
+
+
+@dataclass(frozen=True)
+class CharacterResult:
+    """What validate-character answers: the check with every problem worded in one language."""
+
+    valid: bool
+    problems: list[str]
+    issues: list[Problem]
+    power_used: int
+    categories: list[CategoryUse]
+
+
+def validate_character(potential: int, power: int, traits: list[Trait],
+                       categories: list[Category] | None = None) -> CharacterCheck:
+    """Ruling 6: every trait's rank <= potential (its category's when it has one), good ranks minus
+    bad ranks <= power (a category's own power for the traits in it). Every problem is listed.
+    Category names of traits must be among ``categories`` (the schema checks this)."""
+    by_name = {category.name: category for category in categories or []}
+    problems = _duplicate_traits(traits)
+    for trait in traits:
+        limit = by_name[trait.category].potential if trait.category else potential
+        if trait.rank > limit:
+            problems.append(Problem(ProblemKind.OVER_POTENTIAL, trait.rank, limit, trait.name,
+                                    trait.category, trait.bad))
+    power_used = sum(trait.net_ranks for trait in traits if trait.category is None)
+    if power_used > power:
+        problems.append(Problem(ProblemKind.OVER_POWER, power_used, power))
+    uses = [_category_use(category, traits) for category in categories or []]
+    problems.extend(Problem(ProblemKind.CATEGORY_OVER_POWER, use.power_used, use.power, category=use.name)
+                    for use in uses if use.power_used > use.power)
+    return CharacterCheck(not problems, problems, power_used, uses)
+
+
+def _duplicate_traits(traits: list[Trait]) -> list[Problem]:
+    seen: set[str] = set()
+    problems = []
+    for trait in traits:
+        if trait.name in seen:
+            problems.append(Problem(ProblemKind.DUPLICATE_TRAIT, trait.rank, None, trait.name, trait.category,
+                                    trait.bad))
+        seen.add(trait.name)
+    return problems
+
+
+def _category_use(category: Category, traits: list[Trait]) -> CategoryUse:
+    used = sum(trait.net_ranks for trait in traits if trait.category == category.name)
+    return CategoryUse(category.name, category.potential, category.power, used)

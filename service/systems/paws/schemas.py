@@ -1,0 +1,234 @@
+"""Paws request and result schemas. Every class name starts with Paws: apispec names components by
+class name, and the platform derives ``Paws<Operation>Request``/``Response`` itself, so request bodies
+here are called ``...Body`` and results ``...ResultSchema``."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import ValidationError, fields, validate, validates_schema
+
+from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
+from service.platform.limits import AtMost, LengthAtMost, check_limit
+from service.systems.paws.rules import (ADVANTAGE_CATEGORIES, Advantage, Advantages, Fit, Mode,
+                                        Pool, ProblemKind)
+
+RANK = validate.Range(min=0, max=10)
+TRAIT_RANK = validate.Range(min=1, max=10)  # ruling 6: "Eigenschaften ohne Rang gibt es nicht"
+POTENTIAL = validate.Range(min=1, max=10)
+POWER = validate.Range(min=0, max=1000)
+MAX_TRAITS = 200
+MAX_CATEGORIES = 20
+ONE_ADVANTAGE = ("at most one advantage per category (ruling Paws 1): give \"active\", \"passive\" or "
+                 "null; the GM's further dice go into extra_bonus_dice / extra_rescue_dice")
+
+
+class PawsAdvantageField(fields.String):
+    """``active``, ``passive`` or null. Anything else, a list of two advantages in particular, is
+    refused with the one-advantage-per-category rule, so the message tells the client why."""
+
+    def __init__(self, **kwargs):
+        super().__init__(allow_none=True, load_default=None,
+                         validate=validate.OneOf([kind.value for kind in Advantage], error=ONE_ADVANTAGE),
+                         **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, str):
+            raise ValidationError(ONE_ADVANTAGE)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class PawsAdvantagesSchema(StrictSchema):
+    equipment = PawsAdvantageField(metadata={"description": "Werkzeug/Ausrüstung: tools, weapons, armour."})
+    personal = PawsAdvantageField(metadata={"description": "Zauber, Drogen, Elixiere: spells, drugs, elixirs."})
+    situation = PawsAdvantageField(metadata={"description": "Situation or circumstances, the opponent's weaknesses."})
+
+
+def _no_advantages() -> dict:
+    return {category: None for category in ADVANTAGE_CATEGORIES}
+
+
+class PawsPoolSchema(StrictSchema):
+    name = Name(metadata={"description": "Who rolls (echoed in results)."})
+    rank = Int(required=True, validate=RANK, metadata={"description": "Rank of the trait used: one die per rank."})
+    fit = Enum([fit.value for fit in Fit], load_default=Fit.MATCHING.value,
+               metadata={"description": "fallback: -1 die (another helpful trait); matching; "
+                                        "specialized: +1 die (fits better than needed)."})
+    advantages = fields.Nested(PawsAdvantagesSchema, load_default=_no_advantages,
+                               metadata={"description": "One advantage per category: active = bonus die, "
+                                                        "passive = rescue die."})
+    extra_bonus_dice = Int(load_default=0, validate=AtMost("pool_dice"),
+                           metadata={"description": "Bonus dice the GM grants beyond one advantage per category."})
+    extra_rescue_dice = Int(load_default=0, validate=AtMost("pool_dice"),
+                            metadata={"description": "Rescue dice the GM grants beyond one advantage per category "
+                                                     "(e.g. the effect 'Schutz')."})
+    wounds = Int(load_default=0, validate=AtMost("pool_dice"),
+                 metadata={"description": "Wounds that hinder this action: -1 die each."})
+
+    @validates_schema
+    def _pool_fits(self, data, **kwargs):
+        if not {"rank", "advantages"} <= data.keys():
+            return  # a field error is reported already
+        pool = to_pool(data)
+        # rank, fit and advantages give at most 14 dice: only the GM's extra dice can pass the limit.
+        _check(pool.dice, "rank + fit + active advantages + extra_bonus_dice - wounds", "extra_bonus_dice")
+        _check(pool.rescue_dice, "passive advantages + extra_rescue_dice", "extra_rescue_dice")
+
+
+def _check(actual: int, what: str, field: str) -> None:
+    try:
+        check_limit("pool_dice", actual)
+    except ValidationError as error:
+        raise ValidationError([f"{what} = {actual} dice: {error.messages[0]}"], field_name=field) from error
+
+
+def to_pool(data: dict) -> Pool:
+    """The loaded pool body as the rules' ``Pool``."""
+    advantages = data.get("advantages") or {}
+    return Pool(
+        rank=data["rank"],
+        fit=Fit(data.get("fit", Fit.MATCHING.value)),
+        advantages=Advantages(**{c: Advantage(v) if v else None for c, v in advantages.items()}),
+        extra_bonus_dice=data.get("extra_bonus_dice", 0),
+        extra_rescue_dice=data.get("extra_rescue_dice", 0),
+        wounds=data.get("wounds", 0),
+        name=data.get("name"),
+    )
+
+
+class PawsTestBody(PawsPoolSchema):
+    """A pool is the whole body of a test."""
+
+
+class PawsComparisonBody(StrictSchema):
+    a = fields.Nested(PawsPoolSchema, required=True, metadata={"description": "Side a (the attacker in defense mode)."})
+    b = fields.Nested(PawsPoolSchema, required=True, metadata={"description": "Side b (the defender in defense mode)."})
+    mode = Enum([mode.value for mode in Mode], load_default=Mode.CONTEST.value,
+                metadata={"description": "contest: both attack, more successes wins; defense: b only "
+                                         "defends, the attack lands with net >= 1, b cannot win."})
+
+
+class PawsRescueBody(StrictSchema):
+    dice = Int(required=True, validate=AtMost("pool_dice", min=1),
+               metadata={"description": "The group's one-shot rescue dice to roll now."})
+
+
+class PawsCategorySchema(StrictSchema):
+    name = Name(required=True)
+    potential = Int(required=True, validate=POTENTIAL, metadata={"description": "Highest rank in this category."})
+    power = Int(required=True, validate=POWER,
+                metadata={"description": "Good minus bad ranks allowed in this category."})
+
+
+class PawsTraitSchema(StrictSchema):
+    name = Name(required=True)
+    rank = Int(required=True, validate=TRAIT_RANK)
+    bad = Bool(load_default=False, metadata={"description": "A bad trait: its ranks count against the good ones."})
+    category = Name(metadata={"description": "Name of one of `categories`; none: the character's limits apply."})
+
+
+class PawsCharacterBody(StrictSchema):
+    potential = Int(required=True, validate=POTENTIAL, metadata={"description": "Highest rank of any trait."})
+    power = Int(required=True, validate=POWER, metadata={"description": "Good minus bad ranks allowed."})
+    categories = fields.List(fields.Nested(PawsCategorySchema), load_default=list,
+                             validate=validate.Length(max=MAX_CATEGORIES))
+    traits = fields.List(fields.Nested(PawsTraitSchema), required=True,
+                         validate=validate.Length(max=MAX_TRAITS))
+
+    @validates_schema
+    def _categories_known(self, data, **kwargs):
+        names = [category["name"] for category in data.get("categories", [])]
+        errors: dict = {}
+        for index, name in enumerate(names):
+            if name in names[:index]:
+                errors.setdefault("categories", {})[index] = {"name": [f"category {name!r} is given twice"]}
+        for index, trait in enumerate(data.get("traits", [])):
+            if trait.get("category") is not None and trait["category"] not in names:
+                errors.setdefault("traits", {})[index] = {
+                    "category": [f"unknown category {trait['category']!r}: it must be one of `categories`"]}
+        if errors:
+            raise ValidationError(errors)
+
+
+# --- results ------------------------------------------------------------------------------------
+
+class PawsPoolSizeSchema(ma.Schema):
+    dice = fields.Integer(required=True, metadata={"description": "Dice rolled."})
+    rescue_dice = fields.Integer(required=True, metadata={"description": "Rescue dice available."})
+
+
+class PawsTestRescueSchema(ma.Schema):
+    dice = fields.List(fields.Integer(), required=True)
+    successes = fields.Integer(required=True)
+    rescued = fields.Boolean(required=True, metadata={"description": "A catastrophe was averted."})
+
+
+class PawsTestResultSchema(ma.Schema):
+    pool = fields.Nested(PawsPoolSizeSchema, required=True)
+    dice = fields.List(fields.Integer(), required=True, metadata={"description": "The faces rolled."})
+    successes = fields.Integer(required=True)
+    success = fields.Boolean(required=True)
+    effects = fields.Integer(required=True, metadata={"description": "One per success beyond the first."})
+    catastrophe = fields.Boolean(required=True,
+                                 metadata={"description": "Every die showed 1 and no rescue success averted it."})
+    rescue = fields.Nested(PawsTestRescueSchema, required=True, allow_none=True,
+                           metadata={"description": "null unless the test failed and rescue dice were rolled."})
+
+
+class PawsComparisonRescueSchema(ma.Schema):
+    dice = fields.List(fields.Integer(), required=True)
+    successes = fields.Integer(required=True)
+    cancelled = fields.Integer(required=True, metadata={"description": "Net successes of the winner cancelled."})
+    rescued = fields.Boolean(required=True, metadata={"description": "The loss became a tie."})
+
+
+class PawsSideSchema(ma.Schema):
+    name = fields.String(required=True, allow_none=True)
+    pool = fields.Nested(PawsPoolSizeSchema, required=True)
+    dice = fields.List(fields.Integer(), required=True)
+    successes = fields.Integer(required=True)
+    catastrophe = fields.Boolean(required=True, metadata={"description": "This side's dice all showed 1."})
+    rescue = fields.Nested(PawsComparisonRescueSchema, required=True, allow_none=True,
+                           metadata={"description": "null unless this side lost and had rescue dice."})
+
+
+class PawsComparisonResultSchema(ma.Schema):
+    mode = fields.String(required=True, validate=validate.OneOf([mode.value for mode in Mode]))
+    a = fields.Nested(PawsSideSchema, required=True)
+    b = fields.Nested(PawsSideSchema, required=True)
+    winner = fields.String(required=True, allow_none=True, validate=validate.OneOf(["a", "b"]))
+    net = fields.Integer(required=True, metadata={"description": "The winner's successes left after cancellation "
+                                                                 "and rescue; 0 on a tie."})
+    effects = fields.Integer(required=True, metadata={"description": "net - 1, never below 0."})
+    attack_lands = fields.Boolean(required=True, allow_none=True,
+                                  metadata={"description": "Defense mode: the attack of a lands; null in contest mode."})
+
+
+class PawsRescueResultSchema(ma.Schema):
+    dice = fields.List(fields.Integer(), required=True)
+    successes = fields.Integer(required=True, metadata={"description": "Each averts one negative effect."})
+
+
+class PawsCategoryUseSchema(ma.Schema):
+    name = fields.String(required=True)
+    potential = fields.Integer(required=True)
+    power = fields.Integer(required=True)
+    power_used = fields.Integer(required=True)
+
+
+class PawsProblemSchema(ma.Schema):
+    kind = fields.String(required=True, validate=validate.OneOf([kind.value for kind in ProblemKind]))
+    value = fields.Integer(required=True, metadata={"description": "The rank or the power used."})
+    limit = fields.Integer(required=True, allow_none=True, metadata={"description": "The potential or power."})
+    trait = fields.String(required=True, allow_none=True)
+    category = fields.String(required=True, allow_none=True)
+    bad = fields.Boolean(required=True)
+
+
+class PawsCharacterResultSchema(ma.Schema):
+    valid = fields.Boolean(required=True)
+    problems = fields.List(fields.String(), required=True, metadata={"description": "Every problem, in `lang`."})
+    issues = fields.List(fields.Nested(PawsProblemSchema), required=True,
+                         metadata={"description": "The same problems, machine-readable, in the same order."})
+    power_used = fields.Integer(required=True, metadata={
+        "description": "Good minus bad ranks of the traits outside categories (counted against `power`)."})
+    categories = fields.List(fields.Nested(PawsCategoryUseSchema), required=True)
