@@ -1,0 +1,164 @@
+"""Malmsturm odds against icepool (exact) and against seeded sampling (fixed seeds: deterministic)."""
+
+from __future__ import annotations
+
+import random
+
+import icepool
+import pytest
+
+from service.platform.randomness import GeneratorSource
+from service.systems.malmsturm import odds, rules
+from service.systems.malmsturm.rules import AttackType, Attacker, Contender, Defender, Stress, StressTrack
+
+DF = icepool.Die([-1, 0, 1])
+FOUR_DF = 4 @ DF
+
+
+def stress(physical: int, mental: int, *, physical_max: int | None = None, mental_max: int | None = None):
+    return Stress(StressTrack(physical, physical_max or physical), StressTrack(mental, mental_max or mental))
+
+
+def test_four_fudge_dice_match_icepool():
+    """"verwendet Malmsturm FUDGE-Würfel und zwar meistens 4 davon ... ein Spektrum von -4 bis +4"."""
+    ours = odds.fudge_sum(4)
+    assert set(ours) == set(range(-4, 5))
+    for value, p in ours.items():
+        assert p == FOUR_DF.probability(value)
+
+
+ACTION_CASES = [(3, 2, 0), (0, 0, 0), (2, 5, 1), (-2, 2, 0), (4, -1, -2), (1, 6, 0), (5, 3, 2), (0, 9, 0)]
+
+
+@pytest.mark.parametrize("skill,difficulty,modifier", ACTION_CASES)
+def test_action_odds_match_icepool(skill, difficulty, modifier):
+    """Ruling 2: success when total ≥ difficulty; shifts = total − difficulty when ≥ 0."""
+    total = FOUR_DF + skill + modifier
+    ours = odds.action(skill, difficulty, modifier=modifier)
+    assert ours.outcomes["success"] == total.probability(">=", difficulty)
+    assert ours.outcomes["failure"] == total.probability("<", difficulty)
+    shifts = total.map(lambda t: max(t - difficulty, 0))
+    assert ours.distributions["shifts"] == {v: shifts.probability(v) for v in shifts.outcomes()}
+    assert ours.expected["shifts"] == shifts.mean()
+    ours.check()
+
+
+CONTEST_CASES = [(2, 2, 0, 0), (3, 2, 0, 0), (1, 4, 0, 0), (2, 2, 1, -1), (0, 6, 0, 0), (5, -3, 0, 0)]
+
+
+@pytest.mark.parametrize("a,b,a_mod,b_mod", CONTEST_CASES)
+def test_contest_odds_match_icepool(a, b, a_mod, b_mod):
+    """Ruling 3: a side wins only at least one step above the other; else a tie."""
+    margin = (FOUR_DF + a + a_mod) - (FOUR_DF + b + b_mod)
+    ours = odds.contest(Contender(a, a_mod), Contender(b, b_mod))
+    assert ours.outcomes["a"] == margin.probability(">=", 1)
+    assert ours.outcomes["b"] == margin.probability("<=", -1)
+    assert ours.outcomes["tie"] == margin.probability(0)
+    ours.check()
+
+
+def _reference_attack(shifts: int, current: int, consequences: int, early: bool) -> str:
+    """Ruling 5 written out once more, independently, for icepool to map over."""
+    if consequences >= 2:
+        return "taken_out"
+    if shifts < 1:
+        return "miss"
+    if early or current - shifts <= 0:
+        return "taken_out" if consequences + 1 >= 2 else "consequence"
+    return "hit"
+
+
+ATTACK_CASES = [
+    # attacker skill, attack, defender skill, physical current, mental current, consequences, early
+    (3, "harm", 2, 3, 2, 0, False),
+    (3, "harm", 2, 1, 2, 0, False),
+    (3, "deceive", 1, 3, 2, 1, False),
+    (2, "push", 2, 2, 4, 1, False),
+    (1, "intimidate", 3, 5, 1, 0, False),
+    (4, "charm", 0, 2, 3, 0, True),
+    (2, "persuade", 2, 1, 6, 1, True),
+    (0, "harm", 0, 4, 4, 2, False),
+    (6, "push", -2, 10, 1, 0, False),
+]
+
+
+@pytest.mark.parametrize("att,kind,dfn,physical,mental,consequences,early", ATTACK_CASES)
+def test_attack_odds_match_icepool(att, kind, dfn, physical, mental, consequences, early):
+    attack = AttackType(kind)
+    current = physical if rules.TRACK_OF[attack] is rules.Track.PHYSICAL else mental
+    shifts = ((FOUR_DF + att) - (FOUR_DF + dfn)).map(lambda m: max(m, 0))
+    outcome = shifts.map(lambda s: _reference_attack(s, current, consequences, early))
+    ours = odds.attack(Attacker(att, attack), Defender(dfn, stress(physical, mental, physical_max=10,
+                                                                   mental_max=10), consequences),
+                       take_consequence_early=early)
+    for name in ("hit", "miss", "consequence", "taken_out"):
+        assert ours.outcomes[name] == outcome.probability(name), name
+    assert sum(ours.outcomes.values()) == 1
+    assert ours.distributions["shifts"] == {v: shifts.probability(v) for v in shifts.outcomes()}
+
+
+def test_attack_outcomes_are_mutually_exclusive_and_named_per_the_contract():
+    ours = odds.attack(Attacker(3, AttackType.HARM), Defender(2, stress(3, 2)))
+    assert list(ours.outcomes) == ["hit", "miss", "consequence", "taken_out"]
+    assert sum(ours.outcomes.values()) == 1 and ours.outcomes["taken_out"] == 0
+
+
+def test_odds_at_the_extremes_sum_to_one():
+    assert odds.action(-10, 20, modifier=-10).outcomes["success"] == 0
+    assert odds.action(20, -10, modifier=20).outcomes["failure"] == 0
+    assert odds.contest(Contender(20, 20), Contender(-10, -10)).outcomes["a"] == 1
+    assert sum(odds.attack(Attacker(-10, AttackType.HARM, -10),
+                           Defender(20, stress(100, 100), 0, 20)).outcomes.values()) == 1
+
+
+# --- seeded sampling: same seeds every run, so the test is deterministic and cannot flake ---------
+
+def _sample(run, seed: int, trials: int) -> dict:
+    counts: dict = {}
+    rng = random.Random(seed)
+    for _ in range(trials):
+        outcome = run(GeneratorSource(random.Random(rng.getrandbits(64)), "seeded"))
+        counts[outcome] = counts.get(outcome, 0) + 1
+    return counts
+
+
+def _attack_outcome(result: rules.AttackResult) -> str:
+    if result.taken_out:
+        return "taken_out"
+    if result.consequence_required:
+        return "consequence"
+    return "hit" if result.hit else "miss"
+
+
+SAMPLED = [
+    ("action", lambda s: "success" if rules.action(2, 3, s).success else "failure",
+     lambda: odds.action(2, 3).outcomes),
+    ("contest", lambda s: rules.contest(Contender(3), Contender(2), s).winner or "tie",
+     lambda: odds.contest(Contender(3), Contender(2)).outcomes),
+    ("attack", lambda s: _attack_outcome(rules.attack(Attacker(3, AttackType.HARM),
+                                                      Defender(2, stress(2, 2), 1), s)),
+     lambda: odds.attack(Attacker(3, AttackType.HARM), Defender(2, stress(2, 2), 1)).outcomes),
+    ("attack-mental", lambda s: _attack_outcome(rules.attack(Attacker(2, AttackType.PERSUADE),
+                                                             Defender(2, stress(2, 3)), s)),
+     lambda: odds.attack(Attacker(2, AttackType.PERSUADE), Defender(2, stress(2, 3))).outcomes),
+]
+
+
+@pytest.mark.parametrize("name,run,exact", SAMPLED, ids=[case[0] for case in SAMPLED])
+def test_seeded_sampling_agrees_with_exact_odds(name, run, exact):
+    trials = 20000
+    counts = _sample(run, seed=20261129, trials=trials)
+    for outcome, probability in exact().items():
+        p = float(probability)
+        sigma = (trials * p * (1 - p)) ** 0.5
+        assert abs(counts.get(outcome, 0) - trials * p) <= 4 * sigma + 1e-9, (outcome, counts, p)
+    assert sum(counts.values()) == trials
+
+
+def test_initiative_roll_off_probability_by_sampling():
+    """Two equal participants: each comes first half the time (roll-offs are fair)."""
+    people = [rules.Participant("A", 1), rules.Participant("B", 1)]
+    counts = _sample(lambda s: rules.initiative(people, s).order[0].name, seed=5, trials=20000)
+    sigma = (20000 * 0.25) ** 0.5
+    assert abs(counts["A"] - 10000) <= 4 * sigma
+    assert counts["A"] + counts["B"] == 20000
