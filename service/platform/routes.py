@@ -132,7 +132,10 @@ def make_platform_blueprint(catalogue: list[dict], batch_paths: dict[str, str]) 
     @blp.route("/v1/batch", methods=["POST"])
     @blp.arguments(batch_schema, example={"requests": [
         {"operation": "proben.test", "body": {"attribute": 3, "difficulty": 2, "seed": 1}}]})
-    @blp.response(200, BatchResponseSchema)
+    @blp.response(200, BatchResponseSchema, example={"results": [
+        {"status": 200, "body": {"operation": "proben.test", "result": {"successes": 1}, "receipt": {"kid": "…"}}},
+        {"status": 422, "body": {"type": "https://wurfwerk.dev/problems/validation-error", "status": 422,
+                                 "errors": {"attribute": ["Missing data for required field."]}}}]})
     @_problems(blp)
     @blp.doc(operationId="batch.run")
     def batch(body):
