@@ -1,0 +1,343 @@
+"""Paws rules against the worked examples of rules file 001 (with the table's own dice, `manual`).
+
+Each test quotes the German sentence (or names the ruling) it checks. The rules module is imported
+as a module: its ``test`` function and ``TestResult`` class would otherwise be collected by pytest.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from service.platform.errors import ManualEntryError
+from service.platform.randomness import ManualSource, make_source
+from service.systems.paws import rules
+from service.systems.paws.rules import Advantage, Advantages, Category, Fit, Mode, Pool, ProblemKind, Trait
+
+ACTIVE, PASSIVE = Advantage.ACTIVE, Advantage.PASSIVE
+
+
+def roll_test(pool: Pool, *faces: int):
+    source = ManualSource(faces)
+    result = rules.test(pool, source)
+    source.finish()  # every value given was consumed
+    return result
+
+
+def roll_comparison(a: Pool, b: Pool, *faces: int, mode: Mode = Mode.CONTEST):
+    source = ManualSource(faces)
+    result = rules.comparison(a, b, source, mode=mode)
+    source.finish()
+    return result
+
+
+# --- pools --------------------------------------------------------------------------------------
+
+def test_ryan_rolls_one_die_per_rank():
+    """„Da er 2 Ränge in dieser guten Eigenschaft hat, würfelst er mit zwei Würfeln.“"""
+    assert Pool(rank=2).dice == 2
+    assert roll_test(Pool(rank=2, name="Ryan"), 3, 5).pool == rules.PoolSize(2, 0)
+
+
+def test_alrik_fallback_trait_rolls_one_die_less():
+    """„Er darf allerdings nur mit einem einzigen Würfel würfeln, da „schneller Läufer“ nicht gut genug
+    zur Handlung passt.“"""
+    alrik = Pool(rank=2, fit=Fit.FALLBACK, name="Alrik")
+    assert alrik.dice == 1
+    result = roll_test(alrik, 4)
+    assert result.dice == [4] and result.success
+    with pytest.raises(ManualEntryError):  # a second die is not rolled
+        roll_test(alrik, 4, 4)
+
+
+def test_guter_springer_specialized_trait_rolls_one_die_more():
+    """„Für einen „guten Springer“ mit dem Rang 2 sollte es erst recht kein Problem sein. Er darf mit
+    drei Würfeln sein Glück versuchen.“"""
+    springer = Pool(rank=2, fit=Fit.SPECIALIZED)
+    assert springer.dice == 3
+    assert roll_test(springer, 1, 2, 6).successes == 1
+
+
+def test_fallback_trait_of_rank_zero_rolls_no_dice():
+    # Dice never go below 0 (API.md §3).
+    assert Pool(rank=0, fit=Fit.FALLBACK).dice == 0
+
+
+def test_rynn_gets_two_bonus_dice_and_her_opponent_two_rescue_dice():
+    """„Mit ihrem magischen Schwert (Werkzeug +1), die Sonne im Rücken und der Überraschung auf ihrer
+    Seite (Situation +1) hat Rynn gute Karten. Sie bekommt zwei Bonuswürfel für ihre Probe.“ …
+    „Er bekommt zwei Rettungswürfel“."""
+    rynn = Pool(rank=2, advantages=Advantages(equipment=ACTIVE, situation=ACTIVE))
+    opponent = Pool(rank=2, advantages=Advantages(personal=PASSIVE, equipment=PASSIVE))
+    assert (rynn.dice, rynn.rescue_dice) == (4, 0)
+    assert (opponent.dice, opponent.rescue_dice) == (2, 2)
+
+
+def test_gm_extra_dice_go_beyond_one_advantage_per_category():
+    """„kann der Spielleiter … auch einen zusätzlichen Bonus gewähren, der über das Maximum von einem
+    Vorteil pro Kategorie hinaus geht.“ (ruling Paws 1)"""
+    pool = Pool(rank=1, advantages=Advantages(ACTIVE, ACTIVE, PASSIVE), extra_bonus_dice=2, extra_rescue_dice=1)
+    assert (pool.dice, pool.rescue_dice) == (5, 2)
+
+
+def test_each_applicable_wound_removes_one_die_not_below_zero():
+    """„Das Unangenehme an Wunden ist, das sie von jeder Probe, die von der Wunde beeinflusst wird, einen
+    Würfel ab ziehen.“ (ruling Paws 5)"""
+    assert Pool(rank=3, wounds=1).dice == 2
+    assert Pool(rank=3, wounds=5).dice == 0
+    assert Pool(rank=3, extra_bonus_dice=2, wounds=4).dice == 1
+
+
+# --- tests (Proben) -----------------------------------------------------------------------------
+
+def test_ryan_jumps_the_ditch_and_lands_softly():
+    """„Ryan würfelt zwei Erfolge bei seiner Probe auf „Athletik“, um über einen Graben zu springen.
+    Einen Erfolg braucht er, um sein Ziel „Über den Graben springen“ zu erreichen. Mit dem zweiten
+    Erfolg legt er fest, das er „weich landen“ möchte.“"""
+    result = roll_test(Pool(rank=2, name="Ryan"), 4, 6)
+    assert (result.successes, result.success, result.effects) == (2, True, 1)
+    assert result.rescue is None and not result.catastrophe
+
+
+def test_ryan_with_one_success_jumps_without_an_effect():
+    """„Hätte er nur einen Erfolg gehabt, wäre es möglich gewesen, das er hart auf kommt und stürzt.“"""
+    result = roll_test(Pool(rank=2), 5, 3)
+    assert (result.successes, result.success, result.effects) == (1, True, 0)
+
+
+def test_ryan_without_success_does_not_reach_his_goal():
+    """„Ryan hat keinen Erfolg beim Sprung über den Graben. … In jedem Fall hat er sein Ziel nicht
+    erreichen können.“"""
+    result = roll_test(Pool(rank=2), 2, 3)
+    assert (result.successes, result.success, result.effects, result.catastrophe) == (0, False, 0, False)
+
+
+@pytest.mark.parametrize("face, successes", [(1, 0), (2, 0), (3, 0), (4, 1), (5, 1), (6, 1)])
+def test_four_five_and_six_are_successes(face, successes):
+    """„Jeder Würfel, der eine 4, 5 oder 6 zeigt, zählt als Erfolg.“"""
+    assert roll_test(Pool(rank=1), face).successes == successes
+
+
+def test_only_ones_is_a_catastrophe():
+    """„Fallen nur Einsen, geht der Versuch sogar katastrophal schief.“ (ruling Paws 2)"""
+    assert roll_test(Pool(rank=3), 1, 1, 1).catastrophe
+    assert not roll_test(Pool(rank=3), 1, 1, 2).catastrophe
+
+
+def test_zero_dice_is_a_plain_failure_not_a_catastrophe():
+    """Ruling Paws 2: „A pool of 0 dice is a plain failure.“"""
+    result = roll_test(Pool(rank=1, wounds=1))
+    assert result.dice == [] and not result.success and not result.catastrophe
+
+
+def test_one_rescue_success_averts_a_catastrophe_but_not_the_failure():
+    """„Durch Rettungswürfel kann eine Katastrophe abgewendet … aber niemals ein Sieg erzielt werden.“
+    (ruling Paws 3)"""
+    armoured = Pool(rank=2, advantages=Advantages(equipment=PASSIVE))
+    result = roll_test(armoured, 1, 1, 5)
+    assert result.rescue == rules.TestRescue([5], 1, True)
+    assert not result.catastrophe and not result.success and result.successes == 0
+
+
+def test_a_failed_rescue_leaves_the_catastrophe():
+    result = roll_test(Pool(rank=2, extra_rescue_dice=2), 1, 1, 3, 1)
+    assert result.rescue == rules.TestRescue([3, 1], 0, False) and result.catastrophe
+
+
+def test_rescue_dice_after_a_plain_failure_rescue_nothing():
+    """„der erst dann geworfen werden darf, wenn die normale Probe bereits gescheitert ist.“"""
+    result = roll_test(Pool(rank=2, extra_rescue_dice=1), 2, 3, 6)
+    assert result.rescue == rules.TestRescue([6], 1, False)
+    assert not result.success and not result.catastrophe
+
+
+def test_rescue_dice_are_not_rolled_after_a_success():
+    result = roll_test(Pool(rank=1, extra_rescue_dice=3), 4)
+    assert result.rescue is None
+
+
+# --- comparisons (Vergleiche) -------------------------------------------------------------------
+
+RYAN = Pool(rank=3, name="Ryan")  # „Ryan hat drei Ränge in „Schlägereien““
+JACK = Pool(rank=2, name="Jack")  # „Jack ist mir 2 Rängen in „Kickboxen““
+
+
+def test_ryan_against_jack_one_success_more_wins():
+    """„Beide würfeln und Ryan hat einen Erfolg mehr als Jack.“"""
+    result = roll_comparison(RYAN, JACK, 4, 2, 1, 3, 2)
+    assert (result.winner, result.net, result.effects) == ("a", 1, 0)
+
+
+def test_jacks_success_cancels_one_of_ryans():
+    """„Wenn Ryan 2 Erfolge würfelt und Jack nur einen, hat Ryan gewonnen. Jack zieht Ryan aber noch
+    einen Erfolg ab, so das nur ein einziger Erfolg für Ryan übrig bleibt.“"""
+    result = roll_comparison(RYAN, JACK, 5, 6, 2, 4, 1)
+    assert (result.a.successes, result.b.successes) == (2, 1)
+    assert (result.winner, result.net, result.effects) == ("a", 1, 0)
+
+
+def test_two_successes_more_buy_the_hit_in_the_stomach():
+    """„Wenn Ryan bei der Schlägerei zwei Erfolge mehr hatte als Jack, kann er den zusätzlichen Effekt
+    „Treffer in die Magengrube“ fest legen.“"""
+    result = roll_comparison(RYAN, JACK, 5, 6, 6, 4, 1)
+    assert (result.winner, result.net, result.effects) == ("a", 2, 1)
+
+
+def test_equal_successes_are_a_tie():
+    """„Bei Gleichstand gewinnt keiner von Beiden und niemand hat einen Vorteil.“"""
+    result = roll_comparison(RYAN, JACK, 5, 1, 1, 6, 2)
+    assert (result.winner, result.net, result.effects) == (None, 0, 0)
+
+
+def test_jack_wins_with_more_successes():
+    result = roll_comparison(RYAN, JACK, 1, 2, 3, 6, 4)
+    assert (result.winner, result.net, result.effects) == ("b", 2, 1)
+    assert result.a.catastrophe is False
+
+
+RYNN = Pool(rank=2, advantages=Advantages(equipment=ACTIVE, situation=ACTIVE), name="Rynn")
+OPPONENT = Pool(rank=2, advantages=Advantages(personal=PASSIVE, equipment=PASSIVE), name="Gegner")
+
+
+def test_rynns_opponent_rescues_a_tie_with_two_rescue_dice():
+    """„Er bekommt zwei Rettungswürfel, sollte er gegen Rynn verlieren und kann so mit etwas Glück ein
+    Unentschieden erzielen und ihrem Schlag entgehen.“ (ruling Paws 3)"""
+    result = roll_comparison(RYNN, OPPONENT, 4, 5, 1, 2, 1, 3, 6, 5)
+    assert result.a.dice == [4, 5, 1, 2] and result.b.dice == [1, 3]
+    assert result.b.rescue == rules.ComparisonRescue([6, 5], 2, 2, True)
+    assert (result.winner, result.net, result.effects) == (None, 0, 0)
+
+
+def test_rynn_still_wins_when_one_rescue_die_fails():
+    """Ruling Paws 3: each rescue success cancels one of the winner's net successes."""
+    result = roll_comparison(RYNN, OPPONENT, 4, 5, 6, 2, 1, 3, 6, 2)
+    assert result.b.rescue == rules.ComparisonRescue([6, 2], 1, 1, False)
+    assert (result.winner, result.net, result.effects) == ("a", 2, 1)
+
+
+def test_rescue_dice_never_win_a_comparison():
+    """„Durch Rettungswürfel kann … ein Vergleich zum Unentschieden gerettet, aber niemals ein Sieg
+    erzielt werden.“"""
+    result = roll_comparison(RYNN, OPPONENT, 4, 1, 1, 2, 1, 3, 6, 5)
+    assert result.b.rescue == rules.ComparisonRescue([6, 5], 2, 1, True)
+    assert (result.winner, result.net) == (None, 0)
+
+
+def test_the_winner_rolls_no_rescue_dice():
+    result = roll_comparison(OPPONENT, RYNN, 4, 5, 1, 1, 2, 3)
+    assert result.winner == "a" and result.a.rescue is None and result.b.rescue is None
+
+
+def test_defense_repels_with_as_many_successes():
+    """„Jeder Erfolg des Verteidigers zieht einen Erfolg vom Angriff ab. Hat er gleich viele oder sogar
+    mehr Erfolge als der Angreifer, kann er den Angriff vollständig abwehren.“ (ruling Paws 4)"""
+    equal = roll_comparison(RYAN, JACK, 4, 1, 1, 5, 2, mode=Mode.DEFENSE)
+    assert (equal.winner, equal.attack_lands, equal.net) == (None, False, 0)
+    more = roll_comparison(RYAN, JACK, 4, 1, 1, 5, 6, mode=Mode.DEFENSE)
+    assert (more.winner, more.attack_lands, more.net, more.effects) == (None, False, 0, 0)
+
+
+def test_defense_attack_lands_with_net_one():
+    """„Ein einziger Erfolg reicht aus, um einem Gegner eine normale Wunde zu zu fügen“."""
+    result = roll_comparison(RYAN, JACK, 4, 6, 1, 5, 2, mode=Mode.DEFENSE)
+    assert (result.winner, result.attack_lands, result.net, result.effects) == ("a", True, 1, 0)
+
+
+def test_defender_armour_can_stop_the_attack():
+    """„Jede Form von Rüstung ist gegen den Effekt wirksam und gibt dem Ziel einen Rettungswürfel.“"""
+    armoured = Pool(rank=1, advantages=Advantages(equipment=PASSIVE))
+    result = roll_comparison(JACK, armoured, 4, 1, 2, 6, mode=Mode.DEFENSE)
+    assert (result.winner, result.attack_lands) == (None, False)
+    assert result.b.rescue == rules.ComparisonRescue([6], 1, 1, True)
+
+
+def test_contest_mode_has_no_attack_lands():
+    assert roll_comparison(RYAN, JACK, 4, 1, 1, 5, 2).attack_lands is None
+
+
+def test_comparison_side_reports_its_own_catastrophe():
+    result = roll_comparison(RYAN, JACK, 1, 1, 1, 5, 2)
+    assert result.a.catastrophe and not result.b.catastrophe
+
+
+def test_rules_never_mutate_their_inputs():
+    before = (RYNN, OPPONENT)
+    roll_comparison(RYNN, OPPONENT, 4, 5, 1, 2, 1, 3, 6, 5)
+    assert (RYNN, OPPONENT) == before and RYNN.advantages == Advantages(ACTIVE, None, ACTIVE)
+
+
+# --- the group's rescue dice ---------------------------------------------------------------------
+
+def test_each_group_rescue_success_averts_one_negative_effect():
+    """„Zeigt er einen Erfolg, kann man damit einen negativen Effekt abwenden.“"""
+    source = ManualSource([6, 3, 4])
+    assert rules.rescue(3, source) == rules.RescueResult([6, 3, 4], 2)
+
+
+def test_seeded_rolls_repeat():
+    first = rules.comparison(RYNN, OPPONENT, make_source(seed=7))
+    assert rules.comparison(RYNN, OPPONENT, make_source(seed=7)) == first
+
+
+# --- character validation -----------------------------------------------------------------------
+
+def _ranks(total: int, *, bad: bool = False, prefix: str = "t", rank: int = 3, category=None) -> list[Trait]:
+    """``total`` ranks spread over traits of at most ``rank`` ranks."""
+    traits, index = [], 0
+    while total > 0:
+        traits.append(Trait(f"{prefix}{index}", min(rank, total), bad, category))
+        total -= rank
+        index += 1
+    return traits
+
+
+def test_potential_3_and_power_15():
+    """„Mit einem Potenzial von 3 und einer Macht von 15 darf keine Eigenschaft über den Rang von drei
+    liegen und die Summe aller Ränge aller Eigenschaft darf 15 nicht überschreiten.“"""
+    assert rules.validate_character(3, 15, _ranks(15)).valid
+    check = rules.validate_character(3, 15, _ranks(16))
+    assert not check.valid and check.power_used == 16
+    assert [issue.kind for issue in check.issues] == [ProblemKind.OVER_POWER]
+
+
+def test_twenty_good_ranks_balanced_by_five_bad_ones():
+    """„Hat man 20 Ränge in guten Eigenschaften, braucht man mindestens 5 Ränge in Schlechten, um das
+    Potenzial nicht zu überschreiten.“ (ruling Paws 6: good ranks minus bad ranks <= power)"""
+    check = rules.validate_character(3, 15, _ranks(20) + _ranks(5, bad=True, prefix="b"))
+    assert check.valid and check.power_used == 15 and check.issues == []
+    short = rules.validate_character(3, 15, _ranks(20) + _ranks(4, bad=True, prefix="b"))
+    assert not short.valid and short.power_used == 16
+
+
+def test_bad_traits_obey_the_potential_too():
+    """„Trotzdem darf keine Eigenschaft, egal ob gut oder schlecht, mehr als drei Ränge besitzen.“"""
+    traits = _ranks(20) + [Trait("feige", 4, bad=True), Trait("gierig", 1, bad=True)]
+    check = rules.validate_character(3, 15, traits)
+    assert check.power_used == 15
+    assert [(i.kind, i.trait, i.value, i.limit, i.bad) for i in check.issues] == [
+        (ProblemKind.OVER_POTENTIAL, "feige", 4, 3, True)]
+
+
+def test_every_problem_is_listed():
+    traits = [Trait("a", 4), Trait("b", 5), Trait("a", 3)] + _ranks(12, prefix="c")
+    check = rules.validate_character(3, 15, traits)
+    kinds = [issue.kind for issue in check.issues]
+    assert kinds == [ProblemKind.DUPLICATE_TRAIT, ProblemKind.OVER_POTENTIAL, ProblemKind.OVER_POTENTIAL,
+                     ProblemKind.OVER_POWER]
+
+
+def test_categories_have_their_own_potential_and_power():
+    """„zwei Kategorien fest gelegt: „Mundane Eigenschaften“ mit einem Potenzial von 3 und einer
+    Machtstufe von 15 und „Magische Eigenschaften“ mit einem geringeren Potenzial von 2 und einer
+    geringeren Machtstufe von 10.“"""
+    categories = [Category("Mundane Eigenschaften", 3, 15), Category("Magische Eigenschaften", 2, 10)]
+    traits = (_ranks(15, category="Mundane Eigenschaften")
+              + _ranks(10, prefix="m", rank=2, category="Magische Eigenschaften"))
+    check = rules.validate_character(3, 0, traits, categories)
+    assert check.valid, check.issues
+    assert [(use.name, use.power_used) for use in check.categories] == [
+        ("Mundane Eigenschaften", 15), ("Magische Eigenschaften", 10)]
+    over = traits + [Trait("Feuerball", 3, category="Magische Eigenschaften")]
+    check = rules.validate_character(3, 0, over, categories)
+    assert [(i.kind, i.trait, i.category, i.limit) for i in check.issues] == [
+        (ProblemKind.OVER_POTENTIAL, "Feuerball", "Magische Eigenschaften", 2),
+        (ProblemKind.CATEGORY_OVER_POWER, None, "Magische Eigenschaften", 10)]
