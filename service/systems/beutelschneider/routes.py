@@ -1,0 +1,373 @@
+"""Beutelschneider endpoints: load the body, call the rules, write the summary. Nothing else."""
+
+from __future__ import annotations
+
+from service.platform.errors import ReceiptError, RuleViolation
+from service.platform.operations import EXAMPLE_RECEIPT, SystemBlueprint, plain, verified_response
+from service.platform.randomness import ManualSource
+from service.systems.beutelschneider import odds, rules, schemas, text
+
+blp = SystemBlueprint(
+    "beutelschneider", __name__,
+    title="Beutelschneider",
+    rules_file="000_617633d4e2bd3e3f.txt",
+    description="A marble-bag RPG: each character is a bag of red (combat), green (skill), blue (magic), "
+                "white (potential) and black (wounds) marbles, drawn without replacement.",
+    enums={"colour": schemas.COLOURS, "ability": schemas.ABILITIES, "difficulty": schemas.DIFFICULTIES,
+           "severity": [s.value for s in rules.Severity], "danger": [d.value for d in rules.Danger],
+           "chances": [c.value for c in rules.Chances], "amount": [a.value for a in rules.Amount],
+           "bag_problem": [p.value for p in rules.BagProblem]},
+    glossary={"Charakterbeutel": "bag", "Murmel": "marble", "rot": "red", "grün": "green", "blau": "blue",
+              "weiß": "white", "schwarz": "black", "Kampf": "combat", "Geschick": "skill", "Magie": "magic",
+              "Herausforderung": "challenge", "Auseinandersetzung": "contest", "Kampf (Schlagabtausch)": "combat",
+              "gewöhnlich": "normal", "besonders einfach": "easy", "besonders schwer": "hard",
+              "Verletzung": "injury", "weniger schwer / ernsthaft / sehr schwer": "light / serious / grave",
+              "Ohnmacht": "unconscious", "Tod / Lebensgefahr": "mortal-danger",
+              "gering / deutlich / besonders groß": "low / clear / grave", "Heilung": "healing",
+              "schlecht / zufriedenstellend / besonders gut": "poor / fair / good", "Erfahrung": "experience",
+              "gering / etwas / besonders viel": "little / some / much", "Versorgung": "first-aid",
+              "Charaktererschaffung": "validate-bag", "Vorsprung": "margin"},
+)
+
+MATTHAEUS = {"red": 9, "green": 6, "blue": 0, "white": 5, "black": 0}
+WOUNDED = {"red": 8, "green": 6, "blue": 0, "white": 3, "black": 3}
+LEGIONARY = {"red": 8, "green": 4, "blue": 0, "white": 5, "black": 3}
+CHALLENGE_EXAMPLE = {"name": "Matthäus", "bag": MATTHAEUS, "ability": "skill", "difficulty": "hard"}
+CONTEST_EXAMPLE = {"participants": [
+    {"name": "Matthäus", "bag": MATTHAEUS, "ability": "skill", "difficulty": "normal"},
+    {"name": "Bartholomäus", "bag": {"red": 7, "green": 5, "blue": 3, "white": 5}, "ability": "skill",
+     "difficulty": "normal"}]}
+COMBAT_EXAMPLE = {"attacker": {"name": "Legionär", "bag": LEGIONARY, "difficulty": "easy"},
+                  "defender": {"name": "Affenmensch", "bag": {"red": 10, "green": 5, "white": 5},
+                               "difficulty": "easy"}}
+INJURY_EXAMPLE = {"name": "Legionär", "bag": LEGIONARY, "severity": "serious"}
+MORTAL_DANGER_EXAMPLE = {"name": "Legionär", "bag": LEGIONARY, "danger": "clear"}
+HEALING_EXAMPLE = {"name": "Matthäus", "bag": WOUNDED, "chances": "fair"}
+EXPERIENCE_EXAMPLE = {"name": "Legionär", "bag": LEGIONARY, "amount": "much"}
+FIRST_AID_EXAMPLE = {"name": "Bartholomäus", "bag": MATTHAEUS, "difficulty": "normal"}
+VALIDATE_EXAMPLE = {"name": "Matthäus", "bag": MATTHAEUS}
+
+
+# --- body -> rules values -----------------------------------------------------------------------
+
+def bag(body: dict) -> rules.Bag:
+    return rules.Bag.of(body)
+
+
+def contender(body: dict) -> rules.Contender:
+    return rules.Contender(body["name"], bag(body["bag"]), rules.Ability(body["ability"]),
+                           rules.Difficulty(body["difficulty"]))
+
+
+def colours(values: list | None) -> list | None:
+    if values is None:
+        return None
+    return [None if value is None else rules.Colour(value) for value in values]
+
+
+def recorded(draw: dict) -> tuple[rules.Bag, tuple[rules.Colour, ...]]:
+    """The bag and the marbles of a verified draw, refusing one whose choice was already made."""
+    try:
+        recorded_bag = bag(draw["request"]["bag"])
+        drawn = tuple(rules.Colour(value) for value in draw["result"]["drawn"])
+        applied_up_front = draw["result"].get("bag_after") is not None
+    except (KeyError, TypeError, ValueError) as error:
+        raise ReceiptError("draw", "is not a draw response of this release") from error
+    if applied_up_front:
+        raise RuleViolation("draw.result.bag_after",
+                            "the replacements of this draw were already given up front")
+    return recorded_bag, drawn
+
+
+# --- creation -----------------------------------------------------------------------------------
+
+@blp.resolving("/validate-bag", operation="validate-bag", request=schemas.BeutelValidateBagRequest,
+               result=schemas.BeutelValidateBagResult, example=VALIDATE_EXAMPLE)
+def validate_bag(body, lang):
+    """Check a starting bag (Charaktererschaffung)
+
+    "Ein neuer Charakter ... wird erschaffen, indem ein leerer Beutel mit insgesamt 20 Murmeln gefüllt
+    wird. 5 dieser Murmeln müssen weiß sein. Die übrigen 15 Murmeln können beliebig auf die drei
+    Fähigkeiten ... verteilt werden." Ruling 7: bags of other sizes are accepted everywhere else; this
+    checks a starting bag against `rules` (default 20 marbles: 5 white, 15 among red/green/blue, and so
+    no black). `problems` are in the requested language, `codes` name them for programs.
+    """
+    findings = rules.check_creation(bag(body["bag"]), rules.CreationRules(**body["rules"]))
+    result = rules.BagCheck(not findings, tuple(text.problems(findings, lang)),
+                            tuple(finding.problem for finding in findings))
+    return result, text.validate_bag(findings, lang)
+
+
+# --- challenges ---------------------------------------------------------------------------------
+
+@blp.rolling("/challenge", operation="challenge", request=schemas.BeutelChallengeRequest,
+             result=schemas.BeutelChallengeResult, example=CHALLENGE_EXAMPLE)
+def challenge(body, source, lang):
+    """Draw for a challenge (Herausforderung)
+
+    Draws 3 (easy), 2 (normal) or 1 (hard) marbles at once; success when at least one has the
+    ability's colour (combat red, skill green, magic blue). Ruling 1: `unconscious` when every marble
+    drawn is black. The marbles go back into the bag.
+    """
+    ability, difficulty = rules.Ability(body["ability"]), rules.Difficulty(body["difficulty"])
+    result = rules.challenge(bag(body["bag"]), ability, difficulty, source)
+    return result, text.challenge(result, ability, difficulty, body.get("name"), lang)
+
+
+@blp.odds("/challenge/odds", operation="challenge", request=schemas.BeutelChallengeRequest,
+          example=CHALLENGE_EXAMPLE)
+def challenge_odds(body):
+    """Exact odds of a challenge
+
+    Outcomes `success`, `failure` (no matching marble, not all black) and `unconscious` (ruling 1:
+    all black); distribution `matching` (hypergeometric).
+    """
+    return odds.challenge(bag(body["bag"]), rules.Ability(body["ability"]), rules.Difficulty(body["difficulty"]))
+
+
+@blp.rolling("/first-aid", operation="first-aid", request=schemas.BeutelFirstAidRequest,
+             result=schemas.BeutelFirstAidResult, example=FIRST_AID_EXAMPLE)
+def first_aid(body, source, lang):
+    """Tend a wounded character (Versorgung von Verletzungen)
+
+    Ruling 6: a `skill` challenge of the healer (draws from the healer's bag); on a success every
+    green marble drawn grants the patient one healing draw (`healing_draws`, to send as `draws` to
+    `/healing`). Ruling 1 applies to the healer.
+    """
+    difficulty = rules.Difficulty(body["difficulty"])
+    result = rules.first_aid(bag(body["bag"]), difficulty, source)
+    return result, text.first_aid(result, difficulty, body.get("name"), lang)
+
+
+@blp.odds("/first-aid/odds", operation="first-aid", request=schemas.BeutelFirstAidRequest,
+          example=FIRST_AID_EXAMPLE)
+def first_aid_odds(body):
+    """Exact odds of first aid
+
+    Outcomes `success`, `failure`, `unconscious` of the healer's skill challenge; distribution
+    `healing_draws` (ruling 6: green marbles drawn, 0 on a failure).
+    """
+    return odds.first_aid(bag(body["bag"]), rules.Difficulty(body["difficulty"]))
+
+
+# --- contests and combat ------------------------------------------------------------------------
+
+@blp.rolling("/contest", operation="contest", request=schemas.BeutelContestRequest,
+             result=schemas.BeutelContestResult, example=CONTEST_EXAMPLE)
+def contest(body, source, lang):
+    """Draw for a contest (Auseinandersetzung)
+
+    Every participant draws for their own ability and difficulty (in the order given); the
+    marbles of each one's ability colour are compared. Ruling 2: most matching marbles wins;
+    `margin` = winner's matching minus the next best; a tie at the top has no winner (`winner`
+    null, `margin` 0). Ruling 1: `unconscious` per participant. Contests inflict no injury; use
+    `/combat` for a fight. Names must be unique.
+    """
+    result = rules.contest([contender(p) for p in body["participants"]], source)
+    return result, text.contest(result, lang)
+
+
+@blp.odds("/contest/odds", operation="contest", request=schemas.BeutelContestRequest,
+          example=CONTEST_EXAMPLE)
+def contest_odds(body):
+    """Exact odds of a contest
+
+    Outcomes `wins:<name>` per participant and `tie` (ruling 2), over all draws of all participants
+    (computed per participant, then combined); distribution `margin` (0 = tie); expected
+    `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
+    """
+    return odds.contest(tuple(contender(p) for p in body["participants"]))
+
+
+@blp.rolling("/combat", operation="combat", request=schemas.BeutelCombatRequest,
+             result=schemas.BeutelCombatResult, example=COMBAT_EXAMPLE)
+def combat(body, source, lang):
+    """One exchange of blows (Schlagabtausch), or an uneven contest
+
+    A contest of two (ruling 2) where `ability` defaults to `combat`. Ruling 3: the loser suffers an
+    injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used `combat`; a
+    winner using another ability (flight, escape) inflicts nothing. The injury is drawn from the
+    loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
+    a bag holding fewer marbles than the severity has all of them drawn.
+    """
+    result = rules.combat(contender(body["attacker"]), contender(body["defender"]), source)
+    return result, text.combat(result, lang)
+
+
+@blp.odds("/combat/odds", operation="combat", request=schemas.BeutelCombatRequest, example=COMBAT_EXAMPLE)
+def combat_odds(body):
+    """Exact odds of an exchange of blows
+
+    Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using combat, ruling 3),
+    `wins:<name>` (a win that inflicts no injury: the winner used another ability; 0 for a side using
+    combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
+    Distributions `margin` (0 = tie) and `severity` (0 = no injury).
+    """
+    return odds.combat(contender(body["attacker"]), contender(body["defender"]))
+
+
+# --- injury and death ---------------------------------------------------------------------------
+
+@blp.rolling("/injury", operation="injury", request=schemas.BeutelInjuryRequest,
+             result=schemas.BeutelInjuryResult, example=INJURY_EXAMPLE)
+def injury(body, source, lang):
+    """Suffer an injury (Verletzung)
+
+    Draws 1 (light), 2 (serious) or 3 (grave) marbles; "Alle gezogenen Murmeln werden vom Spieler
+    entfernt, und stattdessen eine gleiche Zahl an schwarzen Murmeln in den Beutel gelegt" (a black
+    marble drawn stays black). The bag must hold at least that many marbles.
+    """
+    severity = rules.Severity(body["severity"])
+    result = rules.injury(bag(body["bag"]), severity, source)
+    return result, text.injury(result, severity, body.get("name"), lang)
+
+
+@blp.odds("/injury/odds", operation="injury", request=schemas.BeutelInjuryRequest, example=INJURY_EXAMPLE)
+def injury_odds(body):
+    """Exact odds of an injury
+
+    Distribution `black_after`: black marbles in the bag afterwards (no outcomes).
+    """
+    return odds.injury(bag(body["bag"]), rules.Severity(body["severity"]))
+
+
+@blp.rolling("/mortal-danger", operation="mortal-danger", request=schemas.BeutelMortalDangerRequest,
+             result=schemas.BeutelMortalDangerResult, example=MORTAL_DANGER_EXAMPLE)
+def mortal_danger(body, source, lang):
+    """Face mortal danger (Lebensgefahr)
+
+    Draws 1 (low), 2 (clear) or 3 (grave) marbles; "Wenn mindestens eine der gezogenen Murmeln
+    schwarz ist, so stirbt der Charakter." The marbles go back into the bag.
+    """
+    result = rules.mortal_danger(bag(body["bag"]), rules.Danger(body["danger"]), source)
+    return result, text.mortal_danger(result, body.get("name"), lang)
+
+
+@blp.odds("/mortal-danger/odds", operation="mortal-danger", request=schemas.BeutelMortalDangerRequest,
+          example=MORTAL_DANGER_EXAMPLE)
+def mortal_danger_odds(body):
+    """Exact odds of mortal danger
+
+    Outcomes `dies` (at least one black marble drawn) and `survives`.
+    """
+    return odds.mortal_danger(bag(body["bag"]), rules.Danger(body["danger"]).draws)
+
+
+# --- healing ------------------------------------------------------------------------------------
+
+@blp.rolling("/healing", operation="healing", request=schemas.BeutelHealingRequest,
+             result=schemas.BeutelHealingResult, example=HEALING_EXAMPLE)
+def healing(body, source, lang):
+    """Draw for healing (Heilung)
+
+    Draws 1 (poor), 2 (fair) or 3 (good) marbles, or `draws` (e.g. first aid's `healing_draws`).
+    Ruling 4: each black marble drawn may be replaced by `red`, `green` or `blue`. Two-phase: send
+    this signed response to `/healing/apply` with one colour per black marble (`choices_required`).
+    One step: give `replacements` up front, one colour per marble drawn (the number of black marbles
+    is unknown before the draw); the k-th black marble drawn takes the k-th colour, the rest are
+    unused, and `bag_after` is filled in.
+    """
+    replacements = colours(body.get("replacements"))
+    result = rules.healing(bag(body["bag"]), schemas.healing_draws(body), source, replacements)
+    return result, text.healing(result, body.get("name"), lang)
+
+
+@blp.odds("/healing/odds", operation="healing", request=schemas.BeutelHealingRequest, example=HEALING_EXAMPLE)
+def healing_odds(body):
+    """Exact odds of a healing draw
+
+    Distribution `black_drawn` (black marbles that may be replaced, ruling 4); no outcomes.
+    """
+    return odds.healing(bag(body["bag"]), schemas.healing_draws(body))
+
+
+def _apply_example(view, draw_request: dict, manual: list, apply, replacements: list) -> tuple:
+    """A request and response example for an apply operation: a real draw made offline (with a
+    placeholder receipt, since a fixed example cannot carry a valid signature) and its result."""
+    operation, source = view.__name__, ManualSource(manual)
+    draw_result, summary = view(dict(draw_request), source, "en")
+    draw = {"operation": f"beutelschneider.{operation}", "request": {**draw_request, "manual": manual},
+            "result": plain(draw_result), "randomness": {"source": "manual", "events": source.events},
+            "summary": summary, "lang": "en", "receipt": dict(EXAMPLE_RECEIPT)}
+    request = {"draw": draw, "replacements": replacements}
+    after = apply(bag(draw_request["bag"]), draw_result.drawn, colours(replacements))
+    response = {"operation": f"beutelschneider.{operation}-apply", "request": request,
+                "result": plain(rules.Applied(after)),
+                "summary": text.applied(operation, bag(draw_request["bag"]), after, "en"),
+                "lang": "en", "receipt": dict(EXAMPLE_RECEIPT)}
+    return request, response
+
+
+HEALING_APPLY_EXAMPLE, HEALING_APPLY_RESPONSE = _apply_example(
+    healing, HEALING_EXAMPLE, ["green", "black"], rules.healed, ["red"])
+
+
+@blp.resolving("/healing/apply", operation="healing-apply", request=schemas.BeutelHealingApplyRequest,
+               result=schemas.BeutelApplyResult, example=HEALING_APPLY_EXAMPLE,
+               response_example=HEALING_APPLY_RESPONSE)
+def healing_apply(body, lang):
+    """Apply the healing choices to a signed draw
+
+    `draw` is the complete signed `/healing` response. Ruling 4: `replacements` names exactly one
+    colour among red, green and blue per black marble drawn (else 422 `rule-violation`); each black
+    marble drawn leaves the recorded bag and its colour goes in. The draw is not stored on the
+    server: send it back whole. It must verify with this service's keys and be a
+    `beutelschneider.healing` response, else 422 `invalid-receipt` naming `draw`; a draw whose
+    replacements were given up front is refused.
+    """
+    draw = verified_response(body["draw"], operation="beutelschneider.healing", field="draw")
+    before, drawn = recorded(draw)
+    after = rules.healed(before, drawn, colours(body["replacements"]))
+    return rules.Applied(after), text.applied("healing", before, after, lang)
+
+
+
+# --- experience ---------------------------------------------------------------------------------
+
+@blp.rolling("/experience", operation="experience", request=schemas.BeutelExperienceRequest,
+             result=schemas.BeutelExperienceResult, example=EXPERIENCE_EXAMPLE)
+def experience(body, source, lang):
+    """Draw for experience (Erfahrung)
+
+    Draws 1 (little), 2 (some) or 3 (much) marbles. Ruling 5: each may be exchanged for a different
+    colour among red, green, blue and white (never black), or kept (null). Two-phase: send this signed
+    response to `/experience/apply` with one entry per marble drawn. One step: give `replacements` up
+    front (one per marble drawn, in draw order); a colour equal to the one drawn is then a 422
+    `rule-violation` like in the apply step, so decide after the draw when that matters.
+    """
+    amount = rules.Amount(body["amount"])
+    result = rules.experience(bag(body["bag"]), amount.draws, source, colours(body.get("replacements")))
+    return result, text.experience(result, amount, body.get("name"), lang)
+
+
+@blp.odds("/experience/odds", operation="experience", request=schemas.BeutelExperienceRequest,
+          example=EXPERIENCE_EXAMPLE)
+def experience_odds(body):
+    """Exact odds of an experience draw
+
+    Distributions `drawn:<colour>` (how many marbles of each colour are drawn); no outcomes.
+    """
+    return odds.experience(bag(body["bag"]), rules.Amount(body["amount"]).draws)
+
+
+EXPERIENCE_APPLY_EXAMPLE, EXPERIENCE_APPLY_RESPONSE = _apply_example(
+    experience, EXPERIENCE_EXAMPLE, ["white", "green", "red"], rules.experienced, ["red", "red", None])
+
+
+@blp.resolving("/experience/apply", operation="experience-apply", request=schemas.BeutelExperienceApplyRequest,
+               result=schemas.BeutelApplyResult, example=EXPERIENCE_APPLY_EXAMPLE,
+               response_example=EXPERIENCE_APPLY_RESPONSE)
+def experience_apply(body, lang):
+    """Apply the experience choices to a signed draw
+
+    `draw` is the complete signed `/experience` response. Ruling 5: `replacements` has one entry per
+    marble drawn, in draw order: a different colour among red, green, blue and white, or null to keep
+    it (else 422 `rule-violation`). The draw is not stored on the server: send it back whole. It
+    must verify with this service's keys and be a `beutelschneider.experience` response, else 422
+    `invalid-receipt` naming `draw`; a draw whose replacements were given up front is refused.
+    """
+    draw = verified_response(body["draw"], operation="beutelschneider.experience", field="draw")
+    before, drawn = recorded(draw)
+    after = rules.experienced(before, drawn, colours(body["replacements"]))
+    return rules.Applied(after), text.applied("experience", before, after, lang)
+

@@ -1,0 +1,298 @@
+"""Beutelschneider request and result schemas. Every class name starts with ``Beutel`` because
+apispec names components by class name across the whole service."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import ValidationError, fields, validate, validates_schema
+
+from service.platform.fields import Enum, Int, Name, StrictSchema
+from service.platform.limits import AtMost, LengthAtMost, check_limit
+from service.systems.beutelschneider.rules import (Ability, Amount, BagProblem, Chances, Colour,
+                                                   Danger, Difficulty, Severity)
+
+COLOURS = [colour.value for colour in Colour]
+ABILITIES = [ability.value for ability in Ability]
+DIFFICULTIES = [difficulty.value for difficulty in Difficulty]
+MAX_HEALING_DRAWS = 20
+
+
+def _values(enum) -> list[str]:
+    return [member.value for member in enum]
+
+
+# --- requests -----------------------------------------------------------------------------------
+
+class BeutelBag(StrictSchema):
+    """A character bag: marbles per colour (missing colours are 0), 1..100 marbles in all."""
+
+    red = Int(load_default=0, validate=AtMost("bag_marbles"), metadata={"description": "Kampf (combat)."})
+    green = Int(load_default=0, validate=AtMost("bag_marbles"), metadata={"description": "Geschick (skill)."})
+    blue = Int(load_default=0, validate=AtMost("bag_marbles"), metadata={"description": "Magie (magic)."})
+    white = Int(load_default=0, validate=AtMost("bag_marbles"), metadata={"description": "Nieten: potential."})
+    black = Int(load_default=0, validate=AtMost("bag_marbles"),
+                metadata={"description": "Wounds, illness, curses."})
+
+    @validates_schema
+    def _marbles_in_limit(self, data, **kwargs):
+        total = sum(data.get(colour, 0) for colour in COLOURS)
+        if total < 1:
+            raise ValidationError("must hold at least 1 marble")
+        try:
+            check_limit("bag_marbles", total)
+        except ValidationError as error:
+            raise ValidationError([f"marbles in all {error.messages[0]}"]) from error
+
+
+def bag_field(description: str) -> fields.Nested:
+    return fields.Nested(BeutelBag, required=True, metadata={
+        "description": description,
+        "example": {"red": 9, "green": 6, "blue": 0, "white": 5, "black": 0}})
+
+
+def require_marbles(data: dict, draws: int, field: str = "bag") -> None:
+    """A draw needs that many marbles in the bag (checked before anything is drawn)."""
+    bag = data.get("bag")
+    if bag is not None and sum(bag.values()) < draws:
+        raise ValidationError(f"holds {sum(bag.values())} marbles, but {draws} must be drawn",
+                              field_name=field)
+
+
+class BeutelNamed(StrictSchema):
+    name = Name(metadata={"description": "Whose bag (used in the summary only)."})
+
+
+class BeutelCreationRules(StrictSchema):
+    size = Int(load_default=20, validate=AtMost("bag_marbles", min=1))
+    white = Int(load_default=5, validate=AtMost("bag_marbles"))
+    free = Int(load_default=15, validate=AtMost("bag_marbles"),
+               metadata={"description": "Marbles to spread over red, green and blue."})
+
+    @validates_schema
+    def _adds_up(self, data, **kwargs):
+        if data.get("white", 5) + data.get("free", 15) != data.get("size", 20):
+            raise ValidationError("must equal white + free", field_name="size")
+
+
+class BeutelValidateBagRequest(BeutelNamed):
+    bag = bag_field("The bag to check.")
+    rules = fields.Nested(BeutelCreationRules, load_default=lambda: {"size": 20, "white": 5, "free": 15},
+                          metadata={"description": "The creation rule (default 20 marbles: 5 white, 15 free)."})
+
+
+class BeutelChallengeRequest(BeutelNamed):
+    bag = bag_field("The character's bag as it is now.")
+    ability = Enum(ABILITIES, required=True, metadata={"description": "combat (red), skill (green), magic (blue)."})
+    difficulty = Enum(DIFFICULTIES, load_default=Difficulty.NORMAL.value,
+                      metadata={"description": "easy: 3 marbles, normal: 2 (default), hard: 1."})
+
+    @validates_schema
+    def _enough_marbles(self, data, **kwargs):
+        require_marbles(data, Difficulty(data.get("difficulty", "normal")).draws)
+
+
+class BeutelFirstAidRequest(BeutelNamed):
+    bag = bag_field("The healer's bag.")
+    difficulty = Enum(DIFFICULTIES, load_default=Difficulty.NORMAL.value,
+                      metadata={"description": "easy: 3 marbles, normal: 2 (default), hard: 1."})
+
+    @validates_schema
+    def _enough_marbles(self, data, **kwargs):
+        require_marbles(data, Difficulty(data.get("difficulty", "normal")).draws)
+
+
+class BeutelParticipant(StrictSchema):
+    name = Name(required=True)
+    bag = bag_field("The participant's bag.")
+    ability = Enum(ABILITIES, required=True)
+    difficulty = Enum(DIFFICULTIES, load_default=Difficulty.NORMAL.value)
+
+    @validates_schema
+    def _enough_marbles(self, data, **kwargs):
+        require_marbles(data, Difficulty(data.get("difficulty", "normal")).draws)
+
+
+class BeutelContestRequest(StrictSchema):
+    participants = fields.List(fields.Nested(BeutelParticipant), required=True,
+                               validate=LengthAtMost("participants", min=2))
+
+    @validates_schema
+    def _unique_names(self, data, **kwargs):
+        names = [participant["name"] for participant in data.get("participants", [])]
+        for index, name in enumerate(names):
+            if name in names[:index]:
+                raise ValidationError({index: {"name": [f"{name!r} is already a participant; names must be unique"]}},
+                                      field_name="participants")
+
+
+class BeutelFighter(BeutelParticipant):
+    ability = Enum(ABILITIES, load_default=Ability.COMBAT.value,
+                   metadata={"description": "combat (default); another ability for uneven contests, "
+                                            "e.g. skill to flee."})
+
+
+class BeutelCombatRequest(StrictSchema):
+    attacker = fields.Nested(BeutelFighter, required=True)
+    defender = fields.Nested(BeutelFighter, required=True)
+
+    @validates_schema
+    def _different_names(self, data, **kwargs):
+        if "attacker" in data and "defender" in data and data["attacker"]["name"] == data["defender"]["name"]:
+            raise ValidationError({"name": ["must differ from the attacker's name"]}, field_name="defender")
+
+
+class BeutelInjuryRequest(BeutelNamed):
+    bag = bag_field("The injured character's bag.")
+    severity = Enum(_values(Severity), required=True,
+                    metadata={"description": "light: 1 marble, serious: 2, grave: 3."})
+
+    @validates_schema
+    def _enough_marbles(self, data, **kwargs):
+        if "severity" in data:
+            require_marbles(data, Severity(data["severity"]).draws)
+
+
+class BeutelMortalDangerRequest(BeutelNamed):
+    bag = bag_field("The endangered character's bag.")
+    danger = Enum(_values(Danger), required=True, metadata={"description": "low: 1 marble, clear: 2, grave: 3."})
+
+    @validates_schema
+    def _enough_marbles(self, data, **kwargs):
+        if "danger" in data:
+            require_marbles(data, Danger(data["danger"]).draws)
+
+
+class BeutelHealingRequest(BeutelNamed):
+    bag = bag_field("The recovering character's bag.")
+    chances = Enum(_values(Chances), metadata={"description": "poor: 1 marble, fair: 2, good: 3."})
+    draws = Int(validate=validate.Range(min=1, max=MAX_HEALING_DRAWS),
+                metadata={"description": "Marbles to draw instead of chances, e.g. `healing_draws` of first aid."})
+    replacements = fields.List(
+        Enum(COLOURS), validate=validate.Length(max=MAX_HEALING_DRAWS),
+        metadata={"description": "Optional, to heal in one step: one colour (red, green, blue) per marble "
+                                 "drawn; the k-th black marble drawn takes the k-th colour."})
+
+    @validates_schema
+    def _one_amount(self, data, **kwargs):
+        if ("chances" in data) == ("draws" in data):
+            raise ValidationError("give either chances or draws (exactly one)", field_name="chances")
+        require_marbles(data, healing_draws(data))
+
+
+def healing_draws(body: dict) -> int:
+    return body["draws"] if "draws" in body else Chances(body["chances"]).draws
+
+
+class BeutelExperienceRequest(BeutelNamed):
+    bag = bag_field("The character's bag.")
+    amount = Enum(_values(Amount), required=True, metadata={"description": "little: 1 marble, some: 2, much: 3."})
+    replacements = fields.List(
+        Enum(COLOURS, allow_none=True), validate=validate.Length(max=3),
+        metadata={"description": "Optional, to learn in one step: per marble drawn a different colour "
+                                 "(red, green, blue, white) or null to keep it."})
+
+    @validates_schema
+    def _enough_marbles(self, data, **kwargs):
+        if "amount" in data:
+            require_marbles(data, Amount(data["amount"]).draws)
+
+
+class BeutelHealingApplyRequest(StrictSchema):
+    draw = fields.Dict(required=True, metadata={"description": "The complete signed `/healing` response."})
+    replacements = fields.List(Enum(COLOURS), required=True, validate=validate.Length(max=MAX_HEALING_DRAWS),
+                               metadata={"description": "One colour (red, green, blue) per black marble drawn."})
+
+
+class BeutelExperienceApplyRequest(StrictSchema):
+    draw = fields.Dict(required=True, metadata={"description": "The complete signed `/experience` response."})
+    replacements = fields.List(Enum(COLOURS, allow_none=True), required=True, validate=validate.Length(max=3),
+                               metadata={"description": "Per marble drawn: a different colour, or null to keep it."})
+
+
+# --- results ------------------------------------------------------------------------------------
+
+def colour_list(description: str) -> fields.List:
+    return fields.List(fields.String(validate=validate.OneOf(COLOURS)), required=True,
+                       metadata={"description": description})
+
+
+class BeutelBagResult(ma.Schema):
+    red = fields.Integer(required=True)
+    green = fields.Integer(required=True)
+    blue = fields.Integer(required=True)
+    white = fields.Integer(required=True)
+    black = fields.Integer(required=True)
+
+
+class BeutelValidateBagResult(ma.Schema):
+    valid = fields.Boolean(required=True)
+    problems = fields.List(fields.String(), required=True, metadata={"description": "In the requested language."})
+    codes = fields.List(fields.String(validate=validate.OneOf(_values(BagProblem))), required=True,
+                        metadata={"description": "Machine-readable kind of each problem, same order."})
+
+
+class BeutelChallengeResult(ma.Schema):
+    drawn = colour_list("The marbles drawn, in order.")
+    matching = fields.Integer(required=True, metadata={"description": "Marbles of the ability's colour."})
+    success = fields.Boolean(required=True)
+    unconscious = fields.Boolean(required=True, metadata={"description": "Ruling 1: every marble drawn is black."})
+
+
+class BeutelFirstAidResult(BeutelChallengeResult):
+    healing_draws = fields.Integer(required=True, metadata={"description": "Green marbles drawn on a success."})
+
+
+class BeutelContestant(ma.Schema):
+    name = fields.String(required=True)
+    ability = fields.String(required=True, validate=validate.OneOf(ABILITIES))
+    drawn = colour_list("The marbles drawn, in order.")
+    matching = fields.Integer(required=True)
+    unconscious = fields.Boolean(required=True)
+
+
+class BeutelContestResult(ma.Schema):
+    participants = fields.List(fields.Nested(BeutelContestant), required=True)
+    winner = fields.String(required=True, allow_none=True, metadata={"description": "null on a tie at the top."})
+    margin = fields.Integer(required=True, metadata={"description": "Winner's matching minus the next best; 0 on a tie."})
+
+
+class BeutelCombatInjury(ma.Schema):
+    target = fields.String(required=True)
+    severity = fields.String(required=True, validate=validate.OneOf(_values(Severity)))
+    drawn = colour_list("Marbles drawn from the loser's bag, each replaced by a black one.")
+    bag_after = fields.Nested(BeutelBagResult, required=True)
+
+
+class BeutelCombatResult(BeutelContestResult):
+    injury = fields.Nested(BeutelCombatInjury, required=True, allow_none=True)
+
+
+class BeutelInjuryResult(ma.Schema):
+    drawn = colour_list("Marbles drawn, each replaced by a black one.")
+    bag_after = fields.Nested(BeutelBagResult, required=True)
+
+
+class BeutelMortalDangerResult(ma.Schema):
+    drawn = colour_list("The marbles drawn.")
+    dies = fields.Boolean(required=True)
+
+
+class BeutelHealingResult(ma.Schema):
+    drawn = colour_list("The marbles drawn.")
+    black_drawn = fields.Integer(required=True)
+    choices_required = fields.Integer(required=True, metadata={
+        "description": "Colours `/healing/apply` needs (one per black marble); 0 when given up front."})
+    bag_after = fields.Nested(BeutelBagResult, required=True, allow_none=True,
+                              metadata={"description": "The healed bag when `replacements` were given, else null."})
+
+
+class BeutelExperienceResult(ma.Schema):
+    drawn = colour_list("The marbles drawn.")
+    choices_required = fields.Integer(required=True, metadata={
+        "description": "Entries `/experience/apply` needs (one per marble drawn); 0 when given up front."})
+    bag_after = fields.Nested(BeutelBagResult, required=True, allow_none=True,
+                              metadata={"description": "The new bag when `replacements` were given, else null."})
+
+
+class BeutelApplyResult(ma.Schema):
+    bag_after = fields.Nested(BeutelBagResult, required=True)
