@@ -1,0 +1,1 @@
+"""Weltenbuch: conflict scenes with even-die successes, narration, toughness (rules file 002)."""

@@ -1,0 +1,187 @@
+"""Weltenbuch endpoints: load the body, call the rules, write the summary. Nothing else."""
+
+from __future__ import annotations
+
+from service.platform.errors import ReceiptError
+from service.platform.operations import EXAMPLE_RECEIPT, SystemBlueprint, verified_response
+from service.systems.weltenbuch import odds, rules, schemas, text
+
+blp = SystemBlueprint(
+    "weltenbuch", __name__,
+    title="Weltenbuch",
+    rules_file="002_610240ae8bf5cc8e.txt",
+    description="Conflict scenes: parties roll even-sided dice (an even face is a success), the party with "
+                "more successes wins, then the table narrates by spending the dice; toughness, "
+                "consequences, resurrection.",
+    enums={"role": [role.value for role in rules.Role], "actor": [actor.value for actor in rules.Actor],
+           "lowered": ["equipment", "toughness", None]},
+    glossary={"Konfliktszene": "conflict", "Partei": "parties", "Ziel": "goal", "Beteiligter": "members",
+              "Spielercharakter": "player", "Spielleitercharakter": "npc", "Passives Hindernis": "obstacle",
+              "Profil": "profile", "Profilwert": "profile", "Ausrüstung": "equipment_bonuses",
+              "Magiekategorie": "magic_bonus", "Günstige Umstände": "situation_bonus",
+              "Heldenpunkt": "hero_points", "Erfolg": "successes", "Patt": "winner: null",
+              "Spielleiter": "gm", "Sitzplatz": "seat", "Zähigkeit": "toughness",
+              "Konsequenz": "consequences", "Tischmitte": "spends", "Wiederauferstehung": "resurrection",
+              "Gott": "god"},
+)
+
+CONFLICT_EXAMPLE = {
+    "die": 10,
+    "parties": [
+        {"name": "Heroes", "members": [
+            {"name": "Toran", "role": "player", "seat": 1, "profile": 5, "hero_points": 1},
+            {"name": "Fayla", "role": "player", "seat": 2, "profile": 2, "magic_bonus": 1},
+        ]},
+        {"name": "Orcs", "members": [
+            {"name": f"Orc {n}", "role": "npc", "profile": 3} for n in (1, 2, 3)
+        ]},
+    ],
+}
+ORC_AMBUSH_MANUAL = [1, 2, 5, 6, 8, 9, 10, 1, 6, 10, 3, 4, 10, 2, 3, 9, 2, 6, 7]
+NARRATION_EXAMPLE = {
+    "conflict": {"operation": "weltenbuch.conflict", "result": {"...": "the complete signed response"},
+                 "receipt": dict(EXAMPLE_RECEIPT)},
+    "toughness": {"Toran": {"current": 6, "max": 6}, "Fayla": {"current": 4, "max": 4},
+                  "Orc 1": {"current": 2, "max": 2}, "Orc 2": {"current": 2, "max": 2},
+                  "Orc 3": {"current": 2, "max": 2}},
+    "spends": [{"member": "Toran", "die": 1, "target": "Orc 1"}, {"member": "Toran", "die": 3, "target": "Orc 2"},
+               {"member": "Fayla", "die": 0},
+               {"member": "Orc 1", "die": 1, "target": "Toran"}, {"member": "Orc 2", "die": 0, "target": "Fayla"},
+               {"member": "Orc 3", "die": 2}],
+    "hero_points": [],
+}
+RESURRECTION_EXAMPLE = {"gods": ["Alvar", "Belra", "Cyrus", "Dunja", "Eldor", "Fenna", "Garm", "Hesta"]}
+
+
+def parties(body: dict) -> list[rules.Party]:
+    return [rules.Party(party["name"], tuple(member(m) for m in party["members"])) for party in body["parties"]]
+
+
+def member(body: dict) -> rules.Member:
+    return rules.Member(name=body["name"], role=rules.Role(body["role"]), profile=body["profile"],
+                        seat=body.get("seat"), equipment_bonuses=tuple(body["equipment_bonuses"]),
+                        magic_bonus=body["magic_bonus"], situation_bonus=body["situation_bonus"],
+                        hero_points=body["hero_points"])
+
+
+def rolled_members(document: dict) -> list[rules.RolledMember]:
+    """The members of a verified conflict response; a signed document of another shape (an older
+    release) is refused rather than guessed at."""
+    try:
+        return [rules.RolledMember(m["name"], m["party"], rules.Role(m["role"]), tuple(m["dice"]))
+                for m in document["result"]["members"]]
+    except (KeyError, TypeError, ValueError) as error:
+        raise ReceiptError("conflict.result", f"is not a conflict result this service can narrate ({error})") from error
+
+
+@blp.rolling("/conflict", operation="conflict", request=schemas.WeltenConflictRequest,
+             result=schemas.WeltenConflictResult, example=CONFLICT_EXAMPLE)
+def conflict(body, source, lang):
+    """Roll a conflict scene (Konfliktszene)
+
+    Every member rolls profile + the single largest equipment bonus (it may be negative) + magic bonus +
+    situation bonus + 2 dice per hero point (players only), never fewer than 0 (ruling 2), on any
+    even-sided die `die` (default 10; faces reported 1..die); an even face is a success (ruling 1).
+    Members roll in request order, parties first to last, so `randomness.events` holds one event per
+    member with dice. Party successes are added; the party with the most wins, equal top totals are a
+    tie (`winner: null`, ruling 3). `narration_order` is one round of turns (ruling 4): the player
+    (never the GM) who rolled the most dice starts, on a tie the one nearer the GM counter-clockwise
+    (highest seat); then clockwise by rising seat, the GM taking one turn at seat 0 for all npcs and
+    obstacles; members without dice have no turn; without players the GM is the only turn.
+    Member names, party names and player seats must be unique; only players have a seat (required)
+    and hero points.
+    """
+    result = rules.conflict(parties(body), source, die=body["die"])
+    return result, text.conflict(result, lang)
+
+
+@blp.odds("/conflict/odds", operation="conflict", request=schemas.WeltenConflictRequest,
+          example=CONFLICT_EXAMPLE)
+def conflict_odds(body):
+    """Exact odds of a conflict scene
+
+    Half the faces of an even-sided die are even, so each party's successes are Binomial(its dice, 1/2)
+    whatever the die (distributions `successes:<party>`, expected values alike). Outcomes `wins:<party>`
+    (strictly more successes than every other party) and `tie` (equal top totals, ruling 3). Exact odds
+    are computed for at most 8000 dice in the whole conflict (422 naming `parties` beyond).
+    """
+    return odds.conflict(parties(body))
+
+
+NARRATION_RESPONSE_EXAMPLE = {
+    "operation": "weltenbuch.narration",
+    "request": NARRATION_EXAMPLE,
+    "result": {
+        "spent": [
+            {"member": "Toran", "die": 1, "face": 2, "success": True, "target": "Orc 1", "lowered": "toughness"},
+            {"member": "Toran", "die": 3, "face": 6, "success": True, "target": "Orc 2", "lowered": "toughness"},
+            {"member": "Fayla", "die": 0, "face": 1, "success": False, "target": None, "lowered": None},
+            {"member": "Orc 1", "die": 1, "face": 4, "success": True, "target": "Toran", "lowered": "toughness"},
+            {"member": "Orc 2", "die": 0, "face": 2, "success": True, "target": "Fayla", "lowered": "toughness"},
+            {"member": "Orc 3", "die": 2, "face": 7, "success": False, "target": None, "lowered": None},
+        ],
+        "toughness_after": {"Toran": {"current": 5, "max": 6, "equipment": 0},
+                            "Fayla": {"current": 3, "max": 4, "equipment": 0},
+                            "Orc 1": {"current": 1, "max": 2, "equipment": 0},
+                            "Orc 2": {"current": 1, "max": 2, "equipment": 0},
+                            "Orc 3": {"current": 2, "max": 2, "equipment": 0}},
+        "consequences": [],
+        "unspent": [{"member": "Toran", "die": i} for i in (0, 2, 4, 5, 6)]
+                   + [{"member": "Fayla", "die": 1}, {"member": "Fayla", "die": 2},
+                      {"member": "Orc 1", "die": 0}, {"member": "Orc 1", "die": 2},
+                      {"member": "Orc 2", "die": 1}, {"member": "Orc 2", "die": 2},
+                      {"member": "Orc 3", "die": 0}, {"member": "Orc 3", "die": 1}],
+        "complete": False,
+    },
+    "summary": "Narration: 6 dice spent, 4 toughness lost; 13 dice left.",
+    "lang": "en",
+    "receipt": dict(EXAMPLE_RECEIPT),
+}
+
+
+@blp.resolving("/narration", operation="narration", request=schemas.WeltenNarrationRequest,
+               result=schemas.WeltenNarrationResult, example=NARRATION_EXAMPLE,
+               response_example=NARRATION_RESPONSE_EXAMPLE)
+def narration(body, lang):
+    """Apply the dice spent in the narration (Was genau ist geschehen?)
+
+    Takes the complete signed `weltenbuch.conflict` response (`conflict`, its receipt must verify and
+    nothing in it may be changed), the toughness of the members at the start of the scene, every die
+    spent so far and the hero points spent; it is stateless, so send all spends again each time.
+    A spend names a die by `member` and `die`, the 0-based index into that member's `dice`; each die
+    can be spent once. With `target` (an opponent, i.e. a member of another party, with a toughness
+    entry) a success lowers that opponent's toughness by 1, equipment toughness first, never below 0
+    (ruling 5); a failure cannot have a target, it is spent on narration only, as is any die without
+    one. The turn order is not enforced (a player may sit a round out). Hero points (players only)
+    restore 3 toughness each, not above max, after all spends. Once every die is spent (`complete`),
+    toughness 0 means a consequence and full toughness again (ruling 5); until then
+    `consequences` is empty. `unspent` lists the dice still in front of the members.
+    """
+    document = verified_response(body["conflict"], operation="weltenbuch.conflict", field="conflict")
+    toughness = {name: rules.Toughness(**value) for name, value in body["toughness"].items()}
+    spends = [rules.Spend(s["member"], s["die"], s.get("target")) for s in body["spends"]]
+    hero_points = [rules.HeroPoints(h["member"], h["count"]) for h in body["hero_points"]]
+    result = rules.narration(rolled_members(document), toughness, spends, hero_points)
+    return result, text.narration(result, lang)
+
+
+@blp.rolling("/resurrection", operation="resurrection", request=schemas.WeltenResurrectionRequest,
+             result=schemas.WeltenResurrectionResult, example=RESURRECTION_EXAMPLE)
+def resurrection(body, source, lang):
+    """Find the god who brought a character back (Wiederauferstehung)
+
+    Ruling 6: one of the eight gods, by a d8 (`god` 1..8). When the table gives its eight `gods`
+    (exactly 8, in d8 order), `name` is the god's name, else null.
+    """
+    result = rules.resurrection(source, body.get("gods"))
+    return result, text.resurrection(result, lang)
+
+
+@blp.odds("/resurrection/odds", operation="resurrection", request=schemas.WeltenResurrectionRequest,
+          example=RESURRECTION_EXAMPLE)
+def resurrection_odds(body):
+    """Exact odds of a resurrection
+
+    Outcomes `god:1` .. `god:8`, 1/8 each (ruling 6); distribution `god`.
+    """
+    return odds.resurrection(body.get("gods"))

@@ -1,0 +1,327 @@
+"""Weltenbuch rules (rules file 002_610240ae8bf5cc8e.txt and RULINGS.md "Weltenbuch"). Pure: no Flask,
+no JSON.
+
+"Zeigt der Würfel eine ungerade Zahl, so handelt es sich um einen Misserfolg, zeigt er eine gerade
+Zahl, dann ist dieser Würfel ein Erfolg."
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Mapping, Sequence
+
+from service.platform.errors import RuleViolation
+from service.platform.randomness import RandomSource
+
+DEFAULT_DIE = 10
+GM_SEAT = 0
+GOD_DIE = 8  # "Welcher Gott es war, kann einfach mit einem achtseitigen Würfel bestimmt werden."
+DICE_PER_HERO_POINT = 2  # "Pro investierten Heldenpunkt erhält man 2 Würfel."
+HERO_POINT_TOUGHNESS = 3  # "einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren"
+
+
+class Role(str, Enum):
+    PLAYER = "player"
+    NPC = "npc"
+    OBSTACLE = "obstacle"
+
+
+class Actor(str, Enum):
+    PLAYER = "player"
+    GM = "gm"
+
+
+def is_success(face: int) -> bool:
+    """Ruling 1: an even face is a success (a d10's "0" is reported as 10, which is even)."""
+    return face % 2 == 0
+
+
+def count_successes(dice: Sequence[int]) -> int:
+    return sum(1 for face in dice if is_success(face))
+
+
+# --- conflict -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Member:
+    name: str
+    role: Role
+    profile: int
+    seat: int | None = None
+    equipment_bonuses: tuple[int, ...] = ()
+    magic_bonus: int = 0
+    situation_bonus: int = 0
+    hero_points: int = 0
+
+    @property
+    def equipment_bonus(self) -> int:
+        """"wird immer nur der Ausrüstungsgegenstand berücksichtigt, der den größten Bonus gibt"
+        (ruling 2; it may be negative: "Ausrüstungsgegenstände können durchaus negative Boni besitzen")."""
+        return max(self.equipment_bonuses, default=0)
+
+    @property
+    def dice(self) -> int:
+        """"Die Summe aus Profilwert und eventuellen Boni ergibt die Anzahl an Würfeln" plus two
+        per hero point; never below 0 (ruling 2)."""
+        bonuses = self.equipment_bonus + self.magic_bonus + self.situation_bonus
+        return max(0, self.profile + bonuses + DICE_PER_HERO_POINT * self.hero_points)
+
+
+@dataclass(frozen=True)
+class Party:
+    name: str
+    members: tuple[Member, ...]
+
+    @property
+    def dice(self) -> int:
+        return sum(member.dice for member in self.members)
+
+
+@dataclass(frozen=True)
+class MemberRoll:
+    name: str
+    party: str
+    role: Role
+    dice_count: int
+    dice: list[int]
+    successes: int
+
+
+@dataclass(frozen=True)
+class PartyTotal:
+    name: str
+    successes: int
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of a narration round: a player at their seat, or the GM at seat 0 for all npcs and
+    obstacles at once ("Er handelt mit all seinen Charakteren zugleich")."""
+    seat: int
+    actor: Actor
+    members: list[str]
+
+
+@dataclass(frozen=True)
+class ConflictResult:
+    members: list[MemberRoll]
+    parties: list[PartyTotal]
+    winner: str | None
+    narration_order: list[Turn]
+
+
+def conflict(parties: Sequence[Party], source: RandomSource, *, die: int = DEFAULT_DIE) -> ConflictResult:
+    """Every member rolls its dice (parties and members in the given order); "Die Anzahl der Erfolge
+    einer Partei werden addiert." """
+    if die % 2:
+        raise RuleViolation("die", f"must have an even number of sides, got {die} "
+                                   "(\"Es können beliebige Würfel mit einer geraden Seitenzahl verwendet werden.\")")
+    rolls = [_roll_member(member, party.name, die, source) for party in parties for member in party.members]
+    totals = [PartyTotal(party.name, sum(r.successes for r in rolls if r.party == party.name))
+              for party in parties]
+    return ConflictResult(rolls, totals, winner(totals), narration_order(parties))
+
+
+def _roll_member(member: Member, party: str, die: int, source: RandomSource) -> MemberRoll:
+    dice = source.roll(member.dice, die) if member.dice else []
+    return MemberRoll(member.name, party, member.role, member.dice, dice, count_successes(dice))
+
+
+def winner(totals: Sequence[PartyTotal]) -> str | None:
+    """"Die Partei mit mehr Erfolgen kann die Szene für sich entscheiden. Bei einem Patt gewinnt
+    niemand" (ruling 3: equal top totals, no winner)."""
+    best = max(total.successes for total in totals)
+    leaders = [total.name for total in totals if total.successes == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def narration_order(parties: Sequence[Party]) -> list[Turn]:
+    """Ruling 4: "Der Spieler, nie der Spielleiter, mit den meisten geworfenen Würfeln beginnt. Bei
+    Gleichstand beginnt der Spieler, der näher beim Spielleiter sitzt (entgegen dem Uhrzeigersinn)",
+    i.e. the highest seat; then clockwise (rising seats, wrapping to the GM at seat 0).
+    Members without dice have no turn ("Spieler, die keine Würfel mehr vor sich liegen haben, werden
+    dabei einfach ausgelassen"); without any player with dice, the GM starts."""
+    members = [member for party in parties for member in party.members if member.dice > 0]
+    players = sorted((m for m in members if m.role is Role.PLAYER), key=lambda m: m.seat)
+    turns = [Turn(player.seat, Actor.PLAYER, [player.name]) for player in players]
+    gm_members = [m.name for m in members if m.role is not Role.PLAYER]
+    if gm_members:
+        turns.insert(0, Turn(GM_SEAT, Actor.GM, gm_members))
+    if not players:
+        return turns
+    starter = max(players, key=lambda m: (m.dice, m.seat))
+    start = next(i for i, turn in enumerate(turns) if turn.seat == starter.seat)
+    return turns[start:] + turns[:start]
+
+
+# --- narration ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RolledMember:
+    """A member as the signed conflict response reports it."""
+    name: str
+    party: str
+    role: Role
+    dice: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Toughness:
+    current: int
+    max: int
+    equipment: int = 0  # toughness of equipment in use, lowered first
+
+    def hit(self) -> tuple["Toughness", str | None]:
+        """Ruling 5: one point off, equipment toughness first; nothing below 0."""
+        if self.equipment > 0:
+            return replace(self, equipment=self.equipment - 1), "equipment"
+        if self.current > 0:
+            return replace(self, current=self.current - 1), "toughness"
+        return self, None
+
+    def healed(self, hero_points: int) -> "Toughness":
+        return replace(self, current=min(self.max, self.current + HERO_POINT_TOUGHNESS * hero_points))
+
+
+@dataclass(frozen=True)
+class Spend:
+    member: str
+    die: int  # index into that member's `dice` in the conflict result
+    target: str | None = None
+
+
+@dataclass(frozen=True)
+class SpentDie:
+    member: str
+    die: int
+    face: int
+    success: bool
+    target: str | None
+    lowered: str | None  # "equipment", "toughness" or None (narration only, or already at 0)
+
+
+@dataclass(frozen=True)
+class DieRef:
+    member: str
+    die: int
+
+
+@dataclass(frozen=True)
+class NarrationResult:
+    spent: list[SpentDie]
+    toughness_after: dict[str, Toughness]
+    consequences: list[str]
+    unspent: list[DieRef]
+    complete: bool
+
+
+@dataclass(frozen=True)
+class HeroPoints:
+    member: str
+    count: int
+
+
+def narration(members: Sequence[RolledMember], toughness: Mapping[str, Toughness],
+              spends: Sequence[Spend], hero_points: Sequence[HeroPoints] = ()) -> NarrationResult:
+    """Applies all dice spent so far, in order, to the toughness at the start of the scene; then the
+    hero points; then, once every die is spent, the consequences (ruling 5)."""
+    by_name = {member.name: member for member in members}
+    _check_toughness_names(by_name, toughness)
+    state = dict(toughness)
+    spent = [_spend(index, spend, by_name, state) for index, spend in enumerate(_unique(spends))]
+    for index, spent_points in enumerate(hero_points):
+        state[spent_points.member] = _hero_points(index, spent_points, by_name, state)
+    unspent = _unspent(members, spends)
+    complete = not unspent
+    consequences = [name for name, value in state.items() if complete and value.current == 0]
+    for name in consequences:
+        # "Durch das Erleiden einer Konsequenz wird die Zähigkeit des Profils komplett regeneriert."
+        state[name] = replace(state[name], current=state[name].max)
+    return NarrationResult(spent, state, consequences, unspent, complete)
+
+
+def _check_toughness_names(by_name: Mapping[str, RolledMember], toughness: Mapping[str, Toughness]) -> None:
+    for name in toughness:
+        if name not in by_name:
+            raise RuleViolation(f"toughness.{name}", "is not a member of the conflict")
+
+
+def _unique(spends: Sequence[Spend]) -> Sequence[Spend]:
+    seen: set[tuple[str, int]] = set()
+    for index, spend in enumerate(spends):
+        if (spend.member, spend.die) in seen:
+            raise RuleViolation(f"spends.{index}.die",
+                                f"die {spend.die} of {spend.member} is already in the middle of the table "
+                                "(every die is spent once)")
+        seen.add((spend.member, spend.die))
+    return spends
+
+
+def _spend(index: int, spend: Spend, by_name: Mapping[str, RolledMember],
+           state: dict[str, Toughness]) -> SpentDie:
+    member = by_name.get(spend.member)
+    if member is None:
+        raise RuleViolation(f"spends.{index}.member", f"{spend.member!r} is not a member of the conflict")
+    if not 0 <= spend.die < len(member.dice):
+        raise RuleViolation(f"spends.{index}.die",
+                            f"{spend.member} rolled {len(member.dice)} dice (indexes 0..{len(member.dice) - 1}), "
+                            f"there is no die {spend.die}")
+    face = member.dice[spend.die]
+    lowered = None
+    if spend.target is not None:
+        _check_target(index, spend, member, face, by_name, state)
+        state[spend.target], lowered = state[spend.target].hit()
+    return SpentDie(spend.member, spend.die, face, is_success(face), spend.target, lowered)
+
+
+def _check_target(index: int, spend: Spend, member: RolledMember, face: int,
+                  by_name: Mapping[str, RolledMember], state: Mapping[str, Toughness]) -> None:
+    target = by_name.get(spend.target)
+    if not is_success(face):
+        raise RuleViolation(f"spends.{index}.target",
+                            f"die {spend.die} of {spend.member} shows {face}, a failure: only a success "
+                            "lowers an opponent's toughness (\"Würfel zeigt einen Erfolg: ... erleidet dieser "
+                            "einen Abzug von eins auf seine Zähigkeit\"); spend it without a target")
+    if target is None:
+        raise RuleViolation(f"spends.{index}.target", f"{spend.target!r} is not a member of the conflict")
+    if target.party == member.party:
+        raise RuleViolation(f"spends.{index}.target",
+                            f"{spend.target} is in {member.name}'s own party, not an opponent (\"Gegner\")")
+    if spend.target not in state:
+        raise RuleViolation(f"spends.{index}.target", f"{spend.target} has no entry in toughness")
+
+
+def _hero_points(index: int, spent: HeroPoints, by_name: Mapping[str, RolledMember],
+                 state: Mapping[str, Toughness]) -> Toughness:
+    member = by_name.get(spent.member)
+    if member is None:
+        raise RuleViolation(f"hero_points.{index}.member", f"{spent.member!r} is not a member of the conflict")
+    if member.role is not Role.PLAYER:
+        raise RuleViolation(f"hero_points.{index}.member",
+                            f"{spent.member} is a {member.role.value}: only a player spends hero points "
+                            "(\"kann der Spieler immer einen Heldenpunkt ausgeben\")")
+    if spent.member not in state:
+        raise RuleViolation(f"hero_points.{index}.member", f"{spent.member} has no entry in toughness")
+    return state[spent.member].healed(spent.count)
+
+
+def _unspent(members: Sequence[RolledMember], spends: Sequence[Spend]) -> list[DieRef]:
+    spent = {(spend.member, spend.die) for spend in spends}
+    return [DieRef(member.name, index) for member in members for index in range(len(member.dice))
+            if (member.name, index) not in spent]
+
+
+# --- resurrection -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ResurrectionResult:
+    god: int
+    name: str | None
+
+
+def resurrection(source: RandomSource, gods: Sequence[str] | None = None) -> ResurrectionResult:
+    """Ruling 6: "In diesem Fall hat einer der acht Götter in das Schicksal des Charakters
+    eingegriffen. Welcher Gott es war, kann einfach mit einem achtseitigen Würfel bestimmt werden." """
+    (god,) = source.roll(1, GOD_DIE)
+    return ResurrectionResult(god, gods[god - 1] if gods else None)

@@ -1,0 +1,221 @@
+"""Weltenbuch request and result schemas. Every class is prefixed ``Welten``: apispec names
+components by class name, and names must be unique across the service."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import marshmallow as ma
+from marshmallow import ValidationError, fields, validate, validates_schema
+
+from service.platform.fields import Enum, Int, Name, StrictSchema
+from service.platform.limits import AtMost, LengthAtMost, check_limit
+from service.systems.weltenbuch.rules import DEFAULT_DIE, GOD_DIE, Actor, Role
+
+BONUS = validate.Range(min=0, max=100)
+MAX_SEAT = 100
+MAX_TOUGHNESS = 1000
+MAX_SPENDS = 16000  # 8 parties x 20 members x 100 dice
+
+
+class WeltenMemberSchema(StrictSchema):
+    name = Name(required=True, metadata={"description": "Unique within the whole conflict."})
+    role = Enum([role.value for role in Role], required=True,
+                metadata={"description": "player (Spielercharakter), npc (Spielleitercharakter) or "
+                                         "obstacle (passives Hindernis)."})
+    seat = Int(validate=validate.Range(min=1, max=MAX_SEAT),
+               metadata={"description": "Players only, required for them: 1.. clockwise from the GM, who "
+                                        "sits at 0. npcs and obstacles act at the GM's seat."})
+    profile = Int(required=True, validate=AtMost("pool_dice"),
+                  metadata={"description": "Profilwert of the profile chosen for this conflict."})
+    equipment_bonuses = fields.List(Int(validate=validate.Range(min=-100, max=100)),
+                                    load_default=list, validate=validate.Length(max=20),
+                                    metadata={"description": "Bonuses of all equipment used; only the "
+                                                             "largest counts (it may be negative)."})
+    magic_bonus = Int(load_default=0, validate=BONUS, metadata={"description": "Magiekategorie bonus."})
+    situation_bonus = Int(load_default=0, validate=BONUS,
+                          metadata={"description": "Bonus the GM grants for favourable circumstances."})
+    hero_points = Int(load_default=0, validate=validate.Range(min=0, max=50),
+                      metadata={"description": "Players only: 2 dice per hero point spent."})
+
+    @validates_schema
+    def _fits_role(self, data, **kwargs):
+        role = data.get("role")
+        if role == Role.PLAYER.value and "seat" not in data:
+            raise ValidationError("a player needs a seat (1.. clockwise from the GM)", field_name="seat")
+        if role in (Role.NPC.value, Role.OBSTACLE.value):
+            if "seat" in data:
+                raise ValidationError("only players have a seat; the GM acts for npcs and obstacles at 0",
+                                      field_name="seat")
+            if data.get("hero_points"):
+                raise ValidationError("only players spend hero points", field_name="hero_points")
+
+    @validates_schema
+    def _pool_fits(self, data, **kwargs):
+        bonuses = max(data.get("equipment_bonuses") or [0]) + data.get("magic_bonus", 0)
+        dice = data.get("profile", 0) + bonuses + data.get("situation_bonus", 0) + 2 * data.get("hero_points", 0)
+        try:
+            check_limit("pool_dice", dice)
+        except ValidationError as error:
+            raise ValidationError([f"profile + bonuses + 2 per hero point {error.messages[0]}"],
+                                  field_name="profile") from error
+
+
+class WeltenPartySchema(StrictSchema):
+    name = Name(required=True, metadata={"description": "Unique within the conflict; names the odds outcomes."})
+    members = fields.List(fields.Nested(WeltenMemberSchema), required=True,
+                          validate=LengthAtMost("participants", min=1))
+
+
+def _duplicates(values) -> set:
+    return {value for value, count in Counter(values).items() if count > 1}
+
+
+class WeltenConflictRequest(StrictSchema):
+    die = Int(load_default=DEFAULT_DIE, validate=AtMost("die_sides", min=2),
+              metadata={"description": "Sides of the die; any even number (an even face is a success)."})
+    parties = fields.List(fields.Nested(WeltenPartySchema), required=True,
+                          validate=LengthAtMost("parties", min=2))
+
+    @validates_schema
+    def _even_die(self, data, **kwargs):
+        if data.get("die", DEFAULT_DIE) % 2:
+            raise ValidationError("must have an even number of sides (\"beliebige Würfel mit einer geraden "
+                                  "Seitenzahl\")", field_name="die")
+
+    @validates_schema
+    def _unique(self, data, **kwargs):
+        parties = data.get("parties") or []
+        errors: dict = {}
+        duplicate_parties = _duplicates(party["name"] for party in parties)
+        duplicate_members = _duplicates(m["name"] for party in parties for m in party["members"])
+        duplicate_seats = _duplicates(m["seat"] for party in parties for m in party["members"] if "seat" in m)
+        for p, party in enumerate(parties):
+            if party["name"] in duplicate_parties:
+                errors.setdefault(p, {})["name"] = ["party names must be unique"]
+            for i, member in enumerate(party["members"]):
+                problems = {}
+                if member["name"] in duplicate_members:
+                    problems["name"] = ["member names must be unique across the conflict"]
+                if member.get("seat") in duplicate_seats:
+                    problems["seat"] = ["two players cannot share a seat"]
+                if problems:
+                    errors.setdefault(p, {}).setdefault("members", {})[i] = problems
+        if errors:
+            raise ValidationError({"parties": errors})
+
+
+class WeltenMemberRoll(ma.Schema):
+    name = fields.String(required=True)
+    party = fields.String(required=True)
+    role = fields.String(required=True, validate=validate.OneOf([role.value for role in Role]))
+    dice_count = fields.Integer(required=True)
+    dice = fields.List(fields.Integer(), required=True, metadata={"description": "Faces 1..die, in order."})
+    successes = fields.Integer(required=True, metadata={"description": "Dice showing an even face."})
+
+
+class WeltenPartyTotal(ma.Schema):
+    name = fields.String(required=True)
+    successes = fields.Integer(required=True)
+
+
+class WeltenTurn(ma.Schema):
+    seat = fields.Integer(required=True, metadata={"description": "The player's seat; 0 for the GM."})
+    actor = fields.String(required=True, validate=validate.OneOf([actor.value for actor in Actor]))
+    members = fields.List(fields.String(), required=True,
+                          metadata={"description": "Who acts in this turn: the player, or all npcs and "
+                                                   "obstacles with dice for the GM."})
+
+
+class WeltenConflictResult(ma.Schema):
+    members = fields.List(fields.Nested(WeltenMemberRoll), required=True)
+    parties = fields.List(fields.Nested(WeltenPartyTotal), required=True)
+    winner = fields.String(required=True, allow_none=True, metadata={"description": "Party name; null on a tie."})
+    narration_order = fields.List(fields.Nested(WeltenTurn), required=True,
+                                  metadata={"description": "One narration round; repeat it until all dice are spent."})
+
+
+# --- narration ----------------------------------------------------------------------------------
+
+class WeltenToughnessSchema(StrictSchema):
+    current = Int(required=True, validate=validate.Range(min=0, max=MAX_TOUGHNESS),
+                  metadata={"description": "The profile's toughness (Zähigkeit) now."})
+    max = Int(required=True, validate=validate.Range(min=0, max=MAX_TOUGHNESS),
+              metadata={"description": "Full toughness, restored by a consequence."})
+    equipment = Int(load_default=0, validate=validate.Range(min=0, max=MAX_TOUGHNESS),
+                    metadata={"description": "Toughness of equipment in use; lowered first."})
+
+    @validates_schema
+    def _current_within_max(self, data, **kwargs):
+        if data.get("current", 0) > data.get("max", MAX_TOUGHNESS):
+            raise ValidationError("must be at most max", field_name="current")
+
+
+class WeltenSpendSchema(StrictSchema):
+    member = Name(required=True, metadata={"description": "Whose die is pushed to the middle of the table."})
+    die = Int(required=True, validate=validate.Range(min=0, max=MAX_SPENDS),
+              metadata={"description": "Index into that member's `dice` in the conflict result (0-based)."})
+    target = Name(metadata={"description": "An opponent whose toughness a success lowers by 1; leave it "
+                                           "out for a die spent on narration only (required for nothing, "
+                                           "forbidden for a failure)."})
+
+
+class WeltenHeroPointSchema(StrictSchema):
+    member = Name(required=True, metadata={"description": "A player's character."})
+    count = Int(required=True, validate=validate.Range(min=1, max=50),
+                metadata={"description": "Hero points spent, +3 toughness each (not above max)."})
+
+
+class WeltenNarrationRequest(StrictSchema):
+    conflict = fields.Dict(required=True, metadata={"description": "The complete, signed /conflict response."})
+    toughness = fields.Dict(keys=Name(), values=fields.Nested(WeltenToughnessSchema), load_default=dict,
+                            validate=validate.Length(max=160),
+                            metadata={"description": "Toughness at the start of the scene, by member name."})
+    spends = fields.List(fields.Nested(WeltenSpendSchema), load_default=list,
+                         validate=validate.Length(max=MAX_SPENDS),
+                         metadata={"description": "Every die spent so far, in the order spent."})
+    hero_points = fields.List(fields.Nested(WeltenHeroPointSchema), load_default=list,
+                              validate=validate.Length(max=160))
+
+
+class WeltenToughnessResult(ma.Schema):
+    current = fields.Integer(required=True)
+    max = fields.Integer(required=True)
+    equipment = fields.Integer(required=True)
+
+
+class WeltenSpentDie(ma.Schema):
+    member = fields.String(required=True)
+    die = fields.Integer(required=True)
+    face = fields.Integer(required=True)
+    success = fields.Boolean(required=True)
+    target = fields.String(required=True, allow_none=True)
+    lowered = fields.String(required=True, allow_none=True, validate=validate.OneOf(["equipment", "toughness"]),
+                            metadata={"description": "Which toughness the die lowered; null for narration "
+                                                     "only or a target already at 0."})
+
+
+class WeltenDieRef(ma.Schema):
+    member = fields.String(required=True)
+    die = fields.Integer(required=True)
+
+
+class WeltenNarrationResult(ma.Schema):
+    spent = fields.List(fields.Nested(WeltenSpentDie), required=True)
+    toughness_after = fields.Dict(keys=fields.String(), values=fields.Nested(WeltenToughnessResult), required=True)
+    consequences = fields.List(fields.String(), required=True,
+                               metadata={"description": "Members at toughness 0 once every die is spent."})
+    unspent = fields.List(fields.Nested(WeltenDieRef), required=True)
+    complete = fields.Boolean(required=True)
+
+
+# --- resurrection -------------------------------------------------------------------------------
+
+class WeltenResurrectionRequest(StrictSchema):
+    gods = fields.List(Name(), validate=validate.Length(equal=GOD_DIE),
+                       metadata={"description": "The eight gods of the table, in d8 order."})
+
+
+class WeltenResurrectionResult(ma.Schema):
+    god = fields.Integer(required=True, validate=validate.Range(min=1, max=GOD_DIE))
+    name = fields.String(required=True, allow_none=True)
