@@ -1,0 +1,191 @@
+"""Exact Paws odds: against icepool (an independent dice engine), against seeded sampling, and at the
+limits (100-dice pools) for speed."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from fractions import Fraction
+
+import icepool
+import pytest
+
+from service.platform.odds import as_json
+from service.platform.randomness import make_source
+from service.systems.paws import odds, rules
+from service.systems.paws.rules import Advantage, Advantages, Mode, Pool
+
+SUCCESS = icepool.d6.map(lambda face: 1 if face >= 4 else 0)
+PASSIVE = Advantage.PASSIVE
+
+
+def pool(dice: int, rescue: int = 0) -> Pool:
+    """A pool of exactly ``dice`` dice and ``rescue`` rescue dice."""
+    return Pool(rank=0, extra_bonus_dice=dice, extra_rescue_dice=rescue)
+
+
+def count(dice: int) -> icepool.Die:
+    return dice @ SUCCESS if dice else icepool.Die([0])
+
+
+# --- icepool as the reference -------------------------------------------------------------------
+
+def icepool_test(dice: int, rescue: int) -> icepool.Die:
+    faces = icepool.d6.pool(dice).expand() if dice else icepool.Die([()])
+
+    def outcome(rolled, rescue_successes):
+        if any(face >= 4 for face in rolled):
+            return "success"
+        all_ones = bool(rolled) and all(face == 1 for face in rolled)
+        return "catastrophe" if all_ones and rescue_successes == 0 else "failure"
+
+    return icepool.map(outcome, faces, count(rescue))
+
+
+def icepool_comparison(a: int, a_rescue: int, b: int, b_rescue: int, mode: Mode) -> icepool.Die:
+    def outcome(a_successes, b_successes, a_rescues, b_rescues):
+        difference = a_successes - b_successes
+        if difference > 0:
+            net = max(0, difference - b_rescues)
+            return ("a", net) if net else ("tie", 0)
+        if difference < 0 and mode is Mode.CONTEST:
+            net = max(0, -difference - a_rescues)
+            return ("b", net) if net else ("tie", 0)
+        return ("tie", 0)
+
+    return icepool.map(outcome, count(a), count(b), count(a_rescue), count(b_rescue))
+
+
+TEST_CASES = [(0, 0), (0, 2), (1, 0), (1, 1), (2, 0), (2, 1), (3, 2), (4, 0), (5, 3)]
+
+
+@pytest.mark.parametrize("dice, rescue", TEST_CASES)
+def test_test_odds_agree_with_icepool(dice, rescue):
+    exact = odds.test(pool(dice, rescue))
+    reference = icepool_test(dice, rescue)
+    for name in ("success", "failure", "catastrophe"):
+        assert exact.outcomes[name] == reference.probability(name), name
+    for successes, p in exact.distributions["successes"].items():
+        assert p == count(dice).probability(successes)
+
+
+COMPARISON_CASES = [
+    (0, 0, 0, 0, Mode.CONTEST), (1, 0, 1, 0, Mode.CONTEST), (3, 0, 2, 0, Mode.CONTEST),
+    (4, 0, 2, 2, Mode.CONTEST), (2, 1, 5, 0, Mode.CONTEST), (3, 2, 3, 2, Mode.CONTEST),
+    (6, 1, 4, 3, Mode.CONTEST), (3, 0, 2, 0, Mode.DEFENSE), (4, 2, 2, 2, Mode.DEFENSE),
+    (2, 0, 6, 1, Mode.DEFENSE), (0, 3, 2, 0, Mode.CONTEST), (7, 0, 0, 3, Mode.CONTEST),
+]
+
+
+@pytest.mark.parametrize("a, a_rescue, b, b_rescue, mode", COMPARISON_CASES)
+def test_comparison_odds_agree_with_icepool(a, a_rescue, b, b_rescue, mode):
+    exact = odds.comparison(pool(a, a_rescue), pool(b, b_rescue), mode=mode)
+    reference = icepool_comparison(a, a_rescue, b, b_rescue, mode)
+    winners = reference.map(lambda outcome: outcome[0])
+    nets = reference.map(lambda outcome: outcome[1])
+    for name in ("a", "b", "tie"):
+        assert exact.outcomes[name] == winners.probability(name), name
+    assert exact.distributions["net"] == {net: nets.probability(net) for net in nets.outcomes()}
+
+
+@pytest.mark.parametrize("dice", [1, 2, 5, 17])
+def test_rescue_odds_agree_with_icepool(dice):
+    exact = odds.rescue(dice)
+    assert exact.distributions["successes"] == {k: count(dice).probability(k) for k in range(dice + 1)}
+    assert exact.outcomes["success"] == 1 - Fraction(1, 2**dice)
+
+
+def test_the_text_example_two_dice():
+    # 2d6: no success 1/4, all ones 1/36, so failure 1/4 - 1/36 = 2/9.
+    exact = odds.test(Pool(rank=2))
+    assert exact.outcomes == {"success": Fraction(3, 4), "failure": Fraction(2, 9), "catastrophe": Fraction(1, 36)}
+
+
+def test_rynns_odds_against_her_protected_opponent():
+    rynn = Pool(rank=2, advantages=Advantages(equipment=Advantage.ACTIVE, situation=Advantage.ACTIVE))
+    opponent = Pool(rank=2, advantages=Advantages(personal=PASSIVE, equipment=PASSIVE))
+    without = odds.comparison(rynn, pool(2))
+    protected = odds.comparison(rynn, opponent)
+    assert protected.outcomes["a"] < without.outcomes["a"]
+    assert protected.outcomes["b"] == without.outcomes["b"]  # rescue dice never win
+
+
+@pytest.mark.parametrize("make", [
+    lambda: odds.test(pool(7, 3)),
+    lambda: odds.comparison(pool(6, 2), pool(5, 4)),
+    lambda: odds.comparison(pool(6, 2), pool(5, 4), mode=Mode.DEFENSE),
+    lambda: odds.rescue(9),
+])
+def test_outcomes_and_distributions_sum_to_exactly_one(make):
+    exact = make().check()
+    assert sum(exact.outcomes.values()) == 1
+    assert all(isinstance(p, Fraction) for p in exact.outcomes.values())
+
+
+# --- seeded sampling ----------------------------------------------------------------------------
+
+SAMPLES = 20_000
+
+
+def _within_five_sigma(frequencies: Counter, exact: dict) -> None:
+    for name, p in exact.items():
+        sigma = math.sqrt(float(p) * (1 - float(p)) / SAMPLES)
+        observed = frequencies[name] / SAMPLES
+        assert abs(observed - float(p)) <= 5 * sigma + 1e-12, (name, observed, float(p))
+
+
+def test_test_sampling_matches_exact_odds():
+    armoured = Pool(rank=1, extra_rescue_dice=1)  # one die: catastrophes are frequent enough to see
+    source = make_source(seed=20261129)
+    frequencies = Counter()
+    for _ in range(SAMPLES):
+        result = rules.test(armoured, source)
+        frequencies["success" if result.success else "catastrophe" if result.catastrophe else "failure"] += 1
+    _within_five_sigma(frequencies, odds.test(armoured).outcomes)
+
+
+@pytest.mark.parametrize("mode", list(Mode))
+def test_comparison_sampling_matches_exact_odds(mode):
+    a, b = pool(4, 1), pool(3, 2)
+    source = make_source(seed=4242)
+    frequencies = Counter()
+    nets = Counter()
+    for _ in range(SAMPLES):
+        result = rules.comparison(a, b, source, mode=mode)
+        frequencies[result.winner or "tie"] += 1
+        nets[result.net] += 1
+    exact = odds.comparison(a, b, mode=mode)
+    _within_five_sigma(frequencies, exact.outcomes)
+    _within_five_sigma(nets, exact.distributions["net"])
+
+
+# --- the limits ---------------------------------------------------------------------------------
+
+def _clear_caches() -> None:
+    for cached in (odds.successes, odds._test, odds._comparison, odds.rescue):
+        cached.cache_clear()
+
+
+@pytest.mark.parametrize("compute", [
+    lambda big: odds.test(big),
+    lambda big: odds.comparison(big, big),
+    lambda big: odds.comparison(big, big, mode=Mode.DEFENSE),
+    lambda big: odds.rescue(100),
+])
+def test_odds_at_the_limits_take_well_under_50_ms(compute):
+    big = Pool(rank=10, extra_bonus_dice=90, advantages=Advantages(PASSIVE, PASSIVE, PASSIVE),
+               extra_rescue_dice=97)
+    assert (big.dice, big.rescue_dice) == (100, 100)
+    _clear_caches()
+    started = time.perf_counter()
+    document = as_json(compute(big))  # checks the sums, too
+    elapsed = time.perf_counter() - started
+    assert elapsed < 0.05, f"{elapsed * 1000:.1f} ms"
+    assert document["outcomes"]
+
+
+def test_big_comparison_is_symmetric():
+    big = pool(100, 100)
+    exact = odds.comparison(big, big)
+    assert exact.outcomes["a"] == exact.outcomes["b"]
