@@ -154,7 +154,8 @@ def narration(body, lang):
     (ruling 5); a failure cannot have a target, it is spent on narration only, as is any die without
     one. The turn order is not enforced (a player may sit a round out). Hero points (players only)
     restore 3 toughness each, not above max, after all spends. Once every die is spent (`complete`),
-    toughness 0 means a consequence and full toughness again (ruling 5); until then
+    toughness 0 means a consequence and full toughness again (ruling 5) for players and npcs (an
+    obstacle at 0 is overcome, stays at 0 and is not listed); until then
     `consequences` is empty. `unspent` lists the dice still in front of the members.
     """
     document = verified_response(body["conflict"], operation="weltenbuch.conflict", field="conflict")

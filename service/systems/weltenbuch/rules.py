@@ -234,7 +234,10 @@ def narration(members: Sequence[RolledMember], toughness: Mapping[str, Toughness
         state[spent_points.member] = _hero_points(index, spent_points, by_name, state)
     unspent = _unspent(members, spends)
     complete = not unspent
-    consequences = [name for name, value in state.items() if complete and value.current == 0]
+    # "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der Charakter eine
+    # Konsequenz": characters only; an obstacle at 0 is simply overcome and stays at 0.
+    consequences = [name for name, value in state.items()
+                    if complete and value.current == 0 and by_name[name].role is not Role.OBSTACLE]
     for name in consequences:
         # "Durch das Erleiden einer Konsequenz wird die Zähigkeit des Profils komplett regeneriert."
         state[name] = replace(state[name], current=state[name].max)
