@@ -24,8 +24,9 @@ NUMBER = {
 ABILITY = {"de": {Ability.COMBAT: "Kampf", Ability.SKILL: "Geschick", Ability.MAGIC: "Magie"},
            "en": {Ability.COMBAT: "combat", Ability.SKILL: "skill", Ability.MAGIC: "magic"}}
 CHALLENGE = {
-    "de": {Difficulty.EASY: "besonders einfache", Difficulty.NORMAL: "gewöhnliche",
-           Difficulty.HARD: "besonders schwere"},
+    # dative after "bei einer": "bei einer besonders schweren Herausforderung"
+    "de": {Difficulty.EASY: "besonders einfachen", Difficulty.NORMAL: "gewöhnlichen",
+           Difficulty.HARD: "besonders schweren"},
     "en": {Difficulty.EASY: "especially easy", Difficulty.NORMAL: "normal", Difficulty.HARD: "especially hard"},
 }
 SEVERITY = {"de": {Severity.LIGHT: "leichte", Severity.SERIOUS: "ernsthafte", Severity.GRAVE: "sehr schwere"},
@@ -130,6 +131,7 @@ def _contest_verdict(result: ContestResult, lang: str) -> str:
         return "Gleichstand, niemand setzt sich durch." if lang == "de" else "A tie: nobody prevails."
     lead = count_marbles(result.margin, lang)
     if lang == "de":
+        lead = lead.replace("eine Murmel", "einer Murmel")  # dative: "mit einer Murmel Vorsprung"
         return f"{result.winner} setzt sich mit {lead} Vorsprung durch."
     return f"{result.winner} prevails by {lead}."
 
