@@ -39,5 +39,8 @@ def test_compose_runs_replicas_behind_a_load_balancer_with_one_key():
 
 def test_load_balancer_retries_the_next_replica():
     conf = (ROOT / "deploy" / "nginx.compose.conf").read_text()
-    assert "server api:8000" in conf
-    assert re.search(r"proxy_next_upstream .*error.*non_idempotent", conf)
+    assert "server api:8000" in conf and "include /etc/nginx/wurfwerk/nginx.proxy.conf;" in conf
+    proxy = (ROOT / "deploy" / "nginx.proxy.conf").read_text()
+    assert re.search(r"proxy_next_upstream .*error.*non_idempotent", proxy)
+    mounts = _compose()["services"]["lb"]["volumes"]
+    assert "./deploy/nginx.proxy.conf:/etc/nginx/wurfwerk/nginx.proxy.conf:ro" in mounts

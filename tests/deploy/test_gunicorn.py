@@ -1,0 +1,68 @@
+"""The real server as `make run` starts it: gunicorn, the production config, several workers."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+
+import pytest
+import requests
+
+from service.platform.receipts import generate_private_key_pem
+from tests.deploy.processes import Gunicorn
+
+pytestmark = pytest.mark.slow
+KEY_VARIABLES = ("WURFWERK_SIGNING_KEY", "WURFWERK_SIGNING_KEY_FILE")
+
+
+@pytest.fixture(autouse=True)
+def _no_inherited_key(monkeypatch):
+    for variable in KEY_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+
+
+def _kid(server) -> str:
+    return requests.get(server.url + "/v1/keys", timeout=5).json()["keys"][0]["kid"]
+
+
+def test_development_key_is_created_once_and_shared_by_all_workers(tmp_path):
+    key_file = tmp_path / "dev" / "signing-key.pem"
+    server = Gunicorn(tmp_path, env={"WURFWERK_DEV_KEY_FILE": str(key_file)}, workers=3).start()
+    try:
+        assert key_file.exists() and stat.S_IMODE(os.stat(key_file).st_mode) == 0o600
+        kid = _kid(server)
+        with requests.Session() as session:
+            for _ in range(30):  # new connections land on different workers
+                roll = requests.post(server.url + "/v1/proben/test", json={"attribute": 2, "difficulty": 1},
+                                     timeout=5).json()
+                assert roll["receipt"]["kid"] == kid
+                assert session.post(server.url + "/v1/receipts/verify", json=roll, timeout=5).json()["valid"]
+            assert requests.get(server.url + "/readyz", timeout=5).json()["ephemeral_key"] is False
+    finally:
+        server.stop()
+    again = Gunicorn(tmp_path, env={"WURFWERK_DEV_KEY_FILE": str(key_file)}, name="again").start()
+    try:
+        assert _kid(again) == kid  # created once, reused on the next start
+    finally:
+        again.stop()
+
+
+def test_unseeded_rolls_differ_across_workers_and_metrics_add_up(tmp_path):
+    """No generator exists before the fork: with one, every worker would repeat the same dice."""
+    key = tmp_path / "key.pem"
+    key.write_text(generate_private_key_pem())
+    server = Gunicorn(tmp_path, env={"WURFWERK_SIGNING_KEY_FILE": str(key)}, workers=2).start()
+    try:
+        rolls = [tuple(requests.post(server.url + "/v1/proben/test", json={"attribute": 30, "difficulty": 1},
+                                     timeout=5).json()["result"]["dice"]) for _ in range(60)]
+        assert len(set(rolls)) == len(rolls)
+        served_by = {name for name in os.listdir(tmp_path / "gunicorn-metrics") if name.startswith("counter_")}
+        assert len(served_by) >= 2, f"only one worker answered: {served_by}"
+        for _ in range(4):  # whichever worker answers /metrics, it counts all workers' requests
+            text = requests.get(server.url + "/metrics", timeout=5).text
+            count = re.search(r'wurfwerk_requests_total\{endpoint="proben.proben_test",method="POST",'
+                              r'status="200"\} (\S+)', text)
+            assert count and float(count.group(1)) == 60.0
+    finally:
+        server.stop()
