@@ -20,6 +20,8 @@ accesslog = "-" if os.environ.get("GUNICORN_ACCESS_LOG", "1") == "1" else None
 errorlog = "-"
 # The app is built in each worker after the fork: nothing random or keyed is shared by fork.
 preload_app = False
+# gunicorn's control socket lives in $HOME, which the container's user may not own; nothing uses it.
+control_socket_disable = True
 
 
 def on_starting(server):
