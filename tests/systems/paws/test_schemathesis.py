@@ -1,0 +1,25 @@
+"""Property-based: every Paws operation answers generated bodies without a server error, and each
+answer matches the response schema the spec promises."""
+
+from __future__ import annotations
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.specs.openapi.checks import (content_type_conformance, response_schema_conformance,
+                                               status_code_conformance)
+from schemathesis.checks import not_a_server_error
+
+from service import create_app
+from service.platform.receipts import generate_private_key_pem
+
+APP = create_app({"signing_key_pem": generate_private_key_pem()})
+SCHEMA = schemathesis.openapi.from_wsgi("/openapi.json", APP).include(path_regex="^/v1/paws/")
+CHECKS = [not_a_server_error, response_schema_conformance, status_code_conformance, content_type_conformance]
+
+
+@pytest.mark.slow
+@SCHEMA.parametrize()
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+def test_paws_operations_keep_their_contract(case):
+    case.call_and_validate(checks=CHECKS)
