@@ -9,7 +9,7 @@ import uuid
 from flask import Flask, g, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
-from service.platform.problems import http_error
+from service.platform.problems import http_error, problem
 from service.platform.runtime import current_runtime
 
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
@@ -75,6 +75,4 @@ def install_hooks(app: Flask) -> None:
 
     @app.errorhandler(RequestEntityTooLarge)
     def _too_large(_error):
-        from service.platform.problems import problem
-
         return problem(413, _too_large_detail(), slug="payload-too-large")

@@ -15,6 +15,7 @@ the request example, so they are real output), and the problem responses.
 from __future__ import annotations
 
 import dataclasses
+from http import HTTPStatus
 import enum
 import inspect
 from typing import Any, Callable, Mapping, Type
@@ -206,8 +207,7 @@ class SystemBlueprint(Blueprint):
 
 
 def _problem_response_name(status: int) -> str:
-    from http import HTTPStatus
-
+    """The name under which flask-smorest registered the problem response of ``status``."""
     return HTTPStatus(status).name
 
 

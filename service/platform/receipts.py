@@ -9,7 +9,6 @@ the same ``kid`` without any coordination.
 from __future__ import annotations
 
 import base64
-import copy
 import hashlib
 import uuid
 from dataclasses import dataclass
@@ -187,8 +186,3 @@ class KeyRing:
 def generate_private_key_pem() -> str:
     return private_key_pem(Ed25519PrivateKey.generate())
 
-
-def copy_without_signature(document: Mapping[str, Any]) -> dict[str, Any]:
-    unsigned = copy.deepcopy(dict(document))
-    unsigned.get("receipt", {}).pop("signature", None)
-    return unsigned

@@ -5,6 +5,8 @@ Nothing here knows a system; the catalogue and the batch read what the systems d
 
 from __future__ import annotations
 
+from http import HTTPStatus
+
 import marshmallow as ma
 from service.platform.api import WurfwerkBlueprint as Blueprint
 from marshmallow import fields
@@ -55,8 +57,6 @@ class CatalogueSchema(ma.Schema):
 
 
 def _problems(blp: Blueprint, statuses=DOC_STATUSES):
-    from http import HTTPStatus
-
     def decorator(view):
         for status in statuses:
             view = blp.alt_response(status, response=HTTPStatus(status).name)(view)

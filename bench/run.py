@@ -1,0 +1,170 @@
+"""wurfwerk benchmarks (run by hand: `make bench`; never part of `make test`).
+
+Every figure is a ratio measured in one run on this machine, against a floor measured in the same
+run: throughput and p99 of real operations against `/livez` of the same server, exact odds against
+icepool computing the same distribution, a 500-item batch against 500 single requests, worker RSS
+after 100,000 requests against after 1,000. Results go to stdout and bench/results.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench import odds_speed  # noqa: E402
+from tests.deploy.processes import Gunicorn  # noqa: E402
+from service.platform.receipts import generate_private_key_pem  # noqa: E402
+
+OPERATIONS = {
+    "proben.test": ("/v1/proben/test", {"attribute": 4, "skill": 2, "difficulty": 2}),
+    "paws.test": ("/v1/paws/test", {"rank": 3}),
+    "beutelschneider.challenge": ("/v1/beutelschneider/challenge",
+                                  {"bag": {"red": 9, "green": 6, "white": 5}, "ability": "combat",
+                                   "difficulty": "normal"}),
+    "weltenbuch.conflict": ("/v1/weltenbuch/conflict", {"parties": [
+        {"name": "Helden", "members": [{"name": "Toran", "role": "player", "seat": 1, "profile": 5}]},
+        {"name": "Orks", "members": [{"name": "Ork", "role": "npc", "profile": 3}]}]}),
+    "malmsturm.action": ("/v1/malmsturm/action", {"skill": 2, "difficulty": 1}),
+}
+
+
+def wrk(url: str, *, body: dict | None, seconds: int, connections: int) -> dict:
+    script = Path(tempfile.mkstemp(suffix=".lua")[1])
+    lines = []
+    if body is not None:
+        lines = ['wrk.method = "POST"', f"wrk.body = {json.dumps(json.dumps(body))}",
+                 'wrk.headers["Content-Type"] = "application/json"']
+    script.write_text("\n".join(lines) + "\n")
+    output = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script), url],
+                            capture_output=True, text=True, check=True).stdout
+    script.unlink()
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    p99 = _ms(re.search(r"99%\s+([\d.]+\w+)", output).group(1))
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    errors = re.search(r"Socket errors: (.*)", output)
+    return {"rps": rps, "p99_ms": p99, "non_2xx": int(non_2xx.group(1)) if non_2xx else 0,
+            "socket_errors": errors.group(1) if errors else ""}
+
+
+def _ms(text: str) -> float:
+    value, unit = re.match(r"([\d.]+)(\w+)", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}[unit]
+
+
+def throughput(server, seconds: int, connections: int) -> dict:
+    floor = wrk(server.url + "/livez", body=None, seconds=seconds, connections=connections)
+    report = {"livez": floor}
+    for name, (path, body) in OPERATIONS.items():
+        measured = wrk(server.url + path, body=body, seconds=seconds, connections=connections)
+        measured["throughput_ratio"] = round(measured["rps"] / floor["rps"], 3)
+        measured["p99_ratio"] = round(measured["p99_ms"] / floor["p99_ms"], 3)
+        report[name] = measured
+    return report
+
+
+def batch_vs_single(server) -> dict:
+    path, body = OPERATIONS["paws.test"]
+    with requests.Session() as session:
+        started = time.perf_counter()
+        for _ in range(500):
+            assert session.post(server.url + path, json=body, timeout=10).status_code == 200
+        singles = time.perf_counter() - started
+        items = [{"operation": "paws.test", "body": body}] * 500
+        started = time.perf_counter()
+        response = session.post(server.url + "/v1/batch", json={"requests": items}, timeout=60)
+        batched = time.perf_counter() - started
+    assert response.status_code == 200 and all(r["status"] == 200 for r in response.json()["results"])
+    return {"singles_s": round(singles, 3), "batch_s": round(batched, 3), "ratio": round(singles / batched, 2)}
+
+
+def worker_rss_kib(server) -> list[int]:
+    children = subprocess.run(["pgrep", "-P", str(server.process.pid)], capture_output=True, text=True).stdout.split()
+    sizes = []
+    for pid in children:
+        status = Path(f"/proc/{pid}/status").read_text()
+        sizes.append(int(re.search(r"VmRSS:\s+(\d+)", status).group(1)))
+    return sizes
+
+
+def memory(server, total: int) -> dict:
+    path, body = OPERATIONS["proben.test"]
+    _drive(server.url + path, body, 1000)
+    after_1k = worker_rss_kib(server)
+    _drive(server.url + path, body, total - 1000)
+    after_total = worker_rss_kib(server)
+    growth = max(b / a - 1 for a, b in zip(after_1k, after_total))
+    return {"rss_kib_after_1000": after_1k, f"rss_kib_after_{total}": after_total,
+            "max_growth": round(growth, 4)}
+
+
+def _drive(url: str, body: dict, count: int) -> None:
+    """Send exactly ``count`` requests with wrk (a Lua counter stops each thread)."""
+    per_thread = count // 2
+    script = Path(tempfile.mkstemp(suffix=".lua")[1])
+    script.write_text(f"""
+wrk.method = "POST"
+wrk.body = {json.dumps(json.dumps(body))}
+wrk.headers["Content-Type"] = "application/json"
+local sent = 0
+request = function()
+  sent = sent + 1
+  if sent > {per_thread} then wrk.thread:stop() end
+  return wrk.format()
+end
+""")
+    subprocess.run(["wrk", "-t2", "-c16", "-d600s", "-s", str(script), url], capture_output=True, check=True)
+    script.unlink()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--memory-requests", type=int, default=100_000)
+    parser.add_argument("--only", choices=["throughput", "odds", "batch", "memory"], action="append")
+    args = parser.parse_args()
+    if not shutil.which("wrk"):
+        sys.exit("wrk is not installed: apt-get install wrk")
+    wanted = set(args.only or ["throughput", "odds", "batch", "memory"])
+    results: dict = {"machine": {"cpus": os.cpu_count()}}
+    if "odds" in wanted:
+        results["odds"] = odds_speed.run()
+        print(json.dumps({"odds": results["odds"]}, indent=2), flush=True)
+    tmp = Path(tempfile.mkdtemp(prefix="wurfwerk-bench-"))
+    key = tmp / "key.pem"
+    key.write_text(generate_private_key_pem())
+    server = Gunicorn(tmp, env={"WURFWERK_SIGNING_KEY_FILE": str(key)}, workers=int(os.environ.get("WEB_CONCURRENCY", "2"))).start()
+    try:
+        for name, (path, body) in OPERATIONS.items():  # fail fast on a wrong body
+            response = requests.post(server.url + path, json=body, timeout=10)
+            assert response.status_code == 200, (name, response.text)
+        if "throughput" in wanted:
+            results["throughput"] = throughput(server, args.seconds, args.connections)
+            print(json.dumps({"throughput": results["throughput"]}, indent=2), flush=True)
+        if "batch" in wanted:
+            results["batch"] = batch_vs_single(server)
+            print(json.dumps({"batch": results["batch"]}, indent=2), flush=True)
+        if "memory" in wanted:
+            results["memory"] = memory(server, args.memory_requests)
+            print(json.dumps({"memory": results["memory"]}, indent=2), flush=True)
+    finally:
+        server.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    (ROOT / "bench" / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
