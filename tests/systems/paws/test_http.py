@@ -234,7 +234,7 @@ def test_two_advantages_in_one_category_name_the_ruling(post):
     assert "one advantage per category" in problem["errors"]["advantages.situation"][0]
 
 
-def test_all_wounds_net_of_bonus_dice_within_the_limit_are_fine(post):
+def test_the_dice_limit_counts_the_dice_rolled_after_wounds(post):
     # The limit is on the dice rolled: 110 gross dice with 10 wounds roll 100.
     status, response = post("/v1/paws/test/odds", {"rank": 10, "extra_bonus_dice": 100, "wounds": 10})
     assert status == 200, response
