@@ -8,7 +8,7 @@ import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
-from service.platform.limits import AtMost, LengthAtMost, check_limit
+from service.platform.limits import AtMost, check_limit
 from service.systems.paws.rules import (ADVANTAGE_CATEGORIES, Advantage, Advantages, Fit, Mode,
                                         Pool, ProblemKind)
 
