@@ -35,6 +35,10 @@ class Malmsturm(Namespace):
         """Order of a conflict from intuition rolls. ``POST /v1/malmsturm/initiative``"""
         return self._post("/v1/malmsturm/initiative", body)
 
+    def initiative_odds(self, **body: Any) -> Result:
+        """Exact odds of who acts first. ``POST /v1/malmsturm/initiative/odds``"""
+        return self._post("/v1/malmsturm/initiative/odds", body)
+
     def attack(self, **body: Any) -> Result:
         """Attack with stress and consequences. ``POST /v1/malmsturm/attack``"""
         return self._post("/v1/malmsturm/attack", body)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
+from math import comb
 
 from service.platform.odds import Odds, convolve, from_pairs, mean
-from service.systems.malmsturm.rules import (DICE, TRACK_OF, Attacker, Contender, Defender, damage,
-                                             winner_of)
+from service.systems.malmsturm.rules import (DICE, MAX_ROLL_OFF_ROUNDS, TRACK_OF, Attacker, Contender,
+                                             Defender, Participant, damage, winner_of)
 
 ONE_DIE = {face: Fraction(1, 3) for face in (-1, 0, 1)}
 
@@ -70,4 +71,96 @@ def attack(attacker: Attacker, defender: Defender, *, take_consequence_early: bo
                   for name in ("hit", "miss", "consequence", "taken_out")},
         distributions={"shifts": shifts},
         expected={"shifts": mean(shifts)},
+    )
+
+
+# --- initiative ------------------------------------------------------------------------------------
+
+ROLL_OFF_OUTCOMES = 3 ** DICE  # 81 equally likely roll-offs per member
+
+
+@lru_cache(maxsize=64)
+def _tie_at_top(size: int) -> dict[int, int]:
+    """One roll-off of ``size`` members: how many of the 81**size equally likely outcomes leave
+    exactly ``tied`` members sharing the highest 4dF sum (integers: fractions would be slow here)."""
+    ways = {value: p * ROLL_OFF_OUTCOMES for value, p in fudge_sum(DICE).items()}
+    below = 0
+    out: dict[int, int] = {}
+    for value in sorted(ways):
+        for tied in range(1, size + 1):
+            out[tied] = out.get(tied, 0) + comb(size, tied) * int(ways[value]) ** tied * below ** (size - tied)
+        below += int(ways[value])
+    return out
+
+
+@lru_cache(maxsize=64)
+def roll_off_winner(size: int, rounds: int = MAX_ROLL_OFF_ROUNDS) -> tuple[Fraction, ...]:
+    """P(the member with request rank i wins the roll-offs of a tied group), i = 0..size-1.
+
+    Roll-offs are exchangeable, so after the last round the top group still tied is a uniformly random
+    subset of its size m; m = 1 leaves a uniform winner, m ≥ 2 lets the request order stand (its first
+    member wins). So only the Markov chain of the top group's size matters; it runs on integer counts
+    over the common denominator 81**(size * rounds)."""
+    counts = {size: 1}
+    for _ in range(rounds):
+        step: dict[int, int] = {}
+        for current, count in counts.items():
+            scale = ROLL_OFF_OUTCOMES ** (size - current)  # bring every state to 81**size
+            transitions = _tie_at_top(current) if current > 1 else {1: ROLL_OFF_OUTCOMES}
+            for tied, ways in transitions.items():
+                step[tied] = step.get(tied, 0) + count * ways * scale
+        counts = step
+    denominator = ROLL_OFF_OUTCOMES ** (size * rounds)
+    sizes = {m: Fraction(count, denominator) for m, count in counts.items()}
+    return tuple(
+        sizes.get(1, Fraction(0)) / size
+        + sum((p * Fraction(comb(size - 1 - rank, m - 1), comb(size, m))
+               for m, p in sizes.items() if m > 1), Fraction(0))
+        for rank in range(size)
+    )
+
+
+def _p_below(intuition: int, value: int, *, inclusive: bool) -> Fraction:
+    return sum((p for d, p in fudge_sum(DICE).items()
+                if intuition + d < value or (inclusive and intuition + d == value)), Fraction(0))
+
+
+@lru_cache(maxsize=1024)
+def _peer_weights(before: int, after: int) -> tuple[Fraction, ...]:
+    """For k-1 peers tying with a participant who has ``before``/``after`` same-intuition peers earlier
+    and later in the request: sum over the ways the tie splits of their count times P(winning)."""
+    return tuple(
+        sum((comb(before, x) * comb(after, k - 1 - x) * roll_off_winner(k)[x]
+             for x in range(max(0, k - 1 - after), min(before, k - 1) + 1)), Fraction(0))
+        for k in range(1, before + after + 2)
+    )
+
+
+def _p_first(index: int, participants: list[Participant]) -> Fraction:
+    """Ruling 4 for one participant: nobody ranks above them, and they win the roll-offs among those
+    with the same total and intuition (i.i.d. peers, so only how many tie before and after matters)."""
+    me = participants[index]
+    before = sum(1 for p in participants[:index] if p.intuition == me.intuition)
+    after = sum(1 for p in participants[index + 1:] if p.intuition == me.intuition)
+    weights = _peer_weights(before, after)
+    total = Fraction(0)
+    for d, p_me in fudge_sum(DICE).items():
+        value = me.intuition + d
+        others = Fraction(1)
+        for other in participants:
+            if other.intuition != me.intuition:  # equal totals go to the higher intuition
+                others *= _p_below(other.intuition, value, inclusive=other.intuition < me.intuition)
+        if not others:
+            continue
+        below = _p_below(me.intuition, value, inclusive=False)
+        peers = sum((weight * p_me ** (k - 1) * below ** (before + after - k + 1)
+                     for k, weight in enumerate(weights, start=1)), Fraction(0))
+        total += p_me * others * peers
+    return total
+
+
+def initiative(participants: list[Participant]) -> Odds:
+    return Odds(
+        outcomes={f"first:{p.name}": _p_first(i, participants) for i, p in enumerate(participants)},
+        expected={f"total:{p.name}": Fraction(p.intuition) for p in participants},
     )

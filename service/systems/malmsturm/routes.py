@@ -137,6 +137,18 @@ def initiative(body, source, lang):
     return result, text.initiative(result, lang)
 
 
+@blp.odds("/initiative/odds", operation="initiative", request=schemas.MalmInitiativeRequest,
+          example=INITIATIVE_EXAMPLE)
+def initiative_odds(body):
+    """Exact odds of the order of a conflict
+
+    One outcome `first:<name>` per participant: the probability of acting first under ruling 4
+    (highest 4dF + intuition; equal totals: higher intuition; still equal: roll-offs, at most 20,
+    after which the request order stands); `expected` gives each participant's mean total.
+    """
+    return odds.initiative([rules.Participant(p["name"], p["intuition"]) for p in body["participants"]])
+
+
 @blp.rolling("/attack", operation="attack", request=schemas.MalmAttackRequest,
              result=schemas.MalmAttackResult, example=ATTACK_EXAMPLE)
 def attack(body, source, lang):

@@ -87,6 +87,7 @@ def test_catalogue_lists_consequences_and_the_ladder(client):
         ("malmsturm.contest", "POST", "/v1/malmsturm/contest"),
         ("malmsturm.contest.odds", "POST", "/v1/malmsturm/contest/odds"),
         ("malmsturm.initiative", "POST", "/v1/malmsturm/initiative"),
+        ("malmsturm.initiative.odds", "POST", "/v1/malmsturm/initiative/odds"),
         ("malmsturm.attack", "POST", "/v1/malmsturm/attack"),
         ("malmsturm.attack.odds", "POST", "/v1/malmsturm/attack/odds"),
     }
@@ -106,6 +107,9 @@ def test_odds_twins_return_exact_fractions(post):
     contest = post("/v1/malmsturm/contest/odds", {"a": {"skill": 1}, "b": {"skill": 1}})[1]
     names = {o["outcome"]: o["exact"] for o in contest["odds"]["outcomes"]}
     assert names["a"] == names["b"] and set(names) == {"a", "b", "tie"}
+    first = post("/v1/malmsturm/initiative/odds", {"participants": [{"name": "A", "intuition": 1},
+                                                                    {"name": "B", "intuition": 1}]})[1]
+    assert [o["outcome"] for o in first["odds"]["outcomes"]] == ["first:A", "first:B"]
     attack = post("/v1/malmsturm/attack/odds", ATTACK)[1]
     assert {o["outcome"] for o in attack["odds"]["outcomes"]} == {"hit", "miss", "consequence", "taken_out"}
 
@@ -194,5 +198,6 @@ def test_sdk_methods_cover_every_malmsturm_operation(sdk):
     assert m.contest(a={"skill": 2}, b={"skill": 2}, seed=1).operation == "malmsturm.contest"
     assert m.contest_odds(a={"skill": 2}, b={"skill": 2}).odds.outcomes
     assert len(m.initiative(participants=[{"name": "A", "intuition": 1}], seed=2).result.order) == 1
+    assert m.initiative_odds(participants=[{"name": "A", "intuition": 1}]).odds.outcomes[0].exact == "1/1"
     assert m.attack(seed=3, **ATTACK).result.track == "physical"
     assert m.attack_odds(**ATTACK).odds.distributions["shifts"]

@@ -162,3 +162,62 @@ def test_initiative_roll_off_probability_by_sampling():
     sigma = (20000 * 0.25) ** 0.5
     assert abs(counts["A"] - 10000) <= 4 * sigma
     assert counts["A"] + counts["B"] == 20000
+
+
+# --- initiative -------------------------------------------------------------------------------------
+
+def _direct_roll_off(size: int, rounds: int) -> list:
+    """Ruling 4's roll-offs by plain recursion over the top group (only feasible for few rounds)."""
+    if size == 1:
+        return [1]
+    if rounds == 0:
+        return [1] + [0] * (size - 1)
+    sums = odds.fudge_sum(4)
+    win = [0] * size
+    from itertools import product
+    for faces in product(sorted(sums), repeat=size):
+        p = 1
+        for face in faces:
+            p *= sums[face]
+        top = [i for i, face in enumerate(faces) if face == max(faces)]
+        for j, q in enumerate(_direct_roll_off(len(top), rounds - 1)):
+            win[top[j]] += p * q
+    return win
+
+
+@pytest.mark.parametrize("size,rounds", [(2, 1), (2, 3), (3, 2), (4, 1)])
+def test_roll_off_winner_matches_a_direct_recursion(size, rounds):
+    assert list(odds.roll_off_winner(size, rounds)) == _direct_roll_off(size, rounds)
+
+
+def test_initiative_odds_of_two_match_icepool():
+    """Ruling 4: highest total first; equal totals: higher intuition; then roll-offs."""
+    margin = (FOUR_DF + 2) - (FOUR_DF + 1)
+    ours = odds.initiative([rules.Participant("Ragna", 2), rules.Participant("Ork", 1)])
+    assert ours.outcomes["first:Ragna"] == margin.probability(">=", 0)
+    equal = (FOUR_DF - FOUR_DF).probability(0)
+    same = odds.initiative([rules.Participant("A", 1), rules.Participant("B", 1)])
+    # a tie rolls off; after 20 tied roll-offs the request order stands, favouring A by equal**20
+    assert same.outcomes["first:A"] - same.outcomes["first:B"] == equal * equal**20
+    assert sum(same.outcomes.values()) == 1
+
+
+def test_initiative_odds_by_seeded_sampling():
+    people = [rules.Participant("A", 1), rules.Participant("B", 2), rules.Participant("C", 1),
+              rules.Participant("D", 0), rules.Participant("E", 1)]
+    trials = 20000
+    counts = _sample(lambda s: "first:" + rules.initiative(people, s).order[0].name, seed=11, trials=trials)
+    for outcome, probability in odds.initiative(people).outcomes.items():
+        p = float(probability)
+        sigma = (trials * p * (1 - p)) ** 0.5
+        assert abs(counts.get(outcome, 0) - trials * p) <= 4 * sigma + 1e-9, (outcome, counts, p)
+
+
+def test_initiative_odds_at_the_participant_limit_are_fast_and_sum_to_one():
+    import time
+    for cached in (odds.roll_off_winner, odds._peer_weights, odds._tie_at_top):
+        cached.cache_clear()  # measure a cold worker
+    started = time.perf_counter()
+    ours = odds.initiative([rules.Participant(f"P{i}", 0) for i in range(20)])
+    assert sum(ours.outcomes.values()) == 1
+    assert time.perf_counter() - started < 1.0
