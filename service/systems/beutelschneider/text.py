@@ -142,7 +142,7 @@ def contest(result: ContestResult, lang: str) -> str:
 
 
 def combat(result: CombatResult, lang: str) -> str:
-    intro = "Kampf" if lang == "de" else "Combat"
+    intro = "Schlagabtausch" if lang == "de" else "Exchange of blows"
     line = f"{intro}: {_contestants(result, lang)}. {_contest_verdict(result, lang)}"
     wound = result.injury
     if wound is None:
@@ -169,26 +169,37 @@ def injury(result: InjuryResult, severity: Severity, name: str | None, lang: str
 
 def mortal_danger(result: MortalDangerResult, name: str | None, lang: str) -> str:
     if lang == "de":
-        verdict = "Eine schwarze Murmel: er stirbt." if result.dies else "Keine schwarze Murmel: er überlebt."
+        who = name or "der Charakter"
+        verdict = (f"Eine schwarze Murmel ist darunter: {who} stirbt." if result.dies
+                   else f"Keine schwarze Murmel ist darunter: {who} überlebt.")
         return f"{_who(name, lang)} ist in Lebensgefahr und zieht {marbles(result.drawn, lang)}. {verdict}"
-    verdict = "A black marble: the character dies." if result.dies else "No black marble: the character survives."
+    who = name or "the character"
+    verdict = (f"A black marble is among them: {who} dies." if result.dies
+               else f"No black marble among them: {who} survives.")
     return f"{_who(name, lang)} is in mortal danger and draws {marbles(result.drawn, lang)}. {verdict}"
 
 
 def healing(result: HealingResult, name: str | None, lang: str) -> str:
+    blacks = result.black_drawn
     if lang == "de":
         line = f"{_who(name, lang)} zieht zur Heilung {marbles(result.drawn, lang)}."
-        if not result.black_drawn:
+        if not blacks:
             return line + " Keine schwarze Murmel darunter, keine Heilung."
         if result.bag_after is None:
-            return line + f" {result.black_drawn} schwarze dürfen durch farbige ersetzt werden."
-        return line + f" Die schwarzen werden ersetzt; Beutel jetzt: {bag(result.bag_after, lang)}."
+            if blacks == 1:
+                return line + " Die schwarze Murmel darf durch eine farbige ersetzt werden."
+            return line + f" Die {blacks} schwarzen Murmeln dürfen durch farbige ersetzt werden."
+        replaced = "Die schwarze Murmel wird" if blacks == 1 else "Die schwarzen Murmeln werden"
+        return line + f" {replaced} ersetzt; Beutel jetzt: {bag(result.bag_after, lang)}."
     line = f"{_who(name, lang)} draws {marbles(result.drawn, lang)} for healing."
-    if not result.black_drawn:
+    if not blacks:
         return line + " No black marble among them, no healing."
     if result.bag_after is None:
-        return line + f" {result.black_drawn} black may be replaced by coloured marbles."
-    return line + f" The black ones are replaced; the bag now holds {bag(result.bag_after, lang)}."
+        if blacks == 1:
+            return line + " The black marble may be replaced by a red, green or blue one."
+        return line + f" The {blacks} black marbles may be replaced by red, green or blue ones."
+    replaced = "The black marble is" if blacks == 1 else "The black marbles are"
+    return line + f" {replaced} replaced; the bag now holds {bag(result.bag_after, lang)}."
 
 
 def experience(result: ExperienceResult, amount: Amount, name: str | None, lang: str) -> str:

@@ -103,7 +103,7 @@ def test_plague_swamp_mortal_danger(post):
                                             "manual": ["white", "red"]}, lang="de")
     assert response["result"] == {"drawn": ["white", "red"], "dies": False}
     assert response["summary"] == ("Legionär ist in Lebensgefahr und zieht eine weiße und eine rote Murmel. "
-                                   "Keine schwarze Murmel: er überlebt.")
+                                   "Keine schwarze Murmel ist darunter: Legionär überlebt.")
 
 
 WOUNDED_MATTHAEUS = {"red": 8, "green": 6, "blue": 0, "white": 3, "black": 3}
