@@ -63,10 +63,20 @@ def mean(distribution: Distribution) -> Fraction:
 # --- building blocks ---------------------------------------------------------------------------
 
 @lru_cache(maxsize=4096)
+def binomial_weights(n: int, p: Fraction) -> tuple[tuple[int, ...], int]:
+    """Integer weights w_k and one denominator D with P(k successes of n) = w_k / D.
+
+    Integers with a common denominator are far faster than Fractions, which reduce (a gcd of
+    numbers with hundreds of digits) after every operation; convert once at the end."""
+    success, failure, denominator = p.numerator, p.denominator - p.numerator, p.denominator
+    return tuple(comb(n, k) * success**k * failure ** (n - k) for k in range(n + 1)), denominator**n
+
+
+@lru_cache(maxsize=4096)
 def binomial(n: int, p: Fraction) -> tuple[Fraction, ...]:
     """P(k successes) for k = 0..n, each of n independent trials succeeding with probability p."""
-    q = 1 - p
-    return tuple(comb(n, k) * p**k * q ** (n - k) for k in range(n + 1))
+    weights, denominator = binomial_weights(n, p)
+    return tuple(Fraction(weight, denominator) for weight in weights)
 
 
 def hypergeometric(population: int, marked: int, draws: int) -> tuple[Fraction, ...]:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from math import comb
+from functools import lru_cache
 
-from service.platform.odds import Odds, binomial, from_pairs
+from service.platform.odds import Odds, binomial, binomial_weights, from_pairs
 from service.systems.proben.rules import (MAX_OPPOSED_ROUNDS, Pool, SuccessRule, dice_for_attempt,
                                           required_successes)
 
@@ -31,17 +31,19 @@ def test(pool: Pool, difficulty: int, *, attempt: int = 1, rule: SuccessRule = S
     )
 
 
+@lru_cache(maxsize=1024)
 def _compare(a_dice: int, b_dice: int) -> tuple[Fraction, Fraction, Fraction]:
-    """P(a more successes), P(b more), P(equal) for one round; O(n) with running sums."""
-    pa, pb = binomial(a_dice, P_SUCCESS), binomial(b_dice, P_SUCCESS)
-    a_wins = equal = Fraction(0)
-    b_below = Fraction(0)  # P(b < i) as i grows
-    for i, p in enumerate(pa):
-        a_wins += p * b_below
-        if i < len(pb):
-            equal += p * pb[i]
-            b_below += pb[i]
-    return a_wins, 1 - a_wins - equal, equal
+    """P(a more successes), P(b more), P(equal) for one round; O(n) running sums in integers."""
+    (a_weights, a_total), (b_weights, b_total) = (binomial_weights(a_dice, P_SUCCESS),
+                                                  binomial_weights(b_dice, P_SUCCESS))
+    a_wins = equal = b_below = 0  # b_below: weight of b rolling fewer than i successes
+    for i, weight in enumerate(a_weights):
+        a_wins += weight * b_below
+        if i < len(b_weights):
+            equal += weight * b_weights[i]
+            b_below += b_weights[i]
+    total = a_total * b_total
+    return Fraction(a_wins, total), Fraction(total - a_wins - equal, total), Fraction(equal, total)
 
 
 def opposed(a: Pool, b: Pool, *, allow_tie: bool = False) -> Odds:
@@ -56,8 +58,9 @@ def opposed(a: Pool, b: Pool, *, allow_tie: bool = False) -> Odds:
         tie = equal
     else:
         # Equal rounds are rolled again, at most 20 rounds in all: a geometric series.
-        repeat = sum((equal**k for k in range(MAX_OPPOSED_ROUNDS)), Fraction(0))
-        a_wins, b_wins, tie = a_wins * repeat, b_wins * repeat, equal**MAX_OPPOSED_ROUNDS
+        tie = equal**MAX_OPPOSED_ROUNDS
+        repeat = (1 - tie) / (1 - equal)
+        a_wins, b_wins = a_wins * repeat, b_wins * repeat
     return Odds(outcomes={"a": a_wins, "b": b_wins, "tie": tie},
                 expected={"successes_a": a.dice * P_SUCCESS, "successes_b": b.dice * P_SUCCESS})
 
@@ -82,27 +85,37 @@ def cooperation(leader: Pool, helpers: list[Pool], difficulty: int, *,
                 expected={"advantages": sum((k * p for k, p in helping.items()), Fraction(0))})
 
 
-def _at_least(dice: int, required: int) -> Fraction:
-    """P(Bin(dice, 1/3) >= required), exact, with integer arithmetic (dice may be in the thousands)."""
-    below = sum(comb(dice, j) * 2 ** (dice - j) for j in range(min(required, dice + 1)))
-    return 1 - Fraction(below, 3**dice)
+def _weight_below(dice: int, required: int) -> int:
+    """3^dice * P(Bin(dice, 1/3) < required) as an integer: sum of C(dice, j) 2^(dice-j), j < required.
+    The common factor 2^(dice-required+1) is shifted in at the end, so the running sum stays small."""
+    last = min(required, dice + 1) - 1
+    coefficient, total = 1, 0  # C(dice, j)
+    for j in range(last + 1):
+        total += coefficient << (last - j)
+        coefficient = coefficient * (dice - j) // (j + 1)
+    return total << (dice - last)
 
 
+@lru_cache(maxsize=256)
 def extended(pool: Pool, required: int) -> Odds:
     """Cumulative successes after k rolls are Bin(dice rolled so far, 1/3), because a sum of
-    independent binomials with the same p is binomial; so P(done by roll k) is a binomial tail."""
-    rolls_used: dict[int, Fraction] = {}
-    done_before = Fraction(0)
+    independent binomials with the same p is binomial; so P(done by roll k) is a binomial tail.
+    All rolls share the denominator 3^(all dice) so the sums stay in integers."""
+    rolls = list(range(pool.dice, 0, -1))
+    if not rolls:
+        return Odds(outcomes={"success": Fraction(0), "failure": Fraction(1)},
+                    distributions={"rolls_used": {0: Fraction(1)}})
+    all_dice = sum(rolls)
+    denominator = 3**all_dice
+    done_weights: list[int] = []  # weight (over the denominator) of being done by roll k
     dice_so_far = 0
-    for roll, dice in enumerate(range(pool.dice, 0, -1), start=1):
+    for dice in rolls:
         dice_so_far += dice
-        done_by_now = _at_least(dice_so_far, required)
-        rolls_used[roll] = done_by_now - done_before
-        done_before = done_by_now
-    failure = 1 - done_before
-    if pool.dice:
-        rolls_used[pool.dice] += failure  # a failure uses every roll
-    else:
-        rolls_used[0] = Fraction(1)
-    return Odds(outcomes={"success": done_before, "failure": failure},
+        below = _weight_below(dice_so_far, required) * 3 ** (all_dice - dice_so_far)
+        done_weights.append(denominator - below)
+    per_roll = [done - before for done, before in zip(done_weights, [0] + done_weights[:-1])]
+    per_roll[-1] += denominator - done_weights[-1]  # a failure uses every roll
+    rolls_used = {roll: Fraction(weight, denominator) for roll, weight in enumerate(per_roll, start=1)}
+    success = Fraction(done_weights[-1], denominator)
+    return Odds(outcomes={"success": success, "failure": 1 - success},
                 distributions={"rolls_used": rolls_used})
