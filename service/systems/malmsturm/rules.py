@@ -1,8 +1,8 @@
 """Malmsturm rules (rules file 004_c170d2e352f902aa.txt and RULINGS.md "Malmsturm"). Pure: no Flask,
 no JSON.
 
-"Malmsturm verwendet FUDGE-Würfel und zwar meistens 4 davon. Also ergibt sich ein Spektrum von -4 bis
-+4 um das Ausgangsniveau."
+"Wie erwähnt, verwendet Malmsturm FUDGE-Würfel und zwar meistens 4 davon. Also ergebt sich ein
+Spektrum von -4 bis +4 um das Ausgangsniveau."
 """
 
 from __future__ import annotations
@@ -246,7 +246,7 @@ TRACK_OF = {
     AttackType.PERSUADE: Track.MENTAL,
 }
 
-CONSEQUENCES_TO_TAKE_OUT = 2  # "Wer zwei Konsequenzen hingenommen hat, scheidet aus dem Konflikt aus."
+CONSEQUENCES_TO_TAKE_OUT = 2  # "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus."
 
 
 class ConsequenceReason(str, Enum):
@@ -269,7 +269,7 @@ SEVERITIES = (
              "after a short breather", "kurze Verschnaufpause"),
     Severity("moderate", "mittlere Konsequenz", ("Bewusstlos", "Beschämt"),
              "after about half a day", "nach etwa einem halben Tag"),
-    Severity("severe", "schwere Konsequenz", ("Schusswunde", "Krise"),
+    Severity("severe", "schwere Konsequenz", ("Schußwunde", "Krise"),
              "after several days", "mehrere Tage"),
 )
 

@@ -2,7 +2,7 @@
 mental attacks, stress running out, a consequence, and the second consequence taking the orc out.
 
 "Konflikte entstehen dann, wenn zwei oder mehr Konkurrenten über mehrere Runden im Widerstreit liegen
-und versuchen, den anderen zu übertrumpfen, bis einer der Konkurrenten freiwillig oder unfreiwillig
+und versuchen, den anderen zu übetrumpfen, bis einer der Konkurrenten freiwillig oder unfreiwillig
 ausscheidet"
 """
 
@@ -71,7 +71,7 @@ def test_full_conflict_walkthrough(post):
     assert "takes a consequence (2/2 refilled)" in summary
 
     # 6. Ragna strikes again: 4 against 2 spends the physical stress exactly (0 counts as spent):
-    #    the second consequence: "Wer zwei Konsequenzen hingenommen hat, scheidet aus dem Konflikt aus."
+    #    the second consequence: "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus."
     result, summary = attack({"name": "Ragna", "skill": 3, "attack": "harm"}, 2, [1, 0, 0, 0] + ZERO)
     assert (result["shifts"], result["consequence_reason"], result["consequences_after"]) == (2, "stress_spent", 2)
     assert result["taken_out"]

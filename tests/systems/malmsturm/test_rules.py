@@ -183,7 +183,7 @@ def test_spent_stress_forces_a_consequence_and_refills(shifts):
 
 
 def test_the_second_consequence_takes_the_defender_out():
-    """"Wer zwei Konsequenzen hingenommen hat, scheidet aus dem Konflikt aus." """
+    """"Wer zwei Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus." """
     defender = Defender(1, Stress(StressTrack(1, 3), StressTrack(2, 2)), consequences=1)
     result = rules.attack(Attacker(2, AttackType.PUSH), defender, dice(ZERO, ZERO))
     assert result.consequences_after == 2 and result.taken_out
