@@ -61,3 +61,8 @@ def child_exit(server, worker):
     from prometheus_client import multiprocess
 
     multiprocess.mark_process_dead(worker.pid)
+
+
+def post_worker_init(worker):
+    """Logged once the app is built in the worker: from here on it serves requests."""
+    worker.log.info("worker %s ready", worker.pid)

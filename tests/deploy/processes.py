@@ -43,7 +43,7 @@ class Gunicorn:
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tmp / f"{name}.log"
         self.env = {**os.environ, "PORT": str(self.port), "WEB_CONCURRENCY": str(workers),
-                    "GUNICORN_ACCESS_LOG": "0", "PROMETHEUS_MULTIPROC_DIR": str(tmp / f"{name}-metrics"),
+                    "GUNICORN_ACCESS_LOG": "0", "WURFWERK_LOG_LEVEL": "WARNING", "PROMETHEUS_MULTIPROC_DIR": str(tmp / f"{name}-metrics"),
                     **env}
         self.process: subprocess.Popen | None = None
         self._log_handle = None
@@ -55,8 +55,22 @@ class Gunicorn:
              "service:create_app()"],
             cwd=ROOT, env=self.env, stdout=self._log_handle, stderr=subprocess.STDOUT,
             start_new_session=True)
+        self._wait_for_workers()
         wait_until_up(self.url + "/livez")
         return self
+
+    def _wait_for_workers(self, timeout: float = 30.0) -> None:
+        """Until every worker of this start has logged that its app is built (post_worker_init)."""
+        already = self.log.read_text(errors="replace").count(" ready") if self.log.exists() else 0
+        expected = already + int(self.env["WEB_CONCURRENCY"])
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.log.read_text(errors="replace").count(" ready") >= expected:
+                return
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited: {self.log.read_text(errors='replace')[-2000:]}")
+            time.sleep(0.05)
+        raise TimeoutError("gunicorn workers did not become ready")
 
     def kill(self) -> None:
         """SIGKILL the whole process group: the instance dies as in a crash."""

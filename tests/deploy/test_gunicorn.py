@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 import re
 import stat
 
@@ -54,8 +55,13 @@ def test_unseeded_rolls_differ_across_workers_and_metrics_add_up(tmp_path):
     key.write_text(generate_private_key_pem())
     server = Gunicorn(tmp_path, env={"WURFWERK_SIGNING_KEY_FILE": str(key)}, workers=2).start()
     try:
-        rolls = [tuple(requests.post(server.url + "/v1/proben/test", json={"attribute": 30, "difficulty": 1},
-                                     timeout=5).json()["result"]["dice"]) for _ in range(60)]
+        def roll(_):
+            return tuple(requests.post(server.url + "/v1/proben/test", json={"attribute": 30, "difficulty": 1},
+                                       timeout=5).json()["result"]["dice"])
+
+        # Concurrent clients keep both workers busy, so both must answer.
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            rolls = list(pool.map(roll, range(60)))
         assert len(set(rolls)) == len(rolls)
         served_by = {name for name in os.listdir(tmp_path / "gunicorn-metrics") if name.startswith("counter_")}
         assert len(served_by) >= 2, f"only one worker answered: {served_by}"
