@@ -9,6 +9,7 @@ import uuid
 from flask import Flask, g, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
+from service.platform.errors import InputError
 from service.platform.problems import http_error, problem
 from service.platform.runtime import current_runtime
 
@@ -41,7 +42,8 @@ def _check_body() -> None:
     except RequestEntityTooLarge:
         raise http_error(413, _too_large_detail(), "payload-too-large")
     if not has_body:
-        return
+        # Every POST of this API documents a required JSON body; `{}` asks for all defaults.
+        raise InputError("body", "a JSON object is required (send {} to take every default)")
     if request.mimetype != "application/json" and not request.mimetype.endswith("+json"):
         raise http_error(415, f"The body must be application/json, not {request.mimetype or 'untyped'}.",
                          "unsupported-media-type")
@@ -67,6 +69,8 @@ def install_hooks(app: Flask) -> None:
     def _before():
         _assign_request_id()
         if request.method == "OPTIONS":  # CORS preflight: answered by flask-cors, never refused
+            return
+        if request.routing_exception is not None:  # 404/405 come first: there is nothing to check
             return
         _check_api_key()
         _check_body()

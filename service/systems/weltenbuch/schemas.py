@@ -15,7 +15,9 @@ from service.systems.weltenbuch.rules import DEFAULT_DIE, GOD_DIE, Actor, Role
 BONUS = validate.Range(min=0, max=100)
 MAX_SEAT = 100
 MAX_TOUGHNESS = 1000
-MAX_SPENDS = 16000  # 8 parties x 20 members x 100 dice
+# One spend per die, and the signed conflict travels in the same body (64 KiB by default): a
+# conflict with more than about a thousand dice cannot be sent back at all, so 1000 spends suffice.
+MAX_SPENDS = 1000
 
 
 class WeltenMemberSchema(StrictSchema):
