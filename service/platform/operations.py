@@ -186,7 +186,8 @@ class SystemBlueprint(Blueprint):
         endpoint.__name__ = operation_id.replace(".", "_").replace("-", "_")
         decorated = endpoint
         if request_schema is not None:
-            decorated = self.arguments(request_schema, example=dict(example))(decorated)
+            # An instance, built once: webargs would build a new schema from a class on every request.
+            decorated = self.arguments(request_schema(), example=dict(example))(decorated)
         decorated = self.response(200, response_schema, example=response_example)(decorated)
         for status in PROBLEM_STATUSES:
             decorated = self.alt_response(status, response=_problem_response_name(status))(decorated)

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Mapping
 
+import orjson
 import rfc8785
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -48,7 +50,24 @@ def _as_ijson_numbers(value: Any) -> Any:
     return value
 
 
+# orjson with sorted keys writes exactly the RFC 8785 form (the same string escapes, no whitespace)
+# for documents without floats, without integers beyond 2^53 and without keys outside the Basic
+# Multilingual Plane (JCS sorts keys by UTF-16 code units, orjson by code points). Receipts are
+# signed on every request, so that common case takes the fast path; anything else goes through the
+# reference implementation. tests/platform/test_canonical.py holds the two to the same bytes.
+_JSON_STRINGS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')  # "unrolled": no per-character alternation
+_FLOAT_OR_LONG_NUMBER = re.compile(rb"\d[.eE]|\d{16}")
+_FOUR_BYTE_UTF8 = re.compile(rb"[\xf0-\xf4]")
+
+
 def canonical_bytes(document: Mapping[str, Any]) -> bytes:
+    try:
+        fast = orjson.dumps(document, option=orjson.OPT_SORT_KEYS)
+    except (orjson.JSONEncodeError, TypeError):
+        fast = None
+    if fast is not None and not _FOUR_BYTE_UTF8.search(fast) \
+            and not _FLOAT_OR_LONG_NUMBER.search(_JSON_STRINGS.sub(b'""', fast)):
+        return fast
     return rfc8785.dumps(_as_ijson_numbers(document))
 
 

@@ -104,7 +104,7 @@ def make_platform_blueprint(catalogue: list[dict], batch_paths: dict[str, str]) 
         return json_response(current_runtime().keys.jwks())
 
     @blp.route("/v1/receipts/verify", methods=["POST"])
-    @blp.arguments(VerifyRequestSchema, example={"operation": "proben.test", "receipt": {"kid": "…"}})
+    @blp.arguments(VerifyRequestSchema(), example={"operation": "proben.test", "receipt": {"kid": "…"}})
     @blp.response(200, VerificationSchema, example={"valid": False, "kid": "…",
                                                     "reason": "the signature does not match the document"})
     @_problems(blp)
@@ -130,7 +130,7 @@ def make_platform_blueprint(catalogue: list[dict], batch_paths: dict[str, str]) 
         return json_response({"systems": catalogue})
 
     @blp.route("/v1/batch", methods=["POST"])
-    @blp.arguments(batch_schema, example={"requests": [
+    @blp.arguments(batch_schema(), example={"requests": [
         {"operation": "proben.test", "body": {"attribute": 3, "difficulty": 2, "seed": 1}}]})
     @blp.response(200, BatchResponseSchema, example={"results": [
         {"status": 200, "body": {"operation": "proben.test", "result": {"successes": 1}, "receipt": {"kid": "…"}}},
