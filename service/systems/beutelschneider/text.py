@@ -150,11 +150,14 @@ def combat(result: CombatResult, lang: str) -> str:
             line += (" Der Sieger hat nicht gekämpft, es gibt keine Verletzung." if lang == "de"
                      else " The winner did not fight, nobody is injured.")
         return line
+    single = len(wound.drawn) == 1
     if lang == "de":
+        by_black = "durch eine schwarze" if single else "durch schwarze"
         return (line + f" {wound.target} erleidet eine {SEVERITY[lang][wound.severity]} Verletzung: "
-                f"{marbles(wound.drawn, lang)} durch schwarze ersetzt.")
+                f"{marbles(wound.drawn, lang)} {by_black} ersetzt.")
+    by_black = "a black one" if single else "black ones"
     return (line + f" {wound.target} suffers a {SEVERITY[lang][wound.severity]} injury: "
-            f"{marbles(wound.drawn, lang)} replaced by black ones.")
+            f"{marbles(wound.drawn, lang)} replaced by {by_black}.")
 
 
 def injury(result: InjuryResult, severity: Severity, name: str | None, lang: str) -> str:

@@ -141,6 +141,14 @@ def test_combat_lines():
         "replaced by black ones.")
 
 
+def test_combat_line_for_a_single_marble_injury():
+    attacker = Contender("Legionär", BAG, Ability.COMBAT, Difficulty.NORMAL)
+    defender = Contender("Affenmensch", Bag(red=3, green=3), Ability.COMBAT, Difficulty.NORMAL)
+    result = rules.combat(attacker, defender, manual(R, G, G, G, G))  # one red ahead: a light injury
+    assert text.combat(result, "en").endswith("a green marble replaced by a black one.")
+    assert text.combat(result, "de").endswith("eine grüne Murmel durch eine schwarze ersetzt.")
+
+
 def test_healing_lines():
     result = rules.healing(BAG, 2, manual(G, K))
     assert text.healing(result, "Matthäus", "de") == (
