@@ -15,17 +15,17 @@ the request example, so they are real output), and the problem responses.
 from __future__ import annotations
 
 import dataclasses
-from http import HTTPStatus
 import enum
 import inspect
+from http import HTTPStatus
 from typing import Any, Callable, Mapping, Type
 
 import marshmallow as ma
-from service.platform.api import WurfwerkBlueprint as Blueprint
 
 from service.platform import odds as odds_json
-from service.platform.i18n import LANG_PARAMETER, request_lang
+from service.platform.api import WurfwerkBlueprint as Blueprint
 from service.platform.errors import ReceiptError
+from service.platform.i18n import LANG_PARAMETER, request_lang
 from service.platform.jsonio import json_response
 from service.platform.randomness import make_source
 from service.platform.runtime import current_runtime
@@ -77,7 +77,7 @@ class SystemBlueprint(Blueprint):
         self.enums = dict(enums or {})
         self.glossary = dict(glossary or {})
         self.extra = dict(extra or {})
-        self.declared: list[tuple[str, str, str]] = []  # (operation id, method, path)
+        self.declared: list[tuple[str, str, str, str]] = []  # (operation id, method, path, endpoint)
 
     # -- the four kinds of operation -------------------------------------------------------------
 

@@ -131,8 +131,13 @@ class ProbenExtendedRoll(ma.Schema):
     cumulative = fields.Integer(required=True)
 
 
+class ProbenElapsed(ma.Schema):
+    amount = fields.Integer(required=True, metadata={"description": "rolls_used × interval.amount (0 with no dice)."})
+    unit = fields.String(required=True)
+
+
 class ProbenExtendedResult(ma.Schema):
     rolls = fields.List(fields.Nested(ProbenExtendedRoll), required=True)
     success = fields.Boolean(required=True)
     rolls_used = fields.Integer(required=True)
-    elapsed = fields.Nested(ProbenInterval, allow_none=True, required=True)
+    elapsed = fields.Nested(ProbenElapsed, allow_none=True, required=True)
