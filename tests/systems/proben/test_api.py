@@ -99,3 +99,12 @@ def test_sdk_methods_cover_every_proben_operation(sdk):
     assert sdk.proben.cooperation_odds(leader={"attribute": 2}, helpers=[{"attribute": 1}], difficulty=1).odds
     assert sdk.proben.extended(attribute=3, required=2, seed=3).result.rolls_used >= 1
     assert sdk.proben.extended_odds(attribute=3, required=2).odds.distributions["rolls_used"]
+
+
+def test_extended_with_no_dice_fails_at_once(post):
+    """Found by schemathesis: a pool of no dice makes no roll, and no time passes."""
+    status, body = post("/v1/proben/extended", {"attribute": 3, "disadvantages": 5, "required": 2,
+                                                "interval": {"amount": 1, "unit": "hours"}})
+    assert status == 200
+    assert body["result"] == {"rolls": [], "success": False, "rolls_used": 0,
+                              "elapsed": {"amount": 0, "unit": "hours"}}
