@@ -17,7 +17,7 @@ from service.platform.metrics import install_metrics
 from service.platform.problems import register_problem_handlers
 from service.platform.receipts import KeyRing, generate_private_key_pem
 from service.platform.routes import make_platform_blueprint
-from service.platform.runtime import Operation, Runtime
+from service.platform.runtime import Runtime
 from service.systems import discover
 
 __version__ = "1.0.0"
@@ -80,13 +80,11 @@ def _register_systems(app: Flask, api) -> None:
     catalogue = []
     systems = discover()
     for system in systems:
-        operations = [Operation(op_id, method, path, f"{system.name}.{endpoint}")
-                      for op_id, method, path, endpoint in system.declared]
-        runtime.operations.update({operation.id: operation for operation in operations})
+        runtime.operations.update({operation.id: operation for operation in system.declared})
         catalogue.append(system.catalogue_entry(
-            [{"id": o.id, "method": o.method, "path": o.path} for o in operations]))
-    batch_paths = {o.id: o.path for o in runtime.operations.values() if o.method == "POST"}
-    api.register_blueprint(make_platform_blueprint(catalogue, batch_paths))
+            [{"id": o.id, "method": o.method, "path": o.path} for o in system.declared]))
+    batchable = {o.id: o for o in runtime.operations.values() if o.method == "POST"}
+    api.register_blueprint(make_platform_blueprint(catalogue, batchable))
     for system in systems:
         api.register_blueprint(system)
 

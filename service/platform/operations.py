@@ -28,7 +28,7 @@ from service.platform.errors import ReceiptError
 from service.platform.i18n import LANG_PARAMETER, request_lang
 from service.platform.jsonio import json_response
 from service.platform.randomness import make_source
-from service.platform.runtime import current_runtime
+from service.platform.runtime import Operation, current_runtime
 from service.platform.schemas import (envelope_schema, odds_response_schema, renamed,
                                       rolling_request_schema)
 
@@ -77,7 +77,7 @@ class SystemBlueprint(Blueprint):
         self.enums = dict(enums or {})
         self.glossary = dict(glossary or {})
         self.extra = dict(extra or {})
-        self.declared: list[tuple[str, str, str, str]] = []  # (operation id, method, path, endpoint)
+        self.declared: list[Operation] = []
 
     # -- the four kinds of operation -------------------------------------------------------------
 
@@ -185,16 +185,18 @@ class SystemBlueprint(Blueprint):
         summary, description = _doc_parts(view)
         endpoint.__name__ = operation_id.replace(".", "_").replace("-", "_")
         decorated = endpoint
-        if request_schema is not None:
-            # An instance, built once: webargs would build a new schema from a class on every request.
-            decorated = self.arguments(request_schema(), example=dict(example))(decorated)
+        # An instance, built once: webargs would build a new schema from a class on every request.
+        schema = request_schema() if request_schema is not None else None
+        if schema is not None:
+            decorated = self.arguments(schema, example=dict(example))(decorated)
         decorated = self.response(200, response_schema, example=response_example)(decorated)
         for status in PROBLEM_STATUSES:
             decorated = self.alt_response(status, response=_problem_response_name(status))(decorated)
         decorated = self.doc(operationId=operation_id, summary=summary, description=description,
                              parameters=[LANG_PARAMETER])(decorated)
         self.route(path, methods=[method], endpoint=endpoint.__name__)(decorated)
-        self.declared.append((operation_id, method, self.url_prefix + path, endpoint.__name__))
+        self.declared.append(Operation(operation_id, method, self.url_prefix + path,
+                                       f"{self.name}.{endpoint.__name__}", schema, endpoint))
 
     def catalogue_entry(self, operations: list[dict]) -> dict:
         return {

@@ -61,14 +61,15 @@ class ProblemSchema(ma.Schema):
 
 
 def problem(status: int, detail: str, *, slug: str | None = None,
-            errors: Mapping[str, list[str]] | None = None, headers=None):
+            errors: Mapping[str, list[str]] | None = None, headers=None, instance: str | None = None):
+    """``instance`` is the request's path unless a batch answers for one of its items."""
     slug = slug or _SLUG_BY_STATUS.get(status, "http-error")
     body: dict[str, Any] = {
         "type": PROBLEM_BASE + slug,
         "title": HTTPStatus(status).phrase,
         "status": status,
         "detail": detail,
-        "instance": request.path,
+        "instance": instance or request.path,
         "request_id": getattr(g, "request_id", ""),
     }
     if errors:
@@ -106,9 +107,9 @@ def _validation_detail(errors: Mapping[str, list[str]]) -> str:
     return f"{first_path}: {first_messages[0]}{more}"
 
 
-def validation_problem(messages: Any, slug: str = "validation-error"):
+def validation_problem(messages: Any, slug: str = "validation-error", instance: str | None = None):
     errors = flatten_messages(messages)
-    return problem(422, _validation_detail(errors), slug=slug, errors=errors)
+    return problem(422, _validation_detail(errors), slug=slug, errors=errors, instance=instance)
 
 
 def _handle_http_exception(error: HTTPException):
@@ -139,20 +140,21 @@ def _merge_locations(messages: Mapping[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def _handle_input_error(error: InputError):
+def input_error_problem(error: InputError, instance: str | None = None):
     return problem(422, f"{error.field}: {error.message}", slug=error.problem_type,
-                   errors={error.field: [error.message]})
+                   errors={error.field: [error.message]}, instance=instance)
 
 
-def _handle_unexpected(error: Exception):
-    log.exception("unhandled error in %s %s", request.method, request.path)
-    return problem(500, "The service failed to handle this request; it has been logged.")
+def unexpected_problem(error: Exception, instance: str | None = None):
+    log.exception("unhandled error in %s %s", request.method, instance or request.path)
+    return problem(500, "The service failed to handle this request; it has been logged.",
+                   instance=instance)
 
 
 def register_problem_handlers(app: Flask) -> None:
     app.register_error_handler(HTTPException, _handle_http_exception)
-    app.register_error_handler(InputError, _handle_input_error)
-    app.register_error_handler(Exception, _handle_unexpected)
+    app.register_error_handler(InputError, input_error_problem)
+    app.register_error_handler(Exception, unexpected_problem)
 
 
 def http_error(status: int, detail: str, slug: str | None = None) -> HTTPException:

@@ -13,7 +13,7 @@ from marshmallow import fields
 
 from service.platform.batch import BatchResponseSchema, batch_request_schema, run_batch
 from service.platform.jsonio import json_response
-from service.platform.runtime import current_runtime
+from service.platform.runtime import Operation, current_runtime
 
 DOC_STATUSES = (400, 401, 413, 415, 422)
 
@@ -65,9 +65,9 @@ def _problems(blp: Blueprint, statuses=DOC_STATUSES):
     return decorator
 
 
-def make_platform_blueprint(catalogue: list[dict], batch_paths: dict[str, str]) -> Blueprint:
+def make_platform_blueprint(catalogue: list[dict], batchable: dict[str, Operation]) -> Blueprint:
     blp = Blueprint("platform", __name__, description="Health, keys, receipts, catalogue and batch.")
-    batch_schema = batch_request_schema(sorted(batch_paths))
+    batch_schema = batch_request_schema(sorted(batchable))
 
     @blp.route("/livez", methods=["GET"])
     @blp.response(200, StatusSchema, example={"status": "ok"})
@@ -145,6 +145,6 @@ def make_platform_blueprint(catalogue: list[dict], batch_paths: dict[str, str]) 
         exactly what the single call returns (its own receipt) or its problem. An item's failure does
         not fail the batch. Items inherit the batch's `Authorization`, `Accept-Language` and `?lang=`.
         """
-        return run_batch(body["requests"], batch_paths)
+        return run_batch(body["requests"], batchable)
 
     return blp

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
+
+import marshmallow as ma
+from flask import Response
 
 from flask import current_app
 
@@ -12,12 +16,17 @@ from service.platform.receipts import KeyRing
 
 @dataclass
 class Operation:
-    """One operation of the catalogue and of the batch: id, method and full path."""
+    """One operation of the catalogue and of the batch.
+
+    ``schema`` (the request schema instance) and ``handler`` (validated body -> signed response)
+    let the batch run an item without building a whole request for it."""
 
     id: str
     method: str
     path: str
     endpoint: str
+    schema: ma.Schema | None = None
+    handler: Callable[[dict], Response] | None = None
 
 
 @dataclass

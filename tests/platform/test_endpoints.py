@@ -49,8 +49,18 @@ def test_batch_items_equal_single_calls(client):
     assert first["status"] == 200 and first["body"]["result"] == single["result"]
     assert first["body"]["receipt"]["id"] != single["receipt"]["id"]  # each item has its own receipt
     assert client.post("/v1/receipts/verify", json=first["body"]).get_json()["valid"]
-    assert second["status"] == 422 and "attribute" in second["body"]["errors"]
+    single_problem = client.post("/v1/proben/test", json={"attribute": "x"}).get_json()
+    assert second["status"] == 422
+    assert {**second["body"], "request_id": ""} == {**single_problem, "request_id": ""}
     assert third["status"] == 200 and third["body"]["operation"] == "proben.test.odds"
+
+
+def test_batch_item_rule_errors_match_single_calls(client):
+    body = {"attribute": 2, "difficulty": 1, "manual": [5]}  # one value short
+    single = client.post("/v1/proben/test", json=body).get_json()
+    item = client.post("/v1/batch", json={"requests": [{"operation": "proben.test", "body": body}]}).get_json()
+    assert item["results"][0]["status"] == 422
+    assert {**item["results"][0]["body"], "request_id": ""} == {**single, "request_id": ""}
 
 
 def test_batch_items_inherit_language(client):
