@@ -43,8 +43,13 @@ EXAMPLE_RECEIPT = {
 }
 
 
+_JSON_SCALARS = (str, int, bool, type(None))
+
+
 def plain(value: Any) -> Any:
     """Dataclasses, enums and tuples -> JSON-ready dicts, strings and lists."""
+    if type(value) in _JSON_SCALARS:  # most values: answer before the slower checks
+        return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, enum.Enum):
@@ -190,10 +195,11 @@ class SystemBlueprint(Blueprint):
         if schema is not None:
             decorated = self.arguments(schema, example=dict(example))(decorated)
         decorated = self.response(200, response_schema, example=response_example)(decorated)
-        for status in PROBLEM_STATUSES:
-            decorated = self.alt_response(status, response=_problem_response_name(status))(decorated)
+        # The problem responses go in through `doc`: each `alt_response` would add a wrapper layer
+        # that runs on every request for documentation alone.
+        problems = {status: _problem_response_name(status) for status in PROBLEM_STATUSES}
         decorated = self.doc(operationId=operation_id, summary=summary, description=description,
-                             parameters=[LANG_PARAMETER])(decorated)
+                             parameters=[LANG_PARAMETER], responses=problems)(decorated)
         self.route(path, methods=[method], endpoint=endpoint.__name__)(decorated)
         self.declared.append(Operation(operation_id, method, self.url_prefix + path,
                                        f"{self.name}.{endpoint.__name__}", schema, endpoint))
