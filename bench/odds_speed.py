@@ -1,9 +1,18 @@
-"""Exact odds at the limits: our `/odds` (in-process, through the app) against icepool computing the
-same distribution, side by side in one run. icepool is the general-purpose oracle; where it cannot
-finish a case at the limits in reasonable time, a smaller case both can compute is timed instead."""
+"""Exact odds at the limits of API.md §1.6, ours against icepool computing the same distribution,
+side by side in one run.
+
+Ours: the operation's own handler in-process (exact odds and their JSON form) on the validated body,
+every lru_cache cleared first, so nothing from an earlier call helps; validating the body is timed
+apart (it is not part of computing a distribution, and icepool does none). icepool: the general-purpose dice
+library (our test oracle) computing the same probabilities the way its documentation suggests
+(binomial pools with `@`, `highest` for the best of the others, an absorbing running total for the
+extended test, `Deck.deal` for marbles).
+"""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import time
 from typing import Callable
 
@@ -12,99 +21,94 @@ import icepool
 from service import create_app
 from service.platform.receipts import generate_private_key_pem
 
-HIT_D6_456 = icepool.Die([0, 0, 0, 1, 1, 1])  # Paws: success on 4-6
-HIT_D6_56 = icepool.Die([0, 0, 0, 0, 1, 1])  # Proben: success on 5-6
-HIT_EVEN_D10 = icepool.Die([0, 1] * 5)  # Weltenbuch: even faces
-FUDGE = icepool.Die([-1, 0, 1])
+PAWS_DIE = icepool.Die([0, 0, 0, 1, 1, 1])  # success on 4-6
+PROBEN_DIE = icepool.Die([0, 0, 0, 0, 1, 1])  # success on 5-6
+EVEN_FACE = icepool.Die([0, 1])  # Weltenbuch: an even face of any even die
 
 
-def _pool(n: int) -> dict:
-    return {"attribute": n}
+def _wins(contestants: list) -> list:
+    """P(contestant i is strictly above every other), as icepool computes it."""
+    return [(die - icepool.highest(*(contestants[:i] + contestants[i + 1:]))).probability(">", 0)
+            for i, die in enumerate(contestants)]
 
 
-def _paws_comparison():
-    a, b = 100 @ HIT_D6_456, 100 @ HIT_D6_456
-    return (a - b).probabilities()
+def _extended(dice: int, required: int) -> list:
+    total, done = icepool.Die([0]), []
+    for size in range(dice, 0, -1):
+        total = (total + size @ PROBEN_DIE).map(lambda t: min(t, required))
+        done.append(total.probability(required))
+    return done
 
 
-def _weltenbuch_two_parties():
-    return (100 @ HIT_EVEN_D10 - 100 @ HIT_EVEN_D10).probabilities()
+def _bag(index: int) -> dict:
+    return {"red": 20 + index, "green": 25, "blue": 20, "white": 30 - index, "black": 5}
 
 
-def _extended_first_rolls(rolls: int = 20):
-    """Cumulative successes over the first ``rolls`` rolls (100, 99, ... dice), added roll by roll."""
-    total = 100 @ HIT_D6_56
-    for dice in range(99, 100 - rolls, -1):
-        total = total + dice @ HIT_D6_56
-    return total.probability(">=", 100)
+def _matching(bag: dict):
+    return icepool.Deck({1: bag["red"], 0: 100 - bag["red"]}).deal(3).sum()
 
 
-def _bag_contest_two():
-    deck = icepool.Deck({"red": 50, "other": 50})
-    deal = deck.deal(3)
-    return deal.count_subset({"red": 1}).probabilities() if hasattr(deal, "count_subset") else deal.probabilities()
+WELTENBUCH_PARTIES = [{"name": f"P{p}", "members": [
+    {"name": f"m{p}-{i}", "role": "npc", "profile": 5 + (p + i) % 2} for i in range(20)]} for p in range(8)]
 
-
-def _malmsturm_attack():
-    return (4 @ FUDGE + 20 - (4 @ FUDGE + 20)).probabilities()
-
-
-BAG_100 = {"red": 30, "green": 25, "blue": 20, "white": 20, "black": 5}
-CASES: list[tuple[str, str, dict, Callable[[], object], str]] = [
-    ("paws.test 100 dice", "/v1/paws/test/odds", {"rank": 10, "extra_bonus_dice": 89},
-     lambda: (100 @ HIT_D6_456).probabilities(), "same"),
-    ("paws.comparison 100 vs 100", "/v1/paws/comparison/odds",
-     {"a": {"rank": 10, "extra_bonus_dice": 89}, "b": {"rank": 10, "extra_bonus_dice": 89, "extra_rescue_dice": 100},
-      "mode": "contest"}, _paws_comparison, "same pools, without rescue"),
-    ("proben.test 100 dice", "/v1/proben/test/odds", {"attribute": 100, "difficulty": 40},
-     lambda: (100 @ HIT_D6_56).probabilities(), "same"),
-    ("proben.extended 100 dice, target 100", "/v1/proben/extended/odds", {"attribute": 100, "required": 100},
-     _extended_first_rolls, "first 20 of 100 rolls"),
-    ("proben.opposed 100 vs 100", "/v1/proben/opposed/odds", {"a": _pool(100), "b": _pool(100)},
-     lambda: (100 @ HIT_D6_56 - 100 @ HIT_D6_56).probabilities(), "one round"),
-    ("weltenbuch.conflict 8 parties x 20 members", "/v1/weltenbuch/conflict/odds",
-     {"parties": [{"name": f"P{p}", "members": [{"name": f"m{p}-{i}", "role": "npc", "profile": 5} for i in range(20)]}
-                  for p in range(8)]}, _weltenbuch_two_parties, "2 parties of 100 dice"),
-    ("beutelschneider.contest 20 bags of 100", "/v1/beutelschneider/contest/odds",
-     {"participants": [{"name": f"p{i}", "bag": BAG_100, "ability": "combat", "difficulty": "easy"} for i in range(20)]},
-     _bag_contest_two, "one bag's draw"),
-    ("malmsturm.attack", "/v1/malmsturm/attack/odds",
-     {"attacker": {"name": "A", "skill": 3, "attack": "harm"},
-      "defender": {"name": "D", "skill": 2, "stress": {"physical": {"current": 3, "max": 3},
-                                                       "mental": {"current": 3, "max": 3}}, "consequences": 1}},
-     _malmsturm_attack, "the roll difference"),
+CASES: list[tuple[str, str, dict, Callable[[], object]]] = [
+    ("paws.test, 100 dice", "paws.test.odds", {"rank": 10, "extra_bonus_dice": 90},
+     lambda: (100 @ PAWS_DIE).probabilities()),
+    ("proben.test, 100 dice", "proben.test.odds", {"attribute": 100, "difficulty": 40},
+     lambda: (100 @ PROBEN_DIE).probabilities()),
+    ("proben.extended, 100 dice, required 100", "proben.extended.odds", {"attribute": 100, "required": 100},
+     lambda: _extended(100, 100)),
+    ("weltenbuch.conflict, 8 parties x 20 members", "weltenbuch.conflict.odds", {"parties": WELTENBUCH_PARTIES},
+     lambda: _wins([sum(5 + (p + i) % 2 for i in range(20)) @ EVEN_FACE for p in range(8)])),
+    ("beutelschneider.contest, 20 bags of 100", "beutelschneider.contest.odds",
+     {"participants": [{"name": f"p{i}", "bag": _bag(i), "ability": "combat", "difficulty": "easy"}
+                       for i in range(20)]},
+     lambda: _wins([_matching(_bag(i)) for i in range(20)])),
 ]
 
 
-def _best_of(function: Callable[[], object], repeat: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - started)
-    return best
+def _clear_caches() -> None:
+    import service.systems as systems
+
+    modules = [importlib.import_module("service.platform.odds")]
+    for module in pkgutil.iter_modules(systems.__path__):
+        for part in ("odds", "rules"):
+            modules.append(importlib.import_module(f"service.systems.{module.name}.{part}"))
+    for module in modules:
+        for value in vars(module).values():
+            if hasattr(value, "cache_clear"):
+                value.cache_clear()
 
 
-def _cold_then_warm(client, path, body) -> tuple[float, float, int]:
+def _seconds(function: Callable[[], object]) -> float:
     started = time.perf_counter()
-    response = client.post(path, json=body)
-    cold = time.perf_counter() - started
-    warm = _best_of(lambda: client.post(path, json=body))
-    return cold, warm, response.status_code
+    function()
+    return time.perf_counter() - started
 
 
 def run() -> list[dict]:
     app = create_app({"signing_key_pem": generate_private_key_pem()})
-    client = app.test_client()
+    operations = app.extensions["wurfwerk"].operations
     report = []
-    for name, path, body, oracle, oracle_scope in CASES:
-        cold, warm, status = _cold_then_warm(client, path, body)
-        icepool_seconds = _best_of(oracle, repeat=1)
-        report.append({
-            "case": name, "status": status, "ours_cold_ms": round(cold * 1000, 2),
-            "ours_warm_ms": round(warm * 1000, 2), "icepool_ms": round(icepool_seconds * 1000, 2),
-            "icepool_scope": oracle_scope, "icepool_over_ours_cold": round(icepool_seconds / cold, 1),
-        })
+    with app.test_request_context():
+        for name, operation_id, body, oracle in CASES:
+            operation = operations[operation_id]
+
+            started = time.perf_counter()
+            loaded = operation.schema.load(body)
+            validation = time.perf_counter() - started
+
+            def ours():
+                response = operation.handler(dict(loaded))
+                assert response.status_code == 200, response.get_data()
+
+            _clear_caches()
+            cold = _seconds(ours)
+            icepool_seconds = _seconds(oracle)
+            report.append({"case": name, "ours_ms": round(cold * 1000, 2),
+                           "validation_ms": round(validation * 1000, 2),
+                           "icepool_ms": round(icepool_seconds * 1000, 2),
+                           "icepool_over_ours": round(icepool_seconds / cold, 1)})
     return report
 
 

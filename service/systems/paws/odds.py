@@ -26,7 +26,8 @@ def successes(dice: int) -> dict[int, Fraction]:
     return {k: Fraction(comb(dice, k), 2**dice) for k in range(dice + 1)}
 
 
-def _effects(distribution: dict[int, Fraction]) -> dict[int, Fraction]:
+def _effects_of(distribution: dict[int, Fraction]) -> dict[int, Fraction]:
+    """The effects distribution of any successes (or net) distribution."""
     out: dict[int, Fraction] = {}
     for value, p in distribution.items():
         out[effects_for(value)] = out.get(effects_for(value), Fraction(0)) + p
@@ -34,15 +35,24 @@ def _effects(distribution: dict[int, Fraction]) -> dict[int, Fraction]:
 
 
 @lru_cache(maxsize=1024)
+def _effects(dice: int) -> dict[int, Fraction]:
+    """P(e effects) for the successes of ``dice`` dice, summed as integers over 2^dice."""
+    counts: dict[int, int] = {}
+    for k in range(dice + 1):
+        counts[effects_for(k)] = counts.get(effects_for(k), 0) + comb(dice, k)
+    return {effects: Fraction(count, 2**dice) for effects, count in counts.items()}
+
+
+@lru_cache(maxsize=1024)
 def _test(dice: int, rescue_dice: int) -> Odds:
     no_success = Fraction(1, 2**dice)
     all_ones = P_ONE**dice if dice else Fraction(0)  # ruling 2: 0 dice is a plain failure
     catastrophe = all_ones / 2**rescue_dice  # ruling 3: one rescue success averts it
-    distribution = successes(dice)
+    effects = _effects(dice)
     return Odds(
         outcomes={"success": 1 - no_success, "failure": no_success - catastrophe, "catastrophe": catastrophe},
-        distributions={"successes": distribution, "effects": _effects(distribution)},
-        expected={"successes": dice * P_SUCCESS, "effects": mean(_effects(distribution))},
+        distributions={"successes": successes(dice), "effects": effects},
+        expected={"successes": dice * P_SUCCESS, "effects": mean(effects)},
     )
 
 
@@ -70,9 +80,9 @@ def _comparison(a_dice: int, a_rescue: int, b_dice: int, b_rescue: int, mode: Mo
     a_successes, b_successes = successes(a_dice), successes(b_dice)
     return Odds(
         outcomes={"a": p_a, "b": p_b, "tie": tie},
-        distributions={"net": net, "effects": _effects(net),
+        distributions={"net": net, "effects": _effects_of(net),
                        "successes_a": a_successes, "successes_b": b_successes},
-        expected={"net": mean(net), "effects": mean(_effects(net)),
+        expected={"net": mean(net), "effects": mean(_effects_of(net)),
                   "successes_a": a_dice * P_SUCCESS, "successes_b": b_dice * P_SUCCESS},
     )
 
