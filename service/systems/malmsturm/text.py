@@ -73,7 +73,7 @@ def initiative(result: InitiativeResult, lang: str) -> str:
 
 
 def attack(result: AttackResult, lang: str) -> str:
-    attacker, defender = _who(result.attacker.name, "A"), _who(result.defender.name, "B")
+    defender = _who(result.defender.name, "B")
     sides = f"{_side(result.attacker, 'A')} → {_side(result.defender, 'B')}"
     track = result.stress_after.track(result.track)
     if lang == "de":

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import copy
-import math
 import random
 from collections import Counter
 from fractions import Fraction
@@ -27,6 +26,7 @@ from service.platform.randomness import GeneratorSource
 from service.systems.beutelschneider import odds, rules
 from service.systems.beutelschneider.rules import (Ability, Amount, Bag, Colour, Danger, Difficulty,
                                                    Severity)
+from tests.stats import chi_square_sf
 
 BASE = "/v1/beutelschneider"
 COLOURS = [colour.value for colour in Colour]
@@ -649,26 +649,6 @@ def test_manual_values_that_are_not_in_the_bag_are_refused(http, data):
 
 SAMPLES = 8_000
 REJECT_BELOW = 1e-6
-
-
-def chi_square_sf(statistic: float, df: int) -> float:
-    """P(X >= statistic) for X ~ chi-square with ``df`` degrees of freedom (closed forms for
-    integer df: the regularised upper incomplete gamma function Q(df/2, statistic/2))."""
-    if df < 1:
-        return 1.0
-    half = statistic / 2
-    if df % 2 == 0:
-        term, total = 1.0, 1.0
-        for i in range(1, df // 2):
-            term *= half / i
-            total += term
-        return math.exp(-half) * total
-    total = math.erfc(math.sqrt(half))
-    term = math.sqrt(half) / math.gamma(1.5)  # (x/2)^(1/2) / Gamma(3/2)
-    for i in range((df - 1) // 2):
-        total += math.exp(-half) * term
-        term *= half / (i + 1.5)
-    return total
 
 
 def test_chi_square_sf_against_known_quantiles():

@@ -21,6 +21,7 @@ from service.platform.schemas import MAX_SEED
 from service.systems.malmsturm import odds, rules
 from service.systems.malmsturm.rules import (AttackType, Attacker, Contender, Defender, Participant,
                                              Stress, StressTrack)
+from tests.stats import chi_square_sf as chi2_sf
 
 BASE = "/v1/malmsturm"
 PROPERTY = settings(max_examples=50, deadline=None, derandomize=True,
@@ -394,40 +395,6 @@ def test_non_object_bodies_are_refused(http, operation, body):
 
 
 # --- sampling against exact odds: chi-square at p < 1e-6 --------------------------------------------
-
-def chi2_sf(statistic: float, df: int) -> float:
-    """P(X² ≥ statistic) for df degrees of freedom: the regularized upper incomplete gamma
-    Q(df/2, statistic/2) (series below a + 1, Lentz's continued fraction above; scipy is not needed)."""
-    a, x = df / 2, statistic / 2
-    if x <= 0:
-        return 1.0
-    log_prefix = -x + a * math.log(x) - math.lgamma(a)
-    if x < a + 1:
-        term = total = 1 / a
-        n = a
-        while abs(term) > abs(total) * 1e-15:
-            n += 1
-            term *= x / n
-            total += term
-        return max(0.0, 1 - total * math.exp(log_prefix))
-    tiny = 1e-300
-    b = x + 1 - a
-    c, d = 1 / tiny, 1 / b
-    h = d
-    for i in range(1, 10000):
-        an = -i * (i - a)
-        b += 2
-        d = an * d + b
-        d = tiny if abs(d) < tiny else d
-        c = b + an / c
-        c = tiny if abs(c) < tiny else c
-        d = 1 / d
-        delta = d * c
-        h *= delta
-        if abs(delta - 1) < 1e-15:
-            break
-    return math.exp(log_prefix) * h
-
 
 def chi_square_p(counts: dict, exact: dict) -> float:
     """Pearson's chi-square of sampled ``counts`` against ``exact`` probabilities (summing to 1).

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from service.platform.randomness import GeneratorSource, manual_values
 from service.systems.paws import odds, rules
 from service.systems.paws.rules import Advantage, Advantages, Fit, Mode, Pool
+from tests.stats import chi_square_sf as chi2_sf
 
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -515,40 +516,6 @@ def test_any_invalid_body_is_a_422_problem_naming_the_field(http, request):
 
 SAMPLES = 12_000
 REJECT_BELOW = 1e-6
-
-
-def chi2_sf(statistic: float, degrees: int) -> float:
-    """P(X >= statistic) for X ~ chi-square(degrees): the regularized upper incomplete gamma
-    Q(degrees / 2, statistic / 2) (series below a + 1, Lentz's continued fraction above)."""
-    a, x = degrees / 2, statistic / 2
-    if x <= 0:
-        return 1.0
-    log_prefactor = a * math.log(x) - x - math.lgamma(a)
-    if x < a + 1:
-        term = total = 1 / a
-        n = a
-        while abs(term) > abs(total) * 1e-16:
-            n += 1
-            term *= x / n
-            total += term
-        return max(0.0, 1 - total * math.exp(log_prefactor))
-    tiny = 1e-300
-    b = x + 1 - a
-    c, d = 1 / tiny, 1 / b
-    h = d
-    for i in range(1, 10_000):
-        an = -i * (i - a)
-        b += 2
-        d = an * d + b
-        d = tiny if abs(d) < tiny else d
-        c = b + an / c
-        c = tiny if abs(c) < tiny else c
-        d = 1 / d
-        delta = d * c
-        h *= delta
-        if abs(delta - 1) < 1e-16:
-            break
-    return math.exp(log_prefactor) * h
 
 
 @pytest.mark.parametrize("statistic, degrees, expected", [

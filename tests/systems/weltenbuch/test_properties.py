@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from service.platform.randomness import GeneratorSource
 from service.systems.weltenbuch import odds, rules
 from service.systems.weltenbuch.rules import Member, Party, Role
+from tests.stats import chi_square_sf as chi2_sf
 
 CONFLICT = "/v1/weltenbuch/conflict"
 NARRATION = "/v1/weltenbuch/narration"
@@ -483,19 +484,6 @@ def test_narration_refuses_a_conflict_with_any_value_changed(app, body, seed, da
 
 
 # --- sampling against the exact odds ------------------------------------------------------------
-
-def chi2_sf(x: float, df: int) -> float:
-    """P(X >= x) for X ~ chi-square with integer ``df`` (closed forms of the regularized upper
-    incomplete gamma function Q(df/2, x/2); terms summed in log space)."""
-    if x <= 0:
-        return 1.0
-    half = x / 2
-    if df % 2 == 0:
-        return min(1.0, sum(math.exp(-half + i * math.log(half) - math.lgamma(i + 1)) for i in range(df // 2)))
-    tail = math.erfc(math.sqrt(half))
-    tail += sum(math.exp(-half + (i + 0.5) * math.log(half) - math.lgamma(i + 1.5)) for i in range((df - 1) // 2))
-    return min(1.0, tail)
-
 
 def chi_square(observed: Counter, probabilities: Mapping[Any, Fraction]) -> tuple[float, int]:
     """Pearson's statistic and degrees of freedom; bins expected below 5 are pooled into one
