@@ -11,6 +11,7 @@ from swagger_ui_bundle import swagger_ui_path
 
 from service.config import Config, config_from_env
 from service.platform.api import WurfwerkApi
+from service.platform.batch import direct_view
 from service.platform.hooks import install_hooks
 from service.platform.jsonio import OrjsonProvider
 from service.platform.metrics import install_metrics
@@ -87,6 +88,8 @@ def _register_systems(app: Flask, api) -> None:
     api.register_blueprint(make_platform_blueprint(catalogue, batchable))
     for system in systems:
         api.register_blueprint(system)
+    for operation in runtime.operations.values():
+        app.view_functions[operation.endpoint] = direct_view(operation)
 
 
 def _spec_options() -> dict:
