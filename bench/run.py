@@ -75,6 +75,44 @@ def throughput(server, seconds: int, connections: int) -> dict:
     return report
 
 
+def in_process(calls: int = 3000) -> dict:
+    """The same comparison without sockets, wrk or gunicorn: WSGI calls into one app, so the ratio
+    shows what the service itself costs per operation, undisturbed by the load generator sharing
+    the two cores."""
+    import io
+
+    import orjson
+    from werkzeug.test import EnvironBuilder
+
+    from service import create_app
+
+    app = create_app({"signing_key_pem": generate_private_key_pem()})
+
+    def timed(path: str, body: dict | None) -> float:
+        data = orjson.dumps(body) if body is not None else None
+        template = EnvironBuilder(path=path, method="POST" if data else "GET", data=data,
+                                  content_type="application/json" if data else None).get_environ()
+
+        def call():
+            environ = dict(template)
+            environ["wsgi.input"] = io.BytesIO(data or b"")
+            return b"".join(app(environ, lambda status, headers: None))
+
+        for _ in range(calls // 10):
+            call()
+        started = time.perf_counter()
+        for _ in range(calls):
+            call()
+        return (time.perf_counter() - started) / calls
+
+    floor = timed("/livez", None)
+    report = {"livez_us": round(floor * 1e6)}
+    for name, (path, body) in OPERATIONS.items():
+        seconds = timed(path, body)
+        report[name] = {"us": round(seconds * 1e6), "throughput_ratio": round(floor / seconds, 3)}
+    return report
+
+
 def batch_vs_single(server) -> dict:
     path, body = OPERATIONS["paws.test"]
     with requests.Session() as session:
@@ -130,12 +168,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--memory-requests", type=int, default=100_000)
-    parser.add_argument("--only", choices=["throughput", "odds", "batch", "memory"], action="append")
+    parser.add_argument("--only", choices=["throughput", "in_process", "odds", "batch", "memory"], action="append")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install wrk")
-    wanted = set(args.only or ["throughput", "odds", "batch", "memory"])
+    wanted = set(args.only or ["throughput", "in_process", "odds", "batch", "memory"])
     results: dict = {"machine": {"cpus": os.cpu_count()}}
+    if "in_process" in wanted:
+        results["in_process"] = in_process()
+        print(json.dumps({"in_process": results["in_process"]}, indent=2), flush=True)
     if "odds" in wanted:
         results["odds"] = odds_speed.run()
         print(json.dumps({"odds": results["odds"]}, indent=2), flush=True)
