@@ -36,10 +36,6 @@ class Bool(fields.Boolean):
         return value
 
 
-class Str(fields.String):
-    """A string (marshmallow's String already refuses other types)."""
-
-
 class IntOrStr(fields.Field):
     """A die face (integer) or a marble colour (string): the values of ``manual`` and of events."""
 

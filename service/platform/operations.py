@@ -95,9 +95,9 @@ class SystemBlueprint(Blueprint):
         def decorator(view):
             def endpoint(body):
                 seed, manual = body.pop("seed", None), body.pop("manual", None)
-                return _signed(self._roll(operation_id, view, body, seed, manual, request_lang()))
+                return _signed(_roll(operation_id, view, body, seed, manual, request_lang()))
 
-            response_example = self._roll(operation_id, view, request_schema().load(example),
+            response_example = _roll(operation_id, view, request_schema().load(example),
                                           EXAMPLE_SEED, None, "en")
             response_example["receipt"] = dict(EXAMPLE_RECEIPT)
             self._register(path, "POST", operation_id, view, endpoint, request_schema,
@@ -166,25 +166,6 @@ class SystemBlueprint(Blueprint):
 
     # -- shared machinery ------------------------------------------------------------------------
 
-    @staticmethod
-    def _roll(operation_id, view, body, seed, manual, lang) -> dict:
-        source = make_source(seed, manual)
-        result, summary = view(body, source, lang)
-        source.finish()
-        echo = dict(body)
-        if seed is not None:
-            echo["seed"] = seed
-        if manual is not None:
-            echo["manual"] = manual
-        return {
-            "operation": operation_id,
-            "request": echo,
-            "result": plain(result),
-            "randomness": {"source": source.name, "events": source.events},
-            "summary": summary,
-            "lang": lang,
-        }
-
     def _register(self, path, method, operation_id, view, endpoint, request_schema,
                   response_schema, example, response_example):
         summary, description = _doc_parts(view)
@@ -219,6 +200,25 @@ class SystemBlueprint(Blueprint):
 def _problem_response_name(status: int) -> str:
     """The name under which flask-smorest registered the problem response of ``status``."""
     return HTTPStatus(status).name
+
+
+def _roll(operation_id, view, body, seed, manual, lang) -> dict:
+    source = make_source(seed, manual)
+    result, summary = view(body, source, lang)
+    source.finish()
+    echo = dict(body)
+    if seed is not None:
+        echo["seed"] = seed
+    if manual is not None:
+        echo["manual"] = manual
+    return {
+        "operation": operation_id,
+        "request": echo,
+        "result": plain(result),
+        "randomness": {"source": source.name, "events": source.events},
+        "summary": summary,
+        "lang": lang,
+    }
 
 
 def _resolve(operation_id, view, body, lang) -> dict:
