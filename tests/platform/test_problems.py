@@ -97,3 +97,14 @@ def test_oversized_batch_is_422_naming_the_limit(signing_key_pem):
     item = {"operation": "proben.test", "body": {"attribute": 1, "difficulty": 1}}
     problem = _assert_problem(app.test_client().post("/v1/batch", json={"requests": [item] * 501}), 422)
     assert "batch_items" in problem["errors"]["requests"][0]
+
+
+def test_every_problem_type_is_listed_in_the_readme():
+    """API.md §1: each distinct problem `type` is a stable URI listed in the README."""
+    from pathlib import Path
+
+    from service.platform.problems import PROBLEM_BASE, PROBLEM_TYPES
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    for slug in PROBLEM_TYPES:
+        assert f"`{PROBLEM_BASE}{slug}`" in readme, slug
