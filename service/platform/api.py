@@ -9,6 +9,7 @@ from flask_smorest.spec import prepare_response
 from webargs import core
 from webargs.flaskparser import FlaskParser
 
+from service.platform.hooks import request_body
 from service.platform.problems import PROBLEM_MEDIA_TYPE, ProblemSchema
 
 
@@ -20,7 +21,7 @@ class CachedJsonParser(FlaskParser):
     def _raw_load_json(self, req):
         if not req.get_data(cache=True):
             return core.missing
-        return req.get_json(silent=True)
+        return request_body()
 
 
 class WurfwerkBlueprint(Blueprint):

@@ -10,11 +10,12 @@ Item bodies are embedded as the bytes the handler produced, not parsed and re-se
 from __future__ import annotations
 
 import marshmallow as ma
-from flask import Response, current_app, request
+from flask import Response, current_app
 from marshmallow import ValidationError, fields, validate
 
 from service.platform.errors import InputError
 from service.platform.fields import StrictSchema
+from service.platform.hooks import request_body
 from service.platform.limits import LengthAtMost
 from service.platform.problems import input_error_problem, unexpected_problem, validation_problem
 from service.platform.runtime import Operation
@@ -50,7 +51,7 @@ def run_item(operation: Operation, body: object) -> Response:
     try:
         if operation.schema is None:
             return operation.handler()
-        return operation.handler(operation.schema.load(body))
+        return operation.handler(operation.load(body))
     except ValidationError as error:
         return validation_problem(error.messages, instance=operation.path)
     except InputError as error:
@@ -66,7 +67,7 @@ def direct_view(operation: Operation):
     layers (one per decorator, each re-checking for coroutines) are skipped, and single calls and
     batch items share one code path."""
     def view():
-        return run_item(operation, request.get_json(silent=True))
+        return run_item(operation, request_body())
 
     view.__name__ = operation.endpoint
     return view

@@ -40,11 +40,12 @@ LIMIT_VARIABLES = {
 
 def current_limits() -> Limits:
     """The limits of the app handling this request (the defaults outside a request)."""
-    from flask import current_app, has_app_context  # local: this module stays importable without Flask
+    from flask import current_app  # local: this module stays importable without Flask
 
-    if has_app_context():
+    try:
         return current_app.extensions["wurfwerk"].config.limits
-    return DEFAULT_LIMITS
+    except RuntimeError:  # no app context: validating outside a request
+        return DEFAULT_LIMITS
 
 
 def limit_message(name: str, value: int) -> str:

@@ -43,22 +43,29 @@ EXAMPLE_RECEIPT = {
 }
 
 
-_JSON_SCALARS = (str, int, bool, type(None))
-
-
 def plain(value: Any) -> Any:
     """Dataclasses, enums and tuples -> JSON-ready dicts, strings and lists."""
-    if type(value) in _JSON_SCALARS:  # most values: answer before the slower checks
-        return value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, Mapping):
-        return {(k.value if isinstance(k, enum.Enum) else k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
-    return value
+    kind = type(value)
+    convert = _CONVERTERS.get(kind)
+    if convert is None:  # first value of this type: decide once how to convert every later one
+        convert = _CONVERTERS[kind] = _converter_for(kind)
+    return convert(value)
+
+
+def _converter_for(kind: type) -> Callable[[Any], Any]:
+    if dataclasses.is_dataclass(kind):
+        names = tuple(field.name for field in dataclasses.fields(kind))
+        return lambda value: {name: plain(getattr(value, name)) for name in names}
+    if issubclass(kind, enum.Enum):
+        return lambda value: value.value
+    if issubclass(kind, Mapping):
+        return lambda value: {(k.value if isinstance(k, enum.Enum) else k): plain(v) for k, v in value.items()}
+    if issubclass(kind, (list, tuple)):
+        return lambda value: [plain(item) for item in value]
+    return lambda value: value
+
+
+_CONVERTERS: dict[type, Callable[[Any], Any]] = {kind: (lambda value: value) for kind in (str, int, bool, type(None))}
 
 
 def _doc_parts(view: Callable) -> tuple[str, str]:

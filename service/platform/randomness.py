@@ -8,6 +8,7 @@ gunicorn forks its workers, and a generator made before the fork would repeat in
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any, Mapping, Sequence
 
@@ -81,6 +82,37 @@ class GeneratorSource(RandomSource):
         return self._generator.sample(marbles, count)
 
 
+class SecureSource(GeneratorSource):
+    """The OS CSPRNG. Dice come from one ``os.urandom`` read per roll rather than one per die (a
+    system call each): every byte below the largest multiple of ``sides`` gives a face, the others
+    are discarded (rejection sampling), so each face is exactly equally likely."""
+
+    def __init__(self) -> None:
+        super().__init__(random.SystemRandom(), "secure")
+
+    def roll(self, count: int, sides: int) -> list[int]:
+        values = [face + 1 for face in _uniform_below(sides, count)] if sides <= 256 \
+            else [self._roll_one(sides) for _ in range(count)]
+        self._record(f"d{sides}", values)
+        return values
+
+    def fudge(self, count: int) -> list[int]:
+        values = [face - 1 for face in _uniform_below(3, count)]
+        self._record("dF", values)
+        return values
+
+
+def _uniform_below(bound: int, count: int) -> list[int]:
+    """``count`` independent uniform integers in [0, bound) from urandom bytes, bound <= 256."""
+    accepted_below = 256 - 256 % bound
+    values: list[int] = []
+    while len(values) < count:
+        missing = count - len(values)
+        # A few spare bytes: at worst (bound 129) about half the bytes are discarded.
+        values.extend(byte % bound for byte in os.urandom(missing + missing // 2 + 8) if byte < accepted_below)
+    return values[:count]
+
+
 class ManualSource(RandomSource):
     """The values a table rolled or drew by hand, consumed in order."""
 
@@ -150,7 +182,7 @@ def make_source(seed: int | None = None, manual: Sequence[Any] | None = None) ->
         return ManualSource(manual)
     if seed is not None:
         return GeneratorSource(random.Random(seed), "seeded")
-    return GeneratorSource(random.SystemRandom(), "secure")
+    return SecureSource()
 
 
 def manual_values(events: Sequence[Mapping[str, Any]]) -> list[Any]:

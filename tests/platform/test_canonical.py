@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import orjson
 import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.platform.receipts import _as_ijson_numbers, canonical_bytes
+from service.platform.receipts import _as_ijson_numbers, _is_plain_json, canonical_bytes
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**70), 2**70)
@@ -24,5 +25,17 @@ def test_fast_path_equals_the_reference(document):
 
 def test_edge_cases_take_the_reference_path():
     for document in ({"\uffff": 1, "\U0001F3B2": 2}, {"x": 0.1}, {"x": 2**53}, {"x": 1e300}, {"x": "1.5"},
-                     {"x": [True, False, None, -0]}, {"é": "\u2028\x7f\x1f"}):
+                     {"x": [True, False, None, -0]}, {"é": "\u2028\x7f\x1f"},
+                     # floats where the fast checks look for them: after a key, a comma, an opening bracket
+                     {"x": [1, 2.5]}, {"x": [1.0]}, {"x": [-1e16]}, {"x": {"y": -0.0}}, {"x": [[3], 1e-7]},
+                     {"x": 2**53 - 1, "y": -(2**53 - 1)}, {"x": -(2**53)}, {"x": "a,1.5", "y": ":2e3"},
+                     {"issued_at": "2026-11-29T12:00:00.000Z"}):
         assert canonical_bytes(document) == rfc8785.dumps(_as_ijson_numbers(document))
+
+
+def test_a_signed_envelope_takes_the_fast_path():
+    """Not a correctness matter (both paths give the same bytes) but the cost of every receipt."""
+    envelope = {"operation": "proben.test", "request": {"attribute": 4}, "result": {"dice": [1, 6]},
+                "summary": "Probe gegen Schwierigkeit 2: 1 Erfolg. Knapp geschafft.",
+                "receipt": {"id": "0e4b7c7e-3f7a-4c1e-9d1e-5e7a1b2c3d4e", "issued_at": "2026-11-29T12:00:00.000Z"}}
+    assert _is_plain_json(orjson.dumps(envelope, option=orjson.OPT_SORT_KEYS))
