@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
 import re
-import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Mapping
@@ -96,6 +96,15 @@ def signing_payload(document: Mapping[str, Any]) -> bytes:
     return canonical_bytes(unsigned)
 
 
+def _uuid4_text() -> str:
+    """``str(uuid.uuid4())`` without building a UUID object (this runs on every response)."""
+    raw = bytearray(os.urandom(16))
+    raw[6] = raw[6] & 0x0F | 0x40  # version 4
+    raw[8] = raw[8] & 0x3F | 0x80  # RFC 4122 variant
+    text = raw.hex()
+    return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
+
+
 def raw_public_bytes(public_key: Ed25519PublicKey) -> bytes:
     return public_key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
@@ -173,14 +182,15 @@ class KeyRing:
 
     def sign(self, document: dict[str, Any]) -> dict[str, Any]:
         """Attach a receipt to ``document`` (in place) and return it."""
-        document["receipt"] = {
-            "id": str(uuid.uuid4()),
+        document["receipt"] = receipt = {
+            "id": _uuid4_text(),
             "issued_at": datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
             "alg": ALGORITHM,
             "kid": self.kid,
         }
-        signature = crypto_sign(signing_payload(document), self._sodium_secret)[:64]
-        document["receipt"]["signature"] = b64url(signature)
+        # The receipt has no signature member yet: the document as it stands is the payload.
+        signature = crypto_sign(canonical_bytes(document), self._sodium_secret)[:64]
+        receipt["signature"] = b64url(signature)
         return document
 
     def verify(self, document: Any) -> Verification:

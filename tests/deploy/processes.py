@@ -38,7 +38,9 @@ def wait_until_up(url: str, timeout: float = 20.0) -> None:
 class Gunicorn:
     """gunicorn with the production config file (deploy/gunicorn.conf.py) on a loopback port."""
 
-    def __init__(self, tmp: Path, *, env: dict[str, str], workers: int = 2, name: str = "gunicorn"):
+    def __init__(self, tmp: Path, *, env: dict[str, str], workers: int = 2, name: str = "gunicorn",
+                 app: str = "service:create_app()"):
+        self.app = app
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tmp / f"{name}.log"
@@ -52,7 +54,7 @@ class Gunicorn:
         self._log_handle = open(self.log, "ab")
         self.process = subprocess.Popen(
             [GUNICORN, "--config", "deploy/gunicorn.conf.py", "--bind", f"127.0.0.1:{self.port}",
-             "service:create_app()"],
+             self.app],
             cwd=ROOT, env=self.env, stdout=self._log_handle, stderr=subprocess.STDOUT,
             start_new_session=True)
         self._wait_for_workers()

@@ -130,3 +130,17 @@ def test_canonical_form_of_huge_integers_follows_jcs():
     from service.platform.receipts import canonical_bytes
 
     assert canonical_bytes({"n": 2**63 - 1}) == b'{"n":9223372036854776000}'
+
+
+def test_receipt_ids_are_distinct_uuid4_and_times_are_rfc3339_utc(signing_key_pem):
+    """API.md §1: receipt ``id`` is a UUID4, ``issued_at`` RFC 3339 UTC."""
+    import re
+    import uuid
+
+    keys = KeyRing.from_pem(signing_key_pem)
+    receipts = [keys.sign({"n": n})["receipt"] for n in range(500)]
+    assert len({receipt["id"] for receipt in receipts}) == 500
+    for receipt in receipts:
+        parsed = uuid.UUID(receipt["id"])
+        assert (parsed.version, parsed.variant, str(parsed)) == (4, uuid.RFC_4122, receipt["id"])
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", receipt["issued_at"])
