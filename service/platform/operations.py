@@ -53,19 +53,22 @@ def plain(value: Any) -> Any:
 
 
 def _converter_for(kind: type) -> Callable[[Any], Any]:
+    # Most members are scalars: they are kept without a call to plain().
     if dataclasses.is_dataclass(kind):
         names = tuple(field.name for field in dataclasses.fields(kind))
-        return lambda value: {name: plain(getattr(value, name)) for name in names}
+        return lambda value: {name: member if type(member) in _SCALARS else plain(member)
+                              for name in names for member in (getattr(value, name),)}
     if issubclass(kind, enum.Enum):
         return lambda value: value.value
     if issubclass(kind, Mapping):
         return lambda value: {(k.value if isinstance(k, enum.Enum) else k): plain(v) for k, v in value.items()}
     if issubclass(kind, (list, tuple)):
-        return lambda value: [plain(item) for item in value]
+        return lambda value: [item if type(item) in _SCALARS else plain(item) for item in value]
     return lambda value: value
 
 
-_CONVERTERS: dict[type, Callable[[Any], Any]] = {kind: (lambda value: value) for kind in (str, int, bool, type(None))}
+_SCALARS = frozenset((str, int, bool, type(None)))
+_CONVERTERS: dict[type, Callable[[Any], Any]] = {kind: (lambda value: value) for kind in _SCALARS}
 
 
 def _doc_parts(view: Callable) -> tuple[str, str]:
