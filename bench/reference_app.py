@@ -29,8 +29,9 @@ PAWS_TEST_DOCUMENT = {
 }
 
 
-def make():
-    app = create_app()
+def make(test_config=None):
+    """The app of ``create_app(test_config)`` with the two reference endpoints."""
+    app = create_app(test_config)
 
     def parse_only():
         request_body()

@@ -103,19 +103,19 @@ def _summary(runs: list[tuple[dict, dict]]) -> dict:
     }
 
 
-def in_process(calls: int = 1000, rounds: int = 5) -> dict:
+def in_process(calls: int = 500, rounds: int = 9) -> dict:
     """The same comparison without sockets, wrk or gunicorn: WSGI calls into one app, so the ratio
     shows what the service itself costs per operation, undisturbed by the load generator sharing
-    the two cores. Floor and operation alternate in blocks of ``calls``; the fastest block of each
-    counts (the least disturbed by other work on the machine)."""
+    the two cores. Floor and operation alternate in blocks of ``calls``; each pair of blocks gives
+    a ratio and the median counts, as over HTTP."""
     import io
 
     import orjson
     from werkzeug.test import EnvironBuilder
 
-    from service import create_app
+    from bench.reference_app import make
 
-    app = create_app({"signing_key_pem": generate_private_key_pem()})
+    app = make({"signing_key_pem": generate_private_key_pem()})
 
     def caller(path: str, body: dict | None):
         data = orjson.dumps(body) if body is not None else None
@@ -138,13 +138,13 @@ def in_process(calls: int = 1000, rounds: int = 5) -> dict:
     floor_call = caller("/livez", None)
     block(floor_call)  # warm up
     report = {}
-    for name, (path, body) in OPERATIONS.items():
+    for name, (path, body) in {**REFERENCES, **OPERATIONS}.items():
         call = caller(path, body)
         block(call)
-        floors, operations = zip(*[(block(floor_call), block(call)) for _ in range(rounds)])
-        floor, seconds = min(floors), min(operations)
-        report[name] = {"us": round(seconds * 1e6), "livez_us": round(floor * 1e6),
-                        "throughput_ratio": round(floor / seconds, 3)}
+        pairs = [(block(floor_call), block(call)) for _ in range(rounds)]
+        report[name] = {"us": round(statistics.median(seconds for _, seconds in pairs) * 1e6),
+                        "livez_us": round(statistics.median(floor for floor, _ in pairs) * 1e6),
+                        "throughput_ratio": round(statistics.median(floor / seconds for floor, seconds in pairs), 3)}
     return report
 
 

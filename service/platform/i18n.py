@@ -35,5 +35,15 @@ def request_lang() -> str:
 
 @lru_cache(maxsize=512)
 def _best_language(accept_language: str) -> str:
-    """A client sends the same Accept-Language on every call: parse each distinct header once."""
-    return parse_accept_header(accept_language, LanguageAccept).best_match(LANGUAGES) or "en"
+    """The client's most preferred language we write, by primary subtag (``de-AT`` is ``de``).
+
+    Tried in the client's order of preference: werkzeug's ``best_match`` prefers any exact match
+    to a better-liked regional one, so ``en-US,de;q=0.5`` would get German. A client sends the
+    same header on every call, so each distinct header is parsed once."""
+    for tag, quality in parse_accept_header(accept_language, LanguageAccept):
+        if quality <= 0:
+            break  # q=0 means "not this one", and the list is sorted by quality
+        primary = tag.replace("_", "-").split("-", 1)[0].lower()
+        if primary in LANGUAGES:
+            return primary
+    return "en"
