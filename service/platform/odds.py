@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from math import comb
+from math import comb, lcm
 from typing import Hashable, Iterable, Mapping
 
 Distribution = Mapping[Hashable, Fraction]
@@ -25,11 +25,11 @@ class Odds:
 
     def check(self) -> "Odds":
         """Refuse to publish numbers that do not add up (a bug, never a client error)."""
-        if self.outcomes and sum(self.outcomes.values()) != 1:
-            raise AssertionError(f"outcomes sum to {sum(self.outcomes.values())}, not 1")
+        if self.outcomes and exact_sum(self.outcomes.values()) != 1:
+            raise AssertionError(f"outcomes sum to {exact_sum(self.outcomes.values())}, not 1")
         for name, distribution in self.distributions.items():
-            if sum(distribution.values()) != 1:
-                raise AssertionError(f"distribution {name} sums to {sum(distribution.values())}")
+            if exact_sum(distribution.values()) != 1:
+                raise AssertionError(f"distribution {name} sums to {exact_sum(distribution.values())}")
         return self
 
 
@@ -57,7 +57,23 @@ def _sorted_items(distribution: Distribution):
 
 
 def mean(distribution: Distribution) -> Fraction:
-    return sum((Fraction(value) * p for value, p in distribution.items()), Fraction(0))
+    terms = []
+    for value, p in distribution.items():
+        value = Fraction(value)
+        terms.append((value.numerator * p.numerator, value.denominator * p.denominator))
+    return _sum_over_common_denominator(terms)
+
+
+def exact_sum(fractions: Iterable[Fraction]) -> Fraction:
+    """The sum of Fractions. ``sum()`` reduces after every addition, a gcd of numbers with hundreds
+    of digits each time; this adds integers over one common denominator and reduces once."""
+    return _sum_over_common_denominator([(f.numerator, f.denominator) for f in fractions])
+
+
+def _sum_over_common_denominator(terms: list[tuple[int, int]]) -> Fraction:
+    denominator = lcm(*(term_denominator for _, term_denominator in terms)) if terms else 1
+    return Fraction(sum(numerator * (denominator // term_denominator) for numerator, term_denominator in terms),
+                    denominator)
 
 
 # --- building blocks ---------------------------------------------------------------------------
