@@ -3,8 +3,6 @@ components by class name, and names must be unique across the service."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 
@@ -70,7 +68,13 @@ class WeltenPartySchema(StrictSchema):
 
 
 def _duplicates(values) -> set:
-    return {value for value, count in Counter(values).items() if count > 1}
+    seen: set = set()
+    repeated: set = set()
+    for value in values:
+        if value in seen:
+            repeated.add(value)
+        seen.add(value)
+    return repeated
 
 
 class WeltenConflictRequest(StrictSchema):
