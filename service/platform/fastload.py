@@ -96,6 +96,8 @@ def _compile_schema(schema: ma.Schema) -> Loader:
 
 
 def _require_plain_schema(schema: ma.Schema) -> None:
+    # ``_hooks`` is marshmallow's registry of decorated hooks (it has no public accessor); should its
+    # shape change, tests/platform/test_fastload.py fails rather than the service going wrong.
     if schema.many or schema.partial or schema.unknown != ma.RAISE:
         raise _Unsupported("only single, complete loads that refuse unknown fields")
     if schema._hooks[PRE_LOAD] or schema._hooks[VALIDATES]:
