@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from flask import current_app
 from marshmallow import ValidationError, validate
 
 
@@ -41,23 +42,9 @@ LIMIT_VARIABLES = {
 def current_limits() -> Limits:
     """The limits of the app handling this request (the defaults outside a request)."""
     try:
-        return _flask_current_app().extensions["wurfwerk"].config.limits
+        return current_app.extensions["wurfwerk"].config.limits
     except RuntimeError:  # no app context: validating outside a request
         return DEFAULT_LIMITS
-
-
-def _flask_current_app():
-    """Flask's ``current_app`` proxy, imported on first use: this module stays importable without
-    Flask, and validation calls ``current_limits`` several times per request."""
-    global _current_app_proxy
-    if _current_app_proxy is None:
-        from flask import current_app
-
-        _current_app_proxy = current_app
-    return _current_app_proxy
-
-
-_current_app_proxy = None
 
 
 def limit_message(name: str, value: int) -> str:

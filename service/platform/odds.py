@@ -57,11 +57,9 @@ def _sorted_items(distribution: Distribution):
 
 
 def mean(distribution: Distribution) -> Fraction:
-    terms = []
-    for value, p in distribution.items():
-        value = Fraction(value)
-        terms.append((value.numerator * p.numerator, value.denominator * p.denominator))
-    return _sum_over_common_denominator(terms)
+    values = [(Fraction(value), p) for value, p in distribution.items()]
+    return _sum_over_common_denominator([(v.numerator * p.numerator, v.denominator * p.denominator)
+                                         for v, p in values])
 
 
 def exact_sum(fractions: Iterable[Fraction]) -> Fraction:
