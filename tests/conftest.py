@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
 from hypothesis import settings
@@ -55,3 +56,30 @@ def sdk(app):
     from wurfwerk import Client
 
     return Client("http://wurfwerk.test", session=WsgiSession(app), retries=0)
+
+
+def require_tool(*commands: str, why: str = "") -> None:
+    """Skip the calling test when a system tool is missing, except in CI (``WURFWERK_REQUIRE_TOOLS=1``,
+    set by ``.ci/run``, which installs every tool): there a missing tool fails the test."""
+    missing = [command for command in commands if shutil.which(command) is None]
+    if not missing:
+        return
+    message = f"{', '.join(missing)} not installed{': ' + why if why else ''} (.ci/run installs it)"
+    if os.environ.get("WURFWERK_REQUIRE_TOOLS") == "1":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+_skipped_in_ci: list[str] = []
+
+
+def pytest_runtest_logreport(report):
+    if report.skipped and os.environ.get("WURFWERK_REQUIRE_TOOLS") == "1":
+        _skipped_in_ci.append(report.nodeid)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """In CI every tool is installed, so a skipped test is a test that did not run: fail the run."""
+    if _skipped_in_ci and exitstatus == 0:
+        print(f"\n{len(_skipped_in_ci)} test(s) skipped under WURFWERK_REQUIRE_TOOLS=1: " + ", ".join(_skipped_in_ci))
+        session.exitstatus = 1
