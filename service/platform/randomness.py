@@ -15,6 +15,7 @@ from typing import Any, Mapping, Sequence
 from service.platform.errors import ManualEntryError
 
 FUDGE_FACES = (-1, 0, 1)
+D10 = 10
 
 
 class RandomSource:
@@ -134,11 +135,12 @@ class ManualSource(RandomSource):
         return index, self._values[index]
 
     def _roll_one(self, sides: int) -> int:
-        index, value = self._next(f"a d{sides} face 1..{sides}")
+        expected = f"a d{sides} face 1..{sides}" + (" (0 for the ten)" if sides == D10 else "")
+        index, value = self._next(expected)
+        if sides == D10 and value == 0 and _is_int(value):
+            return D10  # a d10 is printed 0..9 and tables write its ten as 0; events record 10
         if not _is_int(value) or not 1 <= value <= sides:
-            raise ManualEntryError(
-                f"manual.{index}", f"expected a d{sides} face 1..{sides}, got {value!r}"
-            )
+            raise ManualEntryError(f"manual.{index}", f"expected {expected}, got {value!r}")
         return value
 
     def _fudge_one(self) -> int:

@@ -82,6 +82,8 @@ def conflict(body, source, lang):
     Every member rolls profile + the single largest equipment bonus (it may be negative) + magic bonus +
     situation bonus + 2 dice per hero point (players only), never fewer than 0 (ruling 2), on any
     even-sided die `die` (default 10; faces reported 1..die); an even face is a success (ruling 1).
+    `manual` values of a d10 may be 0 for the ten, as the text writes its example ("(1 2 5 6 8 9 0)");
+    events record 10.
     Members roll in request order, parties first to last, so `randomness.events` holds one event per
     member with dice. Party successes are added; the party with the most wins, equal top totals are a
     tie (`winner: null`, ruling 3). `narration_order` is one round of turns (ruling 4): the player
@@ -125,6 +127,7 @@ NARRATION_RESPONSE_EXAMPLE = {
                             "Orc 1": {"current": 1, "max": 2, "equipment": 0},
                             "Orc 2": {"current": 1, "max": 2, "equipment": 0},
                             "Orc 3": {"current": 2, "max": 2, "equipment": 0}},
+        "hero_points_spent": [],
         "consequences": [],
         "unspent": [{"member": "Toran", "die": i} for i in (0, 2, 4, 5, 6)]
                    + [{"member": "Fayla", "die": 1}, {"member": "Fayla", "die": 2},
@@ -153,14 +156,18 @@ def narration(body, lang):
     entry) a success lowers that opponent's toughness by 1, equipment toughness first, never below 0
     (ruling 5); a failure cannot have a target, it is spent on narration only, as is any die without
     one. The turn order is not enforced (a player may sit a round out). Hero points (players only)
-    restore 3 toughness each, not above max, after all spends. Once every die is spent (`complete`),
+    restore 3 toughness each, not above max, at the moment they are spent (ruling 5: "kann der Spieler
+    immer einen Heldenpunkt ausgeben"): an entry `{"member": ..., "hero_point": true}` in `spends`
+    applies between the dice around it (`hero_points_spent` says what each restored); the
+    `hero_points` list applies after all spends. Once every die is spent (`complete`),
     toughness 0 means a consequence and full toughness again (ruling 5) for players and npcs (an
     obstacle at 0 is overcome, stays at 0 and is not listed); until then
     `consequences` is empty. `unspent` lists the dice still in front of the members.
     """
     document = verified_response(body["conflict"], operation="weltenbuch.conflict", field="conflict")
     toughness = {name: rules.Toughness(**value) for name, value in body["toughness"].items()}
-    spends = [rules.Spend(s["member"], s["die"], s.get("target")) for s in body["spends"]]
+    spends = [rules.HeroPointSpend(s["member"]) if s["hero_point"] else rules.Spend(s["member"], s["die"], s.get("target"))
+              for s in body["spends"]]
     hero_points = [rules.HeroPoints(h["member"], h["count"]) for h in body["hero_points"]]
     result = rules.narration(rolled_members(document), toughness, spends, hero_points)
     return result, text.narration(result, lang)

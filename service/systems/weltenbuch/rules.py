@@ -192,6 +192,13 @@ class Spend:
 
 
 @dataclass(frozen=True)
+class HeroPointSpend:
+    """A hero point spent between dice: "Natürlich kann der Spieler immer einen Heldenpunkt ausgeben,
+    um die Zähigkeit um drei Punkte zu regenerieren" (ruling 5: at the moment it is spent)."""
+    member: str
+
+
+@dataclass(frozen=True)
 class SpentDie:
     member: str
     die: int
@@ -208,8 +215,16 @@ class DieRef:
 
 
 @dataclass(frozen=True)
+class HeroPointApplied:
+    member: str
+    spend: int  # index into the ledger of spends
+    restored: int  # toughness points it restored (3, fewer near max)
+
+
+@dataclass(frozen=True)
 class NarrationResult:
     spent: list[SpentDie]
+    hero_points_spent: list[HeroPointApplied]
     toughness_after: dict[str, Toughness]
     consequences: list[str]
     unspent: list[DieRef]
@@ -223,15 +238,22 @@ class HeroPoints:
 
 
 def narration(members: Sequence[RolledMember], toughness: Mapping[str, Toughness],
-              spends: Sequence[Spend], hero_points: Sequence[HeroPoints] = ()) -> NarrationResult:
-    """Applies all dice spent so far, in order, to the toughness at the start of the scene; then the
-    hero points; then, once every die is spent, the consequences (ruling 5)."""
+              spends: Sequence[Spend | HeroPointSpend], hero_points: Sequence[HeroPoints] = ()) -> NarrationResult:
+    """Applies the ledger (dice and hero points, in the order spent) to the toughness at the start of
+    the scene; then the hero points of ``hero_points`` ("at the end"); then, once every die is spent,
+    the consequences (ruling 5)."""
     by_name = {member.name: member for member in members}
     _check_toughness_names(by_name, toughness)
+    _unique(spends)
     state = dict(toughness)
-    spent = [_spend(index, spend, by_name, state) for index, spend in enumerate(_unique(spends))]
+    spent, ledger_points = [], []
+    for index, spend in enumerate(spends):
+        if isinstance(spend, HeroPointSpend):
+            ledger_points.append(_ledger_hero_point(index, spend, by_name, state))
+        else:
+            spent.append(_spend(index, spend, by_name, state))
     for index, spent_points in enumerate(hero_points):
-        state[spent_points.member] = _hero_points(index, spent_points, by_name, state)
+        state[spent_points.member] = _hero_points(f"hero_points.{index}.member", spent_points, by_name, state)
     unspent = _unspent(members, spends)
     complete = not unspent
     # "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der Charakter eine
@@ -241,7 +263,7 @@ def narration(members: Sequence[RolledMember], toughness: Mapping[str, Toughness
     for name in consequences:
         # "Durch das Erleiden einer Konsequenz wird die Zähigkeit des Profils komplett regeneriert."
         state[name] = replace(state[name], current=state[name].max)
-    return NarrationResult(spent, state, consequences, unspent, complete)
+    return NarrationResult(spent, ledger_points, state, consequences, unspent, complete)
 
 
 def _check_toughness_names(by_name: Mapping[str, RolledMember], toughness: Mapping[str, Toughness]) -> None:
@@ -250,15 +272,16 @@ def _check_toughness_names(by_name: Mapping[str, RolledMember], toughness: Mappi
             raise RuleViolation(f"toughness.{name}", "is not a member of the conflict")
 
 
-def _unique(spends: Sequence[Spend]) -> Sequence[Spend]:
+def _unique(spends: Sequence[Spend | HeroPointSpend]) -> None:
     seen: set[tuple[str, int]] = set()
     for index, spend in enumerate(spends):
+        if isinstance(spend, HeroPointSpend):
+            continue
         if (spend.member, spend.die) in seen:
             raise RuleViolation(f"spends.{index}.die",
                                 f"die {spend.die} of {spend.member} is already in the middle of the table "
                                 "(every die is spent once)")
         seen.add((spend.member, spend.die))
-    return spends
 
 
 def _spend(index: int, spend: Spend, by_name: Mapping[str, RolledMember],
@@ -295,22 +318,29 @@ def _check_target(index: int, spend: Spend, member: RolledMember, face: int,
         raise RuleViolation(f"spends.{index}.target", f"{spend.target} has no entry in toughness")
 
 
-def _hero_points(index: int, spent: HeroPoints, by_name: Mapping[str, RolledMember],
+def _ledger_hero_point(index: int, spend: HeroPointSpend, by_name: Mapping[str, RolledMember],
+                      state: dict[str, Toughness]) -> HeroPointApplied:
+    before = state.get(spend.member)
+    state[spend.member] = _hero_points(f"spends.{index}.member", HeroPoints(spend.member, 1), by_name, state)
+    return HeroPointApplied(spend.member, index, state[spend.member].current - before.current)
+
+
+def _hero_points(field: str, spent: HeroPoints, by_name: Mapping[str, RolledMember],
                  state: Mapping[str, Toughness]) -> Toughness:
     member = by_name.get(spent.member)
     if member is None:
-        raise RuleViolation(f"hero_points.{index}.member", f"{spent.member!r} is not a member of the conflict")
+        raise RuleViolation(field, f"{spent.member!r} is not a member of the conflict")
     if member.role is not Role.PLAYER:
-        raise RuleViolation(f"hero_points.{index}.member",
+        raise RuleViolation(field,
                             f"{spent.member} is a {member.role.value}: only a player spends hero points "
                             "(\"kann der Spieler immer einen Heldenpunkt ausgeben\")")
     if spent.member not in state:
-        raise RuleViolation(f"hero_points.{index}.member", f"{spent.member} has no entry in toughness")
+        raise RuleViolation(field, f"{spent.member} has no entry in toughness")
     return state[spent.member].healed(spent.count)
 
 
-def _unspent(members: Sequence[RolledMember], spends: Sequence[Spend]) -> list[DieRef]:
-    spent = {(spend.member, spend.die) for spend in spends}
+def _unspent(members: Sequence[RolledMember], spends: Sequence[Spend | HeroPointSpend]) -> list[DieRef]:
+    spent = {(spend.member, spend.die) for spend in spends if isinstance(spend, Spend)}
     return [DieRef(member.name, index) for member in members for index in range(len(member.dice))
             if (member.name, index) not in spent]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from service.platform.fields import Enum, Int, Name, StrictSchema
+from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
 from service.systems.weltenbuch.rules import DEFAULT_DIE, GOD_DIE, Actor, Role
 
@@ -158,12 +158,27 @@ class WeltenToughnessSchema(StrictSchema):
 
 
 class WeltenSpendSchema(StrictSchema):
-    member = Name(required=True, metadata={"description": "Whose die is pushed to the middle of the table."})
-    die = Int(required=True, validate=validate.Range(min=0, max=MAX_SPENDS),
-              metadata={"description": "Index into that member's `dice` in the conflict result (0-based)."})
+    member = Name(required=True, metadata={"description": "Whose die is pushed to the middle of the table "
+                                                          "(or who spends the hero point)."})
+    die = Int(validate=validate.Range(min=0, max=MAX_SPENDS),
+              metadata={"description": "Index into that member's `dice` in the conflict result (0-based); "
+                                       "required unless `hero_point` is true."})
     target = Name(metadata={"description": "An opponent whose toughness a success lowers by 1; leave it "
                                            "out for a die spent on narration only (required for nothing, "
                                            "forbidden for a failure)."})
+    hero_point = Bool(load_default=False,
+                      metadata={"description": "true: this entry is a hero point the player spends at this "
+                                               "moment, +3 toughness (not above max), without `die` or "
+                                               "`target` (ruling 5)."})
+
+    @validates_schema
+    def _die_or_hero_point(self, data, **kwargs):
+        if data.get("hero_point"):
+            for field in ("die", "target"):
+                if data.get(field) is not None:
+                    raise ValidationError("a hero point entry spends no die and has no target", field_name=field)
+        elif data.get("die") is None:
+            raise ValidationError("a die spend names its die (or set hero_point: true)", field_name="die")
 
 
 class WeltenHeroPointSchema(StrictSchema):
@@ -179,9 +194,13 @@ class WeltenNarrationRequest(StrictSchema):
                             metadata={"description": "Toughness at the start of the scene, by member name."})
     spends = fields.List(fields.Nested(WeltenSpendSchema), load_default=list,
                          validate=validate.Length(max=MAX_SPENDS),
-                         metadata={"description": "Every die spent so far, in the order spent."})
+                         metadata={"description": "The ledger: every die (and hero point) spent so far, "
+                                                  "in the order spent."})
     hero_points = fields.List(fields.Nested(WeltenHeroPointSchema), load_default=list,
-                              validate=validate.Length(max=160))
+                              validate=validate.Length(max=160),
+                              metadata={"description": "Hero points spent at the end, after every entry of "
+                                                       "`spends`; to spend one between dice, put "
+                                                       "`{\"member\": ..., \"hero_point\": true}` into `spends`."})
 
 
 class WeltenToughnessResult(ma.Schema):
@@ -201,13 +220,24 @@ class WeltenSpentDie(ma.Schema):
                                                      "only or a target already at 0."})
 
 
+class WeltenHeroPointApplied(ma.Schema):
+    member = fields.String(required=True)
+    spend = fields.Integer(required=True, metadata={"description": "Index of the entry in `spends`."})
+    restored = fields.Integer(required=True, metadata={"description": "Toughness restored: 3, fewer near max."})
+
+
 class WeltenDieRef(ma.Schema):
     member = fields.String(required=True)
     die = fields.Integer(required=True)
 
 
 class WeltenNarrationResult(ma.Schema):
-    spent = fields.List(fields.Nested(WeltenSpentDie), required=True)
+    spent = fields.List(fields.Nested(WeltenSpentDie), required=True,
+                        metadata={"description": "The dice of `spends`, in order (hero point entries are "
+                                                 "in `hero_points_spent`)."})
+    hero_points_spent = fields.List(fields.Nested(WeltenHeroPointApplied), required=True,
+                                    metadata={"description": "The hero point entries of `spends`, each applied "
+                                                             "when it was spent."})
     toughness_after = fields.Dict(keys=fields.String(), values=fields.Nested(WeltenToughnessResult), required=True)
     consequences = fields.List(fields.String(), required=True,
                                metadata={"description": "Members at toughness 0 once every die is spent."})

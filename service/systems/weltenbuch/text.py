@@ -32,12 +32,15 @@ def conflict(result: ConflictResult, lang: str) -> str:
 def narration(result: NarrationResult, lang: str) -> str:
     hits = sum(1 for die in result.spent if die.lowered)
     left = len(result.unspent)
+    points = len(result.hero_points_spent)
     if lang == "de":
         line = f"Erzählung: {len(result.spent)} Würfel ausgegeben, {hits} Zähigkeitsverluste"
+        line += f", {points} Heldenpunkte" if points else ""
         state = "alle Würfel ausgegeben" if result.complete else f"{left} Würfel übrig"
         consequences = (f"; Konsequenz für {', '.join(result.consequences)}" if result.consequences else "")
         return f"{line}; {state}{consequences}."
     line = f"Narration: {len(result.spent)} dice spent, {hits} toughness lost"
+    line += f", {points} hero points" if points else ""
     state = "all dice spent" if result.complete else f"{left} dice left"
     consequences = f"; consequence for {', '.join(result.consequences)}" if result.consequences else ""
     return f"{line}; {state}{consequences}."

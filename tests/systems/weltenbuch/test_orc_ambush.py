@@ -10,7 +10,7 @@ import pytest
 
 from service.platform.randomness import manual_values
 
-# The text writes a d10's ten as "0"; the API reports faces 1..10 (ruling 1).
+# The text writes a d10's ten as "0"; the API reports faces 1..10 (ruling 1) and accepts 0 in `manual`.
 TORAN = [1, 2, 5, 6, 8, 9, 10]  # "(1 2 5 6 8 9 0) = 4 Erfolge"
 FAYLA = [1, 6, 10]  # "(1 6 0) = 2 Erfolge"
 ORC_1, ORC_2, ORC_3 = [3, 4, 10], [2, 3, 9], [2, 6, 7]  # "(3 4 0)", "(2 3 9)", "(2 6 7)"
@@ -67,6 +67,23 @@ def ambush(post):
     status, body = post("/v1/weltenbuch/conflict", {**AMBUSH, "manual": MANUAL})
     assert status == 200, body
     return body
+
+
+def test_the_dice_entered_exactly_as_printed(post, ambush):
+    """Ruling 1: "(1 2 5 6 8 9 0) = 4 Erfolge", "(1 6 0) = 2 Erfolge", "(3 4 0)", "(2 3 9)", "(2 6 7)":
+    the text's own dice, a d10's ten written as 0, give the same result; events record 10."""
+    as_printed = [1, 2, 5, 6, 8, 9, 0, 1, 6, 0, 3, 4, 0, 2, 3, 9, 2, 6, 7]
+    status, body = post("/v1/weltenbuch/conflict", {**AMBUSH, "manual": as_printed})
+    assert status == 200, body
+    assert body["result"] == ambush["result"]
+    assert manual_values(body["randomness"]["events"]) == MANUAL
+    assert body["request"]["manual"] == as_printed  # the request is echoed as sent
+
+
+def test_zero_is_a_ten_only_on_a_d10(post):
+    body = {**AMBUSH, "die": 6, "manual": [0] + MANUAL[1:]}
+    status, problem = post("/v1/weltenbuch/conflict", body)
+    assert status == 422 and "manual.0" in str(problem)
 
 
 def test_dice_and_successes_per_member(ambush):
@@ -140,3 +157,30 @@ def test_a_hero_point_avoids_torans_consequence(ambush, post):
     assert status == 200, body
     assert body["result"]["toughness_after"]["Toran"]["current"] == 3
     assert "Toran" not in body["result"]["consequences"]
+
+
+def test_a_hero_point_between_the_dice_is_applied_when_spent(ambush, post):
+    """Ruling 5: "Natürlich kann der Spieler immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei
+    Punkte zu regenerieren": Toran spends it in the ledger after round 1 (3 of 6 left, +3 = 6)."""
+    spends = ROUND_1 + [{"member": "Toran", "hero_point": True}] + LATER_ROUNDS
+    status, body = post("/v1/weltenbuch/narration?lang=de",
+                        {"conflict": ambush, "toughness": TOUGHNESS, "spends": spends})
+    assert status == 200, body
+    result = body["result"]
+    assert result["hero_points_spent"] == [{"member": "Toran", "spend": 6, "restored": 3}]
+    assert len(result["spent"]) == 19 and result["complete"] is True
+    # 6 after the hero point, then three more hits (orc 1's ten, orc 3's two and six): 3 left.
+    assert "Toran" not in result["consequences"] and result["toughness_after"]["Toran"]["current"] == 3
+    assert "Heldenpunkt" in body["summary"]
+
+
+@pytest.mark.parametrize("entry, field", [
+    ({"member": "Toran", "hero_point": True, "die": 0}, "die"),
+    ({"member": "Toran", "hero_point": True, "target": "Orc 1"}, "target"),
+    ({"member": "Toran"}, "die"),
+    ({"member": "Orc 1", "hero_point": True}, "member"),
+])
+def test_bad_hero_point_entries_are_refused(ambush, post, entry, field):
+    status, problem = post("/v1/weltenbuch/narration",
+                           {"conflict": ambush, "toughness": TOUGHNESS, "spends": [entry]})
+    assert status == 422 and field in str(problem), problem

@@ -8,7 +8,8 @@ import pytest
 from service.platform.errors import RuleViolation
 from service.platform.randomness import ManualSource
 from service.systems.weltenbuch import rules
-from service.systems.weltenbuch.rules import Actor, HeroPoints, Member, Party, Role, RolledMember, Spend, Toughness
+from service.systems.weltenbuch.rules import (Actor, HeroPoints, HeroPointSpend, Member, Party, Role, RolledMember,
+                                             Spend, Toughness)
 
 
 def player(name, seat, profile, **kwargs):
@@ -185,6 +186,50 @@ def test_hero_point_restores_three_not_above_max():
     assert narrate([], hero_points=[HeroPoints("Hero", 1)]).toughness_after["Hero"].current == 5
     toughness = {"Hero": Toughness(0, 9)}
     assert narrate([], toughness, [HeroPoints("Hero", 2)]).toughness_after["Hero"].current == 6
+
+
+# Ruling 5: a hero point restores toughness "at the moment it is spent".
+BRUTE = RolledMember("Brute", "b", Role.NPC, (2,) * 7)
+
+
+def ledger(*entries):
+    """Brute's hits on Hero ("hit") and Hero's hero points ("hero point") in the order spent."""
+    dice = iter(range(7))
+    return [HeroPointSpend("Hero") if entry == "hero point" else Spend("Brute", next(dice), "Hero")
+            for entry in entries]
+
+
+def test_a_hero_point_is_applied_when_it_is_spent():
+    """"Natürlich kann der Spieler immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu
+    regenerieren" – "immer": between dice too. Seven hits on 6 then +3 leave 3; five hits, +3, two
+    hits leave 2."""
+    members = [HERO, BRUTE]
+    six = {"Hero": Toughness(6, 6)}
+    late = rules.narration(members, six, ledger(*["hit"] * 7, "hero point"))
+    early = rules.narration(members, six, ledger(*["hit"] * 5, "hero point", "hit", "hit"))
+    assert late.toughness_after["Hero"].current == 3
+    assert early.toughness_after["Hero"].current == 2
+    assert [(h.member, h.spend, h.restored) for h in early.hero_points_spent] == [("Hero", 5, 3)]
+    assert [spent.die for spent in early.spent] == list(range(7))  # the dice only, in order
+
+
+def test_the_hero_points_list_still_means_at_the_end():
+    members = [HERO, BRUTE]
+    result = rules.narration(members, {"Hero": Toughness(6, 6)}, ledger(*["hit"] * 5, "hit", "hit"),
+                             [HeroPoints("Hero", 1)])
+    assert result.toughness_after["Hero"].current == 3 and result.hero_points_spent == []
+
+
+def test_a_hero_point_in_the_ledger_restores_not_above_max():
+    result = rules.narration([HERO, BRUTE], {"Hero": Toughness(6, 6)}, ledger("hit", "hero point"))
+    assert result.toughness_after["Hero"].current == 6 and result.hero_points_spent[0].restored == 1
+
+
+def test_a_hero_point_in_the_ledger_is_for_players_only():
+    """"kann der Spieler immer einen Heldenpunkt ausgeben" – the player, not the GM."""
+    with pytest.raises(RuleViolation) as error:
+        rules.narration([HERO, BRUTE], {"Brute": Toughness(1, 1)}, [Spend("Hero", 0), HeroPointSpend("Brute")])
+    assert error.value.field == "spends.1.member"
 
 
 def test_hero_points_are_for_players_only():
