@@ -49,6 +49,19 @@ def post(client):
     return _post
 
 
+@pytest.fixture(scope="session")
+def http(app):
+    """POST JSON and return (status, media type, parsed body): for property tests, which call it many
+    times in one test (hypothesis refuses function-scoped fixtures there)."""
+    client = app.test_client()
+
+    def _post(path, body):
+        response = client.post(path, json=body)
+        return response.status_code, response.mimetype, response.get_json(force=True, silent=True)
+
+    return _post
+
+
 @pytest.fixture
 def sdk(app):
     """The real SDK talking to the app in-process (requests routed through the WSGI test client)."""

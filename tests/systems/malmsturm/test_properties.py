@@ -44,15 +44,8 @@ def expected_label(total: int, lang: str) -> str:
     return LADDER_LABELS[lang][min(max(total, -4), 7)]
 
 
-@pytest.fixture(scope="module")
-def http(app):
-    """One test client for the whole module (built from the session-scoped app)."""
-    return app.test_client()
-
-
 def call(http, path: str, body, lang: str = "en"):
-    response = http.post(f"{BASE}{path}?lang={lang}", json=body)
-    return response.status_code, response.content_type, response.get_json(force=True, silent=True)
+    return http(f"{BASE}{path}?lang={lang}", body)
 
 
 # --- strategies for valid bodies -------------------------------------------------------------------

@@ -35,18 +35,6 @@ PROBLEM = "application/problem+json"
 SEEDS = st.integers(0, 2**53 - 1)  # the service refuses larger seeds: they are not exact in JSON
 
 
-@pytest.fixture
-def http(app):
-    """POST JSON; return (status, media type, parsed body)."""
-    client = app.test_client()
-
-    def _post(path, body):
-        response = client.post(path, json=body)
-        return response.status_code, response.mimetype, response.get_json(force=True, silent=True)
-
-    return _post
-
-
 # --- the pool, independently of the system code -------------------------------------------------
 
 def dice_of(pool: dict) -> int:
