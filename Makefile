@@ -32,6 +32,7 @@ openapi: $(STAMP)
 # instead of hand-merging generated files; tests fail when any of them drifts.
 generate: $(STAMP)
 	$(MAKE) openapi
+	$(BIN)/python -c 'from pathlib import Path; from service.config import write_docs; write_docs(Path("."))'  # README's settings table, .env.example
 
 clean:
 	rm -rf $(VENV) .pytest_cache

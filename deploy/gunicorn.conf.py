@@ -45,9 +45,10 @@ def _ensure_signing_key(server):
     worker at it, so all workers sign with the same key."""
     if os.environ.get("WURFWERK_SIGNING_KEY") or os.environ.get("WURFWERK_SIGNING_KEY_FILE"):
         return
+    from service.config import config_from_env
     from service.platform.receipts import generate_private_key_pem
 
-    path = os.environ.get("WURFWERK_DEV_KEY_FILE", ".dev/signing-key.pem")
+    path = config_from_env().dev_key_file  # also refuses a bad WURFWERK_* value before any fork
     if not os.path.exists(path):
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

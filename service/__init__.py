@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from importlib.metadata import version
 from typing import Any, Mapping
 
 from flask import Flask, send_from_directory
@@ -21,7 +22,7 @@ from service.platform.routes import make_platform_blueprint
 from service.platform.runtime import Runtime
 from service.systems import discover
 
-__version__ = "1.0.0"
+__version__ = version("wurfwerk-service")  # written once, in pyproject.toml
 log = logging.getLogger("wurfwerk")
 
 

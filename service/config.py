@@ -1,54 +1,35 @@
-"""Settings from ``WURFWERK_*`` environment variables, typed and documented in one place.
+"""Every ``WURFWERK_*`` setting, declared once in ``SETTINGS``; everything else follows from that list.
 
-The README's configuration table is written from ``SETTINGS`` below, so a variable that is not
-listed here does not exist.
+A declaration gives the variable's name, the ``Config`` attribute it fills, its type, its default (as
+the text an operator would write) and its meaning. From ``SETTINGS`` come:
+
+- ``Config`` and ``Limits``, the frozen dataclasses the app reads (``current_runtime().config``);
+- ``config_from_env()``, which reads and checks every variable (a bad value is a ``ConfigError``
+  naming the variable; an empty variable means unset);
+- the limits the schemas enforce (a setting with ``limit=True`` lands in ``Config.limits`` and its
+  variable is named in every "over the limit" message);
+- the README's configuration table and ``.env.example`` (``make generate`` writes both;
+  tests/platform/test_config.py fails when either drifts).
+
+Adding a setting is one line in ``SETTINGS``, e.g.::
+
+    Setting("WURFWERK_MAX_DICE_PER_SIDE", "dice_per_side", POSITIVE_INT, "10", "Most dice of one side.", limit=True),
+
+then ``make generate``. The app reads it as ``config.<attribute>`` (``config.limits.<attribute>``
+for a limit). Types: ``TEXT``, ``CSV`` (comma-separated, a tuple), ``POSITIVE_INT``, ``SECONDS``
+(a positive number), ``FLAG`` (``1/true/yes/on`` or ``0/false/no/off``), ``LOG_LEVEL``; a new type
+is a ``Kind`` (its Python type and a parse function). ``with_file=True`` also accepts
+``<NAME>_FILE``, a file holding the value (for secrets).
 """
 
 from __future__ import annotations
 
+import logging
 import os
-from dataclasses import dataclass, field, fields, replace
-from typing import Mapping
-
-from service.platform.limits import Limits
-
-
-@dataclass(frozen=True)
-class Setting:
-    env: str
-    default: str
-    help: str
-
-
-SETTINGS: tuple[Setting, ...] = (
-    Setting("WURFWERK_SIGNING_KEY", "", "PEM (PKCS#8) Ed25519 private key that signs receipts."),
-    Setting("WURFWERK_SIGNING_KEY_FILE", "", "File holding that key (used when WURFWERK_SIGNING_KEY is empty)."),
-    Setting("WURFWERK_VERIFY_KEYS", "", "Extra PEM public keys that verify but never sign (key rotation)."),
-    Setting("WURFWERK_VERIFY_KEYS_FILE", "", "File holding such PEM public keys."),
-    Setting("WURFWERK_DEV_KEY_FILE", ".dev/signing-key.pem", "Where `make run` creates a development key when no key is configured."),
-    Setting("WURFWERK_API_KEYS", "", "Comma-separated API keys; when set, every /v1 call except /v1/keys needs `Authorization: Bearer <key>`."),
-    Setting("WURFWERK_CORS_ORIGINS", "*", "Comma-separated origins allowed by CORS (`*` for any)."),
-    Setting("WURFWERK_MAX_BODY_BYTES", "65536", "Largest request body in bytes (413 above)."),
-    Setting("WURFWERK_MAX_POOL_DICE", "100", "Most dice in one pool."),
-    Setting("WURFWERK_MAX_BAG_MARBLES", "100", "Most marbles in one bag."),
-    Setting("WURFWERK_MAX_PARTICIPANTS", "20", "Most participants in one contest or party."),
-    Setting("WURFWERK_MAX_PARTIES", "8", "Most parties in one conflict."),
-    Setting("WURFWERK_MAX_BATCH_ITEMS", "500", "Most requests in one batch."),
-    Setting("WURFWERK_MAX_DIE_SIDES", "100", "Most sides of one die (the least is 2)."),
-    Setting("WURFWERK_MAX_EXTENDED_TARGET", "100", "Highest `required` of an extended test."),
-    Setting("WURFWERK_LOG_LEVEL", "INFO", "Python log level of the service."),
-)
-
-_LIMIT_FIELDS = {
-    "WURFWERK_MAX_BODY_BYTES": "body_bytes",
-    "WURFWERK_MAX_POOL_DICE": "pool_dice",
-    "WURFWERK_MAX_BAG_MARBLES": "bag_marbles",
-    "WURFWERK_MAX_PARTICIPANTS": "participants",
-    "WURFWERK_MAX_PARTIES": "parties",
-    "WURFWERK_MAX_BATCH_ITEMS": "batch_items",
-    "WURFWERK_MAX_DIE_SIDES": "die_sides",
-    "WURFWERK_MAX_EXTENDED_TARGET": "extended_target",
-}
+import re
+from dataclasses import dataclass, field, fields, make_dataclass, replace
+from pathlib import Path
+from typing import Any, Callable, Mapping
 
 
 class ConfigError(ValueError):
@@ -56,20 +37,134 @@ class ConfigError(ValueError):
 
 
 @dataclass(frozen=True)
-class Config:
-    signing_key_pem: str = ""
-    verify_keys_pem: str = ""
-    api_keys: tuple[str, ...] = ()
-    cors_origins: tuple[str, ...] = ("*",)
-    limits: Limits = field(default_factory=Limits)
-    log_level: str = "INFO"
+class Kind:
+    """How the text of a variable becomes a value: ``parse(text, variable)`` raises ``ConfigError``."""
 
-    def with_overrides(self, overrides: Mapping[str, object]) -> "Config":
-        known = {f.name for f in fields(self)}
-        unknown = set(overrides) - known
-        if unknown:
-            raise ConfigError(f"unknown config keys: {sorted(unknown)}")
-        return replace(self, **overrides)
+    type: Any
+    parse: Callable[[str, str], Any]
+
+
+def _text(raw: str, _variable: str) -> str:
+    return raw
+
+
+def _csv(raw: str, _variable: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in raw.split(",") if part.strip())
+
+
+def _positive_int(raw: str, variable: str) -> int:
+    try:
+        value = int(raw)
+    except ValueError as error:
+        raise ConfigError(f"{variable}={raw!r} is not an integer") from error
+    if value < 1:
+        raise ConfigError(f"{variable}={raw!r} must be at least 1")
+    return value
+
+
+def _seconds(raw: str, variable: str) -> float:
+    try:
+        value = float(raw)
+    except ValueError as error:
+        raise ConfigError(f"{variable}={raw!r} is not a number of seconds") from error
+    if not value > 0 or value == float("inf"):
+        raise ConfigError(f"{variable}={raw!r} must be a positive number of seconds")
+    return value
+
+
+_FLAG_WORDS = {"1": True, "true": True, "yes": True, "on": True,
+               "0": False, "false": False, "no": False, "off": False}
+
+
+def _flag(raw: str, variable: str) -> bool:
+    try:
+        return _FLAG_WORDS[raw.strip().lower()]
+    except KeyError:
+        raise ConfigError(f"{variable}={raw!r} must be one of {', '.join(_FLAG_WORDS)}") from None
+
+
+def _log_level(raw: str, variable: str) -> str:
+    level = raw.strip().upper()
+    if not isinstance(logging.getLevelName(level), int):
+        raise ConfigError(f"{variable}={raw!r} is not a log level (DEBUG, INFO, WARNING, ERROR)")
+    return level
+
+
+TEXT = Kind(str, _text)
+CSV = Kind(tuple[str, ...], _csv)
+POSITIVE_INT = Kind(int, _positive_int)
+SECONDS = Kind(float, _seconds)
+FLAG = Kind(bool, _flag)
+LOG_LEVEL = Kind(str, _log_level)
+
+
+@dataclass(frozen=True)
+class Setting:
+    env: str
+    attribute: str
+    kind: Kind
+    default: str
+    help: str
+    limit: bool = False
+    with_file: bool = False
+
+    def value(self, env: Mapping[str, str]) -> Any:
+        return self.kind.parse(self.raw(env), self.env)
+
+    def raw(self, env: Mapping[str, str]) -> str:
+        if env.get(self.env):
+            return env[self.env]
+        file_variable = f"{self.env}_FILE"
+        if self.with_file and env.get(file_variable):
+            return _read_file(env[file_variable], file_variable)
+        return self.default
+
+
+# One line per setting. Limits (``limit=True``) are caps on work; schemas enforce them.
+SETTINGS: tuple[Setting, ...] = (
+    Setting("WURFWERK_SIGNING_KEY", "signing_key_pem", TEXT, "", "PEM (PKCS#8) Ed25519 private key that signs receipts.", with_file=True),
+    Setting("WURFWERK_VERIFY_KEYS", "verify_keys_pem", TEXT, "", "Extra PEM public keys that verify but never sign (key rotation).", with_file=True),
+    Setting("WURFWERK_DEV_KEY_FILE", "dev_key_file", TEXT, ".dev/signing-key.pem", "Where `make run` creates a development key when no key is configured."),
+    Setting("WURFWERK_API_KEYS", "api_keys", CSV, "", "Comma-separated API keys; when set, every /v1 call except /v1/keys needs `Authorization: Bearer <key>`."),
+    Setting("WURFWERK_CORS_ORIGINS", "cors_origins", CSV, "*", "Comma-separated origins allowed by CORS (`*` for any)."),
+    Setting("WURFWERK_MAX_BODY_BYTES", "body_bytes", POSITIVE_INT, "65536", "Largest request body in bytes (413 above).", limit=True),
+    Setting("WURFWERK_MAX_POOL_DICE", "pool_dice", POSITIVE_INT, "100", "Most dice in one pool.", limit=True),
+    Setting("WURFWERK_MAX_BAG_MARBLES", "bag_marbles", POSITIVE_INT, "100", "Most marbles in one bag.", limit=True),
+    Setting("WURFWERK_MAX_PARTICIPANTS", "participants", POSITIVE_INT, "20", "Most participants in one contest or party.", limit=True),
+    Setting("WURFWERK_MAX_PARTIES", "parties", POSITIVE_INT, "8", "Most parties in one conflict.", limit=True),
+    Setting("WURFWERK_MAX_BATCH_ITEMS", "batch_items", POSITIVE_INT, "500", "Most requests in one batch.", limit=True),
+    Setting("WURFWERK_MAX_DIE_SIDES", "die_sides", POSITIVE_INT, "100", "Most sides of one die (the least is 2).", limit=True),
+    Setting("WURFWERK_MAX_EXTENDED_TARGET", "extended_target", POSITIVE_INT, "100", "Highest `required` of an extended test.", limit=True),
+    Setting("WURFWERK_LOG_LEVEL", "log_level", LOG_LEVEL, "INFO", "Python log level of the service."),
+)
+
+LIMIT_SETTINGS = tuple(setting for setting in SETTINGS if setting.limit)
+
+
+def _dataclass(name: str, settings: tuple[Setting, ...], doc: str, extra=(), namespace=None) -> type:
+    columns = [(s.attribute, s.kind.type, field(default=s.kind.parse(s.default, s.env))) for s in settings]
+    cls = make_dataclass(name, [*columns, *extra], frozen=True, namespace=namespace or {})
+    cls.__module__, cls.__doc__ = __name__, doc
+    return cls
+
+
+Limits = _dataclass("Limits", LIMIT_SETTINGS, "Caps on work (``limit=True`` settings), by attribute.")
+
+
+def _with_overrides(self, overrides: Mapping[str, object]):
+    """A copy with some attributes replaced (tests pass ``{"signing_key_pem": ..., "limits": ...}``)."""
+    unknown = set(overrides) - {f.name for f in fields(self)}
+    if unknown:
+        raise ConfigError(f"unknown config keys: {sorted(unknown)}")
+    return replace(self, **overrides)
+
+
+Config = _dataclass(
+    "Config", tuple(s for s in SETTINGS if not s.limit),
+    "Every setting by attribute; the limits under ``limits``.",
+    extra=[("limits", Limits, field(default_factory=Limits))],
+    namespace={"with_overrides": _with_overrides},
+)
 
 
 def _read_file(path: str, variable: str) -> str:
@@ -80,40 +175,52 @@ def _read_file(path: str, variable: str) -> str:
         raise ConfigError(f"{variable}={path!r} cannot be read: {error.strerror}") from error
 
 
-def _value_or_file(env: Mapping[str, str], name: str) -> str:
-    if env.get(name):
-        return env[name]
-    if env.get(f"{name}_FILE"):
-        return _read_file(env[f"{name}_FILE"], f"{name}_FILE")
-    return ""
-
-
-def _positive_int(env: Mapping[str, str], name: str, default: str) -> int:
-    raw = env.get(name, default)
-    try:
-        value = int(raw)
-    except ValueError as error:
-        raise ConfigError(f"{name}={raw!r} is not an integer") from error
-    if value < 1:
-        raise ConfigError(f"{name}={raw!r} must be at least 1")
-    return value
-
-
-def _csv(raw: str) -> tuple[str, ...]:
-    return tuple(part.strip() for part in raw.split(",") if part.strip())
-
-
 def config_from_env(env: Mapping[str, str] | None = None) -> Config:
     env = os.environ if env is None else env
-    defaults = {setting.env: setting.default for setting in SETTINGS}
-    limits = Limits(
-        **{attr: _positive_int(env, name, defaults[name]) for name, attr in _LIMIT_FIELDS.items()}
-    )
-    return Config(
-        signing_key_pem=_value_or_file(env, "WURFWERK_SIGNING_KEY"),
-        verify_keys_pem=_value_or_file(env, "WURFWERK_VERIFY_KEYS"),
-        api_keys=_csv(env.get("WURFWERK_API_KEYS", "")),
-        cors_origins=_csv(env.get("WURFWERK_CORS_ORIGINS", "*")) or ("*",),
-        limits=limits,
-        log_level=env.get("WURFWERK_LOG_LEVEL", "INFO").upper(),
-    )
+    limits = Limits(**{s.attribute: s.value(env) for s in LIMIT_SETTINGS})
+    return Config(**{s.attribute: s.value(env) for s in SETTINGS if not s.limit}, limits=limits)
+
+
+# -- the documentation written from SETTINGS ---------------------------------------------------
+
+def _documented() -> list[tuple[str, str, str]]:
+    """(variable, default, meaning) of every variable, ``_FILE`` variants included."""
+    rows = []
+    for setting in SETTINGS:
+        rows.append((setting.env, setting.default, setting.help))
+        if setting.with_file:
+            rows.append((f"{setting.env}_FILE", "",
+                         f"File holding the value of {setting.env} (read when {setting.env} is empty)."))
+    return rows
+
+
+def readme_table() -> str:
+    lines = ["| variable | default | meaning |", "|---|---|---|"]
+    for env, default, meaning in _documented():
+        lines.append(f"| `{env}` | {f'`{default}`' if default else '(empty)'} | {meaning} |")
+    return "\n".join(lines) + "\n"
+
+
+def env_example() -> str:
+    lines = ["# wurfwerk settings (see README.md; written by `make generate`). Empty means unset."]
+    for env, default, meaning in _documented():
+        lines += [f"# {meaning}", f"{env}={default}"]
+    return "\n".join(lines) + "\n"
+
+
+README_BEGIN = "<!-- settings table: written from service/config.py by `make generate` -->"
+README_END = "<!-- end of settings table -->"
+_README_BLOCK = re.compile(re.escape(README_BEGIN) + r"\n.*?" + re.escape(README_END), re.S)
+
+
+def with_readme_table(readme: str) -> str:
+    """``readme`` with the block between the markers replaced by ``readme_table()``."""
+    if not _README_BLOCK.search(readme):
+        raise ValueError(f"README.md lacks the markers {README_BEGIN!r} ... {README_END!r}")
+    return _README_BLOCK.sub(lambda _: f"{README_BEGIN}\n{readme_table()}{README_END}", readme)
+
+
+def write_docs(root: Path) -> None:
+    readme = root / "README.md"
+    readme.write_text(with_readme_table(readme.read_text(encoding="utf-8")), encoding="utf-8")
+    (root / ".env.example").write_text(env_example(), encoding="utf-8")

@@ -1,4 +1,4 @@
-"""Hard caps on work, configurable per deployment.
+"""Hard caps on work, configurable per deployment (declared in service/config.py with ``limit=True``).
 
 Schemas check them at validation time through ``AtMost``, which reads the running app's limits;
 the OpenAPI document shows the default values.
@@ -6,37 +6,15 @@ the OpenAPI document shows the default values.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from flask import current_app
 from marshmallow import ValidationError, validate
 
-
-@dataclass(frozen=True)
-class Limits:
-    body_bytes: int = 65536
-    pool_dice: int = 100
-    bag_marbles: int = 100
-    participants: int = 20
-    parties: int = 8
-    batch_items: int = 500
-    die_sides: int = 100
-    extended_target: int = 100
-
+from service.config import LIMIT_SETTINGS, Limits
 
 DEFAULT_LIMITS = Limits()
 
 # Environment variable of each limit, so an error message can tell an operator what to change.
-LIMIT_VARIABLES = {
-    "body_bytes": "WURFWERK_MAX_BODY_BYTES",
-    "pool_dice": "WURFWERK_MAX_POOL_DICE",
-    "bag_marbles": "WURFWERK_MAX_BAG_MARBLES",
-    "participants": "WURFWERK_MAX_PARTICIPANTS",
-    "parties": "WURFWERK_MAX_PARTIES",
-    "batch_items": "WURFWERK_MAX_BATCH_ITEMS",
-    "die_sides": "WURFWERK_MAX_DIE_SIDES",
-    "extended_target": "WURFWERK_MAX_EXTENDED_TARGET",
-}
+LIMIT_VARIABLES = {setting.attribute: setting.env for setting in LIMIT_SETTINGS}
 
 
 def current_limits() -> Limits:

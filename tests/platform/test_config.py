@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import fields
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 
-from service.config import SETTINGS, ConfigError, config_from_env
+import service
+from service.config import (SETTINGS, Config, ConfigError, Limits, config_from_env, env_example,
+                            with_readme_table)
+from service.platform.limits import LIMIT_VARIABLES
 from service.platform.receipts import generate_private_key_pem
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
 
 
 def test_defaults():
@@ -28,15 +35,44 @@ def test_values_and_files(tmp_path):
     assert config.limits.pool_dice == 40
 
 
+def test_an_empty_variable_means_unset():
+    config = config_from_env({"WURFWERK_MAX_POOL_DICE": "", "WURFWERK_CORS_ORIGINS": "", "WURFWERK_LOG_LEVEL": ""})
+    assert config.limits.pool_dice == 100 and config.cors_origins == ("*",) and config.log_level == "INFO"
+
+
 @pytest.mark.parametrize("env", [{"WURFWERK_MAX_POOL_DICE": "many"}, {"WURFWERK_MAX_POOL_DICE": "0"},
-                                 {"WURFWERK_SIGNING_KEY_FILE": "/nonexistent/key.pem"}])
+                                 {"WURFWERK_SIGNING_KEY_FILE": "/nonexistent/key.pem"},
+                                 {"WURFWERK_LOG_LEVEL": "chatty"}])
 def test_bad_values_are_refused_with_the_variable_named(env):
     with pytest.raises(ConfigError) as error:
         config_from_env(env)
     assert next(iter(env)) in str(error.value)
 
 
-def test_every_setting_is_in_the_readme():
-    text = README.read_text(encoding="utf-8")
+def test_each_setting_fills_one_attribute():
+    """Config and Limits are made from SETTINGS: every declared attribute exists, and nothing else."""
+    declared = {setting.attribute for setting in SETTINGS}
+    assert declared == {f.name for f in fields(Config)} - {"limits"} | {f.name for f in fields(Limits)}
+    assert LIMIT_VARIABLES["pool_dice"] == "WURFWERK_MAX_POOL_DICE"
+    assert len({setting.env for setting in SETTINGS}) == len(SETTINGS)
+
+
+def test_readme_table_and_env_example_are_written_from_the_settings():
+    """`make generate` rewrites both; this fails when a setting changed without it."""
+    readme = README.read_text(encoding="utf-8")
+    assert readme == with_readme_table(readme), "README's settings table is stale: run `make generate`"
+    assert (ROOT / ".env.example").read_text(encoding="utf-8") == env_example(), \
+        ".env.example is stale: run `make generate`"
     for setting in SETTINGS:
-        assert f"`{setting.env}`" in text, setting.env
+        assert f"`{setting.env}`" in readme and f"\n{setting.env}={setting.default}\n" in env_example()
+
+
+def test_the_env_example_loads_as_the_defaults():
+    lines = (ROOT / ".env.example").read_text(encoding="utf-8").splitlines()
+    env = dict(line.split("=", 1) for line in lines if line and not line.startswith("#"))
+    assert config_from_env(env) == config_from_env({})
+
+
+def test_the_version_is_the_package_version():
+    assert service.__version__ == version("wurfwerk-service")
+    assert re.search(r'^version = "(.+)"$', (ROOT / "pyproject.toml").read_text(), re.M)[1] == service.__version__
