@@ -33,6 +33,7 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "invalid-input": (422, "The rules cannot resolve the request (e.g. `manual` values that do not fit)."),
     "rule-violation": (422, "A choice the rules forbid; the message names the rule."),
     "invalid-receipt": (422, "A signed response handed back does not verify or is of the wrong operation."),
+    "invalid-ticket": (422, "A roll ticket is forged, altered, expired, for another operation or from a retired key."),
     "internal-error": (500, "A fault in the service; the log has the details, the response never does."),
     "http-error": (0, "Any other HTTP error, with its status."),
 }

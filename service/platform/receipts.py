@@ -20,7 +20,8 @@ import orjson
 import rfc8785
 from nacl.bindings import crypto_sign, crypto_sign_seed_keypair
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 ALGORITHM = "Ed25519"
@@ -170,7 +171,9 @@ class KeyRing:
     def __init__(self, signing_key: Ed25519PrivateKey, extra_verify_keys=()) -> None:
         # Signing goes through libsodium (PyNaCl): the same deterministic Ed25519 signature as
         # OpenSSL's, in about two thirds of the time, and every response is signed.
-        _public, self._sodium_secret = crypto_sign_seed_keypair(signing_key.private_bytes_raw())
+        self._private_seed = signing_key.private_bytes_raw()
+        _public, self._sodium_secret = crypto_sign_seed_keypair(self._private_seed)
+        self._derived_secrets: dict[tuple[bytes, bytes], bytes] = {}
         self.kid = key_id(signing_key.public_key())
         self._verify_keys = {self.kid: signing_key.public_key()}
         for public_key in extra_verify_keys:
@@ -192,6 +195,31 @@ class KeyRing:
         signature = crypto_sign(canonical_bytes(document), self._sodium_secret)[:64]
         receipt["signature"] = b64url(signature)
         return document
+
+    def derived_secret(self, salt: bytes, info: bytes) -> bytes:
+        """A 32-byte secret derived from the signing key with HKDF-SHA256 under ``info``, a label
+        naming its one use: the private key itself never leaves this class, and two uses with
+        different labels get independent secrets. Rotating the signing key changes every one."""
+        secret = self._derived_secrets.get((salt, info))
+        if secret is None:
+            secret = HKDF(algorithm=hashes.SHA256(), length=32, salt=salt, info=info).derive(self._private_seed)
+            self._derived_secrets[(salt, info)] = secret
+        return secret
+
+    def signature_of(self, payload: bytes) -> str:
+        """base64url Ed25519 signature of ``payload`` with the signing key (``kid``)."""
+        return b64url(crypto_sign(payload, self._sodium_secret)[:64])
+
+    def signature_matches(self, kid: str, payload: bytes, signature: str) -> bool:
+        """Whether ``signature`` is the Ed25519 signature of ``payload`` by the key ``kid``."""
+        public_key = self._verify_keys.get(kid)
+        if public_key is None:
+            return False
+        try:
+            public_key.verify(b64url_decode(signature), payload)
+        except (InvalidSignature, ValueError, TypeError):
+            return False
+        return True
 
     def verify(self, document: Any) -> Verification:
         receipt = document.get("receipt") if isinstance(document, dict) else None

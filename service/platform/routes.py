@@ -1,4 +1,4 @@
-"""Platform endpoints: health, keys, receipt verification, the systems catalogue and batch.
+"""Platform endpoints: health, keys, receipt verification, the systems catalogue, batch and tickets.
 
 Nothing here knows a system; the catalogue and the batch read what the systems declared.
 """
@@ -9,11 +9,14 @@ from http import HTTPStatus
 
 import marshmallow as ma
 from service.platform.api import WurfwerkBlueprint as Blueprint
-from marshmallow import fields
+from marshmallow import fields, validate
 
+from service.platform import tickets
 from service.platform.batch import BatchResponseSchema, batch_request_schema, run_batch
+from service.platform.fields import Int, StrictSchema
 from service.platform.jsonio import json_response
 from service.platform.runtime import Operation, current_runtime
+from service.platform.schemas import TicketSchema
 
 DOC_STATUSES = (400, 401, 413, 415, 422)
 
@@ -54,6 +57,32 @@ class VerificationSchema(ma.Schema):
 
 class CatalogueSchema(ma.Schema):
     systems = fields.List(fields.Dict(), required=True)
+
+
+def tickets_request_schema(rolling_ids: list[str]) -> type[ma.Schema]:
+    return type("TicketsRequest", (StrictSchema,), {
+        "count": Int(load_default=1, validate=validate.Range(min=1, max=tickets.MAX_COUNT),
+                     metadata={"description": "How many tickets."}),
+        "operation": fields.String(load_default=None, allow_none=True, validate=validate.OneOf(rolling_ids),
+                                   metadata={"description": "The rolling operation the tickets are for; "
+                                                            "without it (or null) any rolling operation."}),
+        "context": fields.String(load_default=None, allow_none=True,
+                                 validate=validate.Length(max=tickets.MAX_CONTEXT_CHARS),
+                                 metadata={"description": "Copied into each ticket and echoed by the roll: "
+                                                          "a VTT's world or chat message id."}),
+        "ttl_s": Int(load_default=tickets.DEFAULT_TTL_S, validate=validate.Range(min=1, max=tickets.MAX_TTL_S),
+                     metadata={"description": "Seconds until the tickets expire (at most 7 days)."}),
+    })
+
+
+class TicketsResponseSchema(ma.Schema):
+    tickets = fields.List(fields.Nested(TicketSchema), required=True)
+
+
+def _rolling_ids(operations: dict[str, Operation]) -> list[str]:
+    """The operations that roll: those whose body takes a source of randomness."""
+    return sorted(operation.id for operation in operations.values()
+                  if operation.schema is not None and "seed" in operation.schema.fields)
 
 
 def _problems(blp: Blueprint, statuses=DOC_STATUSES):
@@ -146,5 +175,24 @@ def make_platform_blueprint(catalogue: list[dict], batchable: dict[str, Operatio
         not fail the batch. Items inherit the batch's `Authorization`, `Accept-Language` and `?lang=`.
         """
         return run_batch(body["requests"], batchable)
+
+    @blp.route("/v1/tickets", methods=["POST"])
+    @blp.arguments(tickets_request_schema(_rolling_ids(batchable))(),
+                   example={"count": 2, "operation": "paws.test", "context": "world-7/message-42"})
+    @blp.response(200, TicketsResponseSchema, example={"tickets": [
+        {"id": "q3Lc9vYzR0C1l4oQ8nXwAg", "operation": "paws.test", "context": "world-7/message-42",
+         "expires_at": "2026-12-01T12:00:00Z", "kid": "…", "signature": "…"}]})
+    @_problems(blp)
+    @blp.doc(operationId="tickets.issue")
+    def issue_tickets(body):
+        """Issue signed roll tickets
+
+        A ticket lets one roll happen exactly once: a rolling request that carries it as `ticket`
+        derives its dice from the ticket id with a secret only the service holds, so sending it
+        again gives the same dice (a replay, not a new roll). The service keeps no record: the
+        ticket is its own proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after
+        `expires_at`, for another operation than `operation`, and after the signing key is rotated.
+        """
+        return json_response({"tickets": tickets.issue_tickets(current_runtime().keys, **body)})
 
     return blp

@@ -50,6 +50,24 @@ class ReceiptSchema(ma.Schema):
     )
 
 
+class TicketSchema(StrictSchema):
+    """A roll ticket exactly as ``POST /v1/tickets`` issued it (every member is signed)."""
+
+    id = fields.String(required=True, validate=validate.Length(max=64),
+                       metadata={"description": "128 random bits, base64url."})
+    operation = fields.String(required=True, allow_none=True, validate=validate.Length(max=64),
+                              metadata={"description": "The operation id it is for; null: any rolling operation."})
+    context = fields.String(required=True, allow_none=True, validate=validate.Length(max=200),
+                            metadata={"description": "The issuer's context (a VTT's world or message id), or null."})
+    expires_at = fields.String(required=True, validate=validate.Length(max=32),
+                               metadata={"description": "RFC 3339 UTC time after which it is refused."})
+    kid = fields.String(required=True, validate=validate.Length(max=64),
+                        metadata={"description": "The key that signed it (see /v1/keys)."})
+    signature = fields.String(required=True, validate=validate.Length(max=128),
+                              metadata={"description": "base64url Ed25519 signature over the RFC 8785 "
+                                                       "canonical JSON of the ticket without this member."})
+
+
 class EventSchema(ma.Schema):
     kind = fields.String(required=True, metadata={"description": "d<N>, dF or draw."})
     values = fields.List(IntOrStr(), required=True)
