@@ -19,6 +19,7 @@ from typing import Callable
 import icepool
 
 from service import create_app
+from service.platform.operations import EXAMPLE_CALL
 from service.platform.receipts import generate_private_key_pem
 
 PAWS_DIE = icepool.Die([0, 0, 0, 1, 1, 1])  # success on 4-6
@@ -99,7 +100,7 @@ def run() -> list[dict]:
             validation = time.perf_counter() - started
 
             def ours():
-                response = operation.handler(dict(loaded))
+                response = operation.handler(dict(loaded), EXAMPLE_CALL)
                 assert response.status_code == 200, response.get_data()
 
             _clear_caches()

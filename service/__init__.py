@@ -12,7 +12,6 @@ from swagger_ui_bundle import swagger_ui_path
 
 from service.config import Config, config_from_env
 from service.platform.api import WurfwerkApi
-from service.platform.batch import direct_view
 from service.platform.hooks import install_hooks
 from service.platform.jsonio import OrjsonProvider
 from service.platform.metrics import install_metrics
@@ -56,7 +55,6 @@ def create_app(test_config: Mapping[str, Any] | Config | None = None) -> Flask:
                      lambda filename: send_from_directory(swagger_ui_path, filename))
 
     api = WurfwerkApi(app)
-    register_problem_handlers(app)  # again: flask-smorest installs its own JSON error handler
     _register_systems(app, api)
     return app
 
@@ -89,8 +87,6 @@ def _register_systems(app: Flask, api) -> None:
     api.register_blueprint(make_platform_blueprint(catalogue, batchable))
     for system in systems:
         api.register_blueprint(system)
-    for operation in runtime.operations.values():
-        app.view_functions[operation.endpoint] = direct_view(operation)
 
 
 def _spec_options() -> dict:

@@ -1,45 +1,70 @@
-"""flask-smorest wired for wurfwerk: problem+json error responses and one JSON parse per request."""
+"""flask-smorest wired for wurfwerk through its public hooks: problem+json errors, one JSON parse.
+
+- ``WurfwerkApi.handle_http_exception`` (flask-smorest's handler of every ``HTTPException``) answers
+  with an RFC 9457 problem;
+- ``ProblemResponses``, an apispec plugin (flask-smorest's ``extra_plugins``), documents the error
+  responses flask-smorest registers as ``application/problem+json`` with ``ProblemSchema``;
+- the webargs parser of the platform's own endpoints loads ``json`` through ``location_loader`` from
+  the body the request hook already parsed.
+"""
 
 from __future__ import annotations
 
-import http
+from http import HTTPStatus
 
+from apispec import BasePlugin
 from flask_smorest import Api, Blueprint
-from flask_smorest.spec import prepare_response
 from webargs import core
 from webargs.flaskparser import FlaskParser
 
 from service.platform.hooks import request_body
-from service.platform.problems import PROBLEM_MEDIA_TYPE, ProblemSchema
+from service.platform.problems import PROBLEM_MEDIA_TYPE, ProblemSchema, http_exception_problem
 
 
 class CachedJsonParser(FlaskParser):
-    """Reuse the body the request hook already parsed (with orjson) instead of parsing it again."""
-
     DEFAULT_VALIDATION_STATUS = 422
+    # location_loader writes into the class's location table: this class gets its own copy, so
+    # webargs' other parsers keep theirs.
+    __location_map__ = dict(FlaskParser.__location_map__)
 
-    def _raw_load_json(self, req):
-        if not req.get_data(cache=True):
-            return core.missing
-        return request_body()
+
+PARSER = CachedJsonParser()
+
+
+@PARSER.location_loader("json")
+def _parsed_body(req, _schema):
+    """The body the request hook parsed (with orjson), instead of parsing it a second time."""
+    if not req.get_data(cache=True):
+        return core.missing
+    return request_body()
 
 
 class WurfwerkBlueprint(Blueprint):
-    ARGUMENTS_PARSER = CachedJsonParser()
+    ARGUMENTS_PARSER = PARSER
+
+
+# flask-smorest registers a reusable response per HTTP status, and its default error response, all
+# with ERROR_SCHEMA as application/json; those of errors are problems.
+_ERROR_DESCRIPTIONS = frozenset(status.phrase for status in HTTPStatus if status >= 400) | {
+    "Default error response"}
+
+
+class ProblemResponses(BasePlugin):
+    """Serve the error responses flask-smorest registers as ``application/problem+json``."""
+
+    def response_helper(self, response, **kwargs):
+        content = response.get("content", {})
+        if response.get("description") in _ERROR_DESCRIPTIONS and set(content) == {"application/json"}:
+            return {"content": {PROBLEM_MEDIA_TYPE: content["application/json"]}}
+        return None
 
 
 class WurfwerkApi(Api):
     ERROR_SCHEMA = ProblemSchema
 
-    def _register_responses(self):
-        """Every error response in the spec is ``application/problem+json`` with ``ProblemSchema``."""
-        for status in http.HTTPStatus:
-            response = {"description": status.phrase}
-            if not (100 <= status < 200) and status not in (204, 304):
-                response["schema"] = self.ERROR_SCHEMA
-            content_type = PROBLEM_MEDIA_TYPE if status >= 400 else self.DEFAULT_RESPONSE_CONTENT_TYPE
-            prepare_response(response, self.spec, content_type)
-            self.spec.components.response(status.name, response, lazy=True)
-        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
-        prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
-        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+    def __init__(self, app=None, **kwargs):
+        kwargs.setdefault("spec_kwargs", {}).setdefault("extra_plugins", [ProblemResponses()])
+        super().__init__(app, **kwargs)
+
+    def handle_http_exception(self, error):
+        return http_exception_problem(error)

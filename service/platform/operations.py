@@ -1,4 +1,4 @@
-"""``SystemBlueprint``: how a system declares its operations, so every one gets the same treatment.
+"""``SystemBlueprint``: how a system declares its operations, and the one path their requests take.
 
 A system writes a thin view per operation and declares it with one of four decorators:
 
@@ -10,25 +10,47 @@ A system writes a thin view per operation and declares it with one of four decor
 Each decorator sets the explicit ``operationId``, the summary and description (from the view's
 docstring, which must state the rulings it applies), request and response examples (computed from
 the request example, so they are real output), and the problem responses.
+
+The request path, the same for a single call and for each item of a batch:
+
+1. the request hooks (hooks.py) check the API key, the media type and the JSON syntax, and parse
+   the body once;
+2. ``Operation.respond(body, call)`` loads the body with the operation's request schema and runs
+   the handler its decorator made: a rolling handler first picks the random source
+   (``randomness_source``), then calls the view; the envelope is signed;
+3. a ``ValidationError``, an ``InputError`` or any other exception becomes the problem the API
+   documents for it, naming the operation's path.
+
+``Call`` carries what a call knows of its HTTP request (headers, language, its place in a batch).
+flask-smorest writes each operation's OpenAPI description, and nothing of it runs per request; so
+a flask-smorest decorator added to a declared view would never run, and is refused at start-up.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import inspect
+import sys
 from http import HTTPStatus
 from typing import Any, Callable, Mapping, Type
 
 import marshmallow as ma
+from flask import Response, request
+from marshmallow import ValidationError
+from werkzeug.datastructures import Headers
 
 from service.platform import odds as odds_json
 from service.platform.api import WurfwerkBlueprint as Blueprint
-from service.platform.errors import ReceiptError
+from service.platform.errors import InputError, ReceiptError
+from service.platform.fastload import fast_loader
+from service.platform.hooks import request_body
 from service.platform.i18n import LANG_PARAMETER, request_lang
 from service.platform.jsonio import json_response
-from service.platform.randomness import make_source
-from service.platform.runtime import Operation, current_runtime
+from service.platform.problems import input_error_problem, unexpected_problem, validation_problem
+from service.platform.randomness import RandomSource, make_source
+from service.platform.runtime import current_runtime
 from service.platform.schemas import (envelope_schema, odds_response_schema, renamed,
                                       rolling_request_schema)
 
@@ -79,6 +101,75 @@ def _doc_parts(view: Callable) -> tuple[str, str]:
     return summary.strip(), description.strip()
 
 
+# -- one call of an operation -------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Call:
+    """What one call of an operation knows besides its body: the HTTP request that carried it.
+
+    A single call is a request of its own; a batch item is a call on the batch's request (the same
+    headers and language), numbered ``item``."""
+
+    headers: Headers = dataclasses.field(default_factory=Headers)
+    item: int | None = None  # the item's index in a batch; None for a single call
+    given_lang: str | None = None  # where no request is asked (the spec's examples)
+
+    @classmethod
+    def of_request(cls, item: int | None = None) -> Call:
+        return cls(request.headers, item)
+
+    def lang(self) -> str:
+        """``?lang=``, else Accept-Language, else English; a wrong ``?lang=`` raises InputError."""
+        return self.given_lang or request_lang()
+
+
+EXAMPLE_CALL = Call(given_lang="en")
+
+# The members of a rolling request that choose where its random values come from
+# (schemas.RandomnessFields); they are echoed after the operation's own members.
+RANDOMNESS_MEMBERS = ("seed", "manual")
+
+
+def randomness_source(randomness: Mapping[str, Any], call: Call) -> RandomSource:
+    """Where a rolling call's random values come from: the one place that decides it, per call.
+
+    ``randomness`` holds the members of ``RANDOMNESS_MEMBERS`` the request gave; ``call`` what the
+    call knows of its HTTP request (headers, its place in a batch)."""
+    return make_source(randomness.get("seed"), randomness.get("manual"))
+
+
+@dataclasses.dataclass
+class Operation:
+    """One declared operation: what the catalogue lists, what a batch item names, and its request path.
+
+    ``schema`` is the request schema instance (None for a lookup, which takes no body); ``handler``
+    takes the loaded body and the ``Call`` and returns the signed response."""
+
+    id: str
+    method: str
+    path: str
+    endpoint: str
+    schema: ma.Schema | None
+    handler: Callable[[dict, Call], Response]
+
+    def __post_init__(self) -> None:
+        self.load = fast_loader(self.schema) if self.schema is not None else None
+
+    def respond(self, body: object, call: Call) -> Response:
+        """The request path of this operation, for a single call and a batch item alike: load the
+        body, run the handler; errors become the problems the API documents, naming this path."""
+        try:
+            return self.handler(self.load(body) if self.load is not None else {}, call)
+        except ValidationError as error:
+            return validation_problem(error.messages, instance=self.path)
+        except InputError as error:
+            return input_error_problem(error, instance=self.path)
+        except Exception as error:  # a fault: logged, answered with a plain 500 problem
+            return unexpected_problem(error, instance=self.path)
+
+
+# -- declaring operations ----------------------------------------------------------------------
+
 class SystemBlueprint(Blueprint):
     """A system's blueprint under ``/v1/<system_id>`` that knows its operations and catalogue entry."""
 
@@ -93,6 +184,7 @@ class SystemBlueprint(Blueprint):
         self.glossary = dict(glossary or {})
         self.extra = dict(extra or {})
         self.declared: list[Operation] = []
+        self._declared_views: dict[int, str] = {}  # id(view) -> operation id
 
     # -- the four kinds of operation -------------------------------------------------------------
 
@@ -103,14 +195,14 @@ class SystemBlueprint(Blueprint):
         response_schema = envelope_schema(operation_id, request_schema, result, rolling=True)
 
         def decorator(view):
-            def endpoint(body):
-                seed, manual = body.pop("seed", None), body.pop("manual", None)
-                return _signed(_roll(operation_id, view, body, seed, manual, request_lang()))
+            _refuse_decorated(view, operation_id)
+            def handler(body, call):
+                return _signed(_roll(operation_id, view, body, call))
 
-            response_example = _roll(operation_id, view, request_schema().load(example),
-                                          EXAMPLE_SEED, None, "en")
+            example_body = request_schema().load({**example, "seed": EXAMPLE_SEED})
+            response_example = _roll(operation_id, view, example_body, EXAMPLE_CALL)
             response_example["receipt"] = dict(EXAMPLE_RECEIPT)
-            self._register(path, "POST", operation_id, view, endpoint, request_schema,
+            self._register(path, "POST", operation_id, view, handler, request_schema,
                            response_schema, example, response_example)
             return view
 
@@ -124,12 +216,13 @@ class SystemBlueprint(Blueprint):
         response_schema = odds_response_schema(operation_id, request_schema)
 
         def decorator(view):
-            def endpoint(body):
-                request_lang()  # odds carry no text, but a wrong ?lang= is still refused
+            _refuse_decorated(view, operation_id)
+            def handler(body, call):
+                call.lang()  # odds carry no text, but a wrong ?lang= is still refused
                 return json_response(_odds_document(operation_id, view, body))
 
             response_example = _odds_document(operation_id, view, request_schema().load(example))
-            self._register(path, "POST", operation_id, view, endpoint, request_schema,
+            self._register(path, "POST", operation_id, view, handler, request_schema,
                            response_schema, example, response_example)
             return view
 
@@ -145,14 +238,15 @@ class SystemBlueprint(Blueprint):
         response_schema = envelope_schema(operation_id, request_schema, result, rolling=False)
 
         def decorator(view):
-            def endpoint(body):
-                return _signed(_resolve(operation_id, view, body, request_lang()))
+            _refuse_decorated(view, operation_id)
+            def handler(body, call):
+                return _signed(_resolve(operation_id, view, body, call.lang()))
 
             computed = response_example
             if computed is None:
                 computed = _resolve(operation_id, view, request_schema().load(example), "en")
                 computed["receipt"] = dict(EXAMPLE_RECEIPT)
-            self._register(path, "POST", operation_id, view, endpoint, request_schema,
+            self._register(path, "POST", operation_id, view, handler, request_schema,
                            response_schema, example, computed)
             return view
 
@@ -163,12 +257,16 @@ class SystemBlueprint(Blueprint):
         response_schema = envelope_schema(operation_id, None, result, rolling=False)
 
         def decorator(view):
-            def endpoint():
-                return _signed(_resolve(operation_id, lambda _body, lang: view(lang), {}, request_lang()))
+            _refuse_decorated(view, operation_id)
+            def without_body(_body, lang):
+                return view(lang)
 
-            response_example = _resolve(operation_id, lambda _body, lang: view(lang), {}, "en")
+            def handler(_body, call):
+                return _signed(_resolve(operation_id, without_body, {}, call.lang()))
+
+            response_example = _resolve(operation_id, without_body, {}, "en")
             response_example["receipt"] = dict(EXAMPLE_RECEIPT)
-            self._register(path, "GET", operation_id, view, endpoint, None, response_schema,
+            self._register(path, "GET", operation_id, view, handler, None, response_schema,
                            None, response_example)
             return view
 
@@ -176,24 +274,50 @@ class SystemBlueprint(Blueprint):
 
     # -- shared machinery ------------------------------------------------------------------------
 
-    def _register(self, path, method, operation_id, view, endpoint, request_schema,
+    def _register(self, path, method, operation_id, view, handler, request_schema,
                   response_schema, example, response_example):
-        summary, description = _doc_parts(view)
-        endpoint.__name__ = operation_id.replace(".", "_").replace("-", "_")
-        decorated = endpoint
-        # An instance, built once: webargs would build a new schema from a class on every request.
+        """Route the operation to its request path and document it."""
+        name = operation_id.replace(".", "_").replace("-", "_")
+        # One instance, built once: a schema instance builds its fields anew.
         schema = request_schema() if request_schema is not None else None
+        operation = Operation(operation_id, method, self.url_prefix + path, f"{self.name}.{name}",
+                              schema, handler)
+
+        def respond():
+            return operation.respond(request_body(), Call.of_request())
+
+        documented = self._documented(respond, operation_id, view, schema, example, response_schema,
+                                      response_example)
+        self.route(path, methods=[method], endpoint=name)(documented)
+        self.declared.append(operation)
+        self._declared_views[id(view)] = operation_id
+
+    def _documented(self, respond, operation_id, view, schema, example, response_schema,
+                    response_example):
+        """``respond`` carrying the operation's OpenAPI description, written by flask-smorest.
+
+        flask-smorest's decorators record what they describe on the function they return and hand it
+        on through ``functools.wraps``, each to the next. Their wrappers would also run their own
+        request-time layers (webargs parsing, response dumping) around the view; so they decorate a
+        stand-in that is never called, and ``respond`` takes the description over the same way."""
+        summary, description = _doc_parts(view)
+
+        def stand_in(*args, **kwargs):  # no docstring: flask-smorest would read it as the summary
+            raise AssertionError(f"{operation_id}: only Operation.respond serves requests")
+
+        described = stand_in
         if schema is not None:
-            decorated = self.arguments(schema, example=dict(example))(decorated)
-        decorated = self.response(200, response_schema, example=response_example)(decorated)
-        # The problem responses go in through `doc`: each `alt_response` would add a wrapper layer
-        # that runs on every request for documentation alone.
+            described = self.arguments(schema, example=dict(example))(described)
+        described = self.response(200, response_schema, example=response_example)(described)
         problems = {status: _problem_response_name(status) for status in PROBLEM_STATUSES}
-        decorated = self.doc(operationId=operation_id, summary=summary, description=description,
-                             parameters=[LANG_PARAMETER], responses=problems)(decorated)
-        self.route(path, methods=[method], endpoint=endpoint.__name__)(decorated)
-        self.declared.append(Operation(operation_id, method, self.url_prefix + path,
-                                       f"{self.name}.{endpoint.__name__}", schema, endpoint))
+        described = self.doc(operationId=operation_id, summary=summary, description=description,
+                             parameters=[LANG_PARAMETER], responses=problems)(described)
+        return functools.wraps(described)(respond)
+
+    def register(self, app, options):
+        """Flask registers the blueprint with an app: first refuse decorators stacked over a declaration."""
+        _refuse_decorators_over(sys.modules[self.import_name], self._declared_views)
+        super().register(app, options)
 
     def catalogue_entry(self, operations: list[dict]) -> dict:
         return {
@@ -207,23 +331,43 @@ class SystemBlueprint(Blueprint):
         }
 
 
+def _refuse_decorated(view: Callable, operation_id: str) -> None:
+    """A decorator under a declaration would run inside the request path with arguments it does not
+    expect (flask-smorest's would parse or dump a second time): refused."""
+    if hasattr(view, "__wrapped__"):
+        raise TypeError(f"{operation_id}: {view.__name__} is decorated below its declaration; a declared "
+                        "view takes no other decorator (the declaration sets schemas, responses and "
+                        "docs, and Operation.respond is the whole request path)")
+
+
+def _refuse_decorators_over(module, declared_views: Mapping[int, str]) -> None:
+    """A decorator over a declaration (``@blp.response`` above ``@blp.rolling``) wraps a view that is
+    already routed, so it would never run: refused at start-up rather than ignored."""
+    for name, value in vars(module).items():
+        if not callable(value) or not hasattr(value, "__wrapped__") or id(value) in declared_views:
+            continue
+        inner = inspect.unwrap(value, stop=lambda function: id(function) in declared_views)
+        if id(inner) in declared_views:
+            raise TypeError(f"{module.__name__}.{name}: a decorator over the declaration of "
+                            f"{declared_views[id(inner)]} would never run (Operation.respond is the "
+                            "whole request path); remove it, or extend the declaration in "
+                            "service/platform/operations.py")
+
+
 def _problem_response_name(status: int) -> str:
     """The name under which flask-smorest registered the problem response of ``status``."""
     return HTTPStatus(status).name
 
 
-def _roll(operation_id, view, body, seed, manual, lang) -> dict:
-    source = make_source(seed, manual)
+def _roll(operation_id, view, body, call) -> dict:
+    lang = call.lang()
+    randomness = {name: body.pop(name) for name in RANDOMNESS_MEMBERS if name in body}
+    source = randomness_source(randomness, call)
     result, summary = view(body, source, lang)
     source.finish()
-    echo = dict(body)
-    if seed is not None:
-        echo["seed"] = seed
-    if manual is not None:
-        echo["manual"] = manual
     return {
         "operation": operation_id,
-        "request": echo,
+        "request": {**body, **randomness},
         "result": plain(result),
         "randomness": {"source": source.name, "events": source.events},
         "summary": summary,

@@ -113,7 +113,8 @@ def validation_problem(messages: Any, slug: str = "validation-error", instance: 
     return problem(422, _validation_detail(errors), slug=slug, errors=errors, instance=instance)
 
 
-def _handle_http_exception(error: HTTPException):
+def http_exception_problem(error: HTTPException):
+    """The problem for an HTTP error (werkzeug's, or webargs' 422); flask-smorest's handler calls it."""
     data = getattr(error, "data", None) or {}
     if error.code == 422 and "messages" in data:
         messages = data["messages"]
@@ -153,7 +154,8 @@ def unexpected_problem(error: Exception, instance: str | None = None):
 
 
 def register_problem_handlers(app: Flask) -> None:
-    app.register_error_handler(HTTPException, _handle_http_exception)
+    """Problems for the errors raised outside an operation's request path (in hooks and the platform's
+    endpoints); HTTP errors go through flask-smorest's handler (``WurfwerkApi.handle_http_exception``)."""
     app.register_error_handler(InputError, input_error_problem)
     app.register_error_handler(Exception, unexpected_problem)
 

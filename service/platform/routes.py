@@ -15,7 +15,8 @@ from service.platform import tickets
 from service.platform.batch import BatchResponseSchema, batch_request_schema, run_batch
 from service.platform.fields import Int, StrictSchema
 from service.platform.jsonio import json_response
-from service.platform.runtime import Operation, current_runtime
+from service.platform.operations import Operation
+from service.platform.runtime import current_runtime
 from service.platform.schemas import TicketSchema
 
 DOC_STATUSES = (400, 401, 413, 415, 422)

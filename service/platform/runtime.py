@@ -1,37 +1,17 @@
-"""What one app instance holds: its config and its keys. Reached through ``current_runtime()``."""
+"""What one app instance holds: its config, its keys and its operations. Reached through ``current_runtime()``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING
 
-import marshmallow as ma
-from flask import Response, current_app
+from flask import current_app
 
 from service.config import Config
-from service.platform.fastload import fast_loader
 from service.platform.receipts import KeyRing
 
-
-@dataclass
-class Operation:
-    """One operation of the catalogue and of the batch.
-
-    ``schema`` (the request schema instance), ``load`` (its compiled loader, see fastload.py) and
-    ``handler`` (validated body -> signed response) let single calls and batch items run without
-    flask-smorest's per-request layers."""
-
-    id: str
-    method: str
-    path: str
-    endpoint: str
-    schema: ma.Schema | None = None
-    handler: Callable[[dict], Response] | None = None
-    load: Callable[[object], dict] | None = None
-
-    def __post_init__(self) -> None:
-        if self.load is None and self.schema is not None:
-            self.load = fast_loader(self.schema)
+if TYPE_CHECKING:  # operations.py reads the runtime per request; the runtime only lists operations
+    from service.platform.operations import Operation
 
 
 @dataclass
@@ -39,7 +19,7 @@ class Runtime:
     config: Config
     keys: KeyRing
     ephemeral_key: bool
-    operations: dict[str, Operation] = field(default_factory=dict)
+    operations: dict[str, Operation] = field(default_factory=dict)  # by id: the catalogue and batch
 
 
 def current_runtime() -> Runtime:

@@ -1,0 +1,121 @@
+"""The request path of declared operations (operations.py): one path for single calls and batch items,
+and decorators that would be ignored at run time refused at start-up."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+import types
+
+import pytest
+from flask import Flask
+from webargs.flaskparser import FlaskParser
+
+from service.platform import operations
+from service.platform.api import WurfwerkApi
+
+DECLARATION = '''
+import marshmallow as ma
+from service.platform.fields import Int, StrictSchema
+from service.platform.operations import SystemBlueprint
+
+blp = SystemBlueprint("{system}", __name__, title="Dummy", description="A test system.", rules_file="none")
+
+
+class Request(StrictSchema):
+    dice = Int(load_default=1)
+
+
+class Result(ma.Schema):
+    values = ma.fields.List(ma.fields.Integer())
+
+
+{above}
+@blp.rolling("/roll", operation="roll", request=Request, result=Result, example={{"dice": 1}})
+{below}
+def roll(body, source, lang):
+    """Roll some dice
+
+    Ruling: none, this system only exists in a test.
+    """
+    return {{"values": source.roll(body["dice"], 6)}}, "rolled"
+'''
+
+
+def declare(tmp_path, system: str, *, above: str = "", below: str = ""):
+    """A routes module declaring one rolling operation, with extra decorators ``above``/``below`` it."""
+    name = f"tests_declared_{system}"
+    module = types.ModuleType(name)
+    module.__file__ = str(tmp_path / "routes.py")
+    sys.modules[name] = module
+    try:
+        exec(textwrap.dedent(DECLARATION.format(system=system, above=above, below=below)), module.__dict__)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+def fresh_api() -> WurfwerkApi:
+    app = Flask(__name__)
+    app.config.update(API_TITLE="test", API_VERSION="1", OPENAPI_VERSION="3.1.0")
+    return WurfwerkApi(app)
+
+
+def test_a_declared_operation_registers(tmp_path):
+    module = declare(tmp_path, "plain")
+    api = fresh_api()
+    api.register_blueprint(module.blp)
+    assert [operation.id for operation in module.blp.declared] == ["plain.roll"]
+
+
+def test_a_flask_smorest_decorator_over_a_declaration_is_refused_at_start_up(tmp_path):
+    module = declare(tmp_path, "above", above="@blp.response(201, Result)")
+    with pytest.raises(TypeError, match=r"tests_declared_above\.roll: a decorator over the declaration "
+                                        r"of above\.roll would never run"):
+        fresh_api().register_blueprint(module.blp)
+
+
+def test_a_flask_smorest_decorator_under_a_declaration_is_refused(tmp_path):
+    with pytest.raises(TypeError, match=r"below\.roll: roll is decorated below its declaration"):
+        declare(tmp_path, "below", below='@blp.arguments(Request, location="query")')
+
+
+def test_every_declared_operation_is_served_by_its_request_path(app, client, monkeypatch):
+    """Flask runs Operation.respond for each operation, nothing of flask-smorest around it."""
+    served = []
+    respond = operations.Operation.respond
+
+    def spy(operation, body, call):
+        served.append(operation.id)
+        return respond(operation, body, call)
+
+    monkeypatch.setattr(operations.Operation, "respond", spy)
+    for operation in app.extensions["wurfwerk"].operations.values():
+        if operation.method == "GET":
+            client.get(operation.path)
+        else:
+            client.post(operation.path, json={})
+    assert served == list(app.extensions["wurfwerk"].operations)
+
+
+def test_the_random_source_is_chosen_per_call_with_the_request_at_hand(client, monkeypatch):
+    """randomness_source sees each call's headers, and a batch item its index."""
+    calls = []
+    choose = operations.randomness_source
+
+    def spy(randomness, call):
+        calls.append((dict(randomness), call.headers.get("X-Trace"), call.item))
+        return choose(randomness, call)
+
+    monkeypatch.setattr(operations, "randomness_source", spy)
+    assert client.post("/v1/paws/test", json={"rank": 2, "seed": 7}, headers={"X-Trace": "one"}).status_code == 200
+    items = [{"operation": "paws.test", "body": {"rank": 2}}, {"operation": "paws.test", "body": {"rank": 1, "seed": 3}}]
+    response = client.post("/v1/batch", json={"requests": items}, headers={"X-Trace": "batch"})
+    assert [result["status"] for result in response.get_json()["results"]] == [200, 200]
+    assert calls == [({"seed": 7}, "one", None), ({}, "batch", 0), ({"seed": 3}, "batch", 1)]
+
+
+def test_the_json_loader_of_our_parser_leaves_webargs_own_parsers_alone():
+    """location_loader writes into the parser class's table; ours has its own copy."""
+    assert FlaskParser.__location_map__["json"] == "load_json"
