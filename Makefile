@@ -19,10 +19,11 @@ run: $(STAMP)
 	PORT=$(PORT) exec $(BIN)/gunicorn --config deploy/gunicorn.conf.py 'service:create_app()'
 
 test: $(STAMP)
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
-	$(BIN)/python bench/run.py
+	$(BIN)/python -m bench.run
 
 # Regenerate the committed spec from the code (a test fails when they differ).
 openapi: $(STAMP)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import icepool
 
@@ -99,7 +99,7 @@ def run() -> list[dict]:
             loaded = operation.load(body)  # the compiled loader the service runs
             validation = time.perf_counter() - started
 
-            def ours():
+            def ours(operation=operation, loaded=loaded):
                 response = operation.handler(dict(loaded), EXAMPLE_CALL)
                 assert response.status_code == 200, response.get_data()
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from importlib.metadata import version
-from typing import Any, Mapping
+from typing import Any
 
 from flask import Flask, send_from_directory
 from flask_cors import CORS

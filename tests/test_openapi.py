@@ -67,7 +67,7 @@ def test_problem_responses_are_problem_json(spec):
 
 def test_rolling_operations_have_odds_twins(spec):
     ids = {operation["operationId"] for _, _, operation in _operations(spec)}
-    for path, method, operation in _operations(spec):
+    for _path, _method, operation in _operations(spec):
         schema_ref = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
         component = schema_ref.get("$ref", "").rsplit("/", 1)[-1]
         if component and "seed" in spec["components"]["schemas"][component].get("properties", {}):

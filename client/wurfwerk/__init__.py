@@ -8,16 +8,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Optional
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import requests
 
+from wurfwerk import verify as _verify
 from wurfwerk._http import Transport
-from wurfwerk.errors import (InvalidRequest, NotFound, ServerError, TransportError, Unauthorized,
-                             WurfwerkError)
+from wurfwerk.errors import InvalidRequest, NotFound, ServerError, TransportError, Unauthorized, WurfwerkError
 from wurfwerk.result import Result
 from wurfwerk.systems import namespaces
-from wurfwerk import verify as _verify
 
 __all__ = ["Client", "Result", "WurfwerkError", "InvalidRequest", "Unauthorized", "NotFound",
            "ServerError", "TransportError"]
@@ -27,14 +27,14 @@ __version__ = "1.0.0"
 class Client:
     """One client per service; thread-safe as far as its ``requests.Session`` is."""
 
-    def __init__(self, base_url: str = "http://localhost:8000", *, api_key: Optional[str] = None,
-                 timeout: float = 10.0, retries: int = 2, lang: Optional[str] = None,
-                 session: Optional[requests.Session] = None):
+    def __init__(self, base_url: str = "http://localhost:8000", *, api_key: str | None = None,
+                 timeout: float = 10.0, retries: int = 2, lang: str | None = None,
+                 session: requests.Session | None = None):
         self._transport = Transport(base_url, api_key=api_key, timeout=timeout, retries=retries,
                                     lang=lang, session=session)
         for namespace in namespaces():
             setattr(self, namespace.name, namespace(self._transport))
-        self._jwks: Optional[Result] = None
+        self._jwks: Result | None = None
 
     def systems(self) -> Result:
         """The catalogue. ``GET /v1/systems``"""
@@ -49,7 +49,7 @@ class Client:
         ``POST /v1/batch``"""
         return self._transport.request("POST", "/v1/batch", {"requests": list(requests_)})
 
-    def verify(self, response: Mapping[str, Any], *, offline: Optional[bool] = None) -> Result:
+    def verify(self, response: Mapping[str, Any], *, offline: bool | None = None) -> Result:
         """Check a response's receipt: offline with the published keys when the ``verify`` extra is
         installed (keys fetched once and cached), else ``POST /v1/receipts/verify``."""
         if offline is None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Optional
+from typing import Any
 
 import requests
 
@@ -14,8 +14,8 @@ RETRY_STATUSES = frozenset({502, 503, 504})
 
 
 class Transport:
-    def __init__(self, base_url: str, *, api_key: Optional[str], timeout: float, retries: int,
-                 lang: Optional[str], session: Optional[requests.Session], backoff: float = 0.2):
+    def __init__(self, base_url: str, *, api_key: str | None, timeout: float, retries: int,
+                 lang: str | None, session: requests.Session | None, backoff: float = 0.2):
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self.retries = retries

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any
 
 
 class WurfwerkError(Exception):
     """Base of every error the SDK raises."""
 
-    def __init__(self, message: str, *, method: str = "", url: str = "", status: Optional[int] = None,
-                 problem: Optional[Mapping[str, Any]] = None):
+    def __init__(self, message: str, *, method: str = "", url: str = "", status: int | None = None,
+                 problem: Mapping[str, Any] | None = None):
         super().__init__(message)
         self.method = method
         self.url = url

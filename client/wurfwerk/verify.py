@@ -7,7 +7,9 @@ The signature is Ed25519 over the RFC 8785 canonical JSON of the response withou
 from __future__ import annotations
 
 import base64
-from typing import Any, Mapping
+import importlib.util
+from collections.abc import Mapping
+from typing import Any
 
 from wurfwerk.result import plain
 
@@ -15,12 +17,8 @@ _SAFE_INTEGER = 2**53 - 1
 
 
 def available() -> bool:
-    try:
-        import cryptography  # noqa: F401
-        import rfc8785  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether the ``verify`` extra (cryptography, rfc8785) is installed."""
+    return all(importlib.util.find_spec(name) is not None for name in ("cryptography", "rfc8785"))
 
 
 def _b64url_decode(text: str) -> bytes:

@@ -18,7 +18,8 @@ every request schema of the service, on generated valid and invalid bodies.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import marshmallow as ma
 from marshmallow import ValidationError, fields

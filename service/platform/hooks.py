@@ -43,7 +43,7 @@ def _check_body() -> None:
     try:
         raw = request.get_data(cache=True)
     except RequestEntityTooLarge:
-        raise http_error(413, _too_large_detail(), "payload-too-large")
+        raise http_error(413, _too_large_detail(), "payload-too-large") from None
     if not raw:
         # Every POST of this API documents a required JSON body; `{}` asks for all defaults.
         raise InputError("body", "a JSON object is required (send {} to take every default)")
@@ -54,7 +54,7 @@ def _check_body() -> None:
         g.json_body = orjson.loads(raw)  # strict UTF-8, no NaN, at most 1024 levels deep
     except orjson.JSONDecodeError:
         raise http_error(400, "The body is not valid JSON (UTF-8, at most 1024 levels deep).",
-                         "malformed-json")
+                         "malformed-json") from None
 
 
 def _is_json_media_type() -> bool:

@@ -11,8 +11,15 @@ import os
 import time
 
 from flask import Flask, Response, g, request
-from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter,
-                               Histogram, generate_latest, multiprocess)
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
 
 REQUESTS = Counter("wurfwerk_requests_total", "HTTP requests answered.",
                    ["method", "endpoint", "status"])

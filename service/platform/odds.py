@@ -8,11 +8,11 @@ into the contract's form with a float and a reduced fraction string for every pr
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, lcm
-from typing import Hashable, Iterable, Mapping
 
 Distribution = Mapping[Hashable, Fraction]
 
@@ -23,7 +23,7 @@ class Odds:
     distributions: Mapping[str, Distribution] = field(default_factory=dict)
     expected: Mapping[str, Fraction] = field(default_factory=dict)
 
-    def check(self) -> "Odds":
+    def check(self) -> Odds:
         """Refuse to publish numbers that do not add up (a bug, never a client error)."""
         if self.outcomes and exact_sum(self.outcomes.values()) != 1:
             raise AssertionError(f"outcomes sum to {exact_sum(self.outcomes.values())}, not 1")

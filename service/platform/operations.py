@@ -33,8 +33,9 @@ import enum
 import functools
 import inspect
 import sys
+from collections.abc import Callable, Mapping
 from http import HTTPStatus
-from typing import Any, Callable, Mapping, Type
+from typing import Any
 
 import marshmallow as ma
 from flask import Response, request
@@ -51,8 +52,7 @@ from service.platform.jsonio import json_response
 from service.platform.problems import input_error_problem, unexpected_problem, validation_problem
 from service.platform.randomness import RandomSource, make_source
 from service.platform.runtime import current_runtime
-from service.platform.schemas import (envelope_schema, odds_response_schema, renamed,
-                                      rolling_request_schema)
+from service.platform.schemas import envelope_schema, odds_response_schema, renamed, rolling_request_schema
 
 PROBLEM_STATUSES = (400, 401, 413, 415, 422)
 EXAMPLE_SEED = 20261129
@@ -188,8 +188,8 @@ class SystemBlueprint(Blueprint):
 
     # -- the four kinds of operation -------------------------------------------------------------
 
-    def rolling(self, path: str, *, operation: str, request: Type[ma.Schema],
-                result: Type[ma.Schema], example: Mapping[str, Any]):
+    def rolling(self, path: str, *, operation: str, request: type[ma.Schema],
+                result: type[ma.Schema], example: Mapping[str, Any]):
         operation_id = f"{self.system_id}.{operation}"
         request_schema = rolling_request_schema(operation_id, request)
         response_schema = envelope_schema(operation_id, request_schema, result, rolling=True)
@@ -208,7 +208,7 @@ class SystemBlueprint(Blueprint):
 
         return decorator
 
-    def odds(self, path: str, *, operation: str, request: Type[ma.Schema],
+    def odds(self, path: str, *, operation: str, request: type[ma.Schema],
              example: Mapping[str, Any]):
         """``operation`` is the rolling operation's name; the id gets ``.odds``."""
         operation_id = f"{self.system_id}.{operation}.odds"
@@ -228,8 +228,8 @@ class SystemBlueprint(Blueprint):
 
         return decorator
 
-    def resolving(self, path: str, *, operation: str, request: Type[ma.Schema],
-                  result: Type[ma.Schema], example: Mapping[str, Any],
+    def resolving(self, path: str, *, operation: str, request: type[ma.Schema],
+                  result: type[ma.Schema], example: Mapping[str, Any],
                   response_example: Mapping[str, Any] | None = None):
         """``response_example`` is needed where the example cannot be resolved offline (an apply
         operation verifies a signed draw, which a fixed example cannot carry)."""
@@ -252,7 +252,7 @@ class SystemBlueprint(Blueprint):
 
         return decorator
 
-    def lookup(self, path: str, *, operation: str, result: Type[ma.Schema]):
+    def lookup(self, path: str, *, operation: str, result: type[ma.Schema]):
         operation_id = f"{self.system_id}.{operation}"
         response_schema = envelope_schema(operation_id, None, result, rolling=False)
 

@@ -7,8 +7,9 @@ marshmallow messages, werkzeug raises HTTP errors; each becomes ``application/pr
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from http import HTTPStatus
-from typing import Any, Mapping
+from typing import Any
 
 import marshmallow as ma
 from flask import Flask, g, request

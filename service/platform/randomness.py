@@ -14,7 +14,8 @@ import hashlib
 import hmac
 import os
 import random
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 

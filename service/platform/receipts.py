@@ -12,17 +12,18 @@ import base64
 import hashlib
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Mapping
+from datetime import UTC, datetime
+from typing import Any
 
 import orjson
 import rfc8785
-from nacl.bindings import crypto_sign, crypto_sign_seed_keypair
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from nacl.bindings import crypto_sign, crypto_sign_seed_keypair
 
 ALGORITHM = "Ed25519"
 _SAFE_INTEGER = 2**53 - 1
@@ -180,14 +181,14 @@ class KeyRing:
             self._verify_keys[key_id(public_key)] = public_key
 
     @classmethod
-    def from_pem(cls, signing_pem: str, verify_pem: str = "") -> "KeyRing":
+    def from_pem(cls, signing_pem: str, verify_pem: str = "") -> KeyRing:
         return cls(load_private_key(signing_pem), load_public_keys(verify_pem))
 
     def sign(self, document: dict[str, Any]) -> dict[str, Any]:
         """Attach a receipt to ``document`` (in place) and return it."""
         document["receipt"] = receipt = {
             "id": _uuid4_text(),
-            "issued_at": datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            "issued_at": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
             "alg": ALGORITHM,
             "kid": self.kid,
         }

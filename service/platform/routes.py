@@ -8,10 +8,10 @@ from __future__ import annotations
 from http import HTTPStatus
 
 import marshmallow as ma
-from service.platform.api import WurfwerkBlueprint as Blueprint
 from marshmallow import fields, validate
 
 from service.platform import tickets
+from service.platform.api import WurfwerkBlueprint as Blueprint
 from service.platform.batch import BatchResponseSchema, batch_request_schema, run_batch
 from service.platform.fields import Int, StrictSchema
 from service.platform.jsonio import json_response

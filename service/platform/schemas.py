@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Type
-
 import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 
@@ -104,18 +102,18 @@ def _schema_name(operation_id: str, suffix: str) -> str:
     return "".join(word.capitalize() for word in words) + suffix
 
 
-def rolling_request_schema(operation_id: str, request: Type[ma.Schema]) -> Type[ma.Schema]:
+def rolling_request_schema(operation_id: str, request: type[ma.Schema]) -> type[ma.Schema]:
     """The operation's own request schema plus ``seed``/``manual``."""
     return type(_schema_name(operation_id, "Request"), (request, RandomnessFields), {})
 
 
-def renamed(operation_id: str, schema: Type[ma.Schema], suffix: str) -> Type[ma.Schema]:
+def renamed(operation_id: str, schema: type[ma.Schema], suffix: str) -> type[ma.Schema]:
     """A same-shaped subclass with a unique name, so apispec names each component once."""
     return type(_schema_name(operation_id, suffix), (schema,), {})
 
 
-def envelope_schema(operation_id: str, request: Type[ma.Schema] | None, result: Type[ma.Schema],
-                    *, rolling: bool) -> Type[ma.Schema]:
+def envelope_schema(operation_id: str, request: type[ma.Schema] | None, result: type[ma.Schema],
+                    *, rolling: bool) -> type[ma.Schema]:
     members = {
         "operation": fields.String(required=True, metadata={"example": operation_id}),
         "result": fields.Nested(result, required=True),
@@ -133,7 +131,7 @@ def envelope_schema(operation_id: str, request: Type[ma.Schema] | None, result: 
     return ma.Schema.from_dict(members, name=_schema_name(operation_id, "Response"))
 
 
-def odds_response_schema(operation_id: str, request: Type[ma.Schema]) -> Type[ma.Schema]:
+def odds_response_schema(operation_id: str, request: type[ma.Schema]) -> type[ma.Schema]:
     return ma.Schema.from_dict(
         {
             "operation": fields.String(required=True, metadata={"example": operation_id}),

@@ -15,8 +15,9 @@ equal bytes only for equal JSON values.
 from __future__ import annotations
 
 import os
-from datetime import datetime, timedelta, timezone
-from typing import Any, Mapping
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from service.platform.errors import InputError
 from service.platform.receipts import KeyRing, b64url, canonical_bytes
@@ -36,7 +37,7 @@ class TicketError(InputError):
 
 
 def _utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def issue_tickets(keys: KeyRing, *, count: int = 1, operation: str | None = None,
@@ -72,7 +73,7 @@ def check_ticket(keys: KeyRing, ticket: Mapping[str, Any], *, operation: str, fi
     if ticket["kid"] != keys.kid:
         raise TicketError(f"{field}.kid", "was issued under a signing key that has since been "
                                           "retired; fetch a new ticket")
-    expires_at = datetime.strptime(ticket["expires_at"], _EXPIRY_FORMAT).replace(tzinfo=timezone.utc)
+    expires_at = datetime.strptime(ticket["expires_at"], _EXPIRY_FORMAT).replace(tzinfo=UTC)
     if (now or _utc_now()) >= expires_at:
         raise TicketError(f"{field}.expires_at", f"the ticket expired at {ticket['expires_at']}")
     if ticket["operation"] is not None and ticket["operation"] != operation:

@@ -8,8 +8,7 @@ import pytest
 import requests
 import responses
 
-from wurfwerk import (Client, InvalidRequest, NotFound, Result, ServerError, TransportError,
-                      Unauthorized, WurfwerkError)
+from wurfwerk import Client, InvalidRequest, NotFound, Result, ServerError, TransportError, Unauthorized, WurfwerkError
 
 BASE = "http://svc.test"
 PROBLEM = {"type": "https://wurfwerk.dev/problems/validation-error", "title": "Unprocessable Entity",

@@ -45,12 +45,13 @@ class Gunicorn:
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tmp / f"{name}.log"
         self.env = {**os.environ, "PORT": str(self.port), "WEB_CONCURRENCY": str(workers),
-                    "GUNICORN_ACCESS_LOG": "0", "WURFWERK_LOG_LEVEL": "WARNING", "PROMETHEUS_MULTIPROC_DIR": str(tmp / f"{name}-metrics"),
+                    "GUNICORN_ACCESS_LOG": "0", "WURFWERK_LOG_LEVEL": "WARNING",
+                    "PROMETHEUS_MULTIPROC_DIR": str(tmp / f"{name}-metrics"),
                     **env}
         self.process: subprocess.Popen | None = None
         self._log_handle = None
 
-    def start(self) -> "Gunicorn":
+    def start(self) -> Gunicorn:
         self._log_handle = open(self.log, "ab")
         self.process = subprocess.Popen(
             [GUNICORN, "--config", "deploy/gunicorn.conf.py", "--bind", f"127.0.0.1:{self.port}",
@@ -144,7 +145,7 @@ class Nginx:
         self.conf.write_text(NGINX_CONF.format(tmp=tmp, servers=servers, port=self.port, root=ROOT))
         self.process: subprocess.Popen | None = None
 
-    def start(self) -> "Nginx":
+    def start(self) -> Nginx:
         binary = shutil.which("nginx") or "/usr/sbin/nginx"
         self.process = subprocess.Popen([binary, "-c", str(self.conf), "-p", str(self.tmp)],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

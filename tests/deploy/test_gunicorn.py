@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 import re
 import stat
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests

@@ -13,7 +13,8 @@ from service.platform.receipts import generate_private_key_pem
 from tests.deploy.processes import Gunicorn, Nginx, nginx_available, wait_until_up
 
 pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not nginx_available(), reason="nginx is not installed (.ci/run installs it; a skip fails CI)")]
+              pytest.mark.skipif(not nginx_available(),
+                                 reason="nginx is not installed (.ci/run installs it; a skip fails CI)")]
 
 BODY = {"attribute": 4, "difficulty": 2}
 

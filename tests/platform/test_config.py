@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 import service
-from service.config import (SETTINGS, Config, ConfigError, Limits, config_from_env, env_example,
-                            with_readme_table)
+from service.config import SETTINGS, Config, ConfigError, Limits, config_from_env, env_example, with_readme_table
 from service.platform.limits import LIMIT_VARIABLES
 from service.platform.receipts import generate_private_key_pem
 

@@ -18,9 +18,17 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF, HKDFExpand
 
-from service.platform.randomness import (DERIVATION_INFO, DERIVATION_SALT, STREAM_INFO, KeyStream,
-                                         derivation_key, derived_source, idempotency_label,
-                                         stream_key, ticket_label)
+from service.platform.randomness import (
+    DERIVATION_INFO,
+    DERIVATION_SALT,
+    STREAM_INFO,
+    KeyStream,
+    derivation_key,
+    derived_source,
+    idempotency_label,
+    stream_key,
+    ticket_label,
+)
 from service.platform.receipts import KeyRing, canonical_bytes
 from tests.stats import chi_square_sf
 

@@ -110,7 +110,8 @@ def test_the_random_source_is_chosen_per_call_with_the_request_at_hand(client, m
 
     monkeypatch.setattr(operations, "randomness_source", spy)
     assert client.post("/v1/paws/test", json={"rank": 2, "seed": 7}, headers={"X-Trace": "one"}).status_code == 200
-    items = [{"operation": "paws.test", "body": {"rank": 2}}, {"operation": "paws.test", "body": {"rank": 1, "seed": 3}}]
+    items = [{"operation": "paws.test", "body": {"rank": 2}},
+             {"operation": "paws.test", "body": {"rank": 1, "seed": 3}}]
     response = client.post("/v1/batch", json={"requests": items}, headers={"X-Trace": "batch"})
     assert [result["status"] for result in response.get_json()["results"]] == [200, 200]
     assert calls == [({"seed": 7}, "one", None), ({}, "batch", 0), ({"seed": 3}, "batch", 1)]

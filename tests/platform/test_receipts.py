@@ -7,8 +7,13 @@ import copy
 import pytest
 import rfc8785
 
-from service.platform.receipts import (KeyRing, generate_private_key_pem, load_private_key,
-                                       public_key_pem, signing_payload)
+from service.platform.receipts import (
+    KeyRing,
+    generate_private_key_pem,
+    load_private_key,
+    public_key_pem,
+    signing_payload,
+)
 from tests.conftest import make_app
 from wurfwerk.verify import verify_offline
 
@@ -50,6 +55,7 @@ def _changed(document, path):
 
 def test_signature_is_over_jcs_without_the_signature(app, signed):
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     from service.platform.receipts import b64url_decode
 
     jwks = app.test_client().get("/v1/keys").get_json()
@@ -108,8 +114,9 @@ def test_same_key_same_kid_everywhere(signing_key_pem):
 
 
 def test_keyring_refuses_non_ed25519_keys():
-    from cryptography.hazmat.primitives.asymmetric import ec
     from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
     from service.platform.receipts import KeyConfigError
 
     pem = ec.generate_private_key(ec.SECP256R1()).private_bytes(

@@ -4,7 +4,7 @@ wrong-operation or retired-key ticket is refused with its own problem type."""
 from __future__ import annotations
 
 import copy
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import rfc8785
@@ -32,8 +32,8 @@ def test_the_endpoint_issues_signed_tickets_verifiable_with_the_jwks(client):
         assert tuple(ticket) == TICKET_MEMBERS
         assert len(b64url_decode(ticket["id"])) == 16  # 128 random bits
         assert ticket["operation"] == "paws.test" and ticket["context"] == "world-7/msg-42"
-        expires = datetime.strptime(ticket["expires_at"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
-        assert timedelta(seconds=58) <= expires - datetime.now(timezone.utc) <= timedelta(seconds=60)
+        expires = datetime.strptime(ticket["expires_at"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+        assert timedelta(seconds=58) <= expires - datetime.now(UTC) <= timedelta(seconds=60)
         unsigned = {name: value for name, value in ticket.items() if name != "signature"}
         public_key = Ed25519PublicKey.from_public_bytes(b64url_decode(jwks[ticket["kid"]]["x"]))
         public_key.verify(b64url_decode(ticket["signature"]), rfc8785.dumps(unsigned))
@@ -42,8 +42,8 @@ def test_the_endpoint_issues_signed_tickets_verifiable_with_the_jwks(client):
 def test_defaults_one_ticket_for_any_operation_valid_for_a_day(client):
     (ticket,) = client.post("/v1/tickets", json={}).get_json()["tickets"]
     assert ticket["operation"] is None and ticket["context"] is None
-    expires = datetime.strptime(ticket["expires_at"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
-    assert timedelta(hours=23, minutes=59) < expires - datetime.now(timezone.utc) <= timedelta(days=1)
+    expires = datetime.strptime(ticket["expires_at"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    assert timedelta(hours=23, minutes=59) < expires - datetime.now(UTC) <= timedelta(days=1)
 
 
 @pytest.mark.parametrize("body, field", [
@@ -95,7 +95,7 @@ def test_a_ticket_forged_with_another_key_is_refused(keys):
 
 
 def test_an_expired_ticket_is_refused(keys):
-    issued = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
+    issued = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
     (ticket,) = issue_tickets(keys, ttl_s=60, now=issued)
     assert check_ticket(keys, ticket, operation="paws.test", now=issued + timedelta(seconds=59))
     with pytest.raises(TicketError) as refused:

@@ -7,14 +7,13 @@ cumulative distributions ("order statistics"), in integer arithmetic over one co
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, prod
-from typing import Sequence
 
 from service.platform.odds import Odds, hypergeometric, mean
-from service.systems.beutelschneider.rules import (Ability, Bag, Colour, Contender, Difficulty,
-                                                   Severity)
+from service.systems.beutelschneider.rules import Ability, Bag, Colour, Contender, Difficulty, Severity
 
 MAX_DRAWS = 3  # the most marbles a challenge or contest draws ("besonders einfach": drei)
 

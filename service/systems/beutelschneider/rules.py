@@ -9,9 +9,9 @@ Pure: no Flask, no JSON. Bags are frozen values; every change returns a new bag.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import Enum
-from typing import Iterable, Mapping, Sequence
 
 from service.platform.errors import InputError, RuleViolation
 from service.platform.randomness import RandomSource
@@ -65,7 +65,7 @@ class Severity(str, Enum):
         return {"light": 1, "serious": 2, "grave": 3}[self.value]
 
     @classmethod
-    def of_margin(cls, margin: int) -> "Severity":
+    def of_margin(cls, margin: int) -> Severity:
         """"Deren Schwere entspricht der Zahl an roten Murmeln, die der Sieger mehr gezogen hat"."""
         return {1: cls.LIGHT, 2: cls.SERIOUS, 3: cls.GRAVE}[margin]
 
@@ -126,7 +126,7 @@ class Bag:
     black: int = 0
 
     @classmethod
-    def of(cls, counts: Mapping[str, int]) -> "Bag":
+    def of(cls, counts: Mapping[str, int]) -> Bag:
         return cls(**{colour.value: counts.get(colour.value, 0) for colour in Colour})
 
     @property
@@ -139,7 +139,7 @@ class Bag:
     def counts(self) -> dict[str, int]:
         return {field.name: getattr(self, field.name) for field in fields(self)}
 
-    def exchanged(self, removed: Iterable[Colour], added: Iterable[Colour]) -> "Bag":
+    def exchanged(self, removed: Iterable[Colour], added: Iterable[Colour]) -> Bag:
         """A new bag with ``removed`` taken out and ``added`` put in."""
         counts = Counter(self.counts())
         counts.subtract(colour.value for colour in removed)

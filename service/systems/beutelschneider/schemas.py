@@ -8,8 +8,16 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
-from service.systems.beutelschneider.rules import (Ability, Amount, BagProblem, Chances, Colour,
-                                                   Danger, Difficulty, Severity)
+from service.systems.beutelschneider.rules import (
+    Ability,
+    Amount,
+    BagProblem,
+    Chances,
+    Colour,
+    Danger,
+    Difficulty,
+    Severity,
+)
 
 COLOURS = [colour.value for colour in Colour]
 ABILITIES = [ability.value for ability in Ability]
@@ -253,7 +261,8 @@ class BeutelContestant(ma.Schema):
 class BeutelContestResult(ma.Schema):
     participants = fields.List(fields.Nested(BeutelContestant), required=True)
     winner = fields.String(required=True, allow_none=True, metadata={"description": "null on a tie at the top."})
-    margin = fields.Integer(required=True, metadata={"description": "Winner's matching minus the next best; 0 on a tie."})
+    margin = fields.Integer(required=True,
+                            metadata={"description": "Winner's matching minus the next best; 0 on a tie."})
 
 
 class BeutelCombatInjury(ma.Schema):

@@ -3,13 +3,26 @@ Murmel", "draws two red marbles"."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from service.systems.beutelschneider.rules import (Ability, Amount, Bag, BagProblem, ChallengeResult,
-                                                   Colour, CombatResult, ContestResult, Difficulty,
-                                                   ExperienceResult, Finding, FirstAidResult,
-                                                   HealingResult, InjuryResult, MortalDangerResult,
-                                                   Severity)
+from service.systems.beutelschneider.rules import (
+    Ability,
+    Amount,
+    Bag,
+    BagProblem,
+    ChallengeResult,
+    Colour,
+    CombatResult,
+    ContestResult,
+    Difficulty,
+    ExperienceResult,
+    Finding,
+    FirstAidResult,
+    HealingResult,
+    InjuryResult,
+    MortalDangerResult,
+    Severity,
+)
 
 # German adjective stems: "eine rote Murmel", "zwei rote Murmeln" (same ending after a numeral).
 COLOUR = {

@@ -7,8 +7,17 @@ from functools import lru_cache
 from math import comb
 
 from service.platform.odds import Odds, convolve, from_pairs, mean
-from service.systems.malmsturm.rules import (DICE, MAX_ROLL_OFF_ROUNDS, TRACK_OF, Attacker, Contender,
-                                             Defender, Participant, damage, winner_of)
+from service.systems.malmsturm.rules import (
+    DICE,
+    MAX_ROLL_OFF_ROUNDS,
+    TRACK_OF,
+    Attacker,
+    Contender,
+    Defender,
+    Participant,
+    damage,
+    winner_of,
+)
 
 ONE_DIE = {face: Fraction(1, 3) for face in (-1, 0, 1)}
 

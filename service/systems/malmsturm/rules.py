@@ -288,7 +288,7 @@ class Stress:
     def track(self, track: Track) -> StressTrack:
         return getattr(self, track.value)
 
-    def with_track(self, track: Track, value: StressTrack) -> "Stress":
+    def with_track(self, track: Track, value: StressTrack) -> Stress:
         tracks = {"physical": self.physical, "mental": self.mental, track.value: value}
         return Stress(**tracks)
 

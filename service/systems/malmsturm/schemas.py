@@ -8,8 +8,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import LengthAtMost
-from service.systems.malmsturm.rules import (CONSEQUENCES_TO_TAKE_OUT, AttackType, ConsequenceReason,
-                                             Track)
+from service.systems.malmsturm.rules import CONSEQUENCES_TO_TAKE_OUT, AttackType, ConsequenceReason, Track
 
 LEVEL_MIN, LEVEL_MAX = -10, 20
 MAX_STRESS = 100

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from service.systems.malmsturm.rules import (ActionResult, AttackResult, ConsequenceReason,
-                                             ContestResult, ContestSide, InitiativeResult,
-                                             LadderResult, Track)
+from service.systems.malmsturm.rules import (
+    ActionResult,
+    AttackResult,
+    ConsequenceReason,
+    ContestResult,
+    ContestSide,
+    InitiativeResult,
+    LadderResult,
+    Track,
+)
 
 TRACK = {
     "de": {Track.PHYSICAL: "körperliche Belastung", Track.MENTAL: "mentale Belastung"},

@@ -9,8 +9,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, check_limit
-from service.systems.paws.rules import (ADVANTAGE_CATEGORIES, Advantage, Advantages, Fit, Mode,
-                                        Pool, ProblemKind)
+from service.systems.paws.rules import ADVANTAGE_CATEGORIES, Advantage, Advantages, Fit, Mode, Pool, ProblemKind
 
 RANK = validate.Range(min=0, max=10)
 TRAIT_RANK = validate.Range(min=1, max=10)  # ruling 6: "Eigenschaften ohne Rang gibt es nicht"
@@ -199,8 +198,9 @@ class PawsComparisonResultSchema(ma.Schema):
     net = fields.Integer(required=True, metadata={"description": "The winner's successes left after cancellation "
                                                                  "and rescue; 0 on a tie."})
     effects = fields.Integer(required=True, metadata={"description": "net - 1, never below 0."})
-    attack_lands = fields.Boolean(required=True, allow_none=True,
-                                  metadata={"description": "Defense mode: the attack of a lands; null in contest mode."})
+    attack_lands = fields.Boolean(
+        required=True, allow_none=True,
+        metadata={"description": "Defense mode: the attack of a lands; null in contest mode."})
 
 
 class PawsRescueResultSchema(ma.Schema):

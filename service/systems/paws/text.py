@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
-from service.systems.paws.rules import (CharacterCheck, CharacterResult, ComparisonResult, Mode, Problem,
-                                        ProblemKind, RescueResult, Side, TestResult)
+from service.systems.paws.rules import (
+    CharacterCheck,
+    CharacterResult,
+    ComparisonResult,
+    Mode,
+    Problem,
+    ProblemKind,
+    RescueResult,
+    Side,
+    TestResult,
+)
 
 
 def _faces(dice: list[int]) -> str:

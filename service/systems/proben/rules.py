@@ -51,7 +51,7 @@ class Pool:
         """"Bei Gleichstand entscheidet der höhere Basiswert (Attribut + Fertigkeit)"."""
         return self.attribute + self.skill
 
-    def with_extra_advantages(self, extra: int) -> "Pool":
+    def with_extra_advantages(self, extra: int) -> Pool:
         return Pool(self.attribute, self.skill, self.skill_dice, self.advantages + extra,
                     self.disadvantages, self.name)
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from service.systems.proben.rules import (CooperationResult, ExtendedResult, OpposedResult, Outcome,
-                                          TestResult)
+from service.systems.proben.rules import CooperationResult, ExtendedResult, OpposedResult, Outcome, TestResult
 
 OUTCOME = {
     "en": {Outcome.SUCCESS: "success", Outcome.PARTIAL: "partial success", Outcome.FAILURE: "failure",

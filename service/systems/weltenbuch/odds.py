@@ -9,12 +9,12 @@ all dice for the winner), because Fractions of 2000-die binomials would be far t
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate
 from math import comb
 from operator import mul
-from typing import Sequence
 
 from service.platform.errors import InputError
 from service.platform.odds import Odds

@@ -166,7 +166,8 @@ def narration(body, lang):
     """
     document = verified_response(body["conflict"], operation="weltenbuch.conflict", field="conflict")
     toughness = {name: rules.Toughness(**value) for name, value in body["toughness"].items()}
-    spends = [rules.HeroPointSpend(s["member"]) if s["hero_point"] else rules.Spend(s["member"], s["die"], s.get("target"))
+    spends = [rules.HeroPointSpend(s["member"]) if s["hero_point"]
+              else rules.Spend(s["member"], s["die"], s.get("target"))
               for s in body["spends"]]
     hero_points = [rules.HeroPoints(h["member"], h["count"]) for h in body["hero_points"]]
     result = rules.narration(rolled_members(document), toughness, spends, hero_points)

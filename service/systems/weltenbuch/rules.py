@@ -7,9 +7,9 @@ Zahl, dann ist dieser Würfel ein Erfolg."
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Mapping, Sequence
 
 from service.platform.errors import RuleViolation
 from service.platform.randomness import RandomSource
@@ -172,7 +172,7 @@ class Toughness:
     max: int
     equipment: int = 0  # toughness of equipment in use, lowered first
 
-    def hit(self) -> tuple["Toughness", str | None]:
+    def hit(self) -> tuple[Toughness, str | None]:
         """Ruling 5: one point off, equipment toughness first; nothing below 0."""
         if self.equipment > 0:
             return replace(self, equipment=self.equipment - 1), "equipment"
@@ -180,7 +180,7 @@ class Toughness:
             return replace(self, current=self.current - 1), "toughness"
         return self, None
 
-    def healed(self, hero_points: int) -> "Toughness":
+    def healed(self, hero_points: int) -> Toughness:
         return replace(self, current=min(self.max, self.current + HERO_POINT_TOUGHNESS * hero_points))
 
 

@@ -14,8 +14,7 @@ import pytest
 
 from service.platform.randomness import GeneratorSource
 from service.systems.beutelschneider import odds, rules
-from service.systems.beutelschneider.rules import (Ability, Amount, Bag, Colour, Contender, Danger,
-                                                   Difficulty, Severity)
+from service.systems.beutelschneider.rules import Ability, Amount, Bag, Colour, Contender, Danger, Difficulty, Severity
 
 MATTHAEUS = Bag(red=9, green=6, white=5)
 LEGIONARY = Bag(red=8, green=4, white=5, black=3)

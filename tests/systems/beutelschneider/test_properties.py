@@ -15,8 +15,8 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Mapping, Sequence
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -24,8 +24,7 @@ from hypothesis import strategies as st
 
 from service.platform.randomness import GeneratorSource
 from service.systems.beutelschneider import odds, rules
-from service.systems.beutelschneider.rules import (Ability, Amount, Bag, Colour, Danger, Difficulty,
-                                                   Severity)
+from service.systems.beutelschneider.rules import Ability, Amount, Bag, Colour, Danger, Difficulty, Severity
 from tests.stats import chi_square_sf
 
 BASE = "/v1/beutelschneider"

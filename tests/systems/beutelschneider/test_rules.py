@@ -7,8 +7,7 @@ import pytest
 from service.platform.errors import InputError, RuleViolation
 from service.platform.randomness import ManualSource
 from service.systems.beutelschneider import rules, text
-from service.systems.beutelschneider.rules import (Ability, Bag, Colour, Contender, CreationRules,
-                                                   Difficulty, Severity)
+from service.systems.beutelschneider.rules import Ability, Bag, Colour, Contender, CreationRules, Difficulty, Severity
 
 R, G, B, W, K = Colour.RED, Colour.GREEN, Colour.BLUE, Colour.WHITE, Colour.BLACK
 BAG = Bag(red=8, green=6, white=3, black=3)

@@ -58,7 +58,8 @@ def test_contest_summary_names_the_winner_or_the_tie(post):
     body = {"a": {"name": "Dieb", "skill": 3}, "b": {"name": "Händler", "skill": 2}}
     won = post("/v1/malmsturm/contest", {**body, "manual": [0, 0, 0, 0, -1, 0, 0, 0]})[1]
     assert won["result"]["winner"] == "a" and won["result"]["shifts"] == 2
-    assert won["summary"] == "Contest Dieb [0 0 0 0] good (+3) : Händler [− 0 0 0] average (+1): Dieb wins with 2 shifts."
+    assert won["summary"] == ("Contest Dieb [0 0 0 0] good (+3) : Händler [− 0 0 0] average (+1): "
+                              "Dieb wins with 2 shifts.")
     tie = post("/v1/malmsturm/contest?lang=de", {**body, "manual": [-1, 0, 0, 0, 0, 0, 0, 0]})[1]
     assert tie["result"]["winner"] is None
     assert tie["summary"].endswith("Gleichstand, niemand gewinnt.")

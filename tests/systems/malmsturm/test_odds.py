@@ -9,7 +9,7 @@ import pytest
 
 from service.platform.randomness import GeneratorSource
 from service.systems.malmsturm import odds, rules
-from service.systems.malmsturm.rules import AttackType, Attacker, Contender, Defender, Stress, StressTrack
+from service.systems.malmsturm.rules import Attacker, AttackType, Contender, Defender, Stress, StressTrack
 
 DF = icepool.Die([-1, 0, 1])
 FOUR_DF = 4 @ DF

@@ -19,8 +19,7 @@ from hypothesis import strategies as st
 from service.platform.randomness import GeneratorSource, manual_values
 from service.platform.schemas import MAX_SEED
 from service.systems.malmsturm import odds, rules
-from service.systems.malmsturm.rules import (AttackType, Attacker, Contender, Defender, Participant,
-                                             Stress, StressTrack)
+from service.systems.malmsturm.rules import Attacker, AttackType, Contender, Defender, Participant, Stress, StressTrack
 from tests.stats import chi_square_sf as chi2_sf
 
 BASE = "/v1/malmsturm"

@@ -7,8 +7,17 @@ import pytest
 
 from service.platform.randomness import ManualSource
 from service.systems.malmsturm import rules
-from service.systems.malmsturm.rules import (AttackType, Attacker, ConsequenceReason, Contender, Defender,
-                                             Participant, Stress, StressTrack, Track)
+from service.systems.malmsturm.rules import (
+    Attacker,
+    AttackType,
+    ConsequenceReason,
+    Contender,
+    Defender,
+    Participant,
+    Stress,
+    StressTrack,
+    Track,
+)
 
 ZERO = [0, 0, 0, 0]
 

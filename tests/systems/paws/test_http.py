@@ -108,7 +108,8 @@ def test_validate_character_lists_every_problem_in_the_language(post):
 def test_validate_character_with_categories(post):
     body = {"potential": 3, "power": 0,
             "categories": [{"name": "Magie", "potential": 2, "power": 3}],
-            "traits": [{"name": "Feuer", "rank": 2, "category": "Magie"}, {"name": "Eis", "rank": 2, "category": "Magie"}]}
+            "traits": [{"name": "Feuer", "rank": 2, "category": "Magie"},
+                       {"name": "Eis", "rank": 2, "category": "Magie"}]}
     status, response = post("/v1/paws/validate-character", body)
     assert status == 200
     assert response["result"]["categories"] == [{"name": "Magie", "potential": 2, "power": 3, "power_used": 4}]

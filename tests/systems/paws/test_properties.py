@@ -438,7 +438,8 @@ def broken_requests(draw) -> tuple[str, dict, str]:
             key = draw(st.sampled_from("ab"))
             del body[key]
             return "/v1/paws/comparison", body, key
-        body["mode"] = draw(st.one_of(st.text(max_size=10), WRONG_TYPES).filter(lambda m: m not in ("contest", "defense")))
+        body["mode"] = draw(st.one_of(st.text(max_size=10), WRONG_TYPES)
+                            .filter(lambda m: m not in ("contest", "defense")))
         return "/v1/paws/comparison", body, "mode"
     if operation == "rescue":
         dice = draw(st.one_of(st.integers(-2**40, 0), st.integers(101, 2**64), WRONG_TYPES, st.just("missing")))
@@ -604,7 +605,8 @@ COMPARISON_PAIRS = [
 
 
 @pytest.mark.parametrize("a, b, mode", COMPARISON_PAIRS,
-                         ids=lambda value: f"{value.dice}d{value.rescue_dice}r" if isinstance(value, Pool) else value.value)
+                         ids=lambda value: (f"{value.dice}d{value.rescue_dice}r" if isinstance(value, Pool)
+                                            else value.value))
 def test_comparison_sampling_matches_exact_odds_and_distributions(a, b, mode):
     randomness = source(53_000 + 1000 * a.dice + 100 * a.rescue_dice + 10 * b.dice + b.rescue_dice)
     winners, nets, effects, a_successes, b_successes = Counter(), Counter(), Counter(), Counter(), Counter()

@@ -95,7 +95,8 @@ def test_sdk_methods_cover_every_proben_operation(sdk):
     assert sdk.proben.test_odds(attribute=3, difficulty=2).odds.outcomes[0].outcome == "success"
     assert sdk.proben.opposed(a={"attribute": 2}, b={"attribute": 2}, seed=1).result.decided_by
     assert sdk.proben.opposed_odds(a={"attribute": 2}, b={"attribute": 2}).operation == "proben.opposed.odds"
-    assert sdk.proben.cooperation(leader={"attribute": 2}, helpers=[{"attribute": 1}], difficulty=1, seed=2).result.leader
+    cooperation = sdk.proben.cooperation(leader={"attribute": 2}, helpers=[{"attribute": 1}], difficulty=1, seed=2)
+    assert cooperation.result.leader
     assert sdk.proben.cooperation_odds(leader={"attribute": 2}, helpers=[{"attribute": 1}], difficulty=1).odds
     assert sdk.proben.extended(attribute=3, required=2, seed=3).result.rolls_used >= 1
     assert sdk.proben.extended_odds(attribute=3, required=2).odds.distributions["rolls_used"]

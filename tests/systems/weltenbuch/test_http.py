@@ -8,9 +8,8 @@ import copy
 import pytest
 
 from service.platform.randomness import manual_values
-from wurfwerk import InvalidRequest
-
 from tests.systems.weltenbuch.test_orc_ambush import AMBUSH, MANUAL, ROUND_1, TOUGHNESS
+from wurfwerk import InvalidRequest
 
 CONFLICT = "/v1/weltenbuch/conflict"
 NARRATION = "/v1/weltenbuch/narration"

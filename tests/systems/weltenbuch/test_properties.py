@@ -17,8 +17,9 @@ import copy
 import math
 import random
 from collections import Counter
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings

@@ -8,8 +8,17 @@ import pytest
 from service.platform.errors import RuleViolation
 from service.platform.randomness import ManualSource
 from service.systems.weltenbuch import rules
-from service.systems.weltenbuch.rules import (Actor, HeroPoints, HeroPointSpend, Member, Party, Role, RolledMember,
-                                             Spend, Toughness)
+from service.systems.weltenbuch.rules import (
+    Actor,
+    HeroPoints,
+    HeroPointSpend,
+    Member,
+    Party,
+    Role,
+    RolledMember,
+    Spend,
+    Toughness,
+)
 
 
 def player(name, seat, profile, **kwargs):
