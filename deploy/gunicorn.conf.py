@@ -7,10 +7,23 @@ import os
 import shutil
 import tempfile
 
+from service.config import config_from_env
+
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+# The service's gevent worker (service/platform/worker.py: why gevent, deadlines, problem+json
+# answers, load shedding); the variables exist to compare worker models (bench/load.py).
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "service.platform.worker.Worker")
 threads = int(os.environ.get("GUNICORN_THREADS", "1"))
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "sync")
+# Open connections per worker (greenlets); beyond it the worker stops accepting.
+worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
+# What a client may send, from the settings table (service/config.py); gunicorn answers beyond it.
+_settings = config_from_env()  # a bad WURFWERK_* value stops gunicorn here, before any fork
+limit_request_line = _settings.request_line_bytes
+limit_request_fields = _settings.header_fields
+limit_request_field_size = _settings.header_field_bytes
+# Idle kept-alive connections of the other worker classes; the service's worker uses
+# WURFWERK_READ_TIMEOUT for them.
 keepalive = 5
 timeout = 30
 graceful_timeout = 20

@@ -128,6 +128,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("WURFWERK_DEV_KEY_FILE", "dev_key_file", TEXT, ".dev/signing-key.pem", "Where `make run` creates a development key when no key is configured."),
     Setting("WURFWERK_API_KEYS", "api_keys", CSV, "", "Comma-separated API keys; when set, every /v1 call except /v1/keys needs `Authorization: Bearer <key>`."),
     Setting("WURFWERK_CORS_ORIGINS", "cors_origins", CSV, "*", "Comma-separated origins allowed by CORS (`*` for any)."),
+    # Serving (service/platform/worker.py, deploy/gunicorn.conf.py): what a client may send, how long it may take, overload.
+    Setting("WURFWERK_READ_TIMEOUT", "read_timeout", SECONDS, "10", "Seconds a client has to send a request's head (from connecting or from the previous answer, so idle kept-alive connections close too), and again its body (408 after it); then the connection is closed."),
+    Setting("WURFWERK_MAX_REQUEST_LINE", "request_line_bytes", POSITIVE_INT, "4094", "Longest request line (method, path with query, version) in bytes (414 above; at most 8190)."),
+    Setting("WURFWERK_MAX_HEADER_FIELDS", "header_fields", POSITIVE_INT, "100", "Most header fields in one request (431 above)."),
+    Setting("WURFWERK_MAX_HEADER_BYTES", "header_field_bytes", POSITIVE_INT, "8190", "Longest header field, name and value, in bytes (431 above)."),
+    Setting("WURFWERK_MAX_QUEUE_DELAY", "max_queue_delay", SECONDS, "0.1", "Seconds a /v1 request may wait for its worker; while a worker's measured wait is longer it refuses /v1 requests with 503 and Retry-After."),
+    Setting("WURFWERK_RETRY_AFTER", "retry_after", POSITIVE_INT, "1", "Seconds an overloaded replica's 503 asks the client to wait (`Retry-After`)."),
     Setting("WURFWERK_MAX_BODY_BYTES", "body_bytes", POSITIVE_INT, "65536", "Largest request body in bytes (413 above).", limit=True),
     Setting("WURFWERK_MAX_POOL_DICE", "pool_dice", POSITIVE_INT, "100", "Most dice in one pool.", limit=True),
     Setting("WURFWERK_MAX_BAG_MARBLES", "bag_marbles", POSITIVE_INT, "100", "Most marbles in one bag.", limit=True),

@@ -1,0 +1,170 @@
+"""The service's gunicorn worker: gevent, with deadlines for slow clients, problem+json for requests
+gunicorn refuses, and the load shedder in front of the app (deploy/gunicorn.conf.py selects it).
+
+Why gevent (bench/README.md has the figures): every connection is a greenlet, so hundreds of idle,
+half-sent or trickling connections cost memory, not workers or threads; the sync worker stalls on the
+first few, and gthread ties a thread to every connection that has sent part of a request.
+
+It extends gunicorn's own worker through the methods gunicorn's workers are built from, each a
+documented point where a worker class differs from another:
+
+- ``timeout_ctx``: the deadline for a request's head. gunicorn's gevent worker gives each request
+  head ``keepalive`` seconds; here it is ``WURFWERK_READ_TIMEOUT``, counted from the connection's
+  opening or the previous answer, so a connection that stays idle or sends its head byte by byte is
+  closed after it.
+- ``load_wsgi``: the app, wrapped in the body deadline (``WURFWERK_READ_TIMEOUT`` again, from the
+  end of the head; 408 after it) and the load shedder (service/platform/overload.py).
+- ``handle_error``: what gunicorn answers itself, for requests it cannot parse or that exceed
+  ``WURFWERK_MAX_REQUEST_LINE`` / ``_MAX_HEADER_FIELDS`` / ``_MAX_HEADER_BYTES``: a problem+json
+  body instead of gunicorn's HTML page, with the same status gunicorn chooses (431 for headers).
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+import uuid
+from typing import Callable, Iterable
+
+import gevent
+import orjson
+from gunicorn.http import errors as http_errors
+from gunicorn.workers.ggevent import GeventWorker
+
+from service.config import config_from_env
+from service.platform.overload import LoadShedder, SheddingPolicy
+from service.platform.problems import PROBLEM_BASE, PROBLEM_MEDIA_TYPE, http_error
+
+# gunicorn's exception -> (status, problem type, what the client did). Checked in order: the
+# response-header errors are subclasses of the request-header ones but are the app's fault.
+_GUNICORN_ERRORS: tuple[tuple[type[Exception], int, str, str], ...] = (
+    (http_errors.InvalidResponseHeader, 500, "internal-error", "The service failed to handle this request; it has been logged."),
+    (http_errors.InvalidResponseHeaderName, 500, "internal-error", "The service failed to handle this request; it has been logged."),
+    (http_errors.LimitRequestLine, 414, "uri-too-long", "The request line is longer than {request_line} bytes (WURFWERK_MAX_REQUEST_LINE)."),
+    (http_errors.LimitRequestHeaders, 431, "header-fields-too-large", "{headers_detail}"),
+    (http_errors.UnsupportedTransferCoding, 501, "http-error", "This server does not support that transfer coding: {error}."),
+    (http_errors.ExpectationFailed, 417, "http-error", "Unsupported Expect header: {error}."),
+    (http_errors.ForbiddenProxyRequest, 403, "http-error", "Proxy requests from this address are not allowed."),
+    (http_errors.ConfigurationProblem, 500, "internal-error", "The service failed to handle this request; it has been logged."),
+    (http_errors.ParseException, 400, "bad-request", "The request is not valid HTTP/1.1: {error}."),
+)
+_TITLES = {400: "Bad Request", 403: "Forbidden", 408: "Request Timeout", 414: "URI Too Long", 417: "Expectation Failed",
+           431: "Request Header Fields Too Large", 500: "Internal Server Error", 501: "Not Implemented"}
+
+
+class Worker(GeventWorker):
+    """gunicorn's gevent worker with the deadlines, limits and shedding of this service."""
+
+    def load_wsgi(self):
+        super().load_wsgi()
+        config = config_from_env()
+        self.read_timeout = config.read_timeout
+        shedder = LoadShedder(self.wsgi, SheddingPolicy(max_queue_delay=config.max_queue_delay,
+                                                        retry_after=config.retry_after,
+                                                        cors_origins=config.cors_origins))
+        self.wsgi = BodyDeadline(shedder, config.read_timeout)
+
+    def timeout_ctx(self):
+        # False: when the head has not arrived in time, the connection is closed without an answer
+        # (an idle kept-alive connection is closed that way too, and expects no answer).
+        return gevent.Timeout(self.read_timeout, False)
+
+    def handle_error(self, req, client, addr, exc):
+        status, slug, detail = self._problem_of(exc)
+        if status >= 500:
+            self.log.exception("Error handling request", exc_info=exc)
+        else:
+            self.log.warning("Invalid request from ip=%s: %s", (addr or ("",))[0], exc)
+        body = orjson.dumps({"type": PROBLEM_BASE + slug, "title": _TITLES[status], "status": status,
+                             "detail": detail, "instance": getattr(req, "path", None) or "/",
+                             "request_id": uuid.uuid4().hex})
+        head = (f"HTTP/1.1 {status} {_TITLES[status]}\r\nConnection: close\r\n"
+                f"Content-Type: {PROBLEM_MEDIA_TYPE}\r\nContent-Length: {len(body)}\r\n\r\n")
+        try:
+            with gevent.Timeout(1, False):  # a client that does not read its answer gets none
+                client.sendall(head.encode("latin-1") + body)
+        except OSError:
+            self.log.debug("Failed to send error message.")
+
+    def _problem_of(self, exc: BaseException) -> tuple[int, str, str]:
+        for error_type, status, slug, detail in _GUNICORN_ERRORS:
+            if isinstance(exc, error_type):
+                return status, slug, detail.format(error=exc, request_line=self.cfg.limit_request_line,
+                                                   headers_detail=self._headers_detail(exc))
+        return 500, "internal-error", "The service failed to handle this request; it has been logged."
+
+
+    def _headers_detail(self, exc: BaseException) -> str:
+        # gunicorn raises LimitRequestHeaders for both limits and tells them apart by its message.
+        if "size" in str(exc):
+            return (f"A header field is longer than {self.cfg.limit_request_field_size} bytes "
+                    f"(WURFWERK_MAX_HEADER_BYTES).")
+        return f"The request has more than {self.cfg.limit_request_fields} header fields (WURFWERK_MAX_HEADER_FIELDS)."
+
+
+class BodyDeadline:
+    """WSGI middleware: the request body must arrive within ``seconds`` after its head.
+
+    A read past the deadline raises a 408 problem inside the app (werkzeug's HTTPException, so the
+    app answers it like any other problem) and shuts the socket's reading side, so gunicorn closes
+    the connection after the answer instead of waiting for the rest of the body.
+    """
+
+    def __init__(self, app: Callable, seconds: float):
+        self.app = app
+        self.seconds = seconds
+
+    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        environ["wsgi.input"] = _DeadlineInput(environ["wsgi.input"], time.monotonic() + self.seconds,
+                                               self.seconds, environ.get("gunicorn.socket"))
+        return self.app(environ, start_response)
+
+
+class _DeadlineInput:
+    """``wsgi.input`` whose reads end at a deadline (a gevent timeout around each read)."""
+
+    def __init__(self, stream, deadline: float, seconds: float, sock: socket.socket | None):
+        self._stream = stream
+        self._deadline = deadline
+        self._seconds = seconds
+        self._sock = sock
+
+    def read(self, size: int | None = None) -> bytes:
+        return self._bounded(self._stream.read, size)
+
+    def readline(self, size: int | None = None) -> bytes:
+        return self._bounded(self._stream.readline, size)
+
+    def readlines(self, hint: int | None = None) -> list[bytes]:
+        return self._bounded(self._stream.readlines, hint)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> bytes:
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+    def _bounded(self, method: Callable, argument):
+        timeout = gevent.Timeout(max(0.0, self._deadline - time.monotonic()))
+        timeout.start()
+        try:
+            return method(argument)
+        except gevent.Timeout as expired:
+            if expired is not timeout:
+                raise
+            self._stop_reading()
+            raise http_error(408, f"The request body did not arrive within {self._seconds:g} s "
+                                  f"(WURFWERK_READ_TIMEOUT).", "request-timeout") from None
+        finally:
+            timeout.close()
+
+    def _stop_reading(self) -> None:
+        if self._sock is not None:
+            try:
+                self._sock.shutdown(socket.SHUT_RD)
+            except OSError:
+                pass
+

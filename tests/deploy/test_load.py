@@ -1,0 +1,141 @@
+"""Slow, hostile and too many clients against the real server (gunicorn, the production config and
+worker, loopback): the service stays up, refuses what it must with problem details, and says when
+to come back. Figures and the comparison of worker models: bench/README.md, `bench/load.py`."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+import requests
+
+from service.platform.receipts import generate_private_key_pem
+from tests.conftest import require_tool
+from tests.deploy.hostile import LIVEZ, PAWS_TEST, SlowConnections, probe, raw_exchange, wrk
+from tests.deploy.processes import Gunicorn
+
+pytestmark = pytest.mark.slow
+HOST = "127.0.0.1"
+
+
+def _server(tmp_path, name: str, workers: int = 2, **env: str) -> Gunicorn:
+    key = tmp_path / f"{name}-key.pem"
+    key.write_text(generate_private_key_pem())
+    return Gunicorn(tmp_path, env={"WURFWERK_SIGNING_KEY_FILE": str(key), **env}, workers=workers, name=name).start()
+
+
+def _answer(raw: bytes) -> tuple[int, dict[str, str], dict]:
+    """Status, headers (lower-case names) and JSON body of one raw HTTP/1.1 answer."""
+    head, _, body = raw.partition(b"\r\n\r\n")
+    status_line, *header_lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in header_lines)}
+    return int(status_line.split()[1]), headers, json.loads(body)
+
+
+def test_two_hundred_slow_connections_neither_stall_the_service_nor_stay_open(tmp_path):
+    """Issue 18: with 200 connections held open (part of the headers, part of a body, an idle kept-alive
+    connection), a normal client's /livez and paws.test answer with p99 under a second, and every slow
+    connection is closed after WURFWERK_READ_TIMEOUT, not before."""
+    server = _server(tmp_path, "slow", WURFWERK_READ_TIMEOUT="3")
+    flood = SlowConnections(HOST, server.port, 200)
+    try:
+        flood.open()
+        assert flood.refused == 0
+        livez = probe(HOST, server.port, 40, LIVEZ, timeout=5)
+        paws = probe(HOST, server.port, 40, PAWS_TEST, timeout=5)
+        assert livez.failures == [] and paws.failures == []
+        assert livez.p99 < 1.0 and paws.p99 < 1.0, (livez.p99, paws.p99)
+        assert flood.wait_closed(timeout=15), f"{flood.still_open()} slow connections still open"
+        lifetimes = flood.lifetimes()
+        for kind, seconds in lifetimes.items():
+            assert len(seconds) > 60 and min(seconds) >= 2.9, (kind, min(seconds))
+    finally:
+        flood.close()
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def limited_server(tmp_path_factory):
+    """Smaller limits than the defaults, to show each setting takes effect."""
+    server = _server(tmp_path_factory.mktemp("limits"), "limits", workers=1, WURFWERK_READ_TIMEOUT="2",
+                     WURFWERK_MAX_REQUEST_LINE="512", WURFWERK_MAX_HEADER_FIELDS="20",
+                     WURFWERK_MAX_HEADER_BYTES="1024")
+    yield server
+    server.stop()
+
+
+def _get(path: str = "/livez", headers: list[bytes] = ()) -> bytes:
+    return b"GET " + path.encode() + b" HTTP/1.1\r\nHost: wurfwerk\r\n" + b"".join(h + b"\r\n" for h in headers) + b"\r\n"
+
+
+@pytest.mark.parametrize(("request_bytes", "status", "slug", "detail_names"), [
+    (_get(headers=[b"X-Bomb-%d: 1" % i for i in range(20)]), 431, "header-fields-too-large", "WURFWERK_MAX_HEADER_FIELDS"),
+    (_get(headers=[b"X-Bomb: " + b"a" * 1100]), 431, "header-fields-too-large", "WURFWERK_MAX_HEADER_BYTES"),
+    (_get("/livez?" + "a" * 600), 414, "uri-too-long", "WURFWERK_MAX_REQUEST_LINE"),
+    (b"\x16\x03\x01 not http at all\r\n\r\n", 400, "bad-request", "HTTP/1.1"),
+], ids=["header-count", "header-size", "request-line", "garbage"])
+def test_header_bombs_get_a_problem_and_a_closed_connection_not_a_reset(limited_server, request_bytes, status,
+                                                                        slug, detail_names):
+    answer = raw_exchange(HOST, limited_server.port, request_bytes, timeout=5)
+    got_status, headers, problem = _answer(answer)
+    assert got_status == status
+    assert headers["content-type"] == "application/problem+json" and headers["connection"] == "close"
+    assert problem["type"] == f"https://wurfwerk.dev/problems/{slug}" and problem["status"] == status
+    assert detail_names in problem["detail"]
+    assert requests.get(limited_server.url + "/livez", timeout=5).status_code == 200
+
+
+def test_requests_just_within_the_limits_are_served(limited_server):
+    # Host plus 18 more fields: 19 of the 20 allowed; a field of 1000 bytes of the 1024.
+    answer = raw_exchange(HOST, limited_server.port,
+                          _get(headers=[b"X-Fine-%d: 1" % i for i in range(18)] + [b"Connection: close"]), timeout=5)
+    assert answer.startswith(b"HTTP/1.1 200")
+    answer = raw_exchange(HOST, limited_server.port, _get(headers=[b"X-Fine: " + b"a" * 990, b"Connection: close"]),
+                          timeout=5)
+    assert answer.startswith(b"HTTP/1.1 200")
+
+
+def test_a_body_that_stops_arriving_is_answered_408_and_the_connection_closed(limited_server):
+    partial = (b"POST /v1/paws/test HTTP/1.1\r\nHost: wurfwerk\r\nContent-Type: application/json\r\n"
+               b"Content-Length: 40\r\n\r\n{\"rank\":")
+    status, _, problem = _answer(raw_exchange(HOST, limited_server.port, partial, timeout=10))
+    assert status == 408 and problem["type"] == "https://wurfwerk.dev/problems/request-timeout"
+    assert "WURFWERK_READ_TIMEOUT" in problem["detail"]
+
+
+def test_overload_is_refused_fast_with_503_retry_after_and_a_problem(tmp_path):
+    """Far more clients than one worker can serve within the bound: some are served, the rest refused
+    with 503 at once, none left hanging or reset; /livez stays unguarded."""
+    require_tool("wrk", why="the load generator of the overload test")
+    server = _server(tmp_path, "overload", workers=1, WURFWERK_MAX_QUEUE_DELAY="0.02", WURFWERK_RETRY_AFTER="7")
+    refusals: list[requests.Response] = []
+    load_done = threading.Event()
+
+    def watch_for_a_refusal():
+        with requests.Session() as session:
+            while not load_done.is_set() and not refusals:
+                response = session.post(server.url + PAWS_TEST[1], json=PAWS_TEST[2], timeout=10)
+                if response.status_code == 503:
+                    refusals.append(response)
+
+    watcher = threading.Thread(target=watch_for_a_refusal)
+    try:
+        watcher.start()
+        load = wrk(server.url + PAWS_TEST[1], body=PAWS_TEST[2], seconds=4, connections=200)
+        load_done.set()
+        watcher.join(15)
+        assert set(load["statuses"]) <= {"200", "503"}, load["statuses"]
+        assert load["statuses"].get("200", 0) > 0 and load["statuses"].get("503", 0) > 0, load["statuses"]
+        assert load["socket_errors"] == 0, load
+        assert refusals, "the watching client never saw a 503"
+        refusal = refusals[0]
+        assert refusal.headers["Retry-After"] == "7"
+        assert refusal.headers["Content-Type"] == "application/problem+json"
+        problem = refusal.json()
+        assert problem["type"] == "https://wurfwerk.dev/problems/overloaded" and problem["status"] == 503
+        assert requests.get(server.url + "/livez", timeout=5).status_code == 200
+    finally:
+        load_done.set()
+        watcher.join(15)
+        server.stop()
