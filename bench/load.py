@@ -1,7 +1,7 @@
 """Load benchmarks (run by hand, never by `make test`): worker models under slow clients, and overload.
 
-    .venv/bin/python bench/load.py workers    # sync vs gthread vs gevent: slow-client p99, throughput, memory
-    .venv/bin/python bench/load.py overload   # capacity, then 1x, 2x, 4x of it: throughput, p99, share refused
+    .venv/bin/python -m bench.load workers    # sync vs gthread vs gevent: slow-client p99, throughput, memory
+    .venv/bin/python -m bench.load overload   # capacity, then 1x, 2x, 4x of it: throughput, p99, share refused
 
 Each figure comes from one run on this machine (2 shared cores, wrk and the server on the same cores),
 so compare the rows of one run with each other, not with another day's. Results also land in
@@ -21,12 +21,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from service.platform.receipts import generate_private_key_pem
+from tests.deploy.hostile import LIVEZ, PAWS_TEST, SlowConnections, probe, wrk
+from tests.deploy.processes import Gunicorn
 
-from service.platform.receipts import generate_private_key_pem  # noqa: E402
-from tests.deploy.hostile import LIVEZ, PAWS_TEST, SlowConnections, probe, wrk  # noqa: E402
-from tests.deploy.processes import Gunicorn  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 RESULTS = ROOT / "bench" / "load-results.json"
 
@@ -86,7 +85,8 @@ def compare_workers(tmp: Path, slow: int, probes: int, seconds: int, rounds: int
                 "paws_test_rps": round(statistics.median(b["rps"] for _, b in pairs)),
                 "paws_test_p99_ms": round(statistics.median(b["p99_ms"] for _, b in pairs), 1),
                 "paws_over_sign_only": round(statistics.median(b["rps"] / a["rps"] for a, b in pairs), 3),
-                "non_2xx": sum(sum(v for k, v in run["statuses"].items() if k != "200") for pair in pairs for run in pair),
+                "non_2xx": sum(count for pair in pairs for run in pair
+                               for status, count in run["statuses"].items() if status != "200"),
             }
         for name, server in servers.items():
             results[name]["slow_client"] = _slow_clients(server, slow, probes)

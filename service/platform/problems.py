@@ -37,9 +37,11 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "invalid-ticket": (422, "A roll ticket is forged, altered, expired, for another operation or from a retired key."),
     "request-timeout": (408, "The body did not arrive within WURFWERK_READ_TIMEOUT; the connection is closed."),
     "uri-too-long": (414, "The request line is longer than WURFWERK_MAX_REQUEST_LINE."),
-    "header-fields-too-large": (431, "More header fields than WURFWERK_MAX_HEADER_FIELDS, or one longer than WURFWERK_MAX_HEADER_BYTES."),
+    "header-fields-too-large": (431, "More header fields than WURFWERK_MAX_HEADER_FIELDS, "
+                                     "or one longer than WURFWERK_MAX_HEADER_BYTES."),
     "internal-error": (500, "A fault in the service; the log has the details, the response never does."),
-    "overloaded": (503, "The replica is at capacity and refused the request unprocessed; retry after `Retry-After` seconds."),
+    "overloaded": (503, "The replica is at capacity and refused the request unprocessed; "
+                        "retry after `Retry-After` seconds."),
     "http-error": (0, "Any other HTTP error, with its status."),
 }
 

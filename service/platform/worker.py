@@ -24,7 +24,7 @@ from __future__ import annotations
 import socket
 import time
 import uuid
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 import gevent
 import orjson
@@ -37,15 +37,18 @@ from service.platform.problems import PROBLEM_BASE, PROBLEM_MEDIA_TYPE, http_err
 
 # gunicorn's exception -> (status, problem type, what the client did). Checked in order: the
 # response-header errors are subclasses of the request-header ones but are the app's fault.
+_FAULT = "The service failed to handle this request; it has been logged."
 _GUNICORN_ERRORS: tuple[tuple[type[Exception], int, str, str], ...] = (
-    (http_errors.InvalidResponseHeader, 500, "internal-error", "The service failed to handle this request; it has been logged."),
-    (http_errors.InvalidResponseHeaderName, 500, "internal-error", "The service failed to handle this request; it has been logged."),
-    (http_errors.LimitRequestLine, 414, "uri-too-long", "The request line is longer than {request_line} bytes (WURFWERK_MAX_REQUEST_LINE)."),
+    (http_errors.InvalidResponseHeader, 500, "internal-error", _FAULT),
+    (http_errors.InvalidResponseHeaderName, 500, "internal-error", _FAULT),
+    (http_errors.LimitRequestLine, 414, "uri-too-long",
+     "The request line is longer than {request_line} bytes (WURFWERK_MAX_REQUEST_LINE)."),
     (http_errors.LimitRequestHeaders, 431, "header-fields-too-large", "{headers_detail}"),
-    (http_errors.UnsupportedTransferCoding, 501, "http-error", "This server does not support that transfer coding: {error}."),
+    (http_errors.UnsupportedTransferCoding, 501, "http-error",
+     "This server does not support that transfer coding: {error}."),
     (http_errors.ExpectationFailed, 417, "http-error", "Unsupported Expect header: {error}."),
     (http_errors.ForbiddenProxyRequest, 403, "http-error", "Proxy requests from this address are not allowed."),
-    (http_errors.ConfigurationProblem, 500, "internal-error", "The service failed to handle this request; it has been logged."),
+    (http_errors.ConfigurationProblem, 500, "internal-error", _FAULT),
     (http_errors.ParseException, 400, "bad-request", "The request is not valid HTTP/1.1: {error}."),
 )
 _TITLES = {400: "Bad Request", 403: "Forbidden", 408: "Request Timeout", 414: "URI Too Long", 417: "Expectation Failed",
@@ -91,7 +94,7 @@ class Worker(GeventWorker):
             if isinstance(exc, error_type):
                 return status, slug, detail.format(error=exc, request_line=self.cfg.limit_request_line,
                                                    headers_detail=self._headers_detail(exc))
-        return 500, "internal-error", "The service failed to handle this request; it has been logged."
+        return 500, "internal-error", _FAULT
 
 
     def _headers_detail(self, exc: BaseException) -> str:

@@ -50,7 +50,7 @@ class SlowConnections:
         self._stop = threading.Event()
         self._watcher = threading.Thread(target=self._watch, daemon=True)
 
-    def open(self) -> "SlowConnections":
+    def open(self) -> SlowConnections:
         for index in range(self.count):
             kind = self.kinds[index % len(self.kinds)]
             try:

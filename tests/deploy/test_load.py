@@ -1,6 +1,6 @@
 """Slow, hostile and too many clients against the real server (gunicorn, the production config and
 worker, loopback): the service stays up, refuses what it must with problem details, and says when
-to come back. Figures and the comparison of worker models: bench/README.md, `bench/load.py`."""
+to come back. Figures and the comparison of worker models: bench/README.md, `python -m bench.load`."""
 
 from __future__ import annotations
 
@@ -66,11 +66,13 @@ def limited_server(tmp_path_factory):
 
 
 def _get(path: str = "/livez", headers: list[bytes] = ()) -> bytes:
-    return b"GET " + path.encode() + b" HTTP/1.1\r\nHost: wurfwerk\r\n" + b"".join(h + b"\r\n" for h in headers) + b"\r\n"
+    fields = b"".join(header + b"\r\n" for header in headers)
+    return b"GET " + path.encode() + b" HTTP/1.1\r\nHost: wurfwerk\r\n" + fields + b"\r\n"
 
 
 @pytest.mark.parametrize(("request_bytes", "status", "slug", "detail_names"), [
-    (_get(headers=[b"X-Bomb-%d: 1" % i for i in range(20)]), 431, "header-fields-too-large", "WURFWERK_MAX_HEADER_FIELDS"),
+    (_get(headers=[b"X-Bomb-%d: 1" % i for i in range(20)]), 431, "header-fields-too-large",
+     "WURFWERK_MAX_HEADER_FIELDS"),
     (_get(headers=[b"X-Bomb: " + b"a" * 1100]), 431, "header-fields-too-large", "WURFWERK_MAX_HEADER_BYTES"),
     (_get("/livez?" + "a" * 600), 414, "uri-too-long", "WURFWERK_MAX_REQUEST_LINE"),
     (b"\x16\x03\x01 not http at all\r\n\r\n", 400, "bad-request", "HTTP/1.1"),
