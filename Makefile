@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench openapi generate clean
+.PHONY: run test bench openapi generate messages golden clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,17 @@ openapi: $(STAMP)
 generate: $(STAMP)
 	$(MAKE) openapi
 	$(BIN)/python -c 'from pathlib import Path; from service.config import write_docs; write_docs(Path("."))'  # README's settings table, .env.example
+
+# The message catalogs: collect every message of the code into the template, then add new messages to
+# each language's catalog (service/locale/<lang>/LC_MESSAGES/wurfwerk.po) for translating. A new
+# language: $(BIN)/pybabel init -i service/locale/wurfwerk.pot -d service/locale -D wurfwerk -l <lang>
+messages: $(STAMP)
+	$(BIN)/pybabel extract --add-location=file --sort-output --omit-header -o service/locale/wurfwerk.pot service
+	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -i service/locale/wurfwerk.pot -d service/locale -D wurfwerk
+
+# Rewrite the golden file of every chat line (tests/i18n/golden/) after a deliberate change of wording.
+golden: $(STAMP)
+	WURFWERK_UPDATE_GOLDEN=1 $(BIN)/python -m pytest -q tests/i18n
 
 clean:
 	rm -rf $(VENV) .pytest_cache

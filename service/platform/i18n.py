@@ -1,4 +1,6 @@
-"""The language of human-readable text: ``?lang=``, else ``Accept-Language``, else English."""
+"""The language of human-readable text: ``?lang=``, else ``Accept-Language``, else English.
+
+The languages are those with a message catalog (``service.platform.catalogs``)."""
 
 from __future__ import annotations
 
@@ -8,9 +10,10 @@ from flask import request
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
+from service.platform.catalogs import LANGUAGES
 from service.platform.errors import InputError
 
-LANGUAGES = ("en", "de")
+__all__ = ["LANGUAGES", "LANG_PARAMETER", "request_lang"]
 
 LANG_PARAMETER = {
     "in": "query",

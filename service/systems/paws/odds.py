@@ -5,13 +5,18 @@ form: if A ~ Bin(n, 1/2) and B ~ Bin(m, 1/2) then m - B ~ Bin(m, 1/2) as well, s
 Bin(n + m, 1/2). The loser's rescue successes R ~ Bin(r, 1/2) enter the same way: the winner keeps
 net k >= 1 exactly when A - B - R = k, and A - B - R + m + r ~ Bin(n + m + r, 1/2). So every
 probability here is one binomial coefficient over a power of two: O(n) integer arithmetic.
+
+One case breaks the closed form (ruling 3): a loser whose dice all show 1 (probability 6^-m) and
+whose rescue successes fall short of a tie spends the first of them on the catastrophe, so the
+winner keeps one net success more. That case moves weight from net k to k + 1, again in closed
+form (Vandermonde's identity), in integers over 3^m * 2^(n + m + r).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
-from math import comb
+from math import comb, lcm
 
 from service.platform.odds import Odds, mean
 from service.systems.paws.rules import Mode, Pool, effects_for
@@ -43,16 +48,33 @@ def _effects(dice: int) -> dict[int, Fraction]:
     return {effects: Fraction(count, 2**dice) for effects, count in counts.items()}
 
 
+def _all_ones(dice: int) -> Fraction:
+    return P_ONE**dice if dice else Fraction(0)  # ruling 2: 0 dice is a plain failure
+
+
+def _averted(dice: int, rescue_dice: int) -> dict[int, Fraction]:
+    """Negative effects averted by rescue dice after a failure (ruling 3): every rescue success after
+    a plain failure, all but the first after a catastrophe; none after a success."""
+    rescue = successes(rescue_dice)
+    all_ones = _all_ones(dice)
+    plain_failure = Fraction(1, 2**dice) - all_ones
+    averted = {0: 1 - Fraction(1, 2**dice)}
+    for k, p in rescue.items():
+        averted[k] = averted.get(k, Fraction(0)) + plain_failure * p
+        averted[max(k - 1, 0)] = averted.get(max(k - 1, 0), Fraction(0)) + all_ones * p
+    return averted
+
+
 @lru_cache(maxsize=1024)
 def _test(dice: int, rescue_dice: int) -> Odds:
     no_success = Fraction(1, 2**dice)
-    all_ones = P_ONE**dice if dice else Fraction(0)  # ruling 2: 0 dice is a plain failure
-    catastrophe = all_ones / 2**rescue_dice  # ruling 3: one rescue success averts it
+    catastrophe = _all_ones(dice) / 2**rescue_dice  # ruling 3: the first rescue success averts it
     effects = _effects(dice)
+    averted = _averted(dice, rescue_dice)
     return Odds(
         outcomes={"success": 1 - no_success, "failure": no_success - catastrophe, "catastrophe": catastrophe},
-        distributions={"successes": successes(dice), "effects": effects},
-        expected={"successes": dice * P_SUCCESS, "effects": mean(effects)},
+        distributions={"successes": successes(dice), "effects": effects, "averted": averted},
+        expected={"successes": dice * P_SUCCESS, "effects": mean(effects), "averted": mean(averted)},
     )
 
 
@@ -60,28 +82,57 @@ def test(pool: Pool) -> Odds:
     return _test(pool.dice, pool.rescue_dice)
 
 
-def _wins_by_net(winner_dice: int, loser_dice: int, loser_rescue: int) -> dict[int, Fraction]:
-    """P(the winner keeps net k) for k >= 1, after the loser's rescue dice (closed form above)."""
+def _wins_by_net(winner_dice: int, loser_dice: int, loser_rescue: int) -> tuple[dict[int, int], int]:
+    """The ways the winner keeps net k, k >= 1, after the loser's rescue dice (closed form above, with
+    the catastrophe correction), and their denominator. Integers: summing Fractions with
+    denominators of hundreds of digits would cost a gcd per addition."""
     trials = winner_dice + loser_dice + loser_rescue
     offset = loser_dice + loser_rescue
-    return {k: Fraction(comb(trials, k + offset), 2**trials) for k in range(1, winner_dice + 1)}
+    thirds = 3**loser_dice if loser_dice else 1  # the denominator is thirds * 2^trials
+    ways = {k: comb(trials, k + offset) * thirds for k in range(1, winner_dice + 1)}
+    if loser_dice:
+        # All ones (weight 1 of 6^m, i.e. 1 of thirds * 2^m), winner a successes, j >= 1 rescue
+        # successes short of a tie: the closed form counted net k = a - j, the rule gives k + 1. The
+        # ways to land on k that way, sum over j >= 1 of C(n, k + j) * C(r, j), are by Vandermonde's
+        # identity C(n + r, n - k) less the j = 0 term C(n, k).
+        for k in range(1, winner_dice):
+            moved = comb(winner_dice + loser_rescue, winner_dice - k) - comb(winner_dice, k)
+            ways[k] -= moved
+            ways[k + 1] += moved
+    return ways, thirds * 2**trials
+
+
+def _catastrophe_stays(dice: int, opponent_dice: int, rescue_dice: int, can_lose: bool) -> dict[int, Fraction]:
+    """P(a side ends with a catastrophe): its dice all show 1 (so it has no success), and either the
+    opponent has none either (a 0:0 tie, nothing is rescued) or it loses and no rescue die succeeds.
+    A side that cannot lose (the attacker in defense mode) keeps it. Value 1 = a catastrophe."""
+    opponent_fails = Fraction(1, 2**opponent_dice)
+    kept = opponent_fails + (1 - opponent_fails) * Fraction(1, 2**rescue_dice) if can_lose else Fraction(1)
+    p = _all_ones(dice) * kept
+    return {0: 1 - p, 1: p}
 
 
 @lru_cache(maxsize=1024)
 def _comparison(a_dice: int, a_rescue: int, b_dice: int, b_rescue: int, mode: Mode) -> Odds:
-    a_wins = _wins_by_net(a_dice, b_dice, b_rescue)
+    a_wins, a_denominator = _wins_by_net(a_dice, b_dice, b_rescue)
     # Ruling 4: in defense mode the defender never wins, so b "wins" only in a contest.
-    b_wins = _wins_by_net(b_dice, a_dice, a_rescue) if mode is Mode.CONTEST else {}
-    p_a, p_b = sum(a_wins.values(), Fraction(0)), sum(b_wins.values(), Fraction(0))
-    tie = 1 - p_a - p_b
-    net = {0: tie}
-    for k, p in [*a_wins.items(), *b_wins.items()]:
-        net[k] = net.get(k, Fraction(0)) + p
+    b_wins, b_denominator = _wins_by_net(b_dice, a_dice, a_rescue) if mode is Mode.CONTEST else ({}, 1)
+    denominator = lcm(a_denominator, b_denominator)
+    a_scale, b_scale = denominator // a_denominator, denominator // b_denominator
+    ways = {k: count * a_scale for k, count in a_wins.items()}
+    for k, count in b_wins.items():
+        ways[k] = ways.get(k, 0) + count * b_scale
+    a_ways, b_ways = sum(a_wins.values()) * a_scale, sum(b_wins.values()) * b_scale
+    p_a, p_b = Fraction(a_ways, denominator), Fraction(b_ways, denominator)
+    tie = Fraction(denominator - a_ways - b_ways, denominator)
+    net = {0: tie, **{k: Fraction(count, denominator) for k, count in ways.items()}}
     a_successes, b_successes = successes(a_dice), successes(b_dice)
     return Odds(
         outcomes={"a": p_a, "b": p_b, "tie": tie},
         distributions={"net": net, "effects": _effects_of(net),
-                       "successes_a": a_successes, "successes_b": b_successes},
+                       "successes_a": a_successes, "successes_b": b_successes,
+                       "catastrophe_a": _catastrophe_stays(a_dice, b_dice, a_rescue, mode is Mode.CONTEST),
+                       "catastrophe_b": _catastrophe_stays(b_dice, a_dice, b_rescue, True)},
         expected={"net": mean(net), "effects": mean(_effects_of(net)),
                   "successes_a": a_dice * P_SUCCESS, "successes_b": b_dice * P_SUCCESS},
     )

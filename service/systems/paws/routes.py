@@ -60,8 +60,11 @@ def test(body, source, lang):
     successes - 1. Ruling 1: one advantage per category (`equipment`, `personal`, `situation`), active
     or passive; beyond that only the GM's extra dice. Ruling 2: `catastrophe` when every die shows 1
     (at least one die; 0 dice is a plain failure). Ruling 3: rescue dice are rolled only after a
-    failed test; one rescue success averts a catastrophe (`rescue.rescued`, and `catastrophe` is then
-    false), it never turns a failure into a success.
+    failed test; the first rescue success averts a catastrophe (`rescue.rescued`, and `catastrophe` is
+    then false), every other success averts one negative effect of the failure ("Zeigt er einen
+    Erfolg, kann man damit einen negativen Effekt abwenden": `rescue.averted`, a count); they never
+    turn a failure into a success. Ruling 7: `narrator` is `gm` after a success, else the acting
+    character (`name`, or `player` without one).
     """
     result = rules.test(pool(body), source)
     return result, text.test(result, body.get("name"), lang)
@@ -72,7 +75,9 @@ def test_odds(body):
     """Exact odds of a test
 
     Outcomes `success`, `failure` (no success, no catastrophe) and `catastrophe` (every die 1 and no
-    rescue success, ruling 3); distributions `successes` and `effects`. Same rulings as `paws.test`.
+    rescue success, ruling 3); distributions `successes`, `effects` and `averted` (negative effects
+    averted by rescue successes: all of them after a plain failure, all but the first after a
+    catastrophe). Same rulings as `paws.test`.
     """
     return odds.test(pool(body))
 
@@ -87,8 +92,11 @@ def comparison(body, source, lang):
     0). Mode `defense`: a attacks, b only defends; the attack lands (`attack_lands`) only with net >= 1
     and b cannot win (more defender successes just repel it). Ruling 3: only the loser rolls its
     rescue dice (after the two pools); each rescue success cancels one of the winner's net successes,
-    reaching 0 makes a tie, never a win. Each side's `catastrophe` reports its own roll (every die 1);
-    in a comparison rescue dice act on `net` only.
+    reaching 0 makes a tie, never a win; a tie is no failure, so the rescued side's catastrophe (every
+    die 1) is gone too. Short of a tie, the first rescue success averts the side's catastrophe instead
+    and the others cancel (`rescue.catastrophe_averted`). Each side's `catastrophe` is its own roll of
+    only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
+    on a tie or a repelled attack.
     """
     result = rules.comparison(pool(body["a"]), pool(body["b"]), source, mode=rules.Mode(body["mode"]))
     return result, text.comparison(result, lang)
@@ -100,7 +108,9 @@ def comparison_odds(body):
     """Exact odds of a comparison
 
     Outcomes `a`, `b` and `tie` after the loser's rescue dice (in defense mode `b` is always 0);
-    distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`. Same rulings as
+    distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`, and `catastrophe_a`,
+    `catastrophe_b` (1: the side ends with a catastrophe no rescue averted, ruling 3: a rescue short
+    of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
     `paws.comparison`.
     """
     return odds.comparison(pool(body["a"]), pool(body["b"]), mode=rules.Mode(body["mode"]))
@@ -132,11 +142,13 @@ def rescue_odds(body):
 def validate_character(body, lang):
     """Validate a character (Potenzial und Macht)
 
-    Ruling 6: every trait has rank >= 1 (a rank 0 is refused with 422) and <= potential, the
-    category's potential when the trait names a category; good ranks minus bad ranks <= power ("jeder
-    Rang in einer schlechten Eigenschaft [gleicht] einen Rang einer guten Eigenschaft aus"), where a
-    category's own power replaces the character's for the traits in it: `power_used` counts the
-    traits without a category, `categories[].power_used` those of each category. The potential holds
+    Ruling 6: every trait has rank >= 1 (a rank 0 is refused with 422) and <= potential; good ranks
+    minus bad ranks <= power ("jeder Rang in einer schlechten Eigenschaft [gleicht] einen Rang einer
+    guten Eigenschaft aus"). A category may set "ein eigenes Potenzial oder eine eigene Machtstufe":
+    its own `potential`, its own `power`, both or neither; what it does not set, the character's value
+    governs. `power_used` counts the traits the character's power bounds together (those without a
+    category and those in categories without their own power), `categories[].power_used` the traits
+    of each category. The potential holds
     for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
     `lang`, `issues` machine-readable), not only the first.
     """

@@ -102,11 +102,22 @@ def roll(count: int, source: RandomSource) -> list[int]:
 
 # --- test (Probe) -------------------------------------------------------------------------------
 
+GM = "gm"  # the narrator after a successful test or a tied comparison
+UNNAMED_PLAYER = "player"  # the acting character has no name
+
+
+def narrator_of_test(success: bool, name: str | None) -> str:
+    """Ruling 7: "Bei erfolgreichen Proben oder unentschiedenen Vergleichen übernimmt diese Aufgabe der
+    Spielleiter"; after a failed test the acting player narrates ("liegt in seiner Entscheidung")."""
+    return GM if success else (name or UNNAMED_PLAYER)
+
+
 @dataclass(frozen=True)
 class TestRescue:
     dice: list[int]
     successes: int
-    rescued: bool  # a catastrophe was averted
+    rescued: bool  # the first success averted a catastrophe
+    averted: int  # negative effects of the failure averted by the other successes
 
 
 @dataclass(frozen=True)
@@ -118,12 +129,15 @@ class TestResult:
     effects: int
     catastrophe: bool  # after rescue
     rescue: TestRescue | None
+    narrator: str
 
 
 def test(pool: Pool, source: RandomSource) -> TestResult:
     """"Um das Ziel zu erreichen, genügt aber schon ein einzelner Erfolg." Rescue dice are rolled only
-    after a failed test; one rescue success averts a catastrophe, never turns failure into success
-    (ruling 3)."""
+    after a failed test ("erst dann geworfen werden darf, wenn die normale Probe bereits gescheitert
+    ist"); ruling 3: the first rescue success averts a catastrophe, every other one averts one negative
+    effect of the failure ("Zeigt er einen Erfolg, kann man damit einen negativen Effekt abwenden");
+    never a success."""
     faces = roll(pool.dice, source)
     successes = count_successes(faces)
     all_ones = is_catastrophe(faces)
@@ -131,10 +145,12 @@ def test(pool: Pool, source: RandomSource) -> TestResult:
     if successes == 0 and pool.rescue_dice:
         rescue_faces = roll(pool.rescue_dice, source)
         rescue_successes = count_successes(rescue_faces)
-        rescue = TestRescue(rescue_faces, rescue_successes, all_ones and rescue_successes >= 1)
-    averted = rescue is not None and rescue.rescued
+        rescued = all_ones and rescue_successes >= 1
+        rescue = TestRescue(rescue_faces, rescue_successes, rescued, rescue_successes - rescued)
+    rescued = rescue is not None and rescue.rescued
     return TestResult(PoolSize(pool.dice, pool.rescue_dice), faces, successes, successes >= 1,
-                      effects_for(successes), all_ones and not averted, rescue)
+                      effects_for(successes), all_ones and not rescued, rescue,
+                      narrator_of_test(successes >= 1, pool.name))
 
 
 # --- comparison (Vergleich) ---------------------------------------------------------------------
@@ -145,6 +161,7 @@ class ComparisonRescue:
     successes: int
     cancelled: int  # net successes of the winner cancelled
     rescued: bool  # the loss became a tie
+    catastrophe_averted: bool  # the side's catastrophe is gone (by the tie, or by the first success)
 
 
 @dataclass(frozen=True)
@@ -153,7 +170,7 @@ class Side:
     pool: PoolSize
     dice: list[int]
     successes: int
-    catastrophe: bool  # the side's own roll showed only ones
+    catastrophe: bool  # the side's own roll showed only ones and no rescue averted it
     rescue: ComparisonRescue | None
 
 
@@ -166,6 +183,7 @@ class ComparisonResult:
     net: int
     effects: int
     attack_lands: bool | None  # defense mode only
+    narrator: str
 
 
 def _leader(a_successes: int, b_successes: int, mode: Mode) -> tuple[str | None, int]:
@@ -180,15 +198,20 @@ def _leader(a_successes: int, b_successes: int, mode: Mode) -> tuple[str | None,
     return None, 0
 
 
-def _rescue_loss(loser: Pool, net: int, source: RandomSource) -> ComparisonRescue | None:
-    """Ruling 3: each rescue success of the loser cancels one of the winner's net successes;
-    reaching 0 makes a tie, never a win."""
+def _rescue_loss(loser: Pool, net: int, catastrophe: bool, source: RandomSource) -> ComparisonRescue | None:
+    """Ruling 3: "Durch Rettungswürfel kann eine Katastrophe abgewendet oder ein Vergleich zum
+    Unentschieden gerettet, aber niemals ein Sieg erzielt werden." Each rescue success of the loser
+    cancels one of the winner's net successes; reaching 0 makes a tie, and a tie is no failure, so the
+    loser's catastrophe is gone too. Short of a tie, the first success averts the catastrophe instead
+    and the others cancel."""
     if not loser.rescue_dice:
         return None
     faces = roll(loser.rescue_dice, source)
     successes = count_successes(faces)
-    cancelled = min(successes, net)
-    return ComparisonRescue(faces, successes, cancelled, cancelled == net)
+    if successes >= net:
+        return ComparisonRescue(faces, successes, net, True, catastrophe)
+    averting = catastrophe and successes >= 1
+    return ComparisonRescue(faces, successes, successes - averting, False, averting)
 
 
 def comparison(a: Pool, b: Pool, source: RandomSource, *, mode: Mode = Mode.CONTEST) -> ComparisonResult:
@@ -199,8 +222,8 @@ def comparison(a: Pool, b: Pool, source: RandomSource, *, mode: Mode = Mode.CONT
     winner, net = _leader(a_successes, b_successes, mode)
     rescues: dict[str, ComparisonRescue | None] = {"a": None, "b": None}
     if winner is not None:
-        loser_key, loser = ("b", b) if winner == "a" else ("a", a)
-        rescues[loser_key] = _rescue_loss(loser, net, source)
+        loser_key, loser, loser_faces = ("b", b, b_faces) if winner == "a" else ("a", a, a_faces)
+        rescues[loser_key] = _rescue_loss(loser, net, is_catastrophe(loser_faces), source)
         if rescues[loser_key] is not None:
             net -= rescues[loser_key].cancelled
             winner = winner if net else None
@@ -209,13 +232,23 @@ def comparison(a: Pool, b: Pool, source: RandomSource, *, mode: Mode = Mode.CONT
         mode,
         _side(a, a_faces, a_successes, rescues["a"]),
         _side(b, b_faces, b_successes, rescues["b"]),
-        winner, net, effects_for(net), attack_lands,
+        winner, net, effects_for(net), attack_lands, narrator_of_comparison(winner, a, b),
     )
 
 
+def narrator_of_comparison(winner: str | None, a: Pool, b: Pool) -> str:
+    """Ruling 7: "Bei Vergleichen hat grundsätzlich der Verlierer das Recht, den Verlauf und die
+    Auswirkungen des Konfliktes zu beschreiben"; a tie (a repelled attack too) goes to the GM. A side
+    without a name is named by its key."""
+    if winner is None:
+        return GM
+    return (b.name or "b") if winner == "a" else (a.name or "a")
+
+
 def _side(pool: Pool, faces: list[int], successes: int, rescue: ComparisonRescue | None) -> Side:
+    averted = rescue is not None and rescue.catastrophe_averted
     return Side(pool.name, PoolSize(pool.dice, pool.rescue_dice), faces, successes,
-                is_catastrophe(faces), rescue)
+                is_catastrophe(faces) and not averted, rescue)
 
 
 # --- the group's rescue dice -------------------------------------------------------------------
@@ -250,17 +283,19 @@ class Trait:
 
 @dataclass(frozen=True)
 class Category:
+    """Ruling 6: "für bestimmte Kategorien ein eigenes Potenzial oder eine eigene Machtstufe fest zu
+    legen": either, both or neither (then it only groups traits); None = the character's value."""
     name: str
-    potential: int
-    power: int
+    potential: int | None = None
+    power: int | None = None
 
 
 @dataclass(frozen=True)
 class CategoryUse:
     name: str
-    potential: int
-    power: int
-    power_used: int
+    potential: int | None
+    power: int | None
+    power_used: int  # good minus bad ranks of the category's traits
 
 
 class ProblemKind(str, Enum):
@@ -286,7 +321,7 @@ class Problem:
 class CharacterCheck:
     valid: bool
     issues: list[Problem]
-    power_used: int  # good minus bad ranks of the traits outside categories
+    power_used: int  # good minus bad ranks of the traits the character's power governs
     categories: list[CategoryUse]
 
 
@@ -303,22 +338,25 @@ class CharacterResult:
 
 def validate_character(potential: int, power: int, traits: list[Trait],
                        categories: list[Category] | None = None) -> CharacterCheck:
-    """Ruling 6: every trait's rank <= potential (its category's when it has one), good ranks minus
-    bad ranks <= power (a category's own power for the traits in it). Every problem is listed.
-    Category names of traits must be among ``categories`` (the schema checks this)."""
+    """Ruling 6: every trait's rank <= potential (its category's own potential when it sets one),
+    good ranks minus bad ranks <= power; a category's own power bounds the traits in it, the
+    character's power bounds all the others together. Every problem is listed. Category names of
+    traits must be among ``categories`` (the schema checks this)."""
     by_name = {category.name: category for category in categories or []}
     problems = _duplicate_traits(traits)
     for trait in traits:
-        limit = by_name[trait.category].potential if trait.category else potential
+        own = by_name[trait.category].potential if trait.category else None
+        limit = potential if own is None else own
         if trait.rank > limit:
             problems.append(Problem(ProblemKind.OVER_POTENTIAL, trait.rank, limit, trait.name,
-                                    trait.category, trait.bad))
-    power_used = sum(trait.net_ranks for trait in traits if trait.category is None)
+                                    trait.category if own is not None else None, trait.bad))
+    power_used = sum(trait.net_ranks for trait in traits
+                     if trait.category is None or by_name[trait.category].power is None)
     if power_used > power:
         problems.append(Problem(ProblemKind.OVER_POWER, power_used, power))
     uses = [_category_use(category, traits) for category in categories or []]
     problems.extend(Problem(ProblemKind.CATEGORY_OVER_POWER, use.power_used, use.power, category=use.name)
-                    for use in uses if use.power_used > use.power)
+                    for use in uses if use.power is not None and use.power_used > use.power)
     return CharacterCheck(not problems, problems, power_used, uses)
 
 

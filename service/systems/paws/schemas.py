@@ -112,10 +112,15 @@ class PawsRescueBody(StrictSchema):
 
 
 class PawsCategorySchema(StrictSchema):
+    """Ruling 6: a category may set its own potential, its own power, both or neither."""
+
     name = Name(required=True)
-    potential = Int(required=True, validate=POTENTIAL, metadata={"description": "Highest rank in this category."})
-    power = Int(required=True, validate=POWER,
-                metadata={"description": "Good minus bad ranks allowed in this category."})
+    potential = Int(load_default=None, allow_none=True, validate=POTENTIAL,
+                    metadata={"description": "Highest rank in this category; not given: the character's "
+                                             "potential."})
+    power = Int(load_default=None, allow_none=True, validate=POWER,
+                metadata={"description": "Good minus bad ranks allowed in this category; not given: its "
+                                         "traits count against the character's power."})
 
 
 class PawsTraitSchema(StrictSchema):
@@ -155,10 +160,17 @@ class PawsPoolSizeSchema(ma.Schema):
     rescue_dice = fields.Integer(required=True, metadata={"description": "Rescue dice available."})
 
 
+NARRATOR = ("Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison (a "
+            "repelled attack too); the acting character's `name` after a failed test (`player` when it has "
+            "none); the loser's `name` after a lost comparison (its key `a`/`b` when it has none).")
+
+
 class PawsTestRescueSchema(ma.Schema):
     dice = fields.List(fields.Integer(), required=True)
     successes = fields.Integer(required=True)
-    rescued = fields.Boolean(required=True, metadata={"description": "A catastrophe was averted."})
+    rescued = fields.Boolean(required=True, metadata={"description": "The first success averted a catastrophe."})
+    averted = fields.Integer(required=True, metadata={
+        "description": "Negative effects of the failure averted: one per success not spent on a catastrophe."})
 
 
 class PawsTestResultSchema(ma.Schema):
@@ -171,6 +183,7 @@ class PawsTestResultSchema(ma.Schema):
                                  metadata={"description": "Every die showed 1 and no rescue success averted it."})
     rescue = fields.Nested(PawsTestRescueSchema, required=True, allow_none=True,
                            metadata={"description": "null unless the test failed and rescue dice were rolled."})
+    narrator = fields.String(required=True, metadata={"description": NARRATOR})
 
 
 class PawsComparisonRescueSchema(ma.Schema):
@@ -178,6 +191,8 @@ class PawsComparisonRescueSchema(ma.Schema):
     successes = fields.Integer(required=True)
     cancelled = fields.Integer(required=True, metadata={"description": "Net successes of the winner cancelled."})
     rescued = fields.Boolean(required=True, metadata={"description": "The loss became a tie."})
+    catastrophe_averted = fields.Boolean(required=True, metadata={
+        "description": "This side's catastrophe is gone: by the tie, or (short of a tie) by the first success."})
 
 
 class PawsSideSchema(ma.Schema):
@@ -185,7 +200,8 @@ class PawsSideSchema(ma.Schema):
     pool = fields.Nested(PawsPoolSizeSchema, required=True)
     dice = fields.List(fields.Integer(), required=True)
     successes = fields.Integer(required=True)
-    catastrophe = fields.Boolean(required=True, metadata={"description": "This side's dice all showed 1."})
+    catastrophe = fields.Boolean(required=True, metadata={
+        "description": "This side's dice all showed 1 and its rescue dice did not avert it (ruling 3)."})
     rescue = fields.Nested(PawsComparisonRescueSchema, required=True, allow_none=True,
                            metadata={"description": "null unless this side lost and had rescue dice."})
 
@@ -201,6 +217,7 @@ class PawsComparisonResultSchema(ma.Schema):
     attack_lands = fields.Boolean(
         required=True, allow_none=True,
         metadata={"description": "Defense mode: the attack of a lands; null in contest mode."})
+    narrator = fields.String(required=True, metadata={"description": NARRATOR})
 
 
 class PawsRescueResultSchema(ma.Schema):
@@ -210,9 +227,12 @@ class PawsRescueResultSchema(ma.Schema):
 
 class PawsCategoryUseSchema(ma.Schema):
     name = fields.String(required=True)
-    potential = fields.Integer(required=True)
-    power = fields.Integer(required=True)
-    power_used = fields.Integer(required=True)
+    potential = fields.Integer(required=True, allow_none=True,
+                               metadata={"description": "The category's own potential; null: the character's."})
+    power = fields.Integer(required=True, allow_none=True,
+                           metadata={"description": "The category's own power; null: its traits count in the "
+                                                    "character's `power_used`."})
+    power_used = fields.Integer(required=True, metadata={"description": "Good minus bad ranks of its traits."})
 
 
 class PawsProblemSchema(ma.Schema):
@@ -220,7 +240,9 @@ class PawsProblemSchema(ma.Schema):
     value = fields.Integer(required=True, metadata={"description": "The rank or the power used."})
     limit = fields.Integer(required=True, allow_none=True, metadata={"description": "The potential or power."})
     trait = fields.String(required=True, allow_none=True)
-    category = fields.String(required=True, allow_none=True)
+    category = fields.String(required=True, allow_none=True,
+                             metadata={"description": "The category whose own limit was exceeded; null: the "
+                                                      "character's (or a duplicate trait's category)."})
     bad = fields.Boolean(required=True)
 
 
@@ -230,5 +252,6 @@ class PawsCharacterResultSchema(ma.Schema):
     issues = fields.List(fields.Nested(PawsProblemSchema), required=True,
                          metadata={"description": "The same problems, machine-readable, in the same order."})
     power_used = fields.Integer(required=True, metadata={
-        "description": "Good minus bad ranks of the traits outside categories (counted against `power`)."})
+        "description": "Good minus bad ranks of the traits the character's power governs: those without a "
+                       "category and those in categories without their own power (counted against `power`)."})
     categories = fields.List(fields.Nested(PawsCategoryUseSchema), required=True)

@@ -1,16 +1,24 @@
-"""German and English chat lines for Paws results, and the wording of character problems."""
+"""The chat lines of Paws results and the wording of character problems.
+
+Every sentence is a message of the catalogs (``service/locale``): English here, other languages in
+their ``.po``; counts use the catalog's plural forms."""
 
 from __future__ import annotations
 
+from service.platform.catalogs import translations
 from service.systems.paws.rules import (
+    GM,
+    UNNAMED_PLAYER,
     CharacterCheck,
     CharacterResult,
+    ComparisonRescue,
     ComparisonResult,
     Mode,
     Problem,
     ProblemKind,
     RescueResult,
     Side,
+    TestRescue,
     TestResult,
 )
 
@@ -19,47 +27,72 @@ def _faces(dice: list[int]) -> str:
     return ", ".join(map(str, dice)) if dice else "–"
 
 
-def _count(number: int, singular: str, plural: str) -> str:
-    return f"{number} {singular if number == 1 else plural}"
+def _successes(count: int, lang: str) -> str:
+    t = translations(lang)
+    if count == 0:
+        return t.gettext("no success")
+    return t.ngettext("%(count)d success", "%(count)d successes", count) % {"count": count}
 
 
-def _successes(number: int, lang: str) -> str:
-    return _count(number, "Erfolg", "Erfolge") if lang == "de" else _count(number, "success", "successes")
+def _spoken_by(name: str | None, line: str, lang: str) -> str:
+    if not name:
+        return line
+    return translations(lang).pgettext("speaker", "%(name)s: %(line)s") % {"name": name, "line": line}
 
 
-def _effects(number: int, lang: str) -> str:
-    return _count(number, "Effekt", "Effekte") if lang == "de" else _count(number, "effect", "effects")
-
-
-def _who(name: str | None) -> str:
-    return f"{name}: " if name else ""
+def _narrator(narrator: str, lang: str) -> str:
+    """Ruling 7: who narrates the outcome (Erzählrecht)."""
+    t = translations(lang)
+    if narrator == GM:
+        return t.gettext("The GM narrates.")
+    if narrator == UNNAMED_PLAYER:
+        return t.gettext("The player narrates.")
+    return t.gettext("%(name)s narrates.") % {"name": narrator}
 
 
 # --- test ---------------------------------------------------------------------------------------
 
 def _test_verdict(result: TestResult, lang: str) -> str:
-    de = lang == "de"
+    t = translations(lang)
     if result.success:
-        verdict = "gelungen" if de else "success"
-        return verdict + (f", {_effects(result.effects, lang)}" if result.effects else "")
+        if not result.effects:
+            return t.gettext("The test succeeds.")
+        return t.ngettext("The test succeeds with %(count)d effect.", "The test succeeds with %(count)d effects.",
+                          result.effects) % {"count": result.effects}
     if result.catastrophe:
-        return "Katastrophe!" if de else "catastrophe!"
-    if result.rescue and result.rescue.rescued:
-        return "misslungen, die Katastrophe ist abgewendet" if de else "failure, the catastrophe is averted"
-    return "misslungen" if de else "failure"
+        return t.gettext("Catastrophe!")
+    return t.gettext("The test fails.")
+
+
+def _test_rescue(rescue: TestRescue, lang: str) -> str:
+    """What each rescue success did (ruling 3): the first averts a catastrophe, the others (all of
+    them after a plain failure) avert one negative effect each."""
+    t = translations(lang)
+    dice = t.gettext("Rescue dice: %(faces)s → %(successes)s.") % {
+        "faces": _faces(rescue.dice), "successes": _successes(rescue.successes, lang)}
+    if rescue.successes == 0:
+        did = t.gettext("Nothing is averted.")
+    elif rescue.rescued and rescue.averted == 0:
+        did = t.gettext("It averts the catastrophe.")
+    elif rescue.rescued:
+        did = t.ngettext("The first averts the catastrophe, the second one negative effect.",
+                         "The first averts the catastrophe, the others avert %(count)d negative effects.",
+                         rescue.averted) % {"count": rescue.averted}
+    else:
+        did = t.ngettext("It averts one negative effect.", "They avert %(count)d negative effects.",
+                         rescue.averted) % {"count": rescue.averted}
+    return f"{dice} {did}"
 
 
 def test(result: TestResult, name: str | None, lang: str) -> str:
-    count = result.pool.dice
-    if lang == "de":
-        head = f"{_who(name)}Probe mit {count}W6: {_faces(result.dice)} → {_successes(result.successes, lang)}"
-        rescue = (f" Rettungswürfel: {_faces(result.rescue.dice)} → {_successes(result.rescue.successes, lang)}."
-                  if result.rescue else "")
-    else:
-        head = f"{_who(name)}Test with {count}d6: {_faces(result.dice)} → {_successes(result.successes, lang)}"
-        rescue = (f" Rescue dice: {_faces(result.rescue.dice)} → {_successes(result.rescue.successes, lang)}."
-                  if result.rescue else "")
-    return f"{head}, {_test_verdict(result, lang)}.{rescue}"
+    t = translations(lang)
+    roll = t.gettext("Test with %(dice)dd6: %(faces)s → %(successes)s.") % {
+        "dice": result.pool.dice, "faces": _faces(result.dice), "successes": _successes(result.successes, lang)}
+    parts = [_spoken_by(name, roll, lang), _test_verdict(result, lang)]
+    if result.rescue:
+        parts.append(_test_rescue(result.rescue, lang))
+    parts.append(_narrator(result.narrator, lang))
+    return " ".join(parts)
 
 
 # --- comparison ---------------------------------------------------------------------------------
@@ -68,94 +101,125 @@ def _side_name(side: Side, key: str) -> str:
     return side.name or key.upper()
 
 
-def _rescue_note(result: ComparisonResult, lang: str) -> str:
-    for key in ("a", "b"):
-        rescue = getattr(result, key).rescue
-        if rescue is None:
-            continue
-        who = _side_name(getattr(result, key), key)
-        if lang == "de":
-            return (f" Rettungswürfel von {who}: {_faces(rescue.dice)} → {_successes(rescue.successes, lang)}, "
-                    f"{rescue.cancelled} aufgehoben.")
-        return (f" {who}'s rescue dice: {_faces(rescue.dice)} → {_successes(rescue.successes, lang)}, "
-                f"{rescue.cancelled} cancelled.")
-    return ""
+def _comparison_rescue(rescue: ComparisonRescue, loser: str, winner: str, lang: str) -> str:
+    """What each rescue success of the loser did (ruling 3)."""
+    t = translations(lang)
+    dice = t.gettext("Rescue dice of %(loser)s: %(faces)s → %(successes)s.") % {
+        "loser": loser, "faces": _faces(rescue.dice), "successes": _successes(rescue.successes, lang)}
+    values = {"count": rescue.cancelled, "winner": winner}
+    if rescue.successes == 0:
+        return " ".join([dice, t.gettext("Nothing is averted.")])
+    if rescue.rescued:
+        if rescue.catastrophe_averted:
+            did = [t.ngettext("One success cancels the lead of %(winner)s; the tie averts the catastrophe too.",
+                              "%(count)d successes cancel the lead of %(winner)s; the tie averts the "
+                              "catastrophe too.", rescue.cancelled) % values]
+        else:
+            did = [t.ngettext("One success cancels the lead of %(winner)s.",
+                              "%(count)d successes cancel the lead of %(winner)s.", rescue.cancelled) % values]
+        unused = rescue.successes - rescue.cancelled
+        if unused:
+            did.append(t.ngettext("One more success is not needed.", "%(count)d more successes are not needed.",
+                                  unused) % {"count": unused})
+        return " ".join([dice, *did])
+    if rescue.catastrophe_averted and rescue.cancelled == 0:
+        did = t.gettext("It averts the catastrophe; the loss stands.")
+    elif rescue.catastrophe_averted:
+        did = t.ngettext("The first averts the catastrophe, the second cancels one success of %(winner)s.",
+                         "The first averts the catastrophe, the others cancel %(count)d successes of %(winner)s.",
+                         rescue.cancelled) % values
+    else:
+        did = t.ngettext("It cancels one success of %(winner)s.", "They cancel %(count)d successes of %(winner)s.",
+                         rescue.cancelled) % values
+    return f"{dice} {did}"
 
 
 def _comparison_verdict(result: ComparisonResult, lang: str) -> str:
-    de = lang == "de"
+    t = translations(lang)
+    if result.winner is None:
+        if result.mode is Mode.DEFENSE:
+            return t.gettext("The attack is repelled.")
+        return t.gettext("A tie.")
+    winner = _side_name(getattr(result, result.winner), result.winner)
+    values = {"winner": winner, "net": result.net, "count": result.effects}
     if result.mode is Mode.DEFENSE:
-        if not result.attack_lands:
-            return "der Angriff wird abgewehrt" if de else "the attack is repelled"
-        head = "der Angriff trifft" if de else "the attack lands"
-    elif result.winner is None:
-        return "Gleichstand" if de else "tie"
-    else:
-        winner = _side_name(getattr(result, result.winner), result.winner)
-        head = f"{winner} gewinnt" if de else f"{winner} wins"
-    return f"{head} ({'netto' if de else 'net'} {result.net}, {_effects(result.effects, lang)})"
+        if not result.effects:
+            return t.gettext("The attack lands by one success.")
+        return t.ngettext("The attack lands by %(net)d successes; %(winner)s chooses %(count)d effect.",
+                          "The attack lands by %(net)d successes; %(winner)s chooses %(count)d effects.",
+                          result.effects) % values
+    if not result.effects:
+        return t.gettext("%(winner)s wins by one success.") % values
+    return t.ngettext("%(winner)s wins by %(net)d successes and chooses %(count)d effect.",
+                      "%(winner)s wins by %(net)d successes and chooses %(count)d effects.",
+                      result.effects) % values
 
 
 def comparison(result: ComparisonResult, lang: str) -> str:
-    a, b = _side_name(result.a, "a"), _side_name(result.b, "b")
-    score = f"{result.a.successes}:{result.b.successes}"
-    de = lang == "de"
+    t = translations(lang)
+    names = {"a": _side_name(result.a, "a"), "b": _side_name(result.b, "b"),
+             "score": f"{result.a.successes}:{result.b.successes}"}
     if result.mode is Mode.DEFENSE:
-        title = f"Angriff {a} auf {b}" if de else f"Attack {a} on {b}"
+        parts = [t.gettext("Attack of %(a)s on %(b)s: %(score)s.") % names]
     else:
-        title = f"Vergleich {a} gegen {b}" if de else f"Comparison {a} vs {b}"
-    label = "Ergebnis" if de else "Result"
-    return f"{title}: {score}.{_rescue_note(result, lang)} {label}: {_comparison_verdict(result, lang)}."
+        parts = [t.gettext("Comparison %(a)s against %(b)s: %(score)s.") % names]
+    for key, other in (("a", "b"), ("b", "a")):
+        side = getattr(result, key)
+        if side.rescue is not None:
+            parts.append(_comparison_rescue(side.rescue, names[key], names[other], lang))
+    parts.append(_comparison_verdict(result, lang))
+    parts.append(_narrator(result.narrator, lang))
+    return " ".join(parts)
 
 
 # --- rescue -------------------------------------------------------------------------------------
 
 def rescue(result: RescueResult, lang: str) -> str:
-    if lang == "de":
-        return (f"Rettungswürfel ({len(result.dice)}W6): {_faces(result.dice)} → "
-                f"{_count(result.successes, 'negativer Effekt', 'negative Effekte')} abgewendet.")
-    return (f"Rescue dice ({len(result.dice)}d6): {_faces(result.dice)} → "
-            f"{_count(result.successes, 'negative effect', 'negative effects')} averted.")
+    t = translations(lang)
+    values = {"dice": len(result.dice), "faces": _faces(result.dice), "count": result.successes}
+    if result.successes == 0:
+        return t.gettext("Rescue dice (%(dice)dd6): %(faces)s → no success, nothing is averted.") % values
+    return t.ngettext("Rescue dice (%(dice)dd6): %(faces)s → one success, it averts one negative effect.",
+                      "Rescue dice (%(dice)dd6): %(faces)s → %(count)d successes, they avert %(count)d "
+                      "negative effects.", result.successes) % values
 
 
 # --- character ----------------------------------------------------------------------------------
 
-def _problem_de(problem: Problem) -> str:
+def _problem(problem: Problem, lang: str) -> str:
+    t = translations(lang)
+    values = {"trait": problem.trait, "value": problem.value, "limit": problem.limit,
+              "category": problem.category}
     if problem.kind is ProblemKind.OVER_POTENTIAL:
-        kind = "Schlechte Eigenschaft" if problem.bad else "Eigenschaft"
-        where = f" der Kategorie „{problem.category}“" if problem.category else ""
-        return f"{kind} „{problem.trait}“ hat Rang {problem.value}, über dem Potenzial{where} von {problem.limit}"
-    if problem.kind is ProblemKind.OVER_POWER:
-        return f"gute minus schlechte Ränge ergeben {problem.value}, mehr als die Macht von {problem.limit}"
-    if problem.kind is ProblemKind.CATEGORY_OVER_POWER:
-        return (f"Kategorie „{problem.category}“: gute minus schlechte Ränge ergeben {problem.value}, "
-                f"mehr als ihre Macht von {problem.limit}")
-    return f"Eigenschaft „{problem.trait}“ ist mehrfach aufgeführt"
-
-
-def _problem_en(problem: Problem) -> str:
-    if problem.kind is ProblemKind.OVER_POTENTIAL:
-        kind = "bad trait" if problem.bad else "trait"
-        where = f" of category {problem.category!r}" if problem.category else ""
-        return f"{kind} {problem.trait!r} has rank {problem.value}, above the potential{where} of {problem.limit}"
-    if problem.kind is ProblemKind.OVER_POWER:
-        return f"good ranks minus bad ranks is {problem.value}, above the power of {problem.limit}"
-    if problem.kind is ProblemKind.CATEGORY_OVER_POWER:
-        return (f"category {problem.category!r}: good ranks minus bad ranks is {problem.value}, "
-                f"above its power of {problem.limit}")
-    return f"trait {problem.trait!r} is listed more than once"
+        if problem.category and problem.bad:
+            message = t.gettext("bad trait “%(trait)s” has rank %(value)d, above the potential of category "
+                                "“%(category)s” (%(limit)d)")
+        elif problem.category:
+            message = t.gettext("trait “%(trait)s” has rank %(value)d, above the potential of category "
+                                "“%(category)s” (%(limit)d)")
+        elif problem.bad:
+            message = t.gettext("bad trait “%(trait)s” has rank %(value)d, above the potential (%(limit)d)")
+        else:
+            message = t.gettext("trait “%(trait)s” has rank %(value)d, above the potential (%(limit)d)")
+    elif problem.kind is ProblemKind.OVER_POWER:
+        message = t.gettext("good minus bad ranks come to %(value)d, more than the power (%(limit)d)")
+    elif problem.kind is ProblemKind.CATEGORY_OVER_POWER:
+        message = t.gettext("category “%(category)s”: good minus bad ranks come to %(value)d, more than its "
+                            "power (%(limit)d)")
+    else:
+        message = t.gettext("trait “%(trait)s” is listed more than once")
+    return message % values
 
 
 def character_result(check: CharacterCheck, lang: str) -> CharacterResult:
     """The check with every problem worded in ``lang``."""
-    word = _problem_de if lang == "de" else _problem_en
-    return CharacterResult(check.valid, [word(problem) for problem in check.issues], check.issues,
+    return CharacterResult(check.valid, [_problem(problem, lang) for problem in check.issues], check.issues,
                            check.power_used, check.categories)
 
 
 def character(result: CharacterResult, power: int, lang: str) -> str:
-    if lang == "de":
-        head = f"Charakter {'gültig' if result.valid else 'ungültig'}, Macht genutzt {result.power_used}/{power}"
-        return head + (f": {'; '.join(result.problems)}." if result.problems else ".")
-    head = f"Character {'valid' if result.valid else 'not valid'}, power used {result.power_used}/{power}"
-    return head + (f": {'; '.join(result.problems)}." if result.problems else ".")
+    t = translations(lang)
+    values = {"used": result.power_used, "power": power, "problems": "; ".join(result.problems)}
+    if result.valid:
+        return t.gettext("The character is valid; power used: %(used)d of %(power)d.") % values
+    return t.gettext("The character is not valid (power used: %(used)d of %(power)d): %(problems)s.") % values

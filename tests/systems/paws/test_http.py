@@ -20,16 +20,18 @@ def test_ryans_jump_over_http(post):
     assert status == 200, body
     assert body["operation"] == "paws.test"
     assert body["result"] == {"pool": {"dice": 2, "rescue_dice": 0}, "dice": [4, 6], "successes": 2,
-                              "success": True, "effects": 1, "catastrophe": False, "rescue": None}
+                              "success": True, "effects": 1, "catastrophe": False, "rescue": None,
+                              "narrator": "gm"}
     assert body["randomness"] == {"source": "manual", "events": [{"kind": "d6", "values": [4, 6]}]}
     assert body["request"]["fit"] == "matching" and body["request"]["manual"] == [4, 6]
-    assert body["summary"] == "Ryan: Test with 2d6: 4, 6 → 2 successes, success, 1 effect."
+    assert body["summary"] == ("Ryan: Test with 2d6: 4, 6 → 2 successes. The test succeeds with 1 effect. "
+                               "The GM narrates.")
 
 
 def test_german_summary(post):
     status, body = post("/v1/paws/test?lang=de", {"name": "Ryan", "rank": 2, "manual": [1, 1]})
     assert status == 200 and body["lang"] == "de"
-    assert body["summary"] == "Ryan: Probe mit 2W6: 1, 1 → 0 Erfolge, Katastrophe!."
+    assert body["summary"] == "Ryan: Probe mit 2W6: 1, 1 → kein Erfolg. Katastrophe! Ryan erzählt."
     assert body["result"]["catastrophe"] is True
 
 
@@ -61,7 +63,8 @@ def test_rynn_against_her_opponent_over_http(post):
     assert status == 200, response
     result = response["result"]
     assert (result["winner"], result["net"], result["effects"], result["attack_lands"]) == (None, 0, 0, None)
-    assert result["b"]["rescue"] == {"dice": [6, 5], "successes": 2, "cancelled": 2, "rescued": True}
+    assert result["b"]["rescue"] == {"dice": [6, 5], "successes": 2, "cancelled": 2, "rescued": True,
+                                     "catastrophe_averted": False}
     assert result["a"]["pool"] == {"dice": 4, "rescue_dice": 0}
     assert "Gleichstand" in response["summary"]
 
@@ -72,14 +75,14 @@ def test_defense_over_http(post):
     status, response = post("/v1/paws/comparison", body)
     assert status == 200
     assert response["result"]["attack_lands"] is True and response["result"]["winner"] == "a"
-    assert response["summary"] == "Attack Ryan on Jack: 2:1. Result: the attack lands (net 1, 0 effects)."
+    assert response["summary"] == "Attack of Ryan on Jack: 2:1. The attack lands by one success. Jack narrates."
 
 
 def test_group_rescue_over_http(post):
     status, response = post("/v1/paws/rescue?lang=de", {"dice": 3, "manual": [6, 3, 4]})
     assert status == 200
     assert response["result"] == {"dice": [6, 3, 4], "successes": 2}
-    assert response["summary"] == "Rettungswürfel (3W6): 6, 3, 4 → 2 negative Effekte abgewendet."
+    assert response["summary"] == "Rettungswürfel (3W6): 6, 3, 4 → 2 Erfolge, sie wenden 2 negative Effekte ab."
 
 
 def test_validate_character_with_twenty_good_and_five_bad_ranks(post):
@@ -98,8 +101,8 @@ def test_validate_character_lists_every_problem_in_the_language(post):
     assert response["result"]["valid"] is False
     assert response["result"]["problems"] == [
         "Eigenschaft „feige“ ist mehrfach aufgeführt",
-        "Schlechte Eigenschaft „feige“ hat Rang 4, über dem Potenzial von 3",
-        "gute minus schlechte Ränge ergeben 16, mehr als die Macht von 15",
+        "schlechte Eigenschaft „feige“ hat Rang 4, über dem Potenzial (3)",
+        "gute minus schlechte Ränge ergeben 16, mehr als die Macht (15)",
     ]
     assert [issue["kind"] for issue in response["result"]["issues"]] == [
         "duplicate_trait", "over_potential", "over_power"]
@@ -113,7 +116,38 @@ def test_validate_character_with_categories(post):
     status, response = post("/v1/paws/validate-character", body)
     assert status == 200
     assert response["result"]["categories"] == [{"name": "Magie", "potential": 2, "power": 3, "power_used": 4}]
-    assert response["result"]["problems"] == ["category 'Magie': good ranks minus bad ranks is 4, above its power of 3"]
+    assert response["result"]["problems"] == [
+        "category “Magie”: good minus bad ranks come to 4, more than its power (3)"]
+
+
+def test_the_rescued_catastrophe_of_the_issue(post):
+    """„Durch Rettungswürfel kann eine Katastrophe abgewendet oder ein Vergleich zum Unentschieden
+    gerettet … werden“ (ruling Paws 3) and „Bei … unentschiedenen Vergleichen übernimmt diese Aufgabe
+    der Spielleiter.“ (ruling Paws 7): the tie carries no catastrophe, the line says what the rescue
+    success did and who narrates."""
+    body = {"a": {"name": "Rynn", "rank": 1},
+            "b": {"name": "Gegner", "rank": 2, "advantages": {"equipment": "passive"}},
+            "manual": [5, 1, 1, 6]}
+    status, response = post("/v1/paws/comparison?lang=de", body)
+    assert status == 200, response
+    result = response["result"]
+    assert (result["winner"], result["b"]["catastrophe"], result["narrator"]) == (None, False, "gm")
+    assert result["b"]["rescue"]["catastrophe_averted"] is True
+    assert response["summary"] == (
+        "Vergleich Rynn gegen Gegner: 1:0. Rettungswürfel von Gegner: 6 → 1 Erfolg. Ein Erfolg hebt den "
+        "Vorsprung von Rynn auf; der Gleichstand wendet auch die Katastrophe ab. Gleichstand. "
+        "Der Spielleiter erzählt.")
+
+
+def test_a_category_with_only_a_potential(post):
+    """„für bestimmte Kategorien ein eigenes Potenzial oder eine eigene Machtstufe fest zu legen“
+    (ruling Paws 6): a category with only `potential` is no longer a 422."""
+    body = {"potential": 3, "power": 4, "categories": [{"name": "Magie", "potential": 2}],
+            "traits": [{"name": "athletisch", "rank": 2}, {"name": "Feuer", "rank": 2, "category": "Magie"}]}
+    status, response = post("/v1/paws/validate-character", body)
+    assert status == 200, response
+    assert response["result"]["valid"] is True and response["result"]["power_used"] == 4
+    assert response["result"]["categories"] == [{"name": "Magie", "potential": 2, "power": None, "power_used": 2}]
 
 
 # --- odds ---------------------------------------------------------------------------------------

@@ -32,29 +32,50 @@ def count(dice: int) -> icepool.Die:
 # --- icepool as the reference -------------------------------------------------------------------
 
 def icepool_test(dice: int, rescue: int) -> icepool.Die:
+    """(outcome, negative effects averted) of a test, ruling 3 written out."""
     faces = icepool.d6.pool(dice).expand() if dice else icepool.Die([()])
 
     def outcome(rolled, rescue_successes):
         if any(face >= 4 for face in rolled):
-            return "success"
+            return ("success", 0)
         all_ones = bool(rolled) and all(face == 1 for face in rolled)
-        return "catastrophe" if all_ones and rescue_successes == 0 else "failure"
+        if all_ones:
+            return ("catastrophe", 0) if rescue_successes == 0 else ("failure", rescue_successes - 1)
+        return ("failure", rescue_successes)
 
     return icepool.map(outcome, faces, count(rescue))
 
 
+# Per die: (success, showed 1); a side's sum tells its successes and whether every die showed 1.
+SUCCESS_AND_ONE = icepool.d6.map(lambda face: icepool.Vector((int(face >= 4), int(face == 1))))
+
+
+def side(dice: int) -> icepool.Die:
+    return dice @ SUCCESS_AND_ONE if dice else icepool.Die([icepool.Vector((0, 0))])
+
+
 def icepool_comparison(a: int, a_rescue: int, b: int, b_rescue: int, mode: Mode) -> icepool.Die:
-    def outcome(a_successes, b_successes, a_rescues, b_rescues):
+    """(winner, net, a ends with a catastrophe, b ends with one), ruling 3 written out."""
+    def rescued(net, all_ones, rescues):
+        """The loser's rescue: (net left, catastrophe left)."""
+        if rescues >= net:
+            return 0, False
+        averting = all_ones and rescues >= 1
+        return net - (rescues - averting), all_ones and not averting
+
+    def outcome(a_side, b_side, a_rescues, b_rescues):
+        (a_successes, a_ones), (b_successes, b_ones) = a_side, b_side
+        a_all_ones, b_all_ones = a > 0 and a_ones == a, b > 0 and b_ones == b
         difference = a_successes - b_successes
         if difference > 0:
-            net = max(0, difference - b_rescues)
-            return ("a", net) if net else ("tie", 0)
+            net, b_all_ones = rescued(difference, b_all_ones, b_rescues)
+            return ("a" if net else "tie", net, a_all_ones, b_all_ones)
         if difference < 0 and mode is Mode.CONTEST:
-            net = max(0, -difference - a_rescues)
-            return ("b", net) if net else ("tie", 0)
-        return ("tie", 0)
+            net, a_all_ones = rescued(-difference, a_all_ones, a_rescues)
+            return ("b" if net else "tie", net, a_all_ones, b_all_ones)
+        return ("tie", 0, a_all_ones, b_all_ones)
 
-    return icepool.map(outcome, count(a), count(b), count(a_rescue), count(b_rescue))
+    return icepool.map(outcome, side(a), side(b), count(a_rescue), count(b_rescue))
 
 
 TEST_CASES = [(0, 0), (0, 2), (1, 0), (1, 1), (2, 0), (2, 1), (3, 2), (4, 0), (5, 3)]
@@ -64,8 +85,11 @@ TEST_CASES = [(0, 0), (0, 2), (1, 0), (1, 1), (2, 0), (2, 1), (3, 2), (4, 0), (5
 def test_test_odds_agree_with_icepool(dice, rescue):
     exact = odds.test(pool(dice, rescue))
     reference = icepool_test(dice, rescue)
+    outcomes = reference.map(lambda outcome: outcome[0])
+    averted = reference.map(lambda outcome: outcome[1])
     for name in ("success", "failure", "catastrophe"):
-        assert exact.outcomes[name] == reference.probability(name), name
+        assert exact.outcomes[name] == outcomes.probability(name), name
+    assert exact.distributions["averted"] == {k: averted.probability(k) for k in averted.outcomes()}
     for successes, p in exact.distributions["successes"].items():
         assert p == count(dice).probability(successes)
 
@@ -75,6 +99,8 @@ COMPARISON_CASES = [
     (4, 0, 2, 2, Mode.CONTEST), (2, 1, 5, 0, Mode.CONTEST), (3, 2, 3, 2, Mode.CONTEST),
     (6, 1, 4, 3, Mode.CONTEST), (3, 0, 2, 0, Mode.DEFENSE), (4, 2, 2, 2, Mode.DEFENSE),
     (2, 0, 6, 1, Mode.DEFENSE), (0, 3, 2, 0, Mode.CONTEST), (7, 0, 0, 3, Mode.CONTEST),
+    # one or two dice against rescue dice: catastrophes short of a tie (ruling 3) are frequent
+    (4, 0, 1, 2, Mode.CONTEST), (1, 3, 5, 0, Mode.CONTEST), (5, 0, 2, 3, Mode.DEFENSE), (1, 2, 1, 2, Mode.CONTEST),
 ]
 
 
@@ -87,6 +113,9 @@ def test_comparison_odds_agree_with_icepool(a, a_rescue, b, b_rescue, mode):
     for name in ("a", "b", "tie"):
         assert exact.outcomes[name] == winners.probability(name), name
     assert exact.distributions["net"] == {net: nets.probability(net) for net in nets.outcomes()}
+    for index, key in ((2, "catastrophe_a"), (3, "catastrophe_b")):
+        stays = reference.map(lambda outcome, index=index: int(outcome[index]))
+        assert exact.distributions[key] == {k: stays.probability(k) for k in (0, 1)}, key
 
 
 @pytest.mark.parametrize("dice", [1, 2, 5, 17])
@@ -138,26 +167,31 @@ def _within_five_sigma(frequencies: Counter, exact: dict) -> None:
 def test_test_sampling_matches_exact_odds():
     armoured = Pool(rank=1, extra_rescue_dice=1)  # one die: catastrophes are frequent enough to see
     source = make_source(seed=20261129)
-    frequencies = Counter()
+    frequencies, averted = Counter(), Counter()
     for _ in range(SAMPLES):
         result = rules.test(armoured, source)
         frequencies["success" if result.success else "catastrophe" if result.catastrophe else "failure"] += 1
+        averted[result.rescue.averted if result.rescue else 0] += 1
     _within_five_sigma(frequencies, odds.test(armoured).outcomes)
+    _within_five_sigma(averted, odds.test(armoured).distributions["averted"])
 
 
 @pytest.mark.parametrize("mode", list(Mode))
 def test_comparison_sampling_matches_exact_odds(mode):
-    a, b = pool(4, 1), pool(3, 2)
+    a, b = pool(3, 1), pool(1, 2)  # b's single die shows 1 often: catastrophes short of a tie happen
     source = make_source(seed=4242)
     frequencies = Counter()
     nets = Counter()
+    catastrophes = Counter()
     for _ in range(SAMPLES):
         result = rules.comparison(a, b, source, mode=mode)
         frequencies[result.winner or "tie"] += 1
         nets[result.net] += 1
+        catastrophes[int(result.b.catastrophe)] += 1
     exact = odds.comparison(a, b, mode=mode)
     _within_five_sigma(frequencies, exact.outcomes)
     _within_five_sigma(nets, exact.distributions["net"])
+    _within_five_sigma(catastrophes, exact.distributions["catastrophe_b"])
 
 
 # --- the limits ---------------------------------------------------------------------------------

@@ -137,7 +137,10 @@ def characters(draw):
     category_names = draw(st.lists(st.sampled_from(["Magie", "Kampf", "Wissen"]), unique=True, max_size=3))
     body: dict = {"potential": draw(st.integers(1, 10)), "power": draw(st.integers(0, 40))}
     if category_names or draw(st.booleans()):
-        body["categories"] = [{"name": name, "potential": draw(st.integers(1, 10)), "power": draw(st.integers(0, 20))}
+        # ruling 6: a category sets its potential, its power, both or neither
+        body["categories"] = [{"name": name,
+                               **({"potential": draw(st.integers(1, 10))} if draw(st.booleans()) else {}),
+                               **({"power": draw(st.integers(0, 20))} if draw(st.booleans()) else {})}
                               for name in category_names]
     traits = []
     for _ in range(draw(st.integers(0, 8))):
@@ -169,12 +172,16 @@ def check_test(body: dict, result: dict) -> None:
         assert len(rescue["dice"]) == rescue_dice and all(1 <= face <= 6 for face in rescue["dice"])
         assert rescue["successes"] == hits(rescue["dice"])
         assert rescue["rescued"] == (all_ones(rolled) and rescue["successes"] >= 1)
+        # ruling 3: every success not spent on the catastrophe averts one negative effect
+        assert rescue["averted"] == rescue["successes"] - rescue["rescued"]
     else:
         assert rescue is None  # rescue dice are rolled only after a failed test
     assert not (rescue is not None and result["success"])  # rescue never turns failure into success
     averted = rescue is not None and rescue["rescued"]
     assert result["catastrophe"] == (all_ones(rolled) and not averted)
     assert not (result["catastrophe"] and result["success"])
+    # ruling 7: the GM narrates a success, the acting player a failure
+    assert result["narrator"] == ("gm" if result["success"] else body.get("name") or "player")
 
 
 def check_comparison(body: dict, result: dict) -> None:
@@ -186,7 +193,8 @@ def check_comparison(body: dict, result: dict) -> None:
         assert side["pool"] == {"dice": dice_of(pool), "rescue_dice": rescue_dice_of(pool)}
         assert len(side["dice"]) == dice_of(pool) and all(1 <= face <= 6 for face in side["dice"])
         assert side["successes"] == hits(side["dice"]) <= dice_of(pool)
-        assert side["catastrophe"] == all_ones(side["dice"])
+        averted = side["rescue"] is not None and side["rescue"]["catastrophe_averted"]
+        assert side["catastrophe"] == (all_ones(side["dice"]) and not averted)
     a_successes, b_successes = result["a"]["successes"], result["b"]["successes"]
     leader, gross = _leader(a_successes, b_successes, mode)
     loser = {"a": "b", "b": "a", None: None}[leader]
@@ -197,8 +205,14 @@ def check_comparison(body: dict, result: dict) -> None:
             assert rescue is not None
             assert len(rescue["dice"]) == rescue_dice_of(body[key])
             assert rescue["successes"] == hits(rescue["dice"])
-            assert rescue["cancelled"] == min(rescue["successes"], gross)
-            assert rescue["rescued"] == (rescue["cancelled"] == gross)
+            catastrophe = all_ones(result[key]["dice"])
+            # ruling 3: a tie when the successes reach the lead (and the catastrophe is gone with it);
+            # short of that the first success averts a catastrophe and the others cancel
+            rescued = rescue["successes"] >= gross
+            averting = catastrophe and not rescued and rescue["successes"] >= 1
+            assert rescue["rescued"] == rescued
+            assert rescue["cancelled"] == (gross if rescued else rescue["successes"] - averting)
+            assert rescue["catastrophe_averted"] == (catastrophe and (rescued or averting))
             cancelled = rescue["cancelled"]
             assert result["winner"] != key  # a rescue never produces a win
         else:
@@ -212,6 +226,12 @@ def check_comparison(body: dict, result: dict) -> None:
     else:
         assert result["net"] == 0
     assert result["effects"] == max(0, result["net"] - 1)
+    # ruling 7: the loser narrates, the GM a tie
+    if result["winner"] is None:
+        assert result["narrator"] == "gm"
+    else:
+        loser = "b" if result["winner"] == "a" else "a"
+        assert result["narrator"] == (body[loser].get("name") or loser)
     if mode == "defense":
         assert result["winner"] != "b"  # the defender never wins
         assert result["attack_lands"] == (result["winner"] == "a") == (result["net"] >= 1)
@@ -324,22 +344,24 @@ def test_any_group_rescue_obeys_the_rules_and_replays(http, dice, seed, data):
 
 
 def expected_character(body: dict) -> tuple[bool, int]:
-    """Ruling 6, independently: (valid, power used outside categories)."""
+    """Ruling 6, independently: (valid, power used of the traits the character's power governs).
+    What a category does not set, the character's value governs."""
     categories = {category["name"]: category for category in body.get("categories", [])}
     names = [trait["name"] for trait in body["traits"]]
     valid = len(names) == len(set(names))
     for trait in body["traits"]:
-        category = trait.get("category")
-        limit = categories[category]["potential"] if category else body["potential"]
-        valid = valid and trait["rank"] <= limit
+        own = categories.get(trait.get("category"), {}).get("potential")
+        valid = valid and trait["rank"] <= (own if own is not None else body["potential"])
 
-    def used(category):
+    def used(category_names):
         return sum(-trait["rank"] if trait.get("bad") else trait["rank"]
-                   for trait in body["traits"] if trait.get("category") == category)
+                   for trait in body["traits"] if trait.get("category") in category_names)
 
-    valid = valid and used(None) <= body["power"]
-    valid = valid and all(used(name) <= category["power"] for name, category in categories.items())
-    return valid, used(None)
+    governed = [None, *(name for name, category in categories.items() if "power" not in category)]
+    valid = valid and used(governed) <= body["power"]
+    valid = valid and all(used([name]) <= category["power"]
+                          for name, category in categories.items() if "power" in category)
+    return valid, used(governed)
 
 
 @SETTINGS

@@ -134,20 +134,39 @@ def test_one_rescue_success_averts_a_catastrophe_but_not_the_failure():
     (ruling Paws 3)"""
     armoured = Pool(rank=2, advantages=Advantages(equipment=PASSIVE))
     result = roll_test(armoured, 1, 1, 5)
-    assert result.rescue == rules.TestRescue([5], 1, True)
+    assert result.rescue == rules.TestRescue([5], 1, True, 0)
     assert not result.catastrophe and not result.success and result.successes == 0
 
 
 def test_a_failed_rescue_leaves_the_catastrophe():
     result = roll_test(Pool(rank=2, extra_rescue_dice=2), 1, 1, 3, 1)
-    assert result.rescue == rules.TestRescue([3, 1], 0, False) and result.catastrophe
+    assert result.rescue == rules.TestRescue([3, 1], 0, False, 0) and result.catastrophe
 
 
-def test_rescue_dice_after_a_plain_failure_rescue_nothing():
-    """„der erst dann geworfen werden darf, wenn die normale Probe bereits gescheitert ist.“"""
-    result = roll_test(Pool(rank=2, extra_rescue_dice=1), 2, 3, 6)
-    assert result.rescue == rules.TestRescue([6], 1, False)
+def test_rescue_successes_after_a_plain_failure_avert_negative_effects():
+    """„der erst dann geworfen werden darf, wenn die normale Probe bereits gescheitert ist.“ and
+    „Zeigt er einen Erfolg, kann man damit einen negativen Effekt abwenden.“ (ruling Paws 3: each
+    success averts one negative effect of the failure, never a success)"""
+    result = roll_test(Pool(rank=2, extra_rescue_dice=2), 2, 3, 6, 4)
+    assert result.rescue == rules.TestRescue([6, 4], 2, False, 2)
     assert not result.success and not result.catastrophe
+
+
+def test_the_first_rescue_success_averts_the_catastrophe_the_others_negative_effects():
+    """„Durch Rettungswürfel kann eine Katastrophe abgewendet … werden“ – the first success; ruling
+    Paws 3: „every other success averts one negative effect of the failure (`averted`)“."""
+    result = roll_test(Pool(rank=2, extra_rescue_dice=3), 1, 1, 6, 2, 5)
+    assert result.rescue == rules.TestRescue([6, 2, 5], 2, True, 1)
+    assert not result.catastrophe and not result.success
+
+
+def test_the_acting_player_narrates_a_failed_test_the_gm_a_successful_one():
+    """„Ryan hat keinen Erfolg beim Sprung über den Graben. Ob er … stoppt oder in den Graben stürzt,
+    liegt in seiner Entscheidung.“ and „Bei erfolgreichen Proben … übernimmt diese Aufgabe der
+    Spielleiter.“ (ruling Paws 7)"""
+    assert roll_test(Pool(rank=2, name="Ryan"), 2, 3).narrator == "Ryan"
+    assert roll_test(Pool(rank=2, name="Ryan"), 4, 3).narrator == "gm"
+    assert roll_test(Pool(rank=1), 1).narrator == "player"
 
 
 def test_rescue_dice_are_not_rolled_after_a_success():
@@ -203,14 +222,14 @@ def test_rynns_opponent_rescues_a_tie_with_two_rescue_dice():
     Unentschieden erzielen und ihrem Schlag entgehen.“ (ruling Paws 3)"""
     result = roll_comparison(RYNN, OPPONENT, 4, 5, 1, 2, 1, 3, 6, 5)
     assert result.a.dice == [4, 5, 1, 2] and result.b.dice == [1, 3]
-    assert result.b.rescue == rules.ComparisonRescue([6, 5], 2, 2, True)
+    assert result.b.rescue == rules.ComparisonRescue([6, 5], 2, 2, True, False)
     assert (result.winner, result.net, result.effects) == (None, 0, 0)
 
 
 def test_rynn_still_wins_when_one_rescue_die_fails():
     """Ruling Paws 3: each rescue success cancels one of the winner's net successes."""
     result = roll_comparison(RYNN, OPPONENT, 4, 5, 6, 2, 1, 3, 6, 2)
-    assert result.b.rescue == rules.ComparisonRescue([6, 2], 1, 1, False)
+    assert result.b.rescue == rules.ComparisonRescue([6, 2], 1, 1, False, False)
     assert (result.winner, result.net, result.effects) == ("a", 2, 1)
 
 
@@ -218,7 +237,7 @@ def test_rescue_dice_never_win_a_comparison():
     """„Durch Rettungswürfel kann … ein Vergleich zum Unentschieden gerettet, aber niemals ein Sieg
     erzielt werden.“"""
     result = roll_comparison(RYNN, OPPONENT, 4, 1, 1, 2, 1, 3, 6, 5)
-    assert result.b.rescue == rules.ComparisonRescue([6, 5], 2, 1, True)
+    assert result.b.rescue == rules.ComparisonRescue([6, 5], 2, 1, True, False)
     assert (result.winner, result.net) == (None, 0)
 
 
@@ -247,7 +266,7 @@ def test_defender_armour_can_stop_the_attack():
     armoured = Pool(rank=1, advantages=Advantages(equipment=PASSIVE))
     result = roll_comparison(JACK, armoured, 4, 1, 2, 6, mode=Mode.DEFENSE)
     assert (result.winner, result.attack_lands) == (None, False)
-    assert result.b.rescue == rules.ComparisonRescue([6], 1, 1, True)
+    assert result.b.rescue == rules.ComparisonRescue([6], 1, 1, True, False)
 
 
 def test_contest_mode_has_no_attack_lands():
@@ -257,6 +276,41 @@ def test_contest_mode_has_no_attack_lands():
 def test_comparison_side_reports_its_own_catastrophe():
     result = roll_comparison(RYAN, JACK, 1, 1, 1, 5, 2)
     assert result.a.catastrophe and not result.b.catastrophe
+
+
+def test_a_catastrophe_rescued_to_a_tie_is_gone():
+    """„Durch Rettungswürfel kann eine Katastrophe abgewendet oder ein Vergleich zum Unentschieden
+    gerettet … werden“; ruling Paws 3: „a tie is no failure, so a catastrophe of the rescued side is
+    gone too“. The request of the issue: Rynn (rank 1) against an armoured opponent (rank 2)."""
+    opponent = Pool(rank=2, advantages=Advantages(equipment=PASSIVE), name="Gegner")
+    result = roll_comparison(Pool(rank=1, name="Rynn"), opponent, 5, 1, 1, 6)
+    assert (result.winner, result.net) == (None, 0)
+    assert result.b.rescue == rules.ComparisonRescue([6], 1, 1, True, True)
+    assert not result.b.catastrophe and result.narrator == "gm"
+
+
+def test_short_of_a_tie_the_first_rescue_success_averts_the_catastrophe():
+    """Ruling Paws 3: „when the successes cannot reach a tie, the first of them averts the side's
+    catastrophe instead and the rest cancel.“"""
+    opponent = Pool(rank=2, extra_rescue_dice=2, name="Gegner")
+    one = roll_comparison(RYAN, opponent, 4, 5, 6, 1, 1, 6, 2)
+    assert one.b.rescue == rules.ComparisonRescue([6, 2], 1, 0, False, True)
+    assert (one.winner, one.net, one.effects) == ("a", 3, 2) and not one.b.catastrophe
+    two = roll_comparison(RYAN, opponent, 4, 5, 6, 1, 1, 6, 5)
+    assert two.b.rescue == rules.ComparisonRescue([6, 5], 2, 1, False, True)
+    assert (two.winner, two.net) == ("a", 2) and not two.b.catastrophe
+    none = roll_comparison(RYAN, opponent, 4, 5, 6, 1, 1, 3, 2)
+    assert none.b.rescue == rules.ComparisonRescue([3, 2], 0, 0, False, False) and none.b.catastrophe
+
+
+def test_the_loser_narrates_a_comparison_the_gm_a_tie():
+    """„Bei Vergleichen hat grundsätzlich der Verlierer das Recht, den Verlauf und die Auswirkungen des
+    Konfliktes zu beschreiben. Bei … unentschiedenen Vergleichen übernimmt diese Aufgabe der
+    Spielleiter.“ (ruling Paws 7)"""
+    assert roll_comparison(RYAN, JACK, 4, 5, 1, 5, 2).narrator == "Jack"
+    assert roll_comparison(RYAN, JACK, 4, 1, 1, 5, 2).narrator == "gm"
+    assert roll_comparison(Pool(rank=1), Pool(rank=1), 1, 4).narrator == "a"
+    assert roll_comparison(RYAN, JACK, 4, 1, 1, 5, 2, mode=Mode.DEFENSE).narrator == "gm"  # repelled
 
 
 def test_rules_never_mutate_their_inputs():
@@ -341,3 +395,31 @@ def test_categories_have_their_own_potential_and_power():
     assert [(i.kind, i.trait, i.category, i.limit) for i in check.issues] == [
         (ProblemKind.OVER_POTENTIAL, "Feuerball", "Magische Eigenschaften", 2),
         (ProblemKind.CATEGORY_OVER_POWER, None, "Magische Eigenschaften", 10)]
+
+
+def test_a_category_may_set_only_its_potential():
+    """„Dabei kann es hilfreich sein, für bestimmte Kategorien ein eigenes Potenzial oder eine eigene
+    Machtstufe fest zu legen“ (ruling Paws 6): what a category does not set, the character's value
+    governs; the character's power bounds its traits together with those without a category."""
+    categories = [Category("Magische Eigenschaften", potential=2)]
+    traits = [Trait("athletisch", 3), Trait("Feuerball", 2, category="Magische Eigenschaften")]
+    check = rules.validate_character(3, 5, traits, categories)
+    assert check.valid and check.power_used == 5
+    assert check.categories == [rules.CategoryUse("Magische Eigenschaften", 2, None, 2)]
+    check = rules.validate_character(3, 4, traits + [Trait("Blitz", 3, category="Magische Eigenschaften")],
+                                     categories)
+    assert [(i.kind, i.trait, i.category, i.limit) for i in check.issues] == [
+        (ProblemKind.OVER_POTENTIAL, "Blitz", "Magische Eigenschaften", 2),
+        (ProblemKind.OVER_POWER, None, None, 4)]
+
+
+def test_a_category_may_set_only_its_power():
+    """„… oder eine eigene Machtstufe fest zu legen“ (ruling Paws 6): the character's potential still
+    bounds every rank in it; its own power bounds its traits, which leave the character's power."""
+    categories = [Category("Magische Eigenschaften", power=2)]
+    traits = [Trait("athletisch", 3), Trait("Feuerball", 4, category="Magische Eigenschaften")]
+    check = rules.validate_character(3, 3, traits, categories)
+    assert check.power_used == 3
+    assert [(i.kind, i.trait, i.category, i.limit) for i in check.issues] == [
+        (ProblemKind.OVER_POTENTIAL, "Feuerball", None, 3),
+        (ProblemKind.CATEGORY_OVER_POWER, None, "Magische Eigenschaften", 2)]
