@@ -4,8 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
+# npm ci writes this file: the JavaScript client's packages, from its committed lockfile.
+JS_STAMP := client-js/node_modules/.package-lock.json
 
-.PHONY: run test bench openapi generate messages golden clean
+.PHONY: run test bench openapi generate messages golden clean js-client
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +20,7 @@ $(STAMP): $(BIN)/python pyproject.toml client/pyproject.toml
 run: $(STAMP)
 	PORT=$(PORT) exec $(BIN)/gunicorn --config deploy/gunicorn.conf.py 'service:create_app()'
 
-test: $(STAMP)
+test: $(STAMP) $(JS_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
@@ -34,6 +36,19 @@ openapi: $(STAMP)
 generate: $(STAMP)
 	$(MAKE) openapi
 	$(BIN)/python -c 'from pathlib import Path; from service.config import write_docs; write_docs(Path("."))'  # README's settings table, .env.example
+	$(MAKE) js-client
+
+$(JS_STAMP): client-js/package.json client-js/package-lock.json
+	cd client-js && npm ci --no-audit --no-fund
+
+# The JavaScript client's generated parts, from the committed spec: the operation table and method
+# types, the request/response types (openapi-typescript) and the vendored copies of its two
+# runtime packages (so browsers load it without a build step). tests/web/test_client_js.py checks all of them.
+js-client: $(STAMP) $(JS_STAMP)
+	$(BIN)/python client-js/scripts/generate_operations.py
+	cd client-js && npx --no-install openapi-typescript ../openapi.yaml --default-non-nullable false --output src/openapi.d.ts --silent
+	cp client-js/node_modules/canonicalize/lib/canonicalize.js client-js/src/vendor/canonicalize.js
+	cp client-js/node_modules/@noble/ed25519/index.js client-js/src/vendor/noble-ed25519.js
 
 # The message catalogs: collect every message of the code into the template, then add new messages to
 # each language's catalog (service/locale/<lang>/LC_MESSAGES/wurfwerk.po) for translating. A new
@@ -47,4 +62,4 @@ golden: $(STAMP)
 	WURFWERK_UPDATE_GOLDEN=1 $(BIN)/python -m pytest -q tests/i18n
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache client-js/node_modules

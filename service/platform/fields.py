@@ -10,6 +10,7 @@ from typing import Any
 
 import marshmallow as ma
 from marshmallow import ValidationError, fields, validate
+from marshmallow.schema import SchemaMeta
 
 
 class Int(fields.Integer):
@@ -64,8 +65,37 @@ def Name(**kwargs: Any) -> fields.String:
     return fields.String(validate=validate.Length(min=1, max=64), **kwargs)
 
 
-class StrictSchema(ma.Schema):
-    """Base for request schemas: unknown fields are refused (marshmallow's default, made explicit)."""
+class _OptionalFieldsNullable(SchemaMeta):
+    """Marks every optional field of a request schema nullable, through marshmallow's hook for
+    plugins that adjust a class's declared fields (apispec then writes ``type: [..., "null"]``)."""
+
+    @classmethod
+    def get_declared_fields(mcs, klass, cls_fields, inherited_fields, dict_cls=dict):
+        declared = super().get_declared_fields(klass, cls_fields, inherited_fields, dict_cls)
+        for field in declared.values():
+            if not field.required:
+                field.allow_none = True
+        return declared
+
+
+class StrictSchema(ma.Schema, metaclass=_OptionalFieldsNullable):
+    """Base for request schemas: unknown fields are refused (marshmallow's default, made explicit),
+    and an optional field given as ``null`` counts as not given.
+
+    Browser forms and JavaScript write ``null`` for "not set"; decided once here for every system:
+    such a null is dropped before loading, so the field's default applies exactly as if it were
+    absent. The spec marks those fields nullable. A required field given as null is still refused.
+    """
 
     class Meta:
         unknown = ma.RAISE
+
+    @ma.pre_load
+    def null_means_not_given(self, data, **kwargs):
+        if not isinstance(data, dict) or None not in data.values():
+            return data
+        return {key: value for key, value in data.items()
+                if value is not None or key not in self._optional_data_keys()}
+
+    def _optional_data_keys(self) -> frozenset:
+        return frozenset(field.data_key or name for name, field in self.load_fields.items() if not field.required)
