@@ -72,7 +72,8 @@ def methods_dts(found: list[dict]) -> str:
     ids = "\n".join(f"  | {json.dumps(operation['id'])}" for operation in found)
     return (HEADER + 'import type { CallOptions, RequestBody, ResponseBody } from "../index";\n\n'
             f"export type OperationId =\n{ids};\n\n"
-            f"/** One namespace per system, one method per operation. */\nexport interface SystemMethods {{\n{members}\n}}\n")
+            "/** One namespace per system, one method per operation. */\n"
+            f"export interface SystemMethods {{\n{members}\n}}\n")
 
 
 def main(out_dir: Path = CLIENT_JS / "src") -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from typing import Iterator
+from collections.abc import Iterator
 
 from werkzeug.serving import make_server
 
