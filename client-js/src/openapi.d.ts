@@ -734,8 +734,11 @@ export interface paths {
          *     0). Mode `defense`: a attacks, b only defends; the attack lands (`attack_lands`) only with net >= 1
          *     and b cannot win (more defender successes just repel it). Ruling 3: only the loser rolls its
          *     rescue dice (after the two pools); each rescue success cancels one of the winner's net successes,
-         *     reaching 0 makes a tie, never a win. Each side's `catastrophe` reports its own roll (every die 1);
-         *     in a comparison rescue dice act on `net` only.
+         *     reaching 0 makes a tie, never a win; a tie is no failure, so the rescued side's catastrophe (every
+         *     die 1) is gone too. Short of a tie, the first rescue success averts the side's catastrophe instead
+         *     and the others cancel (`rescue.catastrophe_averted`). Each side's `catastrophe` is its own roll of
+         *     only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
+         *     on a tie or a repelled attack.
          */
         post: operations["paws.comparison"];
         delete?: never;
@@ -756,7 +759,9 @@ export interface paths {
         /**
          * Exact odds of a comparison
          * @description Outcomes `a`, `b` and `tie` after the loser's rescue dice (in defense mode `b` is always 0);
-         *     distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`. Same rulings as
+         *     distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`, and `catastrophe_a`,
+         *     `catastrophe_b` (1: the side ends with a catastrophe no rescue averted, ruling 3: a rescue short
+         *     of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
          *     `paws.comparison`.
          */
         post: operations["paws.comparison.odds"];
@@ -824,8 +829,11 @@ export interface paths {
          *     successes - 1. Ruling 1: one advantage per category (`equipment`, `personal`, `situation`), active
          *     or passive; beyond that only the GM's extra dice. Ruling 2: `catastrophe` when every die shows 1
          *     (at least one die; 0 dice is a plain failure). Ruling 3: rescue dice are rolled only after a
-         *     failed test; one rescue success averts a catastrophe (`rescue.rescued`, and `catastrophe` is then
-         *     false), it never turns a failure into a success.
+         *     failed test; the first rescue success averts a catastrophe (`rescue.rescued`, and `catastrophe` is
+         *     then false), every other success averts one negative effect of the failure ("Zeigt er einen
+         *     Erfolg, kann man damit einen negativen Effekt abwenden": `rescue.averted`, a count); they never
+         *     turn a failure into a success. Ruling 7: `narrator` is `gm` after a success, else the acting
+         *     character (`name`, or `player` without one).
          */
         post: operations["paws.test"];
         delete?: never;
@@ -846,7 +854,9 @@ export interface paths {
         /**
          * Exact odds of a test
          * @description Outcomes `success`, `failure` (no success, no catastrophe) and `catastrophe` (every die 1 and no
-         *     rescue success, ruling 3); distributions `successes` and `effects`. Same rulings as `paws.test`.
+         *     rescue success, ruling 3); distributions `successes`, `effects` and `averted` (negative effects
+         *     averted by rescue successes: all of them after a plain failure, all but the first after a
+         *     catastrophe). Same rulings as `paws.test`.
          */
         post: operations["paws.test.odds"];
         delete?: never;
@@ -866,11 +876,13 @@ export interface paths {
         put?: never;
         /**
          * Validate a character (Potenzial und Macht)
-         * @description Ruling 6: every trait has rank >= 1 (a rank 0 is refused with 422) and <= potential, the
-         *     category's potential when the trait names a category; good ranks minus bad ranks <= power ("jeder
-         *     Rang in einer schlechten Eigenschaft [gleicht] einen Rang einer guten Eigenschaft aus"), where a
-         *     category's own power replaces the character's for the traits in it: `power_used` counts the
-         *     traits without a category, `categories[].power_used` those of each category. The potential holds
+         * @description Ruling 6: every trait has rank >= 1 (a rank 0 is refused with 422) and <= potential; good ranks
+         *     minus bad ranks <= power ("jeder Rang in einer schlechten Eigenschaft [gleicht] einen Rang einer
+         *     guten Eigenschaft aus"). A category may set "ein eigenes Potenzial oder eine eigene Machtstufe":
+         *     its own `potential`, its own `power`, both or neither; what it does not set, the character's value
+         *     governs. `power_used` counts the traits the character's power bounds together (those without a
+         *     category and those in categories without their own power), `categories[].power_used` the traits
+         *     of each category. The potential holds
          *     for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
          *     `lang`, `issues` machine-readable), not only the first.
          */
@@ -2368,22 +2380,31 @@ export interface components {
         };
         PawsCategory: {
             name: string;
-            /** @description Highest rank in this category. */
-            potential: number;
-            /** @description Good minus bad ranks allowed in this category. */
-            power: number;
+            /**
+             * @description Highest rank in this category; not given: the character's potential.
+             * @default null
+             */
+            potential?: number | null;
+            /**
+             * @description Good minus bad ranks allowed in this category; not given: its traits count against the character's power.
+             * @default null
+             */
+            power?: number | null;
         };
         PawsCategoryUse: {
             name: string;
-            potential: number;
-            power: number;
+            /** @description The category's own potential; null: the character's. */
+            potential: number | null;
+            /** @description The category's own power; null: its traits count in the character's `power_used`. */
+            power: number | null;
+            /** @description Good minus bad ranks of its traits. */
             power_used: number;
         };
         PawsCharacterResult: {
             categories: components["schemas"]["PawsCategoryUse"][];
             /** @description The same problems, machine-readable, in the same order. */
             issues: components["schemas"]["PawsProblem"][];
-            /** @description Good minus bad ranks of the traits outside categories (counted against `power`). */
+            /** @description Good minus bad ranks of the traits the character's power governs: those without a category and those in categories without their own power (counted against `power`). */
             power_used: number;
             /** @description Every problem, in `lang`. */
             problems: string[];
@@ -2426,6 +2447,8 @@ export interface components {
         PawsComparisonRescue: {
             /** @description Net successes of the winner cancelled. */
             cancelled: number;
+            /** @description This side's catastrophe is gone: by the tie, or (short of a tie) by the first success. */
+            catastrophe_averted: boolean;
             dice: number[];
             /** @description The loss became a tie. */
             rescued: boolean;
@@ -2453,6 +2476,8 @@ export interface components {
             effects: number;
             /** @enum {string} */
             mode: "contest" | "defense";
+            /** @description Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison (a repelled attack too); the acting character's `name` after a failed test (`player` when it has none); the loser's `name` after a lost comparison (its key `a`/`b` when it has none). */
+            narrator: string;
             /** @description The winner's successes left after cancellation and rescue; 0 on a tie. */
             net: number;
             /** @enum {string|null} */
@@ -2495,6 +2520,7 @@ export interface components {
         };
         PawsProblem: {
             bad: boolean;
+            /** @description The category whose own limit was exceeded; null: the character's (or a duplicate trait's category). */
             category: string | null;
             /** @enum {string} */
             kind: "over_potential" | "over_power" | "category_over_power" | "duplicate_trait";
@@ -2541,7 +2567,7 @@ export interface components {
             successes: number;
         };
         PawsSide: {
-            /** @description This side's dice all showed 1. */
+            /** @description This side's dice all showed 1 and its rescue dice did not avert it (ruling 3). */
             catastrophe: boolean;
             dice: number[];
             name: string | null;
@@ -2619,8 +2645,10 @@ export interface components {
             wounds?: number | null;
         };
         PawsTestRescue: {
+            /** @description Negative effects of the failure averted: one per success not spent on a catastrophe. */
+            averted: number;
             dice: number[];
-            /** @description A catastrophe was averted. */
+            /** @description The first success averted a catastrophe. */
             rescued: boolean;
             successes: number;
         };
@@ -2644,6 +2672,8 @@ export interface components {
             dice: number[];
             /** @description One per success beyond the first. */
             effects: number;
+            /** @description Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison (a repelled attack too); the acting character's `name` after a failed test (`player` when it has none); the loser's `name` after a lost comparison (its key `a`/`b` when it has none). */
+            narrator: string;
             pool: components["schemas"]["PawsPoolSize"];
             /** @description null unless the test failed and rescue dice were rolled. */
             rescue: components["schemas"]["PawsTestRescue"] | null;
@@ -7190,6 +7220,7 @@ export interface operations {
                      *           },
                      *           "rescue": {
                      *             "cancelled": 1,
+                     *             "catastrophe_averted": false,
                      *             "dice": [
                      *               4,
                      *               3
@@ -7201,10 +7232,11 @@ export interface operations {
                      *         },
                      *         "effects": 0,
                      *         "mode": "contest",
+                     *         "narrator": "Gegner",
                      *         "net": 1,
                      *         "winner": "a"
                      *       },
-                     *       "summary": "Comparison Rynn vs Gegner: 2:0. Gegner's rescue dice: 4, 3 → 1 success, 1 cancelled. Result: Rynn wins (net 1, 0 effects)."
+                     *       "summary": "Comparison Rynn against Gegner: 2:0. Rescue dice of Gegner: 4, 3 → 1 success. It cancels one success of Rynn. Rynn wins by one success. Gegner narrates."
                      *     }
                      */
                     "application/json": components["schemas"]["PawsComparisonResponse"];
@@ -7265,25 +7297,49 @@ export interface operations {
                      * @example {
                      *       "odds": {
                      *         "distributions": {
-                     *           "effects": [
+                     *           "catastrophe_a": [
                      *             {
-                     *               "exact": "215/256",
-                     *               "probability": 0.83984375,
+                     *               "exact": "1295/1296",
+                     *               "probability": 0.9992283950617284,
                      *               "value": 0
                      *             },
                      *             {
-                     *               "exact": "1/8",
-                     *               "probability": 0.125,
+                     *               "exact": "1/1296",
+                     *               "probability": 0.0007716049382716049,
+                     *               "value": 1
+                     *             }
+                     *           ],
+                     *           "catastrophe_b": [
+                     *             {
+                     *               "exact": "2285/2304",
+                     *               "probability": 0.9917534722222222,
+                     *               "value": 0
+                     *             },
+                     *             {
+                     *               "exact": "19/2304",
+                     *               "probability": 0.008246527777777778,
+                     *               "value": 1
+                     *             }
+                     *           ],
+                     *           "effects": [
+                     *             {
+                     *               "exact": "1919/2304",
+                     *               "probability": 0.8328993055555556,
+                     *               "value": 0
+                     *             },
+                     *             {
+                     *               "exact": "295/2304",
+                     *               "probability": 0.12803819444444445,
                      *               "value": 1
                      *             },
                      *             {
-                     *               "exact": "1/32",
-                     *               "probability": 0.03125,
+                     *               "exact": "79/2304",
+                     *               "probability": 0.03428819444444445,
                      *               "value": 2
                      *             },
                      *             {
-                     *               "exact": "1/256",
-                     *               "probability": 0.00390625,
+                     *               "exact": "11/2304",
+                     *               "probability": 0.004774305555555556,
                      *               "value": 3
                      *             }
                      *           ],
@@ -7294,23 +7350,23 @@ export interface operations {
                      *               "value": 0
                      *             },
                      *             {
-                     *               "exact": "5/16",
-                     *               "probability": 0.3125,
+                     *               "exact": "11/36",
+                     *               "probability": 0.3055555555555556,
                      *               "value": 1
                      *             },
                      *             {
-                     *               "exact": "1/8",
-                     *               "probability": 0.125,
+                     *               "exact": "295/2304",
+                     *               "probability": 0.12803819444444445,
                      *               "value": 2
                      *             },
                      *             {
-                     *               "exact": "1/32",
-                     *               "probability": 0.03125,
+                     *               "exact": "79/2304",
+                     *               "probability": 0.03428819444444445,
                      *               "value": 3
                      *             },
                      *             {
-                     *               "exact": "1/256",
-                     *               "probability": 0.00390625,
+                     *               "exact": "11/2304",
+                     *               "probability": 0.004774305555555556,
                      *               "value": 4
                      *             }
                      *           ],
@@ -7360,8 +7416,8 @@ export interface operations {
                      *           ]
                      *         },
                      *         "expected": {
-                     *           "effects": 0.19921875,
-                     *           "net": 0.671875,
+                     *           "effects": 0.2109375,
+                     *           "net": 0.68359375,
                      *           "successes_a": 2,
                      *           "successes_b": 1
                      *         },
@@ -7487,7 +7543,7 @@ export interface operations {
                      *         ],
                      *         "successes": 1
                      *       },
-                     *       "summary": "Rescue dice (2d6): 1, 4 → 1 negative effect averted."
+                     *       "summary": "Rescue dice (2d6): 1, 4 → one success, it averts one negative effect."
                      *     }
                      */
                     "application/json": components["schemas"]["PawsRescueResponse"];
@@ -7663,6 +7719,7 @@ export interface operations {
                      *           6
                      *         ],
                      *         "effects": 1,
+                     *         "narrator": "gm",
                      *         "pool": {
                      *           "dice": 3,
                      *           "rescue_dice": 0
@@ -7671,7 +7728,7 @@ export interface operations {
                      *         "success": true,
                      *         "successes": 2
                      *       },
-                     *       "summary": "Ryan: Test with 3d6: 1, 4, 6 → 2 successes, success, 1 effect."
+                     *       "summary": "Ryan: Test with 3d6: 1, 4, 6 → 2 successes. The test succeeds with 1 effect. The GM narrates."
                      *     }
                      */
                     "application/json": components["schemas"]["PawsTestResponse"];
@@ -7723,6 +7780,13 @@ export interface operations {
                      * @example {
                      *       "odds": {
                      *         "distributions": {
+                     *           "averted": [
+                     *             {
+                     *               "exact": "1/1",
+                     *               "probability": 1,
+                     *               "value": 0
+                     *             }
+                     *           ],
                      *           "effects": [
                      *             {
                      *               "exact": "1/2",
@@ -7764,6 +7828,7 @@ export interface operations {
                      *           ]
                      *         },
                      *         "expected": {
+                     *           "averted": 0,
                      *           "effects": 0.625,
                      *           "successes": 1.5
                      *         },
@@ -7895,7 +7960,7 @@ export interface operations {
                      *         "problems": [],
                      *         "valid": true
                      *       },
-                     *       "summary": "Character valid, power used 4/15."
+                     *       "summary": "The character is valid; power used: 4 of 15."
                      *     }
                      */
                     "application/json": components["schemas"]["PawsValidateCharacterResponse"];
