@@ -274,7 +274,7 @@ class SystemBlueprint(Blueprint):
                   response_schema, example, response_example):
         """Route the operation to its request path and document it."""
         name = operation_id.replace(".", "_").replace("-", "_")
-        # One instance, built once: a schema instance builds its fields anew.
+        # Instantiated once, here: marshmallow deep-copies a schema's declared fields for every instance.
         schema = request_schema() if request_schema is not None else None
         operation = Operation(operation_id, method, self.url_prefix + path, f"{self.name}.{name}",
                               schema, handler)
@@ -295,7 +295,10 @@ class SystemBlueprint(Blueprint):
         flask-smorest's decorators record what they describe on the function they return and hand it
         on through ``functools.wraps``, each to the next. Their wrappers would also run their own
         request-time layers (webargs parsing, response dumping) around the view; so they decorate a
-        stand-in that is never called, and ``respond`` takes the description over the same way."""
+        stand-in that is never called, and ``respond`` takes the description over the same way.
+        That flask-smorest (0.46, 0.47) keeps the description in the function's attributes is the one
+        thing relied on here; tests/test_openapi.py fails should it change (the spec would lose the
+        request bodies, examples and responses)."""
         summary, description = _doc_parts(view)
 
         def stand_in(*args, **kwargs):  # no docstring: flask-smorest would read it as the summary
