@@ -27,8 +27,17 @@ from babel.messages.pofile import read_po
 from babel.support import Translations
 
 SOURCE_LANGUAGE = "en"
+# Keywords that mark messages for extraction (``make messages`` and the catalog tests), besides
+# Babel's defaults (gettext, ngettext, pgettext, npgettext, ...).
+KEYWORDS = {"marked": ((1, "c"), 2)}
 DOMAIN = "wurfwerk"
 LOCALE_DIR = files("service") / "locale"
+
+
+def marked(context: str, message: str) -> str:
+    """Marks a message kept in data (a table of labels) for the catalogs; it is translated where it
+    is shown, with ``pgettext(context, message)``."""
+    return message
 
 
 def catalog_path(lang: str):

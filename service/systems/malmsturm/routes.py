@@ -29,7 +29,9 @@ blp = SystemBlueprint(
               "Konsequenz": "consequence", "ausscheiden": "taken_out", "Treffer": "hit",
               "körperlich verletzen": "harm", "täuschen": "deceive", "einschüchtern": "intimidate",
               "becircen": "charm", "wegstoßen": "push", "überreden": "persuade"},
-    extra={"consequences": [plain(severity) for severity in rules.SEVERITIES]},
+    extra={"consequences": [plain(severity) for severity in rules.SEVERITIES],
+           "consequence_examples": {attack.value: [plain(example) for example in examples]
+                                    for attack, examples in rules.CONSEQUENCE_EXAMPLES.items()}},
 )
 
 ACTION_EXAMPLE = {"skill": 3, "difficulty": 2, "modifier": 0}
@@ -79,11 +81,13 @@ def ladder(lang):
 def action(body, source, lang):
     """Roll a simple action (Einfache Aktion)
 
-    Total = skill + modifier + 4dF, read on the ladder (ruling 1). Ruling 2: success when the total is
+    Total = skill + modifier + 4dF (`dice` dF: 1..8, "meistens 4", ruling 7), read on the ladder
+    (ruling 1). Ruling 2: success when the total is
     at least the difficulty ("Für einen Erfolg muss man mindestens den DC getroffen haben"); `shifts`
     (Erfolge) = total − difficulty when ≥ 0, else 0; `margin` is total − difficulty either way.
     """
-    result = rules.action(body["skill"], body["difficulty"], source, modifier=body["modifier"], lang=lang)
+    result = rules.action(body["skill"], body["difficulty"], source, modifier=body["modifier"], lang=lang,
+                          dice=body["dice"])
     return result, text.action(result, body["difficulty"], lang)
 
 
@@ -92,9 +96,9 @@ def action_odds(body):
     """Exact odds of a simple action
 
     Outcomes `success` (total ≥ difficulty, ruling 2) and `failure`; distributions `shifts` (0 on a
-    failure) and `total`.
+    failure) and `total`; `dice` dF as in `malmsturm.action`.
     """
-    return odds.action(body["skill"], body["difficulty"], modifier=body["modifier"])
+    return odds.action(body["skill"], body["difficulty"], modifier=body["modifier"], dice=body["dice"])
 
 
 @blp.rolling("/contest", operation="contest", request=schemas.MalmContestRequest,
@@ -102,11 +106,11 @@ def action_odds(body):
 def contest(body, source, lang):
     """Roll a contest (Wettstreit)
 
-    Each side rolls skill + modifier + 4dF (a first, then b). Ruling 3: a side wins only with a total
-    at least one step above the other's; equal totals are a tie (`winner: null`). `shifts` is the
-    difference of the totals.
+    Each side rolls skill + modifier + 4dF (a first, then b; `dice` dF instead of four, ruling 7).
+    Ruling 3: a side wins only with a total at least one step above the other's; equal totals are a
+    tie (`winner: null`). `shifts` is the difference of the totals.
     """
-    result = rules.contest(contender(body["a"]), contender(body["b"]), source, lang=lang)
+    result = rules.contest(contender(body["a"]), contender(body["b"]), source, lang=lang, dice=body["dice"])
     return result, text.contest(result, lang)
 
 
@@ -117,7 +121,7 @@ def contest_odds(body):
     Outcomes `a`, `b` (a total at least one step above the other's, ruling 3) and `tie`; distribution
     `margin` (a's total − b's).
     """
-    return odds.contest(contender(body["a"]), contender(body["b"]))
+    return odds.contest(contender(body["a"]), contender(body["b"]), dice=body["dice"])
 
 
 @blp.rolling("/initiative", operation="initiative", request=schemas.MalmInitiativeRequest,
@@ -130,10 +134,11 @@ def initiative(body, source, lang):
     still equal: roll-offs of 4dF each (higher first), a group still tied rolls again. Roll-offs
     are rolled group by group from the top of the order, members in request order, so their dice
     are recorded and replayable via `manual`; they are listed per participant in `roll_offs`.
-    After 20 tied roll-offs the request order stands. Names must be unique.
+    After 20 tied roll-offs the request order stands. Names must be unique. `dice` dF (1..8, default
+    4, ruling 7) for every roll, the roll-offs too.
     """
     participants = [rules.Participant(p["name"], p["intuition"]) for p in body["participants"]]
-    result = rules.initiative(participants, source, lang=lang)
+    result = rules.initiative(participants, source, lang=lang, dice=body["dice"])
     return result, text.initiative(result, lang)
 
 
@@ -146,7 +151,8 @@ def initiative_odds(body):
     (highest 4dF + intuition; equal totals: higher intuition; still equal: roll-offs, at most 20,
     after which the request order stands); `expected` gives each participant's mean total.
     """
-    return odds.initiative([rules.Participant(p["name"], p["intuition"]) for p in body["participants"]])
+    return odds.initiative([rules.Participant(p["name"], p["intuition"]) for p in body["participants"]],
+                           dice=body["dice"])
 
 
 @blp.rolling("/attack", operation="attack", request=schemas.MalmAttackRequest,
@@ -161,10 +167,20 @@ def attack(body, source, lang):
     max; excess shifts are lost. With `take_consequence_early` a hit causes a consequence instead of
     the stress loss (`taken_early`, the track is unchanged); it has no effect on a miss. The second
     consequence takes the defender out (`taken_out`); a defender who already has two is out, and
-    nothing changes. Ruling 6: the consequences and their recovery times are listed in `/v1/systems`.
+    nothing changes. Ruling 5: the defender may choose not to defend ("der angegriffene kann sich mit
+    einem Fertigkeitswurf verteidigen"): with `defend: false` no defense dice are rolled (its
+    `skill` may be left out) and the attack meets the fixed `difficulty` (default 0, mäßig) instead;
+    `defended` is false and `defender` shows that difficulty. A result requiring a consequence
+    carries `suggested_consequences`, the text's examples for that kind of attack ("Beispiele für
+    Konsequenzen": harm Körperliche Verwundung; deceive Getäuscht, Verwirrt, Verunsichert,
+    Unkonzentriert; intimidate Eingeschüchtert, Verunsichert, Verängstigt; charm Kooperativ, Verliebt;
+    push Aus dem Gleichgewicht gebracht, Stolpern; persuade Überredet, ein Auge zudrücken), in German,
+    English and `lang`. Ruling 6: the consequences and their recovery times are listed in
+    `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
     """
     result = rules.attack(attacker(body), defender(body), source,
-                          take_consequence_early=body["take_consequence_early"], lang=lang)
+                          take_consequence_early=body["take_consequence_early"], lang=lang, dice=body["dice"],
+                          defend=body["defend"], difficulty=body["difficulty"])
     return result, text.attack(result, lang)
 
 
@@ -176,4 +192,5 @@ def attack_odds(body):
     `consequence` (a consequence without being taken out), `hit` (a hit without a consequence) and
     `miss`; distribution `shifts` (0 on a miss).
     """
-    return odds.attack(attacker(body), defender(body), take_consequence_early=body["take_consequence_early"])
+    return odds.attack(attacker(body), defender(body), take_consequence_early=body["take_consequence_early"],
+                       dice=body["dice"], defend=body["defend"], difficulty=body["difficulty"])

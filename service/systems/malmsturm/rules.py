@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from service.platform.catalogs import marked, translations
 from service.platform.randomness import RandomSource
 
-DICE = 4
+DICE = 4  # ruling 7: "meistens 4" FUDGE dice; any operation may set 1..8
+MAX_DICE = 8
 LOWEST = -4  # ruling 1: "below −4 stays hoffnungslos"
 HIGHEST = 6  # ruling 1: "above +6 unvergleichlich"
 MAX_ROLL_OFF_ROUNDS = 20  # a tie surviving 20 roll-offs (p < 1e-15) keeps the request order
@@ -29,18 +31,18 @@ class Rung:
 
 
 LADDER = (
-    Rung(-4, "hoffnungslos", "hopeless", "below"),
-    Rung(-3, "erbärmlich", "terrible"),
-    Rung(-2, "dilettantisch", "poor"),
-    Rung(-1, "unterdurchschnittlich", "below average"),
-    Rung(0, "mäßig", "mediocre"),
-    Rung(1, "durchschnittlich", "average"),
-    Rung(2, "passabel", "fair"),
-    Rung(3, "gut", "good"),
-    Rung(4, "hervorragend", "great"),
-    Rung(5, "überwältigend", "superb"),
-    Rung(6, "Weltklasse", "fantastic"),
-    Rung(HIGHEST + 1, "unvergleichlich", "legendary", "above"),  # "mehr als +6 Unvergleichlich"
+    Rung(-4, "hoffnungslos", marked("ladder", "hopeless"), "below"),
+    Rung(-3, "erbärmlich", marked("ladder", "terrible")),
+    Rung(-2, "dilettantisch", marked("ladder", "poor")),
+    Rung(-1, "unterdurchschnittlich", marked("ladder", "below average")),
+    Rung(0, "mäßig", marked("ladder", "mediocre")),
+    Rung(1, "durchschnittlich", marked("ladder", "average")),
+    Rung(2, "passabel", marked("ladder", "fair")),
+    Rung(3, "gut", marked("ladder", "good")),
+    Rung(4, "hervorragend", marked("ladder", "great")),
+    Rung(5, "überwältigend", marked("ladder", "superb")),
+    Rung(6, "Weltklasse", marked("ladder", "fantastic")),
+    Rung(HIGHEST + 1, "unvergleichlich", marked("ladder", "legendary"), "above"),  # "mehr als +6 Unvergleichlich"
 )
 _RUNGS = {rung.value: rung for rung in LADDER}
 
@@ -51,7 +53,8 @@ def rung(total: int) -> Rung:
 
 
 def label(total: int, lang: str) -> str:
-    return getattr(rung(total), lang)
+    """The rung's label in ``lang``, from the message catalogs (the German ones are the text's)."""
+    return translations(lang).pgettext("ladder", rung(total).en)
 
 
 @dataclass(frozen=True)
@@ -67,7 +70,7 @@ class LadderResult:
 
 
 def ladder(lang: str) -> LadderResult:
-    return LadderResult([LadderLevel(r.value, getattr(r, lang), r.open_end) for r in LADDER])
+    return LadderResult([LadderLevel(r.value, label(r.value, lang), r.open_end) for r in LADDER])
 
 
 # --- rolling -------------------------------------------------------------------------------------
@@ -79,11 +82,11 @@ class Roll:
     label: str
 
 
-def roll(base: int, source: RandomSource, lang: str) -> Roll:
-    """Four dF around the starting level (skill + modifier)."""
-    dice = source.fudge(DICE)
-    total = base + sum(dice)
-    return Roll(dice, total, label(total, lang))
+def roll(base: int, source: RandomSource, lang: str, dice: int = DICE) -> Roll:
+    """``dice`` dF (four unless the table says otherwise) around the starting level (skill + modifier)."""
+    faces = source.fudge(dice)
+    total = base + sum(faces)
+    return Roll(faces, total, label(total, lang))
 
 
 # --- simple action (Einfache Aktion), ruling 2 ---------------------------------------------------
@@ -99,10 +102,10 @@ class ActionResult:
 
 
 def action(skill: int, difficulty: int, source: RandomSource, *, modifier: int = 0,
-           lang: str = "en") -> ActionResult:
+           lang: str = "en", dice: int = DICE) -> ActionResult:
     """"Für einen Erfolg muss man mindestens den DC getroffen haben." "Wenn man höher gewürfelt hat,
     als es für das Gelingen der Aktion erforderlich ist, nennt man die überzähligen Stufen 'Erfolge'.\""""
-    rolled = roll(skill + modifier, source, lang)
+    rolled = roll(skill + modifier, source, lang, dice)
     margin = rolled.total - difficulty
     return ActionResult(rolled.dice, rolled.total, rolled.label, margin >= 0, max(margin, 0), margin)
 
@@ -142,13 +145,14 @@ def winner_of(a_total: int, b_total: int) -> str | None:
     return None
 
 
-def _side(contender: Contender, source: RandomSource, lang: str) -> ContestSide:
-    rolled = roll(contender.skill + contender.modifier, source, lang)
+def _side(contender: Contender, source: RandomSource, lang: str, dice: int = DICE) -> ContestSide:
+    rolled = roll(contender.skill + contender.modifier, source, lang, dice)
     return ContestSide(contender.name, rolled.dice, rolled.total, rolled.label)
 
 
-def contest(a: Contender, b: Contender, source: RandomSource, *, lang: str = "en") -> ContestResult:
-    side_a, side_b = _side(a, source, lang), _side(b, source, lang)
+def contest(a: Contender, b: Contender, source: RandomSource, *, lang: str = "en",
+            dice: int = DICE) -> ContestResult:
+    side_a, side_b = _side(a, source, lang, dice), _side(b, source, lang, dice)
     return ContestResult(side_a, side_b, winner_of(side_a.total, side_b.total),
                          abs(side_a.total - side_b.total))
 
@@ -177,15 +181,16 @@ class InitiativeResult:
 
 
 def initiative(participants: list[Participant], source: RandomSource, *,
-               lang: str = "en") -> InitiativeResult:
+               lang: str = "en", dice: int = DICE) -> InitiativeResult:
     """"Die Reihenfolge wird über einen Intuitions-Wurf ermittelt." Ruling 4: 4dF + intuition, highest
     first; equal totals: higher intuition first; still equal: roll-offs (4dF each, higher first)."""
-    rolls = [roll(p.intuition, source, lang) for p in participants]
+    # Ruling 7: ``dice`` dF instead of four, for the roll-offs too.
+    rolls = [roll(p.intuition, source, lang, dice) for p in participants]
     roll_offs: dict[int, list[list[int]]] = {index: [] for index in range(len(participants))}
     ranked = sorted(range(len(participants)),
                     key=lambda i: (-rolls[i].total, -participants[i].intuition))
     groups = _groups(ranked, lambda i: (rolls[i].total, participants[i].intuition))
-    order = [i for group in groups for i in _roll_off(group, source, roll_offs, 0)]
+    order = [i for group in groups for i in _roll_off(group, source, roll_offs, 0, dice)]
     return InitiativeResult([
         InitiativeEntry(participants[i].name, participants[i].intuition, rolls[i].dice, rolls[i].total,
                         rolls[i].label, roll_offs[i])
@@ -205,19 +210,19 @@ def _groups(ranked: list[int], key) -> list[list[int]]:
 
 
 def _roll_off(group: list[int], source: RandomSource, roll_offs: dict[int, list[list[int]]],
-              rounds: int) -> list[int]:
+              rounds: int, dice: int) -> list[int]:
     """Order a tied group by roll-offs; groups still tied roll again, depth first, so the manual
     values a table enters follow the order of play (members in request order)."""
     if len(group) == 1 or rounds >= MAX_ROLL_OFF_ROUNDS:
         return group
     results = {}
     for index in sorted(group):
-        dice = source.fudge(DICE)
-        roll_offs[index].append(dice)
-        results[index] = sum(dice)
+        faces = source.fudge(dice)
+        roll_offs[index].append(faces)
+        results[index] = sum(faces)
     ranked = sorted(sorted(group), key=lambda i: -results[i])
     return [i for tied in _groups(ranked, results.__getitem__)
-            for i in _roll_off(tied, source, roll_offs, rounds + 1)]
+            for i in _roll_off(tied, source, roll_offs, rounds + 1, dice)]
 
 
 # --- attacks, stress and consequences (Konflikte), rulings 5 and 6 ------------------------------
@@ -245,6 +250,50 @@ TRACK_OF = {
     AttackType.CHARM: Track.MENTAL,
     AttackType.PERSUADE: Track.MENTAL,
 }
+
+@dataclass(frozen=True)
+class ConsequenceExample:
+    de: str  # as the text writes it
+    en: str
+
+
+def _examples(german: tuple[str, ...], english: tuple[str, ...]) -> tuple[ConsequenceExample, ...]:
+    return tuple(ConsequenceExample(de, en) for de, en in zip(german, english, strict=True))
+
+
+# The attack table of the text, column "Beispiele für Konsequenzen" (ruling 5: suggestions), German
+# as the text writes it and English.
+CONSEQUENCE_EXAMPLES = {
+    AttackType.HARM: _examples(("Körperliche Verwundung",), (marked("consequence", "physical wound"),)),
+    AttackType.DECEIVE: _examples(
+        ("Getäuscht", "Verwirrt", "Verunsichert", "Unkonzentriert"),
+        (marked("consequence", "deceived"), marked("consequence", "confused"),
+         marked("consequence", "unsettled"), marked("consequence", "distracted"))),
+    AttackType.INTIMIDATE: _examples(
+        ("Eingeschüchtert", "Verunsichert", "Verängstigt"),
+        (marked("consequence", "intimidated"), marked("consequence", "unsettled"),
+         marked("consequence", "frightened"))),
+    AttackType.CHARM: _examples(("Kooperativ", "Verliebt"),
+                                (marked("consequence", "cooperative"), marked("consequence", "smitten"))),
+    AttackType.PUSH: _examples(("Aus dem Gleichgewicht gebracht", "Stolpern"),
+                               (marked("consequence", "thrown off balance"), marked("consequence", "stumbling"))),
+    AttackType.PERSUADE: _examples(("Überredet", "ein Auge zudrücken"),
+                                   (marked("consequence", "persuaded"), marked("consequence", "turning a blind eye"))),
+}
+
+
+@dataclass(frozen=True)
+class SuggestedConsequence:
+    de: str
+    en: str
+    label: str  # in the language of the response
+
+
+def suggested_consequences(attack: AttackType, lang: str) -> list[SuggestedConsequence]:
+    t = translations(lang)
+    return [SuggestedConsequence(example.de, example.en, t.pgettext("consequence", example.en))
+            for example in CONSEQUENCE_EXAMPLES[attack]]
+
 
 CONSEQUENCES_TO_TAKE_OUT = 2  # "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus."
 
@@ -303,7 +352,7 @@ class Attacker:
 
 @dataclass(frozen=True)
 class Defender:
-    skill: int
+    skill: int | None  # None: it does not defend, the attack meets a fixed difficulty
     stress: Stress
     consequences: int = 0
     modifier: int = 0
@@ -322,6 +371,8 @@ class AttackResult:
     consequence_reason: ConsequenceReason | None
     consequences_after: int
     taken_out: bool
+    defended: bool  # False: no defense roll, the defender's side shows the difficulty met
+    suggested_consequences: list[SuggestedConsequence]  # empty unless a consequence is required
 
 
 @dataclass(frozen=True)
@@ -357,17 +408,25 @@ def damage(defender: Defender, track: Track, shifts: int, *, take_consequence_ea
 
 
 def attack(attacker: Attacker, defender: Defender, source: RandomSource, *,
-           take_consequence_early: bool = False, lang: str = "en") -> AttackResult:
+           take_consequence_early: bool = False, lang: str = "en", dice: int = DICE,
+           defend: bool = True, difficulty: int = 0) -> AttackResult:
     """"Wenn der Angreifende mindestens einen Erfolg hat, dann 'trifft' sein Angriff." The attacker
-    rolls first, then the defender; a hit needs a total at least one above the defender's."""
-    attack_roll = _side(Contender(attacker.skill, attacker.modifier, attacker.name), source, lang)
-    defence_roll = _side(Contender(defender.skill, defender.modifier, defender.name), source, lang)
+    rolls first, then the defender; a hit needs a total at least one above the defender's. Ruling 5:
+    "der angegriffene kann sich mit einem Fertigkeitswurf verteidigen" – a defender who does not
+    (``defend=False``) rolls nothing, and the attack meets the fixed ``difficulty`` instead."""
+    attack_roll = _side(Contender(attacker.skill, attacker.modifier, attacker.name), source, lang, dice)
+    if defend:
+        defence_roll = _side(Contender(defender.skill, defender.modifier, defender.name), source, lang, dice)
+    else:
+        defence_roll = ContestSide(defender.name, [], difficulty, label(difficulty, lang))
     shifts = max(attack_roll.total - defence_roll.total, 0)
     track = TRACK_OF[attacker.attack]
     outcome = damage(defender, track, shifts, take_consequence_early=take_consequence_early)
+    required = outcome.consequence is not None
     return AttackResult(
         attacker=attack_roll, defender=defence_roll, hit=shifts >= 1, shifts=shifts, track=track,
-        stress_after=outcome.stress_after, consequence_required=outcome.consequence is not None,
+        stress_after=outcome.stress_after, consequence_required=required,
         consequence_reason=outcome.consequence, consequences_after=outcome.consequences_after,
-        taken_out=outcome.taken_out,
+        taken_out=outcome.taken_out, defended=defend,
+        suggested_consequences=suggested_consequences(attacker.attack, lang) if required else [],
     )

@@ -8,7 +8,14 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import LengthAtMost
-from service.systems.malmsturm.rules import CONSEQUENCES_TO_TAKE_OUT, AttackType, ConsequenceReason, Track
+from service.systems.malmsturm.rules import (
+    CONSEQUENCES_TO_TAKE_OUT,
+    DICE,
+    MAX_DICE,
+    AttackType,
+    ConsequenceReason,
+    Track,
+)
 
 LEVEL_MIN, LEVEL_MAX = -10, 20
 MAX_STRESS = 100
@@ -37,12 +44,19 @@ def Modifier() -> Int:
     return Level("Situational bonus or penalty added to the total (default 0).", load_default=0)
 
 
+def Dice() -> Int:
+    """Ruling 7: "verwendet Malmsturm FUDGE-Würfel und zwar meistens 4 davon"."""
+    return Int(load_default=DICE, validate=validate.Range(min=1, max=MAX_DICE),
+               metadata={"description": f"FUDGE dice each roll uses, 1..{MAX_DICE} (\"meistens 4\", ruling 7)."})
+
+
 # --- requests ------------------------------------------------------------------------------------
 
 class MalmActionRequest(StrictSchema):
     skill = Level("Skill level on the ladder (Fertigkeit), e.g. 3 = gut.", required=True)
     difficulty = Level("Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder.", required=True)
     modifier = Modifier()
+    dice = Dice()
 
 
 class MalmContenderSchema(StrictSchema):
@@ -54,6 +68,7 @@ class MalmContenderSchema(StrictSchema):
 class MalmContestRequest(StrictSchema):
     a = fields.Nested(MalmContenderSchema, required=True)
     b = fields.Nested(MalmContenderSchema, required=True)
+    dice = Dice()
 
 
 class MalmParticipantSchema(StrictSchema):
@@ -64,6 +79,7 @@ class MalmParticipantSchema(StrictSchema):
 class MalmInitiativeRequest(StrictSchema):
     participants = fields.List(fields.Nested(MalmParticipantSchema), required=True,
                                validate=LengthAtMost("participants", min=1))
+    dice = Dice()
 
     @validates_schema
     def _unique_names(self, data, **kwargs):
@@ -105,8 +121,8 @@ class MalmAttackerSchema(StrictSchema):
 
 class MalmDefenderSchema(StrictSchema):
     name = Name(load_default=None, allow_none=True)
-    skill = Level("The defending skill (e.g. Ausweichen, Menschenkenntnis, Nerven behalten).",
-                  required=True)
+    skill = Level("The defending skill (e.g. Ausweichen, Menschenkenntnis, Nerven behalten); required "
+                  "unless the attack has `defend: false`.", load_default=None, allow_none=True)
     modifier = Modifier()
     stress = fields.Nested(MalmStressSchema, required=True)
     consequences = Int(load_default=0, validate=validate.Range(min=0, max=CONSEQUENCES_TO_TAKE_OUT),
@@ -119,6 +135,21 @@ class MalmAttackRequest(StrictSchema):
     take_consequence_early = Bool(
         load_default=False,
         metadata={"description": "On a hit, take a consequence instead of losing the stress."})
+    defend = Bool(load_default=True,
+                  metadata={"description": "false: the defender does not defend (\"kann sich … verteidigen\", "
+                                           "ruling 5); no defense dice are rolled, the attack meets `difficulty`."})
+    difficulty = Level("The fixed difficulty an undefended attack meets (default 0, mäßig); only with "
+                       "`defend: false`.", load_default=0)
+    dice = Dice()
+
+    @validates_schema
+    def _defense_fits(self, data, **kwargs):
+        if data.get("defend", True) and (data.get("defender") or {}).get("skill", 0) is None:
+            raise ValidationError({"defender": {"skill": ["a defender who defends needs a skill (or set "
+                                                          "defend: false)"]}})
+        if data.get("defend", True) and data.get("difficulty"):
+            raise ValidationError("the difficulty applies only to an attack with defend: false",
+                                  field_name="difficulty")
 
 
 # --- results -------------------------------------------------------------------------------------
@@ -181,6 +212,12 @@ class MalmStressResult(ma.Schema):
     mental = fields.Nested(MalmStressTrackResult, required=True)
 
 
+class MalmSuggestedConsequence(ma.Schema):
+    de = fields.String(required=True, metadata={"description": "As the rules text writes it, e.g. Getäuscht."})
+    en = fields.String(required=True)
+    label = fields.String(required=True, metadata={"description": "In `lang`."})
+
+
 class MalmAttackResult(ma.Schema):
     attacker = fields.Nested(MalmRollSide, required=True)
     defender = fields.Nested(MalmRollSide, required=True)
@@ -193,3 +230,9 @@ class MalmAttackResult(ma.Schema):
                                        validate=validate.OneOf([r.value for r in ConsequenceReason]))
     consequences_after = fields.Integer(required=True)
     taken_out = fields.Boolean(required=True)
+    defended = fields.Boolean(required=True, metadata={
+        "description": "false: no defense roll (`defend: false`); `defender` shows the difficulty met, no dice."})
+    suggested_consequences = fields.List(
+        fields.Nested(MalmSuggestedConsequence), required=True,
+        metadata={"description": "When a consequence is required: the text's examples for this kind of attack "
+                                 "(ruling 5), as suggestions; else empty."})

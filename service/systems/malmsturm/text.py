@@ -1,7 +1,9 @@
-"""German and English chat lines for Malmsturm results; totals read as "gut (+3)"."""
+"""The chat lines of Malmsturm results; totals read as "gut (+3)". Every sentence is a message of
+the catalogs (``service/locale``), counts use the catalog's plural forms."""
 
 from __future__ import annotations
 
+from service.platform.catalogs import translations
 from service.systems.malmsturm.rules import (
     ActionResult,
     AttackResult,
@@ -11,12 +13,15 @@ from service.systems.malmsturm.rules import (
     InitiativeResult,
     LadderResult,
     Track,
+    label,
 )
 
-TRACK = {
-    "de": {Track.PHYSICAL: "körperliche Belastung", Track.MENTAL: "mentale Belastung"},
-    "en": {Track.PHYSICAL: "physical stress", Track.MENTAL: "mental stress"},
-}
+
+def _track(track: Track, lang: str) -> str:
+    t = translations(lang)
+    if track is Track.PHYSICAL:
+        return t.pgettext("track", "physical stress")
+    return t.pgettext("track", "mental stress")
 
 
 def signed(value: int) -> str:
@@ -31,90 +36,86 @@ def faces(dice: list[int]) -> str:
     return " ".join({1: "+", 0: "0", -1: "−"}[face] for face in dice)
 
 
-def _who(name: str | None, fallback: str) -> str:
-    return name or fallback
-
-
-def _shifts(count: int, lang: str) -> str:
-    if lang == "de":
-        return f"{count} Erfolg" if count == 1 else f"{count} Erfolge"
-    return f"{count} shift" if count == 1 else f"{count} shifts"
-
-
 def ladder(result: LadderResult, lang: str) -> str:
     low, high = result.levels[0], result.levels[-1]
-    if lang == "de":
-        return f"Stufenleiter von {low.label} ({signed(low.value)} und darunter) bis {high.label} (mehr als +6)."
-    return f"Ladder from {low.label} ({signed(low.value)} and below) to {high.label} (above +6)."
+    return translations(lang).gettext(
+        "Ladder from %(low)s (%(low_value)s and below) to %(high)s (above %(below_high)s).") % {
+        "low": low.label, "low_value": signed(low.value), "high": high.label, "below_high": signed(high.value - 1)}
 
 
 def action(result: ActionResult, difficulty: int, lang: str) -> str:
-    outcome = rated(result.total, result.label)
-    if lang == "de":
-        verdict = f"gelungen, {_shifts(result.shifts, lang)}" if result.success else "misslungen"
-        return f"Einfache Aktion gegen {signed(difficulty)}: [{faces(result.dice)}] → {outcome}, {verdict}."
-    verdict = f"success, {_shifts(result.shifts, lang)}" if result.success else "failure"
-    return f"Simple action against {signed(difficulty)}: [{faces(result.dice)}] → {outcome}, {verdict}."
+    t = translations(lang)
+    roll = t.gettext("Simple action against %(difficulty)s: [%(faces)s] → %(total)s.") % {
+        "difficulty": rated(difficulty, label(difficulty, lang)), "faces": faces(result.dice),
+        "total": rated(result.total, result.label)}
+    if not result.success:
+        verdict = t.gettext("Failure.")
+    elif not result.shifts:
+        verdict = t.gettext("Just made it (no shifts).")
+    else:
+        verdict = t.ngettext("Success with one shift.", "Success with %(count)d shifts.",
+                             result.shifts) % {"count": result.shifts}
+    return f"{roll} {verdict}"
 
 
 def _side(side: ContestSide, fallback: str) -> str:
-    return f"{_who(side.name, fallback)} [{faces(side.dice)}] {rated(side.total, side.label)}"
+    return f"{side.name or fallback} [{faces(side.dice)}] {rated(side.total, side.label)}"
 
 
 def contest(result: ContestResult, lang: str) -> str:
-    names = {"a": _who(result.a.name, "A"), "b": _who(result.b.name, "B")}
-    sides = f"{_side(result.a, 'A')} : {_side(result.b, 'B')}"
-    if lang == "de":
-        verdict = (f"{names[result.winner]} gewinnt mit {_shifts(result.shifts, lang)}"
-                   if result.winner else "Gleichstand, niemand gewinnt")
-        return f"Wettstreit {sides}: {verdict}."
-    verdict = (f"{names[result.winner]} wins with {_shifts(result.shifts, lang)}"
-               if result.winner else "tie, nobody wins")
-    return f"Contest {sides}: {verdict}."
+    t = translations(lang)
+    sides = t.gettext("Contest: %(a)s against %(b)s.") % {"a": _side(result.a, "A"), "b": _side(result.b, "B")}
+    if result.winner is None:
+        verdict = t.gettext("A tie, nobody wins.")
+    else:
+        winner = getattr(result, result.winner).name or result.winner.upper()
+        verdict = t.ngettext("%(winner)s wins with one shift.", "%(winner)s wins with %(count)d shifts.",
+                             result.shifts) % {"winner": winner, "count": result.shifts}
+    return f"{sides} {verdict}"
 
 
 def initiative(result: InitiativeResult, lang: str) -> str:
     order = ", ".join(f"{position}. {entry.name} {rated(entry.total, entry.label)}"
                       for position, entry in enumerate(result.order, start=1))
-    return f"Reihenfolge: {order}." if lang == "de" else f"Initiative: {order}."
+    return translations(lang).gettext("Initiative: %(order)s.") % {"order": order}
 
 
 def attack(result: AttackResult, lang: str) -> str:
-    defender = _who(result.defender.name, "B")
-    sides = f"{_side(result.attacker, 'A')} → {_side(result.defender, 'B')}"
+    t = translations(lang)
+    defender = result.defender.name or "B"
+    if result.defended:
+        head = t.gettext("Attack: %(attacker)s against %(defender)s.") % {
+            "attacker": _side(result.attacker, "A"), "defender": _side(result.defender, "B")}
+    else:
+        head = t.gettext("Attack: %(attacker)s against %(defender)s, undefended, difficulty %(difficulty)s.") % {
+            "attacker": _side(result.attacker, "A"), "defender": defender,
+            "difficulty": rated(result.defender.total, result.defender.label)}
+    return " ".join([head, *_attack_outcome(result, defender, lang)])
+
+
+def _attack_outcome(result: AttackResult, defender: str, lang: str) -> list[str]:
+    t = translations(lang)
+    if not result.hit:
+        return [t.gettext("A miss."), *([t.gettext("%(defender)s is already out.") % {"defender": defender}]
+                                        if result.taken_out else [])]
     track = result.stress_after.track(result.track)
-    if lang == "de":
-        return f"Angriff {sides}: " + _attack_de(result, defender, track.current, track.max) + "."
-    return f"Attack {sides}: " + _attack_en(result, defender, track.current, track.max) + "."
-
-
-def _attack_de(result: AttackResult, defender: str, current: int, maximum: int) -> str:
-    if not result.hit:
-        return "daneben" + (f"; {defender} ist bereits ausgeschieden" if result.taken_out else "")
-    line = f"Treffer mit {_shifts(result.shifts, 'de')} auf {TRACK['de'][result.track]}"
+    values = {"count": result.shifts, "track": _track(result.track, lang), "defender": defender,
+              "current": track.current, "max": track.max}
+    sentences = [t.ngettext("A hit with one shift of %(track)s.", "A hit with %(count)d shifts of %(track)s.",
+                            result.shifts) % values]
     if result.consequence_reason is ConsequenceReason.TAKEN_EARLY:
-        line += f"; {defender} nimmt stattdessen eine Konsequenz hin"
+        sentences.append(t.gettext("%(defender)s takes a consequence instead.") % values)
     elif result.consequence_reason is ConsequenceReason.STRESS_SPENT:
-        line += f"; Belastung aufgebraucht, {defender} erleidet eine Konsequenz ({current}/{maximum} aufgefüllt)"
+        sentences.append(t.gettext("The stress is spent: %(defender)s takes a consequence, and the track "
+                                   "refills to %(max)d.") % values)
     elif not result.taken_out:
-        line += f" ({current}/{maximum} übrig)"
+        sentences.append(t.gettext("%(defender)s has %(current)d of %(max)d left.") % values)
+    if result.suggested_consequences:
+        sentences.append(t.gettext("Suggested: %(consequences)s.") % {
+            "consequences": ", ".join(suggestion.label for suggestion in result.suggested_consequences)})
     if result.taken_out:
-        line += (f"; {defender} scheidet aus dem Konflikt aus" if result.consequence_required
-                 else f"; {defender} ist bereits ausgeschieden")
-    return line
-
-
-def _attack_en(result: AttackResult, defender: str, current: int, maximum: int) -> str:
-    if not result.hit:
-        return "miss" + (f"; {defender} is already out" if result.taken_out else "")
-    line = f"hit with {_shifts(result.shifts, 'en')} of {TRACK['en'][result.track]}"
-    if result.consequence_reason is ConsequenceReason.TAKEN_EARLY:
-        line += f"; {defender} takes a consequence instead"
-    elif result.consequence_reason is ConsequenceReason.STRESS_SPENT:
-        line += f"; stress spent, {defender} takes a consequence ({current}/{maximum} refilled)"
-    elif not result.taken_out:
-        line += f" ({current}/{maximum} left)"
-    if result.taken_out:
-        line += (f"; {defender} is taken out of the conflict" if result.consequence_required
-                 else f"; {defender} is already out")
-    return line
+        if result.consequence_required:
+            sentences.append(t.gettext("%(defender)s is taken out of the conflict.") % values)
+        else:
+            sentences.append(t.gettext("%(defender)s is already out.") % values)
+    return sentences

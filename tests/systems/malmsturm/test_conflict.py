@@ -48,8 +48,8 @@ def test_full_conflict_walkthrough(post):
     result, summary = attack({"name": "Brok", "skill": 2, "attack": "push"}, 2, [1, 0, 0, 0] + ZERO)
     assert (result["hit"], result["shifts"], result["track"]) == (True, 1, "physical")
     assert orc["stress"]["physical"] == {"current": 2, "max": 3} and orc["consequences"] == 0
-    assert summary == ("Attack Brok [+ 0 0 0] good (+3) → Ork [0 0 0 0] fair (+2): "
-                       "hit with 1 shift of physical stress (2/3 left).")
+    assert summary == ("Attack: Brok [+ 0 0 0] good (+3) against Ork [0 0 0 0] fair (+2). "
+                       "A hit with one shift of physical stress. Ork has 2 of 3 left.")
 
     # 3. Ragna strikes (Nahkampf 3 vs Ausweichen 2): 3 against 3 is no hit.
     result, _ = attack({"name": "Ragna", "skill": 3, "attack": "harm"}, 2, [0, 0, 0, 0, 0, 0, 0, 1])
@@ -68,7 +68,11 @@ def test_full_conflict_walkthrough(post):
     assert (result["shifts"], result["consequence_required"], result["consequence_reason"]) == (4, True, "stress_spent")
     assert orc["stress"] == {"physical": {"current": 2, "max": 3}, "mental": {"current": 2, "max": 2}}
     assert orc["consequences"] == 1 and not result["taken_out"]
-    assert "takes a consequence (2/2 refilled)" in summary
+    assert "Ork takes a consequence, and the track refills to 2." in summary
+    # ruling 5: the text's examples for a deception ("Getäuscht, Verwirrt, Verunsichert, Unkonzentriert")
+    assert summary.endswith("Suggested: deceived, confused, unsettled, distracted.")
+    assert [s["de"] for s in result["suggested_consequences"]] == [
+        "Getäuscht", "Verwirrt", "Verunsichert", "Unkonzentriert"]
 
     # 6. Ragna strikes again: 4 against 2 spends the physical stress exactly (0 counts as spent):
     #    the second consequence: "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus."
@@ -99,6 +103,7 @@ def test_conflict_with_a_consequence_taken_early(post):
     first, second = (b["result"] for b in bodies)
     assert first["consequence_reason"] == "taken_early" and first["stress_after"]["mental"]["current"] == 2
     assert second["taken_out"] and second["consequences_after"] == 2
-    assert bodies[1]["summary"] == ("Angriff Ragna [0 0 0 0] passabel (+2) → Ork [0 0 0 0] durchschnittlich (+1): "
-                                    "Treffer mit 1 Erfolg auf mentale Belastung; Ork nimmt stattdessen eine "
-                                    "Konsequenz hin; Ork scheidet aus dem Konflikt aus.")
+    assert bodies[1]["summary"] == ("Angriff: Ragna [0 0 0 0] passabel (+2) gegen Ork [0 0 0 0] durchschnittlich "
+                                    "(+1). Treffer mit einem Erfolg auf mentale Belastung. Ork nimmt stattdessen "
+                                    "eine Konsequenz hin. Vorschläge: Kooperativ, Verliebt. Ork scheidet aus dem "
+                                    "Konflikt aus.")

@@ -46,10 +46,11 @@ def test_action_envelope_and_summaries(post, client):
     assert en["operation"] == "malmsturm.action" and en["request"]["modifier"] == 0
     assert en["result"] == {"dice": [1, 0, 0, 0], "total": 4, "label": "great", "success": True,
                             "shifts": 2, "margin": 2}
-    assert en["summary"] == "Simple action against +2: [+ 0 0 0] → great (+4), success, 2 shifts."
+    assert en["summary"] == "Simple action against fair (+2): [+ 0 0 0] → great (+4). Success with 2 shifts."
     de = post("/v1/malmsturm/action?lang=de", body)[1]
     assert de["result"]["label"] == "hervorragend"
-    assert de["summary"] == "Einfache Aktion gegen +2: [+ 0 0 0] → hervorragend (+4), gelungen, 2 Erfolge."
+    assert de["summary"] == ("Einfache Aktion gegen passabel (+2): [+ 0 0 0] → hervorragend (+4). "
+                             "Gelungen mit 2 Erfolgen.")
     by_header = client.post("/v1/malmsturm/action", json=body, headers={"Accept-Language": "de"}).get_json()
     assert by_header["lang"] == "de"
 
@@ -58,7 +59,7 @@ def test_contest_summary_names_the_winner_or_the_tie(post):
     body = {"a": {"name": "Dieb", "skill": 3}, "b": {"name": "Händler", "skill": 2}}
     won = post("/v1/malmsturm/contest", {**body, "manual": [0, 0, 0, 0, -1, 0, 0, 0]})[1]
     assert won["result"]["winner"] == "a" and won["result"]["shifts"] == 2
-    assert won["summary"] == ("Contest Dieb [0 0 0 0] good (+3) : Händler [− 0 0 0] average (+1): "
+    assert won["summary"] == ("Contest: Dieb [0 0 0 0] good (+3) against Händler [− 0 0 0] average (+1). "
                               "Dieb wins with 2 shifts.")
     tie = post("/v1/malmsturm/contest?lang=de", {**body, "manual": [-1, 0, 0, 0, 0, 0, 0, 0]})[1]
     assert tie["result"]["winner"] is None
@@ -202,3 +203,49 @@ def test_sdk_methods_cover_every_malmsturm_operation(sdk):
     assert m.initiative_odds(participants=[{"name": "A", "intuition": 1}]).odds.outcomes[0].exact == "1/1"
     assert m.attack(seed=3, **ATTACK).result.track == "physical"
     assert m.attack_odds(**ATTACK).odds.distributions["shifts"]
+
+
+def test_an_undefended_attack_over_http(post):
+    """Ruling 5: „kann sich mit einem Fertigkeitswurf verteidigen“ – `defend: false` rolls no defense dice."""
+    body = {"attacker": {"name": "Ragna", "skill": 3, "attack": "harm"},
+            "defender": {"name": "Ork", "stress": {"physical": {"current": 2, "max": 3},
+                                                   "mental": {"current": 2, "max": 2}}},
+            "defend": False, "manual": [0, 0, 0, 0]}
+    status, response = post("/v1/malmsturm/attack?lang=de", body)
+    assert status == 200, response
+    result = response["result"]
+    assert result["defended"] is False and result["defender"]["dice"] == [] and result["shifts"] == 3
+    assert result["consequence_reason"] == "stress_spent"
+    assert result["suggested_consequences"] == [
+        {"de": "Körperliche Verwundung", "en": "physical wound", "label": "Körperliche Verwundung"}]
+    assert response["summary"] == (
+        "Angriff: Ragna [0 0 0 0] gut (+3) gegen Ork ohne Verteidigung, Schwierigkeit mäßig (±0). Treffer mit "
+        "3 Erfolgen auf körperliche Belastung. Die Belastung ist aufgebraucht: Ork erleidet eine Konsequenz, die "
+        "Leiste füllt sich wieder auf 3. Vorschläge: Körperliche Verwundung.")
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"attacker": {"skill": 3, "attack": "harm"},
+      "defender": {"stress": {"physical": {"current": 2, "max": 3}, "mental": {"current": 2, "max": 2}}}},
+     "defender.skill"),
+    ({"attacker": {"skill": 3, "attack": "harm"}, "difficulty": 2,
+      "defender": {"skill": 1, "stress": {"physical": {"current": 2, "max": 3}, "mental": {"current": 2, "max": 2}}}},
+     "difficulty"),
+    ({"skill": 1, "difficulty": 0, "dice": 9}, "dice"),
+    ({"skill": 1, "difficulty": 0, "dice": 0}, "dice"),
+])
+def test_defense_and_dice_are_checked(post, body, field):
+    path = "/v1/malmsturm/attack" if "attacker" in body else "/v1/malmsturm/action"
+    status, problem = post(path, body)
+    assert status == 422 and field in str(problem), problem
+
+
+def test_dice_on_a_rolling_operation_and_its_odds(post):
+    """Ruling 7: „meistens 4“ – two dF roll two values, and the odds follow."""
+    status, response = post("/v1/malmsturm/action", {"skill": 1, "difficulty": 2, "dice": 2, "manual": [1, 0]})
+    assert status == 200, response
+    assert response["result"]["dice"] == [1, 0] and response["result"]["success"] is True
+    status, odds = post("/v1/malmsturm/action/odds", {"skill": 1, "difficulty": 2, "dice": 2})
+    assert status == 200
+    success = next(o for o in odds["odds"]["outcomes"] if o["outcome"] == "success")
+    assert success["exact"] == "1/3"  # 2dF ≥ +1: (+,0), (0,+), (+,+) of nine

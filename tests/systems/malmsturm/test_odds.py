@@ -215,9 +215,92 @@ def test_initiative_odds_by_seeded_sampling():
 
 def test_initiative_odds_at_the_participant_limit_are_fast_and_sum_to_one():
     import time
-    for cached in (odds.roll_off_winner, odds._peer_weights, odds._tie_at_top):
+    for cached in (odds.roll_off_winner, odds._peer_weights, odds._tie_at_top, odds._peer_weight_numerators):
         cached.cache_clear()  # measure a cold worker
     started = time.perf_counter()
     ours = odds.initiative([rules.Participant(f"P{i}", 0) for i in range(20)])
     assert sum(ours.outcomes.values()) == 1
     assert time.perf_counter() - started < 1.0
+
+
+# --- ruling 7: "meistens 4" FUDGE dice, any operation may set 1..8 ----------------------------------
+
+@pytest.mark.parametrize("dice", [1, 2, 3, 5, 8])
+def test_action_and_contest_odds_follow_the_number_of_dice(dice):
+    """„verwendet Malmsturm FUDGE-Würfel und zwar meistens 4 davon“ (ruling Malmsturm 7): `dice` dF."""
+    pool = dice @ DF
+    ours = odds.action(2, 3, dice=dice)
+    assert ours.outcomes["success"] == (pool + 2).probability(">=", 3)
+    margin = (pool + 3) - (pool + 2)
+    contest = odds.contest(Contender(3), Contender(2), dice=dice)
+    assert contest.outcomes["a"] == margin.probability(">=", 1) and contest.outcomes["tie"] == margin.probability(0)
+
+
+@pytest.mark.parametrize("dice", [1, 3, 8])
+def test_attack_odds_follow_the_number_of_dice(dice):
+    pool = dice @ DF
+    shifts = ((pool + 3) - (pool + 2)).map(lambda m: max(m, 0))
+    outcome = shifts.map(lambda s: _reference_attack(s, 3, 0, False))
+    ours = odds.attack(Attacker(3, AttackType.HARM), Defender(2, stress(3, 2)), dice=dice)
+    for name in ("hit", "miss", "consequence", "taken_out"):
+        assert ours.outcomes[name] == outcome.probability(name), name
+
+
+@pytest.mark.parametrize("dice", [1, 2, 6])
+def test_initiative_odds_follow_the_number_of_dice(dice):
+    """Ruling 4 with `dice` dF for the rolls and the roll-offs (ruling 7)."""
+    pool = dice @ DF
+    margin = (pool + 2) - (pool + 1)
+    ours = odds.initiative([rules.Participant("Ragna", 2), rules.Participant("Ork", 1)], dice=dice)
+    assert ours.outcomes["first:Ragna"] == margin.probability(">=", 0)
+    same = odds.initiative([rules.Participant("A", 1), rules.Participant("B", 1)], dice=dice)
+    equal = (pool - pool).probability(0)
+    assert same.outcomes["first:A"] - same.outcomes["first:B"] == equal * equal**20
+
+
+def test_initiative_sampling_with_two_dice_agrees_with_exact_odds():
+    people = [rules.Participant("A", 1), rules.Participant("B", 2), rules.Participant("C", 1)]
+    trials = 20000
+    counts = _sample(lambda s: "first:" + rules.initiative(people, s, dice=2).order[0].name, seed=17, trials=trials)
+    for outcome, probability in odds.initiative(people, dice=2).outcomes.items():
+        p = float(probability)
+        sigma = (trials * p * (1 - p)) ** 0.5
+        assert abs(counts.get(outcome, 0) - trials * p) <= 4 * sigma + 1e-9, (outcome, counts, p)
+
+
+def test_initiative_odds_with_eight_dice_at_the_participant_limit_are_fast():
+    import time
+    for cached in (odds.roll_off_winner, odds._peer_weights, odds._tie_at_top, odds._peer_weight_numerators):
+        cached.cache_clear()
+    started = time.perf_counter()
+    ours = odds.initiative([rules.Participant(f"P{i}", 0) for i in range(20)], dice=8)
+    assert sum(ours.outcomes.values()) == 1
+    assert time.perf_counter() - started < 1.0
+
+
+# --- ruling 5: a defender who does not defend -------------------------------------------------------
+
+@pytest.mark.parametrize("skill,difficulty,dice", [(3, 0, 4), (1, 2, 4), (2, -1, 2), (0, 0, 8)])
+def test_undefended_attack_odds_match_icepool(skill, difficulty, dice):
+    """„der angegriffene kann sich mit einem Fertigkeitswurf verteidigen“ – when it does not, the
+    attack meets a fixed difficulty (ruling Malmsturm 5) and no defense dice are rolled."""
+    shifts = ((dice @ DF) + skill - difficulty).map(lambda m: max(m, 0))
+    outcome = shifts.map(lambda s: _reference_attack(s, 3, 0, False))
+    ours = odds.attack(Attacker(skill, AttackType.HARM), Defender(None, stress(3, 2)), dice=dice,
+                       defend=False, difficulty=difficulty)
+    for name in ("hit", "miss", "consequence", "taken_out"):
+        assert ours.outcomes[name] == outcome.probability(name), name
+    assert ours.distributions["shifts"] == {v: shifts.probability(v) for v in shifts.outcomes()}
+
+
+def test_undefended_attack_sampling_agrees_with_exact_odds():
+    trials = 20000
+    defender = Defender(None, stress(2, 2))
+    counts = _sample(lambda s: _attack_outcome(rules.attack(Attacker(1, AttackType.HARM), defender, s,
+                                                            defend=False, difficulty=1, dice=3)),
+                     seed=23, trials=trials)
+    exact = odds.attack(Attacker(1, AttackType.HARM), defender, defend=False, difficulty=1, dice=3).outcomes
+    for outcome, probability in exact.items():
+        p = float(probability)
+        sigma = (trials * p * (1 - p)) ** 0.5
+        assert abs(counts.get(outcome, 0) - trials * p) <= 4 * sigma + 1e-9, (outcome, counts, p)

@@ -231,3 +231,64 @@ def test_results_are_frozen():
     result = rules.action(0, 0, dice(ZERO))
     with pytest.raises(AttributeError):
         result.total = 3  # type: ignore[misc]
+
+
+# --- ruling 5: not defending; suggested consequences ------------------------------------------------
+
+def test_an_undefended_attack_meets_a_fixed_difficulty():
+    """„Sobald ein Charakter an der Reihe ist, kann er einen Angriff durchführen und der angegriffene
+    kann sich mit einem Fertigkeitswurf verteidigen“ – kann, not muss (ruling Malmsturm 5): without a
+    defense roll the attack meets a difficulty, 0 (mäßig) unless the table sets one."""
+    source = dice([0, 0, 0, 1])  # the attacker's four dF, and nothing for the defender
+    result = rules.attack(Attacker(2, AttackType.HARM), Defender(None, fresh_stress(5)), source, defend=False)
+    source.finish()
+    assert (result.defended, result.defender.dice, result.defender.total) == (False, [], 0)
+    assert (result.hit, result.shifts) == (True, 3)
+    assert result.stress_after.physical == StressTrack(2, 5)
+    harder = rules.attack(Attacker(2, AttackType.HARM), Defender(None, fresh_stress(5)), dice([0, 0, 0, 1]),
+                          defend=False, difficulty=3)
+    assert (harder.hit, harder.shifts, harder.defender.label) == (False, 0, "good")
+
+
+@pytest.mark.parametrize("attack, german", [
+    (AttackType.HARM, ["Körperliche Verwundung"]),
+    (AttackType.DECEIVE, ["Getäuscht", "Verwirrt", "Verunsichert", "Unkonzentriert"]),
+    (AttackType.INTIMIDATE, ["Eingeschüchtert", "Verunsichert", "Verängstigt"]),
+    (AttackType.CHARM, ["Kooperativ", "Verliebt"]),
+    (AttackType.PUSH, ["Aus dem Gleichgewicht gebracht", "Stolpern"]),
+    (AttackType.PERSUADE, ["Überredet", "ein Auge zudrücken"]),
+])
+def test_a_required_consequence_comes_with_the_texts_examples(attack, german):
+    """The attack table, column „Beispiele für Konsequenzen“ (ruling Malmsturm 5: suggestions); „Normalerweise
+    bestimmt der Verteidiger selbst, welche Konsequenz er erleidet“, so they are only suggestions."""
+    spent = rules.attack(Attacker(6, attack), Defender(0, fresh_stress(1, 1)), dice(ZERO, ZERO), lang="de")
+    assert spent.consequence_required
+    assert [s.de for s in spent.suggested_consequences] == german
+    assert [s.label for s in spent.suggested_consequences] == german  # lang de: the text's words
+    assert all(s.en for s in spent.suggested_consequences)
+    light = rules.attack(Attacker(1, attack), Defender(0, fresh_stress(5, 5)), dice(ZERO, ZERO))
+    assert not light.consequence_required and light.suggested_consequences == []
+
+
+# --- ruling 7: the number of dice ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("count", [1, 2, 8])
+def test_every_rolling_operation_takes_the_number_of_dice(count):
+    """„Wie erwähnt, verwendet Malmsturm FUDGE-Würfel und zwar meistens 4 davon.“ – meistens: the table
+    may roll 1..8 (ruling Malmsturm 7)."""
+    ones = [1] * count
+    assert rules.action(0, 0, dice(ones), dice=count).total == count
+    contest = rules.contest(Contender(0), Contender(0), dice(ones, ones), dice=count)
+    assert (len(contest.a.dice), len(contest.b.dice)) == (count, count)
+    order = rules.initiative([Participant("A", 1), Participant("B", 0)], dice(ones, ones), dice=count)
+    assert [len(entry.dice) for entry in order.order] == [count, count]
+    hit = rules.attack(Attacker(1, AttackType.HARM), Defender(0, fresh_stress(9)), dice(ones, ones), dice=count)
+    assert (len(hit.attacker.dice), len(hit.defender.dice)) == (count, count)
+
+
+def test_roll_offs_use_the_number_of_dice_too():
+    source = dice([0, 0], [0, 0], [1, 0], [0, 0])
+    result = rules.initiative([Participant("A", 1), Participant("B", 1)], source, dice=2)
+    source.finish()
+    assert [entry.name for entry in result.order] == ["A", "B"]
+    assert result.order[0].roll_offs == [[1, 0]]
