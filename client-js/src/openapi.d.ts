@@ -523,7 +523,8 @@ export interface paths {
         put?: never;
         /**
          * Roll a simple action (Einfache Aktion)
-         * @description Total = skill + modifier + 4dF, read on the ladder (ruling 1). Ruling 2: success when the total is
+         * @description Total = skill + modifier + 4dF (`dice` dF: 1..8, "meistens 4", ruling 7), read on the ladder
+         *     (ruling 1). Ruling 2: success when the total is
          *     at least the difficulty ("Für einen Erfolg muss man mindestens den DC getroffen haben"); `shifts`
          *     (Erfolge) = total − difficulty when ≥ 0, else 0; `margin` is total − difficulty either way.
          */
@@ -546,7 +547,7 @@ export interface paths {
         /**
          * Exact odds of a simple action
          * @description Outcomes `success` (total ≥ difficulty, ruling 2) and `failure`; distributions `shifts` (0 on a
-         *     failure) and `total`.
+         *     failure) and `total`; `dice` dF as in `malmsturm.action`.
          */
         post: operations["malmsturm.action.odds"];
         delete?: never;
@@ -573,7 +574,16 @@ export interface paths {
          *     max; excess shifts are lost. With `take_consequence_early` a hit causes a consequence instead of
          *     the stress loss (`taken_early`, the track is unchanged); it has no effect on a miss. The second
          *     consequence takes the defender out (`taken_out`); a defender who already has two is out, and
-         *     nothing changes. Ruling 6: the consequences and their recovery times are listed in `/v1/systems`.
+         *     nothing changes. Ruling 5: the defender may choose not to defend ("der angegriffene kann sich mit
+         *     einem Fertigkeitswurf verteidigen"): with `defend: false` no defense dice are rolled (its
+         *     `skill` may be left out) and the attack meets the fixed `difficulty` (default 0, mäßig) instead;
+         *     `defended` is false and `defender` shows that difficulty. A result requiring a consequence
+         *     carries `suggested_consequences`, the text's examples for that kind of attack ("Beispiele für
+         *     Konsequenzen": harm Körperliche Verwundung; deceive Getäuscht, Verwirrt, Verunsichert,
+         *     Unkonzentriert; intimidate Eingeschüchtert, Verunsichert, Verängstigt; charm Kooperativ, Verliebt;
+         *     push Aus dem Gleichgewicht gebracht, Stolpern; persuade Überredet, ein Auge zudrücken), in German,
+         *     English and `lang`. Ruling 6: the consequences and their recovery times are listed in
+         *     `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
          */
         post: operations["malmsturm.attack"];
         delete?: never;
@@ -615,9 +625,9 @@ export interface paths {
         put?: never;
         /**
          * Roll a contest (Wettstreit)
-         * @description Each side rolls skill + modifier + 4dF (a first, then b). Ruling 3: a side wins only with a total
-         *     at least one step above the other's; equal totals are a tie (`winner: null`). `shifts` is the
-         *     difference of the totals.
+         * @description Each side rolls skill + modifier + 4dF (a first, then b; `dice` dF instead of four, ruling 7).
+         *     Ruling 3: a side wins only with a total at least one step above the other's; equal totals are a
+         *     tie (`winner: null`). `shifts` is the difference of the totals.
          */
         post: operations["malmsturm.contest"];
         delete?: never;
@@ -663,7 +673,8 @@ export interface paths {
          *     still equal: roll-offs of 4dF each (higher first), a group still tied rolls again. Roll-offs
          *     are rolled group by group from the top of the order, members in request order, so their dice
          *     are recorded and replayable via `manual`; they are listed per participant in `roll_offs`.
-         *     After 20 tied roll-offs the request order stands. Names must be unique.
+         *     After 20 tied roll-offs the request order stands. Names must be unique. `dice` dF (1..8, default
+         *     4, ruling 7) for every roll, the roll-offs too.
          */
         post: operations["malmsturm.initiative"];
         delete?: never;
@@ -2048,11 +2059,15 @@ export interface components {
             consequence_reason: "stress_spent" | "taken_early" | null;
             consequence_required: boolean;
             consequences_after: number;
+            /** @description false: no defense roll (`defend: false`); `defender` shows the difficulty met, no dice. */
+            defended: boolean;
             defender: components["schemas"]["MalmRollSide"];
             hit: boolean;
             /** @description Attacker's total − defender's, 0 on a miss. */
             shifts: number;
             stress_after: components["schemas"]["MalmStressResult"];
+            /** @description When a consequence is required: the text's examples for this kind of attack (ruling 5), as suggestions; else empty. */
+            suggested_consequences: components["schemas"]["MalmSuggestedConsequence"][];
             taken_out: boolean;
             /** @enum {string} */
             track: "physical" | "mental";
@@ -2108,8 +2123,11 @@ export interface components {
             modifier?: number | null;
             /** @default null */
             name?: string | null;
-            /** @description The defending skill (e.g. Ausweichen, Menschenkenntnis, Nerven behalten). */
-            skill: number;
+            /**
+             * @description The defending skill (e.g. Ausweichen, Menschenkenntnis, Nerven behalten); required unless the attack has `defend: false`.
+             * @default null
+             */
+            skill?: number | null;
             stress: components["schemas"]["MalmStress"];
         };
         MalmInitiativeEntry: {
@@ -2168,7 +2186,19 @@ export interface components {
             current: number;
             max: number;
         };
+        MalmSuggestedConsequence: {
+            /** @description As the rules text writes it, e.g. Getäuscht. */
+            de: string;
+            en: string;
+            /** @description In `lang`. */
+            label: string;
+        };
         MalmsturmActionOddsRequest: {
+            /**
+             * @description FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+             * @default 4
+             */
+            dice?: number | null;
             /** @description Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder. */
             difficulty: number;
             /**
@@ -2186,6 +2216,11 @@ export interface components {
             request: components["schemas"]["MalmsturmActionOddsRequest"];
         };
         MalmsturmActionRequest: {
+            /**
+             * @description FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+             * @default 4
+             */
+            dice?: number | null;
             /** @description Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder. */
             difficulty: number;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
@@ -2215,7 +2250,22 @@ export interface components {
         };
         MalmsturmAttackOddsRequest: {
             attacker: components["schemas"]["MalmAttacker"];
+            /**
+             * @description false: the defender does not defend ("kann sich … verteidigen", ruling 5); no defense dice are rolled, the attack meets `difficulty`.
+             * @default true
+             */
+            defend?: boolean | null;
             defender: components["schemas"]["MalmDefender"];
+            /**
+             * @description FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+             * @default 4
+             */
+            dice?: number | null;
+            /**
+             * @description The fixed difficulty an undefended attack meets (default 0, mäßig); only with `defend: false`.
+             * @default 0
+             */
+            difficulty?: number | null;
             /**
              * @description On a hit, take a consequence instead of losing the stress.
              * @default false
@@ -2230,7 +2280,22 @@ export interface components {
         };
         MalmsturmAttackRequest: {
             attacker: components["schemas"]["MalmAttacker"];
+            /**
+             * @description false: the defender does not defend ("kann sich … verteidigen", ruling 5); no defense dice are rolled, the attack meets `difficulty`.
+             * @default true
+             */
+            defend?: boolean | null;
             defender: components["schemas"]["MalmDefender"];
+            /**
+             * @description FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+             * @default 4
+             */
+            dice?: number | null;
+            /**
+             * @description The fixed difficulty an undefended attack meets (default 0, mäßig); only with `defend: false`.
+             * @default 0
+             */
+            difficulty?: number | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
@@ -2257,6 +2322,11 @@ export interface components {
         MalmsturmContestOddsRequest: {
             a: components["schemas"]["MalmContender"];
             b: components["schemas"]["MalmContender"];
+            /**
+             * @description FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+             * @default 4
+             */
+            dice?: number | null;
         };
         MalmsturmContestOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -2267,6 +2337,11 @@ export interface components {
         MalmsturmContestRequest: {
             a: components["schemas"]["MalmContender"];
             b: components["schemas"]["MalmContender"];
+            /**
+             * @description FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+             * @default 4
+             */
+            dice?: number | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
@@ -2286,6 +2361,11 @@ export interface components {
             summary: string;
         };
         MalmsturmInitiativeOddsRequest: {
+            /**
+             * @description FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+             * @default 4
+             */
+            dice?: number | null;
             participants: components["schemas"]["MalmParticipant"][];
         };
         MalmsturmInitiativeOddsResponse: {
@@ -2295,6 +2375,11 @@ export interface components {
             request: components["schemas"]["MalmsturmInitiativeOddsRequest"];
         };
         MalmsturmInitiativeRequest: {
+            /**
+             * @description FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+             * @default 4
+             */
+            dice?: number | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             participants: components["schemas"]["MalmParticipant"][];
@@ -5909,6 +5994,7 @@ export interface operations {
                      *         "signature": "example-signature"
                      *       },
                      *       "request": {
+                     *         "dice": 4,
                      *         "difficulty": 2,
                      *         "modifier": 0,
                      *         "seed": 20261129,
@@ -5927,7 +6013,7 @@ export interface operations {
                      *         "success": true,
                      *         "total": 3
                      *       },
-                     *       "summary": "Simple action against +2: [− 0 + 0] → good (+3), success, 1 shift."
+                     *       "summary": "Simple action against fair (+2): [− 0 + 0] → good (+3). Success with one shift."
                      *     }
                      */
                     "application/json": components["schemas"]["MalmsturmActionResponse"];
@@ -6073,6 +6159,7 @@ export interface operations {
                      *       },
                      *       "operation": "malmsturm.action.odds",
                      *       "request": {
+                     *         "dice": 4,
                      *         "difficulty": 2,
                      *         "modifier": 0,
                      *         "skill": 3
@@ -6178,6 +6265,7 @@ export interface operations {
                      *           "name": "Ragna",
                      *           "skill": 3
                      *         },
+                     *         "defend": true,
                      *         "defender": {
                      *           "consequences": 0,
                      *           "modifier": 0,
@@ -6194,6 +6282,8 @@ export interface operations {
                      *             }
                      *           }
                      *         },
+                     *         "dice": 4,
+                     *         "difficulty": 0,
                      *         "seed": 20261129,
                      *         "take_consequence_early": false
                      *       },
@@ -6212,6 +6302,7 @@ export interface operations {
                      *         "consequence_reason": "stress_spent",
                      *         "consequence_required": true,
                      *         "consequences_after": 1,
+                     *         "defended": true,
                      *         "defender": {
                      *           "dice": [
                      *             -1,
@@ -6235,10 +6326,17 @@ export interface operations {
                      *             "max": 3
                      *           }
                      *         },
+                     *         "suggested_consequences": [
+                     *           {
+                     *             "de": "Körperliche Verwundung",
+                     *             "en": "physical wound",
+                     *             "label": "physical wound"
+                     *           }
+                     *         ],
                      *         "taken_out": false,
                      *         "track": "physical"
                      *       },
-                     *       "summary": "Attack Ragna [− 0 + 0] good (+3) → Ork [− − 0 0] mediocre (±0): hit with 3 shifts of physical stress; stress spent, Ork takes a consequence (3/3 refilled)."
+                     *       "summary": "Attack: Ragna [− 0 + 0] good (+3) against Ork [− − 0 0] mediocre (±0). A hit with 3 shifts of physical stress. The stress is spent: Ork takes a consequence, and the track refills to 3. Suggested: physical wound."
                      *     }
                      */
                     "application/json": components["schemas"]["MalmsturmAttackResponse"];
@@ -6390,6 +6488,7 @@ export interface operations {
                      *           "name": "Ragna",
                      *           "skill": 3
                      *         },
+                     *         "defend": true,
                      *         "defender": {
                      *           "consequences": 0,
                      *           "modifier": 0,
@@ -6406,6 +6505,8 @@ export interface operations {
                      *             }
                      *           }
                      *         },
+                     *         "dice": 4,
+                     *         "difficulty": 0,
                      *         "take_consequence_early": false
                      *       }
                      *     }
@@ -6500,6 +6601,7 @@ export interface operations {
                      *           "name": "Händler",
                      *           "skill": 2
                      *         },
+                     *         "dice": 4,
                      *         "seed": 20261129
                      *       },
                      *       "result": {
@@ -6528,7 +6630,7 @@ export interface operations {
                      *         "shifts": 3,
                      *         "winner": "a"
                      *       },
-                     *       "summary": "Contest Taschendieb [− 0 + 0] good (+3) : Händler [− − 0 0] mediocre (±0): Taschendieb wins with 3 shifts."
+                     *       "summary": "Contest: Taschendieb [− 0 + 0] good (+3) against Händler [− − 0 0] mediocre (±0). Taschendieb wins with 3 shifts."
                      *     }
                      */
                     "application/json": components["schemas"]["MalmsturmContestResponse"];
@@ -6700,7 +6802,8 @@ export interface operations {
                      *           "modifier": 0,
                      *           "name": "Händler",
                      *           "skill": 2
-                     *         }
+                     *         },
+                     *         "dice": 4
                      *       }
                      *     }
                      */
@@ -6799,6 +6902,7 @@ export interface operations {
                      *         "signature": "example-signature"
                      *       },
                      *       "request": {
+                     *         "dice": 4,
                      *         "participants": [
                      *           {
                      *             "intuition": 2,
@@ -6941,6 +7045,7 @@ export interface operations {
                      *       },
                      *       "operation": "malmsturm.initiative.odds",
                      *       "request": {
+                     *         "dice": 4,
                      *         "participants": [
                      *           {
                      *             "intuition": 2,
