@@ -61,6 +61,12 @@ def http(app):
     return _post
 
 
+@pytest.fixture(scope="session")
+def spec(app):
+    """The OpenAPI document the app serves."""
+    return app.test_client().get("/openapi.json").get_json()
+
+
 @pytest.fixture
 def sdk(app):
     """The real SDK talking to the app in-process (requests routed through the WSGI test client)."""

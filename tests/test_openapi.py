@@ -4,18 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 import yaml
 from openapi_spec_validator import validate
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED = ROOT / "openapi.yaml"
 METHODS = ("get", "post", "put", "patch", "delete")
-
-
-@pytest.fixture(scope="module")
-def spec(app):
-    return app.test_client().get("/openapi.json").get_json()
 
 
 def _operations(spec):

@@ -8,11 +8,6 @@ import pytest
 SYSTEMS = ("beutelschneider", "paws", "weltenbuch", "proben", "malmsturm")
 
 
-@pytest.fixture(scope="module")
-def spec(app):
-    return app.test_client().get("/openapi.json").get_json()
-
-
 def _request_schema(spec, operation):
     ref = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
     return spec["components"]["schemas"][ref.rsplit("/", 1)[-1]]
