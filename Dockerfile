@@ -1,23 +1,38 @@
-# wurfwerk service image: slim Python, non-root, gunicorn from deploy/gunicorn.conf.py.
-FROM python:3.11-slim AS runtime
+# wurfwerk service image: slim Python, non-root, read-only root filesystem friendly, gunicorn from
+# deploy/gunicorn.conf.py. PYTHON_IMAGE lets a machine without registry access build from a local
+# stand-in (CI bootstraps one from Debian packages: tests/deploy/base_image.sh).
+ARG PYTHON_IMAGE=python:3.11-slim
+FROM ${PYTHON_IMAGE} AS runtime
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_ROOT_USER_ACTION=ignore \
     PORT=8000 \
-    PROMETHEUS_MULTIPROC_DIR=/tmp/wurfwerk-metrics
+    PROMETHEUS_MULTIPROC_DIR=/tmp/wurfwerk-metrics \
+    WURFWERK_REQUIRE_SIGNING_KEY=1 \
+    WURFWERK_DEV_KEY_FILE=/tmp/wurfwerk-dev/signing-key.pem
 
 WORKDIR /app
+# Dependencies first: this layer is rebuilt only when pyproject.toml changes, not on every code edit.
 COPY pyproject.toml README.md ./
+RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml','rb'))['project']['dependencies']))" \
+      > /tmp/requirements.txt \
+ && pip install -r /tmp/requirements.txt \
+ && rm /tmp/requirements.txt
 COPY service ./service
-COPY deploy ./deploy
-RUN pip install . \
- && useradd --system --uid 10001 --home-dir /app wurfwerk
+COPY deploy/gunicorn.conf.py deploy/signing_key.py ./deploy/
+# The app stays root-owned and read-only for the service user, which owns nothing in the image.
+RUN pip install --no-deps . \
+ && useradd --uid 10001 --user-group --shell /usr/sbin/nologin --no-create-home --home-dir /nonexistent wurfwerk
 
-USER wurfwerk
+USER 10001:10001
 EXPOSE 8000
+# /livez only: readiness (/readyz) is the orchestrator's business, liveness decides restarts.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
-  CMD python -c "import urllib.request,os; urllib.request.urlopen(f'http://127.0.0.1:{os.environ.get(\"PORT\",\"8000\")}/livez', timeout=2)"
-
-# The signing key comes from WURFWERK_SIGNING_KEY_FILE (a compose secret); exec keeps gunicorn PID 1's child signals.
-CMD ["sh", "-c", "exec gunicorn --config deploy/gunicorn.conf.py 'service:create_app()'"]
+  CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/livez' % os.environ.get('PORT', '8000'), timeout=2)"]
+# SIGTERM to gunicorn (PID 1 via exec): it stops accepting, finishes the requests it holds within
+# graceful_timeout and exits; the orchestrator's grace period must be longer.
+STOPSIGNAL SIGTERM
+CMD ["gunicorn", "--config", "deploy/gunicorn.conf.py", "service:create_app()"]

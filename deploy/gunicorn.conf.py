@@ -5,9 +5,75 @@ Every value can be moved by the environment; the defaults are the production one
 
 import os
 import shutil
+import signal
+import sys
 import tempfile
 
-from service.config import config_from_env
+# In a container gunicorn is PID 1, and PID 1 ignores every signal it has no handler for: a SIGTERM
+# that came while the master was still starting (before gunicorn installs its handlers) would be
+# lost and the container killed after the grace period. Until then, SIGTERM simply ends the start.
+# (Only at the first load: on SIGHUP gunicorn reads this file again, and its own handler must stay.)
+if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+
+from service.config import ConfigError, config_from_env  # noqa: E402  (after the handler: a slow import)
+
+
+def _fail(message: str):
+    """One `Error:` line and exit 1 before any worker exists: no traceback, no workers failing to boot
+    in a loop. (SystemExit passes through gunicorn's config loader, which reports other errors.)"""
+    print(f"Error: {message}", file=sys.stderr, flush=True)
+    sys.exit(1)
+
+
+def _checked_settings():
+    """The settings, with the signing key checked as far as the master can: the file readable, the
+    PEM a key, and present when WURFWERK_REQUIRE_SIGNING_KEY is on."""
+    key_file = os.environ.get("WURFWERK_SIGNING_KEY_FILE")
+    if key_file and not os.environ.get("WURFWERK_SIGNING_KEY"):
+        _check_key_file_readable(key_file)
+    try:
+        settings = config_from_env()
+    except ConfigError as error:
+        _fail(str(error))
+    if settings.signing_key_pem:
+        _check_keys_load(settings)
+    elif settings.require_signing_key:
+        _fail("no signing key: set WURFWERK_SIGNING_KEY (the PEM) or WURFWERK_SIGNING_KEY_FILE (a file holding "
+              "it); create one with `openssl genpkey -algorithm ed25519 -out signing-key.pem` "
+              "(WURFWERK_REQUIRE_SIGNING_KEY=1 forbids a key made up at startup)")
+    return settings
+
+
+def _check_key_file_readable(path: str) -> None:
+    try:
+        with open(path, "rb"):
+            return
+    except FileNotFoundError:
+        _fail(f"WURFWERK_SIGNING_KEY_FILE={path}: no such file")
+    except PermissionError:
+        _fail(f"WURFWERK_SIGNING_KEY_FILE={path} is not readable by uid {os.getuid()} (gid {os.getgid()}); "
+              f"{_ownership(path)}: make it readable by that user")
+    except OSError as error:
+        _fail(f"WURFWERK_SIGNING_KEY_FILE={path} cannot be read: {error.strerror}")
+
+
+def _ownership(path: str) -> str:
+    try:
+        status = os.stat(path)
+    except OSError:
+        return "its directory is not searchable"
+    return f"the file belongs to uid {status.st_uid} gid {status.st_gid} with mode {status.st_mode & 0o777:04o}"
+
+
+def _check_keys_load(settings) -> None:
+    from service.platform.receipts import KeyConfigError, KeyRing
+
+    try:
+        KeyRing.from_pem(settings.signing_key_pem, settings.verify_keys_pem)
+    except KeyConfigError as error:
+        _fail(f"{error} (WURFWERK_SIGNING_KEY / WURFWERK_SIGNING_KEY_FILE, WURFWERK_VERIFY_KEYS)")
+
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
@@ -18,7 +84,7 @@ threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 # Open connections per worker (greenlets); beyond it the worker stops accepting.
 worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
 # What a client may send, from the settings table (service/config.py); gunicorn answers beyond it.
-_settings = config_from_env()  # a bad WURFWERK_* value stops gunicorn here, before any fork
+_settings = _checked_settings()  # a bad WURFWERK_* value or key stops gunicorn here, before any fork
 limit_request_line = _settings.request_line_bytes
 limit_request_fields = _settings.header_fields
 limit_request_field_size = _settings.header_field_bytes
@@ -54,17 +120,21 @@ def _prepare_metrics_dir():
 
 
 def _ensure_signing_key(server):
-    """With no key configured, create a development key file once (outside git) and point every
-    worker at it, so all workers sign with the same key."""
-    if os.environ.get("WURFWERK_SIGNING_KEY") or os.environ.get("WURFWERK_SIGNING_KEY_FILE"):
+    """With no key configured (and none required: `make run`), create a development key file once
+    (outside git) and point every worker at it, so all workers sign with the same key."""
+    if _settings.signing_key_pem:
         return
-    from service.config import config_from_env
     from service.platform.receipts import generate_private_key_pem
 
-    path = config_from_env().dev_key_file  # also refuses a bad WURFWERK_* value before any fork
+    path = _settings.dev_key_file
     if not os.path.exists(path):
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except OSError as error:
+            _fail(f"cannot create the development signing key WURFWERK_DEV_KEY_FILE={path} as uid {os.getuid()}: "
+                  f"{error.strerror}; point WURFWERK_DEV_KEY_FILE at a writable place or configure "
+                  "WURFWERK_SIGNING_KEY_FILE")
         with os.fdopen(descriptor, "w") as handle:
             handle.write(generate_private_key_pem())
         server.log.warning("created a development signing key at %s (do not use in production)", path)

@@ -125,6 +125,7 @@ class Setting:
 SETTINGS: tuple[Setting, ...] = (
     Setting("WURFWERK_SIGNING_KEY", "signing_key_pem", TEXT, "", "PEM (PKCS#8) Ed25519 private key that signs receipts.", with_file=True),
     Setting("WURFWERK_VERIFY_KEYS", "verify_keys_pem", TEXT, "", "Extra PEM public keys that verify but never sign (key rotation).", with_file=True),
+    Setting("WURFWERK_REQUIRE_SIGNING_KEY", "require_signing_key", FLAG, "0", "1 (the image, the Kubernetes manifests): no configured key is a startup error, and a key made up at startup makes /readyz answer 503."),
     Setting("WURFWERK_DEV_KEY_FILE", "dev_key_file", TEXT, ".dev/signing-key.pem", "Where `make run` creates a development key when no key is configured."),
     Setting("WURFWERK_API_KEYS", "api_keys", CSV, "", "Comma-separated API keys; when set, every /v1 call except /v1/keys needs `Authorization: Bearer <key>`."),
     Setting("WURFWERK_CORS_ORIGINS", "cors_origins", CSV, "*", "Comma-separated origins allowed by CORS (`*` for any)."),

@@ -39,9 +39,13 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "uri-too-long": (414, "The request line is longer than WURFWERK_MAX_REQUEST_LINE."),
     "header-fields-too-large": (431, "More header fields than WURFWERK_MAX_HEADER_FIELDS, "
                                      "or one longer than WURFWERK_MAX_HEADER_BYTES."),
+    "rate-limited": (429, "Sent by the balancer (deploy/balancer): too many requests from this API key "
+                          "or address; `Retry-After` says when to retry."),
     "internal-error": (500, "A fault in the service; the log has the details, the response never does."),
     "overloaded": (503, "The replica is at capacity and refused the request unprocessed; "
                         "retry after `Retry-After` seconds."),
+    "not-ready": (503, "`/readyz` of a replica that must get no traffic: WURFWERK_REQUIRE_SIGNING_KEY is on "
+                       "and no key is configured."),
     "http-error": (0, "Any other HTTP error, with its status."),
 }
 

@@ -16,6 +16,7 @@ from service.platform.batch import BatchResponseSchema, batch_request_schema, ru
 from service.platform.fields import Int, StrictSchema
 from service.platform.jsonio import json_response
 from service.platform.operations import Operation
+from service.platform.problems import problem
 from service.platform.runtime import current_runtime
 from service.platform.schemas import TicketSchema
 
@@ -112,13 +113,19 @@ def make_platform_blueprint(catalogue: list[dict], batchable: dict[str, Operatio
     @blp.route("/readyz", methods=["GET"])
     @blp.response(200, StatusSchema, example={"status": "ready", "kid": "…", "ephemeral_key": False})
     @blp.doc(operationId="health.ready")
+    @_problems(blp, (503,))
     def readyz():
         """Readiness: the signing key is loaded
 
         `ephemeral_key` is true when no key was configured and the process made one for itself
-        (receipts then do not verify on other processes).
+        (receipts then do not verify on other processes). With `WURFWERK_REQUIRE_SIGNING_KEY` on,
+        such a process answers 503 (`not-ready`), so no balancer sends it traffic.
         """
         runtime = current_runtime()
+        if runtime.ephemeral_key and runtime.config.require_signing_key:
+            return problem(503, "no signing key is configured (WURFWERK_SIGNING_KEY or WURFWERK_SIGNING_KEY_FILE) "
+                                "and WURFWERK_REQUIRE_SIGNING_KEY is on: receipts of this process's own key "
+                                "would verify nowhere else", slug="not-ready")
         return json_response({"status": "ready", "kid": runtime.keys.kid,
                               "ephemeral_key": runtime.ephemeral_key})
 

@@ -97,66 +97,43 @@ class Gunicorn:
         self._close_log()
 
 
-NGINX_CONF = """
-daemon off;
-worker_processes 1;
-pid {tmp}/nginx.pid;
-error_log {tmp}/nginx-error.log warn;
-events {{ worker_connections 256; }}
-http {{
-    access_log off;
-    client_body_temp_path {tmp}/body;
-    proxy_temp_path {tmp}/proxy;
-    fastcgi_temp_path {tmp}/fastcgi;
-    uwsgi_temp_path {tmp}/uwsgi;
-    scgi_temp_path {tmp}/scgi;
-    map $http_x_request_id $wurfwerk_request_id {{
-        default $http_x_request_id;
-        ""      $request_id;
-    }}
-    upstream wurfwerk_api {{
-{servers}
-        keepalive 32;
-    }}
-    server {{
-        listen 127.0.0.1:{port};
-        client_max_body_size 64k;
-        location / {{
-            include {root}/deploy/nginx.proxy.conf;
-        }}
-    }}
-}}
-"""
+def haproxy_available() -> bool:
+    return shutil.which("haproxy") is not None or Path("/usr/sbin/haproxy").exists()
 
 
-def nginx_available() -> bool:
-    return shutil.which("nginx") is not None or Path("/usr/sbin/nginx").exists()
+class Haproxy:
+    """Debian's HAProxy as the load balancer, running deploy/balancer/haproxy.cfg unchanged (the file compose and
+    Kubernetes run); the replicas are given by address since there is no DNS name for them here."""
 
-
-class Nginx:
-    """Debian's nginx as the load balancer, configured with deploy/nginx.proxy.conf."""
-
-    def __init__(self, tmp: Path, upstreams: list[int]):
+    def __init__(self, tmp: Path, upstreams: list[int], *, env: dict[str, str] | None = None):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.tmp = tmp
-        servers = "\n".join(f"        server 127.0.0.1:{port} max_fails=1 fail_timeout=2s;" for port in upstreams)
-        self.conf = tmp / "nginx.conf"
-        self.conf.write_text(NGINX_CONF.format(tmp=tmp, servers=servers, port=self.port, root=ROOT))
+        self.log = tmp / "haproxy.log"
+        replicas = {f"WURFWERK_REPLICA_{index}": f"127.0.0.1:{port}" for index, port in enumerate(upstreams, 1)}
+        self.env = {**os.environ, "WURFWERK_BALANCER_BIND": f"127.0.0.1:{self.port}",
+                    "WURFWERK_RATE_LIMIT_REQUESTS": "100000", "WURFWERK_RATE_LIMIT_ADDRESS_REQUESTS": "100000",
+                    **replicas, **(env or {})}
         self.process: subprocess.Popen | None = None
+        self._log_handle = None
 
-    def start(self) -> Nginx:
-        binary = shutil.which("nginx") or "/usr/sbin/nginx"
-        self.process = subprocess.Popen([binary, "-c", str(self.conf), "-p", str(self.tmp)],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    def start(self) -> "Haproxy":
+        binary = shutil.which("haproxy") or "/usr/sbin/haproxy"
+        self._log_handle = open(self.log, "ab")
+        # -W master-worker, -db stays in the foreground: as in the container.
+        self.process = subprocess.Popen([binary, "-W", "-db", "-f", str(ROOT / "deploy" / "balancer" / "haproxy.cfg")],
+                                        env=self.env, stdout=self._log_handle, stderr=subprocess.STDOUT,
                                         start_new_session=True)
         wait_until_up(self.url + "/livez")
         return self
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGQUIT)
+            os.killpg(self.process.pid, signal.SIGUSR1)  # soft stop: finish the connections in flight
             try:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(5)
+        if self._log_handle:
+            self._log_handle.close()
+            self._log_handle = None

@@ -1,5 +1,5 @@
-"""The compose topology run directly: two gunicorn replicas sharing one key behind Debian's nginx,
-configured with deploy/nginx.proxy.conf as in docker-compose. Everything is started and stopped here."""
+"""The compose topology run directly: two gunicorn replicas sharing one key behind Debian's HAProxy,
+running deploy/haproxy.cfg as compose and Kubernetes do. Everything is started and stopped here."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import pytest
 import requests
 
 from service.platform.receipts import generate_private_key_pem
-from tests.deploy.processes import Gunicorn, Nginx, nginx_available, wait_until_up
+from tests.deploy.processes import Gunicorn, Haproxy, haproxy_available, wait_until_up
 
 pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not nginx_available(),
-                                 reason="nginx is not installed (.ci/run installs it; a skip fails CI)")]
+              pytest.mark.skipif(not haproxy_available(),
+                                 reason="haproxy is not installed (.ci/run installs it; a skip fails CI)")]
 
 BODY = {"attribute": 4, "difficulty": 2}
 
@@ -26,7 +26,7 @@ def topology(tmp_path, monkeypatch):
     key.write_text(generate_private_key_pem())
     env = {"WURFWERK_SIGNING_KEY_FILE": str(key)}
     replicas = [Gunicorn(tmp_path, env=env, name=name).start() for name in ("a", "b")]
-    balancer = Nginx(tmp_path, [replica.port for replica in replicas]).start()
+    balancer = Haproxy(tmp_path, [replica.port for replica in replicas]).start()
     yield replicas, balancer
     balancer.stop()
     for replica in replicas:
@@ -41,7 +41,7 @@ def test_receipt_from_one_replica_verifies_on_the_other(topology):
 
 
 def _load(balancer, stop_replica, *, clients=4, per_client=150):
-    """Run a bounded load through nginx and call ``stop_replica`` after the first requests."""
+    """Run a bounded load through the balancer and call ``stop_replica`` after the first requests."""
     statuses: list[int] = []
     failures: list[str] = []
     started = threading.Event()
@@ -69,7 +69,7 @@ def _load(balancer, stop_replica, *, clients=4, per_client=150):
 def _assert_rejoins(replica, balancer):
     replica.start()  # same port: the restarted replica rejoins the upstream
     wait_until_up(replica.url + "/livez")
-    time.sleep(2.5)  # nginx's fail_timeout for the server it saw fail
+    time.sleep(2.5)  # the balancer's health check (every second) marks it up again
     before = _served(replica)
     with requests.Session() as session:
         for _ in range(40):
@@ -79,7 +79,7 @@ def _assert_rejoins(replica, balancer):
 
 def test_stopping_a_replica_under_load_loses_no_request_and_it_rejoins(topology):
     """`docker stop`, scale-down, rolling update: SIGTERM. gunicorn finishes what it holds and stops
-    accepting; nginx retries refused connections on the other replica."""
+    accepting; the balancer retries refused connections on the other replica."""
     (a, _b), balancer = topology
     statuses, failures = _load(balancer, a.stop)
     assert failures == []
@@ -90,7 +90,7 @@ def test_stopping_a_replica_under_load_loses_no_request_and_it_rejoins(topology)
 def test_a_crashed_replica_costs_at_most_its_requests_in_flight(topology):
     """SIGKILL: requests not yet sent to the dead replica are retried on the other one (no
     connection error reaches a client); only a response the replica was writing at that instant
-    can be cut, at most one per worker, since nginx cannot safely replay a POST after it started
+    can be cut, at most one per worker, since the balancer cannot safely replay a POST after it started
     answering the client."""
     (a, _b), balancer = topology
     statuses, failures = _load(balancer, a.kill)
