@@ -1,46 +1,132 @@
-"""The container files, checked statically (no Docker engine runs here; tests/deploy/test_replicas.py
-proves the same topology with real processes)."""
+"""The image on its own, built from the real Dockerfile and run with podman: no key, an unreadable
+key, a good key on a read-only root filesystem as uid 10001, its HEALTHCHECK, and SIGTERM with
+requests in flight. Traffic goes only to 127.0.0.1 ports published by the containers started here."""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
+import json
+import secrets
+import threading
+import time
 
-import yaml
+import pytest
+import requests
 
-ROOT = Path(__file__).resolve().parents[2]
+from service.platform.receipts import KeyRing, generate_private_key_pem
+from tests.deploy.podman import podman, remove_containers, state, wait_for
+from tests.deploy.processes import free_port
 
-
-def _compose():
-    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
-
-
-def test_dockerfile_is_slim_non_root_with_healthcheck_and_gunicorn_config():
-    text = (ROOT / "Dockerfile").read_text()
-    assert re.search(r"^FROM python:3\.\d+-slim", text, re.M)
-    user = re.search(r"^USER (\S+)", text, re.M)
-    assert user and user.group(1) not in ("root", "0")
-    assert re.search(r"^HEALTHCHECK .*", text, re.M) and "/livez" in text
-    assert "gunicorn --config deploy/gunicorn.conf.py" in text
+pytestmark = pytest.mark.slow
+KEY_IN_CONTAINER = "/run/secrets/signing_key"
 
 
-def test_compose_runs_replicas_behind_a_load_balancer_with_one_key():
-    compose = _compose()
-    api, lb = compose["services"]["api"], compose["services"]["lb"]
-    assert api["deploy"]["replicas"] >= 2
-    assert "ports" not in api, "replicas must not bind a fixed host port"
-    assert api["environment"]["WURFWERK_SIGNING_KEY_FILE"] == "/run/secrets/signing_key"
-    assert "signing_key" in api["secrets"] and "signing_key" in compose["secrets"]
-    assert lb["ports"] and "api" in lb["depends_on"]
-    mounted = [volume.split(":")[0] for volume in lb["volumes"]]
-    assert "./deploy/nginx.compose.conf" in mounted
-    assert (ROOT / "deploy" / "nginx.compose.conf").exists()
+@pytest.fixture
+def name():
+    container = f"wurfwerk-test-{secrets.token_hex(4)}"
+    yield container
+    remove_containers(container)
 
 
-def test_load_balancer_retries_the_next_replica():
-    conf = (ROOT / "deploy" / "nginx.compose.conf").read_text()
-    assert "server api:8000" in conf and "include /etc/nginx/wurfwerk/nginx.proxy.conf;" in conf
-    proxy = (ROOT / "deploy" / "nginx.proxy.conf").read_text()
-    assert re.search(r"proxy_next_upstream .*error.*non_idempotent", proxy)
-    mounts = _compose()["services"]["lb"]["volumes"]
-    assert "./deploy/nginx.proxy.conf:/etc/nginx/wurfwerk/nginx.proxy.conf:ro" in mounts
+def _run_to_exit(image: str, name: str, *options: str) -> tuple[int, str]:
+    result = podman("run", "--name", name, *options, image, check=False, timeout=90)
+    return result.returncode, result.stdout + result.stderr
+
+
+def _error_lines(output: str) -> list[str]:
+    return [line for line in output.splitlines() if line.startswith("Error:")]
+
+
+def test_without_a_key_the_image_refuses_to_start_with_one_clear_line(service_image, name):
+    status, output = _run_to_exit(service_image, name)
+    assert status == 1, output
+    [line] = _error_lines(output)
+    assert "WURFWERK_SIGNING_KEY " in line and "WURFWERK_SIGNING_KEY_FILE" in line
+    assert "openssl genpkey -algorithm ed25519" in line
+    assert "Traceback" not in output and "PermissionError" not in output
+
+
+def test_an_unreadable_key_file_is_one_line_naming_the_file_and_the_user(service_image, name, tmp_path):
+    key = tmp_path / "signing-key.pem"
+    key.write_text(generate_private_key_pem())
+    key.chmod(0o600)  # what `openssl genpkey` leaves: readable by its owner only
+    status, output = _run_to_exit(service_image, name, "--volume", f"{key}:{KEY_IN_CONTAINER}:ro",
+                                  "--env", f"WURFWERK_SIGNING_KEY_FILE={KEY_IN_CONTAINER}")
+    assert status == 1, output
+    [line] = _error_lines(output)
+    assert f"WURFWERK_SIGNING_KEY_FILE={KEY_IN_CONTAINER}" in line and "uid 10001" in line
+    assert "Traceback" not in output
+
+
+def test_a_missing_key_file_is_one_line_naming_it(service_image, name):
+    status, output = _run_to_exit(service_image, name, "--env", "WURFWERK_SIGNING_KEY_FILE=/keys/nowhere.pem")
+    assert status == 1, output
+    assert _error_lines(output) == ["Error: WURFWERK_SIGNING_KEY_FILE=/keys/nowhere.pem: no such file"]
+
+
+@pytest.fixture
+def serving(service_image, name, tmp_path):
+    """The image with a key it can read, on a read-only root filesystem with Docker's semantics (no
+    automatic tmpfs: /tmp is given explicitly, as compose and Kubernetes do)."""
+    pem = generate_private_key_pem()
+    key = tmp_path / "signing-key.pem"
+    key.write_text(pem)
+    key.chmod(0o444)
+    port = free_port()
+    podman("run", "--detach", "--name", name, "--read-only", "--read-only-tmpfs=false", "--tmpfs", "/tmp",
+           "--publish", f"127.0.0.1:{port}:8000", "--volume", f"{key}:{KEY_IN_CONTAINER}:ro",
+           "--env", f"WURFWERK_SIGNING_KEY_FILE={KEY_IN_CONTAINER}", service_image)
+    url = f"http://127.0.0.1:{port}"
+    wait_for(lambda: _ready(url), 60, f"{name} did not become ready")
+    return name, url, KeyRing.from_pem(pem)
+
+
+def _ready(url: str) -> bool:
+    try:
+        return requests.get(url + "/readyz", timeout=2).status_code == 200
+    except requests.RequestException:
+        return False
+
+
+def test_the_image_serves_signed_answers_as_uid_10001_on_a_read_only_root(serving):
+    name, url, keys = serving
+    ready = requests.get(url + "/readyz", timeout=5).json()
+    assert ready == {"status": "ready", "kid": keys.kid, "ephemeral_key": False}
+    roll = requests.post(url + "/v1/proben/test", json={"attribute": 3, "difficulty": 2}, timeout=10).json()
+    assert keys.verify(roll).valid
+    assert podman("exec", name, "id", "-u").stdout.strip() == "10001"
+    assert podman("top", name, "huser").stdout.split()[1:] == ["10001"] * 3  # master and 2 workers, host view
+    write = podman("exec", name, "sh", "-c", "echo x > /app/x", check=False)
+    assert write.returncode != 0 and "Read-only file system" in write.stderr
+
+
+def test_the_healthcheck_survives_the_build_and_answers(serving, service_image):
+    name, _url, _keys = serving
+    healthcheck = json.loads(podman("image", "inspect", service_image, "--format", "{{json .HealthCheck}}").stdout)
+    assert "/livez" in " ".join(healthcheck["Test"])
+    # podman schedules healthchecks with systemd timers; without systemd they run only on demand.
+    assert podman("healthcheck", "run", name, check=False).returncode == 0
+
+
+def test_sigterm_finishes_the_requests_in_flight_and_stops_within_the_grace_period(serving):
+    """Two slow requests (a full batch each) are running when SIGTERM comes: gunicorn stops accepting,
+    the workers finish them, and the container exits 0 long before podman's 30 s would SIGKILL it."""
+    name, url, keys = serving
+    batch = {"requests": [{"operation": "proben.test", "body": {"attribute": 30, "difficulty": 3}}] * 500}
+    answers: list[requests.Response] = []
+
+    def send():
+        answers.append(requests.post(url + "/v1/batch", json=batch, timeout=60))
+
+    clients = [threading.Thread(target=send) for _ in range(2)]
+    for client in clients:
+        client.start()
+    time.sleep(0.3)  # both requests are with the two workers
+    started = time.monotonic()
+    podman("stop", "--time", "30", name, timeout=60)
+    stopped_after = time.monotonic() - started
+    for client in clients:
+        client.join(60)
+    assert [answer.status_code for answer in answers] == [200, 200]
+    assert all(keys.verify(item["body"]).valid for answer in answers for item in answer.json()["results"][:3])
+    assert state(name, "ExitCode") == "0"
+    assert stopped_after < 20, f"stopping took {stopped_after:.1f} s"
