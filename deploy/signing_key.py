@@ -36,7 +36,10 @@ def new_key() -> str:
 
 
 def check_key(pem: str) -> None:
-    key = serialization.load_pem_private_key(pem.encode(), password=None)
+    try:
+        key = serialization.load_pem_private_key(pem.encode(), password=None)
+    except (ValueError, TypeError):
+        raise SystemExit("the provided signing key is not a PEM private key") from None
     if not isinstance(key, Ed25519PrivateKey):
         raise SystemExit("the provided signing key is not an Ed25519 private key")
 
