@@ -49,7 +49,7 @@ def container_ip(name: str) -> str:
 
 
 def state(name: str, field: str) -> str:
-    return podman("inspect", name, "--format", "{{.State.%s}}" % field).stdout.strip()
+    return podman("inspect", name, "--format", "{{.State." + field + "}}").stdout.strip()
 
 
 def remove_containers(*names: str) -> None:

@@ -1,4 +1,4 @@
-"""Real gunicorn and nginx processes on loopback for the topology tests (no Docker engine here)."""
+"""Real gunicorn and HAProxy processes on loopback for the topology tests (no Docker engine here)."""
 
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ class Haproxy:
         self.process: subprocess.Popen | None = None
         self._log_handle = None
 
-    def start(self) -> "Haproxy":
+    def start(self) -> Haproxy:
         binary = shutil.which("haproxy") or "/usr/sbin/haproxy"
         self._log_handle = open(self.log, "ab")
         # -W master-worker, -db stays in the foreground: as in the container.

@@ -10,14 +10,11 @@ import json
 import secrets
 import subprocess
 import threading
-import time
 
 import pytest
 import requests
 
-from service.platform.receipts import generate_private_key_pem
-from tests.deploy.podman import (BASE_IMAGE, ENV, PODMAN_COMPOSE, ROOT, container_ip, podman,
-                                 remove_containers, wait_for)
+from tests.deploy.podman import BASE_IMAGE, ENV, PODMAN_COMPOSE, ROOT, container_ip, podman, remove_containers, wait_for
 from tests.deploy.processes import free_port
 
 pytestmark = pytest.mark.slow
@@ -40,7 +37,8 @@ class Compose:
         result = subprocess.run([PODMAN_COMPOSE, "--project-name", self.project, "--file",
                                  str(ROOT / "docker-compose.yml"), *args], cwd=ROOT, env=self.env,
                                 capture_output=True, text=True, timeout=timeout)
-        assert result.returncode == 0, f"podman-compose {' '.join(args)}:\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}"
+        assert result.returncode == 0, (f"podman-compose {' '.join(args)}:\n"
+                                        f"{result.stdout[-2000:]}\n{result.stderr[-3000:]}")
         return result
 
     def container(self, service: str, number: int = 1) -> str:
@@ -101,7 +99,8 @@ def _served(container: str) -> float:
 
 
 def test_keygen_made_one_key_for_the_service_user(compose):
-    assert podman("exec", compose.container("api"), "stat", "-c", "%u %a", "/keys/signing-key.pem").stdout.split() == ["10001", "400"]
+    owner_and_mode = podman("exec", compose.container("api"), "stat", "-c", "%u %a", "/keys/signing-key.pem")
+    assert owner_and_mode.stdout.split() == ["10001", "400"]
     assert "created a new signing key" in podman("logs", compose.container("keygen")).stdout
 
 
@@ -120,7 +119,7 @@ def test_two_replicas_share_the_key_and_the_balancer_uses_both(compose):
 class Load:
     """Clients posting rolls through the balancer until stopped; every answer is recorded."""
 
-    def __init__(self, url: str, clients: int = 4):
+    def __init__(self, url: str, clients: int = 2):
         self.url, self.statuses, self.failures = url, [], []
         self._stop = threading.Event()
         self._threads = [threading.Thread(target=self._client) for _ in range(clients)]

@@ -45,7 +45,8 @@ def test_every_object_validates_strictly_for_a_current_kubernetes(rendered):
     result = subprocess.run([_tool("kubernetes-validate"), "--strict", "--kubernetes-version", latest_version(),
                              str(rendered)], capture_output=True, text=True, timeout=120)
     lines = result.stdout.splitlines()
-    assert result.returncode == 0 and lines and all(line.startswith("INFO ") for line in lines), result.stdout + result.stderr
+    passed = result.returncode == 0 and lines and all(line.startswith("INFO ") for line in lines)
+    assert passed, result.stdout + result.stderr
     assert len(lines) == 10
 
 
@@ -100,7 +101,8 @@ def test_the_ingress_goes_through_the_balancer_running_the_one_haproxy_config(ob
     ingress = objects[("Ingress", "wurfwerk")]
     [rule] = ingress["spec"]["rules"]
     assert rule["http"]["paths"][0]["backend"]["service"]["name"] == "wurfwerk-balancer"
-    [config] = [item for (kind, name), item in objects.items() if kind == "ConfigMap" and name.startswith("wurfwerk-balancer")]
+    [config] = [item for (kind, name), item in objects.items()
+                if kind == "ConfigMap" and name.startswith("wurfwerk-balancer")]
     assert config["data"]["haproxy.cfg"] == (ROOT / "deploy" / "balancer" / "haproxy.cfg").read_text()
     balancer = objects[("Deployment", "wurfwerk-balancer")]["spec"]["template"]["spec"]["containers"][0]
     env = {item["name"]: item.get("value") for item in balancer["env"]}
