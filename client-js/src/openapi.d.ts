@@ -34,7 +34,8 @@ export interface paths {
         /**
          * Readiness: the signing key is loaded
          * @description `ephemeral_key` is true when no key was configured and the process made one for itself
-         *     (receipts then do not verify on other processes).
+         *     (receipts then do not verify on other processes). With `WURFWERK_REQUIRE_SIGNING_KEY` on,
+         *     such a process answers 503 (`not-ready`), so no balancer sends it traffic.
          */
         get: operations["health.ready"];
         put?: never;
@@ -3490,6 +3491,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description Service Unavailable */
+        SERVICE_UNAVAILABLE: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Unauthorized */
         UNAUTHORIZED: {
             headers: {
@@ -3576,6 +3586,7 @@ export interface operations {
                     "application/json": components["schemas"]["Status"];
                 };
             };
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
