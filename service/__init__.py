@@ -7,9 +7,8 @@ from collections.abc import Mapping
 from importlib.metadata import version
 from typing import Any
 
-from flask import Flask, send_from_directory
+from flask import Flask
 from flask_cors import CORS
-from swagger_ui_bundle import swagger_ui_path
 
 from service.config import Config, config_from_env
 from service.platform.api import WurfwerkApi
@@ -20,6 +19,7 @@ from service.platform.problems import register_problem_handlers
 from service.platform.receipts import KeyRing, generate_private_key_pem
 from service.platform.routes import make_platform_blueprint
 from service.platform.runtime import Runtime
+from service.platform.web import install_web
 from service.systems import discover
 
 __version__ = version("wurfwerk-service")  # written once, in pyproject.toml
@@ -41,8 +41,6 @@ def create_app(test_config: Mapping[str, Any] | Config | None = None) -> Flask:
         OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
-        OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="/docs/assets/",
         API_SPEC_OPTIONS=_spec_options(),
     )
     app.extensions["wurfwerk"] = _runtime(config)
@@ -52,8 +50,7 @@ def create_app(test_config: Mapping[str, Any] | Config | None = None) -> Flask:
     install_metrics(app)
     CORS(app, origins=list(config.cors_origins), allow_headers=["Content-Type", "Authorization", "X-Request-ID"],
          expose_headers=["X-Request-ID"], max_age=600, send_wildcard=config.cors_origins == ("*",))
-    app.add_url_rule("/docs/assets/<path:filename>", "docs_assets",
-                     lambda filename: send_from_directory(swagger_ui_path, filename))
+    install_web(app)
 
     api = WurfwerkApi(app)
     _register_systems(app, api)

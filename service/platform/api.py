@@ -17,7 +17,7 @@ from flask_smorest import Api, Blueprint
 from webargs import core
 from webargs.flaskparser import FlaskParser
 
-from service.platform.hooks import request_body
+from service.platform.hooks import needs_api_key, request_body
 from service.platform.problems import PROBLEM_MEDIA_TYPE, ProblemSchema, http_exception_problem
 
 
@@ -59,11 +59,35 @@ class ProblemResponses(BasePlugin):
         return None
 
 
+class BearerSecurity(BasePlugin):
+    """Declare the optional API keys: a ``bearer`` scheme, required by every operation the key check
+    covers (``needs_api_key``), with the empty alternative because keys are configured per
+    deployment (without WURFWERK_API_KEYS the same calls need none). Swagger UI's "Authorize"
+    then sends the key with "Try it out"."""
+
+    SCHEME = {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "An API key as `Authorization: Bearer <key>`; needed only when the server sets "
+                       "WURFWERK_API_KEYS. `/v1/keys`, health, metrics and the docs stay open.",
+    }
+
+    def init_spec(self, spec):
+        super().init_spec(spec)
+        spec.components.security_scheme("bearer", self.SCHEME)
+
+    def operation_helper(self, path=None, operations=None, **kwargs):
+        if path is None or not needs_api_key(path):
+            return
+        for operation in operations.values():
+            operation["security"] = [{"bearer": []}, {}]
+
+
 class WurfwerkApi(Api):
     ERROR_SCHEMA = ProblemSchema
 
     def __init__(self, app=None, **kwargs):
-        kwargs.setdefault("spec_kwargs", {}).setdefault("extra_plugins", [ProblemResponses()])
+        kwargs.setdefault("spec_kwargs", {}).setdefault("extra_plugins", [ProblemResponses(), BearerSecurity()])
         super().__init__(app, **kwargs)
 
     def handle_http_exception(self, error):

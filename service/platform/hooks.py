@@ -25,9 +25,14 @@ def _assign_request_id() -> None:
     g.request_id = given if _REQUEST_ID.match(given) else uuid.uuid4().hex
 
 
+def needs_api_key(path: str) -> bool:
+    """Whether ``path`` needs the bearer key when API keys are configured (the spec says so too)."""
+    return path.startswith("/v1/") and path not in _OPEN_V1_PATHS
+
+
 def _check_api_key() -> None:
     keys = current_runtime().config.api_keys
-    if not keys or not request.path.startswith("/v1/") or request.path in _OPEN_V1_PATHS:
+    if not keys or not needs_api_key(request.path):
         return
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not any(hmac.compare_digest(token.encode(), key.encode()) for key in keys):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import make_app
+from tests.conftest import make_app, require_tool
 from tests.web.live import serve
 
 API_KEY = "browser-test-key"
@@ -20,3 +20,41 @@ def live_url(app):
 def keyed_url(signing_key_pem):
     with serve(make_app(signing_key_pem, api_keys=(API_KEY,))) as url:
         yield url
+
+
+CHROMIUM = "/usr/bin/chromium"
+# As root in a container: no sandbox; nothing may reach out (updates, sync, QUIC probes).
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def browser_context(tmp_path_factory):
+    """Debian's Chromium driven by Playwright, with a fresh profile; never a downloaded browser."""
+    require_tool("chromium", why="the browser tests drive Debian's Chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM,
+            headless=True, args=CHROMIUM_FLAGS)
+        context.set_default_timeout(20_000)
+        yield context
+        context.close()
+
+
+@pytest.fixture
+def page(browser_context):
+    """A new tab; console errors and failed page scripts fail the test that opened it."""
+    tab = browser_context.new_page()
+    problems: list[str] = []
+    tab.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    tab.on("console", lambda message: _is_script_error(message) and problems.append(f"console: {message.text}"))
+    tab.problems = problems
+    yield tab
+    tab.close()
+
+
+def _is_script_error(message) -> bool:
+    # Chromium logs every 4xx/5xx a page fetched as an error: those are answers the page shows.
+    return message.type == "error" and not message.text.startswith("Failed to load resource")
