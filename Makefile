@@ -7,14 +7,14 @@ STAMP := $(VENV)/.installed
 # npm ci writes this file: the JavaScript client's packages, from its committed lockfile.
 JS_STAMP := client-js/node_modules/.package-lock.json
 
-.PHONY: run test bench openapi generate messages golden clean js-client
+.PHONY: run test bench openapi sdk generate messages golden clean js-client
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
 $(STAMP): $(BIN)/python pyproject.toml client/pyproject.toml
-	$(BIN)/pip install --quiet -e '.[test]' -e './client[verify]'
+	$(BIN)/pip install --quiet -e '.[test]' -e './client[verify,async]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -31,10 +31,15 @@ bench: $(STAMP)
 openapi: $(STAMP)
 	FLASK_APP='service:create_app()' $(BIN)/flask openapi write --format=yaml openapi.yaml
 
+# The Python SDK's typed layer (client/wurfwerk/models.py, _operations.py) from the committed spec.
+sdk: $(STAMP)
+	$(BIN)/python client/generate.py
+
 # Every generated surface, in order: the spec first, then what is generated from it. Run after a rebase
 # instead of hand-merging generated files; tests fail when any of them drifts.
 generate: $(STAMP)
 	$(MAKE) openapi
+	$(MAKE) sdk
 	$(BIN)/python -c 'from pathlib import Path; from service.config import write_docs; write_docs(Path("."))'  # README's settings table, .env.example
 	$(MAKE) js-client
 

@@ -73,7 +73,7 @@ def sdk(app):
     from tests.wsgi_session import WsgiSession
     from wurfwerk import Client
 
-    return Client("http://wurfwerk.test", session=WsgiSession(app), retries=0)
+    return Client("http://wurfwerk.test", session=WsgiSession(app), max_retries=0)
 
 
 def require_tool(*commands: str, why: str = "") -> None:

@@ -10,15 +10,18 @@ class WurfwerkError(Exception):
     """Base of every error the SDK raises."""
 
     def __init__(self, message: str, *, method: str = "", url: str = "", status: int | None = None,
-                 problem: Mapping[str, Any] | None = None):
+                 problem: Mapping[str, Any] | None = None, request_id: str | None = None,
+                 retry_after: float | None = None):
         super().__init__(message)
         self.method = method
         self.url = url
         self.status = status
-        self.problem = dict(problem or {})
+        self.problem: dict[str, Any] = dict(problem or {})
+        self.request_id = request_id
+        self.retry_after = retry_after
 
     @property
-    def errors(self) -> dict:
+    def errors(self) -> dict[str, Any]:
         """Validation failures: dotted field path -> messages (empty unless 422)."""
         return dict(self.problem.get("errors") or {})
 
@@ -35,21 +38,37 @@ class NotFound(WurfwerkError):
     """404: no such path (an SDK and server version mismatch)."""
 
 
+class Conflict(WurfwerkError):
+    """409: e.g. an Idempotency-Key or a ticket reused for a different request."""
+
+
+class RateLimited(WurfwerkError):
+    """429 after the retries were used up; ``retry_after`` says when the service wants you back."""
+
+
 class ServerError(WurfwerkError):
-    """5xx (after the retries for 502/503/504 were used up)."""
+    """5xx after the retries were used up."""
 
 
 class TransportError(WurfwerkError):
-    """The service could not be reached or did not answer in time."""
+    """The service could not be reached, or the connection broke before an answer arrived."""
 
 
-def error_for_status(status: int):
+class RequestTimeout(TransportError):
+    """The call's ``timeout`` (its whole budget, retries and waits included) ran out."""
+
+
+def error_for_status(status: int) -> type[WurfwerkError]:
     if status in (400, 422):
         return InvalidRequest
     if status == 401:
         return Unauthorized
     if status == 404:
         return NotFound
+    if status == 409:
+        return Conflict
+    if status == 429:
+        return RateLimited
     if status >= 500:
         return ServerError
     return WurfwerkError

@@ -1,24 +1,42 @@
-"""Offline receipt verification with the published keys (needs the ``verify`` extra).
+"""Receipt verification, one path for ``Client`` and ``AsyncClient``.
 
-The signature is Ed25519 over the RFC 8785 canonical JSON of the response without
-``receipt.signature``; integers beyond 2^53 are canonicalized as the doubles they become.
+Offline (the ``verify`` extra): the signature is Ed25519 over the RFC 8785 canonical JSON of the response
+without ``receipt.signature``; integers beyond 2^53 are canonicalized as the doubles they become. The
+clients only fetch the published keys (``GET /v1/keys``, cached) or ask the service; the decision and
+the check are here.
 """
 
 from __future__ import annotations
 
 import base64
-import importlib.util
 from collections.abc import Mapping
 from typing import Any
 
-from wurfwerk.result import plain
+from wurfwerk._models import Model, to_json
+from wurfwerk.models import Jwks, Verification
 
 _SAFE_INTEGER = 2**53 - 1
+UNKNOWN_KID = "unknown key id (kid)"
 
 
 def available() -> bool:
-    """Whether the ``verify`` extra (cryptography, rfc8785) is installed."""
-    return all(importlib.util.find_spec(name) is not None for name in ("cryptography", "rfc8785"))
+    """Whether offline verification can run (the ``verify`` extra is installed)."""
+    try:
+        import cryptography  # noqa: F401
+        import rfc8785  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def check(document: Mapping[str, Any] | Model, jwks: Jwks) -> Verification:
+    """Offline verification of ``document`` against the published keys, typed like the service's answer."""
+    return Verification.from_json(verify_offline(to_json(document), jwks.to_dict()))
+
+
+def needs_fresh_keys(verification: Verification) -> bool:
+    """A key id the cached keys do not know may be a key the service rotated in since: fetch once more."""
+    return not verification.valid and verification.reason == UNKNOWN_KID
 
 
 def _b64url_decode(text: str) -> bytes:
@@ -35,21 +53,21 @@ def _ijson(value: Any) -> Any:
     return value
 
 
-def verify_offline(document: Mapping[str, Any], jwks: Mapping[str, Any]) -> dict:
+def verify_offline(document: Mapping[str, Any], jwks: Mapping[str, Any]) -> dict[str, Any]:
     """``{"valid", "kid", "reason"}`` like ``POST /v1/receipts/verify``, computed locally."""
     import rfc8785
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-    document = plain(document)
-    receipt = document.get("receipt")
+    plain = to_json(document)
+    receipt = plain.get("receipt")
     if not isinstance(receipt, dict):
         return {"valid": False, "kid": None, "reason": "the document has no receipt object"}
     kid = receipt.get("kid")
-    keys = {key["kid"]: key for key in plain(jwks).get("keys", [])}
+    keys = {key["kid"]: key for key in to_json(jwks).get("keys", [])}
     if kid not in keys:
-        return {"valid": False, "kid": kid, "reason": "unknown key id (kid)"}
-    unsigned = dict(document)
+        return {"valid": False, "kid": kid, "reason": UNKNOWN_KID}
+    unsigned = dict(plain)
     unsigned["receipt"] = {k: v for k, v in receipt.items() if k != "signature"}
     try:
         public_key = Ed25519PublicKey.from_public_bytes(_b64url_decode(keys[kid]["x"]))

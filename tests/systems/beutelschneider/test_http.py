@@ -219,7 +219,7 @@ def test_sdk_healing_in_two_steps(sdk):
 def test_sdk_experience_and_odds(sdk):
     draw = sdk.beutelschneider.experience(bag=WOUNDED, amount="little", seed=3)
     applied = sdk.beutelschneider.experience_apply(draw=draw, replacements=[None])
-    assert dict(applied.result.bag_after) == {"blue": 0, **WOUNDED}
+    assert applied.result.bag_after.to_dict() == {"blue": 0, **WOUNDED}
     chances = sdk.beutelschneider.mortal_danger_odds(bag=WOUNDED, danger="grave")
     assert [o.outcome for o in chances.odds.outcomes] == ["dies", "survives"]
 

@@ -193,7 +193,7 @@ def test_sdk_methods(sdk):
     assert sdk.paws.comparison(a=RYNN, b=OPPONENT, manual=[4, 5, 6, 2, 1, 3, 6, 2]).result.net == 2
     assert sdk.paws.comparison_odds(a=RYNN, b=OPPONENT).operation == "paws.comparison.odds"
     assert sdk.paws.rescue(dice=2, manual=[1, 6]).result.successes == 1
-    assert sdk.paws.rescue_odds(dice=2).odds.distributions.successes[0].exact == "1/4"
+    assert sdk.paws.rescue_odds(dice=2).odds.distributions["successes"][0].exact == "1/4"
     assert sdk.paws.validate_character(**CHARACTER).result.valid is True
 
 

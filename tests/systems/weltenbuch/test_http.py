@@ -81,7 +81,7 @@ def test_sdk_round_trip(sdk):
     conflict = sdk.weltenbuch.conflict(**AMBUSH, manual=MANUAL)
     assert conflict.result.winner == "Heroes"
     narration = sdk.weltenbuch.narration(conflict=conflict, toughness=TOUGHNESS, spends=ROUND_1)
-    assert narration.result.toughness_after["Toran"]["current"] == 3
+    assert narration.result.toughness_after["Toran"].current == 3
     assert sdk.weltenbuch.conflict_odds(**AMBUSH).odds.outcomes[0].outcome == "wins:Heroes"
     assert sdk.weltenbuch.resurrection(manual=[2]).result.god == 2
     assert len(sdk.weltenbuch.resurrection_odds().odds.outcomes) == 8
