@@ -85,6 +85,8 @@ from wurfwerk.models import (
     ProbenTestOddsResponse,
     ProbenTestResponse,
     Status,
+    TicketsRequestOperation,
+    TicketsResponse,
     Verification,
     WeltenbuchConflictOddsResponse,
     WeltenbuchConflictResponse,
@@ -106,6 +108,13 @@ _KEYS_LIST = Operation("keys.list", "GET", "/v1/keys", rolling=False, parse=Jwks
 _HEALTH_LIVE = Operation("health.live", "GET", "/livez", rolling=False, parse=Status.from_json)
 _HEALTH_READY = Operation("health.ready", "GET", "/readyz", rolling=False, parse=Status.from_json)
 _SYSTEMS_LIST = Operation("systems.list", "GET", "/v1/systems", rolling=False, parse=Catalogue.from_json)
+_TICKETS_ISSUE = Operation(
+    "tickets.issue",
+    "POST",
+    "/v1/tickets",
+    rolling=False,
+    parse=TicketsResponse.from_json,
+)
 _BEUTELSCHNEIDER_CHALLENGE = Operation(
     "beutelschneider.challenge",
     "POST",
@@ -451,6 +460,7 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "health.live": _HEALTH_LIVE,
     "health.ready": _HEALTH_READY,
     "systems.list": _SYSTEMS_LIST,
+    "tickets.issue": _TICKETS_ISSUE,
     "beutelschneider.challenge": _BEUTELSCHNEIDER_CHALLENGE,
     "beutelschneider.challenge.odds": _BEUTELSCHNEIDER_CHALLENGE_ODDS,
     "beutelschneider.combat": _BEUTELSCHNEIDER_COMBAT,
@@ -2062,6 +2072,8 @@ class Weltenbuch:
         +
         situation bonus + 2 dice per hero point (players only), never fewer than 0 (ruling 2), on any
         even-sided die `die` (default 10; faces reported 1..die); an even face is a success (ruling 1).
+        `manual` values of a d10 may be 0 for the ten, as the text writes its example ("(1 2 5 6 8 9 0)");
+        events record 10.
         Members roll in request order, parties first to last, so `randomness.events` holds one event per
         member with dice. Party successes are added; the party with the most wins, equal top totals are a
         tie (`winner: null`, ruling 3). `narration_order` is one round of turns (ruling 4): the player
@@ -2132,7 +2144,10 @@ class Weltenbuch:
         entry) a success lowers that opponent's toughness by 1, equipment toughness first, never below 0
         (ruling 5); a failure cannot have a target, it is spent on narration only, as is any die without
         one. The turn order is not enforced (a player may sit a round out). Hero points (players only)
-        restore 3 toughness each, not above max, after all spends. Once every die is spent (`complete`),
+        restore 3 toughness each, not above max, at the moment they are spent (ruling 5: "kann der Spieler
+        immer einen Heldenpunkt ausgeben"): an entry `{"member": ..., "hero_point": true}` in `spends`
+        applies between the dice around it (`hero_points_spent` says what each restored); the
+        `hero_points` list applies after all spends. Once every die is spent (`complete`),
         toughness 0 means a consequence and full toughness again (ruling 5) for players and npcs (an
         obstacle at 0 is overcome, stays at 0 and is not listed); until then
         `consequences` is empty. `unspent` lists the dice still in front of the members.
@@ -2141,7 +2156,9 @@ class Weltenbuch:
 
         Args:
             conflict: The complete, signed /conflict response.
-            spends: Every die spent so far, in the order spent.
+            hero_points: Hero points spent at the end, after every entry of `spends`; to spend one between
+                dice, put `{"member": ..., "hero_point": true}` into `spends`.
+            spends: The ledger: every die (and hero point) spent so far, in the order spent.
             toughness: Toughness at the start of the scene, by member name.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
@@ -2290,6 +2307,37 @@ class Operations:
         ``GET /v1/systems`` (``systems.list``).
         """
         return self._send(_SYSTEMS_LIST, None, None)
+
+    def tickets(
+        self,
+        *,
+        context: str | None = None,
+        count: int = 1,
+        operation: TicketsRequestOperation | None = None,
+        ttl_s: int = 86400,
+    ) -> TicketsResponse:
+        """Issue signed roll tickets.
+
+        A ticket lets one roll happen exactly once: a rolling request that carries it as `ticket`
+        derives its dice from the ticket id with a secret only the service holds, so sending it
+        again gives the same dice (a replay, not a new roll). The service keeps no record: the
+        ticket is its own proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after
+        `expires_at`, for another operation than `operation`, and after the signing key is rotated.
+
+        ``POST /v1/tickets`` (``tickets.issue``).
+
+        Args:
+            context: Copied into each ticket and echoed by the roll: a VTT's world or chat message id.
+            count: How many tickets.
+            operation: The rolling operation the tickets are for; without it (or null) any rolling
+                operation.
+            ttl_s: Seconds until the tickets expire (at most 7 days).
+        """
+        return self._send(
+            _TICKETS_ISSUE,
+            {"context": context, "count": count, "operation": operation, "ttl_s": ttl_s},
+            None,
+        )
 
 
 class AsyncBeutelschneider:
@@ -3855,6 +3903,8 @@ class AsyncWeltenbuch:
         +
         situation bonus + 2 dice per hero point (players only), never fewer than 0 (ruling 2), on any
         even-sided die `die` (default 10; faces reported 1..die); an even face is a success (ruling 1).
+        `manual` values of a d10 may be 0 for the ten, as the text writes its example ("(1 2 5 6 8 9 0)");
+        events record 10.
         Members roll in request order, parties first to last, so `randomness.events` holds one event per
         member with dice. Party successes are added; the party with the most wins, equal top totals are a
         tie (`winner: null`, ruling 3). `narration_order` is one round of turns (ruling 4): the player
@@ -3925,7 +3975,10 @@ class AsyncWeltenbuch:
         entry) a success lowers that opponent's toughness by 1, equipment toughness first, never below 0
         (ruling 5); a failure cannot have a target, it is spent on narration only, as is any die without
         one. The turn order is not enforced (a player may sit a round out). Hero points (players only)
-        restore 3 toughness each, not above max, after all spends. Once every die is spent (`complete`),
+        restore 3 toughness each, not above max, at the moment they are spent (ruling 5: "kann der Spieler
+        immer einen Heldenpunkt ausgeben"): an entry `{"member": ..., "hero_point": true}` in `spends`
+        applies between the dice around it (`hero_points_spent` says what each restored); the
+        `hero_points` list applies after all spends. Once every die is spent (`complete`),
         toughness 0 means a consequence and full toughness again (ruling 5) for players and npcs (an
         obstacle at 0 is overcome, stays at 0 and is not listed); until then
         `consequences` is empty. `unspent` lists the dice still in front of the members.
@@ -3934,7 +3987,9 @@ class AsyncWeltenbuch:
 
         Args:
             conflict: The complete, signed /conflict response.
-            spends: Every die spent so far, in the order spent.
+            hero_points: Hero points spent at the end, after every entry of `spends`; to spend one between
+                dice, put `{"member": ..., "hero_point": true}` into `spends`.
+            spends: The ledger: every die (and hero point) spent so far, in the order spent.
             toughness: Toughness at the start of the scene, by member name.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
@@ -4083,3 +4138,34 @@ class AsyncOperations:
         ``GET /v1/systems`` (``systems.list``).
         """
         return await self._send(_SYSTEMS_LIST, None, None)
+
+    async def tickets(
+        self,
+        *,
+        context: str | None = None,
+        count: int = 1,
+        operation: TicketsRequestOperation | None = None,
+        ttl_s: int = 86400,
+    ) -> TicketsResponse:
+        """Issue signed roll tickets.
+
+        A ticket lets one roll happen exactly once: a rolling request that carries it as `ticket`
+        derives its dice from the ticket id with a secret only the service holds, so sending it
+        again gives the same dice (a replay, not a new roll). The service keeps no record: the
+        ticket is its own proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after
+        `expires_at`, for another operation than `operation`, and after the signing key is rotated.
+
+        ``POST /v1/tickets`` (``tickets.issue``).
+
+        Args:
+            context: Copied into each ticket and echoed by the roll: a VTT's world or chat message id.
+            count: How many tickets.
+            operation: The rolling operation the tickets are for; without it (or null) any rolling
+                operation.
+            ttl_s: Seconds until the tickets expire (at most 7 days).
+        """
+        return await self._send(
+            _TICKETS_ISSUE,
+            {"context": context, "count": count, "operation": operation, "ttl_s": ttl_s},
+            None,
+        )

@@ -79,6 +79,31 @@ PawsProblemKind = Literal[
 ]
 
 
+TicketsRequestOperation = Literal[
+    "beutelschneider.challenge",
+    "beutelschneider.combat",
+    "beutelschneider.contest",
+    "beutelschneider.experience",
+    "beutelschneider.first-aid",
+    "beutelschneider.healing",
+    "beutelschneider.injury",
+    "beutelschneider.mortal-danger",
+    "malmsturm.action",
+    "malmsturm.attack",
+    "malmsturm.contest",
+    "malmsturm.initiative",
+    "paws.comparison",
+    "paws.rescue",
+    "paws.test",
+    "proben.cooperation",
+    "proben.extended",
+    "proben.opposed",
+    "proben.test",
+    "weltenbuch.conflict",
+    "weltenbuch.resurrection",
+]
+
+
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class BatchResponse(Result):
     """The answer of ``batch.run`` (``POST /v1/batch``)."""
@@ -3472,6 +3497,48 @@ class Status(Result):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class Ticket(Model):
+    """``Ticket`` in the API's JSON."""
+    context: str | None
+    """The issuer's context (a VTT's world or message id), or null."""
+    expires_at: str
+    """RFC 3339 UTC time after which it is refused."""
+    id: str
+    """128 random bits, base64url."""
+    kid: str
+    """The key that signed it (see /v1/keys)."""
+    operation: str | None
+    """The operation id it is for; null: any rolling operation."""
+    signature: str
+    """base64url Ed25519 signature over the RFC 8785 canonical JSON of the ticket without this member."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Ticket:
+        """``Ticket`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            context=data["context"],
+            expires_at=data["expires_at"],
+            id=data["id"],
+            kid=data["kid"],
+            operation=data["operation"],
+            signature=data["signature"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class TicketsResponse(Result):
+    """The answer of ``tickets.issue`` (``POST /v1/tickets``)."""
+    tickets: list[Ticket]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TicketsResponse:
+        """``TicketsResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            tickets=[Ticket.from_json(v0) for v0 in data["tickets"]],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class Verification(Result):
     """The answer of ``receipts.verify`` (``POST /v1/receipts/verify``)."""
     kid: str | None
@@ -3538,6 +3605,25 @@ class WeltenHeroPoint(Model):
         return cls(
             count=data["count"],
             member=data["member"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenHeroPointApplied(Model):
+    """``WeltenHeroPointApplied`` in the API's JSON."""
+    member: str
+    restored: int
+    """Toughness restored: 3, fewer near max."""
+    spend: int
+    """Index of the entry in `spends`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenHeroPointApplied:
+        """``WeltenHeroPointApplied`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            member=data["member"],
+            restored=data["restored"],
+            spend=data["spend"],
         )._with_json(data)
 
 
@@ -3609,7 +3695,10 @@ class WeltenNarrationResult(Model):
     complete: bool
     consequences: list[str]
     """Members at toughness 0 once every die is spent."""
+    hero_points_spent: list[WeltenHeroPointApplied]
+    """The hero point entries of `spends`, each applied when it was spent."""
     spent: list[WeltenSpentDie]
+    """The dice of `spends`, in order (hero point entries are in `hero_points_spent`)."""
     toughness_after: dict[str, WeltenToughnessResult]
     unspent: list[WeltenDieRef]
 
@@ -3619,6 +3708,7 @@ class WeltenNarrationResult(Model):
         return cls(
             complete=data["complete"],
             consequences=data["consequences"],
+            hero_points_spent=[WeltenHeroPointApplied.from_json(v0) for v0 in data["hero_points_spent"]],
             spent=[WeltenSpentDie.from_json(v0) for v0 in data["spent"]],
             toughness_after={
                 k0: WeltenToughnessResult.from_json(v0) for k0, v0 in data["toughness_after"].items()
@@ -3676,10 +3766,15 @@ class WeltenResurrectionResult(Model):
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class WeltenSpend(Model):
     """``WeltenSpend`` in the API's JSON."""
-    die: int
-    """Index into that member's `dice` in the conflict result (0-based)."""
+    die: int | None = None
+    """Index into that member's `dice` in the conflict result (0-based); required unless `hero_point` is true.
+    """
+    hero_point: bool | None = None
+    """true: this entry is a hero point the player spends at this moment, +3 toughness (not above max),
+    without `die` or `target` (ruling 5).
+    """
     member: str
-    """Whose die is pushed to the middle of the table."""
+    """Whose die is pushed to the middle of the table (or who spends the hero point)."""
     target: str | None = None
     """An opponent whose toughness a success lowers by 1; leave it out for a die spent on narration only
     (required for nothing, forbidden for a failure).
@@ -3689,7 +3784,8 @@ class WeltenSpend(Model):
     def from_json(cls, data: Mapping[str, Any]) -> WeltenSpend:
         """``WeltenSpend`` from its JSON (kept for ``to_dict()``)."""
         return cls(
-            die=data["die"],
+            die=data.get("die"),
+            hero_point=data.get("hero_point"),
             member=data["member"],
             target=data.get("target"),
         )._with_json(data)
@@ -3865,8 +3961,11 @@ class WeltenbuchNarrationRequest(Model):
     conflict: dict[str, Any]
     """The complete, signed /conflict response."""
     hero_points: list[WeltenHeroPoint] | None = None
+    """Hero points spent at the end, after every entry of `spends`; to spend one between dice, put `{"member":
+    ..., "hero_point": true}` into `spends`.
+    """
     spends: list[WeltenSpend] | None = None
-    """Every die spent so far, in the order spent."""
+    """The ledger: every die (and hero point) spent so far, in the order spent."""
     toughness: dict[str, WeltenToughness] | None = None
     """Toughness at the start of the scene, by member name."""
 
@@ -4235,14 +4334,19 @@ class WeltenPartyParam(TypedDict):
 
 
 class _WeltenSpendParamRequired(TypedDict):
-    die: int
-    """Index into that member's `dice` in the conflict result (0-based)."""
     member: str
-    """Whose die is pushed to the middle of the table."""
+    """Whose die is pushed to the middle of the table (or who spends the hero point)."""
 
 
 class WeltenSpendParam(_WeltenSpendParamRequired, total=False):
-    """``WeltenSpend`` as a request parameter (a plain dict; required keys: die, member)."""
+    """``WeltenSpend`` as a request parameter (a plain dict; required keys: member)."""
+    die: int
+    """Index into that member's `dice` in the conflict result (0-based); required unless `hero_point` is true.
+    """
+    hero_point: bool
+    """true: this entry is a hero point the player spends at this moment, +3 toughness (not above max),
+    without `die` or `target` (ruling 5).
+    """
     target: str
     """An opponent whose toughness a success lowers by 1; leave it out for a die spent on narration only
     (required for nothing, forbidden for a failure).

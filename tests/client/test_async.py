@@ -13,8 +13,8 @@ from tests.wsgi_session import WsgiSession
 from wurfwerk import AsyncClient, Client, InvalidRequest, RequestTimeout, ServerError, TransportError
 from wurfwerk.models import PawsTestResponse, Verification
 
-from .support import ROOT, example_answer
 from .async_wsgi import AsyncWsgiTransport
+from .support import ROOT, example_answer
 
 BASE = "http://svc.test"
 

@@ -8,7 +8,6 @@ import inspect
 import sys
 import types
 
-
 from wurfwerk import AsyncClient, Client
 from wurfwerk._operations import OPERATIONS
 

@@ -10,8 +10,18 @@ import pytest
 import requests
 import responses
 
-from wurfwerk import (Client, Conflict, InvalidRequest, NotFound, RateLimited, RequestTimeout, ServerError,
-                      TransportError, Unauthorized, WurfwerkError)
+from wurfwerk import (
+    Client,
+    Conflict,
+    InvalidRequest,
+    NotFound,
+    RateLimited,
+    RequestTimeout,
+    ServerError,
+    TransportError,
+    Unauthorized,
+    WurfwerkError,
+)
 from wurfwerk._operations import OPERATIONS
 
 from .support import example_answer

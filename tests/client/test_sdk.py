@@ -171,3 +171,10 @@ def test_client_is_a_context_manager_that_closes_only_its_own_session(app, monke
     with Client("http://wurfwerk.test") as own:
         pass
     assert closed == [own._session]
+
+
+def test_tickets_are_typed(sdk):
+    issued = sdk.tickets(count=2, operation="proben.test", context="chat-1")
+    assert [ticket.operation for ticket in issued.tickets] == ["proben.test", "proben.test"]
+    assert issued.tickets[0].context == "chat-1" and issued.tickets[0].id != issued.tickets[1].id
+    assert issued.request_id
