@@ -526,7 +526,7 @@ class Beutelschneider:
         *,
         ability: Literal["combat", "skill", "magic"],
         bag: BeutelBagParam | BeutelBag,
-        difficulty: Literal["easy", "normal", "hard"] = "normal",
+        difficulty: Literal["easy", "normal", "hard"] | None = "normal",
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
@@ -571,7 +571,7 @@ class Beutelschneider:
         *,
         ability: Literal["combat", "skill", "magic"],
         bag: BeutelBagParam | BeutelBag,
-        difficulty: Literal["easy", "normal", "hard"] = "normal",
+        difficulty: Literal["easy", "normal", "hard"] | None = "normal",
         name: str | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderChallengeOddsResponse:
@@ -820,7 +820,7 @@ class Beutelschneider:
         self,
         *,
         bag: BeutelBagParam | BeutelBag,
-        difficulty: Literal["easy", "normal", "hard"] = "normal",
+        difficulty: Literal["easy", "normal", "hard"] | None = "normal",
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
@@ -856,7 +856,7 @@ class Beutelschneider:
         self,
         *,
         bag: BeutelBagParam | BeutelBag,
-        difficulty: Literal["easy", "normal", "hard"] = "normal",
+        difficulty: Literal["easy", "normal", "hard"] | None = "normal",
         name: str | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderFirstAidOddsResponse:
@@ -1164,14 +1164,16 @@ class Malmsturm:
         *,
         difficulty: int,
         skill: int,
+        dice: int | None = 4,
         manual: Sequence[int | str] | None = None,
-        modifier: int = 0,
+        modifier: int | None = 0,
         seed: int | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmActionResponse:
         """Roll a simple action (Einfache Aktion).
 
-        Total = skill + modifier + 4dF, read on the ladder (ruling 1). Ruling 2: success when the total is
+        Total = skill + modifier + 4dF (`dice` dF: 1..8, "meistens 4", ruling 7), read on the ladder
+        (ruling 1). Ruling 2: success when the total is
         at least the difficulty ("Für einen Erfolg muss man mindestens den DC getroffen haben"); `shifts`
         (Erfolge) = total − difficulty when ≥ 0, else 0; `margin` is total − difficulty either way.
 
@@ -1181,6 +1183,7 @@ class Malmsturm:
         Args:
             difficulty: Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder.
             skill: Skill level on the ladder (Fertigkeit), e.g. 3 = gut.
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             modifier: Situational bonus or penalty added to the total (default 0).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
@@ -1190,7 +1193,14 @@ class Malmsturm:
         """
         return self._send(
             _MALMSTURM_ACTION,
-            {"difficulty": difficulty, "skill": skill, "manual": manual, "modifier": modifier, "seed": seed},
+            {
+                "difficulty": difficulty,
+                "skill": skill,
+                "dice": dice,
+                "manual": manual,
+                "modifier": modifier,
+                "seed": seed,
+            },
             {"lang": lang},
         )
 
@@ -1199,26 +1209,28 @@ class Malmsturm:
         *,
         difficulty: int,
         skill: int,
-        modifier: int = 0,
+        dice: int | None = 4,
+        modifier: int | None = 0,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmActionOddsResponse:
         """Exact odds of a simple action.
 
         Outcomes `success` (total ≥ difficulty, ruling 2) and `failure`; distributions `shifts` (0 on a
-        failure) and `total`.
+        failure) and `total`; `dice` dF as in `malmsturm.action`.
 
         ``POST /v1/malmsturm/action/odds`` (``malmsturm.action.odds``).
 
         Args:
             difficulty: Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder.
             skill: Skill level on the ladder (Fertigkeit), e.g. 3 = gut.
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             modifier: Situational bonus or penalty added to the total (default 0).
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _MALMSTURM_ACTION_ODDS,
-            {"difficulty": difficulty, "skill": skill, "modifier": modifier},
+            {"difficulty": difficulty, "skill": skill, "dice": dice, "modifier": modifier},
             {"lang": lang},
         )
 
@@ -1227,9 +1239,12 @@ class Malmsturm:
         *,
         attacker: MalmAttackerParam | MalmAttacker,
         defender: MalmDefenderParam | MalmDefender,
+        defend: bool | None = True,
+        dice: int | None = 4,
+        difficulty: int | None = 0,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
-        take_consequence_early: bool = False,
+        take_consequence_early: bool | None = False,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmAttackResponse:
         """Roll an attack in a conflict (Angriff).
@@ -1241,12 +1256,26 @@ class Malmsturm:
         max; excess shifts are lost. With `take_consequence_early` a hit causes a consequence instead of
         the stress loss (`taken_early`, the track is unchanged); it has no effect on a miss. The second
         consequence takes the defender out (`taken_out`); a defender who already has two is out, and
-        nothing changes. Ruling 6: the consequences and their recovery times are listed in `/v1/systems`.
+        nothing changes. Ruling 5: the defender may choose not to defend ("der angegriffene kann sich mit
+        einem Fertigkeitswurf verteidigen"): with `defend: false` no defense dice are rolled (its
+        `skill` may be left out) and the attack meets the fixed `difficulty` (default 0, mäßig) instead;
+        `defended` is false and `defender` shows that difficulty. A result requiring a consequence
+        carries `suggested_consequences`, the text's examples for that kind of attack ("Beispiele für
+        Konsequenzen": harm Körperliche Verwundung; deceive Getäuscht, Verwirrt, Verunsichert,
+        Unkonzentriert; intimidate Eingeschüchtert, Verunsichert, Verängstigt; charm Kooperativ, Verliebt;
+        push Aus dem Gleichgewicht gebracht, Stolpern; persuade Überredet, ein Auge zudrücken), in German,
+        English and `lang`. Ruling 6: the consequences and their recovery times are listed in
+        `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
 
         ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: without ``seed``, ``manual`` or
         ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
 
         Args:
+            defend: false: the defender does not defend ("kann sich … verteidigen", ruling 5); no defense
+                dice are rolled, the attack meets `difficulty`.
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            difficulty: The fixed difficulty an undefended attack meets (default 0, mäßig); only with
+                `defend: false`.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
@@ -1259,6 +1288,9 @@ class Malmsturm:
             {
                 "attacker": attacker,
                 "defender": defender,
+                "defend": defend,
+                "dice": dice,
+                "difficulty": difficulty,
                 "manual": manual,
                 "seed": seed,
                 "take_consequence_early": take_consequence_early,
@@ -1271,7 +1303,10 @@ class Malmsturm:
         *,
         attacker: MalmAttackerParam | MalmAttacker,
         defender: MalmDefenderParam | MalmDefender,
-        take_consequence_early: bool = False,
+        defend: bool | None = True,
+        dice: int | None = 4,
+        difficulty: int | None = 0,
+        take_consequence_early: bool | None = False,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmAttackOddsResponse:
         """Exact odds of an attack.
@@ -1283,13 +1318,25 @@ class Malmsturm:
         ``POST /v1/malmsturm/attack/odds`` (``malmsturm.attack.odds``).
 
         Args:
+            defend: false: the defender does not defend ("kann sich … verteidigen", ruling 5); no defense
+                dice are rolled, the attack meets `difficulty`.
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            difficulty: The fixed difficulty an undefended attack meets (default 0, mäßig); only with
+                `defend: false`.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _MALMSTURM_ATTACK_ODDS,
-            {"attacker": attacker, "defender": defender, "take_consequence_early": take_consequence_early},
+            {
+                "attacker": attacker,
+                "defender": defender,
+                "defend": defend,
+                "dice": dice,
+                "difficulty": difficulty,
+                "take_consequence_early": take_consequence_early,
+            },
             {"lang": lang},
         )
 
@@ -1298,20 +1345,22 @@ class Malmsturm:
         *,
         a: MalmContenderParam | MalmContender,
         b: MalmContenderParam | MalmContender,
+        dice: int | None = 4,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmContestResponse:
         """Roll a contest (Wettstreit).
 
-        Each side rolls skill + modifier + 4dF (a first, then b). Ruling 3: a side wins only with a total
-        at least one step above the other's; equal totals are a tie (`winner: null`). `shifts` is the
-        difference of the totals.
+        Each side rolls skill + modifier + 4dF (a first, then b; `dice` dF instead of four, ruling 7).
+        Ruling 3: a side wins only with a total at least one step above the other's; equal totals are a
+        tie (`winner: null`). `shifts` is the difference of the totals.
 
         ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: without ``seed``, ``manual`` or
         ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
 
         Args:
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
@@ -1320,7 +1369,7 @@ class Malmsturm:
         """
         return self._send(
             _MALMSTURM_CONTEST,
-            {"a": a, "b": b, "manual": manual, "seed": seed},
+            {"a": a, "b": b, "dice": dice, "manual": manual, "seed": seed},
             {"lang": lang},
         )
 
@@ -1329,6 +1378,7 @@ class Malmsturm:
         *,
         a: MalmContenderParam | MalmContender,
         b: MalmContenderParam | MalmContender,
+        dice: int | None = 4,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmContestOddsResponse:
         """Exact odds of a contest.
@@ -1339,15 +1389,17 @@ class Malmsturm:
         ``POST /v1/malmsturm/contest/odds`` (``malmsturm.contest.odds``).
 
         Args:
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
-        return self._send(_MALMSTURM_CONTEST_ODDS, {"a": a, "b": b}, {"lang": lang})
+        return self._send(_MALMSTURM_CONTEST_ODDS, {"a": a, "b": b, "dice": dice}, {"lang": lang})
 
     def initiative(
         self,
         *,
         participants: Sequence[MalmParticipantParam | MalmParticipant],
+        dice: int | None = 4,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         lang: Literal["en", "de"] | None = None,
@@ -1359,13 +1411,15 @@ class Malmsturm:
         still equal: roll-offs of 4dF each (higher first), a group still tied rolls again. Roll-offs
         are rolled group by group from the top of the order, members in request order, so their dice
         are recorded and replayable via `manual`; they are listed per participant in `roll_offs`.
-        After 20 tied roll-offs the request order stands. Names must be unique.
+        After 20 tied roll-offs the request order stands. Names must be unique. `dice` dF (1..8, default
+        4, ruling 7) for every roll, the roll-offs too.
 
         ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: without ``seed``,
         ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the
         first attempt.
 
         Args:
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
@@ -1374,7 +1428,7 @@ class Malmsturm:
         """
         return self._send(
             _MALMSTURM_INITIATIVE,
-            {"participants": participants, "manual": manual, "seed": seed},
+            {"participants": participants, "dice": dice, "manual": manual, "seed": seed},
             {"lang": lang},
         )
 
@@ -1382,6 +1436,7 @@ class Malmsturm:
         self,
         *,
         participants: Sequence[MalmParticipantParam | MalmParticipant],
+        dice: int | None = 4,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmInitiativeOddsResponse:
         """Exact odds of the order of a conflict.
@@ -1393,10 +1448,15 @@ class Malmsturm:
         ``POST /v1/malmsturm/initiative/odds`` (``malmsturm.initiative.odds``).
 
         Args:
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
-        return self._send(_MALMSTURM_INITIATIVE_ODDS, {"participants": participants}, {"lang": lang})
+        return self._send(
+            _MALMSTURM_INITIATIVE_ODDS,
+            {"participants": participants, "dice": dice},
+            {"lang": lang},
+        )
 
     def ladder(
         self,
@@ -1434,7 +1494,7 @@ class Paws:
         a: PawsPoolParam | PawsPool,
         b: PawsPoolParam | PawsPool,
         manual: Sequence[int | str] | None = None,
-        mode: Literal["contest", "defense"] = "contest",
+        mode: Literal["contest", "defense"] | None = "contest",
         seed: int | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> PawsComparisonResponse:
@@ -1445,8 +1505,11 @@ class Paws:
         0). Mode `defense`: a attacks, b only defends; the attack lands (`attack_lands`) only with net >= 1
         and b cannot win (more defender successes just repel it). Ruling 3: only the loser rolls its
         rescue dice (after the two pools); each rescue success cancels one of the winner's net successes,
-        reaching 0 makes a tie, never a win. Each side's `catastrophe` reports its own roll (every die 1);
-        in a comparison rescue dice act on `net` only.
+        reaching 0 makes a tie, never a win; a tie is no failure, so the rescued side's catastrophe (every
+        die 1) is gone too. Short of a tie, the first rescue success averts the side's catastrophe instead
+        and the others cancel (`rescue.catastrophe_averted`). Each side's `catastrophe` is its own roll of
+        only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
+        on a tie or a repelled attack.
 
         ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: without ``seed``, ``manual`` or
         ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
@@ -1473,13 +1536,15 @@ class Paws:
         *,
         a: PawsPoolParam | PawsPool,
         b: PawsPoolParam | PawsPool,
-        mode: Literal["contest", "defense"] = "contest",
+        mode: Literal["contest", "defense"] | None = "contest",
         lang: Literal["en", "de"] | None = None,
     ) -> PawsComparisonOddsResponse:
         """Exact odds of a comparison.
 
         Outcomes `a`, `b` and `tie` after the loser's rescue dice (in defense mode `b` is always 0);
-        distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`. Same rulings as
+        distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`, and `catastrophe_a`,
+        `catastrophe_b` (1: the side ends with a catastrophe no rescue averted, ruling 3: a rescue short
+        of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
         `paws.comparison`.
 
         ``POST /v1/paws/comparison/odds`` (``paws.comparison.odds``).
@@ -1544,13 +1609,13 @@ class Paws:
         *,
         rank: int,
         advantages: PawsAdvantagesParam | PawsAdvantages | None = None,
-        extra_bonus_dice: int = 0,
-        extra_rescue_dice: int = 0,
-        fit: Literal["fallback", "matching", "specialized"] = "matching",
+        extra_bonus_dice: int | None = 0,
+        extra_rescue_dice: int | None = 0,
+        fit: Literal["fallback", "matching", "specialized"] | None = "matching",
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
-        wounds: int = 0,
+        wounds: int | None = 0,
         lang: Literal["en", "de"] | None = None,
     ) -> PawsTestResponse:
         """Roll a test (Probe).
@@ -1561,8 +1626,11 @@ class Paws:
         successes - 1. Ruling 1: one advantage per category (`equipment`, `personal`, `situation`), active
         or passive; beyond that only the GM's extra dice. Ruling 2: `catastrophe` when every die shows 1
         (at least one die; 0 dice is a plain failure). Ruling 3: rescue dice are rolled only after a
-        failed test; one rescue success averts a catastrophe (`rescue.rescued`, and `catastrophe` is then
-        false), it never turns a failure into a success.
+        failed test; the first rescue success averts a catastrophe (`rescue.rescued`, and `catastrophe` is
+        then false), every other success averts one negative effect of the failure ("Zeigt er einen
+        Erfolg, kann man damit einen negativen Effekt abwenden": `rescue.averted`, a count); they never
+        turn a failure into a success. Ruling 7: `narrator` is `gm` after a success, else the acting
+        character (`name`, or `player` without one).
 
         ``POST /v1/paws/test`` (``paws.test``). Rolls dice: without ``seed``, ``manual`` or ``ticket`` the
         call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
@@ -1604,17 +1672,19 @@ class Paws:
         *,
         rank: int,
         advantages: PawsAdvantagesParam | PawsAdvantages | None = None,
-        extra_bonus_dice: int = 0,
-        extra_rescue_dice: int = 0,
-        fit: Literal["fallback", "matching", "specialized"] = "matching",
+        extra_bonus_dice: int | None = 0,
+        extra_rescue_dice: int | None = 0,
+        fit: Literal["fallback", "matching", "specialized"] | None = "matching",
         name: str | None = None,
-        wounds: int = 0,
+        wounds: int | None = 0,
         lang: Literal["en", "de"] | None = None,
     ) -> PawsTestOddsResponse:
         """Exact odds of a test.
 
         Outcomes `success`, `failure` (no success, no catastrophe) and `catastrophe` (every die 1 and no
-        rescue success, ruling 3); distributions `successes` and `effects`. Same rulings as `paws.test`.
+        rescue success, ruling 3); distributions `successes`, `effects` and `averted` (negative effects
+        averted by rescue successes: all of them after a plain failure, all but the first after a
+        catastrophe). Same rulings as `paws.test`.
 
         ``POST /v1/paws/test/odds`` (``paws.test.odds``).
 
@@ -1656,11 +1726,13 @@ class Paws:
     ) -> PawsValidateCharacterResponse:
         """Validate a character (Potenzial und Macht).
 
-        Ruling 6: every trait has rank >= 1 (a rank 0 is refused with 422) and <= potential, the
-        category's potential when the trait names a category; good ranks minus bad ranks <= power ("jeder
-        Rang in einer schlechten Eigenschaft [gleicht] einen Rang einer guten Eigenschaft aus"), where a
-        category's own power replaces the character's for the traits in it: `power_used` counts the
-        traits without a category, `categories[].power_used` those of each category. The potential holds
+        Ruling 6: every trait has rank >= 1 (a rank 0 is refused with 422) and <= potential; good ranks
+        minus bad ranks <= power ("jeder Rang in einer schlechten Eigenschaft [gleicht] einen Rang einer
+        guten Eigenschaft aus"). A category may set "ein eigenes Potenzial oder eine eigene Machtstufe":
+        its own `potential`, its own `power`, both or neither; what it does not set, the character's value
+        governs. `power_used` counts the traits the character's power bounds together (those without a
+        category and those in categories without their own power), `categories[].power_used` the traits
+        of each category. The potential holds
         for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
         `lang`, `issues` machine-readable), not only the first.
 
@@ -1695,7 +1767,7 @@ class Proben:
         leader: ProbenPoolParam | ProbenPool,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
-        success_rule: Literal["meet", "exceed"] = "meet",
+        success_rule: Literal["meet", "exceed"] | None = "meet",
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenCooperationResponse:
         """Roll a cooperation (Zusammenarbeiten).
@@ -1733,7 +1805,7 @@ class Proben:
         difficulty: int,
         helpers: Sequence[ProbenPoolParam | ProbenPool],
         leader: ProbenPoolParam | ProbenPool,
-        success_rule: Literal["meet", "exceed"] = "meet",
+        success_rule: Literal["meet", "exceed"] | None = "meet",
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenCooperationOddsResponse:
         """Exact odds of a cooperation.
@@ -1758,13 +1830,13 @@ class Proben:
         *,
         attribute: int,
         required: int,
-        advantages: int = 0,
-        disadvantages: int = 0,
+        advantages: int | None = 0,
+        disadvantages: int | None = 0,
         interval: ProbenIntervalParam | ProbenInterval | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
-        skill: int = 0,
+        skill: int | None = 0,
         skill_dice: int | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenExtendedResponse:
@@ -1814,11 +1886,11 @@ class Proben:
         *,
         attribute: int,
         required: int,
-        advantages: int = 0,
-        disadvantages: int = 0,
+        advantages: int | None = 0,
+        disadvantages: int | None = 0,
         interval: ProbenIntervalParam | ProbenInterval | None = None,
         name: str | None = None,
-        skill: int = 0,
+        skill: int | None = 0,
         skill_dice: int | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenExtendedOddsResponse:
@@ -1860,7 +1932,7 @@ class Proben:
         *,
         a: ProbenPoolParam | ProbenPool,
         b: ProbenPoolParam | ProbenPool,
-        allow_tie: bool = False,
+        allow_tie: bool | None = False,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         lang: Literal["en", "de"] | None = None,
@@ -1894,7 +1966,7 @@ class Proben:
         *,
         a: ProbenPoolParam | ProbenPool,
         b: ProbenPoolParam | ProbenPool,
-        allow_tie: bool = False,
+        allow_tie: bool | None = False,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenOpposedOddsResponse:
         """Exact odds of an opposed test.
@@ -1915,15 +1987,15 @@ class Proben:
         *,
         attribute: int,
         difficulty: int,
-        advantages: int = 0,
-        attempt: int = 1,
-        disadvantages: int = 0,
+        advantages: int | None = 0,
+        attempt: int | None = 1,
+        disadvantages: int | None = 0,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
-        skill: int = 0,
+        skill: int | None = 0,
         skill_dice: int | None = None,
-        success_rule: Literal["meet", "exceed"] = "meet",
+        success_rule: Literal["meet", "exceed"] | None = "meet",
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenTestResponse:
         """Roll a simple test (Einfache Probe).
@@ -1977,13 +2049,13 @@ class Proben:
         *,
         attribute: int,
         difficulty: int,
-        advantages: int = 0,
-        attempt: int = 1,
-        disadvantages: int = 0,
+        advantages: int | None = 0,
+        attempt: int | None = 1,
+        disadvantages: int | None = 0,
         name: str | None = None,
-        skill: int = 0,
+        skill: int | None = 0,
         skill_dice: int | None = None,
-        success_rule: Literal["meet", "exceed"] = "meet",
+        success_rule: Literal["meet", "exceed"] | None = "meet",
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenTestOddsResponse:
         """Exact odds of a simple test.
@@ -2061,7 +2133,7 @@ class Weltenbuch:
         self,
         *,
         parties: Sequence[WeltenPartyParam | WeltenParty],
-        die: int = 10,
+        die: int | None = 10,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         lang: Literal["en", "de"] | None = None,
@@ -2105,7 +2177,7 @@ class Weltenbuch:
         self,
         *,
         parties: Sequence[WeltenPartyParam | WeltenParty],
-        die: int = 10,
+        die: int | None = 10,
         lang: Literal["en", "de"] | None = None,
     ) -> WeltenbuchConflictOddsResponse:
         """Exact odds of a conflict scene.
@@ -2312,9 +2384,9 @@ class Operations:
         self,
         *,
         context: str | None = None,
-        count: int = 1,
+        count: int | None = 1,
         operation: TicketsRequestOperation | None = None,
-        ttl_s: int = 86400,
+        ttl_s: int | None = 86400,
     ) -> TicketsResponse:
         """Issue signed roll tickets.
 
@@ -2353,7 +2425,7 @@ class AsyncBeutelschneider:
         *,
         ability: Literal["combat", "skill", "magic"],
         bag: BeutelBagParam | BeutelBag,
-        difficulty: Literal["easy", "normal", "hard"] = "normal",
+        difficulty: Literal["easy", "normal", "hard"] | None = "normal",
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
@@ -2398,7 +2470,7 @@ class AsyncBeutelschneider:
         *,
         ability: Literal["combat", "skill", "magic"],
         bag: BeutelBagParam | BeutelBag,
-        difficulty: Literal["easy", "normal", "hard"] = "normal",
+        difficulty: Literal["easy", "normal", "hard"] | None = "normal",
         name: str | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderChallengeOddsResponse:
@@ -2647,7 +2719,7 @@ class AsyncBeutelschneider:
         self,
         *,
         bag: BeutelBagParam | BeutelBag,
-        difficulty: Literal["easy", "normal", "hard"] = "normal",
+        difficulty: Literal["easy", "normal", "hard"] | None = "normal",
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
@@ -2683,7 +2755,7 @@ class AsyncBeutelschneider:
         self,
         *,
         bag: BeutelBagParam | BeutelBag,
-        difficulty: Literal["easy", "normal", "hard"] = "normal",
+        difficulty: Literal["easy", "normal", "hard"] | None = "normal",
         name: str | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderFirstAidOddsResponse:
@@ -2991,14 +3063,16 @@ class AsyncMalmsturm:
         *,
         difficulty: int,
         skill: int,
+        dice: int | None = 4,
         manual: Sequence[int | str] | None = None,
-        modifier: int = 0,
+        modifier: int | None = 0,
         seed: int | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmActionResponse:
         """Roll a simple action (Einfache Aktion).
 
-        Total = skill + modifier + 4dF, read on the ladder (ruling 1). Ruling 2: success when the total is
+        Total = skill + modifier + 4dF (`dice` dF: 1..8, "meistens 4", ruling 7), read on the ladder
+        (ruling 1). Ruling 2: success when the total is
         at least the difficulty ("Für einen Erfolg muss man mindestens den DC getroffen haben"); `shifts`
         (Erfolge) = total − difficulty when ≥ 0, else 0; `margin` is total − difficulty either way.
 
@@ -3008,6 +3082,7 @@ class AsyncMalmsturm:
         Args:
             difficulty: Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder.
             skill: Skill level on the ladder (Fertigkeit), e.g. 3 = gut.
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             modifier: Situational bonus or penalty added to the total (default 0).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
@@ -3017,7 +3092,14 @@ class AsyncMalmsturm:
         """
         return await self._send(
             _MALMSTURM_ACTION,
-            {"difficulty": difficulty, "skill": skill, "manual": manual, "modifier": modifier, "seed": seed},
+            {
+                "difficulty": difficulty,
+                "skill": skill,
+                "dice": dice,
+                "manual": manual,
+                "modifier": modifier,
+                "seed": seed,
+            },
             {"lang": lang},
         )
 
@@ -3026,26 +3108,28 @@ class AsyncMalmsturm:
         *,
         difficulty: int,
         skill: int,
-        modifier: int = 0,
+        dice: int | None = 4,
+        modifier: int | None = 0,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmActionOddsResponse:
         """Exact odds of a simple action.
 
         Outcomes `success` (total ≥ difficulty, ruling 2) and `failure`; distributions `shifts` (0 on a
-        failure) and `total`.
+        failure) and `total`; `dice` dF as in `malmsturm.action`.
 
         ``POST /v1/malmsturm/action/odds`` (``malmsturm.action.odds``).
 
         Args:
             difficulty: Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder.
             skill: Skill level on the ladder (Fertigkeit), e.g. 3 = gut.
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             modifier: Situational bonus or penalty added to the total (default 0).
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _MALMSTURM_ACTION_ODDS,
-            {"difficulty": difficulty, "skill": skill, "modifier": modifier},
+            {"difficulty": difficulty, "skill": skill, "dice": dice, "modifier": modifier},
             {"lang": lang},
         )
 
@@ -3054,9 +3138,12 @@ class AsyncMalmsturm:
         *,
         attacker: MalmAttackerParam | MalmAttacker,
         defender: MalmDefenderParam | MalmDefender,
+        defend: bool | None = True,
+        dice: int | None = 4,
+        difficulty: int | None = 0,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
-        take_consequence_early: bool = False,
+        take_consequence_early: bool | None = False,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmAttackResponse:
         """Roll an attack in a conflict (Angriff).
@@ -3068,12 +3155,26 @@ class AsyncMalmsturm:
         max; excess shifts are lost. With `take_consequence_early` a hit causes a consequence instead of
         the stress loss (`taken_early`, the track is unchanged); it has no effect on a miss. The second
         consequence takes the defender out (`taken_out`); a defender who already has two is out, and
-        nothing changes. Ruling 6: the consequences and their recovery times are listed in `/v1/systems`.
+        nothing changes. Ruling 5: the defender may choose not to defend ("der angegriffene kann sich mit
+        einem Fertigkeitswurf verteidigen"): with `defend: false` no defense dice are rolled (its
+        `skill` may be left out) and the attack meets the fixed `difficulty` (default 0, mäßig) instead;
+        `defended` is false and `defender` shows that difficulty. A result requiring a consequence
+        carries `suggested_consequences`, the text's examples for that kind of attack ("Beispiele für
+        Konsequenzen": harm Körperliche Verwundung; deceive Getäuscht, Verwirrt, Verunsichert,
+        Unkonzentriert; intimidate Eingeschüchtert, Verunsichert, Verängstigt; charm Kooperativ, Verliebt;
+        push Aus dem Gleichgewicht gebracht, Stolpern; persuade Überredet, ein Auge zudrücken), in German,
+        English and `lang`. Ruling 6: the consequences and their recovery times are listed in
+        `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
 
         ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: without ``seed``, ``manual`` or
         ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
 
         Args:
+            defend: false: the defender does not defend ("kann sich … verteidigen", ruling 5); no defense
+                dice are rolled, the attack meets `difficulty`.
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            difficulty: The fixed difficulty an undefended attack meets (default 0, mäßig); only with
+                `defend: false`.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
@@ -3086,6 +3187,9 @@ class AsyncMalmsturm:
             {
                 "attacker": attacker,
                 "defender": defender,
+                "defend": defend,
+                "dice": dice,
+                "difficulty": difficulty,
                 "manual": manual,
                 "seed": seed,
                 "take_consequence_early": take_consequence_early,
@@ -3098,7 +3202,10 @@ class AsyncMalmsturm:
         *,
         attacker: MalmAttackerParam | MalmAttacker,
         defender: MalmDefenderParam | MalmDefender,
-        take_consequence_early: bool = False,
+        defend: bool | None = True,
+        dice: int | None = 4,
+        difficulty: int | None = 0,
+        take_consequence_early: bool | None = False,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmAttackOddsResponse:
         """Exact odds of an attack.
@@ -3110,13 +3217,25 @@ class AsyncMalmsturm:
         ``POST /v1/malmsturm/attack/odds`` (``malmsturm.attack.odds``).
 
         Args:
+            defend: false: the defender does not defend ("kann sich … verteidigen", ruling 5); no defense
+                dice are rolled, the attack meets `difficulty`.
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            difficulty: The fixed difficulty an undefended attack meets (default 0, mäßig); only with
+                `defend: false`.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _MALMSTURM_ATTACK_ODDS,
-            {"attacker": attacker, "defender": defender, "take_consequence_early": take_consequence_early},
+            {
+                "attacker": attacker,
+                "defender": defender,
+                "defend": defend,
+                "dice": dice,
+                "difficulty": difficulty,
+                "take_consequence_early": take_consequence_early,
+            },
             {"lang": lang},
         )
 
@@ -3125,20 +3244,22 @@ class AsyncMalmsturm:
         *,
         a: MalmContenderParam | MalmContender,
         b: MalmContenderParam | MalmContender,
+        dice: int | None = 4,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmContestResponse:
         """Roll a contest (Wettstreit).
 
-        Each side rolls skill + modifier + 4dF (a first, then b). Ruling 3: a side wins only with a total
-        at least one step above the other's; equal totals are a tie (`winner: null`). `shifts` is the
-        difference of the totals.
+        Each side rolls skill + modifier + 4dF (a first, then b; `dice` dF instead of four, ruling 7).
+        Ruling 3: a side wins only with a total at least one step above the other's; equal totals are a
+        tie (`winner: null`). `shifts` is the difference of the totals.
 
         ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: without ``seed``, ``manual`` or
         ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
 
         Args:
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
@@ -3147,7 +3268,7 @@ class AsyncMalmsturm:
         """
         return await self._send(
             _MALMSTURM_CONTEST,
-            {"a": a, "b": b, "manual": manual, "seed": seed},
+            {"a": a, "b": b, "dice": dice, "manual": manual, "seed": seed},
             {"lang": lang},
         )
 
@@ -3156,6 +3277,7 @@ class AsyncMalmsturm:
         *,
         a: MalmContenderParam | MalmContender,
         b: MalmContenderParam | MalmContender,
+        dice: int | None = 4,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmContestOddsResponse:
         """Exact odds of a contest.
@@ -3166,15 +3288,17 @@ class AsyncMalmsturm:
         ``POST /v1/malmsturm/contest/odds`` (``malmsturm.contest.odds``).
 
         Args:
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
-        return await self._send(_MALMSTURM_CONTEST_ODDS, {"a": a, "b": b}, {"lang": lang})
+        return await self._send(_MALMSTURM_CONTEST_ODDS, {"a": a, "b": b, "dice": dice}, {"lang": lang})
 
     async def initiative(
         self,
         *,
         participants: Sequence[MalmParticipantParam | MalmParticipant],
+        dice: int | None = 4,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         lang: Literal["en", "de"] | None = None,
@@ -3186,13 +3310,15 @@ class AsyncMalmsturm:
         still equal: roll-offs of 4dF each (higher first), a group still tied rolls again. Roll-offs
         are rolled group by group from the top of the order, members in request order, so their dice
         are recorded and replayable via `manual`; they are listed per participant in `roll_offs`.
-        After 20 tied roll-offs the request order stands. Names must be unique.
+        After 20 tied roll-offs the request order stands. Names must be unique. `dice` dF (1..8, default
+        4, ruling 7) for every roll, the roll-offs too.
 
         ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: without ``seed``,
         ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the
         first attempt.
 
         Args:
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
@@ -3201,7 +3327,7 @@ class AsyncMalmsturm:
         """
         return await self._send(
             _MALMSTURM_INITIATIVE,
-            {"participants": participants, "manual": manual, "seed": seed},
+            {"participants": participants, "dice": dice, "manual": manual, "seed": seed},
             {"lang": lang},
         )
 
@@ -3209,6 +3335,7 @@ class AsyncMalmsturm:
         self,
         *,
         participants: Sequence[MalmParticipantParam | MalmParticipant],
+        dice: int | None = 4,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmInitiativeOddsResponse:
         """Exact odds of the order of a conflict.
@@ -3220,10 +3347,15 @@ class AsyncMalmsturm:
         ``POST /v1/malmsturm/initiative/odds`` (``malmsturm.initiative.odds``).
 
         Args:
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
-        return await self._send(_MALMSTURM_INITIATIVE_ODDS, {"participants": participants}, {"lang": lang})
+        return await self._send(
+            _MALMSTURM_INITIATIVE_ODDS,
+            {"participants": participants, "dice": dice},
+            {"lang": lang},
+        )
 
     async def ladder(
         self,
@@ -3261,7 +3393,7 @@ class AsyncPaws:
         a: PawsPoolParam | PawsPool,
         b: PawsPoolParam | PawsPool,
         manual: Sequence[int | str] | None = None,
-        mode: Literal["contest", "defense"] = "contest",
+        mode: Literal["contest", "defense"] | None = "contest",
         seed: int | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> PawsComparisonResponse:
@@ -3272,8 +3404,11 @@ class AsyncPaws:
         0). Mode `defense`: a attacks, b only defends; the attack lands (`attack_lands`) only with net >= 1
         and b cannot win (more defender successes just repel it). Ruling 3: only the loser rolls its
         rescue dice (after the two pools); each rescue success cancels one of the winner's net successes,
-        reaching 0 makes a tie, never a win. Each side's `catastrophe` reports its own roll (every die 1);
-        in a comparison rescue dice act on `net` only.
+        reaching 0 makes a tie, never a win; a tie is no failure, so the rescued side's catastrophe (every
+        die 1) is gone too. Short of a tie, the first rescue success averts the side's catastrophe instead
+        and the others cancel (`rescue.catastrophe_averted`). Each side's `catastrophe` is its own roll of
+        only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
+        on a tie or a repelled attack.
 
         ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: without ``seed``, ``manual`` or
         ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
@@ -3300,13 +3435,15 @@ class AsyncPaws:
         *,
         a: PawsPoolParam | PawsPool,
         b: PawsPoolParam | PawsPool,
-        mode: Literal["contest", "defense"] = "contest",
+        mode: Literal["contest", "defense"] | None = "contest",
         lang: Literal["en", "de"] | None = None,
     ) -> PawsComparisonOddsResponse:
         """Exact odds of a comparison.
 
         Outcomes `a`, `b` and `tie` after the loser's rescue dice (in defense mode `b` is always 0);
-        distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`. Same rulings as
+        distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`, and `catastrophe_a`,
+        `catastrophe_b` (1: the side ends with a catastrophe no rescue averted, ruling 3: a rescue short
+        of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
         `paws.comparison`.
 
         ``POST /v1/paws/comparison/odds`` (``paws.comparison.odds``).
@@ -3371,13 +3508,13 @@ class AsyncPaws:
         *,
         rank: int,
         advantages: PawsAdvantagesParam | PawsAdvantages | None = None,
-        extra_bonus_dice: int = 0,
-        extra_rescue_dice: int = 0,
-        fit: Literal["fallback", "matching", "specialized"] = "matching",
+        extra_bonus_dice: int | None = 0,
+        extra_rescue_dice: int | None = 0,
+        fit: Literal["fallback", "matching", "specialized"] | None = "matching",
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
-        wounds: int = 0,
+        wounds: int | None = 0,
         lang: Literal["en", "de"] | None = None,
     ) -> PawsTestResponse:
         """Roll a test (Probe).
@@ -3388,8 +3525,11 @@ class AsyncPaws:
         successes - 1. Ruling 1: one advantage per category (`equipment`, `personal`, `situation`), active
         or passive; beyond that only the GM's extra dice. Ruling 2: `catastrophe` when every die shows 1
         (at least one die; 0 dice is a plain failure). Ruling 3: rescue dice are rolled only after a
-        failed test; one rescue success averts a catastrophe (`rescue.rescued`, and `catastrophe` is then
-        false), it never turns a failure into a success.
+        failed test; the first rescue success averts a catastrophe (`rescue.rescued`, and `catastrophe` is
+        then false), every other success averts one negative effect of the failure ("Zeigt er einen
+        Erfolg, kann man damit einen negativen Effekt abwenden": `rescue.averted`, a count); they never
+        turn a failure into a success. Ruling 7: `narrator` is `gm` after a success, else the acting
+        character (`name`, or `player` without one).
 
         ``POST /v1/paws/test`` (``paws.test``). Rolls dice: without ``seed``, ``manual`` or ``ticket`` the
         call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
@@ -3431,17 +3571,19 @@ class AsyncPaws:
         *,
         rank: int,
         advantages: PawsAdvantagesParam | PawsAdvantages | None = None,
-        extra_bonus_dice: int = 0,
-        extra_rescue_dice: int = 0,
-        fit: Literal["fallback", "matching", "specialized"] = "matching",
+        extra_bonus_dice: int | None = 0,
+        extra_rescue_dice: int | None = 0,
+        fit: Literal["fallback", "matching", "specialized"] | None = "matching",
         name: str | None = None,
-        wounds: int = 0,
+        wounds: int | None = 0,
         lang: Literal["en", "de"] | None = None,
     ) -> PawsTestOddsResponse:
         """Exact odds of a test.
 
         Outcomes `success`, `failure` (no success, no catastrophe) and `catastrophe` (every die 1 and no
-        rescue success, ruling 3); distributions `successes` and `effects`. Same rulings as `paws.test`.
+        rescue success, ruling 3); distributions `successes`, `effects` and `averted` (negative effects
+        averted by rescue successes: all of them after a plain failure, all but the first after a
+        catastrophe). Same rulings as `paws.test`.
 
         ``POST /v1/paws/test/odds`` (``paws.test.odds``).
 
@@ -3483,11 +3625,13 @@ class AsyncPaws:
     ) -> PawsValidateCharacterResponse:
         """Validate a character (Potenzial und Macht).
 
-        Ruling 6: every trait has rank >= 1 (a rank 0 is refused with 422) and <= potential, the
-        category's potential when the trait names a category; good ranks minus bad ranks <= power ("jeder
-        Rang in einer schlechten Eigenschaft [gleicht] einen Rang einer guten Eigenschaft aus"), where a
-        category's own power replaces the character's for the traits in it: `power_used` counts the
-        traits without a category, `categories[].power_used` those of each category. The potential holds
+        Ruling 6: every trait has rank >= 1 (a rank 0 is refused with 422) and <= potential; good ranks
+        minus bad ranks <= power ("jeder Rang in einer schlechten Eigenschaft [gleicht] einen Rang einer
+        guten Eigenschaft aus"). A category may set "ein eigenes Potenzial oder eine eigene Machtstufe":
+        its own `potential`, its own `power`, both or neither; what it does not set, the character's value
+        governs. `power_used` counts the traits the character's power bounds together (those without a
+        category and those in categories without their own power), `categories[].power_used` the traits
+        of each category. The potential holds
         for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
         `lang`, `issues` machine-readable), not only the first.
 
@@ -3522,7 +3666,7 @@ class AsyncProben:
         leader: ProbenPoolParam | ProbenPool,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
-        success_rule: Literal["meet", "exceed"] = "meet",
+        success_rule: Literal["meet", "exceed"] | None = "meet",
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenCooperationResponse:
         """Roll a cooperation (Zusammenarbeiten).
@@ -3560,7 +3704,7 @@ class AsyncProben:
         difficulty: int,
         helpers: Sequence[ProbenPoolParam | ProbenPool],
         leader: ProbenPoolParam | ProbenPool,
-        success_rule: Literal["meet", "exceed"] = "meet",
+        success_rule: Literal["meet", "exceed"] | None = "meet",
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenCooperationOddsResponse:
         """Exact odds of a cooperation.
@@ -3585,13 +3729,13 @@ class AsyncProben:
         *,
         attribute: int,
         required: int,
-        advantages: int = 0,
-        disadvantages: int = 0,
+        advantages: int | None = 0,
+        disadvantages: int | None = 0,
         interval: ProbenIntervalParam | ProbenInterval | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
-        skill: int = 0,
+        skill: int | None = 0,
         skill_dice: int | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenExtendedResponse:
@@ -3641,11 +3785,11 @@ class AsyncProben:
         *,
         attribute: int,
         required: int,
-        advantages: int = 0,
-        disadvantages: int = 0,
+        advantages: int | None = 0,
+        disadvantages: int | None = 0,
         interval: ProbenIntervalParam | ProbenInterval | None = None,
         name: str | None = None,
-        skill: int = 0,
+        skill: int | None = 0,
         skill_dice: int | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenExtendedOddsResponse:
@@ -3687,7 +3831,7 @@ class AsyncProben:
         *,
         a: ProbenPoolParam | ProbenPool,
         b: ProbenPoolParam | ProbenPool,
-        allow_tie: bool = False,
+        allow_tie: bool | None = False,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         lang: Literal["en", "de"] | None = None,
@@ -3721,7 +3865,7 @@ class AsyncProben:
         *,
         a: ProbenPoolParam | ProbenPool,
         b: ProbenPoolParam | ProbenPool,
-        allow_tie: bool = False,
+        allow_tie: bool | None = False,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenOpposedOddsResponse:
         """Exact odds of an opposed test.
@@ -3746,15 +3890,15 @@ class AsyncProben:
         *,
         attribute: int,
         difficulty: int,
-        advantages: int = 0,
-        attempt: int = 1,
-        disadvantages: int = 0,
+        advantages: int | None = 0,
+        attempt: int | None = 1,
+        disadvantages: int | None = 0,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
-        skill: int = 0,
+        skill: int | None = 0,
         skill_dice: int | None = None,
-        success_rule: Literal["meet", "exceed"] = "meet",
+        success_rule: Literal["meet", "exceed"] | None = "meet",
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenTestResponse:
         """Roll a simple test (Einfache Probe).
@@ -3808,13 +3952,13 @@ class AsyncProben:
         *,
         attribute: int,
         difficulty: int,
-        advantages: int = 0,
-        attempt: int = 1,
-        disadvantages: int = 0,
+        advantages: int | None = 0,
+        attempt: int | None = 1,
+        disadvantages: int | None = 0,
         name: str | None = None,
-        skill: int = 0,
+        skill: int | None = 0,
         skill_dice: int | None = None,
-        success_rule: Literal["meet", "exceed"] = "meet",
+        success_rule: Literal["meet", "exceed"] | None = "meet",
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenTestOddsResponse:
         """Exact odds of a simple test.
@@ -3892,7 +4036,7 @@ class AsyncWeltenbuch:
         self,
         *,
         parties: Sequence[WeltenPartyParam | WeltenParty],
-        die: int = 10,
+        die: int | None = 10,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         lang: Literal["en", "de"] | None = None,
@@ -3936,7 +4080,7 @@ class AsyncWeltenbuch:
         self,
         *,
         parties: Sequence[WeltenPartyParam | WeltenParty],
-        die: int = 10,
+        die: int | None = 10,
         lang: Literal["en", "de"] | None = None,
     ) -> WeltenbuchConflictOddsResponse:
         """Exact odds of a conflict scene.
@@ -4143,9 +4287,9 @@ class AsyncOperations:
         self,
         *,
         context: str | None = None,
-        count: int = 1,
+        count: int | None = 1,
         operation: TicketsRequestOperation | None = None,
-        ttl_s: int = 86400,
+        ttl_s: int | None = 86400,
     ) -> TicketsResponse:
         """Issue signed roll tickets.
 

@@ -1319,7 +1319,10 @@ class BeutelschneiderValidateBagRequest(Model):
         return cls(
             bag=BeutelBag.from_json(data["bag"]),
             name=data.get("name"),
-            rules=None if data.get("rules") is None else BeutelCreationRules.from_json(data["rules"]),
+            rules=(
+                None if data.get("rules") is None
+                else None if data["rules"] is None else BeutelCreationRules.from_json(data["rules"])
+            ),
         )._with_json(data)
 
 
@@ -1464,11 +1467,17 @@ class MalmAttackResult(Model):
     consequence_reason: Literal["stress_spent", "taken_early"] | None
     consequence_required: bool
     consequences_after: int
+    defended: bool
+    """false: no defense roll (`defend: false`); `defender` shows the difficulty met, no dice."""
     defender: MalmRollSide
     hit: bool
     shifts: int
     """Attacker's total − defender's, 0 on a miss."""
     stress_after: MalmStressResult
+    suggested_consequences: list[MalmSuggestedConsequence]
+    """When a consequence is required: the text's examples for this kind of attack (ruling 5), as suggestions;
+    else empty.
+    """
     taken_out: bool
     track: Literal["physical", "mental"]
 
@@ -1480,10 +1489,14 @@ class MalmAttackResult(Model):
             consequence_reason=data["consequence_reason"],
             consequence_required=data["consequence_required"],
             consequences_after=data["consequences_after"],
+            defended=data["defended"],
             defender=MalmRollSide.from_json(data["defender"]),
             hit=data["hit"],
             shifts=data["shifts"],
             stress_after=MalmStressResult.from_json(data["stress_after"]),
+            suggested_consequences=[
+                MalmSuggestedConsequence.from_json(v0) for v0 in data["suggested_consequences"]
+            ],
             taken_out=data["taken_out"],
             track=data["track"],
         )._with_json(data)
@@ -1559,8 +1572,10 @@ class MalmDefender(Model):
     modifier: int | None = None
     """Situational bonus or penalty added to the total (default 0)."""
     name: str | None = None
-    skill: int
-    """The defending skill (e.g. Ausweichen, Menschenkenntnis, Nerven behalten)."""
+    skill: int | None = None
+    """The defending skill (e.g. Ausweichen, Menschenkenntnis, Nerven behalten); required unless the attack
+    has `defend: false`.
+    """
     stress: MalmStress
 
     @classmethod
@@ -1570,7 +1585,7 @@ class MalmDefender(Model):
             consequences=data.get("consequences"),
             modifier=data.get("modifier"),
             name=data.get("name"),
-            skill=data["skill"],
+            skill=data.get("skill"),
             stress=MalmStress.from_json(data["stress"]),
         )._with_json(data)
 
@@ -1744,8 +1759,29 @@ class MalmStressTrackResult(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmSuggestedConsequence(Model):
+    """``MalmSuggestedConsequence`` in the API's JSON."""
+    de: str
+    """As the rules text writes it, e.g. Getäuscht."""
+    en: str
+    label: str
+    """In `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmSuggestedConsequence:
+        """``MalmSuggestedConsequence`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            de=data["de"],
+            en=data["en"],
+            label=data["label"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class MalmsturmActionOddsRequest(Model):
     """``MalmsturmActionOddsRequest`` in the API's JSON."""
+    dice: int | None = None
+    """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
     difficulty: int
     """Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder."""
     modifier: int | None = None
@@ -1757,6 +1793,7 @@ class MalmsturmActionOddsRequest(Model):
     def from_json(cls, data: Mapping[str, Any]) -> MalmsturmActionOddsRequest:
         """``MalmsturmActionOddsRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
+            dice=data.get("dice"),
             difficulty=data["difficulty"],
             modifier=data.get("modifier"),
             skill=data["skill"],
@@ -1783,6 +1820,8 @@ class MalmsturmActionOddsResponse(Result):
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class MalmsturmActionRequest(Model):
     """``MalmsturmActionRequest`` in the API's JSON."""
+    dice: int | None = None
+    """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
     difficulty: int
     """Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder."""
     manual: list[int | str] | None = None
@@ -1800,6 +1839,7 @@ class MalmsturmActionRequest(Model):
     def from_json(cls, data: Mapping[str, Any]) -> MalmsturmActionRequest:
         """``MalmsturmActionRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
+            dice=data.get("dice"),
             difficulty=data["difficulty"],
             manual=data.get("manual"),
             modifier=data.get("modifier"),
@@ -1839,7 +1879,15 @@ class MalmsturmActionResponse(Result):
 class MalmsturmAttackOddsRequest(Model):
     """``MalmsturmAttackOddsRequest`` in the API's JSON."""
     attacker: MalmAttacker
+    defend: bool | None = None
+    """false: the defender does not defend ("kann sich … verteidigen", ruling 5); no defense dice are rolled,
+    the attack meets `difficulty`.
+    """
     defender: MalmDefender
+    dice: int | None = None
+    """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
+    difficulty: int | None = None
+    """The fixed difficulty an undefended attack meets (default 0, mäßig); only with `defend: false`."""
     take_consequence_early: bool | None = None
     """On a hit, take a consequence instead of losing the stress."""
 
@@ -1848,7 +1896,10 @@ class MalmsturmAttackOddsRequest(Model):
         """``MalmsturmAttackOddsRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             attacker=MalmAttacker.from_json(data["attacker"]),
+            defend=data.get("defend"),
             defender=MalmDefender.from_json(data["defender"]),
+            dice=data.get("dice"),
+            difficulty=data.get("difficulty"),
             take_consequence_early=data.get("take_consequence_early"),
         )._with_json(data)
 
@@ -1874,7 +1925,15 @@ class MalmsturmAttackOddsResponse(Result):
 class MalmsturmAttackRequest(Model):
     """``MalmsturmAttackRequest`` in the API's JSON."""
     attacker: MalmAttacker
+    defend: bool | None = None
+    """false: the defender does not defend ("kann sich … verteidigen", ruling 5); no defense dice are rolled,
+    the attack meets `difficulty`.
+    """
     defender: MalmDefender
+    dice: int | None = None
+    """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
+    difficulty: int | None = None
+    """The fixed difficulty an undefended attack meets (default 0, mäßig); only with `defend: false`."""
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
@@ -1889,7 +1948,10 @@ class MalmsturmAttackRequest(Model):
         """``MalmsturmAttackRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             attacker=MalmAttacker.from_json(data["attacker"]),
+            defend=data.get("defend"),
             defender=MalmDefender.from_json(data["defender"]),
+            dice=data.get("dice"),
+            difficulty=data.get("difficulty"),
             manual=data.get("manual"),
             seed=data.get("seed"),
             take_consequence_early=data.get("take_consequence_early"),
@@ -1928,6 +1990,8 @@ class MalmsturmContestOddsRequest(Model):
     """``MalmsturmContestOddsRequest`` in the API's JSON."""
     a: MalmContender
     b: MalmContender
+    dice: int | None = None
+    """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MalmsturmContestOddsRequest:
@@ -1935,6 +1999,7 @@ class MalmsturmContestOddsRequest(Model):
         return cls(
             a=MalmContender.from_json(data["a"]),
             b=MalmContender.from_json(data["b"]),
+            dice=data.get("dice"),
         )._with_json(data)
 
 
@@ -1960,6 +2025,8 @@ class MalmsturmContestRequest(Model):
     """``MalmsturmContestRequest`` in the API's JSON."""
     a: MalmContender
     b: MalmContender
+    dice: int | None = None
+    """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
@@ -1973,6 +2040,7 @@ class MalmsturmContestRequest(Model):
         return cls(
             a=MalmContender.from_json(data["a"]),
             b=MalmContender.from_json(data["b"]),
+            dice=data.get("dice"),
             manual=data.get("manual"),
             seed=data.get("seed"),
         )._with_json(data)
@@ -2008,12 +2076,15 @@ class MalmsturmContestResponse(Result):
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class MalmsturmInitiativeOddsRequest(Model):
     """``MalmsturmInitiativeOddsRequest`` in the API's JSON."""
+    dice: int | None = None
+    """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
     participants: list[MalmParticipant]
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MalmsturmInitiativeOddsRequest:
         """``MalmsturmInitiativeOddsRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
+            dice=data.get("dice"),
             participants=[MalmParticipant.from_json(v0) for v0 in data["participants"]],
         )._with_json(data)
 
@@ -2038,6 +2109,8 @@ class MalmsturmInitiativeOddsResponse(Result):
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class MalmsturmInitiativeRequest(Model):
     """``MalmsturmInitiativeRequest`` in the API's JSON."""
+    dice: int | None = None
+    """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     participants: list[MalmParticipant]
@@ -2050,6 +2123,7 @@ class MalmsturmInitiativeRequest(Model):
     def from_json(cls, data: Mapping[str, Any]) -> MalmsturmInitiativeRequest:
         """``MalmsturmInitiativeRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
+            dice=data.get("dice"),
             manual=data.get("manual"),
             participants=[MalmParticipant.from_json(v0) for v0 in data["participants"]],
             seed=data.get("seed"),
@@ -2168,18 +2242,20 @@ class PawsAdvantages(Model):
 class PawsCategory(Model):
     """``PawsCategory`` in the API's JSON."""
     name: str
-    potential: int
-    """Highest rank in this category."""
-    power: int
-    """Good minus bad ranks allowed in this category."""
+    potential: int | None = None
+    """Highest rank in this category; not given: the character's potential."""
+    power: int | None = None
+    """Good minus bad ranks allowed in this category; not given: its traits count against the character's
+    power.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PawsCategory:
         """``PawsCategory`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             name=data["name"],
-            potential=data["potential"],
-            power=data["power"],
+            potential=data.get("potential"),
+            power=data.get("power"),
         )._with_json(data)
 
 
@@ -2187,9 +2263,12 @@ class PawsCategory(Model):
 class PawsCategoryUse(Model):
     """``PawsCategoryUse`` in the API's JSON."""
     name: str
-    potential: int
-    power: int
+    potential: int | None
+    """The category's own potential; null: the character's."""
+    power: int | None
+    """The category's own power; null: its traits count in the character's `power_used`."""
     power_used: int
+    """Good minus bad ranks of its traits."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PawsCategoryUse:
@@ -2209,7 +2288,9 @@ class PawsCharacterResult(Model):
     issues: list[PawsProblem]
     """The same problems, machine-readable, in the same order."""
     power_used: int
-    """Good minus bad ranks of the traits outside categories (counted against `power`)."""
+    """Good minus bad ranks of the traits the character's power governs: those without a category and those in
+    categories without their own power (counted against `power`).
+    """
     problems: list[str]
     """Every problem, in `lang`."""
     valid: bool
@@ -2300,6 +2381,8 @@ class PawsComparisonRescue(Model):
     """``PawsComparisonRescue`` in the API's JSON."""
     cancelled: int
     """Net successes of the winner cancelled."""
+    catastrophe_averted: bool
+    """This side's catastrophe is gone: by the tie, or (short of a tie) by the first success."""
     dice: list[int]
     rescued: bool
     """The loss became a tie."""
@@ -2310,6 +2393,7 @@ class PawsComparisonRescue(Model):
         """``PawsComparisonRescue`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             cancelled=data["cancelled"],
+            catastrophe_averted=data["catastrophe_averted"],
             dice=data["dice"],
             rescued=data["rescued"],
             successes=data["successes"],
@@ -2353,6 +2437,11 @@ class PawsComparisonResult(Model):
     effects: int
     """net - 1, never below 0."""
     mode: Literal["contest", "defense"]
+    narrator: str
+    """Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison (a repelled
+    attack too); the acting character's `name` after a failed test (`player` when it has none); the loser's
+    `name` after a lost comparison (its key `a`/`b` when it has none).
+    """
     net: int
     """The winner's successes left after cancellation and rescue; 0 on a tie."""
     winner: Literal["a", "b"] | None
@@ -2366,6 +2455,7 @@ class PawsComparisonResult(Model):
             b=PawsSide.from_json(data["b"]),
             effects=data["effects"],
             mode=data["mode"],
+            narrator=data["narrator"],
             net=data["net"],
             winner=data["winner"],
         )._with_json(data)
@@ -2395,7 +2485,7 @@ class PawsPool(Model):
         return cls(
             advantages=(
                 None if data.get("advantages") is None
-                else PawsAdvantages.from_json(data["advantages"])
+                else None if data["advantages"] is None else PawsAdvantages.from_json(data["advantages"])
             ),
             extra_bonus_dice=data.get("extra_bonus_dice"),
             extra_rescue_dice=data.get("extra_rescue_dice"),
@@ -2428,6 +2518,7 @@ class PawsProblem(Model):
     """``PawsProblem`` in the API's JSON."""
     bad: bool
     category: str | None
+    """The category whose own limit was exceeded; null: the character's (or a duplicate trait's category)."""
     kind: PawsProblemKind
     limit: int | None
     """The potential or power."""
@@ -2548,7 +2639,7 @@ class PawsRescueResult(Model):
 class PawsSide(Model):
     """``PawsSide`` in the API's JSON."""
     catastrophe: bool
-    """This side's dice all showed 1."""
+    """This side's dice all showed 1 and its rescue dice did not avert it (ruling 3)."""
     dice: list[int]
     name: str | None
     pool: PawsPoolSize
@@ -2593,7 +2684,7 @@ class PawsTestOddsRequest(Model):
         return cls(
             advantages=(
                 None if data.get("advantages") is None
-                else PawsAdvantages.from_json(data["advantages"])
+                else None if data["advantages"] is None else PawsAdvantages.from_json(data["advantages"])
             ),
             extra_bonus_dice=data.get("extra_bonus_dice"),
             extra_rescue_dice=data.get("extra_rescue_dice"),
@@ -2651,7 +2742,7 @@ class PawsTestRequest(Model):
         return cls(
             advantages=(
                 None if data.get("advantages") is None
-                else PawsAdvantages.from_json(data["advantages"])
+                else None if data["advantages"] is None else PawsAdvantages.from_json(data["advantages"])
             ),
             extra_bonus_dice=data.get("extra_bonus_dice"),
             extra_rescue_dice=data.get("extra_rescue_dice"),
@@ -2667,15 +2758,18 @@ class PawsTestRequest(Model):
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class PawsTestRescue(Model):
     """``PawsTestRescue`` in the API's JSON."""
+    averted: int
+    """Negative effects of the failure averted: one per success not spent on a catastrophe."""
     dice: list[int]
     rescued: bool
-    """A catastrophe was averted."""
+    """The first success averted a catastrophe."""
     successes: int
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PawsTestRescue:
         """``PawsTestRescue`` from its JSON (kept for ``to_dict()``)."""
         return cls(
+            averted=data["averted"],
             dice=data["dice"],
             rescued=data["rescued"],
             successes=data["successes"],
@@ -2718,6 +2812,11 @@ class PawsTestResult(Model):
     """The faces rolled."""
     effects: int
     """One per success beyond the first."""
+    narrator: str
+    """Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison (a repelled
+    attack too); the acting character's `name` after a failed test (`player` when it has none); the loser's
+    `name` after a lost comparison (its key `a`/`b` when it has none).
+    """
     pool: PawsPoolSize
     rescue: PawsTestRescue | None
     """null unless the test failed and rescue dice were rolled."""
@@ -2731,6 +2830,7 @@ class PawsTestResult(Model):
             catastrophe=data["catastrophe"],
             dice=data["dice"],
             effects=data["effects"],
+            narrator=data["narrator"],
             pool=PawsPoolSize.from_json(data["pool"]),
             rescue=None if data["rescue"] is None else PawsTestRescue.from_json(data["rescue"]),
             success=data["success"],
@@ -2773,10 +2873,7 @@ class PawsValidateCharacterRequest(Model):
     def from_json(cls, data: Mapping[str, Any]) -> PawsValidateCharacterRequest:
         """``PawsValidateCharacterRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
-            categories=(
-                None if data.get("categories") is None
-                else [PawsCategory.from_json(v0) for v0 in data["categories"]]
-            ),
+            categories=data.get("categories"),
             potential=data["potential"],
             power=data["power"],
             traits=[PawsTrait.from_json(v0) for v0 in data["traits"]],
@@ -2956,7 +3053,10 @@ class ProbenExtendedOddsRequest(Model):
             advantages=data.get("advantages"),
             attribute=data["attribute"],
             disadvantages=data.get("disadvantages"),
-            interval=None if data.get("interval") is None else ProbenInterval.from_json(data["interval"]),
+            interval=(
+                None if data.get("interval") is None
+                else None if data["interval"] is None else ProbenInterval.from_json(data["interval"])
+            ),
             name=data.get("name"),
             required=data["required"],
             skill=data.get("skill"),
@@ -3014,7 +3114,10 @@ class ProbenExtendedRequest(Model):
             advantages=data.get("advantages"),
             attribute=data["attribute"],
             disadvantages=data.get("disadvantages"),
-            interval=None if data.get("interval") is None else ProbenInterval.from_json(data["interval"]),
+            interval=(
+                None if data.get("interval") is None
+                else None if data["interval"] is None else ProbenInterval.from_json(data["interval"])
+            ),
             manual=data.get("manual"),
             name=data.get("name"),
             required=data["required"],
@@ -3974,14 +4077,8 @@ class WeltenbuchNarrationRequest(Model):
         """``WeltenbuchNarrationRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             conflict=data["conflict"],
-            hero_points=(
-                None if data.get("hero_points") is None
-                else [WeltenHeroPoint.from_json(v0) for v0 in data["hero_points"]]
-            ),
-            spends=(
-                None if data.get("spends") is None
-                else [WeltenSpend.from_json(v0) for v0 in data["spends"]]
-            ),
+            hero_points=data.get("hero_points"),
+            spends=data.get("spends"),
             toughness=(
                 None if data.get("toughness") is None
                 else {k0: WeltenToughness.from_json(v0) for k0, v0 in data["toughness"].items()}
@@ -4104,24 +4201,24 @@ class BatchItemParam(TypedDict):
 
 class BeutelBagParam(TypedDict, total=False):
     """``BeutelBag`` as a request parameter (a plain dict; required keys: none)."""
-    black: int
+    black: int | None
     """Wounds, illness, curses."""
-    blue: int
+    blue: int | None
     """Magie (magic)."""
-    green: int
+    green: int | None
     """Geschick (skill)."""
-    red: int
+    red: int | None
     """Kampf (combat)."""
-    white: int
+    white: int | None
     """Nieten: potential."""
 
 
 class BeutelCreationRulesParam(TypedDict, total=False):
     """``BeutelCreationRules`` as a request parameter (a plain dict; required keys: none)."""
-    free: int
+    free: int | None
     """Marbles to spread over red, green and blue."""
-    size: int
-    white: int
+    size: int | None
+    white: int | None
 
 
 class _BeutelFighterParamRequired(TypedDict):
@@ -4132,9 +4229,9 @@ class _BeutelFighterParamRequired(TypedDict):
 
 class BeutelFighterParam(_BeutelFighterParamRequired, total=False):
     """``BeutelFighter`` as a request parameter (a plain dict; required keys: bag, name)."""
-    ability: Literal["combat", "skill", "magic"]
+    ability: Literal["combat", "skill", "magic"] | None
     """combat (default); another ability for uneven contests, e.g. skill to flee."""
-    difficulty: Literal["easy", "normal", "hard"]
+    difficulty: Literal["easy", "normal", "hard"] | None
 
 
 class _BeutelParticipantParamRequired(TypedDict):
@@ -4146,7 +4243,7 @@ class _BeutelParticipantParamRequired(TypedDict):
 
 class BeutelParticipantParam(_BeutelParticipantParamRequired, total=False):
     """``BeutelParticipant`` as a request parameter (a plain dict; required keys: ability, bag, name)."""
-    difficulty: Literal["easy", "normal", "hard"]
+    difficulty: Literal["easy", "normal", "hard"] | None
 
 
 class _MalmAttackerParamRequired(TypedDict):
@@ -4158,7 +4255,7 @@ class _MalmAttackerParamRequired(TypedDict):
 
 class MalmAttackerParam(_MalmAttackerParamRequired, total=False):
     """``MalmAttacker`` as a request parameter (a plain dict; required keys: attack, skill)."""
-    modifier: int
+    modifier: int | None
     """Situational bonus or penalty added to the total (default 0)."""
     name: str | None
 
@@ -4170,25 +4267,27 @@ class _MalmContenderParamRequired(TypedDict):
 
 class MalmContenderParam(_MalmContenderParamRequired, total=False):
     """``MalmContender`` as a request parameter (a plain dict; required keys: skill)."""
-    modifier: int
+    modifier: int | None
     """Situational bonus or penalty added to the total (default 0)."""
     name: str | None
     """Who rolls (echoed)."""
 
 
 class _MalmDefenderParamRequired(TypedDict):
-    skill: int
-    """The defending skill (e.g. Ausweichen, Menschenkenntnis, Nerven behalten)."""
     stress: MalmStressParam | MalmStress
 
 
 class MalmDefenderParam(_MalmDefenderParamRequired, total=False):
-    """``MalmDefender`` as a request parameter (a plain dict; required keys: skill, stress)."""
-    consequences: int
+    """``MalmDefender`` as a request parameter (a plain dict; required keys: stress)."""
+    consequences: int | None
     """Consequences already taken, 0..2 (2 = out of the conflict)."""
-    modifier: int
+    modifier: int | None
     """Situational bonus or penalty added to the total (default 0)."""
     name: str | None
+    skill: int | None
+    """The defending skill (e.g. Ausweichen, Menschenkenntnis, Nerven behalten); required unless the attack
+    has `defend: false`.
+    """
 
 
 class MalmParticipantParam(TypedDict):
@@ -4225,13 +4324,18 @@ class PawsAdvantagesParam(TypedDict, total=False):
     """Situation or circumstances, the opponent's weaknesses."""
 
 
-class PawsCategoryParam(TypedDict):
-    """``PawsCategory`` as a request parameter (a plain dict; required keys: name, potential, power)."""
+class _PawsCategoryParamRequired(TypedDict):
     name: str
-    potential: int
-    """Highest rank in this category."""
-    power: int
-    """Good minus bad ranks allowed in this category."""
+
+
+class PawsCategoryParam(_PawsCategoryParamRequired, total=False):
+    """``PawsCategory`` as a request parameter (a plain dict; required keys: name)."""
+    potential: int | None
+    """Highest rank in this category; not given: the character's potential."""
+    power: int | None
+    """Good minus bad ranks allowed in this category; not given: its traits count against the character's
+    power.
+    """
 
 
 class _PawsPoolParamRequired(TypedDict):
@@ -4241,17 +4345,17 @@ class _PawsPoolParamRequired(TypedDict):
 
 class PawsPoolParam(_PawsPoolParamRequired, total=False):
     """``PawsPool`` as a request parameter (a plain dict; required keys: rank)."""
-    advantages: PawsAdvantagesParam | PawsAdvantages
+    advantages: PawsAdvantagesParam | PawsAdvantages | None
     """One advantage per category: active = bonus die, passive = rescue die."""
-    extra_bonus_dice: int
+    extra_bonus_dice: int | None
     """Bonus dice the GM grants beyond one advantage per category."""
-    extra_rescue_dice: int
+    extra_rescue_dice: int | None
     """Rescue dice the GM grants beyond one advantage per category (e.g. the effect 'Schutz')."""
-    fit: Literal["fallback", "matching", "specialized"]
+    fit: Literal["fallback", "matching", "specialized"] | None
     """fallback: -1 die (another helpful trait); matching; specialized: +1 die (fits better than needed)."""
-    name: str
+    name: str | None
     """Who rolls (echoed in results)."""
-    wounds: int
+    wounds: int | None
     """Wounds that hinder this action: -1 die each."""
 
 
@@ -4262,9 +4366,9 @@ class _PawsTraitParamRequired(TypedDict):
 
 class PawsTraitParam(_PawsTraitParamRequired, total=False):
     """``PawsTrait`` as a request parameter (a plain dict; required keys: name, rank)."""
-    bad: bool
+    bad: bool | None
     """A bad trait: its ranks count against the good ones."""
-    category: str
+    category: str | None
     """Name of one of `categories`; none: the character's limits apply."""
 
 
@@ -4281,15 +4385,15 @@ class _ProbenPoolParamRequired(TypedDict):
 
 class ProbenPoolParam(_ProbenPoolParamRequired, total=False):
     """``ProbenPool`` as a request parameter (a plain dict; required keys: attribute)."""
-    advantages: int
+    advantages: int | None
     """Vorteile: +1 die each."""
-    disadvantages: int
+    disadvantages: int | None
     """Nachteile: -1 die each."""
-    name: str
+    name: str | None
     """Who rolls (echoed in results)."""
-    skill: int
+    skill: int | None
     """Skill level (Fertigkeitsstufe)."""
-    skill_dice: int
+    skill_dice: int | None
     """Bonus dice the GM allows from the skill: 0..skill (default skill)."""
 
 
@@ -4312,17 +4416,17 @@ class _WeltenMemberParamRequired(TypedDict):
 
 class WeltenMemberParam(_WeltenMemberParamRequired, total=False):
     """``WeltenMember`` as a request parameter (a plain dict; required keys: name, profile, role)."""
-    equipment_bonuses: Sequence[int]
+    equipment_bonuses: Sequence[int] | None
     """Bonuses of all equipment used; only the largest counts (it may be negative)."""
-    hero_points: int
+    hero_points: int | None
     """Players only: 2 dice per hero point spent."""
-    magic_bonus: int
+    magic_bonus: int | None
     """Magiekategorie bonus."""
-    seat: int
+    seat: int | None
     """Players only, required for them: 1.. clockwise from the GM, who sits at 0. npcs and obstacles act at
     the GM's seat.
     """
-    situation_bonus: int
+    situation_bonus: int | None
     """Bonus the GM grants for favourable circumstances."""
 
 
@@ -4340,14 +4444,14 @@ class _WeltenSpendParamRequired(TypedDict):
 
 class WeltenSpendParam(_WeltenSpendParamRequired, total=False):
     """``WeltenSpend`` as a request parameter (a plain dict; required keys: member)."""
-    die: int
+    die: int | None
     """Index into that member's `dice` in the conflict result (0-based); required unless `hero_point` is true.
     """
-    hero_point: bool
+    hero_point: bool | None
     """true: this entry is a hero point the player spends at this moment, +3 toughness (not above max),
     without `die` or `target` (ruling 5).
     """
-    target: str
+    target: str | None
     """An opponent whose toughness a success lowers by 1; leave it out for a die spent on narration only
     (required for nothing, forbidden for a failure).
     """
@@ -4362,5 +4466,5 @@ class _WeltenToughnessParamRequired(TypedDict):
 
 class WeltenToughnessParam(_WeltenToughnessParamRequired, total=False):
     """``WeltenToughness`` as a request parameter (a plain dict; required keys: current, max)."""
-    equipment: int
+    equipment: int | None
     """Toughness of equipment in use; lowered first."""
