@@ -2362,7 +2362,8 @@ class Operations:
         """Readiness: the signing key is loaded.
 
         `ephemeral_key` is true when no key was configured and the process made one for itself
-        (receipts then do not verify on other processes).
+        (receipts then do not verify on other processes). With `WURFWERK_REQUIRE_SIGNING_KEY` on,
+        such a process answers 503 (`not-ready`), so no balancer sends it traffic.
 
         ``GET /readyz`` (``health.ready``).
         """
@@ -4265,7 +4266,8 @@ class AsyncOperations:
         """Readiness: the signing key is loaded.
 
         `ephemeral_key` is true when no key was configured and the process made one for itself
-        (receipts then do not verify on other processes).
+        (receipts then do not verify on other processes). With `WURFWERK_REQUIRE_SIGNING_KEY` on,
+        such a process answers 503 (`not-ready`), so no balancer sends it traffic.
 
         ``GET /readyz`` (``health.ready``).
         """
