@@ -538,9 +538,9 @@ class Beutelschneider:
         ability's colour (combat red, skill green, magic blue). Ruling 1: `unconscious` when every marble
         drawn is black. The marbles go back into the bag.
 
-        ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: without
-        ``seed``, ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice
-        of the first attempt.
+        ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless ``seed``
+        or ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
+        retries), so a retry returns the dice of the first attempt.
 
         Args:
             ability: combat (red), skill (green), magic (blue).
@@ -613,9 +613,9 @@ class Beutelschneider:
         loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
         a bag holding fewer marbles than the severity has all of them drawn.
 
-        ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: without ``seed``,
-        ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the
-        first attempt.
+        ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: unless ``seed`` or
+        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
+        retries), so a retry returns the dice of the first attempt.
 
         Args:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
@@ -672,9 +672,9 @@ class Beutelschneider:
         null, `margin` 0). Ruling 1: `unconscious` per participant. Contests inflict no injury; use
         `/combat` for a fight. Names must be unique.
 
-        ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: without ``seed``,
-        ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the
-        first attempt.
+        ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed`` or
+        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
+        retries), so a retry returns the dice of the first attempt.
 
         Args:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
@@ -728,9 +728,9 @@ class Beutelschneider:
         front (one per marble drawn, in draw order); a colour equal to the one drawn is then a 422
         `rule-violation` like in the apply step, so decide after the draw when that matters.
 
-        ``POST /v1/beutelschneider/experience`` (``beutelschneider.experience``). Rolls dice: without
-        ``seed``, ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice
-        of the first attempt.
+        ``POST /v1/beutelschneider/experience`` (``beutelschneider.experience``). Rolls dice: unless
+        ``seed`` or ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same
+        on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             amount: little: 1 marble, some: 2, much: 3.
@@ -832,9 +832,9 @@ class Beutelschneider:
         green marble drawn grants the patient one healing draw (`healing_draws`, to send as `draws` to
         `/healing`). Ruling 1 applies to the healer.
 
-        ``POST /v1/beutelschneider/first-aid`` (``beutelschneider.first-aid``). Rolls dice: without
-        ``seed``, ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice
-        of the first attempt.
+        ``POST /v1/beutelschneider/first-aid`` (``beutelschneider.first-aid``). Rolls dice: unless ``seed``
+        or ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
+        retries), so a retry returns the dice of the first attempt.
 
         Args:
             bag: The healer's bag.
@@ -901,9 +901,9 @@ class Beutelschneider:
         is unknown before the draw); the k-th black marble drawn takes the k-th colour, the rest are
         unused, and `bag_after` is filled in.
 
-        ``POST /v1/beutelschneider/healing`` (``beutelschneider.healing``). Rolls dice: without ``seed``,
-        ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the
-        first attempt.
+        ``POST /v1/beutelschneider/healing`` (``beutelschneider.healing``). Rolls dice: unless ``seed`` or
+        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
+        retries), so a retry returns the dice of the first attempt.
 
         Args:
             bag: The recovering character's bag.
@@ -1010,9 +1010,9 @@ class Beutelschneider:
         entfernt, und stattdessen eine gleiche Zahl an schwarzen Murmeln in den Beutel gelegt" (a black
         marble drawn stays black). The bag must hold at least that many marbles.
 
-        ``POST /v1/beutelschneider/injury`` (``beutelschneider.injury``). Rolls dice: without ``seed``,
-        ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the
-        first attempt.
+        ``POST /v1/beutelschneider/injury`` (``beutelschneider.injury``). Rolls dice: unless ``seed`` or
+        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
+        retries), so a retry returns the dice of the first attempt.
 
         Args:
             bag: The injured character's bag.
@@ -1072,9 +1072,9 @@ class Beutelschneider:
         Draws 1 (low), 2 (clear) or 3 (grave) marbles; "Wenn mindestens eine der gezogenen Murmeln
         schwarz ist, so stirbt der Charakter." The marbles go back into the bag.
 
-        ``POST /v1/beutelschneider/mortal-danger`` (``beutelschneider.mortal-danger``). Rolls dice: without
-        ``seed``, ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice
-        of the first attempt.
+        ``POST /v1/beutelschneider/mortal-danger`` (``beutelschneider.mortal-danger``). Rolls dice: unless
+        ``seed`` or ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same
+        on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             bag: The endangered character's bag.
@@ -1177,8 +1177,9 @@ class Malmsturm:
         at least the difficulty ("Für einen Erfolg muss man mindestens den DC getroffen haben"); `shifts`
         (Erfolge) = total − difficulty when ≥ 0, else 0; `margin` is total − difficulty either way.
 
-        ``POST /v1/malmsturm/action`` (``malmsturm.action``). Rolls dice: without ``seed``, ``manual`` or
-        ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
+        ``POST /v1/malmsturm/action`` (``malmsturm.action``). Rolls dice: unless ``seed`` or ``manual``
+        fixes the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a
+        retry returns the dice of the first attempt.
 
         Args:
             difficulty: Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder.
@@ -1267,8 +1268,9 @@ class Malmsturm:
         English and `lang`. Ruling 6: the consequences and their recovery times are listed in
         `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
 
-        ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: without ``seed``, ``manual`` or
-        ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
+        ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed`` or ``manual``
+        fixes the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a
+        retry returns the dice of the first attempt.
 
         Args:
             defend: false: the defender does not defend ("kann sich … verteidigen", ruling 5); no defense
@@ -1356,8 +1358,9 @@ class Malmsturm:
         Ruling 3: a side wins only with a total at least one step above the other's; equal totals are a
         tie (`winner: null`). `shifts` is the difference of the totals.
 
-        ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: without ``seed``, ``manual`` or
-        ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
+        ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: unless ``seed`` or ``manual``
+        fixes the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a
+        retry returns the dice of the first attempt.
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
@@ -1414,9 +1417,9 @@ class Malmsturm:
         After 20 tied roll-offs the request order stands. Names must be unique. `dice` dF (1..8, default
         4, ruling 7) for every roll, the roll-offs too.
 
-        ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: without ``seed``,
-        ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the
-        first attempt.
+        ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: unless ``seed`` or
+        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
+        retries), so a retry returns the dice of the first attempt.
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
@@ -1511,8 +1514,9 @@ class Paws:
         only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
         on a tie or a repelled attack.
 
-        ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: without ``seed``, ``manual`` or
-        ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
+        ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed`` or ``manual`` fixes
+        the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a retry
+        returns the dice of the first attempt.
 
         Args:
             a: Side a (the attacker in defense mode).
@@ -1572,8 +1576,9 @@ class Paws:
         The one-shot rescue dice every player starts with: each is rolled once and spent; each success
         (4-6) averts one negative effect of a lost test or comparison, for any character.
 
-        ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: without ``seed``, ``manual`` or ``ticket``
-        the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
+        ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed`` or ``manual`` fixes the
+        dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a retry
+        returns the dice of the first attempt.
 
         Args:
             dice: The group's one-shot rescue dice to roll now.
@@ -1632,8 +1637,9 @@ class Paws:
         turn a failure into a success. Ruling 7: `narrator` is `gm` after a success, else the acting
         character (`name`, or `player` without one).
 
-        ``POST /v1/paws/test`` (``paws.test``). Rolls dice: without ``seed``, ``manual`` or ``ticket`` the
-        call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
+        ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed`` or ``manual`` fixes the dice,
+        the call carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the
+        dice of the first attempt.
 
         Args:
             rank: Rank of the trait used: one die per rank.
@@ -1775,9 +1781,9 @@ class Proben:
         Ruling 5: every helper rolls the same test first; each helper with at least one success gives the
         leader one advantage (one more die); then the leader rolls the test against the difficulty.
 
-        ``POST /v1/proben/cooperation`` (``proben.cooperation``). Rolls dice: without ``seed``, ``manual``
-        or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the first
-        attempt.
+        ``POST /v1/proben/cooperation`` (``proben.cooperation``). Rolls dice: unless ``seed`` or ``manual``
+        fixes the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a
+        retry returns the dice of the first attempt.
 
         Args:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
@@ -1846,8 +1852,9 @@ class Proben:
         when the cumulative successes reach `required` and fails when the dice run out. `elapsed` is the
         number of rolls times `interval` when an interval is given.
 
-        ``POST /v1/proben/extended`` (``proben.extended``). Rolls dice: without ``seed``, ``manual`` or
-        ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
+        ``POST /v1/proben/extended`` (``proben.extended``). Rolls dice: unless ``seed`` or ``manual`` fixes
+        the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a retry
+        returns the dice of the first attempt.
 
         Args:
             attribute: Attribute value: that many d6.
@@ -1944,8 +1951,9 @@ class Proben:
         test is rolled again (each round listed in `rounds`) unless `allow_tie`; after 20 equal rounds
         it is a tie.
 
-        ``POST /v1/proben/opposed`` (``proben.opposed``). Rolls dice: without ``seed``, ``manual`` or
-        ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
+        ``POST /v1/proben/opposed`` (``proben.opposed``). Rolls dice: unless ``seed`` or ``manual`` fixes
+        the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a retry
+        returns the dice of the first attempt.
 
         Args:
             allow_tie: Accept a tie instead of rolling again.
@@ -2007,8 +2015,9 @@ class Proben:
         the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
         `quality` = successes beyond those needed.
 
-        ``POST /v1/proben/test`` (``proben.test``). Rolls dice: without ``seed``, ``manual`` or ``ticket``
-        the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
+        ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed`` or ``manual`` fixes the
+        dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a retry
+        returns the dice of the first attempt.
 
         Args:
             attribute: Attribute value: that many d6.
@@ -2155,9 +2164,9 @@ class Weltenbuch:
         Member names, party names and player seats must be unique; only players have a seat (required)
         and hero points.
 
-        ``POST /v1/weltenbuch/conflict`` (``weltenbuch.conflict``). Rolls dice: without ``seed``,
-        ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the
-        first attempt.
+        ``POST /v1/weltenbuch/conflict`` (``weltenbuch.conflict``). Rolls dice: unless ``seed`` or
+        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
+        retries), so a retry returns the dice of the first attempt.
 
         Args:
             die: Sides of the die; any even number (an even face is a success).
@@ -2254,9 +2263,9 @@ class Weltenbuch:
         Ruling 6: one of the eight gods, by a d8 (`god` 1..8). When the table gives its eight `gods`
         (exactly 8, in d8 order), `name` is the god's name, else null.
 
-        ``POST /v1/weltenbuch/resurrection`` (``weltenbuch.resurrection``). Rolls dice: without ``seed``,
-        ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the
-        first attempt.
+        ``POST /v1/weltenbuch/resurrection`` (``weltenbuch.resurrection``). Rolls dice: unless ``seed`` or
+        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
+        retries), so a retry returns the dice of the first attempt.
 
         Args:
             gods: The eight gods of the table, in d8 order.
@@ -2438,9 +2447,9 @@ class AsyncBeutelschneider:
         ability's colour (combat red, skill green, magic blue). Ruling 1: `unconscious` when every marble
         drawn is black. The marbles go back into the bag.
 
-        ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: without
-        ``seed``, ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice
-        of the first attempt.
+        ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless ``seed``
+        or ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
+        retries), so a retry returns the dice of the first attempt.
 
         Args:
             ability: combat (red), skill (green), magic (blue).
@@ -2513,9 +2522,9 @@ class AsyncBeutelschneider:
         loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
         a bag holding fewer marbles than the severity has all of them drawn.
 
-        ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: without ``seed``,
-        ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the
-        first attempt.
+        ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: unless ``seed`` or
+        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
+        retries), so a retry returns the dice of the first attempt.
 
         Args:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
@@ -2572,9 +2581,9 @@ class AsyncBeutelschneider:
         null, `margin` 0). Ruling 1: `unconscious` per participant. Contests inflict no injury; use
         `/combat` for a fight. Names must be unique.
 
-        ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: without ``seed``,
-        ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the
-        first attempt.
+        ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed`` or
+        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
+        retries), so a retry returns the dice of the first attempt.
 
         Args:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
@@ -2628,9 +2637,9 @@ class AsyncBeutelschneider:
         front (one per marble drawn, in draw order); a colour equal to the one drawn is then a 422
         `rule-violation` like in the apply step, so decide after the draw when that matters.
 
-        ``POST /v1/beutelschneider/experience`` (``beutelschneider.experience``). Rolls dice: without
-        ``seed``, ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice
-        of the first attempt.
+        ``POST /v1/beutelschneider/experience`` (``beutelschneider.experience``). Rolls dice: unless
+        ``seed`` or ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same
+        on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             amount: little: 1 marble, some: 2, much: 3.
@@ -2732,9 +2741,9 @@ class AsyncBeutelschneider:
         green marble drawn grants the patient one healing draw (`healing_draws`, to send as `draws` to
         `/healing`). Ruling 1 applies to the healer.
 
-        ``POST /v1/beutelschneider/first-aid`` (``beutelschneider.first-aid``). Rolls dice: without
-        ``seed``, ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice
-        of the first attempt.
+        ``POST /v1/beutelschneider/first-aid`` (``beutelschneider.first-aid``). Rolls dice: unless ``seed``
+        or ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
+        retries), so a retry returns the dice of the first attempt.
 
         Args:
             bag: The healer's bag.
@@ -2801,9 +2810,9 @@ class AsyncBeutelschneider:
         is unknown before the draw); the k-th black marble drawn takes the k-th colour, the rest are
         unused, and `bag_after` is filled in.
 
-        ``POST /v1/beutelschneider/healing`` (``beutelschneider.healing``). Rolls dice: without ``seed``,
-        ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the
-        first attempt.
+        ``POST /v1/beutelschneider/healing`` (``beutelschneider.healing``). Rolls dice: unless ``seed`` or
+        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
+        retries), so a retry returns the dice of the first attempt.
 
         Args:
             bag: The recovering character's bag.
@@ -2910,9 +2919,9 @@ class AsyncBeutelschneider:
         entfernt, und stattdessen eine gleiche Zahl an schwarzen Murmeln in den Beutel gelegt" (a black
         marble drawn stays black). The bag must hold at least that many marbles.
 
-        ``POST /v1/beutelschneider/injury`` (``beutelschneider.injury``). Rolls dice: without ``seed``,
-        ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the
-        first attempt.
+        ``POST /v1/beutelschneider/injury`` (``beutelschneider.injury``). Rolls dice: unless ``seed`` or
+        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
+        retries), so a retry returns the dice of the first attempt.
 
         Args:
             bag: The injured character's bag.
@@ -2972,9 +2981,9 @@ class AsyncBeutelschneider:
         Draws 1 (low), 2 (clear) or 3 (grave) marbles; "Wenn mindestens eine der gezogenen Murmeln
         schwarz ist, so stirbt der Charakter." The marbles go back into the bag.
 
-        ``POST /v1/beutelschneider/mortal-danger`` (``beutelschneider.mortal-danger``). Rolls dice: without
-        ``seed``, ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice
-        of the first attempt.
+        ``POST /v1/beutelschneider/mortal-danger`` (``beutelschneider.mortal-danger``). Rolls dice: unless
+        ``seed`` or ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same
+        on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             bag: The endangered character's bag.
@@ -3077,8 +3086,9 @@ class AsyncMalmsturm:
         at least the difficulty ("Für einen Erfolg muss man mindestens den DC getroffen haben"); `shifts`
         (Erfolge) = total − difficulty when ≥ 0, else 0; `margin` is total − difficulty either way.
 
-        ``POST /v1/malmsturm/action`` (``malmsturm.action``). Rolls dice: without ``seed``, ``manual`` or
-        ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
+        ``POST /v1/malmsturm/action`` (``malmsturm.action``). Rolls dice: unless ``seed`` or ``manual``
+        fixes the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a
+        retry returns the dice of the first attempt.
 
         Args:
             difficulty: Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder.
@@ -3167,8 +3177,9 @@ class AsyncMalmsturm:
         English and `lang`. Ruling 6: the consequences and their recovery times are listed in
         `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
 
-        ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: without ``seed``, ``manual`` or
-        ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
+        ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed`` or ``manual``
+        fixes the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a
+        retry returns the dice of the first attempt.
 
         Args:
             defend: false: the defender does not defend ("kann sich … verteidigen", ruling 5); no defense
@@ -3256,8 +3267,9 @@ class AsyncMalmsturm:
         Ruling 3: a side wins only with a total at least one step above the other's; equal totals are a
         tie (`winner: null`). `shifts` is the difference of the totals.
 
-        ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: without ``seed``, ``manual`` or
-        ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
+        ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: unless ``seed`` or ``manual``
+        fixes the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a
+        retry returns the dice of the first attempt.
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
@@ -3314,9 +3326,9 @@ class AsyncMalmsturm:
         After 20 tied roll-offs the request order stands. Names must be unique. `dice` dF (1..8, default
         4, ruling 7) for every roll, the roll-offs too.
 
-        ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: without ``seed``,
-        ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the
-        first attempt.
+        ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: unless ``seed`` or
+        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
+        retries), so a retry returns the dice of the first attempt.
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
@@ -3411,8 +3423,9 @@ class AsyncPaws:
         only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
         on a tie or a repelled attack.
 
-        ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: without ``seed``, ``manual`` or
-        ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
+        ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed`` or ``manual`` fixes
+        the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a retry
+        returns the dice of the first attempt.
 
         Args:
             a: Side a (the attacker in defense mode).
@@ -3472,8 +3485,9 @@ class AsyncPaws:
         The one-shot rescue dice every player starts with: each is rolled once and spent; each success
         (4-6) averts one negative effect of a lost test or comparison, for any character.
 
-        ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: without ``seed``, ``manual`` or ``ticket``
-        the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
+        ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed`` or ``manual`` fixes the
+        dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a retry
+        returns the dice of the first attempt.
 
         Args:
             dice: The group's one-shot rescue dice to roll now.
@@ -3532,8 +3546,9 @@ class AsyncPaws:
         turn a failure into a success. Ruling 7: `narrator` is `gm` after a success, else the acting
         character (`name`, or `player` without one).
 
-        ``POST /v1/paws/test`` (``paws.test``). Rolls dice: without ``seed``, ``manual`` or ``ticket`` the
-        call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
+        ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed`` or ``manual`` fixes the dice,
+        the call carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the
+        dice of the first attempt.
 
         Args:
             rank: Rank of the trait used: one die per rank.
@@ -3675,9 +3690,9 @@ class AsyncProben:
         Ruling 5: every helper rolls the same test first; each helper with at least one success gives the
         leader one advantage (one more die); then the leader rolls the test against the difficulty.
 
-        ``POST /v1/proben/cooperation`` (``proben.cooperation``). Rolls dice: without ``seed``, ``manual``
-        or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the first
-        attempt.
+        ``POST /v1/proben/cooperation`` (``proben.cooperation``). Rolls dice: unless ``seed`` or ``manual``
+        fixes the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a
+        retry returns the dice of the first attempt.
 
         Args:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
@@ -3746,8 +3761,9 @@ class AsyncProben:
         when the cumulative successes reach `required` and fails when the dice run out. `elapsed` is the
         number of rolls times `interval` when an interval is given.
 
-        ``POST /v1/proben/extended`` (``proben.extended``). Rolls dice: without ``seed``, ``manual`` or
-        ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
+        ``POST /v1/proben/extended`` (``proben.extended``). Rolls dice: unless ``seed`` or ``manual`` fixes
+        the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a retry
+        returns the dice of the first attempt.
 
         Args:
             attribute: Attribute value: that many d6.
@@ -3844,8 +3860,9 @@ class AsyncProben:
         test is rolled again (each round listed in `rounds`) unless `allow_tie`; after 20 equal rounds
         it is a tie.
 
-        ``POST /v1/proben/opposed`` (``proben.opposed``). Rolls dice: without ``seed``, ``manual`` or
-        ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
+        ``POST /v1/proben/opposed`` (``proben.opposed``). Rolls dice: unless ``seed`` or ``manual`` fixes
+        the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a retry
+        returns the dice of the first attempt.
 
         Args:
             allow_tie: Accept a tie instead of rolling again.
@@ -3911,8 +3928,9 @@ class AsyncProben:
         the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
         `quality` = successes beyond those needed.
 
-        ``POST /v1/proben/test`` (``proben.test``). Rolls dice: without ``seed``, ``manual`` or ``ticket``
-        the call carries an Idempotency-Key, so a retry returns the dice of the first attempt.
+        ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed`` or ``manual`` fixes the
+        dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a retry
+        returns the dice of the first attempt.
 
         Args:
             attribute: Attribute value: that many d6.
@@ -4059,9 +4077,9 @@ class AsyncWeltenbuch:
         Member names, party names and player seats must be unique; only players have a seat (required)
         and hero points.
 
-        ``POST /v1/weltenbuch/conflict`` (``weltenbuch.conflict``). Rolls dice: without ``seed``,
-        ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the
-        first attempt.
+        ``POST /v1/weltenbuch/conflict`` (``weltenbuch.conflict``). Rolls dice: unless ``seed`` or
+        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
+        retries), so a retry returns the dice of the first attempt.
 
         Args:
             die: Sides of the die; any even number (an even face is a success).
@@ -4158,9 +4176,9 @@ class AsyncWeltenbuch:
         Ruling 6: one of the eight gods, by a d8 (`god` 1..8). When the table gives its eight `gods`
         (exactly 8, in d8 order), `name` is the god's name, else null.
 
-        ``POST /v1/weltenbuch/resurrection`` (``weltenbuch.resurrection``). Rolls dice: without ``seed``,
-        ``manual`` or ``ticket`` the call carries an Idempotency-Key, so a retry returns the dice of the
-        first attempt.
+        ``POST /v1/weltenbuch/resurrection`` (``weltenbuch.resurrection``). Rolls dice: unless ``seed`` or
+        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
+        retries), so a retry returns the dice of the first attempt.
 
         Args:
             gods: The eight gods of the table, in d8 order.

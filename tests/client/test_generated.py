@@ -134,3 +134,12 @@ def test_generator_renames_what_would_shadow_the_model_or_python(monkeypatch):
     assert response._with_request_id("header").request_id == "header"
     assert "        from_: int," in files["_operations.py"] and '"from": from_' in files["_operations.py"]
     assert "rolling=True" in files["_operations.py"]
+
+
+def test_generator_and_runtime_agree_on_their_shared_names():
+    from wurfwerk._core import DETERMINISTIC_MEMBERS
+    from wurfwerk._models import RESERVED_NAMES
+
+    generator = load_generator()
+    assert generator.RESERVED == RESERVED_NAMES
+    assert generator.FIXING_MEMBERS == DETERMINISTIC_MEMBERS
