@@ -38,7 +38,9 @@ def test_committed_sdk_matches_the_spec():
             f"{path.relative_to(ROOT)} drifted from openapi.yaml: run `make sdk` (or `make generate`) and commit it"
 
 
-def test_rolling_operations_are_those_whose_request_has_seed_or_manual():
+def test_rolling_operations_are_read_from_the_spec():
+    """Rolling: the request has ``seed`` or ``manual``, or the operation takes an Idempotency-Key header
+    (a batch, whose items may roll)."""
     spec = load_spec()
     schemas = spec["components"]["schemas"]
     expected = set()
@@ -46,10 +48,11 @@ def test_rolling_operations_are_those_whose_request_has_seed_or_manual():
         for operation in item.values():
             ref = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
             members = schemas[ref["$ref"].rsplit("/", 1)[-1]].get("properties", {}) if ref else {}
-            if "seed" in members or "manual" in members:
+            headers = {p["name"].lower() for p in operation.get("parameters", []) if p["in"] == "header"}
+            if "seed" in members or "manual" in members or "idempotency-key" in headers:
                 expected.add(operation["operationId"])
     assert {op_id for op_id, operation in OPERATIONS.items() if operation.rolling} == expected
-    assert "proben.test" in expected and "proben.test.odds" not in expected
+    assert "proben.test" in expected and "proben.test.odds" not in expected and "tickets.issue" not in expected
 
 
 def test_every_operation_id_has_one_method_with_the_documented_name(app):
