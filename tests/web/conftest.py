@@ -38,7 +38,8 @@ def browser_context(tmp_path_factory):
         context = playwright.chromium.launch_persistent_context(
             str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM,
             headless=True, args=CHROMIUM_FLAGS)
-        context.set_default_timeout(20_000)
+        # Generous: Swagger UI lays out ~60 operations, and CI machines are shared.
+        context.set_default_timeout(90_000)
         yield context
         context.close()
 
