@@ -48,7 +48,8 @@ def create_app(test_config: Mapping[str, Any] | Config | None = None) -> Flask:
     register_problem_handlers(app)
     install_hooks(app)
     install_metrics(app)
-    CORS(app, origins=list(config.cors_origins), allow_headers=["Content-Type", "Authorization", "X-Request-ID"],
+    CORS(app, origins=list(config.cors_origins),
+         allow_headers=["Content-Type", "Authorization", "X-Request-ID", "Idempotency-Key"],
          expose_headers=["X-Request-ID"], max_age=600, send_wildcard=config.cors_origins == ("*",))
     install_web(app)
 

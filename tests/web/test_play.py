@@ -111,7 +111,8 @@ CROSS_ORIGIN_PAGE = """<!DOCTYPE html>
   const out = document.getElementById("out");
   const client = new Client({ baseUrl: new URLSearchParams(location.search).get("api"), lang: "de" });
   try {
-    const roll = await client.paws.test({ rank: 3, seed: 5 });
+    // Idempotency-Key is a custom header: the preflight must allow it.
+    const roll = await client.call("paws.test", { rank: 3, seed: 5 }, { idempotencyKey: "vtt-roll-1" });
     const verdict = await client.verify(roll);
     let refused = null;
     try { await client.paws.test({ rank: -1 }); }
