@@ -109,48 +109,85 @@ def _summary(runs: list[tuple[dict, dict]]) -> dict:
     }
 
 
-def in_process(calls: int = 500, rounds: int = 9) -> dict:
-    """The same comparison without sockets, wrk or gunicorn: WSGI calls into one app, so the ratio
-    shows what the service itself costs per operation, undisturbed by the load generator sharing
-    the two cores. Floor and operation alternate in blocks of ``calls``; each pair of blocks gives
-    a ratio and the median counts, as over HTTP."""
+def _wsgi_caller(app, path: str, body: dict | None, headers: dict | None = None):
+    """A function making one WSGI call of ``path`` into ``app`` (no sockets)."""
     import io
 
     import orjson
     from werkzeug.test import EnvironBuilder
 
+    data = orjson.dumps(body) if body is not None else None
+    template = EnvironBuilder(path=path, method="POST" if data else "GET", data=data, headers=headers,
+                              content_type="application/json" if data else None).get_environ()
+
+    def call():
+        environ = dict(template)
+        environ["wsgi.input"] = io.BytesIO(data or b"")
+        return b"".join(app(environ, lambda status, headers: None))
+
+    return call
+
+
+def _block(call, calls: int) -> float:
+    """Seconds per call over ``calls`` calls."""
+    started = time.perf_counter()
+    for _ in range(calls):
+        call()
+    return (time.perf_counter() - started) / calls
+
+
+def in_process(calls: int = 500, rounds: int = 9) -> dict:
+    """The same comparison without sockets, wrk or gunicorn: WSGI calls into one app, so the ratio
+    shows what the service itself costs per operation, undisturbed by the load generator sharing
+    the two cores. Floor and operation alternate in blocks of ``calls``; each pair of blocks gives
+    a ratio and the median counts, as over HTTP."""
     from bench.reference_app import make
 
     app = make({"signing_key_pem": generate_private_key_pem()})
-
-    def caller(path: str, body: dict | None):
-        data = orjson.dumps(body) if body is not None else None
-        template = EnvironBuilder(path=path, method="POST" if data else "GET", data=data,
-                                  content_type="application/json" if data else None).get_environ()
-
-        def call():
-            environ = dict(template)
-            environ["wsgi.input"] = io.BytesIO(data or b"")
-            return b"".join(app(environ, lambda status, headers: None))
-
-        return call
-
-    def block(call) -> float:
-        started = time.perf_counter()
-        for _ in range(calls):
-            call()
-        return (time.perf_counter() - started) / calls
-
-    floor_call = caller("/livez", None)
-    block(floor_call)  # warm up
+    floor_call = _wsgi_caller(app, "/livez", None)
+    _block(floor_call, calls)  # warm up
     report = {}
     for name, (path, body) in {**REFERENCES, **OPERATIONS}.items():
-        call = caller(path, body)
-        block(call)
-        pairs = [(block(floor_call), block(call)) for _ in range(rounds)]
+        call = _wsgi_caller(app, path, body)
+        _block(call, calls)
+        pairs = [(_block(floor_call, calls), _block(call, calls)) for _ in range(rounds)]
         report[name] = {"us": round(statistics.median(seconds for _, seconds in pairs) * 1e6),
                         "livez_us": round(statistics.median(floor for floor, _ in pairs) * 1e6),
                         "throughput_ratio": round(statistics.median(floor / seconds for floor, seconds in pairs), 3)}
+    return report
+
+
+def derived_vs_secure(calls: int = 500, rounds: int = 9) -> dict:
+    """What a derived roll costs against a secure one (issue 14), in-process as above: the same
+    paws.test body rolled from the CSPRNG, with an `Idempotency-Key` header, and with a ticket
+    (whose signature is checked on every call), alternating in blocks; the median of the per-round
+    ratios. Also the source alone, without the request around it: 3 d6 from each source."""
+    from bench.reference_app import make
+    from service.platform.randomness import SecureSource, derived_source, idempotency_label
+
+    app = make({"signing_key_pem": generate_private_key_pem()})
+    path, body = OPERATIONS["paws.test"]
+    ticket = app.test_client().post("/v1/tickets", json={"operation": "paws.test"}).get_json()["tickets"][0]
+    secure = _wsgi_caller(app, path, body)
+    variants = {"idempotency_key": _wsgi_caller(app, path, body, {"Idempotency-Key": "bench-retry-0001"}),
+                "ticket": _wsgi_caller(app, path, {**body, "ticket": ticket})}
+    report: dict = {}
+    for name, call in variants.items():
+        _block(call, calls)
+        pairs = [(_block(secure, calls), _block(call, calls)) for _ in range(rounds)]
+        report[f"paws.test.{name}"] = {
+            "us": round(statistics.median(derived for _, derived in pairs) * 1e6),
+            "secure_us": round(statistics.median(plain for plain, _ in pairs) * 1e6),
+            "cost_ratio": round(statistics.median(derived / plain for plain, derived in pairs), 3)}
+    keys = app.extensions["wurfwerk"].keys
+    label = idempotency_label("paws.test", "bench-retry-0001", body)
+    source_pairs = [(_block(lambda: SecureSource().roll(3, 6), calls * 10),
+                     _block(lambda: derived_source(keys, label, "secure").roll(3, 6), calls * 10))
+                    for _ in range(rounds)]
+    report["source_only.3d6"] = {
+        "us": round(statistics.median(derived for _, derived in source_pairs) * 1e6, 2),
+        "secure_us": round(statistics.median(plain for plain, _ in source_pairs) * 1e6, 2),
+        "cost_ratio": round(statistics.median(derived / plain for plain, derived in source_pairs), 3)}
     return report
 
 
@@ -210,15 +247,19 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="floor/operation pairs per operation")
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--memory-requests", type=int, default=100_000)
-    parser.add_argument("--only", choices=["throughput", "in_process", "odds", "batch", "memory"], action="append")
+    parser.add_argument("--only", choices=["throughput", "in_process", "derived", "odds", "batch", "memory"],
+                        action="append")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install wrk")
-    wanted = set(args.only or ["throughput", "in_process", "odds", "batch", "memory"])
+    wanted = set(args.only or ["throughput", "in_process", "derived", "odds", "batch", "memory"])
     results: dict = {"machine": {"cpus": os.cpu_count()}}
     if "in_process" in wanted:
         results["in_process"] = in_process()
         print(json.dumps({"in_process": results["in_process"]}, indent=2), flush=True)
+    if "derived" in wanted:
+        results["derived"] = derived_vs_secure()
+        print(json.dumps({"derived": results["derived"]}, indent=2), flush=True)
     if "odds" in wanted:
         results["odds"] = odds_speed.run()
         print(json.dumps({"odds": results["odds"]}, indent=2), flush=True)

@@ -128,6 +128,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("WURFWERK_REQUIRE_SIGNING_KEY", "require_signing_key", FLAG, "0", "1 (the image, the Kubernetes manifests): no configured key is a startup error, and a key made up at startup makes /readyz answer 503."),
     Setting("WURFWERK_DEV_KEY_FILE", "dev_key_file", TEXT, ".dev/signing-key.pem", "Where `make run` creates a development key when no key is configured."),
     Setting("WURFWERK_API_KEYS", "api_keys", CSV, "", "Comma-separated API keys; when set, every /v1 call except /v1/keys needs `Authorization: Bearer <key>`."),
+    Setting("WURFWERK_TICKET_KEYS", "ticket_keys", CSV, "", "Comma-separated API keys that may issue roll tickets (`POST /v1/tickets`, e.g. the game master's); empty: every API key may. Each must also be in WURFWERK_API_KEYS."),
     Setting("WURFWERK_CORS_ORIGINS", "cors_origins", CSV, "*", "Comma-separated origins allowed by CORS (`*` for any)."),
     # Serving (service/platform/worker.py, deploy/gunicorn.conf.py): what a client may send, how long it may take, overload.
     Setting("WURFWERK_READ_TIMEOUT", "read_timeout", SECONDS, "10", "Seconds a client has to send a request's head (from connecting or from the previous answer, so idle kept-alive connections close too), and again its body (408 after it); then the connection is closed."),
@@ -187,7 +188,17 @@ def _read_file(path: str, variable: str) -> str:
 def config_from_env(env: Mapping[str, str] | None = None) -> Config:
     env = os.environ if env is None else env
     limits = Limits(**{s.attribute: s.value(env) for s in LIMIT_SETTINGS})
-    return Config(**{s.attribute: s.value(env) for s in SETTINGS if not s.limit}, limits=limits)
+    config = Config(**{s.attribute: s.value(env) for s in SETTINGS if not s.limit}, limits=limits)
+    _check_ticket_keys(config)
+    return config
+
+
+def _check_ticket_keys(config) -> None:
+    """Ticket keys name API keys: one that is not an API key could never pass the bearer check."""
+    strangers = set(config.ticket_keys) - set(config.api_keys)
+    if strangers:
+        raise ConfigError(f"WURFWERK_TICKET_KEYS lists {len(strangers)} key(s) that are not in "
+                          "WURFWERK_API_KEYS; a ticket key must also be an API key")
 
 
 # -- the documentation written from SETTINGS ---------------------------------------------------

@@ -34,10 +34,16 @@ def _check_api_key() -> None:
     keys = current_runtime().config.api_keys
     if not keys or not needs_api_key(request.path):
         return
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not any(hmac.compare_digest(token.encode(), key.encode()) for key in keys):
+    if not bearer_token_in(keys):
         raise http_error(401, "This API needs `Authorization: Bearer <key>` with a valid key.",
                          "unauthorized")
+
+
+def bearer_token_in(keys) -> bool:
+    """Whether the request's ``Authorization: Bearer <key>`` names one of ``keys`` (compared in
+    constant time)."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return scheme.lower() == "bearer" and any(hmac.compare_digest(token.encode(), key.encode()) for key in keys)
 
 
 def _check_body() -> None:

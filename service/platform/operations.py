@@ -49,9 +49,10 @@ from service.platform.hooks import request_body
 from service.platform.i18n import LANG_PARAMETER, request_lang
 from service.platform.jsonio import json_response
 from service.platform.problems import input_error_problem, unexpected_problem, validation_problem
-from service.platform.randomness import RandomSource, make_source
+from service.platform.randomness import IDEMPOTENCY_HEADER, RandomSource, make_source, request_source
 from service.platform.runtime import current_runtime
-from service.platform.schemas import envelope_schema, odds_response_schema, renamed, rolling_request_schema
+from service.platform.schemas import (IDEMPOTENCY_KEY_PARAMETER, envelope_schema, odds_request_schema,
+                                      odds_response_schema, renamed, rolling_request_schema)
 
 PROBLEM_STATUSES = (400, 401, 413, 415, 422)
 EXAMPLE_SEED = 20261129
@@ -123,18 +124,29 @@ class Call:
 
 
 EXAMPLE_CALL = Call(given_lang="en")
+ODDS_IGNORE_NOTE = ("The odds do not depend on where the dice come from: `ticket` and `idempotency_key` "
+                    "in the body and the `Idempotency-Key` header are accepted and ignored.")
 
 # The members of a rolling request that choose where its random values come from
 # (schemas.RandomnessFields); they are echoed after the operation's own members.
-RANDOMNESS_MEMBERS = ("seed", "manual")
+RANDOMNESS_MEMBERS = ("seed", "manual", "ticket", "idempotency_key")
+_DERIVING_MEMBERS = frozenset(("ticket", "idempotency_key"))
 
 
-def randomness_source(randomness: Mapping[str, Any], call: Call) -> RandomSource:
+def randomness_source(operation_id: str, request_body: Mapping[str, Any], randomness: Mapping[str, Any],
+                      call: Call) -> RandomSource:
     """Where a rolling call's random values come from: the one place that decides it, per call.
 
-    ``randomness`` holds the members of ``RANDOMNESS_MEMBERS`` the request gave; ``call`` what the
-    call knows of its HTTP request (headers, its place in a batch)."""
-    return make_source(randomness.get("seed"), randomness.get("manual"))
+    ``request_body`` is the loaded body without the randomness members, ``randomness`` the members
+    of ``RANDOMNESS_MEMBERS`` the request gave; ``call`` what the call knows of its HTTP request
+    (the ``Idempotency-Key`` header, its place in a batch). A ticket or an idempotency key derives
+    the dice from the service's secret (randomness.request_source); otherwise seed, manual or the
+    CSPRNG."""
+    header_key = call.headers.get(IDEMPOTENCY_HEADER)
+    if header_key is None and _DERIVING_MEMBERS.isdisjoint(randomness):
+        return make_source(randomness.get("seed"), randomness.get("manual"))
+    return request_source(current_runtime().keys, operation_id, request_body, randomness,
+                          header_key=header_key, batch_item=call.item)
 
 
 @dataclasses.dataclass
@@ -199,7 +211,8 @@ class SystemBlueprint(Blueprint):
             response_example = _roll(operation_id, view, example_body, EXAMPLE_CALL)
             response_example["receipt"] = dict(EXAMPLE_RECEIPT)
             self._register(path, "POST", operation_id, view, handler, request_schema,
-                           response_schema, example, response_example)
+                           response_schema, example, response_example,
+                           parameters=[IDEMPOTENCY_KEY_PARAMETER])
             return view
 
         return decorator
@@ -208,7 +221,7 @@ class SystemBlueprint(Blueprint):
              example: Mapping[str, Any]):
         """``operation`` is the rolling operation's name; the id gets ``.odds``."""
         operation_id = f"{self.system_id}.{operation}.odds"
-        request_schema = renamed(operation_id, request, "Request")
+        request_schema = odds_request_schema(operation_id, request)
         response_schema = odds_response_schema(operation_id, request_schema)
 
         def decorator(view):
@@ -219,7 +232,7 @@ class SystemBlueprint(Blueprint):
 
             response_example = _odds_document(operation_id, view, request_schema().load(example))
             self._register(path, "POST", operation_id, view, handler, request_schema,
-                           response_schema, example, response_example)
+                           response_schema, example, response_example, note=ODDS_IGNORE_NOTE)
             return view
 
         return decorator
@@ -271,8 +284,9 @@ class SystemBlueprint(Blueprint):
     # -- shared machinery ------------------------------------------------------------------------
 
     def _register(self, path, method, operation_id, view, handler, request_schema,
-                  response_schema, example, response_example):
-        """Route the operation to its request path and document it."""
+                  response_schema, example, response_example, *, parameters=(), note=""):
+        """Route the operation to its request path and document it (``parameters`` and ``note``
+        add to what every operation documents)."""
         name = operation_id.replace(".", "_").replace("-", "_")
         # Instantiated once, here: marshmallow deep-copies a schema's declared fields for every instance.
         schema = request_schema() if request_schema is not None else None
@@ -283,13 +297,13 @@ class SystemBlueprint(Blueprint):
             return operation.respond(request_body(), Call.of_request())
 
         documented = self._documented(respond, operation_id, view, schema, example, response_schema,
-                                      response_example)
+                                      response_example, parameters, note)
         self.route(path, methods=[method], endpoint=name)(documented)
         self.declared.append(operation)
         self._declared_views[id(view)] = operation_id
 
     def _documented(self, respond, operation_id, view, schema, example, response_schema,
-                    response_example):
+                    response_example, parameters=(), note=""):
         """``respond`` carrying the operation's OpenAPI description, written by flask-smorest.
 
         flask-smorest's decorators record what they describe on the function they return and hand it
@@ -300,6 +314,8 @@ class SystemBlueprint(Blueprint):
         thing relied on here; tests/test_openapi.py fails should it change (the spec would lose the
         request bodies, examples and responses)."""
         summary, description = _doc_parts(view)
+        if note:
+            description = f"{description}\n\n{note}"
 
         def stand_in(*args, **kwargs):  # no docstring: flask-smorest would read it as the summary
             raise AssertionError(f"{operation_id}: only Operation.respond serves requests")
@@ -310,7 +326,7 @@ class SystemBlueprint(Blueprint):
         described = self.response(200, response_schema, example=response_example)(described)
         problems = {status: _problem_response_name(status) for status in PROBLEM_STATUSES}
         described = self.doc(operationId=operation_id, summary=summary, description=description,
-                             parameters=[LANG_PARAMETER], responses=problems)(described)
+                             parameters=[LANG_PARAMETER, *parameters], responses=problems)(described)
         return functools.wraps(described)(respond)
 
     def register(self, app, options):
@@ -361,14 +377,17 @@ def _problem_response_name(status: int) -> str:
 def _roll(operation_id, view, body, call) -> dict:
     lang = call.lang()
     randomness = {name: body.pop(name) for name in RANDOMNESS_MEMBERS if name in body}
-    source = randomness_source(randomness, call)
+    source = randomness_source(operation_id, body, randomness, call)
     result, summary = view(body, source, lang)
     source.finish()
+    randomness_record = {"source": source.name, "events": source.events}
+    if source.idempotency_key is not None:
+        randomness_record["idempotency_key"] = source.idempotency_key
     return {
         "operation": operation_id,
         "request": {**body, **randomness},
         "result": plain(result),
-        "randomness": {"source": source.name, "events": source.events},
+        "randomness": randomness_record,
         "summary": summary,
         "lang": lang,
     }

@@ -26,6 +26,7 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "malformed-json": (400, "The body is not valid JSON (or nests deeper than the parser allows)."),
     "bad-request": (400, "The request is malformed in another way (e.g. a bad query parameter)."),
     "unauthorized": (401, "API keys are configured and the bearer key is missing or wrong."),
+    "forbidden": (403, "The bearer key is valid but may not do this (issuing tickets: WURFWERK_TICKET_KEYS)."),
     "not-found": (404, "No such path."),
     "method-not-allowed": (405, "The path exists, the method does not; `Allow` lists the methods."),
     "payload-too-large": (413, "The body is larger than WURFWERK_MAX_BODY_BYTES."),
@@ -49,7 +50,7 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "http-error": (0, "Any other HTTP error, with its status."),
 }
 
-_SLUG_BY_STATUS = {400: "bad-request", 401: "unauthorized", 404: "not-found",
+_SLUG_BY_STATUS = {400: "bad-request", 401: "unauthorized", 403: "forbidden", 404: "not-found",
                    405: "method-not-allowed", 413: "payload-too-large",
                    415: "unsupported-media-type", 422: "validation-error", 500: "internal-error"}
 

@@ -14,13 +14,15 @@ import hashlib
 import hmac
 import os
 import random
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 
-from service.platform.errors import ManualEntryError
+from service.platform.errors import InputError, ManualEntryError
 from service.platform.receipts import KeyRing, canonical_bytes
+from service.platform.tickets import check_ticket
 
 FUDGE_FACES = (-1, 0, 1)
 D10 = 10
@@ -30,6 +32,7 @@ class RandomSource:
     """The interface the rules see. Subclasses supply ``_roll_one``/``_fudge_one``/``_draw``."""
 
     name = "abstract"
+    idempotency_key: str | None = None  # recorded in the response when the call gave one
 
     def __init__(self) -> None:
         self.events: list[dict[str, Any]] = []
@@ -311,3 +314,71 @@ def ticket_label(operation: str, ticket_id: str) -> dict:
 def derived_source(keys: KeyRing, label: Mapping[str, Any], name: str) -> DerivedSource:
     """The source for ``label`` (one of the two above) under the key configuration ``keys``."""
     return DerivedSource(KeyStream(stream_key(derivation_key(keys), canonical_bytes(label))), name)
+
+
+# -- choosing a request's source ------------------------------------------------------------------
+
+# 1 to 255 visible ASCII characters. The spec states it as a JSON Schema pattern; Python checks it
+# with fullmatch, because a ``$`` would also match before a trailing newline.
+IDEMPOTENCY_KEY_PATTERN = "^[!-~]{1,255}$"
+_IDEMPOTENCY_KEY = re.compile("[!-~]{1,255}")
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+
+
+class IdempotencyKeyError(InputError):
+    """An ``Idempotency-Key`` that is malformed or comes with a source that needs none."""
+
+    problem_type = "validation-error"
+
+
+def is_idempotency_key(value: Any) -> bool:
+    return isinstance(value, str) and _IDEMPOTENCY_KEY.fullmatch(value) is not None
+
+
+def check_idempotency_header(value: str | None) -> None:
+    if value is not None and not is_idempotency_key(value):
+        raise IdempotencyKeyError(IDEMPOTENCY_HEADER, "must be 1 to 255 visible ASCII characters (! to ~)")
+
+
+def request_source(keys: KeyRing, operation: str, request: Mapping[str, Any],
+                   randomness: Mapping[str, Any], *, header_key: str | None = None,
+                   batch_item: int | None = None) -> RandomSource:
+    """The source of one rolling call, a fresh one per call.
+
+    ``request`` is the loaded body without the randomness members, ``randomness`` those members
+    (``seed``, ``manual``, ``ticket``, ``idempotency_key``) as given, ``header_key`` the
+    ``Idempotency-Key`` header of the HTTP request, ``batch_item`` the call's index in a batch.
+    A ticket decides the dice when there is one (a key given with it is only recorded); else an
+    idempotency key derives them; else seed, manual or the CSPRNG, as before. In a batch, an item
+    without its own ``idempotency_key`` (and without seed or manual) takes the batch's header key
+    followed by ``#<index>``, so retrying the whole batch reproduces every item."""
+    key = _idempotency_key(randomness, header_key, batch_item)
+    ticket = randomness.get("ticket")
+    if ticket is not None:
+        check_ticket(keys, ticket, operation=operation)
+        source: RandomSource = derived_source(keys, ticket_label(operation, ticket["id"]), "ticket")
+    elif key is not None:
+        source = derived_source(keys, idempotency_label(operation, key, request), "secure")
+    else:
+        return make_source(randomness.get("seed"), randomness.get("manual"))
+    source.idempotency_key = key
+    return source
+
+
+def _idempotency_key(randomness: Mapping[str, Any], header_key: str | None,
+                     batch_item: int | None) -> str | None:
+    member = randomness.get("idempotency_key")
+    reproducible = next((name for name in ("seed", "manual") if name in randomness), None)
+    if header_key is None:
+        return member
+    if batch_item is not None:  # the batch's key: checked once for the batch, applies where it can
+        if member is not None or reproducible:
+            return member
+        return f"{header_key}#{batch_item}"
+    check_idempotency_header(header_key)
+    if reproducible:
+        raise IdempotencyKeyError(IDEMPOTENCY_HEADER, f"cannot be combined with {reproducible}, "
+                                                      "which is reproducible already")
+    if member is not None and member != header_key:
+        raise IdempotencyKeyError("idempotency_key", "differs from the Idempotency-Key header; give the key once")
+    return header_key

@@ -8,17 +8,20 @@ from __future__ import annotations
 from http import HTTPStatus
 
 import marshmallow as ma
+from flask import request
 from marshmallow import fields, validate
 
 from service.platform import tickets
 from service.platform.api import WurfwerkBlueprint as Blueprint
 from service.platform.batch import BatchResponseSchema, batch_request_schema, run_batch
 from service.platform.fields import Int, StrictSchema
+from service.platform.hooks import bearer_token_in
 from service.platform.jsonio import json_response
 from service.platform.operations import Operation
-from service.platform.problems import problem
+from service.platform.problems import http_error, problem
+from service.platform.randomness import IDEMPOTENCY_HEADER, check_idempotency_header
 from service.platform.runtime import current_runtime
-from service.platform.schemas import TicketSchema
+from service.platform.schemas import IDEMPOTENCY_KEY_PARAMETER, TicketSchema
 
 DOC_STATUSES = (400, 401, 413, 415, 422)
 
@@ -174,14 +177,20 @@ def make_platform_blueprint(catalogue: list[dict], batchable: dict[str, Operatio
         {"status": 422, "body": {"type": "https://wurfwerk.dev/problems/validation-error", "status": 422,
                                  "errors": {"attribute": ["Missing data for required field."]}}}]})
     @_problems(blp)
-    @blp.doc(operationId="batch.run")
+    @blp.doc(operationId="batch.run", parameters=[{
+        **IDEMPOTENCY_KEY_PARAMETER,
+        "description": "Makes the whole batch retry-safe: every rolling item without its own "
+                       "`idempotency_key`, `seed` or `manual` derives its dice from the key "
+                       "`<Idempotency-Key>#<item index>` (recorded as its `randomness.idempotency_key`)."}])
     def batch(body):
         """Run up to 500 operations in one request
 
         Each item is `{operation, body}`; each result is `{status, body}` in order, where `body` is
         exactly what the single call returns (its own receipt) or its problem. An item's failure does
         not fail the batch. Items inherit the batch's `Authorization`, `Accept-Language` and `?lang=`.
+        A rolling item may carry its own `idempotency_key` member (what the header is to a single call).
         """
+        check_idempotency_header(request.headers.get(IDEMPOTENCY_HEADER))
         return run_batch(body["requests"], batchable)
 
     @blp.route("/v1/tickets", methods=["POST"])
@@ -190,7 +199,7 @@ def make_platform_blueprint(catalogue: list[dict], batchable: dict[str, Operatio
     @blp.response(200, TicketsResponseSchema, example={"tickets": [
         {"id": "q3Lc9vYzR0C1l4oQ8nXwAg", "operation": "paws.test", "context": "world-7/message-42",
          "expires_at": "2026-12-01T12:00:00Z", "kid": "…", "signature": "…"}]})
-    @_problems(blp)
+    @_problems(blp, DOC_STATUSES + (403,))
     @blp.doc(operationId="tickets.issue")
     def issue_tickets(body):
         """Issue signed roll tickets
@@ -200,7 +209,12 @@ def make_platform_blueprint(catalogue: list[dict], batchable: dict[str, Operatio
         again gives the same dice (a replay, not a new roll). The service keeps no record: the
         ticket is its own proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after
         `expires_at`, for another operation than `operation`, and after the signing key is rotated.
+        With API keys configured, `WURFWERK_TICKET_KEYS` may limit issuing to some of them (the game
+        master's): other keys get 403.
         """
-        return json_response({"tickets": tickets.issue_tickets(current_runtime().keys, **body)})
+        runtime = current_runtime()
+        if runtime.config.ticket_keys and not bearer_token_in(runtime.config.ticket_keys):
+            raise http_error(403, "Only the keys in WURFWERK_TICKET_KEYS may issue tickets.", "forbidden")
+        return json_response({"tickets": tickets.issue_tickets(runtime.keys, **body)})
 
     return blp

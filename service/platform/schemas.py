@@ -3,49 +3,16 @@
 from __future__ import annotations
 
 import marshmallow as ma
-from marshmallow import ValidationError, fields, validate, validates_schema
+from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
 from service.platform.fields import Int, IntOrStr, StrictSchema
+from service.platform.randomness import IDEMPOTENCY_KEY_PATTERN, is_idempotency_key
 
 # API.md allows seeds up to 2^63-1, but receipts are RFC 8785 JSON, whose numbers are IEEE doubles:
 # above 2^53 two seeds share one canonical form, so an altered seed would still verify (and a
 # browser's JSON.parse would silently change it). Seeds are therefore capped at 2^53-1.
 MAX_SEED = 2**53 - 1
 MAX_MANUAL_VALUES = 1000
-
-
-class RandomnessFields(StrictSchema):
-    """``seed`` or ``manual`` (at most one) on every rolling operation."""
-
-    seed = Int(
-        validate=validate.Range(min=0, max=MAX_SEED,
-                                error="must be between {min} and {max} (2^53-1: larger integers are "
-                                      "not exact in JSON numbers, so they could not be signed exactly)"),
-        metadata={"description": "Same request + same seed = same result (within one release). "
-                                 "At most 2^53-1, the largest integer JSON carries exactly."},
-    )
-    manual = fields.List(
-        IntOrStr(),
-        validate=validate.Length(max=MAX_MANUAL_VALUES),
-        metadata={"description": "Physical dice or drawn marbles, consumed in order instead of random values."},
-    )
-
-    @validates_schema
-    def _one_source(self, data, **kwargs):
-        if "seed" in data and "manual" in data:
-            raise ValidationError("give either seed or manual, not both", field_name="manual")
-
-
-class ReceiptSchema(ma.Schema):
-    id = fields.String(required=True, metadata={"description": "UUID4 of this receipt."})
-    issued_at = fields.String(required=True, metadata={"description": "RFC 3339 UTC time of signing."})
-    alg = fields.String(required=True, metadata={"description": "Always Ed25519."})
-    kid = fields.String(required=True, metadata={"description": "Key id: RFC 7638 thumbprint, see /v1/keys."})
-    signature = fields.String(
-        required=True,
-        metadata={"description": "base64url Ed25519 signature over the RFC 8785 canonical JSON of the "
-                                 "whole response without this member."},
-    )
 
 
 class TicketSchema(StrictSchema):
@@ -66,14 +33,107 @@ class TicketSchema(StrictSchema):
                                                        "canonical JSON of the ticket without this member."})
 
 
+def _idempotency_key_rule(value: str) -> None:
+    if not is_idempotency_key(value):
+        raise ValidationError("must be 1 to 255 visible ASCII characters (! to ~)")
+
+
+IDEMPOTENCY_KEY_PARAMETER = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": IDEMPOTENCY_KEY_PATTERN},
+    "description": (
+        "Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the "
+        "operation and the request as understood, so sending the same request with the same key again "
+        "(to any replica sharing the key configuration) gives the same `result` and `randomness.events`. "
+        "The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with "
+        "`randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket "
+        "decides the dice and the key is only recorded. Signing key rotation changes the derived dice."
+    ),
+}
+
+
+class RandomnessFields(StrictSchema):
+    """Where a roll's random values come from: at most one of ``seed``, ``manual`` and ``ticket``;
+    ``idempotency_key`` (the batch item's form of the ``Idempotency-Key`` header) only without
+    ``seed`` and ``manual``."""
+
+    seed = Int(
+        validate=validate.Range(min=0, max=MAX_SEED,
+                                error="must be between {min} and {max} (2^53-1: larger integers are "
+                                      "not exact in JSON numbers, so they could not be signed exactly)"),
+        metadata={"description": "Same request + same seed = same result (within one release). "
+                                 "At most 2^53-1, the largest integer JSON carries exactly."},
+    )
+    manual = fields.List(
+        IntOrStr(),
+        validate=validate.Length(max=MAX_MANUAL_VALUES),
+        metadata={"description": "Physical dice or drawn marbles, consumed in order instead of random values."},
+    )
+    ticket = fields.Nested(
+        TicketSchema,
+        metadata={"description": "A roll ticket from `POST /v1/tickets`: the dice derive from its id with "
+                                 "the service's secret, so the same ticket always gives the same dice (a "
+                                 "second roll with it is a replay). Echoed in the signed response."},
+    )
+    idempotency_key = fields.String(
+        validate=_idempotency_key_rule,
+        metadata={"description": "In a batch item: what the `Idempotency-Key` header is to a single call. "
+                                 "Sending the same request with the same key again gives the same result. "
+                                 "Not with seed or manual, which are reproducible already.",
+                  "pattern": IDEMPOTENCY_KEY_PATTERN, "minLength": 1, "maxLength": 255},
+    )
+
+    @validates_schema
+    def _one_source(self, data, **kwargs):
+        given = [name for name in ("seed", "manual", "ticket") if name in data]
+        if len(given) > 1:
+            raise ValidationError(f"give at most one of seed, manual and ticket, not {' and '.join(given)}",
+                                  field_name=given[-1])
+        if "idempotency_key" in data and given and given[0] != "ticket":
+            raise ValidationError(f"cannot be combined with {given[0]}, which is reproducible already",
+                                  field_name="idempotency_key")
+
+
+class IgnoredRandomnessFields(StrictSchema):
+    """An odds twin takes the rolling operation's body: ``ticket`` and ``idempotency_key`` are
+    accepted and dropped, since exact odds do not depend on where dice come from."""
+
+    ticket = fields.Dict(metadata={"description": "Accepted and ignored: the odds do not depend on it."})
+    idempotency_key = fields.String(metadata={"description": "Accepted and ignored: the odds do not depend on it."})
+
+    @post_load
+    def _drop_ignored(self, data, **kwargs):
+        data.pop("ticket", None)
+        data.pop("idempotency_key", None)
+        return data
+
+
+class ReceiptSchema(ma.Schema):
+    id = fields.String(required=True, metadata={"description": "UUID4 of this receipt."})
+    issued_at = fields.String(required=True, metadata={"description": "RFC 3339 UTC time of signing."})
+    alg = fields.String(required=True, metadata={"description": "Always Ed25519."})
+    kid = fields.String(required=True, metadata={"description": "Key id: RFC 7638 thumbprint, see /v1/keys."})
+    signature = fields.String(
+        required=True,
+        metadata={"description": "base64url Ed25519 signature over the RFC 8785 canonical JSON of the "
+                                 "whole response without this member."},
+    )
+
+
 class EventSchema(ma.Schema):
     kind = fields.String(required=True, metadata={"description": "d<N>, dF or draw."})
     values = fields.List(IntOrStr(), required=True)
 
 
 class RandomnessSchema(ma.Schema):
-    source = fields.String(required=True, validate=validate.OneOf(["secure", "seeded", "manual"]))
+    source = fields.String(required=True, validate=validate.OneOf(["secure", "seeded", "manual", "ticket"]),
+                           metadata={"description": "secure: the OS CSPRNG, or derived from an idempotency "
+                                                    "key; seeded; manual; ticket: derived from the ticket."})
     events = fields.List(fields.Nested(EventSchema), required=True)
+    idempotency_key = fields.String(metadata={"description": "The Idempotency-Key the dice derive from "
+                                                             "(present only when one was given)."})
 
 
 class ProbabilitySchema(ma.Schema):
@@ -103,8 +163,13 @@ def _schema_name(operation_id: str, suffix: str) -> str:
 
 
 def rolling_request_schema(operation_id: str, request: type[ma.Schema]) -> type[ma.Schema]:
-    """The operation's own request schema plus ``seed``/``manual``."""
+    """The operation's own request schema plus ``seed``/``manual``/``ticket``/``idempotency_key``."""
     return type(_schema_name(operation_id, "Request"), (request, RandomnessFields), {})
+
+
+def odds_request_schema(operation_id: str, request: type[ma.Schema]) -> type[ma.Schema]:
+    """The operation's own request schema, taking (and dropping) ``ticket`` and ``idempotency_key``."""
+    return type(_schema_name(operation_id, "Request"), (request, IgnoredRandomnessFields), {})
 
 
 def renamed(operation_id: str, schema: type[ma.Schema], suffix: str) -> type[ma.Schema]:
