@@ -53,8 +53,9 @@ def _corpus(spec):
             yield path, json.dumps({**example, field: _other_type(value)}), "application/json"
             if isinstance(value, int) and not isinstance(value, bool):
                 yield path, json.dumps({**example, field: 10**30}), "application/json"
-            if isinstance(value, str):
-                yield path, json.dumps({**example, field: "🎲" * 100}), "application/json"
+            if isinstance(value, str):  # longer than the field allows (100 where the spec gives no maximum)
+                too_long = schema["properties"][field].get("maxLength", 99) + 1
+                yield path, json.dumps({**example, field: "🎲" * too_long}), "application/json"
             if isinstance(value, (dict, list)):
                 nested = copy.deepcopy(value)
                 for _ in range(200):

@@ -60,6 +60,7 @@ export interface paths {
          * @description Each item is `{operation, body}`; each result is `{status, body}` in order, where `body` is
          *     exactly what the single call returns (its own receipt) or its problem. An item's failure does
          *     not fail the batch. Items inherit the batch's `Authorization`, `Accept-Language` and `?lang=`.
+         *     A rolling item may carry its own `idempotency_key` member (what the header is to a single call).
          */
         post: operations["batch.run"];
         delete?: never;
@@ -103,6 +104,8 @@ export interface paths {
          * Exact odds of a challenge
          * @description Outcomes `success`, `failure` (no matching marble, not all black) and `unconscious` (ruling 1:
          *     all black); distribution `matching` (hypergeometric).
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["beutelschneider.challenge.odds"];
         delete?: never;
@@ -150,6 +153,8 @@ export interface paths {
          *     `wins:<name>` (a win that inflicts no injury: the winner used another ability; 0 for a side using
          *     combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
          *     Distributions `margin` (0 = tie) and `severity` (0 = no injury).
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["beutelschneider.combat.odds"];
         delete?: never;
@@ -196,6 +201,8 @@ export interface paths {
          * @description Outcomes `wins:<name>` per participant and `tie` (ruling 2), over all draws of all participants
          *     (computed per participant, then combined); distribution `margin` (0 = tie); expected
          *     `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["beutelschneider.contest.odds"];
         delete?: never;
@@ -264,6 +271,8 @@ export interface paths {
         /**
          * Exact odds of an experience draw
          * @description Distributions `drawn:<colour>` (how many marbles of each colour are drawn); no outcomes.
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["beutelschneider.experience.odds"];
         delete?: never;
@@ -307,6 +316,8 @@ export interface paths {
          * Exact odds of first aid
          * @description Outcomes `success`, `failure`, `unconscious` of the healer's skill challenge; distribution
          *     `healing_draws` (ruling 6: green marbles drawn, 0 on a failure).
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["beutelschneider.first-aid.odds"];
         delete?: never;
@@ -377,6 +388,8 @@ export interface paths {
         /**
          * Exact odds of a healing draw
          * @description Distribution `black_drawn` (black marbles that may be replaced, ruling 4); no outcomes.
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["beutelschneider.healing.odds"];
         delete?: never;
@@ -419,6 +432,8 @@ export interface paths {
         /**
          * Exact odds of an injury
          * @description Distribution `black_after`: black marbles in the bag afterwards (no outcomes).
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["beutelschneider.injury.odds"];
         delete?: never;
@@ -460,6 +475,8 @@ export interface paths {
         /**
          * Exact odds of mortal danger
          * @description Outcomes `dies` (at least one black marble drawn) and `survives`.
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["beutelschneider.mortal-danger.odds"];
         delete?: never;
@@ -549,6 +566,8 @@ export interface paths {
          * Exact odds of a simple action
          * @description Outcomes `success` (total ≥ difficulty, ruling 2) and `failure`; distributions `shifts` (0 on a
          *     failure) and `total`; `dice` dF as in `malmsturm.action`.
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["malmsturm.action.odds"];
         delete?: never;
@@ -607,6 +626,8 @@ export interface paths {
          * @description Mutually exclusive outcomes (ruling 5): `taken_out` (the defender is out after the attack),
          *     `consequence` (a consequence without being taken out), `hit` (a hit without a consequence) and
          *     `miss`; distribution `shifts` (0 on a miss).
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["malmsturm.attack.odds"];
         delete?: never;
@@ -650,6 +671,8 @@ export interface paths {
          * Exact odds of a contest
          * @description Outcomes `a`, `b` (a total at least one step above the other's, ruling 3) and `tie`; distribution
          *     `margin` (a's total − b's).
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["malmsturm.contest.odds"];
         delete?: never;
@@ -698,6 +721,8 @@ export interface paths {
          * @description One outcome `first:<name>` per participant: the probability of acting first under ruling 4
          *     (highest 4dF + intuition; equal totals: higher intuition; still equal: roll-offs, at most 20,
          *     after which the request order stands); `expected` gives each participant's mean total.
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["malmsturm.initiative.odds"];
         delete?: never;
@@ -775,6 +800,8 @@ export interface paths {
          *     `catastrophe_b` (1: the side ends with a catastrophe no rescue averted, ruling 3: a rescue short
          *     of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
          *     `paws.comparison`.
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["paws.comparison.odds"];
         delete?: never;
@@ -816,6 +843,8 @@ export interface paths {
         /**
          * Exact odds of the group's rescue dice
          * @description Distribution `successes`; outcomes `success` (at least one success) and `failure` (none).
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["paws.rescue.odds"];
         delete?: never;
@@ -869,6 +898,8 @@ export interface paths {
          *     rescue success, ruling 3); distributions `successes`, `effects` and `averted` (negative effects
          *     averted by rescue successes: all of them after a plain failure, all but the first after a
          *     catastrophe). Same rulings as `paws.test`.
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["paws.test.odds"];
         delete?: never;
@@ -939,6 +970,8 @@ export interface paths {
          * Exact odds of a cooperation
          * @description Outcomes of the leader's test (`success`, `partial`, `failure`) over every number of helpers who
          *     helped; distribution `advantages` (helpers with at least one success).
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["proben.cooperation.odds"];
         delete?: never;
@@ -981,6 +1014,8 @@ export interface paths {
         /**
          * Exact odds of an extended test
          * @description Outcomes `success`, `failure`; distribution `rolls_used` (a failure uses every roll).
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["proben.extended.odds"];
         delete?: never;
@@ -1024,6 +1059,8 @@ export interface paths {
         /**
          * Exact odds of an opposed test
          * @description Outcomes `a`, `b`, `tie`, including re-rolls of equal rounds (at most 20) per ruling 4.
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["proben.opposed.odds"];
         delete?: never;
@@ -1070,6 +1107,8 @@ export interface paths {
          * Exact odds of a simple test
          * @description Outcomes `success`, `partial` (at least one success, not enough), `failure` (no success), and
          *     `no_dice` when the attempt leaves no dice; distribution `successes`. Same rulings as `proben.test`.
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["proben.test.odds"];
         delete?: never;
@@ -1137,6 +1176,8 @@ export interface paths {
          *     again gives the same dice (a replay, not a new roll). The service keeps no record: the
          *     ticket is its own proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after
          *     `expires_at`, for another operation than `operation`, and after the signing key is rotated.
+         *     With API keys configured, `WURFWERK_TICKET_KEYS` may limit issuing to some of them (the game
+         *     master's): other keys get 403.
          */
         post: operations["tickets.issue"];
         delete?: never;
@@ -1192,6 +1233,8 @@ export interface paths {
          *     whatever the die (distributions `successes:<party>`, expected values alike). Outcomes `wins:<party>`
          *     (strictly more successes than every other party) and `tie` (equal top totals, ruling 3). Exact odds
          *     are computed for at most 8000 dice in the whole conflict (422 naming `parties` beyond).
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["weltenbuch.conflict.odds"];
         delete?: never;
@@ -1267,6 +1310,8 @@ export interface paths {
         /**
          * Exact odds of a resurrection
          * @description Outcomes `god:1` .. `god:8`, 1/8 each (ruling 6); distribution `god`.
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["weltenbuch.resurrection.odds"];
         delete?: never;
@@ -1506,8 +1551,14 @@ export interface components {
              * @enum {string|null}
              */
             difficulty?: "easy" | "normal" | "hard" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
         };
         BeutelschneiderChallengeOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -1538,12 +1589,16 @@ export interface components {
              * @enum {string|null}
              */
             difficulty?: "easy" | "normal" | "hard" | null;
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
         };
         BeutelschneiderChallengeResponse: {
             /** @enum {string} */
@@ -1561,6 +1616,12 @@ export interface components {
         BeutelschneiderCombatOddsRequest: {
             attacker: components["schemas"]["BeutelFighter"];
             defender: components["schemas"]["BeutelFighter"];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
         };
         BeutelschneiderCombatOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -1571,10 +1632,14 @@ export interface components {
         BeutelschneiderCombatRequest: {
             attacker: components["schemas"]["BeutelFighter"];
             defender: components["schemas"]["BeutelFighter"];
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
         };
         BeutelschneiderCombatResponse: {
             /** @enum {string} */
@@ -1590,7 +1655,13 @@ export interface components {
             summary: string;
         };
         BeutelschneiderContestOddsRequest: {
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
             participants: components["schemas"]["BeutelParticipant"][];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
         };
         BeutelschneiderContestOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -1599,11 +1670,15 @@ export interface components {
             request: components["schemas"]["BeutelschneiderContestOddsRequest"];
         };
         BeutelschneiderContestRequest: {
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             participants: components["schemas"]["BeutelParticipant"][];
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
         };
         BeutelschneiderContestResponse: {
             /** @enum {string} */
@@ -1655,10 +1730,16 @@ export interface components {
              *     }
              */
             bag: components["schemas"]["BeutelBag"];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
             /** @description Optional, to learn in one step: per marble drawn a different colour (red, green, blue, white) or null to keep it. */
             replacements?: ("red" | "green" | "blue" | "white" | "black" | null)[] | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
         };
         BeutelschneiderExperienceOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -1683,6 +1764,8 @@ export interface components {
              *     }
              */
             bag: components["schemas"]["BeutelBag"];
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /** @description Whose bag (used in the summary only). */
@@ -1691,6 +1774,8 @@ export interface components {
             replacements?: ("red" | "green" | "blue" | "white" | "black" | null)[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
         };
         BeutelschneiderExperienceResponse: {
             /** @enum {string} */
@@ -1723,8 +1808,14 @@ export interface components {
              * @enum {string|null}
              */
             difficulty?: "easy" | "normal" | "hard" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
         };
         BeutelschneiderFirstAidOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -1750,12 +1841,16 @@ export interface components {
              * @enum {string|null}
              */
             difficulty?: "easy" | "normal" | "hard" | null;
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
         };
         BeutelschneiderFirstAidResponse: {
             /** @enum {string} */
@@ -1809,10 +1904,16 @@ export interface components {
             chances?: "poor" | "fair" | "good" | null;
             /** @description Marbles to draw instead of chances, e.g. `healing_draws` of first aid. */
             draws?: number | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
             /** @description Optional, to heal in one step: one colour (red, green, blue) per marble drawn; the k-th black marble drawn takes the k-th colour. */
             replacements?: ("red" | "green" | "blue" | "white" | "black")[] | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
         };
         BeutelschneiderHealingOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -1839,6 +1940,8 @@ export interface components {
             chances?: "poor" | "fair" | "good" | null;
             /** @description Marbles to draw instead of chances, e.g. `healing_draws` of first aid. */
             draws?: number | null;
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /** @description Whose bag (used in the summary only). */
@@ -1847,6 +1950,8 @@ export interface components {
             replacements?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
         };
         BeutelschneiderHealingResponse: {
             /** @enum {string} */
@@ -1873,6 +1978,8 @@ export interface components {
              *     }
              */
             bag: components["schemas"]["BeutelBag"];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
             /**
@@ -1880,6 +1987,10 @@ export interface components {
              * @enum {string}
              */
             severity: "light" | "serious" | "grave";
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
         };
         BeutelschneiderInjuryOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -1899,6 +2010,8 @@ export interface components {
              *     }
              */
             bag: components["schemas"]["BeutelBag"];
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /** @description Whose bag (used in the summary only). */
@@ -1910,6 +2023,8 @@ export interface components {
              * @enum {string}
              */
             severity: "light" | "serious" | "grave";
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
         };
         BeutelschneiderInjuryResponse: {
             /** @enum {string} */
@@ -1941,8 +2056,14 @@ export interface components {
              * @enum {string}
              */
             danger: "low" | "clear" | "grave";
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
         };
         BeutelschneiderMortalDangerOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -1967,12 +2088,16 @@ export interface components {
              * @enum {string}
              */
             danger: "low" | "clear" | "grave";
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
         };
         BeutelschneiderMortalDangerResponse: {
             /** @enum {string} */
@@ -2202,6 +2327,8 @@ export interface components {
             dice?: number | null;
             /** @description Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder. */
             difficulty: number;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
             /**
              * @description Situational bonus or penalty added to the total (default 0).
              * @default 0
@@ -2209,6 +2336,10 @@ export interface components {
             modifier?: number | null;
             /** @description Skill level on the ladder (Fertigkeit), e.g. 3 = gut. */
             skill: number;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
         };
         MalmsturmActionOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -2224,6 +2355,8 @@ export interface components {
             dice?: number | null;
             /** @description Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder. */
             difficulty: number;
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /**
@@ -2235,6 +2368,8 @@ export interface components {
             seed?: number | null;
             /** @description Skill level on the ladder (Fertigkeit), e.g. 3 = gut. */
             skill: number;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
         };
         MalmsturmActionResponse: {
             /** @enum {string} */
@@ -2267,11 +2402,17 @@ export interface components {
              * @default 0
              */
             difficulty?: number | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
             /**
              * @description On a hit, take a consequence instead of losing the stress.
              * @default false
              */
             take_consequence_early?: boolean | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
         };
         MalmsturmAttackOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -2297,6 +2438,8 @@ export interface components {
              * @default 0
              */
             difficulty?: number | null;
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
@@ -2306,6 +2449,8 @@ export interface components {
              * @default false
              */
             take_consequence_early?: boolean | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
         };
         MalmsturmAttackResponse: {
             /** @enum {string} */
@@ -2328,6 +2473,12 @@ export interface components {
              * @default 4
              */
             dice?: number | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
         };
         MalmsturmContestOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -2343,10 +2494,14 @@ export interface components {
              * @default 4
              */
             dice?: number | null;
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
         };
         MalmsturmContestResponse: {
             /** @enum {string} */
@@ -2367,7 +2522,13 @@ export interface components {
              * @default 4
              */
             dice?: number | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
             participants: components["schemas"]["MalmParticipant"][];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
         };
         MalmsturmInitiativeOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -2381,11 +2542,15 @@ export interface components {
              * @default 4
              */
             dice?: number | null;
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             participants: components["schemas"]["MalmParticipant"][];
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
         };
         MalmsturmInitiativeResponse: {
             /** @enum {string} */
@@ -2501,12 +2666,18 @@ export interface components {
             a: components["schemas"]["PawsPool"];
             /** @description Side b (the defender in defense mode). */
             b: components["schemas"]["PawsPool"];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
             /**
              * @description contest: both attack, more successes wins; defense: b only defends, the attack lands with net >= 1, b cannot win.
              * @default contest
              * @enum {string|null}
              */
             mode?: "contest" | "defense" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
         };
         PawsComparisonOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -2519,6 +2690,8 @@ export interface components {
             a: components["schemas"]["PawsPool"];
             /** @description Side b (the defender in defense mode). */
             b: components["schemas"]["PawsPool"];
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /**
@@ -2529,6 +2702,8 @@ export interface components {
             mode?: "contest" | "defense" | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
         };
         PawsComparisonRescue: {
             /** @description Net successes of the winner cancelled. */
@@ -2619,6 +2794,12 @@ export interface components {
         PawsRescueOddsRequest: {
             /** @description The group's one-shot rescue dice to roll now. */
             dice: number;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
         };
         PawsRescueOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -2629,10 +2810,14 @@ export interface components {
         PawsRescueRequest: {
             /** @description The group's one-shot rescue dice to roll now. */
             dice: number;
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
         };
         PawsRescueResponse: {
             /** @enum {string} */
@@ -2681,10 +2866,16 @@ export interface components {
              * @enum {string|null}
              */
             fit?: "fallback" | "matching" | "specialized" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
             /** @description Who rolls (echoed in results). */
             name?: string | null;
             /** @description Rank of the trait used: one die per rank. */
             rank: number;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
             /**
              * @description Wounds that hinder this action: -1 die each.
              * @default 0
@@ -2716,6 +2907,8 @@ export interface components {
              * @enum {string|null}
              */
             fit?: "fallback" | "matching" | "specialized" | null;
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /** @description Who rolls (echoed in results). */
@@ -2724,6 +2917,8 @@ export interface components {
             rank: number;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
             /**
              * @description Wounds that hinder this action: -1 die each.
              * @default 0
@@ -2800,12 +2995,18 @@ export interface components {
         ProbenCooperationOddsRequest: {
             difficulty: number;
             helpers: components["schemas"]["ProbenPool"][];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
             leader: components["schemas"]["ProbenPool"];
             /**
              * @default meet
              * @enum {string|null}
              */
             success_rule?: "meet" | "exceed" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
         };
         ProbenCooperationOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -2816,6 +3017,8 @@ export interface components {
         ProbenCooperationRequest: {
             difficulty: number;
             helpers: components["schemas"]["ProbenPool"][];
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             leader: components["schemas"]["ProbenPool"];
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
@@ -2826,6 +3029,8 @@ export interface components {
              * @enum {string|null}
              */
             success_rule?: "meet" | "exceed" | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
         };
         ProbenCooperationResponse: {
             /** @enum {string} */
@@ -2862,6 +3067,8 @@ export interface components {
              * @default 0
              */
             disadvantages?: number | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
             /** @description The fixed duration of each roll. */
             interval?: components["schemas"]["ProbenInterval"] | null;
             /** @description Who rolls (echoed in results). */
@@ -2875,6 +3082,10 @@ export interface components {
             skill?: number | null;
             /** @description Bonus dice the GM allows from the skill: 0..skill (default skill). */
             skill_dice?: number | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
         };
         ProbenExtendedOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -2895,6 +3106,8 @@ export interface components {
              * @default 0
              */
             disadvantages?: number | null;
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             /** @description The fixed duration of each roll. */
             interval?: components["schemas"]["ProbenInterval"] | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
@@ -2912,6 +3125,8 @@ export interface components {
             skill?: number | null;
             /** @description Bonus dice the GM allows from the skill: 0..skill (default skill). */
             skill_dice?: number | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
         };
         ProbenExtendedResponse: {
             /** @enum {string} */
@@ -2956,6 +3171,12 @@ export interface components {
              */
             allow_tie?: boolean | null;
             b: components["schemas"]["ProbenPool"];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
         };
         ProbenOpposedOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -2971,10 +3192,14 @@ export interface components {
              */
             allow_tie?: boolean | null;
             b: components["schemas"]["ProbenPool"];
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
         };
         ProbenOpposedResponse: {
             /** @enum {string} */
@@ -3047,6 +3272,8 @@ export interface components {
              * @default 0
              */
             disadvantages?: number | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
             /** @description Who rolls (echoed in results). */
             name?: string | null;
             /**
@@ -3062,6 +3289,10 @@ export interface components {
              * @enum {string|null}
              */
             success_rule?: "meet" | "exceed" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
         };
         ProbenTestOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -3089,6 +3320,8 @@ export interface components {
              * @default 0
              */
             disadvantages?: number | null;
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /** @description Who rolls (echoed in results). */
@@ -3108,6 +3341,8 @@ export interface components {
              * @enum {string|null}
              */
             success_rule?: "meet" | "exceed" | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
         };
         ProbenTestResponse: {
             /** @enum {string} */
@@ -3152,8 +3387,13 @@ export interface components {
         };
         Randomness: {
             events: components["schemas"]["Event"][];
-            /** @enum {string} */
-            source: "secure" | "seeded" | "manual";
+            /** @description The Idempotency-Key the dice derive from (present only when one was given). */
+            idempotency_key?: string;
+            /**
+             * @description secure: the OS CSPRNG, or derived from an idempotency key; seeded; manual; ticket: derived from the ticket.
+             * @enum {string}
+             */
+            source: "secure" | "seeded" | "manual" | "ticket";
         };
         Receipt: {
             /** @description Always Ed25519. */
@@ -3372,7 +3612,13 @@ export interface components {
              * @default 10
              */
             die?: number | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
             parties: components["schemas"]["WeltenParty"][];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
         };
         WeltenbuchConflictOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -3386,11 +3632,15 @@ export interface components {
              * @default 10
              */
             die?: number | null;
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             parties: components["schemas"]["WeltenParty"][];
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
         };
         WeltenbuchConflictResponse: {
             /** @enum {string} */
@@ -3434,6 +3684,12 @@ export interface components {
         WeltenbuchResurrectionOddsRequest: {
             /** @description The eight gods of the table, in d8 order. */
             gods?: string[] | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
         };
         WeltenbuchResurrectionOddsResponse: {
             odds: components["schemas"]["Odds"];
@@ -3444,10 +3700,14 @@ export interface components {
         WeltenbuchResurrectionRequest: {
             /** @description The eight gods of the table, in d8 order. */
             gods?: string[] | null;
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
         };
         WeltenbuchResurrectionResponse: {
             /** @enum {string} */
@@ -3475,6 +3735,15 @@ export interface components {
         };
         /** @description Default error response */
         DEFAULT_ERROR: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Forbidden */
+        FORBIDDEN: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3593,7 +3862,10 @@ export interface operations {
     "batch.run": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the whole batch retry-safe: every rolling item without its own `idempotency_key`, `seed` or `manual` derives its dice from the key `<Idempotency-Key>#<item index>` (recorded as its `randomness.idempotency_key`). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3670,7 +3942,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3863,7 +4138,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4200,7 +4478,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4494,7 +4775,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4944,7 +5228,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5159,7 +5446,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5503,7 +5793,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5687,7 +5980,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5956,7 +6252,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6194,7 +6493,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6539,7 +6841,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6835,7 +7140,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7199,7 +7507,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7604,7 +7915,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7761,7 +8075,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8096,7 +8413,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8345,7 +8665,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8603,7 +8926,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8832,7 +9158,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9143,6 +9472,7 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
@@ -9155,7 +9485,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10065,7 +10398,10 @@ export interface operations {
                 /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
                 lang?: "en" | "de";
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };

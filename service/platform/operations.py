@@ -51,8 +51,14 @@ from service.platform.jsonio import json_response
 from service.platform.problems import input_error_problem, unexpected_problem, validation_problem
 from service.platform.randomness import IDEMPOTENCY_HEADER, RandomSource, make_source, request_source
 from service.platform.runtime import current_runtime
-from service.platform.schemas import (IDEMPOTENCY_KEY_PARAMETER, envelope_schema, odds_request_schema,
-                                      odds_response_schema, renamed, rolling_request_schema)
+from service.platform.schemas import (
+    IDEMPOTENCY_KEY_PARAMETER,
+    envelope_schema,
+    odds_request_schema,
+    odds_response_schema,
+    renamed,
+    rolling_request_schema,
+)
 
 PROBLEM_STATUSES = (400, 401, 413, 415, 422)
 EXAMPLE_SEED = 20261129

@@ -4,7 +4,7 @@ makes rolling again gain nothing, on every app instance that shares the key conf
 from __future__ import annotations
 
 import copy
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import schemathesis
@@ -159,8 +159,9 @@ def test_forged_altered_expired_and_wrong_operation_tickets_are_refused(app, cli
     altered = {**ticket, "context": "another world"}
     assert "ticket.signature" in _refused(client, PAWS, {"rank": 3, "ticket": altered})["errors"]
     forged = issue_tickets(make_app(generate_private_key_pem()).extensions["wurfwerk"].keys)[0]
-    assert "ticket.signature" in _refused(client, PAWS, {"rank": 3, "ticket": {**forged, "kid": ticket["kid"]}})["errors"]
-    long_ago = datetime.now(timezone.utc) - timedelta(days=2)
+    claiming_our_kid = {**forged, "kid": ticket["kid"]}
+    assert "ticket.signature" in _refused(client, PAWS, {"rank": 3, "ticket": claiming_our_kid})["errors"]
+    long_ago = datetime.now(UTC) - timedelta(days=2)
     (expired,) = issue_tickets(app.extensions["wurfwerk"].keys, ttl_s=60, now=long_ago)
     assert "ticket.expires_at" in _refused(client, PAWS, {"rank": 3, "ticket": expired})["errors"]
     problem = _refused(client, PROBEN, {**PROBEN_BODY, "ticket": ticket})
@@ -239,7 +240,8 @@ def test_a_batch_key_makes_the_whole_batch_retry_safe(client):
     original = _batch(client, items, **{"Idempotency-Key": "batch-1"})
     retried = _batch(client, items, **{"Idempotency-Key": "batch-1"})
     assert [dice_of(body) for body in retried] == [dice_of(body) for body in original]
-    assert [body["randomness"].get("idempotency_key") for body in original] == ["batch-1#0", "batch-1#1", "batch-1#2", None]
+    item_keys = [body["randomness"].get("idempotency_key") for body in original]
+    assert item_keys == ["batch-1#0", "batch-1#1", "batch-1#2", None]
     _, single = roll(client, PROBEN, PROBEN_BODY, key="batch-1#1")  # the item key, spelled out
     assert dice_of(single) == dice_of(original[1])
     malformed = client.post("/v1/batch", json={"requests": items}, headers={"Idempotency-Key": "a b"})

@@ -104,9 +104,9 @@ def test_the_random_source_is_chosen_per_call_with_the_request_at_hand(client, m
     calls = []
     choose = operations.randomness_source
 
-    def spy(randomness, call):
+    def spy(operation_id, body, randomness, call):
         calls.append((dict(randomness), call.headers.get("X-Trace"), call.item))
-        return choose(randomness, call)
+        return choose(operation_id, body, randomness, call)
 
     monkeypatch.setattr(operations, "randomness_source", spy)
     assert client.post("/v1/paws/test", json={"rank": 2, "seed": 7}, headers={"X-Trace": "one"}).status_code == 200
