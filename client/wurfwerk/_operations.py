@@ -85,6 +85,8 @@ from wurfwerk.models import (
     ProbenTestOddsResponse,
     ProbenTestResponse,
     Status,
+    Ticket,
+    TicketParam,
     TicketsRequestOperation,
     TicketsResponse,
     Verification,
@@ -103,7 +105,7 @@ from wurfwerk.models import (
     WeltenToughnessParam,
 )
 
-_BATCH_RUN = Operation("batch.run", "POST", "/v1/batch", rolling=False, parse=BatchResponse.from_json)
+_BATCH_RUN = Operation("batch.run", "POST", "/v1/batch", rolling=True, parse=BatchResponse.from_json)
 _KEYS_LIST = Operation("keys.list", "GET", "/v1/keys", rolling=False, parse=Jwks.from_json)
 _HEALTH_LIVE = Operation("health.live", "GET", "/livez", rolling=False, parse=Status.from_json)
 _HEALTH_READY = Operation("health.ready", "GET", "/readyz", rolling=False, parse=Status.from_json)
@@ -527,9 +529,11 @@ class Beutelschneider:
         ability: Literal["combat", "skill", "magic"],
         bag: BeutelBagParam | BeutelBag,
         difficulty: Literal["easy", "normal", "hard"] | None = "normal",
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderChallengeResponse:
         """Draw for a challenge (Herausforderung).
@@ -538,18 +542,25 @@ class Beutelschneider:
         ability's colour (combat red, skill green, magic blue). Ruling 1: `unconscious` when every marble
         drawn is black. The marbles go back into the bag.
 
-        ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless ``seed``
-        or ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
-        retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless
+        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             ability: combat (red), skill (green), magic (blue).
             bag: The character's bag as it is now.
             difficulty: easy: 3 marbles, normal: 2 (default), hard: 1.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -559,9 +570,11 @@ class Beutelschneider:
                 "ability": ability,
                 "bag": bag,
                 "difficulty": difficulty,
+                "idempotency_key": idempotency_key,
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -572,7 +585,9 @@ class Beutelschneider:
         ability: Literal["combat", "skill", "magic"],
         bag: BeutelBagParam | BeutelBag,
         difficulty: Literal["easy", "normal", "hard"] | None = "normal",
+        idempotency_key: str | None = None,
         name: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderChallengeOddsResponse:
         """Exact odds of a challenge.
@@ -580,19 +595,31 @@ class Beutelschneider:
         Outcomes `success`, `failure` (no matching marble, not all black) and `unconscious` (ruling 1:
         all black); distribution `matching` (hypergeometric).
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/beutelschneider/challenge/odds`` (``beutelschneider.challenge.odds``).
 
         Args:
             ability: combat (red), skill (green), magic (blue).
             bag: The character's bag as it is now.
             difficulty: easy: 3 marbles, normal: 2 (default), hard: 1.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_CHALLENGE_ODDS,
-            {"ability": ability, "bag": bag, "difficulty": difficulty, "name": name},
+            {
+                "ability": ability,
+                "bag": bag,
+                "difficulty": difficulty,
+                "idempotency_key": idempotency_key,
+                "name": name,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -601,8 +628,10 @@ class Beutelschneider:
         *,
         attacker: BeutelFighterParam | BeutelFighter,
         defender: BeutelFighterParam | BeutelFighter,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderCombatResponse:
         """One exchange of blows (Schlagabtausch), or an uneven contest.
@@ -613,20 +642,33 @@ class Beutelschneider:
         loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
         a bag holding fewer marbles than the severity has all of them drawn.
 
-        ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: unless ``seed`` or
-        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
-        retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_COMBAT,
-            {"attacker": attacker, "defender": defender, "manual": manual, "seed": seed},
+            {
+                "attacker": attacker,
+                "defender": defender,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -635,6 +677,8 @@ class Beutelschneider:
         *,
         attacker: BeutelFighterParam | BeutelFighter,
         defender: BeutelFighterParam | BeutelFighter,
+        idempotency_key: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderCombatOddsResponse:
         """Exact odds of an exchange of blows.
@@ -644,15 +688,25 @@ class Beutelschneider:
         combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
         Distributions `margin` (0 = tie) and `severity` (0 = no injury).
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/beutelschneider/combat/odds`` (``beutelschneider.combat.odds``).
 
         Args:
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_COMBAT_ODDS,
-            {"attacker": attacker, "defender": defender},
+            {
+                "attacker": attacker,
+                "defender": defender,
+                "idempotency_key": idempotency_key,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -660,8 +714,10 @@ class Beutelschneider:
         self,
         *,
         participants: Sequence[BeutelParticipantParam | BeutelParticipant],
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderContestResponse:
         """Draw for a contest (Auseinandersetzung).
@@ -672,20 +728,32 @@ class Beutelschneider:
         null, `margin` 0). Ruling 1: `unconscious` per participant. Contests inflict no injury; use
         `/combat` for a fight. Names must be unique.
 
-        ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed`` or
-        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
-        retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_CONTEST,
-            {"participants": participants, "manual": manual, "seed": seed},
+            {
+                "participants": participants,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -693,6 +761,8 @@ class Beutelschneider:
         self,
         *,
         participants: Sequence[BeutelParticipantParam | BeutelParticipant],
+        idempotency_key: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderContestOddsResponse:
         """Exact odds of a contest.
@@ -701,23 +771,34 @@ class Beutelschneider:
         (computed per participant, then combined); distribution `margin` (0 = tie); expected
         `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/beutelschneider/contest/odds`` (``beutelschneider.contest.odds``).
 
         Args:
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
-        return self._send(_BEUTELSCHNEIDER_CONTEST_ODDS, {"participants": participants}, {"lang": lang})
+        return self._send(
+            _BEUTELSCHNEIDER_CONTEST_ODDS,
+            {"participants": participants, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
 
     def experience(
         self,
         *,
         amount: Literal["little", "some", "much"],
         bag: BeutelBagParam | BeutelBag,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderExperienceResponse:
         """Draw for experience (Erfahrung).
@@ -729,18 +810,25 @@ class Beutelschneider:
         `rule-violation` like in the apply step, so decide after the draw when that matters.
 
         ``POST /v1/beutelschneider/experience`` (``beutelschneider.experience``). Rolls dice: unless
-        ``seed`` or ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same
-        on its retries), so a retry returns the dice of the first attempt.
+        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             amount: little: 1 marble, some: 2, much: 3.
             bag: The character's bag.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Whose bag (used in the summary only).
             replacements: Optional, to learn in one step: per marble drawn a different colour (red, green,
                 blue, white) or null to keep it.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -749,10 +837,12 @@ class Beutelschneider:
             {
                 "amount": amount,
                 "bag": bag,
+                "idempotency_key": idempotency_key,
                 "manual": manual,
                 "name": name,
                 "replacements": replacements,
                 "seed": seed,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -791,28 +881,42 @@ class Beutelschneider:
         *,
         amount: Literal["little", "some", "much"],
         bag: BeutelBagParam | BeutelBag,
+        idempotency_key: str | None = None,
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderExperienceOddsResponse:
         """Exact odds of an experience draw.
 
         Distributions `drawn:<colour>` (how many marbles of each colour are drawn); no outcomes.
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/beutelschneider/experience/odds`` (``beutelschneider.experience.odds``).
 
         Args:
             amount: little: 1 marble, some: 2, much: 3.
             bag: The character's bag.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             replacements: Optional, to learn in one step: per marble drawn a different colour (red, green,
                 blue, white) or null to keep it.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_EXPERIENCE_ODDS,
-            {"amount": amount, "bag": bag, "name": name, "replacements": replacements},
+            {
+                "amount": amount,
+                "bag": bag,
+                "idempotency_key": idempotency_key,
+                "name": name,
+                "replacements": replacements,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -821,9 +925,11 @@ class Beutelschneider:
         *,
         bag: BeutelBagParam | BeutelBag,
         difficulty: Literal["easy", "normal", "hard"] | None = "normal",
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderFirstAidResponse:
         """Tend a wounded character (Versorgung von Verletzungen).
@@ -832,23 +938,38 @@ class Beutelschneider:
         green marble drawn grants the patient one healing draw (`healing_draws`, to send as `draws` to
         `/healing`). Ruling 1 applies to the healer.
 
-        ``POST /v1/beutelschneider/first-aid`` (``beutelschneider.first-aid``). Rolls dice: unless ``seed``
-        or ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
-        retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/beutelschneider/first-aid`` (``beutelschneider.first-aid``). Rolls dice: unless
+        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             bag: The healer's bag.
             difficulty: easy: 3 marbles, normal: 2 (default), hard: 1.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_FIRST_AID,
-            {"bag": bag, "difficulty": difficulty, "manual": manual, "name": name, "seed": seed},
+            {
+                "bag": bag,
+                "difficulty": difficulty,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "name": name,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -857,7 +978,9 @@ class Beutelschneider:
         *,
         bag: BeutelBagParam | BeutelBag,
         difficulty: Literal["easy", "normal", "hard"] | None = "normal",
+        idempotency_key: str | None = None,
         name: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderFirstAidOddsResponse:
         """Exact odds of first aid.
@@ -865,18 +988,29 @@ class Beutelschneider:
         Outcomes `success`, `failure`, `unconscious` of the healer's skill challenge; distribution
         `healing_draws` (ruling 6: green marbles drawn, 0 on a failure).
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/beutelschneider/first-aid/odds`` (``beutelschneider.first-aid.odds``).
 
         Args:
             bag: The healer's bag.
             difficulty: easy: 3 marbles, normal: 2 (default), hard: 1.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_FIRST_AID_ODDS,
-            {"bag": bag, "difficulty": difficulty, "name": name},
+            {
+                "bag": bag,
+                "difficulty": difficulty,
+                "idempotency_key": idempotency_key,
+                "name": name,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -886,10 +1020,12 @@ class Beutelschneider:
         bag: BeutelBagParam | BeutelBag,
         chances: Literal["poor", "fair", "good"] | None = None,
         draws: int | None = None,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderHealingResponse:
         """Draw for healing (Heilung).
@@ -901,20 +1037,26 @@ class Beutelschneider:
         is unknown before the draw); the k-th black marble drawn takes the k-th colour, the rest are
         unused, and `bag_after` is filled in.
 
-        ``POST /v1/beutelschneider/healing`` (``beutelschneider.healing``). Rolls dice: unless ``seed`` or
-        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
-        retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/beutelschneider/healing`` (``beutelschneider.healing``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             bag: The recovering character's bag.
             chances: poor: 1 marble, fair: 2, good: 3.
             draws: Marbles to draw instead of chances, e.g. `healing_draws` of first aid.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Whose bag (used in the summary only).
             replacements: Optional, to heal in one step: one colour (red, green, blue) per marble drawn;
                 the k-th black marble drawn takes the k-th colour.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -924,10 +1066,12 @@ class Beutelschneider:
                 "bag": bag,
                 "chances": chances,
                 "draws": draws,
+                "idempotency_key": idempotency_key,
                 "manual": manual,
                 "name": name,
                 "replacements": replacements,
                 "seed": seed,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -968,13 +1112,18 @@ class Beutelschneider:
         bag: BeutelBagParam | BeutelBag,
         chances: Literal["poor", "fair", "good"] | None = None,
         draws: int | None = None,
+        idempotency_key: str | None = None,
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderHealingOddsResponse:
         """Exact odds of a healing draw.
 
         Distribution `black_drawn` (black marbles that may be replaced, ruling 4); no outcomes.
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/beutelschneider/healing/odds`` (``beutelschneider.healing.odds``).
 
@@ -982,15 +1131,25 @@ class Beutelschneider:
             bag: The recovering character's bag.
             chances: poor: 1 marble, fair: 2, good: 3.
             draws: Marbles to draw instead of chances, e.g. `healing_draws` of first aid.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             replacements: Optional, to heal in one step: one colour (red, green, blue) per marble drawn;
                 the k-th black marble drawn takes the k-th colour.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_HEALING_ODDS,
-            {"bag": bag, "chances": chances, "draws": draws, "name": name, "replacements": replacements},
+            {
+                "bag": bag,
+                "chances": chances,
+                "draws": draws,
+                "idempotency_key": idempotency_key,
+                "name": name,
+                "replacements": replacements,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -999,9 +1158,11 @@ class Beutelschneider:
         *,
         bag: BeutelBagParam | BeutelBag,
         severity: Literal["light", "serious", "grave"],
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderInjuryResponse:
         """Suffer an injury (Verletzung).
@@ -1010,23 +1171,37 @@ class Beutelschneider:
         entfernt, und stattdessen eine gleiche Zahl an schwarzen Murmeln in den Beutel gelegt" (a black
         marble drawn stays black). The bag must hold at least that many marbles.
 
-        ``POST /v1/beutelschneider/injury`` (``beutelschneider.injury``). Rolls dice: unless ``seed`` or
-        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
-        retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/beutelschneider/injury`` (``beutelschneider.injury``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             bag: The injured character's bag.
             severity: light: 1 marble, serious: 2, grave: 3.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_INJURY,
-            {"bag": bag, "severity": severity, "manual": manual, "name": name, "seed": seed},
+            {
+                "bag": bag,
+                "severity": severity,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "name": name,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -1035,25 +1210,38 @@ class Beutelschneider:
         *,
         bag: BeutelBagParam | BeutelBag,
         severity: Literal["light", "serious", "grave"],
+        idempotency_key: str | None = None,
         name: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderInjuryOddsResponse:
         """Exact odds of an injury.
 
         Distribution `black_after`: black marbles in the bag afterwards (no outcomes).
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/beutelschneider/injury/odds`` (``beutelschneider.injury.odds``).
 
         Args:
             bag: The injured character's bag.
             severity: light: 1 marble, serious: 2, grave: 3.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_INJURY_ODDS,
-            {"bag": bag, "severity": severity, "name": name},
+            {
+                "bag": bag,
+                "severity": severity,
+                "idempotency_key": idempotency_key,
+                "name": name,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -1062,9 +1250,11 @@ class Beutelschneider:
         *,
         bag: BeutelBagParam | BeutelBag,
         danger: Literal["low", "clear", "grave"],
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderMortalDangerResponse:
         """Face mortal danger (Lebensgefahr).
@@ -1073,22 +1263,37 @@ class Beutelschneider:
         schwarz ist, so stirbt der Charakter." The marbles go back into the bag.
 
         ``POST /v1/beutelschneider/mortal-danger`` (``beutelschneider.mortal-danger``). Rolls dice: unless
-        ``seed`` or ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same
-        on its retries), so a retry returns the dice of the first attempt.
+        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             bag: The endangered character's bag.
             danger: low: 1 marble, clear: 2, grave: 3.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_MORTAL_DANGER,
-            {"bag": bag, "danger": danger, "manual": manual, "name": name, "seed": seed},
+            {
+                "bag": bag,
+                "danger": danger,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "name": name,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -1097,25 +1302,38 @@ class Beutelschneider:
         *,
         bag: BeutelBagParam | BeutelBag,
         danger: Literal["low", "clear", "grave"],
+        idempotency_key: str | None = None,
         name: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderMortalDangerOddsResponse:
         """Exact odds of mortal danger.
 
         Outcomes `dies` (at least one black marble drawn) and `survives`.
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/beutelschneider/mortal-danger/odds`` (``beutelschneider.mortal-danger.odds``).
 
         Args:
             bag: The endangered character's bag.
             danger: low: 1 marble, clear: 2, grave: 3.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_MORTAL_DANGER_ODDS,
-            {"bag": bag, "danger": danger, "name": name},
+            {
+                "bag": bag,
+                "danger": danger,
+                "idempotency_key": idempotency_key,
+                "name": name,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -1165,9 +1383,11 @@ class Malmsturm:
         difficulty: int,
         skill: int,
         dice: int | None = 4,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         modifier: int | None = 0,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmActionResponse:
         """Roll a simple action (Einfache Aktion).
@@ -1177,18 +1397,24 @@ class Malmsturm:
         at least the difficulty ("Für einen Erfolg muss man mindestens den DC getroffen haben"); `shifts`
         (Erfolge) = total − difficulty when ≥ 0, else 0; `margin` is total − difficulty either way.
 
-        ``POST /v1/malmsturm/action`` (``malmsturm.action``). Rolls dice: unless ``seed`` or ``manual``
-        fixes the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a
-        retry returns the dice of the first attempt.
+        ``POST /v1/malmsturm/action`` (``malmsturm.action``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             difficulty: Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder.
             skill: Skill level on the ladder (Fertigkeit), e.g. 3 = gut.
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             modifier: Situational bonus or penalty added to the total (default 0).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -1198,9 +1424,11 @@ class Malmsturm:
                 "difficulty": difficulty,
                 "skill": skill,
                 "dice": dice,
+                "idempotency_key": idempotency_key,
                 "manual": manual,
                 "modifier": modifier,
                 "seed": seed,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -1211,7 +1439,9 @@ class Malmsturm:
         difficulty: int,
         skill: int,
         dice: int | None = 4,
+        idempotency_key: str | None = None,
         modifier: int | None = 0,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmActionOddsResponse:
         """Exact odds of a simple action.
@@ -1219,19 +1449,31 @@ class Malmsturm:
         Outcomes `success` (total ≥ difficulty, ruling 2) and `failure`; distributions `shifts` (0 on a
         failure) and `total`; `dice` dF as in `malmsturm.action`.
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/malmsturm/action/odds`` (``malmsturm.action.odds``).
 
         Args:
             difficulty: Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder.
             skill: Skill level on the ladder (Fertigkeit), e.g. 3 = gut.
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             modifier: Situational bonus or penalty added to the total (default 0).
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _MALMSTURM_ACTION_ODDS,
-            {"difficulty": difficulty, "skill": skill, "dice": dice, "modifier": modifier},
+            {
+                "difficulty": difficulty,
+                "skill": skill,
+                "dice": dice,
+                "idempotency_key": idempotency_key,
+                "modifier": modifier,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -1243,9 +1485,11 @@ class Malmsturm:
         defend: bool | None = True,
         dice: int | None = 4,
         difficulty: int | None = 0,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         take_consequence_early: bool | None = False,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmAttackResponse:
         """Roll an attack in a conflict (Angriff).
@@ -1268,9 +1512,9 @@ class Malmsturm:
         English and `lang`. Ruling 6: the consequences and their recovery times are listed in
         `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
 
-        ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed`` or ``manual``
-        fixes the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a
-        retry returns the dice of the first attempt.
+        ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             defend: false: the defender does not defend ("kann sich … verteidigen", ruling 5); no defense
@@ -1278,10 +1522,16 @@ class Malmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             difficulty: The fixed difficulty an undefended attack meets (default 0, mäßig); only with
                 `defend: false`.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -1293,9 +1543,11 @@ class Malmsturm:
                 "defend": defend,
                 "dice": dice,
                 "difficulty": difficulty,
+                "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
                 "take_consequence_early": take_consequence_early,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -1308,7 +1560,9 @@ class Malmsturm:
         defend: bool | None = True,
         dice: int | None = 4,
         difficulty: int | None = 0,
+        idempotency_key: str | None = None,
         take_consequence_early: bool | None = False,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmAttackOddsResponse:
         """Exact odds of an attack.
@@ -1316,6 +1570,9 @@ class Malmsturm:
         Mutually exclusive outcomes (ruling 5): `taken_out` (the defender is out after the attack),
         `consequence` (a consequence without being taken out), `hit` (a hit without a consequence) and
         `miss`; distribution `shifts` (0 on a miss).
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/malmsturm/attack/odds`` (``malmsturm.attack.odds``).
 
@@ -1325,7 +1582,9 @@ class Malmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             difficulty: The fixed difficulty an undefended attack meets (default 0, mäßig); only with
                 `defend: false`.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -1337,7 +1596,9 @@ class Malmsturm:
                 "defend": defend,
                 "dice": dice,
                 "difficulty": difficulty,
+                "idempotency_key": idempotency_key,
                 "take_consequence_early": take_consequence_early,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -1348,8 +1609,10 @@ class Malmsturm:
         a: MalmContenderParam | MalmContender,
         b: MalmContenderParam | MalmContender,
         dice: int | None = 4,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmContestResponse:
         """Roll a contest (Wettstreit).
@@ -1358,21 +1621,35 @@ class Malmsturm:
         Ruling 3: a side wins only with a total at least one step above the other's; equal totals are a
         tie (`winner: null`). `shifts` is the difference of the totals.
 
-        ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: unless ``seed`` or ``manual``
-        fixes the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a
-        retry returns the dice of the first attempt.
+        ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _MALMSTURM_CONTEST,
-            {"a": a, "b": b, "dice": dice, "manual": manual, "seed": seed},
+            {
+                "a": a,
+                "b": b,
+                "dice": dice,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -1382,6 +1659,8 @@ class Malmsturm:
         a: MalmContenderParam | MalmContender,
         b: MalmContenderParam | MalmContender,
         dice: int | None = 4,
+        idempotency_key: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmContestOddsResponse:
         """Exact odds of a contest.
@@ -1389,22 +1668,33 @@ class Malmsturm:
         Outcomes `a`, `b` (a total at least one step above the other's, ruling 3) and `tie`; distribution
         `margin` (a's total − b's).
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/malmsturm/contest/odds`` (``malmsturm.contest.odds``).
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
-        return self._send(_MALMSTURM_CONTEST_ODDS, {"a": a, "b": b, "dice": dice}, {"lang": lang})
+        return self._send(
+            _MALMSTURM_CONTEST_ODDS,
+            {"a": a, "b": b, "dice": dice, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
 
     def initiative(
         self,
         *,
         participants: Sequence[MalmParticipantParam | MalmParticipant],
         dice: int | None = 4,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmInitiativeResponse:
         """Roll the order of a conflict (Reihenfolge).
@@ -1417,21 +1707,34 @@ class Malmsturm:
         After 20 tied roll-offs the request order stands. Names must be unique. `dice` dF (1..8, default
         4, ruling 7) for every roll, the roll-offs too.
 
-        ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: unless ``seed`` or
-        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
-        retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _MALMSTURM_INITIATIVE,
-            {"participants": participants, "dice": dice, "manual": manual, "seed": seed},
+            {
+                "participants": participants,
+                "dice": dice,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -1440,6 +1743,8 @@ class Malmsturm:
         *,
         participants: Sequence[MalmParticipantParam | MalmParticipant],
         dice: int | None = 4,
+        idempotency_key: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmInitiativeOddsResponse:
         """Exact odds of the order of a conflict.
@@ -1448,16 +1753,26 @@ class Malmsturm:
         (highest 4dF + intuition; equal totals: higher intuition; still equal: roll-offs, at most 20,
         after which the request order stands); `expected` gives each participant's mean total.
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/malmsturm/initiative/odds`` (``malmsturm.initiative.odds``).
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _MALMSTURM_INITIATIVE_ODDS,
-            {"participants": participants, "dice": dice},
+            {
+                "participants": participants,
+                "dice": dice,
+                "idempotency_key": idempotency_key,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -1496,9 +1811,11 @@ class Paws:
         *,
         a: PawsPoolParam | PawsPool,
         b: PawsPoolParam | PawsPool,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         mode: Literal["contest", "defense"] | None = "contest",
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> PawsComparisonResponse:
         """Roll a comparison (Vergleich).
@@ -1514,24 +1831,38 @@ class Paws:
         only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
         on a tie or a repelled attack.
 
-        ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed`` or ``manual`` fixes
-        the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a retry
-        returns the dice of the first attempt.
+        ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             a: Side a (the attacker in defense mode).
             b: Side b (the defender in defense mode).
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             mode: contest: both attack, more successes wins; defense: b only defends, the attack lands with
                 net >= 1, b cannot win.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _PAWS_COMPARISON,
-            {"a": a, "b": b, "manual": manual, "mode": mode, "seed": seed},
+            {
+                "a": a,
+                "b": b,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "mode": mode,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -1540,7 +1871,9 @@ class Paws:
         *,
         a: PawsPoolParam | PawsPool,
         b: PawsPoolParam | PawsPool,
+        idempotency_key: str | None = None,
         mode: Literal["contest", "defense"] | None = "contest",
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> PawsComparisonOddsResponse:
         """Exact odds of a comparison.
@@ -1551,24 +1884,35 @@ class Paws:
         of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
         `paws.comparison`.
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/paws/comparison/odds`` (``paws.comparison.odds``).
 
         Args:
             a: Side a (the attacker in defense mode).
             b: Side b (the defender in defense mode).
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             mode: contest: both attack, more successes wins; defense: b only defends, the attack lands with
                 net >= 1, b cannot win.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
-        return self._send(_PAWS_COMPARISON_ODDS, {"a": a, "b": b, "mode": mode}, {"lang": lang})
+        return self._send(
+            _PAWS_COMPARISON_ODDS,
+            {"a": a, "b": b, "idempotency_key": idempotency_key, "mode": mode, "ticket": ticket},
+            {"lang": lang},
+        )
 
     def rescue(
         self,
         *,
         dice: int,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> PawsRescueResponse:
         """Roll the group's rescue dice (Rettungswürfel).
@@ -1576,38 +1920,65 @@ class Paws:
         The one-shot rescue dice every player starts with: each is rolled once and spent; each success
         (4-6) averts one negative effect of a lost test or comparison, for any character.
 
-        ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed`` or ``manual`` fixes the
-        dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a retry
-        returns the dice of the first attempt.
+        ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
+        ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
+        its retries), so a retry returns the dice of the first attempt.
 
         Args:
             dice: The group's one-shot rescue dice to roll now.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
-        return self._send(_PAWS_RESCUE, {"dice": dice, "manual": manual, "seed": seed}, {"lang": lang})
+        return self._send(
+            _PAWS_RESCUE,
+            {
+                "dice": dice,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "seed": seed,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
 
     def rescue_odds(
         self,
         *,
         dice: int,
+        idempotency_key: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> PawsRescueOddsResponse:
         """Exact odds of the group's rescue dice.
 
         Distribution `successes`; outcomes `success` (at least one success) and `failure` (none).
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/paws/rescue/odds`` (``paws.rescue.odds``).
 
         Args:
             dice: The group's one-shot rescue dice to roll now.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
-        return self._send(_PAWS_RESCUE_ODDS, {"dice": dice}, {"lang": lang})
+        return self._send(
+            _PAWS_RESCUE_ODDS,
+            {"dice": dice, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
 
     def test(
         self,
@@ -1617,9 +1988,11 @@ class Paws:
         extra_bonus_dice: int | None = 0,
         extra_rescue_dice: int | None = 0,
         fit: Literal["fallback", "matching", "specialized"] | None = "matching",
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         wounds: int | None = 0,
         lang: Literal["en", "de"] | None = None,
     ) -> PawsTestResponse:
@@ -1637,9 +2010,9 @@ class Paws:
         turn a failure into a success. Ruling 7: `narrator` is `gm` after a success, else the acting
         character (`name`, or `player` without one).
 
-        ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed`` or ``manual`` fixes the dice,
-        the call carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the
-        dice of the first attempt.
+        ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
+        ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
+        its retries), so a retry returns the dice of the first attempt.
 
         Args:
             rank: Rank of the trait used: one die per rank.
@@ -1649,10 +2022,16 @@ class Paws:
                 'Schutz').
             fit: fallback: -1 die (another helpful trait); matching; specialized: +1 die (fits better than
                 needed).
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Who rolls (echoed in results).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             wounds: Wounds that hinder this action: -1 die each.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
@@ -1665,9 +2044,11 @@ class Paws:
                 "extra_bonus_dice": extra_bonus_dice,
                 "extra_rescue_dice": extra_rescue_dice,
                 "fit": fit,
+                "idempotency_key": idempotency_key,
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "ticket": ticket,
                 "wounds": wounds,
             },
             {"lang": lang},
@@ -1681,7 +2062,9 @@ class Paws:
         extra_bonus_dice: int | None = 0,
         extra_rescue_dice: int | None = 0,
         fit: Literal["fallback", "matching", "specialized"] | None = "matching",
+        idempotency_key: str | None = None,
         name: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         wounds: int | None = 0,
         lang: Literal["en", "de"] | None = None,
     ) -> PawsTestOddsResponse:
@@ -1691,6 +2074,9 @@ class Paws:
         rescue success, ruling 3); distributions `successes`, `effects` and `averted` (negative effects
         averted by rescue successes: all of them after a plain failure, all but the first after a
         catastrophe). Same rulings as `paws.test`.
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/paws/test/odds`` (``paws.test.odds``).
 
@@ -1702,7 +2088,9 @@ class Paws:
                 'Schutz').
             fit: fallback: -1 die (another helpful trait); matching; specialized: +1 die (fits better than
                 needed).
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Who rolls (echoed in results).
+            ticket: Accepted and ignored: the odds do not depend on it.
             wounds: Wounds that hinder this action: -1 die each.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
@@ -1715,7 +2103,9 @@ class Paws:
                 "extra_bonus_dice": extra_bonus_dice,
                 "extra_rescue_dice": extra_rescue_dice,
                 "fit": fit,
+                "idempotency_key": idempotency_key,
                 "name": name,
+                "ticket": ticket,
                 "wounds": wounds,
             },
             {"lang": lang},
@@ -1771,9 +2161,11 @@ class Proben:
         difficulty: int,
         helpers: Sequence[ProbenPoolParam | ProbenPool],
         leader: ProbenPoolParam | ProbenPool,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenCooperationResponse:
         """Roll a cooperation (Zusammenarbeiten).
@@ -1781,14 +2173,20 @@ class Proben:
         Ruling 5: every helper rolls the same test first; each helper with at least one success gives the
         leader one advantage (one more die); then the leader rolls the test against the difficulty.
 
-        ``POST /v1/proben/cooperation`` (``proben.cooperation``). Rolls dice: unless ``seed`` or ``manual``
-        fixes the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a
-        retry returns the dice of the first attempt.
+        ``POST /v1/proben/cooperation`` (``proben.cooperation``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -1798,9 +2196,11 @@ class Proben:
                 "difficulty": difficulty,
                 "helpers": helpers,
                 "leader": leader,
+                "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
                 "success_rule": success_rule,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -1811,7 +2211,9 @@ class Proben:
         difficulty: int,
         helpers: Sequence[ProbenPoolParam | ProbenPool],
         leader: ProbenPoolParam | ProbenPool,
+        idempotency_key: str | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenCooperationOddsResponse:
         """Exact odds of a cooperation.
@@ -1819,15 +2221,27 @@ class Proben:
         Outcomes of the leader's test (`success`, `partial`, `failure`) over every number of helpers who
         helped; distribution `advantages` (helpers with at least one success).
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/proben/cooperation/odds`` (``proben.cooperation.odds``).
 
         Args:
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _PROBEN_COOPERATION_ODDS,
-            {"difficulty": difficulty, "helpers": helpers, "leader": leader, "success_rule": success_rule},
+            {
+                "difficulty": difficulty,
+                "helpers": helpers,
+                "leader": leader,
+                "idempotency_key": idempotency_key,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -1838,12 +2252,14 @@ class Proben:
         required: int,
         advantages: int | None = 0,
         disadvantages: int | None = 0,
+        idempotency_key: str | None = None,
         interval: ProbenIntervalParam | ProbenInterval | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenExtendedResponse:
         """Roll an extended test (Erweiterte Probe).
@@ -1852,15 +2268,18 @@ class Proben:
         when the cumulative successes reach `required` and fails when the dice run out. `elapsed` is the
         number of rolls times `interval` when an interval is given.
 
-        ``POST /v1/proben/extended`` (``proben.extended``). Rolls dice: unless ``seed`` or ``manual`` fixes
-        the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a retry
-        returns the dice of the first attempt.
+        ``POST /v1/proben/extended`` (``proben.extended``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             attribute: Attribute value: that many d6.
             required: Successes to accumulate.
             advantages: Vorteile: +1 die each.
             disadvantages: Nachteile: -1 die each.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             interval: The fixed duration of each roll.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Who rolls (echoed in results).
@@ -1868,6 +2287,9 @@ class Proben:
                 integer JSON carries exactly.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -1878,12 +2300,14 @@ class Proben:
                 "required": required,
                 "advantages": advantages,
                 "disadvantages": disadvantages,
+                "idempotency_key": idempotency_key,
                 "interval": interval,
                 "manual": manual,
                 "name": name,
                 "seed": seed,
                 "skill": skill,
                 "skill_dice": skill_dice,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -1895,15 +2319,20 @@ class Proben:
         required: int,
         advantages: int | None = 0,
         disadvantages: int | None = 0,
+        idempotency_key: str | None = None,
         interval: ProbenIntervalParam | ProbenInterval | None = None,
         name: str | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenExtendedOddsResponse:
         """Exact odds of an extended test.
 
         Outcomes `success`, `failure`; distribution `rolls_used` (a failure uses every roll).
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/proben/extended/odds`` (``proben.extended.odds``).
 
@@ -1912,10 +2341,12 @@ class Proben:
             required: Successes to accumulate.
             advantages: Vorteile: +1 die each.
             disadvantages: Nachteile: -1 die each.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             interval: The fixed duration of each roll.
             name: Who rolls (echoed in results).
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -1926,10 +2357,12 @@ class Proben:
                 "required": required,
                 "advantages": advantages,
                 "disadvantages": disadvantages,
+                "idempotency_key": idempotency_key,
                 "interval": interval,
                 "name": name,
                 "skill": skill,
                 "skill_dice": skill_dice,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -1940,8 +2373,10 @@ class Proben:
         a: ProbenPoolParam | ProbenPool,
         b: ProbenPoolParam | ProbenPool,
         allow_tie: bool | None = False,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenOpposedResponse:
         """Roll an opposed test (Vergleichende Probe).
@@ -1951,21 +2386,35 @@ class Proben:
         test is rolled again (each round listed in `rounds`) unless `allow_tie`; after 20 equal rounds
         it is a tie.
 
-        ``POST /v1/proben/opposed`` (``proben.opposed``). Rolls dice: unless ``seed`` or ``manual`` fixes
-        the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a retry
-        returns the dice of the first attempt.
+        ``POST /v1/proben/opposed`` (``proben.opposed``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             allow_tie: Accept a tie instead of rolling again.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _PROBEN_OPPOSED,
-            {"a": a, "b": b, "allow_tie": allow_tie, "manual": manual, "seed": seed},
+            {
+                "a": a,
+                "b": b,
+                "allow_tie": allow_tie,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -1975,20 +2424,31 @@ class Proben:
         a: ProbenPoolParam | ProbenPool,
         b: ProbenPoolParam | ProbenPool,
         allow_tie: bool | None = False,
+        idempotency_key: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenOpposedOddsResponse:
         """Exact odds of an opposed test.
 
         Outcomes `a`, `b`, `tie`, including re-rolls of equal rounds (at most 20) per ruling 4.
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/proben/opposed/odds`` (``proben.opposed.odds``).
 
         Args:
             allow_tie: Accept a tie instead of rolling again.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
-        return self._send(_PROBEN_OPPOSED_ODDS, {"a": a, "b": b, "allow_tie": allow_tie}, {"lang": lang})
+        return self._send(
+            _PROBEN_OPPOSED_ODDS,
+            {"a": a, "b": b, "allow_tie": allow_tie, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
 
     def test(
         self,
@@ -1998,12 +2458,14 @@ class Proben:
         advantages: int | None = 0,
         attempt: int | None = 1,
         disadvantages: int | None = 0,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenTestResponse:
         """Roll a simple test (Einfache Probe).
@@ -2015,9 +2477,9 @@ class Proben:
         the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
         `quality` = successes beyond those needed.
 
-        ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed`` or ``manual`` fixes the
-        dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a retry
-        returns the dice of the first attempt.
+        ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
+        ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
+        its retries), so a retry returns the dice of the first attempt.
 
         Args:
             attribute: Attribute value: that many d6.
@@ -2025,6 +2487,9 @@ class Proben:
             advantages: Vorteile: +1 die each.
             attempt: 1 for the first try; each retry removes one die.
             disadvantages: Nachteile: -1 die each.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Who rolls (echoed in results).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
@@ -2032,6 +2497,9 @@ class Proben:
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -2043,12 +2511,14 @@ class Proben:
                 "advantages": advantages,
                 "attempt": attempt,
                 "disadvantages": disadvantages,
+                "idempotency_key": idempotency_key,
                 "manual": manual,
                 "name": name,
                 "seed": seed,
                 "skill": skill,
                 "skill_dice": skill_dice,
                 "success_rule": success_rule,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -2061,16 +2531,21 @@ class Proben:
         advantages: int | None = 0,
         attempt: int | None = 1,
         disadvantages: int | None = 0,
+        idempotency_key: str | None = None,
         name: str | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenTestOddsResponse:
         """Exact odds of a simple test.
 
         Outcomes `success`, `partial` (at least one success, not enough), `failure` (no success), and
         `no_dice` when the attempt leaves no dice; distribution `successes`. Same rulings as `proben.test`.
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/proben/test/odds`` (``proben.test.odds``).
 
@@ -2080,10 +2555,12 @@ class Proben:
             advantages: Vorteile: +1 die each.
             attempt: 1 for the first try; each retry removes one die.
             disadvantages: Nachteile: -1 die each.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Who rolls (echoed in results).
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -2095,10 +2572,12 @@ class Proben:
                 "advantages": advantages,
                 "attempt": attempt,
                 "disadvantages": disadvantages,
+                "idempotency_key": idempotency_key,
                 "name": name,
                 "skill": skill,
                 "skill_dice": skill_dice,
                 "success_rule": success_rule,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -2143,8 +2622,10 @@ class Weltenbuch:
         *,
         parties: Sequence[WeltenPartyParam | WeltenParty],
         die: int | None = 10,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> WeltenbuchConflictResponse:
         """Roll a conflict scene (Konfliktszene).
@@ -2164,21 +2645,34 @@ class Weltenbuch:
         Member names, party names and player seats must be unique; only players have a seat (required)
         and hero points.
 
-        ``POST /v1/weltenbuch/conflict`` (``weltenbuch.conflict``). Rolls dice: unless ``seed`` or
-        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
-        retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/weltenbuch/conflict`` (``weltenbuch.conflict``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             die: Sides of the die; any even number (an even face is a success).
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _WELTENBUCH_CONFLICT,
-            {"parties": parties, "die": die, "manual": manual, "seed": seed},
+            {
+                "parties": parties,
+                "die": die,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -2187,6 +2681,8 @@ class Weltenbuch:
         *,
         parties: Sequence[WeltenPartyParam | WeltenParty],
         die: int | None = 10,
+        idempotency_key: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> WeltenbuchConflictOddsResponse:
         """Exact odds of a conflict scene.
@@ -2197,14 +2693,23 @@ class Weltenbuch:
         (strictly more successes than every other party) and `tie` (equal top totals, ruling 3). Exact odds
         are computed for at most 8000 dice in the whole conflict (422 naming `parties` beyond).
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/weltenbuch/conflict/odds`` (``weltenbuch.conflict.odds``).
 
         Args:
             die: Sides of the die; any even number (an even face is a success).
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
-        return self._send(_WELTENBUCH_CONFLICT_ODDS, {"parties": parties, "die": die}, {"lang": lang})
+        return self._send(
+            _WELTENBUCH_CONFLICT_ODDS,
+            {"parties": parties, "die": die, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
 
     def narration(
         self,
@@ -2254,8 +2759,10 @@ class Weltenbuch:
         self,
         *,
         gods: Sequence[str] | None = None,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> WeltenbuchResurrectionResponse:
         """Find the god who brought a character back (Wiederauferstehung).
@@ -2263,21 +2770,33 @@ class Weltenbuch:
         Ruling 6: one of the eight gods, by a d8 (`god` 1..8). When the table gives its eight `gods`
         (exactly 8, in d8 order), `name` is the god's name, else null.
 
-        ``POST /v1/weltenbuch/resurrection`` (``weltenbuch.resurrection``). Rolls dice: unless ``seed`` or
-        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
-        retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/weltenbuch/resurrection`` (``weltenbuch.resurrection``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             gods: The eight gods of the table, in d8 order.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return self._send(
             _WELTENBUCH_RESURRECTION,
-            {"gods": gods, "manual": manual, "seed": seed},
+            {
+                "gods": gods,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -2285,20 +2804,31 @@ class Weltenbuch:
         self,
         *,
         gods: Sequence[str] | None = None,
+        idempotency_key: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> WeltenbuchResurrectionOddsResponse:
         """Exact odds of a resurrection.
 
         Outcomes `god:1` .. `god:8`, 1/8 each (ruling 6); distribution `god`.
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/weltenbuch/resurrection/odds`` (``weltenbuch.resurrection.odds``).
 
         Args:
             gods: The eight gods of the table, in d8 order.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
-        return self._send(_WELTENBUCH_RESURRECTION_ODDS, {"gods": gods}, {"lang": lang})
+        return self._send(
+            _WELTENBUCH_RESURRECTION_ODDS,
+            {"gods": gods, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
 
 
 class Operations:
@@ -2337,8 +2867,10 @@ class Operations:
         Each item is `{operation, body}`; each result is `{status, body}` in order, where `body` is
         exactly what the single call returns (its own receipt) or its problem. An item's failure does
         not fail the batch. Items inherit the batch's `Authorization`, `Accept-Language` and `?lang=`.
+        A rolling item may carry its own `idempotency_key` member (what the header is to a single call).
 
-        ``POST /v1/batch`` (``batch.run``).
+        ``POST /v1/batch`` (``batch.run``). Rolls dice: the call carries an Idempotency-Key (one per call,
+        the same on its retries), so a retry returns the dice of the first attempt.
         """
         return self._send(_BATCH_RUN, {"requests": requests}, None)
 
@@ -2405,6 +2937,8 @@ class Operations:
         again gives the same dice (a replay, not a new roll). The service keeps no record: the
         ticket is its own proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after
         `expires_at`, for another operation than `operation`, and after the signing key is rotated.
+        With API keys configured, `WURFWERK_TICKET_KEYS` may limit issuing to some of them (the game
+        master's): other keys get 403.
 
         ``POST /v1/tickets`` (``tickets.issue``).
 
@@ -2436,9 +2970,11 @@ class AsyncBeutelschneider:
         ability: Literal["combat", "skill", "magic"],
         bag: BeutelBagParam | BeutelBag,
         difficulty: Literal["easy", "normal", "hard"] | None = "normal",
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderChallengeResponse:
         """Draw for a challenge (Herausforderung).
@@ -2447,18 +2983,25 @@ class AsyncBeutelschneider:
         ability's colour (combat red, skill green, magic blue). Ruling 1: `unconscious` when every marble
         drawn is black. The marbles go back into the bag.
 
-        ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless ``seed``
-        or ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
-        retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless
+        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             ability: combat (red), skill (green), magic (blue).
             bag: The character's bag as it is now.
             difficulty: easy: 3 marbles, normal: 2 (default), hard: 1.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -2468,9 +3011,11 @@ class AsyncBeutelschneider:
                 "ability": ability,
                 "bag": bag,
                 "difficulty": difficulty,
+                "idempotency_key": idempotency_key,
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -2481,7 +3026,9 @@ class AsyncBeutelschneider:
         ability: Literal["combat", "skill", "magic"],
         bag: BeutelBagParam | BeutelBag,
         difficulty: Literal["easy", "normal", "hard"] | None = "normal",
+        idempotency_key: str | None = None,
         name: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderChallengeOddsResponse:
         """Exact odds of a challenge.
@@ -2489,19 +3036,31 @@ class AsyncBeutelschneider:
         Outcomes `success`, `failure` (no matching marble, not all black) and `unconscious` (ruling 1:
         all black); distribution `matching` (hypergeometric).
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/beutelschneider/challenge/odds`` (``beutelschneider.challenge.odds``).
 
         Args:
             ability: combat (red), skill (green), magic (blue).
             bag: The character's bag as it is now.
             difficulty: easy: 3 marbles, normal: 2 (default), hard: 1.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_CHALLENGE_ODDS,
-            {"ability": ability, "bag": bag, "difficulty": difficulty, "name": name},
+            {
+                "ability": ability,
+                "bag": bag,
+                "difficulty": difficulty,
+                "idempotency_key": idempotency_key,
+                "name": name,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -2510,8 +3069,10 @@ class AsyncBeutelschneider:
         *,
         attacker: BeutelFighterParam | BeutelFighter,
         defender: BeutelFighterParam | BeutelFighter,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderCombatResponse:
         """One exchange of blows (Schlagabtausch), or an uneven contest.
@@ -2522,20 +3083,33 @@ class AsyncBeutelschneider:
         loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
         a bag holding fewer marbles than the severity has all of them drawn.
 
-        ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: unless ``seed`` or
-        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
-        retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_COMBAT,
-            {"attacker": attacker, "defender": defender, "manual": manual, "seed": seed},
+            {
+                "attacker": attacker,
+                "defender": defender,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -2544,6 +3118,8 @@ class AsyncBeutelschneider:
         *,
         attacker: BeutelFighterParam | BeutelFighter,
         defender: BeutelFighterParam | BeutelFighter,
+        idempotency_key: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderCombatOddsResponse:
         """Exact odds of an exchange of blows.
@@ -2553,15 +3129,25 @@ class AsyncBeutelschneider:
         combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
         Distributions `margin` (0 = tie) and `severity` (0 = no injury).
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/beutelschneider/combat/odds`` (``beutelschneider.combat.odds``).
 
         Args:
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_COMBAT_ODDS,
-            {"attacker": attacker, "defender": defender},
+            {
+                "attacker": attacker,
+                "defender": defender,
+                "idempotency_key": idempotency_key,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -2569,8 +3155,10 @@ class AsyncBeutelschneider:
         self,
         *,
         participants: Sequence[BeutelParticipantParam | BeutelParticipant],
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderContestResponse:
         """Draw for a contest (Auseinandersetzung).
@@ -2581,20 +3169,32 @@ class AsyncBeutelschneider:
         null, `margin` 0). Ruling 1: `unconscious` per participant. Contests inflict no injury; use
         `/combat` for a fight. Names must be unique.
 
-        ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed`` or
-        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
-        retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_CONTEST,
-            {"participants": participants, "manual": manual, "seed": seed},
+            {
+                "participants": participants,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -2602,6 +3202,8 @@ class AsyncBeutelschneider:
         self,
         *,
         participants: Sequence[BeutelParticipantParam | BeutelParticipant],
+        idempotency_key: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderContestOddsResponse:
         """Exact odds of a contest.
@@ -2610,23 +3212,34 @@ class AsyncBeutelschneider:
         (computed per participant, then combined); distribution `margin` (0 = tie); expected
         `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/beutelschneider/contest/odds`` (``beutelschneider.contest.odds``).
 
         Args:
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
-        return await self._send(_BEUTELSCHNEIDER_CONTEST_ODDS, {"participants": participants}, {"lang": lang})
+        return await self._send(
+            _BEUTELSCHNEIDER_CONTEST_ODDS,
+            {"participants": participants, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
 
     async def experience(
         self,
         *,
         amount: Literal["little", "some", "much"],
         bag: BeutelBagParam | BeutelBag,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderExperienceResponse:
         """Draw for experience (Erfahrung).
@@ -2638,18 +3251,25 @@ class AsyncBeutelschneider:
         `rule-violation` like in the apply step, so decide after the draw when that matters.
 
         ``POST /v1/beutelschneider/experience`` (``beutelschneider.experience``). Rolls dice: unless
-        ``seed`` or ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same
-        on its retries), so a retry returns the dice of the first attempt.
+        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             amount: little: 1 marble, some: 2, much: 3.
             bag: The character's bag.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Whose bag (used in the summary only).
             replacements: Optional, to learn in one step: per marble drawn a different colour (red, green,
                 blue, white) or null to keep it.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -2658,10 +3278,12 @@ class AsyncBeutelschneider:
             {
                 "amount": amount,
                 "bag": bag,
+                "idempotency_key": idempotency_key,
                 "manual": manual,
                 "name": name,
                 "replacements": replacements,
                 "seed": seed,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -2700,28 +3322,42 @@ class AsyncBeutelschneider:
         *,
         amount: Literal["little", "some", "much"],
         bag: BeutelBagParam | BeutelBag,
+        idempotency_key: str | None = None,
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderExperienceOddsResponse:
         """Exact odds of an experience draw.
 
         Distributions `drawn:<colour>` (how many marbles of each colour are drawn); no outcomes.
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/beutelschneider/experience/odds`` (``beutelschneider.experience.odds``).
 
         Args:
             amount: little: 1 marble, some: 2, much: 3.
             bag: The character's bag.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             replacements: Optional, to learn in one step: per marble drawn a different colour (red, green,
                 blue, white) or null to keep it.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_EXPERIENCE_ODDS,
-            {"amount": amount, "bag": bag, "name": name, "replacements": replacements},
+            {
+                "amount": amount,
+                "bag": bag,
+                "idempotency_key": idempotency_key,
+                "name": name,
+                "replacements": replacements,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -2730,9 +3366,11 @@ class AsyncBeutelschneider:
         *,
         bag: BeutelBagParam | BeutelBag,
         difficulty: Literal["easy", "normal", "hard"] | None = "normal",
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderFirstAidResponse:
         """Tend a wounded character (Versorgung von Verletzungen).
@@ -2741,23 +3379,38 @@ class AsyncBeutelschneider:
         green marble drawn grants the patient one healing draw (`healing_draws`, to send as `draws` to
         `/healing`). Ruling 1 applies to the healer.
 
-        ``POST /v1/beutelschneider/first-aid`` (``beutelschneider.first-aid``). Rolls dice: unless ``seed``
-        or ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
-        retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/beutelschneider/first-aid`` (``beutelschneider.first-aid``). Rolls dice: unless
+        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             bag: The healer's bag.
             difficulty: easy: 3 marbles, normal: 2 (default), hard: 1.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_FIRST_AID,
-            {"bag": bag, "difficulty": difficulty, "manual": manual, "name": name, "seed": seed},
+            {
+                "bag": bag,
+                "difficulty": difficulty,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "name": name,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -2766,7 +3419,9 @@ class AsyncBeutelschneider:
         *,
         bag: BeutelBagParam | BeutelBag,
         difficulty: Literal["easy", "normal", "hard"] | None = "normal",
+        idempotency_key: str | None = None,
         name: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderFirstAidOddsResponse:
         """Exact odds of first aid.
@@ -2774,18 +3429,29 @@ class AsyncBeutelschneider:
         Outcomes `success`, `failure`, `unconscious` of the healer's skill challenge; distribution
         `healing_draws` (ruling 6: green marbles drawn, 0 on a failure).
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/beutelschneider/first-aid/odds`` (``beutelschneider.first-aid.odds``).
 
         Args:
             bag: The healer's bag.
             difficulty: easy: 3 marbles, normal: 2 (default), hard: 1.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_FIRST_AID_ODDS,
-            {"bag": bag, "difficulty": difficulty, "name": name},
+            {
+                "bag": bag,
+                "difficulty": difficulty,
+                "idempotency_key": idempotency_key,
+                "name": name,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -2795,10 +3461,12 @@ class AsyncBeutelschneider:
         bag: BeutelBagParam | BeutelBag,
         chances: Literal["poor", "fair", "good"] | None = None,
         draws: int | None = None,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderHealingResponse:
         """Draw for healing (Heilung).
@@ -2810,20 +3478,26 @@ class AsyncBeutelschneider:
         is unknown before the draw); the k-th black marble drawn takes the k-th colour, the rest are
         unused, and `bag_after` is filled in.
 
-        ``POST /v1/beutelschneider/healing`` (``beutelschneider.healing``). Rolls dice: unless ``seed`` or
-        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
-        retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/beutelschneider/healing`` (``beutelschneider.healing``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             bag: The recovering character's bag.
             chances: poor: 1 marble, fair: 2, good: 3.
             draws: Marbles to draw instead of chances, e.g. `healing_draws` of first aid.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Whose bag (used in the summary only).
             replacements: Optional, to heal in one step: one colour (red, green, blue) per marble drawn;
                 the k-th black marble drawn takes the k-th colour.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -2833,10 +3507,12 @@ class AsyncBeutelschneider:
                 "bag": bag,
                 "chances": chances,
                 "draws": draws,
+                "idempotency_key": idempotency_key,
                 "manual": manual,
                 "name": name,
                 "replacements": replacements,
                 "seed": seed,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -2877,13 +3553,18 @@ class AsyncBeutelschneider:
         bag: BeutelBagParam | BeutelBag,
         chances: Literal["poor", "fair", "good"] | None = None,
         draws: int | None = None,
+        idempotency_key: str | None = None,
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderHealingOddsResponse:
         """Exact odds of a healing draw.
 
         Distribution `black_drawn` (black marbles that may be replaced, ruling 4); no outcomes.
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/beutelschneider/healing/odds`` (``beutelschneider.healing.odds``).
 
@@ -2891,15 +3572,25 @@ class AsyncBeutelschneider:
             bag: The recovering character's bag.
             chances: poor: 1 marble, fair: 2, good: 3.
             draws: Marbles to draw instead of chances, e.g. `healing_draws` of first aid.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             replacements: Optional, to heal in one step: one colour (red, green, blue) per marble drawn;
                 the k-th black marble drawn takes the k-th colour.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_HEALING_ODDS,
-            {"bag": bag, "chances": chances, "draws": draws, "name": name, "replacements": replacements},
+            {
+                "bag": bag,
+                "chances": chances,
+                "draws": draws,
+                "idempotency_key": idempotency_key,
+                "name": name,
+                "replacements": replacements,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -2908,9 +3599,11 @@ class AsyncBeutelschneider:
         *,
         bag: BeutelBagParam | BeutelBag,
         severity: Literal["light", "serious", "grave"],
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderInjuryResponse:
         """Suffer an injury (Verletzung).
@@ -2919,23 +3612,37 @@ class AsyncBeutelschneider:
         entfernt, und stattdessen eine gleiche Zahl an schwarzen Murmeln in den Beutel gelegt" (a black
         marble drawn stays black). The bag must hold at least that many marbles.
 
-        ``POST /v1/beutelschneider/injury`` (``beutelschneider.injury``). Rolls dice: unless ``seed`` or
-        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
-        retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/beutelschneider/injury`` (``beutelschneider.injury``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             bag: The injured character's bag.
             severity: light: 1 marble, serious: 2, grave: 3.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_INJURY,
-            {"bag": bag, "severity": severity, "manual": manual, "name": name, "seed": seed},
+            {
+                "bag": bag,
+                "severity": severity,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "name": name,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -2944,25 +3651,38 @@ class AsyncBeutelschneider:
         *,
         bag: BeutelBagParam | BeutelBag,
         severity: Literal["light", "serious", "grave"],
+        idempotency_key: str | None = None,
         name: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderInjuryOddsResponse:
         """Exact odds of an injury.
 
         Distribution `black_after`: black marbles in the bag afterwards (no outcomes).
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/beutelschneider/injury/odds`` (``beutelschneider.injury.odds``).
 
         Args:
             bag: The injured character's bag.
             severity: light: 1 marble, serious: 2, grave: 3.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_INJURY_ODDS,
-            {"bag": bag, "severity": severity, "name": name},
+            {
+                "bag": bag,
+                "severity": severity,
+                "idempotency_key": idempotency_key,
+                "name": name,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -2971,9 +3691,11 @@ class AsyncBeutelschneider:
         *,
         bag: BeutelBagParam | BeutelBag,
         danger: Literal["low", "clear", "grave"],
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderMortalDangerResponse:
         """Face mortal danger (Lebensgefahr).
@@ -2982,22 +3704,37 @@ class AsyncBeutelschneider:
         schwarz ist, so stirbt der Charakter." The marbles go back into the bag.
 
         ``POST /v1/beutelschneider/mortal-danger`` (``beutelschneider.mortal-danger``). Rolls dice: unless
-        ``seed`` or ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same
-        on its retries), so a retry returns the dice of the first attempt.
+        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             bag: The endangered character's bag.
             danger: low: 1 marble, clear: 2, grave: 3.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_MORTAL_DANGER,
-            {"bag": bag, "danger": danger, "manual": manual, "name": name, "seed": seed},
+            {
+                "bag": bag,
+                "danger": danger,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "name": name,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -3006,25 +3743,38 @@ class AsyncBeutelschneider:
         *,
         bag: BeutelBagParam | BeutelBag,
         danger: Literal["low", "clear", "grave"],
+        idempotency_key: str | None = None,
         name: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderMortalDangerOddsResponse:
         """Exact odds of mortal danger.
 
         Outcomes `dies` (at least one black marble drawn) and `survives`.
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/beutelschneider/mortal-danger/odds`` (``beutelschneider.mortal-danger.odds``).
 
         Args:
             bag: The endangered character's bag.
             danger: low: 1 marble, clear: 2, grave: 3.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_MORTAL_DANGER_ODDS,
-            {"bag": bag, "danger": danger, "name": name},
+            {
+                "bag": bag,
+                "danger": danger,
+                "idempotency_key": idempotency_key,
+                "name": name,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -3074,9 +3824,11 @@ class AsyncMalmsturm:
         difficulty: int,
         skill: int,
         dice: int | None = 4,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         modifier: int | None = 0,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmActionResponse:
         """Roll a simple action (Einfache Aktion).
@@ -3086,18 +3838,24 @@ class AsyncMalmsturm:
         at least the difficulty ("Für einen Erfolg muss man mindestens den DC getroffen haben"); `shifts`
         (Erfolge) = total − difficulty when ≥ 0, else 0; `margin` is total − difficulty either way.
 
-        ``POST /v1/malmsturm/action`` (``malmsturm.action``). Rolls dice: unless ``seed`` or ``manual``
-        fixes the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a
-        retry returns the dice of the first attempt.
+        ``POST /v1/malmsturm/action`` (``malmsturm.action``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             difficulty: Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder.
             skill: Skill level on the ladder (Fertigkeit), e.g. 3 = gut.
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             modifier: Situational bonus or penalty added to the total (default 0).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -3107,9 +3865,11 @@ class AsyncMalmsturm:
                 "difficulty": difficulty,
                 "skill": skill,
                 "dice": dice,
+                "idempotency_key": idempotency_key,
                 "manual": manual,
                 "modifier": modifier,
                 "seed": seed,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -3120,7 +3880,9 @@ class AsyncMalmsturm:
         difficulty: int,
         skill: int,
         dice: int | None = 4,
+        idempotency_key: str | None = None,
         modifier: int | None = 0,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmActionOddsResponse:
         """Exact odds of a simple action.
@@ -3128,19 +3890,31 @@ class AsyncMalmsturm:
         Outcomes `success` (total ≥ difficulty, ruling 2) and `failure`; distributions `shifts` (0 on a
         failure) and `total`; `dice` dF as in `malmsturm.action`.
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/malmsturm/action/odds`` (``malmsturm.action.odds``).
 
         Args:
             difficulty: Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder.
             skill: Skill level on the ladder (Fertigkeit), e.g. 3 = gut.
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             modifier: Situational bonus or penalty added to the total (default 0).
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _MALMSTURM_ACTION_ODDS,
-            {"difficulty": difficulty, "skill": skill, "dice": dice, "modifier": modifier},
+            {
+                "difficulty": difficulty,
+                "skill": skill,
+                "dice": dice,
+                "idempotency_key": idempotency_key,
+                "modifier": modifier,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -3152,9 +3926,11 @@ class AsyncMalmsturm:
         defend: bool | None = True,
         dice: int | None = 4,
         difficulty: int | None = 0,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         take_consequence_early: bool | None = False,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmAttackResponse:
         """Roll an attack in a conflict (Angriff).
@@ -3177,9 +3953,9 @@ class AsyncMalmsturm:
         English and `lang`. Ruling 6: the consequences and their recovery times are listed in
         `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
 
-        ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed`` or ``manual``
-        fixes the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a
-        retry returns the dice of the first attempt.
+        ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             defend: false: the defender does not defend ("kann sich … verteidigen", ruling 5); no defense
@@ -3187,10 +3963,16 @@ class AsyncMalmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             difficulty: The fixed difficulty an undefended attack meets (default 0, mäßig); only with
                 `defend: false`.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -3202,9 +3984,11 @@ class AsyncMalmsturm:
                 "defend": defend,
                 "dice": dice,
                 "difficulty": difficulty,
+                "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
                 "take_consequence_early": take_consequence_early,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -3217,7 +4001,9 @@ class AsyncMalmsturm:
         defend: bool | None = True,
         dice: int | None = 4,
         difficulty: int | None = 0,
+        idempotency_key: str | None = None,
         take_consequence_early: bool | None = False,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmAttackOddsResponse:
         """Exact odds of an attack.
@@ -3225,6 +4011,9 @@ class AsyncMalmsturm:
         Mutually exclusive outcomes (ruling 5): `taken_out` (the defender is out after the attack),
         `consequence` (a consequence without being taken out), `hit` (a hit without a consequence) and
         `miss`; distribution `shifts` (0 on a miss).
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/malmsturm/attack/odds`` (``malmsturm.attack.odds``).
 
@@ -3234,7 +4023,9 @@ class AsyncMalmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             difficulty: The fixed difficulty an undefended attack meets (default 0, mäßig); only with
                 `defend: false`.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -3246,7 +4037,9 @@ class AsyncMalmsturm:
                 "defend": defend,
                 "dice": dice,
                 "difficulty": difficulty,
+                "idempotency_key": idempotency_key,
                 "take_consequence_early": take_consequence_early,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -3257,8 +4050,10 @@ class AsyncMalmsturm:
         a: MalmContenderParam | MalmContender,
         b: MalmContenderParam | MalmContender,
         dice: int | None = 4,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmContestResponse:
         """Roll a contest (Wettstreit).
@@ -3267,21 +4062,35 @@ class AsyncMalmsturm:
         Ruling 3: a side wins only with a total at least one step above the other's; equal totals are a
         tie (`winner: null`). `shifts` is the difference of the totals.
 
-        ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: unless ``seed`` or ``manual``
-        fixes the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a
-        retry returns the dice of the first attempt.
+        ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _MALMSTURM_CONTEST,
-            {"a": a, "b": b, "dice": dice, "manual": manual, "seed": seed},
+            {
+                "a": a,
+                "b": b,
+                "dice": dice,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -3291,6 +4100,8 @@ class AsyncMalmsturm:
         a: MalmContenderParam | MalmContender,
         b: MalmContenderParam | MalmContender,
         dice: int | None = 4,
+        idempotency_key: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmContestOddsResponse:
         """Exact odds of a contest.
@@ -3298,22 +4109,33 @@ class AsyncMalmsturm:
         Outcomes `a`, `b` (a total at least one step above the other's, ruling 3) and `tie`; distribution
         `margin` (a's total − b's).
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/malmsturm/contest/odds`` (``malmsturm.contest.odds``).
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
-        return await self._send(_MALMSTURM_CONTEST_ODDS, {"a": a, "b": b, "dice": dice}, {"lang": lang})
+        return await self._send(
+            _MALMSTURM_CONTEST_ODDS,
+            {"a": a, "b": b, "dice": dice, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
 
     async def initiative(
         self,
         *,
         participants: Sequence[MalmParticipantParam | MalmParticipant],
         dice: int | None = 4,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmInitiativeResponse:
         """Roll the order of a conflict (Reihenfolge).
@@ -3326,21 +4148,34 @@ class AsyncMalmsturm:
         After 20 tied roll-offs the request order stands. Names must be unique. `dice` dF (1..8, default
         4, ruling 7) for every roll, the roll-offs too.
 
-        ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: unless ``seed`` or
-        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
-        retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _MALMSTURM_INITIATIVE,
-            {"participants": participants, "dice": dice, "manual": manual, "seed": seed},
+            {
+                "participants": participants,
+                "dice": dice,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -3349,6 +4184,8 @@ class AsyncMalmsturm:
         *,
         participants: Sequence[MalmParticipantParam | MalmParticipant],
         dice: int | None = 4,
+        idempotency_key: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> MalmsturmInitiativeOddsResponse:
         """Exact odds of the order of a conflict.
@@ -3357,16 +4194,26 @@ class AsyncMalmsturm:
         (highest 4dF + intuition; equal totals: higher intuition; still equal: roll-offs, at most 20,
         after which the request order stands); `expected` gives each participant's mean total.
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/malmsturm/initiative/odds`` (``malmsturm.initiative.odds``).
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _MALMSTURM_INITIATIVE_ODDS,
-            {"participants": participants, "dice": dice},
+            {
+                "participants": participants,
+                "dice": dice,
+                "idempotency_key": idempotency_key,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -3405,9 +4252,11 @@ class AsyncPaws:
         *,
         a: PawsPoolParam | PawsPool,
         b: PawsPoolParam | PawsPool,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         mode: Literal["contest", "defense"] | None = "contest",
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> PawsComparisonResponse:
         """Roll a comparison (Vergleich).
@@ -3423,24 +4272,38 @@ class AsyncPaws:
         only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
         on a tie or a repelled attack.
 
-        ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed`` or ``manual`` fixes
-        the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a retry
-        returns the dice of the first attempt.
+        ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             a: Side a (the attacker in defense mode).
             b: Side b (the defender in defense mode).
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             mode: contest: both attack, more successes wins; defense: b only defends, the attack lands with
                 net >= 1, b cannot win.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _PAWS_COMPARISON,
-            {"a": a, "b": b, "manual": manual, "mode": mode, "seed": seed},
+            {
+                "a": a,
+                "b": b,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "mode": mode,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -3449,7 +4312,9 @@ class AsyncPaws:
         *,
         a: PawsPoolParam | PawsPool,
         b: PawsPoolParam | PawsPool,
+        idempotency_key: str | None = None,
         mode: Literal["contest", "defense"] | None = "contest",
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> PawsComparisonOddsResponse:
         """Exact odds of a comparison.
@@ -3460,24 +4325,35 @@ class AsyncPaws:
         of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
         `paws.comparison`.
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/paws/comparison/odds`` (``paws.comparison.odds``).
 
         Args:
             a: Side a (the attacker in defense mode).
             b: Side b (the defender in defense mode).
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             mode: contest: both attack, more successes wins; defense: b only defends, the attack lands with
                 net >= 1, b cannot win.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
-        return await self._send(_PAWS_COMPARISON_ODDS, {"a": a, "b": b, "mode": mode}, {"lang": lang})
+        return await self._send(
+            _PAWS_COMPARISON_ODDS,
+            {"a": a, "b": b, "idempotency_key": idempotency_key, "mode": mode, "ticket": ticket},
+            {"lang": lang},
+        )
 
     async def rescue(
         self,
         *,
         dice: int,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> PawsRescueResponse:
         """Roll the group's rescue dice (Rettungswürfel).
@@ -3485,38 +4361,65 @@ class AsyncPaws:
         The one-shot rescue dice every player starts with: each is rolled once and spent; each success
         (4-6) averts one negative effect of a lost test or comparison, for any character.
 
-        ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed`` or ``manual`` fixes the
-        dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a retry
-        returns the dice of the first attempt.
+        ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
+        ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
+        its retries), so a retry returns the dice of the first attempt.
 
         Args:
             dice: The group's one-shot rescue dice to roll now.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
-        return await self._send(_PAWS_RESCUE, {"dice": dice, "manual": manual, "seed": seed}, {"lang": lang})
+        return await self._send(
+            _PAWS_RESCUE,
+            {
+                "dice": dice,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "seed": seed,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
 
     async def rescue_odds(
         self,
         *,
         dice: int,
+        idempotency_key: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> PawsRescueOddsResponse:
         """Exact odds of the group's rescue dice.
 
         Distribution `successes`; outcomes `success` (at least one success) and `failure` (none).
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/paws/rescue/odds`` (``paws.rescue.odds``).
 
         Args:
             dice: The group's one-shot rescue dice to roll now.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
-        return await self._send(_PAWS_RESCUE_ODDS, {"dice": dice}, {"lang": lang})
+        return await self._send(
+            _PAWS_RESCUE_ODDS,
+            {"dice": dice, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
 
     async def test(
         self,
@@ -3526,9 +4429,11 @@ class AsyncPaws:
         extra_bonus_dice: int | None = 0,
         extra_rescue_dice: int | None = 0,
         fit: Literal["fallback", "matching", "specialized"] | None = "matching",
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         wounds: int | None = 0,
         lang: Literal["en", "de"] | None = None,
     ) -> PawsTestResponse:
@@ -3546,9 +4451,9 @@ class AsyncPaws:
         turn a failure into a success. Ruling 7: `narrator` is `gm` after a success, else the acting
         character (`name`, or `player` without one).
 
-        ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed`` or ``manual`` fixes the dice,
-        the call carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the
-        dice of the first attempt.
+        ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
+        ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
+        its retries), so a retry returns the dice of the first attempt.
 
         Args:
             rank: Rank of the trait used: one die per rank.
@@ -3558,10 +4463,16 @@ class AsyncPaws:
                 'Schutz').
             fit: fallback: -1 die (another helpful trait); matching; specialized: +1 die (fits better than
                 needed).
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Who rolls (echoed in results).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             wounds: Wounds that hinder this action: -1 die each.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
@@ -3574,9 +4485,11 @@ class AsyncPaws:
                 "extra_bonus_dice": extra_bonus_dice,
                 "extra_rescue_dice": extra_rescue_dice,
                 "fit": fit,
+                "idempotency_key": idempotency_key,
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "ticket": ticket,
                 "wounds": wounds,
             },
             {"lang": lang},
@@ -3590,7 +4503,9 @@ class AsyncPaws:
         extra_bonus_dice: int | None = 0,
         extra_rescue_dice: int | None = 0,
         fit: Literal["fallback", "matching", "specialized"] | None = "matching",
+        idempotency_key: str | None = None,
         name: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         wounds: int | None = 0,
         lang: Literal["en", "de"] | None = None,
     ) -> PawsTestOddsResponse:
@@ -3600,6 +4515,9 @@ class AsyncPaws:
         rescue success, ruling 3); distributions `successes`, `effects` and `averted` (negative effects
         averted by rescue successes: all of them after a plain failure, all but the first after a
         catastrophe). Same rulings as `paws.test`.
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/paws/test/odds`` (``paws.test.odds``).
 
@@ -3611,7 +4529,9 @@ class AsyncPaws:
                 'Schutz').
             fit: fallback: -1 die (another helpful trait); matching; specialized: +1 die (fits better than
                 needed).
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Who rolls (echoed in results).
+            ticket: Accepted and ignored: the odds do not depend on it.
             wounds: Wounds that hinder this action: -1 die each.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
@@ -3624,7 +4544,9 @@ class AsyncPaws:
                 "extra_bonus_dice": extra_bonus_dice,
                 "extra_rescue_dice": extra_rescue_dice,
                 "fit": fit,
+                "idempotency_key": idempotency_key,
                 "name": name,
+                "ticket": ticket,
                 "wounds": wounds,
             },
             {"lang": lang},
@@ -3680,9 +4602,11 @@ class AsyncProben:
         difficulty: int,
         helpers: Sequence[ProbenPoolParam | ProbenPool],
         leader: ProbenPoolParam | ProbenPool,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenCooperationResponse:
         """Roll a cooperation (Zusammenarbeiten).
@@ -3690,14 +4614,20 @@ class AsyncProben:
         Ruling 5: every helper rolls the same test first; each helper with at least one success gives the
         leader one advantage (one more die); then the leader rolls the test against the difficulty.
 
-        ``POST /v1/proben/cooperation`` (``proben.cooperation``). Rolls dice: unless ``seed`` or ``manual``
-        fixes the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a
-        retry returns the dice of the first attempt.
+        ``POST /v1/proben/cooperation`` (``proben.cooperation``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -3707,9 +4637,11 @@ class AsyncProben:
                 "difficulty": difficulty,
                 "helpers": helpers,
                 "leader": leader,
+                "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
                 "success_rule": success_rule,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -3720,7 +4652,9 @@ class AsyncProben:
         difficulty: int,
         helpers: Sequence[ProbenPoolParam | ProbenPool],
         leader: ProbenPoolParam | ProbenPool,
+        idempotency_key: str | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenCooperationOddsResponse:
         """Exact odds of a cooperation.
@@ -3728,15 +4662,27 @@ class AsyncProben:
         Outcomes of the leader's test (`success`, `partial`, `failure`) over every number of helpers who
         helped; distribution `advantages` (helpers with at least one success).
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/proben/cooperation/odds`` (``proben.cooperation.odds``).
 
         Args:
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _PROBEN_COOPERATION_ODDS,
-            {"difficulty": difficulty, "helpers": helpers, "leader": leader, "success_rule": success_rule},
+            {
+                "difficulty": difficulty,
+                "helpers": helpers,
+                "leader": leader,
+                "idempotency_key": idempotency_key,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -3747,12 +4693,14 @@ class AsyncProben:
         required: int,
         advantages: int | None = 0,
         disadvantages: int | None = 0,
+        idempotency_key: str | None = None,
         interval: ProbenIntervalParam | ProbenInterval | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenExtendedResponse:
         """Roll an extended test (Erweiterte Probe).
@@ -3761,15 +4709,18 @@ class AsyncProben:
         when the cumulative successes reach `required` and fails when the dice run out. `elapsed` is the
         number of rolls times `interval` when an interval is given.
 
-        ``POST /v1/proben/extended`` (``proben.extended``). Rolls dice: unless ``seed`` or ``manual`` fixes
-        the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a retry
-        returns the dice of the first attempt.
+        ``POST /v1/proben/extended`` (``proben.extended``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             attribute: Attribute value: that many d6.
             required: Successes to accumulate.
             advantages: Vorteile: +1 die each.
             disadvantages: Nachteile: -1 die each.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             interval: The fixed duration of each roll.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Who rolls (echoed in results).
@@ -3777,6 +4728,9 @@ class AsyncProben:
                 integer JSON carries exactly.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -3787,12 +4741,14 @@ class AsyncProben:
                 "required": required,
                 "advantages": advantages,
                 "disadvantages": disadvantages,
+                "idempotency_key": idempotency_key,
                 "interval": interval,
                 "manual": manual,
                 "name": name,
                 "seed": seed,
                 "skill": skill,
                 "skill_dice": skill_dice,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -3804,15 +4760,20 @@ class AsyncProben:
         required: int,
         advantages: int | None = 0,
         disadvantages: int | None = 0,
+        idempotency_key: str | None = None,
         interval: ProbenIntervalParam | ProbenInterval | None = None,
         name: str | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenExtendedOddsResponse:
         """Exact odds of an extended test.
 
         Outcomes `success`, `failure`; distribution `rolls_used` (a failure uses every roll).
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/proben/extended/odds`` (``proben.extended.odds``).
 
@@ -3821,10 +4782,12 @@ class AsyncProben:
             required: Successes to accumulate.
             advantages: Vorteile: +1 die each.
             disadvantages: Nachteile: -1 die each.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             interval: The fixed duration of each roll.
             name: Who rolls (echoed in results).
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -3835,10 +4798,12 @@ class AsyncProben:
                 "required": required,
                 "advantages": advantages,
                 "disadvantages": disadvantages,
+                "idempotency_key": idempotency_key,
                 "interval": interval,
                 "name": name,
                 "skill": skill,
                 "skill_dice": skill_dice,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -3849,8 +4814,10 @@ class AsyncProben:
         a: ProbenPoolParam | ProbenPool,
         b: ProbenPoolParam | ProbenPool,
         allow_tie: bool | None = False,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenOpposedResponse:
         """Roll an opposed test (Vergleichende Probe).
@@ -3860,21 +4827,35 @@ class AsyncProben:
         test is rolled again (each round listed in `rounds`) unless `allow_tie`; after 20 equal rounds
         it is a tie.
 
-        ``POST /v1/proben/opposed`` (``proben.opposed``). Rolls dice: unless ``seed`` or ``manual`` fixes
-        the dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a retry
-        returns the dice of the first attempt.
+        ``POST /v1/proben/opposed`` (``proben.opposed``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             allow_tie: Accept a tie instead of rolling again.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _PROBEN_OPPOSED,
-            {"a": a, "b": b, "allow_tie": allow_tie, "manual": manual, "seed": seed},
+            {
+                "a": a,
+                "b": b,
+                "allow_tie": allow_tie,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -3884,22 +4865,29 @@ class AsyncProben:
         a: ProbenPoolParam | ProbenPool,
         b: ProbenPoolParam | ProbenPool,
         allow_tie: bool | None = False,
+        idempotency_key: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenOpposedOddsResponse:
         """Exact odds of an opposed test.
 
         Outcomes `a`, `b`, `tie`, including re-rolls of equal rounds (at most 20) per ruling 4.
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/proben/opposed/odds`` (``proben.opposed.odds``).
 
         Args:
             allow_tie: Accept a tie instead of rolling again.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _PROBEN_OPPOSED_ODDS,
-            {"a": a, "b": b, "allow_tie": allow_tie},
+            {"a": a, "b": b, "allow_tie": allow_tie, "idempotency_key": idempotency_key, "ticket": ticket},
             {"lang": lang},
         )
 
@@ -3911,12 +4899,14 @@ class AsyncProben:
         advantages: int | None = 0,
         attempt: int | None = 1,
         disadvantages: int | None = 0,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
         seed: int | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenTestResponse:
         """Roll a simple test (Einfache Probe).
@@ -3928,9 +4918,9 @@ class AsyncProben:
         the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
         `quality` = successes beyond those needed.
 
-        ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed`` or ``manual`` fixes the
-        dice, the call carries an Idempotency-Key (one per call, the same on its retries), so a retry
-        returns the dice of the first attempt.
+        ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
+        ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
+        its retries), so a retry returns the dice of the first attempt.
 
         Args:
             attribute: Attribute value: that many d6.
@@ -3938,6 +4928,9 @@ class AsyncProben:
             advantages: Vorteile: +1 die each.
             attempt: 1 for the first try; each retry removes one die.
             disadvantages: Nachteile: -1 die each.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Who rolls (echoed in results).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
@@ -3945,6 +4938,9 @@ class AsyncProben:
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -3956,12 +4952,14 @@ class AsyncProben:
                 "advantages": advantages,
                 "attempt": attempt,
                 "disadvantages": disadvantages,
+                "idempotency_key": idempotency_key,
                 "manual": manual,
                 "name": name,
                 "seed": seed,
                 "skill": skill,
                 "skill_dice": skill_dice,
                 "success_rule": success_rule,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -3974,16 +4972,21 @@ class AsyncProben:
         advantages: int | None = 0,
         attempt: int | None = 1,
         disadvantages: int | None = 0,
+        idempotency_key: str | None = None,
         name: str | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> ProbenTestOddsResponse:
         """Exact odds of a simple test.
 
         Outcomes `success`, `partial` (at least one success, not enough), `failure` (no success), and
         `no_dice` when the attempt leaves no dice; distribution `successes`. Same rulings as `proben.test`.
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/proben/test/odds`` (``proben.test.odds``).
 
@@ -3993,10 +4996,12 @@ class AsyncProben:
             advantages: Vorteile: +1 die each.
             attempt: 1 for the first try; each retry removes one die.
             disadvantages: Nachteile: -1 die each.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Who rolls (echoed in results).
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
@@ -4008,10 +5013,12 @@ class AsyncProben:
                 "advantages": advantages,
                 "attempt": attempt,
                 "disadvantages": disadvantages,
+                "idempotency_key": idempotency_key,
                 "name": name,
                 "skill": skill,
                 "skill_dice": skill_dice,
                 "success_rule": success_rule,
+                "ticket": ticket,
             },
             {"lang": lang},
         )
@@ -4056,8 +5063,10 @@ class AsyncWeltenbuch:
         *,
         parties: Sequence[WeltenPartyParam | WeltenParty],
         die: int | None = 10,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> WeltenbuchConflictResponse:
         """Roll a conflict scene (Konfliktszene).
@@ -4077,21 +5086,34 @@ class AsyncWeltenbuch:
         Member names, party names and player seats must be unique; only players have a seat (required)
         and hero points.
 
-        ``POST /v1/weltenbuch/conflict`` (``weltenbuch.conflict``). Rolls dice: unless ``seed`` or
-        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
-        retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/weltenbuch/conflict`` (``weltenbuch.conflict``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             die: Sides of the die; any even number (an even face is a success).
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _WELTENBUCH_CONFLICT,
-            {"parties": parties, "die": die, "manual": manual, "seed": seed},
+            {
+                "parties": parties,
+                "die": die,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -4100,6 +5122,8 @@ class AsyncWeltenbuch:
         *,
         parties: Sequence[WeltenPartyParam | WeltenParty],
         die: int | None = 10,
+        idempotency_key: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> WeltenbuchConflictOddsResponse:
         """Exact odds of a conflict scene.
@@ -4110,14 +5134,23 @@ class AsyncWeltenbuch:
         (strictly more successes than every other party) and `tie` (equal top totals, ruling 3). Exact odds
         are computed for at most 8000 dice in the whole conflict (422 naming `parties` beyond).
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/weltenbuch/conflict/odds`` (``weltenbuch.conflict.odds``).
 
         Args:
             die: Sides of the die; any even number (an even face is a success).
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
-        return await self._send(_WELTENBUCH_CONFLICT_ODDS, {"parties": parties, "die": die}, {"lang": lang})
+        return await self._send(
+            _WELTENBUCH_CONFLICT_ODDS,
+            {"parties": parties, "die": die, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
 
     async def narration(
         self,
@@ -4167,8 +5200,10 @@ class AsyncWeltenbuch:
         self,
         *,
         gods: Sequence[str] | None = None,
+        idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> WeltenbuchResurrectionResponse:
         """Find the god who brought a character back (Wiederauferstehung).
@@ -4176,21 +5211,33 @@ class AsyncWeltenbuch:
         Ruling 6: one of the eight gods, by a d8 (`god` 1..8). When the table gives its eight `gods`
         (exactly 8, in d8 order), `name` is the god's name, else null.
 
-        ``POST /v1/weltenbuch/resurrection`` (``weltenbuch.resurrection``). Rolls dice: unless ``seed`` or
-        ``manual`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on its
-        retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/weltenbuch/resurrection`` (``weltenbuch.resurrection``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             gods: The eight gods of the table, in d8 order.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
         return await self._send(
             _WELTENBUCH_RESURRECTION,
-            {"gods": gods, "manual": manual, "seed": seed},
+            {
+                "gods": gods,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "seed": seed,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -4198,20 +5245,31 @@ class AsyncWeltenbuch:
         self,
         *,
         gods: Sequence[str] | None = None,
+        idempotency_key: str | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> WeltenbuchResurrectionOddsResponse:
         """Exact odds of a resurrection.
 
         Outcomes `god:1` .. `god:8`, 1/8 each (ruling 6); distribution `god`.
 
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
         ``POST /v1/weltenbuch/resurrection/odds`` (``weltenbuch.resurrection.odds``).
 
         Args:
             gods: The eight gods of the table, in d8 order.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
                 names or enum values.
         """
-        return await self._send(_WELTENBUCH_RESURRECTION_ODDS, {"gods": gods}, {"lang": lang})
+        return await self._send(
+            _WELTENBUCH_RESURRECTION_ODDS,
+            {"gods": gods, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
 
 
 class AsyncOperations:
@@ -4250,8 +5308,10 @@ class AsyncOperations:
         Each item is `{operation, body}`; each result is `{status, body}` in order, where `body` is
         exactly what the single call returns (its own receipt) or its problem. An item's failure does
         not fail the batch. Items inherit the batch's `Authorization`, `Accept-Language` and `?lang=`.
+        A rolling item may carry its own `idempotency_key` member (what the header is to a single call).
 
-        ``POST /v1/batch`` (``batch.run``).
+        ``POST /v1/batch`` (``batch.run``). Rolls dice: the call carries an Idempotency-Key (one per call,
+        the same on its retries), so a retry returns the dice of the first attempt.
         """
         return await self._send(_BATCH_RUN, {"requests": requests}, None)
 
@@ -4318,6 +5378,8 @@ class AsyncOperations:
         again gives the same dice (a replay, not a new roll). The service keeps no record: the
         ticket is its own proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after
         `expires_at`, for another operation than `operation`, and after the signing key is rotated.
+        With API keys configured, `WURFWERK_TICKET_KEYS` may limit issuing to some of them (the game
+        master's): other keys get 403.
 
         ``POST /v1/tickets`` (``tickets.issue``).
 

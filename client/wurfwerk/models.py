@@ -483,8 +483,12 @@ class BeutelschneiderChallengeOddsRequest(Model):
     """The character's bag as it is now."""
     difficulty: Literal["easy", "normal", "hard"] | None = None
     """easy: 3 marbles, normal: 2 (default), hard: 1."""
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderChallengeOddsRequest:
@@ -493,7 +497,9 @@ class BeutelschneiderChallengeOddsRequest(Model):
             ability=data["ability"],
             bag=BeutelBag.from_json(data["bag"]),
             difficulty=data.get("difficulty"),
+            idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
+            ticket=data.get("ticket"),
         )._with_json(data)
 
 
@@ -523,6 +529,10 @@ class BeutelschneiderChallengeRequest(Model):
     """The character's bag as it is now."""
     difficulty: Literal["easy", "normal", "hard"] | None = None
     """easy: 3 marbles, normal: 2 (default), hard: 1."""
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
@@ -530,6 +540,11 @@ class BeutelschneiderChallengeRequest(Model):
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
+    """
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
     """
 
     @classmethod
@@ -539,9 +554,14 @@ class BeutelschneiderChallengeRequest(Model):
             ability=data["ability"],
             bag=BeutelBag.from_json(data["bag"]),
             difficulty=data.get("difficulty"),
+            idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
         )._with_json(data)
 
 
@@ -577,6 +597,10 @@ class BeutelschneiderCombatOddsRequest(Model):
     """``BeutelschneiderCombatOddsRequest`` in the API's JSON."""
     attacker: BeutelFighter
     defender: BeutelFighter
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderCombatOddsRequest:
@@ -584,6 +608,8 @@ class BeutelschneiderCombatOddsRequest(Model):
         return cls(
             attacker=BeutelFighter.from_json(data["attacker"]),
             defender=BeutelFighter.from_json(data["defender"]),
+            idempotency_key=data.get("idempotency_key"),
+            ticket=data.get("ticket"),
         )._with_json(data)
 
 
@@ -609,11 +635,20 @@ class BeutelschneiderCombatRequest(Model):
     """``BeutelschneiderCombatRequest`` in the API's JSON."""
     attacker: BeutelFighter
     defender: BeutelFighter
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
+    """
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
     """
 
     @classmethod
@@ -622,8 +657,13 @@ class BeutelschneiderCombatRequest(Model):
         return cls(
             attacker=BeutelFighter.from_json(data["attacker"]),
             defender=BeutelFighter.from_json(data["defender"]),
+            idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
         )._with_json(data)
 
 
@@ -657,13 +697,19 @@ class BeutelschneiderCombatResponse(Result):
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class BeutelschneiderContestOddsRequest(Model):
     """``BeutelschneiderContestOddsRequest`` in the API's JSON."""
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     participants: list[BeutelParticipant]
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderContestOddsRequest:
         """``BeutelschneiderContestOddsRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
+            idempotency_key=data.get("idempotency_key"),
             participants=[BeutelParticipant.from_json(v0) for v0 in data["participants"]],
+            ticket=data.get("ticket"),
         )._with_json(data)
 
 
@@ -687,6 +733,10 @@ class BeutelschneiderContestOddsResponse(Result):
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class BeutelschneiderContestRequest(Model):
     """``BeutelschneiderContestRequest`` in the API's JSON."""
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     participants: list[BeutelParticipant]
@@ -694,14 +744,24 @@ class BeutelschneiderContestRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderContestRequest:
         """``BeutelschneiderContestRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
+            idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             participants=[BeutelParticipant.from_json(v0) for v0 in data["participants"]],
             seed=data.get("seed"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
         )._with_json(data)
 
 
@@ -781,12 +841,16 @@ class BeutelschneiderExperienceOddsRequest(Model):
     """little: 1 marble, some: 2, much: 3."""
     bag: BeutelBag
     """The character's bag."""
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
     replacements: list[Literal["red", "green", "blue", "white", "black"] | None] | None = None
     """Optional, to learn in one step: per marble drawn a different colour (red, green, blue, white) or null
     to keep it.
     """
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderExperienceOddsRequest:
@@ -794,8 +858,10 @@ class BeutelschneiderExperienceOddsRequest(Model):
         return cls(
             amount=data["amount"],
             bag=BeutelBag.from_json(data["bag"]),
+            idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
             replacements=data.get("replacements"),
+            ticket=data.get("ticket"),
         )._with_json(data)
 
 
@@ -823,6 +889,10 @@ class BeutelschneiderExperienceRequest(Model):
     """little: 1 marble, some: 2, much: 3."""
     bag: BeutelBag
     """The character's bag."""
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
@@ -835,6 +905,11 @@ class BeutelschneiderExperienceRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderExperienceRequest:
@@ -842,10 +917,15 @@ class BeutelschneiderExperienceRequest(Model):
         return cls(
             amount=data["amount"],
             bag=BeutelBag.from_json(data["bag"]),
+            idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             name=data.get("name"),
             replacements=data.get("replacements"),
             seed=data.get("seed"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
         )._with_json(data)
 
 
@@ -883,8 +963,12 @@ class BeutelschneiderFirstAidOddsRequest(Model):
     """The healer's bag."""
     difficulty: Literal["easy", "normal", "hard"] | None = None
     """easy: 3 marbles, normal: 2 (default), hard: 1."""
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderFirstAidOddsRequest:
@@ -892,7 +976,9 @@ class BeutelschneiderFirstAidOddsRequest(Model):
         return cls(
             bag=BeutelBag.from_json(data["bag"]),
             difficulty=data.get("difficulty"),
+            idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
+            ticket=data.get("ticket"),
         )._with_json(data)
 
 
@@ -920,6 +1006,10 @@ class BeutelschneiderFirstAidRequest(Model):
     """The healer's bag."""
     difficulty: Literal["easy", "normal", "hard"] | None = None
     """easy: 3 marbles, normal: 2 (default), hard: 1."""
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
@@ -928,6 +1018,11 @@ class BeutelschneiderFirstAidRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderFirstAidRequest:
@@ -935,9 +1030,14 @@ class BeutelschneiderFirstAidRequest(Model):
         return cls(
             bag=BeutelBag.from_json(data["bag"]),
             difficulty=data.get("difficulty"),
+            idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
         )._with_json(data)
 
 
@@ -1019,12 +1119,16 @@ class BeutelschneiderHealingOddsRequest(Model):
     """poor: 1 marble, fair: 2, good: 3."""
     draws: int | None = None
     """Marbles to draw instead of chances, e.g. `healing_draws` of first aid."""
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
     replacements: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Optional, to heal in one step: one colour (red, green, blue) per marble drawn; the k-th black marble
     drawn takes the k-th colour.
     """
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderHealingOddsRequest:
@@ -1033,8 +1137,10 @@ class BeutelschneiderHealingOddsRequest(Model):
             bag=BeutelBag.from_json(data["bag"]),
             chances=data.get("chances"),
             draws=data.get("draws"),
+            idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
             replacements=data.get("replacements"),
+            ticket=data.get("ticket"),
         )._with_json(data)
 
 
@@ -1064,6 +1170,10 @@ class BeutelschneiderHealingRequest(Model):
     """poor: 1 marble, fair: 2, good: 3."""
     draws: int | None = None
     """Marbles to draw instead of chances, e.g. `healing_draws` of first aid."""
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
@@ -1076,6 +1186,11 @@ class BeutelschneiderHealingRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderHealingRequest:
@@ -1084,10 +1199,15 @@ class BeutelschneiderHealingRequest(Model):
             bag=BeutelBag.from_json(data["bag"]),
             chances=data.get("chances"),
             draws=data.get("draws"),
+            idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             name=data.get("name"),
             replacements=data.get("replacements"),
             seed=data.get("seed"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
         )._with_json(data)
 
 
@@ -1123,18 +1243,24 @@ class BeutelschneiderInjuryOddsRequest(Model):
     """``BeutelschneiderInjuryOddsRequest`` in the API's JSON."""
     bag: BeutelBag
     """The injured character's bag."""
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
     severity: Literal["light", "serious", "grave"]
     """light: 1 marble, serious: 2, grave: 3."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderInjuryOddsRequest:
         """``BeutelschneiderInjuryOddsRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             bag=BeutelBag.from_json(data["bag"]),
+            idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
             severity=data["severity"],
+            ticket=data.get("ticket"),
         )._with_json(data)
 
 
@@ -1160,6 +1286,10 @@ class BeutelschneiderInjuryRequest(Model):
     """``BeutelschneiderInjuryRequest`` in the API's JSON."""
     bag: BeutelBag
     """The injured character's bag."""
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
@@ -1170,16 +1300,26 @@ class BeutelschneiderInjuryRequest(Model):
     """
     severity: Literal["light", "serious", "grave"]
     """light: 1 marble, serious: 2, grave: 3."""
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderInjuryRequest:
         """``BeutelschneiderInjuryRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             bag=BeutelBag.from_json(data["bag"]),
+            idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
             severity=data["severity"],
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
         )._with_json(data)
 
 
@@ -1217,8 +1357,12 @@ class BeutelschneiderMortalDangerOddsRequest(Model):
     """The endangered character's bag."""
     danger: Literal["low", "clear", "grave"]
     """low: 1 marble, clear: 2, grave: 3."""
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderMortalDangerOddsRequest:
@@ -1226,7 +1370,9 @@ class BeutelschneiderMortalDangerOddsRequest(Model):
         return cls(
             bag=BeutelBag.from_json(data["bag"]),
             danger=data["danger"],
+            idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
+            ticket=data.get("ticket"),
         )._with_json(data)
 
 
@@ -1255,6 +1401,10 @@ class BeutelschneiderMortalDangerRequest(Model):
     """The endangered character's bag."""
     danger: Literal["low", "clear", "grave"]
     """low: 1 marble, clear: 2, grave: 3."""
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
@@ -1263,6 +1413,11 @@ class BeutelschneiderMortalDangerRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderMortalDangerRequest:
@@ -1270,9 +1425,14 @@ class BeutelschneiderMortalDangerRequest(Model):
         return cls(
             bag=BeutelBag.from_json(data["bag"]),
             danger=data["danger"],
+            idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
         )._with_json(data)
 
 
@@ -1784,10 +1944,14 @@ class MalmsturmActionOddsRequest(Model):
     """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
     difficulty: int
     """Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder."""
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     modifier: int | None = None
     """Situational bonus or penalty added to the total (default 0)."""
     skill: int
     """Skill level on the ladder (Fertigkeit), e.g. 3 = gut."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MalmsturmActionOddsRequest:
@@ -1795,8 +1959,10 @@ class MalmsturmActionOddsRequest(Model):
         return cls(
             dice=data.get("dice"),
             difficulty=data["difficulty"],
+            idempotency_key=data.get("idempotency_key"),
             modifier=data.get("modifier"),
             skill=data["skill"],
+            ticket=data.get("ticket"),
         )._with_json(data)
 
 
@@ -1824,6 +1990,10 @@ class MalmsturmActionRequest(Model):
     """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
     difficulty: int
     """Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder."""
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     modifier: int | None = None
@@ -1834,6 +2004,11 @@ class MalmsturmActionRequest(Model):
     """
     skill: int
     """Skill level on the ladder (Fertigkeit), e.g. 3 = gut."""
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MalmsturmActionRequest:
@@ -1841,10 +2016,15 @@ class MalmsturmActionRequest(Model):
         return cls(
             dice=data.get("dice"),
             difficulty=data["difficulty"],
+            idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             modifier=data.get("modifier"),
             seed=data.get("seed"),
             skill=data["skill"],
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
         )._with_json(data)
 
 
@@ -1888,8 +2068,12 @@ class MalmsturmAttackOddsRequest(Model):
     """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
     difficulty: int | None = None
     """The fixed difficulty an undefended attack meets (default 0, mäßig); only with `defend: false`."""
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     take_consequence_early: bool | None = None
     """On a hit, take a consequence instead of losing the stress."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MalmsturmAttackOddsRequest:
@@ -1900,7 +2084,9 @@ class MalmsturmAttackOddsRequest(Model):
             defender=MalmDefender.from_json(data["defender"]),
             dice=data.get("dice"),
             difficulty=data.get("difficulty"),
+            idempotency_key=data.get("idempotency_key"),
             take_consequence_early=data.get("take_consequence_early"),
+            ticket=data.get("ticket"),
         )._with_json(data)
 
 
@@ -1934,6 +2120,10 @@ class MalmsturmAttackRequest(Model):
     """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
     difficulty: int | None = None
     """The fixed difficulty an undefended attack meets (default 0, mäßig); only with `defend: false`."""
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
@@ -1942,6 +2132,11 @@ class MalmsturmAttackRequest(Model):
     """
     take_consequence_early: bool | None = None
     """On a hit, take a consequence instead of losing the stress."""
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MalmsturmAttackRequest:
@@ -1952,9 +2147,14 @@ class MalmsturmAttackRequest(Model):
             defender=MalmDefender.from_json(data["defender"]),
             dice=data.get("dice"),
             difficulty=data.get("difficulty"),
+            idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
             take_consequence_early=data.get("take_consequence_early"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
         )._with_json(data)
 
 
@@ -1992,6 +2192,10 @@ class MalmsturmContestOddsRequest(Model):
     b: MalmContender
     dice: int | None = None
     """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MalmsturmContestOddsRequest:
@@ -2000,6 +2204,8 @@ class MalmsturmContestOddsRequest(Model):
             a=MalmContender.from_json(data["a"]),
             b=MalmContender.from_json(data["b"]),
             dice=data.get("dice"),
+            idempotency_key=data.get("idempotency_key"),
+            ticket=data.get("ticket"),
         )._with_json(data)
 
 
@@ -2027,11 +2233,20 @@ class MalmsturmContestRequest(Model):
     b: MalmContender
     dice: int | None = None
     """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
+    """
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
     """
 
     @classmethod
@@ -2041,8 +2256,13 @@ class MalmsturmContestRequest(Model):
             a=MalmContender.from_json(data["a"]),
             b=MalmContender.from_json(data["b"]),
             dice=data.get("dice"),
+            idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
         )._with_json(data)
 
 
@@ -2078,14 +2298,20 @@ class MalmsturmInitiativeOddsRequest(Model):
     """``MalmsturmInitiativeOddsRequest`` in the API's JSON."""
     dice: int | None = None
     """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     participants: list[MalmParticipant]
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MalmsturmInitiativeOddsRequest:
         """``MalmsturmInitiativeOddsRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             dice=data.get("dice"),
+            idempotency_key=data.get("idempotency_key"),
             participants=[MalmParticipant.from_json(v0) for v0 in data["participants"]],
+            ticket=data.get("ticket"),
         )._with_json(data)
 
 
@@ -2111,6 +2337,10 @@ class MalmsturmInitiativeRequest(Model):
     """``MalmsturmInitiativeRequest`` in the API's JSON."""
     dice: int | None = None
     """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     participants: list[MalmParticipant]
@@ -2118,15 +2348,25 @@ class MalmsturmInitiativeRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MalmsturmInitiativeRequest:
         """``MalmsturmInitiativeRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             dice=data.get("dice"),
+            idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             participants=[MalmParticipant.from_json(v0) for v0 in data["participants"]],
             seed=data.get("seed"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
         )._with_json(data)
 
 
@@ -2314,10 +2554,14 @@ class PawsComparisonOddsRequest(Model):
     """Side a (the attacker in defense mode)."""
     b: PawsPool
     """Side b (the defender in defense mode)."""
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     mode: Literal["contest", "defense"] | None = None
     """contest: both attack, more successes wins; defense: b only defends, the attack lands with net >= 1, b
     cannot win.
     """
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PawsComparisonOddsRequest:
@@ -2325,7 +2569,9 @@ class PawsComparisonOddsRequest(Model):
         return cls(
             a=PawsPool.from_json(data["a"]),
             b=PawsPool.from_json(data["b"]),
+            idempotency_key=data.get("idempotency_key"),
             mode=data.get("mode"),
+            ticket=data.get("ticket"),
         )._with_json(data)
 
 
@@ -2353,6 +2599,10 @@ class PawsComparisonRequest(Model):
     """Side a (the attacker in defense mode)."""
     b: PawsPool
     """Side b (the defender in defense mode)."""
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     mode: Literal["contest", "defense"] | None = None
@@ -2363,6 +2613,11 @@ class PawsComparisonRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PawsComparisonRequest:
@@ -2370,9 +2625,14 @@ class PawsComparisonRequest(Model):
         return cls(
             a=PawsPool.from_json(data["a"]),
             b=PawsPool.from_json(data["b"]),
+            idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             mode=data.get("mode"),
             seed=data.get("seed"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
         )._with_json(data)
 
 
@@ -2544,12 +2804,18 @@ class PawsRescueOddsRequest(Model):
     """``PawsRescueOddsRequest`` in the API's JSON."""
     dice: int
     """The group's one-shot rescue dice to roll now."""
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PawsRescueOddsRequest:
         """``PawsRescueOddsRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             dice=data["dice"],
+            idempotency_key=data.get("idempotency_key"),
+            ticket=data.get("ticket"),
         )._with_json(data)
 
 
@@ -2575,11 +2841,20 @@ class PawsRescueRequest(Model):
     """``PawsRescueRequest`` in the API's JSON."""
     dice: int
     """The group's one-shot rescue dice to roll now."""
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
+    """
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
     """
 
     @classmethod
@@ -2587,8 +2862,13 @@ class PawsRescueRequest(Model):
         """``PawsRescueRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             dice=data["dice"],
+            idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
         )._with_json(data)
 
 
@@ -2671,10 +2951,14 @@ class PawsTestOddsRequest(Model):
     """Rescue dice the GM grants beyond one advantage per category (e.g. the effect 'Schutz')."""
     fit: Literal["fallback", "matching", "specialized"] | None = None
     """fallback: -1 die (another helpful trait); matching; specialized: +1 die (fits better than needed)."""
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     name: str | None = None
     """Who rolls (echoed in results)."""
     rank: int
     """Rank of the trait used: one die per rank."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     wounds: int | None = None
     """Wounds that hinder this action: -1 die each."""
 
@@ -2689,8 +2973,10 @@ class PawsTestOddsRequest(Model):
             extra_bonus_dice=data.get("extra_bonus_dice"),
             extra_rescue_dice=data.get("extra_rescue_dice"),
             fit=data.get("fit"),
+            idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
             rank=data["rank"],
+            ticket=data.get("ticket"),
             wounds=data.get("wounds"),
         )._with_json(data)
 
@@ -2723,6 +3009,10 @@ class PawsTestRequest(Model):
     """Rescue dice the GM grants beyond one advantage per category (e.g. the effect 'Schutz')."""
     fit: Literal["fallback", "matching", "specialized"] | None = None
     """fallback: -1 die (another helpful trait); matching; specialized: +1 die (fits better than needed)."""
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
@@ -2732,6 +3022,11 @@ class PawsTestRequest(Model):
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
+    """
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
     """
     wounds: int | None = None
     """Wounds that hinder this action: -1 die each."""
@@ -2747,10 +3042,15 @@ class PawsTestRequest(Model):
             extra_bonus_dice=data.get("extra_bonus_dice"),
             extra_rescue_dice=data.get("extra_rescue_dice"),
             fit=data.get("fit"),
+            idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             name=data.get("name"),
             rank=data["rank"],
             seed=data.get("seed"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
             wounds=data.get("wounds"),
         )._with_json(data)
 
@@ -2910,8 +3210,12 @@ class ProbenCooperationOddsRequest(Model):
     """``ProbenCooperationOddsRequest`` in the API's JSON."""
     difficulty: int
     helpers: list[ProbenPool]
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     leader: ProbenPool
     success_rule: Literal["meet", "exceed"] | None = None
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ProbenCooperationOddsRequest:
@@ -2919,8 +3223,10 @@ class ProbenCooperationOddsRequest(Model):
         return cls(
             difficulty=data["difficulty"],
             helpers=[ProbenPool.from_json(v0) for v0 in data["helpers"]],
+            idempotency_key=data.get("idempotency_key"),
             leader=ProbenPool.from_json(data["leader"]),
             success_rule=data.get("success_rule"),
+            ticket=data.get("ticket"),
         )._with_json(data)
 
 
@@ -2946,6 +3252,10 @@ class ProbenCooperationRequest(Model):
     """``ProbenCooperationRequest`` in the API's JSON."""
     difficulty: int
     helpers: list[ProbenPool]
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     leader: ProbenPool
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
@@ -2954,6 +3264,11 @@ class ProbenCooperationRequest(Model):
     carries exactly.
     """
     success_rule: Literal["meet", "exceed"] | None = None
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ProbenCooperationRequest:
@@ -2961,10 +3276,15 @@ class ProbenCooperationRequest(Model):
         return cls(
             difficulty=data["difficulty"],
             helpers=[ProbenPool.from_json(v0) for v0 in data["helpers"]],
+            idempotency_key=data.get("idempotency_key"),
             leader=ProbenPool.from_json(data["leader"]),
             manual=data.get("manual"),
             seed=data.get("seed"),
             success_rule=data.get("success_rule"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
         )._with_json(data)
 
 
@@ -3035,6 +3355,8 @@ class ProbenExtendedOddsRequest(Model):
     """Attribute value: that many d6."""
     disadvantages: int | None = None
     """Nachteile: -1 die each."""
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     interval: ProbenInterval | None = None
     """The fixed duration of each roll."""
     name: str | None = None
@@ -3045,6 +3367,8 @@ class ProbenExtendedOddsRequest(Model):
     """Skill level (Fertigkeitsstufe)."""
     skill_dice: int | None = None
     """Bonus dice the GM allows from the skill: 0..skill (default skill)."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ProbenExtendedOddsRequest:
@@ -3053,6 +3377,7 @@ class ProbenExtendedOddsRequest(Model):
             advantages=data.get("advantages"),
             attribute=data["attribute"],
             disadvantages=data.get("disadvantages"),
+            idempotency_key=data.get("idempotency_key"),
             interval=(
                 None if data.get("interval") is None
                 else None if data["interval"] is None else ProbenInterval.from_json(data["interval"])
@@ -3061,6 +3386,7 @@ class ProbenExtendedOddsRequest(Model):
             required=data["required"],
             skill=data.get("skill"),
             skill_dice=data.get("skill_dice"),
+            ticket=data.get("ticket"),
         )._with_json(data)
 
 
@@ -3090,6 +3416,10 @@ class ProbenExtendedRequest(Model):
     """Attribute value: that many d6."""
     disadvantages: int | None = None
     """Nachteile: -1 die each."""
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     interval: ProbenInterval | None = None
     """The fixed duration of each roll."""
     manual: list[int | str] | None = None
@@ -3106,6 +3436,11 @@ class ProbenExtendedRequest(Model):
     """Skill level (Fertigkeitsstufe)."""
     skill_dice: int | None = None
     """Bonus dice the GM allows from the skill: 0..skill (default skill)."""
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ProbenExtendedRequest:
@@ -3114,6 +3449,7 @@ class ProbenExtendedRequest(Model):
             advantages=data.get("advantages"),
             attribute=data["attribute"],
             disadvantages=data.get("disadvantages"),
+            idempotency_key=data.get("idempotency_key"),
             interval=(
                 None if data.get("interval") is None
                 else None if data["interval"] is None else ProbenInterval.from_json(data["interval"])
@@ -3124,6 +3460,10 @@ class ProbenExtendedRequest(Model):
             seed=data.get("seed"),
             skill=data.get("skill"),
             skill_dice=data.get("skill_dice"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
         )._with_json(data)
 
 
@@ -3231,6 +3571,10 @@ class ProbenOpposedOddsRequest(Model):
     allow_tie: bool | None = None
     """Accept a tie instead of rolling again."""
     b: ProbenPool
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ProbenOpposedOddsRequest:
@@ -3239,6 +3583,8 @@ class ProbenOpposedOddsRequest(Model):
             a=ProbenPool.from_json(data["a"]),
             allow_tie=data.get("allow_tie"),
             b=ProbenPool.from_json(data["b"]),
+            idempotency_key=data.get("idempotency_key"),
+            ticket=data.get("ticket"),
         )._with_json(data)
 
 
@@ -3266,11 +3612,20 @@ class ProbenOpposedRequest(Model):
     allow_tie: bool | None = None
     """Accept a tie instead of rolling again."""
     b: ProbenPool
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
+    """
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
     """
 
     @classmethod
@@ -3280,8 +3635,13 @@ class ProbenOpposedRequest(Model):
             a=ProbenPool.from_json(data["a"]),
             allow_tie=data.get("allow_tie"),
             b=ProbenPool.from_json(data["b"]),
+            idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
         )._with_json(data)
 
 
@@ -3401,6 +3761,8 @@ class ProbenTestOddsRequest(Model):
     """1 easy, 2 standard, 3 demanding, 4+ hard."""
     disadvantages: int | None = None
     """Nachteile: -1 die each."""
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     name: str | None = None
     """Who rolls (echoed in results)."""
     skill: int | None = None
@@ -3409,6 +3771,8 @@ class ProbenTestOddsRequest(Model):
     """Bonus dice the GM allows from the skill: 0..skill (default skill)."""
     success_rule: Literal["meet", "exceed"] | None = None
     """meet: successes >= difficulty (default); exceed: >."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ProbenTestOddsRequest:
@@ -3419,10 +3783,12 @@ class ProbenTestOddsRequest(Model):
             attribute=data["attribute"],
             difficulty=data["difficulty"],
             disadvantages=data.get("disadvantages"),
+            idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
             skill=data.get("skill"),
             skill_dice=data.get("skill_dice"),
             success_rule=data.get("success_rule"),
+            ticket=data.get("ticket"),
         )._with_json(data)
 
 
@@ -3456,6 +3822,10 @@ class ProbenTestRequest(Model):
     """1 easy, 2 standard, 3 demanding, 4+ hard."""
     disadvantages: int | None = None
     """Nachteile: -1 die each."""
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
@@ -3470,6 +3840,11 @@ class ProbenTestRequest(Model):
     """Bonus dice the GM allows from the skill: 0..skill (default skill)."""
     success_rule: Literal["meet", "exceed"] | None = None
     """meet: successes >= difficulty (default); exceed: >."""
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ProbenTestRequest:
@@ -3480,12 +3855,17 @@ class ProbenTestRequest(Model):
             attribute=data["attribute"],
             difficulty=data["difficulty"],
             disadvantages=data.get("disadvantages"),
+            idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
             skill=data.get("skill"),
             skill_dice=data.get("skill_dice"),
             success_rule=data.get("success_rule"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
         )._with_json(data)
 
 
@@ -3544,13 +3924,19 @@ class ProbenTestResult(Model):
 class Randomness(Model):
     """``Randomness`` in the API's JSON."""
     events: list[Event]
-    source: Literal["secure", "seeded", "manual"]
+    idempotency_key: str | None = None
+    """The Idempotency-Key the dice derive from (present only when one was given)."""
+    source: Literal["secure", "seeded", "manual", "ticket"]
+    """secure: the OS CSPRNG, or derived from an idempotency key; seeded; manual; ticket: derived from the
+    ticket.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Randomness:
         """``Randomness`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             events=[Event.from_json(v0) for v0 in data["events"]],
+            idempotency_key=data.get("idempotency_key"),
             source=data["source"],
         )._with_json(data)
 
@@ -3979,14 +4365,20 @@ class WeltenbuchConflictOddsRequest(Model):
     """``WeltenbuchConflictOddsRequest`` in the API's JSON."""
     die: int | None = None
     """Sides of the die; any even number (an even face is a success)."""
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     parties: list[WeltenParty]
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> WeltenbuchConflictOddsRequest:
         """``WeltenbuchConflictOddsRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             die=data.get("die"),
+            idempotency_key=data.get("idempotency_key"),
             parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
+            ticket=data.get("ticket"),
         )._with_json(data)
 
 
@@ -4012,6 +4404,10 @@ class WeltenbuchConflictRequest(Model):
     """``WeltenbuchConflictRequest`` in the API's JSON."""
     die: int | None = None
     """Sides of the die; any even number (an even face is a success)."""
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     parties: list[WeltenParty]
@@ -4019,15 +4415,25 @@ class WeltenbuchConflictRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> WeltenbuchConflictRequest:
         """``WeltenbuchConflictRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             die=data.get("die"),
+            idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
             seed=data.get("seed"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
         )._with_json(data)
 
 
@@ -4116,12 +4522,18 @@ class WeltenbuchResurrectionOddsRequest(Model):
     """``WeltenbuchResurrectionOddsRequest`` in the API's JSON."""
     gods: list[str] | None = None
     """The eight gods of the table, in d8 order."""
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> WeltenbuchResurrectionOddsRequest:
         """``WeltenbuchResurrectionOddsRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             gods=data.get("gods"),
+            idempotency_key=data.get("idempotency_key"),
+            ticket=data.get("ticket"),
         )._with_json(data)
 
 
@@ -4147,11 +4559,20 @@ class WeltenbuchResurrectionRequest(Model):
     """``WeltenbuchResurrectionRequest`` in the API's JSON."""
     gods: list[str] | None = None
     """The eight gods of the table, in d8 order."""
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
+    """
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
     """
 
     @classmethod
@@ -4159,8 +4580,13 @@ class WeltenbuchResurrectionRequest(Model):
         """``WeltenbuchResurrectionRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             gods=data.get("gods"),
+            idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
         )._with_json(data)
 
 
@@ -4395,6 +4821,24 @@ class ProbenPoolParam(_ProbenPoolParamRequired, total=False):
     """Skill level (Fertigkeitsstufe)."""
     skill_dice: int | None
     """Bonus dice the GM allows from the skill: 0..skill (default skill)."""
+
+
+class TicketParam(TypedDict):
+    """``Ticket`` as a request parameter (a plain dict; required keys: context, expires_at, id, kid,
+    operation, signature).
+    """
+    context: str | None
+    """The issuer's context (a VTT's world or message id), or null."""
+    expires_at: str
+    """RFC 3339 UTC time after which it is refused."""
+    id: str
+    """128 random bits, base64url."""
+    kid: str
+    """The key that signed it (see /v1/keys)."""
+    operation: str | None
+    """The operation id it is for; null: any rolling operation."""
+    signature: str
+    """base64url Ed25519 signature over the RFC 8785 canonical JSON of the ticket without this member."""
 
 
 class WeltenHeroPointParam(TypedDict):
