@@ -230,7 +230,11 @@ function objectEditor(schema, path) {
     : element("div", {}, ...members.map((member) => member.node));
   return {
     node,
-    read: () => Object.fromEntries(members.map((member) => [member.name, member.editor.read()])),
+    read: () => {
+      const value = Object.fromEntries(members.map((member) => [member.name, member.editor.read()]));
+      // A nested object left empty is "not set" (e.g. an optional ticket), not an object of nulls.
+      return path && Object.values(value).every((member) => member === null) ? null : value;
+    },
     fill: (value) => {
       for (const member of members) member.editor.fill(value?.[member.name] ?? null);
     },
