@@ -1,0 +1,177 @@
+// The chat card of one wurfwerk response, as an HTML string. Pure: node tests it and headless Chromium
+// renders it for the README's screenshot.
+
+/** Where Foundry serves this module's files (relative to the world's origin). */
+export const MODULE_PATH = "modules/wurfwerk";
+
+const MARBLE_COLOURS = ["red", "green", "blue", "white", "black"];
+const FUDGE_NAMES = { "-1": "minus", 0: "blank", 1: "plus" };
+
+/**
+ * @typedef {(key: string, data?: Record<string, string | number>) => string} Translate
+ * @typedef {{kind: string, values: Array<number | string>}} RandomnessEvent
+ * @typedef {{key: string, tone: "good" | "bad" | "neutral", data?: Record<string, string | number>}} Outcome
+ */
+
+/** @param {unknown} value */
+export function escapeHtml(value) {
+  return String(value)
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
+}
+
+/**
+ * The link that opens the service's /play page with the same request, ready to roll again there.
+ * @param {string} serviceUrl
+ * @param {string} operationId
+ * @param {Record<string, unknown>} body
+ */
+export function playUrl(serviceUrl, operationId, body) {
+  const query = new URLSearchParams({ operation: operationId, body: JSON.stringify(body) });
+  return `${serviceUrl.replace(/\/+$/, "")}/play?${query}`;
+}
+
+/**
+ * One picture per random value: d6 faces with pips, FUDGE faces, other dice as an outline with the
+ * number on top, marbles in their colour.
+ * @param {RandomnessEvent} event
+ * @param {string} assets
+ */
+export function eventPictures(event, assets) {
+  return event.values.map((value) => picture(event.kind, value, assets)).join("");
+}
+
+/**
+ * @param {string} kind
+ * @param {number | string} value
+ * @param {string} assets
+ */
+function picture(kind, value, assets) {
+  const label = `${kind}: ${value}`;
+  if (kind === "draw") {
+    const colour = MARBLE_COLOURS.includes(String(value)) ? `marble-${value}` : "marble";
+    return `<img class="wurfwerk-marble" src="${assets}/${colour}.svg" alt="${escapeHtml(value)}" title="${escapeHtml(label)}">`;
+  }
+  if (kind === "d6" && Number.isInteger(value) && Number(value) >= 1 && Number(value) <= 6) {
+    return `<img class="wurfwerk-die" src="${assets}/d6-${value}.svg" alt="${value}" title="${label}">`;
+  }
+  if (kind === "dF" && String(value) in FUDGE_NAMES) {
+    const name = FUDGE_NAMES[/** @type {"-1" | "0" | "1"} */ (String(value))];
+    return `<img class="wurfwerk-die" src="${assets}/df-${name}.svg" alt="${escapeHtml(value)}" title="${escapeHtml(label)}">`;
+  }
+  const shape = kind === "d8" || kind === "d10" ? kind : "die";
+  return (
+    `<span class="wurfwerk-die wurfwerk-numbered" title="${escapeHtml(label)}">` +
+    `<img src="${assets}/${shape}.svg" alt=""><span class="wurfwerk-number">${escapeHtml(value)}</span></span>`
+  );
+}
+
+/**
+ * What came out, in words the lang files hold: the fields the five systems share in their results.
+ * @param {Record<string, any> | undefined} result
+ * @returns {Outcome[]}
+ */
+export function outcomesOf(result) {
+  if (!result || typeof result !== "object") return [];
+  /** @type {Outcome[]} */
+  const outcomes = [];
+  if (typeof result.outcome === "string") {
+    const tone = result.outcome === "success" ? "good" : result.outcome === "partial" ? "neutral" : "bad";
+    outcomes.push({ key: `WURFWERK.Outcome.${result.outcome}`, tone });
+  } else if (typeof result.success === "boolean") {
+    outcomes.push(result.success ? { key: "WURFWERK.Outcome.success", tone: "good" } : { key: "WURFWERK.Outcome.failure", tone: "bad" });
+  }
+  if ("winner" in result) {
+    outcomes.push(
+      result.winner === null
+        ? { key: "WURFWERK.Outcome.tie", tone: "neutral" }
+        : { key: "WURFWERK.Outcome.winner", tone: "good", data: { name: winnerName(result) } },
+    );
+  }
+  if (typeof result.hit === "boolean") outcomes.push({ key: result.hit ? "WURFWERK.Outcome.hit" : "WURFWERK.Outcome.miss", tone: result.hit ? "good" : "bad" });
+  if (typeof result.dies === "boolean") outcomes.push({ key: result.dies ? "WURFWERK.Outcome.dies" : "WURFWERK.Outcome.survives", tone: result.dies ? "bad" : "good" });
+  if (typeof result.valid === "boolean") outcomes.push({ key: result.valid ? "WURFWERK.Outcome.valid" : "WURFWERK.Outcome.invalid", tone: result.valid ? "good" : "bad" });
+  if (result.catastrophe === true) outcomes.push({ key: "WURFWERK.Outcome.catastrophe", tone: "bad" });
+  if (result.unconscious === true) outcomes.push({ key: "WURFWERK.Outcome.unconscious", tone: "bad" });
+  if (result.taken_out === true) outcomes.push({ key: "WURFWERK.Outcome.takenOut", tone: "bad" });
+  if (typeof result.successes === "number") outcomes.push({ key: "WURFWERK.Outcome.successes", tone: "neutral", data: { count: result.successes } });
+  return outcomes;
+}
+
+/**
+ * Winners are names (contests, conflicts) or the sides `a`/`b`, which read better as the side's name.
+ * @param {Record<string, any>} result
+ */
+function winnerName(result) {
+  const winner = result.winner;
+  const side = (winner === "a" || winner === "b") && result[winner];
+  return side && typeof side === "object" && typeof side.name === "string" ? side.name : String(winner);
+}
+
+/**
+ * The odds twins answer with probabilities instead of a roll: show each outcome's chance.
+ * @param {Record<string, any>} odds
+ * @param {Translate} t
+ */
+function oddsList(odds, t) {
+  const items = (odds.outcomes ?? []).map(
+    (/** @type {{outcome: string, probability: number, exact: string}} */ entry) =>
+      `<li><span class="wurfwerk-odds-outcome">${escapeHtml(entry.outcome)}</span> ` +
+      `<span class="wurfwerk-odds-chance" title="${escapeHtml(entry.exact)}">${(entry.probability * 100).toFixed(1)} %</span></li>`,
+  );
+  return `<p class="wurfwerk-label">${escapeHtml(t("WURFWERK.Card.odds"))}</p><ul class="wurfwerk-odds">${items.join("")}</ul>`;
+}
+
+/**
+ * The whole card. `link` is the /play URL (or null when no service URL is known); the verify button is
+ * only there when the response carries a receipt.
+ * @param {Record<string, any>} response the service's parsed response
+ * @param {{t: Translate, link: string | null, assets?: string}} options
+ */
+export function renderCard(response, { t, link, assets = `${MODULE_PATH}/assets` }) {
+  const events = /** @type {RandomnessEvent[]} */ (response.randomness?.events ?? []);
+  const parts = [`<div class="wurfwerk-card" data-operation="${escapeHtml(response.operation ?? "")}">`];
+  parts.push(`<header class="wurfwerk-operation">${escapeHtml(response.operation ?? "")}</header>`);
+  if (response.summary) parts.push(`<p class="wurfwerk-summary">${escapeHtml(response.summary)}</p>`);
+  if (events.length) {
+    parts.push(`<div class="wurfwerk-faces">`);
+    for (const event of events) {
+      parts.push(`<div class="wurfwerk-event" data-kind="${escapeHtml(event.kind)}">${eventPictures(event, assets)}</div>`);
+    }
+    parts.push(`</div>`);
+  }
+  const outcomes = outcomesOf(response.result);
+  if (outcomes.length) {
+    const items = outcomes.map((outcome) => `<li class="wurfwerk-${outcome.tone}">${escapeHtml(t(outcome.key, outcome.data))}</li>`);
+    parts.push(`<ul class="wurfwerk-outcome">${items.join("")}</ul>`);
+  }
+  if (response.odds) parts.push(oddsList(response.odds, t));
+  if (response.randomness?.source) {
+    parts.push(`<p class="wurfwerk-source">${escapeHtml(t(`WURFWERK.Source.${response.randomness.source}`))}</p>`);
+  }
+  parts.push(`<footer class="wurfwerk-footer">`);
+  if (link) parts.push(`<a class="wurfwerk-play" href="${escapeHtml(link)}" target="_blank" rel="noopener">${escapeHtml(t("WURFWERK.Card.play"))}</a>`);
+  if (response.receipt) {
+    parts.push(
+      `<button type="button" class="wurfwerk-verify" data-action="wurfwerk-verify">${escapeHtml(t("WURFWERK.Card.verify"))}</button>` +
+        `<span class="wurfwerk-verdict" data-state="unchecked" aria-live="polite"></span>`,
+    );
+  }
+  parts.push(`</footer></div>`);
+  return parts.join("");
+}
+
+/**
+ * Show the browser's check of the receipt on the card: ✓ or ✗ with the reason.
+ * @param {Element} verdict the card's `.wurfwerk-verdict` element
+ * @param {{valid: boolean, reason?: string | null}} check
+ * @param {Translate} t
+ */
+export function showVerdict(verdict, check, t) {
+  verdict.setAttribute("data-state", check.valid ? "valid" : "invalid");
+  const words = t(check.valid ? "WURFWERK.Card.valid" : "WURFWERK.Card.invalid");
+  verdict.textContent = check.valid ? `✓ ${words}` : `✗ ${words}${check.reason ? `: ${check.reason}` : ""}`;
+}

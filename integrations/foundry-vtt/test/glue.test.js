@@ -1,0 +1,241 @@
+// The module's glue against the fake Foundry globals, with every request going to a live wurfwerk whose
+// URL is in WURFWERK_URL (tests/integrations/test_foundry_vtt.py starts one and runs this suite).
+import assert from "node:assert/strict";
+import { createServer } from "node:net";
+import { before, beforeEach, test } from "node:test";
+
+import { installFakeFoundry, waitFor } from "./fake-foundry.js";
+import { translations } from "./translate.js";
+
+const serviceUrl = process.env.WURFWERK_URL;
+if (!serviceUrl) throw new Error("WURFWERK_URL is not set: run this suite through pytest (make test), which starts the service");
+
+const foundry = installFakeFoundry({ translations: translations("en") });
+/** The module logs each problem for the browser console too; collected here instead of printed. */
+const consoleWarnings = [];
+console.warn = (/** @type {unknown[]} */ ...args) => consoleWarnings.push(args);
+/** @type {any} */
+let api;
+
+/** What the service itself says about a response's receipt. */
+async function serviceVerdict(/** @type {unknown} */ response) {
+  const answer = await fetch(`${serviceUrl}/v1/receipts/verify`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(response),
+  });
+  return /** @type {{valid: boolean}} */ (await answer.json());
+}
+
+function lastMessage() {
+  return foundry.messages[foundry.messages.length - 1];
+}
+
+/** A stand-in for the card's `.wurfwerk-verdict` element: the two things verifyMessage writes. */
+function verdictElement() {
+  return {
+    /** @type {Record<string, string>} */
+    attributes: {},
+    textContent: "",
+    /** @param {string} name @param {string} value */
+    setAttribute(name, value) {
+      this.attributes[name] = value;
+    },
+  };
+}
+
+/** @param {string} key @param {unknown} value */
+async function setSetting(key, value) {
+  await globalThis.game.settings.set("wurfwerk", key, value);
+}
+
+before(async () => {
+  await import("../scripts/wurfwerk.js");
+  assert.equal(foundry.hooks.get("init")?.length, 1, "the module waits for init");
+  globalThis.Hooks.callAll("init");
+  api = foundry.modules.get("wurfwerk").api;
+});
+
+beforeEach(async () => {
+  foundry.messages.length = 0;
+  foundry.dialogs.length = 0;
+  foundry.animations.length = 0;
+  foundry.disableDiceSoNice();
+  await setSetting("serviceUrl", serviceUrl);
+  await setSetting("apiKey", "");
+  await setSetting("language", "auto");
+  await setSetting("physicalDice", false);
+});
+
+/** A loopback port nothing listens on (taken and released again). */
+async function closedPort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(undefined)));
+  const address = /** @type {import("node:net").AddressInfo} */ (server.address());
+  await new Promise((resolve) => server.close(resolve));
+  return address.port;
+}
+
+test("init registers the four world settings and the macro API", () => {
+  const registered = [...foundry.settings.entries()].map(([key, { config }]) => [key, config.scope, config.config, config.type]);
+  assert.deepEqual(registered, [
+    ["wurfwerk.serviceUrl", "world", true, String],
+    ["wurfwerk.apiKey", "world", true, String],
+    ["wurfwerk.language", "world", true, String],
+    ["wurfwerk.physicalDice", "world", true, Boolean],
+  ]);
+  assert.deepEqual(Object.keys(foundry.settings.get("wurfwerk.language")?.config.choices), ["auto", "de", "en"]);
+  assert.equal(typeof api.roll, "function");
+});
+
+test("/ww in chat rolls on the service and posts a signed card; Foundry does not post the line", async () => {
+  const handled = globalThis.Hooks.call("chatMessage", {}, "/ww paws.test rank=2 name=Ryan", {});
+  assert.equal(handled, false, "returning false stops Foundry from posting the command itself");
+  await waitFor(() => foundry.messages.length === 1);
+  const message = lastMessage();
+  assert.equal(message.whisper, undefined, "the card is public");
+  assert.match(message.content, /<div class="wurfwerk-card" data-operation="paws.test">/);
+  const flags = message.flags.wurfwerk;
+  assert.equal(flags.operation, "paws.test");
+  assert.deepEqual(JSON.parse(flags.body), { rank: 2, name: "Ryan" });
+  const response = JSON.parse(flags.response);
+  assert.equal(response.operation, "paws.test");
+  assert.deepEqual(response.request.rank, 2);
+  assert.ok(message.content.includes(response.summary.replaceAll("→", "→")), "the card shows the service's summary");
+  const faces = [...message.content.matchAll(/assets\/d6-(\d)\.svg/g)].map((match) => Number(match[1]));
+  assert.deepEqual(faces, response.randomness.events[0].values, "the pictures are the faces the service rolled");
+  assert.equal((await serviceVerdict(response)).valid, true, "the response in the flags is exactly the signed one");
+  assert.ok(message.content.includes(`href="${serviceUrl}/play?operation=paws.test&amp;body=`));
+});
+
+test("other chat lines are left to Foundry", () => {
+  assert.equal(globalThis.Hooks.call("chatMessage", {}, "/roll 1d6", {}), true);
+  assert.equal(globalThis.Hooks.call("chatMessage", {}, "hello", {}), true);
+  assert.equal(foundry.messages.length, 0);
+});
+
+test("the verify button's check runs in this runtime (WebCrypto) and shows ✓, or ✗ after tampering", async () => {
+  const response = await api.roll("beutelschneider.challenge", { bag: { red: 9, green: 6, white: 5 }, ability: "combat" });
+  assert.equal(response.operation, "beutelschneider.challenge");
+  const message = lastMessage();
+  assert.match(message.content, /assets\/marble-(red|green|white)\.svg/);
+  const verdict = verdictElement();
+  await api.verifyMessage(message.id, verdict);
+  assert.equal(verdict.attributes["data-state"], "valid");
+  assert.equal(verdict.textContent, "✓ signature valid");
+
+  const tampered = JSON.parse(message.flags.wurfwerk.response);
+  tampered.result.success = !tampered.result.success;
+  message.flags.wurfwerk.response = JSON.stringify(tampered);
+  const second = verdictElement();
+  await api.verifyMessage(message.id, second);
+  assert.equal(second.attributes["data-state"], "invalid");
+  assert.equal(second.textContent, "✗ signature invalid: the signature does not match the document");
+});
+
+test("a typo in the operation is whispered with a suggestion, never silent", async () => {
+  globalThis.Hooks.call("chatMessage", {}, "/ww paws.tset rank=2", {});
+  await waitFor(() => foundry.messages.length === 1);
+  const message = lastMessage();
+  assert.deepEqual(message.whisper, [foundry.user.id]);
+  assert.match(message.content, /Unknown operation paws\.tset\. Did you mean paws\.test\?/);
+});
+
+test("an unknown key is whispered with the service's own message", async () => {
+  assert.equal(await api.roll("paws.test", { rank: 2, rnak: 3 }), null);
+  const message = lastMessage();
+  assert.deepEqual(message.whisper, [foundry.user.id]);
+  assert.match(message.content, /422 Unprocessable Entity: rnak: Unknown field\./);
+});
+
+test("a command the parser cannot read is whispered", async () => {
+  globalThis.Hooks.call("chatMessage", {}, "/ww paws.test rank", {});
+  await waitFor(() => foundry.messages.length === 1);
+  assert.match(lastMessage().content, /expected key=value, got: rank/);
+  assert.deepEqual(lastMessage().whisper, [foundry.user.id]);
+});
+
+test("/ww help whispers the usage and the operations", async () => {
+  globalThis.Hooks.call("chatMessage", {}, "/ww", {});
+  await waitFor(() => foundry.messages.length === 1);
+  assert.match(lastMessage().content, /Usage: \/ww &lt;operation&gt; key=value/);
+  assert.match(lastMessage().content, /<code>weltenbuch\.conflict<\/code>/);
+});
+
+test("no service URL, or a service that does not answer, is whispered", async () => {
+  await setSetting("serviceUrl", "");
+  assert.equal(await api.roll("paws.test", { rank: 1 }), null);
+  assert.match(lastMessage().content, /No wurfwerk service URL is set/);
+  await setSetting("serviceUrl", `http://127.0.0.1:${await closedPort()}`);
+  assert.equal(await api.roll("paws.test", { rank: 1 }), null);
+  assert.match(lastMessage().content, /The service did not answer: paws\.test: could not reach/);
+  assert.ok(consoleWarnings.length >= 2, "each problem is also in the browser console");
+});
+
+test("the language setting chooses the summary's language", async () => {
+  await setSetting("language", "de");
+  const german = await api.roll("paws.test", { rank: 1, name: "Ryan" });
+  assert.equal(german.lang, "de");
+  await setSetting("language", "en");
+  assert.equal((await api.roll("paws.test", { rank: 1, name: "Ryan" })).lang, "en");
+});
+
+test("Dice So Nice throws exactly the faces the service rolled: d6, d10 and dF", async () => {
+  foundry.enableDiceSoNice();
+  const paws = await api.roll("paws.test", { rank: 3 });
+  const malmsturm = await api.roll("malmsturm.action", { skill: 2, difficulty: 1 });
+  const conflict = await api.roll("weltenbuch.conflict", {
+    die: 10,
+    parties: [
+      { name: "Heroes", members: [{ name: "Ada", role: "player", seat: 1, profile: 2 }] },
+      { name: "Foes", members: [{ name: "Orc", role: "npc", profile: 2 }] },
+    ],
+  });
+  assert.equal(foundry.animations.length, 3);
+  const shown = foundry.animations.map(({ roll }) => roll.dice.map((/** @type {any} */ die) => [die.denomination, die.faces, die.results.map((/** @type {any} */ r) => r.result)]));
+  const expected = [paws, malmsturm, conflict].map((response) =>
+    response.randomness.events.map((/** @type {any} */ event) => [event.kind === "dF" ? "f" : "d", event.kind === "dF" ? 3 : Number(event.kind.slice(1)), event.values]),
+  );
+  assert.deepEqual(shown, expected);
+  assert.ok(foundry.animations.every(({ synchronize, user }) => synchronize === true && user === foundry.user), "every player sees it");
+  await api.roll("beutelschneider.challenge", { bag: { red: 9, green: 6, white: 5 }, ability: "combat" });
+  assert.equal(foundry.animations.length, 3, "marble draws are not dice");
+});
+
+test("physical dice: the dialog asks for faces, a 422 about them reopens it with the message and the typed faces", async () => {
+  await setSetting("physicalDice", true);
+  foundry.dialogAnswers.push("4 7", "4 6");
+  const response = await api.roll("paws.test", { rank: 2 });
+  assert.equal(foundry.dialogs.length, 2);
+  assert.match(foundry.dialogs[0].title, /Physical dice: paws\.test/);
+  assert.doesNotMatch(foundry.dialogs[0].content, /wurfwerk-manual-problems/);
+  assert.match(foundry.dialogs[1].content, /manual\.1: expected a d6 face 1\.\.6, got 7/);
+  assert.match(foundry.dialogs[1].content, /value="4 7"/, "what was typed is kept");
+  assert.equal(response.randomness.source, "manual");
+  assert.deepEqual(response.randomness.events, [{ kind: "d6", values: [4, 6] }]);
+  assert.match(lastMessage().content, /Physical dice, entered by hand/);
+});
+
+test("physical dice: too few values are named, marbles are entered by colour", async () => {
+  await setSetting("physicalDice", true);
+  foundry.dialogAnswers.push("red", "red white");
+  const response = await api.roll("beutelschneider.challenge", { bag: { red: 9, green: 6, white: 5 }, ability: "combat" });
+  assert.match(foundry.dialogs[1].content, /too few values/);
+  assert.deepEqual(response.result.drawn, ["red", "white"]);
+});
+
+test("physical dice: closing the dialog posts nothing; other problems are whispered; odds need no dice", async () => {
+  await setSetting("physicalDice", true);
+  foundry.dialogAnswers.push(null);
+  assert.equal(await api.roll("paws.test", { rank: 2 }), null);
+  assert.equal(foundry.messages.length, 0);
+
+  foundry.dialogAnswers.push("4 4");
+  assert.equal(await api.roll("paws.test", { rank: 2, rnak: 1 }), null);
+  assert.match(lastMessage().content, /rnak: Unknown field/);
+
+  const odds = await api.roll("paws.test.odds", { rank: 2 });
+  assert.equal(foundry.dialogs.length, 2, "no dialog for an operation without randomness");
+  assert.ok(odds.odds.outcomes.length > 0);
+  assert.match(lastMessage().content, /class="wurfwerk-odds"/);
+});
