@@ -6,8 +6,10 @@ PORT ?= 8000
 STAMP := $(VENV)/.installed
 # npm ci writes this file: the JavaScript client's packages, from its committed lockfile.
 JS_STAMP := client-js/node_modules/.package-lock.json
+FOUNDRY := integrations/foundry-vtt
+FOUNDRY_NODE := $(FOUNDRY)/node_modules/.package-lock.json
 
-.PHONY: run test bench openapi sdk generate messages golden clean js-client
+.PHONY: run test bench openapi sdk generate messages golden clean js-client foundry
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +22,7 @@ $(STAMP): $(BIN)/python pyproject.toml client/pyproject.toml
 run: $(STAMP)
 	PORT=$(PORT) exec $(BIN)/gunicorn --config deploy/gunicorn.conf.py 'service:create_app()'
 
-test: $(STAMP) $(JS_STAMP)
+test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
@@ -65,6 +67,15 @@ messages: $(STAMP)
 # Rewrite the golden file of every chat line (tests/i18n/golden/) after a deliberate change of wording.
 golden: $(STAMP)
 	WURFWERK_UPDATE_GOLDEN=1 $(BIN)/python -m pytest -q tests/i18n
+
+# The Foundry VTT module (integrations/foundry-vtt): its npm tools for the tests (tsc with Foundry's
+# types, playwright-core) from the committed lockfile, and `make foundry`, the release zip + manifest.
+$(FOUNDRY_NODE): $(FOUNDRY)/package-lock.json
+	cd $(FOUNDRY) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+foundry:
+	bash $(FOUNDRY)/release.sh dist/foundry
 
 clean:
 	rm -rf $(VENV) .pytest_cache client-js/node_modules

@@ -1,0 +1,118 @@
+"""The Foundry VTT module (integrations/foundry-vtt): type check, node tests against a live wurfwerk,
+the release zip, and the chat card in headless Chromium.
+
+The node suites do the checking; this file starts what they need (a wurfwerk on a free loopback port,
+the release built by the script behind `make foundry`) and fails with their output when they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import threading
+import zipfile
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from tests.conftest import require_tool
+
+ROOT = Path(__file__).resolve().parents[2]
+MODULE = ROOT / "integrations" / "foundry-vtt"
+README_PICTURE = MODULE / "docs" / "card.png"
+# The browser suite and the release suite need the zip; every other test file runs on the sources.
+SOURCE_SUITES = sorted(
+    str(path.relative_to(MODULE))
+    for path in (MODULE / "test").glob("*.test.js")
+    if path.name not in {"release.test.js", "browser.test.js"}
+)
+
+
+@pytest.fixture(scope="module")
+def service_url(app):
+    """The service on a free loopback port, threaded like a real deployment serves parallel requests."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def node_tools():
+    require_tool("node", why="the Foundry module's tests run on node")
+    if not (MODULE / "node_modules" / ".package-lock.json").exists():
+        pytest.fail("integrations/foundry-vtt/node_modules is missing: `make test` runs npm ci there first")
+
+
+@pytest.fixture(scope="module")
+def release(tmp_path_factory, node_tools) -> Path:
+    """The zip `make foundry` builds (same script), extracted as Foundry's installer would."""
+    require_tool("zip", why="make foundry packs the release with zip")
+    out = tmp_path_factory.mktemp("foundry-dist")
+    built = subprocess.run(["bash", str(MODULE / "release.sh"), str(out)], capture_output=True, text=True, timeout=120)
+    assert built.returncode == 0, built.stderr
+    archive = Path(built.stdout.strip().splitlines()[-1])
+    assert re.fullmatch(r"wurfwerk-foundry-[\w.]+\.zip", archive.name), archive
+    assert (out / "module.json").read_text() == (MODULE / "module.json").read_text()
+    extracted = tmp_path_factory.mktemp("foundry-module")
+    with zipfile.ZipFile(archive) as bundle:
+        assert "module.json" in bundle.namelist(), "module.json sits at the zip's root"
+        bundle.extractall(extracted)
+    return extracted
+
+
+def run_node(arguments: list[str], env: dict[str, str], timeout: int = 300) -> str:
+    result = subprocess.run(
+        ["node", *arguments], cwd=MODULE, env={**os.environ, **env}, capture_output=True, text=True, timeout=timeout
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-8000:]
+    return output
+
+
+def assert_all_passed(output: str) -> None:
+    passed = int(re.search(r"^# pass (\d+)$", output, re.M).group(1))
+    assert passed > 0 and re.search(r"^# fail 0$", output, re.M) and re.search(r"^# skipped 0$", output, re.M), output[-4000:]
+
+
+def test_typecheck_with_foundry_types(node_tools):
+    """tsc --checkJs --noEmit over scripts/ with @league-of-foundry-developers/foundry-vtt-types: no errors."""
+    result = subprocess.run(
+        ["node", "node_modules/typescript/bin/tsc", "-p", "jsconfig.json"],
+        cwd=MODULE, capture_output=True, text=True, timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_module_against_fake_foundry_and_live_service(node_tools, service_url):
+    """Command parsing, body building, dice mapping, the card's HTML, and the glue against the fake."""
+    assert SOURCE_SUITES, "no node test files found"
+    assert_all_passed(run_node(["--test", *SOURCE_SUITES], {"WURFWERK_URL": service_url}))
+
+
+def test_release_zip_loads_and_rolls(release, service_url):
+    output = run_node(["--test", "test/release.test.js"], {"WURFWERK_URL": service_url, "WURFWERK_FOUNDRY_RELEASE": str(release)})
+    assert_all_passed(output)
+
+
+def test_card_in_headless_chromium(release, service_url, tmp_path):
+    """The README's picture comes from here (WURFWERK_UPDATE_SCREENSHOT=1 rewrites it)."""
+    require_tool("chromium", why="the card is rendered and verified in a real browser")
+    picture = README_PICTURE if os.environ.get("WURFWERK_UPDATE_SCREENSHOT") == "1" else tmp_path / "card.png"
+    output = run_node(
+        ["--test", "test/browser.test.js"],
+        {
+            "WURFWERK_URL": service_url,
+            "WURFWERK_FOUNDRY_RELEASE": str(release),
+            "WURFWERK_SCREENSHOT": str(picture),
+            "CHROMIUM": shutil.which("chromium"),
+        },
+    )
+    assert_all_passed(output)
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert README_PICTURE.exists(), "the README shows docs/card.png: run with WURFWERK_UPDATE_SCREENSHOT=1 once"
