@@ -54,7 +54,9 @@ def release(tmp_path_factory, node_tools) -> Path:
     """The zip `make foundry` builds (same script), extracted as Foundry's installer would."""
     require_tool("zip", why="make foundry packs the release with zip")
     out = tmp_path_factory.mktemp("foundry-dist")
-    built = subprocess.run(["bash", str(MODULE / "release.sh"), str(out)], capture_output=True, text=True, timeout=120)
+    built = subprocess.run(
+        ["bash", str(MODULE / "release.sh"), str(out)], capture_output=True, text=True, timeout=120
+    )
     assert built.returncode == 0, built.stderr
     archive = Path(built.stdout.strip().splitlines()[-1])
     assert re.fullmatch(r"wurfwerk-foundry-[\w.]+\.zip", archive.name), archive
@@ -68,7 +70,8 @@ def release(tmp_path_factory, node_tools) -> Path:
 
 def run_node(arguments: list[str], env: dict[str, str], timeout: int = 300) -> str:
     result = subprocess.run(
-        ["node", *arguments], cwd=MODULE, env={**os.environ, **env}, capture_output=True, text=True, timeout=timeout
+        ["node", *arguments], cwd=MODULE, env={**os.environ, **env}, capture_output=True, text=True,
+        timeout=timeout,
     )
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-8000:]
@@ -77,7 +80,8 @@ def run_node(arguments: list[str], env: dict[str, str], timeout: int = 300) -> s
 
 def assert_all_passed(output: str) -> None:
     passed = int(re.search(r"^# pass (\d+)$", output, re.M).group(1))
-    assert passed > 0 and re.search(r"^# fail 0$", output, re.M) and re.search(r"^# skipped 0$", output, re.M), output[-4000:]
+    clean = re.search(r"^# fail 0$", output, re.M) and re.search(r"^# skipped 0$", output, re.M)
+    assert passed > 0 and clean, output[-4000:]
 
 
 def test_typecheck_with_foundry_types(node_tools):
@@ -96,8 +100,8 @@ def test_module_against_fake_foundry_and_live_service(node_tools, service_url):
 
 
 def test_release_zip_loads_and_rolls(release, service_url):
-    output = run_node(["--test", "test/release.test.js"], {"WURFWERK_URL": service_url, "WURFWERK_FOUNDRY_RELEASE": str(release)})
-    assert_all_passed(output)
+    environment = {"WURFWERK_URL": service_url, "WURFWERK_FOUNDRY_RELEASE": str(release)}
+    assert_all_passed(run_node(["--test", "test/release.test.js"], environment))
 
 
 def test_card_in_headless_chromium(release, service_url, tmp_path):

@@ -82,7 +82,11 @@ export function outcomesOf(result) {
     const tone = result.outcome === "success" ? "good" : result.outcome === "partial" ? "neutral" : "bad";
     outcomes.push({ key: `WURFWERK.Outcome.${result.outcome}`, tone });
   } else if (typeof result.success === "boolean") {
-    outcomes.push(result.success ? { key: "WURFWERK.Outcome.success", tone: "good" } : { key: "WURFWERK.Outcome.failure", tone: "bad" });
+    outcomes.push(
+      result.success
+        ? { key: "WURFWERK.Outcome.success", tone: "good" }
+        : { key: "WURFWERK.Outcome.failure", tone: "bad" },
+    );
   }
   if ("winner" in result) {
     outcomes.push(
@@ -91,13 +95,26 @@ export function outcomesOf(result) {
         : { key: "WURFWERK.Outcome.winner", tone: "good", data: { name: winnerName(result) } },
     );
   }
-  if (typeof result.hit === "boolean") outcomes.push({ key: result.hit ? "WURFWERK.Outcome.hit" : "WURFWERK.Outcome.miss", tone: result.hit ? "good" : "bad" });
-  if (typeof result.dies === "boolean") outcomes.push({ key: result.dies ? "WURFWERK.Outcome.dies" : "WURFWERK.Outcome.survives", tone: result.dies ? "bad" : "good" });
-  if (typeof result.valid === "boolean") outcomes.push({ key: result.valid ? "WURFWERK.Outcome.valid" : "WURFWERK.Outcome.invalid", tone: result.valid ? "good" : "bad" });
+  if (typeof result.hit === "boolean")
+    outcomes.push({
+      key: result.hit ? "WURFWERK.Outcome.hit" : "WURFWERK.Outcome.miss",
+      tone: result.hit ? "good" : "bad",
+    });
+  if (typeof result.dies === "boolean")
+    outcomes.push({
+      key: result.dies ? "WURFWERK.Outcome.dies" : "WURFWERK.Outcome.survives",
+      tone: result.dies ? "bad" : "good",
+    });
+  if (typeof result.valid === "boolean")
+    outcomes.push({
+      key: result.valid ? "WURFWERK.Outcome.valid" : "WURFWERK.Outcome.invalid",
+      tone: result.valid ? "good" : "bad",
+    });
   if (result.catastrophe === true) outcomes.push({ key: "WURFWERK.Outcome.catastrophe", tone: "bad" });
   if (result.unconscious === true) outcomes.push({ key: "WURFWERK.Outcome.unconscious", tone: "bad" });
   if (result.taken_out === true) outcomes.push({ key: "WURFWERK.Outcome.takenOut", tone: "bad" });
-  if (typeof result.successes === "number") outcomes.push({ key: "WURFWERK.Outcome.successes", tone: "neutral", data: { count: result.successes } });
+  if (typeof result.successes === "number")
+    outcomes.push({ key: "WURFWERK.Outcome.successes", tone: "neutral", data: { count: result.successes } });
   return outcomes;
 }
 
@@ -139,13 +156,17 @@ export function renderCard(response, { t, link, assets = `${MODULE_PATH}/assets`
   if (events.length) {
     parts.push(`<div class="wurfwerk-faces">`);
     for (const event of events) {
-      parts.push(`<div class="wurfwerk-event" data-kind="${escapeHtml(event.kind)}">${eventPictures(event, assets)}</div>`);
+      parts.push(
+        `<div class="wurfwerk-event" data-kind="${escapeHtml(event.kind)}">${eventPictures(event, assets)}</div>`,
+      );
     }
     parts.push(`</div>`);
   }
   const outcomes = outcomesOf(response.result);
   if (outcomes.length) {
-    const items = outcomes.map((outcome) => `<li class="wurfwerk-${outcome.tone}">${escapeHtml(t(outcome.key, outcome.data))}</li>`);
+    const items = outcomes.map(
+      (outcome) => `<li class="wurfwerk-${outcome.tone}">${escapeHtml(t(outcome.key, outcome.data))}</li>`,
+    );
     parts.push(`<ul class="wurfwerk-outcome">${items.join("")}</ul>`);
   }
   if (response.odds) parts.push(oddsList(response.odds, t));
@@ -153,10 +174,14 @@ export function renderCard(response, { t, link, assets = `${MODULE_PATH}/assets`
     parts.push(`<p class="wurfwerk-source">${escapeHtml(t(`WURFWERK.Source.${response.randomness.source}`))}</p>`);
   }
   parts.push(`<footer class="wurfwerk-footer">`);
-  if (link) parts.push(`<a class="wurfwerk-play" href="${escapeHtml(link)}" target="_blank" rel="noopener">${escapeHtml(t("WURFWERK.Card.play"))}</a>`);
-  if (response.receipt) {
+  if (link)
     parts.push(
-      `<button type="button" class="wurfwerk-verify" data-action="wurfwerk-verify">${escapeHtml(t("WURFWERK.Card.verify"))}</button>` +
+      `<a class="wurfwerk-play" href="${escapeHtml(link)}" target="_blank" rel="noopener">${escapeHtml(t("WURFWERK.Card.play"))}</a>`,
+    );
+  if (response.receipt) {
+    // No data-action: in Foundry 13 the chat log is an ApplicationV2, which claims data-action clicks.
+    parts.push(
+      `<button type="button" class="wurfwerk-verify">${escapeHtml(t("WURFWERK.Card.verify"))}</button>` +
         `<span class="wurfwerk-verdict" data-state="unchecked" aria-live="polite"></span>`,
     );
   }

@@ -118,7 +118,9 @@ export function setPath(body, path, value) {
     if (!(key in container)) {
       container[key] = INDEX.test(segments[position + 1]) ? [] : {};
     } else if (container[key] === null || typeof container[key] !== "object") {
-      throw new CommandError(`key given twice: ${segments.slice(0, position + 1).join(".")} (as a value and as a group)`);
+      throw new CommandError(
+        `key given twice: ${segments.slice(0, position + 1).join(".")} (as a value and as a group)`,
+      );
     }
     container = container[key];
   });

@@ -27,7 +27,12 @@ export function diceGroups(events) {
     }
     const sides = /^d(\d+)$/.exec(event.kind);
     if (sides && ANIMATED_SIDES.includes(Number(sides[1]))) {
-      groups.push({ kind: event.kind, denomination: "d", faces: Number(sides[1]), values: /** @type {number[]} */ (values) });
+      groups.push({
+        kind: event.kind,
+        denomination: "d",
+        faces: Number(sides[1]),
+        values: /** @type {number[]} */ (values),
+      });
     }
   }
   return groups;

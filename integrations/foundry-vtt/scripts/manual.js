@@ -9,7 +9,12 @@ import { escapeHtml } from "./card.js";
  */
 export function takesManualValues(operationId) {
   const name = operationId.split(".").slice(1).join(".");
-  return !(name.endsWith(".odds") || name.startsWith("validate-") || name.endsWith("-apply") || ["narration", "ladder"].includes(name));
+  return !(
+    name.endsWith(".odds") ||
+    name.startsWith("validate-") ||
+    name.endsWith("-apply") ||
+    ["narration", "ladder"].includes(name)
+  );
 }
 
 /**

@@ -13,9 +13,10 @@ import { escapeHtml } from "./card.js";
  * @param {Translate} t
  */
 export function problemHtml(error, t) {
-  const failure = /** @type {{status?: number, problem?: Record<string, any> | null, errors?: Record<string, string[]> | null, message?: string}} */ (
-    error ?? {}
-  );
+  const failure =
+    /** @type {{status?: number, problem?: Record<string, any> | null, errors?: Record<string, string[]> | null, message?: string}} */ (
+      error ?? {}
+    );
   const lines = [];
   if (failure.status === 0) {
     lines.push(`${t("WURFWERK.Problem.network")}: ${failure.message ?? ""}`);
@@ -29,7 +30,8 @@ export function problemHtml(error, t) {
     (Array.isArray(messages) ? messages : [String(messages)]).map((message) => `${field}: ${message}`),
   );
   // The detail already says it when there is a single field message.
-  const extra = fieldLines.length > 1 ? `<ul>${fieldLines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>` : "";
+  const extra =
+    fieldLines.length > 1 ? `<ul>${fieldLines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>` : "";
   return (
     `<div class="wurfwerk-problem"><strong>${escapeHtml(t("WURFWERK.Problem.prefix"))}</strong>` +
     `<p>${lines.map(escapeHtml).join("<br>")}</p>${extra}</div>`

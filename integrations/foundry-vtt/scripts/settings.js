@@ -50,7 +50,9 @@ export function readSettings() {
   const chosen = String(game.settings.get(MODULE_ID, "language"));
   const language = chosen === "de" || chosen === "en" ? chosen : game.i18n.lang === "de" ? "de" : "en";
   return {
-    serviceUrl: String(game.settings.get(MODULE_ID, "serviceUrl") ?? "").trim().replace(/\/+$/, ""),
+    serviceUrl: String(game.settings.get(MODULE_ID, "serviceUrl") ?? "")
+      .trim()
+      .replace(/\/+$/, ""),
     apiKey: String(game.settings.get(MODULE_ID, "apiKey") ?? "").trim(),
     language,
     physicalDice: Boolean(game.settings.get(MODULE_ID, "physicalDice")),

@@ -32,7 +32,12 @@ let cachedClient = null;
 function clientFor(settings) {
   const key = JSON.stringify([settings.serviceUrl, settings.apiKey, settings.language]);
   if (cachedClient?.key !== key) {
-    const client = new Client({ baseUrl: settings.serviceUrl, apiKey: settings.apiKey || undefined, lang: settings.language, timeoutMs: 15000 });
+    const client = new Client({
+      baseUrl: settings.serviceUrl,
+      apiKey: settings.apiKey || undefined,
+      lang: settings.language,
+      timeoutMs: 15000,
+    });
     cachedClient = { key, client };
   }
   return cachedClient.client;
@@ -110,7 +115,13 @@ async function callWithPhysicalDice(client, operationId, body) {
  * @returns {Promise<string | null>}
  */
 async function askForFaces(operationId, faces, problems) {
-  const content = facesForm({ hint: t("WURFWERK.Manual.hint"), label: t("WURFWERK.Manual.faces"), fix: t("WURFWERK.Manual.fix"), faces, problems });
+  const content = facesForm({
+    hint: t("WURFWERK.Manual.hint"),
+    label: t("WURFWERK.Manual.faces"),
+    fix: t("WURFWERK.Manual.fix"),
+    faces,
+    problems,
+  });
   const answer = await foundry.applications.api.DialogV2.prompt({
     window: { title: t("WURFWERK.Manual.title", { operation: operationId }) },
     content,

@@ -16,12 +16,19 @@ import { chromium } from "playwright-core";
 
 const release = process.env.WURFWERK_FOUNDRY_RELEASE;
 const serviceUrl = process.env.WURFWERK_URL;
-if (!release || !serviceUrl) throw new Error("WURFWERK_FOUNDRY_RELEASE and WURFWERK_URL are set by tests/integrations/test_foundry_vtt.py");
+if (!release || !serviceUrl)
+  throw new Error("WURFWERK_FOUNDRY_RELEASE and WURFWERK_URL are set by tests/integrations/test_foundry_vtt.py");
 const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const screenshotPath = process.env.WURFWERK_SCREENSHOT;
 const testFolder = fileURLToPath(new URL(".", import.meta.url));
 
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".json": "application/json" };
+const TYPES = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".svg": "image/svg+xml",
+  ".json": "application/json",
+};
 
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>wurfwerk cards</title>
@@ -75,13 +82,16 @@ const server = createServer(async (request, response) => {
   const path = decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname);
   let body = null;
   if (path === "/") body = Buffer.from(PAGE);
-  else if (path.startsWith("/modules/wurfwerk/")) body = await serveFile(release, path.slice("/modules/wurfwerk/".length));
+  else if (path.startsWith("/modules/wurfwerk/"))
+    body = await serveFile(release, path.slice("/modules/wurfwerk/".length));
   else if (path.startsWith("/test/")) body = await serveFile(testFolder, path.slice("/test/".length));
   if (body === null) {
     response.writeHead(404).end();
     return;
   }
-  response.writeHead(200, { "Content-Type": TYPES[/** @type {keyof TYPES} */ (extname(path) || ".html")] ?? "application/octet-stream" });
+  response.writeHead(200, {
+    "Content-Type": TYPES[/** @type {keyof TYPES} */ (extname(path) || ".html")] ?? "application/octet-stream",
+  });
   response.end(body);
 });
 
@@ -100,7 +110,15 @@ before(async () => {
   context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
     viewport: { width: 420, height: 900 },
     deviceScaleFactor: 2,
   });
@@ -126,25 +144,38 @@ const LINES = [
 test("three cards from the live service, pictures loaded, each receipt verified ✓ in Chromium", async () => {
   /** @type {{id: string, whisper: string[] | null}[]} */
   const posted = [];
-  for (const line of LINES) posted.push(await page.evaluate((chatLine) => /** @type {any} */ (window).typeInChat(chatLine), line));
-  assert.deepEqual(posted.map((message) => message.whisper), [null, null, null], "cards, not whispered problems");
+  for (const line of LINES)
+    posted.push(await page.evaluate((chatLine) => /** @type {any} */ (window).typeInChat(chatLine), line));
+  assert.deepEqual(
+    posted.map((message) => message.whisper),
+    [null, null, null],
+    "cards, not whispered problems",
+  );
 
   const cards = page.locator(".wurfwerk-card");
   assert.equal(await cards.count(), 3);
-  const operations = await cards.evaluateAll((elements) => elements.map((element) => element.getAttribute("data-operation")));
+  const operations = await cards.evaluateAll((elements) =>
+    elements.map((element) => element.getAttribute("data-operation")),
+  );
   assert.deepEqual(operations, ["paws.test", "beutelschneider.challenge", "malmsturm.action"]);
   await page.waitForFunction(() => [...document.images].every((image) => image.complete));
-  const broken = await page.evaluate(() => [...document.images].filter((image) => image.naturalWidth === 0).map((image) => image.src));
+  const broken = await page.evaluate(() =>
+    [...document.images].filter((image) => image.naturalWidth === 0).map((image) => image.src),
+  );
   assert.deepEqual(broken, [], "every die and marble picture loads");
   assert.ok((await page.locator("img.wurfwerk-die").count()) >= 3 + 4, "d6 and dF faces as pictures");
   assert.ok((await page.locator("img.wurfwerk-marble").count()) >= 1, "marbles as pictures");
 
-  const links = await page.locator("a.wurfwerk-play").evaluateAll((elements) => elements.map((element) => element.getAttribute("href")));
+  const links = await page
+    .locator("a.wurfwerk-play")
+    .evaluateAll((elements) => elements.map((element) => element.getAttribute("href")));
   for (const link of links) assert.ok(link?.startsWith(`${serviceUrl}/play?operation=`), link ?? "");
 
   for (let index = 0; index < 3; index++) {
     await cards.nth(index).locator("button.wurfwerk-verify").click();
-    const verdict = cards.nth(index).locator(".wurfwerk-verdict[data-state='valid'], .wurfwerk-verdict[data-state='invalid']");
+    const verdict = cards
+      .nth(index)
+      .locator(".wurfwerk-verdict[data-state='valid'], .wurfwerk-verdict[data-state='invalid']");
     await verdict.waitFor({ timeout: 15000 });
     assert.equal(await verdict.textContent(), "✓ signature valid", `card ${index + 1}`);
   }

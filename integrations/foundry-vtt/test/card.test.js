@@ -21,14 +21,27 @@ const pawsResponse = {
 test("the card shows summary, faces as pictures, outcome, /play link and verify button", () => {
   const link = playUrl("http://wurfwerk.test:8000/", "paws.test", { rank: 3, name: "Ryan" });
   const html = renderCard(pawsResponse, { t, link });
-  assert.match(html, /<p class="wurfwerk-summary">Ryan &lt;b&gt;: Test with 3d6: 4, 1, 6 → 2 successes, success\.<\/p>/);
-  const faces = [...html.matchAll(/<img class="wurfwerk-die" src="modules\/wurfwerk\/assets\/(d6-\d)\.svg" alt="(\d)"/g)];
-  assert.deepEqual(faces.map((match) => match[1]), ["d6-4", "d6-1", "d6-6"]);
+  assert.match(
+    html,
+    /<p class="wurfwerk-summary">Ryan &lt;b&gt;: Test with 3d6: 4, 1, 6 → 2 successes, success\.<\/p>/,
+  );
+  const faces = [
+    ...html.matchAll(/<img class="wurfwerk-die" src="modules\/wurfwerk\/assets\/(d6-\d)\.svg" alt="(\d)"/g),
+  ];
+  assert.deepEqual(
+    faces.map((match) => match[1]),
+    ["d6-4", "d6-1", "d6-6"],
+  );
   assert.match(html, /<li class="wurfwerk-good">Success<\/li>/);
   assert.match(html, /<li class="wurfwerk-neutral">Successes: 2<\/li>/);
   assert.match(html, /<p class="wurfwerk-source">Rolled by the service<\/p>/);
-  assert.ok(html.includes(`href="http://wurfwerk.test:8000/play?operation=paws.test&amp;body=%7B%22rank%22%3A3%2C%22name%22%3A%22Ryan%22%7D"`), html);
-  assert.match(html, /<button type="button" class="wurfwerk-verify" data-action="wurfwerk-verify">Verify<\/button>/);
+  assert.ok(
+    html.includes(
+      `href="http://wurfwerk.test:8000/play?operation=paws.test&amp;body=%7B%22rank%22%3A3%2C%22name%22%3A%22Ryan%22%7D"`,
+    ),
+    html,
+  );
+  assert.match(html, /<button type="button" class="wurfwerk-verify">Verify<\/button>/);
   assert.match(html, /<span class="wurfwerk-verdict" data-state="unchecked"/);
   assert.doesNotMatch(html, /<b>/, "names typed by players are escaped");
 });
@@ -92,7 +105,8 @@ test("every picture the card can use is a committed asset", () => {
 });
 
 test("outcomes of the five systems' results read in the card's words", () => {
-  const words = (/** @type {Record<string, any>} */ result) => outcomesOf(result).map((outcome) => t(outcome.key, outcome.data));
+  const words = (/** @type {Record<string, any>} */ result) =>
+    outcomesOf(result).map((outcome) => t(outcome.key, outcome.data));
   assert.deepEqual(words({ success: false, unconscious: true, drawn: [] }), ["Failure", "Unconscious"]);
   assert.deepEqual(words({ outcome: "partial", successes: 1 }), ["Partial success", "Successes: 1"]);
   assert.deepEqual(words({ winner: null }), ["Tie"]);
@@ -114,10 +128,17 @@ test("German cards use the German lang file", () => {
 
 test("odds twins show each outcome's chance", () => {
   const html = renderCard(
-    { operation: "paws.test.odds", request: {}, odds: { outcomes: [{ outcome: "success", probability: 0.7037, exact: "19/27" }] } },
+    {
+      operation: "paws.test.odds",
+      request: {},
+      odds: { outcomes: [{ outcome: "success", probability: 0.7037, exact: "19/27" }] },
+    },
     { t, link: null },
   );
-  assert.match(html, /<span class="wurfwerk-odds-outcome">success<\/span> <span class="wurfwerk-odds-chance" title="19\/27">70\.4 %<\/span>/);
+  assert.match(
+    html,
+    /<span class="wurfwerk-odds-outcome">success<\/span> <span class="wurfwerk-odds-chance" title="19\/27">70\.4 %<\/span>/,
+  );
 });
 
 test("escapeHtml escapes the five characters", () => {

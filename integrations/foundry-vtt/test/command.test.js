@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { CommandError, buildBody, isWurfwerkCommand, parseCommand, setPath, tokenize, typedValue } from "../scripts/command.js";
+import {
+  CommandError,
+  buildBody,
+  isWurfwerkCommand,
+  parseCommand,
+  setPath,
+  tokenize,
+  typedValue,
+} from "../scripts/command.js";
 
 test("the issue's examples parse into operation and nested body", () => {
   assert.deepEqual(parseCommand("/ww paws.test rank=2 name=Ryan"), {
@@ -60,7 +68,9 @@ test("numeric path segments build lists", () => {
   );
   assert.deepEqual(body, { a: { attribute: 3, skill: 2 }, b: { attribute: 2, skill: 2 } });
   const contest = /** @type {any} */ (
-    parseCommand("/ww beutelschneider.contest participants.0.name=A participants.0.bag.red=3 participants.1.name=B participants.1.bag.red=4")
+    parseCommand(
+      "/ww beutelschneider.contest participants.0.name=A participants.0.bag.red=3 participants.1.name=B participants.1.bag.red=4",
+    )
   );
   assert.deepEqual(contest.body.participants, [
     { name: "A", bag: { red: 3 } },
@@ -75,7 +85,7 @@ test("mistakes in the command are CommandErrors with a clear message", () => {
     ["/ww paws.test rank=2 rank=3", /key given twice: rank/],
     ["/ww beutelschneider.challenge bag=3 bag.red=9", /key given twice: bag/],
     ["/ww beutelschneider.challenge bag.red=9 bag=3", /key given twice: bag/],
-    ["/ww paws.test name=\"Ryan", /unclosed quote/],
+    ['/ww paws.test name="Ryan', /unclosed quote/],
     ["/ww paws.test gods=[1,2", /not valid JSON/],
     ["/ww paws.test bag..red=1", /empty part in key/],
     ["/ww beutelschneider.contest participants.1.name=B", /participants\.0 is missing/],
@@ -84,7 +94,11 @@ test("mistakes in the command are CommandErrors with a clear message", () => {
     ["/ww Paws", /expected an operation/],
   ];
   for (const [line, message] of cases) {
-    assert.throws(() => parseCommand(/** @type {string} */ (line)), (error) => error instanceof CommandError && /** @type {RegExp} */ (message).test(error.message), line);
+    assert.throws(
+      () => parseCommand(/** @type {string} */ (line)),
+      (error) => error instanceof CommandError && /** @type {RegExp} */ (message).test(error.message),
+      line,
+    );
   }
 });
 

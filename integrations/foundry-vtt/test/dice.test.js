@@ -20,14 +20,27 @@ test("d6, d8, d10 and dF events become dice groups in order; draws are skipped",
 });
 
 test("sizes Dice So Nice has no model for are not animated", () => {
-  assert.deepEqual(diceGroups([{ kind: "d18", values: [17] }, { kind: "d40", values: [2] }]), []);
+  assert.deepEqual(
+    diceGroups([
+      { kind: "d18", values: [17] },
+      { kind: "d40", values: [2] },
+    ]),
+    [],
+  );
   assert.equal(diceGroups([{ kind: "d12", values: [12] }]).length, 1);
   assert.deepEqual(diceGroups(undefined), []);
   assert.deepEqual(diceGroups([{ kind: "d6", values: [] }]), []);
 });
 
 test("the roll data holds exactly the service's faces as evaluated Die and FateDie terms", () => {
-  const data = /** @type {any} */ (rollData(diceGroups([{ kind: "d6", values: [4, 1] }, { kind: "dF", values: [-1, 1, 0, 0] }])));
+  const data = /** @type {any} */ (
+    rollData(
+      diceGroups([
+        { kind: "d6", values: [4, 1] },
+        { kind: "dF", values: [-1, 1, 0, 0] },
+      ]),
+    )
+  );
   assert.equal(data.class, "Roll");
   assert.equal(data.evaluated, true);
   assert.equal(data.formula, "2d6[wurfwerk] + 4dF[wurfwerk]");

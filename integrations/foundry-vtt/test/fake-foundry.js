@@ -27,7 +27,10 @@ export function installFakeFoundry({ lang = "en", translations, dialogAnswers = 
     /** @param {string} name @param {Function} handler */
     once(name, handler) {
       const wrapper = (/** @type {unknown[]} */ ...args) => {
-        hooks.set(name, (hooks.get(name) ?? []).filter((registered) => registered !== wrapper));
+        hooks.set(
+          name,
+          (hooks.get(name) ?? []).filter((registered) => registered !== wrapper),
+        );
         return handler(...args);
       };
       Hooks.on(name, wrapper);
@@ -128,7 +131,11 @@ export function installFakeFoundry({ lang = "en", translations, dialogAnswers = 
       if (dialogAnswers.length === 0) throw new Error("the test scripted no answer for this dialog");
       const answer = dialogAnswers.shift();
       if (answer === null || answer === undefined) return null;
-      const button = { form: { elements: { namedItem: (/** @type {string} */ name) => (name === "faces" ? { value: answer } : null) } } };
+      const button = {
+        form: {
+          elements: { namedItem: (/** @type {string} */ name) => (name === "faces" ? { value: answer } : null) },
+        },
+      };
       return config.ok.callback(new Event("submit"), button, {});
     },
   };

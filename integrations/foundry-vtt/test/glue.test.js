@@ -8,7 +8,8 @@ import { installFakeFoundry, waitFor } from "./fake-foundry.js";
 import { translations } from "./translate.js";
 
 const serviceUrl = process.env.WURFWERK_URL;
-if (!serviceUrl) throw new Error("WURFWERK_URL is not set: run this suite through pytest (make test), which starts the service");
+if (!serviceUrl)
+  throw new Error("WURFWERK_URL is not set: run this suite through pytest (make test), which starts the service");
 
 const foundry = installFakeFoundry({ translations: translations("en") });
 /** The module logs each problem for the browser console too; collected here instead of printed. */
@@ -77,7 +78,12 @@ async function closedPort() {
 }
 
 test("init registers the four world settings and the macro API", () => {
-  const registered = [...foundry.settings.entries()].map(([key, { config }]) => [key, config.scope, config.config, config.type]);
+  const registered = [...foundry.settings.entries()].map(([key, { config }]) => [
+    key,
+    config.scope,
+    config.config,
+    config.type,
+  ]);
   assert.deepEqual(registered, [
     ["wurfwerk.serviceUrl", "world", true, String],
     ["wurfwerk.apiKey", "world", true, String],
@@ -115,7 +121,10 @@ test("other chat lines are left to Foundry", () => {
 });
 
 test("the verify button's check runs in this runtime (WebCrypto) and shows ✓, or ✗ after tampering", async () => {
-  const response = await api.roll("beutelschneider.challenge", { bag: { red: 9, green: 6, white: 5 }, ability: "combat" });
+  const response = await api.roll("beutelschneider.challenge", {
+    bag: { red: 9, green: 6, white: 5 },
+    ability: "combat",
+  });
   assert.equal(response.operation, "beutelschneider.challenge");
   const message = lastMessage();
   assert.match(message.content, /assets\/marble-(red|green|white)\.svg/);
@@ -192,12 +201,25 @@ test("Dice So Nice throws exactly the faces the service rolled: d6, d10 and dF",
     ],
   });
   assert.equal(foundry.animations.length, 3);
-  const shown = foundry.animations.map(({ roll }) => roll.dice.map((/** @type {any} */ die) => [die.denomination, die.faces, die.results.map((/** @type {any} */ r) => r.result)]));
+  const shown = foundry.animations.map(({ roll }) =>
+    roll.dice.map((/** @type {any} */ die) => [
+      die.denomination,
+      die.faces,
+      die.results.map((/** @type {any} */ r) => r.result),
+    ]),
+  );
   const expected = [paws, malmsturm, conflict].map((response) =>
-    response.randomness.events.map((/** @type {any} */ event) => [event.kind === "dF" ? "f" : "d", event.kind === "dF" ? 3 : Number(event.kind.slice(1)), event.values]),
+    response.randomness.events.map((/** @type {any} */ event) => [
+      event.kind === "dF" ? "f" : "d",
+      event.kind === "dF" ? 3 : Number(event.kind.slice(1)),
+      event.values,
+    ]),
   );
   assert.deepEqual(shown, expected);
-  assert.ok(foundry.animations.every(({ synchronize, user }) => synchronize === true && user === foundry.user), "every player sees it");
+  assert.ok(
+    foundry.animations.every(({ synchronize, user }) => synchronize === true && user === foundry.user),
+    "every player sees it",
+  );
   await api.roll("beutelschneider.challenge", { bag: { red: 9, green: 6, white: 5 }, ability: "combat" });
   assert.equal(foundry.animations.length, 3, "marble draws are not dice");
 });
@@ -219,7 +241,10 @@ test("physical dice: the dialog asks for faces, a 422 about them reopens it with
 test("physical dice: too few values are named, marbles are entered by colour", async () => {
   await setSetting("physicalDice", true);
   foundry.dialogAnswers.push("red", "red white");
-  const response = await api.roll("beutelschneider.challenge", { bag: { red: 9, green: 6, white: 5 }, ability: "combat" });
+  const response = await api.roll("beutelschneider.challenge", {
+    bag: { red: 9, green: 6, white: 5 },
+    ability: "combat",
+  });
   assert.match(foundry.dialogs[1].content, /too few values/);
   assert.deepEqual(response.result.drawn, ["red", "white"]);
 });

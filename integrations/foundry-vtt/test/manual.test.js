@@ -13,10 +13,23 @@ test("typed faces become the manual list: numbers for dice, colour names for mar
 });
 
 test("only operations with randomness take manual values", () => {
-  for (const id of ["paws.test", "beutelschneider.challenge", "weltenbuch.conflict", "malmsturm.initiative", "beutelschneider.first-aid"]) {
+  for (const id of [
+    "paws.test",
+    "beutelschneider.challenge",
+    "weltenbuch.conflict",
+    "malmsturm.initiative",
+    "beutelschneider.first-aid",
+  ]) {
     assert.equal(takesManualValues(id), true, id);
   }
-  for (const id of ["paws.test.odds", "beutelschneider.validate-bag", "beutelschneider.healing-apply", "paws.validate-character", "weltenbuch.narration", "malmsturm.ladder"]) {
+  for (const id of [
+    "paws.test.odds",
+    "beutelschneider.validate-bag",
+    "beutelschneider.healing-apply",
+    "paws.validate-character",
+    "weltenbuch.narration",
+    "malmsturm.ladder",
+  ]) {
     assert.equal(takesManualValues(id), false, id);
   }
 });
@@ -24,7 +37,10 @@ test("only operations with randomness take manual values", () => {
 test("a 422 about manual values becomes lines for the dialog; other problems do not", () => {
   const wrong = { status: 422, errors: { "manual.1": ["expected a d6 face 1..6, got 7"] } };
   assert.deepEqual(manualProblems(wrong), ["manual.1: expected a d6 face 1..6, got 7"]);
-  const few = { status: 422, errors: { manual: ["too few values: value 2 is needed (a d6 face 1..6), but only 2 were given"] } };
+  const few = {
+    status: 422,
+    errors: { manual: ["too few values: value 2 is needed (a d6 face 1..6), but only 2 were given"] },
+  };
   assert.equal(manualProblems(few).length, 1);
   assert.deepEqual(manualProblems({ status: 422, errors: { rank: ["Unknown field."] } }), []);
   assert.deepEqual(manualProblems({ status: 0, errors: {} }), []);
@@ -35,7 +51,10 @@ test("the faces form keeps what was typed and shows the objections, escaped", ()
   const html = facesForm({ hint: "h", label: "Faces", fix: "Fix:", faces: `4 "7"`, problems: ["manual.1: got <7>"] });
   assert.match(html, /value="4 &quot;7&quot;"/);
   assert.match(html, /<li>manual\.1: got &lt;7&gt;<\/li>/);
-  assert.doesNotMatch(facesForm({ hint: "h", label: "l", fix: "f", faces: "", problems: [] }), /wurfwerk-manual-problems/);
+  assert.doesNotMatch(
+    facesForm({ hint: "h", label: "l", fix: "f", faces: "", problems: [] }),
+    /wurfwerk-manual-problems/,
+  );
 });
 
 test("problems read as title, detail and each field's messages", () => {
@@ -50,7 +69,10 @@ test("problems read as title, detail and each field's messages", () => {
   assert.match(html, /422 Unprocessable Entity: rnak: Unknown field\./);
   const two = problemHtml({ ...problem, errors: { a: ["x"], b: ["y <z>"] } }, t);
   assert.match(two, /<li>a: x<\/li><li>b: y &lt;z&gt;<\/li>/);
-  assert.match(problemHtml({ status: 0, message: "paws.test: could not reach" }, t), /The service did not answer: paws\.test: could not reach/);
+  assert.match(
+    problemHtml({ status: 0, message: "paws.test: could not reach" }, t),
+    /The service did not answer: paws\.test: could not reach/,
+  );
   assert.match(problemHtml(new Error("boom"), t), /<p>boom<\/p>/);
 });
 

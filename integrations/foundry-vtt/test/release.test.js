@@ -11,7 +11,8 @@ import { translations } from "./translate.js";
 
 const release = process.env.WURFWERK_FOUNDRY_RELEASE;
 const serviceUrl = process.env.WURFWERK_URL;
-if (!release || !serviceUrl) throw new Error("WURFWERK_FOUNDRY_RELEASE and WURFWERK_URL are set by tests/integrations/test_foundry_vtt.py");
+if (!release || !serviceUrl)
+  throw new Error("WURFWERK_FOUNDRY_RELEASE and WURFWERK_URL are set by tests/integrations/test_foundry_vtt.py");
 
 const manifest = JSON.parse(readFileSync(join(release, "module.json"), "utf8"));
 
@@ -31,7 +32,11 @@ test("module.json: id, compatibility 12 to 13, entry points, languages, release 
     manifest.languages.map((/** @type {any} */ language) => language.lang),
     ["de", "en"],
   );
-  for (const path of [...manifest.esmodules, ...manifest.styles, ...manifest.languages.map((/** @type {any} */ language) => language.path)]) {
+  for (const path of [
+    ...manifest.esmodules,
+    ...manifest.styles,
+    ...manifest.languages.map((/** @type {any} */ language) => language.path),
+  ]) {
     assert.ok(existsSync(join(release, path)), `${path} is in the zip`);
   }
   for (const field of ["url", "manifest", "download"]) assert.match(manifest[field], /^https:\/\//, field);
@@ -47,16 +52,27 @@ test("both languages translate the same keys", () => {
 
 test("every import in the zip resolves to a file inside the zip (the client is bundled)", () => {
   const scripts = filesUnder(release).filter((path) => path.endsWith(".js"));
-  assert.ok(scripts.some((path) => path.includes("vendor/wurfwerk-client/")), "the JavaScript client is bundled");
+  assert.ok(
+    scripts.some((path) => path.includes("vendor/wurfwerk-client/")),
+    "the JavaScript client is bundled",
+  );
   let imports = 0;
   for (const script of scripts) {
     // Examples in comments ("import * as ed from '@noble/ed25519'") are not imports.
-    const source = readFileSync(script, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+    const source = readFileSync(script, "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/^\s*\/\/.*$/gm, "");
     for (const match of source.matchAll(/(?:from\s*|import\s*\(\s*)["']([^"']+)["']/g)) {
       const specifier = match[1];
-      assert.ok(specifier.startsWith("./") || specifier.startsWith("../"), `${relative(release, script)} imports ${specifier}: a browser cannot resolve it`);
+      assert.ok(
+        specifier.startsWith("./") || specifier.startsWith("../"),
+        `${relative(release, script)} imports ${specifier}: a browser cannot resolve it`,
+      );
       const target = resolve(dirname(script), specifier);
-      assert.ok(!relative(release, target).startsWith(".."), `${relative(release, script)} imports ${specifier} from outside the zip`);
+      assert.ok(
+        !relative(release, target).startsWith(".."),
+        `${relative(release, script)} imports ${specifier} from outside the zip`,
+      );
       assert.ok(existsSync(target), `${relative(release, script)} imports ${specifier}, which is not in the zip`);
       imports++;
     }
@@ -74,7 +90,13 @@ test("the zipped module loads and rolls a verified card on the live service", as
   const response = await api.roll("proben.test", { attribute: 3, skill: 2, difficulty: 2 });
   assert.equal(response?.operation, "proben.test", JSON.stringify(foundry.messages.at(-1)?.content));
   const message = foundry.messages.at(-1);
-  const verdict = { state: "", textContent: "", setAttribute(/** @type {string} */ _name, /** @type {string} */ value) { this.state = value; } };
+  const verdict = {
+    state: "",
+    textContent: "",
+    setAttribute(/** @type {string} */ _name, /** @type {string} */ value) {
+      this.state = value;
+    },
+  };
   await api.verifyMessage(message.id, verdict);
   assert.equal(verdict.state, "valid");
 });

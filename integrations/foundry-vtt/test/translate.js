@@ -3,7 +3,9 @@ import { readFileSync } from "node:fs";
 
 /** @param {"de" | "en"} lang */
 export function translations(lang) {
-  return /** @type {Record<string, string>} */ (JSON.parse(readFileSync(new URL(`../lang/${lang}.json`, import.meta.url), "utf8")));
+  return /** @type {Record<string, string>} */ (
+    JSON.parse(readFileSync(new URL(`../lang/${lang}.json`, import.meta.url), "utf8"))
+  );
 }
 
 /**
