@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
-from tests.conftest import require_tool
+from tests.conftest import make_app, require_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULE = ROOT / "integrations" / "foundry-vtt"
@@ -31,15 +31,27 @@ SOURCE_SUITES = sorted(
 )
 
 
-@pytest.fixture(scope="module")
-def service_url(app):
-    """The service on a free loopback port, threaded like a real deployment serves parallel requests."""
+def serve(app):
+    """The app on a free loopback port, threaded like a real deployment serves parallel requests."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def service_url(app):
+    yield from serve(app)
+
+
+@pytest.fixture(scope="module")
+def keyed_service_url(signing_key_pem):
+    """A second service that requires the API key `table-key` (WURFWERK_API_KEYS)."""
+    yield from serve(make_app(signing_key_pem, api_keys=("table-key",)))
 
 
 @pytest.fixture(scope="module")
@@ -93,10 +105,11 @@ def test_typecheck_with_foundry_types(node_tools):
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_module_against_fake_foundry_and_live_service(node_tools, service_url):
+def test_module_against_fake_foundry_and_live_service(node_tools, service_url, keyed_service_url):
     """Command parsing, body building, dice mapping, the card's HTML, and the glue against the fake."""
     assert SOURCE_SUITES, "no node test files found"
-    assert_all_passed(run_node(["--test", *SOURCE_SUITES], {"WURFWERK_URL": service_url}))
+    environment = {"WURFWERK_URL": service_url, "WURFWERK_KEYED_URL": keyed_service_url}
+    assert_all_passed(run_node(["--test", *SOURCE_SUITES], environment))
 
 
 def test_release_zip_loads_and_rolls(release, service_url):

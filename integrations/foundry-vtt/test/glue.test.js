@@ -264,3 +264,18 @@ test("physical dice: closing the dialog posts nothing; other problems are whispe
   assert.ok(odds.odds.outcomes.length > 0);
   assert.match(lastMessage().content, /class="wurfwerk-odds"/);
 });
+
+test("the API key setting is sent as the bearer key; a missing key is whispered as 401", async () => {
+  const keyedUrl = process.env.WURFWERK_KEYED_URL;
+  assert.ok(keyedUrl, "WURFWERK_KEYED_URL: a service with WURFWERK_API_KEYS=table-key");
+  await setSetting("serviceUrl", keyedUrl);
+  assert.equal(await api.roll("paws.test", { rank: 1 }), null);
+  assert.match(lastMessage().content, /401/);
+  assert.deepEqual(lastMessage().whisper, [foundry.user.id]);
+  await setSetting("apiKey", "table-key");
+  const response = await api.roll("paws.test", { rank: 1 });
+  assert.equal(response?.operation, "paws.test");
+  const verdict = verdictElement();
+  await api.verifyMessage(lastMessage().id, verdict);
+  assert.equal(verdict.attributes["data-state"], "valid", "the keys endpoint stays open");
+});
