@@ -128,6 +128,17 @@ function winnerName(result) {
   return side && typeof side === "object" && typeof side.name === "string" ? side.name : String(winner);
 }
 
+/** The randomness sources the lang files describe; a newer one is shown by its name. */
+const KNOWN_SOURCES = ["secure", "seeded", "manual"];
+
+/**
+ * @param {string} source
+ * @param {Translate} t
+ */
+function sourceLabel(source, t) {
+  return KNOWN_SOURCES.includes(source) ? t(`WURFWERK.Source.${source}`) : t("WURFWERK.Source.other", { source });
+}
+
 /**
  * The odds twins answer with probabilities instead of a roll: show each outcome's chance.
  * @param {Record<string, any>} odds
@@ -171,7 +182,7 @@ export function renderCard(response, { t, link, assets = `${MODULE_PATH}/assets`
   }
   if (response.odds) parts.push(oddsList(response.odds, t));
   if (response.randomness?.source) {
-    parts.push(`<p class="wurfwerk-source">${escapeHtml(t(`WURFWERK.Source.${response.randomness.source}`))}</p>`);
+    parts.push(`<p class="wurfwerk-source">${escapeHtml(sourceLabel(response.randomness.source, t))}</p>`);
   }
   parts.push(`<footer class="wurfwerk-footer">`);
   if (link)

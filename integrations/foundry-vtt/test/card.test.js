@@ -144,3 +144,8 @@ test("odds twins show each outcome's chance", () => {
 test("escapeHtml escapes the five characters", () => {
   assert.equal(escapeHtml(`<a href="x">'&'</a>`), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
 });
+
+test("a randomness source newer than the lang files is shown by its name", () => {
+  const html = renderCard({ operation: "x.y", randomness: { source: "derived", events: [] } }, { t, link: null });
+  assert.match(html, /<p class="wurfwerk-source">Randomness: derived<\/p>/);
+});
