@@ -78,4 +78,4 @@ foundry:
 	bash $(FOUNDRY)/release.sh dist/foundry
 
 clean:
-	rm -rf $(VENV) .pytest_cache client-js/node_modules
+	rm -rf $(VENV) .pytest_cache client-js/node_modules $(FOUNDRY)/node_modules
