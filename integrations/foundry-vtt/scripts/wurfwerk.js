@@ -11,6 +11,7 @@ import { closestOperation, problemHtml } from "./problems.js";
 import { MODULE_ID, readSettings, registerSettings } from "./settings.js";
 
 /** @typedef {Record<string, any>} Json */
+/** @typedef {import("./client.js").OperationId} OperationId */
 
 /**
  * Foundry's translation: `format` when there are values to fill in.
@@ -43,9 +44,24 @@ function clientFor(settings) {
   return cachedClient.client;
 }
 
-/** The rolling operations of the five systems, as the client knows them. */
+/**
+ * The operations of the five systems, as the client knows them.
+ * @returns {string[]}
+ */
 function knownOperations() {
   return Client.operations.filter((operation) => operation.system).map((operation) => operation.id);
+}
+
+/**
+ * The client's call for an operation id and body that arrive at run time (typed in chat, passed to the
+ * macro API), so they cannot be typed per operation here; assertKnownOperation has checked the id.
+ * @param {Client} client
+ * @param {string} operationId
+ * @param {Json} body
+ * @returns {Promise<Json>}
+ */
+function callOperation(client, operationId, body) {
+  return /** @type {Promise<Json>} */ (client.call(/** @type {OperationId} */ (operationId), /** @type {any} */ (body)));
 }
 
 /**
@@ -100,7 +116,7 @@ async function callWithPhysicalDice(client, operationId, body) {
     if (entered === null) return null;
     faces = entered;
     try {
-      return await client.call(operationId, { ...body, manual: parseFaces(faces) });
+      return await callOperation(client, operationId, { ...body, manual: parseFaces(faces) });
     } catch (error) {
       problems = manualProblems(error);
       if (problems.length === 0) throw error;
@@ -190,7 +206,7 @@ export async function roll(operationId, body = {}) {
     const response =
       settings.physicalDice && takesManualValues(operationId)
         ? await callWithPhysicalDice(client, operationId, body)
-        : await client.call(operationId, body);
+        : await callOperation(client, operationId, body);
     if (response === null) return null;
     await animateDice(response);
     await postCard(operationId, body, response, settings.serviceUrl);
