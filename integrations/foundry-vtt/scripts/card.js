@@ -28,9 +28,11 @@ export function escapeHtml(value) {
  * @param {string} serviceUrl
  * @param {string} operationId
  * @param {Record<string, unknown>} body
+ * @param {"de" | "en"} [lang] the language /play shows
  */
-export function playUrl(serviceUrl, operationId, body) {
+export function playUrl(serviceUrl, operationId, body, lang) {
   const query = new URLSearchParams({ operation: operationId, body: JSON.stringify(body) });
+  if (lang) query.set("lang", lang);
   return `${serviceUrl.replace(/\/+$/, "")}/play?${query}`;
 }
 

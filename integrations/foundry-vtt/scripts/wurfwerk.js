@@ -178,10 +178,11 @@ async function animateDice(response) {
  * @param {string} operationId
  * @param {Json} body
  * @param {Json} response
- * @param {string} serviceUrl
+ * @param {import("./settings.js").WurfwerkSettings} settings
  */
-async function postCard(operationId, body, response, serviceUrl) {
-  const content = renderCard(response, { t, link: playUrl(serviceUrl, operationId, body) });
+async function postCard(operationId, body, response, settings) {
+  const link = playUrl(settings.serviceUrl, operationId, body, settings.language);
+  const content = renderCard(response, { t, link });
   return ChatMessage.create({
     content,
     speaker: ChatMessage.getSpeaker(),
@@ -209,7 +210,7 @@ export async function roll(operationId, body = {}) {
         : await callOperation(client, operationId, body);
     if (response === null) return null;
     await animateDice(response);
-    await postCard(operationId, body, response, settings.serviceUrl);
+    await postCard(operationId, body, response, settings);
     return response;
   } catch (error) {
     await whisperProblem(error);

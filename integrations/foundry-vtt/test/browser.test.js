@@ -186,6 +186,23 @@ test("three cards from the live service, pictures loaded, each receipt verified 
   assert.ok(picture.length > 20000, `a real picture, not a blank one (${picture.length} bytes)`);
 });
 
+test("the card's link opens the service's /play page with the same request", async () => {
+  const link = await page.locator("a.wurfwerk-play").first().getAttribute("href");
+  const play = await context.newPage();
+  try {
+    await play.goto(link ?? "");
+    await play.waitForFunction(
+      () => /** @type {HTMLInputElement | null} */ (document.querySelector('[data-path="rank"]'))?.value === "3",
+      null,
+      { timeout: 60000 },
+    );
+    assert.equal(await play.locator('[data-testid="operation"]').inputValue(), "paws.test");
+    assert.equal(await play.locator('[data-path="name"]').inputValue(), "Ryan");
+  } finally {
+    await play.close();
+  }
+});
+
 test("after tampering with the stored response, Verify shows ✗", async () => {
   const first = page.locator(".chat-message").first();
   const id = await first.getAttribute("data-message-id");

@@ -48,8 +48,9 @@ test("the card shows summary, faces as pictures, outcome, /play link and verify 
 
 test("the /play link carries the request as JSON that round-trips", () => {
   const body = { bag: { red: 9, green: 6, white: 5 }, ability: "combat", name: "A & B" };
-  const url = new URL(playUrl("https://dice.example/", "beutelschneider.challenge", body));
+  const url = new URL(playUrl("https://dice.example/", "beutelschneider.challenge", body, "de"));
   assert.equal(url.pathname, "/play");
+  assert.equal(url.searchParams.get("lang"), "de");
   assert.equal(url.searchParams.get("operation"), "beutelschneider.challenge");
   assert.deepEqual(JSON.parse(url.searchParams.get("body") ?? ""), body);
 });

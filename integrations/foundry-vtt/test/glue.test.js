@@ -112,6 +112,7 @@ test("/ww in chat rolls on the service and posts a signed card; Foundry does not
   assert.deepEqual(faces, response.randomness.events[0].values, "the pictures are the faces the service rolled");
   assert.equal((await serviceVerdict(response)).valid, true, "the response in the flags is exactly the signed one");
   assert.ok(message.content.includes(`href="${serviceUrl}/play?operation=paws.test&amp;body=`));
+  assert.ok(message.content.includes("&amp;lang=en"), "/play opens in the results' language");
 });
 
 test("other chat lines are left to Foundry", () => {
