@@ -131,7 +131,7 @@ function winnerName(result) {
 }
 
 /** The randomness sources the lang files describe; a newer one is shown by its name. */
-const KNOWN_SOURCES = ["secure", "seeded", "manual"];
+const KNOWN_SOURCES = ["secure", "seeded", "manual", "ticket"];
 
 /**
  * @param {string} source

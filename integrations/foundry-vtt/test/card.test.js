@@ -147,6 +147,8 @@ test("escapeHtml escapes the five characters", () => {
 });
 
 test("a randomness source newer than the lang files is shown by its name", () => {
+  const ticket = renderCard({ operation: "x.y", randomness: { source: "ticket", events: [] } }, { t, link: null });
+  assert.match(ticket, /<p class="wurfwerk-source">Rolled from a roll ticket<\/p>/);
   const html = renderCard({ operation: "x.y", randomness: { source: "derived", events: [] } }, { t, link: null });
   assert.match(html, /<p class="wurfwerk-source">Randomness: derived<\/p>/);
 });

@@ -280,3 +280,17 @@ test("the API key setting is sent as the bearer key; a missing key is whispered 
   await api.verifyMessage(lastMessage().id, verdict);
   assert.equal(verdict.attributes["data-state"], "valid", "the keys endpoint stays open");
 });
+
+test("a roll ticket typed as JSON rolls the ticket's dice, and the card says so", async () => {
+  const issued = await fetch(`${serviceUrl}/v1/tickets`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ operation: "paws.test" }),
+  });
+  const [ticket] = (await issued.json()).tickets;
+  globalThis.Hooks.call("chatMessage", {}, `/ww paws.test rank=3 ticket='${JSON.stringify(ticket)}'`, {});
+  await waitFor(() => foundry.messages.length === 1);
+  const response = JSON.parse(lastMessage().flags.wurfwerk.response);
+  assert.equal(response.randomness.source, "ticket");
+  assert.match(lastMessage().content, /Rolled from a roll ticket/);
+});
