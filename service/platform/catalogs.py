@@ -60,7 +60,7 @@ def translations(lang: str) -> gettext.NullTranslations:
     ``npgettext`` with the plural rule of the catalog's header."""
     if lang == SOURCE_LANGUAGE:
         return gettext.NullTranslations()  # the messages themselves, plural rule n != 1
-    if lang not in LANGUAGES:
+    if not catalog_path(lang).is_file():
         raise KeyError(f"no catalog for language {lang!r}")
     with catalog_path(lang).open("rb") as po:
         catalog = read_po(po, locale=lang, domain=DOMAIN)

@@ -1,10 +1,13 @@
-"""German and English chat lines, worded like the rules text: "zieht eine grüne und eine weiße
-Murmel", "draws two red marbles"."""
+"""The chat lines of Beutelschneider results, worded like the rules text: "zieht eine grüne und eine
+weiße Murmel", "draws two red marbles". Every sentence is a message of the catalogs
+(``service/locale``), counts use the catalog's plural forms; the colours, numbers, abilities and
+severities are messages too, so a language can inflect them (German adjective endings)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from service.platform.catalogs import marked, translations
 from service.systems.beutelschneider.rules import (
     Ability,
     Amount,
@@ -24,214 +27,225 @@ from service.systems.beutelschneider.rules import (
     Severity,
 )
 
-# German adjective stems: "eine rote Murmel", "zwei rote Murmeln" (same ending after a numeral).
-COLOUR = {
-    "de": {Colour.RED: "rote", Colour.GREEN: "grüne", Colour.BLUE: "blaue", Colour.WHITE: "weiße",
-           Colour.BLACK: "schwarze"},
-    "en": {colour: colour.value for colour in Colour},
-}
-NUMBER = {
-    "de": ["keine", "eine", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn"],
-    "en": ["no", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"],
-}
-ABILITY = {"de": {Ability.COMBAT: "Kampf", Ability.SKILL: "Geschick", Ability.MAGIC: "Magie"},
-           "en": {Ability.COMBAT: "combat", Ability.SKILL: "skill", Ability.MAGIC: "magic"}}
-CHALLENGE = {
-    # dative after "bei einer": "bei einer besonders schweren Herausforderung"
-    "de": {Difficulty.EASY: "besonders einfachen", Difficulty.NORMAL: "gewöhnlichen",
-           Difficulty.HARD: "besonders schweren"},
-    "en": {Difficulty.EASY: "especially easy", Difficulty.NORMAL: "normal", Difficulty.HARD: "especially hard"},
-}
-SEVERITY = {"de": {Severity.LIGHT: "leichte", Severity.SERIOUS: "ernsthafte", Severity.GRAVE: "sehr schwere"},
-            "en": {Severity.LIGHT: "light", Severity.SERIOUS: "serious", Severity.GRAVE: "grave"}}
-AND = {"de": "und", "en": "and"}
+# The words a count of marbles is said with; beyond ten, digits.
+NUMBERS = (marked("number", "no"), marked("number", "one"), marked("number", "two"), marked("number", "three"),
+           marked("number", "four"), marked("number", "five"), marked("number", "six"), marked("number", "seven"),
+           marked("number", "eight"), marked("number", "nine"), marked("number", "ten"))
+# Adjectives before "marble(s)" ("rote" in German, after "eine" and after a numeral alike).
+COLOURS = {Colour.RED: marked("colour", "red"), Colour.GREEN: marked("colour", "green"),
+           Colour.BLUE: marked("colour", "blue"), Colour.WHITE: marked("colour", "white"),
+           Colour.BLACK: marked("colour", "black")}
+ABILITIES = {Ability.COMBAT: marked("ability", "combat"), Ability.SKILL: marked("ability", "skill"),
+             Ability.MAGIC: marked("ability", "magic")}
+# Adjectives before "injury" ("eine leichte Verletzung").
+SEVERITIES = {Severity.LIGHT: marked("severity", "light"), Severity.SERIOUS: marked("severity", "serious"),
+              Severity.GRAVE: marked("severity", "grave")}
 
 
 def number(count: int, lang: str) -> str:
-    return NUMBER[lang][count] if count < len(NUMBER[lang]) else str(count)
+    return translations(lang).pgettext("number", NUMBERS[count]) if count < len(NUMBERS) else str(count)
+
+
+def _colour(colour: Colour, lang: str) -> str:
+    return translations(lang).pgettext("colour", COLOURS[colour])
 
 
 def marbles(drawn: Sequence[Colour], lang: str) -> str:
     """"eine grüne und eine weiße Murmel" / "two red and a green marble" (noun agrees with the last)."""
+    t = translations(lang)
     groups: dict[Colour, int] = {}
     for colour in drawn:
         groups[colour] = groups.get(colour, 0) + 1
     if not groups:
-        return "keine Murmel" if lang == "de" else "no marble"
-    parts = [f"{number(count, lang)} {COLOUR[lang][colour]}" for colour, count in groups.items()]
-    listed = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} {AND[lang]} {parts[-1]}"
-    plural = list(groups.values())[-1] > 1
-    noun = {"de": ("Murmel", "Murmeln"), "en": ("marble", "marbles")}[lang][plural]
-    return f"{listed} {noun}"
+        return t.gettext("no marble")
+    parts = [t.npgettext("marbles", "a %(colour)s", "%(number)s %(colour)s", count)
+             % {"colour": _colour(colour, lang), "number": number(count, lang)} for colour, count in groups.items()]
+    listed = parts[0] if len(parts) == 1 else t.gettext("%(first)s and %(last)s") % {
+        "first": ", ".join(parts[:-1]), "last": parts[-1]}
+    last = list(groups.values())[-1]
+    return t.ngettext("%(marbles)s marble", "%(marbles)s marbles", last) % {"marbles": listed}
 
 
 def count_marbles(count: int, lang: str) -> str:
-    if lang == "de":
-        return f"{number(count, lang)} Murmel" if count == 1 else f"{number(count, lang)} Murmeln"
-    return "one marble" if count == 1 else f"{number(count, lang)} marbles"
+    return translations(lang).ngettext("one marble", "%(number)s marbles", count) % {"number": number(count, lang)}
 
 
 def bag(value: Bag, lang: str) -> str:
-    parts = [f"{count} {COLOUR[lang][colour]}" for colour in Colour if (count := value.count(colour))]
-    return ", ".join(parts)
+    """"9 rote, 6 grüne, 3 weiße und 3 schwarze Murmeln" (digits: a bag holds up to a hundred)."""
+    t = translations(lang)
+    counts = [(colour, count) for colour in Colour if (count := value.count(colour))]
+    if not counts:
+        return t.gettext("no marble")
+    parts = [f"{count} {_colour(colour, lang)}" for colour, count in counts]
+    listed = parts[0] if len(parts) == 1 else t.gettext("%(first)s and %(last)s") % {
+        "first": ", ".join(parts[:-1]), "last": parts[-1]}
+    return t.ngettext("%(marbles)s marble", "%(marbles)s marbles", counts[-1][1]) % {"marbles": listed}
 
 
 def _who(name: str | None, lang: str) -> str:
-    return name or ("Der Charakter" if lang == "de" else "The character")
+    return name or translations(lang).gettext("The character")
 
 
 def validate_bag(findings: Sequence[Finding], lang: str) -> str:
+    t = translations(lang)
     if not findings:
-        return ("Der Beutel entspricht den Regeln der Charaktererschaffung." if lang == "de"
-                else "The bag follows the character creation rules.")
-    return ("Der Beutel entspricht nicht den Regeln der Charaktererschaffung: " if lang == "de"
-            else "The bag breaks the character creation rules: ") + "; ".join(problems(findings, lang)) + "."
+        return t.gettext("The bag follows the character creation rules.")
+    return t.gettext("The bag breaks the character creation rules: %(problems)s.") % {
+        "problems": "; ".join(problems(findings, lang))}
 
 
-PROBLEM = {
-    "de": {BagProblem.SIZE: "{expected} Murmeln insgesamt verlangt, {actual} im Beutel",
-           BagProblem.WHITE: "{expected} weiße Murmeln verlangt, {actual} im Beutel",
-           BagProblem.FREE: "{expected} rote, grüne und blaue Murmeln verlangt, {actual} im Beutel",
-           BagProblem.BLACK: "ein neuer Charakter hat keine schwarzen Murmeln, {actual} im Beutel"},
-    "en": {BagProblem.SIZE: "{expected} marbles in all required, the bag holds {actual}",
-           BagProblem.WHITE: "{expected} white marbles required, the bag holds {actual}",
-           BagProblem.FREE: "{expected} red, green and blue marbles required, the bag holds {actual}",
-           BagProblem.BLACK: "a new character has no black marbles, the bag holds {actual}"},
-}
+def _problem(finding: Finding, lang: str) -> str:
+    t = translations(lang)
+    values = {"expected": finding.expected, "actual": finding.actual}
+    if finding.problem is BagProblem.SIZE:
+        return t.ngettext("%(expected)d marble in all required, the bag holds %(actual)d",
+                          "%(expected)d marbles in all required, the bag holds %(actual)d", finding.expected) % values
+    if finding.problem is BagProblem.WHITE:
+        return t.ngettext("%(expected)d white marble required, the bag holds %(actual)d",
+                          "%(expected)d white marbles required, the bag holds %(actual)d", finding.expected) % values
+    if finding.problem is BagProblem.FREE:
+        return t.ngettext("%(expected)d red, green or blue marble required, the bag holds %(actual)d",
+                          "%(expected)d red, green and blue marbles required, the bag holds %(actual)d",
+                          finding.expected) % values
+    return t.gettext("a new character has no black marbles, the bag holds %(actual)d") % values
 
 
 def problems(findings: Sequence[Finding], lang: str) -> list[str]:
-    return [PROBLEM[lang][f.problem].format(expected=f.expected, actual=f.actual) for f in findings]
+    return [_problem(finding, lang) for finding in findings]
 
 
 def _challenge_verdict(result: ChallengeResult | FirstAidResult, lang: str) -> str:
+    t = translations(lang)
     if result.unconscious:
-        return ("Nur schwarze Murmeln: handlungsunfähig (Ohnmacht)." if lang == "de"
-                else "Only black marbles: unconscious.")
-    if lang == "de":
-        return "Bestanden." if result.success else "Nicht bestanden."
-    return "Success." if result.success else "Failed."
+        return t.gettext("Only black marbles: unconscious.")
+    return t.pgettext("challenge", "Success.") if result.success else t.pgettext("challenge", "Failure.")
 
 
 def challenge(result: ChallengeResult, ability: Ability, difficulty: Difficulty, name: str | None,
               lang: str) -> str:
-    if lang == "de":
-        return (f"{_who(name, lang)} zieht bei einer {CHALLENGE[lang][difficulty]} Herausforderung auf "
-                f"{ABILITY[lang][ability]} {marbles(result.drawn, lang)}. {_challenge_verdict(result, lang)}")
-    return (f"{_who(name, lang)} draws {marbles(result.drawn, lang)} in an {CHALLENGE[lang][difficulty]} "
-            f"{ABILITY[lang][ability]} challenge. {_challenge_verdict(result, lang)}"
-            ).replace(" an normal", " a normal")
+    t = translations(lang)
+    values = {"who": _who(name, lang), "marbles": marbles(result.drawn, lang),
+              "ability": t.pgettext("ability", ABILITIES[ability])}
+    if difficulty is Difficulty.EASY:
+        line = t.gettext("%(who)s draws %(marbles)s in an especially easy %(ability)s challenge.") % values
+    elif difficulty is Difficulty.HARD:
+        line = t.gettext("%(who)s draws %(marbles)s in an especially hard %(ability)s challenge.") % values
+    else:
+        line = t.gettext("%(who)s draws %(marbles)s in a normal %(ability)s challenge.") % values
+    return f"{line} {_challenge_verdict(result, lang)}"
 
 
 def first_aid(result: FirstAidResult, difficulty: Difficulty, name: str | None, lang: str) -> str:
     line = challenge(result, Ability.SKILL, difficulty, name, lang)
     if not result.success:
         return line
-    if lang == "de":
-        return line + f" Der Versorgte darf bei der Heilung {count_marbles(result.healing_draws, lang)} ziehen."
-    return line + f" The patient may draw {count_marbles(result.healing_draws, lang)} for healing."
+    draws = translations(lang).gettext("The patient may draw %(marbles)s for healing.") % {
+        "marbles": count_marbles(result.healing_draws, lang)}
+    return f"{line} {draws}"
 
 
 def _contestants(result: ContestResult, lang: str) -> str:
-    return "; ".join(f"{p.name} ({ABILITY[lang][p.ability]}): {marbles(p.drawn, lang)}"
-                     + (" – ohnmächtig" if lang == "de" and p.unconscious else "")
-                     + (" – unconscious" if lang == "en" and p.unconscious else "")
-                     for p in result.participants)
+    t = translations(lang)
+    lines = []
+    for participant in result.participants:
+        values = {"name": participant.name, "ability": t.pgettext("ability", ABILITIES[participant.ability]),
+                  "marbles": marbles(participant.drawn, lang)}
+        if participant.unconscious:
+            lines.append(t.gettext("%(name)s (%(ability)s): %(marbles)s – unconscious") % values)
+        else:
+            lines.append(t.pgettext("contestant", "%(name)s (%(ability)s): %(marbles)s") % values)
+    return "; ".join(lines)
 
 
 def _contest_verdict(result: ContestResult, lang: str) -> str:
+    t = translations(lang)
     if result.winner is None:
-        return "Gleichstand, niemand setzt sich durch." if lang == "de" else "A tie: nobody prevails."
-    lead = count_marbles(result.margin, lang)
-    if lang == "de":
-        lead = lead.replace("eine Murmel", "einer Murmel")  # dative: "mit einer Murmel Vorsprung"
-        return f"{result.winner} setzt sich mit {lead} Vorsprung durch."
-    return f"{result.winner} prevails by {lead}."
+        return t.gettext("A tie: nobody prevails.")
+    return t.ngettext("%(winner)s prevails by one marble.", "%(winner)s prevails by %(number)s marbles.",
+                      result.margin) % {"winner": result.winner, "number": number(result.margin, lang)}
 
 
 def contest(result: ContestResult, lang: str) -> str:
-    intro = "Auseinandersetzung" if lang == "de" else "Contest"
-    return f"{intro}: {_contestants(result, lang)}. {_contest_verdict(result, lang)}"
+    head = translations(lang).gettext("Contest: %(contestants)s.") % {"contestants": _contestants(result, lang)}
+    return f"{head} {_contest_verdict(result, lang)}"
 
 
 def combat(result: CombatResult, lang: str) -> str:
-    intro = "Schlagabtausch" if lang == "de" else "Exchange of blows"
-    line = f"{intro}: {_contestants(result, lang)}. {_contest_verdict(result, lang)}"
+    t = translations(lang)
+    sentences = [t.gettext("Exchange of blows: %(contestants)s.") % {"contestants": _contestants(result, lang)},
+                 _contest_verdict(result, lang)]
     wound = result.injury
     if wound is None:
         if result.winner is not None:
-            line += (" Der Sieger hat nicht gekämpft, es gibt keine Verletzung." if lang == "de"
-                     else " The winner did not fight, nobody is injured.")
-        return line
-    single = len(wound.drawn) == 1
-    if lang == "de":
-        by_black = "durch eine schwarze" if single else "durch schwarze"
-        return (line + f" {wound.target} erleidet eine {SEVERITY[lang][wound.severity]} Verletzung: "
-                f"{marbles(wound.drawn, lang)} {by_black} ersetzt.")
-    by_black = "a black one" if single else "black ones"
-    return (line + f" {wound.target} suffers a {SEVERITY[lang][wound.severity]} injury: "
-            f"{marbles(wound.drawn, lang)} replaced by {by_black}.")
+            sentences.append(t.gettext("The winner did not fight, nobody is injured."))
+        return " ".join(sentences)
+    values = {"target": wound.target, "severity": t.pgettext("severity", SEVERITIES[wound.severity]),
+              "marbles": marbles(wound.drawn, lang)}
+    sentences.append(t.ngettext("%(target)s suffers a %(severity)s injury: %(marbles)s replaced by a black one.",
+                                "%(target)s suffers a %(severity)s injury: %(marbles)s replaced by black ones.",
+                                len(wound.drawn)) % values)
+    return " ".join(sentences)
 
 
 def injury(result: InjuryResult, severity: Severity, name: str | None, lang: str) -> str:
-    blacks = result.bag_after.black
-    if lang == "de":
-        return (f"{_who(name, lang)} erleidet eine {SEVERITY[lang][severity]} Verletzung und zieht "
-                f"{marbles(result.drawn, lang)}; alle werden durch schwarze ersetzt, jetzt "
-                f"{blacks} schwarze im Beutel.")
-    return (f"{_who(name, lang)} suffers a {SEVERITY[lang][severity]} injury and draws "
-            f"{marbles(result.drawn, lang)}; each is replaced by a black one, now {blacks} black in the bag.")
+    t = translations(lang)
+    values = {"who": _who(name, lang), "severity": t.pgettext("severity", SEVERITIES[severity]),
+              "marbles": marbles(result.drawn, lang), "blacks": result.bag_after.black}
+    return t.ngettext("%(who)s suffers a %(severity)s injury and draws %(marbles)s; it is replaced by a black one, "
+                      "the bag now holds %(blacks)d black.",
+                      "%(who)s suffers a %(severity)s injury and draws %(marbles)s; each is replaced by a black "
+                      "one, the bag now holds %(blacks)d black.", len(result.drawn)) % values
 
 
 def mortal_danger(result: MortalDangerResult, name: str | None, lang: str) -> str:
-    if lang == "de":
-        who = name or "der Charakter"
-        verdict = (f"Eine schwarze Murmel ist darunter: {who} stirbt." if result.dies
-                   else f"Keine schwarze Murmel ist darunter: {who} überlebt.")
-        return f"{_who(name, lang)} ist in Lebensgefahr und zieht {marbles(result.drawn, lang)}. {verdict}"
-    who = name or "the character"
-    verdict = (f"A black marble is among them: {who} dies." if result.dies
-               else f"No black marble among them: {who} survives.")
-    return f"{_who(name, lang)} is in mortal danger and draws {marbles(result.drawn, lang)}. {verdict}"
+    t = translations(lang)
+    values = {"who": _who(name, lang), "name": name or t.pgettext("subject after a colon", "the character"),
+              "marbles": marbles(result.drawn, lang)}
+    head = t.gettext("%(who)s is in mortal danger and draws %(marbles)s.") % values
+    drawn = len(result.drawn)
+    if result.dies:
+        verdict = t.ngettext("It is black: %(name)s dies.", "A black marble is among them: %(name)s dies.",
+                             drawn) % values
+    else:
+        verdict = t.ngettext("It is not black: %(name)s survives.",
+                             "No black marble is among them: %(name)s survives.", drawn) % values
+    return f"{head} {verdict}"
 
 
 def healing(result: HealingResult, name: str | None, lang: str) -> str:
+    t = translations(lang)
+    line = t.gettext("%(who)s draws %(marbles)s for healing.") % {"who": _who(name, lang),
+                                                                   "marbles": marbles(result.drawn, lang)}
     blacks = result.black_drawn
-    if lang == "de":
-        line = f"{_who(name, lang)} zieht zur Heilung {marbles(result.drawn, lang)}."
-        if not blacks:
-            return line + " Keine schwarze Murmel darunter, keine Heilung."
-        if result.bag_after is None:
-            if blacks == 1:
-                return line + " Die schwarze Murmel darf durch eine farbige ersetzt werden."
-            return line + f" Die {blacks} schwarzen Murmeln dürfen durch farbige ersetzt werden."
-        replaced = "Die schwarze Murmel wird" if blacks == 1 else "Die schwarzen Murmeln werden"
-        return line + f" {replaced} ersetzt; Beutel jetzt: {bag(result.bag_after, lang)}."
-    line = f"{_who(name, lang)} draws {marbles(result.drawn, lang)} for healing."
     if not blacks:
-        return line + " No black marble among them, no healing."
-    if result.bag_after is None:
-        if blacks == 1:
-            return line + " The black marble may be replaced by a red, green or blue one."
-        return line + f" The {blacks} black marbles may be replaced by red, green or blue ones."
-    replaced = "The black marble is" if blacks == 1 else "The black marbles are"
-    return line + f" {replaced} replaced; the bag now holds {bag(result.bag_after, lang)}."
+        outcome = t.ngettext("It is not black: no healing.", "No black marble among them: no healing.",
+                             len(result.drawn))
+    elif result.bag_after is None:
+        outcome = t.ngettext("The black marble may be replaced by a red, green or blue one.",
+                             "The %(count)d black marbles may be replaced by red, green or blue ones.",
+                             blacks) % {"count": blacks}
+    else:
+        outcome = t.ngettext("The black marble is replaced; the bag now holds %(bag)s.",
+                             "The black marbles are replaced; the bag now holds %(bag)s.",
+                             blacks) % {"bag": bag(result.bag_after, lang)}
+    return f"{line} {outcome}"
 
 
 def experience(result: ExperienceResult, amount: Amount, name: str | None, lang: str) -> str:
-    if lang == "de":
-        line = f"{_who(name, lang)} zieht für seine Erfahrung {marbles(result.drawn, lang)}."
-        if result.bag_after is None:
-            return line + " Jede darf gegen eine Murmel einer anderen Farbe getauscht werden."
-        return line + f" Beutel jetzt: {bag(result.bag_after, lang)}."
-    line = f"{_who(name, lang)} draws {marbles(result.drawn, lang)} for experience."
+    t = translations(lang)
+    line = t.gettext("%(who)s draws %(marbles)s for experience.") % {"who": _who(name, lang),
+                                                                      "marbles": marbles(result.drawn, lang)}
     if result.bag_after is None:
-        return line + " Each may be exchanged for a marble of another colour."
-    return line + f" The bag now holds {bag(result.bag_after, lang)}."
+        outcome = t.ngettext("It may be exchanged for a marble of another colour.",
+                             "Each may be exchanged for a marble of another colour.", len(result.drawn))
+    else:
+        outcome = t.gettext("The bag now holds %(bag)s.") % {"bag": bag(result.bag_after, lang)}
+    return f"{line} {outcome}"
 
 
 def applied(kind: str, before: Bag, after: Bag, lang: str) -> str:
-    if lang == "de":
-        what = "Heilung" if kind == "healing" else "Erfahrung"
-        return f"{what} angewandt: Beutel vorher {bag(before, lang)}, jetzt {bag(after, lang)}."
-    return f"{kind.capitalize()} applied: the bag held {bag(before, lang)}, now {bag(after, lang)}."
+    t = translations(lang)
+    values = {"before": bag(before, lang), "after": bag(after, lang)}
+    if kind == "healing":
+        return t.gettext("Healing applied: the bag held %(before)s, now %(after)s.") % values
+    return t.gettext("Experience applied: the bag held %(before)s, now %(after)s.") % values

@@ -40,9 +40,10 @@ def _spoken_by(name: str | None, line: str, lang: str) -> str:
     return translations(lang).pgettext("speaker", "%(name)s: %(line)s") % {"name": name, "line": line}
 
 
-def _narrator(narrator: str, lang: str) -> str:
-    """Ruling 7: who narrates the outcome (Erzählrecht)."""
+def _narrator(narrator: str, lang: str, names: dict[str, str] | None = None) -> str:
+    """Ruling 7: who narrates the outcome (Erzählrecht); ``names`` shows an unnamed side's key as A/B."""
     t = translations(lang)
+    narrator = (names or {}).get(narrator, narrator)
     if narrator == GM:
         return t.gettext("The GM narrates.")
     if narrator == UNNAMED_PLAYER:
@@ -168,7 +169,8 @@ def comparison(result: ComparisonResult, lang: str) -> str:
         if side.rescue is not None:
             parts.append(_comparison_rescue(side.rescue, names[key], names[other], lang))
     parts.append(_comparison_verdict(result, lang))
-    parts.append(_narrator(result.narrator, lang))
+    unnamed = {key: names[key] for key in ("a", "b") if getattr(result, key).name is None}
+    parts.append(_narrator(result.narrator, lang, unnamed))
     return " ".join(parts)
 
 

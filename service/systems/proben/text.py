@@ -1,15 +1,10 @@
-"""German and English chat lines for Proben results."""
+"""The chat lines of Proben results. Every sentence is a message of the catalogs
+(``service/locale``), counts use the catalog's plural forms."""
 
 from __future__ import annotations
 
+from service.platform.catalogs import translations
 from service.systems.proben.rules import CooperationResult, ExtendedResult, OpposedResult, Outcome, TestResult
-
-OUTCOME = {
-    "en": {Outcome.SUCCESS: "success", Outcome.PARTIAL: "partial success", Outcome.FAILURE: "failure",
-           Outcome.NO_DICE: "no dice left, no further attempt"},
-    "de": {Outcome.SUCCESS: "gelungen", Outcome.PARTIAL: "Teilerfolg", Outcome.FAILURE: "misslungen",
-           Outcome.NO_DICE: "keine Würfel mehr, kein weiterer Versuch"},
-}
 
 
 def _faces(dice: list[int]) -> str:
@@ -17,65 +12,94 @@ def _faces(dice: list[int]) -> str:
 
 
 def _successes(count: int, lang: str) -> str:
-    if lang == "de":
-        return f"{count} Erfolg" if count == 1 else f"{count} Erfolge"
-    return f"{count} success" if count == 1 else f"{count} successes"
+    t = translations(lang)
+    if count == 0:
+        return t.gettext("no success")
+    return t.ngettext("%(count)d success", "%(count)d successes", count) % {"count": count}
 
 
-def _who(name: str | None, lang: str) -> str:
-    return f"{name}: " if name else ""
+def _spoken_by(name: str | None, line: str, lang: str) -> str:
+    if not name:
+        return line
+    return translations(lang).pgettext("speaker", "%(name)s: %(line)s") % {"name": name, "line": line}
+
+
+def _verdict(result: TestResult, lang: str) -> str:
+    t = translations(lang)
+    if result.outcome is Outcome.SUCCESS:
+        if result.quality:
+            return t.gettext("Success with quality +%(quality)d.") % {"quality": result.quality}
+        return t.gettext("Success.")
+    if result.outcome is Outcome.PARTIAL:
+        return t.gettext("Partial success.")
+    return t.gettext("Failure.")
 
 
 def test(result: TestResult, difficulty: int, name: str | None, lang: str) -> str:
-    outcome = OUTCOME[lang][result.outcome]
+    t = translations(lang)
     if result.outcome is Outcome.NO_DICE:
-        return f"{_who(name, lang)}{'Probe' if lang == 'de' else 'Test'} ({difficulty}): {outcome}."
-    if lang == "de":
-        line = (f"{_who(name, lang)}Probe mit {result.dice_count} W6 gegen Schwierigkeit {difficulty}: "
-                f"{_faces(result.dice)} → {_successes(result.successes, lang)}, {outcome}")
-        extra = f" (Qualität +{result.quality})" if result.quality else ""
-        return line + extra + (" – nicht zu schaffen." if result.impossible else ".")
-    line = (f"{_who(name, lang)}Test with {result.dice_count}d6 against difficulty {difficulty}: "
-            f"{_faces(result.dice)} → {_successes(result.successes, lang)}, {outcome}")
-    extra = f" (quality +{result.quality})" if result.quality else ""
-    return line + extra + (" – it could not succeed." if result.impossible else ".")
+        line = t.gettext("Test against difficulty %(difficulty)d: no dice left, no further attempt.") % {
+            "difficulty": difficulty}
+        return _spoken_by(name, line, lang)
+    roll = t.gettext("Test with %(dice)dd6 against difficulty %(difficulty)d: %(faces)s → %(successes)s.") % {
+        "dice": result.dice_count, "difficulty": difficulty, "faces": _faces(result.dice),
+        "successes": _successes(result.successes, lang)}
+    sentences = [_spoken_by(name, roll, lang), _verdict(result, lang)]
+    if result.impossible:
+        sentences.append(t.gettext("It could not succeed."))
+    return " ".join(sentences)
 
 
 def opposed(result: OpposedResult, a_name: str | None, b_name: str | None, lang: str) -> str:
-    names = {"a": a_name or "A", "b": b_name or "B"}
+    t = translations(lang)
     last = result.rounds[-1]
-    score = f"{last.a.successes}:{last.b.successes}"
-    rounds = len(result.rounds)
-    if lang == "de":
-        where = f" nach {rounds} Runden" if rounds > 1 else ""
-        if result.winner is None:
-            return f"Vergleichende Probe {names['a']} gegen {names['b']}: Gleichstand{where} ({score})."
-        how = " durch den höheren Basiswert" if result.decided_by == "base" else ""
-        return (f"Vergleichende Probe {names['a']} gegen {names['b']}: {names[result.winner]} gewinnt"
-                f"{how}{where} ({score}).")
-    where = f" after {rounds} rounds" if rounds > 1 else ""
+    names = {"a": a_name or "A", "b": b_name or "B"}
+    values = {**names, "winner": names.get(result.winner or "", ""),
+              "score": f"{last.a.successes}:{last.b.successes}"}
     if result.winner is None:
-        return f"Opposed test {names['a']} vs {names['b']}: tie{where} ({score})."
-    how = " on the higher base value" if result.decided_by == "base" else ""
-    return f"Opposed test {names['a']} vs {names['b']}: {names[result.winner]} wins{how}{where} ({score})."
+        line = t.gettext("Opposed test %(a)s against %(b)s: a tie (%(score)s).") % values
+    elif result.decided_by == "base":
+        line = t.gettext("Opposed test %(a)s against %(b)s: %(winner)s wins on the higher base value "
+                         "(%(score)s).") % values
+    else:
+        line = t.gettext("Opposed test %(a)s against %(b)s: %(winner)s wins (%(score)s).") % values
+    rounds = len(result.rounds)
+    if rounds > 1:
+        line += " " + t.ngettext("It took %(count)d round.", "It took %(count)d rounds.", rounds) % {"count": rounds}
+    return line
 
 
 def cooperation(result: CooperationResult, difficulty: int, leader_name: str | None, lang: str) -> str:
+    t = translations(lang)
+    helpers = len(result.helpers)
     helped = sum(1 for helper in result.helpers if helper.helped)
-    if lang == "de":
-        intro = f"Zusammenarbeit: {helped} von {len(result.helpers)} Unterstützern geben einen Vorteil. "
+    values = {"helped": helped, "helpers": helpers}
+    if helped == 0:
+        intro = t.ngettext("Cooperation: the helper grants no advantage.",
+                           "Cooperation: none of the %(helpers)d helpers grants an advantage.", helpers) % values
+    elif helped == helpers:
+        intro = t.ngettext("Cooperation: the helper grants an advantage.",
+                           "Cooperation: all %(helpers)d helpers grant an advantage each.", helpers) % values
     else:
-        intro = f"Cooperation: {helped} of {len(result.helpers)} helpers grant an advantage. "
-    return intro + test(result.leader, difficulty, leader_name, lang)
+        intro = t.ngettext("Cooperation: %(helped)d of %(helpers)d helpers grants an advantage.",
+                           "Cooperation: %(helped)d of %(helpers)d helpers grant an advantage each.", helped) % values
+    return f"{intro} {test(result.leader, difficulty, leader_name, lang)}"
 
 
 def extended(result: ExtendedResult, required: int, name: str | None, lang: str) -> str:
+    t = translations(lang)
     total = result.rolls[-1].cumulative if result.rolls else 0
-    elapsed = f", {result.elapsed.amount} {result.elapsed.unit}" if result.elapsed else ""
-    if lang == "de":
-        verdict = "gelungen" if result.success else "misslungen, die Würfel sind aufgebraucht"
-        return (f"{_who(name, lang)}Erweiterte Probe: {total} von {required} Erfolgen in "
-                f"{result.rolls_used} Würfen{elapsed}: {verdict}.")
-    verdict = "success" if result.success else "failed, out of dice"
-    return (f"{_who(name, lang)}Extended test: {total} of {required} successes in "
-            f"{result.rolls_used} rolls{elapsed}: {verdict}.")
+    values = {"total": total, "required": required,
+              "rolls": t.ngettext("%(count)d roll", "%(count)d rolls", result.rolls_used)
+              % {"count": result.rolls_used},
+              "amount": result.elapsed.amount if result.elapsed else 0,
+              "unit": result.elapsed.unit if result.elapsed else ""}
+    if result.elapsed:
+        line = t.ngettext("Extended test: %(total)d of %(required)d success in %(rolls)s (%(amount)d %(unit)s).",
+                          "Extended test: %(total)d of %(required)d successes in %(rolls)s (%(amount)d %(unit)s).",
+                          required) % values
+    else:
+        line = t.ngettext("Extended test: %(total)d of %(required)d success in %(rolls)s.",
+                          "Extended test: %(total)d of %(required)d successes in %(rolls)s.", required) % values
+    verdict = t.gettext("Success.") if result.success else t.gettext("Failure: the dice are used up.")
+    return f"{_spoken_by(name, line, lang)} {verdict}"

@@ -25,8 +25,8 @@ def test_summary_in_german_and_english(post, client):
     body = {"name": "Alrik", "attribute": 3, "difficulty": 2, "manual": [5, 6, 1]}
     en = post("/v1/proben/test", body)[1]
     de = post("/v1/proben/test?lang=de", body)[1]
-    assert en["summary"] == "Alrik: Test with 3d6 against difficulty 2: 5, 6, 1 → 2 successes, success."
-    assert de["summary"] == "Alrik: Probe mit 3 W6 gegen Schwierigkeit 2: 5, 6, 1 → 2 Erfolge, gelungen."
+    assert en["summary"] == "Alrik: Test with 3d6 against difficulty 2: 5, 6, 1 → 2 successes. Success."
+    assert de["summary"] == "Alrik: Probe mit 3W6 gegen Schwierigkeit 2: 5, 6, 1 → 2 Erfolge. Gelungen."
     by_header = client.post("/v1/proben/test", json=body, headers={"Accept-Language": "de-DE,de;q=0.9"})
     assert by_header.get_json()["lang"] == "de"
     assert en["result"] == de["result"]

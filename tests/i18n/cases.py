@@ -1,0 +1,337 @@
+"""Every text path of every operation, for the counts 0, 1 and 2 and 5, as results built directly.
+
+Each case is ``(name, render)`` where ``render(lang)`` returns the chat line (or the worded problem)
+in that language. A path whose count cannot be 0 (a win by no success) leaves that count out; the
+name says which path and which count, so the golden file reads like a table of every sentence."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from service.systems.beutelschneider import rules as beutel
+from service.systems.beutelschneider import text as beutel_text
+from service.systems.malmsturm import rules as malm
+from service.systems.malmsturm import text as malm_text
+from service.systems.paws import rules as paws
+from service.systems.paws import text as paws_text
+from service.systems.proben import rules as proben
+from service.systems.proben import text as proben_text
+from service.systems.weltenbuch import rules as welten
+from service.systems.weltenbuch import text as welten_text
+
+COUNTS = (0, 1, 2, 5)
+Case = tuple[str, Callable[[str], str]]
+
+
+def cases() -> list[Case]:
+    return [*_paws(), *_proben(), *_weltenbuch(), *_malmsturm(), *_beutelschneider()]
+
+
+def said(render: Callable[..., str], *args: object) -> Callable[[str], str]:
+    """The line ``render(*args, lang)`` in whichever language is asked for."""
+    return lambda lang: render(*args, lang)
+
+
+def _each(name: str, make: Callable[[int], Callable[[str], str] | None], *, least: int = 0) -> Iterator[Case]:
+    for count in COUNTS:
+        if count >= least:
+            render = make(count)
+            if render is not None:
+                yield f"{name} / {count}", render
+
+
+# --- Paws ---------------------------------------------------------------------------------------
+
+def _paws_test(successes: int, *, rescue: paws.TestRescue | None = None, catastrophe: bool = False,
+               all_ones: bool = False, dice: int = 3, name: str | None = "Ryan") -> Callable[[str], str]:
+    rolled = [5] * successes + [1 if catastrophe or all_ones else 2] * max(dice - successes, 0)
+    result = paws.TestResult(paws.PoolSize(len(rolled), 2), rolled, successes, successes >= 1,
+                             max(successes - 1, 0), catastrophe, rescue,
+                             paws.narrator_of_test(successes >= 1, name))
+    return lambda lang: paws_text.test(result, name, lang)
+
+
+def _paws_side(name: str | None, successes: int, rescue: paws.ComparisonRescue | None = None,
+               catastrophe: bool = False) -> paws.Side:
+    dice = [6] * successes or [1, 1]
+    return paws.Side(name, paws.PoolSize(len(dice), 2), dice, successes, catastrophe, rescue)
+
+
+def _paws_comparison(a: paws.Side, b: paws.Side, winner: str | None, net: int,
+                     mode: paws.Mode = paws.Mode.CONTEST) -> Callable[[str], str]:
+    narrator = paws.GM if winner is None else (b.name or "b") if winner == "a" else (a.name or "a")
+    result = paws.ComparisonResult(mode, a, b, winner, net, max(net - 1, 0),
+                                   (winner == "a") if mode is paws.Mode.DEFENSE else None, narrator)
+    return lambda lang: paws_text.comparison(result, lang)
+
+
+def _paws() -> Iterator[Case]:
+    yield from _each("paws.test success", lambda n: _paws_test(n), least=1)
+    yield from _each("paws.test failure without a name", lambda n: _paws_test(0, dice=n, name=None))
+    yield from _each("paws.test catastrophe", lambda n: _paws_test(0, dice=n, catastrophe=True), least=1)
+    yield from _each("paws.test catastrophe, rescue dice without a success",
+                     lambda n: _paws_test(0, catastrophe=True, rescue=paws.TestRescue([2] * n, 0, False, 0)), least=1)
+    yield from _each("paws.test catastrophe rescued, n rescue successes",
+                     lambda n: _paws_test(0, all_ones=True, rescue=paws.TestRescue([5] * n, n, True, n - 1)),
+                     least=1)
+    yield from _each("paws.test plain failure, n rescue successes avert",
+                     lambda n: _paws_test(0, rescue=paws.TestRescue([5] * n + [2], n, False, n)))
+    rynn, foe = "Rynn", "Gegner"
+    yield from _each("paws.comparison a wins by n",
+                     lambda n: _paws_comparison(_paws_side(rynn, n + 1), _paws_side(foe, 1), "a", n), least=1)
+    yield from _each("paws.comparison b wins by n, unnamed sides",
+                     lambda n: _paws_comparison(_paws_side(None, 1), _paws_side(None, n + 1), "b", n), least=1)
+    yield from _each("paws.comparison tie at n",
+                     lambda n: _paws_comparison(_paws_side(rynn, n), _paws_side(foe, n), None, 0))
+    yield from _each("paws.comparison defense lands by n", lambda n: _paws_comparison(
+        _paws_side(rynn, n), _paws_side(foe, 0), "a", n, paws.Mode.DEFENSE), least=1)
+    yield from _each("paws.comparison defense repelled, defender n", lambda n: _paws_comparison(
+        _paws_side(rynn, 0), _paws_side(foe, n), None, 0, paws.Mode.DEFENSE))
+    yield from _each("paws.comparison rescue: no success against a lead of n", lambda n: _paws_comparison(
+        _paws_side(rynn, n), _paws_side(foe, 0, paws.ComparisonRescue([2, 3], 0, 0, False, False), True),
+        "a", n), least=1)
+    yield from _each("paws.comparison rescue: n successes cancel the whole lead", lambda n: _paws_comparison(
+        _paws_side(rynn, n + 1), _paws_side(foe, 1, paws.ComparisonRescue([5] * n, n, n, True, False)),
+        None, 0), least=1)
+    yield from _each("paws.comparison rescue: n successes cancel the lead, the tie averts the catastrophe",
+                     lambda n: _paws_comparison(_paws_side(rynn, n), _paws_side(
+                         foe, 0, paws.ComparisonRescue([5] * n, n, n, True, True)), None, 0), least=1)
+    yield from _each("paws.comparison rescue: a lead of 1, n successes (the rest not needed)",
+                     lambda n: _paws_comparison(_paws_side(rynn, 2), _paws_side(
+                         foe, 1, paws.ComparisonRescue([5] * n, n, 1, True, False)), None, 0), least=2)
+    yield from _each("paws.comparison rescue: short of a tie, n successes, the first averts the catastrophe",
+                     lambda n: _paws_comparison(_paws_side(rynn, n + 3), _paws_side(
+                         foe, 0, paws.ComparisonRescue([5] * n, n, n - 1, False, True)), "a", 4), least=1)
+    yield from _each("paws.comparison rescue: short of a tie, n successes cancel", lambda n: _paws_comparison(
+        _paws_side(rynn, n + 3), _paws_side(foe, 1, paws.ComparisonRescue([5] * n, n, n, False, False)), "a", 2),
+        least=1)
+    yield from _each("paws.rescue n successes", lambda n: said(paws_text.rescue, paws.RescueResult([5] * n + [1], n)))
+    valid = paws.validate_character(3, 15, [paws.Trait("athletisch", 2)])
+    yield "paws.validate-character valid", lambda lang: paws_text.character(paws_text.character_result(valid, lang),
+                                                                            15, lang)
+    categories = [paws.Category("Magie", potential=2, power=1)]
+    invalid = paws.validate_character(
+        3, 2, [paws.Trait("stark", 3), paws.Trait("stark", 4), paws.Trait("feige", 4, bad=True),
+               paws.Trait("Feuer", 3, category="Magie"), paws.Trait("Fluch", 3, bad=True, category="Magie")],
+        categories)
+    yield "paws.validate-character every problem", lambda lang: paws_text.character(
+        paws_text.character_result(invalid, lang), 2, lang)
+
+
+# --- Proben -------------------------------------------------------------------------------------
+
+def _proben_test(outcome: proben.Outcome, successes: int, *, quality: int = 0, impossible: bool = False,
+                 name: str | None = "Alrik") -> Callable[[str], str]:
+    dice = [6] * successes + [2]
+    result = proben.TestResult(len(dice), dice, successes, outcome, impossible, quality)
+    return lambda lang: proben_text.test(result, 2, name, lang)
+
+
+def _proben() -> Iterator[Case]:
+    success, partial, failure = proben.Outcome.SUCCESS, proben.Outcome.PARTIAL, proben.Outcome.FAILURE
+    yield from _each("proben.test success with quality n", lambda n: _proben_test(success, 2 + n, quality=n))
+    yield from _each("proben.test partial success with n", lambda n: _proben_test(partial, n), least=1)
+    yield from _each("proben.test failure, unnamed", lambda n: _proben_test(failure, 0, name=None) if n == 0 else None)
+    yield from _each("proben.test impossible, n successes",
+                     lambda n: _proben_test(partial if n else failure, n, impossible=True))
+    no_dice = proben.TestResult(0, [], 0, proben.Outcome.NO_DICE, True, 0)
+    yield "proben.test no dice left", lambda lang: proben_text.test(no_dice, 2, "Alrik", lang)
+
+    def opposed(winner: str | None, decided_by: str | None, rounds: int) -> Callable[[str], str]:
+        side = proben.SideRoll([5, 2], 1)
+        result = proben.OpposedResult([proben.OpposedRound(side, side)] * rounds, winner, decided_by)
+        return lambda lang: proben_text.opposed(result, "Alrik", "Ulf", lang)
+
+    yield from _each("proben.opposed won in n rounds", lambda n: opposed("a", "successes", n), least=1)
+    yield from _each("proben.opposed won on the base value in n rounds", lambda n: opposed("b", "base", n), least=1)
+    yield from _each("proben.opposed tie after n rounds", lambda n: opposed(None, None, n), least=1)
+
+    def cooperation(helpers: int, helped: int) -> Callable[[str], str]:
+        result = proben.CooperationResult(
+            [proben.HelperResult(f"H{i}", [5 if i < helped else 2], int(i < helped), i < helped)
+             for i in range(helpers)], proben.TestResult(3, [5, 2, 2], 1, success, False, 0))
+        return lambda lang: proben_text.cooperation(result, 1, "Alrik", lang)
+
+    yield from _each("proben.cooperation, n helpers, none helps", lambda n: cooperation(n, 0), least=1)
+    yield from _each("proben.cooperation, n helpers, all help", lambda n: cooperation(n, n), least=1)
+    yield from _each("proben.cooperation, n helpers of 6 help", lambda n: cooperation(6, n), least=1)
+
+    def extended(required: int, rolls: int, ok: bool, elapsed: bool) -> Callable[[str], str]:
+        result = proben.ExtendedResult([proben.ExtendedRoll([5], 1, min(i + 1, required)) for i in range(rolls)],
+                                       ok, rolls, proben.Elapsed(rolls * 10, "Minuten") if elapsed else None)
+        return lambda lang: proben_text.extended(result, required, "Alrik", lang)
+
+    yield from _each("proben.extended n required, reached in n rolls, with time",
+                     lambda n: extended(n, n, True, True), least=1)
+    yield from _each("proben.extended n required, out of dice", lambda n: extended(n + 1, n, False, False))
+
+
+# --- Weltenbuch ---------------------------------------------------------------------------------
+
+def _weltenbuch() -> Iterator[Case]:
+    order = [welten.Turn(1, welten.Actor.PLAYER, ["Toran"]), welten.Turn(0, welten.Actor.GM, ["Orc 1"])]
+
+    def conflict(heroes: int, orcs: int) -> Callable[[str], str]:
+        parties = [welten.PartyTotal("Heroes", heroes), welten.PartyTotal("Orcs", orcs)]
+        result = welten.ConflictResult([], parties, welten.winner(parties), order)
+        return lambda lang: welten_text.conflict(result, lang)
+
+    yield from _each("weltenbuch.conflict won with n against 0", lambda n: conflict(n, 0), least=1)
+    yield from _each("weltenbuch.conflict tie at n", lambda n: conflict(n, n))
+
+    def narration(spent: int, lost: int, points: int, left: int, consequences: int) -> Callable[[str], str]:
+        dice = [welten.SpentDie("Toran", i, 2, True, "Orc 1" if i < lost else None, "toughness" if i < lost else None)
+                for i in range(spent)]
+        result = welten.NarrationResult(
+            dice, [welten.HeroPointApplied("Toran", i, 3) for i in range(points)], {},
+            [f"Orc {i + 1}" for i in range(consequences)], [welten.DieRef("Toran", i) for i in range(left)], not left)
+        return lambda lang: welten_text.narration(result, lang)
+
+    yield from _each("weltenbuch.narration n dice spent, n lost, n left", lambda n: narration(n, n, 0, n, 0))
+    yield from _each("weltenbuch.narration n hero points, all spent, n consequences",
+                     lambda n: narration(5, 2, n, 0, n), least=1)
+    for name in (None, "Alvar"):
+        result = welten.ResurrectionResult(3, name)
+        yield f"weltenbuch.resurrection {'named' if name else 'by number'}", said(welten_text.resurrection, result)
+
+
+# --- Malmsturm ----------------------------------------------------------------------------------
+
+def _malm_side(name: str | None, total: int, lang: str, dice: int = 4) -> malm.ContestSide:
+    return malm.ContestSide(name, [0] * dice, total, malm.label(total, lang))
+
+
+def _malmsturm() -> Iterator[Case]:
+    yield "malmsturm.ladder", lambda lang: malm_text.ladder(malm.ladder(lang), lang)
+
+    def action(total: int, difficulty: int) -> Callable[[str], str]:
+        def render(lang: str) -> str:
+            margin = total - difficulty
+            result = malm.ActionResult([1, 0, 0, -1], total, malm.label(total, lang), margin >= 0, max(margin, 0),
+                                       margin)
+            return malm_text.action(result, difficulty, lang)
+        return render
+
+    yield from _each("malmsturm.action n shifts", lambda n: action(2 + n, 2))
+    yield from _each("malmsturm.action failure by n", lambda n: action(2 - n, 2), least=1)
+
+    def contest(a: int, b: int, named: bool) -> Callable[[str], str]:
+        def render(lang: str) -> str:
+            result = malm.ContestResult(_malm_side("Dieb" if named else None, a, lang),
+                                        _malm_side("Händler" if named else None, b, lang),
+                                        malm.winner_of(a, b), abs(a - b))
+            return malm_text.contest(result, lang)
+        return render
+
+    yield from _each("malmsturm.contest won by n", lambda n: contest(1 + n, 1, True), least=1)
+    yield from _each("malmsturm.contest lost by n, unnamed", lambda n: contest(1, 1 + n, False), least=1)
+    yield "malmsturm.contest tie", contest(2, 2, True)
+
+    def initiative(size: int) -> Callable[[str], str]:
+        def render(lang: str) -> str:
+            order = [malm.InitiativeEntry(f"P{i}", 1, [0] * 4, 3 - i, malm.label(3 - i, lang), []) for i in range(size)]
+            return malm_text.initiative(malm.InitiativeResult(order), lang)
+        return render
+
+    yield from _each("malmsturm.initiative n participants", initiative, least=1)
+
+    stress = malm.Stress(malm.StressTrack(3, 3), malm.StressTrack(2, 2))
+    roomy = 9  # a track long enough to take every hit without a consequence
+
+    def attack(shifts: int, *, attack_type: malm.AttackType = malm.AttackType.HARM,
+               reason: malm.ConsequenceReason | None = None, taken_out: bool = False, defended: bool = True,
+               left: int = 2, size: int = 3) -> Callable[[str], str]:
+        def render(lang: str) -> str:
+            track = malm.TRACK_OF[attack_type]
+            after = stress.with_track(track, malm.StressTrack(left, size))
+            defender = _malm_side("Ork", 2, lang) if defended else malm.ContestSide("Ork", [], 0, malm.label(0, lang))
+            required = reason is not None
+            result = malm.AttackResult(
+                _malm_side("Ragna", 2 + shifts, lang), defender, shifts >= 1, shifts, track, after, required,
+                reason, 2 if taken_out else 1, taken_out, defended,
+                malm.suggested_consequences(attack_type, lang) if required else [])
+            return malm_text.attack(result, lang)
+        return render
+
+    yield "malmsturm.attack miss", attack(0)
+    yield "malmsturm.attack miss, already out", attack(0, taken_out=True)
+    yield from _each("malmsturm.attack hit with n shifts", lambda n: attack(n, left=roomy - n, size=roomy), least=1)
+    yield from _each("malmsturm.attack undefended, n shifts",
+                     lambda n: attack(n, defended=False, left=roomy - n, size=roomy))
+    for kind in malm.AttackType:
+        yield from _each(f"malmsturm.attack {kind.value}: stress spent with n shifts", lambda n, kind=kind: attack(
+            n, attack_type=kind, reason=malm.ConsequenceReason.STRESS_SPENT, left=3), least=1)
+    yield "malmsturm.attack consequence taken early", attack(1, reason=malm.ConsequenceReason.TAKEN_EARLY)
+    yield "malmsturm.attack second consequence takes the defender out", attack(
+        3, attack_type=malm.AttackType.PUSH, reason=malm.ConsequenceReason.STRESS_SPENT, taken_out=True, left=3)
+    yield "malmsturm.attack hit, already out", attack(2, taken_out=True)
+
+
+# --- Beutelschneider ----------------------------------------------------------------------------
+
+RED, GREEN, BLUE, WHITE, BLACK = (beutel.Colour.RED, beutel.Colour.GREEN, beutel.Colour.BLUE, beutel.Colour.WHITE,
+                                  beutel.Colour.BLACK)
+BAG = beutel.Bag(8, 6, 0, 3, 3)
+
+
+def _beutelschneider() -> Iterator[Case]:
+    yield "beutelschneider.validate-bag valid", said(beutel_text.validate_bag, [])
+    yield from _each("beutelschneider.validate-bag every problem, n expected", lambda n: said(
+        beutel_text.validate_bag, [beutel.Finding(problem, n, n + 2) for problem in beutel.BagProblem]))
+    for difficulty in beutel.Difficulty:
+        for ability in beutel.Ability:
+            yield f"beutelschneider.challenge {difficulty.value} {ability.value} success", said(
+                beutel_text.challenge, beutel.ChallengeResult((RED, WHITE), 1, True, False), ability, difficulty,
+                "Matthäus")
+    yield from _each("beutelschneider.challenge failure, n white marbles, unnamed", lambda n: said(
+        beutel_text.challenge, beutel.ChallengeResult((WHITE,) * n, 0, False, False), beutel.Ability.MAGIC,
+        beutel.Difficulty.NORMAL, None), least=1)
+    yield from _each("beutelschneider.challenge unconscious, n black marbles", lambda n: said(
+        beutel_text.challenge, beutel.ChallengeResult((BLACK,) * n, 0, False, True), beutel.Ability.COMBAT,
+        beutel.Difficulty.HARD, "Matthäus"), least=1)
+    yield from _each("beutelschneider.challenge n red, a green and n white marbles", lambda n: said(
+        beutel_text.challenge, beutel.ChallengeResult((RED,) * n + (GREEN,) + (WHITE,) * n, n, n >= 1, False),
+        beutel.Ability.COMBAT, beutel.Difficulty.EASY, "Matthäus"))
+    yield from _each("beutelschneider.first-aid n healing draws", lambda n: said(
+        beutel_text.first_aid, beutel.FirstAidResult((GREEN,) * n + (WHITE,), n, True, False, n),
+        beutel.Difficulty.NORMAL, "Sani"))
+
+    def participants(unconscious: bool = False) -> tuple:
+        return (beutel.ContestantResult("Matthäus", beutel.Ability.COMBAT, (RED, RED), 2, False),
+                beutel.ContestantResult("Ulf", beutel.Ability.SKILL, (BLACK,) if unconscious else (GREEN, WHITE), 1,
+                                        unconscious))
+
+    yield from _each("beutelschneider.contest won by n marbles", lambda n: said(
+        beutel_text.contest, beutel.ContestResult(participants(), "Matthäus", n)), least=1)
+    yield "beutelschneider.contest tie, one unconscious", said(
+        beutel_text.contest, beutel.ContestResult(participants(True), None, 0))
+    yield "beutelschneider.combat winner did not fight", said(
+        beutel_text.combat, beutel.CombatResult(participants(), "Ulf", 1, None))
+    yield "beutelschneider.combat tie", said(beutel_text.combat, beutel.CombatResult(participants(), None, 0, None))
+    for severity in beutel.Severity:
+        yield from _each(f"beutelschneider.combat {severity.value} injury, n marbles replaced",
+                         lambda n, s=severity: said(beutel_text.combat, beutel.CombatResult(
+                             participants(), "Matthäus", 1, beutel.CombatInjury("Ulf", s, (GREEN,) * n, BAG))),
+                         least=1)
+        yield from _each(f"beutelschneider.injury {severity.value}, n marbles drawn", lambda n, s=severity: said(
+            beutel_text.injury, beutel.InjuryResult((RED,) * n, beutel.Bag(8, 6, 0, 3, 3 + n)), s, "Matthäus"),
+            least=1)
+    for dies in (True, False):
+        last = BLACK if dies else RED
+        yield from _each(f"beutelschneider.mortal-danger {'dies' if dies else 'survives'}, n marbles",
+                         lambda n, dies=dies, last=last: said(
+                             beutel_text.mortal_danger, beutel.MortalDangerResult((WHITE,) * (n - 1) + (last,), dies),
+                             None if n == 2 else "Matthäus"), least=1)
+    yield from _each("beutelschneider.healing without black, n marbles", lambda n: said(
+        beutel_text.healing, beutel.HealingResult((WHITE,) * n, 0, 0, None), "Matthäus"), least=1)
+    yield from _each("beutelschneider.healing n black to replace", lambda n: said(
+        beutel_text.healing, beutel.HealingResult((BLACK,) * n + (WHITE,), n, n, None), "Matthäus"), least=1)
+    yield from _each("beutelschneider.healing n black replaced", lambda n: said(
+        beutel_text.healing, beutel.HealingResult((BLACK,) * n, n, 0, beutel.Bag(8 + n, 6, 0, 3, 3)), None), least=1)
+    yield from _each("beutelschneider.experience n marbles to exchange", lambda n: said(
+        beutel_text.experience, beutel.ExperienceResult((BLUE,) * n, n, None), beutel.Amount.SOME, "Matthäus"),
+        least=1)
+    yield "beutelschneider.experience applied", said(
+        beutel_text.experience, beutel.ExperienceResult((RED, WHITE), 0, BAG), beutel.Amount.SOME, "Matthäus")
+    for kind in ("healing", "experience"):
+        yield f"beutelschneider.{kind}-apply", said(beutel_text.applied, kind, BAG, beutel.Bag(9, 6, 1, 3, 1))
