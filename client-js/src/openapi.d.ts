@@ -5024,7 +5024,7 @@ export interface operations {
                      *           "white": 4
                      *         }
                      *       },
-                     *       "summary": "Experience applied: the bag held 8 red, 4 green, 5 white, 3 black, now 10 red, 3 green, 4 white, 3 black."
+                     *       "summary": "Experience applied: the bag held 8 red, 4 green, 5 white and 3 black marbles, now 10 red, 3 green, 4 white and 3 black marbles."
                      *     }
                      */
                     "application/json": components["schemas"]["BeutelschneiderExperienceApplyResponse"];
@@ -5686,7 +5686,7 @@ export interface operations {
                      *           "white": 3
                      *         }
                      *       },
-                     *       "summary": "Healing applied: the bag held 8 red, 6 green, 3 white, 3 black, now 9 red, 6 green, 3 white, 2 black."
+                     *       "summary": "Healing applied: the bag held 8 red, 6 green, 3 white and 3 black marbles, now 9 red, 6 green, 3 white and 2 black marbles."
                      *     }
                      */
                     "application/json": components["schemas"]["BeutelschneiderHealingApplyResponse"];
@@ -5873,7 +5873,7 @@ export interface operations {
                      *           "red"
                      *         ]
                      *       },
-                     *       "summary": "Legionär suffers a serious injury and draws a black and a red marble; each is replaced by a black one, now 4 black in the bag."
+                     *       "summary": "Legionär suffers a serious injury and draws a black and a red marble; each is replaced by a black one, the bag now holds 4 black."
                      *     }
                      */
                     "application/json": components["schemas"]["BeutelschneiderInjuryResponse"];
@@ -8531,7 +8531,7 @@ export interface operations {
                      *           "successes": 1
                      *         }
                      *       },
-                     *       "summary": "Cooperation: 0 of 1 helpers grant an advantage. Alrik: Test with 4d6 against difficulty 3: 6, 3, 2, 1 → 1 success, partial success."
+                     *       "summary": "Cooperation: the helper grants no advantage. Alrik: Test with 4d6 against difficulty 3: 6, 3, 2, 1 → 1 success. Partial success."
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenCooperationResponse"];
@@ -8802,7 +8802,7 @@ export interface operations {
                      *         "rolls_used": 4,
                      *         "success": false
                      *       },
-                     *       "summary": "Alrik: Extended test: 2 of 4 successes in 4 rolls, 4 hours: failed, out of dice."
+                     *       "summary": "Alrik: Extended test: 2 of 4 successes in 4 rolls (4 hours). Failure: the dice are used up."
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenExtendedResponse"];
@@ -9041,7 +9041,7 @@ export interface operations {
                      *         ],
                      *         "winner": "a"
                      *       },
-                     *       "summary": "Opposed test Alrik vs Stadtwache: Alrik wins (1:0)."
+                     *       "summary": "Opposed test Alrik against Stadtwache: Alrik wins (1:0)."
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenOpposedResponse"];
@@ -9237,7 +9237,7 @@ export interface operations {
                      *         "quality": 0,
                      *         "successes": 1
                      *       },
-                     *       "summary": "Alrik: Test with 4d6 against difficulty 2: 1, 4, 6, 3 → 1 success, partial success."
+                     *       "summary": "Alrik: Test with 4d6 against difficulty 2: 1, 4, 6, 3 → 1 success. Partial success."
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenTestResponse"];
@@ -9777,7 +9777,7 @@ export interface operations {
                      *         ],
                      *         "winner": "Orcs"
                      *       },
-                     *       "summary": "Conflict scene: Heroes 1, Orcs 4. Orcs win the scene. Narration order: Toran → Fayla → GM."
+                     *       "summary": "Conflict scene: Heroes with 1 success, Orcs with 4 successes. The scene goes to Orcs. Narration order: Toran → Fayla → GM."
                      *     }
                      */
                     "application/json": components["schemas"]["WeltenbuchConflictResponse"];

@@ -125,8 +125,8 @@ def test_healing_apply(post, healing_draw):
     status, response = post(f"{BASE}/healing/apply?lang=de", {"draw": healing_draw, "replacements": ["blue", "red"]})
     assert status == 200, response
     assert response["result"] == {"bag_after": {"red": 9, "green": 6, "blue": 1, "white": 3, "black": 1}}
-    assert response["summary"] == ("Heilung angewandt: Der Beutel enthielt 8 rote, 6 grüne, 3 weiße, 3 schwarze, "
-                                   "jetzt 9 rote, 6 grüne, 1 blaue, 3 weiße, 1 schwarze.")
+    assert response["summary"] == ("Heilung angewandt: Der Beutel enthielt 8 rote, 6 grüne, 3 weiße und 3 schwarze "
+                                   "Murmeln, jetzt 9 rote, 6 grüne, 1 blaue, 3 weiße und 1 schwarze Murmel.")
     status, verdict = post("/v1/receipts/verify", response)
     assert verdict["valid"] is True
 

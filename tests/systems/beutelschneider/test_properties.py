@@ -548,7 +548,7 @@ def invalid_bodies(draw, operation: str) -> tuple[dict, str]:
         bag[name] = draw(st.integers(0, 5))
         return body, dotted(bag_at + (name,))
     if mistake == "wrong type in bag":
-        bag[colour] = draw(WRONG_TYPES)
+        bag[colour] = draw(WRONG_TYPES.filter(lambda value: value is not None))  # null: not given, i.e. 0
         return body, dotted(bag_at + (colour,))
     if mistake == "bag not an object":
         at(body, bag_at[:-1])[bag_at[-1]] = draw(st.sampled_from(["full", 20, [], None, True]))
@@ -574,7 +574,7 @@ def invalid_bodies(draw, operation: str) -> tuple[dict, str]:
         if operation == "healing":  # chances is optional: replace `draws` by a bad `chances`
             body.pop("draws", None)
         value = (draw(st.sampled_from(["Easy", "medium", "fire", "", "black", "3"])) if mistake == "unknown enum value"
-                 else draw(st.sampled_from([3, True, None, ["hard"], {"v": 1}])))
+                 else draw(st.sampled_from([3, True, ["hard"], {"v": 1}])))  # null: not given, the default
         at(body, path[:-1])[path[-1]] = value
         return body, dotted(path)
     if mistake == "too few marbles":

@@ -315,7 +315,7 @@ def invalid_cases(draw):
         return "/attack", body, "defender.consequences"
     if kind == "early_not_bool":
         body = draw(attack_bodies())
-        body["take_consequence_early"] = draw(st.sampled_from(["yes", "true", 1, 0, None]))
+        body["take_consequence_early"] = draw(st.sampled_from(["yes", "true", 1, 0]))  # null: not given
         return "/attack", body, "take_consequence_early"
     if kind == "no_participants":
         return "/initiative", {"participants": []}, "participants"
@@ -352,7 +352,9 @@ def invalid_cases(draw):
     if kind == "skill_off_ladder":
         target[path[-1]] = draw(out_of_ladder)
     elif kind == "wrong_type":
-        target[path[-1]] = draw(wrong_types)
+        # null for an optional field (a modifier) means "not given", which is valid
+        optional = path[-1] == "modifier"
+        target[path[-1]] = draw(wrong_types.filter(lambda value: value is not None or not optional))
     elif kind == "missing_field":
         del target[path[-1]]
     else:  # unknown_field: a field the schema does not know, next to a real one

@@ -419,6 +419,7 @@ def broken_pool(draw, pool: dict) -> tuple[dict, str]:
         field = draw(st.sampled_from(["rank", "extra_bonus_dice", "extra_rescue_dice", "wounds", "fit",
                                       "advantages", "name"]))
         value = draw(WRONG_TYPES)
+        assume(value is not None or field == "rank")  # null for an optional field means "not given"
         if field == "fit":
             assume(value not in tuple(FITS))
         if field == "advantages":
