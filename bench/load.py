@@ -34,8 +34,10 @@ WORKER_MODELS = {
     "gthread-32": {"GUNICORN_WORKER_CLASS": "gthread", "GUNICORN_THREADS": "32"},
     "gthread-256": {"GUNICORN_WORKER_CLASS": "gthread", "GUNICORN_THREADS": "256"},
     "gevent": {"GUNICORN_WORKER_CLASS": "gevent"},
-    # The production worker (service/platform/worker.py): gevent with deadlines and shedding.
-    "service-worker": {},
+    # The production worker (service/platform/worker.py): gevent with deadlines and shedding. Shedding
+    # is off here, so the wrk runs measure throughput flat out as for the others (`overload` measures
+    # shedding); it never refuses /livez, and the slow-client probes are far from overloading it.
+    "service-worker": {"WURFWERK_MAX_QUEUE_DELAY": "3600"},
 }
 
 
@@ -50,6 +52,32 @@ def rss_mib(master_pid: int) -> float:
             continue
         total_kib += int(re.search(r"VmRSS:\s+(\d+)", status).group(1))
     return round(total_kib / 1024, 1)
+
+
+def cpu_seconds(master_pid: int) -> float:
+    """User and system CPU time of the master and its workers so far. CPU time per request is what
+    a worker model costs whatever share of this shared machine the scheduler gives it (a process with
+    many threads gets a bigger share than one with one, which tilts requests per second)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    pids = [master_pid] + [int(p) for p in os.listdir("/proc") if p.isdigit() and _parent(int(p)) == master_pid]
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+def measured(server: Gunicorn, path: str, body: dict | None, seconds: int, connections: int, **options) -> dict:
+    """wrk's figures plus the server's CPU milliseconds per answered request."""
+    before = cpu_seconds(server.process.pid)
+    row = wrk(server.url + path, body=body, seconds=seconds, connections=connections, **options)
+    answered = sum(row["statuses"].values())
+    spent_ms = (cpu_seconds(server.process.pid) - before) * 1000
+    row["cpu_ms_per_request"] = round(spent_ms / answered, 2) if answered else None
+    return row
 
 
 def _parent(pid: int) -> int:
@@ -76,8 +104,8 @@ def compare_workers(tmp: Path, slow: int, probes: int, seconds: int, rounds: int
         runs: dict[str, list[tuple[dict, dict]]] = {name: [] for name in models}
         for _ in range(rounds):
             for name, server in servers.items():
-                sign_only = wrk(server.url + "/bench/sign-only", body=PAWS_TEST[2], seconds=seconds, connections=32)
-                paws = wrk(server.url + PAWS_TEST[1], body=PAWS_TEST[2], seconds=seconds, connections=32)
+                sign_only = measured(server, "/bench/sign-only", PAWS_TEST[2], seconds, 32)
+                paws = measured(server, PAWS_TEST[1], PAWS_TEST[2], seconds, 32)
                 runs[name].append((sign_only, paws))
         for name, pairs in runs.items():
             results[name]["throughput"] = {
@@ -85,6 +113,8 @@ def compare_workers(tmp: Path, slow: int, probes: int, seconds: int, rounds: int
                 "paws_test_rps": round(statistics.median(b["rps"] for _, b in pairs)),
                 "paws_test_p99_ms": round(statistics.median(b["p99_ms"] for _, b in pairs), 1),
                 "paws_over_sign_only": round(statistics.median(b["rps"] / a["rps"] for a, b in pairs), 3),
+                "sign_only_cpu_ms": statistics.median(a["cpu_ms_per_request"] for a, _ in pairs),
+                "paws_test_cpu_ms": statistics.median(b["cpu_ms_per_request"] for _, b in pairs),
                 "non_2xx": sum(count for pair in pairs for run in pair
                                for status, count in run["statuses"].items() if status != "200"),
             }
@@ -126,13 +156,14 @@ def overload(tmp: Path, seconds: int, delay_ms: int) -> dict:
     servers = {"shedding": start_server(tmp, {}, "shedding"),
                "no_shedding": start_server(tmp, {"WURFWERK_MAX_QUEUE_DELAY": "3600"}, "no-shedding")}
     try:
-        capacity = wrk(servers["no_shedding"].url + PAWS_TEST[1], body=PAWS_TEST[2], seconds=seconds, connections=32)
+        capacity = measured(servers["no_shedding"], PAWS_TEST[1], PAWS_TEST[2], seconds, 32)
+        # What two cores would serve with nothing else on them (no wrk, no neighbours).
+        capacity["two_core_estimate_rps"] = round(2000 / capacity["cpu_ms_per_request"])
         results: dict = {"capacity": capacity, "shedding": {}, "no_shedding": {}}
         for factor in (1, 2, 4):
             connections = max(1, round(factor * capacity["ok_rps"] * delay_ms / 1000))
             for label, server in servers.items():
-                row = wrk(server.url + PAWS_TEST[1], body=PAWS_TEST[2], seconds=seconds, connections=connections,
-                          delay_ms=delay_ms)
+                row = measured(server, PAWS_TEST[1], PAWS_TEST[2], seconds, connections, delay_ms=delay_ms)
                 row["connections"] = connections
                 row["offered_rps"] = round(connections * 1000 / delay_ms)
                 results[label][f"{factor}x"] = row

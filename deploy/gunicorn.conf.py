@@ -81,6 +81,9 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 # answers, load shedding); the variables exist to compare worker models (bench/load.py).
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "service.platform.worker.Worker")
 threads = int(os.environ.get("GUNICORN_THREADS", "1"))
+# Each worker listens on a socket of its own (SO_REUSEPORT): the kernel spreads new connections
+# evenly over the workers, and each worker accepts all that wait (service/platform/worker.py).
+reuse_port = True
 # Open connections per worker (greenlets); beyond it the worker stops accepting.
 worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
 # What a client may send, from the settings table (service/config.py); gunicorn answers beyond it.

@@ -25,10 +25,14 @@ import socket
 import time
 import uuid
 from collections.abc import Callable, Iterable
+from functools import partial
 
 import gevent
 import orjson
+from gevent.pool import Pool
+from gevent.server import StreamServer
 from gunicorn.http import errors as http_errors
+from gunicorn.sock import ssl_context
 from gunicorn.workers.ggevent import GeventWorker
 
 from service.config import config_from_env
@@ -51,7 +55,7 @@ _GUNICORN_ERRORS: tuple[tuple[type[Exception], int, str, str], ...] = (
     (http_errors.ConfigurationProblem, 500, "internal-error", _FAULT),
     (http_errors.ParseException, 400, "bad-request", "The request is not valid HTTP/1.1: {error}."),
 )
-_TITLES = {400: "Bad Request", 403: "Forbidden", 408: "Request Timeout", 414: "URI Too Long", 417: "Expectation Failed",
+_TITLES = {400: "Bad Request", 403: "Forbidden", 414: "URI Too Long", 417: "Expectation Failed",
            431: "Request Header Fields Too Large", 500: "Internal Server Error", 501: "Not Implemented"}
 
 
@@ -67,6 +71,39 @@ class Worker(GeventWorker):
                                                         cors_origins=config.cors_origins))
         self.wsgi = BodyDeadline(shedder, config.read_timeout)
 
+    def run(self):
+        """gunicorn's ``GeventWorker.run`` with one change: a worker accepts every waiting connection
+        at once, not one per turn of its event loop. gunicorn accepts one at a time when workers
+        share a socket, so that no worker takes a whole burst; under load a turn takes as long as
+        all ready requests, and a new connection then waited one turn per connection queued before
+        it (seconds, for a burst of a few hundred). Here each worker has its own socket
+        (``reuse_port`` in deploy/gunicorn.conf.py) and the kernel spreads connections over them."""
+        servers = []
+        for listener in self.sockets:
+            listener.setblocking(1)
+            server = StreamServer(listener, handle=partial(self.handle, listener), spawn=Pool(self.worker_connections),
+                                  **({"ssl_context": ssl_context(self.cfg)} if self.cfg.is_ssl else {}))
+            server.start()
+            servers.append(server)
+        while self.alive:
+            self.notify()
+            gevent.sleep(1.0)
+        self._stop(servers)
+
+    def _stop(self, servers):
+        """As gunicorn's: stop accepting, let requests in flight finish within graceful_timeout."""
+        for server in servers:
+            server.close()
+        deadline = time.monotonic() + self.cfg.graceful_timeout
+        while time.monotonic() < deadline:
+            if all(server.pool.free_count() == server.pool.size for server in servers):
+                return
+            self.notify()
+            gevent.sleep(1.0)
+        self.log.warning("Worker graceful timeout (pid:%s)", self.pid)
+        for server in servers:
+            server.stop(timeout=1)
+
     def timeout_ctx(self):
         # False: when the head has not arrived in time, the connection is closed without an answer
         # (an idle kept-alive connection is closed that way too, and expects no answer).
@@ -78,11 +115,13 @@ class Worker(GeventWorker):
             self.log.exception("Error handling request", exc_info=exc)
         else:
             self.log.warning("Invalid request from ip=%s: %s", (addr or ("",))[0], exc)
+        request_id = uuid.uuid4().hex  # the request's own X-Request-ID was not read, or not trusted
         body = orjson.dumps({"type": PROBLEM_BASE + slug, "title": _TITLES[status], "status": status,
                              "detail": detail, "instance": getattr(req, "path", None) or "/",
-                             "request_id": uuid.uuid4().hex})
+                             "request_id": request_id})
         head = (f"HTTP/1.1 {status} {_TITLES[status]}\r\nConnection: close\r\n"
-                f"Content-Type: {PROBLEM_MEDIA_TYPE}\r\nContent-Length: {len(body)}\r\n\r\n")
+                f"Content-Type: {PROBLEM_MEDIA_TYPE}\r\nContent-Length: {len(body)}\r\n"
+                f"X-Request-ID: {request_id}\r\n\r\n")
         try:
             with gevent.Timeout(1, False):  # a client that does not read its answer gets none
                 client.sendall(head.encode("latin-1") + body)
@@ -95,7 +134,6 @@ class Worker(GeventWorker):
                 return status, slug, detail.format(error=exc, request_line=self.cfg.limit_request_line,
                                                    headers_detail=self._headers_detail(exc))
         return 500, "internal-error", _FAULT
-
 
     def _headers_detail(self, exc: BaseException) -> str:
         # gunicorn raises LimitRequestHeaders for both limits and tells them apart by its message.

@@ -49,7 +49,7 @@ def test_two_hundred_slow_connections_neither_stall_the_service_nor_stay_open(tm
         assert flood.wait_closed(timeout=15), f"{flood.still_open()} slow connections still open"
         lifetimes = flood.lifetimes()
         for kind, seconds in lifetimes.items():
-            assert len(seconds) > 60 and min(seconds) >= 2.9, (kind, min(seconds))
+            assert len(seconds) > 60 and min(seconds) >= 2.5, (kind, min(seconds))  # not before the timeout
     finally:
         flood.close()
         server.stop()
