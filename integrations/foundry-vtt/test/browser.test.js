@@ -125,7 +125,7 @@ before(async () => {
   page = context.pages()[0] ?? (await context.newPage());
   page.on("pageerror", (error) => pageErrors.push(String(error)));
   await page.goto(`http://127.0.0.1:${address.port}/`);
-  await page.waitForFunction(() => /** @type {any} */ (window).ready === true, null, { timeout: 30000 });
+  await page.waitForFunction(() => /** @type {any} */ (window).ready === true, null, { timeout: 60000 });
   assert.notEqual(new URL(serviceUrl).port, String(address.port), "the page and the service are different origins");
 });
 
@@ -176,7 +176,7 @@ test("three cards from the live service, pictures loaded, each receipt verified 
     const verdict = cards
       .nth(index)
       .locator(".wurfwerk-verdict[data-state='valid'], .wurfwerk-verdict[data-state='invalid']");
-    await verdict.waitFor({ timeout: 15000 });
+    await verdict.waitFor({ timeout: 60000 });
     assert.equal(await verdict.textContent(), "✓ signature valid", `card ${index + 1}`);
   }
   assert.deepEqual(pageErrors, []);
@@ -194,7 +194,7 @@ test("the card's link opens the service's /play page with the same request", asy
     await play.waitForFunction(
       () => /** @type {HTMLInputElement | null} */ (document.querySelector('[data-path="rank"]'))?.value === "3",
       null,
-      { timeout: 60000 },
+      { timeout: 90000 },
     );
     assert.equal(await play.locator('[data-testid="operation"]').inputValue(), "paws.test");
     assert.equal(await play.locator('[data-path="name"]').inputValue(), "Ryan");
@@ -209,6 +209,6 @@ test("after tampering with the stored response, Verify shows ✗", async () => {
   await page.evaluate((messageId) => /** @type {any} */ (window).tamper(messageId), id);
   await first.locator("button.wurfwerk-verify").click();
   const verdict = first.locator(".wurfwerk-verdict[data-state='invalid']");
-  await verdict.waitFor({ timeout: 15000 });
+  await verdict.waitFor({ timeout: 60000 });
   assert.equal(await verdict.textContent(), "✗ signature invalid: the signature does not match the document");
 });

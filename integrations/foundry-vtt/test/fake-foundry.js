@@ -191,7 +191,7 @@ export function installFakeFoundry({ lang = "en", translations, dialogAnswers = 
  * @param {() => boolean} condition
  * @param {number} [timeoutMs]
  */
-export async function waitFor(condition, timeoutMs = 10000) {
+export async function waitFor(condition, timeoutMs = 30000) {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error("timed out waiting for the module");
