@@ -10,10 +10,12 @@ import json
 import secrets
 import subprocess
 import threading
+from collections import Counter
 
 import pytest
 import requests
 
+from service.platform.receipts import KeyRing, generate_private_key_pem
 from tests.deploy.podman import BASE_IMAGE, ENV, PODMAN_COMPOSE, ROOT, container_ip, podman, remove_containers, wait_for
 from tests.deploy.processes import free_port
 
@@ -33,10 +35,12 @@ class Compose:
         for inherited in ("WURFWERK_SIGNING_KEY", "WURFWERK_VERIFY_KEYS", "WURFWERK_API_KEYS"):
             self.env.pop(inherited, None)
 
-    def __call__(self, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-        result = subprocess.run([PODMAN_COMPOSE, "--project-name", self.project, "--file",
-                                 str(ROOT / "docker-compose.yml"), *args], cwd=ROOT, env=self.env,
-                                capture_output=True, text=True, timeout=timeout)
+    def __call__(self, *args: str, extra_file: str | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+        files = ["--file", str(ROOT / "docker-compose.yml")]
+        if extra_file:
+            files += ["--file", str(ROOT / extra_file)]
+        result = subprocess.run([PODMAN_COMPOSE, "--project-name", self.project, *files, *args], cwd=ROOT,
+                                env=self.env, capture_output=True, text=True, timeout=timeout)
         assert result.returncode == 0, (f"podman-compose {' '.join(args)}:\n"
                                         f"{result.stdout[-2000:]}\n{result.stderr[-3000:]}")
         return result
@@ -156,4 +160,29 @@ def test_a_replica_stopped_and_started_under_load_fails_no_request_and_serves_at
         wait_for(lambda: _served(replica) >= 5, 60, "the restarted replica got no traffic", interval=1)
     assert new_address != old_address, "podman gave the restarted replica its old address: nothing was shown"
     assert load.failures == []
-    assert set(load.statuses) == {200} and len(load.statuses) > served_while_stopped
+    assert Counter(load.statuses) == {200: len(load.statuses)} and len(load.statuses) > served_while_stopped
+
+
+def test_a_key_provided_as_a_root_only_secret_file_replaces_the_made_one(compose, tmp_path):
+    """deploy/compose.key-file.yml: the file `openssl genpkey` leaves (0600, the host's root) becomes
+    the replicas' key; keygen installs it for uid 10001 and both replicas sign with it."""
+    pem = generate_private_key_pem()
+    key = tmp_path / "signing-key.pem"
+    key.write_text(pem)
+    key.chmod(0o600)
+    compose.env["WURFWERK_SIGNING_KEY_PEM"] = str(key)
+    compose("up", "--detach", "--force-recreate", extra_file="deploy/compose.key-file.yml")
+    assert "installed the provided signing key" in podman("logs", compose.container("keygen")).stdout
+    expected = KeyRing.from_pem(pem).kid
+    for replica in (compose.container("api", 1), compose.container("api", 2)):
+        wait_for(lambda replica=replica: _kid_or_none(replica) == expected, 90, f"{replica} did not sign with the key")
+    wait_for(lambda: _served_through(compose.url), 60, "the balancer did not serve again")
+    roll = requests.post(compose.url + "/v1/proben/test", json=BODY, timeout=10).json()
+    assert roll["receipt"]["kid"] == expected
+
+
+def _kid_or_none(replica: str) -> str | None:
+    try:
+        return _inside(replica, "GET", "/readyz")["kid"]
+    except AssertionError:
+        return None
