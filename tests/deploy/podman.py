@@ -3,6 +3,22 @@
 No registry is reachable here, so the images the container files name (python:3.11-slim, haproxy)
 are stood in for by one image bootstrapped from Debian packages (tests/deploy/base_image.sh); the
 Dockerfile and docker-compose.yml take it through their build argument and image variable, unmodified.
+
+podman in this sandbox (root, no systemd, cgroup v1), and what was done about it:
+- netavark needs the `iptables` binary (.ci/run installs it) or no container gets a network;
+- the default rlimits (nofile 1048576, nproc 4194304) exceed the sandbox's hard limits and runc refuses
+  every container: .ci/setup.d/podman.sh sets default_ulimits, cgroupfs, the file events logger, runc;
+- podman schedules HEALTHCHECKs with systemd timers: without systemd they never run by themselves
+  (and podman logs "unable to get systemd connection"); the tests run them with `podman healthcheck
+  run`, and compose does not wait for `service_healthy` (podman-compose ignores it before podman 4.6);
+- builds default to the OCI format, which has no HEALTHCHECK: every build here uses the Docker format;
+- `--read-only` mounts tmpfs on /tmp, /run and /var/tmp by itself (Docker does not): the tests pass
+  `--read-only-tmpfs=false --tmpfs /tmp`, as Docker users must;
+- podman-compose links containers with `--requires` (a replica cannot be removed while the balancer
+  exists), starts `deploy.replicas` only with `mode: replicated`, and waits for "stopped", not for
+  success, on `service_completed_successfully`;
+- a stopped container that starts again gets a new address: that is how the tests show the balancer
+  finding a replica again.
 """
 
 from __future__ import annotations
