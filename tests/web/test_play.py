@@ -112,7 +112,7 @@ CROSS_ORIGIN_PAGE = """<!DOCTYPE html>
   const client = new Client({ baseUrl: new URLSearchParams(location.search).get("api"), lang: "de" });
   try {
     // Idempotency-Key is a custom header: the preflight must allow it.
-    const roll = await client.call("paws.test", { rank: 3, seed: 5 }, { idempotencyKey: "vtt-roll-1" });
+    const roll = await client.call("paws.test", { rank: 3 }, { idempotencyKey: `vtt-${crypto.randomUUID()}` });
     const verdict = await client.verify(roll);
     let refused = null;
     try { await client.paws.test({ rank: -1 }); }
