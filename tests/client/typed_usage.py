@@ -27,6 +27,13 @@ def send_a_draw_back(client: Client) -> bool:
     return verification.valid and bool(exact)
 
 
+def roll_with_a_ticket(client: Client) -> list[int]:
+    ticket = client.tickets(count=1, operation="paws.test", context="world-7").tickets[0]
+    roll = client.paws.test(rank=2, ticket=ticket)
+    replay = client.paws.test(rank=2, ticket=ticket)  # the same dice: a replay
+    return roll.result.dice + replay.result.dice
+
+
 def odds_and_batch(client: Client) -> float:
     odds = client.with_options(timeout=2.5, max_retries=1).proben.test_odds(attribute=3, difficulty=2)
     first = odds.odds.outcomes[0]
