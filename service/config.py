@@ -135,7 +135,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("WURFWERK_MAX_REQUEST_LINE", "request_line_bytes", POSITIVE_INT, "4094", "Longest request line (method, path with query, version) in bytes (414 above; at most 8190)."),
     Setting("WURFWERK_MAX_HEADER_FIELDS", "header_fields", POSITIVE_INT, "100", "Most header fields in one request (431 above)."),
     Setting("WURFWERK_MAX_HEADER_BYTES", "header_field_bytes", POSITIVE_INT, "8190", "Longest header field, name and value, in bytes (431 above)."),
-    Setting("WURFWERK_MAX_QUEUE_DELAY", "max_queue_delay", SECONDS, "0.1", "Seconds a /v1 request may wait for its worker; while a worker's measured wait is longer it refuses /v1 requests with 503 and Retry-After."),
+    Setting("WURFWERK_MAX_QUEUE_DELAY", "max_queue_delay", SECONDS, "1", "Seconds a /v1 request may wait for its worker; while a worker's measured wait is longer it refuses /v1 requests with 503 and Retry-After."),
     Setting("WURFWERK_RETRY_AFTER", "retry_after", POSITIVE_INT, "1", "Seconds an overloaded replica's 503 asks the client to wait (`Retry-After`)."),
     Setting("WURFWERK_MAX_BODY_BYTES", "body_bytes", POSITIVE_INT, "65536", "Largest request body in bytes (413 above).", limit=True),
     Setting("WURFWERK_MAX_POOL_DICE", "pool_dice", POSITIVE_INT, "100", "Most dice in one pool.", limit=True),
