@@ -6,6 +6,7 @@ their ``.po``; counts use the catalog's plural forms."""
 from __future__ import annotations
 
 from service.platform.catalogs import translations
+from service.platform.phrases import faces, spoken_by, successes
 from service.systems.paws.rules import (
     GM,
     UNNAMED_PLAYER,
@@ -21,23 +22,6 @@ from service.systems.paws.rules import (
     TestRescue,
     TestResult,
 )
-
-
-def _faces(dice: list[int]) -> str:
-    return ", ".join(map(str, dice)) if dice else "–"
-
-
-def _successes(count: int, lang: str) -> str:
-    t = translations(lang)
-    if count == 0:
-        return t.gettext("no success")
-    return t.ngettext("%(count)d success", "%(count)d successes", count) % {"count": count}
-
-
-def _spoken_by(name: str | None, line: str, lang: str) -> str:
-    if not name:
-        return line
-    return translations(lang).pgettext("speaker", "%(name)s: %(line)s") % {"name": name, "line": line}
 
 
 def _narrator(narrator: str, lang: str, names: dict[str, str] | None = None) -> str:
@@ -70,7 +54,7 @@ def _test_rescue(rescue: TestRescue, lang: str) -> str:
     them after a plain failure) avert one negative effect each."""
     t = translations(lang)
     dice = t.gettext("Rescue dice: %(faces)s → %(successes)s.") % {
-        "faces": _faces(rescue.dice), "successes": _successes(rescue.successes, lang)}
+        "faces": faces(rescue.dice), "successes": successes(rescue.successes, lang)}
     if rescue.successes == 0:
         did = t.gettext("Nothing is averted.")
     elif rescue.rescued and rescue.averted == 0:
@@ -88,8 +72,8 @@ def _test_rescue(rescue: TestRescue, lang: str) -> str:
 def test(result: TestResult, name: str | None, lang: str) -> str:
     t = translations(lang)
     roll = t.gettext("Test with %(dice)dd6: %(faces)s → %(successes)s.") % {
-        "dice": result.pool.dice, "faces": _faces(result.dice), "successes": _successes(result.successes, lang)}
-    parts = [_spoken_by(name, roll, lang), _test_verdict(result, lang)]
+        "dice": result.pool.dice, "faces": faces(result.dice), "successes": successes(result.successes, lang)}
+    parts = [spoken_by(name, roll, lang), _test_verdict(result, lang)]
     if result.rescue:
         parts.append(_test_rescue(result.rescue, lang))
     parts.append(_narrator(result.narrator, lang))
@@ -106,7 +90,7 @@ def _comparison_rescue(rescue: ComparisonRescue, loser: str, winner: str, lang: 
     """What each rescue success of the loser did (ruling 3)."""
     t = translations(lang)
     dice = t.gettext("Rescue dice of %(loser)s: %(faces)s → %(successes)s.") % {
-        "loser": loser, "faces": _faces(rescue.dice), "successes": _successes(rescue.successes, lang)}
+        "loser": loser, "faces": faces(rescue.dice), "successes": successes(rescue.successes, lang)}
     values = {"count": rescue.cancelled, "winner": winner}
     if rescue.successes == 0:
         return " ".join([dice, t.gettext("Nothing is averted.")])
@@ -178,7 +162,7 @@ def comparison(result: ComparisonResult, lang: str) -> str:
 
 def rescue(result: RescueResult, lang: str) -> str:
     t = translations(lang)
-    values = {"dice": len(result.dice), "faces": _faces(result.dice), "count": result.successes}
+    values = {"dice": len(result.dice), "faces": faces(result.dice), "count": result.successes}
     if result.successes == 0:
         return t.gettext("Rescue dice (%(dice)dd6): %(faces)s → no success, nothing is averted.") % values
     return t.ngettext("Rescue dice (%(dice)dd6): %(faces)s → one success, it averts one negative effect.",

@@ -4,24 +4,8 @@
 from __future__ import annotations
 
 from service.platform.catalogs import translations
+from service.platform.phrases import faces, spoken_by, successes
 from service.systems.proben.rules import CooperationResult, ExtendedResult, OpposedResult, Outcome, TestResult
-
-
-def _faces(dice: list[int]) -> str:
-    return ", ".join(map(str, dice)) if dice else "–"
-
-
-def _successes(count: int, lang: str) -> str:
-    t = translations(lang)
-    if count == 0:
-        return t.gettext("no success")
-    return t.ngettext("%(count)d success", "%(count)d successes", count) % {"count": count}
-
-
-def _spoken_by(name: str | None, line: str, lang: str) -> str:
-    if not name:
-        return line
-    return translations(lang).pgettext("speaker", "%(name)s: %(line)s") % {"name": name, "line": line}
 
 
 def _verdict(result: TestResult, lang: str) -> str:
@@ -40,11 +24,11 @@ def test(result: TestResult, difficulty: int, name: str | None, lang: str) -> st
     if result.outcome is Outcome.NO_DICE:
         line = t.gettext("Test against difficulty %(difficulty)d: no dice left, no further attempt.") % {
             "difficulty": difficulty}
-        return _spoken_by(name, line, lang)
+        return spoken_by(name, line, lang)
     roll = t.gettext("Test with %(dice)dd6 against difficulty %(difficulty)d: %(faces)s → %(successes)s.") % {
-        "dice": result.dice_count, "difficulty": difficulty, "faces": _faces(result.dice),
-        "successes": _successes(result.successes, lang)}
-    sentences = [_spoken_by(name, roll, lang), _verdict(result, lang)]
+        "dice": result.dice_count, "difficulty": difficulty, "faces": faces(result.dice),
+        "successes": successes(result.successes, lang)}
+    sentences = [spoken_by(name, roll, lang), _verdict(result, lang)]
     if result.impossible:
         sentences.append(t.gettext("It could not succeed."))
     return " ".join(sentences)
@@ -102,4 +86,4 @@ def extended(result: ExtendedResult, required: int, name: str | None, lang: str)
         line = t.ngettext("Extended test: %(total)d of %(required)d success in %(rolls)s.",
                           "Extended test: %(total)d of %(required)d successes in %(rolls)s.", required) % values
     verdict = t.gettext("Success.") if result.success else t.gettext("Failure: the dice are used up.")
-    return f"{_spoken_by(name, line, lang)} {verdict}"
+    return f"{spoken_by(name, line, lang)} {verdict}"
