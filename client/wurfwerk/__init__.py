@@ -16,15 +16,15 @@ from wurfwerk._client import AsyncClient, Client
 from wurfwerk._core import Options, __version__
 from wurfwerk._models import Model, Result
 from wurfwerk.errors import (
-                             Conflict,
-                             InvalidRequest,
-                             NotFound,
-                             RateLimited,
-                             RequestTimeout,
-                             ServerError,
-                             TransportError,
-                             Unauthorized,
-                             WurfwerkError,
+    Conflict,
+    InvalidRequest,
+    NotFound,
+    RateLimited,
+    RequestTimeout,
+    ServerError,
+    TransportError,
+    Unauthorized,
+    WurfwerkError,
 )
 
 __all__ = ["AsyncClient", "Client", "Conflict", "InvalidRequest", "Model", "NotFound", "Options", "RateLimited",
