@@ -1,0 +1,216 @@
+"""Request validation on the hot path: a compiled loader that accepts fast and lets marshmallow reject.
+
+marshmallow spends most of a roll's validation time in its general machinery (an error store, a
+getter closure and several layers of calls per field), not in our rules. ``fast_loader(schema)``
+compiles a request schema once into plain closures for the field kinds the request schemas use:
+
+- a body it can fully check (every field of a known kind, every validator passing, the schema's
+  own ``validates_schema`` and ``post_load`` hooks run exactly as marshmallow runs them) gives the
+  same dict ``schema.load`` would give;
+- anything else (a wrong type, a failing validator, null, an unknown key, a kind it does not
+  know) is handed to ``schema.load``, which then words the error exactly as before, or accepts
+  what the fast path was too cautious to accept.
+
+So the fast path may only ever *accept* what marshmallow accepts, with the same result; it never
+writes an error message. tests/platform/test_fastload.py holds the two to the same answers for
+every request schema of the service, on generated valid and invalid bodies.
+
+Kept by measurement (bench/README.md, "What the figures decided"): over HTTP, with marshmallow's
+load the operation with the deepest body (weltenbuch.conflict, five nested schemas) stayed well
+below the signed ceiling, and this path is most of what separated it.
+
+Only public marshmallow API is read: ``Schema.load_fields``, the fields' constructor arguments
+(``required``, ``load_default``, ``data_key``, ``validators``, ``inner``, ``schema``) and the hook
+registry through the public classmethod ``Schema.resolve_hooks`` (marshmallow 4.0-4.4: tag ->
+``(method name, pass_collection, options)``); tests/platform/test_fastload.py fails should its
+shape change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import ValidationError, fields
+from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
+
+from service.platform.fields import Bool, Int, StrictSchema
+
+Loader = Callable[[Any], Any]
+_MISSING = ma.missing
+
+
+class _Reject(Exception):
+    """The fast path does not vouch for this value: marshmallow decides."""
+
+
+class _Unsupported(Exception):
+    """The schema uses something the compiler does not translate: marshmallow loads it always."""
+
+
+def fast_loader(schema: ma.Schema) -> Loader:
+    """``schema.load`` for a body, compiled where possible (see the module docstring)."""
+    try:
+        compiled = _compile_schema(schema)
+    except _Unsupported:
+        return schema.load
+
+    def load(data: Any) -> Any:
+        try:
+            return compiled(data)
+        except (_Reject, ValidationError):
+            return schema.load(data)
+
+    load.compiled = True  # type: ignore[attr-defined]  # tests check the hot schemas compile
+    return load
+
+
+# -- schemas -----------------------------------------------------------------------------------
+
+def _compile_schema(schema: ma.Schema) -> Loader:
+    _require_plain_schema(schema)
+    plans = tuple(_field_plan(name, field) for name, field in schema.load_fields.items())
+    known_keys = frozenset(data_key for data_key, *_ in plans)
+    validators = tuple(_schema_hooks(schema, VALIDATES_SCHEMA))
+    processors = tuple(_schema_hooks(schema, POST_LOAD))
+
+    def load(data: Any) -> dict:
+        if type(data) is not dict or not known_keys.issuperset(data):  # unknown keys are refused
+            raise _Reject
+        result = {}
+        for data_key, attribute, required, default, convert in plans:
+            value = data.get(data_key, _MISSING)
+            if value is _MISSING:
+                if required:
+                    raise _Reject
+                if default is not _MISSING:
+                    result[attribute] = default() if callable(default) else default
+            elif value is None:  # null: refused or allowed, marshmallow knows which and says why
+                raise _Reject
+            else:
+                result[attribute] = convert(value, data)
+        # The hooks get what marshmallow passes them (partial=None, many=False, unknown=RAISE).
+        for validator, pass_original in validators:
+            if pass_original:
+                validator(result, data, partial=None, many=False, unknown=ma.RAISE)
+            else:
+                validator(result, partial=None, many=False, unknown=ma.RAISE)
+        for processor, pass_original in processors:
+            if pass_original:
+                result = processor(result, data, many=False, partial=None, unknown=ma.RAISE)
+            else:
+                result = processor(result, many=False, partial=None, unknown=ma.RAISE)
+        return result
+
+    return load
+
+
+# The one pre_load hook the compiled path may skip: StrictSchema's "null means not given" changes
+# only a body with a null member, and the compiled path hands every null to marshmallow.
+_NULL_HOOK = StrictSchema.null_means_not_given.__name__
+
+
+def declared_hooks(schema: ma.Schema, tag: str) -> list[tuple[str, bool, dict]]:
+    """The hooks of ``schema`` decorated with ``tag`` (marshmallow.decorators' PRE_LOAD, ...), as
+    ``(method name, pass_collection, options)``, from marshmallow's public ``resolve_hooks``."""
+    return type(schema).resolve_hooks().get(tag, [])
+
+
+def _require_plain_schema(schema: ma.Schema) -> None:
+    if schema.many or schema.partial or schema.unknown != ma.RAISE:
+        raise _Unsupported("only single, complete loads that refuse unknown fields")
+    if any(name != _NULL_HOOK for name, _, _ in declared_hooks(schema, PRE_LOAD)):
+        raise _Unsupported("pre_load hooks other than StrictSchema's are not translated")
+    if declared_hooks(schema, VALIDATES):
+        raise _Unsupported("per-field validates hooks are not translated")
+
+
+def _schema_hooks(schema: ma.Schema, tag: str):
+    for attr_name, pass_collection, options in declared_hooks(schema, tag):
+        if pass_collection:
+            raise _Unsupported("hooks on collections are not translated")
+        yield getattr(schema, attr_name), bool(options.get("pass_original", False))
+
+
+# -- fields ------------------------------------------------------------------------------------
+#
+# A field of a kind compiled below is checked by a closure taking the value; any other kind (a
+# system's own field class, Dict, IntOrStr) runs marshmallow's own ``field.deserialize`` for that
+# one field, with the arguments marshmallow passes, so it stays exact whatever the field does.
+
+def _field_plan(name: str, field: fields.Field) -> tuple:
+    data_key = field.data_key if field.data_key is not None else name
+    attribute = field.attribute or name
+    if "." in attribute:  # marshmallow would build nested dicts from a dotted attribute
+        raise _Unsupported("dotted attributes")
+    compiled = _compiled(field)
+    if compiled is None:
+        # Schema._deserialize calls field.deserialize(value, data_key, data): keep the context.
+        convert = lambda value, data, deserialize=field.deserialize, key=data_key: deserialize(value, key, data)  # noqa: E731
+    else:
+        convert = lambda value, data, check=compiled: check(value)  # noqa: E731
+    return data_key, attribute, field.required, field.load_default, convert
+
+
+def _item_loader(field: fields.Field) -> Loader:
+    """A list item: List._deserialize calls inner.deserialize(item) without context."""
+    return _compiled(field) or field.deserialize
+
+
+def _compiled(field: fields.Field) -> Loader | None:
+    """A closure converting and validating a value as ``field.deserialize`` would, or None for a
+    field kind that is not compiled."""
+    kind = type(field)
+    if field.pre_load or field.post_load:
+        return None
+    if kind in (fields.Integer, Int):  # an int is itself for strict and lenient Integer alike
+        convert = _exactly(int)
+    elif kind in (fields.Boolean, Bool):
+        convert = _exactly(bool)
+    elif kind is fields.String:
+        convert = _exactly(str)
+    elif kind is fields.Nested and not field.many and field.unknown in (None, ma.RAISE):
+        try:
+            convert = _compile_schema(field.schema)
+        except _Unsupported:
+            return None
+    elif kind is fields.List:
+        convert = _list(field)
+    else:
+        return None
+    return _with_validators(convert, tuple(field.validators))
+
+
+def _with_validators(convert: Loader, validators: tuple) -> Loader:
+    if not validators:
+        return convert
+
+    def convert_and_validate(value: Any) -> Any:
+        output = convert(value)
+        for validator in validators:  # a validator raises ValidationError, or returns False
+            if validator(output) is False:
+                raise _Reject
+        return output
+
+    return convert_and_validate
+
+
+def _exactly(python_type: type) -> Loader:
+    def convert(value: Any) -> Any:
+        if type(value) is python_type:  # bool is not int here, and no string is coerced
+            return value
+        raise _Reject
+
+    return convert
+
+
+def _list(field: fields.List) -> Loader:
+    inner = _item_loader(field.inner)
+
+    def convert(value: Any) -> list:
+        if type(value) is not list:
+            raise _Reject
+        return [inner(item) for item in value]
+
+    return convert
