@@ -24,6 +24,7 @@ from pathlib import Path
 import requests
 
 from bench import odds_speed
+from bench.load import cpu_seconds
 from service.platform.receipts import generate_private_key_pem
 from tests.deploy.processes import Gunicorn
 
@@ -52,11 +53,12 @@ def wrk(url: str, *, body: dict | None, seconds: int, connections: int) -> dict:
     output = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script), url],
                             capture_output=True, text=True, check=True).stdout
     script.unlink()
+    answered = int(re.search(r"(\d+) requests in", output).group(1))
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
     p99 = _ms(re.search(r"99%\s+([\d.]+\w+)", output).group(1))
     non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
     errors = re.search(r"Socket errors: (.*)", output)
-    return {"rps": rps, "p99_ms": p99, "non_2xx": int(non_2xx.group(1)) if non_2xx else 0,
+    return {"rps": rps, "answered": answered, "p99_ms": p99, "non_2xx": int(non_2xx.group(1)) if non_2xx else 0,
             "socket_errors": errors.group(1) if errors else ""}
 
 
@@ -76,21 +78,36 @@ REFERENCES = {
 def throughput(server, seconds: int, connections: int, rounds: int) -> dict:
     """Every target right after the floor (`/livez`), ``rounds`` times over; each round gives a ratio
     and the median is reported, because this machine's speed drifts by tens of per cent within
-    minutes and a floor measured once at the start would tilt every later ratio."""
+    minutes and a floor measured once at the start would tilt every later ratio.
+
+    Beside requests per second, each run records the server's CPU time per request (master and
+    workers, from /proc): wrk shares the two cores, so requests per second also move with the share
+    the scheduler gives the server, while CPU per request is what capacity is made of."""
     targets = {**REFERENCES, **OPERATIONS}
     pairs: dict[str, list[tuple[dict, dict]]] = {name: [] for name in targets}
     for _ in range(rounds):
         for name, (path, body) in targets.items():
-            floor = wrk(server.url + "/livez", body=None, seconds=seconds, connections=connections)
-            measured = wrk(server.url + path, body=body, seconds=seconds, connections=connections)
+            floor = _wrk_with_cpu(server, "/livez", None, seconds, connections)
+            measured = _wrk_with_cpu(server, path, body, seconds, connections)
             pairs[name].append((floor, measured))
     report = {name: _summary(runs) for name, runs in pairs.items()}
     signed = pairs["reference.sign_only"]
     for name in OPERATIONS:  # the target: the ceiling of a signed POST, measured in the same rounds
+        rounds_with_sign = list(zip(pairs[name], signed, strict=True))
         report[name]["vs_sign_only"] = round(statistics.median(
             (measured["rps"] / floor["rps"]) / (sign["rps"] / sign_floor["rps"])
-            for (floor, measured), (sign_floor, sign) in zip(pairs[name], signed, strict=True)), 3)
+            for (floor, measured), (sign_floor, sign) in rounds_with_sign), 3)
+        report[name]["capacity_vs_sign_only"] = round(statistics.median(
+            sign["cpu_us_per_request"] / measured["cpu_us_per_request"]
+            for (_, measured), (_, sign) in rounds_with_sign), 3)
     return report
+
+
+def _wrk_with_cpu(server, path: str, body: dict | None, seconds: int, connections: int) -> dict:
+    before = cpu_seconds(server.process.pid)
+    row = wrk(server.url + path, body=body, seconds=seconds, connections=connections)
+    row["cpu_us_per_request"] = round((cpu_seconds(server.process.pid) - before) * 1e6 / max(row["answered"], 1))
+    return row
 
 
 def _summary(runs: list[tuple[dict, dict]]) -> dict:
@@ -100,6 +117,8 @@ def _summary(runs: list[tuple[dict, dict]]) -> dict:
         "throughput_ratio": round(statistics.median(ratios), 3),
         "throughput_ratio_range": [round(min(ratios), 3), round(max(ratios), 3)],
         "p99_ratio": round(statistics.median(p99_ratios), 3),
+        "cpu_us_per_request": round(statistics.median(measured["cpu_us_per_request"] for _, measured in runs)),
+        "floor_cpu_us_per_request": round(statistics.median(floor["cpu_us_per_request"] for floor, _ in runs)),
         "rps": round(statistics.median(measured["rps"] for _, measured in runs)),
         "floor_rps": round(statistics.median(floor["rps"] for floor, _ in runs)),
         "p99_ms": round(statistics.median(measured["p99_ms"] for _, measured in runs), 2),

@@ -120,3 +120,51 @@ def test_the_random_source_is_chosen_per_call_with_the_request_at_hand(client, m
 def test_the_json_loader_of_our_parser_leaves_webargs_own_parsers_alone():
     """location_loader writes into the parser class's table; ours has its own copy."""
     assert FlaskParser.__location_map__["json"] == "load_json"
+
+
+# -- results as JSON ---------------------------------------------------------------------------
+
+def _result_dataclasses():
+    import dataclasses
+    import importlib
+    import inspect
+    import pkgutil
+
+    import service.systems
+
+    for system in pkgutil.iter_modules(service.systems.__path__):
+        module = importlib.import_module(f"service.systems.{system.name}.rules")
+        for _, value in inspect.getmembers(module, inspect.isclass):
+            if dataclasses.is_dataclass(value) and value.__module__ == module.__name__:
+                yield value
+
+
+def test_no_result_dataclass_has_a_field_orjson_would_leave_out():
+    """``plain`` lets orjson write results, and orjson skips fields named with a leading underscore."""
+    import dataclasses
+
+    classes = list(_result_dataclasses())
+    assert len(classes) > 20
+    hidden = [f"{kind.__qualname__}.{field.name}" for kind in classes for field in dataclasses.fields(kind)
+              if field.name.startswith("_")]
+    assert hidden == []
+
+
+def test_plain_writes_what_walking_the_value_writes():
+    import dataclasses
+    import enum
+
+    class Colour(enum.Enum):
+        RED = "red"
+
+    @dataclasses.dataclass(frozen=True)
+    class Draw:
+        colours: tuple[Colour, ...]
+        counts: dict
+        note: str | None = None
+
+    value = [Draw((Colour.RED, Colour.RED), {Colour.RED: 2, "white": (1, 2)}), Draw((), {}, "none")]
+    assert operations.plain(value) == operations.plain_in_python(value) == [
+        {"colours": ["red", "red"], "counts": {"red": 2, "white": [1, 2]}, "note": None},
+        {"colours": [], "counts": {}, "note": "none"}]
+    assert operations.plain(2**70) == 2**70  # beyond orjson: converted in Python

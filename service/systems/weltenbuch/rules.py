@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import cached_property
 
 from service.platform.errors import RuleViolation
 from service.platform.randomness import RandomSource
@@ -54,13 +55,13 @@ class Member:
     situation_bonus: int = 0
     hero_points: int = 0
 
-    @property
+    @cached_property  # a member's pool is asked for many times per conflict (rolls, turns, order)
     def equipment_bonus(self) -> int:
         """"wird immer nur der Ausrüstungsgegenstand berücksichtigt, der den größten Bonus gibt"
         (ruling 2; it may be negative: "Ausrüstungsgegenstände können durchaus negative Boni besitzen")."""
         return max(self.equipment_bonuses, default=0)
 
-    @property
+    @cached_property
     def dice(self) -> int:
         """"Die Summe aus Profilwert und eventuellen Boni ergibt die Anzahl an Würfeln" plus two
         per hero point; never below 0 (ruling 2)."""
