@@ -15,9 +15,10 @@ The request path, the same for a single call and for each item of a batch:
 
 1. the request hooks (hooks.py) check the API key, the media type and the JSON syntax, and parse
    the body once;
-2. ``Operation.respond(body, call)`` loads the body with the operation's request schema and runs
-   the handler its decorator made: a rolling handler first picks the random source
-   (``randomness_source``), then calls the view; the envelope is signed;
+2. ``Operation.respond(body, call)`` loads the body with the operation's request schema (compiled by
+   fastload.py for the bodies it can vouch for, by marshmallow otherwise) and runs the handler its
+   decorator made: a rolling handler first picks the random source (``randomness_source``), then
+   calls the view; the envelope is signed;
 3. a ``ValidationError``, an ``InputError`` or any other exception becomes the problem the API
    documents for it, naming the operation's path.
 
