@@ -76,30 +76,40 @@ REFERENCES = {
 
 
 def throughput(server, seconds: int, connections: int, rounds: int) -> dict:
-    """Every target right after the floor (`/livez`), ``rounds`` times over; each round gives a ratio
-    and the median is reported, because this machine's speed drifts by tens of per cent within
-    minutes and a floor measured once at the start would tilt every later ratio.
+    """Every target right after the floor (`/livez`), and every operation next to its own run of
+    `sign-only`, ``rounds`` times over; each round gives a ratio and the median is reported, because
+    this machine's speed drifts by tens of per cent within minutes: a ratio is only as good as the
+    closeness in time of its two runs. The order of an operation and its `sign-only` run alternates
+    from round to round, so neither always runs first.
 
     Beside requests per second, each run records the server's CPU time per request (master and
     workers, from /proc): wrk shares the two cores, so requests per second also move with the share
     the scheduler gives the server, while CPU per request is what capacity is made of."""
+    sign_path, sign_body = REFERENCES["reference.sign_only"]
     targets = {**REFERENCES, **OPERATIONS}
     pairs: dict[str, list[tuple[dict, dict]]] = {name: [] for name in targets}
-    for _ in range(rounds):
+    beside_sign: dict[str, list[tuple[dict, dict]]] = {name: [] for name in OPERATIONS}
+    for index in range(rounds):
         for name, (path, body) in targets.items():
             floor = _wrk_with_cpu(server, "/livez", None, seconds, connections)
-            measured = _wrk_with_cpu(server, path, body, seconds, connections)
+            if name not in OPERATIONS:
+                pairs[name].append((floor, _wrk_with_cpu(server, path, body, seconds, connections)))
+                continue
+            runs = [(path, body), (sign_path, sign_body)]
+            if index % 2:
+                runs.reverse()
+            first, second = (_wrk_with_cpu(server, p, b, seconds, connections) for p, b in runs)
+            measured, sign = (second, first) if index % 2 else (first, second)
             pairs[name].append((floor, measured))
+            beside_sign[name].append((sign, measured))
     report = {name: _summary(runs) for name, runs in pairs.items()}
-    signed = pairs["reference.sign_only"]
-    for name in OPERATIONS:  # the target: the ceiling of a signed POST, measured in the same rounds
-        rounds_with_sign = list(zip(pairs[name], signed, strict=True))
+    for name, runs in beside_sign.items():  # the target: the ceiling of a signed POST, run beside it
         report[name]["vs_sign_only"] = round(statistics.median(
-            (measured["rps"] / floor["rps"]) / (sign["rps"] / sign_floor["rps"])
-            for (floor, measured), (sign_floor, sign) in rounds_with_sign), 3)
+            measured["rps"] / sign["rps"] for sign, measured in runs), 3)
         report[name]["capacity_vs_sign_only"] = round(statistics.median(
-            sign["cpu_us_per_request"] / measured["cpu_us_per_request"]
-            for (_, measured), (_, sign) in rounds_with_sign), 3)
+            sign["cpu_us_per_request"] / measured["cpu_us_per_request"] for sign, measured in runs), 3)
+        report[name]["vs_sign_only_range"] = [round(min(m["rps"] / s["rps"] for s, m in runs), 3),
+                                              round(max(m["rps"] / s["rps"] for s, m in runs), 3)]
     return report
 
 
