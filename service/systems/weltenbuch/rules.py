@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from functools import cached_property
 
 from service.platform.errors import RuleViolation
 from service.platform.randomness import RandomSource
@@ -55,13 +54,13 @@ class Member:
     situation_bonus: int = 0
     hero_points: int = 0
 
-    @cached_property  # a member's pool is asked for many times per conflict (rolls, turns, order)
+    @property
     def equipment_bonus(self) -> int:
         """"wird immer nur der Ausrüstungsgegenstand berücksichtigt, der den größten Bonus gibt"
         (ruling 2; it may be negative: "Ausrüstungsgegenstände können durchaus negative Boni besitzen")."""
         return max(self.equipment_bonuses, default=0)
 
-    @cached_property
+    @property
     def dice(self) -> int:
         """"Die Summe aus Profilwert und eventuellen Boni ergibt die Anzahl an Würfeln" plus two
         per hero point; never below 0 (ruling 2)."""
@@ -125,8 +124,9 @@ def conflict(parties: Sequence[Party], source: RandomSource, *, die: int = DEFAU
 
 
 def _roll_member(member: Member, party: str, die: int, source: RandomSource) -> MemberRoll:
-    dice = source.roll(member.dice, die) if member.dice else []
-    return MemberRoll(member.name, party, member.role, member.dice, dice, count_successes(dice))
+    count = member.dice
+    dice = source.roll(count, die) if count else []
+    return MemberRoll(member.name, party, member.role, count, dice, count_successes(dice))
 
 
 def winner(totals: Sequence[PartyTotal]) -> str | None:
