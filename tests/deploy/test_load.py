@@ -58,38 +58,43 @@ def test_two_hundred_slow_connections_neither_stall_the_service_nor_stay_open(tm
 
 def test_a_connection_with_requests_waiting_does_not_keep_the_others_waiting(tmp_path):
     """Fairness between connections (service/platform/worker.py, ``handle_request``): one connection
-    sends 300 requests at once, pipelined, so every next one is already buffered when the previous is
-    answered; a second connection's single request must be answered after a few of them, not after
-    all. Before the worker yielded between requests it came after all 300 (p99 of 0.7 s under
-    `wrk -c32`). The test counts answers, not seconds."""
-    pipelined = 300
-    server = _server(tmp_path, "fair", workers=1)
+    sends 1000 requests at once, pipelined, so every next one is already buffered when the previous
+    is answered; a second connection's single request must be answered after a few of them, not
+    after all. Before the worker yielded between requests it came after all of them (p99 of 0.7 s
+    under `wrk -c32`). The test counts answers, not seconds; the pipeline is long so that a client
+    thread starved for a while on a crowded machine still sends its request early in it."""
+    pipelined = 1000
+    server = _server(tmp_path, "fair", workers=1, WURFWERK_MAX_QUEUE_DELAY="3600")  # no shedding here
     body = json.dumps(PAWS_TEST[2]).encode()
     one_request = (b"POST /v1/paws/test HTTP/1.1\r\nHost: wurfwerk\r\nContent-Type: application/json\r\n"
                    b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+    answer_start = b"HTTP/1.1 200 OK"
     answered = 0
-    all_answered = threading.Event()
+    pipeline_started = threading.Event()
 
     def read_answers(sock: socket.socket) -> None:
         nonlocal answered
-        received = b""
+        carry = b""  # an answer's first line may be split between two reads
         while answered < pipelined and (chunk := sock.recv(1 << 16)):
-            received += chunk
-            answered = received.count(b"HTTP/1.1 200 OK")
-        all_answered.set()
+            data = carry + chunk
+            answered += data.count(answer_start)
+            carry = data[-(len(answer_start) - 1):]
+            pipeline_started.set()
+        pipeline_started.set()
 
     try:
-        with socket.create_connection((HOST, server.port), timeout=30) as busy, \
-                socket.create_connection((HOST, server.port), timeout=30) as other:
+        with socket.create_connection((HOST, server.port), timeout=60) as busy, \
+                socket.create_connection((HOST, server.port), timeout=60) as other:
             reader = threading.Thread(target=read_answers, args=(busy,))
+            writer = threading.Thread(target=busy.sendall, args=(one_request * pipelined,))
             reader.start()
-            busy.sendall(one_request * pipelined)
-            while answered == 0 and not all_answered.is_set():  # the worker is busy with the pipeline
-                all_answered.wait(0.001)
+            writer.start()
+            assert pipeline_started.wait(60), "the pipelined requests were not answered"
             other.sendall(_get(headers=[b"Connection: close"]))
             other_answer = other.recv(1 << 16)
             answered_before_other = answered
-            reader.join(60)
+            writer.join(60)
+            reader.join(120)
         assert other_answer.startswith(b"HTTP/1.1 200") and answered == pipelined
         assert answered_before_other < pipelined // 2, (
             f"the other connection was answered only after {answered_before_other} of {pipelined} pipelined requests")
