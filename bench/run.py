@@ -95,11 +95,12 @@ def throughput(server, seconds: int, connections: int, rounds: int) -> dict:
             if name not in OPERATIONS:
                 pairs[name].append((floor, _wrk_with_cpu(server, path, body, seconds, connections)))
                 continue
-            runs = [(path, body), (sign_path, sign_body)]
-            if index % 2:
-                runs.reverse()
-            first, second = (_wrk_with_cpu(server, p, b, seconds, connections) for p, b in runs)
-            measured, sign = (second, first) if index % 2 else (first, second)
+            if index % 2:  # which of the two runs first alternates from round to round
+                sign = _wrk_with_cpu(server, sign_path, sign_body, seconds, connections)
+                measured = _wrk_with_cpu(server, path, body, seconds, connections)
+            else:
+                measured = _wrk_with_cpu(server, path, body, seconds, connections)
+                sign = _wrk_with_cpu(server, sign_path, sign_body, seconds, connections)
             pairs[name].append((floor, measured))
             beside_sign[name].append((sign, measured))
     report = {name: _summary(runs) for name, runs in pairs.items()}
