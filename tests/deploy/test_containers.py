@@ -1,6 +1,6 @@
 """The image on its own, built from the real Dockerfile and run with podman: no key, an unreadable
-key, a good key on a read-only root filesystem as uid 10001, its HEALTHCHECK, and SIGTERM with
-requests in flight. Traffic goes only to 127.0.0.1 ports published by the containers started here."""
+key, a good key on a read-only root filesystem as uid 10001, its HEALTHCHECK, SIGTERM with
+requests in flight, and slow clients. Traffic goes only to 127.0.0.1 ports published by the containers started here."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 import requests
 
 from service.platform.receipts import KeyRing, generate_private_key_pem
+from tests.deploy.hostile import LIVEZ, PAWS_TEST, SlowConnections, probe
 from tests.deploy.podman import podman, remove_containers, state, wait_for
 from tests.deploy.processes import free_port
 
@@ -130,3 +131,23 @@ def test_sigterm_finishes_the_requests_in_flight_and_stops_within_the_grace_peri
     assert all(keys.verify(item["body"]).valid for answer in answers for item in answer.json()["results"][:3])
     assert state(name, "ExitCode") == "0"
     assert stopped_after < 20, f"stopping took {stopped_after:.1f} s"
+
+
+def test_the_image_stays_on_the_air_with_200_slow_connections_and_closes_them(serving):
+    """Issue 18, "the same in the image": the container runs the service's worker with its defaults, so
+    200 stalled connections (part of a head, part of a body, idle after one answer) leave /livez and
+    paws.test answering, and each stalled connection is closed after WURFWERK_READ_TIMEOUT (10 s)."""
+    _, url, _ = serving
+    port = int(url.rsplit(":", 1)[1])
+    flood = SlowConnections("127.0.0.1", port, 200)
+    try:
+        flood.open()
+        assert flood.refused == 0
+        livez = probe("127.0.0.1", port, 30, LIVEZ, timeout=5)
+        paws = probe("127.0.0.1", port, 30, PAWS_TEST, timeout=5)
+        assert livez.failures == [] and paws.failures == []
+        assert livez.p99 < 1.0 and paws.p99 < 1.0, (livez.p99, paws.p99)
+        assert flood.wait_closed(timeout=40), f"{flood.still_open()} slow connections still open"
+        assert min(min(seconds) for seconds in flood.lifetimes().values()) >= 9  # not before the timeout
+    finally:
+        flood.close()
