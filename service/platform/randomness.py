@@ -37,8 +37,9 @@ class RandomSource:
     def __init__(self) -> None:
         self.events: list[dict[str, Any]] = []
 
-    def roll(self, count: int, sides: int) -> list[int]:
-        """``count`` dice with faces 1..``sides``."""
+    def roll(self, count: int, sides: int, *, zero_is_ten: bool = False) -> list[int]:
+        """``count`` dice with faces 1..``sides``. ``zero_is_ten``: the system reads a d10's ten written
+        as 0, as a d10 is printed; only a manual source reads written faces, and it records 10."""
         values = [self._roll_one(sides) for _ in range(count)]
         self._record(f"d{sides}", values)
         return values
@@ -102,7 +103,7 @@ class SecureSource(GeneratorSource):
     def __init__(self) -> None:
         super().__init__(random.SystemRandom(), "secure")
 
-    def roll(self, count: int, sides: int) -> list[int]:
+    def roll(self, count: int, sides: int, *, zero_is_ten: bool = False) -> list[int]:
         values = [face + 1 for face in _uniform_below(sides, count)] if sides <= 256 \
             else [self._roll_one(sides) for _ in range(count)]
         self._record(f"d{sides}", values)
@@ -145,10 +146,15 @@ class ManualSource(RandomSource):
         self._position += 1
         return index, self._values[index]
 
-    def _roll_one(self, sides: int) -> int:
-        expected = f"a d{sides} face 1..{sides}" + (" (0 for the ten)" if sides == D10 else "")
+    def roll(self, count: int, sides: int, *, zero_is_ten: bool = False) -> list[int]:
+        values = [self._read_face(sides, zero_is_ten and sides == D10) for _ in range(count)]
+        self._record(f"d{sides}", values)
+        return values
+
+    def _read_face(self, sides: int, ten_as_zero: bool) -> int:
+        expected = f"a d{sides} face 1..{sides}" + (" (0 for the ten)" if ten_as_zero else "")
         index, value = self._next(expected)
-        if sides == D10 and value == 0 and _is_int(value):
+        if ten_as_zero and value == 0 and _is_int(value):
             return D10  # a d10 is printed 0..9 and tables write its ten as 0; events record 10
         if not _is_int(value) or not 1 <= value <= sides:
             raise ManualEntryError(f"manual.{index}", f"expected {expected}, got {value!r}")

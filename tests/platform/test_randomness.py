@@ -10,7 +10,8 @@ from collections import Counter
 
 import pytest
 
-from service.platform.randomness import SecureSource, make_source
+from service.platform.errors import ManualEntryError
+from service.platform.randomness import ManualSource, SecureSource, make_source
 from tests.stats import chi_square_sf
 
 
@@ -46,3 +47,13 @@ def test_every_roll_is_recorded_as_an_event():
     assert source.name == "secure"
     assert source.events == [{"kind": "d6", "values": dice}, {"kind": "dF", "values": fudge}]
     assert source.roll(0, 6) == [] and len(source.events) == 2  # no dice, no event
+
+
+def test_a_written_zero_is_a_ten_only_where_the_system_says_so():
+    """Weltenbuch's ruling 1 (a d10's ten entered as 0) is the system's choice, passed per roll; the
+    platform's manual source does not apply it to every d10."""
+    assert ManualSource([0, 10]).roll(2, 10, zero_is_ten=True) == [10, 10]
+    with pytest.raises(ManualEntryError, match="face 1..10, got 0"):
+        ManualSource([0]).roll(1, 10)
+    with pytest.raises(ManualEntryError, match="face 1..8, got 0"):
+        ManualSource([0]).roll(1, 8, zero_is_ten=True)

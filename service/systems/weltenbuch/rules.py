@@ -125,7 +125,8 @@ def conflict(parties: Sequence[Party], source: RandomSource, *, die: int = DEFAU
 
 def _roll_member(member: Member, party: str, die: int, source: RandomSource) -> MemberRoll:
     count = member.dice
-    dice = source.roll(count, die) if count else []
+    # Ruling 1: a d10's ten may be entered as 0, as the text writes it ("(1 2 5 6 8 9 0)").
+    dice = source.roll(count, die, zero_is_ten=True) if count else []
     return MemberRoll(member.name, party, member.role, count, dice, count_successes(dice))
 
 
