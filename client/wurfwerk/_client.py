@@ -37,6 +37,14 @@ class _Settings:
     def _bind_namespaces(self) -> None:
         raise NotImplementedError
 
+    def _configure(self, *, base_url: str, api_key: str | None, timeout: float, max_retries: int,
+                   lang: str | None, headers: Mapping[str, str] | None) -> None:
+        """A new client's checked options and its (still empty) cache of published keys."""
+        self._options = Options(base_url=base_url, api_key=api_key, timeout=timeout, max_retries=max_retries,
+                                lang=lang, headers=dict(headers or {}))
+        self._options.validate()
+        self._keys = _KeyCache()
+
     @property
     def options(self) -> Options:
         """The settings in force (base_url, timeout, max_retries, lang, ...)."""
@@ -60,12 +68,10 @@ class Client(Operations, _Settings):
     def __init__(self, base_url: str = "http://localhost:8000", *, api_key: str | None = None,
                  timeout: float = 10.0, max_retries: int = 2, lang: str | None = None,
                  headers: Mapping[str, str] | None = None, session: requests.Session | None = None) -> None:
-        self._options = Options(base_url=base_url, api_key=api_key, timeout=timeout, max_retries=max_retries,
-                                lang=lang, headers=dict(headers or {}))
-        self._options.validate()
+        self._configure(base_url=base_url, api_key=api_key, timeout=timeout, max_retries=max_retries, lang=lang,
+                        headers=headers)
         self._session = session or requests.Session()
         self._owns_session = session is None
-        self._keys = _KeyCache()
         self._bind_namespaces()
 
     def with_options(self, *, timeout: float | None = None, max_retries: int | None = None,
@@ -115,12 +121,10 @@ class AsyncClient(AsyncOperations, _Settings):
             import httpx
         except ImportError as error:  # pragma: no cover - depends on the installed extras
             raise ImportError("AsyncClient needs httpx: pip install 'wurfwerk[async]'") from error
-        self._options = Options(base_url=base_url, api_key=api_key, timeout=timeout, max_retries=max_retries,
-                                lang=lang, headers=dict(headers or {}))
-        self._options.validate()
+        self._configure(base_url=base_url, api_key=api_key, timeout=timeout, max_retries=max_retries, lang=lang,
+                        headers=headers)
         self._http = http_client or httpx.AsyncClient()
         self._owns_http = http_client is None
-        self._keys = _KeyCache()
         self._bind_namespaces()
 
     def with_options(self, *, timeout: float | None = None, max_retries: int | None = None,
