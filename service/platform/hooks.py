@@ -20,9 +20,13 @@ _OPEN_V1_PATHS = ("/v1/keys",)
 _BODY_METHODS = frozenset(("POST", "PUT", "PATCH"))
 
 
+def request_id_from(given: str) -> str:
+    """The client's X-Request-ID when it is a plausible id, else a new one."""
+    return given if _REQUEST_ID.match(given) else uuid.uuid4().hex
+
+
 def _assign_request_id() -> None:
-    given = request.headers.get("X-Request-ID", "")
-    g.request_id = given if _REQUEST_ID.match(given) else uuid.uuid4().hex
+    g.request_id = request_id_from(request.headers.get("X-Request-ID", ""))
 
 
 def needs_api_key(path: str) -> bool:

@@ -21,19 +21,17 @@ and measures the event loop; under a threaded worker it would measure lock conte
 from __future__ import annotations
 
 import random
-import re
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import orjson
 
-from service.platform.problems import PROBLEM_BASE, PROBLEM_MEDIA_TYPE
+from service.platform.hooks import request_id_from
+from service.platform.problems import PROBLEM_MEDIA_TYPE, problem_document
 
 GUARDED_PREFIX = "/v1/"
-_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
 
 
 class QueueDelayMonitor:
@@ -84,17 +82,11 @@ class LoadShedder:
         return excess > 0 and random.random() < excess
 
     def _refuse(self, environ: dict, start_response: Callable) -> list[bytes]:
-        given_id = environ.get("HTTP_X_REQUEST_ID", "")
-        request_id = given_id if _REQUEST_ID.match(given_id) else uuid.uuid4().hex
-        body = orjson.dumps({
-            "type": PROBLEM_BASE + "overloaded",
-            "title": "Service Unavailable",
-            "status": 503,
-            "detail": (f"The service is at capacity and refused this request unprocessed; "
-                       f"retry after {self.policy.retry_after} s."),
-            "instance": environ.get("PATH_INFO", "/"),
-            "request_id": request_id,
-        })
+        request_id = request_id_from(environ.get("HTTP_X_REQUEST_ID", ""))
+        body = orjson.dumps(problem_document(
+            503, (f"The service is at capacity and refused this request unprocessed; "
+                  f"retry after {self.policy.retry_after} s."),
+            slug="overloaded", instance=environ.get("PATH_INFO", "/"), request_id=request_id))
         headers = [("Content-Type", PROBLEM_MEDIA_TYPE), ("Content-Length", str(len(body))),
                    ("Retry-After", str(self.policy.retry_after)), ("X-Request-ID", request_id),
                    ("Cache-Control", "no-store")]

@@ -73,18 +73,19 @@ class ProblemSchema(ma.Schema):
     )
 
 
+def problem_document(status: int, detail: str, *, slug: str, instance: str, request_id: str,
+                     title: str | None = None) -> dict[str, Any]:
+    """The problem details body, also for the answers written outside Flask (the worker's refusals
+    of unparsable requests, the load shedder's 503); ``title`` defaults to the status's phrase."""
+    return {"type": PROBLEM_BASE + slug, "title": title or HTTPStatus(status).phrase, "status": status,
+            "detail": detail, "instance": instance, "request_id": request_id}
+
+
 def problem(status: int, detail: str, *, slug: str | None = None,
             errors: Mapping[str, list[str]] | None = None, headers=None, instance: str | None = None):
     """``instance`` is the request's path unless a batch answers for one of its items."""
-    slug = slug or _SLUG_BY_STATUS.get(status, "http-error")
-    body: dict[str, Any] = {
-        "type": PROBLEM_BASE + slug,
-        "title": HTTPStatus(status).phrase,
-        "status": status,
-        "detail": detail,
-        "instance": instance or request.path,
-        "request_id": getattr(g, "request_id", ""),
-    }
+    body = problem_document(status, detail, slug=slug or _SLUG_BY_STATUS.get(status, "http-error"),
+                            instance=instance or request.path, request_id=getattr(g, "request_id", ""))
     if errors:
         body["errors"] = dict(errors)
     return json_response(body, status, mimetype=PROBLEM_MEDIA_TYPE, headers=headers)

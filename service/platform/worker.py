@@ -39,7 +39,7 @@ from gunicorn.workers.ggevent import GeventWorker
 
 from service.config import config_from_env
 from service.platform.overload import LoadShedder, SheddingPolicy
-from service.platform.problems import PROBLEM_BASE, PROBLEM_MEDIA_TYPE, http_error
+from service.platform.problems import PROBLEM_MEDIA_TYPE, http_error, problem_document
 
 # gunicorn's exception -> (status, problem type, what the client did). Checked in order: the
 # response-header errors are subclasses of the request-header ones but are the app's fault.
@@ -130,9 +130,8 @@ class Worker(GeventWorker):
         else:
             self.log.warning("Invalid request from ip=%s: %s", (addr or ("",))[0], exc)
         request_id = uuid.uuid4().hex  # the request's own X-Request-ID was not read, or not trusted
-        body = orjson.dumps({"type": PROBLEM_BASE + slug, "title": _TITLES[status], "status": status,
-                             "detail": detail, "instance": getattr(req, "path", None) or "/",
-                             "request_id": request_id})
+        body = orjson.dumps(problem_document(status, detail, slug=slug, title=_TITLES[status],
+                                             instance=getattr(req, "path", None) or "/", request_id=request_id))
         head = (f"HTTP/1.1 {status} {_TITLES[status]}\r\nConnection: close\r\n"
                 f"Content-Type: {PROBLEM_MEDIA_TYPE}\r\nContent-Length: {len(body)}\r\n"
                 f"X-Request-ID: {request_id}\r\n\r\n")
