@@ -28,11 +28,12 @@ shape change.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
 import marshmallow as ma
-from marshmallow import ValidationError, fields
+from marshmallow import ValidationError, fields, validate
 from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
 
 from service.platform.fields import Bool, Int, StrictSchema
@@ -79,17 +80,21 @@ def _compile_schema(schema: ma.Schema) -> Loader:
         if type(data) is not dict or not known_keys.issuperset(data):  # unknown keys are refused
             raise _Reject
         result = {}
-        for data_key, attribute, required, default, convert in plans:
+        for data_key, attribute, required, default, default_factory, convert, with_context in plans:
             value = data.get(data_key, _MISSING)
             if value is _MISSING:
                 if required:
                     raise _Reject
-                if default is not _MISSING:
-                    result[attribute] = default() if callable(default) else default
+                if default_factory is not None:
+                    result[attribute] = default_factory()
+                elif default is not _MISSING:
+                    result[attribute] = default
             elif value is None:  # null: refused or allowed, marshmallow knows which and says why
                 raise _Reject
+            elif with_context:
+                result[attribute] = convert(value, data_key, data)
             else:
-                result[attribute] = convert(value, data)
+                result[attribute] = convert(value)
         # The hooks get what marshmallow passes them (partial=None, many=False, unknown=RAISE).
         for validator, pass_original in validators:
             if pass_original:
@@ -135,22 +140,25 @@ def _schema_hooks(schema: ma.Schema, tag: str):
 
 # -- fields ------------------------------------------------------------------------------------
 #
-# A field of a kind compiled below is checked by a closure taking the value; any other kind (a
-# system's own field class, Dict, IntOrStr) runs marshmallow's own ``field.deserialize`` for that
-# one field, with the arguments marshmallow passes, so it stays exact whatever the field does.
+# A field of a kind compiled below is checked by one closure taking the value: its type, and the
+# bounds of marshmallow's own Range, Length and OneOf validators, are compared inline (one call per
+# field instead of one per check, which is most of what loading costs); any other validator (a
+# limit read per request, a system's own) is called as marshmallow calls it. A field of any other
+# kind (a system's own field class, Dict, IntOrStr) runs marshmallow's own ``field.deserialize``
+# for that one field, with the arguments marshmallow passes, so it stays exact whatever it does.
 
 def _field_plan(name: str, field: fields.Field) -> tuple:
     data_key = field.data_key if field.data_key is not None else name
     attribute = field.attribute or name
     if "." in attribute:  # marshmallow would build nested dicts from a dotted attribute
         raise _Unsupported("dotted attributes")
+    default = field.load_default
+    default_factory = default if callable(default) else None
     compiled = _compiled(field)
     if compiled is None:
         # Schema._deserialize calls field.deserialize(value, data_key, data): keep the context.
-        convert = lambda value, data, deserialize=field.deserialize, key=data_key: deserialize(value, key, data)  # noqa: E731
-    else:
-        convert = lambda value, data, check=compiled: check(value)  # noqa: E731
-    return data_key, attribute, field.required, field.load_default, convert
+        return data_key, attribute, field.required, default, default_factory, field.deserialize, True
+    return data_key, attribute, field.required, default, default_factory, compiled, False
 
 
 def _item_loader(field: fields.Field) -> Loader:
@@ -164,22 +172,73 @@ def _compiled(field: fields.Field) -> Loader | None:
     kind = type(field)
     if field.pre_load or field.post_load:
         return None
+    validators = tuple(field.validators)
     if kind in (fields.Integer, Int):  # an int is itself for strict and lenient Integer alike
-        convert = _exactly(int)
-    elif kind in (fields.Boolean, Bool):
-        convert = _exactly(bool)
-    elif kind is fields.String:
-        convert = _exactly(str)
-    elif kind is fields.Nested and not field.many and field.unknown in (None, ma.RAISE):
+        return _integer(validators)
+    if kind in (fields.Boolean, Bool):
+        return _with_validators(_exactly(bool), validators)
+    if kind is fields.String:
+        return _string(validators)
+    if kind is fields.Nested and not field.many and field.unknown in (None, ma.RAISE):
         try:
-            convert = _compile_schema(field.schema)
+            return _with_validators(_compile_schema(field.schema), validators)
         except _Unsupported:
             return None
-    elif kind is fields.List:
-        convert = _list(field)
-    else:
-        return None
-    return _with_validators(convert, tuple(field.validators))
+    if kind is fields.List:
+        return _with_validators(_list(field), validators)
+    return None
+
+
+def _integer(validators: tuple) -> Loader:
+    """An int (bool is not int here) within the bounds of its plain Range validators."""
+    low, high = -math.inf, math.inf
+    others = []
+    for validator in validators:
+        if type(validator) is validate.Range and validator.min_inclusive and validator.max_inclusive:
+            low = max(low, validator.min if validator.min is not None else low)
+            high = min(high, validator.max if validator.max is not None else high)
+        else:
+            others.append(validator)
+    others = tuple(others)
+
+    def convert(value: Any) -> int:
+        if type(value) is not int or not low <= value <= high:
+            raise _Reject
+        for validator in others:  # a validator raises ValidationError, or returns False
+            if validator(value) is False:
+                raise _Reject
+        return value
+
+    return convert
+
+
+def _string(validators: tuple) -> Loader:
+    """A str (never coerced) of a length within its plain Length validators, one of its OneOf's
+    choices when it has one."""
+    shortest, longest = 0, math.inf
+    choices: frozenset | None = None
+    others = []
+    for validator in validators:
+        if type(validator) is validate.Length and validator.equal is None:
+            shortest = max(shortest, validator.min if validator.min is not None else 0)
+            longest = min(longest, validator.max if validator.max is not None else longest)
+        elif type(validator) is validate.OneOf and all(type(choice) is str for choice in validator.choices):
+            allowed = frozenset(validator.choices)
+            choices = allowed if choices is None else choices & allowed
+        else:
+            others.append(validator)
+    others = tuple(others)
+
+    def convert(value: Any) -> str:
+        if type(value) is not str or not shortest <= len(value) <= longest \
+                or (choices is not None and value not in choices):
+            raise _Reject
+        for validator in others:
+            if validator(value) is False:
+                raise _Reject
+        return value
+
+    return convert
 
 
 def _with_validators(convert: Loader, validators: tuple) -> Loader:
@@ -198,7 +257,7 @@ def _with_validators(convert: Loader, validators: tuple) -> Loader:
 
 def _exactly(python_type: type) -> Loader:
     def convert(value: Any) -> Any:
-        if type(value) is python_type:  # bool is not int here, and no string is coerced
+        if type(value) is python_type:  # no string is coerced
             return value
         raise _Reject
 

@@ -6,10 +6,10 @@ the OpenAPI document shows the default values.
 
 from __future__ import annotations
 
-from flask import current_app
 from marshmallow import ValidationError, validate
 
 from service.config import LIMIT_SETTINGS, Limits
+from service.platform.runtime import current_runtime
 
 DEFAULT_LIMITS = Limits()
 
@@ -20,7 +20,7 @@ LIMIT_VARIABLES = {setting.attribute: setting.env for setting in LIMIT_SETTINGS}
 def current_limits() -> Limits:
     """The limits of the app handling this request (the defaults outside a request)."""
     try:
-        return current_app.extensions["wurfwerk"].config.limits
+        return current_runtime().config.limits
     except RuntimeError:  # no app context: validating outside a request
         return DEFAULT_LIMITS
 

@@ -23,4 +23,6 @@ class Runtime:
 
 
 def current_runtime() -> Runtime:
-    return current_app.extensions["wurfwerk"]
+    # The proxy's own lookup, as Flask's docs show it: one call instead of the proxy's three per
+    # attribute (read on every request, several times).
+    return current_app._get_current_object().extensions["wurfwerk"]

@@ -157,6 +157,34 @@ def test_hand_written_cases_answer_as_marshmallow(app, body):
         assert outcome(load, body) == outcome(schema.load, body)
 
 
+class Bounds(ma.Schema):
+    """Validators whose bounds the compiled path compares inline (plain Range, Length, OneOf of
+    strings) beside ones it calls (exclusive Range, Length(equal=...), OneOf of other values)."""
+
+    class Meta:
+        unknown = ma.RAISE
+
+    level = Int(validate=[validate.Range(min=1, max=6), validate.Range(min=2)])
+    exclusive = Int(validate=validate.Range(min=0, max=10, min_inclusive=False))
+    name = fields.String(validate=[validate.Length(min=2, max=4), validate.OneOf(["ab", "abc", "abcde"])])
+    code = fields.String(validate=validate.Length(equal=2))
+    numbered = Int(validate=validate.OneOf([1, 3]))
+
+
+@pytest.mark.parametrize("body", [
+    {"level": 2}, {"level": 6}, {"level": 1}, {"level": 7}, {"level": 0},
+    {"exclusive": 1}, {"exclusive": 0}, {"exclusive": 10}, {"exclusive": 11},
+    {"name": "ab"}, {"name": "abc"}, {"name": "abcde"}, {"name": "a"}, {"name": "abd"}, {"name": ""},
+    {"code": "xy"}, {"code": "x"}, {"code": "xyz"},
+    {"numbered": 3}, {"numbered": 2}, {"numbered": True},
+])
+def test_inline_bounds_answer_as_marshmallow(body):
+    schema = Bounds()
+    load = fastload.fast_loader(schema)
+    assert load.compiled
+    assert outcome(load, body) == outcome(schema.load, body)
+
+
 def test_valid_bodies_take_the_compiled_path(app):
     schema = Roll()
     compiled = fastload._compile_schema(schema)
