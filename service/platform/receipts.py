@@ -64,11 +64,13 @@ def _as_ijson_numbers(value: Any) -> Any:
 # exponent, and a number token in compact JSON starts right after `":`, `,` or `[`. Each pattern
 # starts with a literal, which Python's regex engine scans for quickly (one alternation of the three
 # is several times slower). A match inside a string (`"a,1.5"`) only costs the slow path; a float
-# can never go unmatched. Four-byte UTF-8 sequences are the characters outside the BMP.
+# can never go unmatched. Four-byte UTF-8 sequences are the characters outside the BMP: a document
+# has one when deleting their lead bytes shortens it (bytes.translate: 1 µs on a 1.3 kB document with
+# one non-ASCII character, where the regex character class [\xf0-\xf4] took 8.5 µs).
 _FLOAT_AFTER_KEY = re.compile(rb'":-?\d+[.eE]')
 _FLOAT_AFTER_COMMA = re.compile(rb",-?\d+[.eE]")
 _FLOAT_FIRST_IN_ARRAY = re.compile(rb"\[-?\d+[.eE]")
-_FOUR_BYTE_UTF8 = re.compile(rb"[\xf0-\xf4]")
+_FOUR_BYTE_UTF8_LEADS = b"\xf0\xf1\xf2\xf3\xf4"
 
 
 def canonical_bytes(document: Mapping[str, Any]) -> bytes:
@@ -83,7 +85,7 @@ def canonical_bytes(document: Mapping[str, Any]) -> bytes:
 
 def _is_plain_json(serialized: bytes) -> bool:
     """No float and no character outside the BMP in ``serialized`` (orjson's compact output)."""
-    if not serialized.isascii() and _FOUR_BYTE_UTF8.search(serialized):
+    if not serialized.isascii() and len(serialized.translate(None, _FOUR_BYTE_UTF8_LEADS)) != len(serialized):
         return False
     return not (_FLOAT_AFTER_KEY.search(serialized) or _FLOAT_AFTER_COMMA.search(serialized)
                 or _FLOAT_FIRST_IN_ARRAY.search(serialized))
