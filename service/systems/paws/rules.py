@@ -25,7 +25,11 @@ class Fit(str, Enum):
 
     @property
     def dice(self) -> int:
-        return {Fit.FALLBACK: -1, Fit.MATCHING: 0, Fit.SPECIALIZED: 1}[self]
+        return _FIT_DICE[self]
+
+
+# Built once: a pool's dice are counted several times per request.
+_FIT_DICE = {Fit.FALLBACK: -1, Fit.MATCHING: 0, Fit.SPECIALIZED: 1}
 
 
 class Advantage(str, Enum):

@@ -8,7 +8,7 @@ Zahl, dann ist dieser Würfel ein Erfolg."
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from service.platform.errors import RuleViolation
@@ -53,6 +53,12 @@ class Member:
     magic_bonus: int = 0
     situation_bonus: int = 0
     hero_points: int = 0
+    # The member's pool, derived from the fields above once (a conflict reads it several times).
+    dice: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # How a frozen dataclass sets a derived field (the dataclasses documentation's idiom).
+        object.__setattr__(self, "dice", self._pool())
 
     @property
     def equipment_bonus(self) -> int:
@@ -60,8 +66,7 @@ class Member:
         (ruling 2; it may be negative: "Ausrüstungsgegenstände können durchaus negative Boni besitzen")."""
         return max(self.equipment_bonuses, default=0)
 
-    @property
-    def dice(self) -> int:
+    def _pool(self) -> int:
         """"Die Summe aus Profilwert und eventuellen Boni ergibt die Anzahl an Würfeln" plus two
         per hero point; never below 0 (ruling 2)."""
         bonuses = self.equipment_bonus + self.magic_bonus + self.situation_bonus
