@@ -257,7 +257,7 @@ def _with_validators(convert: Loader, validators: tuple) -> Loader:
 
 def _exactly(python_type: type) -> Loader:
     def convert(value: Any) -> Any:
-        if type(value) is python_type:  # no string is coerced
+        if type(value) is python_type:  # never coerced: 1 or "true" is not true
             return value
         raise _Reject
 
