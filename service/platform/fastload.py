@@ -204,9 +204,8 @@ def _integer(validators: tuple) -> Loader:
     def convert(value: Any) -> int:
         if type(value) is not int or not low <= value <= high:
             raise _Reject
-        for validator in others:  # a validator raises ValidationError, or returns False
-            if validator(value) is False:
-                raise _Reject
+        if others:
+            _validate(others, value)
         return value
 
     return convert
@@ -233,9 +232,8 @@ def _string(validators: tuple) -> Loader:
         if type(value) is not str or not shortest <= len(value) <= longest \
                 or (choices is not None and value not in choices):
             raise _Reject
-        for validator in others:
-            if validator(value) is False:
-                raise _Reject
+        if others:
+            _validate(others, value)
         return value
 
     return convert
@@ -247,12 +245,16 @@ def _with_validators(convert: Loader, validators: tuple) -> Loader:
 
     def convert_and_validate(value: Any) -> Any:
         output = convert(value)
-        for validator in validators:  # a validator raises ValidationError, or returns False
-            if validator(output) is False:
-                raise _Reject
+        _validate(validators, output)
         return output
 
     return convert_and_validate
+
+
+def _validate(validators: tuple, value: Any) -> None:
+    for validator in validators:  # a validator raises ValidationError, or returns False
+        if validator(value) is False:
+            raise _Reject
 
 
 def _exactly(python_type: type) -> Loader:
