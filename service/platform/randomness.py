@@ -29,7 +29,9 @@ D10 = 10
 
 
 class RandomSource:
-    """The interface the rules see. Subclasses supply ``_roll_one``/``_fudge_one``/``_draw``."""
+    """The interface the rules see. Subclasses supply ``_roll_one``/``_fudge_one``/``_draw``, or a
+    whole roll (``_roll``, ``_fudge``) where they produce its dice at once; ``roll`` and ``fudge``
+    record the event either way."""
 
     name = "abstract"
     idempotency_key: str | None = None  # recorded in the response when the call gave one
@@ -40,13 +42,13 @@ class RandomSource:
     def roll(self, count: int, sides: int, *, zero_is_ten: bool = False) -> list[int]:
         """``count`` dice with faces 1..``sides``. ``zero_is_ten``: the system reads a d10's ten written
         as 0, as a d10 is printed; only a manual source reads written faces, and it records 10."""
-        values = [self._roll_one(sides) for _ in range(count)]
+        values = self._roll(count, sides, zero_is_ten)
         self._record(f"d{sides}", values)
         return values
 
     def fudge(self, count: int) -> list[int]:
         """``count`` FUDGE dice, each -1, 0 or +1."""
-        values = [self._fudge_one() for _ in range(count)]
+        values = self._fudge(count)
         self._record("dF", values)
         return values
 
@@ -64,6 +66,12 @@ class RandomSource:
     def _record(self, kind: str, values: list) -> None:
         if values:
             self.events.append({"kind": kind, "values": values})
+
+    def _roll(self, count: int, sides: int, zero_is_ten: bool) -> list[int]:
+        return [self._roll_one(sides) for _ in range(count)]  # only written faces can be a 0
+
+    def _fudge(self, count: int) -> list[int]:
+        return [self._fudge_one() for _ in range(count)]
 
     def _roll_one(self, sides: int) -> int:
         raise NotImplementedError
@@ -103,16 +111,13 @@ class SecureSource(GeneratorSource):
     def __init__(self) -> None:
         super().__init__(random.SystemRandom(), "secure")
 
-    def roll(self, count: int, sides: int, *, zero_is_ten: bool = False) -> list[int]:
-        values = [face + 1 for face in _uniform_below(sides, count)] if sides <= 256 \
-            else [self._roll_one(sides) for _ in range(count)]
-        self._record(f"d{sides}", values)
-        return values
+    def _roll(self, count: int, sides: int, zero_is_ten: bool) -> list[int]:
+        if sides > 256:
+            return super()._roll(count, sides, zero_is_ten)
+        return [face + 1 for face in _uniform_below(sides, count)]
 
-    def fudge(self, count: int) -> list[int]:
-        values = [face - 1 for face in _uniform_below(3, count)]
-        self._record("dF", values)
-        return values
+    def _fudge(self, count: int) -> list[int]:
+        return [face - 1 for face in _uniform_below(3, count)]
 
 
 def _uniform_below(bound: int, count: int) -> list[int]:
@@ -146,10 +151,8 @@ class ManualSource(RandomSource):
         self._position += 1
         return index, self._values[index]
 
-    def roll(self, count: int, sides: int, *, zero_is_ten: bool = False) -> list[int]:
-        values = [self._read_face(sides, zero_is_ten and sides == D10) for _ in range(count)]
-        self._record(f"d{sides}", values)
-        return values
+    def _roll(self, count: int, sides: int, zero_is_ten: bool) -> list[int]:
+        return [self._read_face(sides, zero_is_ten and sides == D10) for _ in range(count)]
 
     def _read_face(self, sides: int, ten_as_zero: bool) -> int:
         expected = f"a d{sides} face 1..{sides}" + (" (0 for the ten)" if ten_as_zero else "")
