@@ -3,6 +3,11 @@ and decorators that would be ignored at run time refused at start-up."""
 
 from __future__ import annotations
 
+import dataclasses
+import enum
+import importlib
+import inspect
+import pkgutil
 import sys
 import textwrap
 import types
@@ -11,6 +16,7 @@ import pytest
 from flask import Flask
 from webargs.flaskparser import FlaskParser
 
+import service.systems
 from service.platform import operations
 from service.platform.api import WurfwerkApi
 
@@ -125,13 +131,6 @@ def test_the_json_loader_of_our_parser_leaves_webargs_own_parsers_alone():
 # -- results as JSON ---------------------------------------------------------------------------
 
 def _result_dataclasses():
-    import dataclasses
-    import importlib
-    import inspect
-    import pkgutil
-
-    import service.systems
-
     for system in pkgutil.iter_modules(service.systems.__path__):
         module = importlib.import_module(f"service.systems.{system.name}.rules")
         for _, value in inspect.getmembers(module, inspect.isclass):
@@ -141,8 +140,6 @@ def _result_dataclasses():
 
 def test_no_result_dataclass_has_a_field_orjson_would_leave_out():
     """``plain`` lets orjson write results, and orjson skips fields named with a leading underscore."""
-    import dataclasses
-
     classes = list(_result_dataclasses())
     assert len(classes) > 20
     hidden = [f"{kind.__qualname__}.{field.name}" for kind in classes for field in dataclasses.fields(kind)
@@ -151,9 +148,6 @@ def test_no_result_dataclass_has_a_field_orjson_would_leave_out():
 
 
 def test_plain_writes_what_walking_the_value_writes():
-    import dataclasses
-    import enum
-
     class Colour(enum.Enum):
         RED = "red"
 
