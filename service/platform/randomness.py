@@ -126,9 +126,11 @@ def _uniform_below(bound: int, count: int) -> list[int]:
     values: list[int] = []
     while len(values) < count:
         missing = count - len(values)
-        # A few spare bytes: at worst (bound 129) about half the bytes are discarded.
-        values.extend(byte % bound for byte in os.urandom(missing + missing // 2 + 8) if byte < accepted_below)
-    return values[:count]
+        # A few spare bytes: at worst (bound 129) about half the bytes are discarded, so one read
+        # nearly always suffices.
+        values += [byte % bound for byte in os.urandom(missing + missing // 2 + 8) if byte < accepted_below]
+    del values[count:]
+    return values
 
 
 class ManualSource(RandomSource):

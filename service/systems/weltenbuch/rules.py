@@ -122,9 +122,12 @@ def conflict(parties: Sequence[Party], source: RandomSource, *, die: int = DEFAU
     if die % 2:
         raise RuleViolation("die", f"must have an even number of sides, got {die} "
                                    "(\"Es können beliebige Würfel mit einer geraden Seitenzahl verwendet werden.\")")
-    rolls = [_roll_member(member, party.name, die, source) for party in parties for member in party.members]
-    totals = [PartyTotal(party.name, sum(r.successes for r in rolls if r.party == party.name))
-              for party in parties]
+    rolls: list[MemberRoll] = []
+    totals: list[PartyTotal] = []
+    for party in parties:
+        party_rolls = [_roll_member(member, party.name, die, source) for member in party.members]
+        rolls += party_rolls
+        totals.append(PartyTotal(party.name, sum(roll.successes for roll in party_rolls)))
     return ConflictResult(rolls, totals, winner(totals), narration_order(parties))
 
 
@@ -151,14 +154,13 @@ def narration_order(parties: Sequence[Party]) -> list[Turn]:
     dabei einfach ausgelassen"); without any player with dice, the GM starts."""
     members = [member for party in parties for member in party.members if member.dice > 0]
     players = sorted((m for m in members if m.role is Role.PLAYER), key=lambda m: m.seat)
-    turns = [Turn(player.seat, Actor.PLAYER, [player.name]) for player in players]
     gm_members = [m.name for m in members if m.role is not Role.PLAYER]
-    if gm_members:
-        turns.insert(0, Turn(GM_SEAT, Actor.GM, gm_members))
+    turns = [Turn(GM_SEAT, Actor.GM, gm_members)] if gm_members else []  # seat 0 comes first
+    turns += [Turn(player.seat, Actor.PLAYER, [player.name]) for player in players]
     if not players:
         return turns
     starter = max(players, key=lambda m: (m.dice, m.seat))
-    start = next(i for i, turn in enumerate(turns) if turn.seat == starter.seat)
+    start = len(turns) - len(players) + players.index(starter)
     return turns[start:] + turns[:start]
 
 

@@ -16,6 +16,9 @@ MAX_TOUGHNESS = 1000
 # One spend per die, and the signed conflict travels in the same body (64 KiB by default): a
 # conflict with more than about a thousand dice cannot be sent back at all, so 1000 spends suffice.
 MAX_SPENDS = 1000
+# The role values as loaded (strings), named once: an enum member's .value is a property lookup.
+PLAYER = Role.PLAYER.value
+GM_ROLES = frozenset((Role.NPC.value, Role.OBSTACLE.value))
 
 
 class WeltenMemberSchema(StrictSchema):
@@ -41,9 +44,9 @@ class WeltenMemberSchema(StrictSchema):
     @validates_schema
     def _fits_role(self, data, **kwargs):
         role = data.get("role")
-        if role == Role.PLAYER.value and "seat" not in data:
+        if role == PLAYER and "seat" not in data:
             raise ValidationError("a player needs a seat (1.. clockwise from the GM)", field_name="seat")
-        if role in (Role.NPC.value, Role.OBSTACLE.value):
+        if role in GM_ROLES:
             if "seat" in data:
                 raise ValidationError("only players have a seat; the GM acts for npcs and obstacles at 0",
                                       field_name="seat")
@@ -96,6 +99,8 @@ class WeltenConflictRequest(StrictSchema):
         duplicate_parties = _duplicates(party["name"] for party in parties)
         duplicate_members = _duplicates(m["name"] for party in parties for m in party["members"])
         duplicate_seats = _duplicates(m["seat"] for party in parties for m in party["members"] if "seat" in m)
+        if not (duplicate_parties or duplicate_members or duplicate_seats):
+            return
         for p, party in enumerate(parties):
             if party["name"] in duplicate_parties:
                 errors.setdefault(p, {})["name"] = ["party names must be unique"]
