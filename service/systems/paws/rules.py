@@ -53,7 +53,7 @@ class Advantages:
     situation: Advantage | None = None
 
     def count(self, kind: Advantage) -> int:
-        return sum(1 for category in ADVANTAGE_CATEGORIES if getattr(self, category) is kind)
+        return (self.equipment, self.personal, self.situation).count(kind)  # the ADVANTAGE_CATEGORIES
 
 
 @dataclass(frozen=True)
@@ -142,17 +142,18 @@ def test(pool: Pool, source: RandomSource) -> TestResult:
     ist"); ruling 3: the first rescue success averts a catastrophe, every other one averts one negative
     effect of the failure ("Zeigt er einen Erfolg, kann man damit einen negativen Effekt abwenden");
     never a success."""
-    faces = roll(pool.dice, source)
+    dice, rescue_dice = pool.dice, pool.rescue_dice  # each counted once
+    faces = roll(dice, source)
     successes = count_successes(faces)
     all_ones = is_catastrophe(faces)
     rescue = None
-    if successes == 0 and pool.rescue_dice:
-        rescue_faces = roll(pool.rescue_dice, source)
+    if successes == 0 and rescue_dice:
+        rescue_faces = roll(rescue_dice, source)
         rescue_successes = count_successes(rescue_faces)
         rescued = all_ones and rescue_successes >= 1
         rescue = TestRescue(rescue_faces, rescue_successes, rescued, rescue_successes - rescued)
     rescued = rescue is not None and rescue.rescued
-    return TestResult(PoolSize(pool.dice, pool.rescue_dice), faces, successes, successes >= 1,
+    return TestResult(PoolSize(dice, rescue_dice), faces, successes, successes >= 1,
                       effects_for(successes), all_ones and not rescued, rescue,
                       narrator_of_test(successes >= 1, pool.name))
 
