@@ -30,7 +30,6 @@ a flask-smorest decorator added to a declared view would never run, and is refus
 from __future__ import annotations
 
 import dataclasses
-import enum
 import functools
 import inspect
 import sys
@@ -39,7 +38,6 @@ from http import HTTPStatus
 from typing import Any
 
 import marshmallow as ma
-import orjson
 from flask import Response, request
 from marshmallow import ValidationError
 from werkzeug.datastructures import Headers
@@ -50,6 +48,7 @@ from service.platform.errors import InputError, ReceiptError
 from service.platform.fastload import fast_loader
 from service.platform.hooks import request_body
 from service.platform.i18n import LANG_PARAMETER, request_lang
+from service.platform.jsondata import plain
 from service.platform.jsonio import json_response
 from service.platform.problems import input_error_problem, unexpected_problem, validation_problem
 from service.platform.randomness import IDEMPOTENCY_HEADER, RandomSource, make_source, request_source
@@ -72,49 +71,6 @@ EXAMPLE_RECEIPT = {
     "kid": "example-kid",
     "signature": "example-signature",
 }
-
-
-def plain(value: Any) -> Any:
-    """Dataclasses, enums and tuples -> JSON-ready dicts, strings and lists.
-
-    orjson writes dataclasses, enums and tuples itself, so a round trip through it costs a fraction
-    of walking a result in Python (weltenbuch.conflict's result: about half). orjson leaves out
-    dataclass fields named with a leading underscore; results have none (tests/platform/
-    test_operations.py checks every rules module). What orjson cannot write (an integer beyond 64
-    bits, a mapping that is not a dict) is converted in Python."""
-    try:
-        return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
-    except orjson.JSONEncodeError:
-        return plain_in_python(value)
-
-
-def plain_in_python(value: Any) -> Any:
-    """``plain`` by walking the value: every dataclass field, enums by value, tuples as lists."""
-    kind = type(value)
-    convert = _CONVERTERS.get(kind)
-    if convert is None:  # first value of this type: decide once how to convert every later one
-        convert = _CONVERTERS[kind] = _converter_for(kind)
-    return convert(value)
-
-
-def _converter_for(kind: type) -> Callable[[Any], Any]:
-    # Most members are scalars: they are kept without a call to plain_in_python().
-    if dataclasses.is_dataclass(kind):
-        names = tuple(field.name for field in dataclasses.fields(kind))
-        return lambda value: {name: member if type(member) in _SCALARS else plain_in_python(member)
-                              for name in names for member in (getattr(value, name),)}
-    if issubclass(kind, enum.Enum):
-        return lambda value: value.value
-    if issubclass(kind, Mapping):
-        return lambda value: {(k.value if isinstance(k, enum.Enum) else k): plain_in_python(v)
-                              for k, v in value.items()}
-    if issubclass(kind, (list, tuple)):
-        return lambda value: [item if type(item) in _SCALARS else plain_in_python(item) for item in value]
-    return lambda value: value
-
-
-_SCALARS = frozenset((str, int, bool, type(None)))
-_CONVERTERS: dict[type, Callable[[Any], Any]] = {kind: (lambda value: value) for kind in _SCALARS}
 
 
 def _doc_parts(view: Callable) -> tuple[str, str]:
@@ -237,7 +193,7 @@ class SystemBlueprint(Blueprint):
                 return _signed(_roll(operation_id, view, body, call))
 
             example_body = request_schema().load({**example, "seed": EXAMPLE_SEED})
-            response_example = _roll(operation_id, view, example_body, EXAMPLE_CALL)
+            response_example = plain(_roll(operation_id, view, example_body, EXAMPLE_CALL))
             response_example["receipt"] = dict(EXAMPLE_RECEIPT)
             self._register(path, "POST", operation_id, view, handler, request_schema,
                            response_schema, example, response_example,
@@ -282,7 +238,7 @@ class SystemBlueprint(Blueprint):
 
             computed = response_example
             if computed is None:
-                computed = _resolve(operation_id, view, request_schema().load(example), "en")
+                computed = plain(_resolve(operation_id, view, request_schema().load(example), "en"))
                 computed["receipt"] = dict(EXAMPLE_RECEIPT)
             self._register(path, "POST", operation_id, view, handler, request_schema,
                            response_schema, example, computed)
@@ -302,7 +258,7 @@ class SystemBlueprint(Blueprint):
             def handler(_body, call):
                 return _signed(_resolve(operation_id, without_body, {}, call.lang()))
 
-            response_example = _resolve(operation_id, without_body, {}, "en")
+            response_example = plain(_resolve(operation_id, without_body, {}, "en"))
             response_example["receipt"] = dict(EXAMPLE_RECEIPT)
             self._register(path, "GET", operation_id, view, handler, None, response_schema,
                            None, response_example)
@@ -415,7 +371,7 @@ def _roll(operation_id, view, body, call) -> dict:
     return {
         "operation": operation_id,
         "request": {**body, **randomness},
-        "result": plain(result),
+        "result": result,  # see _signed
         "randomness": randomness_record,
         "summary": summary,
         "lang": lang,
@@ -427,7 +383,7 @@ def _resolve(operation_id, view, body, lang) -> dict:
     return {
         "operation": operation_id,
         "request": dict(body),
-        "result": plain(result),
+        "result": result,  # see _signed
         "summary": summary,
         "lang": lang,
     }
@@ -438,6 +394,9 @@ def _odds_document(operation_id, view, body) -> dict:
 
 
 def _signed(document: dict):
+    """The signed response. Its result is still the rules' value (dataclasses, enums, tuples): orjson
+    writes it into the response, and sorted into the signed payload (receipts.canonical_bytes),
+    rather than converting it to dicts first and writing those twice."""
     return json_response(current_runtime().keys.sign(document))
 
 

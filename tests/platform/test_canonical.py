@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+import enum
+
 import orjson
+import pytest
 import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from service.platform.jsondata import plain
 from service.platform.receipts import _as_ijson_numbers, _is_plain_json, canonical_bytes
 
 json_values = st.recursive(
@@ -39,3 +44,38 @@ def test_a_signed_envelope_takes_the_fast_path():
                 "summary": "Probe gegen Schwierigkeit 2: 1 Erfolg. Knapp geschafft.",
                 "receipt": {"id": "0e4b7c7e-3f7a-4c1e-9d1e-5e7a1b2c3d4e", "issued_at": "2026-11-29T12:00:00.000Z"}}
     assert _is_plain_json(orjson.dumps(envelope, option=orjson.OPT_SORT_KEYS))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Roll:  # a rules result as operations._signed hands it over: fields out of alphabetical order
+    side: _Side
+    dice: tuple[int, ...]
+    counts: dict
+    score: float | int
+    note: str | None = None
+
+
+class _Side(enum.Enum):
+    ATTACKER = "attacker"
+
+
+@settings(max_examples=200, deadline=None)
+@given(dice=st.lists(st.integers(1, 20), max_size=5).map(tuple),
+       score=st.integers(-(2**70), 2**70) | st.floats(allow_nan=False, allow_infinity=False),
+       note=st.none() | st.text(max_size=4))
+def test_a_document_holding_dataclasses_is_canonicalized_as_its_plain_data(dice, score, note):
+    """Results reach the signature as dataclasses (sorted through ``_dataclass_members``, not in
+    declaration order); the reference path, for the floats and large integers here, gets them as
+    plain data."""
+    result = _Roll(_Side.ATTACKER, dice, {_Side.ATTACKER: 1, "z": (1, 2)}, score, note)
+    document = {"result": result, "rolls": [result], "summary": "→"}
+    assert canonical_bytes(document) == rfc8785.dumps(_as_ijson_numbers(plain(document)))
+
+
+def test_an_object_that_is_no_dataclass_is_refused_not_written_from_its_attributes():
+    class Plain:
+        def __init__(self):
+            self.secret = "x"
+
+    with pytest.raises(rfc8785.CanonicalizationError):
+        canonical_bytes({"result": Plain()})

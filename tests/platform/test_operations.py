@@ -17,7 +17,7 @@ from flask import Flask
 from webargs.flaskparser import FlaskParser
 
 import service.systems
-from service.platform import operations
+from service.platform import jsondata, operations
 from service.platform.api import WurfwerkApi
 
 DECLARATION = '''
@@ -138,13 +138,16 @@ def _result_dataclasses():
                 yield value
 
 
-def test_no_result_dataclass_has_a_field_orjson_would_leave_out():
-    """``plain`` lets orjson write results, and orjson skips fields named with a leading underscore."""
+def test_results_are_written_alike_into_the_response_and_the_signed_payload():
+    """orjson writes a result into the response natively, skipping fields named with a leading
+    underscore, and into the signed payload from its ``__dict__`` (receipts._dataclass_members): the
+    two hold the same members only if no field is hidden and no result is slotted."""
     classes = list(_result_dataclasses())
     assert len(classes) > 20
     hidden = [f"{kind.__qualname__}.{field.name}" for kind in classes for field in dataclasses.fields(kind)
               if field.name.startswith("_")]
     assert hidden == []
+    assert [kind.__qualname__ for kind in classes if "__slots__" in vars(kind)] == []
 
 
 def test_plain_writes_what_walking_the_value_writes():
@@ -158,7 +161,7 @@ def test_plain_writes_what_walking_the_value_writes():
         note: str | None = None
 
     value = [Draw((Colour.RED, Colour.RED), {Colour.RED: 2, "white": (1, 2)}), Draw((), {}, "none")]
-    assert operations.plain(value) == operations.plain_in_python(value) == [
+    assert jsondata.plain(value) == jsondata.plain_in_python(value) == [
         {"colours": ["red", "red"], "counts": {"red": 2, "white": [1, 2]}, "note": None},
         {"colours": [], "counts": {}, "note": "none"}]
-    assert operations.plain(2**70) == 2**70  # beyond orjson: converted in Python
+    assert jsondata.plain(2**70) == 2**70  # beyond orjson: converted in Python

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from service.platform.errors import ReceiptError, RuleViolation
-from service.platform.operations import EXAMPLE_RECEIPT, SystemBlueprint, plain, verified_response
+from service.platform.jsondata import plain
+from service.platform.operations import EXAMPLE_RECEIPT, SystemBlueprint, verified_response
 from service.platform.randomness import ManualSource
 from service.systems.beutelschneider import odds, rules, schemas, text
 

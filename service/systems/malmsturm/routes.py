@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from service.platform.operations import SystemBlueprint, plain
+from service.platform.jsondata import plain
+from service.platform.operations import SystemBlueprint
 from service.systems.malmsturm import odds, rules, schemas, text
 
 blp = SystemBlueprint(
