@@ -109,26 +109,30 @@ class SecureSource(GeneratorSource):
     are discarded (rejection sampling), so each face is exactly equally likely."""
 
     def __init__(self) -> None:
-        super().__init__(random.SystemRandom(), "secure")
+        super().__init__(_SYSTEM_RANDOM, "secure")
 
     def _roll(self, count: int, sides: int, zero_is_ten: bool) -> list[int]:
         if sides > 256:
             return super()._roll(count, sides, zero_is_ten)
-        return [face + 1 for face in _uniform_below(sides, count)]
+        return _uniform(count, sides, lowest=1)
 
     def _fudge(self, count: int) -> list[int]:
-        return [face - 1 for face in _uniform_below(3, count)]
+        return _uniform(count, 3, lowest=-1)
 
 
-def _uniform_below(bound: int, count: int) -> list[int]:
-    """``count`` independent uniform integers in [0, bound) from urandom bytes, bound <= 256."""
+# SystemRandom keeps no state (each value is read from os.urandom), so unlike a seeded generator one
+# instance can serve every request, in every forked worker.
+_SYSTEM_RANDOM = random.SystemRandom()
+
+
+def _uniform(count: int, bound: int, *, lowest: int) -> list[int]:
+    """``count`` independent uniform integers in [lowest, lowest + bound) from urandom bytes, bound <= 256."""
     accepted_below = 256 - 256 % bound
-    values: list[int] = []
+    # A few spare bytes: at worst (bound 129) about half the bytes are discarded, so one read nearly
+    # always suffices.
+    values = [byte % bound + lowest for byte in os.urandom(count + count // 2 + 8) if byte < accepted_below]
     while len(values) < count:
-        missing = count - len(values)
-        # A few spare bytes: at worst (bound 129) about half the bytes are discarded, so one read
-        # nearly always suffices.
-        values += [byte % bound for byte in os.urandom(missing + missing // 2 + 8) if byte < accepted_below]
+        values += [byte % bound + lowest for byte in os.urandom(count) if byte < accepted_below]
     del values[count:]
     return values
 
