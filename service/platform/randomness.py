@@ -10,6 +10,7 @@ gunicorn forks its workers, and a generator made before the fork would repeat in
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import os
@@ -112,12 +113,12 @@ class SecureSource(GeneratorSource):
         super().__init__(_SYSTEM_RANDOM, "secure")
 
     def _roll(self, count: int, sides: int, zero_is_ten: bool) -> list[int]:
-        if sides > 256:
+        if sides > 255:  # a face must fit in a byte
             return super()._roll(count, sides, zero_is_ten)
         return _uniform(count, sides, lowest=1)
 
     def _fudge(self, count: int) -> list[int]:
-        return _uniform(count, 3, lowest=-1)
+        return [face - 1 for face in _uniform(count, 3, lowest=0)]
 
 
 # SystemRandom keeps no state (each value is read from os.urandom), so unlike a seeded generator one
@@ -126,15 +127,25 @@ _SYSTEM_RANDOM = random.SystemRandom()
 
 
 def _uniform(count: int, bound: int, *, lowest: int) -> list[int]:
-    """``count`` independent uniform integers in [lowest, lowest + bound) from urandom bytes, bound <= 256."""
-    accepted_below = 256 - 256 % bound
-    # A few spare bytes: at worst (bound 129) about half the bytes are discarded, so one read nearly
-    # always suffices.
-    values = [byte % bound + lowest for byte in os.urandom(count + count // 2 + 8) if byte < accepted_below]
+    """``count`` independent uniform integers in [lowest, lowest + bound) from urandom bytes, all of
+    them below 256. ``bytes.translate`` turns the bytes into faces and deletes the rejected ones."""
+    faces, rejected = _byte_faces(bound, lowest)
+    values: list[int] = []
     while len(values) < count:
-        values += [byte % bound + lowest for byte in os.urandom(count) if byte < accepted_below]
+        # A few spare bytes: at worst (bound 129) about half the bytes are discarded, so one read
+        # nearly always suffices.
+        values += os.urandom(count + count // 2 + 8).translate(faces, rejected)
     del values[count:]
     return values
+
+
+@functools.cache
+def _byte_faces(bound: int, lowest: int) -> tuple[bytes, bytes]:
+    """Rejection sampling as a translation table: each byte's face (``lowest + byte % bound``), and
+    the bytes at or above the largest multiple of ``bound``, which are discarded so that every face
+    is exactly equally likely."""
+    accepted_below = 256 - 256 % bound
+    return bytes(lowest + byte % bound for byte in range(256)), bytes(range(accepted_below, 256))
 
 
 class ManualSource(RandomSource):
