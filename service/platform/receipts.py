@@ -76,7 +76,6 @@ _FLOAT_FIRST_IN_ARRAY = re.compile(rb"\[-?\d+[.eE]")
 _FOUR_BYTE_UTF8_LEADS = b"\xf0\xf1\xf2\xf3\xf4"
 
 
-#
 # A document may hold the rules' results as they are (dataclasses, enums, tuples; operations._signed).
 # orjson writes a dataclass's fields in declaration order even with OPT_SORT_KEYS, so dataclasses are
 # handed to ``_dataclass_members`` instead, whose dict orjson then sorts like any other; the response

@@ -53,7 +53,7 @@ class Advantages:
     situation: Advantage | None = None
 
     def count(self, kind: Advantage) -> int:
-        return (self.equipment, self.personal, self.situation).count(kind)  # the ADVANTAGE_CATEGORIES
+        return (self.equipment, self.personal, self.situation).count(kind)  # one per ADVANTAGE_CATEGORIES entry
 
 
 @dataclass(frozen=True)
