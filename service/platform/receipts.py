@@ -93,10 +93,10 @@ def _dataclass_members(value: Any) -> dict[str, Any]:
 def canonical_bytes(document: Mapping[str, Any]) -> bytes:
     try:
         fast = orjson.dumps(document, default=_dataclass_members, option=_CANONICAL_OPTIONS)
+        if _is_plain_json(fast):
+            return fast
     except (orjson.JSONEncodeError, TypeError):
-        return rfc8785.dumps(_as_ijson_numbers(plain(document)))
-    if _is_plain_json(fast):
-        return fast
+        pass  # what orjson cannot write canonically goes to the reference implementation, as floats do
     return rfc8785.dumps(_as_ijson_numbers(plain(document)))
 
 
