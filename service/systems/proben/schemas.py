@@ -7,6 +7,7 @@ from marshmallow import ValidationError, fields, post_load, validate, validates_
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
+from service.platform.schemas import EncounterFields
 from service.systems.proben.rules import Outcome, SuccessRule
 
 DIFFICULTY = validate.Range(min=1, max=100)
@@ -141,3 +142,52 @@ class ProbenExtendedResult(ma.Schema):
     success = fields.Boolean(required=True)
     rolls_used = fields.Integer(required=True)
     elapsed = fields.Nested(ProbenElapsed, allow_none=True, required=True)
+
+
+# --- encounters (API.md §1.7) -------------------------------------------------------------------
+
+MAX_CHAIN_STEPS = 20
+
+
+class ProbenChainStep(StrictSchema):
+    pool = fields.Nested(ProbenPool, required=True)
+    difficulty = Int(required=True, validate=DIFFICULTY,
+                     metadata={"description": "1 easy, 2 standard, 3 demanding, 4+ hard."})
+    max_attempts = Int(load_default=None, allow_none=True, validate=validate.Range(min=1, max=100),
+                       metadata={"description": "Attempts of this step at most; null (default): until no dice "
+                                                "are left (E1)."})
+
+
+class ProbenEncounterRequest(EncounterFields):
+    steps = fields.List(fields.Nested(ProbenChainStep), required=True,
+                        validate=validate.Length(min=1, max=MAX_CHAIN_STEPS),
+                        metadata={"description": "The tests, in order; the chain stops at the first that fails."})
+    success_rule = Enum([rule.value for rule in SuccessRule], load_default=SuccessRule.MEET.value,
+                        metadata={"description": "meet: successes >= difficulty (default); exceed: >."})
+    carry_partial = Bool(load_default=False,
+                         metadata={"description": "E2: the successes of a failed attempt count toward the next "
+                                                  "attempt of the same step (default false)."})
+
+
+class ProbenChainAttempt(ma.Schema):
+    step = fields.Integer(required=True, metadata={"description": "0-based index of the step."})
+    attempt = fields.Integer(required=True, metadata={"description": "1 for the first try of the step."})
+    difficulty = fields.Integer(required=True,
+                                metadata={"description": "The test's difficulty: the step's, less the successes "
+                                                         "carried (E2)."})
+
+
+class ProbenChainStepEnd(ma.Schema):
+    step = fields.Integer(required=True)
+    attempts = fields.Integer(required=True)
+    success = fields.Boolean(required=True, allow_none=True,
+                             metadata={"description": "null: not reached, or cut by max_rounds."})
+
+
+class ProbenEncounterResult(ma.Schema):
+    steps = fields.List(fields.Nested(ProbenTestResult), required=True,
+                        metadata={"description": "Every attempt, as `proben.test` reports it."})
+    attempts = fields.List(fields.Nested(ProbenChainAttempt), required=True,
+                           metadata={"description": "Which step and attempt each entry of `steps` is."})
+    outcome = fields.String(required=True, metadata={"description": "success, failure:<i> or undecided."})
+    end = fields.List(fields.Nested(ProbenChainStepEnd), required=True)
