@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from math import prod
 
 import numpy as np
@@ -216,6 +217,9 @@ def _shifted_add(target: np.ndarray, mass: np.ndarray, chance: np.ndarray, side:
     """target[state with ``offset`` marbles of ``side`` turned black] += mass * chance at the state
     (only where the offset fits: elsewhere the chance is 0)."""
     down_matching, down_other = offset
+    axes = mass.shape[2 * side:2 * side + 2]
+    if down_matching >= axes[0] or down_other >= axes[1]:
+        return  # no state of this grid has that many marbles to lose
     if side == 0:
         rows, cols = mass.shape[0] - down_matching, mass.shape[1] - down_other
         target[:rows, :cols] += mass[down_matching:, down_other:] * chance[down_matching:, down_other:]
@@ -398,6 +402,12 @@ class EncounterResult:
     aftermath: list[Aftermath]
 
 
+@lru_cache(maxsize=64)
+def _can_change(sides: tuple[Side, Side]) -> np.ndarray:
+    """Per pair of bags: can the next exchange change anything (E3's test, shared with the odds)."""
+    return _Fight(sides).leave() > 0
+
+
 def _grid_point(sides: Sequence[Side], bags: Sequence[Bag]) -> tuple[int, ...]:
     point = []
     for side, bag in zip(sides, bags):
@@ -411,7 +421,7 @@ def play(sides: Sequence[Side], source: RandomSource, *, aftermath: Danger | Non
     """One fight, exchange by exchange, each a ``rules.combat`` of the two (side 0 attacks); stops when
     someone is unconscious, at ``max_rounds`` (``undecided``, without it at 1000 exchanges) or when
     nothing can change any more (E3, the same test as the odds')."""
-    can_change = _Fight((sides[0], sides[1])).leave() > 0
+    can_change = _can_change((sides[0], sides[1]))
     bags = [side.bag for side in sides]
     steps: list[rules.CombatResult] = []
     outcome, out = UNDECIDED, [False, False]
