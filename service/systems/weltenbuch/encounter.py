@@ -34,6 +34,7 @@ from service.systems.weltenbuch.rules import HeroPoints, Party, Role, Spend, Tou
 WEAKEST, STRONGEST, SPREAD = "weakest", "strongest", "spread"
 TARGETINGS = (WEAKEST, STRONGEST, SPREAD)
 TIE = "tie"
+UNDECIDED = "undecided"
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ def _at_least(dice: int) -> list[int]:
     return list(accumulate(reversed(ways)))[::-1] + [0]
 
 
-def odds(scene: Scene, *, exact: bool = True, curve_rounds: int = 0) -> Odds:
+def odds(scene: Scene, *, exact: bool = True, max_rounds: int | None = None, curve_rounds: int = 0) -> Odds:
     """Outcomes ``wins:<party>`` and ``tie`` (the conflict's); distributions ``consequences:<party>``
     and ``successes:<party>``; expected ``consequence:<member>`` (its chance to take one) and, for a
     held hero point, ``hero_point:<member>`` (the chance it is needed: what holding it is worth)."""
@@ -111,6 +112,8 @@ def odds(scene: Scene, *, exact: bool = True, curve_rounds: int = 0) -> Odds:
     zero = number(0, 0)
     single = conflict_odds.conflict(list(scene.parties))
     outcomes = {name: p if exact else float(p) for name, p in single.outcomes.items()}
+    if max_rounds is not None:
+        outcomes[UNDECIDED] = zero  # the scene is one round: any cut (at least 1) comes after it
     distributions: dict = {}
     expected: dict = {}
     for index, party in enumerate(scene.parties):
@@ -132,7 +135,7 @@ def odds(scene: Scene, *, exact: bool = True, curve_rounds: int = 0) -> Odds:
                 expected[f"hero_point:{t.member}"] = reached if t.saved else zero
     precision = "exact" if exact else "float64"
     curve = tuple({"round": r, "running": 0.0, **{k: float(v) for k, v in outcomes.items()}}
-                  for r in range(1, curve_rounds + 1)) or None
+                  for r in range(1, min(curve_rounds, max_rounds or curve_rounds) + 1)) or None
     max_error = 0.0 if exact else 2.0**-52 * 4
     return Odds(outcomes=outcomes, distributions=distributions, expected=expected,
                 solver=Solver(states=state_bound(scene), precision=precision, max_error=max_error),
@@ -149,8 +152,14 @@ class SceneEnd:
 
 
 @dataclass(frozen=True)
+class SceneRound:
+    conflict: rules.ConflictResult
+    narration: rules.NarrationResult
+
+
+@dataclass(frozen=True)
 class EncounterResult:
-    steps: list  # the conflict's result, then the narration's
+    steps: list[SceneRound]  # the scene's one round
     outcome: str
     end: SceneEnd
 
@@ -186,4 +195,4 @@ def play(scene: Scene, source: RandomSource) -> EncounterResult:
     narration = rules.narration(members, scene.toughness, ledger, hero_points)
     outcome = f"wins:{conflict.winner}" if conflict.winner is not None else TIE
     end = SceneEnd(narration.toughness_after, narration.consequences, [h.member for h in hero_points])
-    return EncounterResult([conflict, narration], outcome, end)
+    return EncounterResult([SceneRound(conflict, narration)], outcome, end)

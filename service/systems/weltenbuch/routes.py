@@ -259,4 +259,5 @@ def encounter_odds(body):
     """
     encounter_scene = scene(body)
     exact = encounter_precision(encounter.state_bound(encounter_scene), body["exact"])
-    return encounter.odds(encounter_scene, exact=exact, curve_rounds=body["curve_rounds"])
+    return encounter.odds(encounter_scene, exact=exact, max_rounds=body["max_rounds"],
+                          curve_rounds=body["curve_rounds"])
