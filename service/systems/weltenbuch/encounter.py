@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import accumulate
-from math import comb
+from functools import lru_cache
 
 from service.platform.odds import Odds, Solver
 from service.platform.randomness import RandomSource
@@ -96,10 +96,33 @@ def thresholds(scene: Scene, index: int) -> list[Threshold]:
     return found
 
 
-def _at_least(dice: int) -> list[int]:
+@lru_cache(maxsize=64)
+def _ways(dice: int) -> tuple[int, ...]:
+    """Ways to roll k successes with ``dice`` dice, k = 0..dice, out of 2^dice (one row of Pascal's
+    triangle, each entry from the one before)."""
+    row = [1]
+    for k in range(dice):
+        row.append(row[-1] * (dice - k) // (k + 1))
+    return tuple(row)
+
+
+@lru_cache(maxsize=64)
+def _at_least(dice: int) -> tuple[int, ...]:
     """Ways (out of 2^dice) to roll at least k successes, k = 0..dice + 1."""
-    ways = [comb(dice, k) for k in range(dice + 1)]
-    return list(accumulate(reversed(ways)))[::-1] + [0]
+    return (*accumulate(reversed(_ways(dice))),)[::-1] + (0,)
+
+
+def _float_outcomes(scene: Scene) -> dict[str, float]:
+    """wins and tie of two binomials in float64: sums of non-negative products, no cancellation."""
+    (first, dice_a), (second, dice_b) = ((party.name, party.dice) for party in scene.parties)
+    p_a = [ways / 2**dice_a for ways in _ways(dice_a)]
+    p_b = [ways / 2**dice_b for ways in _ways(dice_b)]
+    below_b = [0.0, *accumulate(p_b)]  # below_b[k] = P(B < k)
+    below_a = [0.0, *accumulate(p_a)]
+    wins_a = sum(p * below_b[min(k, len(p_b))] for k, p in enumerate(p_a))
+    wins_b = sum(p * below_a[min(k, len(p_a))] for k, p in enumerate(p_b))
+    tie = sum(p * p_b[k] for k, p in enumerate(p_a) if k < len(p_b))
+    return {f"wins:{first}": wins_a, f"wins:{second}": wins_b, TIE: tie}
 
 
 def odds(scene: Scene, *, exact: bool = True, max_rounds: int | None = None, curve_rounds: int = 0) -> Odds:
@@ -110,24 +133,21 @@ def odds(scene: Scene, *, exact: bool = True, max_rounds: int | None = None, cur
         return Fraction(ways, 2**dice) if exact else ways / 2**dice  # int / int rounds correctly
 
     zero = number(0, 0)
-    single = conflict_odds.conflict(list(scene.parties))
-    outcomes = {name: p if exact else float(p) for name, p in single.outcomes.items()}
+    outcomes = dict(conflict_odds.conflict(list(scene.parties)).outcomes) if exact else _float_outcomes(scene)
     if max_rounds is not None:
         outcomes[UNDECIDED] = zero  # the scene is one round: any cut (at least 1) comes after it
     distributions: dict = {}
     expected: dict = {}
     for index, party in enumerate(scene.parties):
         opponent = scene.parties[1 - index]
-        ways = [comb(opponent.dice, k) for k in range(opponent.dice + 1)]
-        at_least = _at_least(opponent.dice)
+        ways, at_least = _ways(opponent.dice), _at_least(opponent.dice)
         found = thresholds(scene, index)
-        count = {}
+        count: dict[int, int] = {}
         for successes, way in enumerate(ways):
             taken = sum(1 for t in found if not t.saved and t.at is not None and t.at <= successes)
             count[taken] = count.get(taken, 0) + way
         distributions[f"consequences:{party.name}"] = {k: number(w, opponent.dice) for k, w in count.items()}
-        distributions[f"successes:{party.name}"] = {k: number(comb(party.dice, k), party.dice)
-                                                    for k in range(party.dice + 1)}
+        distributions[f"successes:{party.name}"] = {k: number(w, party.dice) for k, w in enumerate(_ways(party.dice))}
         for t in found:
             reached = number(at_least[t.at] if t.at is not None and t.at <= opponent.dice else 0, opponent.dice)
             expected[f"consequence:{t.member}"] = zero if t.saved else reached
@@ -136,10 +156,15 @@ def odds(scene: Scene, *, exact: bool = True, max_rounds: int | None = None, cur
     precision = "exact" if exact else "float64"
     curve = tuple({"round": r, "running": 0.0, **{k: float(v) for k, v in outcomes.items()}}
                   for r in range(1, min(curve_rounds, max_rounds or curve_rounds) + 1)) or None
-    max_error = 0.0 if exact else 2.0**-52 * 4
+    # Every float is one correctly rounded division or a sum of non-negative products of them.
+    max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + 8 * _all_dice(scene) * 2.0**-53
     return Odds(outcomes=outcomes, distributions=distributions, expected=expected,
                 solver=Solver(states=state_bound(scene), precision=precision, max_error=max_error),
                 curve=curve)
+
+
+def _all_dice(scene: Scene) -> int:
+    return sum(party.dice for party in scene.parties) + 1
 
 
 # --- the rolling twin ---------------------------------------------------------------------------
