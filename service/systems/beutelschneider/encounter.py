@@ -225,7 +225,8 @@ def _shifted_add(target: np.ndarray, mass: np.ndarray, chance: np.ndarray, side:
         target[:rows, :cols] += mass[down_matching:, down_other:] * chance[down_matching:, down_other:]
     else:
         rows, cols = mass.shape[2] - down_matching, mass.shape[3] - down_other
-        target[:, :, :rows, :cols] += mass[:, :, down_matching:, down_other:] * chance[:, :, down_matching:, down_other:]
+        source = (slice(None), slice(None), slice(down_matching, None), slice(down_other, None))
+        target[:, :, :rows, :cols] += mass[source] * chance[source]
 
 
 # --- solving ------------------------------------------------------------------------------------

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from service.platform.errors import ReceiptError, RuleViolation
 from service.platform.jsondata import plain
+from service.platform.limits import encounter_precision
 from service.platform.operations import EXAMPLE_RECEIPT, SystemBlueprint, verified_response
 from service.platform.randomness import ManualSource
-from service.platform.limits import encounter_precision
 from service.systems.beutelschneider import encounter, odds, rules, schemas, text
 
 blp = SystemBlueprint(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from service.platform.operations import SystemBlueprint
 from service.platform.limits import encounter_precision
+from service.platform.operations import SystemBlueprint
 from service.systems.proben import encounter, odds, rules, schemas, text
 
 blp = SystemBlueprint(

@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import accumulate
 from functools import lru_cache
+from itertools import accumulate
 
 from service.platform.odds import Odds, Solver
 from service.platform.randomness import RandomSource

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from service.platform.errors import ReceiptError
-from service.platform.operations import EXAMPLE_RECEIPT, SystemBlueprint, verified_response
 from service.platform.limits import encounter_precision
+from service.platform.operations import EXAMPLE_RECEIPT, SystemBlueprint, verified_response
 from service.systems.weltenbuch import encounter, odds, rules, schemas, text
 
 blp = SystemBlueprint(

@@ -76,7 +76,8 @@ def exact_fight(sides, max_rounds=None):
 
 
 SMALL = [
-    (Side("A", Bag(red=3, green=1, white=1, black=1)), Side("B", Bag(red=2, white=2, black=1), difficulty=Difficulty.EASY)),
+    (Side("A", Bag(red=3, green=1, white=1, black=1)),
+     Side("B", Bag(red=2, white=2, black=1), difficulty=Difficulty.EASY)),
     (Side("A", Bag(red=2, white=2, black=2), difficulty=Difficulty.HARD), Side("B", Bag(red=1, green=2, black=1))),
     (Side("Dieb", Bag(green=3, red=1, black=2), ability=Ability.SKILL), Side("Wache", Bag(red=3, white=1, black=1))),
 ]

@@ -173,7 +173,8 @@ def scene_of(first, second, targeting="weakest"):
 def test_a_die_more_never_lowers_the_chance_to_win(first, second, targeting, data):
     index = data.draw(st.integers(0, len(first) - 1))
     stronger = [p + (i == index) for i, p in enumerate(first)]
-    weak, strong = encounter.odds(scene_of(first, second, targeting)), encounter.odds(scene_of(stronger, second, targeting))
+    weak = encounter.odds(scene_of(first, second, targeting))
+    strong = encounter.odds(scene_of(stronger, second, targeting))
     assert strong.outcomes["wins:A"] >= weak.outcomes["wins:A"]
     assert sum(strong.distributions["consequences:B"].get(k, 0) * k for k in range(10)) >= \
         sum(weak.distributions["consequences:B"].get(k, 0) * k for k in range(10))
@@ -212,7 +213,8 @@ def test_the_orc_ambush_over_http_in_both_languages(post):
     en = post("/v1/weltenbuch/encounter", body)[1]
     de = post("/v1/weltenbuch/encounter?lang=de", body)[1]
     assert en["summary"].startswith("Heroes win the scene; Toran, Orc 1, Orc 2 and Orc 3 take a consequence each.")
-    assert de["summary"].startswith("Heroes gewinnen die Szene; Toran, Orc 1, Orc 2 und Orc 3 tragen je eine Konsequenz")
+    assert de["summary"].startswith("Heroes gewinnen die Szene; Toran, Orc 1, Orc 2 und Orc 3 tragen je eine "
+                                    "Konsequenz")
     assert en["request"]["policy"]["hold_hero_points"] == {}
 
 
