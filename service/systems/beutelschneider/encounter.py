@@ -25,6 +25,7 @@ Two passes over the same transition arrays:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -52,6 +53,12 @@ UNIT_ROUNDOFF = 2.0**-53
 OPERATIONS_PER_PASS = 48  # floating operations along one path per pass (products, sums, one division)
 
 RUN, OUT_FIRST, OUT_SECOND, OUT_BOTH = "run", "out:0", "out:1", "out:both"
+
+
+def cooperate() -> None:
+    """gevent workers are cooperative: a pass over every state gives the worker's other requests a
+    turn (``time.sleep(0)`` yields under gevent, as in ``service.platform.chains``)."""
+    time.sleep(0)
 ENDED = (OUT_FIRST, OUT_SECOND, OUT_BOTH)
 
 
@@ -271,6 +278,7 @@ def _by_jumps(fight: _Fight) -> _Solution:
     passes = 0
     while mass.any():
         passes += 1
+        cooperate()
         stalemate += np.where(stuck, mass, 0.0)
         leaving = np.divide(mass, leave, out=np.zeros(fight.shape), where=~stuck)
         visits += leaving
@@ -296,6 +304,7 @@ def _by_rounds(fight: _Fight, rounds: int, curve_rounds: int) -> _Solution:
     curve: list[dict[str, float]] = []
     played = 0
     for round_number in range(1, rounds + 1):
+        cooperate()
         if stuck.any():
             stalemate += np.where(stuck, mass, 0.0)
             mass = np.where(stuck, 0.0, mass)

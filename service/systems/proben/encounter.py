@@ -17,6 +17,7 @@ Exact in fractions, or float64 (numpy's convolution) above the exact limit.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -100,6 +101,7 @@ def step_ends(step: Step, required: int, carry_partial: bool,
     carried: list = [1 if exact else 1.0]  # weight of each count of carried successes (below ``required``)
     rolled = 0
     for attempt, dice in enumerate(dice_per_attempt, start=1):
+        time.sleep(0)  # gevent: the worker's other requests get a turn between attempts
         rolled += dice
         successes = _weights(dice) if exact else [float(p) for p in binomial(dice, P_SUCCESS)]
         after = _spread(carried, successes, exact)

@@ -19,6 +19,7 @@ Würfel ein Erfolg"). So the scene needs no chain: two binomials and the thresho
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -139,6 +140,7 @@ def odds(scene: Scene, *, exact: bool = True, max_rounds: int | None = None, cur
     distributions: dict = {}
     expected: dict = {}
     for index, party in enumerate(scene.parties):
+        time.sleep(0)  # gevent: the worker's other requests get a turn between the parties
         opponent = scene.parties[1 - index]
         ways, at_least = _ways(opponent.dice), _at_least(opponent.dice)
         found = thresholds(scene, index)

@@ -317,3 +317,11 @@ def test_too_many_states_are_refused_before_solving(post, monkeypatch):
                         {"sides": [{"name": "a", "bag": big}, {"name": "b", "bag": big}]})
     assert status == 422 and body["type"].endswith("/encounter-too-large")
     assert body["states"] == (41 * 61) ** 2 and body["limit"] == 20000  # (red + 1)(green + white + 1) per side
+
+
+def test_a_long_solve_gives_the_worker_a_turn_every_pass(monkeypatch):
+    """Issue 30 "Fair to everyone else on the worker": one cooperative yield per pass over the states."""
+    turns = []
+    monkeypatch.setattr(encounter, "cooperate", lambda: turns.append(1))
+    encounter.odds(SMALL[0], max_rounds=7, curve_rounds=3)
+    assert len(turns) == 7
