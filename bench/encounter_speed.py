@@ -165,14 +165,14 @@ CASES: list[Case] = [
          "beutelschneider.encounter.odds", _fight(SLOW, SLOW, "hard", max_rounds=1000, curve_rounds=100), calls=5),
     Case("beutelschneider refused: 6,255,001 states", "beutelschneider.encounter.odds",
          _fight({"red": 40, "green": 30, "white": 30}, {"red": 40, "green": 30, "white": 30}),
-         target_p99_ms=5, refused=True, calls=50),
+         target_p99_ms=5, refused=True, calls=200),
     Case("weltenbuch 5 v 5 (25 dice a side)", "weltenbuch.encounter.odds",
          _scene(PARTY, PARTY, 3, policy={"targeting": "weakest"}), target_p50_ms=20,
          icepool=weltenbuch_icepool([5] * 5, [5] * 5, 3), calls=50),
     Case("weltenbuch at the cap: 20 v 20 members of 100 dice (float64)", "weltenbuch.encounter.odds",
          _scene(CAP_PARTY, CAP_PARTY, 100, policy={"targeting": "spread"}), calls=5),
     Case("weltenbuch refused: exact required over 300 states", "weltenbuch.encounter.odds",
-         _scene(CAP_PARTY[:3], CAP_PARTY[:3], 3, exact="required"), target_p99_ms=5, refused=True, calls=50),
+         _scene(CAP_PARTY[:3], CAP_PARTY[:3], 3, exact="required"), target_p99_ms=5, refused=True, calls=200),
     Case("proben 10 dice x 3 steps, carry_partial", "proben.encounter.odds", PROBEN_REALISTIC, target_p50_ms=20,
          icepool=proben_icepool([(10, 3), (10, 4), (10, 3)]), calls=50),
     Case("proben at the cap: 2 steps of 100 dice, difficulty 99, carry (float64), curve 100",
@@ -181,7 +181,7 @@ CASES: list[Case] = [
           "curve_rounds": 100}, calls=5),
     Case("proben refused: over 20,000 states", "proben.encounter.odds",
          {"steps": [{"pool": {"attribute": 100}, "difficulty": 100}] * 5, "carry_partial": True},
-         target_p99_ms=5, refused=True, calls=50),
+         target_p99_ms=5, refused=True, calls=200),
 ]
 
 

@@ -296,8 +296,10 @@ def _by_jumps(fight: _Fight) -> _Solution:
 def _by_rounds(fight: _Fight, rounds: int, curve_rounds: int) -> _Solution:
     stay, moves = fight.stay(), fight.running_moves()
     stuck = fight.leave() == 0  # E3: a stalemate ends the fight when it is reached (no exchange counted)
-    ending = {status: sum((chance for (s, _, _), chance in fight.moves.items() if s == status),
-                          np.zeros(fight.shape)) for status in ENDED}
+    any_stuck = bool(stuck.any())
+    # One row per way to end: the chance that the next exchange ends the fight so, from each state.
+    ending = np.stack([sum((chance for (s, _, _), chance in fight.moves.items() if s == status),
+                           np.zeros(fight.shape)).ravel() for status in ENDED])
     names = _outcome_names(fight.sides)
     totals = dict.fromkeys([*(names[status] for status in ENDED), STALEMATE], 0.0)
     mass, visits, stalemate = _start(fight), np.zeros(fight.shape), np.zeros(fight.shape)
@@ -305,7 +307,7 @@ def _by_rounds(fight: _Fight, rounds: int, curve_rounds: int) -> _Solution:
     played = 0
     for round_number in range(1, rounds + 1):
         cooperate()
-        if stuck.any():
+        if any_stuck:
             stalemate += np.where(stuck, mass, 0.0)
             mass = np.where(stuck, 0.0, mass)
         if round_number > curve_rounds and mass.sum() < NEGLIGIBLE:
@@ -316,10 +318,11 @@ def _by_rounds(fight: _Fight, rounds: int, curve_rounds: int) -> _Solution:
         for side, offset, chance in moves:
             _shifted_add(following, mass, chance, side, offset)
         if round_number <= curve_rounds:
-            for status in ENDED:
-                totals[names[status]] = float((visits * ending[status]).sum())
-            totals[STALEMATE] = float(stalemate.sum() + following[stuck].sum())
-            curve.append({"round": round_number, "running": float(following[~stuck].sum()), **totals})
+            for status, total in zip(ENDED, ending @ visits.ravel()):
+                totals[names[status]] = float(total)
+            newly_stuck = float(following[stuck].sum()) if any_stuck else 0.0
+            totals[STALEMATE] = float(stalemate.sum()) + newly_stuck
+            curve.append({"round": round_number, "running": float(following.sum()) - newly_stuck, **totals})
         mass = following
     stalemate += np.where(stuck, mass, 0.0)
     mass = np.where(stuck, 0.0, mass)

@@ -128,8 +128,9 @@ def _float_outcomes(scene: Scene) -> dict[str, float]:
 
 def odds(scene: Scene, *, exact: bool = True, max_rounds: int | None = None, curve_rounds: int = 0) -> Odds:
     """Outcomes ``wins:<party>`` and ``tie`` (the conflict's); distributions ``consequences:<party>``
-    and ``successes:<party>``; expected ``consequence:<member>`` (its chance to take one) and, for a
-    held hero point, ``hero_point:<member>`` (the chance it is needed: what holding it is worth)."""
+    (``weltenbuch.conflict.odds`` has the successes); expected ``consequence:<member>`` (its chance
+    to take one) and, for a held hero point, ``hero_point:<member>`` (the chance it is needed: what
+    holding it is worth)."""
     def number(ways: int, dice: int) -> Fraction | float:
         return Fraction(ways, 2**dice) if exact else ways / 2**dice  # int / int rounds correctly
 
@@ -149,7 +150,6 @@ def odds(scene: Scene, *, exact: bool = True, max_rounds: int | None = None, cur
             taken = sum(1 for t in found if not t.saved and t.at is not None and t.at <= successes)
             count[taken] = count.get(taken, 0) + way
         distributions[f"consequences:{party.name}"] = {k: number(w, opponent.dice) for k, w in count.items()}
-        distributions[f"successes:{party.name}"] = {k: number(w, party.dice) for k, w in enumerate(_ways(party.dice))}
         for t in found:
             reached = number(at_least[t.at] if t.at is not None and t.at <= opponent.dice else 0, opponent.dice)
             expected[f"consequence:{t.member}"] = zero if t.saved else reached

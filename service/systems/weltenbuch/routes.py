@@ -218,10 +218,11 @@ def encounter_odds(body):
 
     {rulings}
 
-    Outcomes `wins:<party>` and `tie`; distributions `consequences:<party>` (how many of its members
-    take one) and `successes:<party>`; expected `consequence:<member>` (its chance to take one) and,
-    per held hero point, `hero_point:<member>` (the chance it is needed). The bound is Σ over the
-    parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES under `exact: auto`.
+    Outcomes `wins:<party>` and `tie`; distribution `consequences:<party>` (how many of its members
+    take one; `weltenbuch.conflict.odds` gives the successes); expected `consequence:<member>` (its
+    chance to take one) and, per held hero point, `hero_point:<member>` (the chance it is needed).
+    The bound is Σ over the parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
+    under `exact: auto`.
     """
     encounter_scene = scene(body)
     exact = encounter_precision(encounter.state_bound(encounter_scene), body["exact"])
