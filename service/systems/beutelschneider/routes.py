@@ -365,7 +365,7 @@ def encounter_play(body, source, lang):
 
 @with_rulings
 def encounter_odds(body):
-    """Odds of a whole fight (float64)
+    """Chances of a whole fight, in float64
 
     {rulings}
 

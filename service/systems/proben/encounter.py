@@ -101,7 +101,8 @@ def step_ends(step: Step, required: int, carry_partial: bool,
     carried: list = [1 if exact else 1.0]  # weight of each count of carried successes (below ``required``)
     rolled = 0
     for attempt, dice in enumerate(dice_per_attempt, start=1):
-        time.sleep(0)  # gevent: the worker's other requests get a turn between attempts
+        if not exact:
+            time.sleep(0)  # gevent: between the attempts of a big chain, the worker's other requests get a turn
         rolled += dice
         successes = _weights(dice) if exact else [float(p) for p in binomial(dice, P_SUCCESS)]
         after = _spread(carried, successes, exact)

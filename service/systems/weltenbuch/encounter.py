@@ -141,7 +141,8 @@ def odds(scene: Scene, *, exact: bool = True, max_rounds: int | None = None, cur
     distributions: dict = {}
     expected: dict = {}
     for index, party in enumerate(scene.parties):
-        time.sleep(0)  # gevent: the worker's other requests get a turn between the parties
+        if not exact:
+            time.sleep(0)  # gevent: between the parties of a big scene, the worker's other requests get a turn
         opponent = scene.parties[1 - index]
         ways, at_least = _ways(opponent.dice), _at_least(opponent.dice)
         found = thresholds(scene, index)
