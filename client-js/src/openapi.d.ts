@@ -255,7 +255,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Odds of a whole fight (float64)
+         * Chances of a whole fight, in float64
          * @description Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
          *     wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt" and
          *     "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
@@ -1444,10 +1444,11 @@ export interface paths {
          *     Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
          *     prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
          *
-         *     Outcomes `wins:<party>` and `tie`; distributions `consequences:<party>` (how many of its members
-         *     take one) and `successes:<party>`; expected `consequence:<member>` (its chance to take one) and,
-         *     per held hero point, `hero_point:<member>` (the chance it is needed). The bound is Σ over the
-         *     parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES under `exact: auto`.
+         *     Outcomes `wins:<party>` and `tie`; distribution `consequences:<party>` (how many of its members
+         *     take one; `weltenbuch.conflict.odds` gives the successes); expected `consequence:<member>` (its
+         *     chance to take one) and, per held hero point, `hero_point:<member>` (the chance it is needed).
+         *     The bound is Σ over the parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
+         *     under `exact: auto`.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
@@ -6378,10 +6379,10 @@ export interface operations {
                      *             "running": 0.9914890096260569,
                      *             "stalemate": 0,
                      *             "wins:Affenmensch": 0.008460679966302573,
-                     *             "wins:Legionär": 0.000050254839894020676
+                     *             "wins:Legionär": 0.00005025483989402067
                      *           },
                      *           {
-                     *             "both_out": 3.5440346465968076e-7,
+                     *             "both_out": 3.544034646596807e-7,
                      *             "round": 4,
                      *             "running": 0.9831727913328369,
                      *             "stalemate": 0,
@@ -6389,7 +6390,7 @@ export interface operations {
                      *             "wins:Legionär": 0.00019736220923147354
                      *           },
                      *           {
-                     *             "both_out": 0.0000014303756027033464,
+                     *             "both_out": 0.0000014303756027033466,
                      *             "round": 5,
                      *             "running": 0.9708340883600042,
                      *             "stalemate": 0,
@@ -6397,44 +6398,44 @@ export interface operations {
                      *             "wins:Legionär": 0.000524486366279635
                      *           },
                      *           {
-                     *             "both_out": 0.000004353542919306362,
+                     *             "both_out": 0.000004353542919306364,
                      *             "round": 6,
                      *             "running": 0.9538147459763555,
                      *             "stalemate": 0,
-                     *             "wins:Affenmensch": 0.04505778626669884,
-                     *             "wins:Legionär": 0.0011231142140259941
+                     *             "wins:Affenmensch": 0.045057786266698846,
+                     *             "wins:Legionär": 0.0011231142140259943
                      *           },
                      *           {
-                     *             "both_out": 0.000010941531749350499,
+                     *             "both_out": 0.0000109415317493505,
                      *             "round": 7,
                      *             "running": 0.931620632824145,
                      *             "stalemate": 0,
-                     *             "wins:Affenmensch": 0.06627697728362424,
+                     *             "wins:Affenmensch": 0.06627697728362421,
                      *             "wins:Legionär": 0.0020914483604809186
                      *           },
                      *           {
-                     *             "both_out": 0.000023921017820759113,
+                     *             "both_out": 0.00002392101782075911,
                      *             "round": 8,
                      *             "running": 0.9039750416345336,
                      *             "stalemate": 0,
-                     *             "wins:Affenmensch": 0.09247324034544455,
-                     *             "wins:Legionär": 0.003527797002200557
+                     *             "wins:Affenmensch": 0.09247324034544452,
+                     *             "wins:Legionär": 0.0035277970022005558
                      *           },
                      *           {
-                     *             "both_out": 0.00004700142020903759,
+                     *             "both_out": 0.00004700142020903758,
                      *             "round": 9,
                      *             "running": 0.8708543723791923,
                      *             "stalemate": 0,
-                     *             "wins:Affenmensch": 0.12357490009873032,
-                     *             "wins:Legionär": 0.00552372610186778
+                     *             "wins:Affenmensch": 0.12357490009873034,
+                     *             "wins:Legionär": 0.005523726101867776
                      *           },
                      *           {
-                     *             "both_out": 0.00008482792577558978,
+                     *             "both_out": 0.00008482792577558973,
                      *             "round": 10,
                      *             "running": 0.83250082512104,
                      *             "stalemate": 0,
                      *             "wins:Affenmensch": 0.15925700677276697,
-                     *             "wins:Legionär": 0.008157340180416951
+                     *             "wins:Legionär": 0.008157340180416948
                      *           }
                      *         ],
                      *         "distributions": {
@@ -13227,115 +13228,6 @@ export interface operations {
                      *               "exact": "193/512",
                      *               "probability": 0.376953125,
                      *               "value": 3
-                     *             }
-                     *           ],
-                     *           "successes:Heroes": [
-                     *             {
-                     *               "exact": "1/1024",
-                     *               "probability": 0.0009765625,
-                     *               "value": 0
-                     *             },
-                     *             {
-                     *               "exact": "5/512",
-                     *               "probability": 0.009765625,
-                     *               "value": 1
-                     *             },
-                     *             {
-                     *               "exact": "45/1024",
-                     *               "probability": 0.0439453125,
-                     *               "value": 2
-                     *             },
-                     *             {
-                     *               "exact": "15/128",
-                     *               "probability": 0.1171875,
-                     *               "value": 3
-                     *             },
-                     *             {
-                     *               "exact": "105/512",
-                     *               "probability": 0.205078125,
-                     *               "value": 4
-                     *             },
-                     *             {
-                     *               "exact": "63/256",
-                     *               "probability": 0.24609375,
-                     *               "value": 5
-                     *             },
-                     *             {
-                     *               "exact": "105/512",
-                     *               "probability": 0.205078125,
-                     *               "value": 6
-                     *             },
-                     *             {
-                     *               "exact": "15/128",
-                     *               "probability": 0.1171875,
-                     *               "value": 7
-                     *             },
-                     *             {
-                     *               "exact": "45/1024",
-                     *               "probability": 0.0439453125,
-                     *               "value": 8
-                     *             },
-                     *             {
-                     *               "exact": "5/512",
-                     *               "probability": 0.009765625,
-                     *               "value": 9
-                     *             },
-                     *             {
-                     *               "exact": "1/1024",
-                     *               "probability": 0.0009765625,
-                     *               "value": 10
-                     *             }
-                     *           ],
-                     *           "successes:Orcs": [
-                     *             {
-                     *               "exact": "1/512",
-                     *               "probability": 0.001953125,
-                     *               "value": 0
-                     *             },
-                     *             {
-                     *               "exact": "9/512",
-                     *               "probability": 0.017578125,
-                     *               "value": 1
-                     *             },
-                     *             {
-                     *               "exact": "9/128",
-                     *               "probability": 0.0703125,
-                     *               "value": 2
-                     *             },
-                     *             {
-                     *               "exact": "21/128",
-                     *               "probability": 0.1640625,
-                     *               "value": 3
-                     *             },
-                     *             {
-                     *               "exact": "63/256",
-                     *               "probability": 0.24609375,
-                     *               "value": 4
-                     *             },
-                     *             {
-                     *               "exact": "63/256",
-                     *               "probability": 0.24609375,
-                     *               "value": 5
-                     *             },
-                     *             {
-                     *               "exact": "21/128",
-                     *               "probability": 0.1640625,
-                     *               "value": 6
-                     *             },
-                     *             {
-                     *               "exact": "9/128",
-                     *               "probability": 0.0703125,
-                     *               "value": 7
-                     *             },
-                     *             {
-                     *               "exact": "9/512",
-                     *               "probability": 0.017578125,
-                     *               "value": 8
-                     *             },
-                     *             {
-                     *               "exact": "1/512",
-                     *               "probability": 0.001953125,
-                     *               "value": 9
                      *             }
                      *           ]
                      *         },

@@ -81,7 +81,7 @@ export interface SystemMethods {
     contestOdds(body: RequestBody<"beutelschneider.contest.odds">, options?: CallOptions): Promise<ResponseBody<"beutelschneider.contest.odds">>;
     /** POST /v1/beutelschneider/encounter: Play a whole fight out, exchange by exchange */
     encounter(body: RequestBody<"beutelschneider.encounter">, options?: CallOptions): Promise<ResponseBody<"beutelschneider.encounter">>;
-    /** POST /v1/beutelschneider/encounter/odds: Odds of a whole fight (float64) */
+    /** POST /v1/beutelschneider/encounter/odds: Chances of a whole fight, in float64 */
     encounterOdds(body: RequestBody<"beutelschneider.encounter.odds">, options?: CallOptions): Promise<ResponseBody<"beutelschneider.encounter.odds">>;
     /** POST /v1/beutelschneider/experience: Draw for experience (Erfahrung) */
     experience(body: RequestBody<"beutelschneider.experience">, options?: CallOptions): Promise<ResponseBody<"beutelschneider.experience">>;

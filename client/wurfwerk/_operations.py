@@ -63,7 +63,6 @@ from wurfwerk.models import (
     MalmsturmInitiativeOddsResponse,
     MalmsturmInitiativeResponse,
     MalmsturmLadderResponse,
-    Odds,
     PawsAdvantages,
     PawsAdvantagesParam,
     PawsCategory,
@@ -942,7 +941,7 @@ class Beutelschneider:
         ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderEncounterOddsResponse:
-        """Odds of a whole fight (float64).
+        """Chances of a whole fight, in float64.
 
         Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
         wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt"
@@ -3180,10 +3179,11 @@ class Weltenbuch:
         Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
         prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
 
-        Outcomes `wins:<party>` and `tie`; distributions `consequences:<party>` (how many of its members
-        take one) and `successes:<party>`; expected `consequence:<member>` (its chance to take one) and,
-        per held hero point, `hero_point:<member>` (the chance it is needed). The bound is Σ over the
-        parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES under `exact: auto`.
+        Outcomes `wins:<party>` and `tie`; distribution `consequences:<party>` (how many of its members
+        take one; `weltenbuch.conflict.odds` gives the successes); expected `consequence:<member>` (its
+        chance to take one) and, per held hero point, `hero_point:<member>` (the chance it is needed).
+        The bound is Σ over the parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
+        under `exact: auto`.
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
@@ -3831,7 +3831,7 @@ class AsyncBeutelschneider:
         ticket: Mapping[str, Any] | Model | None = None,
         lang: Literal["en", "de"] | None = None,
     ) -> BeutelschneiderEncounterOddsResponse:
-        """Odds of a whole fight (float64).
+        """Chances of a whole fight, in float64.
 
         Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
         wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt"
@@ -6069,10 +6069,11 @@ class AsyncWeltenbuch:
         Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
         prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
 
-        Outcomes `wins:<party>` and `tie`; distributions `consequences:<party>` (how many of its members
-        take one) and `successes:<party>`; expected `consequence:<member>` (its chance to take one) and,
-        per held hero point, `hero_point:<member>` (the chance it is needed). The bound is Σ over the
-        parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES under `exact: auto`.
+        Outcomes `wins:<party>` and `tie`; distribution `consequences:<party>` (how many of its members
+        take one; `weltenbuch.conflict.odds` gives the successes); expected `consequence:<member>` (its
+        chance to take one) and, per held hero point, `hero_point:<member>` (the chance it is needed).
+        The bound is Σ over the parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
+        under `exact: auto`.
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
