@@ -9,7 +9,6 @@ the same ``kid`` without any coordination.
 from __future__ import annotations
 
 import base64
-import dataclasses
 import hashlib
 import os
 import re
@@ -27,6 +26,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from nacl.bindings import crypto_sign, crypto_sign_seed_keypair
 
 from service.platform.jsondata import plain
+from service.platform.results import result_members
 
 ALGORITHM = "Ed25519"
 _SAFE_INTEGER = 2**53 - 1
@@ -76,23 +76,17 @@ _FLOAT_FIRST_IN_ARRAY = re.compile(rb"\[-?\d+[.eE]")
 _FOUR_BYTE_UTF8_LEADS = b"\xf0\xf1\xf2\xf3\xf4"
 
 
-# A document may hold the rules' results as they are (dataclasses, enums, tuples; operations._signed).
+# A document may hold the rules' results as they are (dataclasses, enums, tuples; operations.answer).
 # orjson writes a dataclass's fields in declaration order even with OPT_SORT_KEYS, so dataclasses are
-# handed to ``_dataclass_members`` instead, whose dict orjson then sorts like any other; the response
-# itself, written by orjson natively, holds the same members.
+# handed to ``result_members`` instead, whose dict orjson then sorts like any other; the response is
+# written from the same members (jsonio.dumps).
 _CANONICAL_OPTIONS = (orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER | orjson.OPT_NON_STR_KEYS
                       | orjson.OPT_PASSTHROUGH_DATACLASS)
 
 
-def _dataclass_members(value: Any) -> dict[str, Any]:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return value.__dict__  # results are plain (not slotted) dataclasses: their fields, as orjson writes them
-    raise TypeError(f"not JSON: {type(value).__name__}")
-
-
 def canonical_bytes(document: Mapping[str, Any]) -> bytes:
     try:
-        fast = orjson.dumps(document, default=_dataclass_members, option=_CANONICAL_OPTIONS)
+        fast = orjson.dumps(document, default=result_members, option=_CANONICAL_OPTIONS)
         if _is_plain_json(fast):
             return fast
     except (orjson.JSONEncodeError, TypeError):
