@@ -34,10 +34,11 @@ _SCALARS: dict[Any, type[fields.Field]] = {
 }
 
 
-def described(description: str, *, default: Any = dataclasses.MISSING, **schema: Any) -> Any:
-    """A dataclass field whose spec entry has ``description`` (and any other JSON Schema keywords
-    in ``schema``, e.g. ``minimum``)."""
-    return dataclasses.field(default=default, metadata={"description": description, **schema})
+def described(description: str | None = None, *, default: Any = dataclasses.MISSING, **schema: Any) -> Any:
+    """A dataclass field whose spec entry has ``description`` and any other JSON Schema keywords in
+    ``schema`` (e.g. ``minimum``)."""
+    metadata = schema if description is None else {"description": description, **schema}
+    return dataclasses.field(default=default, metadata=metadata)
 
 
 def result_members(value: Any) -> dict[str, Any]:

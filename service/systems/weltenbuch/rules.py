@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from typing import Literal
 
 from service.platform.errors import RuleViolation
 from service.platform.randomness import RandomSource
+from service.platform.results import described
 
 DEFAULT_DIE = 10
 GM_SEAT = 0
@@ -89,8 +91,8 @@ class MemberRoll:
     party: str
     role: Role
     dice_count: int
-    dice: list[int]
-    successes: int
+    dice: list[int] = described("Faces 1..die, in order.")
+    successes: int = described("Dice showing an even face.")
 
 
 @dataclass(frozen=True)
@@ -103,17 +105,18 @@ class PartyTotal:
 class Turn:
     """One turn of a narration round: a player at their seat, or the GM at seat 0 for all npcs and
     obstacles at once ("Er handelt mit all seinen Charakteren zugleich")."""
-    seat: int
+    seat: int = described("The player's seat; 0 for the GM.")
     actor: Actor
-    members: list[str]
+    members: list[str] = described("Who acts in this turn: the player, or all npcs and obstacles with dice "
+                                   "for the GM.")
 
 
 @dataclass(frozen=True)
 class ConflictResult:
     members: list[MemberRoll]
     parties: list[PartyTotal]
-    winner: str | None
-    narration_order: list[Turn]
+    winner: str | None = described("Party name; null on a tie.")
+    narration_order: list[Turn] = described("One narration round; repeat it until all dice are spent.")
 
 
 def conflict(parties: Sequence[Party], source: RandomSource, *, die: int = DEFAULT_DIE) -> ConflictResult:
@@ -214,7 +217,8 @@ class SpentDie:
     face: int
     success: bool
     target: str | None
-    lowered: str | None  # "equipment", "toughness" or None (narration only, or already at 0)
+    lowered: Literal["equipment", "toughness"] | None = described(
+        "Which toughness the die lowered; null for narration only or a target already at 0.")
 
 
 @dataclass(frozen=True)
@@ -226,16 +230,18 @@ class DieRef:
 @dataclass(frozen=True)
 class HeroPointApplied:
     member: str
-    spend: int  # index into the ledger of spends
-    restored: int  # toughness points it restored (3, fewer near max)
+    spend: int = described("Index of the entry in `spends`.")
+    restored: int = described("Toughness restored: 3, fewer near max.")
 
 
 @dataclass(frozen=True)
 class NarrationResult:
-    spent: list[SpentDie]
-    hero_points_spent: list[HeroPointApplied]
+    spent: list[SpentDie] = described("The dice of `spends`, in order (hero point entries are in "
+                                      "`hero_points_spent`).")
+    hero_points_spent: list[HeroPointApplied] = described("The hero point entries of `spends`, each applied "
+                                                          "when it was spent.")
     toughness_after: dict[str, Toughness]
-    consequences: list[str]
+    consequences: list[str] = described("Members at toughness 0 once every die is spent.")
     unspent: list[DieRef]
     complete: bool
 
@@ -358,7 +364,7 @@ def _unspent(members: Sequence[RolledMember], spends: Sequence[Spend | HeroPoint
 
 @dataclass(frozen=True)
 class ResurrectionResult:
-    god: int
+    god: int = described(minimum=1, maximum=GOD_DIE)
     name: str | None
 
 
