@@ -15,15 +15,26 @@ So the fast path may only ever *accept* what marshmallow accepts, with the same 
 writes an error message. tests/platform/test_fastload.py holds the two to the same answers for
 every request schema of the service, on generated valid and invalid bodies.
 
-Kept by measurement (bench/README.md, "What the figures decided"): over HTTP, two servers alike but
-for this path, wrk alternating between them, it bought +22 % requests per second on the median
-benchmarked operation (+31 % for weltenbuch.conflict, whose body has five nested objects).
+Kept because an A/B over HTTP showed it pays (figures and decision: bench/README.md, "What the
+figures decided").
 
-Only public marshmallow API is read: ``Schema.load_fields``, the fields' constructor arguments
-(``required``, ``load_default``, ``data_key``, ``validators``, ``inner``, ``schema``) and the hook
-registry through the public classmethod ``Schema.resolve_hooks`` (marshmallow 4.0-4.4: tag ->
-``(method name, pass_collection, options)``); tests/platform/test_fastload.py fails should its
-shape change.
+What it relies on in marshmallow (4.0 to 4.4; pyproject.toml pins ``marshmallow>=4,<5``):
+
+- public attributes: ``Schema.load_fields``, ``many``, ``partial``, ``unknown``; a field's
+  ``required``, ``load_default``, ``data_key``, ``validators``, ``List.inner``, ``Nested.schema``;
+  the bounds of ``validate.Range`` (``min``, ``max``, ``min_inclusive``, ``max_inclusive``),
+  ``validate.Length`` (``min``, ``max``, ``equal``) and ``validate.OneOf`` (``choices``);
+- the undocumented shape of ``Schema.resolve_hooks()`` (a classmethod): tag (the constants of
+  ``marshmallow.decorators``) -> ``[(method name, pass_collection, options)]``;
+- the private calling conventions of ``Schema._invoke_schema_validators`` and
+  ``_invoke_load_processors`` (a hook gets the data, the original data when it asked for it, and
+  ``partial``, ``many``, ``unknown`` as keywords) and of ``Schema._deserialize`` (a field's
+  ``deserialize(value, data_key, data)``; ``List._deserialize`` calls ``inner.deserialize(item)``).
+
+tests/platform/test_fastload.py holds these: it reads the hook registry of a schema with every
+kind of hook, and it compares the compiled loader with ``schema.load`` on generated bodies for
+every request schema of the service, so a marshmallow release that changes any of them fails there
+before it can change an answer.
 """
 
 from __future__ import annotations
