@@ -99,6 +99,7 @@ class Operation:
     result: type[ma.Schema] | None = None
     example: Mapping[str, Any] | None = None
     response_example: Mapping[str, Any] | None = None
+    encounter: bool = False  # an encounter's odds carry their solver and may be float64 (API.md §1.7)
     system: str = ""
 
     @classmethod
@@ -108,8 +109,8 @@ class Operation:
 
     @classmethod
     def odds(cls, path: str, view: Callable[..., Any], *, operation: str, request: type[ma.Schema],
-             example: Mapping[str, Any]) -> Operation:
-        return cls(Kind.ODDS, path, view, operation, request, None, example)
+             example: Mapping[str, Any], encounter: bool = False) -> Operation:
+        return cls(Kind.ODDS, path, view, operation, request, None, example, encounter=encounter)
 
     @classmethod
     def resolving(cls, path: str, view: Callable[..., Any], *, operation: str, request: type[ma.Schema],
@@ -167,7 +168,7 @@ class Operation:
     @cached_property
     def response_schema(self) -> type[ma.Schema]:
         if self.kind is Kind.ODDS:
-            return odds_response_schema(self.id, self.request_schema)
+            return odds_response_schema(self.id, self.request_schema, encounter=self.encounter)
         return envelope_schema(self.id, self.request_schema, self.result, rolling=self.kind is Kind.ROLLING)
 
     @cached_property
@@ -321,7 +322,11 @@ def envelope(operation: Operation, echoed: dict, result: Any, summary: str, lang
 
 
 def odds_document(operation: Operation, body: dict) -> dict[str, Any]:
-    return {"operation": operation.id, "request": dict(body), "odds": odds_json.as_json(operation.view(body))}
+    odds = operation.view(body)
+    document = {"operation": operation.id, "request": dict(body), "odds": odds_json.as_json(odds)}
+    if odds.solver is not None:  # an encounter's: how it was solved (API.md §1.7)
+        document["solver"] = odds_json.solver_json(odds.solver)
+    return document
 
 
 def randomness_source(operation_id: str, request_body: Mapping[str, Any], randomness: Mapping[str, Any],
