@@ -8,7 +8,7 @@ A rules module writes a result as a frozen dataclass and may describe a field fo
         dice: list[int]
         outcome: Outcome                        # an Enum: a string with those values
         winner: Literal["a", "b"] | None        # a string with those values, or null
-        quality: int = described("Successes beyond those needed.")
+        quality: int = field(metadata=described("Successes beyond those needed."))
 
 ``ResultSchemas(prefix).of(TestResult)`` is the marshmallow schema of the response's ``result``
 (every field required; ``X | None`` nullable; lists, tuples and ``dict[str, X]`` of any of these;
@@ -34,11 +34,10 @@ _SCALARS: dict[Any, type[fields.Field]] = {
 }
 
 
-def described(description: str | None = None, *, default: Any = dataclasses.MISSING, **schema: Any) -> Any:
-    """A dataclass field whose spec entry has ``description`` and any other JSON Schema keywords in
-    ``schema`` (e.g. ``minimum``)."""
-    metadata = schema if description is None else {"description": description, **schema}
-    return dataclasses.field(default=default, metadata=metadata)
+def described(description: str | None = None, **schema: Any) -> dict[str, Any]:
+    """A dataclass field's metadata for the spec: its ``description`` and any other JSON Schema
+    keywords in ``schema`` (e.g. ``minimum``); ``field(metadata=described(...))``."""
+    return schema if description is None else {"description": description, **schema}
 
 
 def result_members(value: Any) -> dict[str, Any]:

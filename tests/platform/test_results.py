@@ -46,7 +46,7 @@ def app_of(monkeypatch, signing_key_pem):
 
 def test_a_field_added_to_a_result_dataclass_alone_reaches_the_spec_the_response_and_the_payload(app_of):
     before = app_of(dummy_system([]))
-    after = app_of(dummy_system([("bonus", int, described("A bonus die, for this test."))]))
+    after = app_of(dummy_system([("bonus", int, dataclasses.field(metadata=described("A bonus die, for this test.")))]))
 
     component = before.test_client().get("/openapi.json").get_json()["components"]["schemas"]["DummyRoll"]
     assert set(component["properties"]) == {"values"}

@@ -7,7 +7,7 @@ Spektrum von -4 bis +4 um das Ausgangsniveau."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
 
@@ -63,8 +63,8 @@ def label(total: int, lang: str) -> str:
 class LadderLevel:
     value: int
     label: str
-    open_end: Literal["below", "above"] | None = described(
-        "below/above: the level also covers every lower/higher total.")
+    open_end: Literal["below", "above"] | None = field(metadata=described(
+                       "below/above: the level also covers every lower/higher total."))
 
 
 @dataclass(frozen=True)
@@ -98,10 +98,10 @@ def roll(base: int, source: RandomSource, lang: str, dice: int = DICE) -> Roll:
 class ActionResult:
     dice: list[int]
     total: int
-    label: str = described("The total's ladder label in `lang`.")
+    label: str = field(metadata=described("The total's ladder label in `lang`."))
     success: bool
-    shifts: int = described("Erfolge: total − difficulty, 0 on a failure.")
-    margin: int = described("total − difficulty (negative on a failure).")
+    shifts: int = field(metadata=described("Erfolge: total − difficulty, 0 on a failure."))
+    margin: int = field(metadata=described("total − difficulty (negative on a failure)."))
 
 
 def action(skill: int, difficulty: int, source: RandomSource, *, modifier: int = 0,
@@ -135,7 +135,7 @@ class ContestResult:
     a: ContestSide
     b: ContestSide
     winner: Literal["a", "b"] | None
-    shifts: int = described("Difference of the totals (0 on a tie).")
+    shifts: int = field(metadata=described("Difference of the totals (0 on a tie)."))
 
 
 def winner_of(a_total: int, b_total: int) -> str | None:
@@ -175,7 +175,7 @@ class InitiativeEntry:
     dice: list[int]
     total: int
     label: str
-    roll_offs: list[list[int]] = described("The 4dF of each roll-off this participant took part in.")
+    roll_offs: list[list[int]] = field(metadata=described("The 4dF of each roll-off this participant took part in."))
 
 
 @dataclass(frozen=True)
@@ -287,9 +287,9 @@ CONSEQUENCE_EXAMPLES = {
 
 @dataclass(frozen=True)
 class SuggestedConsequence:
-    de: str = described("As the rules text writes it, e.g. Getäuscht.")
+    de: str = field(metadata=described("As the rules text writes it, e.g. Getäuscht."))
     en: str
-    label: str = described("In `lang`.")
+    label: str = field(metadata=described("In `lang`."))
 
 
 def suggested_consequences(attack: AttackType, lang: str) -> list[SuggestedConsequence]:
@@ -367,18 +367,18 @@ class AttackResult:
     attacker: ContestSide
     defender: ContestSide
     hit: bool
-    shifts: int = described("Attacker's total − defender's, 0 on a miss.")
+    shifts: int = field(metadata=described("Attacker's total − defender's, 0 on a miss."))
     track: Track
     stress_after: Stress
     consequence_required: bool
     consequence_reason: ConsequenceReason | None
     consequences_after: int
     taken_out: bool
-    defended: bool = described("false: no defense roll (`defend: false`); `defender` shows the difficulty "
-                               "met, no dice.")
-    suggested_consequences: list[SuggestedConsequence] = described(
-        "When a consequence is required: the text's examples for this kind of attack (ruling 5), as "
-        "suggestions; else empty.")
+    defended: bool = field(metadata=described(
+        "false: no defense roll (`defend: false`); `defender` shows the difficulty met, no dice."))
+    suggested_consequences: list[SuggestedConsequence] = field(metadata=described(
+                       "When a consequence is required: the text's examples for this kind of attack (ruling 5), as "
+                       "suggestions; else empty."))
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
 
@@ -83,8 +83,8 @@ class Pool:
 
 @dataclass(frozen=True)
 class PoolSize:
-    dice: int = described("Dice rolled.")
-    rescue_dice: int = described("Rescue dice available.")
+    dice: int = field(metadata=described("Dice rolled."))
+    rescue_dice: int = field(metadata=described("Rescue dice available."))
 
 
 def count_successes(faces: list[int]) -> int:
@@ -125,21 +125,21 @@ def narrator_of_test(success: bool, name: str | None) -> str:
 class TestRescue:
     dice: list[int]
     successes: int
-    rescued: bool = described("The first success averted a catastrophe.")
-    averted: int = described("Negative effects of the failure averted: one per success not spent on a "
-                             "catastrophe.")
+    rescued: bool = field(metadata=described("The first success averted a catastrophe."))
+    averted: int = field(metadata=described("Negative effects of the failure averted: one per success not spent on a "
+                                            "catastrophe."))
 
 
 @dataclass(frozen=True)
 class TestResult:
     pool: PoolSize
-    dice: list[int] = described("The faces rolled.")
+    dice: list[int] = field(metadata=described("The faces rolled."))
     successes: int
     success: bool
-    effects: int = described("One per success beyond the first.")
-    catastrophe: bool = described("Every die showed 1 and no rescue success averted it.")
-    rescue: TestRescue | None = described("null unless the test failed and rescue dice were rolled.")
-    narrator: str = described(NARRATOR)
+    effects: int = field(metadata=described("One per success beyond the first."))
+    catastrophe: bool = field(metadata=described("Every die showed 1 and no rescue success averted it."))
+    rescue: TestRescue | None = field(metadata=described("null unless the test failed and rescue dice were rolled."))
+    narrator: str = field(metadata=described(NARRATOR))
 
 
 def test(pool: Pool, source: RandomSource) -> TestResult:
@@ -170,10 +170,10 @@ def test(pool: Pool, source: RandomSource) -> TestResult:
 class ComparisonRescue:
     dice: list[int]
     successes: int
-    cancelled: int = described("Net successes of the winner cancelled.")
-    rescued: bool = described("The loss became a tie.")
-    catastrophe_averted: bool = described("This side's catastrophe is gone: by the tie, or (short of a tie) "
-                                          "by the first success.")
+    cancelled: int = field(metadata=described("Net successes of the winner cancelled."))
+    rescued: bool = field(metadata=described("The loss became a tie."))
+    catastrophe_averted: bool = field(metadata=described(
+        "This side's catastrophe is gone: by the tie, or (short of a tie) by the first success."))
 
 
 @dataclass(frozen=True)
@@ -182,9 +182,9 @@ class Side:
     pool: PoolSize
     dice: list[int]
     successes: int
-    catastrophe: bool = described("This side's dice all showed 1 and its rescue dice did not avert it "
-                                  "(ruling 3).")
-    rescue: ComparisonRescue | None = described("null unless this side lost and had rescue dice.")
+    catastrophe: bool = field(metadata=described("This side's dice all showed 1 and its rescue dice did not avert it "
+                                                 "(ruling 3)."))
+    rescue: ComparisonRescue | None = field(metadata=described("null unless this side lost and had rescue dice."))
 
 
 @dataclass(frozen=True)
@@ -193,10 +193,10 @@ class ComparisonResult:
     a: Side
     b: Side
     winner: Literal["a", "b"] | None
-    net: int = described("The winner's successes left after cancellation and rescue; 0 on a tie.")
-    effects: int = described("net - 1, never below 0.")
-    attack_lands: bool | None = described("Defense mode: the attack of a lands; null in contest mode.")
-    narrator: str = described(NARRATOR)
+    net: int = field(metadata=described("The winner's successes left after cancellation and rescue; 0 on a tie."))
+    effects: int = field(metadata=described("net - 1, never below 0."))
+    attack_lands: bool | None = field(metadata=described("Defense mode: the attack of a lands; null in contest mode."))
+    narrator: str = field(metadata=described(NARRATOR))
 
 
 def _leader(a_successes: int, b_successes: int, mode: Mode) -> tuple[str | None, int]:
@@ -269,7 +269,7 @@ def _side(pool: Pool, faces: list[int], successes: int, rescue: ComparisonRescue
 @dataclass(frozen=True)
 class RescueResult:
     dice: list[int]
-    successes: int = described("Each averts one negative effect.")
+    successes: int = field(metadata=described("Each averts one negative effect."))
 
 
 def rescue(dice: int, source: RandomSource) -> RescueResult:
@@ -306,10 +306,10 @@ class Category:
 @dataclass(frozen=True)
 class CategoryUse:
     name: str
-    potential: int | None = described("The category's own potential; null: the character's.")
-    power: int | None = described("The category's own power; null: its traits count in the character's "
-                                  "`power_used`.")
-    power_used: int = described("Good minus bad ranks of its traits.")
+    potential: int | None = field(metadata=described("The category's own potential; null: the character's."))
+    power: int | None = field(metadata=described("The category's own power; null: its traits count in the character's "
+                                                 "`power_used`."))
+    power_used: int = field(metadata=described("Good minus bad ranks of its traits."))
 
 
 class ProblemKind(str, Enum):
@@ -324,11 +324,11 @@ class Problem:
     """One reason a character is not valid, machine-readable; text.py words it."""
 
     kind: ProblemKind
-    value: int = described("The rank or the power used.")
-    limit: int | None = described("The potential or power.")
+    value: int = field(metadata=described("The rank or the power used."))
+    limit: int | None = field(metadata=described("The potential or power."))
     trait: str | None = None
-    category: str | None = described("The category whose own limit was exceeded; null: the character's (or a "
-                                     "duplicate trait's category).", default=None)
+    category: str | None = field(default=None, metadata=described(
+        "The category whose own limit was exceeded; null: the character's (or a duplicate trait's category)."))
     bad: bool = False
 
 
@@ -345,11 +345,11 @@ class CharacterResult:
     """What validate-character answers: the check with every problem worded in one language."""
 
     valid: bool
-    problems: list[str] = described("Every problem, in `lang`.")
-    issues: list[Problem] = described("The same problems, machine-readable, in the same order.")
-    power_used: int = described("Good minus bad ranks of the traits the character's power governs: those "
-                                "without a category and those in categories without their own power "
-                                "(counted against `power`).")
+    problems: list[str] = field(metadata=described("Every problem, in `lang`."))
+    issues: list[Problem] = field(metadata=described("The same problems, machine-readable, in the same order."))
+    power_used: int = field(metadata=described(
+        "Good minus bad ranks of the traits the character's power governs: those without a category and those in "
+        "categories without their own power (counted against `power`)."))
     categories: list[CategoryUse]
 
 

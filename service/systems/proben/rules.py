@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
 
@@ -88,7 +88,7 @@ class TestResult:
     successes: int
     outcome: Outcome
     impossible: bool
-    quality: int = described("Successes beyond those needed.")
+    quality: int = field(metadata=described("Successes beyond those needed."))
 
 
 def test(pool: Pool, difficulty: int, source: RandomSource, *, attempt: int = 1,
@@ -189,7 +189,7 @@ class ExtendedRoll:
 
 @dataclass(frozen=True)
 class Elapsed:
-    amount: int = described("rolls_used × interval.amount (0 with no dice).")
+    amount: int = field(metadata=described("rolls_used × interval.amount (0 with no dice)."))
     unit: str
 
 

@@ -91,8 +91,8 @@ class MemberRoll:
     party: str
     role: Role
     dice_count: int
-    dice: list[int] = described("Faces 1..die, in order.")
-    successes: int = described("Dice showing an even face.")
+    dice: list[int] = field(metadata=described("Faces 1..die, in order."))
+    successes: int = field(metadata=described("Dice showing an even face."))
 
 
 @dataclass(frozen=True)
@@ -105,18 +105,18 @@ class PartyTotal:
 class Turn:
     """One turn of a narration round: a player at their seat, or the GM at seat 0 for all npcs and
     obstacles at once ("Er handelt mit all seinen Charakteren zugleich")."""
-    seat: int = described("The player's seat; 0 for the GM.")
+    seat: int = field(metadata=described("The player's seat; 0 for the GM."))
     actor: Actor
-    members: list[str] = described("Who acts in this turn: the player, or all npcs and obstacles with dice "
-                                   "for the GM.")
+    members: list[str] = field(metadata=described(
+        "Who acts in this turn: the player, or all npcs and obstacles with dice for the GM."))
 
 
 @dataclass(frozen=True)
 class ConflictResult:
     members: list[MemberRoll]
     parties: list[PartyTotal]
-    winner: str | None = described("Party name; null on a tie.")
-    narration_order: list[Turn] = described("One narration round; repeat it until all dice are spent.")
+    winner: str | None = field(metadata=described("Party name; null on a tie."))
+    narration_order: list[Turn] = field(metadata=described("One narration round; repeat it until all dice are spent."))
 
 
 def conflict(parties: Sequence[Party], source: RandomSource, *, die: int = DEFAULT_DIE) -> ConflictResult:
@@ -217,8 +217,8 @@ class SpentDie:
     face: int
     success: bool
     target: str | None
-    lowered: Literal["equipment", "toughness"] | None = described(
-        "Which toughness the die lowered; null for narration only or a target already at 0.")
+    lowered: Literal["equipment", "toughness"] | None = field(metadata=described(
+                       "Which toughness the die lowered; null for narration only or a target already at 0."))
 
 
 @dataclass(frozen=True)
@@ -230,18 +230,18 @@ class DieRef:
 @dataclass(frozen=True)
 class HeroPointApplied:
     member: str
-    spend: int = described("Index of the entry in `spends`.")
-    restored: int = described("Toughness restored: 3, fewer near max.")
+    spend: int = field(metadata=described("Index of the entry in `spends`."))
+    restored: int = field(metadata=described("Toughness restored: 3, fewer near max."))
 
 
 @dataclass(frozen=True)
 class NarrationResult:
-    spent: list[SpentDie] = described("The dice of `spends`, in order (hero point entries are in "
-                                      "`hero_points_spent`).")
-    hero_points_spent: list[HeroPointApplied] = described("The hero point entries of `spends`, each applied "
-                                                          "when it was spent.")
+    spent: list[SpentDie] = field(metadata=described("The dice of `spends`, in order (hero point entries are in "
+                                                     "`hero_points_spent`)."))
+    hero_points_spent: list[HeroPointApplied] = field(metadata=described(
+        "The hero point entries of `spends`, each applied when it was spent."))
     toughness_after: dict[str, Toughness]
-    consequences: list[str] = described("Members at toughness 0 once every die is spent.")
+    consequences: list[str] = field(metadata=described("Members at toughness 0 once every die is spent."))
     unspent: list[DieRef]
     complete: bool
 
@@ -364,7 +364,7 @@ def _unspent(members: Sequence[RolledMember], spends: Sequence[Spend | HeroPoint
 
 @dataclass(frozen=True)
 class ResurrectionResult:
-    god: int = described(minimum=1, maximum=GOD_DIE)
+    god: int = field(metadata=described(minimum=1, maximum=GOD_DIE))
     name: str | None
 
 
