@@ -190,12 +190,13 @@ def _compiled(field: fields.Field) -> Loader | None:
         return _with_validators(_exactly(bool), validators)
     if kind is fields.String:
         return _string(validators)
-    if kind is fields.Nested and not field.many and field.unknown in (None, ma.RAISE):
+    if isinstance(field, fields.Nested) and kind is fields.Nested and not field.many \
+            and field.unknown in (None, ma.RAISE):
         try:
             return _with_validators(_compile_schema(field.schema), validators)
         except _Unsupported:
             return None
-    if kind is fields.List:
+    if isinstance(field, fields.List) and kind is fields.List:
         return _with_validators(_list(field), validators)
     return None
 
@@ -203,14 +204,14 @@ def _compiled(field: fields.Field) -> Loader | None:
 def _integer(validators: tuple) -> Loader:
     """An int (bool is not int here) within the bounds of its plain Range validators."""
     low, high = -math.inf, math.inf
-    others = []
+    other_validators = []
     for validator in validators:
         if type(validator) is validate.Range and validator.min_inclusive and validator.max_inclusive:
             low = max(low, validator.min if validator.min is not None else low)
             high = min(high, validator.max if validator.max is not None else high)
         else:
-            others.append(validator)
-    others = tuple(others)
+            other_validators.append(validator)
+    others = tuple(other_validators)
 
     def convert(value: Any) -> int:
         if type(value) is not int or not low <= value <= high:
@@ -227,7 +228,7 @@ def _string(validators: tuple) -> Loader:
     choices when it has one."""
     shortest, longest = 0, math.inf
     choices: frozenset | None = None
-    others = []
+    other_validators = []
     for validator in validators:
         if type(validator) is validate.Length and validator.equal is None:
             shortest = max(shortest, validator.min if validator.min is not None else 0)
@@ -236,8 +237,8 @@ def _string(validators: tuple) -> Loader:
             allowed = frozenset(validator.choices)
             choices = allowed if choices is None else choices & allowed
         else:
-            others.append(validator)
-    others = tuple(others)
+            other_validators.append(validator)
+    others = tuple(other_validators)
 
     def convert(value: Any) -> str:
         if type(value) is not str or not shortest <= len(value) <= longest \

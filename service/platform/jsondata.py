@@ -54,5 +54,5 @@ def _converter_for(kind: type) -> Callable[[Any], Any]:
     return lambda value: value
 
 
-_SCALARS = frozenset((str, int, bool, type(None)))
+_SCALARS: frozenset[type] = frozenset((str, int, bool, type(None)))
 _CONVERTERS: dict[type, Callable[[Any], Any]] = {kind: (lambda value: value) for kind in _SCALARS}

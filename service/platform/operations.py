@@ -167,8 +167,10 @@ class Operation:
 
     @cached_property
     def response_schema(self) -> type[ma.Schema]:
-        if self.kind is Kind.ODDS:
+        if self.kind is Kind.ODDS and self.request_schema is not None:
             return odds_response_schema(self.id, self.request_schema, encounter=self.encounter)
+        if self.result is None:
+            raise TypeError(f"{self.id}: a {self.kind.value} operation declares its result schema")
         return envelope_schema(self.id, self.request_schema, self.result, rolling=self.kind is Kind.ROLLING)
 
     @cached_property
@@ -189,8 +191,10 @@ class Operation:
         placeholder receipt."""
         if self.response_example is not None:
             return dict(self.response_example)
-        body = self.schema.load({**self.example, "seed": EXAMPLE_SEED} if self.kind is Kind.ROLLING
-                                else dict(self.example or {})) if self.schema is not None else {}
+        example = dict(self.example or {})
+        if self.kind is Kind.ROLLING:
+            example["seed"] = EXAMPLE_SEED
+        body = self.schema.load(example) if self.schema is not None else {}
         if self.kind is Kind.ODDS:
             return odds_document(self, body)
         document = plain(answer(self, body, EXAMPLE_CALL))

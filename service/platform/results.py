@@ -95,7 +95,7 @@ class ResultSchemas:
             return fields.List(self._field(arguments[0], {}, top=False), **options)
         if origin in (dict, Mapping):
             return fields.Dict(keys=fields.String(), values=self._field(arguments[1], {}, top=False), **options)
-        if dataclasses.is_dataclass(hint):
+        if isinstance(hint, type) and dataclasses.is_dataclass(hint):
             return fields.Nested(self.of(hint), **options)
         raise TypeError(f"no schema for a result field of type {hint!r}")
 

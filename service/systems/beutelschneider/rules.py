@@ -279,7 +279,7 @@ class CombatInjury:
 
 @dataclass(frozen=True)
 class CombatResult:
-    participants: tuple[ContestantResult, ContestantResult]
+    participants: tuple[ContestantResult, ...]  # the attacker's, then the defender's
     winner: str | None = field(metadata=described("null on a tie at the top."))
     margin: int = field(metadata=described("Winner's matching minus the next best; 0 on a tie."))
     injury: CombatInjury | None

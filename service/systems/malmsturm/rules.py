@@ -29,7 +29,7 @@ class Rung:
     value: int
     de: str
     en: str
-    open_end: str | None = None  # "below": also every lower total; "above": every higher one
+    open_end: Literal["below", "above"] | None = None  # "below": also every lower total; "above": every higher one
 
 
 LADDER = (
@@ -138,7 +138,7 @@ class ContestResult:
     shifts: int = field(metadata=described("Difference of the totals (0 on a tie)."))
 
 
-def winner_of(a_total: int, b_total: int) -> str | None:
+def winner_of(a_total: int, b_total: int) -> Literal["a", "b"] | None:
     """"Um einen Erfolg zu erzielen, muss das eigene Ergebnis mindestens eine Stufe über dem des
     Konkurrenten liegen." Equal totals: nobody wins."""
     if a_total >= b_total + 1:
@@ -421,7 +421,7 @@ def attack(attacker: Attacker, defender: Defender, source: RandomSource, *,
     "der angegriffene kann sich mit einem Fertigkeitswurf verteidigen" – a defender who does not
     (``defend=False``) rolls nothing, and the attack meets the fixed ``difficulty`` instead."""
     attack_roll = _side(Contender(attacker.skill, attacker.modifier, attacker.name), source, lang, dice)
-    if defend:
+    if defend and defender.skill is not None:
         defence_roll = _side(Contender(defender.skill, defender.modifier, defender.name), source, lang, dice)
     else:
         defence_roll = ContestSide(defender.name, [], difficulty, label(difficulty, lang))

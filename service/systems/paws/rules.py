@@ -199,7 +199,7 @@ class ComparisonResult:
     narrator: str = field(metadata=described(NARRATOR))
 
 
-def _leader(a_successes: int, b_successes: int, mode: Mode) -> tuple[str | None, int]:
+def _leader(a_successes: int, b_successes: int, mode: Mode) -> tuple[Literal["a", "b"] | None, int]:
     """Winner before rescue and the net successes: "Jeder seiner Erfolge zieht dem Sieger einen
     Erfolg ab." In defense mode "Hat er gleich viele oder sogar mehr Erfolge als der Angreifer, kann
     er den Angriff vollständig abwehren": the defender can repel, never win (ruling 4)."""
@@ -236,9 +236,9 @@ def comparison(a: Pool, b: Pool, source: RandomSource, *, mode: Mode = Mode.CONT
     rescues: dict[str, ComparisonRescue | None] = {"a": None, "b": None}
     if winner is not None:
         loser_key, loser, loser_faces = ("b", b, b_faces) if winner == "a" else ("a", a, a_faces)
-        rescues[loser_key] = _rescue_loss(loser, net, is_catastrophe(loser_faces), source)
-        if rescues[loser_key] is not None:
-            net -= rescues[loser_key].cancelled
+        rescue = rescues[loser_key] = _rescue_loss(loser, net, is_catastrophe(loser_faces), source)
+        if rescue is not None:
+            net -= rescue.cancelled
             winner = winner if net else None
     attack_lands = (winner == "a") if mode is Mode.DEFENSE else None
     return ComparisonResult(

@@ -144,7 +144,7 @@ def opposed(a: Pool, b: Pool, source: RandomSource, *, allow_tie: bool = False) 
         round_ = OpposedRound(_side(a, source), _side(b, source))
         rounds.append(round_)
         if round_.a.successes != round_.b.successes:
-            winner = "a" if round_.a.successes > round_.b.successes else "b"
+            winner: Literal["a", "b"] = "a" if round_.a.successes > round_.b.successes else "b"
             return OpposedResult(rounds, winner, "successes")
         if a.base != b.base:
             return OpposedResult(rounds, "a" if a.base > b.base else "b", "base")

@@ -149,6 +149,13 @@ def winner(totals: Sequence[PartyTotal]) -> str | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
+def _seat(player: Member) -> int:
+    """A player's seat: the request schema requires one for every player."""
+    if player.seat is None:
+        raise RuleViolation("parties", f"the player {player.name} needs a seat")
+    return player.seat
+
+
 def narration_order(parties: Sequence[Party]) -> list[Turn]:
     """Ruling 4: "Der Spieler, nie der Spielleiter, mit den meisten geworfenen Würfeln beginnt. Bei
     Gleichstand beginnt der Spieler, der näher beim Spielleiter sitzt (entgegen dem Uhrzeigersinn)",
@@ -156,10 +163,10 @@ def narration_order(parties: Sequence[Party]) -> list[Turn]:
     Members without dice have no turn ("Spieler, die keine Würfel mehr vor sich liegen haben, werden
     dabei einfach ausgelassen"); without any player with dice, the GM starts."""
     members = [member for party in parties for member in party.members if member.dice > 0]
-    players = sorted((m for m in members if m.role is Role.PLAYER), key=lambda m: m.seat)
+    players = sorted((m for m in members if m.role is Role.PLAYER), key=_seat)
     gm_members = [m.name for m in members if m.role is not Role.PLAYER]
     turns = [Turn(GM_SEAT, Actor.GM, gm_members)] if gm_members else []  # seat 0 comes first
-    turns += [Turn(player.seat, Actor.PLAYER, [player.name]) for player in players]
+    turns += [Turn(_seat(player), Actor.PLAYER, [player.name]) for player in players]
     if not players:
         return turns
     starter = max(players, key=lambda m: (m.dice, m.seat))
@@ -184,7 +191,7 @@ class Toughness:
     max: int
     equipment: int = 0  # toughness of equipment in use, lowered first
 
-    def hit(self) -> tuple[Toughness, str | None]:
+    def hit(self) -> tuple[Toughness, Literal["equipment", "toughness"] | None]:
         """Ruling 5: one point off, equipment toughness first; nothing below 0."""
         if self.equipment > 0:
             return replace(self, equipment=self.equipment - 1), "equipment"
@@ -309,7 +316,7 @@ def _spend(index: int, spend: Spend, by_name: Mapping[str, RolledMember],
                             f"{spend.member} rolled {len(member.dice)} dice (indexes 0..{len(member.dice) - 1}), "
                             f"there is no die {spend.die}")
     face = member.dice[spend.die]
-    lowered = None
+    lowered: Literal["equipment", "toughness"] | None = None
     if spend.target is not None:
         _check_target(index, spend, member, face, by_name, state)
         state[spend.target], lowered = state[spend.target].hit()
@@ -318,7 +325,7 @@ def _spend(index: int, spend: Spend, by_name: Mapping[str, RolledMember],
 
 def _check_target(index: int, spend: Spend, member: RolledMember, face: int,
                   by_name: Mapping[str, RolledMember], state: Mapping[str, Toughness]) -> None:
-    target = by_name.get(spend.target)
+    target = by_name.get(spend.target) if spend.target is not None else None
     if not is_success(face):
         raise RuleViolation(f"spends.{index}.target",
                             f"die {spend.die} of {spend.member} shows {face}, a failure: only a success "
@@ -337,7 +344,7 @@ def _ledger_hero_point(index: int, spend: HeroPointSpend, by_name: Mapping[str, 
                       state: dict[str, Toughness]) -> HeroPointApplied:
     before = state.get(spend.member)
     state[spend.member] = _hero_points(f"spends.{index}.member", HeroPoints(spend.member, 1), by_name, state)
-    return HeroPointApplied(spend.member, index, state[spend.member].current - before.current)
+    return HeroPointApplied(spend.member, index, state[spend.member].current - (before.current if before else 0))
 
 
 def _hero_points(field: str, spent: HeroPoints, by_name: Mapping[str, RolledMember],
