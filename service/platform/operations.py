@@ -38,6 +38,7 @@ from marshmallow import ValidationError
 from werkzeug.datastructures import Headers
 
 from service.platform import odds as odds_json
+from service.platform.derived_randomness import IDEMPOTENCY_HEADER, request_source
 from service.platform.errors import InputError, ReceiptError
 from service.platform.fastload import fast_loader
 from service.platform.hooks import request_body
@@ -45,7 +46,7 @@ from service.platform.i18n import request_lang
 from service.platform.jsondata import plain
 from service.platform.jsonio import json_response
 from service.platform.problems import input_error_problem, unexpected_problem, validation_problem
-from service.platform.randomness import IDEMPOTENCY_HEADER, RandomSource, make_source, request_source
+from service.platform.randomness import RandomSource, make_source
 from service.platform.runtime import current_runtime
 from service.platform.schemas import (
     envelope_schema,
@@ -340,7 +341,7 @@ def randomness_source(operation_id: str, request_body: Mapping[str, Any], random
     ``request_body`` is the loaded body without the randomness members, ``randomness`` the members
     of ``RANDOMNESS_MEMBERS`` the request gave; ``call`` what the call knows of its HTTP request
     (the ``Idempotency-Key`` header, its place in a batch). A ticket or an idempotency key derives
-    the dice from the service's secret (randomness.request_source); otherwise seed, manual or the
+    the dice from the service's secret (derived_randomness.request_source); otherwise seed, manual or the
     CSPRNG."""
     header_key = call.headers.get(IDEMPOTENCY_HEADER)
     if header_key is None and _DERIVING_MEMBERS.isdisjoint(randomness):
