@@ -17,9 +17,6 @@ MAX_TOUGHNESS = 1000
 # One spend per die, and the signed conflict travels in the same body (64 KiB by default): a
 # conflict with more than about a thousand dice cannot be sent back at all, so 1000 spends suffice.
 MAX_SPENDS = 1000
-# The role values as loaded (strings), named once: an enum member's .value is a property lookup.
-PLAYER = Role.PLAYER.value
-GM_ROLES = frozenset((Role.NPC.value, Role.OBSTACLE.value))
 
 
 class WeltenMemberSchema(StrictSchema):
@@ -45,9 +42,9 @@ class WeltenMemberSchema(StrictSchema):
     @validates_schema
     def _fits_role(self, data, **kwargs):
         role = data.get("role")
-        if role == PLAYER and "seat" not in data:
+        if role == Role.PLAYER and "seat" not in data:
             raise ValidationError("a player needs a seat (1.. clockwise from the GM)", field_name="seat")
-        if role in GM_ROLES:
+        if role in (Role.NPC, Role.OBSTACLE):
             if "seat" in data:
                 raise ValidationError("only players have a seat; the GM acts for npcs and obstacles at 0",
                                       field_name="seat")
