@@ -170,7 +170,7 @@ def narration_order(parties: Sequence[Party]) -> list[Turn]:
     if not players:
         return turns
     starter = max(players, key=lambda m: (m.dice, m.seat))
-    start = len(turns) - len(players) + players.index(starter)
+    start = turns.index(Turn(_seat(starter), Actor.PLAYER, [starter.name]))  # the round begins there
     return turns[start:] + turns[:start]
 
 
