@@ -35,6 +35,7 @@ import numpy as np
 
 from service.platform.odds import Odds, Solver
 from service.platform.randomness import RandomSource
+from service.platform.results import described
 from service.systems.beutelschneider import rules
 from service.systems.beutelschneider.rules import Ability, Bag, Colour, Contender, Danger, Difficulty
 
@@ -395,24 +396,26 @@ def odds(sides: Sequence[Side], *, aftermath: Danger | None = None, max_rounds: 
 @dataclass(frozen=True)
 class SideEnd:
     name: str
-    bag: Bag
+    bag: Bag = field(metadata=described("The bag at the end."))
     unconscious: bool
 
 
 @dataclass(frozen=True)
-class Aftermath:
+class AftermathDraw:
     name: str
-    drawn: tuple[Colour, ...]
+    drawn: tuple[Colour, ...] = field(metadata=described("The marbles of the mortal-danger draw."))
     dies: bool
 
 
 @dataclass(frozen=True)
 class EncounterResult:
-    steps: list[rules.CombatResult]
-    outcome: str
+    steps: list[rules.CombatResult] = field(metadata=described(
+        "Every exchange, as `beutelschneider.combat` reports it (the first side attacks)."))
+    outcome: str = field(metadata=described("wins:<name>, both_out, stalemate or undecided (as in the odds)."))
     exchanges: int
-    end: list[SideEnd]
-    aftermath: list[Aftermath]
+    end: list[SideEnd] = field(metadata=described("The end state, per side."))
+    aftermath: list[AftermathDraw] = field(metadata=described(
+        "E5: one mortal-danger draw per side unconscious at the end."))
 
 
 @lru_cache(maxsize=64)
@@ -450,7 +453,7 @@ def play(sides: Sequence[Side], source: RandomSource, *, aftermath: Danger | Non
         if any(out):
             outcome = BOTH_OUT if all(out) else WINS.format(sides[1 if out[0] else 0].name)
             break
-    after = [Aftermath(side.name, *_mortal_danger(bag, aftermath, source))
+    after = [AftermathDraw(side.name, *_mortal_danger(bag, aftermath, source))
              for side, bag, fallen in zip(sides, bags, out) if fallen and aftermath is not None]
     end = [SideEnd(side.name, bag, fallen) for side, bag, fallen in zip(sides, bags, out)]
     return EncounterResult(steps, outcome, len(steps), end, after)

@@ -3,16 +3,16 @@ apispec names components by class name across the whole service."""
 
 from __future__ import annotations
 
-import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
+from service.platform.results import ResultSchemas
 from service.platform.schemas import EncounterFields
+from service.systems.beutelschneider import encounter, rules
 from service.systems.beutelschneider.rules import (
     Ability,
     Amount,
-    BagProblem,
     Chances,
     Colour,
     Danger,
@@ -218,94 +218,21 @@ class BeutelExperienceApplyRequest(StrictSchema):
                                metadata={"description": "Per marble drawn: a different colour, or null to keep it."})
 
 
-# --- results ------------------------------------------------------------------------------------
+# --- results: derived from the rules' dataclasses -------------------------------------------------
 
-def colour_list(description: str) -> fields.List:
-    return fields.List(fields.String(validate=validate.OneOf(COLOURS)), required=True,
-                       metadata={"description": description})
-
-
-class BeutelBagResult(ma.Schema):
-    red = fields.Integer(required=True)
-    green = fields.Integer(required=True)
-    blue = fields.Integer(required=True)
-    white = fields.Integer(required=True)
-    black = fields.Integer(required=True)
-
-
-class BeutelValidateBagResult(ma.Schema):
-    valid = fields.Boolean(required=True)
-    problems = fields.List(fields.String(), required=True, metadata={"description": "In the requested language."})
-    codes = fields.List(fields.String(validate=validate.OneOf(_values(BagProblem))), required=True,
-                        metadata={"description": "Machine-readable kind of each problem, same order."})
-
-
-class BeutelChallengeResult(ma.Schema):
-    drawn = colour_list("The marbles drawn, in order.")
-    matching = fields.Integer(required=True, metadata={"description": "Marbles of the ability's colour."})
-    success = fields.Boolean(required=True)
-    unconscious = fields.Boolean(required=True, metadata={"description": "Ruling 1: every marble drawn is black."})
-
-
-class BeutelFirstAidResult(BeutelChallengeResult):
-    healing_draws = fields.Integer(required=True, metadata={"description": "Green marbles drawn on a success."})
-
-
-class BeutelContestant(ma.Schema):
-    name = fields.String(required=True)
-    ability = fields.String(required=True, validate=validate.OneOf(ABILITIES))
-    drawn = colour_list("The marbles drawn, in order.")
-    matching = fields.Integer(required=True)
-    unconscious = fields.Boolean(required=True)
-
-
-class BeutelContestResult(ma.Schema):
-    participants = fields.List(fields.Nested(BeutelContestant), required=True)
-    winner = fields.String(required=True, allow_none=True, metadata={"description": "null on a tie at the top."})
-    margin = fields.Integer(required=True,
-                            metadata={"description": "Winner's matching minus the next best; 0 on a tie."})
-
-
-class BeutelCombatInjury(ma.Schema):
-    target = fields.String(required=True)
-    severity = fields.String(required=True, validate=validate.OneOf(_values(Severity)))
-    drawn = colour_list("Marbles drawn from the loser's bag, each replaced by a black one.")
-    bag_after = fields.Nested(BeutelBagResult, required=True)
-
-
-class BeutelCombatResult(BeutelContestResult):
-    injury = fields.Nested(BeutelCombatInjury, required=True, allow_none=True)
-
-
-class BeutelInjuryResult(ma.Schema):
-    drawn = colour_list("Marbles drawn, each replaced by a black one.")
-    bag_after = fields.Nested(BeutelBagResult, required=True)
-
-
-class BeutelMortalDangerResult(ma.Schema):
-    drawn = colour_list("The marbles drawn.")
-    dies = fields.Boolean(required=True)
-
-
-class BeutelHealingResult(ma.Schema):
-    drawn = colour_list("The marbles drawn.")
-    black_drawn = fields.Integer(required=True)
-    choices_required = fields.Integer(required=True, metadata={
-        "description": "Colours `/healing/apply` needs (one per black marble); 0 when given up front."})
-    bag_after = fields.Nested(BeutelBagResult, required=True, allow_none=True,
-                              metadata={"description": "The healed bag when `replacements` were given, else null."})
-
-
-class BeutelExperienceResult(ma.Schema):
-    drawn = colour_list("The marbles drawn.")
-    choices_required = fields.Integer(required=True, metadata={
-        "description": "Entries `/experience/apply` needs (one per marble drawn); 0 when given up front."})
-    bag_after = fields.Nested(BeutelBagResult, required=True, allow_none=True,
-                              metadata={"description": "The new bag when `replacements` were given, else null."})
-
-
-class BeutelApplyResult(ma.Schema):
-    bag_after = fields.Nested(BeutelBagResult, required=True)
+RESULTS = ResultSchemas("Beutel", names={rules.Bag: "BeutelBagResult", rules.BagCheck: "BeutelValidateBagResult",
+                                         rules.ContestantResult: "BeutelContestant",
+                                         rules.Applied: "BeutelApplyResult"})
+BeutelValidateBagResult = RESULTS.of(rules.BagCheck)
+BeutelChallengeResult = RESULTS.of(rules.ChallengeResult)
+BeutelFirstAidResult = RESULTS.of(rules.FirstAidResult)
+BeutelContestResult = RESULTS.of(rules.ContestResult)
+BeutelCombatResult = RESULTS.of(rules.CombatResult)
+BeutelInjuryResult = RESULTS.of(rules.InjuryResult)
+BeutelMortalDangerResult = RESULTS.of(rules.MortalDangerResult)
+BeutelHealingResult = RESULTS.of(rules.HealingResult)
+BeutelExperienceResult = RESULTS.of(rules.ExperienceResult)
+BeutelApplyResult = RESULTS.of(rules.Applied)
 
 
 # --- encounters (API.md §1.7) -------------------------------------------------------------------
@@ -344,25 +271,4 @@ class BeutelEncounterRequest(EncounterFields):
                                       field_name="sides")
 
 
-class BeutelEncounterSideEnd(ma.Schema):
-    name = fields.String(required=True)
-    bag = fields.Nested(BeutelBagResult, required=True, metadata={"description": "The bag at the end."})
-    unconscious = fields.Boolean(required=True)
-
-
-class BeutelAftermathDraw(ma.Schema):
-    name = fields.String(required=True)
-    drawn = colour_list("The marbles of the mortal-danger draw.")
-    dies = fields.Boolean(required=True)
-
-
-class BeutelEncounterResult(ma.Schema):
-    steps = fields.List(fields.Nested(BeutelCombatResult), required=True,
-                        metadata={"description": "Every exchange, as `beutelschneider.combat` reports it."})
-    outcome = fields.String(required=True, metadata={"description": "wins:<name>, both_out, stalemate or "
-                                                                    "undecided (as in the odds)."})
-    exchanges = fields.Integer(required=True)
-    end = fields.List(fields.Nested(BeutelEncounterSideEnd), required=True,
-                      metadata={"description": "The end state, per side."})
-    aftermath = fields.List(fields.Nested(BeutelAftermathDraw), required=True,
-                            metadata={"description": "E5: one mortal-danger draw per side unconscious at the end."})
+BeutelEncounterResult = RESULTS.of(encounter.EncounterResult)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
@@ -28,6 +28,7 @@ import numpy as np
 from service.platform.chains import UNDECIDED
 from service.platform.odds import Odds, Solver, binomial, binomial_weights
 from service.platform.randomness import RandomSource
+from service.platform.results import described
 from service.systems.proben import rules
 from service.systems.proben.odds import P_SUCCESS
 from service.systems.proben.rules import Pool, SuccessRule, dice_for_attempt, required_successes
@@ -190,23 +191,24 @@ def _reached(chain: Chain) -> int:
 
 @dataclass(frozen=True)
 class Attempt:
-    step: int
-    attempt: int
-    difficulty: int  # the test's difficulty: the step's, less the carried successes (E2)
+    step: int = field(metadata=described("0-based index of the step."))
+    attempt: int = field(metadata=described("1 for the first try of the step."))
+    difficulty: int = field(metadata=described(
+        "The test's difficulty: the step's, less the successes carried (E2)."))
 
 
 @dataclass(frozen=True)
 class StepEnd:
     step: int
     attempts: int
-    success: bool | None  # None: not reached, or still running at max_rounds
+    success: bool | None = field(metadata=described("null: not reached, or cut by max_rounds."))
 
 
 @dataclass(frozen=True)
 class EncounterResult:
-    steps: list[rules.TestResult]
-    attempts: list[Attempt]
-    outcome: str
+    steps: list[rules.TestResult] = field(metadata=described("Every attempt, as `proben.test` reports it."))
+    attempts: list[Attempt] = field(metadata=described("Which step and attempt each entry of `steps` is."))
+    outcome: str = field(metadata=described("success, failure:<i> or undecided."))
     end: list[StepEnd]
 
 

@@ -1,14 +1,15 @@
-"""Proben request and result schemas."""
+"""Proben request schemas, and the result schemas derived from the rules' dataclasses."""
 
 from __future__ import annotations
 
-import marshmallow as ma
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
+from service.platform.results import ResultSchemas
 from service.platform.schemas import EncounterFields
-from service.systems.proben.rules import Outcome, SuccessRule
+from service.systems.proben import encounter, rules
+from service.systems.proben.rules import SuccessRule
 
 DIFFICULTY = validate.Range(min=1, max=100)
 
@@ -52,13 +53,6 @@ class ProbenTestRequest(ProbenPool):
                         metadata={"description": "meet: successes >= difficulty (default); exceed: >."})
 
 
-class ProbenTestResult(ma.Schema):
-    dice_count = fields.Integer(required=True)
-    dice = fields.List(fields.Integer(), required=True)
-    successes = fields.Integer(required=True)
-    outcome = fields.String(required=True, validate=validate.OneOf([o.value for o in Outcome]))
-    impossible = fields.Boolean(required=True)
-    quality = fields.Integer(required=True, metadata={"description": "Successes beyond those needed."})
 
 
 class ProbenOpposedRequest(StrictSchema):
@@ -67,20 +61,10 @@ class ProbenOpposedRequest(StrictSchema):
     allow_tie = Bool(load_default=False, metadata={"description": "Accept a tie instead of rolling again."})
 
 
-class ProbenSideRoll(ma.Schema):
-    dice = fields.List(fields.Integer(), required=True)
-    successes = fields.Integer(required=True)
 
 
-class ProbenOpposedRound(ma.Schema):
-    a = fields.Nested(ProbenSideRoll, required=True)
-    b = fields.Nested(ProbenSideRoll, required=True)
 
 
-class ProbenOpposedResult(ma.Schema):
-    rounds = fields.List(fields.Nested(ProbenOpposedRound), required=True)
-    winner = fields.String(required=True, allow_none=True, validate=validate.OneOf(["a", "b"]))
-    decided_by = fields.String(required=True, validate=validate.OneOf(["successes", "base", "tie"]))
 
 
 class ProbenCooperationRequest(StrictSchema):
@@ -102,16 +86,8 @@ class ProbenCooperationRequest(StrictSchema):
                                       field_name="leader") from error
 
 
-class ProbenHelperResult(ma.Schema):
-    name = fields.String(allow_none=True, required=True)
-    dice = fields.List(fields.Integer(), required=True)
-    successes = fields.Integer(required=True)
-    helped = fields.Boolean(required=True)
 
 
-class ProbenCooperationResult(ma.Schema):
-    helpers = fields.List(fields.Nested(ProbenHelperResult), required=True)
-    leader = fields.Nested(ProbenTestResult, required=True)
 
 
 class ProbenInterval(StrictSchema):
@@ -126,22 +102,11 @@ class ProbenExtendedRequest(ProbenPool):
     interval = fields.Nested(ProbenInterval, metadata={"description": "The fixed duration of each roll."})
 
 
-class ProbenExtendedRoll(ma.Schema):
-    dice = fields.List(fields.Integer(), required=True)
-    successes = fields.Integer(required=True)
-    cumulative = fields.Integer(required=True)
-
-
-class ProbenElapsed(ma.Schema):
-    amount = fields.Integer(required=True, metadata={"description": "rolls_used × interval.amount (0 with no dice)."})
-    unit = fields.String(required=True)
-
-
-class ProbenExtendedResult(ma.Schema):
-    rolls = fields.List(fields.Nested(ProbenExtendedRoll), required=True)
-    success = fields.Boolean(required=True)
-    rolls_used = fields.Integer(required=True)
-    elapsed = fields.Nested(ProbenElapsed, allow_none=True, required=True)
+RESULTS = ResultSchemas("Proben")
+ProbenTestResult = RESULTS.of(rules.TestResult)
+ProbenOpposedResult = RESULTS.of(rules.OpposedResult)
+ProbenCooperationResult = RESULTS.of(rules.CooperationResult)
+ProbenExtendedResult = RESULTS.of(rules.ExtendedResult)
 
 
 # --- encounters (API.md §1.7) -------------------------------------------------------------------
@@ -169,25 +134,4 @@ class ProbenEncounterRequest(EncounterFields):
                                                   "attempt of the same step (default false)."})
 
 
-class ProbenChainAttempt(ma.Schema):
-    step = fields.Integer(required=True, metadata={"description": "0-based index of the step."})
-    attempt = fields.Integer(required=True, metadata={"description": "1 for the first try of the step."})
-    difficulty = fields.Integer(required=True,
-                                metadata={"description": "The test's difficulty: the step's, less the successes "
-                                                         "carried (E2)."})
-
-
-class ProbenChainStepEnd(ma.Schema):
-    step = fields.Integer(required=True)
-    attempts = fields.Integer(required=True)
-    success = fields.Boolean(required=True, allow_none=True,
-                             metadata={"description": "null: not reached, or cut by max_rounds."})
-
-
-class ProbenEncounterResult(ma.Schema):
-    steps = fields.List(fields.Nested(ProbenTestResult), required=True,
-                        metadata={"description": "Every attempt, as `proben.test` reports it."})
-    attempts = fields.List(fields.Nested(ProbenChainAttempt), required=True,
-                           metadata={"description": "Which step and attempt each entry of `steps` is."})
-    outcome = fields.String(required=True, metadata={"description": "success, failure:<i> or undecided."})
-    end = fields.List(fields.Nested(ProbenChainStepEnd), required=True)
+ProbenEncounterResult = RESULTS.of(encounter.EncounterResult)

@@ -28,6 +28,7 @@ from itertools import accumulate
 
 from service.platform.odds import Odds, Solver
 from service.platform.randomness import RandomSource
+from service.platform.results import described
 from service.systems.weltenbuch import odds as conflict_odds
 from service.systems.weltenbuch import rules
 from service.systems.weltenbuch.rules import HeroPoints, Party, Role, Spend, Toughness
@@ -176,19 +177,20 @@ def _all_dice(scene: Scene) -> int:
 class SceneEnd:
     toughness: dict[str, Toughness]
     consequences: list[str]
-    hero_points_spent: list[str]
+    hero_points_spent: list[str] = field(metadata=described("Players whose held hero point saved them."))
 
 
 @dataclass(frozen=True)
 class SceneRound:
-    conflict: rules.ConflictResult
-    narration: rules.NarrationResult
+    conflict: rules.ConflictResult = field(metadata=described("As `weltenbuch.conflict` reports it."))
+    narration: rules.NarrationResult = field(metadata=described(
+        "As `weltenbuch.narration` reports it, for the policy's spends and the held hero points spent at the end."))
 
 
 @dataclass(frozen=True)
 class EncounterResult:
-    steps: list[SceneRound]  # the scene's one round
-    outcome: str
+    steps: list[SceneRound] = field(metadata=described("The scene's one round: its roll and its narration."))
+    outcome: str = field(metadata=described("wins:<party> or tie."))
     end: SceneEnd
 
 
