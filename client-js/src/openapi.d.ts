@@ -1671,11 +1671,11 @@ export interface components {
             /** @description E5: one mortal-danger draw per side unconscious at the end. */
             aftermath: components["schemas"]["BeutelAftermathDraw"][];
             /** @description The end state, per side. */
-            end: components["schemas"]["BeutelEncounterSideEnd"][];
+            end: components["schemas"]["BeutelSideEnd"][];
             exchanges: number;
             /** @description wins:<name>, both_out, stalemate or undecided (as in the odds). */
             outcome: string;
-            /** @description Every exchange, as `beutelschneider.combat` reports it. */
+            /** @description Every exchange, as `beutelschneider.combat` reports it (the first side attacks). */
             steps: components["schemas"]["BeutelCombatResult"][];
         };
         BeutelEncounterSide: {
@@ -1703,12 +1703,6 @@ export interface components {
              */
             difficulty?: "easy" | "normal" | "hard" | null;
             name: string;
-        };
-        BeutelEncounterSideEnd: {
-            /** @description The bag at the end. */
-            bag: components["schemas"]["BeutelBagResult"];
-            name: string;
-            unconscious: boolean;
         };
         BeutelExperienceResult: {
             /** @description The new bag when `replacements` were given, else null. */
@@ -1793,6 +1787,12 @@ export interface components {
              */
             difficulty?: "easy" | "normal" | "hard" | null;
             name: string;
+        };
+        BeutelSideEnd: {
+            /** @description The bag at the end. */
+            bag: components["schemas"]["BeutelBagResult"];
+            name: string;
+            unconscious: boolean;
         };
         BeutelValidateBagResult: {
             /** @description Machine-readable kind of each problem, same order. */
@@ -3368,7 +3368,7 @@ export interface components {
             /** @description One chat line in `lang`. */
             summary: string;
         };
-        ProbenChainAttempt: {
+        ProbenAttempt: {
             /** @description 1 for the first try of the step. */
             attempt: number;
             /** @description The test's difficulty: the step's, less the successes carried (E2). */
@@ -3385,12 +3385,6 @@ export interface components {
              */
             max_attempts?: number | null;
             pool: components["schemas"]["ProbenPool"];
-        };
-        ProbenChainStepEnd: {
-            attempts: number;
-            step: number;
-            /** @description null: not reached, or cut by max_rounds. */
-            success: boolean | null;
         };
         ProbenCooperationOddsRequest: {
             difficulty: number;
@@ -3552,8 +3546,8 @@ export interface components {
         };
         ProbenEncounterResult: {
             /** @description Which step and attempt each entry of `steps` is. */
-            attempts: components["schemas"]["ProbenChainAttempt"][];
-            end: components["schemas"]["ProbenChainStepEnd"][];
+            attempts: components["schemas"]["ProbenAttempt"][];
+            end: components["schemas"]["ProbenStepEnd"][];
             /** @description success, failure:<i> or undecided. */
             outcome: string;
             /** @description Every attempt, as `proben.test` reports it. */
@@ -3756,6 +3750,12 @@ export interface components {
         ProbenSideRoll: {
             dice: number[];
             successes: number;
+        };
+        ProbenStepEnd: {
+            attempts: number;
+            step: number;
+            /** @description null: not reached, or cut by max_rounds. */
+            success: boolean | null;
         };
         ProbenTestOddsRequest: {
             /**

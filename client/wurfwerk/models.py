@@ -363,20 +363,20 @@ class BeutelEncounterResult(Model):
     """``BeutelEncounterResult`` in the API's JSON."""
     aftermath: list[BeutelAftermathDraw]
     """E5: one mortal-danger draw per side unconscious at the end."""
-    end: list[BeutelEncounterSideEnd]
+    end: list[BeutelSideEnd]
     """The end state, per side."""
     exchanges: int
     outcome: str
     """wins:<name>, both_out, stalemate or undecided (as in the odds)."""
     steps: list[BeutelCombatResult]
-    """Every exchange, as `beutelschneider.combat` reports it."""
+    """Every exchange, as `beutelschneider.combat` reports it (the first side attacks)."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelEncounterResult:
         """``BeutelEncounterResult`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             aftermath=[BeutelAftermathDraw.from_json(v0) for v0 in data["aftermath"]],
-            end=[BeutelEncounterSideEnd.from_json(v0) for v0 in data["end"]],
+            end=[BeutelSideEnd.from_json(v0) for v0 in data["end"]],
             exchanges=data["exchanges"],
             outcome=data["outcome"],
             steps=[BeutelCombatResult.from_json(v0) for v0 in data["steps"]],
@@ -402,24 +402,6 @@ class BeutelEncounterSide(Model):
             bag=BeutelBag.from_json(data["bag"]),
             difficulty=data.get("difficulty"),
             name=data["name"],
-        )._with_json(data)
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class BeutelEncounterSideEnd(Model):
-    """``BeutelEncounterSideEnd`` in the API's JSON."""
-    bag: BeutelBagResult
-    """The bag at the end."""
-    name: str
-    unconscious: bool
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> BeutelEncounterSideEnd:
-        """``BeutelEncounterSideEnd`` from its JSON (kept for ``to_dict()``)."""
-        return cls(
-            bag=BeutelBagResult.from_json(data["bag"]),
-            name=data["name"],
-            unconscious=data["unconscious"],
         )._with_json(data)
 
 
@@ -560,6 +542,24 @@ class BeutelParticipant(Model):
             bag=BeutelBag.from_json(data["bag"]),
             difficulty=data.get("difficulty"),
             name=data["name"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelSideEnd(Model):
+    """``BeutelSideEnd`` in the API's JSON."""
+    bag: BeutelBagResult
+    """The bag at the end."""
+    name: str
+    unconscious: bool
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelSideEnd:
+        """``BeutelSideEnd`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            bag=BeutelBagResult.from_json(data["bag"]),
+            name=data["name"],
+            unconscious=data["unconscious"],
         )._with_json(data)
 
 
@@ -3514,8 +3514,8 @@ class PawsValidateCharacterResponse(Result):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class ProbenChainAttempt(Model):
-    """``ProbenChainAttempt`` in the API's JSON."""
+class ProbenAttempt(Model):
+    """``ProbenAttempt`` in the API's JSON."""
     attempt: int
     """1 for the first try of the step."""
     difficulty: int
@@ -3524,8 +3524,8 @@ class ProbenChainAttempt(Model):
     """0-based index of the step."""
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> ProbenChainAttempt:
-        """``ProbenChainAttempt`` from its JSON (kept for ``to_dict()``)."""
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenAttempt:
+        """``ProbenAttempt`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             attempt=data["attempt"],
             difficulty=data["difficulty"],
@@ -3549,24 +3549,6 @@ class ProbenChainStep(Model):
             difficulty=data["difficulty"],
             max_attempts=data.get("max_attempts"),
             pool=ProbenPool.from_json(data["pool"]),
-        )._with_json(data)
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class ProbenChainStepEnd(Model):
-    """``ProbenChainStepEnd`` in the API's JSON."""
-    attempts: int
-    step: int
-    success: bool | None
-    """null: not reached, or cut by max_rounds."""
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> ProbenChainStepEnd:
-        """``ProbenChainStepEnd`` from its JSON (kept for ``to_dict()``)."""
-        return cls(
-            attempts=data["attempts"],
-            step=data["step"],
-            success=data["success"],
         )._with_json(data)
 
 
@@ -3856,9 +3838,9 @@ class ProbenEncounterResponse(Result):
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class ProbenEncounterResult(Model):
     """``ProbenEncounterResult`` in the API's JSON."""
-    attempts: list[ProbenChainAttempt]
+    attempts: list[ProbenAttempt]
     """Which step and attempt each entry of `steps` is."""
-    end: list[ProbenChainStepEnd]
+    end: list[ProbenStepEnd]
     outcome: str
     """success, failure:<i> or undecided."""
     steps: list[ProbenTestResult]
@@ -3868,8 +3850,8 @@ class ProbenEncounterResult(Model):
     def from_json(cls, data: Mapping[str, Any]) -> ProbenEncounterResult:
         """``ProbenEncounterResult`` from its JSON (kept for ``to_dict()``)."""
         return cls(
-            attempts=[ProbenChainAttempt.from_json(v0) for v0 in data["attempts"]],
-            end=[ProbenChainStepEnd.from_json(v0) for v0 in data["end"]],
+            attempts=[ProbenAttempt.from_json(v0) for v0 in data["attempts"]],
+            end=[ProbenStepEnd.from_json(v0) for v0 in data["end"]],
             outcome=data["outcome"],
             steps=[ProbenTestResult.from_json(v0) for v0 in data["steps"]],
         )._with_json(data)
@@ -4274,6 +4256,24 @@ class ProbenSideRoll(Model):
         return cls(
             dice=data["dice"],
             successes=data["successes"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenStepEnd(Model):
+    """``ProbenStepEnd`` in the API's JSON."""
+    attempts: int
+    step: int
+    success: bool | None
+    """null: not reached, or cut by max_rounds."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenStepEnd:
+        """``ProbenStepEnd`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            attempts=data["attempts"],
+            step=data["step"],
+            success=data["success"],
         )._with_json(data)
 
 
