@@ -3881,8 +3881,12 @@ export interface components {
             };
             /** @description The path of the request. */
             instance: string;
+            /** @description `encounter-too-large` only: the limit it is over (0: the system answers in float64 only). */
+            limit?: number;
             /** @description The X-Request-ID of the request, for the logs. */
             request_id?: string;
+            /** @description `encounter-too-large` only: the encounter's state bound, computed from the body. */
+            states?: number;
             /** @description The HTTP status code. */
             status: number;
             /** @description Short summary of the problem type. */
