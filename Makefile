@@ -81,8 +81,9 @@ $(FOUNDRY_NODE): $(FOUNDRY)/package-lock.json
 	cd $(FOUNDRY) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# BASE_URL=https://…: where you publish dist/foundry/ (module.json's manifest and download point there).
 foundry:
-	bash $(FOUNDRY)/release.sh dist/foundry
+	BASE_URL='$(BASE_URL)' bash $(FOUNDRY)/release.sh dist/foundry
 
 clean:
 	rm -rf $(VENV) .pytest_cache client-js/node_modules $(FOUNDRY)/node_modules
