@@ -152,6 +152,7 @@ def played(service_image, tmp_path_factory):
     ports = [free_port() for _ in range(deployment["spec"]["replicas"])]
     documents = [_for_podman(deployment, suffix, replica, port) for replica, port in enumerate(ports)]
     if plain:  # a podman secret of its own; from 4.4 on, kube play stores the Secret document itself
+        podman("secret", "rm", secret["metadata"]["name"], check=False)  # left by a run that was killed
         podman("secret", "create", secret["metadata"]["name"], "-", stdin=yaml.safe_dump(secret))
     else:
         documents.insert(0, secret)
