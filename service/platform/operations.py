@@ -203,11 +203,12 @@ class SystemBlueprint(Blueprint):
         return decorator
 
     def odds(self, path: str, *, operation: str, request: type[ma.Schema],
-             example: Mapping[str, Any]):
-        """``operation`` is the rolling operation's name; the id gets ``.odds``."""
+             example: Mapping[str, Any], encounter: bool = False):
+        """``operation`` is the rolling operation's name; the id gets ``.odds``. An ``encounter``'s
+        odds carry their solver and may be float64 (API.md §1.7)."""
         operation_id = f"{self.system_id}.{operation}.odds"
         request_schema = odds_request_schema(operation_id, request)
-        response_schema = odds_response_schema(operation_id, request_schema)
+        response_schema = odds_response_schema(operation_id, request_schema, encounter=encounter)
 
         def decorator(view):
             _refuse_decorated(view, operation_id)
@@ -390,7 +391,11 @@ def _resolve(operation_id, view, body, lang) -> dict:
 
 
 def _odds_document(operation_id, view, body) -> dict:
-    return {"operation": operation_id, "request": dict(body), "odds": odds_json.as_json(view(body))}
+    odds = view(body)
+    document = {"operation": operation_id, "request": dict(body), "odds": odds_json.as_json(odds)}
+    if odds.solver is not None:  # an encounter's: how it was solved (API.md §1.7)
+        document["solver"] = odds_json.solver_json(odds.solver)
+    return document
 
 
 def _signed(document: dict):
