@@ -31,6 +31,7 @@ run: $(RUN_STAMP)
 
 test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE)
 	$(BIN)/ruff check .
+	$(BIN)/mypy service
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
