@@ -373,7 +373,7 @@ def odds(sides: Sequence[Side], *, aftermath: Danger | None = None, max_rounds: 
     fight = _Fight((sides[0], sides[1]))
     horizon = min(curve_rounds, max_rounds) if max_rounds is not None else curve_rounds
     rounds = _by_rounds(fight, max(horizon, max_rounds or 0), horizon) if (max_rounds or horizon) else None
-    solution = rounds if max_rounds is not None else _by_jumps(fight)
+    solution = rounds if rounds is not None and max_rounds is not None else _by_jumps(fight)
     distributions = {f"black_after:{side.name}": _black_after(fight, solution.ends, index)
                      for index, side in enumerate(sides)}
     expected = {"exchanges": float(solution.visits.sum())}

@@ -138,8 +138,8 @@ def chain_ends(chain: Chain, exact: bool) -> dict[tuple[str, int], Number]:
         running, denominator = following, denominator * step_denominator
     for total, mass in running.items():
         weights[(SUCCESS, total)] = weights.get((SUCCESS, total), 0) + mass
-    if exact:
-        return {key: Fraction(weight, denominator) for key, weight in weights.items()}
+    if exact:  # the weights and the denominator are integers here
+        return {key: Fraction(int(weight), int(denominator)) for key, weight in weights.items()}
     return {key: float(weight) for key, weight in weights.items()}
 
 
@@ -154,8 +154,8 @@ def odds(chain: Chain, *, exact: bool = True, max_rounds: int | None = None, cur
     outcomes: dict[str, Number] = dict.fromkeys(names, zero)
     attempts: dict[int, Number] = {}
     for (name, total), chance in ends.items():
-        cut = max_rounds is not None and total > max_rounds
-        name, total = (UNDECIDED, max_rounds) if cut else (name, total)
+        if max_rounds is not None and total > max_rounds:
+            name, total = UNDECIDED, max_rounds
         outcomes[name] = outcomes.get(name, zero) + chance
         attempts[total] = attempts.get(total, zero) + chance
     if max_rounds is not None:

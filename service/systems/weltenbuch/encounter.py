@@ -136,7 +136,8 @@ def odds(scene: Scene, *, exact: bool = True, max_rounds: int | None = None, cur
         return Fraction(ways, 2**dice) if exact else ways / 2**dice  # int / int rounds correctly
 
     zero = number(0, 0)
-    outcomes = dict(conflict_odds.conflict(list(scene.parties)).outcomes) if exact else _float_outcomes(scene)
+    outcomes: dict[str, Fraction | float] = (dict(conflict_odds.conflict(list(scene.parties)).outcomes) if exact
+                                             else dict(_float_outcomes(scene)))
     if max_rounds is not None:
         outcomes[UNDECIDED] = zero  # the scene is one round: any cut (at least 1) comes after it
     distributions: dict = {}
