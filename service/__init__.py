@@ -13,6 +13,7 @@ from flask_cors import CORS
 from service.config import Config, config_from_env
 from service.platform.api import WurfwerkApi
 from service.platform.hooks import install_hooks
+from service.platform.i18n import install_language_headers
 from service.platform.jsonio import OrjsonProvider
 from service.platform.metrics import install_metrics
 from service.platform.problems import register_problem_handlers
@@ -47,6 +48,7 @@ def create_app(test_config: Mapping[str, Any] | Config | None = None) -> Flask:
 
     register_problem_handlers(app)
     install_hooks(app)
+    install_language_headers(app)
     install_metrics(app)
     CORS(app, origins=list(config.cors_origins),
          allow_headers=["Content-Type", "Authorization", "X-Request-ID", "Idempotency-Key"],

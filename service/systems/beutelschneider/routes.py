@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from service.platform.errors import ReceiptError, RuleViolation
 from service.platform.jsondata import plain
+from service.platform.messages import say
 from service.platform.operations import EXAMPLE_RECEIPT, SystemBlueprint, verified_response
 from service.platform.randomness import ManualSource
 from service.systems.beutelschneider import odds, rules, schemas, text
@@ -73,10 +74,10 @@ def recorded(draw: dict) -> tuple[rules.Bag, tuple[rules.Colour, ...]]:
         drawn = tuple(rules.Colour(value) for value in draw["result"]["drawn"])
         applied_up_front = draw["result"].get("bag_after") is not None
     except (KeyError, TypeError, ValueError) as error:
-        raise ReceiptError("draw", "is not a draw response of this release") from error
+        raise ReceiptError("draw", say("is not a draw response of this release")) from error
     if applied_up_front:
         raise RuleViolation("draw.result.bag_after",
-                            "the replacements of this draw were already given up front")
+                            say("the replacements of this draw were already given up front"))
     return recorded_bag, drawn
 
 

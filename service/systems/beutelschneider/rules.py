@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields
 from enum import Enum
 
 from service.platform.errors import InputError, RuleViolation
+from service.platform.messages import say, say_n
 from service.platform.randomness import RandomSource
 
 
@@ -150,7 +151,8 @@ class Bag:
 def draw(bag: Bag, count: int, source: RandomSource) -> tuple[Colour, ...]:
     """``count`` marbles at once, without replacement, from the bag as it is now."""
     if count > bag.total:
-        raise InputError("bag", f"holds {bag.total} marbles, but {count} must be drawn")
+        raise InputError("bag", say_n("holds %(count)d marble, but %(draws)d must be drawn",
+                                      "holds %(count)d marbles, but %(draws)d must be drawn", bag.total, draws=count))
     return tuple(Colour(value) for value in source.draw(bag.counts(), count))
 
 
@@ -343,7 +345,7 @@ def healing(bag: Bag, draws: int, source: RandomSource,
 def healed(bag: Bag, drawn: Sequence[Colour], replacements: Sequence[Colour]) -> Bag:
     """Ruling 4: exactly one colour among red, green and blue per black marble drawn."""
     blacks = list(drawn).count(Colour.BLACK)
-    _check_count(replacements, blacks, "one healing colour per black marble drawn (ruling 4)")
+    _check_count(replacements, blacks, say("one healing colour per black marble drawn (ruling 4)"))
     _check_healing_colours(replacements)
     return bag.exchanged([Colour.BLACK] * blacks, replacements)
 
@@ -353,13 +355,14 @@ def _check_healing_colours(replacements: Sequence[Colour]) -> None:
         if colour not in HEALING_COLOURS:
             raise RuleViolation(
                 f"replacements.{index}",
-                f"ruling 4: a black marble drawn in healing is replaced by a coloured marble "
-                f"(red, green or blue), not {colour.value} (\"eine beliebige farbige Murmel\")")
+                say("ruling 4: a black marble drawn in healing is replaced by a coloured marble "
+                    "(red, green or blue), not %(colour)s (“eine beliebige farbige Murmel”)", colour=colour.value))
 
 
 def _check_count(replacements: Sequence, expected: int, what: str) -> None:
     if len(replacements) != expected:
-        raise RuleViolation("replacements", f"needs {what}: {expected} expected, {len(replacements)} given")
+        raise RuleViolation("replacements", say("needs %(what)s: %(expected)s expected, %(given)s given",
+                                                what=what, expected=expected, given=len(replacements)))
 
 
 # --- experience ---------------------------------------------------------------------------------
@@ -377,7 +380,7 @@ def experience(bag: Bag, draws: int, source: RandomSource,
     Murmel in einer anderen Farbe ausgetauscht werden, wenn er das möchte. Dies gilt auch für weiße
     und schwarze Murmeln." Up front, ``replacements`` has one entry per marble drawn (null keeps it)."""
     if replacements is not None:
-        _check_count(replacements, draws, "one entry per marble drawn (ruling 5)")
+        _check_count(replacements, draws, say("one entry per marble drawn (ruling 5)"))
         _check_experience_colours(replacements)
     drawn = draw(bag, draws, source)
     if replacements is None:
@@ -387,14 +390,14 @@ def experience(bag: Bag, draws: int, source: RandomSource,
 
 def experienced(bag: Bag, drawn: Sequence[Colour], replacements: Sequence[Colour | None]) -> Bag:
     """Ruling 5: each drawn marble is kept (null) or exchanged for a different colour, never black."""
-    _check_count(replacements, len(drawn), "one entry per marble drawn (ruling 5)")
+    _check_count(replacements, len(drawn), say("one entry per marble drawn (ruling 5)"))
     _check_experience_colours(replacements)
     for index, (old, new) in enumerate(zip(drawn, replacements)):
         if new is old:
             raise RuleViolation(
                 f"replacements.{index}",
-                f"ruling 5: a drawn marble is exchanged for one \"in einer anderen Farbe\"; marble "
-                f"{index} is already {old.value} (use null to keep it)")
+                say("ruling 5: a drawn marble is exchanged for one “in einer anderen Farbe”; marble "
+                    "%(index)s is already %(colour)s (use null to keep it)", index=index, colour=old.value))
     changes = [(old, new) for old, new in zip(drawn, replacements) if new is not None]
     return bag.exchanged([old for old, _ in changes], [new for _, new in changes])
 
@@ -404,8 +407,8 @@ def _check_experience_colours(replacements: Sequence[Colour | None]) -> None:
         if colour is not None and colour not in EXPERIENCE_COLOURS:
             raise RuleViolation(
                 f"replacements.{index}",
-                "ruling 5: experience never puts a black marble into the bag "
-                "(red, green, blue or white, or null to keep the marble)")
+                say("ruling 5: experience never puts a black marble into the bag "
+                    "(red, green, blue or white, or null to keep the marble)"))
 
 
 # --- character creation -------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
+from service.platform.messages import say, say_n
 from service.systems.beutelschneider.rules import (
     Ability,
     Amount,
@@ -45,11 +46,11 @@ class BeutelBag(StrictSchema):
     def _marbles_in_limit(self, data, **kwargs):
         total = sum(data.get(colour, 0) for colour in COLOURS)
         if total < 1:
-            raise ValidationError("must hold at least 1 marble")
+            raise ValidationError(say("must hold at least one marble"))
         try:
             check_limit("bag_marbles", total)
         except ValidationError as error:
-            raise ValidationError([f"marbles in all {error.messages[0]}"]) from error
+            raise ValidationError([say("marbles in all: %(problem)s", problem=error.messages[0])]) from error
 
 
 def bag_field(description: str) -> fields.Nested:
@@ -62,8 +63,9 @@ def require_marbles(data: dict, draws: int, field: str = "bag") -> None:
     """A draw needs that many marbles in the bag (checked before anything is drawn)."""
     bag = data.get("bag")
     if bag is not None and sum(bag.values()) < draws:
-        raise ValidationError(f"holds {sum(bag.values())} marbles, but {draws} must be drawn",
-                              field_name=field)
+        raise ValidationError(say_n("holds %(count)d marble, but %(draws)d must be drawn",
+                                    "holds %(count)d marbles, but %(draws)d must be drawn",
+                                    sum(bag.values()), draws=draws), field_name=field)
 
 
 class BeutelNamed(StrictSchema):
@@ -79,7 +81,7 @@ class BeutelCreationRules(StrictSchema):
     @validates_schema
     def _adds_up(self, data, **kwargs):
         if data.get("white", 5) + data.get("free", 15) != data.get("size", 20):
-            raise ValidationError("must equal white + free", field_name="size")
+            raise ValidationError(say("must equal white + free"), field_name="size")
 
 
 class BeutelValidateBagRequest(BeutelNamed):
@@ -129,7 +131,8 @@ class BeutelContestRequest(StrictSchema):
         names = [participant["name"] for participant in data.get("participants", [])]
         for index, name in enumerate(names):
             if name in names[:index]:
-                raise ValidationError({index: {"name": [f"{name!r} is already a participant; names must be unique"]}},
+                raise ValidationError({index: {"name": [say("“%(name)s” is already a participant; names must be unique",
+                                                            name=name)]}},
                                       field_name="participants")
 
 
@@ -146,7 +149,7 @@ class BeutelCombatRequest(StrictSchema):
     @validates_schema
     def _different_names(self, data, **kwargs):
         if "attacker" in data and "defender" in data and data["attacker"]["name"] == data["defender"]["name"]:
-            raise ValidationError({"name": ["must differ from the attacker's name"]}, field_name="defender")
+            raise ValidationError({"name": [say("must differ from the attacker's name")]}, field_name="defender")
 
 
 class BeutelInjuryRequest(BeutelNamed):
@@ -183,7 +186,7 @@ class BeutelHealingRequest(BeutelNamed):
     @validates_schema
     def _one_amount(self, data, **kwargs):
         if ("chances" in data) == ("draws" in data):
-            raise ValidationError("give either chances or draws (exactly one)", field_name="chances")
+            raise ValidationError(say("give either chances or draws (exactly one)"), field_name="chances")
         require_marbles(data, healing_draws(data))
 
 

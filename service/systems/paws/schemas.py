@@ -9,6 +9,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, check_limit
+from service.platform.messages import Message, Template, say, say_n
 from service.systems.paws.rules import ADVANTAGE_CATEGORIES, Advantage, Advantages, Fit, Mode, Pool, ProblemKind
 
 RANK = validate.Range(min=0, max=10)
@@ -17,8 +18,8 @@ POTENTIAL = validate.Range(min=1, max=10)
 POWER = validate.Range(min=0, max=1000)
 MAX_TRAITS = 200
 MAX_CATEGORIES = 20
-ONE_ADVANTAGE = ("at most one advantage per category (ruling Paws 1): give \"active\", \"passive\" or "
-                 "null; the GM's further dice go into extra_bonus_dice / extra_rescue_dice")
+ONE_ADVANTAGE = Template("at most one advantage per category (ruling Paws 1): give “active”, “passive” or "
+                         "null; the GM's further dice go into extra_bonus_dice / extra_rescue_dice")
 
 
 class PawsAdvantageField(fields.String):
@@ -69,15 +70,16 @@ class PawsPoolSchema(StrictSchema):
             return  # a field error is reported already
         pool = to_pool(data)
         # rank, fit and advantages give at most 14 dice: only the GM's extra dice can pass the limit.
-        _check(pool.dice, "rank + fit + active advantages + extra_bonus_dice - wounds", "extra_bonus_dice")
-        _check(pool.rescue_dice, "passive advantages + extra_rescue_dice", "extra_rescue_dice")
+        _check(pool.dice, say("rank + fit + active advantages + extra_bonus_dice - wounds"), "extra_bonus_dice")
+        _check(pool.rescue_dice, say("passive advantages + extra_rescue_dice"), "extra_rescue_dice")
 
 
-def _check(actual: int, what: str, field: str) -> None:
+def _check(actual: int, what: Message, field: str) -> None:
     try:
         check_limit("pool_dice", actual)
     except ValidationError as error:
-        raise ValidationError([f"{what} = {actual} dice: {error.messages[0]}"], field_name=field) from error
+        raise ValidationError([say_n("%(what)s = %(count)d die: %(problem)s", "%(what)s = %(count)d dice: %(problem)s",
+                                     actual, what=what, problem=error.messages[0])], field_name=field) from error
 
 
 def to_pool(data: dict) -> Pool:
@@ -144,11 +146,13 @@ class PawsCharacterBody(StrictSchema):
         errors: dict = {}
         for index, name in enumerate(names):
             if name in names[:index]:
-                errors.setdefault("categories", {})[index] = {"name": [f"category {name!r} is given twice"]}
+                errors.setdefault("categories", {})[index] = {"name": [say("category “%(name)s” is given twice",
+                                                                                 name=name)]}
         for index, trait in enumerate(data.get("traits", [])):
             if trait.get("category") is not None and trait["category"] not in names:
                 errors.setdefault("traits", {})[index] = {
-                    "category": [f"unknown category {trait['category']!r}: it must be one of `categories`"]}
+                    "category": [say("unknown category “%(name)s”: it must be one of `categories`",
+                                     name=trait["category"])]}
         if errors:
             raise ValidationError(errors)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from service.platform.errors import ReceiptError
+from service.platform.messages import say
 from service.platform.operations import EXAMPLE_RECEIPT, SystemBlueprint, verified_response
 from service.systems.weltenbuch import odds, rules, schemas, text
 
@@ -71,7 +72,8 @@ def rolled_members(document: dict) -> list[rules.RolledMember]:
         return [rules.RolledMember(m["name"], m["party"], rules.Role(m["role"]), tuple(m["dice"]))
                 for m in document["result"]["members"]]
     except (KeyError, TypeError, ValueError) as error:
-        raise ReceiptError("conflict.result", f"is not a conflict result this service can narrate ({error})") from error
+        raise ReceiptError("conflict.result", say("is not a conflict result this service can narrate (%(error)s)",
+                                                  error=str(error))) from error
 
 
 @blp.rolling("/conflict", operation="conflict", request=schemas.WeltenConflictRequest,
