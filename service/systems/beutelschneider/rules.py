@@ -210,6 +210,11 @@ class Contender:
     bag: Bag
     ability: Ability
     difficulty: Difficulty
+    side: str | None = None  # ruling 8: "nur eine Seite"; None: the participant is a side of its own
+
+    @property
+    def side_name(self) -> str:
+        return self.side or self.name
 
 
 @dataclass(frozen=True)
@@ -219,6 +224,7 @@ class ContestantResult:
     drawn: tuple[Colour, ...]
     matching: int
     unconscious: bool
+    side: str | None = None
 
 
 @dataclass(frozen=True)
@@ -226,6 +232,7 @@ class ContestResult:
     participants: tuple[ContestantResult, ...]
     winner: str | None
     margin: int
+    winning_side: str | None = None
 
 
 def decide(scores: Sequence[int]) -> tuple[int | None, int]:
@@ -241,15 +248,31 @@ def decide(scores: Sequence[int]) -> tuple[int | None, int]:
 def _contend(contender: Contender, source: RandomSource) -> ContestantResult:
     drawn = draw(contender.bag, contender.difficulty.draws, source)
     return ContestantResult(contender.name, contender.ability, drawn,
-                            matching(drawn, contender.ability), is_unconscious(drawn))
+                            matching(drawn, contender.ability), is_unconscious(drawn), contender.side)
+
+
+def sides(contenders: Sequence[Contender]) -> dict[str, list[int]]:
+    """Ruling 8: the indexes of each side's members, sides in the order they first appear."""
+    grouped: dict[str, list[int]] = {}
+    for index, contender in enumerate(contenders):
+        grouped.setdefault(contender.side_name, []).append(index)
+    return grouped
 
 
 def contest(contenders: Sequence[Contender], source: RandomSource) -> ContestResult:
     """Each participant draws for their own ability, in the order given; "Danach werden die Murmeln
-    in den Beutel zurückgelegt"."""
+    in den Beutel zurückgelegt". Ruling 8: the side of the participant with the most matching
+    marbles wins ("nur einer von ihnen – beziehungsweise nur eine Seite"); a tie at the top within
+    one side is that side's win; the margin is over the best of any other side."""
     results = tuple(_contend(contender, source) for contender in contenders)
-    best, margin = decide([result.matching for result in results])
-    return ContestResult(results, None if best is None else results[best].name, margin)
+    grouped = sides(contenders)
+    best_of = [max(results[i].matching for i in members) for members in grouped.values()]
+    best, margin = decide(best_of)
+    if best is None:
+        return ContestResult(results, None, 0, None)
+    side, members = list(grouped.items())[best]
+    winner = next(results[i].name for i in members if results[i].matching == best_of[best])
+    return ContestResult(results, winner, margin, side)
 
 
 @dataclass(frozen=True)
@@ -285,16 +308,22 @@ class CombatResult:
     injury: CombatInjury | None
 
 
-def combat(attacker: Contender, defender: Contender, source: RandomSource) -> CombatResult:
+DEFAULT_INJURING = frozenset({Ability.COMBAT})
+
+
+def combat(attacker: Contender, defender: Contender, source: RandomSource,
+           injuring: frozenset[Ability] = DEFAULT_INJURING) -> CombatResult:
     """"Wer bei einer solchen Auseinandersetzung verliert, erleidet eine Verletzung. Deren Schwere
     entspricht der Zahl an roten Murmeln, die der Sieger mehr gezogen hat." Ruling 3: only a winner
     using combat inflicts it; it is drawn from the loser's bag at once. A loser whose bag holds fewer
-    marbles than the severity has all of them drawn."""
+    marbles than the severity has all of them drawn. Ruling 9: ``injuring`` are the abilities that
+    injure ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können": the
+    group's decision), combat by default."""
     result = contest((attacker, defender), source)
     if result.winner is None:
         return CombatResult(result.participants, None, 0, None)
     winner, loser = (attacker, defender) if result.winner == attacker.name else (defender, attacker)
-    if winner.ability is not Ability.COMBAT:
+    if winner.ability not in injuring:
         return CombatResult(result.participants, result.winner, result.margin, None)
     severity = Severity.of_margin(result.margin)
     drawn = draw(loser.bag, min(severity.draws, loser.bag.total), source)

@@ -122,9 +122,26 @@ class BeutelParticipant(StrictSchema):
         require_marbles(data, Difficulty(data.get("difficulty", "normal")).draws)
 
 
+class BeutelContestParticipant(BeutelParticipant):
+    side = Name(metadata={"description": "Ruling 8: the side this participant contends for (\"nur eine Seite\"); "
+                                         "the side of the best participant wins. Without it the participant is "
+                                         "a side of its own, named by its name."})
+
+
 class BeutelContestRequest(StrictSchema):
-    participants = fields.List(fields.Nested(BeutelParticipant), required=True,
+    participants = fields.List(fields.Nested(BeutelContestParticipant), required=True,
                                validate=LengthAtMost("participants", min=2))
+
+    @validates_schema
+    def _sides_apart_from_names(self, data, **kwargs):
+        participants = data.get("participants", [])
+        alone = {p["name"] for p in participants if not p.get("side")}
+        for index, participant in enumerate(participants):
+            if participant.get("side") and participant["side"] in alone - {participant["name"]}:
+                raise ValidationError({index: {"side": [say("“%(side)s” is the name of a participant without a "
+                                                            "side; name the side otherwise",
+                                                            side=participant["side"])]}},
+                                      field_name="participants")
 
     @validates_schema
     def _unique_names(self, data, **kwargs):
@@ -145,6 +162,11 @@ class BeutelFighter(BeutelParticipant):
 class BeutelCombatRequest(StrictSchema):
     attacker = fields.Nested(BeutelFighter, required=True)
     defender = fields.Nested(BeutelFighter, required=True)
+    injuring_abilities = fields.List(
+        Enum(ABILITIES), load_default=lambda: [Ability.COMBAT.value], validate=validate.Length(max=len(ABILITIES)),
+        metadata={"description": "Ruling 9: the abilities whose win injures (default [combat]); a world where "
+                                 "magic wounds adds magic (\"welche Effekte wie Verletzung ... durch Magie "
+                                 "hervorgerufen werden können\" is the group's decision)."})
 
     @validates_schema
     def _different_names(self, data, **kwargs):
@@ -259,13 +281,22 @@ class BeutelContestant(ma.Schema):
     drawn = colour_list("The marbles drawn, in order.")
     matching = fields.Integer(required=True)
     unconscious = fields.Boolean(required=True)
+    side = fields.String(required=True, allow_none=True,
+                         metadata={"description": "The side given in the request (ruling 8), else null."})
 
 
-class BeutelContestResult(ma.Schema):
+class BeutelPairResult(ma.Schema):
     participants = fields.List(fields.Nested(BeutelContestant), required=True)
     winner = fields.String(required=True, allow_none=True, metadata={"description": "null on a tie at the top."})
     margin = fields.Integer(required=True,
-                            metadata={"description": "Winner's matching minus the next best; 0 on a tie."})
+                            metadata={"description": "Winner's matching minus the next best (of another "
+                                                     "side, ruling 8); 0 on a tie."})
+
+
+class BeutelContestResult(BeutelPairResult):
+    winning_side = fields.String(required=True, allow_none=True,
+                                 metadata={"description": "Ruling 8: the winner's side (its name when it gave "
+                                                          "none); null on a tie at the top."})
 
 
 class BeutelCombatInjury(ma.Schema):
@@ -275,7 +306,7 @@ class BeutelCombatInjury(ma.Schema):
     bag_after = fields.Nested(BeutelBagResult, required=True)
 
 
-class BeutelCombatResult(BeutelContestResult):
+class BeutelCombatResult(BeutelPairResult):
     injury = fields.Nested(BeutelCombatInjury, required=True, allow_none=True)
 
 

@@ -31,6 +31,7 @@ blp = SystemBlueprint(
               "körperlich verletzen": "harm", "täuschen": "deceive", "einschüchtern": "intimidate",
               "becircen": "charm", "wegstoßen": "push", "überreden": "persuade"},
     extra={"consequences": [plain(severity) for severity in rules.SEVERITIES],
+           "attack_skills": {attack.value: skills for attack, skills in rules.ATTACK_SKILLS.items()},
            "consequence_examples": {attack.value: [plain(example) for example in examples]
                                     for attack, examples in rules.CONSEQUENCE_EXAMPLES.items()}},
 )

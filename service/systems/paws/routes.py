@@ -27,7 +27,9 @@ blp = SystemBlueprint(
               "Situation": "situation", "ausweichen auf eine andere Eigenschaft": "fit: fallback",
               "spezialisierte Eigenschaft": "fit: specialized", "Wunde": "wounds",
               "Angreifer": "a (defense mode)", "Verteidiger": "b (defense mode)",
-              "Gegenangriff": "mode: contest", "Unentschieden / Gleichstand": "tie (winner null)"},
+              "Gegenangriff": "mode: contest", "Unentschieden / Gleichstand": "tie (winner null)",
+              "Gegner schwächen": "penalty_dice"},
+    extra={"combat_effects": [dict(effect) for effect in rules.COMBAT_EFFECTS], "dodging": rules.DODGING},
 )
 
 POOL_EXAMPLE = {"name": "Ryan", "rank": 2, "fit": "matching",
@@ -150,12 +152,14 @@ def validate_character(body, lang):
     category and those in categories without their own power), `categories[].power_used` the traits
     of each category. The potential holds
     for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
-    `lang`, `issues` machine-readable), not only the first.
+    `lang`, `issues` machine-readable), not only the first. Ruling 10: `hints` give the text's guidance,
+    never a problem: a potential "mit 3 gut bemessen" (below: more ordinary characters, above: heroic
+    style, from 5: gods), a power of "etwa dem fünffachen" of the potential (a hint outside 4x..6x).
     """
     check = rules.validate_character(
         body["potential"], body["power"],
         [rules.Trait(**trait) for trait in body["traits"]],
         [rules.Category(**category) for category in body["categories"]],
     )
-    result = text.character_result(check, lang)
+    result = text.character_result(check, lang, body["potential"], body["power"])
     return result, text.character(result, body["power"], lang)

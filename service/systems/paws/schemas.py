@@ -63,6 +63,9 @@ class PawsPoolSchema(StrictSchema):
                                                      "(e.g. the effect 'Schutz')."})
     wounds = Int(load_default=0, validate=AtMost("pool_dice"),
                  metadata={"description": "Wounds that hinder this action: -1 die each."})
+    penalty_dice = Int(load_default=0, validate=AtMost("pool_dice"),
+                       metadata={"description": "Ruling 9: dice the GM takes away, e.g. the combat effect "
+                                                "\"Gegner schwächen\" (\"einen Abzug von einem Würfel\"); not wounds."})
 
     @validates_schema
     def _pool_fits(self, data, **kwargs):
@@ -70,7 +73,8 @@ class PawsPoolSchema(StrictSchema):
             return  # a field error is reported already
         pool = to_pool(data)
         # rank, fit and advantages give at most 14 dice: only the GM's extra dice can pass the limit.
-        _check(pool.dice, say("rank + fit + active advantages + extra_bonus_dice - wounds"), "extra_bonus_dice")
+        _check(pool.dice, say("rank + fit + active advantages + extra_bonus_dice - wounds - penalty_dice"),
+               "extra_bonus_dice")
         _check(pool.rescue_dice, say("passive advantages + extra_rescue_dice"), "extra_rescue_dice")
 
 
@@ -93,6 +97,7 @@ def to_pool(data: dict) -> Pool:
         extra_rescue_dice=data.get("extra_rescue_dice", 0),
         wounds=data.get("wounds", 0),
         name=data.get("name"),
+        penalty_dice=data.get("penalty_dice", 0),
     )
 
 
@@ -259,3 +264,6 @@ class PawsCharacterResultSchema(ma.Schema):
         "description": "Good minus bad ranks of the traits the character's power governs: those without a "
                        "category and those in categories without their own power (counted against `power`)."})
     categories = fields.List(fields.Nested(PawsCategoryUseSchema), required=True)
+    hints = fields.List(fields.String(), required=True, metadata={
+        "description": "Ruling 10: the text's guidance on potential (\"mit 3 gut bemessen\") and power (\"etwa "
+                       "dem fünffachen\"), in `lang`; never a problem."})

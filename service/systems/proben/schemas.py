@@ -117,7 +117,9 @@ class ProbenCooperationResult(ma.Schema):
 class ProbenInterval(StrictSchema):
     amount = Int(required=True, validate=validate.Range(min=1, max=1_000_000))
     unit = fields.String(required=True, validate=validate.Length(min=1, max=32),
-                         metadata={"example": "hours"})
+                         metadata={"example": "hours", "description": "Ruling 6: minute, hour, day, week, month "
+                                   "or round (singular or plural, English or German) are written in the "
+                                   "request's language with plurals; any other unit is echoed as given."})
 
 
 class ProbenExtendedRequest(ProbenPool):

@@ -227,7 +227,7 @@ class DieRef:
 @dataclass(frozen=True)
 class HeroPointApplied:
     member: str
-    spend: int  # index into the ledger of spends
+    spend: int | None  # index into the ledger of spends; None: given at the end of the scene (ruling 7)
     restored: int  # toughness points it restored (3, fewer near max)
 
 
@@ -239,6 +239,7 @@ class NarrationResult:
     consequences: list[str]
     unspent: list[DieRef]
     complete: bool
+    overcome: list[str] = field(default_factory=list)  # ruling 7: obstacles whose toughness reached 0
 
 
 @dataclass(frozen=True)
@@ -262,18 +263,25 @@ def narration(members: Sequence[RolledMember], toughness: Mapping[str, Toughness
             ledger_points.append(_ledger_hero_point(index, spend, by_name, state))
         else:
             spent.append(_spend(index, spend, by_name, state))
-    for index, spent_points in enumerate(hero_points):
-        state[spent_points.member] = _hero_points(f"hero_points.{index}.member", spent_points, by_name, state)
+    for index, spent_points in enumerate(hero_points):  # ruling 7: reported like the ledger's, one per point
+        field_name = f"hero_points.{index}.member"
+        for _ in range(spent_points.count):
+            before = state.get(spent_points.member)
+            state[spent_points.member] = _hero_points(field_name, HeroPoints(spent_points.member, 1), by_name, state)
+            ledger_points.append(HeroPointApplied(spent_points.member, None,
+                                                  state[spent_points.member].current - before.current))
     unspent = _unspent(members, spends)
     complete = not unspent
     # "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der Charakter eine
     # Konsequenz": characters only; an obstacle at 0 is simply overcome and stays at 0.
     consequences = [name for name, value in state.items()
                     if complete and value.current == 0 and by_name[name].role is not Role.OBSTACLE]
+    overcome = [name for name, value in state.items()
+                if value.current == 0 and by_name[name].role is Role.OBSTACLE]
     for name in consequences:
         # "Durch das Erleiden einer Konsequenz wird die Zähigkeit des Profils komplett regeneriert."
         state[name] = replace(state[name], current=state[name].max)
-    return NarrationResult(spent, ledger_points, state, consequences, unspent, complete)
+    return NarrationResult(spent, ledger_points, state, consequences, unspent, complete, overcome)
 
 
 def _check_toughness_names(by_name: Mapping[str, RolledMember], toughness: Mapping[str, Toughness]) -> None:

@@ -229,7 +229,9 @@ class WeltenSpentDie(ma.Schema):
 
 class WeltenHeroPointApplied(ma.Schema):
     member = fields.String(required=True)
-    spend = fields.Integer(required=True, metadata={"description": "Index of the entry in `spends`."})
+    spend = fields.Integer(required=True, allow_none=True,
+                           metadata={"description": "Index of the entry in `spends`; null for a hero point of "
+                                                    "`hero_points`, given at the end of the scene (ruling 7)."})
     restored = fields.Integer(required=True, metadata={"description": "Toughness restored: 3, fewer near max."})
 
 
@@ -244,11 +246,15 @@ class WeltenNarrationResult(ma.Schema):
                                                  "in `hero_points_spent`)."})
     hero_points_spent = fields.List(fields.Nested(WeltenHeroPointApplied), required=True,
                                     metadata={"description": "The hero point entries of `spends`, each applied "
-                                                             "when it was spent."})
+                                                             "when it was spent, then one entry per hero point "
+                                                             "of `hero_points` (ruling 7)."})
     toughness_after = fields.Dict(keys=fields.String(), values=fields.Nested(WeltenToughnessResult), required=True)
     consequences = fields.List(fields.String(), required=True,
                                metadata={"description": "Members at toughness 0 once every die is spent."})
     unspent = fields.List(fields.Nested(WeltenDieRef), required=True)
+    overcome = fields.List(fields.String(), required=True,
+                           metadata={"description": "Ruling 7: obstacles whose toughness reached 0 (overcome; "
+                                                    "an obstacle suffers no consequence)."})
     complete = fields.Boolean(required=True)
 
 
