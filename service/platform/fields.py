@@ -12,7 +12,7 @@ import marshmallow as ma
 from marshmallow import ValidationError, fields, validate
 from marshmallow.schema import SchemaMeta
 
-from service.platform.messages import SCHEMA_MESSAGES, say, word_field
+from service.platform.messages import SCHEMA_MESSAGES, say, say_n, word_field
 
 
 class Int(fields.Integer):
@@ -51,7 +51,8 @@ class IntOrStr(fields.Field):
         if isinstance(value, bool) or not isinstance(value, (int, str)):
             raise ValidationError(say("must be an integer (a die face) or a string (a marble colour)"))
         if isinstance(value, str) and len(value) > 32:
-            raise ValidationError(say("must be at most %(max)s characters long", max=32))
+            raise ValidationError(say_n("must be at most %(max)s character long",
+                                        "must be at most %(max)s characters long", 32, max=32))
         if isinstance(value, int) and abs(value) > 2**31:
             raise ValidationError(say("is far outside any die's faces"))
         return value

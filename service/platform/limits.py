@@ -10,7 +10,7 @@ from marshmallow import ValidationError, validate
 
 from service.config import LIMIT_SETTINGS, Limits
 from service.platform.catalogs import marked
-from service.platform.messages import LimitMessage, Message, say
+from service.platform.messages import LimitMessage, Message, say, say_n
 from service.platform.runtime import current_runtime
 
 DEFAULT_LIMITS = Limits()
@@ -28,7 +28,7 @@ LIMIT_WORDS = {
     "parties": marked("limit", "parties in one conflict"),
     "batch_items": marked("limit", "requests in one batch"),
     "die_sides": marked("limit", "sides of one die"),
-    "extended_target": marked("limit", "successes one extended test may require"),
+    "extended_target": marked("limit", "required successes of one extended test"),
 }
 
 
@@ -87,6 +87,7 @@ class LengthAtMost(validate.Length):
 
     def __call__(self, value):
         if self.min is not None and len(value) < self.min:
-            raise ValidationError(say("needs at least %(min)s entries", min=self.min))
+            raise ValidationError(say_n("needs at least %(min)s entry", "needs at least %(min)s entries",
+                                        self.min, min=self.min))
         check_limit(self.limit_name, len(value))
         return value

@@ -87,10 +87,18 @@ class LimitMessage(Message):
 
 class Template(Message):
     """A message with ``{name}`` fields filled by marshmallow (``error_messages``, a validator's
-    ``error``): ``format`` gives the Message with those parameters. The msgid uses ``%(name)s``."""
+    ``error``): ``format`` gives the Message with those parameters. The msgid uses ``%(name)s``;
+    with ``plural``, the parameter ``counted`` chooses the plural form."""
+
+    def __new__(cls, msgid: str, plural: str | None = None, counted: str | None = None):
+        template = super().__new__(cls, msgid)
+        template.template_plural, template.counted = plural, counted
+        return template
 
     def format(self, *args: Any, **kwargs: Any) -> Message:  # noqa: A003 - marshmallow calls str.format
-        return Message(self.msgid, kwargs)
+        if self.template_plural is None:
+            return Message(self.msgid, kwargs)
+        return Message(self.msgid, kwargs, plural=self.template_plural, count=kwargs[self.counted])
 
 
 class Choices(Message):
@@ -127,6 +135,11 @@ class _ChoiceTemplate(Template):
 
     def format(self, *args: Any, input: Any = None, **kwargs: Any) -> Message:  # noqa: A002 - marshmallow's name
         return Choices(self.choices, input)
+
+
+def plural_template(singular: str, plural: str, counted: str) -> Template:
+    """A Template whose parameter ``counted`` chooses between ``singular`` and ``plural``."""
+    return Template(singular, plural, counted)
 
 
 def say(msgid: str, **params: Any) -> Message:
@@ -182,14 +195,21 @@ _RANGE = {"min": Template("must be at least %(min)s"), "max": Template("must be 
           "all": Template("must be between %(min)s and %(max)s")}
 _RANGE_EXCLUSIVE = {"min": Template("must be more than %(min)s"), "max": Template("must be less than %(max)s"),
                     "all": Template("must be more than %(min)s and less than %(max)s")}
-_TEXT_LENGTH = {"min": Template("must be at least %(min)s characters long"),
-                "max": Template("must be at most %(max)s characters long"),
-                "all": Template("must be %(min)s to %(max)s characters long"),
-                "equal": Template("must be exactly %(equal)s characters long")}
-_LIST_LENGTH = {"min": Template("needs at least %(min)s entries"),
-                "max": Template("takes at most %(max)s entries"),
-                "all": Template("needs %(min)s to %(max)s entries"),
-                "equal": Template("needs exactly %(equal)s entries")}
+_TEXT_LENGTH = {
+    "min": plural_template("must be at least %(min)s character long", "must be at least %(min)s characters long",
+                           "min"),
+    "max": plural_template("must be at most %(max)s character long", "must be at most %(max)s characters long",
+                           "max"),
+    "all": Template("must be %(min)s to %(max)s characters long"),
+    "equal": plural_template("must be exactly %(equal)s character long", "must be exactly %(equal)s characters long",
+                             "equal"),
+}
+_LIST_LENGTH = {
+    "min": plural_template("needs at least %(min)s entry", "needs at least %(min)s entries", "min"),
+    "max": plural_template("takes at most %(max)s entry", "takes at most %(max)s entries", "max"),
+    "all": Template("needs %(min)s to %(max)s entries"),
+    "equal": plural_template("needs exactly %(equal)s entry", "needs exactly %(equal)s entries", "equal"),
+}
 
 
 def word_field(field: fields.Field) -> None:

@@ -59,7 +59,7 @@ def _paws_side(name: str | None, successes: int, rescue: paws.ComparisonRescue |
 
 def _paws_comparison(a: paws.Side, b: paws.Side, winner: str | None, net: int,
                      mode: paws.Mode = paws.Mode.CONTEST) -> Callable[[str], str]:
-    narrator = paws.GM if winner is None else (b.name or "b") if winner == "a" else (a.name or "a")
+    narrator = paws.narrator_of_comparison(winner, paws.Pool(0, name=a.name), paws.Pool(0, name=b.name), mode)
     result = paws.ComparisonResult(mode, a, b, winner, net, max(net - 1, 0),
                                    (winner == "a") if mode is paws.Mode.DEFENSE else None, narrator)
     return lambda lang: paws_text.comparison(result, lang)

@@ -6,6 +6,8 @@ negotiated without ever refusing, and every answer names it in ``Content-Languag
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 from marshmallow import fields, validate
@@ -165,3 +167,51 @@ def test_every_answer_carries_content_language(client):
     assert problem.headers["Content-Language"] == "de" and "Accept-Language" in problem.headers["Vary"]
     assert problem.get_json()["title"] == "Nicht gefunden"
     assert "Accept-Language" not in client.get("/livez").headers.get("Vary", "")
+
+
+# --- the golden problems: one table a reviewer reads, in every language ----------------------------
+
+PROBLEMS_GOLDEN = Path(__file__).parent / "golden" / "problems.md"
+REPRESENTATIVE = [
+    ("/v1/paws/test", {"rank": 99}), ("/v1/paws/test", {"rank": None}), ("/v1/paws/test", {"rank": "3"}),
+    ("/v1/paws/test", {"rank": 2, "zzz": 1}), ("/v1/paws/test", {}),
+    ("/v1/paws/test", {"rank": 2, "extra_bonus_dice": 200}), ("/v1/paws/test", {"rank": 2, "manual": [4]}),
+    ("/v1/paws/test", {"rank": 1, "manual": [7]}), ("/v1/paws/test", {"rank": 1, "manual": [4, 4]}),
+    ("/v1/paws/test", {"rank": 2, "advantages": {"equipment": ["active", "active"]}}),
+    ("/v1/paws/comparison", {"a": {"rank": 2}, "b": {"rank": 2}, "mode": "Abwehr"}),
+    ("/v1/proben/test", {"attribute": -1, "difficulty": 2}),
+    ("/v1/proben/test", {"attribute": 2, "skill": 1, "skill_dice": 3, "difficulty": 2}),
+    ("/v1/proben/extended", {"attribute": 2, "required": 500}),
+    ("/v1/beutelschneider/challenge", {"bag": {"red": 3}, "ability": "Kampf", "difficulty": "normal"}),
+    ("/v1/beutelschneider/challenge", {"bag": {"red": 1}, "ability": "combat", "difficulty": "easy"}),
+    ("/v1/beutelschneider/challenge", {"bag": {"red": 3}, "ability": "combat", "manual": ["blue"]}),
+    ("/v1/beutelschneider/contest", {"participants": [{"name": "A", "bag": {"red": 3}, "ability": "combat"}]}),
+    ("/v1/weltenbuch/conflict", {"die": 9, "parties": []}),
+    ("/v1/malmsturm/action", {"skill": 30, "difficulty": 0}),
+    ("/v1/malmsturm/attack", {"attacker": {"skill": 2, "attack": "täuschen"}, "defender": {"skill": 1}}),
+    ("/v1/batch", {"requests": []}),
+]
+
+
+def render_problems(client) -> str:
+    rows = []
+    for path, body in REPRESENTATIVE:
+        cells = [f"`{path}` `{json.dumps(body, ensure_ascii=False)}`"]
+        for lang in ("en", "de"):
+            problem = client.post(f"{path}?lang={lang}", json=body).get_json()
+            errors = "; ".join(f"{field}: {' / '.join(messages)}"
+                               for field, messages in problem.get("errors", {}).items())
+            cells.append(f"**{problem['title']}** – {errors or problem['detail']}"
+                         + (f" (limit {problem['limit']['name']})" if "limit" in problem else ""))
+        rows.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    return ("# Golden problems\n\nRepresentative bad requests and the problem each gets, in English and German "
+            "(title – errors); `make golden` rewrites this file.\n\n| request | en | de |\n|---|---|---|\n"
+            + "\n".join(rows) + "\n")
+
+
+def test_the_golden_problems_hold(client):
+    current = render_problems(client)
+    if os.environ.get("WURFWERK_UPDATE_GOLDEN") == "1":
+        PROBLEMS_GOLDEN.write_text(current, encoding="utf-8")
+    assert PROBLEMS_GOLDEN.read_text(encoding="utf-8") == current, (
+        "a problem message changed: read the difference, then `make golden` rewrites tests/i18n/golden/problems.md")

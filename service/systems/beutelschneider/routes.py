@@ -204,7 +204,7 @@ def combat(body, source, lang):
     a bag holding fewer marbles than the severity has all of them drawn.
     """
     result = rules.combat(contender(body["attacker"]), contender(body["defender"]), source, injuring(body))
-    return result, text.combat(result, injuring(body), lang)
+    return result, text.combat(result, lang, injuring(body))
 
 
 @blp.odds("/combat/odds", operation="combat", request=schemas.BeutelCombatRequest, example=COMBAT_EXAMPLE)

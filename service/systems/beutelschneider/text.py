@@ -181,8 +181,7 @@ def contest(result: ContestResult, lang: str) -> str:
     return f"{head} {_contest_verdict(result, lang)}"
 
 
-def combat(result: CombatResult, injuring: frozenset[Ability] = frozenset({Ability.COMBAT}),
-           lang: str = "en") -> str:
+def combat(result: CombatResult, lang: str, injuring: frozenset[Ability] = frozenset({Ability.COMBAT})) -> str:
     t = translations(lang)
     sentences = [t.gettext("Exchange of blows: %(contestants)s.") % {"contestants": _contestants(result, lang)}]
     wound = result.injury
