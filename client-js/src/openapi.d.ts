@@ -126,8 +126,10 @@ export interface paths {
         /**
          * One exchange of blows (Schlagabtausch), or an uneven contest
          * @description A contest of two (ruling 2) where `ability` defaults to `combat`. Ruling 3: the loser suffers an
-         *     injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used `combat`; a
-         *     winner using another ability (flight, escape) inflicts nothing. The injury is drawn from the
+         *     injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used an injuring
+         *     ability; a winner using another ability (flight, escape) inflicts nothing. Ruling 9: the injuring
+         *     abilities are `injuring_abilities`, `[combat]` by default; a world where magic wounds adds `magic`.
+         *     Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury is drawn from the
          *     loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
          *     a bag holding fewer marbles than the severity has all of them drawn.
          */
@@ -149,9 +151,10 @@ export interface paths {
         put?: never;
         /**
          * Exact odds of an exchange of blows
-         * @description Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using combat, ruling 3),
-         *     `wins:<name>` (a win that inflicts no injury: the winner used another ability; 0 for a side using
-         *     combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
+         * @description Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using an injuring
+         *     ability, rulings 3 and 9), `wins:<name>` (a win that inflicts no injury: the winner used another
+         *     ability; 0 for a side using an injuring one), and `tie`. So P(<name> wins) = `wins:<name>` + the
+         *     `injury:<other>:*` outcomes.
          *     Distributions `margin` (0 = tie) and `severity` (0 = no injury).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
@@ -177,8 +180,11 @@ export interface paths {
          * @description Every participant draws for their own ability and difficulty (in the order given); the
          *     marbles of each one's ability colour are compared. Ruling 2: most matching marbles wins;
          *     `margin` = winner's matching minus the next best; a tie at the top has no winner (`winner`
-         *     null, `margin` 0). Ruling 1: `unconscious` per participant. Contests inflict no injury; use
-         *     `/combat` for a fight. Names must be unique.
+         *     null, `margin` 0). Ruling 8: participants may name a `side` ("nur einer von ihnen – beziehungsweise
+         *     nur eine Seite"): the side of the participant with the most matching marbles wins
+         *     (`winning_side`), a tie at the top within one side is that side's win, and `margin` is that best
+         *     count minus the best of any other side. Ruling 1: `unconscious` per participant. Contests inflict
+         *     no injury; use `/combat` for a fight. Names must be unique.
          */
         post: operations["beutelschneider.contest"];
         delete?: never;
@@ -198,8 +204,10 @@ export interface paths {
         put?: never;
         /**
          * Exact odds of a contest
-         * @description Outcomes `wins:<name>` per participant and `tie` (ruling 2), over all draws of all participants
-         *     (computed per participant, then combined); distribution `margin` (0 = tie); expected
+         * @description Outcomes `wins:<side>` per side and `tie` (ruling 2; ruling 8: a participant without `side` is a
+         *     side of its own, so without sides these are `wins:<name>` per participant), over all draws of all
+         *     participants (computed per participant, each side scoring its best, then combined); distribution
+         *     `margin` (0 = tie); expected
          *     `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
@@ -773,9 +781,12 @@ export interface paths {
          *     rescue dice (after the two pools); each rescue success cancels one of the winner's net successes,
          *     reaching 0 makes a tie, never a win; a tie is no failure, so the rescued side's catastrophe (every
          *     die 1) is gone too. Short of a tie, the first rescue success averts the side's catastrophe instead
-         *     and the others cancel (`rescue.catastrophe_averted`). Each side's `catastrophe` is its own roll of
-         *     only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
-         *     on a tie or a repelled attack.
+         *     and the others cancel (`rescue.catastrophe_averted`). Ruling 8: only the loser can suffer a
+         *     catastrophe: a side's `catastrophe` is its own roll of only ones, on a loss, that no rescue averted
+         *     (a 0:0 tie of ones is none for either side); the chat line says it before any rescue. Ruling 7
+         *     ("Bei Vergleichen hat grundsätzlich der Verlierer das Recht"): `narrator` is the loser (its `name`,
+         *     or `a`/`b`), in defense mode too: a repelled attack is narrated by the attacker; `gm` on a tie.
+         *     Ruling 9: a pool's `penalty_dice` are the dice the GM takes away ("Gegner schwächen").
          */
         post: operations["paws.comparison"];
         delete?: never;
@@ -797,8 +808,9 @@ export interface paths {
          * Exact odds of a comparison
          * @description Outcomes `a`, `b` and `tie` after the loser's rescue dice (in defense mode `b` is always 0);
          *     distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`, and `catastrophe_a`,
-         *     `catastrophe_b` (1: the side ends with a catastrophe no rescue averted, ruling 3: a rescue short
-         *     of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
+         *     `catastrophe_b` (1: the side ends with a catastrophe no rescue averted: only on a loss, ruling 8;
+         *     ruling 3: a rescue short of a tie spends its first success on the catastrophe, so `net` counts
+         *     it). Same rulings as
          *     `paws.comparison`.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
@@ -927,7 +939,9 @@ export interface paths {
          *     category and those in categories without their own power), `categories[].power_used` the traits
          *     of each category. The potential holds
          *     for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
-         *     `lang`, `issues` machine-readable), not only the first.
+         *     `lang`, `issues` machine-readable), not only the first. Ruling 10: `hints` give the text's guidance,
+         *     never a problem: a potential "mit 3 gut bemessen" (below: more ordinary characters, above: heroic
+         *     style, from 5: gods), a power of "etwa dem fünffachen" of the potential (a hint outside 4x..6x).
          */
         post: operations["paws.validate-character"];
         delete?: never;
@@ -1085,7 +1099,8 @@ export interface paths {
          *     or > difficulty (`exceed`, the literal "Übersteigt"); `attempt` n removes n-1 dice, and with no
          *     dice left the outcome is `no_dice` and nothing is rolled; `impossible` when the dice cannot reach
          *     the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
-         *     `quality` = successes beyond those needed.
+         *     `quality` = successes beyond those needed. Ruling 7: the chat line names the difficulty as the text
+         *     does (1 Einfach, 2 Standard, 3 Fordernd, 4 and more Schwer).
          */
         post: operations["proben.test"];
         delete?: never;
@@ -1404,18 +1419,20 @@ export interface components {
         };
         BeutelCombatResult: {
             injury: components["schemas"]["BeutelCombatInjury"] | null;
-            /** @description Winner's matching minus the next best; 0 on a tie. */
+            /** @description Winner's matching minus the next best (of another side, ruling 8); 0 on a tie. */
             margin: number;
             participants: components["schemas"]["BeutelContestant"][];
             /** @description null on a tie at the top. */
             winner: string | null;
         };
         BeutelContestResult: {
-            /** @description Winner's matching minus the next best; 0 on a tie. */
+            /** @description Winner's matching minus the next best (of another side, ruling 8); 0 on a tie. */
             margin: number;
             participants: components["schemas"]["BeutelContestant"][];
             /** @description null on a tie at the top. */
             winner: string | null;
+            /** @description Ruling 8: the winner's side (its name when it gave none); null on a tie at the top. */
+            winning_side: string | null;
         };
         BeutelContestant: {
             /** @enum {string} */
@@ -1424,6 +1441,8 @@ export interface components {
             drawn: ("red" | "green" | "blue" | "white" | "black")[];
             matching: number;
             name: string;
+            /** @description The side given in the request (ruling 8), else null. */
+            side: string | null;
             unconscious: boolean;
         };
         BeutelCreationRules: {
@@ -1520,6 +1539,8 @@ export interface components {
              */
             difficulty?: "easy" | "normal" | "hard" | null;
             name: string;
+            /** @description Ruling 8: the side this participant contends for ("nur eine Seite"); the side of the best participant wins. Without it the participant is a side of its own, named by its name. */
+            side?: string | null;
         };
         BeutelValidateBagResult: {
             /** @description Machine-readable kind of each problem, same order. */
@@ -1618,6 +1639,8 @@ export interface components {
             defender: components["schemas"]["BeutelFighter"];
             /** @description Accepted and ignored: the odds do not depend on it. */
             idempotency_key?: string | null;
+            /** @description Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision). */
+            injuring_abilities?: ("combat" | "skill" | "magic")[] | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
             ticket?: {
                 [key: string]: unknown;
@@ -1634,6 +1657,8 @@ export interface components {
             defender: components["schemas"]["BeutelFighter"];
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
+            /** @description Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision). */
+            injuring_abilities?: ("combat" | "skill" | "magic")[] | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
@@ -2653,6 +2678,8 @@ export interface components {
         };
         PawsCharacterResult: {
             categories: components["schemas"]["PawsCategoryUse"][];
+            /** @description Ruling 10: the text's guidance on potential ("mit 3 gut bemessen") and power ("etwa dem fünffachen"), in `lang`; never a problem. */
+            hints: string[];
             /** @description The same problems, machine-readable, in the same order. */
             issues: components["schemas"]["PawsProblem"][];
             /** @description Good minus bad ranks of the traits the character's power governs: those without a category and those in categories without their own power (counted against `power`). */
@@ -2765,6 +2792,11 @@ export interface components {
             fit?: "fallback" | "matching" | "specialized" | null;
             /** @description Who rolls (echoed in results). */
             name?: string | null;
+            /**
+             * @description Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem Würfel"); not wounds.
+             * @default 0
+             */
+            penalty_dice?: number | null;
             /** @description Rank of the trait used: one die per rank. */
             rank: number;
             /**
@@ -2870,6 +2902,11 @@ export interface components {
             idempotency_key?: string | null;
             /** @description Who rolls (echoed in results). */
             name?: string | null;
+            /**
+             * @description Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem Würfel"); not wounds.
+             * @default 0
+             */
+            penalty_dice?: number | null;
             /** @description Rank of the trait used: one die per rank. */
             rank: number;
             /** @description Accepted and ignored: the odds do not depend on it. */
@@ -2913,6 +2950,11 @@ export interface components {
             manual?: (number | string)[] | null;
             /** @description Who rolls (echoed in results). */
             name?: string | null;
+            /**
+             * @description Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem Würfel"); not wounds.
+             * @default 0
+             */
+            penalty_dice?: number | null;
             /** @description Rank of the trait used: one die per rank. */
             rank: number;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
@@ -3160,7 +3202,10 @@ export interface components {
         };
         ProbenInterval: {
             amount: number;
-            /** @example hours */
+            /**
+             * @description Ruling 6: minute, hour, day, week, month or round (singular or plural, English or German) are written in the request's language with plurals; any other unit is echoed as given.
+             * @example hours
+             */
             unit: string;
         };
         ProbenOpposedOddsRequest: {
@@ -3487,8 +3532,8 @@ export interface components {
             member: string;
             /** @description Toughness restored: 3, fewer near max. */
             restored: number;
-            /** @description Index of the entry in `spends`. */
-            spend: number;
+            /** @description Index of the entry in `spends`; null for a hero point of `hero_points`, given at the end of the scene (ruling 7). */
+            spend: number | null;
         };
         WeltenMember: {
             /** @description Bonuses of all equipment used; only the largest counts (it may be negative). */
@@ -3535,8 +3580,10 @@ export interface components {
             complete: boolean;
             /** @description Members at toughness 0 once every die is spent. */
             consequences: string[];
-            /** @description The hero point entries of `spends`, each applied when it was spent. */
+            /** @description The hero point entries of `spends`, each applied when it was spent, then one entry per hero point of `hero_points` (ruling 7). */
             hero_points_spent: components["schemas"]["WeltenHeroPointApplied"][];
+            /** @description Ruling 7: obstacles whose toughness reached 0 (overcome; an obstacle suffers no consequence). */
+            overcome: string[];
             /** @description The dice of `spends`, in order (hero point entries are in `hero_points_spent`). */
             spent: components["schemas"]["WeltenSpentDie"][];
             toughness_after: {
@@ -3939,8 +3986,8 @@ export interface operations {
     "beutelschneider.challenge": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -4035,8 +4082,8 @@ export interface operations {
     "beutelschneider.challenge.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -4135,8 +4182,8 @@ export interface operations {
     "beutelschneider.combat": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -4238,6 +4285,9 @@ export interface operations {
                      *           "difficulty": "easy",
                      *           "name": "Affenmensch"
                      *         },
+                     *         "injuring_abilities": [
+                     *           "combat"
+                     *         ],
                      *         "seed": 20261129
                      *       },
                      *       "result": {
@@ -4253,6 +4303,7 @@ export interface operations {
                      *             ],
                      *             "matching": 2,
                      *             "name": "Legionär",
+                     *             "side": null,
                      *             "unconscious": false
                      *           },
                      *           {
@@ -4264,6 +4315,7 @@ export interface operations {
                      *             ],
                      *             "matching": 2,
                      *             "name": "Affenmensch",
+                     *             "side": null,
                      *             "unconscious": false
                      *           }
                      *         ],
@@ -4286,8 +4338,8 @@ export interface operations {
     "beutelschneider.combat.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -4457,7 +4509,10 @@ export interface operations {
                      *           },
                      *           "difficulty": "easy",
                      *           "name": "Affenmensch"
-                     *         }
+                     *         },
+                     *         "injuring_abilities": [
+                     *           "combat"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -4475,8 +4530,8 @@ export interface operations {
     "beutelschneider.contest": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -4596,6 +4651,7 @@ export interface operations {
                      *             ],
                      *             "matching": 1,
                      *             "name": "Matthäus",
+                     *             "side": null,
                      *             "unconscious": false
                      *           },
                      *           {
@@ -4606,10 +4662,12 @@ export interface operations {
                      *             ],
                      *             "matching": 1,
                      *             "name": "Bartholomäus",
+                     *             "side": null,
                      *             "unconscious": false
                      *           }
                      *         ],
-                     *         "winner": null
+                     *         "winner": null,
+                     *         "winning_side": null
                      *       },
                      *       "summary": "Contest: Matthäus (skill): a green and a red marble; Bartholomäus (skill): a red and a green marble. A tie: nobody prevails."
                      *     }
@@ -4628,8 +4686,8 @@ export interface operations {
     "beutelschneider.contest.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -4772,8 +4830,8 @@ export interface operations {
     "beutelschneider.experience": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -4869,8 +4927,8 @@ export interface operations {
     "beutelschneider.experience-apply": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -5041,8 +5099,8 @@ export interface operations {
     "beutelschneider.experience.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -5225,8 +5283,8 @@ export interface operations {
     "beutelschneider.first-aid": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -5322,8 +5380,8 @@ export interface operations {
     "beutelschneider.first-aid.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -5443,8 +5501,8 @@ export interface operations {
     "beutelschneider.healing": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -5539,8 +5597,8 @@ export interface operations {
     "beutelschneider.healing-apply": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -5703,8 +5761,8 @@ export interface operations {
     "beutelschneider.healing.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -5790,8 +5848,8 @@ export interface operations {
     "beutelschneider.injury": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -5873,7 +5931,7 @@ export interface operations {
                      *           "red"
                      *         ]
                      *       },
-                     *       "summary": "Legionär suffers a serious injury and draws a black and a red marble; each is replaced by a black one, the bag now holds 4 black."
+                     *       "summary": "Legionär suffers a serious injury and draws a black and a red marble; both are replaced by black ones, so the bag now holds 4 black marbles."
                      *     }
                      */
                     "application/json": components["schemas"]["BeutelschneiderInjuryResponse"];
@@ -5890,8 +5948,8 @@ export interface operations {
     "beutelschneider.injury.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -5977,8 +6035,8 @@ export interface operations {
     "beutelschneider.mortal-danger": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -6054,7 +6112,7 @@ export interface operations {
                      *           "red"
                      *         ]
                      *       },
-                     *       "summary": "Legionär is in mortal danger and draws a black and a red marble. A black marble is among them: Legionär dies."
+                     *       "summary": "Legionär is in mortal danger and draws a black and a red marble. There is black among them: Legionär dies."
                      *     }
                      */
                     "application/json": components["schemas"]["BeutelschneiderMortalDangerResponse"];
@@ -6071,8 +6129,8 @@ export interface operations {
     "beutelschneider.mortal-danger.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -6149,8 +6207,8 @@ export interface operations {
     "beutelschneider.validate-bag": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -6249,8 +6307,8 @@ export interface operations {
     "malmsturm.action": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -6340,8 +6398,8 @@ export interface operations {
     "malmsturm.action.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -6490,8 +6548,8 @@ export interface operations {
     "malmsturm.attack": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -6649,7 +6707,7 @@ export interface operations {
                      *         "taken_out": false,
                      *         "track": "physical"
                      *       },
-                     *       "summary": "Attack: Ragna [− 0 + 0] good (+3) against Ork [− − 0 0] mediocre (±0). A hit with 3 shifts of physical stress. The stress is spent: Ork takes a consequence, and the track refills to 3. Suggested: physical wound."
+                     *       "summary": "Attack: Ragna [− 0 + 0] good (+3) against Ork [− − 0 0] mediocre (±0). A hit with 3 shifts: Ork loses 3 points of physical stress. The stress is spent: Ork takes a consequence, and the track refills to 3. Suggested: physical wound."
                      *     }
                      */
                     "application/json": components["schemas"]["MalmsturmAttackResponse"];
@@ -6666,8 +6724,8 @@ export interface operations {
     "malmsturm.attack.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -6838,8 +6896,8 @@ export interface operations {
     "malmsturm.contest": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -6963,8 +7021,8 @@ export interface operations {
     "malmsturm.contest.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -7137,8 +7195,8 @@ export interface operations {
     "malmsturm.initiative": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -7298,8 +7356,8 @@ export interface operations {
     "malmsturm.initiative.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -7396,8 +7454,8 @@ export interface operations {
     "malmsturm.ladder": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -7504,8 +7562,8 @@ export interface operations {
     "paws.comparison": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -7597,6 +7655,7 @@ export interface operations {
                      *           "extra_rescue_dice": 0,
                      *           "fit": "matching",
                      *           "name": "Rynn",
+                     *           "penalty_dice": 0,
                      *           "rank": 2,
                      *           "wounds": 0
                      *         },
@@ -7610,6 +7669,7 @@ export interface operations {
                      *           "extra_rescue_dice": 0,
                      *           "fit": "matching",
                      *           "name": "Gegner",
+                     *           "penalty_dice": 0,
                      *           "rank": 2,
                      *           "wounds": 0
                      *         },
@@ -7663,7 +7723,7 @@ export interface operations {
                      *         "net": 1,
                      *         "winner": "a"
                      *       },
-                     *       "summary": "Comparison Rynn against Gegner: 2:0. Rescue dice of Gegner: 4, 3 → 1 success. It cancels one success of Rynn. Rynn wins by one success. Gegner narrates."
+                     *       "summary": "Comparison, Rynn vs. Gegner: 2:0. Gegner's rescue dice: 4, 3 → 1 success. It cancels one success of Rynn. Rynn wins by one success. Gegner narrates."
                      *     }
                      */
                     "application/json": components["schemas"]["PawsComparisonResponse"];
@@ -7680,8 +7740,8 @@ export interface operations {
     "paws.comparison.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -7726,25 +7786,25 @@ export interface operations {
                      *         "distributions": {
                      *           "catastrophe_a": [
                      *             {
-                     *               "exact": "1295/1296",
-                     *               "probability": 0.9992283950617284,
+                     *               "exact": "1727/1728",
+                     *               "probability": 0.9994212962962963,
                      *               "value": 0
                      *             },
                      *             {
-                     *               "exact": "1/1296",
-                     *               "probability": 0.0007716049382716049,
+                     *               "exact": "1/1728",
+                     *               "probability": 0.0005787037037037037,
                      *               "value": 1
                      *             }
                      *           ],
                      *           "catastrophe_b": [
                      *             {
-                     *               "exact": "2285/2304",
-                     *               "probability": 0.9917534722222222,
+                     *               "exact": "763/768",
+                     *               "probability": 0.9934895833333334,
                      *               "value": 0
                      *             },
                      *             {
-                     *               "exact": "19/2304",
-                     *               "probability": 0.008246527777777778,
+                     *               "exact": "5/768",
+                     *               "probability": 0.006510416666666667,
                      *               "value": 1
                      *             }
                      *           ],
@@ -7878,6 +7938,7 @@ export interface operations {
                      *           "extra_rescue_dice": 0,
                      *           "fit": "matching",
                      *           "name": "Rynn",
+                     *           "penalty_dice": 0,
                      *           "rank": 2,
                      *           "wounds": 0
                      *         },
@@ -7891,6 +7952,7 @@ export interface operations {
                      *           "extra_rescue_dice": 0,
                      *           "fit": "matching",
                      *           "name": "Gegner",
+                     *           "penalty_dice": 0,
                      *           "rank": 2,
                      *           "wounds": 0
                      *         },
@@ -7912,8 +7974,8 @@ export interface operations {
     "paws.rescue": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -7973,7 +8035,7 @@ export interface operations {
                      *         ],
                      *         "successes": 1
                      *       },
-                     *       "summary": "Rescue dice (2d6): 1, 4 → one success, it averts one negative effect."
+                     *       "summary": "Rescue dice (2d6): 1, 4 → 1 success, it averts one negative effect."
                      *     }
                      */
                     "application/json": components["schemas"]["PawsRescueResponse"];
@@ -7990,8 +8052,8 @@ export interface operations {
     "paws.rescue.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -8072,8 +8134,8 @@ export interface operations {
     "paws.test": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -8140,6 +8202,7 @@ export interface operations {
                      *         "extra_rescue_dice": 0,
                      *         "fit": "matching",
                      *         "name": "Ryan",
+                     *         "penalty_dice": 0,
                      *         "rank": 2,
                      *         "seed": 20261129,
                      *         "wounds": 0
@@ -8178,8 +8241,8 @@ export interface operations {
     "paws.test.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -8294,6 +8357,7 @@ export interface operations {
                      *         "extra_rescue_dice": 0,
                      *         "fit": "matching",
                      *         "name": "Ryan",
+                     *         "penalty_dice": 0,
                      *         "rank": 2,
                      *         "wounds": 0
                      *       }
@@ -8313,8 +8377,8 @@ export interface operations {
     "paws.validate-character": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -8388,6 +8452,7 @@ export interface operations {
                      *       },
                      *       "result": {
                      *         "categories": [],
+                     *         "hints": [],
                      *         "issues": [],
                      *         "power_used": 4,
                      *         "problems": [],
@@ -8410,8 +8475,8 @@ export interface operations {
     "proben.cooperation": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -8531,7 +8596,7 @@ export interface operations {
                      *           "successes": 1
                      *         }
                      *       },
-                     *       "summary": "Cooperation: the helper grants no advantage. Alrik: Test with 4d6 against difficulty 3: 6, 3, 2, 1 → 1 success. Partial success."
+                     *       "summary": "Cooperation: the helper grants no advantage. Alrik: Test with 4d6 against difficulty 3 (demanding): 6, 3, 2, 1 → 1 success. Partial success."
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenCooperationResponse"];
@@ -8548,8 +8613,8 @@ export interface operations {
     "proben.cooperation.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -8662,8 +8727,8 @@ export interface operations {
     "proben.extended": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -8819,8 +8884,8 @@ export interface operations {
     "proben.extended.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -8923,8 +8988,8 @@ export interface operations {
     "proben.opposed": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -9041,7 +9106,7 @@ export interface operations {
                      *         ],
                      *         "winner": "a"
                      *       },
-                     *       "summary": "Opposed test Alrik against Stadtwache: Alrik wins (1:0)."
+                     *       "summary": "Opposed test, Alrik vs. Stadtwache: Alrik wins (1:0)."
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenOpposedResponse"];
@@ -9058,8 +9123,8 @@ export interface operations {
     "proben.opposed.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -9155,8 +9220,8 @@ export interface operations {
     "proben.test": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -9237,7 +9302,7 @@ export interface operations {
                      *         "quality": 0,
                      *         "successes": 1
                      *       },
-                     *       "summary": "Alrik: Test with 4d6 against difficulty 2: 1, 4, 6, 3 → 1 success. Partial success."
+                     *       "summary": "Alrik: Test with 4d6 against difficulty 2 (standard): 1, 4, 6, 3 → 1 success. Partial success."
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenTestResponse"];
@@ -9254,8 +9319,8 @@ export interface operations {
     "proben.test.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -9482,8 +9547,8 @@ export interface operations {
     "weltenbuch.conflict": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -9794,8 +9859,8 @@ export interface operations {
     "weltenbuch.conflict.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -10074,8 +10139,8 @@ export interface operations {
     "weltenbuch.narration": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -10395,8 +10460,8 @@ export interface operations {
     "weltenbuch.resurrection": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -10470,7 +10535,7 @@ export interface operations {
                      *         "god": 1,
                      *         "name": "Alvar"
                      *       },
-                     *       "summary": "Resurrection: god 1 (Alvar) intervened in the character's fate."
+                     *       "summary": "Resurrection (d8: 1): Alvar intervened in the character's fate."
                      *     }
                      */
                     "application/json": components["schemas"]["WeltenbuchResurrectionResponse"];
@@ -10487,8 +10552,8 @@ export interface operations {
     "weltenbuch.resurrection.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;

@@ -534,7 +534,7 @@ class Beutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderChallengeResponse:
         """Draw for a challenge (Herausforderung).
 
@@ -561,8 +561,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_CHALLENGE,
@@ -588,7 +590,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderChallengeOddsResponse:
         """Exact odds of a challenge.
 
@@ -607,8 +609,10 @@ class Beutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_CHALLENGE_ODDS,
@@ -629,16 +633,20 @@ class Beutelschneider:
         attacker: BeutelFighterParam | BeutelFighter,
         defender: BeutelFighterParam | BeutelFighter,
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderCombatResponse:
         """One exchange of blows (Schlagabtausch), or an uneven contest.
 
         A contest of two (ruling 2) where `ability` defaults to `combat`. Ruling 3: the loser suffers an
-        injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used `combat`; a
-        winner using another ability (flight, escape) inflicts nothing. The injury is drawn from the
+        injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used an injuring
+        ability; a winner using another ability (flight, escape) inflicts nothing. Ruling 9: the injuring
+        abilities are `injuring_abilities`, `[combat]` by default; a world where magic wounds adds `magic`.
+        Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury is
+        drawn from the
         loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
         a bag holding fewer marbles than the severity has all of them drawn.
 
@@ -650,14 +658,19 @@ class Beutelschneider:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
                 Sending the same request with the same key again gives the same result. Not with seed or
                 manual, which are reproducible already.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision).
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_COMBAT,
@@ -665,6 +678,7 @@ class Beutelschneider:
                 "attacker": attacker,
                 "defender": defender,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "manual": manual,
                 "seed": seed,
                 "ticket": ticket,
@@ -678,14 +692,16 @@ class Beutelschneider:
         attacker: BeutelFighterParam | BeutelFighter,
         defender: BeutelFighterParam | BeutelFighter,
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderCombatOddsResponse:
         """Exact odds of an exchange of blows.
 
-        Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using combat, ruling 3),
-        `wins:<name>` (a win that inflicts no injury: the winner used another ability; 0 for a side using
-        combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
+        Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using an injuring
+        ability, rulings 3 and 9), `wins:<name>` (a win that inflicts no injury: the winner used another
+        ability; 0 for a side using an injuring one), and `tie`. So P(<name> wins) = `wins:<name>` + the
+        `injury:<other>:*` outcomes.
         Distributions `margin` (0 = tie) and `severity` (0 = no injury).
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
@@ -695,9 +711,14 @@ class Beutelschneider:
 
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_COMBAT_ODDS,
@@ -705,6 +726,7 @@ class Beutelschneider:
                 "attacker": attacker,
                 "defender": defender,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -718,15 +740,18 @@ class Beutelschneider:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderContestResponse:
         """Draw for a contest (Auseinandersetzung).
 
         Every participant draws for their own ability and difficulty (in the order given); the
         marbles of each one's ability colour are compared. Ruling 2: most matching marbles wins;
         `margin` = winner's matching minus the next best; a tie at the top has no winner (`winner`
-        null, `margin` 0). Ruling 1: `unconscious` per participant. Contests inflict no injury; use
-        `/combat` for a fight. Names must be unique.
+        null, `margin` 0). Ruling 8: participants may name a `side` ("nur einer von ihnen – beziehungsweise
+        nur eine Seite"): the side of the participant with the most matching marbles wins
+        (`winning_side`), a tie at the top within one side is that side's win, and `margin` is that best
+        count minus the best of any other side. Ruling 1: `unconscious` per participant. Contests inflict
+        no injury; use `/combat` for a fight. Names must be unique.
 
         ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -742,8 +767,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_CONTEST,
@@ -763,12 +790,14 @@ class Beutelschneider:
         participants: Sequence[BeutelParticipantParam | BeutelParticipant],
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderContestOddsResponse:
         """Exact odds of a contest.
 
-        Outcomes `wins:<name>` per participant and `tie` (ruling 2), over all draws of all participants
-        (computed per participant, then combined); distribution `margin` (0 = tie); expected
+        Outcomes `wins:<side>` per side and `tie` (ruling 2; ruling 8: a participant without `side` is a
+        side of its own, so without sides these are `wins:<name>` per participant), over all draws of all
+        participants (computed per participant, each side scoring its best, then combined); distribution
+        `margin` (0 = tie); expected
         `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
@@ -779,8 +808,10 @@ class Beutelschneider:
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_CONTEST_ODDS,
@@ -799,7 +830,7 @@ class Beutelschneider:
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceResponse:
         """Draw for experience (Erfahrung).
 
@@ -829,8 +860,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_EXPERIENCE,
@@ -852,7 +885,7 @@ class Beutelschneider:
         *,
         draw: Mapping[str, Any] | Model,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None],
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceApplyResponse:
         """Apply the experience choices to a signed draw.
 
@@ -867,8 +900,10 @@ class Beutelschneider:
         Args:
             draw: The complete signed `/experience` response.
             replacements: Per marble drawn: a different colour, or null to keep it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_EXPERIENCE_APPLY,
@@ -885,7 +920,7 @@ class Beutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceOddsResponse:
         """Exact odds of an experience draw.
 
@@ -904,8 +939,10 @@ class Beutelschneider:
             replacements: Optional, to learn in one step: per marble drawn a different colour (red, green,
                 blue, white) or null to keep it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_EXPERIENCE_ODDS,
@@ -930,7 +967,7 @@ class Beutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderFirstAidResponse:
         """Tend a wounded character (Versorgung von Verletzungen).
 
@@ -956,8 +993,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_FIRST_AID,
@@ -981,7 +1020,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderFirstAidOddsResponse:
         """Exact odds of first aid.
 
@@ -999,8 +1038,10 @@ class Beutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_FIRST_AID_ODDS,
@@ -1026,7 +1067,7 @@ class Beutelschneider:
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingResponse:
         """Draw for healing (Heilung).
 
@@ -1057,8 +1098,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_HEALING,
@@ -1081,7 +1124,7 @@ class Beutelschneider:
         *,
         draw: Mapping[str, Any] | Model,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]],
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingApplyResponse:
         """Apply the healing choices to a signed draw.
 
@@ -1097,8 +1140,10 @@ class Beutelschneider:
         Args:
             draw: The complete signed `/healing` response.
             replacements: One colour (red, green, blue) per black marble drawn.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_HEALING_APPLY,
@@ -1116,7 +1161,7 @@ class Beutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingOddsResponse:
         """Exact odds of a healing draw.
 
@@ -1136,8 +1181,10 @@ class Beutelschneider:
             replacements: Optional, to heal in one step: one colour (red, green, blue) per marble drawn;
                 the k-th black marble drawn takes the k-th colour.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_HEALING_ODDS,
@@ -1163,7 +1210,7 @@ class Beutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderInjuryResponse:
         """Suffer an injury (Verletzung).
 
@@ -1188,8 +1235,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_INJURY,
@@ -1213,7 +1262,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderInjuryOddsResponse:
         """Exact odds of an injury.
 
@@ -1230,8 +1279,10 @@ class Beutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_INJURY_ODDS,
@@ -1255,7 +1306,7 @@ class Beutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderMortalDangerResponse:
         """Face mortal danger (Lebensgefahr).
 
@@ -1280,8 +1331,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_MORTAL_DANGER,
@@ -1305,7 +1358,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderMortalDangerOddsResponse:
         """Exact odds of mortal danger.
 
@@ -1322,8 +1375,10 @@ class Beutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_MORTAL_DANGER_ODDS,
@@ -1343,7 +1398,7 @@ class Beutelschneider:
         bag: BeutelBagParam | BeutelBag,
         name: str | None = None,
         rules: BeutelCreationRulesParam | BeutelCreationRules | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderValidateBagResponse:
         """Check a starting bag (Charaktererschaffung).
 
@@ -1359,8 +1414,10 @@ class Beutelschneider:
             bag: The bag to check.
             name: Whose bag (used in the summary only).
             rules: The creation rule (default 20 marbles: 5 white, 15 free).
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_VALIDATE_BAG,
@@ -1388,7 +1445,7 @@ class Malmsturm:
         modifier: int | None = 0,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmActionResponse:
         """Roll a simple action (Einfache Aktion).
 
@@ -1415,8 +1472,10 @@ class Malmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_ACTION,
@@ -1442,7 +1501,7 @@ class Malmsturm:
         idempotency_key: str | None = None,
         modifier: int | None = 0,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmActionOddsResponse:
         """Exact odds of a simple action.
 
@@ -1461,8 +1520,10 @@ class Malmsturm:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             modifier: Situational bonus or penalty added to the total (default 0).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_ACTION_ODDS,
@@ -1490,7 +1551,7 @@ class Malmsturm:
         seed: int | None = None,
         take_consequence_early: bool | None = False,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmAttackResponse:
         """Roll an attack in a conflict (Angriff).
 
@@ -1532,8 +1593,10 @@ class Malmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_ATTACK,
@@ -1563,7 +1626,7 @@ class Malmsturm:
         idempotency_key: str | None = None,
         take_consequence_early: bool | None = False,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmAttackOddsResponse:
         """Exact odds of an attack.
 
@@ -1585,8 +1648,10 @@ class Malmsturm:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_ATTACK_ODDS,
@@ -1613,7 +1678,7 @@ class Malmsturm:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmContestResponse:
         """Roll a contest (Wettstreit).
 
@@ -1636,8 +1701,10 @@ class Malmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_CONTEST,
@@ -1661,7 +1728,7 @@ class Malmsturm:
         dice: int | None = 4,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmContestOddsResponse:
         """Exact odds of a contest.
 
@@ -1677,8 +1744,10 @@ class Malmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_CONTEST_ODDS,
@@ -1695,7 +1764,7 @@ class Malmsturm:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmInitiativeResponse:
         """Roll the order of a conflict (Reihenfolge).
 
@@ -1722,8 +1791,10 @@ class Malmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_INITIATIVE,
@@ -1745,7 +1816,7 @@ class Malmsturm:
         dice: int | None = 4,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmInitiativeOddsResponse:
         """Exact odds of the order of a conflict.
 
@@ -1762,8 +1833,10 @@ class Malmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_INITIATIVE_ODDS,
@@ -1779,7 +1852,7 @@ class Malmsturm:
     def ladder(
         self,
         *,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmLadderResponse:
         """The ladder (Stufenleiter) with its labels.
 
@@ -1792,8 +1865,10 @@ class Malmsturm:
         ``GET /v1/malmsturm/ladder`` (``malmsturm.ladder``).
 
         Args:
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(_MALMSTURM_LADDER, None, {"lang": lang})
 
@@ -1816,7 +1891,7 @@ class Paws:
         mode: Literal["contest", "defense"] | None = "contest",
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsComparisonResponse:
         """Roll a comparison (Vergleich).
 
@@ -1827,9 +1902,12 @@ class Paws:
         rescue dice (after the two pools); each rescue success cancels one of the winner's net successes,
         reaching 0 makes a tie, never a win; a tie is no failure, so the rescued side's catastrophe (every
         die 1) is gone too. Short of a tie, the first rescue success averts the side's catastrophe instead
-        and the others cancel (`rescue.catastrophe_averted`). Each side's `catastrophe` is its own roll of
-        only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
-        on a tie or a repelled attack.
+        and the others cancel (`rescue.catastrophe_averted`). Ruling 8: only the loser can suffer a
+        catastrophe: a side's `catastrophe` is its own roll of only ones, on a loss, that no rescue averted
+        (a 0:0 tie of ones is none for either side); the chat line says it before any rescue. Ruling 7
+        ("Bei Vergleichen hat grundsätzlich der Verlierer das Recht"): `narrator` is the loser (its `name`,
+        or `a`/`b`), in defense mode too: a repelled attack is narrated by the attacker; `gm` on a tie.
+        Ruling 9: a pool's `penalty_dice` are the dice the GM takes away ("Gegner schwächen").
 
         ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -1849,8 +1927,10 @@ class Paws:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_COMPARISON,
@@ -1874,14 +1954,15 @@ class Paws:
         idempotency_key: str | None = None,
         mode: Literal["contest", "defense"] | None = "contest",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsComparisonOddsResponse:
         """Exact odds of a comparison.
 
         Outcomes `a`, `b` and `tie` after the loser's rescue dice (in defense mode `b` is always 0);
         distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`, and `catastrophe_a`,
-        `catastrophe_b` (1: the side ends with a catastrophe no rescue averted, ruling 3: a rescue short
-        of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
+        `catastrophe_b` (1: the side ends with a catastrophe no rescue averted: only on a loss, ruling 8;
+        ruling 3: a rescue short of a tie spends its first success on the catastrophe, so `net` counts
+        it). Same rulings as
         `paws.comparison`.
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
@@ -1896,8 +1977,10 @@ class Paws:
             mode: contest: both attack, more successes wins; defense: b only defends, the attack lands with
                 net >= 1, b cannot win.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_COMPARISON_ODDS,
@@ -1913,7 +1996,7 @@ class Paws:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsRescueResponse:
         """Roll the group's rescue dice (Rettungswürfel).
 
@@ -1935,8 +2018,10 @@ class Paws:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_RESCUE,
@@ -1956,7 +2041,7 @@ class Paws:
         dice: int,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsRescueOddsResponse:
         """Exact odds of the group's rescue dice.
 
@@ -1971,8 +2056,10 @@ class Paws:
             dice: The group's one-shot rescue dice to roll now.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_RESCUE_ODDS,
@@ -1991,10 +2078,11 @@ class Paws:
         idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
+        penalty_dice: int | None = 0,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
         wounds: int | None = 0,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsTestResponse:
         """Roll a test (Probe).
 
@@ -2027,14 +2115,18 @@ class Paws:
                 manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Who rolls (echoed in results).
+            penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
+                ("einen Abzug von einem Würfel"); not wounds.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
             wounds: Wounds that hinder this action: -1 die each.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_TEST,
@@ -2047,6 +2139,7 @@ class Paws:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "name": name,
+                "penalty_dice": penalty_dice,
                 "seed": seed,
                 "ticket": ticket,
                 "wounds": wounds,
@@ -2064,9 +2157,10 @@ class Paws:
         fit: Literal["fallback", "matching", "specialized"] | None = "matching",
         idempotency_key: str | None = None,
         name: str | None = None,
+        penalty_dice: int | None = 0,
         ticket: Mapping[str, Any] | Model | None = None,
         wounds: int | None = 0,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsTestOddsResponse:
         """Exact odds of a test.
 
@@ -2090,10 +2184,14 @@ class Paws:
                 needed).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Who rolls (echoed in results).
+            penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
+                ("einen Abzug von einem Würfel"); not wounds.
             ticket: Accepted and ignored: the odds do not depend on it.
             wounds: Wounds that hinder this action: -1 die each.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_TEST_ODDS,
@@ -2105,6 +2203,7 @@ class Paws:
                 "fit": fit,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "penalty_dice": penalty_dice,
                 "ticket": ticket,
                 "wounds": wounds,
             },
@@ -2118,7 +2217,7 @@ class Paws:
         power: int,
         traits: Sequence[PawsTraitParam | PawsTrait],
         categories: Sequence[PawsCategoryParam | PawsCategory] | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsValidateCharacterResponse:
         """Validate a character (Potenzial und Macht).
 
@@ -2130,15 +2229,20 @@ class Paws:
         category and those in categories without their own power), `categories[].power_used` the traits
         of each category. The potential holds
         for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
-        `lang`, `issues` machine-readable), not only the first.
+        `lang`, `issues` machine-readable), not only the first. Ruling 10: `hints` give the text's
+        guidance,
+        never a problem: a potential "mit 3 gut bemessen" (below: more ordinary characters, above: heroic
+        style, from 5: gods), a power of "etwa dem fünffachen" of the potential (a hint outside 4x..6x).
 
         ``POST /v1/paws/validate-character`` (``paws.validate-character``).
 
         Args:
             potential: Highest rank of any trait.
             power: Good minus bad ranks allowed.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_VALIDATE_CHARACTER,
@@ -2166,7 +2270,7 @@ class Proben:
         seed: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenCooperationResponse:
         """Roll a cooperation (Zusammenarbeiten).
 
@@ -2187,8 +2291,10 @@ class Proben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_COOPERATION,
@@ -2214,7 +2320,7 @@ class Proben:
         idempotency_key: str | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenCooperationOddsResponse:
         """Exact odds of a cooperation.
 
@@ -2229,8 +2335,10 @@ class Proben:
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_COOPERATION_ODDS,
@@ -2260,7 +2368,7 @@ class Proben:
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenExtendedResponse:
         """Roll an extended test (Erweiterte Probe).
 
@@ -2290,8 +2398,10 @@ class Proben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_EXTENDED,
@@ -2325,7 +2435,7 @@ class Proben:
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenExtendedOddsResponse:
         """Exact odds of an extended test.
 
@@ -2347,8 +2457,10 @@ class Proben:
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_EXTENDED_ODDS,
@@ -2377,7 +2489,7 @@ class Proben:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenOpposedResponse:
         """Roll an opposed test (Vergleichende Probe).
 
@@ -2401,8 +2513,10 @@ class Proben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_OPPOSED,
@@ -2426,7 +2540,7 @@ class Proben:
         allow_tie: bool | None = False,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenOpposedOddsResponse:
         """Exact odds of an opposed test.
 
@@ -2441,8 +2555,10 @@ class Proben:
             allow_tie: Accept a tie instead of rolling again.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_OPPOSED_ODDS,
@@ -2466,7 +2582,7 @@ class Proben:
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenTestResponse:
         """Roll a simple test (Einfache Probe).
 
@@ -2475,7 +2591,8 @@ class Proben:
         or > difficulty (`exceed`, the literal "Übersteigt"); `attempt` n removes n-1 dice, and with no
         dice left the outcome is `no_dice` and nothing is rolled; `impossible` when the dice cannot reach
         the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
-        `quality` = successes beyond those needed.
+        `quality` = successes beyond those needed. Ruling 7: the chat line names the difficulty as the text
+        does (1 Einfach, 2 Standard, 3 Fordernd, 4 and more Schwer).
 
         ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
         ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
@@ -2500,8 +2617,10 @@ class Proben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_TEST,
@@ -2537,7 +2656,7 @@ class Proben:
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenTestOddsResponse:
         """Exact odds of a simple test.
 
@@ -2561,8 +2680,10 @@ class Proben:
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_TEST_ODDS,
@@ -2626,7 +2747,7 @@ class Weltenbuch:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchConflictResponse:
         """Roll a conflict scene (Konfliktszene).
 
@@ -2660,8 +2781,10 @@ class Weltenbuch:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_CONFLICT,
@@ -2683,7 +2806,7 @@ class Weltenbuch:
         die: int | None = 10,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchConflictOddsResponse:
         """Exact odds of a conflict scene.
 
@@ -2702,8 +2825,10 @@ class Weltenbuch:
             die: Sides of the die; any even number (an even face is a success).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_CONFLICT_ODDS,
@@ -2718,7 +2843,7 @@ class Weltenbuch:
         hero_points: Sequence[WeltenHeroPointParam | WeltenHeroPoint] | None = None,
         spends: Sequence[WeltenSpendParam | WeltenSpend] | None = None,
         toughness: Mapping[str, WeltenToughnessParam | WeltenToughness] | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchNarrationResponse:
         """Apply the dice spent in the narration (Was genau ist geschehen?).
 
@@ -2746,8 +2871,10 @@ class Weltenbuch:
                 dice, put `{"member": ..., "hero_point": true}` into `spends`.
             spends: The ledger: every die (and hero point) spent so far, in the order spent.
             toughness: Toughness at the start of the scene, by member name.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_NARRATION,
@@ -2763,7 +2890,7 @@ class Weltenbuch:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchResurrectionResponse:
         """Find the god who brought a character back (Wiederauferstehung).
 
@@ -2785,8 +2912,10 @@ class Weltenbuch:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_RESURRECTION,
@@ -2806,7 +2935,7 @@ class Weltenbuch:
         gods: Sequence[str] | None = None,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchResurrectionOddsResponse:
         """Exact odds of a resurrection.
 
@@ -2821,8 +2950,10 @@ class Weltenbuch:
             gods: The eight gods of the table, in d8 order.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_RESURRECTION_ODDS,
@@ -2975,7 +3106,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderChallengeResponse:
         """Draw for a challenge (Herausforderung).
 
@@ -3002,8 +3133,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_CHALLENGE,
@@ -3029,7 +3162,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderChallengeOddsResponse:
         """Exact odds of a challenge.
 
@@ -3048,8 +3181,10 @@ class AsyncBeutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_CHALLENGE_ODDS,
@@ -3070,16 +3205,20 @@ class AsyncBeutelschneider:
         attacker: BeutelFighterParam | BeutelFighter,
         defender: BeutelFighterParam | BeutelFighter,
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderCombatResponse:
         """One exchange of blows (Schlagabtausch), or an uneven contest.
 
         A contest of two (ruling 2) where `ability` defaults to `combat`. Ruling 3: the loser suffers an
-        injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used `combat`; a
-        winner using another ability (flight, escape) inflicts nothing. The injury is drawn from the
+        injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used an injuring
+        ability; a winner using another ability (flight, escape) inflicts nothing. Ruling 9: the injuring
+        abilities are `injuring_abilities`, `[combat]` by default; a world where magic wounds adds `magic`.
+        Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury is
+        drawn from the
         loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
         a bag holding fewer marbles than the severity has all of them drawn.
 
@@ -3091,14 +3230,19 @@ class AsyncBeutelschneider:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
                 Sending the same request with the same key again gives the same result. Not with seed or
                 manual, which are reproducible already.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision).
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_COMBAT,
@@ -3106,6 +3250,7 @@ class AsyncBeutelschneider:
                 "attacker": attacker,
                 "defender": defender,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "manual": manual,
                 "seed": seed,
                 "ticket": ticket,
@@ -3119,14 +3264,16 @@ class AsyncBeutelschneider:
         attacker: BeutelFighterParam | BeutelFighter,
         defender: BeutelFighterParam | BeutelFighter,
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderCombatOddsResponse:
         """Exact odds of an exchange of blows.
 
-        Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using combat, ruling 3),
-        `wins:<name>` (a win that inflicts no injury: the winner used another ability; 0 for a side using
-        combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
+        Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using an injuring
+        ability, rulings 3 and 9), `wins:<name>` (a win that inflicts no injury: the winner used another
+        ability; 0 for a side using an injuring one), and `tie`. So P(<name> wins) = `wins:<name>` + the
+        `injury:<other>:*` outcomes.
         Distributions `margin` (0 = tie) and `severity` (0 = no injury).
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
@@ -3136,9 +3283,14 @@ class AsyncBeutelschneider:
 
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_COMBAT_ODDS,
@@ -3146,6 +3298,7 @@ class AsyncBeutelschneider:
                 "attacker": attacker,
                 "defender": defender,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -3159,15 +3312,18 @@ class AsyncBeutelschneider:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderContestResponse:
         """Draw for a contest (Auseinandersetzung).
 
         Every participant draws for their own ability and difficulty (in the order given); the
         marbles of each one's ability colour are compared. Ruling 2: most matching marbles wins;
         `margin` = winner's matching minus the next best; a tie at the top has no winner (`winner`
-        null, `margin` 0). Ruling 1: `unconscious` per participant. Contests inflict no injury; use
-        `/combat` for a fight. Names must be unique.
+        null, `margin` 0). Ruling 8: participants may name a `side` ("nur einer von ihnen – beziehungsweise
+        nur eine Seite"): the side of the participant with the most matching marbles wins
+        (`winning_side`), a tie at the top within one side is that side's win, and `margin` is that best
+        count minus the best of any other side. Ruling 1: `unconscious` per participant. Contests inflict
+        no injury; use `/combat` for a fight. Names must be unique.
 
         ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -3183,8 +3339,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_CONTEST,
@@ -3204,12 +3362,14 @@ class AsyncBeutelschneider:
         participants: Sequence[BeutelParticipantParam | BeutelParticipant],
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderContestOddsResponse:
         """Exact odds of a contest.
 
-        Outcomes `wins:<name>` per participant and `tie` (ruling 2), over all draws of all participants
-        (computed per participant, then combined); distribution `margin` (0 = tie); expected
+        Outcomes `wins:<side>` per side and `tie` (ruling 2; ruling 8: a participant without `side` is a
+        side of its own, so without sides these are `wins:<name>` per participant), over all draws of all
+        participants (computed per participant, each side scoring its best, then combined); distribution
+        `margin` (0 = tie); expected
         `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
@@ -3220,8 +3380,10 @@ class AsyncBeutelschneider:
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_CONTEST_ODDS,
@@ -3240,7 +3402,7 @@ class AsyncBeutelschneider:
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceResponse:
         """Draw for experience (Erfahrung).
 
@@ -3270,8 +3432,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_EXPERIENCE,
@@ -3293,7 +3457,7 @@ class AsyncBeutelschneider:
         *,
         draw: Mapping[str, Any] | Model,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None],
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceApplyResponse:
         """Apply the experience choices to a signed draw.
 
@@ -3308,8 +3472,10 @@ class AsyncBeutelschneider:
         Args:
             draw: The complete signed `/experience` response.
             replacements: Per marble drawn: a different colour, or null to keep it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_EXPERIENCE_APPLY,
@@ -3326,7 +3492,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceOddsResponse:
         """Exact odds of an experience draw.
 
@@ -3345,8 +3511,10 @@ class AsyncBeutelschneider:
             replacements: Optional, to learn in one step: per marble drawn a different colour (red, green,
                 blue, white) or null to keep it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_EXPERIENCE_ODDS,
@@ -3371,7 +3539,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderFirstAidResponse:
         """Tend a wounded character (Versorgung von Verletzungen).
 
@@ -3397,8 +3565,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_FIRST_AID,
@@ -3422,7 +3592,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderFirstAidOddsResponse:
         """Exact odds of first aid.
 
@@ -3440,8 +3610,10 @@ class AsyncBeutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_FIRST_AID_ODDS,
@@ -3467,7 +3639,7 @@ class AsyncBeutelschneider:
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingResponse:
         """Draw for healing (Heilung).
 
@@ -3498,8 +3670,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_HEALING,
@@ -3522,7 +3696,7 @@ class AsyncBeutelschneider:
         *,
         draw: Mapping[str, Any] | Model,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]],
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingApplyResponse:
         """Apply the healing choices to a signed draw.
 
@@ -3538,8 +3712,10 @@ class AsyncBeutelschneider:
         Args:
             draw: The complete signed `/healing` response.
             replacements: One colour (red, green, blue) per black marble drawn.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_HEALING_APPLY,
@@ -3557,7 +3733,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingOddsResponse:
         """Exact odds of a healing draw.
 
@@ -3577,8 +3753,10 @@ class AsyncBeutelschneider:
             replacements: Optional, to heal in one step: one colour (red, green, blue) per marble drawn;
                 the k-th black marble drawn takes the k-th colour.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_HEALING_ODDS,
@@ -3604,7 +3782,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderInjuryResponse:
         """Suffer an injury (Verletzung).
 
@@ -3629,8 +3807,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_INJURY,
@@ -3654,7 +3834,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderInjuryOddsResponse:
         """Exact odds of an injury.
 
@@ -3671,8 +3851,10 @@ class AsyncBeutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_INJURY_ODDS,
@@ -3696,7 +3878,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderMortalDangerResponse:
         """Face mortal danger (Lebensgefahr).
 
@@ -3721,8 +3903,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_MORTAL_DANGER,
@@ -3746,7 +3930,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderMortalDangerOddsResponse:
         """Exact odds of mortal danger.
 
@@ -3763,8 +3947,10 @@ class AsyncBeutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_MORTAL_DANGER_ODDS,
@@ -3784,7 +3970,7 @@ class AsyncBeutelschneider:
         bag: BeutelBagParam | BeutelBag,
         name: str | None = None,
         rules: BeutelCreationRulesParam | BeutelCreationRules | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderValidateBagResponse:
         """Check a starting bag (Charaktererschaffung).
 
@@ -3800,8 +3986,10 @@ class AsyncBeutelschneider:
             bag: The bag to check.
             name: Whose bag (used in the summary only).
             rules: The creation rule (default 20 marbles: 5 white, 15 free).
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_VALIDATE_BAG,
@@ -3829,7 +4017,7 @@ class AsyncMalmsturm:
         modifier: int | None = 0,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmActionResponse:
         """Roll a simple action (Einfache Aktion).
 
@@ -3856,8 +4044,10 @@ class AsyncMalmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_ACTION,
@@ -3883,7 +4073,7 @@ class AsyncMalmsturm:
         idempotency_key: str | None = None,
         modifier: int | None = 0,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmActionOddsResponse:
         """Exact odds of a simple action.
 
@@ -3902,8 +4092,10 @@ class AsyncMalmsturm:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             modifier: Situational bonus or penalty added to the total (default 0).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_ACTION_ODDS,
@@ -3931,7 +4123,7 @@ class AsyncMalmsturm:
         seed: int | None = None,
         take_consequence_early: bool | None = False,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmAttackResponse:
         """Roll an attack in a conflict (Angriff).
 
@@ -3973,8 +4165,10 @@ class AsyncMalmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_ATTACK,
@@ -4004,7 +4198,7 @@ class AsyncMalmsturm:
         idempotency_key: str | None = None,
         take_consequence_early: bool | None = False,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmAttackOddsResponse:
         """Exact odds of an attack.
 
@@ -4026,8 +4220,10 @@ class AsyncMalmsturm:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_ATTACK_ODDS,
@@ -4054,7 +4250,7 @@ class AsyncMalmsturm:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmContestResponse:
         """Roll a contest (Wettstreit).
 
@@ -4077,8 +4273,10 @@ class AsyncMalmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_CONTEST,
@@ -4102,7 +4300,7 @@ class AsyncMalmsturm:
         dice: int | None = 4,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmContestOddsResponse:
         """Exact odds of a contest.
 
@@ -4118,8 +4316,10 @@ class AsyncMalmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_CONTEST_ODDS,
@@ -4136,7 +4336,7 @@ class AsyncMalmsturm:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmInitiativeResponse:
         """Roll the order of a conflict (Reihenfolge).
 
@@ -4163,8 +4363,10 @@ class AsyncMalmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_INITIATIVE,
@@ -4186,7 +4388,7 @@ class AsyncMalmsturm:
         dice: int | None = 4,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmInitiativeOddsResponse:
         """Exact odds of the order of a conflict.
 
@@ -4203,8 +4405,10 @@ class AsyncMalmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_INITIATIVE_ODDS,
@@ -4220,7 +4424,7 @@ class AsyncMalmsturm:
     async def ladder(
         self,
         *,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmLadderResponse:
         """The ladder (Stufenleiter) with its labels.
 
@@ -4233,8 +4437,10 @@ class AsyncMalmsturm:
         ``GET /v1/malmsturm/ladder`` (``malmsturm.ladder``).
 
         Args:
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(_MALMSTURM_LADDER, None, {"lang": lang})
 
@@ -4257,7 +4463,7 @@ class AsyncPaws:
         mode: Literal["contest", "defense"] | None = "contest",
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsComparisonResponse:
         """Roll a comparison (Vergleich).
 
@@ -4268,9 +4474,12 @@ class AsyncPaws:
         rescue dice (after the two pools); each rescue success cancels one of the winner's net successes,
         reaching 0 makes a tie, never a win; a tie is no failure, so the rescued side's catastrophe (every
         die 1) is gone too. Short of a tie, the first rescue success averts the side's catastrophe instead
-        and the others cancel (`rescue.catastrophe_averted`). Each side's `catastrophe` is its own roll of
-        only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
-        on a tie or a repelled attack.
+        and the others cancel (`rescue.catastrophe_averted`). Ruling 8: only the loser can suffer a
+        catastrophe: a side's `catastrophe` is its own roll of only ones, on a loss, that no rescue averted
+        (a 0:0 tie of ones is none for either side); the chat line says it before any rescue. Ruling 7
+        ("Bei Vergleichen hat grundsätzlich der Verlierer das Recht"): `narrator` is the loser (its `name`,
+        or `a`/`b`), in defense mode too: a repelled attack is narrated by the attacker; `gm` on a tie.
+        Ruling 9: a pool's `penalty_dice` are the dice the GM takes away ("Gegner schwächen").
 
         ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -4290,8 +4499,10 @@ class AsyncPaws:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_COMPARISON,
@@ -4315,14 +4526,15 @@ class AsyncPaws:
         idempotency_key: str | None = None,
         mode: Literal["contest", "defense"] | None = "contest",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsComparisonOddsResponse:
         """Exact odds of a comparison.
 
         Outcomes `a`, `b` and `tie` after the loser's rescue dice (in defense mode `b` is always 0);
         distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`, and `catastrophe_a`,
-        `catastrophe_b` (1: the side ends with a catastrophe no rescue averted, ruling 3: a rescue short
-        of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
+        `catastrophe_b` (1: the side ends with a catastrophe no rescue averted: only on a loss, ruling 8;
+        ruling 3: a rescue short of a tie spends its first success on the catastrophe, so `net` counts
+        it). Same rulings as
         `paws.comparison`.
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
@@ -4337,8 +4549,10 @@ class AsyncPaws:
             mode: contest: both attack, more successes wins; defense: b only defends, the attack lands with
                 net >= 1, b cannot win.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_COMPARISON_ODDS,
@@ -4354,7 +4568,7 @@ class AsyncPaws:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsRescueResponse:
         """Roll the group's rescue dice (Rettungswürfel).
 
@@ -4376,8 +4590,10 @@ class AsyncPaws:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_RESCUE,
@@ -4397,7 +4613,7 @@ class AsyncPaws:
         dice: int,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsRescueOddsResponse:
         """Exact odds of the group's rescue dice.
 
@@ -4412,8 +4628,10 @@ class AsyncPaws:
             dice: The group's one-shot rescue dice to roll now.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_RESCUE_ODDS,
@@ -4432,10 +4650,11 @@ class AsyncPaws:
         idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
+        penalty_dice: int | None = 0,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
         wounds: int | None = 0,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsTestResponse:
         """Roll a test (Probe).
 
@@ -4468,14 +4687,18 @@ class AsyncPaws:
                 manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Who rolls (echoed in results).
+            penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
+                ("einen Abzug von einem Würfel"); not wounds.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
             wounds: Wounds that hinder this action: -1 die each.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_TEST,
@@ -4488,6 +4711,7 @@ class AsyncPaws:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "name": name,
+                "penalty_dice": penalty_dice,
                 "seed": seed,
                 "ticket": ticket,
                 "wounds": wounds,
@@ -4505,9 +4729,10 @@ class AsyncPaws:
         fit: Literal["fallback", "matching", "specialized"] | None = "matching",
         idempotency_key: str | None = None,
         name: str | None = None,
+        penalty_dice: int | None = 0,
         ticket: Mapping[str, Any] | Model | None = None,
         wounds: int | None = 0,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsTestOddsResponse:
         """Exact odds of a test.
 
@@ -4531,10 +4756,14 @@ class AsyncPaws:
                 needed).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Who rolls (echoed in results).
+            penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
+                ("einen Abzug von einem Würfel"); not wounds.
             ticket: Accepted and ignored: the odds do not depend on it.
             wounds: Wounds that hinder this action: -1 die each.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_TEST_ODDS,
@@ -4546,6 +4775,7 @@ class AsyncPaws:
                 "fit": fit,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "penalty_dice": penalty_dice,
                 "ticket": ticket,
                 "wounds": wounds,
             },
@@ -4559,7 +4789,7 @@ class AsyncPaws:
         power: int,
         traits: Sequence[PawsTraitParam | PawsTrait],
         categories: Sequence[PawsCategoryParam | PawsCategory] | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsValidateCharacterResponse:
         """Validate a character (Potenzial und Macht).
 
@@ -4571,15 +4801,20 @@ class AsyncPaws:
         category and those in categories without their own power), `categories[].power_used` the traits
         of each category. The potential holds
         for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
-        `lang`, `issues` machine-readable), not only the first.
+        `lang`, `issues` machine-readable), not only the first. Ruling 10: `hints` give the text's
+        guidance,
+        never a problem: a potential "mit 3 gut bemessen" (below: more ordinary characters, above: heroic
+        style, from 5: gods), a power of "etwa dem fünffachen" of the potential (a hint outside 4x..6x).
 
         ``POST /v1/paws/validate-character`` (``paws.validate-character``).
 
         Args:
             potential: Highest rank of any trait.
             power: Good minus bad ranks allowed.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_VALIDATE_CHARACTER,
@@ -4607,7 +4842,7 @@ class AsyncProben:
         seed: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenCooperationResponse:
         """Roll a cooperation (Zusammenarbeiten).
 
@@ -4628,8 +4863,10 @@ class AsyncProben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_COOPERATION,
@@ -4655,7 +4892,7 @@ class AsyncProben:
         idempotency_key: str | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenCooperationOddsResponse:
         """Exact odds of a cooperation.
 
@@ -4670,8 +4907,10 @@ class AsyncProben:
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_COOPERATION_ODDS,
@@ -4701,7 +4940,7 @@ class AsyncProben:
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenExtendedResponse:
         """Roll an extended test (Erweiterte Probe).
 
@@ -4731,8 +4970,10 @@ class AsyncProben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_EXTENDED,
@@ -4766,7 +5007,7 @@ class AsyncProben:
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenExtendedOddsResponse:
         """Exact odds of an extended test.
 
@@ -4788,8 +5029,10 @@ class AsyncProben:
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_EXTENDED_ODDS,
@@ -4818,7 +5061,7 @@ class AsyncProben:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenOpposedResponse:
         """Roll an opposed test (Vergleichende Probe).
 
@@ -4842,8 +5085,10 @@ class AsyncProben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_OPPOSED,
@@ -4867,7 +5112,7 @@ class AsyncProben:
         allow_tie: bool | None = False,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenOpposedOddsResponse:
         """Exact odds of an opposed test.
 
@@ -4882,8 +5127,10 @@ class AsyncProben:
             allow_tie: Accept a tie instead of rolling again.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_OPPOSED_ODDS,
@@ -4907,7 +5154,7 @@ class AsyncProben:
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenTestResponse:
         """Roll a simple test (Einfache Probe).
 
@@ -4916,7 +5163,8 @@ class AsyncProben:
         or > difficulty (`exceed`, the literal "Übersteigt"); `attempt` n removes n-1 dice, and with no
         dice left the outcome is `no_dice` and nothing is rolled; `impossible` when the dice cannot reach
         the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
-        `quality` = successes beyond those needed.
+        `quality` = successes beyond those needed. Ruling 7: the chat line names the difficulty as the text
+        does (1 Einfach, 2 Standard, 3 Fordernd, 4 and more Schwer).
 
         ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
         ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
@@ -4941,8 +5189,10 @@ class AsyncProben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_TEST,
@@ -4978,7 +5228,7 @@ class AsyncProben:
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenTestOddsResponse:
         """Exact odds of a simple test.
 
@@ -5002,8 +5252,10 @@ class AsyncProben:
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_TEST_ODDS,
@@ -5067,7 +5319,7 @@ class AsyncWeltenbuch:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchConflictResponse:
         """Roll a conflict scene (Konfliktszene).
 
@@ -5101,8 +5353,10 @@ class AsyncWeltenbuch:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_CONFLICT,
@@ -5124,7 +5378,7 @@ class AsyncWeltenbuch:
         die: int | None = 10,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchConflictOddsResponse:
         """Exact odds of a conflict scene.
 
@@ -5143,8 +5397,10 @@ class AsyncWeltenbuch:
             die: Sides of the die; any even number (an even face is a success).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_CONFLICT_ODDS,
@@ -5159,7 +5415,7 @@ class AsyncWeltenbuch:
         hero_points: Sequence[WeltenHeroPointParam | WeltenHeroPoint] | None = None,
         spends: Sequence[WeltenSpendParam | WeltenSpend] | None = None,
         toughness: Mapping[str, WeltenToughnessParam | WeltenToughness] | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchNarrationResponse:
         """Apply the dice spent in the narration (Was genau ist geschehen?).
 
@@ -5187,8 +5443,10 @@ class AsyncWeltenbuch:
                 dice, put `{"member": ..., "hero_point": true}` into `spends`.
             spends: The ledger: every die (and hero point) spent so far, in the order spent.
             toughness: Toughness at the start of the scene, by member name.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_NARRATION,
@@ -5204,7 +5462,7 @@ class AsyncWeltenbuch:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchResurrectionResponse:
         """Find the god who brought a character back (Wiederauferstehung).
 
@@ -5226,8 +5484,10 @@ class AsyncWeltenbuch:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_RESURRECTION,
@@ -5247,7 +5507,7 @@ class AsyncWeltenbuch:
         gods: Sequence[str] | None = None,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchResurrectionOddsResponse:
         """Exact odds of a resurrection.
 
@@ -5262,8 +5522,10 @@ class AsyncWeltenbuch:
             gods: The eight gods of the table, in d8 order.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_RESURRECTION_ODDS,

@@ -116,20 +116,17 @@ class BeutelParticipant(StrictSchema):
     bag = bag_field("The participant's bag.")
     ability = Enum(ABILITIES, required=True)
     difficulty = Enum(DIFFICULTIES, load_default=Difficulty.NORMAL.value)
+    side = Name(metadata={"description": "Ruling 8: the side this participant contends for (\"nur eine Seite\"); "
+                                         "the side of the best participant wins. Without it the participant is "
+                                         "a side of its own, named by its name."})
 
     @validates_schema
     def _enough_marbles(self, data, **kwargs):
         require_marbles(data, Difficulty(data.get("difficulty", "normal")).draws)
 
 
-class BeutelContestParticipant(BeutelParticipant):
-    side = Name(metadata={"description": "Ruling 8: the side this participant contends for (\"nur eine Seite\"); "
-                                         "the side of the best participant wins. Without it the participant is "
-                                         "a side of its own, named by its name."})
-
-
 class BeutelContestRequest(StrictSchema):
-    participants = fields.List(fields.Nested(BeutelContestParticipant), required=True,
+    participants = fields.List(fields.Nested(BeutelParticipant), required=True,
                                validate=LengthAtMost("participants", min=2))
 
     @validates_schema
@@ -154,6 +151,11 @@ class BeutelContestRequest(StrictSchema):
 
 
 class BeutelFighter(BeutelParticipant):
+    """Ruling 8: combat stays pairs ("ein Charakter durchaus Teil mehrerer solcher Paare"): no side."""
+
+    class Meta(StrictSchema.Meta):
+        exclude = ("side",)
+
     ability = Enum(ABILITIES, load_default=Ability.COMBAT.value,
                    metadata={"description": "combat (default); another ability for uneven contests, "
                                             "e.g. skill to flee."})
