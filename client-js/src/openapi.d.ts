@@ -2193,6 +2193,14 @@ export interface components {
         Jwks: {
             keys: components["schemas"]["Jwk"][];
         };
+        Limit: {
+            /** @description The limit, e.g. pool_dice. */
+            name: string;
+            /** @description The environment variable that sets it. */
+            setting: string;
+            /** @description Its value on this deployment. */
+            value: number;
+        };
         MalmActionResult: {
             dice: number[];
             /** @description The total's ladder label in `lang`. */
@@ -3415,12 +3423,14 @@ export interface components {
         Problem: {
             /** @description What went wrong in this request. */
             detail: string;
-            /** @description Validation failures: dotted field path -> messages (422 only). */
+            /** @description Validation failures: dotted field path -> messages (422 only), in the request's language. */
             errors?: {
                 [key: string]: string[];
             };
             /** @description The path of the request. */
             instance: string;
+            /** @description Present when a value is over a configured limit (422, 413). */
+            limit?: components["schemas"]["Limit"];
             /** @description The X-Request-ID of the request, for the logs. */
             request_id?: string;
             /** @description The HTTP status code. */

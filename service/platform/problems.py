@@ -83,8 +83,18 @@ _HTTP_DETAILS = {
 log = logging.getLogger("wurfwerk")
 
 
+class LimitSchema(ma.Schema):
+    """The configured limit a value went over, for operators (the message names it in words)."""
+
+    name = ma.fields.String(required=True, metadata={"description": "The limit, e.g. pool_dice."})
+    value = ma.fields.Integer(required=True, metadata={"description": "Its value on this deployment."})
+    setting = ma.fields.String(required=True,
+                               metadata={"description": "The environment variable that sets it."})
+
+
 class ProblemSchema(ma.Schema):
-    """RFC 9457 problem details (documentation only; problems are built by ``problem``)."""
+    """RFC 9457 problem details (documentation only; problems are built by ``problem``). ``title``,
+    ``detail`` and the ``errors`` messages are in the request's language (Content-Language)."""
 
     type = ma.fields.String(required=True, metadata={"description": "Stable URI of the problem type (see README)."})
     title = ma.fields.String(required=True, metadata={"description": "Short summary of the problem type."})
@@ -95,8 +105,11 @@ class ProblemSchema(ma.Schema):
     errors = ma.fields.Dict(
         keys=ma.fields.String(),
         values=ma.fields.List(ma.fields.String()),
-        metadata={"description": "Validation failures: dotted field path -> messages (422 only)."},
+        metadata={"description": "Validation failures: dotted field path -> messages (422 only), in the "
+                                 "request's language."},
     )
+    limit = ma.fields.Nested(LimitSchema, metadata={
+        "description": "Present when a value is over a configured limit (422, 413)."})
 
 
 def problem_title(status: int, lang: str = "en") -> str:
