@@ -113,7 +113,9 @@ def challenge(body, source, lang):
 
     Draws 3 (easy), 2 (normal) or 1 (hard) marbles at once; success when at least one has the
     ability's colour (combat red, skill green, magic blue). Ruling 1: `unconscious` when every marble
-    drawn is black. The marbles go back into the bag.
+    drawn is black. The marbles go back into the bag. Ruling 10: waking an unconscious character
+    ("durch eine geeignete Handlung (und Herausforderung) eines anderen Charakters") is a challenge of
+    the helper with the ability the act needs; it has no operation of its own.
     """
     ability, difficulty = rules.Ability(body["ability"]), rules.Difficulty(body["difficulty"])
     result = rules.challenge(bag(body["bag"]), ability, difficulty, source)
@@ -169,8 +171,10 @@ def contest(body, source, lang):
     null, `margin` 0). Ruling 8: participants may name a `side` ("nur einer von ihnen – beziehungsweise
     nur eine Seite"): the side of the participant with the most matching marbles wins
     (`winning_side`), a tie at the top within one side is that side's win, and `margin` is that best
-    count minus the best of any other side. Ruling 1: `unconscious` per participant. Contests inflict
-    no injury; use `/combat` for a fight. Names must be unique.
+    count minus the best of any other side. Ruling 1: `unconscious` per participant. Ruling 11:
+    "niedrigere Schwierigkeiten sorgen für einen schnelleren und entscheidenderen Ausgang" speaks of one
+    contest (more marbles drawn, fewer ties, larger margins). Contests inflict no injury; use `/combat`
+    for a fight. Names must be unique.
     """
     result = rules.contest([contender(p) for p in body["participants"]], source)
     return result, text.contest(result, lang)
