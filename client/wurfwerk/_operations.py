@@ -540,7 +540,9 @@ class Beutelschneider:
 
         Draws 3 (easy), 2 (normal) or 1 (hard) marbles at once; success when at least one has the
         ability's colour (combat red, skill green, magic blue). Ruling 1: `unconscious` when every marble
-        drawn is black. The marbles go back into the bag.
+        drawn is black. The marbles go back into the bag. Ruling 10: waking an unconscious character
+        ("durch eine geeignete Handlung (und Herausforderung) eines anderen Charakters") is a challenge of
+        the helper with the ability the act needs; it has no operation of its own.
 
         ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -750,8 +752,11 @@ class Beutelschneider:
         null, `margin` 0). Ruling 8: participants may name a `side` ("nur einer von ihnen – beziehungsweise
         nur eine Seite"): the side of the participant with the most matching marbles wins
         (`winning_side`), a tie at the top within one side is that side's win, and `margin` is that best
-        count minus the best of any other side. Ruling 1: `unconscious` per participant. Contests inflict
-        no injury; use `/combat` for a fight. Names must be unique.
+        count minus the best of any other side. Ruling 1: `unconscious` per participant. Ruling 11:
+        "niedrigere Schwierigkeiten sorgen für einen schnelleren und entscheidenderen Ausgang" speaks of
+        one
+        contest (more marbles drawn, fewer ties, larger margins). Contests inflict no injury; use `/combat`
+        for a fight. Names must be unique.
 
         ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -1571,7 +1576,12 @@ class Malmsturm:
         Unkonzentriert; intimidate Eingeschüchtert, Verunsichert, Verängstigt; charm Kooperativ, Verliebt;
         push Aus dem Gleichgewicht gebracht, Stolpern; persuade Überredet, ein Auge zudrücken), in German,
         English and `lang`. Ruling 6: the consequences and their recovery times are listed in
-        `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
+        `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4). Ruling 8: a consequence's severity
+        (leicht/mittel/schwer) is the defender's choice with the GM ("Normalerweise bestimmt der
+        Verteidiger selbst"); it changes no numbers, only the recovery time, and the count decides;
+        invoking one ("Eine Konsequenz funktioniert wie ein Aspekt") is entered as `modifier`. Ruling 9:
+        `/v1/systems` lists the defender's skills per attack kind (`attack_skills`, the text's table:
+        Ausweichen, Menschenkenntnis/Wahrnehmung, Nerven behalten, Körperbeherrschung).
 
         ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -3112,7 +3122,9 @@ class AsyncBeutelschneider:
 
         Draws 3 (easy), 2 (normal) or 1 (hard) marbles at once; success when at least one has the
         ability's colour (combat red, skill green, magic blue). Ruling 1: `unconscious` when every marble
-        drawn is black. The marbles go back into the bag.
+        drawn is black. The marbles go back into the bag. Ruling 10: waking an unconscious character
+        ("durch eine geeignete Handlung (und Herausforderung) eines anderen Charakters") is a challenge of
+        the helper with the ability the act needs; it has no operation of its own.
 
         ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -3322,8 +3334,11 @@ class AsyncBeutelschneider:
         null, `margin` 0). Ruling 8: participants may name a `side` ("nur einer von ihnen – beziehungsweise
         nur eine Seite"): the side of the participant with the most matching marbles wins
         (`winning_side`), a tie at the top within one side is that side's win, and `margin` is that best
-        count minus the best of any other side. Ruling 1: `unconscious` per participant. Contests inflict
-        no injury; use `/combat` for a fight. Names must be unique.
+        count minus the best of any other side. Ruling 1: `unconscious` per participant. Ruling 11:
+        "niedrigere Schwierigkeiten sorgen für einen schnelleren und entscheidenderen Ausgang" speaks of
+        one
+        contest (more marbles drawn, fewer ties, larger margins). Contests inflict no injury; use `/combat`
+        for a fight. Names must be unique.
 
         ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -4143,7 +4158,12 @@ class AsyncMalmsturm:
         Unkonzentriert; intimidate Eingeschüchtert, Verunsichert, Verängstigt; charm Kooperativ, Verliebt;
         push Aus dem Gleichgewicht gebracht, Stolpern; persuade Überredet, ein Auge zudrücken), in German,
         English and `lang`. Ruling 6: the consequences and their recovery times are listed in
-        `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
+        `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4). Ruling 8: a consequence's severity
+        (leicht/mittel/schwer) is the defender's choice with the GM ("Normalerweise bestimmt der
+        Verteidiger selbst"); it changes no numbers, only the recovery time, and the count decides;
+        invoking one ("Eine Konsequenz funktioniert wie ein Aspekt") is entered as `modifier`. Ruling 9:
+        `/v1/systems` lists the defender's skills per attack kind (`attack_skills`, the text's table:
+        Ausweichen, Menschenkenntnis/Wahrnehmung, Nerven behalten, Körperbeherrschung).
 
         ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
