@@ -10,6 +10,7 @@ from marshmallow import ValidationError, validate
 
 from service.config import LIMIT_SETTINGS, Limits
 from service.platform.catalogs import marked
+from service.platform.errors import EncounterTooLarge
 from service.platform.messages import LimitMessage, Message, say, say_n
 from service.platform.runtime import current_runtime
 
@@ -91,3 +92,24 @@ class LengthAtMost(validate.Length):
                                         self.min, min=self.min))
         check_limit(self.limit_name, len(value))
         return value
+
+
+def encounter_precision(states: int, exact: str, *, float_only: bool = False) -> bool:
+    """Whether an encounter whose state bound is ``states`` is solved in exact fractions (True) or
+    float64 (False), per its body's ``exact`` (auto|required|never); refused before any solving when
+    the bound is over a limit. ``float_only``: the system answers float64 only (Beutelschneider)."""
+    limits = current_limits()
+    if states > limits.encounter_states:
+        raise EncounterTooLarge("body", say("the encounter has up to %(states)s states, more than the limit "
+                                            "%(limit)s (WURFWERK_MAX_ENCOUNTER_STATES)",
+                                            states=states, limit=limits.encounter_states),
+                                states=states, limit=limits.encounter_states)
+    if exact == "required" and (float_only or states > limits.encounter_exact_states):
+        limit = 0 if float_only else limits.encounter_exact_states
+        reason = (say("this system answers encounters in float64 only") if float_only else
+                  say("exact answers are given up to %(limit)s states (WURFWERK_MAX_ENCOUNTER_EXACT_STATES)",
+                      limit=limit))
+        raise EncounterTooLarge("exact", say("the encounter has up to %(states)s states; %(reason)s",
+                                             states=states, reason=reason),
+                                states=states, limit=limit)
+    return exact != "never" and not float_only and states <= limits.encounter_exact_states

@@ -37,6 +37,9 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "validation-error": (422, "A field is missing, of the wrong type, out of range or over a limit."),
     "invalid-input": (422, "The rules cannot resolve the request (e.g. `manual` values that do not fit)."),
     "rule-violation": (422, "A choice the rules forbid; the message names the rule."),
+    "encounter-too-large": (422, "An encounter has more states than WURFWERK_MAX_ENCOUNTER_STATES (or, with "
+                                 "`exact: required`, than WURFWERK_MAX_ENCOUNTER_EXACT_STATES); members `states` "
+                                 "and `limit`. Refused before solving."),
     "invalid-receipt": (422, "A signed response handed back does not verify or is of the wrong operation."),
     "invalid-ticket": (422, "A roll ticket is forged, altered, expired, for another operation or from a retired key."),
     "request-timeout": (408, "The body did not arrive within WURFWERK_READ_TIMEOUT; the connection is closed."),
@@ -52,6 +55,9 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
                        "and no key is configured."),
     "http-error": (0, "Any other HTTP error, with its status."),
 }
+
+# The problem responses every /v1 operation documents (what a client's request can cause anywhere).
+DOCUMENTED_STATUSES = (400, 401, 413, 415, 422)
 
 _SLUG_BY_STATUS = {400: "bad-request", 401: "unauthorized", 403: "forbidden", 404: "not-found",
                    405: "method-not-allowed", 413: "payload-too-large",
@@ -128,10 +134,12 @@ def problem_document(status: int, detail: str, *, slug: str, instance: str, requ
 
 
 def problem(status: int, detail: str, *, slug: str | None = None,
-            errors: Mapping[str, list[str]] | None = None, headers=None, instance: str | None = None):
-    """``instance`` is the request's path unless a batch answers for one of its items. ``detail``
-    and the ``errors`` messages are said in the request's language (messages.Message); a message
-    that reports a limit adds the ``limit`` member."""
+            errors: Mapping[str, list[str]] | None = None, headers=None, instance: str | None = None,
+            members: Mapping[str, Any] | None = None):
+    """``instance`` is the request's path unless a batch answers for one of its items; ``members``
+    are a problem type's own extension members (RFC 9457 §3.2). ``detail`` and the ``errors``
+    messages are said in the request's language (messages.Message); a message that reports a limit
+    adds the ``limit`` member."""
     lang = request_lang()
     instance = instance or request.path
     glossary = _glossary_for(instance)
@@ -144,6 +152,8 @@ def problem(status: int, detail: str, *, slug: str | None = None,
     limit = _limit_of(detail, errors)
     if limit is not None:
         body["limit"] = limit
+    if members:
+        body.update(members)
     return json_response(body, status, mimetype=PROBLEM_MEDIA_TYPE, headers=headers)
 
 
@@ -155,22 +165,26 @@ def _limit_of(detail: Any, errors: Mapping[str, list[str]] | None) -> dict | Non
     return None
 
 
+_GLOSSARIES = "wurfwerk.glossaries"  # the app's extension: system id -> German term -> API word
+
+
+def register_glossaries(app: Flask, glossaries: Mapping[str, Mapping[str, str]]) -> None:
+    """Keep each system's glossary (German term -> API word) for the problems of its paths, its
+    paired terms ("gering / deutlich / besonders groß": "low / clear / grave") split into single ones."""
+    table = app.extensions[_GLOSSARIES] = {}
+    for system_id, glossary in glossaries.items():
+        single: dict[str, str] = {}
+        for term, api in glossary.items():
+            terms, words = term.split(" / "), api.split(" / ")
+            for one_term, word in (zip(terms, words) if len(terms) == len(words) else [(term, api)]):
+                single.setdefault(one_term.strip(), word.strip())
+        table[system_id] = single
+
+
 def _glossary_for(path: str) -> dict[str, str]:
-    """The glossary (German term -> API word) of the system whose path this is, with its paired
-    terms ("gering / deutlich / besonders groß": "low / clear / grave") split into single ones."""
-    glossaries = current_app.extensions.setdefault("wurfwerk.glossaries", {})
-    prefix = "/".join(path.split("/", 3)[:3])  # /v1/<system>
-    if prefix not in glossaries:
-        glossary: dict[str, str] = {}
-        for blueprint in current_app.blueprints.values():
-            if getattr(blueprint, "url_prefix", None) == prefix:
-                for term, api in (getattr(blueprint, "glossary", None) or {}).items():
-                    terms, words = term.split(" / "), api.split(" / ")
-                    pairs = zip(terms, words) if len(terms) == len(words) else [(term, api)]
-                    for one_term, word in pairs:
-                        glossary.setdefault(one_term.strip(), word.strip())
-        glossaries[prefix] = glossary
-    return glossaries[prefix]
+    """The glossary of the system whose path this is (``/v1/<system>/...``), else none."""
+    parts = path.split("/", 3)
+    return current_app.extensions.get(_GLOSSARIES, {}).get(parts[2], {}) if len(parts) > 2 else {}
 
 
 def flatten_messages(messages: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -242,8 +256,8 @@ def _merge_locations(messages: Mapping[str, Any]) -> dict[str, Any]:
 
 def input_error_problem(error: InputError, instance: str | None = None):
     return problem(422, say("%(path)s: %(message)s", path=error.field, message=error.message),
-                   slug=error.problem_type,
-                   errors={error.field: [error.message]}, instance=instance)
+                   slug=error.problem_type, errors={error.field: [error.message]}, instance=instance,
+                   members=error.members)
 
 
 def unexpected_problem(error: Exception, instance: str | None = None):
