@@ -131,9 +131,9 @@ export interface paths {
          *     injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used an injuring
          *     ability; a winner using another ability (flight, escape) inflicts nothing. Ruling 9: the injuring
          *     abilities are `injuring_abilities`, `[combat]` by default; a world where magic wounds adds `magic`.
-         *     Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury is drawn from the
-         *     loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
-         *     a bag holding fewer marbles than the severity has all of them drawn.
+         *     Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury
+         *     is drawn from the loser's bag at once (after both draws) and each marble drawn becomes black
+         *     (`injury.bag_after`); a bag holding fewer marbles than the severity has all of them drawn.
          */
         post: operations["beutelschneider.combat"];
         delete?: never;
@@ -153,10 +153,10 @@ export interface paths {
         put?: never;
         /**
          * Exact odds of an exchange of blows
-         * @description Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using an injuring
-         *     ability, rulings 3 and 9), `wins:<name>` (a win that inflicts no injury: the winner used another
-         *     ability; 0 for a side using an injuring one), and `tie`. So P(<name> wins) = `wins:<name>` + the
-         *     `injury:<other>:*` outcomes.
+         * @description Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using an injuring ability,
+         *     rulings 3 and 9),
+         *     `wins:<name>` (a win that inflicts no injury: the winner used another ability; 0 for a side using
+         *     combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
          *     Distributions `margin` (0 = tie) and `severity` (0 = no injury).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.

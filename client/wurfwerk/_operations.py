@@ -647,10 +647,9 @@ class Beutelschneider:
         injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used an injuring
         ability; a winner using another ability (flight, escape) inflicts nothing. Ruling 9: the injuring
         abilities are `injuring_abilities`, `[combat]` by default; a world where magic wounds adds `magic`.
-        Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury is
-        drawn from the
-        loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
-        a bag holding fewer marbles than the severity has all of them drawn.
+        Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury
+        is drawn from the loser's bag at once (after both draws) and each marble drawn becomes black
+        (`injury.bag_after`); a bag holding fewer marbles than the severity has all of them drawn.
 
         ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -701,9 +700,10 @@ class Beutelschneider:
         """Exact odds of an exchange of blows.
 
         Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using an injuring
-        ability, rulings 3 and 9), `wins:<name>` (a win that inflicts no injury: the winner used another
-        ability; 0 for a side using an injuring one), and `tie`. So P(<name> wins) = `wins:<name>` + the
-        `injury:<other>:*` outcomes.
+        ability,
+        rulings 3 and 9),
+        `wins:<name>` (a win that inflicts no injury: the winner used another ability; 0 for a side using
+        combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
         Distributions `margin` (0 = tie) and `severity` (0 = no injury).
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
@@ -3229,10 +3229,9 @@ class AsyncBeutelschneider:
         injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used an injuring
         ability; a winner using another ability (flight, escape) inflicts nothing. Ruling 9: the injuring
         abilities are `injuring_abilities`, `[combat]` by default; a world where magic wounds adds `magic`.
-        Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury is
-        drawn from the
-        loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
-        a bag holding fewer marbles than the severity has all of them drawn.
+        Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury
+        is drawn from the loser's bag at once (after both draws) and each marble drawn becomes black
+        (`injury.bag_after`); a bag holding fewer marbles than the severity has all of them drawn.
 
         ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -3283,9 +3282,10 @@ class AsyncBeutelschneider:
         """Exact odds of an exchange of blows.
 
         Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using an injuring
-        ability, rulings 3 and 9), `wins:<name>` (a win that inflicts no injury: the winner used another
-        ability; 0 for a side using an injuring one), and `tie`. So P(<name> wins) = `wins:<name>` + the
-        `injury:<other>:*` outcomes.
+        ability,
+        rulings 3 and 9),
+        `wins:<name>` (a win that inflicts no injury: the winner used another ability; 0 for a side using
+        combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
         Distributions `margin` (0 = tie) and `severity` (0 = no injury).
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
