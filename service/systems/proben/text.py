@@ -84,6 +84,8 @@ def cooperation(result: CooperationResult, difficulty: int, leader_name: str | N
             intro = t.gettext("Cooperation: both helpers grant an advantage each.")
         else:
             intro = t.gettext("Cooperation: all %(number)s helpers grant an advantage each.") % values
+    elif helpers == 2:
+        intro = t.gettext("Cooperation: one of the two helpers grants an advantage.")
     else:
         intro = t.ngettext("Cooperation: %(helped)d of %(helpers)d helpers grants an advantage.",
                            "Cooperation: %(helped)d of %(helpers)d helpers grant an advantage each.", helped) % values
