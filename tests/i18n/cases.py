@@ -319,9 +319,9 @@ def _beutelschneider() -> Iterator[Case]:
     yield "beutelschneider.combat tie", said(beutel_text.combat, beutel.CombatResult(participants(), None, 0, None))
     yield "beutelschneider.contest won for a side (ruling 8)", said(beutel_text.contest, beutel.ContestResult(
         participants(), "Matthäus", 1, "Helden"))
+    mage = beutel.ContestantResult("Mage", beutel.Ability.MAGIC, (BLUE,), 1, False)
     yield "beutelschneider.combat won with magic where magic does not wound (ruling 9)", lambda lang: (
-        beutel_text.combat(beutel.CombatResult((beutel.ContestantResult("Mage", beutel.Ability.MAGIC, (BLUE,), 1, False),
-                                                participants()[1]), "Mage", 1, None), lang,
+        beutel_text.combat(beutel.CombatResult((mage, participants()[1]), "Mage", 1, None), lang,
                            frozenset({beutel.Ability.COMBAT, beutel.Ability.SKILL})))
     yield from _each("beutelschneider.combat injury, n black marbles drawn stay black", lambda n: said(
         beutel_text.combat, beutel.CombatResult(participants(), "Matthäus", 1, beutel.CombatInjury(
