@@ -278,6 +278,6 @@ def http_error(status: int, detail: str, slug: str | None = None) -> HTTPExcepti
     from werkzeug.exceptions import default_exceptions
 
     error = default_exceptions[status]()
-    error.wurfwerk_detail = detail
-    error.wurfwerk_slug = slug
+    error.wurfwerk_detail = detail  # type: ignore[attr-defined]  # read by http_exception_problem
+    error.wurfwerk_slug = slug  # type: ignore[attr-defined]
     return error

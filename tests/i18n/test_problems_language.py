@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from marshmallow import fields, validate
 
-from tests.systems.weltenbuch.test_orc_ambush import AMBUSH, MANUAL, TOUGHNESS
+from tests.systems.weltenbuch.test_worked_examples import AMBUSH, MANUAL, TOUGHNESS
 from tests.test_bad_input_corpus import _corpus
 
 PROBLEM = "application/problem+json"
