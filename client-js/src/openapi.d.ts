@@ -1428,7 +1428,7 @@ export interface components {
         };
         BeutelCombatResult: {
             injury: components["schemas"]["BeutelCombatInjury"] | null;
-            /** @description Winner's matching minus the next best (of another side, ruling 8); 0 on a tie. */
+            /** @description Winner's matching minus the next best; 0 on a tie. */
             margin: number;
             participants: components["schemas"]["BeutelContestant"][];
             /** @description null on a tie at the top. */
@@ -2781,7 +2781,7 @@ export interface components {
             effects: number;
             /** @enum {string} */
             mode: "contest" | "defense";
-            /** @description Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison (a repelled attack too); the acting character's `name` after a failed test (`player` when it has none); the loser's `name` after a lost comparison (its key `a`/`b` when it has none). */
+            /** @description Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison; the acting character's `name` after a failed test (`player` when it has none); the loser's `name` after a lost comparison, the attacker's after a repelled attack (its key `a`/`b` when it has none). */
             narrator: string;
             /** @description The winner's successes left after cancellation and rescue; 0 on a tie. */
             net: number;
@@ -2887,7 +2887,7 @@ export interface components {
             successes: number;
         };
         PawsSide: {
-            /** @description This side's dice all showed 1 and its rescue dice did not avert it (ruling 3). */
+            /** @description This side lost, its dice all showed 1 and its rescue dice did not avert it (rulings 3 and 8: a tie is no catastrophe). */
             catastrophe: boolean;
             dice: number[];
             name: string | null;
@@ -3012,7 +3012,7 @@ export interface components {
             dice: number[];
             /** @description One per success beyond the first. */
             effects: number;
-            /** @description Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison (a repelled attack too); the acting character's `name` after a failed test (`player` when it has none); the loser's `name` after a lost comparison (its key `a`/`b` when it has none). */
+            /** @description Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison; the acting character's `name` after a failed test (`player` when it has none); the loser's `name` after a lost comparison, the attacker's after a repelled attack (its key `a`/`b` when it has none). */
             narrator: string;
             pool: components["schemas"]["PawsPoolSize"];
             /** @description null unless the test failed and rescue dice were rolled. */

@@ -240,7 +240,7 @@ class BeutelCombatResult(Model):
     """``BeutelCombatResult`` in the API's JSON."""
     injury: BeutelCombatInjury | None
     margin: int
-    """Winner's matching minus the next best (of another side, ruling 8); 0 on a tie."""
+    """Winner's matching minus the next best; 0 on a tie."""
     participants: list[BeutelContestant]
     winner: str | None
     """null on a tie at the top."""
@@ -2724,9 +2724,9 @@ class PawsComparisonResult(Model):
     """net - 1, never below 0."""
     mode: Literal["contest", "defense"]
     narrator: str
-    """Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison (a repelled
-    attack too); the acting character's `name` after a failed test (`player` when it has none); the loser's
-    `name` after a lost comparison (its key `a`/`b` when it has none).
+    """Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison; the acting
+    character's `name` after a failed test (`player` when it has none); the loser's `name` after a lost
+    comparison, the attacker's after a repelled attack (its key `a`/`b` when it has none).
     """
     net: int
     """The winner's successes left after cancellation and rescue; 0 on a tie."""
@@ -2950,7 +2950,9 @@ class PawsRescueResult(Model):
 class PawsSide(Model):
     """``PawsSide`` in the API's JSON."""
     catastrophe: bool
-    """This side's dice all showed 1 and its rescue dice did not avert it (ruling 3)."""
+    """This side lost, its dice all showed 1 and its rescue dice did not avert it (rulings 3 and 8: a tie is
+    no catastrophe).
+    """
     dice: list[int]
     name: str | None
     pool: PawsPoolSize
@@ -3154,9 +3156,9 @@ class PawsTestResult(Model):
     effects: int
     """One per success beyond the first."""
     narrator: str
-    """Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison (a repelled
-    attack too); the acting character's `name` after a failed test (`player` when it has none); the loser's
-    `name` after a lost comparison (its key `a`/`b` when it has none).
+    """Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison; the acting
+    character's `name` after a failed test (`player` when it has none); the loser's `name` after a lost
+    comparison, the attacker's after a repelled attack (its key `a`/`b` when it has none).
     """
     pool: PawsPoolSize
     rescue: PawsTestRescue | None
