@@ -33,7 +33,7 @@ class Message(str):
 
     msgid: str
     plural: str | None
-    count: int | None
+    plural_count: int
     context: str | None
     params: Mapping[str, Any]
 
@@ -44,7 +44,8 @@ class Message(str):
             params.setdefault("count", count)
         english = cls._render(msgid if plural is None or count == 1 else plural, params, "en")
         message = super().__new__(cls, english)
-        message.msgid, message.plural, message.count, message.context = msgid, plural, count, context
+        message.msgid, message.plural, message.context = msgid, plural, context
+        message.plural_count = count if count is not None else 1
         message.params = params
         return message
 
@@ -59,8 +60,8 @@ class Message(str):
         name the API word for a German one."""
         t = translations(lang)
         if self.plural is not None:
-            text = (t.npgettext(self.context, self.msgid, self.plural, self.count) if self.context
-                    else t.ngettext(self.msgid, self.plural, self.count))
+            text = (t.npgettext(self.context, self.msgid, self.plural, self.plural_count) if self.context
+                    else t.ngettext(self.msgid, self.plural, self.plural_count))
         else:
             text = t.pgettext(self.context, self.msgid) if self.context else t.gettext(self.msgid)
         return self._render(text, self.params, lang, glossary)
@@ -76,6 +77,8 @@ class Message(str):
 class LimitMessage(Message):
     """A value over a configured limit: the problem carries ``limit`` for operators."""
 
+    limit_member: dict
+
     def __new__(cls, msgid: str, params: Mapping[str, Any], *, limit: dict):
         message = super().__new__(cls, msgid, params)
         message.limit_member = dict(limit)
@@ -90,19 +93,25 @@ class Template(Message):
     ``error``): ``format`` gives the Message with those parameters. The msgid uses ``%(name)s``;
     with ``plural``, the parameter ``counted`` chooses the plural form."""
 
+    template_plural: str | None
+    counted: str | None
+
     def __new__(cls, msgid: str, plural: str | None = None, counted: str | None = None):
         template = super().__new__(cls, msgid)
         template.template_plural, template.counted = plural, counted
         return template
 
     def format(self, *args: Any, **kwargs: Any) -> Message:  # noqa: A003 - marshmallow calls str.format
-        if self.template_plural is None:
+        if self.template_plural is None or self.counted is None:
             return Message(self.msgid, kwargs)
         return Message(self.msgid, kwargs, plural=self.template_plural, count=kwargs[self.counted])
 
 
 class Choices(Message):
     """"must be one of: a, b, c" for a refused choice, naming the API word of a German one."""
+
+    choices: list[str]
+    value: Any
 
     def __new__(cls, choices: Iterable, value: Any):
         choices = [str(choice) for choice in choices]
@@ -128,6 +137,7 @@ class Choices(Message):
 
 
 class _ChoiceTemplate(Template):
+    choices: list
     def __new__(cls, choices: Iterable):
         template = super().__new__(cls, "must be one of: %(choices)s")
         template.choices = list(choices)
@@ -188,7 +198,7 @@ _INVALID_BY_KIND = (
     (fields.Dict, Template("must be an object")),
     (fields.Nested, Template("must be an object")),
 )
-SCHEMA_MESSAGES = {"unknown": Template("is not a field of this request"),
+SCHEMA_MESSAGES: dict[str, str] = {"unknown": Template("is not a field of this request"),
                    "type": Template("must be an object")}
 
 _RANGE = {"min": Template("must be at least %(min)s"), "max": Template("must be at most %(max)s"),

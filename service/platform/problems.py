@@ -239,7 +239,7 @@ def http_exception_problem(error: HTTPException):
     elif error.code == 401:
         headers = {"WWW-Authenticate": 'Bearer realm="wurfwerk"'}
     slug = getattr(error, "wurfwerk_slug", None)
-    detail = getattr(error, "wurfwerk_detail", None) or _HTTP_DETAILS.get(error.code) \
+    detail = getattr(error, "wurfwerk_detail", None) or _HTTP_DETAILS.get(error.code or 0) \
         or error.description or error.name
     return problem(error.code or 500, detail, slug=slug, headers=headers)
 

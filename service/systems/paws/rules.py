@@ -261,11 +261,11 @@ def comparison(a: Pool, b: Pool, source: RandomSource, *, mode: Mode = Mode.CONT
             net -= rescue.cancelled
             winner = winner if net else None
     attack_lands = (winner == "a") if mode is Mode.DEFENSE else None
-    loser = loser_of(winner, a_successes, b_successes, mode)
+    losing = loser_of(winner, a_successes, b_successes, mode)
     return ComparisonResult(
         mode,
-        _side(a, a_faces, a_successes, rescues["a"], lost=loser == "a"),
-        _side(b, b_faces, b_successes, rescues["b"], lost=loser == "b"),
+        _side(a, a_faces, a_successes, rescues["a"], lost=losing == "a"),
+        _side(b, b_faces, b_successes, rescues["b"], lost=losing == "b"),
         winner, net, effects_for(net), attack_lands, narrator_of_comparison(winner, a, b, mode),
     )
 

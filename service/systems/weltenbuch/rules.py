@@ -281,12 +281,12 @@ def narration(members: Sequence[RolledMember], toughness: Mapping[str, Toughness
         else:
             spent.append(_spend(index, spend, by_name, state))
     for index, spent_points in enumerate(hero_points):  # ruling 7: reported like the ledger's, one per point
-        field_name = f"hero_points.{index}.member"
+        member = spent_points.member
+        state[member] = _hero_points(f"hero_points.{index}.member", HeroPoints(member, 0), by_name, state)  # checks it
         for _ in range(spent_points.count):
-            before = state.get(spent_points.member)
-            state[spent_points.member] = _hero_points(field_name, HeroPoints(spent_points.member, 1), by_name, state)
-            ledger_points.append(HeroPointApplied(spent_points.member, None,
-                                                  state[spent_points.member].current - before.current))
+            before = state[member].current
+            state[member] = state[member].healed(1)
+            ledger_points.append(HeroPointApplied(member, None, state[member].current - before))
     unspent = _unspent(members, spends)
     complete = not unspent
     # "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der Charakter eine
