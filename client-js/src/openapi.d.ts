@@ -82,7 +82,9 @@ export interface paths {
          * Draw for a challenge (Herausforderung)
          * @description Draws 3 (easy), 2 (normal) or 1 (hard) marbles at once; success when at least one has the
          *     ability's colour (combat red, skill green, magic blue). Ruling 1: `unconscious` when every marble
-         *     drawn is black. The marbles go back into the bag.
+         *     drawn is black. The marbles go back into the bag. Ruling 10: waking an unconscious character
+         *     ("durch eine geeignete Handlung (und Herausforderung) eines anderen Charakters") is a challenge of
+         *     the helper with the ability the act needs; it has no operation of its own.
          */
         post: operations["beutelschneider.challenge"];
         delete?: never;
@@ -126,10 +128,12 @@ export interface paths {
         /**
          * One exchange of blows (Schlagabtausch), or an uneven contest
          * @description A contest of two (ruling 2) where `ability` defaults to `combat`. Ruling 3: the loser suffers an
-         *     injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used `combat`; a
-         *     winner using another ability (flight, escape) inflicts nothing. The injury is drawn from the
-         *     loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
-         *     a bag holding fewer marbles than the severity has all of them drawn.
+         *     injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used an injuring
+         *     ability; a winner using another ability (flight, escape) inflicts nothing. Ruling 9: the injuring
+         *     abilities are `injuring_abilities`, `[combat]` by default; a world where magic wounds adds `magic`.
+         *     Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury
+         *     is drawn from the loser's bag at once (after both draws) and each marble drawn becomes black
+         *     (`injury.bag_after`); a bag holding fewer marbles than the severity has all of them drawn.
          */
         post: operations["beutelschneider.combat"];
         delete?: never;
@@ -149,7 +153,8 @@ export interface paths {
         put?: never;
         /**
          * Exact odds of an exchange of blows
-         * @description Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using combat, ruling 3),
+         * @description Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using an injuring ability,
+         *     rulings 3 and 9),
          *     `wins:<name>` (a win that inflicts no injury: the winner used another ability; 0 for a side using
          *     combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
          *     Distributions `margin` (0 = tie) and `severity` (0 = no injury).
@@ -177,8 +182,13 @@ export interface paths {
          * @description Every participant draws for their own ability and difficulty (in the order given); the
          *     marbles of each one's ability colour are compared. Ruling 2: most matching marbles wins;
          *     `margin` = winner's matching minus the next best; a tie at the top has no winner (`winner`
-         *     null, `margin` 0). Ruling 1: `unconscious` per participant. Contests inflict no injury; use
-         *     `/combat` for a fight. Names must be unique.
+         *     null, `margin` 0). Ruling 8: participants may name a `side` ("nur einer von ihnen – beziehungsweise
+         *     nur eine Seite"): the side of the participant with the most matching marbles wins
+         *     (`winning_side`), a tie at the top within one side is that side's win, and `margin` is that best
+         *     count minus the best of any other side. Ruling 1: `unconscious` per participant. Ruling 11:
+         *     "niedrigere Schwierigkeiten sorgen für einen schnelleren und entscheidenderen Ausgang" speaks of one
+         *     contest (more marbles drawn, fewer ties, larger margins). Contests inflict no injury; use `/combat`
+         *     for a fight. Names must be unique.
          */
         post: operations["beutelschneider.contest"];
         delete?: never;
@@ -198,8 +208,10 @@ export interface paths {
         put?: never;
         /**
          * Exact odds of a contest
-         * @description Outcomes `wins:<name>` per participant and `tie` (ruling 2), over all draws of all participants
-         *     (computed per participant, then combined); distribution `margin` (0 = tie); expected
+         * @description Outcomes `wins:<side>` per side and `tie` (ruling 2; ruling 8: a participant without `side` is a
+         *     side of its own, so without sides these are `wins:<name>` per participant), over all draws of all
+         *     participants (computed per participant, each side scoring its best, then combined); distribution
+         *     `margin` (0 = tie); expected
          *     `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
@@ -678,7 +690,12 @@ export interface paths {
          *     Unkonzentriert; intimidate Eingeschüchtert, Verunsichert, Verängstigt; charm Kooperativ, Verliebt;
          *     push Aus dem Gleichgewicht gebracht, Stolpern; persuade Überredet, ein Auge zudrücken), in German,
          *     English and `lang`. Ruling 6: the consequences and their recovery times are listed in
-         *     `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
+         *     `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4). Ruling 8: a consequence's severity
+         *     (leicht/mittel/schwer) is the defender's choice with the GM ("Normalerweise bestimmt der
+         *     Verteidiger selbst"); it changes no numbers, only the recovery time, and the count decides;
+         *     invoking one ("Eine Konsequenz funktioniert wie ein Aspekt") is entered as `modifier`. Ruling 9:
+         *     `/v1/systems` lists the defender's skills per attack kind (`attack_skills`, the text's table:
+         *     Ausweichen, Menschenkenntnis/Wahrnehmung, Nerven behalten, Körperbeherrschung).
          */
         post: operations["malmsturm.attack"];
         delete?: never;
@@ -848,9 +865,12 @@ export interface paths {
          *     rescue dice (after the two pools); each rescue success cancels one of the winner's net successes,
          *     reaching 0 makes a tie, never a win; a tie is no failure, so the rescued side's catastrophe (every
          *     die 1) is gone too. Short of a tie, the first rescue success averts the side's catastrophe instead
-         *     and the others cancel (`rescue.catastrophe_averted`). Each side's `catastrophe` is its own roll of
-         *     only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
-         *     on a tie or a repelled attack.
+         *     and the others cancel (`rescue.catastrophe_averted`). Ruling 8: only the loser can suffer a
+         *     catastrophe: a side's `catastrophe` is its own roll of only ones, on a loss, that no rescue averted
+         *     (a 0:0 tie of ones is none for either side); the chat line says it before any rescue. Ruling 7
+         *     ("Bei Vergleichen hat grundsätzlich der Verlierer das Recht"): `narrator` is the loser (its `name`,
+         *     or `a`/`b`), in defense mode too: a repelled attack is narrated by the attacker; `gm` on a tie.
+         *     Ruling 9: a pool's `penalty_dice` are the dice the GM takes away ("Gegner schwächen").
          */
         post: operations["paws.comparison"];
         delete?: never;
@@ -872,8 +892,9 @@ export interface paths {
          * Exact odds of a comparison
          * @description Outcomes `a`, `b` and `tie` after the loser's rescue dice (in defense mode `b` is always 0);
          *     distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`, and `catastrophe_a`,
-         *     `catastrophe_b` (1: the side ends with a catastrophe no rescue averted, ruling 3: a rescue short
-         *     of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
+         *     `catastrophe_b` (1: the side ends with a catastrophe no rescue averted: only on a loss, ruling 8;
+         *     ruling 3: a rescue short of a tie spends its first success on the catastrophe, so `net` counts
+         *     it). Same rulings as
          *     `paws.comparison`.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
@@ -1002,7 +1023,9 @@ export interface paths {
          *     category and those in categories without their own power), `categories[].power_used` the traits
          *     of each category. The potential holds
          *     for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
-         *     `lang`, `issues` machine-readable), not only the first.
+         *     `lang`, `issues` machine-readable), not only the first. Ruling 10: `hints` give the text's guidance,
+         *     never a problem: a potential "mit 3 gut bemessen" (below: more ordinary characters, above: heroic
+         *     style, from 5: gods), a power of "etwa dem fünffachen" of the potential (a hint outside 4x..6x).
          */
         post: operations["paws.validate-character"];
         delete?: never;
@@ -1227,7 +1250,8 @@ export interface paths {
          *     or > difficulty (`exceed`, the literal "Übersteigt"); `attempt` n removes n-1 dice, and with no
          *     dice left the outcome is `no_dice` and nothing is rolled; `impossible` when the dice cannot reach
          *     the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
-         *     `quality` = successes beyond those needed.
+         *     `quality` = successes beyond those needed. Ruling 7: the chat line names the difficulty as the text
+         *     does (1 Einfach, 2 Standard, 3 Fordernd, 4 and more Schwer).
          */
         post: operations["proben.test"];
         delete?: never;
@@ -1641,11 +1665,13 @@ export interface components {
             winner: string | null;
         };
         BeutelContestResult: {
-            /** @description Winner's matching minus the next best; 0 on a tie. */
+            /** @description Winner's matching minus the next best (of another side, ruling 8); 0 on a tie. */
             margin: number;
             participants: components["schemas"]["BeutelContestant"][];
             /** @description null on a tie at the top. */
             winner: string | null;
+            /** @description Ruling 8: the winner's side (its name when it gave none); null on a tie at the top. */
+            winning_side: string | null;
         };
         BeutelContestant: {
             /** @enum {string} */
@@ -1654,6 +1680,8 @@ export interface components {
             drawn: ("red" | "green" | "blue" | "white" | "black")[];
             matching: number;
             name: string;
+            /** @description The side given in the request (ruling 8), else null. */
+            side: string | null;
             unconscious: boolean;
         };
         BeutelCreationRules: {
@@ -1703,6 +1731,8 @@ export interface components {
              */
             difficulty?: "easy" | "normal" | "hard" | null;
             name: string;
+            /** @description Ruling 8: the side this participant contends for ("nur eine Seite"); the side of the best participant wins. Without it the participant is a side of its own, named by its name. */
+            side?: string | null;
         };
         BeutelExperienceResult: {
             /** @description The new bag when `replacements` were given, else null. */
@@ -1787,6 +1817,8 @@ export interface components {
              */
             difficulty?: "easy" | "normal" | "hard" | null;
             name: string;
+            /** @description Ruling 8: the side this participant contends for ("nur eine Seite"); the side of the best participant wins. Without it the participant is a side of its own, named by its name. */
+            side?: string | null;
         };
         BeutelSideEnd: {
             /** @description The bag at the end. */
@@ -1891,6 +1923,8 @@ export interface components {
             defender: components["schemas"]["BeutelFighter"];
             /** @description Accepted and ignored: the odds do not depend on it. */
             idempotency_key?: string | null;
+            /** @description Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision). */
+            injuring_abilities?: ("combat" | "skill" | "magic")[] | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
             ticket?: {
                 [key: string]: unknown;
@@ -1907,6 +1941,8 @@ export interface components {
             defender: components["schemas"]["BeutelFighter"];
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
+            /** @description Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision). */
+            injuring_abilities?: ("combat" | "skill" | "magic")[] | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
@@ -2544,6 +2580,14 @@ export interface components {
         Jwks: {
             keys: components["schemas"]["Jwk"][];
         };
+        Limit: {
+            /** @description The limit, e.g. pool_dice. */
+            name: string;
+            /** @description The environment variable that sets it. */
+            setting: string;
+            /** @description Its value on this deployment. */
+            value: number;
+        };
         MalmActionResult: {
             dice: number[];
             /** @description The total's ladder label in `lang`. */
@@ -3029,6 +3073,8 @@ export interface components {
         };
         PawsCharacterResult: {
             categories: components["schemas"]["PawsCategoryUse"][];
+            /** @description Ruling 10: the text's guidance on potential ("mit 3 gut bemessen") and power ("etwa dem fünffachen"), in `lang`; never a problem. */
+            hints: string[];
             /** @description The same problems, machine-readable, in the same order. */
             issues: components["schemas"]["PawsProblem"][];
             /** @description Good minus bad ranks of the traits the character's power governs: those without a category and those in categories without their own power (counted against `power`). */
@@ -3113,7 +3159,7 @@ export interface components {
             effects: number;
             /** @enum {string} */
             mode: "contest" | "defense";
-            /** @description Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison (a repelled attack too); the acting character's `name` after a failed test (`player` when it has none); the loser's `name` after a lost comparison (its key `a`/`b` when it has none). */
+            /** @description Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison; the acting character's `name` after a failed test (`player` when it has none); the loser's `name` after a lost comparison, the attacker's after a repelled attack (its key `a`/`b` when it has none). */
             narrator: string;
             /** @description The winner's successes left after cancellation and rescue; 0 on a tie. */
             net: number;
@@ -3141,6 +3187,11 @@ export interface components {
             fit?: "fallback" | "matching" | "specialized" | null;
             /** @description Who rolls (echoed in results). */
             name?: string | null;
+            /**
+             * @description Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem Würfel"); not wounds.
+             * @default 0
+             */
+            penalty_dice?: number | null;
             /** @description Rank of the trait used: one die per rank. */
             rank: number;
             /**
@@ -3214,7 +3265,7 @@ export interface components {
             successes: number;
         };
         PawsSide: {
-            /** @description This side's dice all showed 1 and its rescue dice did not avert it (ruling 3). */
+            /** @description This side lost, its dice all showed 1 and its rescue dice did not avert it (rulings 3 and 8: a tie is no catastrophe). */
             catastrophe: boolean;
             dice: number[];
             name: string | null;
@@ -3246,6 +3297,11 @@ export interface components {
             idempotency_key?: string | null;
             /** @description Who rolls (echoed in results). */
             name?: string | null;
+            /**
+             * @description Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem Würfel"); not wounds.
+             * @default 0
+             */
+            penalty_dice?: number | null;
             /** @description Rank of the trait used: one die per rank. */
             rank: number;
             /** @description Accepted and ignored: the odds do not depend on it. */
@@ -3289,6 +3345,11 @@ export interface components {
             manual?: (number | string)[] | null;
             /** @description Who rolls (echoed in results). */
             name?: string | null;
+            /**
+             * @description Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem Würfel"); not wounds.
+             * @default 0
+             */
+            penalty_dice?: number | null;
             /** @description Rank of the trait used: one die per rank. */
             rank: number;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
@@ -3329,7 +3390,7 @@ export interface components {
             dice: number[];
             /** @description One per success beyond the first. */
             effects: number;
-            /** @description Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison (a repelled attack too); the acting character's `name` after a failed test (`player` when it has none); the loser's `name` after a lost comparison (its key `a`/`b` when it has none). */
+            /** @description Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison; the acting character's `name` after a failed test (`player` when it has none); the loser's `name` after a lost comparison, the attacker's after a repelled attack (its key `a`/`b` when it has none). */
             narrator: string;
             pool: components["schemas"]["PawsPoolSize"];
             /** @description null unless the test failed and rescue dice were rolled. */
@@ -3659,7 +3720,10 @@ export interface components {
         };
         ProbenInterval: {
             amount: number;
-            /** @example hours */
+            /**
+             * @description Ruling 6: minute, hour, day, week, month or round (singular or plural, English or German) are written in the request's language with plurals; any other unit is echoed as given.
+             * @example hours
+             */
             unit: string;
         };
         ProbenOpposedOddsRequest: {
@@ -3875,14 +3939,14 @@ export interface components {
         Problem: {
             /** @description What went wrong in this request. */
             detail: string;
-            /** @description Validation failures: dotted field path -> messages (422 only). */
+            /** @description Validation failures: dotted field path -> messages (422 only), in the request's language. */
             errors?: {
                 [key: string]: string[];
             };
             /** @description The path of the request. */
             instance: string;
-            /** @description `encounter-too-large` only: the limit it is over (0: the system answers in float64 only). */
-            limit?: number;
+            /** @description Present when a value is over a configured limit (422, 413; `encounter-too-large`: the state limit, value 0 when the system answers in float64 only). */
+            limit?: components["schemas"]["Limit"];
             /** @description The X-Request-ID of the request, for the logs. */
             request_id?: string;
             /** @description `encounter-too-large` only: the encounter's state bound, computed from the body. */
@@ -4023,8 +4087,8 @@ export interface components {
             member: string;
             /** @description Toughness restored: 3, fewer near max. */
             restored: number;
-            /** @description Index of the entry in `spends`. */
-            spend: number;
+            /** @description Index of the entry in `spends`; null for a hero point of `hero_points`, given at the end of the scene (ruling 7). */
+            spend: number | null;
         };
         WeltenMember: {
             /** @description Bonuses of all equipment used; only the largest counts (it may be negative). */
@@ -4071,8 +4135,10 @@ export interface components {
             complete: boolean;
             /** @description Members at toughness 0 once every die is spent. */
             consequences: string[];
-            /** @description The hero point entries of `spends`, each applied when it was spent. */
+            /** @description The hero point entries of `spends`, each applied when it was spent, then one entry per hero point of `hero_points` (ruling 7). */
             hero_points_spent: components["schemas"]["WeltenHeroPointApplied"][];
+            /** @description Ruling 7: obstacles whose toughness reached 0 (overcome; an obstacle suffers no consequence). */
+            overcome: string[];
             /** @description The dice of `spends`, in order (hero point entries are in `hero_points_spent`). */
             spent: components["schemas"]["WeltenSpentDie"][];
             toughness_after: {
@@ -4583,8 +4649,8 @@ export interface operations {
     "beutelschneider.challenge": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -4679,8 +4745,8 @@ export interface operations {
     "beutelschneider.challenge.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -4779,8 +4845,8 @@ export interface operations {
     "beutelschneider.combat": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -4882,6 +4948,9 @@ export interface operations {
                      *           "difficulty": "easy",
                      *           "name": "Affenmensch"
                      *         },
+                     *         "injuring_abilities": [
+                     *           "combat"
+                     *         ],
                      *         "seed": 20261129
                      *       },
                      *       "result": {
@@ -4897,6 +4966,7 @@ export interface operations {
                      *             ],
                      *             "matching": 2,
                      *             "name": "Legionär",
+                     *             "side": null,
                      *             "unconscious": false
                      *           },
                      *           {
@@ -4908,6 +4978,7 @@ export interface operations {
                      *             ],
                      *             "matching": 2,
                      *             "name": "Affenmensch",
+                     *             "side": null,
                      *             "unconscious": false
                      *           }
                      *         ],
@@ -4930,8 +5001,8 @@ export interface operations {
     "beutelschneider.combat.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -5101,7 +5172,10 @@ export interface operations {
                      *           },
                      *           "difficulty": "easy",
                      *           "name": "Affenmensch"
-                     *         }
+                     *         },
+                     *         "injuring_abilities": [
+                     *           "combat"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -5119,8 +5193,8 @@ export interface operations {
     "beutelschneider.contest": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -5240,6 +5314,7 @@ export interface operations {
                      *             ],
                      *             "matching": 1,
                      *             "name": "Matthäus",
+                     *             "side": null,
                      *             "unconscious": false
                      *           },
                      *           {
@@ -5250,10 +5325,12 @@ export interface operations {
                      *             ],
                      *             "matching": 1,
                      *             "name": "Bartholomäus",
+                     *             "side": null,
                      *             "unconscious": false
                      *           }
                      *         ],
-                     *         "winner": null
+                     *         "winner": null,
+                     *         "winning_side": null
                      *       },
                      *       "summary": "Contest: Matthäus (skill): a green and a red marble; Bartholomäus (skill): a red and a green marble. A tie: nobody prevails."
                      *     }
@@ -5272,8 +5349,8 @@ export interface operations {
     "beutelschneider.contest.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -5416,8 +5493,8 @@ export interface operations {
     "beutelschneider.encounter": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -5830,6 +5907,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 2,
                      *                 "name": "Legionär",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               },
                      *               {
@@ -5841,6 +5919,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 2,
                      *                 "name": "Affenmensch",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               }
                      *             ],
@@ -5872,6 +5951,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 1,
                      *                 "name": "Legionär",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               },
                      *               {
@@ -5883,6 +5963,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 0,
                      *                 "name": "Affenmensch",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               }
                      *             ],
@@ -5915,6 +5996,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 2,
                      *                 "name": "Legionär",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               },
                      *               {
@@ -5926,6 +6008,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 0,
                      *                 "name": "Affenmensch",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               }
                      *             ],
@@ -5958,6 +6041,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 0,
                      *                 "name": "Legionär",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               },
                      *               {
@@ -5969,6 +6053,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 2,
                      *                 "name": "Affenmensch",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               }
                      *             ],
@@ -5987,6 +6072,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 1,
                      *                 "name": "Legionär",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               },
                      *               {
@@ -5998,6 +6084,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 1,
                      *                 "name": "Affenmensch",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               }
                      *             ],
@@ -6016,6 +6103,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 1,
                      *                 "name": "Legionär",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               },
                      *               {
@@ -6027,6 +6115,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 1,
                      *                 "name": "Affenmensch",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               }
                      *             ],
@@ -6059,6 +6148,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 0,
                      *                 "name": "Legionär",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               },
                      *               {
@@ -6070,6 +6160,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 2,
                      *                 "name": "Affenmensch",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               }
                      *             ],
@@ -6102,6 +6193,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 0,
                      *                 "name": "Legionär",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               },
                      *               {
@@ -6113,6 +6205,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 2,
                      *                 "name": "Affenmensch",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               }
                      *             ],
@@ -6145,6 +6238,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 0,
                      *                 "name": "Legionär",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               },
                      *               {
@@ -6156,6 +6250,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 2,
                      *                 "name": "Affenmensch",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               }
                      *             ],
@@ -6188,6 +6283,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 0,
                      *                 "name": "Legionär",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               },
                      *               {
@@ -6199,6 +6295,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 2,
                      *                 "name": "Affenmensch",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               }
                      *             ],
@@ -6230,6 +6327,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 1,
                      *                 "name": "Legionär",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               },
                      *               {
@@ -6241,6 +6339,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 2,
                      *                 "name": "Affenmensch",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               }
                      *             ],
@@ -6273,6 +6372,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 0,
                      *                 "name": "Legionär",
+                     *                 "side": null,
                      *                 "unconscious": true
                      *               },
                      *               {
@@ -6284,6 +6384,7 @@ export interface operations {
                      *                 ],
                      *                 "matching": 2,
                      *                 "name": "Affenmensch",
+                     *                 "side": null,
                      *                 "unconscious": false
                      *               }
                      *             ],
@@ -6308,8 +6409,8 @@ export interface operations {
     "beutelschneider.encounter.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -6729,8 +6830,8 @@ export interface operations {
     "beutelschneider.experience": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -6826,8 +6927,8 @@ export interface operations {
     "beutelschneider.experience-apply": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -6998,8 +7099,8 @@ export interface operations {
     "beutelschneider.experience.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -7182,8 +7283,8 @@ export interface operations {
     "beutelschneider.first-aid": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -7279,8 +7380,8 @@ export interface operations {
     "beutelschneider.first-aid.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -7400,8 +7501,8 @@ export interface operations {
     "beutelschneider.healing": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -7496,8 +7597,8 @@ export interface operations {
     "beutelschneider.healing-apply": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -7660,8 +7761,8 @@ export interface operations {
     "beutelschneider.healing.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -7747,8 +7848,8 @@ export interface operations {
     "beutelschneider.injury": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -7830,7 +7931,7 @@ export interface operations {
                      *           "red"
                      *         ]
                      *       },
-                     *       "summary": "Legionär suffers a serious injury and draws a black and a red marble; each is replaced by a black one, the bag now holds 4 black."
+                     *       "summary": "Legionär suffers a serious injury and draws a black and a red marble; both are replaced by black ones, so the bag now holds 4 black marbles."
                      *     }
                      */
                     "application/json": components["schemas"]["BeutelschneiderInjuryResponse"];
@@ -7847,8 +7948,8 @@ export interface operations {
     "beutelschneider.injury.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -7934,8 +8035,8 @@ export interface operations {
     "beutelschneider.mortal-danger": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -8011,7 +8112,7 @@ export interface operations {
                      *           "red"
                      *         ]
                      *       },
-                     *       "summary": "Legionär is in mortal danger and draws a black and a red marble. A black marble is among them: Legionär dies."
+                     *       "summary": "Legionär is in mortal danger and draws a black and a red marble. There is black among them: Legionär dies."
                      *     }
                      */
                     "application/json": components["schemas"]["BeutelschneiderMortalDangerResponse"];
@@ -8028,8 +8129,8 @@ export interface operations {
     "beutelschneider.mortal-danger.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -8106,8 +8207,8 @@ export interface operations {
     "beutelschneider.validate-bag": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -8206,8 +8307,8 @@ export interface operations {
     "malmsturm.action": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -8297,8 +8398,8 @@ export interface operations {
     "malmsturm.action.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -8447,8 +8548,8 @@ export interface operations {
     "malmsturm.attack": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -8606,7 +8707,7 @@ export interface operations {
                      *         "taken_out": false,
                      *         "track": "physical"
                      *       },
-                     *       "summary": "Attack: Ragna [− 0 + 0] good (+3) against Ork [− − 0 0] mediocre (±0). A hit with 3 shifts of physical stress. The stress is spent: Ork takes a consequence, and the track refills to 3. Suggested: physical wound."
+                     *       "summary": "Attack: Ragna [− 0 + 0] good (+3) against Ork [− − 0 0] mediocre (±0). A hit with 3 shifts: Ork loses 3 points of physical stress. The stress is spent: Ork takes a consequence, and the track refills to 3. Suggested: physical wound."
                      *     }
                      */
                     "application/json": components["schemas"]["MalmsturmAttackResponse"];
@@ -8623,8 +8724,8 @@ export interface operations {
     "malmsturm.attack.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -8795,8 +8896,8 @@ export interface operations {
     "malmsturm.contest": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -8920,8 +9021,8 @@ export interface operations {
     "malmsturm.contest.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -9094,8 +9195,8 @@ export interface operations {
     "malmsturm.initiative": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -9255,8 +9356,8 @@ export interface operations {
     "malmsturm.initiative.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -9353,8 +9454,8 @@ export interface operations {
     "malmsturm.ladder": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -9461,8 +9562,8 @@ export interface operations {
     "paws.comparison": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -9554,6 +9655,7 @@ export interface operations {
                      *           "extra_rescue_dice": 0,
                      *           "fit": "matching",
                      *           "name": "Rynn",
+                     *           "penalty_dice": 0,
                      *           "rank": 2,
                      *           "wounds": 0
                      *         },
@@ -9567,6 +9669,7 @@ export interface operations {
                      *           "extra_rescue_dice": 0,
                      *           "fit": "matching",
                      *           "name": "Gegner",
+                     *           "penalty_dice": 0,
                      *           "rank": 2,
                      *           "wounds": 0
                      *         },
@@ -9620,7 +9723,7 @@ export interface operations {
                      *         "net": 1,
                      *         "winner": "a"
                      *       },
-                     *       "summary": "Comparison Rynn against Gegner: 2:0. Rescue dice of Gegner: 4, 3 → 1 success. It cancels one success of Rynn. Rynn wins by one success. Gegner narrates."
+                     *       "summary": "Comparison, Rynn vs. Gegner: 2:0. Gegner's rescue dice: 4, 3 → 1 success. It cancels one success of Rynn. Rynn wins by one success. Gegner narrates."
                      *     }
                      */
                     "application/json": components["schemas"]["PawsComparisonResponse"];
@@ -9637,8 +9740,8 @@ export interface operations {
     "paws.comparison.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -9683,25 +9786,25 @@ export interface operations {
                      *         "distributions": {
                      *           "catastrophe_a": [
                      *             {
-                     *               "exact": "1295/1296",
-                     *               "probability": 0.9992283950617284,
+                     *               "exact": "1727/1728",
+                     *               "probability": 0.9994212962962963,
                      *               "value": 0
                      *             },
                      *             {
-                     *               "exact": "1/1296",
-                     *               "probability": 0.0007716049382716049,
+                     *               "exact": "1/1728",
+                     *               "probability": 0.0005787037037037037,
                      *               "value": 1
                      *             }
                      *           ],
                      *           "catastrophe_b": [
                      *             {
-                     *               "exact": "2285/2304",
-                     *               "probability": 0.9917534722222222,
+                     *               "exact": "763/768",
+                     *               "probability": 0.9934895833333334,
                      *               "value": 0
                      *             },
                      *             {
-                     *               "exact": "19/2304",
-                     *               "probability": 0.008246527777777778,
+                     *               "exact": "5/768",
+                     *               "probability": 0.006510416666666667,
                      *               "value": 1
                      *             }
                      *           ],
@@ -9835,6 +9938,7 @@ export interface operations {
                      *           "extra_rescue_dice": 0,
                      *           "fit": "matching",
                      *           "name": "Rynn",
+                     *           "penalty_dice": 0,
                      *           "rank": 2,
                      *           "wounds": 0
                      *         },
@@ -9848,6 +9952,7 @@ export interface operations {
                      *           "extra_rescue_dice": 0,
                      *           "fit": "matching",
                      *           "name": "Gegner",
+                     *           "penalty_dice": 0,
                      *           "rank": 2,
                      *           "wounds": 0
                      *         },
@@ -9869,8 +9974,8 @@ export interface operations {
     "paws.rescue": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -9930,7 +10035,7 @@ export interface operations {
                      *         ],
                      *         "successes": 1
                      *       },
-                     *       "summary": "Rescue dice (2d6): 1, 4 → one success, it averts one negative effect."
+                     *       "summary": "Rescue dice (2d6): 1, 4 → 1 success, it averts one negative effect."
                      *     }
                      */
                     "application/json": components["schemas"]["PawsRescueResponse"];
@@ -9947,8 +10052,8 @@ export interface operations {
     "paws.rescue.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -10029,8 +10134,8 @@ export interface operations {
     "paws.test": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -10097,6 +10202,7 @@ export interface operations {
                      *         "extra_rescue_dice": 0,
                      *         "fit": "matching",
                      *         "name": "Ryan",
+                     *         "penalty_dice": 0,
                      *         "rank": 2,
                      *         "seed": 20261129,
                      *         "wounds": 0
@@ -10135,8 +10241,8 @@ export interface operations {
     "paws.test.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -10251,6 +10357,7 @@ export interface operations {
                      *         "extra_rescue_dice": 0,
                      *         "fit": "matching",
                      *         "name": "Ryan",
+                     *         "penalty_dice": 0,
                      *         "rank": 2,
                      *         "wounds": 0
                      *       }
@@ -10270,8 +10377,8 @@ export interface operations {
     "paws.validate-character": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -10345,6 +10452,7 @@ export interface operations {
                      *       },
                      *       "result": {
                      *         "categories": [],
+                     *         "hints": [],
                      *         "issues": [],
                      *         "power_used": 4,
                      *         "problems": [],
@@ -10367,8 +10475,8 @@ export interface operations {
     "proben.cooperation": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -10488,7 +10596,7 @@ export interface operations {
                      *           "successes": 1
                      *         }
                      *       },
-                     *       "summary": "Cooperation: the helper grants no advantage. Alrik: Test with 4d6 against difficulty 3: 6, 3, 2, 1 → 1 success. Partial success."
+                     *       "summary": "Cooperation: the helper grants no advantage. Alrik: Test with 4d6 against difficulty 3 (demanding): 6, 3, 2, 1 → 1 success. Partial success."
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenCooperationResponse"];
@@ -10505,8 +10613,8 @@ export interface operations {
     "proben.cooperation.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -10619,8 +10727,8 @@ export interface operations {
     "proben.encounter": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -10881,8 +10989,8 @@ export interface operations {
     "proben.encounter.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -11093,8 +11201,8 @@ export interface operations {
     "proben.extended": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -11250,8 +11358,8 @@ export interface operations {
     "proben.extended.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -11354,8 +11462,8 @@ export interface operations {
     "proben.opposed": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -11472,7 +11580,7 @@ export interface operations {
                      *         ],
                      *         "winner": "a"
                      *       },
-                     *       "summary": "Opposed test Alrik against Stadtwache: Alrik wins (1:0)."
+                     *       "summary": "Opposed test, Alrik vs. Stadtwache: Alrik wins (1:0)."
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenOpposedResponse"];
@@ -11489,8 +11597,8 @@ export interface operations {
     "proben.opposed.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -11586,8 +11694,8 @@ export interface operations {
     "proben.test": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -11668,7 +11776,7 @@ export interface operations {
                      *         "quality": 0,
                      *         "successes": 1
                      *       },
-                     *       "summary": "Alrik: Test with 4d6 against difficulty 2: 1, 4, 6, 3 → 1 success. Partial success."
+                     *       "summary": "Alrik: Test with 4d6 against difficulty 2 (standard): 1, 4, 6, 3 → 1 success. Partial success."
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenTestResponse"];
@@ -11685,8 +11793,8 @@ export interface operations {
     "proben.test.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -11913,8 +12021,8 @@ export interface operations {
     "weltenbuch.conflict": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -12225,8 +12333,8 @@ export interface operations {
     "weltenbuch.conflict.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -12505,8 +12613,8 @@ export interface operations {
     "weltenbuch.encounter": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -12904,7 +13012,14 @@ export interface operations {
                      *             "narration": {
                      *               "complete": true,
                      *               "consequences": [],
-                     *               "hero_points_spent": [],
+                     *               "hero_points_spent": [
+                     *                 {
+                     *                   "member": "Fayla",
+                     *                   "restored": 3,
+                     *                   "spend": null
+                     *                 }
+                     *               ],
+                     *               "overcome": [],
                      *               "spent": [
                      *                 {
                      *                   "die": 0,
@@ -13108,8 +13223,8 @@ export interface operations {
     "weltenbuch.encounter.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -13381,8 +13496,8 @@ export interface operations {
     "weltenbuch.narration": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -13702,8 +13817,8 @@ export interface operations {
     "weltenbuch.resurrection": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -13777,7 +13892,7 @@ export interface operations {
                      *         "god": 1,
                      *         "name": "Alvar"
                      *       },
-                     *       "summary": "Resurrection: god 1 (Alvar) intervened in the character's fate."
+                     *       "summary": "Resurrection (d8: 1): Alvar intervened in the character's fate."
                      *     }
                      */
                     "application/json": components["schemas"]["WeltenbuchResurrectionResponse"];
@@ -13794,8 +13909,8 @@ export interface operations {
     "weltenbuch.resurrection.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;

@@ -596,13 +596,15 @@ class Beutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderChallengeResponse:
         """Draw for a challenge (Herausforderung).
 
         Draws 3 (easy), 2 (normal) or 1 (hard) marbles at once; success when at least one has the
         ability's colour (combat red, skill green, magic blue). Ruling 1: `unconscious` when every marble
-        drawn is black. The marbles go back into the bag.
+        drawn is black. The marbles go back into the bag. Ruling 10: waking an unconscious character
+        ("durch eine geeignete Handlung (und Herausforderung) eines anderen Charakters") is a challenge of
+        the helper with the ability the act needs; it has no operation of its own.
 
         ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -623,8 +625,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_CHALLENGE,
@@ -650,7 +654,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderChallengeOddsResponse:
         """Exact odds of a challenge.
 
@@ -669,8 +673,10 @@ class Beutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_CHALLENGE_ODDS,
@@ -691,18 +697,21 @@ class Beutelschneider:
         attacker: BeutelFighterParam | BeutelFighter,
         defender: BeutelFighterParam | BeutelFighter,
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderCombatResponse:
         """One exchange of blows (Schlagabtausch), or an uneven contest.
 
         A contest of two (ruling 2) where `ability` defaults to `combat`. Ruling 3: the loser suffers an
-        injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used `combat`; a
-        winner using another ability (flight, escape) inflicts nothing. The injury is drawn from the
-        loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
-        a bag holding fewer marbles than the severity has all of them drawn.
+        injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used an injuring
+        ability; a winner using another ability (flight, escape) inflicts nothing. Ruling 9: the injuring
+        abilities are `injuring_abilities`, `[combat]` by default; a world where magic wounds adds `magic`.
+        Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury
+        is drawn from the loser's bag at once (after both draws) and each marble drawn becomes black
+        (`injury.bag_after`); a bag holding fewer marbles than the severity has all of them drawn.
 
         ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -712,14 +721,19 @@ class Beutelschneider:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
                 Sending the same request with the same key again gives the same result. Not with seed or
                 manual, which are reproducible already.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision).
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_COMBAT,
@@ -727,6 +741,7 @@ class Beutelschneider:
                 "attacker": attacker,
                 "defender": defender,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "manual": manual,
                 "seed": seed,
                 "ticket": ticket,
@@ -740,12 +755,15 @@ class Beutelschneider:
         attacker: BeutelFighterParam | BeutelFighter,
         defender: BeutelFighterParam | BeutelFighter,
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderCombatOddsResponse:
         """Exact odds of an exchange of blows.
 
-        Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using combat, ruling 3),
+        Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using an injuring
+        ability,
+        rulings 3 and 9),
         `wins:<name>` (a win that inflicts no injury: the winner used another ability; 0 for a side using
         combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
         Distributions `margin` (0 = tie) and `severity` (0 = no injury).
@@ -757,9 +775,14 @@ class Beutelschneider:
 
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_COMBAT_ODDS,
@@ -767,6 +790,7 @@ class Beutelschneider:
                 "attacker": attacker,
                 "defender": defender,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -780,15 +804,21 @@ class Beutelschneider:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderContestResponse:
         """Draw for a contest (Auseinandersetzung).
 
         Every participant draws for their own ability and difficulty (in the order given); the
         marbles of each one's ability colour are compared. Ruling 2: most matching marbles wins;
         `margin` = winner's matching minus the next best; a tie at the top has no winner (`winner`
-        null, `margin` 0). Ruling 1: `unconscious` per participant. Contests inflict no injury; use
-        `/combat` for a fight. Names must be unique.
+        null, `margin` 0). Ruling 8: participants may name a `side` ("nur einer von ihnen – beziehungsweise
+        nur eine Seite"): the side of the participant with the most matching marbles wins
+        (`winning_side`), a tie at the top within one side is that side's win, and `margin` is that best
+        count minus the best of any other side. Ruling 1: `unconscious` per participant. Ruling 11:
+        "niedrigere Schwierigkeiten sorgen für einen schnelleren und entscheidenderen Ausgang" speaks of
+        one
+        contest (more marbles drawn, fewer ties, larger margins). Contests inflict no injury; use `/combat`
+        for a fight. Names must be unique.
 
         ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -804,8 +834,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_CONTEST,
@@ -825,12 +857,14 @@ class Beutelschneider:
         participants: Sequence[BeutelParticipantParam | BeutelParticipant],
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderContestOddsResponse:
         """Exact odds of a contest.
 
-        Outcomes `wins:<name>` per participant and `tie` (ruling 2), over all draws of all participants
-        (computed per participant, then combined); distribution `margin` (0 = tie); expected
+        Outcomes `wins:<side>` per side and `tie` (ruling 2; ruling 8: a participant without `side` is a
+        side of its own, so without sides these are `wins:<name>` per participant), over all draws of all
+        participants (computed per participant, each side scoring its best, then combined); distribution
+        `margin` (0 = tie); expected
         `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
@@ -841,8 +875,10 @@ class Beutelschneider:
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_CONTEST_ODDS,
@@ -862,7 +898,7 @@ class Beutelschneider:
         max_rounds: int | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderEncounterResponse:
         """Play a whole fight out, exchange by exchange.
 
@@ -910,8 +946,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_ENCOUNTER,
@@ -939,7 +977,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         max_rounds: int | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderEncounterOddsResponse:
         """Chances of a whole fight, in float64.
 
@@ -985,8 +1023,10 @@ class Beutelschneider:
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_ENCOUNTER_ODDS,
@@ -1013,7 +1053,7 @@ class Beutelschneider:
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceResponse:
         """Draw for experience (Erfahrung).
 
@@ -1043,8 +1083,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_EXPERIENCE,
@@ -1066,7 +1108,7 @@ class Beutelschneider:
         *,
         draw: Mapping[str, Any] | Model,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None],
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceApplyResponse:
         """Apply the experience choices to a signed draw.
 
@@ -1081,8 +1123,10 @@ class Beutelschneider:
         Args:
             draw: The complete signed `/experience` response.
             replacements: Per marble drawn: a different colour, or null to keep it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_EXPERIENCE_APPLY,
@@ -1099,7 +1143,7 @@ class Beutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceOddsResponse:
         """Exact odds of an experience draw.
 
@@ -1118,8 +1162,10 @@ class Beutelschneider:
             replacements: Optional, to learn in one step: per marble drawn a different colour (red, green,
                 blue, white) or null to keep it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_EXPERIENCE_ODDS,
@@ -1144,7 +1190,7 @@ class Beutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderFirstAidResponse:
         """Tend a wounded character (Versorgung von Verletzungen).
 
@@ -1170,8 +1216,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_FIRST_AID,
@@ -1195,7 +1243,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderFirstAidOddsResponse:
         """Exact odds of first aid.
 
@@ -1213,8 +1261,10 @@ class Beutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_FIRST_AID_ODDS,
@@ -1240,7 +1290,7 @@ class Beutelschneider:
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingResponse:
         """Draw for healing (Heilung).
 
@@ -1271,8 +1321,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_HEALING,
@@ -1295,7 +1347,7 @@ class Beutelschneider:
         *,
         draw: Mapping[str, Any] | Model,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]],
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingApplyResponse:
         """Apply the healing choices to a signed draw.
 
@@ -1311,8 +1363,10 @@ class Beutelschneider:
         Args:
             draw: The complete signed `/healing` response.
             replacements: One colour (red, green, blue) per black marble drawn.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_HEALING_APPLY,
@@ -1330,7 +1384,7 @@ class Beutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingOddsResponse:
         """Exact odds of a healing draw.
 
@@ -1350,8 +1404,10 @@ class Beutelschneider:
             replacements: Optional, to heal in one step: one colour (red, green, blue) per marble drawn;
                 the k-th black marble drawn takes the k-th colour.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_HEALING_ODDS,
@@ -1377,7 +1433,7 @@ class Beutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderInjuryResponse:
         """Suffer an injury (Verletzung).
 
@@ -1402,8 +1458,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_INJURY,
@@ -1427,7 +1485,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderInjuryOddsResponse:
         """Exact odds of an injury.
 
@@ -1444,8 +1502,10 @@ class Beutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_INJURY_ODDS,
@@ -1469,7 +1529,7 @@ class Beutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderMortalDangerResponse:
         """Face mortal danger (Lebensgefahr).
 
@@ -1494,8 +1554,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_MORTAL_DANGER,
@@ -1519,7 +1581,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderMortalDangerOddsResponse:
         """Exact odds of mortal danger.
 
@@ -1536,8 +1598,10 @@ class Beutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_MORTAL_DANGER_ODDS,
@@ -1557,7 +1621,7 @@ class Beutelschneider:
         bag: BeutelBagParam | BeutelBag,
         name: str | None = None,
         rules: BeutelCreationRulesParam | BeutelCreationRules | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderValidateBagResponse:
         """Check a starting bag (Charaktererschaffung).
 
@@ -1573,8 +1637,10 @@ class Beutelschneider:
             bag: The bag to check.
             name: Whose bag (used in the summary only).
             rules: The creation rule (default 20 marbles: 5 white, 15 free).
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_VALIDATE_BAG,
@@ -1602,7 +1668,7 @@ class Malmsturm:
         modifier: int | None = 0,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmActionResponse:
         """Roll a simple action (Einfache Aktion).
 
@@ -1629,8 +1695,10 @@ class Malmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_ACTION,
@@ -1656,7 +1724,7 @@ class Malmsturm:
         idempotency_key: str | None = None,
         modifier: int | None = 0,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmActionOddsResponse:
         """Exact odds of a simple action.
 
@@ -1675,8 +1743,10 @@ class Malmsturm:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             modifier: Situational bonus or penalty added to the total (default 0).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_ACTION_ODDS,
@@ -1704,7 +1774,7 @@ class Malmsturm:
         seed: int | None = None,
         take_consequence_early: bool | None = False,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmAttackResponse:
         """Roll an attack in a conflict (Angriff).
 
@@ -1724,7 +1794,12 @@ class Malmsturm:
         Unkonzentriert; intimidate Eingeschüchtert, Verunsichert, Verängstigt; charm Kooperativ, Verliebt;
         push Aus dem Gleichgewicht gebracht, Stolpern; persuade Überredet, ein Auge zudrücken), in German,
         English and `lang`. Ruling 6: the consequences and their recovery times are listed in
-        `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
+        `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4). Ruling 8: a consequence's severity
+        (leicht/mittel/schwer) is the defender's choice with the GM ("Normalerweise bestimmt der
+        Verteidiger selbst"); it changes no numbers, only the recovery time, and the count decides;
+        invoking one ("Eine Konsequenz funktioniert wie ein Aspekt") is entered as `modifier`. Ruling 9:
+        `/v1/systems` lists the defender's skills per attack kind (`attack_skills`, the text's table:
+        Ausweichen, Menschenkenntnis/Wahrnehmung, Nerven behalten, Körperbeherrschung).
 
         ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -1746,8 +1821,10 @@ class Malmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_ATTACK,
@@ -1777,7 +1854,7 @@ class Malmsturm:
         idempotency_key: str | None = None,
         take_consequence_early: bool | None = False,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmAttackOddsResponse:
         """Exact odds of an attack.
 
@@ -1799,8 +1876,10 @@ class Malmsturm:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_ATTACK_ODDS,
@@ -1827,7 +1906,7 @@ class Malmsturm:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmContestResponse:
         """Roll a contest (Wettstreit).
 
@@ -1850,8 +1929,10 @@ class Malmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_CONTEST,
@@ -1875,7 +1956,7 @@ class Malmsturm:
         dice: int | None = 4,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmContestOddsResponse:
         """Exact odds of a contest.
 
@@ -1891,8 +1972,10 @@ class Malmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_CONTEST_ODDS,
@@ -1909,7 +1992,7 @@ class Malmsturm:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmInitiativeResponse:
         """Roll the order of a conflict (Reihenfolge).
 
@@ -1936,8 +2019,10 @@ class Malmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_INITIATIVE,
@@ -1959,7 +2044,7 @@ class Malmsturm:
         dice: int | None = 4,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmInitiativeOddsResponse:
         """Exact odds of the order of a conflict.
 
@@ -1976,8 +2061,10 @@ class Malmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_INITIATIVE_ODDS,
@@ -1993,7 +2080,7 @@ class Malmsturm:
     def ladder(
         self,
         *,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmLadderResponse:
         """The ladder (Stufenleiter) with its labels.
 
@@ -2006,8 +2093,10 @@ class Malmsturm:
         ``GET /v1/malmsturm/ladder`` (``malmsturm.ladder``).
 
         Args:
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(_MALMSTURM_LADDER, None, {"lang": lang})
 
@@ -2030,7 +2119,7 @@ class Paws:
         mode: Literal["contest", "defense"] | None = "contest",
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsComparisonResponse:
         """Roll a comparison (Vergleich).
 
@@ -2041,9 +2130,12 @@ class Paws:
         rescue dice (after the two pools); each rescue success cancels one of the winner's net successes,
         reaching 0 makes a tie, never a win; a tie is no failure, so the rescued side's catastrophe (every
         die 1) is gone too. Short of a tie, the first rescue success averts the side's catastrophe instead
-        and the others cancel (`rescue.catastrophe_averted`). Each side's `catastrophe` is its own roll of
-        only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
-        on a tie or a repelled attack.
+        and the others cancel (`rescue.catastrophe_averted`). Ruling 8: only the loser can suffer a
+        catastrophe: a side's `catastrophe` is its own roll of only ones, on a loss, that no rescue averted
+        (a 0:0 tie of ones is none for either side); the chat line says it before any rescue. Ruling 7
+        ("Bei Vergleichen hat grundsätzlich der Verlierer das Recht"): `narrator` is the loser (its `name`,
+        or `a`/`b`), in defense mode too: a repelled attack is narrated by the attacker; `gm` on a tie.
+        Ruling 9: a pool's `penalty_dice` are the dice the GM takes away ("Gegner schwächen").
 
         ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -2063,8 +2155,10 @@ class Paws:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_COMPARISON,
@@ -2088,14 +2182,15 @@ class Paws:
         idempotency_key: str | None = None,
         mode: Literal["contest", "defense"] | None = "contest",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsComparisonOddsResponse:
         """Exact odds of a comparison.
 
         Outcomes `a`, `b` and `tie` after the loser's rescue dice (in defense mode `b` is always 0);
         distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`, and `catastrophe_a`,
-        `catastrophe_b` (1: the side ends with a catastrophe no rescue averted, ruling 3: a rescue short
-        of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
+        `catastrophe_b` (1: the side ends with a catastrophe no rescue averted: only on a loss, ruling 8;
+        ruling 3: a rescue short of a tie spends its first success on the catastrophe, so `net` counts
+        it). Same rulings as
         `paws.comparison`.
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
@@ -2110,8 +2205,10 @@ class Paws:
             mode: contest: both attack, more successes wins; defense: b only defends, the attack lands with
                 net >= 1, b cannot win.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_COMPARISON_ODDS,
@@ -2127,7 +2224,7 @@ class Paws:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsRescueResponse:
         """Roll the group's rescue dice (Rettungswürfel).
 
@@ -2149,8 +2246,10 @@ class Paws:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_RESCUE,
@@ -2170,7 +2269,7 @@ class Paws:
         dice: int,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsRescueOddsResponse:
         """Exact odds of the group's rescue dice.
 
@@ -2185,8 +2284,10 @@ class Paws:
             dice: The group's one-shot rescue dice to roll now.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_RESCUE_ODDS,
@@ -2205,10 +2306,11 @@ class Paws:
         idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
+        penalty_dice: int | None = 0,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
         wounds: int | None = 0,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsTestResponse:
         """Roll a test (Probe).
 
@@ -2241,14 +2343,18 @@ class Paws:
                 manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Who rolls (echoed in results).
+            penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
+                ("einen Abzug von einem Würfel"); not wounds.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
             wounds: Wounds that hinder this action: -1 die each.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_TEST,
@@ -2261,6 +2367,7 @@ class Paws:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "name": name,
+                "penalty_dice": penalty_dice,
                 "seed": seed,
                 "ticket": ticket,
                 "wounds": wounds,
@@ -2278,9 +2385,10 @@ class Paws:
         fit: Literal["fallback", "matching", "specialized"] | None = "matching",
         idempotency_key: str | None = None,
         name: str | None = None,
+        penalty_dice: int | None = 0,
         ticket: Mapping[str, Any] | Model | None = None,
         wounds: int | None = 0,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsTestOddsResponse:
         """Exact odds of a test.
 
@@ -2304,10 +2412,14 @@ class Paws:
                 needed).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Who rolls (echoed in results).
+            penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
+                ("einen Abzug von einem Würfel"); not wounds.
             ticket: Accepted and ignored: the odds do not depend on it.
             wounds: Wounds that hinder this action: -1 die each.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_TEST_ODDS,
@@ -2319,6 +2431,7 @@ class Paws:
                 "fit": fit,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "penalty_dice": penalty_dice,
                 "ticket": ticket,
                 "wounds": wounds,
             },
@@ -2332,7 +2445,7 @@ class Paws:
         power: int,
         traits: Sequence[PawsTraitParam | PawsTrait],
         categories: Sequence[PawsCategoryParam | PawsCategory] | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsValidateCharacterResponse:
         """Validate a character (Potenzial und Macht).
 
@@ -2344,15 +2457,20 @@ class Paws:
         category and those in categories without their own power), `categories[].power_used` the traits
         of each category. The potential holds
         for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
-        `lang`, `issues` machine-readable), not only the first.
+        `lang`, `issues` machine-readable), not only the first. Ruling 10: `hints` give the text's
+        guidance,
+        never a problem: a potential "mit 3 gut bemessen" (below: more ordinary characters, above: heroic
+        style, from 5: gods), a power of "etwa dem fünffachen" of the potential (a hint outside 4x..6x).
 
         ``POST /v1/paws/validate-character`` (``paws.validate-character``).
 
         Args:
             potential: Highest rank of any trait.
             power: Good minus bad ranks allowed.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_VALIDATE_CHARACTER,
@@ -2380,7 +2498,7 @@ class Proben:
         seed: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenCooperationResponse:
         """Roll a cooperation (Zusammenarbeiten).
 
@@ -2401,8 +2519,10 @@ class Proben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_COOPERATION,
@@ -2428,7 +2548,7 @@ class Proben:
         idempotency_key: str | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenCooperationOddsResponse:
         """Exact odds of a cooperation.
 
@@ -2443,8 +2563,10 @@ class Proben:
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_COOPERATION_ODDS,
@@ -2472,7 +2594,7 @@ class Proben:
         seed: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenEncounterResponse:
         """Play a chain of tests out, attempt by attempt.
 
@@ -2516,8 +2638,10 @@ class Proben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_ENCOUNTER,
@@ -2547,7 +2671,7 @@ class Proben:
         max_rounds: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenEncounterOddsResponse:
         """Exact odds of a chain of tests.
 
@@ -2586,8 +2710,10 @@ class Proben:
                 runs then is the outcome `undecided`. null: until it ends.
             success_rule: meet: successes >= difficulty (default); exceed: >.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_ENCOUNTER_ODDS,
@@ -2619,7 +2745,7 @@ class Proben:
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenExtendedResponse:
         """Roll an extended test (Erweiterte Probe).
 
@@ -2649,8 +2775,10 @@ class Proben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_EXTENDED,
@@ -2684,7 +2812,7 @@ class Proben:
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenExtendedOddsResponse:
         """Exact odds of an extended test.
 
@@ -2706,8 +2834,10 @@ class Proben:
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_EXTENDED_ODDS,
@@ -2736,7 +2866,7 @@ class Proben:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenOpposedResponse:
         """Roll an opposed test (Vergleichende Probe).
 
@@ -2760,8 +2890,10 @@ class Proben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_OPPOSED,
@@ -2785,7 +2917,7 @@ class Proben:
         allow_tie: bool | None = False,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenOpposedOddsResponse:
         """Exact odds of an opposed test.
 
@@ -2800,8 +2932,10 @@ class Proben:
             allow_tie: Accept a tie instead of rolling again.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_OPPOSED_ODDS,
@@ -2825,7 +2959,7 @@ class Proben:
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenTestResponse:
         """Roll a simple test (Einfache Probe).
 
@@ -2834,7 +2968,8 @@ class Proben:
         or > difficulty (`exceed`, the literal "Übersteigt"); `attempt` n removes n-1 dice, and with no
         dice left the outcome is `no_dice` and nothing is rolled; `impossible` when the dice cannot reach
         the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
-        `quality` = successes beyond those needed.
+        `quality` = successes beyond those needed. Ruling 7: the chat line names the difficulty as the text
+        does (1 Einfach, 2 Standard, 3 Fordernd, 4 and more Schwer).
 
         ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
         ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
@@ -2859,8 +2994,10 @@ class Proben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_TEST,
@@ -2896,7 +3033,7 @@ class Proben:
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenTestOddsResponse:
         """Exact odds of a simple test.
 
@@ -2920,8 +3057,10 @@ class Proben:
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_TEST_ODDS,
@@ -2985,7 +3124,7 @@ class Weltenbuch:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchConflictResponse:
         """Roll a conflict scene (Konfliktszene).
 
@@ -3019,8 +3158,10 @@ class Weltenbuch:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_CONFLICT,
@@ -3042,7 +3183,7 @@ class Weltenbuch:
         die: int | None = 10,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchConflictOddsResponse:
         """Exact odds of a conflict scene.
 
@@ -3061,8 +3202,10 @@ class Weltenbuch:
             die: Sides of the die; any even number (an even face is a success).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_CONFLICT_ODDS,
@@ -3084,7 +3227,7 @@ class Weltenbuch:
         policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchEncounterResponse:
         """Play a conflict scene out: the roll and the policy's narration.
 
@@ -3129,8 +3272,10 @@ class Weltenbuch:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_ENCOUNTER,
@@ -3162,7 +3307,7 @@ class Weltenbuch:
         max_rounds: int | None = None,
         policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchEncounterOddsResponse:
         """Exact odds of a conflict scene and its consequences.
 
@@ -3203,8 +3348,10 @@ class Weltenbuch:
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_ENCOUNTER_ODDS,
@@ -3229,7 +3376,7 @@ class Weltenbuch:
         hero_points: Sequence[WeltenHeroPointParam | WeltenHeroPoint] | None = None,
         spends: Sequence[WeltenSpendParam | WeltenSpend] | None = None,
         toughness: Mapping[str, WeltenToughnessParam | WeltenToughness] | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchNarrationResponse:
         """Apply the dice spent in the narration (Was genau ist geschehen?).
 
@@ -3257,8 +3404,10 @@ class Weltenbuch:
                 dice, put `{"member": ..., "hero_point": true}` into `spends`.
             spends: The ledger: every die (and hero point) spent so far, in the order spent.
             toughness: Toughness at the start of the scene, by member name.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_NARRATION,
@@ -3274,7 +3423,7 @@ class Weltenbuch:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchResurrectionResponse:
         """Find the god who brought a character back (Wiederauferstehung).
 
@@ -3296,8 +3445,10 @@ class Weltenbuch:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_RESURRECTION,
@@ -3317,7 +3468,7 @@ class Weltenbuch:
         gods: Sequence[str] | None = None,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchResurrectionOddsResponse:
         """Exact odds of a resurrection.
 
@@ -3332,8 +3483,10 @@ class Weltenbuch:
             gods: The eight gods of the table, in d8 order.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_RESURRECTION_ODDS,
@@ -3486,13 +3639,15 @@ class AsyncBeutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderChallengeResponse:
         """Draw for a challenge (Herausforderung).
 
         Draws 3 (easy), 2 (normal) or 1 (hard) marbles at once; success when at least one has the
         ability's colour (combat red, skill green, magic blue). Ruling 1: `unconscious` when every marble
-        drawn is black. The marbles go back into the bag.
+        drawn is black. The marbles go back into the bag. Ruling 10: waking an unconscious character
+        ("durch eine geeignete Handlung (und Herausforderung) eines anderen Charakters") is a challenge of
+        the helper with the ability the act needs; it has no operation of its own.
 
         ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -3513,8 +3668,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_CHALLENGE,
@@ -3540,7 +3697,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderChallengeOddsResponse:
         """Exact odds of a challenge.
 
@@ -3559,8 +3716,10 @@ class AsyncBeutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_CHALLENGE_ODDS,
@@ -3581,18 +3740,21 @@ class AsyncBeutelschneider:
         attacker: BeutelFighterParam | BeutelFighter,
         defender: BeutelFighterParam | BeutelFighter,
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderCombatResponse:
         """One exchange of blows (Schlagabtausch), or an uneven contest.
 
         A contest of two (ruling 2) where `ability` defaults to `combat`. Ruling 3: the loser suffers an
-        injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used `combat`; a
-        winner using another ability (flight, escape) inflicts nothing. The injury is drawn from the
-        loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
-        a bag holding fewer marbles than the severity has all of them drawn.
+        injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used an injuring
+        ability; a winner using another ability (flight, escape) inflicts nothing. Ruling 9: the injuring
+        abilities are `injuring_abilities`, `[combat]` by default; a world where magic wounds adds `magic`.
+        Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury
+        is drawn from the loser's bag at once (after both draws) and each marble drawn becomes black
+        (`injury.bag_after`); a bag holding fewer marbles than the severity has all of them drawn.
 
         ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -3602,14 +3764,19 @@ class AsyncBeutelschneider:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
                 Sending the same request with the same key again gives the same result. Not with seed or
                 manual, which are reproducible already.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision).
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_COMBAT,
@@ -3617,6 +3784,7 @@ class AsyncBeutelschneider:
                 "attacker": attacker,
                 "defender": defender,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "manual": manual,
                 "seed": seed,
                 "ticket": ticket,
@@ -3630,12 +3798,15 @@ class AsyncBeutelschneider:
         attacker: BeutelFighterParam | BeutelFighter,
         defender: BeutelFighterParam | BeutelFighter,
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderCombatOddsResponse:
         """Exact odds of an exchange of blows.
 
-        Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using combat, ruling 3),
+        Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using an injuring
+        ability,
+        rulings 3 and 9),
         `wins:<name>` (a win that inflicts no injury: the winner used another ability; 0 for a side using
         combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
         Distributions `margin` (0 = tie) and `severity` (0 = no injury).
@@ -3647,9 +3818,14 @@ class AsyncBeutelschneider:
 
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_COMBAT_ODDS,
@@ -3657,6 +3833,7 @@ class AsyncBeutelschneider:
                 "attacker": attacker,
                 "defender": defender,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -3670,15 +3847,21 @@ class AsyncBeutelschneider:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderContestResponse:
         """Draw for a contest (Auseinandersetzung).
 
         Every participant draws for their own ability and difficulty (in the order given); the
         marbles of each one's ability colour are compared. Ruling 2: most matching marbles wins;
         `margin` = winner's matching minus the next best; a tie at the top has no winner (`winner`
-        null, `margin` 0). Ruling 1: `unconscious` per participant. Contests inflict no injury; use
-        `/combat` for a fight. Names must be unique.
+        null, `margin` 0). Ruling 8: participants may name a `side` ("nur einer von ihnen – beziehungsweise
+        nur eine Seite"): the side of the participant with the most matching marbles wins
+        (`winning_side`), a tie at the top within one side is that side's win, and `margin` is that best
+        count minus the best of any other side. Ruling 1: `unconscious` per participant. Ruling 11:
+        "niedrigere Schwierigkeiten sorgen für einen schnelleren und entscheidenderen Ausgang" speaks of
+        one
+        contest (more marbles drawn, fewer ties, larger margins). Contests inflict no injury; use `/combat`
+        for a fight. Names must be unique.
 
         ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -3694,8 +3877,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_CONTEST,
@@ -3715,12 +3900,14 @@ class AsyncBeutelschneider:
         participants: Sequence[BeutelParticipantParam | BeutelParticipant],
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderContestOddsResponse:
         """Exact odds of a contest.
 
-        Outcomes `wins:<name>` per participant and `tie` (ruling 2), over all draws of all participants
-        (computed per participant, then combined); distribution `margin` (0 = tie); expected
+        Outcomes `wins:<side>` per side and `tie` (ruling 2; ruling 8: a participant without `side` is a
+        side of its own, so without sides these are `wins:<name>` per participant), over all draws of all
+        participants (computed per participant, each side scoring its best, then combined); distribution
+        `margin` (0 = tie); expected
         `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
@@ -3731,8 +3918,10 @@ class AsyncBeutelschneider:
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_CONTEST_ODDS,
@@ -3752,7 +3941,7 @@ class AsyncBeutelschneider:
         max_rounds: int | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderEncounterResponse:
         """Play a whole fight out, exchange by exchange.
 
@@ -3800,8 +3989,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_ENCOUNTER,
@@ -3829,7 +4020,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         max_rounds: int | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderEncounterOddsResponse:
         """Chances of a whole fight, in float64.
 
@@ -3875,8 +4066,10 @@ class AsyncBeutelschneider:
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_ENCOUNTER_ODDS,
@@ -3903,7 +4096,7 @@ class AsyncBeutelschneider:
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceResponse:
         """Draw for experience (Erfahrung).
 
@@ -3933,8 +4126,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_EXPERIENCE,
@@ -3956,7 +4151,7 @@ class AsyncBeutelschneider:
         *,
         draw: Mapping[str, Any] | Model,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None],
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceApplyResponse:
         """Apply the experience choices to a signed draw.
 
@@ -3971,8 +4166,10 @@ class AsyncBeutelschneider:
         Args:
             draw: The complete signed `/experience` response.
             replacements: Per marble drawn: a different colour, or null to keep it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_EXPERIENCE_APPLY,
@@ -3989,7 +4186,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceOddsResponse:
         """Exact odds of an experience draw.
 
@@ -4008,8 +4205,10 @@ class AsyncBeutelschneider:
             replacements: Optional, to learn in one step: per marble drawn a different colour (red, green,
                 blue, white) or null to keep it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_EXPERIENCE_ODDS,
@@ -4034,7 +4233,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderFirstAidResponse:
         """Tend a wounded character (Versorgung von Verletzungen).
 
@@ -4060,8 +4259,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_FIRST_AID,
@@ -4085,7 +4286,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderFirstAidOddsResponse:
         """Exact odds of first aid.
 
@@ -4103,8 +4304,10 @@ class AsyncBeutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_FIRST_AID_ODDS,
@@ -4130,7 +4333,7 @@ class AsyncBeutelschneider:
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingResponse:
         """Draw for healing (Heilung).
 
@@ -4161,8 +4364,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_HEALING,
@@ -4185,7 +4390,7 @@ class AsyncBeutelschneider:
         *,
         draw: Mapping[str, Any] | Model,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]],
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingApplyResponse:
         """Apply the healing choices to a signed draw.
 
@@ -4201,8 +4406,10 @@ class AsyncBeutelschneider:
         Args:
             draw: The complete signed `/healing` response.
             replacements: One colour (red, green, blue) per black marble drawn.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_HEALING_APPLY,
@@ -4220,7 +4427,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingOddsResponse:
         """Exact odds of a healing draw.
 
@@ -4240,8 +4447,10 @@ class AsyncBeutelschneider:
             replacements: Optional, to heal in one step: one colour (red, green, blue) per marble drawn;
                 the k-th black marble drawn takes the k-th colour.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_HEALING_ODDS,
@@ -4267,7 +4476,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderInjuryResponse:
         """Suffer an injury (Verletzung).
 
@@ -4292,8 +4501,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_INJURY,
@@ -4317,7 +4528,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderInjuryOddsResponse:
         """Exact odds of an injury.
 
@@ -4334,8 +4545,10 @@ class AsyncBeutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_INJURY_ODDS,
@@ -4359,7 +4572,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderMortalDangerResponse:
         """Face mortal danger (Lebensgefahr).
 
@@ -4384,8 +4597,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_MORTAL_DANGER,
@@ -4409,7 +4624,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderMortalDangerOddsResponse:
         """Exact odds of mortal danger.
 
@@ -4426,8 +4641,10 @@ class AsyncBeutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_MORTAL_DANGER_ODDS,
@@ -4447,7 +4664,7 @@ class AsyncBeutelschneider:
         bag: BeutelBagParam | BeutelBag,
         name: str | None = None,
         rules: BeutelCreationRulesParam | BeutelCreationRules | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderValidateBagResponse:
         """Check a starting bag (Charaktererschaffung).
 
@@ -4463,8 +4680,10 @@ class AsyncBeutelschneider:
             bag: The bag to check.
             name: Whose bag (used in the summary only).
             rules: The creation rule (default 20 marbles: 5 white, 15 free).
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_VALIDATE_BAG,
@@ -4492,7 +4711,7 @@ class AsyncMalmsturm:
         modifier: int | None = 0,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmActionResponse:
         """Roll a simple action (Einfache Aktion).
 
@@ -4519,8 +4738,10 @@ class AsyncMalmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_ACTION,
@@ -4546,7 +4767,7 @@ class AsyncMalmsturm:
         idempotency_key: str | None = None,
         modifier: int | None = 0,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmActionOddsResponse:
         """Exact odds of a simple action.
 
@@ -4565,8 +4786,10 @@ class AsyncMalmsturm:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             modifier: Situational bonus or penalty added to the total (default 0).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_ACTION_ODDS,
@@ -4594,7 +4817,7 @@ class AsyncMalmsturm:
         seed: int | None = None,
         take_consequence_early: bool | None = False,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmAttackResponse:
         """Roll an attack in a conflict (Angriff).
 
@@ -4614,7 +4837,12 @@ class AsyncMalmsturm:
         Unkonzentriert; intimidate Eingeschüchtert, Verunsichert, Verängstigt; charm Kooperativ, Verliebt;
         push Aus dem Gleichgewicht gebracht, Stolpern; persuade Überredet, ein Auge zudrücken), in German,
         English and `lang`. Ruling 6: the consequences and their recovery times are listed in
-        `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
+        `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4). Ruling 8: a consequence's severity
+        (leicht/mittel/schwer) is the defender's choice with the GM ("Normalerweise bestimmt der
+        Verteidiger selbst"); it changes no numbers, only the recovery time, and the count decides;
+        invoking one ("Eine Konsequenz funktioniert wie ein Aspekt") is entered as `modifier`. Ruling 9:
+        `/v1/systems` lists the defender's skills per attack kind (`attack_skills`, the text's table:
+        Ausweichen, Menschenkenntnis/Wahrnehmung, Nerven behalten, Körperbeherrschung).
 
         ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -4636,8 +4864,10 @@ class AsyncMalmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_ATTACK,
@@ -4667,7 +4897,7 @@ class AsyncMalmsturm:
         idempotency_key: str | None = None,
         take_consequence_early: bool | None = False,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmAttackOddsResponse:
         """Exact odds of an attack.
 
@@ -4689,8 +4919,10 @@ class AsyncMalmsturm:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_ATTACK_ODDS,
@@ -4717,7 +4949,7 @@ class AsyncMalmsturm:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmContestResponse:
         """Roll a contest (Wettstreit).
 
@@ -4740,8 +4972,10 @@ class AsyncMalmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_CONTEST,
@@ -4765,7 +4999,7 @@ class AsyncMalmsturm:
         dice: int | None = 4,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmContestOddsResponse:
         """Exact odds of a contest.
 
@@ -4781,8 +5015,10 @@ class AsyncMalmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_CONTEST_ODDS,
@@ -4799,7 +5035,7 @@ class AsyncMalmsturm:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmInitiativeResponse:
         """Roll the order of a conflict (Reihenfolge).
 
@@ -4826,8 +5062,10 @@ class AsyncMalmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_INITIATIVE,
@@ -4849,7 +5087,7 @@ class AsyncMalmsturm:
         dice: int | None = 4,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmInitiativeOddsResponse:
         """Exact odds of the order of a conflict.
 
@@ -4866,8 +5104,10 @@ class AsyncMalmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_INITIATIVE_ODDS,
@@ -4883,7 +5123,7 @@ class AsyncMalmsturm:
     async def ladder(
         self,
         *,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmLadderResponse:
         """The ladder (Stufenleiter) with its labels.
 
@@ -4896,8 +5136,10 @@ class AsyncMalmsturm:
         ``GET /v1/malmsturm/ladder`` (``malmsturm.ladder``).
 
         Args:
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(_MALMSTURM_LADDER, None, {"lang": lang})
 
@@ -4920,7 +5162,7 @@ class AsyncPaws:
         mode: Literal["contest", "defense"] | None = "contest",
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsComparisonResponse:
         """Roll a comparison (Vergleich).
 
@@ -4931,9 +5173,12 @@ class AsyncPaws:
         rescue dice (after the two pools); each rescue success cancels one of the winner's net successes,
         reaching 0 makes a tie, never a win; a tie is no failure, so the rescued side's catastrophe (every
         die 1) is gone too. Short of a tie, the first rescue success averts the side's catastrophe instead
-        and the others cancel (`rescue.catastrophe_averted`). Each side's `catastrophe` is its own roll of
-        only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
-        on a tie or a repelled attack.
+        and the others cancel (`rescue.catastrophe_averted`). Ruling 8: only the loser can suffer a
+        catastrophe: a side's `catastrophe` is its own roll of only ones, on a loss, that no rescue averted
+        (a 0:0 tie of ones is none for either side); the chat line says it before any rescue. Ruling 7
+        ("Bei Vergleichen hat grundsätzlich der Verlierer das Recht"): `narrator` is the loser (its `name`,
+        or `a`/`b`), in defense mode too: a repelled attack is narrated by the attacker; `gm` on a tie.
+        Ruling 9: a pool's `penalty_dice` are the dice the GM takes away ("Gegner schwächen").
 
         ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -4953,8 +5198,10 @@ class AsyncPaws:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_COMPARISON,
@@ -4978,14 +5225,15 @@ class AsyncPaws:
         idempotency_key: str | None = None,
         mode: Literal["contest", "defense"] | None = "contest",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsComparisonOddsResponse:
         """Exact odds of a comparison.
 
         Outcomes `a`, `b` and `tie` after the loser's rescue dice (in defense mode `b` is always 0);
         distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`, and `catastrophe_a`,
-        `catastrophe_b` (1: the side ends with a catastrophe no rescue averted, ruling 3: a rescue short
-        of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
+        `catastrophe_b` (1: the side ends with a catastrophe no rescue averted: only on a loss, ruling 8;
+        ruling 3: a rescue short of a tie spends its first success on the catastrophe, so `net` counts
+        it). Same rulings as
         `paws.comparison`.
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
@@ -5000,8 +5248,10 @@ class AsyncPaws:
             mode: contest: both attack, more successes wins; defense: b only defends, the attack lands with
                 net >= 1, b cannot win.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_COMPARISON_ODDS,
@@ -5017,7 +5267,7 @@ class AsyncPaws:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsRescueResponse:
         """Roll the group's rescue dice (Rettungswürfel).
 
@@ -5039,8 +5289,10 @@ class AsyncPaws:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_RESCUE,
@@ -5060,7 +5312,7 @@ class AsyncPaws:
         dice: int,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsRescueOddsResponse:
         """Exact odds of the group's rescue dice.
 
@@ -5075,8 +5327,10 @@ class AsyncPaws:
             dice: The group's one-shot rescue dice to roll now.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_RESCUE_ODDS,
@@ -5095,10 +5349,11 @@ class AsyncPaws:
         idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
+        penalty_dice: int | None = 0,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
         wounds: int | None = 0,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsTestResponse:
         """Roll a test (Probe).
 
@@ -5131,14 +5386,18 @@ class AsyncPaws:
                 manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Who rolls (echoed in results).
+            penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
+                ("einen Abzug von einem Würfel"); not wounds.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
             wounds: Wounds that hinder this action: -1 die each.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_TEST,
@@ -5151,6 +5410,7 @@ class AsyncPaws:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "name": name,
+                "penalty_dice": penalty_dice,
                 "seed": seed,
                 "ticket": ticket,
                 "wounds": wounds,
@@ -5168,9 +5428,10 @@ class AsyncPaws:
         fit: Literal["fallback", "matching", "specialized"] | None = "matching",
         idempotency_key: str | None = None,
         name: str | None = None,
+        penalty_dice: int | None = 0,
         ticket: Mapping[str, Any] | Model | None = None,
         wounds: int | None = 0,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsTestOddsResponse:
         """Exact odds of a test.
 
@@ -5194,10 +5455,14 @@ class AsyncPaws:
                 needed).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Who rolls (echoed in results).
+            penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
+                ("einen Abzug von einem Würfel"); not wounds.
             ticket: Accepted and ignored: the odds do not depend on it.
             wounds: Wounds that hinder this action: -1 die each.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_TEST_ODDS,
@@ -5209,6 +5474,7 @@ class AsyncPaws:
                 "fit": fit,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "penalty_dice": penalty_dice,
                 "ticket": ticket,
                 "wounds": wounds,
             },
@@ -5222,7 +5488,7 @@ class AsyncPaws:
         power: int,
         traits: Sequence[PawsTraitParam | PawsTrait],
         categories: Sequence[PawsCategoryParam | PawsCategory] | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsValidateCharacterResponse:
         """Validate a character (Potenzial und Macht).
 
@@ -5234,15 +5500,20 @@ class AsyncPaws:
         category and those in categories without their own power), `categories[].power_used` the traits
         of each category. The potential holds
         for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
-        `lang`, `issues` machine-readable), not only the first.
+        `lang`, `issues` machine-readable), not only the first. Ruling 10: `hints` give the text's
+        guidance,
+        never a problem: a potential "mit 3 gut bemessen" (below: more ordinary characters, above: heroic
+        style, from 5: gods), a power of "etwa dem fünffachen" of the potential (a hint outside 4x..6x).
 
         ``POST /v1/paws/validate-character`` (``paws.validate-character``).
 
         Args:
             potential: Highest rank of any trait.
             power: Good minus bad ranks allowed.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_VALIDATE_CHARACTER,
@@ -5270,7 +5541,7 @@ class AsyncProben:
         seed: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenCooperationResponse:
         """Roll a cooperation (Zusammenarbeiten).
 
@@ -5291,8 +5562,10 @@ class AsyncProben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_COOPERATION,
@@ -5318,7 +5591,7 @@ class AsyncProben:
         idempotency_key: str | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenCooperationOddsResponse:
         """Exact odds of a cooperation.
 
@@ -5333,8 +5606,10 @@ class AsyncProben:
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_COOPERATION_ODDS,
@@ -5362,7 +5637,7 @@ class AsyncProben:
         seed: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenEncounterResponse:
         """Play a chain of tests out, attempt by attempt.
 
@@ -5406,8 +5681,10 @@ class AsyncProben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_ENCOUNTER,
@@ -5437,7 +5714,7 @@ class AsyncProben:
         max_rounds: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenEncounterOddsResponse:
         """Exact odds of a chain of tests.
 
@@ -5476,8 +5753,10 @@ class AsyncProben:
                 runs then is the outcome `undecided`. null: until it ends.
             success_rule: meet: successes >= difficulty (default); exceed: >.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_ENCOUNTER_ODDS,
@@ -5509,7 +5788,7 @@ class AsyncProben:
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenExtendedResponse:
         """Roll an extended test (Erweiterte Probe).
 
@@ -5539,8 +5818,10 @@ class AsyncProben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_EXTENDED,
@@ -5574,7 +5855,7 @@ class AsyncProben:
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenExtendedOddsResponse:
         """Exact odds of an extended test.
 
@@ -5596,8 +5877,10 @@ class AsyncProben:
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_EXTENDED_ODDS,
@@ -5626,7 +5909,7 @@ class AsyncProben:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenOpposedResponse:
         """Roll an opposed test (Vergleichende Probe).
 
@@ -5650,8 +5933,10 @@ class AsyncProben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_OPPOSED,
@@ -5675,7 +5960,7 @@ class AsyncProben:
         allow_tie: bool | None = False,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenOpposedOddsResponse:
         """Exact odds of an opposed test.
 
@@ -5690,8 +5975,10 @@ class AsyncProben:
             allow_tie: Accept a tie instead of rolling again.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_OPPOSED_ODDS,
@@ -5715,7 +6002,7 @@ class AsyncProben:
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenTestResponse:
         """Roll a simple test (Einfache Probe).
 
@@ -5724,7 +6011,8 @@ class AsyncProben:
         or > difficulty (`exceed`, the literal "Übersteigt"); `attempt` n removes n-1 dice, and with no
         dice left the outcome is `no_dice` and nothing is rolled; `impossible` when the dice cannot reach
         the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
-        `quality` = successes beyond those needed.
+        `quality` = successes beyond those needed. Ruling 7: the chat line names the difficulty as the text
+        does (1 Einfach, 2 Standard, 3 Fordernd, 4 and more Schwer).
 
         ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
         ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
@@ -5749,8 +6037,10 @@ class AsyncProben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_TEST,
@@ -5786,7 +6076,7 @@ class AsyncProben:
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenTestOddsResponse:
         """Exact odds of a simple test.
 
@@ -5810,8 +6100,10 @@ class AsyncProben:
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_TEST_ODDS,
@@ -5875,7 +6167,7 @@ class AsyncWeltenbuch:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchConflictResponse:
         """Roll a conflict scene (Konfliktszene).
 
@@ -5909,8 +6201,10 @@ class AsyncWeltenbuch:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_CONFLICT,
@@ -5932,7 +6226,7 @@ class AsyncWeltenbuch:
         die: int | None = 10,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchConflictOddsResponse:
         """Exact odds of a conflict scene.
 
@@ -5951,8 +6245,10 @@ class AsyncWeltenbuch:
             die: Sides of the die; any even number (an even face is a success).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_CONFLICT_ODDS,
@@ -5974,7 +6270,7 @@ class AsyncWeltenbuch:
         policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchEncounterResponse:
         """Play a conflict scene out: the roll and the policy's narration.
 
@@ -6019,8 +6315,10 @@ class AsyncWeltenbuch:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_ENCOUNTER,
@@ -6052,7 +6350,7 @@ class AsyncWeltenbuch:
         max_rounds: int | None = None,
         policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchEncounterOddsResponse:
         """Exact odds of a conflict scene and its consequences.
 
@@ -6093,8 +6391,10 @@ class AsyncWeltenbuch:
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_ENCOUNTER_ODDS,
@@ -6119,7 +6419,7 @@ class AsyncWeltenbuch:
         hero_points: Sequence[WeltenHeroPointParam | WeltenHeroPoint] | None = None,
         spends: Sequence[WeltenSpendParam | WeltenSpend] | None = None,
         toughness: Mapping[str, WeltenToughnessParam | WeltenToughness] | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchNarrationResponse:
         """Apply the dice spent in the narration (Was genau ist geschehen?).
 
@@ -6147,8 +6447,10 @@ class AsyncWeltenbuch:
                 dice, put `{"member": ..., "hero_point": true}` into `spends`.
             spends: The ledger: every die (and hero point) spent so far, in the order spent.
             toughness: Toughness at the start of the scene, by member name.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_NARRATION,
@@ -6164,7 +6466,7 @@ class AsyncWeltenbuch:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchResurrectionResponse:
         """Find the god who brought a character back (Wiederauferstehung).
 
@@ -6186,8 +6488,10 @@ class AsyncWeltenbuch:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_RESURRECTION,
@@ -6207,7 +6511,7 @@ class AsyncWeltenbuch:
         gods: Sequence[str] | None = None,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchResurrectionOddsResponse:
         """Exact odds of a resurrection.
 
@@ -6222,8 +6526,10 @@ class AsyncWeltenbuch:
             gods: The eight gods of the table, in d8 order.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_RESURRECTION_ODDS,

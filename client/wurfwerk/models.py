@@ -303,10 +303,12 @@ class BeutelCombatResult(Model):
 class BeutelContestResult(Model):
     """``BeutelContestResult`` in the API's JSON."""
     margin: int
-    """Winner's matching minus the next best; 0 on a tie."""
+    """Winner's matching minus the next best (of another side, ruling 8); 0 on a tie."""
     participants: list[BeutelContestant]
     winner: str | None
     """null on a tie at the top."""
+    winning_side: str | None
+    """Ruling 8: the winner's side (its name when it gave none); null on a tie at the top."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelContestResult:
@@ -315,6 +317,7 @@ class BeutelContestResult(Model):
             margin=data["margin"],
             participants=[BeutelContestant.from_json(v0) for v0 in data["participants"]],
             winner=data["winner"],
+            winning_side=data["winning_side"],
         )._with_json(data)
 
 
@@ -326,6 +329,8 @@ class BeutelContestant(Model):
     """The marbles drawn, in order."""
     matching: int
     name: str
+    side: str | None
+    """The side given in the request (ruling 8), else null."""
     unconscious: bool
 
     @classmethod
@@ -336,6 +341,7 @@ class BeutelContestant(Model):
             drawn=data["drawn"],
             matching=data["matching"],
             name=data["name"],
+            side=data["side"],
             unconscious=data["unconscious"],
         )._with_json(data)
 
@@ -393,6 +399,10 @@ class BeutelEncounterSide(Model):
     difficulty: Literal["easy", "normal", "hard"] | None = None
     """Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."""
     name: str
+    side: str | None = None
+    """Ruling 8: the side this participant contends for ("nur eine Seite"); the side of the best participant
+    wins. Without it the participant is a side of its own, named by its name.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelEncounterSide:
@@ -402,6 +412,7 @@ class BeutelEncounterSide(Model):
             bag=BeutelBag.from_json(data["bag"]),
             difficulty=data.get("difficulty"),
             name=data["name"],
+            side=data.get("side"),
         )._with_json(data)
 
 
@@ -533,6 +544,10 @@ class BeutelParticipant(Model):
     """The participant's bag."""
     difficulty: Literal["easy", "normal", "hard"] | None = None
     name: str
+    side: str | None = None
+    """Ruling 8: the side this participant contends for ("nur eine Seite"); the side of the best participant
+    wins. Without it the participant is a side of its own, named by its name.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelParticipant:
@@ -542,6 +557,7 @@ class BeutelParticipant(Model):
             bag=BeutelBag.from_json(data["bag"]),
             difficulty=data.get("difficulty"),
             name=data["name"],
+            side=data.get("side"),
         )._with_json(data)
 
 
@@ -707,6 +723,10 @@ class BeutelschneiderCombatOddsRequest(Model):
     defender: BeutelFighter
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
+    injuring_abilities: list[Literal["combat", "skill", "magic"]] | None = None
+    """Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic
+    ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision).
+    """
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -717,6 +737,7 @@ class BeutelschneiderCombatOddsRequest(Model):
             attacker=BeutelFighter.from_json(data["attacker"]),
             defender=BeutelFighter.from_json(data["defender"]),
             idempotency_key=data.get("idempotency_key"),
+            injuring_abilities=data.get("injuring_abilities"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -747,6 +768,10 @@ class BeutelschneiderCombatRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
+    injuring_abilities: list[Literal["combat", "skill", "magic"]] | None = None
+    """Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic
+    ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision).
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
@@ -766,6 +791,7 @@ class BeutelschneiderCombatRequest(Model):
             attacker=BeutelFighter.from_json(data["attacker"]),
             defender=BeutelFighter.from_json(data["defender"]),
             idempotency_key=data.get("idempotency_key"),
+            injuring_abilities=data.get("injuring_abilities"),
             manual=data.get("manual"),
             seed=data.get("seed"),
             ticket=(
@@ -2833,6 +2859,10 @@ class PawsCategoryUse(Model):
 class PawsCharacterResult(Model):
     """``PawsCharacterResult`` in the API's JSON."""
     categories: list[PawsCategoryUse]
+    hints: list[str]
+    """Ruling 10: the text's guidance on potential ("mit 3 gut bemessen") and power ("etwa dem fünffachen"),
+    in `lang`; never a problem.
+    """
     issues: list[PawsProblem]
     """The same problems, machine-readable, in the same order."""
     power_used: int
@@ -2848,6 +2878,7 @@ class PawsCharacterResult(Model):
         """``PawsCharacterResult`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             categories=[PawsCategoryUse.from_json(v0) for v0 in data["categories"]],
+            hints=data["hints"],
             issues=[PawsProblem.from_json(v0) for v0 in data["issues"]],
             power_used=data["power_used"],
             problems=data["problems"],
@@ -3006,9 +3037,9 @@ class PawsComparisonResult(Model):
     """net - 1, never below 0."""
     mode: Literal["contest", "defense"]
     narrator: str
-    """Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison (a repelled
-    attack too); the acting character's `name` after a failed test (`player` when it has none); the loser's
-    `name` after a lost comparison (its key `a`/`b` when it has none).
+    """Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison; the acting
+    character's `name` after a failed test (`player` when it has none); the loser's `name` after a lost
+    comparison, the attacker's after a repelled attack (its key `a`/`b` when it has none).
     """
     net: int
     """The winner's successes left after cancellation and rescue; 0 on a tie."""
@@ -3042,6 +3073,10 @@ class PawsPool(Model):
     """fallback: -1 die (another helpful trait); matching; specialized: +1 die (fits better than needed)."""
     name: str | None = None
     """Who rolls (echoed in results)."""
+    penalty_dice: int | None = None
+    """Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem
+    Würfel"); not wounds.
+    """
     rank: int
     """Rank of the trait used: one die per rank."""
     wounds: int | None = None
@@ -3059,6 +3094,7 @@ class PawsPool(Model):
             extra_rescue_dice=data.get("extra_rescue_dice"),
             fit=data.get("fit"),
             name=data.get("name"),
+            penalty_dice=data.get("penalty_dice"),
             rank=data["rank"],
             wounds=data.get("wounds"),
         )._with_json(data)
@@ -3227,7 +3263,9 @@ class PawsRescueResult(Model):
 class PawsSide(Model):
     """``PawsSide`` in the API's JSON."""
     catastrophe: bool
-    """This side's dice all showed 1 and its rescue dice did not avert it (ruling 3)."""
+    """This side lost, its dice all showed 1 and its rescue dice did not avert it (rulings 3 and 8: a tie is
+    no catastrophe).
+    """
     dice: list[int]
     name: str | None
     pool: PawsPoolSize
@@ -3263,6 +3301,10 @@ class PawsTestOddsRequest(Model):
     """Accepted and ignored: the odds do not depend on it."""
     name: str | None = None
     """Who rolls (echoed in results)."""
+    penalty_dice: int | None = None
+    """Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem
+    Würfel"); not wounds.
+    """
     rank: int
     """Rank of the trait used: one die per rank."""
     ticket: dict[str, Any] | None = None
@@ -3283,6 +3325,7 @@ class PawsTestOddsRequest(Model):
             fit=data.get("fit"),
             idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
+            penalty_dice=data.get("penalty_dice"),
             rank=data["rank"],
             ticket=data.get("ticket"),
             wounds=data.get("wounds"),
@@ -3325,6 +3368,10 @@ class PawsTestRequest(Model):
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Who rolls (echoed in results)."""
+    penalty_dice: int | None = None
+    """Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem
+    Würfel"); not wounds.
+    """
     rank: int
     """Rank of the trait used: one die per rank."""
     seed: int | None = None
@@ -3353,6 +3400,7 @@ class PawsTestRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             name=data.get("name"),
+            penalty_dice=data.get("penalty_dice"),
             rank=data["rank"],
             seed=data.get("seed"),
             ticket=(
@@ -3421,9 +3469,9 @@ class PawsTestResult(Model):
     effects: int
     """One per success beyond the first."""
     narrator: str
-    """Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison (a repelled
-    attack too); the acting character's `name` after a failed test (`player` when it has none); the loser's
-    `name` after a lost comparison (its key `a`/`b` when it has none).
+    """Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison; the acting
+    character's `name` after a failed test (`player` when it has none); the loser's `name` after a lost
+    comparison, the attacker's after a repelled attack (its key `a`/`b` when it has none).
     """
     pool: PawsPoolSize
     rescue: PawsTestRescue | None
@@ -4065,6 +4113,9 @@ class ProbenInterval(Model):
     """``ProbenInterval`` in the API's JSON."""
     amount: int
     unit: str
+    """Ruling 6: minute, hour, day, week, month or round (singular or plural, English or German) are written
+    in the request's language with plurals; any other unit is echoed as given.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ProbenInterval:
@@ -4692,8 +4743,10 @@ class WeltenHeroPointApplied(Model):
     member: str
     restored: int
     """Toughness restored: 3, fewer near max."""
-    spend: int
-    """Index of the entry in `spends`."""
+    spend: int | None
+    """Index of the entry in `spends`; null for a hero point of `hero_points`, given at the end of the scene
+    (ruling 7).
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> WeltenHeroPointApplied:
@@ -4774,7 +4827,11 @@ class WeltenNarrationResult(Model):
     consequences: list[str]
     """Members at toughness 0 once every die is spent."""
     hero_points_spent: list[WeltenHeroPointApplied]
-    """The hero point entries of `spends`, each applied when it was spent."""
+    """The hero point entries of `spends`, each applied when it was spent, then one entry per hero point of
+    `hero_points` (ruling 7).
+    """
+    overcome: list[str]
+    """Ruling 7: obstacles whose toughness reached 0 (overcome; an obstacle suffers no consequence)."""
     spent: list[WeltenSpentDie]
     """The dice of `spends`, in order (hero point entries are in `hero_points_spent`)."""
     toughness_after: dict[str, WeltenToughnessResult]
@@ -4787,6 +4844,7 @@ class WeltenNarrationResult(Model):
             complete=data["complete"],
             consequences=data["consequences"],
             hero_points_spent=[WeltenHeroPointApplied.from_json(v0) for v0 in data["hero_points_spent"]],
+            overcome=data["overcome"],
             spent=[WeltenSpentDie.from_json(v0) for v0 in data["spent"]],
             toughness_after={
                 k0: WeltenToughnessResult.from_json(v0) for k0, v0 in data["toughness_after"].items()
@@ -5443,6 +5501,10 @@ class BeutelEncounterSideParam(_BeutelEncounterSideParamRequired, total=False):
     """Kept for the whole fight (E4); combat (default) injures the loser."""
     difficulty: Literal["easy", "normal", "hard"] | None
     """Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."""
+    side: str | None
+    """Ruling 8: the side this participant contends for ("nur eine Seite"); the side of the best participant
+    wins. Without it the participant is a side of its own, named by its name.
+    """
 
 
 class _BeutelFighterParamRequired(TypedDict):
@@ -5468,6 +5530,10 @@ class _BeutelParticipantParamRequired(TypedDict):
 class BeutelParticipantParam(_BeutelParticipantParamRequired, total=False):
     """``BeutelParticipant`` as a request parameter (a plain dict; required keys: ability, bag, name)."""
     difficulty: Literal["easy", "normal", "hard"] | None
+    side: str | None
+    """Ruling 8: the side this participant contends for ("nur eine Seite"); the side of the best participant
+    wins. Without it the participant is a side of its own, named by its name.
+    """
 
 
 class _MalmAttackerParamRequired(TypedDict):
@@ -5579,6 +5645,10 @@ class PawsPoolParam(_PawsPoolParamRequired, total=False):
     """fallback: -1 die (another helpful trait); matching; specialized: +1 die (fits better than needed)."""
     name: str | None
     """Who rolls (echoed in results)."""
+    penalty_dice: int | None
+    """Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem
+    Würfel"); not wounds.
+    """
     wounds: int | None
     """Wounds that hinder this action: -1 die each."""
 
@@ -5612,6 +5682,9 @@ class ProbenIntervalParam(TypedDict):
     """``ProbenInterval`` as a request parameter (a plain dict; required keys: amount, unit)."""
     amount: int
     unit: str
+    """Ruling 6: minute, hour, day, week, month or round (singular or plural, English or German) are written
+    in the request's language with plurals; any other unit is echoed as given.
+    """
 
 
 class _ProbenPoolParamRequired(TypedDict):

@@ -7,6 +7,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
+from service.platform.messages import say, say_n
 from service.platform.results import ResultSchemas
 from service.platform.schemas import EncounterFields
 from service.systems.beutelschneider import encounter, rules
@@ -46,11 +47,11 @@ class BeutelBag(StrictSchema):
     def _marbles_in_limit(self, data, **kwargs):
         total = sum(data.get(colour, 0) for colour in COLOURS)
         if total < 1:
-            raise ValidationError("must hold at least 1 marble")
+            raise ValidationError(say("must hold at least one marble"))
         try:
             check_limit("bag_marbles", total)
         except ValidationError as error:
-            raise ValidationError([f"marbles in all {error.messages[0]}"]) from error
+            raise ValidationError([say("marbles in all: %(problem)s", problem=error.messages[0])]) from error
 
 
 def bag_field(description: str) -> fields.Nested:
@@ -63,8 +64,9 @@ def require_marbles(data: dict, draws: int, field: str = "bag") -> None:
     """A draw needs that many marbles in the bag (checked before anything is drawn)."""
     bag = data.get("bag")
     if bag is not None and sum(bag.values()) < draws:
-        raise ValidationError(f"holds {sum(bag.values())} marbles, but {draws} must be drawn",
-                              field_name=field)
+        raise ValidationError(say_n("holds %(count)d marble, but %(draws)d must be drawn",
+                                    "holds %(count)d marbles, but %(draws)d must be drawn",
+                                    sum(bag.values()), draws=draws), field_name=field)
 
 
 class BeutelNamed(StrictSchema):
@@ -80,7 +82,7 @@ class BeutelCreationRules(StrictSchema):
     @validates_schema
     def _adds_up(self, data, **kwargs):
         if data.get("white", 5) + data.get("free", 15) != data.get("size", 20):
-            raise ValidationError("must equal white + free", field_name="size")
+            raise ValidationError(say("must equal white + free"), field_name="size")
 
 
 class BeutelValidateBagRequest(BeutelNamed):
@@ -115,6 +117,9 @@ class BeutelParticipant(StrictSchema):
     bag = bag_field("The participant's bag.")
     ability = Enum(ABILITIES, required=True)
     difficulty = Enum(DIFFICULTIES, load_default=Difficulty.NORMAL.value)
+    side = Name(metadata={"description": "Ruling 8: the side this participant contends for (\"nur eine Seite\"); "
+                                         "the side of the best participant wins. Without it the participant is "
+                                         "a side of its own, named by its name."})
 
     @validates_schema
     def _enough_marbles(self, data, **kwargs):
@@ -126,15 +131,32 @@ class BeutelContestRequest(StrictSchema):
                                validate=LengthAtMost("participants", min=2))
 
     @validates_schema
+    def _sides_apart_from_names(self, data, **kwargs):
+        participants = data.get("participants", [])
+        alone = {p["name"] for p in participants if not p.get("side")}
+        for index, participant in enumerate(participants):
+            if participant.get("side") and participant["side"] in alone - {participant["name"]}:
+                raise ValidationError({index: {"side": [say("“%(side)s” is the name of a participant without a "
+                                                            "side; name the side otherwise",
+                                                            side=participant["side"])]}},
+                                      field_name="participants")
+
+    @validates_schema
     def _unique_names(self, data, **kwargs):
         names = [participant["name"] for participant in data.get("participants", [])]
         for index, name in enumerate(names):
             if name in names[:index]:
-                raise ValidationError({index: {"name": [f"{name!r} is already a participant; names must be unique"]}},
+                raise ValidationError({index: {"name": [say("“%(name)s” is already a participant; names must be unique",
+                                                            name=name)]}},
                                       field_name="participants")
 
 
 class BeutelFighter(BeutelParticipant):
+    """Ruling 8: combat stays pairs ("ein Charakter durchaus Teil mehrerer solcher Paare"): no side."""
+
+    class Meta(StrictSchema.Meta):
+        exclude = ("side",)
+
     ability = Enum(ABILITIES, load_default=Ability.COMBAT.value,
                    metadata={"description": "combat (default); another ability for uneven contests, "
                                             "e.g. skill to flee."})
@@ -143,11 +165,16 @@ class BeutelFighter(BeutelParticipant):
 class BeutelCombatRequest(StrictSchema):
     attacker = fields.Nested(BeutelFighter, required=True)
     defender = fields.Nested(BeutelFighter, required=True)
+    injuring_abilities = fields.List(
+        Enum(ABILITIES), load_default=lambda: [Ability.COMBAT.value], validate=validate.Length(max=len(ABILITIES)),
+        metadata={"description": "Ruling 9: the abilities whose win injures (default [combat]); a world where "
+                                 "magic wounds adds magic (\"welche Effekte wie Verletzung ... durch Magie "
+                                 "hervorgerufen werden können\" is the group's decision)."})
 
     @validates_schema
     def _different_names(self, data, **kwargs):
         if "attacker" in data and "defender" in data and data["attacker"]["name"] == data["defender"]["name"]:
-            raise ValidationError({"name": ["must differ from the attacker's name"]}, field_name="defender")
+            raise ValidationError({"name": [say("must differ from the attacker's name")]}, field_name="defender")
 
 
 class BeutelInjuryRequest(BeutelNamed):
@@ -184,7 +211,7 @@ class BeutelHealingRequest(BeutelNamed):
     @validates_schema
     def _one_amount(self, data, **kwargs):
         if ("chances" in data) == ("draws" in data):
-            raise ValidationError("give either chances or draws (exactly one)", field_name="chances")
+            raise ValidationError(say("give either chances or draws (exactly one)"), field_name="chances")
         require_marbles(data, healing_draws(data))
 
 

@@ -7,6 +7,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import LengthAtMost
+from service.platform.messages import say
 from service.platform.results import ResultSchemas
 from service.systems.malmsturm import rules
 from service.systems.malmsturm.rules import (
@@ -29,9 +30,10 @@ class LadderRange(validate.Range):
 
     def __call__(self, value):
         if not LEVEL_MIN <= value <= LEVEL_MAX:
-            raise ValidationError(
-                f"must be between {LEVEL_MIN} and +{LEVEL_MAX}: the ladder runs from −4 (hoffnungslos) "
-                f"to +6 (Weltklasse) and beyond (unvergleichlich); values further out are refused")
+            raise ValidationError(say(
+                "must be between %(min)s and +%(max)s: the ladder runs from −4 (hoffnungslos) to +6 "
+                "(Weltklasse) and beyond (unvergleichlich); values further out are refused",
+                min=LEVEL_MIN, max=LEVEL_MAX))
         return value
 
 
@@ -86,7 +88,7 @@ class MalmInitiativeRequest(StrictSchema):
         for index, participant in enumerate(data.get("participants", [])):
             if participant["name"] in seen:
                 raise ValidationError({"participants": {index: {"name": [
-                    f"duplicate name {participant['name']!r}: names must be unique"]}}})
+                    say("duplicate name “%(name)s”: names must be unique", name=participant["name"])]}}})
             seen.add(participant["name"])
 
 
@@ -99,7 +101,7 @@ class MalmStressTrackSchema(StrictSchema):
     @validates_schema
     def _current_within_max(self, data, **kwargs):
         if "current" in data and "max" in data and data["current"] > data["max"]:
-            raise ValidationError(f"must be at most max ({data['max']})", field_name="current")
+            raise ValidationError(say("must be at most max (%(max)s)", max=data["max"]), field_name="current")
 
 
 class MalmStressSchema(StrictSchema):
@@ -144,10 +146,10 @@ class MalmAttackRequest(StrictSchema):
     @validates_schema
     def _defense_fits(self, data, **kwargs):
         if data.get("defend", True) and (data.get("defender") or {}).get("skill", 0) is None:
-            raise ValidationError({"defender": {"skill": ["a defender who defends needs a skill (or set "
-                                                          "defend: false)"]}})
+            raise ValidationError({"defender": {"skill": [say("a defender who defends needs a skill (or set "
+                                                              "defend: false)")]}})
         if data.get("defend", True) and data.get("difficulty"):
-            raise ValidationError("the difficulty applies only to an attack with defend: false",
+            raise ValidationError(say("the difficulty applies only to an attack with defend: false"),
                                   field_name="difficulty")
 
 

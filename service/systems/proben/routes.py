@@ -31,10 +31,11 @@ def test(body, source, lang):
     or > difficulty (`exceed`, the literal "Übersteigt"); `attempt` n removes n-1 dice, and with no
     dice left the outcome is `no_dice` and nothing is rolled; `impossible` when the dice cannot reach
     the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
-    `quality` = successes beyond those needed.
+    `quality` = successes beyond those needed. Ruling 7: the chat line names the difficulty as the text
+    does (1 Einfach, 2 Standard, 3 Fordernd, 4 and more Schwer).
     """
     result = rules.test(pool(body), body["difficulty"], source, attempt=body["attempt"], rule=rule(body))
-    return result, text.test(result, body["difficulty"], body.get("name"), lang)
+    return result, text.test(result, body["difficulty"], body.get("name"), lang, body["attempt"])
 
 
 def test_odds(body):
@@ -179,7 +180,13 @@ SYSTEM = System(
               "Nachteil": "disadvantages", "Erfolg": "successes", "Teilerfolg": "partial",
               "Qualität": "quality", "Vergleichende Probe": "opposed", "Basiswert": "base",
               "Zusammenarbeiten": "cooperation", "Hauptakteur": "leader", "Unterstützer": "helpers",
-              "Erweiterte Probe": "extended", "Versuch": "attempt"},
+              "Erweiterte Probe": "extended", "Versuch": "attempt",
+              "Einfach / Standard / Fordernd / Schwer": "1 / 2 / 3 / 4 (difficulty)"},
+    extra={"difficulties": [  # ruling 7: the text's names; 4 and more are Schwer
+        {"difficulty": 1, "de": "Einfach", "en": "easy"}, {"difficulty": 2, "de": "Standard", "en": "standard"},
+        {"difficulty": 3, "de": "Fordernd", "en": "demanding"},
+        {"difficulty": 4, "de": "Schwer", "en": "hard", "and_above": True}],
+        "interval_units": ["minute", "hour", "day", "week", "month", "round"]},
     operations=(
         Operation.rolling("/test", test, operation="test", request=schemas.ProbenTestRequest,
                           result=schemas.ProbenTestResult, example=TEST_EXAMPLE),

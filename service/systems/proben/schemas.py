@@ -6,6 +6,7 @@ from marshmallow import ValidationError, fields, post_load, validate, validates_
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
+from service.platform.messages import say
 from service.platform.results import ResultSchemas
 from service.platform.schemas import EncounterFields
 from service.systems.proben import encounter, rules
@@ -31,11 +32,11 @@ class ProbenPool(StrictSchema):
         skill = data.get("skill", 0)
         skill_dice = data.get("skill_dice", skill)
         if skill_dice > skill:
-            raise ValidationError(f"must be at most skill ({skill})", field_name="skill_dice")
+            raise ValidationError(say("must be at most skill (%(skill)s)", skill=skill), field_name="skill_dice")
         try:
             check_limit("pool_dice", data.get("attribute", 0) + skill_dice + data.get("advantages", 0))
         except ValidationError as error:
-            raise ValidationError([f"attribute + skill_dice + advantages {error.messages[0]}"],
+            raise ValidationError([say("attribute + skill_dice + advantages: %(problem)s", problem=error.messages[0])],
                                   field_name="_schema") from error
 
     @post_load
@@ -82,8 +83,8 @@ class ProbenCooperationRequest(StrictSchema):
             try:
                 check_limit("pool_dice", total)
             except ValidationError as error:
-                raise ValidationError([f"leader pool plus one die per helper {error.messages[0]}"],
-                                      field_name="leader") from error
+                raise ValidationError([say("leader pool plus one die per helper: %(problem)s",
+                                           problem=error.messages[0])], field_name="leader") from error
 
 
 
@@ -93,7 +94,9 @@ class ProbenCooperationRequest(StrictSchema):
 class ProbenInterval(StrictSchema):
     amount = Int(required=True, validate=validate.Range(min=1, max=1_000_000))
     unit = fields.String(required=True, validate=validate.Length(min=1, max=32),
-                         metadata={"example": "hours"})
+                         metadata={"example": "hours", "description": "Ruling 6: minute, hour, day, week, month "
+                                   "or round (singular or plural, English or German) are written in the "
+                                   "request's language with plurals; any other unit is echoed as given."})
 
 
 class ProbenExtendedRequest(ProbenPool):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from service.platform.errors import ReceiptError
 from service.platform.limits import encounter_precision
+from service.platform.messages import say
 from service.platform.operations import EXAMPLE_RECEIPT, Operation, System, verified_response
 from service.systems.weltenbuch import encounter, odds, rules, schemas, text
 
@@ -53,7 +54,8 @@ def rolled_members(document: dict) -> list[rules.RolledMember]:
         return [rules.RolledMember(m["name"], m["party"], rules.Role(m["role"]), tuple(m["dice"]))
                 for m in document["result"]["members"]]
     except (KeyError, TypeError, ValueError) as error:
-        raise ReceiptError("conflict.result", f"is not a conflict result this service can narrate ({error})") from error
+        raise ReceiptError("conflict.result", say("is not a conflict result this service can narrate (%(error)s)",
+                                                  error=str(error))) from error
 
 
 def conflict(body, source, lang):

@@ -7,6 +7,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
+from service.platform.messages import say
 from service.platform.results import ResultSchemas
 from service.platform.schemas import EncounterFields
 from service.systems.weltenbuch import encounter, rules
@@ -44,13 +45,13 @@ class WeltenMemberSchema(StrictSchema):
     def _fits_role(self, data, **kwargs):
         role = data.get("role")
         if role == Role.PLAYER and "seat" not in data:
-            raise ValidationError("a player needs a seat (1.. clockwise from the GM)", field_name="seat")
+            raise ValidationError(say("a player needs a seat (1.. clockwise from the GM)"), field_name="seat")
         if role in (Role.NPC, Role.OBSTACLE):
             if "seat" in data:
-                raise ValidationError("only players have a seat; the GM acts for npcs and obstacles at 0",
+                raise ValidationError(say("only players have a seat; the GM acts for npcs and obstacles at 0"),
                                       field_name="seat")
             if data.get("hero_points"):
-                raise ValidationError("only players spend hero points", field_name="hero_points")
+                raise ValidationError(say("only players spend hero points"), field_name="hero_points")
 
     @validates_schema
     def _pool_fits(self, data, **kwargs):
@@ -59,7 +60,7 @@ class WeltenMemberSchema(StrictSchema):
         try:
             check_limit("pool_dice", dice)
         except ValidationError as error:
-            raise ValidationError([f"profile + bonuses + 2 per hero point {error.messages[0]}"],
+            raise ValidationError([say("profile + bonuses + 2 per hero point: %(problem)s", problem=error.messages[0])],
                                   field_name="profile") from error
 
 
@@ -88,8 +89,8 @@ class WeltenConflictRequest(StrictSchema):
     @validates_schema
     def _even_die(self, data, **kwargs):
         if data.get("die", DEFAULT_DIE) % 2:
-            raise ValidationError("must have an even number of sides (\"beliebige Würfel mit einer geraden "
-                                  "Seitenzahl\")", field_name="die")
+            raise ValidationError(say("must have an even number of sides (“beliebige Würfel mit einer geraden "
+                                      "Seitenzahl”)"), field_name="die")
 
     @validates_schema
     def _unique(self, data, **kwargs):
@@ -102,13 +103,13 @@ class WeltenConflictRequest(StrictSchema):
             return
         for p, party in enumerate(parties):
             if party["name"] in duplicate_parties:
-                errors.setdefault(p, {})["name"] = ["party names must be unique"]
+                errors.setdefault(p, {})["name"] = [say("party names must be unique")]
             for i, member in enumerate(party["members"]):
                 problems = {}
                 if member["name"] in duplicate_members:
-                    problems["name"] = ["member names must be unique across the conflict"]
+                    problems["name"] = [say("member names must be unique across the conflict")]
                 if member.get("seat") in duplicate_seats:
-                    problems["seat"] = ["two players cannot share a seat"]
+                    problems["seat"] = [say("two players cannot share a seat")]
                 if problems:
                     errors.setdefault(p, {}).setdefault("members", {})[i] = problems
         if errors:
@@ -136,7 +137,7 @@ class WeltenToughnessSchema(StrictSchema):
     @validates_schema
     def _current_within_max(self, data, **kwargs):
         if data.get("current", 0) > data.get("max", MAX_TOUGHNESS):
-            raise ValidationError("must be at most max", field_name="current")
+            raise ValidationError(say("must be at most max"), field_name="current")
 
 
 class WeltenSpendSchema(StrictSchema):
@@ -158,9 +159,10 @@ class WeltenSpendSchema(StrictSchema):
         if data.get("hero_point"):
             for field in ("die", "target"):
                 if data.get(field) is not None:
-                    raise ValidationError("a hero point entry spends no die and has no target", field_name=field)
+                    raise ValidationError(say("a hero point entry spends no die and has no target"),
+                                          field_name=field)
         elif data.get("die") is None:
-            raise ValidationError("a die spend names its die (or set hero_point: true)", field_name="die")
+            raise ValidationError(say("a die spend names its die (or set hero_point: true)"), field_name="die")
 
 
 class WeltenHeroPointSchema(StrictSchema):

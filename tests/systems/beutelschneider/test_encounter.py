@@ -307,7 +307,7 @@ def test_required_exact_is_refused_before_solving(post, monkeypatch):
     monkeypatch.setattr(encounter, "odds", lambda *a, **k: pytest.fail("solved"))
     status, body = post("/v1/beutelschneider/encounter/odds", {**FIGHT, "exact": "required"})
     assert status == 422 and body["type"].endswith("/encounter-too-large")
-    assert body["states"] == 10890 and body["limit"] == 0
+    assert body["states"] == 10890 and body["limit"]["value"] == 0
 
 
 def test_too_many_states_are_refused_before_solving(post, monkeypatch):
@@ -316,7 +316,8 @@ def test_too_many_states_are_refused_before_solving(post, monkeypatch):
     status, body = post("/v1/beutelschneider/encounter/odds",
                         {"sides": [{"name": "a", "bag": big}, {"name": "b", "bag": big}]})
     assert status == 422 and body["type"].endswith("/encounter-too-large")
-    assert body["states"] == (41 * 61) ** 2 and body["limit"] == 20000  # (red + 1)(green + white + 1) per side
+    assert body["states"] == (41 * 61) ** 2  # (red + 1)(green + white + 1) per side
+    assert body["limit"]["value"] == 20000
 
 
 def test_a_long_solve_gives_the_worker_a_turn_every_pass(monkeypatch):

@@ -225,11 +225,11 @@ def test_required_exact_over_the_exact_limit_is_refused_before_solving(post, mon
     many = {"steps": [{"pool": {"attribute": 40}, "difficulty": 30} for _ in range(3)],
             "carry_partial": True, "exact": "required"}
     status, body = post("/v1/proben/encounter/odds", many)
-    assert status == 422 and body["type"].endswith("/encounter-too-large") and body["limit"] == 300
+    assert status == 422 and body["type"].endswith("/encounter-too-large") and body["limit"]["value"] == 300
 
 
 def test_too_many_states_are_refused_before_solving(post, monkeypatch):
     monkeypatch.setattr(encounter, "odds", lambda *a, **k: pytest.fail("solved"))
     many = {"steps": [{"pool": {"attribute": 100}, "difficulty": 100} for _ in range(5)], "carry_partial": True}
     status, body = post("/v1/proben/encounter/odds", many)
-    assert status == 422 and body["states"] > body["limit"] == 20000
+    assert status == 422 and body["states"] > body["limit"]["value"] == 20000
