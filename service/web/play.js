@@ -539,7 +539,7 @@ function describeGroup(node, path, request, kind, values) {
   else if (path[0] === "rolls") title = t("roll_n", { n: number(path[1] + 1) });
   else if (path[0] === "rounds") title = `${t("round_n", { n: number(path[1] + 1) })}: ${name ?? sideKey}`;
   else if (sideKey === "roll_offs") title = `${t("rollOffs")}: ${name ?? ""}`;
-  else title = name ?? (words().fields[sideKey]?.[0] ?? t("result"));
+  else title = name ?? (words().fields[sideKey]?.[0] ?? operationName(state.shownOperation ?? ""));
   if (node.party) title = `${title} (${node.party})`;
   const ability = node.ability ?? echoed?.ability ?? (path.length === 0 ? request.ability : null);
   const system = systemOf(state.shownOperation ?? "");
@@ -711,7 +711,7 @@ function curveChart(curve, request) {
     svg.append(svgElement("text", { x: x(round), y: height - pad.bottom + 16, "text-anchor": "middle" }, number(round)));
   }
   svg.append(svgElement("text", { x: width - pad.right, y: height - 2, "text-anchor": "end" }, t("round")));
-  const legend = element("ul", { class: "legend" });
+  const legend = element("ul", { class: "curve-legend" });
   keys.forEach((key, index) => {
     const colour = CURVE_COLOURS[index % CURVE_COLOURS.length];
     const points = curve.filter((point) => typeof point[key] === "number").map((point) => `${x(point.round)},${y(point[key])}`);
