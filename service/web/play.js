@@ -593,10 +593,10 @@ function changedState(response) {
   const defender = result.defender?.name ?? request.defender?.name;
   if (result.stress_after) lines.push(t("stressAfter", { name: defender, stress: trackWords(result.stress_after) }));
   if (typeof result.consequences_after === "number") lines.push(t("consequencesAfter", { name: defender, count: number(result.consequences_after) }));
-  if (result.toughness_after && typeof result.toughness_after === "object") {
+  if (result.toughness_after && typeof result.toughness_after === "object" && Object.keys(result.toughness_after).length) {
     const list = Object.entries(result.toughness_after)
       .map(([name, value]) => `${name} ${typeof value === "object" ? t("of", { current: number(value.current), max: number(value.max) }) : number(value)}`);
-    lines.push(t("toughnessAfter", { list: list.length ? list.join(", ") : t("noChange") }));
+    lines.push(t("toughnessAfter", { list: list.join(", ") }));
   }
   return lines;
 }
