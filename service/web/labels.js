@@ -132,7 +132,7 @@ const de = {
     seed: ["Startwert", "Gleiche Anfrage und gleicher Startwert ergeben denselben Wurf."],
     manual: ["Echte Würfel oder Murmeln", "Augen oder Farben in der Reihenfolge, in der sie fallen."],
     ticket: ["Wurfschein", "Ein vom Dienst signierter Schein; der Wurf ergibt sich aus ihm."],
-    id: ["Kennung"], context: ["Zusammenhang"], expires_at: ["Gültig bis"], kid: ["Schlüssel"], signature: ["Signatur"],
+    "ticket.operation": ["Für welchen Wurf"], id: ["Kennung"], context: ["Zusammenhang"], expires_at: ["Gültig bis"], kid: ["Schlüssel"], signature: ["Signatur"],
     idempotency_key: ["Wiederholungsschlüssel", "Dieselbe Anfrage mit demselben Schlüssel gibt denselben Wurf zurück."],
   },
   choices: {
@@ -291,7 +291,7 @@ const en = {
     seed: ["Seed", "The same request with the same seed gives the same roll."],
     manual: ["Physical dice or marbles", "Faces or colours in the order they fell."],
     ticket: ["Roll ticket", "A ticket the service signed; the roll follows from it."],
-    id: ["Id"], context: ["Context"], expires_at: ["Valid until"], kid: ["Key"], signature: ["Signature"],
+    "ticket.operation": ["For which roll"], id: ["Id"], context: ["Context"], expires_at: ["Valid until"], kid: ["Key"], signature: ["Signature"],
     idempotency_key: ["Retry key", "The same request with the same key answers with the same roll."],
   },
   choices: {
