@@ -873,7 +873,7 @@ function showResponse(client, response, { shared = false } = {}) {
   const work = [];
   if (response.receipt) {
     work.push(showReceipt(client, response, generation));
-    work.push(updateRollLink(response, generation));
+    if (!shared) work.push(updateRollLink(response, generation)); // a shared roll's link is the address itself
   } else {
     $("receipt").replaceChildren();
   }

@@ -228,6 +228,17 @@ def test_every_operation_fits_a_phone_before_and_after_a_roll(page, live_url, la
     _shot(page, screenshots, f"phone-last-operation-{lang}")
 
 
+def test_switching_the_language_relabels_the_form_and_keeps_what_was_typed(page, live_url):
+    _open(page, f"{live_url}/play?operation=proben.test&lang=en")
+    page.fill("[name=attribute]", "5")
+    page.select_option("[data-testid=lang]", "de")
+    assert page.evaluate("document.documentElement.lang") == "de"
+    assert page.input_value("[name=attribute]") == "5"
+    assert "Attribut" in page.inner_text("#form") and page.inner_text("[data-testid=roll]") == "Würfeln"
+    assert page.locator("#operation option:checked").inner_text() == "Einfache Probe"
+    assert "lang=de" in page.get_attribute("[data-testid=share-request]", "href")
+
+
 def test_dark_mode_follows_the_system(page, live_url, screenshots):
     page.emulate_media(color_scheme="dark")
     _open(page, f"{live_url}/play?operation=paws.test&lang=de", PHONE)
@@ -325,6 +336,7 @@ def test_a_link_to_a_roll_shows_that_roll_verified_and_never_rolls_again(page, b
     assert friend.inner_text("[data-testid=summary]") == rolled["summary"]
     assert friend.locator("[data-testid=receipt]").get_attribute("data-state") == "verified"
     assert friend.is_hidden("[data-testid=roll]"), "a shared roll offers no roll button"
+    assert friend.is_hidden("[data-testid=share-roll]")
     assert rolls == [], f"the shared link rolled again: {rolls}"
     _shot(friend, screenshots, f"shared-roll-{'lan' if 'gm-laptop' in origin else 'local'}")
 
