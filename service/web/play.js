@@ -173,9 +173,9 @@ function editorFor(schema, path, required, context) {
   const field = segments(path).at(-1) ?? "";
   if (resolved.enum) {
     const choices = resolved.enum.filter((value) => value !== null);
-    return choiceEditor(choices, path, required && !resolved.enum.includes(null), context, field);
+    return choiceEditor(choices, path, required && !resolved.enum.includes(null), context, field, resolved.default);
   }
-  if (type === "boolean") return choiceEditor([true, false], path, required, context, field);
+  if (type === "boolean") return choiceEditor([true, false], path, required, context, field, resolved.default);
   if (type === "integer" || type === "number") return numberEditor(resolved, path, type);
   if (type === "string") return textEditor(resolved, path);
   if (type === "array") return listEditor(resolved, path, required, context);
@@ -186,9 +186,15 @@ function editorFor(schema, path, required, context) {
   return jsonEditor(path);
 }
 
-function choiceEditor(choices, path, required, context, field) {
+function choiceEditor(choices, path, required, context, field, fallback) {
   const select = element("select", { name: path, "data-path": path });
-  if (!required) select.append(element("option", { value: "", text: field === "replacements" ? t("keep") : t("notSet") }));
+  if (!required) {
+    const unset = field === "replacements" ? t("keep") : words().choices[`${field}.none`]
+      ? words().choices[`${field}.none`]
+      : fallback !== undefined && fallback !== null ? t("byDefault", { value: choiceWords(context.operation, field, fallback) })
+        : t("notSet");
+    select.append(element("option", { value: "", text: unset }));
+  }
   for (const choice of choices) {
     select.append(element("option", { value: JSON.stringify(choice), text: choiceWords(context.operation, field, choice) }));
   }
