@@ -87,7 +87,9 @@ function systemOf(operationId) {
 }
 
 function operationName(operationId) {
-  return words().operations[operationId]?.[0] ?? LABELS.en.operations[operationId]?.[0] ?? operationId;
+  // An operation newer than the catalog: the spec's own summary, in English words.
+  return words().operations[operationId]?.[0] ?? LABELS.en.operations[operationId]?.[0]
+    ?? state.operations.get(operationId)?.summary ?? operationId;
 }
 
 function segments(path) {
@@ -148,7 +150,8 @@ function loadOperations(spec) {
       if (!operation.operationId) continue;
       const content = operation.requestBody?.content?.["application/json"];
       state.operations.set(operation.operationId, {
-        id: operation.operationId, path, method, schema: content?.schema, example: content?.example ?? {},
+        id: operation.operationId, path, method, summary: operation.summary, schema: content?.schema,
+        example: content?.example ?? {},
       });
     }
   }
@@ -545,7 +548,7 @@ function describeGroup(node, path, request, kind, values) {
   if (sideKey === "injury") title = t("injuryOf", { name: node.target });
   else if (sideKey === "rescue") title = t("rescue");
   else if (path[0] === "rolls") title = t("roll_n", { n: number(path[1] + 1) });
-  else if (path[0] === "rounds") title = `${t("round_n", { n: number(path[1] + 1) })}: ${name ?? sideKey}`;
+  else if (path[0] === "rounds" || path[0] === "steps") title = `${t("round_n", { n: number(path[1] + 1) })}: ${name ?? sideKey}`;
   else if (sideKey === "roll_offs") title = `${t("rollOffs")}: ${name ?? ""}`;
   else title = name ?? (words().fields[sideKey]?.[0] ?? operationName(state.shownOperation ?? ""));
   if (node.party) title = `${title} (${node.party})`;
@@ -606,6 +609,23 @@ function changedState(response) {
       .map(([name, value]) => `${name} ${typeof value === "object" ? t("of", { current: number(value.current), max: number(value.max) }) : number(value)}`);
     lines.push(t("toughnessAfter", { list: list.join(", ") }));
   }
+  if (result.end && typeof result.end === "object") lines.push(...endStateLines(result.end));
+  return lines;
+}
+
+const COLOURS = new Set(["red", "green", "blue", "white", "black"]);
+const isBag = (value) => value && typeof value === "object" && !Array.isArray(value)
+  && Object.keys(value).length > 0 && Object.entries(value).every(([key, count]) => COLOURS.has(key) && typeof count === "number");
+
+/** An encounter's end state (API.md §1.7): every bag in it, under the name it is filed by. */
+function endStateLines(end, owner = null) {
+  const lines = [];
+  for (const [key, value] of Object.entries(end)) {
+    const name = value?.name ?? (Array.isArray(end) ? owner : key);
+    if (isBag(value)) lines.push(t("bagAfter", { name: owner ?? key, bag: bagWords(value) }));
+    else if (isBag(value?.bag)) lines.push(t("bagAfter", { name, bag: bagWords(value.bag) }));
+    else if (value && typeof value === "object") lines.push(...endStateLines(value, name === "bags" ? null : name));
+  }
   return lines;
 }
 
@@ -653,6 +673,7 @@ function outcomeWords(key, request) {
   if (kind === "injury") return fill(outcomes.injury, { name: args.slice(0, -1).join(":"), severity: outcomes[`severity.${args.at(-1)}`] ?? args.at(-1) });
   if (kind === "god") return fill(outcomes.god, { name: request?.gods?.[Number(args[0]) - 1] ?? number(Number(args[0])), n: number(Number(args[0])) });
   if ((kind === "a" || kind === "b") && args.length === 0) return fill(outcomes.wins, { name: sideName(request, kind) });
+  if (kind === "failure" && args.length) return fill(outcomes.failure_at, { n: number(Number(args[0]) + 1) });
   return outcomes[kind] ?? kind.replace(/_/g, " ");
 }
 
@@ -661,9 +682,11 @@ function distributionWords(key, request) {
   const [kind, ...args] = key.split(":");
   if (kind === "drawn" && args.length) return fill(names.drawn, { colour: choiceWords("", "", args[0]) });
   if (kind === "successes" && args.length) return fill(names.successes_of, { name: args.join(":") });
+  if (args.length && names[`${kind}_of`]) return fill(names[`${kind}_of`], { name: args.join(":") });
   const side = /^(.*)_(a|b)$/.exec(kind);
   if (side && names[`${side[1]}_side`]) return fill(names[`${side[1]}_side`], { name: sideName(request, side[2]) });
-  return names[kind] ?? kind.replace(/_/g, " ");
+  const label = names[kind] ?? kind.replace(/_/g, " ");
+  return args.length ? `${label}: ${args.join(":")}` : label;
 }
 
 const possible = (entry) => entry.probability > 0 && !/^0(\/|$)/.test(String(entry.exact ?? ""));
@@ -672,8 +695,8 @@ function barTable(heading, entries) {
   const rows = entries.map((entry) => element("tr", { "data-exact": entry.exact },
     element("th", { scope: "row", text: entry.label }),
     element("td", { class: "bar-cell" },
-      element("span", { class: "bar", style: `width: ${Math.max(0.5, entry.probability * 100)}%`, title: `${entry.exact} ≈ ${percent(entry.probability)}` })),
-    element("td", { class: "bar-value", title: entry.exact, text: percent(entry.probability) })));
+      element("span", { class: "bar", style: `width: ${Math.max(0.5, entry.probability * 100)}%`, title: `${entry.exact ?? ""} ≈ ${percent(entry.probability)}` })),
+    element("td", { class: "bar-value", title: entry.exact ?? null, text: percent(entry.probability) })));
   return element("table", { class: "bars" }, element("caption", { text: heading }), element("tbody", {}, ...rows));
 }
 
@@ -689,6 +712,12 @@ function oddsChart(odds, request, operationId) {
     const mean = odds.expected?.[name];
     const heading = distributionWords(name, request) + (typeof mean === "number" ? ` (${t("expected", { value: number(mean, { maximumFractionDigits: 3 }) })})` : "");
     chart.append(barTable(heading, shown));
+  }
+  const alone = Object.entries(odds.expected ?? {}).filter(([name, value]) => !(name in (odds.distributions ?? {})) && typeof value === "number");
+  if (alone.length) {
+    chart.append(element("h3", { class: "chart-heading", text: words().distributions.expectedValues }),
+      element("ul", { class: "expected" }, ...alone.map(([name, value]) =>
+        element("li", { text: `${distributionWords(name, request)}: ${number(value, { maximumFractionDigits: 3 })}` }))));
   }
   if (Array.isArray(odds.curve) && odds.curve.length) chart.append(curveChart(odds.curve, request));
   return chart;
@@ -727,7 +756,7 @@ function curveChart(curve, request) {
       "stroke-dasharray": key === "running" ? "5 4" : "none", "data-key": key }));
     const lastPoint = curve.at(-1);
     legend.append(element("li", {}, element("span", { class: "swatch", style: `background: ${colour}` }),
-      `${key === "running" ? (state.lang === "de" ? "läuft noch" : "still running") : outcomeWords(key, request)}: ${percent(lastPoint[key] ?? 0)}`));
+      `${key === "running" ? words().distributions.running : outcomeWords(key, request)}: ${percent(lastPoint[key] ?? 0)}`));
   });
   return element("figure", { class: "curve-box" }, element("figcaption", { text: t("curve") }), svg, legend);
 }
