@@ -531,7 +531,7 @@ function diceGroups(response) {
     if (!node || typeof node !== "object") return;
     const dice = Array.isArray(node.dice) && node.dice.every((value) => typeof value === "number") ? node.dice : null;
     const drawn = Array.isArray(node.drawn) ? node.drawn : null;
-    if (dice || drawn) groups.push(describeGroup(node, path, request, drawn ? "draw" : numericKind, drawn ?? dice));
+    if (dice || drawn) groups.push(describeGroup(node, path, response, drawn ? "draw" : numericKind, drawn ?? dice));
     for (const [key, value] of Object.entries(node)) {
       if (key !== "dice" && key !== "drawn" && value && typeof value === "object") walk(value, [...path, key]);
     }
@@ -540,13 +540,17 @@ function diceGroups(response) {
   return groups;
 }
 
-function describeGroup(node, path, request, kind, values) {
+function describeGroup(node, path, response, kind, values) {
+  const request = response.request ?? {};
   const sideKey = [...path].reverse().find((key) => typeof key === "string");
   const echoed = at(request, path) ?? (sideKey ? request[sideKey] : undefined);
   const name = node.name ?? echoed?.name ?? (path.length === 0 ? request.name : null);
   let title;
   if (sideKey === "injury") title = t("injuryOf", { name: node.target });
-  else if (sideKey === "rescue") title = t("rescue");
+  else if (sideKey === "rescue") {
+    const owner = path.length > 1 ? (at(response.result, path.slice(0, -1))?.name ?? at(request, path.slice(0, -1))?.name) : null;
+    title = owner ? `${t("rescue")}: ${owner}` : t("rescue");
+  }
   else if (path[0] === "rolls") title = t("roll_n", { n: number(path[1] + 1) });
   else if (path[0] === "rounds" || path[0] === "steps") title = `${t("round_n", { n: number(path[1] + 1) })}: ${name ?? sideKey}`;
   else if (sideKey === "roll_offs") title = `${t("rollOffs")}: ${name ?? ""}`;
