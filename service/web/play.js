@@ -469,9 +469,11 @@ function showError(error) {
   } else if (error instanceof WurfwerkError && error.status >= 500) {
     showMessage(t("server", { status: error.status }));
   } else if (error instanceof WurfwerkError) {
-    showFieldErrors(error.errors ?? {});
+    const placed = showFieldErrors(error.errors ?? {});
     const detail = error.problem?.detail || error.problem?.title || error.message;
-    showMessage(Object.keys(error.errors ?? {}).length ? `${t("fixFields")} ${detail}` : detail);
+    // Messages that sit next to their fields are not repeated above with the fields' API names.
+    const total = Object.keys(error.errors ?? {}).length;
+    showMessage(total && placed === total ? t("fixFields") : total ? `${t("fixFields")} ${detail}` : detail);
   } else {
     console.error(error);
     showMessage(t("server", { status: "?" }));

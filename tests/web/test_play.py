@@ -394,6 +394,7 @@ def test_no_stale_result_after_an_error_or_another_operation(page, live_url):
     page.wait_for_function("document.querySelector('[data-error-for=rank]').textContent.length > 0")
     assert "10" in page.inner_text("[data-error-for=rank]")
     assert page.is_visible("[data-testid=error]")
+    assert "rank" not in page.inner_text("[data-testid=error]"), "the field's message sits next to it, not by API name"
     assert page.is_hidden("[data-testid=result]") and page.is_hidden("#odds")
     page.fill("[name=rank]", "3")
     _roll(page)
