@@ -230,14 +230,13 @@ export async function verifyMessage(messageId, verdict) {
   if (typeof stored !== "string") return;
   verdict.setAttribute("data-state", "checking");
   verdict.textContent = t("WURFWERK.Card.verifying");
-  let response;
   try {
-    response = JSON.parse(stored);
+    // check() never rejects; a card whose stored response does not parse, or settings that make no
+    // client, are "not checked" too, never ✗.
+    showVerdict(verdict, await clientFor(readSettings()).check(JSON.parse(stored)), t);
   } catch (error) {
     showVerdict(verdict, { state: "not-checked", cause: "error", reason: /** @type {Error} */ (error).message }, t);
-    return;
   }
-  showVerdict(verdict, await clientFor(readSettings()).check(response), t);
 }
 
 /**
