@@ -547,23 +547,31 @@ function describeGroup(node, path, response, kind, values) {
   const sideKey = [...path].reverse().find((key) => typeof key === "string");
   const echoed = at(request, path) ?? (sideKey ? request[sideKey] : undefined);
   const name = node.name ?? echoed?.name ?? (path.length === 0 ? request.name : null);
-  let title;
-  if (sideKey === "injury") title = t("injuryOf", { name: node.target });
-  else if (sideKey === "rescue") {
-    const owner = path.length > 1 ? (at(response.result, path.slice(0, -1))?.name ?? at(request, path.slice(0, -1))?.name) : null;
-    title = owner ? `${t("rescue")}: ${owner}` : t("rescue");
-  }
-  else if (path[0] === "rolls") title = t("roll_n", { n: number(path[1] + 1) });
-  else if (path[0] === "rounds" || path[0] === "steps") title = `${t("round_n", { n: number(path[1] + 1) })}: ${name ?? sideKey}`;
-  else if (sideKey === "roll_offs") title = `${t("rollOffs")}: ${name ?? ""}`;
-  else title = name ?? (words().fields[sideKey]?.[0] ?? operationName(state.shownOperation ?? ""));
-  if (node.party) title = `${title} (${node.party})`;
+  const title = groupTitle(node, path, response, sideKey, name);
   const ability = node.ability ?? echoed?.ability ?? (path.length === 0 ? request.ability : null);
-  const system = systemOf(state.shownOperation ?? "");
-  const success = kind === "draw"
-    ? (value) => sideKey !== "injury" && ability && ABILITY_COLOUR[ability] === value
-    : (value) => Boolean(SUCCESS_FACE[system]?.(value));
-  return { title, kind, values, success };
+  return { title: node.party ? `${title} (${node.party})` : title, kind, values,
+    success: successTest(kind, ability, sideKey === "injury") };
+}
+
+/** Whose dice these are: a name where the result or the request has one, else what they are for. */
+function groupTitle(node, path, response, sideKey, name) {
+  if (sideKey === "injury") return t("injuryOf", { name: node.target });
+  if (sideKey === "rescue") {
+    const parent = path.slice(0, -1);
+    const owner = parent.length ? (at(response.result, parent)?.name ?? at(response.request, parent)?.name) : null;
+    return owner ? `${t("rescue")}: ${owner}` : t("rescue");
+  }
+  if (path[0] === "rolls") return t("roll_n", { n: number(path[1] + 1) });
+  if (path[0] === "rounds" || path[0] === "steps") return `${t("round_n", { n: number(path[1] + 1) })}: ${name ?? sideKey}`;
+  if (sideKey === "roll_offs") return `${t("rollOffs")}: ${name ?? ""}`;
+  return name ?? words().fields[sideKey]?.[0] ?? operationName(state.shownOperation ?? "");
+}
+
+/** Which faces are successes: the system's rule for dice, the ability's colour for marbles. */
+function successTest(kind, ability, injury) {
+  if (kind === "draw") return (value) => !injury && Boolean(ability) && ABILITY_COLOUR[ability] === value;
+  const rule = SUCCESS_FACE[systemOf(state.shownOperation ?? "")];
+  return (value) => Boolean(rule?.(value));
 }
 
 function showDice(response) {
@@ -777,7 +785,7 @@ async function showOdds(client, operationId, request, generation) {
   }
   const { seed: _seed, manual: _manual, ticket: _ticket, idempotency_key: _key, ...oddsBody } = request ?? {};
   section.hidden = false;
-  box.replaceChildren(element("p", { text: t("loading") }));
+  box.replaceChildren(element("p", { text: t("loading"), "data-testid": "odds-loading" }));
   try {
     const { odds } = await client.call(twin, oddsBody);
     if (generation === state.generation) box.replaceChildren(oddsChart(odds, request, operationId));

@@ -44,7 +44,7 @@ def _wait_for_roll(page):
     page.wait_for_function("""() => {
         const receipt = document.querySelector('[data-testid=receipt]');
         return receipt.dataset.state && !document.querySelector('[data-testid=roll]').disabled
-            && !document.querySelector('#odds-chart-box p');
+            && !document.querySelector('[data-testid=odds-loading]');
     }""")
 
 
@@ -108,7 +108,7 @@ def test_a_roll_per_system_shows_names_dice_a_verified_receipt_and_odds(page, or
         assert groups.count() >= 1
         assert all(label.strip() for label in groups.evaluate_all("gs => gs.map(g => g.getAttribute('aria-label'))"))
         rows = page.locator("[data-testid=odds-chart] tr[data-exact]")
-        assert rows.count() >= 2
+        assert rows.count() >= 2, page.inner_text("#odds")
         fractions = rows.evaluate_all("rows => rows.map(row => row.dataset.exact)")
         assert all(re.fullmatch(r"\d+/\d+|1|0", exact) for exact in fractions), fractions
         assert not any(re.fullmatch(r"0(/\d+)?", exact) for exact in fractions), "an impossible outcome is listed"
@@ -221,7 +221,7 @@ def test_every_operation_fits_a_phone_before_and_after_a_roll(page, live_url, la
         page.wait_for_function("""() => !document.querySelector('[data-testid=roll]').disabled
             && (!document.getElementById('error').hidden
                 || document.querySelector('[data-testid=receipt]').dataset.state)""")
-        page.wait_for_function("() => !document.querySelector('#odds-chart-box p')")
+        page.wait_for_function("() => !document.querySelector('[data-testid=odds-loading]')")
         assert _sideways(page) == 0, f"{operation}: sideways after rolling"
         smallest = page.evaluate("""() => Math.min(99, ...[
             ...document.querySelectorAll('#odds th, #odds td, #odds caption, #odds text')]
