@@ -4,16 +4,14 @@
 // "nicht geprüft" (never ✗) when the service's keys cannot be fetched.
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
-import { before, test } from "node:test";
-
 import { installFakeFoundry } from "./fake-foundry.js";
+import { needing } from "./needs.js";
 import { translations } from "./translate.js";
 
 delete globalThis.crypto;
 
+const { test, before } = needing("WURFWERK_URL");
 const serviceUrl = process.env.WURFWERK_URL;
-if (!serviceUrl)
-  throw new Error("WURFWERK_URL is not set: run this suite through pytest (make test), which starts the service");
 
 const foundry = installFakeFoundry({ lang: "de", translations: translations("de") });
 /** @type {any} */
