@@ -747,7 +747,7 @@ function curveChart(curve, request) {
   const keys = [...new Set(curve.flatMap((point) => Object.keys(point)))].filter((key) => key !== "round");
   const width = Math.max(260, Math.min(720, $("odds-chart-box").clientWidth || 320));
   const height = 200;
-  const pad = { left: 40, right: 10, top: 10, bottom: 30 };
+  const pad = { left: 48, right: 10, top: 10, bottom: 30 };
   const rounds = curve.map((point) => point.round);
   const [first, last] = [Math.min(...rounds), Math.max(...rounds)];
   const x = (round) => pad.left + ((round - first) / Math.max(1, last - first)) * (width - pad.left - pad.right);
@@ -756,7 +756,8 @@ function curveChart(curve, request) {
     "aria-label": t("curve"), "data-testid": "odds-curve" });
   for (const tick of [0, 0.5, 1]) {
     svg.append(svgElement("line", { x1: pad.left, x2: width - pad.right, y1: y(tick), y2: y(tick), class: "grid" }),
-      svgElement("text", { x: pad.left - 4, y: y(tick) + 4, "text-anchor": "end" }, percent(tick)));
+      svgElement("text", { x: pad.left - 4, y: y(tick) + 4, "text-anchor": "end" },
+        new Intl.NumberFormat(state.lang, { style: "percent" }).format(tick)));
   }
   for (const round of rounds.filter((_, index) => rounds.length <= 8 || index % Math.ceil(rounds.length / 8) === 0)) {
     svg.append(svgElement("text", { x: x(round), y: height - pad.bottom + 16, "text-anchor": "middle" }, number(round)));
