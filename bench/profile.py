@@ -1,0 +1,186 @@
+"""Where a request's cost goes, in-process (run by hand; bench/README.md has the figures).
+
+    .venv/bin/python -m bench.profile              # instructions per request under callgrind, by target and hook
+    .venv/bin/python -m bench.profile --cprofile   # cProfile of one kind of request, by function
+
+Over HTTP this shared 2-core machine moves figures by tens of per cent within minutes; callgrind
+counts the instructions a request executes, which barely move from run to run. Each target runs
+in a process of its own under valgrind: the app is built and warmed up outside the count, then
+``calls`` WSGI calls are counted (callgrind collects only inside ``sys.call_tracing``, which nothing
+else calls) and divided by ``calls``. The service's app is wrapped as the service's gunicorn worker
+wraps it (load shedder and body deadline), with metrics in multiprocess mode (as in production).
+
+The hooks are attributed by taking them out one at a time (``VARIANTS``): the difference to the
+whole service is what that hook costs a request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PAWS_BODY = {"rank": 3}
+ORIGIN = {"Origin": "https://foundry.example"}
+PREFLIGHT = {"Origin": "https://foundry.example", "Access-Control-Request-Method": "POST",
+             "Access-Control-Request-Headers": "content-type"}
+
+# name -> (app, method, path, body, headers)
+TARGETS = {
+    "bare /livez": ("bare", "GET", "/livez", None, None),
+    "bare sign-only": ("bare", "POST", "/bench/sign-only", PAWS_BODY, None),
+    "/livez": ("service", "GET", "/livez", None, None),
+    "sign-only": ("service", "POST", "/bench/sign-only", PAWS_BODY, None),
+    "sign-only with Origin": ("service", "POST", "/bench/sign-only", PAWS_BODY, ORIGIN),
+    "preflight": ("service", "OPTIONS", "/v1/paws/test", None, PREFLIGHT),
+    "paws.test": ("service", "POST", "/v1/paws/test", PAWS_BODY, None),
+}
+
+# What is taken out of the service for an attribution run of `sign-only`.
+VARIANTS = ("metrics", "cors", "request_hooks", "middleware")
+
+
+def build(app_name: str, without: str | None = None):
+    """The WSGI app to count: the bare app, or the service wrapped as its worker wraps it."""
+    from service.platform.receipts import generate_private_key_pem
+
+    pem = generate_private_key_pem()
+    if app_name == "bare":
+        from bench.bare_app import make as make_bare
+
+        return make_bare(pem)
+    from bench.reference_app import make
+    from service.platform.overload import LoadShedder, SheddingPolicy
+    from service.platform.worker import BodyDeadline
+
+    app = make({"signing_key_pem": pem})
+    if without is not None:
+        _take_out(app, without)
+    if without == "middleware":
+        return app
+
+    class QuietMonitor:  # the shedder's decision without the monitor thread's own work in the count
+        def delay(self) -> float:
+            return 0.0
+
+    return BodyDeadline(LoadShedder(app, SheddingPolicy(max_queue_delay=1.0, retry_after=1), QuietMonitor()), 10.0)
+
+
+def _take_out(app, part: str) -> None:
+    from service.platform import metrics
+
+    def keep(functions, test):
+        functions[:] = [function for function in functions if not test(function)]
+
+    names = {
+        "metrics": lambda f: f.__module__ == metrics.__name__,
+        "cors": lambda f: f.__module__.startswith("flask_cors"),
+        "request_hooks": lambda f: f.__module__ == "service.platform.hooks",
+    }
+    if part in names:
+        keep(app.before_request_funcs.setdefault(None, []), names[part])
+        keep(app.after_request_funcs.setdefault(None, []), names[part])
+
+
+def wsgi_call(app, method: str, path: str, body, headers):
+    import io
+
+    import orjson
+    from werkzeug.test import EnvironBuilder
+
+    data = orjson.dumps(body) if body is not None else None
+    template = EnvironBuilder(path=path, method=method, data=data, headers=headers,
+                              content_type="application/json" if data else None).get_environ()
+
+    def call():
+        environ = dict(template)
+        environ["wsgi.input"] = io.BytesIO(data or b"")
+        status = []
+        chunks = b"".join(app(environ, lambda line, _headers: status.append(line)))
+        assert status[0].startswith("200"), (status, chunks)
+        return chunks
+
+    return call
+
+
+def count(target: str, without: str | None, calls: int) -> None:
+    """Inside valgrind: build, warm up, then the counted calls."""
+    app_name, method, path, body, headers = TARGETS[target]
+    call = wsgi_call(build(app_name, without), method, path, body, headers)
+    for _ in range(200):
+        call()
+
+    def counted():
+        for _ in range(calls):
+            call()
+
+    sys.call_tracing(counted, ())
+
+
+def instructions(target: str, without: str | None, calls: int) -> float:
+    command = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=sys_call_tracing",
+               "--callgrind-out-file=/dev/null", sys.executable, "-m", "bench.profile", "--count", target,
+               "--calls", str(calls)] + (["--without", without] if without else [])
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp(prefix="wurfwerk-profile-"),
+           "WURFWERK_LOG_LEVEL": "WARNING"}
+    try:
+        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    finally:
+        shutil.rmtree(env["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
+    collected = re.search(r"Collected : (\d+)", done.stderr)
+    return int(collected.group(1)) / calls
+
+
+def profile_functions(target: str, calls: int) -> None:
+    import cProfile
+    import pstats
+
+    os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="wurfwerk-profile-"))
+    app_name, method, path, body, headers = TARGETS[target]
+    call = wsgi_call(build(app_name), method, path, body, headers)
+    for _ in range(200):
+        call()
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _ in range(calls):
+        call()
+    profiler.disable()
+    pstats.Stats(profiler).sort_stats("cumulative").print_stats(60)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--target", action="append", choices=list(TARGETS), help="targets to count (default: all)")
+    parser.add_argument("--cprofile", metavar="TARGET", choices=list(TARGETS))
+    parser.add_argument("--count", metavar="TARGET", help=argparse.SUPPRESS)
+    parser.add_argument("--without", choices=VARIANTS, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.count:
+        count(args.count, args.without, args.calls)
+        return
+    if args.cprofile:
+        profile_functions(args.cprofile, args.calls)
+        return
+    if not shutil.which("valgrind"):
+        sys.exit("valgrind is not installed: apt-get install valgrind")
+    rows = {target: instructions(target, None, args.calls) for target in args.target or TARGETS}
+    for name, value in rows.items():
+        print(f"{name:28s} {value / 1000:8.1f} k instructions per request", flush=True)
+    if args.target:
+        return
+    whole = rows["sign-only"]
+    for part in VARIANTS:
+        without = instructions("sign-only", part, args.calls)
+        print(f"sign-only: {part:21s} {(whole - without) / 1000:8.1f} k ({(whole - without) / whole:.0%})", flush=True)
+    print(f"sign-only over bare sign-only  {(whole - rows['bare sign-only']) / 1000:8.1f} k", flush=True)
+
+
+if __name__ == "__main__":
+    main()
