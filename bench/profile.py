@@ -4,11 +4,12 @@
     .venv/bin/python -m bench.profile --cprofile   # cProfile of one kind of request, by function
 
 Over HTTP this shared 2-core machine moves figures by tens of per cent within minutes; callgrind
-counts the instructions a request executes, which barely move from run to run. Each target runs
-in a process of its own under valgrind: the app is built and warmed up outside the count, then
-``calls`` WSGI calls are counted (callgrind collects only inside ``sys.call_tracing``, which nothing
-else calls) and divided by ``calls``. The service's app is wrapped as the service's gunicorn worker
-wraps it (load shedder and body deadline), with metrics in multiprocess mode (as in production).
+counts the instructions a request executes, which barely move from run to run. One process
+under valgrind builds the apps and warms each target up outside the count; then ``calls`` WSGI calls
+of each target are counted (callgrind collects only inside ``sys.call_tracing``, which nothing else
+calls, and writes a count each time it returns) and divided by ``calls``. The service's app is
+wrapped as the service's gunicorn worker wraps it (load shedder and body deadline), with metrics in
+multiprocess mode (as in production).
 
 The hooks are attributed by taking them out one at a time (``VARIANTS``): the difference to the
 whole service is what that hook costs a request.
@@ -80,7 +81,7 @@ def _take_out(app, part: str) -> None:
 
     names = {
         "metrics": lambda f: f.__module__ == metrics.__name__,
-        "cors": lambda f: f.__module__.startswith("flask_cors"),
+        "cors": lambda f: f.__module__.startswith("flask_cors") or f.__module__ == "service.platform.cors",
         "request_hooks": lambda f: f.__module__ == "service.platform.hooks",
     }
     if part in names:
@@ -109,32 +110,43 @@ def wsgi_call(app, method: str, path: str, body, headers):
     return call
 
 
-def count(target: str, without: str | None, calls: int) -> None:
-    """Inside valgrind: build, warm up, then the counted calls."""
-    app_name, method, path, body, headers = TARGETS[target]
-    call = wsgi_call(build(app_name, without), method, path, body, headers)
-    for _ in range(200):
-        call()
-
-    def counted():
-        for _ in range(calls):
+def count(calls: int) -> None:
+    """Inside valgrind: build every app, then each target's counted calls, each in a
+    ``sys.call_tracing`` of its own (callgrind writes the count when it returns)."""
+    runs = [(target, None) for target in TARGETS] + [("sign-only", part) for part in VARIANTS]
+    apps = {}
+    for target, without in runs:
+        app_name, method, path, body, headers = TARGETS[target]
+        if (app_name, without) not in apps:
+            apps[app_name, without] = build(app_name, without)
+        call = wsgi_call(apps[app_name, without], method, path, body, headers)
+        for _ in range(200):
             call()
 
-    sys.call_tracing(counted, ())
+        sys.call_tracing(_repeat, (call, calls))
 
 
-def instructions(target: str, without: str | None, calls: int) -> float:
+def _repeat(call, times: int) -> None:
+    for _ in range(times):
+        call()
+
+
+def instructions(calls: int) -> dict[tuple[str, str | None], float]:
+    """Instructions per call of every target and variant, from one valgrind run."""
+    runs = [(target, None) for target in TARGETS] + [("sign-only", part) for part in VARIANTS]
+    out = Path(tempfile.mkdtemp(prefix="wurfwerk-callgrind-"))
     command = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=sys_call_tracing",
-               "--callgrind-out-file=/dev/null", sys.executable, "-m", "bench.profile", "--count", target,
-               "--calls", str(calls)] + (["--without", without] if without else [])
-    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp(prefix="wurfwerk-profile-"),
-           "WURFWERK_LOG_LEVEL": "WARNING"}
+               "--dump-after=sys_call_tracing", f"--callgrind-out-file={out}/counts",
+               sys.executable, "-m", "bench.profile", "--count", "--calls", str(calls)]
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(out / "metrics"), "WURFWERK_LOG_LEVEL": "WARNING"}
+    (out / "metrics").mkdir()
     try:
-        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+        subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+        dumps = sorted(out.glob("counts.*"), key=lambda path: int(path.suffix[1:]))
+        totals = [int(re.search(r"^summary: (\d+)", path.read_text(), re.M).group(1)) for path in dumps]
     finally:
-        shutil.rmtree(env["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
-    collected = re.search(r"Collected : (\d+)", done.stderr)
-    return int(collected.group(1)) / calls
+        shutil.rmtree(out, ignore_errors=True)
+    return {run: total / calls for run, total in zip(runs, totals)}
 
 
 def profile_functions(target: str, calls: int) -> None:
@@ -157,29 +169,26 @@ def profile_functions(target: str, calls: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--calls", type=int, default=300)
-    parser.add_argument("--target", action="append", choices=list(TARGETS), help="targets to count (default: all)")
     parser.add_argument("--cprofile", metavar="TARGET", choices=list(TARGETS))
-    parser.add_argument("--count", metavar="TARGET", help=argparse.SUPPRESS)
-    parser.add_argument("--without", choices=VARIANTS, help=argparse.SUPPRESS)
+    parser.add_argument("--count", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.count:
-        count(args.count, args.without, args.calls)
+        count(args.calls)
         return
     if args.cprofile:
         profile_functions(args.cprofile, args.calls)
         return
     if not shutil.which("valgrind"):
         sys.exit("valgrind is not installed: apt-get install valgrind")
-    rows = {target: instructions(target, None, args.calls) for target in args.target or TARGETS}
-    for name, value in rows.items():
-        print(f"{name:28s} {value / 1000:8.1f} k instructions per request", flush=True)
-    if args.target:
-        return
-    whole = rows["sign-only"]
+    counts = instructions(args.calls)
+    for (target, without), value in counts.items():
+        if without is None:
+            print(f"{target:28s} {value / 1000:8.1f} k instructions per request")
+    whole = counts["sign-only", None]
+    print(f"sign-only over bare sign-only {(whole - counts['bare sign-only', None]) / 1000:8.1f} k")
     for part in VARIANTS:
-        without = instructions("sign-only", part, args.calls)
-        print(f"sign-only: {part:21s} {(whole - without) / 1000:8.1f} k ({(whole - without) / whole:.0%})", flush=True)
-    print(f"sign-only over bare sign-only  {(whole - rows['bare sign-only']) / 1000:8.1f} k", flush=True)
+        cost = whole - counts["sign-only", part]
+        print(f"sign-only: {part:18s} {cost / 1000:8.1f} k ({cost / whole:.0%} of sign-only)")
 
 
 if __name__ == "__main__":
