@@ -35,7 +35,7 @@ def make(signing_key_pem: str | None = None) -> Flask:
     def livez():
         return Response(orjson.dumps({"status": "ok"}), mimetype="application/json")
 
-    @app.post("/bench/sign-only")
+    @app.post("/bench/sign-only", endpoint="bench_sign_only")
     def sign_only():
         orjson.loads(request.get_data())
         return Response(orjson.dumps(keys.sign(dict(PAWS_TEST_DOCUMENT))), mimetype="application/json")

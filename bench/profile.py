@@ -1,23 +1,25 @@
 """Where a request's cost goes, in-process (run by hand; bench/README.md has the figures).
 
-    .venv/bin/python -m bench.profile              # instructions per request under callgrind, by target and hook
-    .venv/bin/python -m bench.profile --cprofile   # cProfile of one kind of request, by function
+    .venv/bin/python -m bench.profile              # instructions per request under callgrind, by target and part
+    .venv/bin/python -m bench.profile --cprofile TARGET   # cProfile of one kind of request, by function
 
 Over HTTP this shared 2-core machine moves figures by tens of per cent within minutes; callgrind
-counts the instructions a request executes, which barely move from run to run. One process
-under valgrind builds the apps and warms each target up outside the count; then ``calls`` WSGI calls
-of each target are counted (callgrind collects only inside ``sys.call_tracing``, which nothing else
-calls, and writes a count each time it returns) and divided by ``calls``. The service's app is
-wrapped as the service's gunicorn worker wraps it (load shedder and body deadline), with metrics in
-multiprocess mode (as in production).
+counts the instructions a request executes, which barely move from run to run. One process under
+valgrind builds the apps and warms each target up outside the count, then counts ``calls`` WSGI
+calls of each target and divides by ``calls``. callgrind collects only inside ``sys.call_tracing``
+(which nothing else calls) and writes a count out whenever ``sys.getswitchinterval`` is called (nor
+that). The service's app is wrapped as the service's gunicorn worker wraps it (load shedder and body
+deadline), with metrics in multiprocess mode (as in production).
 
-The hooks are attributed by taking them out one at a time (``VARIANTS``): the difference to the
-whole service is what that hook costs a request.
+A `sign-only` request is then split into its parts: the Flask app without the worker's middleware,
+each request hook, and the view, each counted alone by running it inside ``sys.call_tracing``
+while the rest of the request runs uncounted. The same for the bare app (bench/bare_app.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import re
 import shutil
@@ -42,51 +44,49 @@ TARGETS = {
     "preflight": ("service", "OPTIONS", "/v1/paws/test", None, PREFLIGHT),
     "paws.test": ("service", "POST", "/v1/paws/test", PAWS_BODY, None),
 }
+APPS = ("bare", "service")
+SPLIT_ENDPOINT = "bench_sign_only"  # the request split into parts, in both apps
 
-# What is taken out of the service for an attribution run of `sign-only`.
-VARIANTS = ("metrics", "cors", "request_hooks", "middleware")
 
-
-def build(app_name: str, without: str | None = None):
-    """The WSGI app to count: the bare app, or the service wrapped as its worker wraps it."""
+def build(app_name: str):
+    """(the WSGI app to count, the Flask app inside it): the bare app, or the service wrapped as
+    its worker wraps it."""
     from service.platform.receipts import generate_private_key_pem
 
     pem = generate_private_key_pem()
     if app_name == "bare":
         from bench.bare_app import make as make_bare
 
-        return make_bare(pem)
+        app = make_bare(pem)
+        return app, app
     from bench.reference_app import make
     from service.platform.overload import LoadShedder, SheddingPolicy
     from service.platform.worker import BodyDeadline
-
-    app = make({"signing_key_pem": pem})
-    if without is not None:
-        _take_out(app, without)
-    if without == "middleware":
-        return app
 
     class QuietMonitor:  # the shedder's decision without the monitor thread's own work in the count
         def delay(self) -> float:
             return 0.0
 
-    return BodyDeadline(LoadShedder(app, SheddingPolicy(max_queue_delay=1.0, retry_after=1), QuietMonitor()), 10.0)
+    app = make({"signing_key_pem": pem})
+    shedder = LoadShedder(app, SheddingPolicy(max_queue_delay=1.0, retry_after=1), QuietMonitor())
+    return BodyDeadline(shedder, 10.0), app
 
 
-def _take_out(app, part: str) -> None:
-    from service.platform import metrics
+def parts(app) -> list[tuple[str, dict | list, object]]:
+    """The parts of a request of ``SPLIT_ENDPOINT`` in ``app``, each as (name, holder, key) where
+    ``holder[key]`` is the function to count: the Flask app as a whole (``wsgi_app``, inside the
+    worker's middleware), each request hook, the view."""
+    app.__dict__.setdefault("wsgi_app", app.wsgi_app)  # Flask.__call__ calls it: an instance's own can be wrapped
+    found = [("Flask app (wsgi_app, without the worker's middleware)", app.__dict__, "wsgi_app")]
+    for kind, functions in (("before", app.before_request_funcs.get(None, [])),
+                            ("after", app.after_request_funcs.get(None, []))):
+        found += [(f"{kind}_request {_name(function)}", functions, index) for index, function in enumerate(functions)]
+    found.append((f"view {_name(app.view_functions[SPLIT_ENDPOINT])}", app.view_functions, SPLIT_ENDPOINT))
+    return found
 
-    def keep(functions, test):
-        functions[:] = [function for function in functions if not test(function)]
 
-    names = {
-        "metrics": lambda f: f.__module__ == metrics.__name__,
-        "cors": lambda f: f.__module__.startswith("flask_cors") or f.__module__ == "service.platform.cors",
-        "request_hooks": lambda f: f.__module__ == "service.platform.hooks",
-    }
-    if part in names:
-        keep(app.before_request_funcs.setdefault(None, []), names[part])
-        keep(app.after_request_funcs.setdefault(None, []), names[part])
+def _name(function) -> str:
+    return f"{function.__module__}.{function.__qualname__}".replace(".<locals>", "")
 
 
 def wsgi_call(app, method: str, path: str, body, headers):
@@ -111,19 +111,39 @@ def wsgi_call(app, method: str, path: str, body, headers):
 
 
 def count(calls: int) -> None:
-    """Inside valgrind: build every app, then each target's counted calls, each in a
-    ``sys.call_tracing`` of its own (callgrind writes the count when it returns)."""
-    runs = [(target, None) for target in TARGETS] + [("sign-only", part) for part in VARIANTS]
-    apps = {}
-    for target, without in runs:
-        app_name, method, path, body, headers = TARGETS[target]
-        if (app_name, without) not in apps:
-            apps[app_name, without] = build(app_name, without)
-        call = wsgi_call(apps[app_name, without], method, path, body, headers)
-        for _ in range(200):
-            call()
-
+    """Inside valgrind: the counts of ``plan()``, in its order."""
+    apps = {name: build(name) for name in APPS}
+    for app_name, method, path, body, headers in TARGETS.values():
+        call = _warm(wsgi_call(apps[app_name][0], method, path, body, headers))
         sys.call_tracing(_repeat, (call, calls))
+        sys.getswitchinterval()  # callgrind writes the count out
+    for app_name in APPS:
+        wsgi, app = apps[app_name]
+        call = _warm(wsgi_call(wsgi, "POST", "/bench/sign-only", PAWS_BODY, None))
+        for _name_of_part, holder, key in parts(app):
+            original = holder[key]
+            holder[key] = _counted(original)
+            try:
+                _repeat(call, calls)
+            finally:
+                holder[key] = original
+            sys.getswitchinterval()
+
+
+def _counted(function):
+    """``function``, run inside ``sys.call_tracing`` (so counted) whenever it is called."""
+    def counted(*args):
+        return sys.call_tracing(function, args)
+
+    return counted
+
+
+def _warm(call):
+    for _ in range(200):
+        call()
+    gc.collect()
+    gc.freeze()  # a full collection of the start-up objects would fall into a count at random
+    return call
 
 
 def _repeat(call, times: int) -> None:
@@ -131,47 +151,55 @@ def _repeat(call, times: int) -> None:
         call()
 
 
-def instructions(calls: int) -> dict[tuple[str, str | None], float]:
-    """Instructions per call of every target and variant, from one valgrind run."""
-    runs = [(target, None) for target in TARGETS] + [("sign-only", part) for part in VARIANTS]
+def plan() -> list[tuple[str, str]]:
+    """The counts ``count`` writes, in order: (app, what)."""
+    rows = [(app_name, target) for target, (app_name, *_request) in TARGETS.items()]
+    for app_name in APPS:
+        rows += [(app_name, name) for name, _holder, _key in parts(build(app_name)[1])]
+    return rows
+
+
+def instructions(calls: int) -> list[tuple[str, str, float]]:
+    """Instructions per call of every count of ``plan()``, from one valgrind run."""
     out = Path(tempfile.mkdtemp(prefix="wurfwerk-callgrind-"))
     command = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=sys_call_tracing",
-               "--dump-after=sys_call_tracing", f"--callgrind-out-file={out}/counts",
+               "--dump-before=sys_getswitchinterval", f"--callgrind-out-file={out}/counts",
                sys.executable, "-m", "bench.profile", "--count", "--calls", str(calls)]
     env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(out / "metrics"), "WURFWERK_LOG_LEVEL": "WARNING"}
     (out / "metrics").mkdir()
     try:
+        rows = plan()
         subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
         dumps = sorted(out.glob("counts.*"), key=lambda path: int(path.suffix[1:]))
         totals = [int(re.search(r"^summary: (\d+)", path.read_text(), re.M).group(1)) for path in dumps]
     finally:
         shutil.rmtree(out, ignore_errors=True)
-    return {run: total / calls for run, total in zip(runs, totals)}
+    if len(totals) != len(rows):
+        raise RuntimeError(f"expected {len(rows)} counts from callgrind, got {len(totals)}")
+    return [(app_name, what, total / calls) for (app_name, what), total in zip(rows, totals)]
 
 
 def profile_functions(target: str, calls: int) -> None:
     import cProfile
     import pstats
 
-    os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="wurfwerk-profile-"))
     app_name, method, path, body, headers = TARGETS[target]
-    call = wsgi_call(build(app_name), method, path, body, headers)
-    for _ in range(200):
-        call()
+    call = _warm(wsgi_call(build(app_name)[0], method, path, body, headers))
     profiler = cProfile.Profile()
     profiler.enable()
-    for _ in range(calls):
-        call()
+    _repeat(call, calls)
     profiler.disable()
     pstats.Stats(profiler).sort_stats("cumulative").print_stats(60)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--calls", type=int, default=500)
     parser.add_argument("--cprofile", metavar="TARGET", choices=list(TARGETS))
     parser.add_argument("--count", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    # prometheus_client picks its (multiprocess) mode when it is imported: before any app is built.
+    os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="wurfwerk-profile-"))
     if args.count:
         count(args.calls)
         return
@@ -180,15 +208,9 @@ def main() -> None:
         return
     if not shutil.which("valgrind"):
         sys.exit("valgrind is not installed: apt-get install valgrind")
-    counts = instructions(args.calls)
-    for (target, without), value in counts.items():
-        if without is None:
-            print(f"{target:28s} {value / 1000:8.1f} k instructions per request")
-    whole = counts["sign-only", None]
-    print(f"sign-only over bare sign-only {(whole - counts['bare sign-only', None]) / 1000:8.1f} k")
-    for part in VARIANTS:
-        cost = whole - counts["sign-only", part]
-        print(f"sign-only: {part:18s} {cost / 1000:8.1f} k ({cost / whole:.0%} of sign-only)")
+    print(f"k instructions per request ({args.calls} WSGI calls each, callgrind)")
+    for app_name, what, value in instructions(args.calls):
+        print(f"{app_name:8s} {what:75s} {value / 1000:8.1f}", flush=True)
 
 
 if __name__ == "__main__":
