@@ -18,7 +18,7 @@ from flask_cors import CORS
 
 # What flask-cors reads from a request besides the path: with none of them the answer is constant.
 _REQUEST_CORS_KEYS = ("HTTP_ORIGIN", "HTTP_ACCESS_CONTROL_REQUEST_PRIVATE_NETWORK")
-_ALLOW_ORIGIN = "Access-Control-Allow-Origin"
+_ALLOW_ORIGIN = "access-control-allow-origin"
 
 
 def cors_options(origins: Iterable[str]) -> dict:
@@ -42,11 +42,16 @@ def install_cors(app: Flask, origins: Iterable[str]) -> None:
         environ = current.environ
         if current.method == "OPTIONS" or any(key in environ for key in _REQUEST_CORS_KEYS):
             return flask_cors_headers(response)
-        if _ALLOW_ORIGIN not in response.headers:  # else flask-cors answered already (its error handlers)
+        if not _has_allow_origin(response):  # else flask-cors answered already (its error handlers)
             response.headers.extend(without_origin)
         return response
 
     after_request[registered] = cors_headers
+
+
+def _has_allow_origin(response) -> bool:
+    # Not ``in response.headers``: werkzeug's Headers answers "no" by raising and catching an exception.
+    return any(name.lower() == _ALLOW_ORIGIN for name, _value in response.headers)
 
 
 def _headers_without_origin(app: Flask, flask_cors_headers) -> list[tuple[str, str]]:
