@@ -24,6 +24,7 @@ run: $(STAMP)
 
 test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE)
 	$(BIN)/ruff check .
+	$(BIN)/mypy service
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
