@@ -2,7 +2,8 @@
 never part of `make test`).
 
 Every figure is a ratio measured in one run on this machine, against a floor measured in the same
-run: throughput and p99 of real operations against `/livez` of the same server, exact odds against
+run: throughput and p99 of every target against the bare Flask reference (bench/bare_app.py) served
+beside it, the service's `/livez` and `sign-only` (and, with --before, an earlier checkout), exact odds against
 icepool computing the same distribution, a 500-item batch against 500 single requests, worker RSS
 after 100,000 requests against after 1,000. Results go to stdout and bench/results.json.
 """
