@@ -28,7 +28,7 @@ os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="wurfw
 
 import requests  # noqa: E402
 
-from bench import odds_speed  # noqa: E402
+from bench import encounter_speed, odds_speed  # noqa: E402
 from bench.load import cpu_seconds  # noqa: E402
 from service.platform.receipts import generate_private_key_pem  # noqa: E402
 from tests.deploy.processes import Gunicorn  # noqa: E402
@@ -308,14 +308,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10, help="rounds of every target and its references")
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--memory-requests", type=int, default=100_000)
-    parser.add_argument("--only", choices=["throughput", "in_process", "derived", "odds", "batch", "memory"],
-                        action="append")
+    parser.add_argument("--only", action="append",
+                        choices=["throughput", "in_process", "derived", "odds", "encounters", "batch", "memory"])
     parser.add_argument("--before", type=Path, metavar="CHECKOUT",
                         help="also serve this earlier checkout and report each target against it (vs_before)")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install wrk")
-    wanted = set(args.only or ["throughput", "in_process", "derived", "odds", "batch", "memory"])
+    wanted = set(args.only or ["throughput", "in_process", "derived", "odds", "encounters", "batch", "memory"])
     results: dict = {"machine": {"cpus": os.cpu_count()}}
     if "in_process" in wanted:
         results["in_process"] = in_process()
@@ -326,6 +326,8 @@ def main() -> None:
     if "odds" in wanted:
         results["odds"] = odds_speed.run()
         print(json.dumps({"odds": results["odds"]}, indent=2), flush=True)
+    if "encounters" in wanted:
+        results["encounters"] = encounter_speed.run()
     tmp = Path(tempfile.mkdtemp(prefix="wurfwerk-bench-"))
     key = tmp / "key.pem"
     key.write_text(generate_private_key_pem())

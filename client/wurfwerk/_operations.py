@@ -11,10 +11,14 @@ from wurfwerk._models import Model
 from wurfwerk.models import (
     BatchItemParam,
     BatchResponse,
+    BeutelAftermath,
+    BeutelAftermathParam,
     BeutelBag,
     BeutelBagParam,
     BeutelCreationRules,
     BeutelCreationRulesParam,
+    BeutelEncounterSide,
+    BeutelEncounterSideParam,
     BeutelFighter,
     BeutelFighterParam,
     BeutelParticipant,
@@ -25,6 +29,8 @@ from wurfwerk.models import (
     BeutelschneiderCombatResponse,
     BeutelschneiderContestOddsResponse,
     BeutelschneiderContestResponse,
+    BeutelschneiderEncounterOddsResponse,
+    BeutelschneiderEncounterResponse,
     BeutelschneiderExperienceApplyResponse,
     BeutelschneiderExperienceOddsResponse,
     BeutelschneiderExperienceResponse,
@@ -72,8 +78,12 @@ from wurfwerk.models import (
     PawsTrait,
     PawsTraitParam,
     PawsValidateCharacterResponse,
+    ProbenChainStep,
+    ProbenChainStepParam,
     ProbenCooperationOddsResponse,
     ProbenCooperationResponse,
+    ProbenEncounterOddsResponse,
+    ProbenEncounterResponse,
     ProbenExtendedOddsResponse,
     ProbenExtendedResponse,
     ProbenInterval,
@@ -92,9 +102,13 @@ from wurfwerk.models import (
     Verification,
     WeltenbuchConflictOddsResponse,
     WeltenbuchConflictResponse,
+    WeltenbuchEncounterOddsResponse,
+    WeltenbuchEncounterResponse,
     WeltenbuchNarrationResponse,
     WeltenbuchResurrectionOddsResponse,
     WeltenbuchResurrectionResponse,
+    WeltenEncounterPolicy,
+    WeltenEncounterPolicyParam,
     WeltenHeroPoint,
     WeltenHeroPointParam,
     WeltenParty,
@@ -158,6 +172,20 @@ _BEUTELSCHNEIDER_CONTEST_ODDS = Operation(
     "/v1/beutelschneider/contest/odds",
     rolling=False,
     parse=BeutelschneiderContestOddsResponse.from_json,
+)
+_BEUTELSCHNEIDER_ENCOUNTER = Operation(
+    "beutelschneider.encounter",
+    "POST",
+    "/v1/beutelschneider/encounter",
+    rolling=True,
+    parse=BeutelschneiderEncounterResponse.from_json,
+)
+_BEUTELSCHNEIDER_ENCOUNTER_ODDS = Operation(
+    "beutelschneider.encounter.odds",
+    "POST",
+    "/v1/beutelschneider/encounter/odds",
+    rolling=False,
+    parse=BeutelschneiderEncounterOddsResponse.from_json,
 )
 _BEUTELSCHNEIDER_EXPERIENCE = Operation(
     "beutelschneider.experience",
@@ -370,6 +398,20 @@ _PROBEN_COOPERATION_ODDS = Operation(
     rolling=False,
     parse=ProbenCooperationOddsResponse.from_json,
 )
+_PROBEN_ENCOUNTER = Operation(
+    "proben.encounter",
+    "POST",
+    "/v1/proben/encounter",
+    rolling=True,
+    parse=ProbenEncounterResponse.from_json,
+)
+_PROBEN_ENCOUNTER_ODDS = Operation(
+    "proben.encounter.odds",
+    "POST",
+    "/v1/proben/encounter/odds",
+    rolling=False,
+    parse=ProbenEncounterOddsResponse.from_json,
+)
 _PROBEN_EXTENDED = Operation(
     "proben.extended",
     "POST",
@@ -434,6 +476,20 @@ _WELTENBUCH_CONFLICT_ODDS = Operation(
     rolling=False,
     parse=WeltenbuchConflictOddsResponse.from_json,
 )
+_WELTENBUCH_ENCOUNTER = Operation(
+    "weltenbuch.encounter",
+    "POST",
+    "/v1/weltenbuch/encounter",
+    rolling=True,
+    parse=WeltenbuchEncounterResponse.from_json,
+)
+_WELTENBUCH_ENCOUNTER_ODDS = Operation(
+    "weltenbuch.encounter.odds",
+    "POST",
+    "/v1/weltenbuch/encounter/odds",
+    rolling=False,
+    parse=WeltenbuchEncounterOddsResponse.from_json,
+)
 _WELTENBUCH_NARRATION = Operation(
     "weltenbuch.narration",
     "POST",
@@ -469,6 +525,8 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "beutelschneider.combat.odds": _BEUTELSCHNEIDER_COMBAT_ODDS,
     "beutelschneider.contest": _BEUTELSCHNEIDER_CONTEST,
     "beutelschneider.contest.odds": _BEUTELSCHNEIDER_CONTEST_ODDS,
+    "beutelschneider.encounter": _BEUTELSCHNEIDER_ENCOUNTER,
+    "beutelschneider.encounter.odds": _BEUTELSCHNEIDER_ENCOUNTER_ODDS,
     "beutelschneider.experience": _BEUTELSCHNEIDER_EXPERIENCE,
     "beutelschneider.experience-apply": _BEUTELSCHNEIDER_EXPERIENCE_APPLY,
     "beutelschneider.experience.odds": _BEUTELSCHNEIDER_EXPERIENCE_ODDS,
@@ -500,6 +558,8 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "paws.validate-character": _PAWS_VALIDATE_CHARACTER,
     "proben.cooperation": _PROBEN_COOPERATION,
     "proben.cooperation.odds": _PROBEN_COOPERATION_ODDS,
+    "proben.encounter": _PROBEN_ENCOUNTER,
+    "proben.encounter.odds": _PROBEN_ENCOUNTER_ODDS,
     "proben.extended": _PROBEN_EXTENDED,
     "proben.extended.odds": _PROBEN_EXTENDED_ODDS,
     "proben.opposed": _PROBEN_OPPOSED,
@@ -509,6 +569,8 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "receipts.verify": _RECEIPTS_VERIFY,
     "weltenbuch.conflict": _WELTENBUCH_CONFLICT,
     "weltenbuch.conflict.odds": _WELTENBUCH_CONFLICT_ODDS,
+    "weltenbuch.encounter": _WELTENBUCH_ENCOUNTER,
+    "weltenbuch.encounter.odds": _WELTENBUCH_ENCOUNTER_ODDS,
     "weltenbuch.narration": _WELTENBUCH_NARRATION,
     "weltenbuch.resurrection": _WELTENBUCH_RESURRECTION,
     "weltenbuch.resurrection.odds": _WELTENBUCH_RESURRECTION_ODDS,
@@ -785,6 +847,158 @@ class Beutelschneider:
         return self._send(
             _BEUTELSCHNEIDER_CONTEST_ODDS,
             {"participants": participants, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
+
+    def encounter(
+        self,
+        *,
+        sides: Sequence[BeutelEncounterSideParam | BeutelEncounterSide],
+        aftermath: BeutelAftermathParam | BeutelAftermath | None = None,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
+        lang: Literal["en", "de"] | None = None,
+    ) -> BeutelschneiderEncounterResponse:
+        """Play a whole fight out, exchange by exchange.
+
+        Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+        wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt"
+        and
+        "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+        when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+        "Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+        changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that
+        can
+        never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+        `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
+        es
+        auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat`
+        injures
+        (ruling 9's default). `max_rounds` counts exchanges.
+
+        `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
+        `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
+        (`undecided`). `curve_rounds` and `exact` are accepted and ignored.
+
+        ``POST /v1/beutelschneider/encounter`` (``beutelschneider.encounter``). Rolls dice: unless
+        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
+
+        Args:
+            sides: Exactly two; each exchange is a `combat` with the first as attacker.
+            aftermath: What follows the fight (E5).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
+                names or enum values.
+        """
+        return self._send(
+            _BEUTELSCHNEIDER_ENCOUNTER,
+            {
+                "sides": sides,
+                "aftermath": aftermath,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "seed": seed,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    def encounter_odds(
+        self,
+        *,
+        sides: Sequence[BeutelEncounterSideParam | BeutelEncounterSide],
+        aftermath: BeutelAftermathParam | BeutelAftermath | None = None,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: Literal["en", "de"] | None = None,
+    ) -> BeutelschneiderEncounterOddsResponse:
+        """Chances of a whole fight, in float64.
+
+        Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+        wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt"
+        and
+        "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+        when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+        "Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+        changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that
+        can
+        never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+        `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
+        es
+        auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat`
+        injures
+        (ruling 9's default). `max_rounds` counts exchanges.
+
+        Outcomes `wins:<name>` per side, `both_out`, `stalemate`, and `undecided` with `max_rounds`;
+        distributions `black_after:<name>` (black marbles at the end); expected `exchanges`,
+        `black_after:<name>` and, with an aftermath, `dies:<name>`. The state is the two bags, and only
+        the marbles of a side's ability colour and its other non-black marbles matter: the bound is
+        Π over sides of (matching + 1)(other non-black + 1), refused over WURFWERK_MAX_ENCOUNTER_STATES
+        with 422 `encounter-too-large`. Answered in float64 (exact fractions grow about a digit per
+        state): every `exact` is null, `exact: required` is a 422, the outcomes sum to 1 within
+        `solver.max_error` (every term non-negative, no cancellation).
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        ``POST /v1/beutelschneider/encounter/odds`` (``beutelschneider.encounter.odds``).
+
+        Args:
+            sides: Exactly two; each exchange is a `combat` with the first as attacker.
+            aftermath: What follows the fight (E5).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
+                names or enum values.
+        """
+        return self._send(
+            _BEUTELSCHNEIDER_ENCOUNTER_ODDS,
+            {
+                "sides": sides,
+                "aftermath": aftermath,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -2245,6 +2459,151 @@ class Proben:
             {"lang": lang},
         )
 
+    def encounter(
+        self,
+        *,
+        steps: Sequence[ProbenChainStepParam | ProbenChainStep],
+        carry_partial: bool | None = False,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        seed: int | None = None,
+        success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: TicketParam | Ticket | None = None,
+        lang: Literal["en", "de"] | None = None,
+    ) -> ProbenEncounterResponse:
+        """Play a chain of tests out, attempt by attempt.
+
+        A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+        (rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+        jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+        übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+        are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every
+        step
+        succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+        weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+        attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+        same `success_rule`. `max_rounds` counts attempts.
+
+        `steps` lists every attempt as `proben.test` reports it, `attempts` which step and attempt each
+        is (and the difficulty it was rolled against); `end` the attempts and the verdict of every step.
+        `curve_rounds` and `exact` are accepted and ignored.
+
+        ``POST /v1/proben/encounter`` (``proben.encounter``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
+
+        Args:
+            steps: The tests, in order; the chain stops at the first that fails.
+            carry_partial: E2: the successes of a failed attempt count toward the next attempt of the same
+                step (default false).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            success_rule: meet: successes >= difficulty (default); exceed: >.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
+                names or enum values.
+        """
+        return self._send(
+            _PROBEN_ENCOUNTER,
+            {
+                "steps": steps,
+                "carry_partial": carry_partial,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "seed": seed,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    def encounter_odds(
+        self,
+        *,
+        steps: Sequence[ProbenChainStepParam | ProbenChainStep],
+        carry_partial: bool | None = False,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: Literal["en", "de"] | None = None,
+    ) -> ProbenEncounterOddsResponse:
+        """Exact odds of a chain of tests.
+
+        A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+        (rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+        jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+        übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+        are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every
+        step
+        succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+        weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+        attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+        same `success_rule`. `max_rounds` counts attempts.
+
+        Outcomes `success`, `failure:<i>` per step and, with `max_rounds`, `undecided`; distribution
+        `attempts` (the chain's total, at most `max_rounds`); expected `rounds` (the expected attempts).
+        The bound is Σ over steps of attempts × (required successes with `carry_partial`, else 1) plus
+        the ends; exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES under `exact: auto`, float64 above.
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        ``POST /v1/proben/encounter/odds`` (``proben.encounter.odds``).
+
+        Args:
+            steps: The tests, in order; the chain stops at the first that fails.
+            carry_partial: E2: the successes of a failed attempt count toward the next attempt of the same
+                step (default false).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            success_rule: meet: successes >= difficulty (default); exceed: >.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
+                names or enum values.
+        """
+        return self._send(
+            _PROBEN_ENCOUNTER_ODDS,
+            {
+                "steps": steps,
+                "carry_partial": carry_partial,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
     def extended(
         self,
         *,
@@ -2708,6 +3067,158 @@ class Weltenbuch:
         return self._send(
             _WELTENBUCH_CONFLICT_ODDS,
             {"parties": parties, "die": die, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
+
+    def encounter(
+        self,
+        *,
+        parties: Sequence[WeltenPartyParam | WeltenParty],
+        toughness: Mapping[str, WeltenToughnessParam | WeltenToughness],
+        curve_rounds: int | None = 0,
+        die: int | None = 10,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
+        seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
+        lang: Literal["en", "de"] | None = None,
+    ) -> WeltenbuchEncounterResponse:
+        """Play a conflict scene out: the roll and the policy's narration.
+
+        The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+        ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+        bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+        Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
+        toughness of a member of the other party chosen by `policy.targeting` (every member needs a
+        `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
+        target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
+        Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
+        held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
+        immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
+        Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
+        prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+
+        `steps` holds the one round: `conflict` as `weltenbuch.conflict` reports it and `narration` as
+        `weltenbuch.narration` reports it for the policy's spends (turn by turn in the narration order,
+        each member spending all its dice). `curve_rounds` and `exact` are accepted and ignored.
+
+        ``POST /v1/weltenbuch/encounter`` (``weltenbuch.encounter``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+
+        Args:
+            parties: Exactly two parties.
+            toughness: Toughness at the start of the scene, one entry per member.
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            die: Sides of the die; any even number (an even face is a success).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
+                names or enum values.
+        """
+        return self._send(
+            _WELTENBUCH_ENCOUNTER,
+            {
+                "parties": parties,
+                "toughness": toughness,
+                "curve_rounds": curve_rounds,
+                "die": die,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "policy": policy,
+                "seed": seed,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    def encounter_odds(
+        self,
+        *,
+        parties: Sequence[WeltenPartyParam | WeltenParty],
+        toughness: Mapping[str, WeltenToughnessParam | WeltenToughness],
+        curve_rounds: int | None = 0,
+        die: int | None = 10,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: Literal["en", "de"] | None = None,
+    ) -> WeltenbuchEncounterOddsResponse:
+        """Exact odds of a conflict scene and its consequences.
+
+        The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+        ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+        bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+        Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
+        toughness of a member of the other party chosen by `policy.targeting` (every member needs a
+        `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
+        target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
+        Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
+        held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
+        immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
+        Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
+        prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+
+        Outcomes `wins:<party>` and `tie`; distribution `consequences:<party>` (how many of its members
+        take one; `weltenbuch.conflict.odds` gives the successes); expected `consequence:<member>` (its
+        chance to take one) and, per held hero point, `hero_point:<member>` (the chance it is needed).
+        The bound is Σ over the parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
+        under `exact: auto`.
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        ``POST /v1/weltenbuch/encounter/odds`` (``weltenbuch.encounter.odds``).
+
+        Args:
+            parties: Exactly two parties.
+            toughness: Toughness at the start of the scene, one entry per member.
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            die: Sides of the die; any even number (an even face is a success).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
+                names or enum values.
+        """
+        return self._send(
+            _WELTENBUCH_ENCOUNTER_ODDS,
+            {
+                "parties": parties,
+                "toughness": toughness,
+                "curve_rounds": curve_rounds,
+                "die": die,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "policy": policy,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -3226,6 +3737,158 @@ class AsyncBeutelschneider:
         return await self._send(
             _BEUTELSCHNEIDER_CONTEST_ODDS,
             {"participants": participants, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
+
+    async def encounter(
+        self,
+        *,
+        sides: Sequence[BeutelEncounterSideParam | BeutelEncounterSide],
+        aftermath: BeutelAftermathParam | BeutelAftermath | None = None,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
+        lang: Literal["en", "de"] | None = None,
+    ) -> BeutelschneiderEncounterResponse:
+        """Play a whole fight out, exchange by exchange.
+
+        Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+        wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt"
+        and
+        "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+        when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+        "Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+        changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that
+        can
+        never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+        `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
+        es
+        auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat`
+        injures
+        (ruling 9's default). `max_rounds` counts exchanges.
+
+        `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
+        `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
+        (`undecided`). `curve_rounds` and `exact` are accepted and ignored.
+
+        ``POST /v1/beutelschneider/encounter`` (``beutelschneider.encounter``). Rolls dice: unless
+        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
+
+        Args:
+            sides: Exactly two; each exchange is a `combat` with the first as attacker.
+            aftermath: What follows the fight (E5).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
+                names or enum values.
+        """
+        return await self._send(
+            _BEUTELSCHNEIDER_ENCOUNTER,
+            {
+                "sides": sides,
+                "aftermath": aftermath,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "seed": seed,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def encounter_odds(
+        self,
+        *,
+        sides: Sequence[BeutelEncounterSideParam | BeutelEncounterSide],
+        aftermath: BeutelAftermathParam | BeutelAftermath | None = None,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: Literal["en", "de"] | None = None,
+    ) -> BeutelschneiderEncounterOddsResponse:
+        """Chances of a whole fight, in float64.
+
+        Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+        wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt"
+        and
+        "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+        when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+        "Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+        changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that
+        can
+        never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+        `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
+        es
+        auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat`
+        injures
+        (ruling 9's default). `max_rounds` counts exchanges.
+
+        Outcomes `wins:<name>` per side, `both_out`, `stalemate`, and `undecided` with `max_rounds`;
+        distributions `black_after:<name>` (black marbles at the end); expected `exchanges`,
+        `black_after:<name>` and, with an aftermath, `dies:<name>`. The state is the two bags, and only
+        the marbles of a side's ability colour and its other non-black marbles matter: the bound is
+        Π over sides of (matching + 1)(other non-black + 1), refused over WURFWERK_MAX_ENCOUNTER_STATES
+        with 422 `encounter-too-large`. Answered in float64 (exact fractions grow about a digit per
+        state): every `exact` is null, `exact: required` is a 422, the outcomes sum to 1 within
+        `solver.max_error` (every term non-negative, no cancellation).
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        ``POST /v1/beutelschneider/encounter/odds`` (``beutelschneider.encounter.odds``).
+
+        Args:
+            sides: Exactly two; each exchange is a `combat` with the first as attacker.
+            aftermath: What follows the fight (E5).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
+                names or enum values.
+        """
+        return await self._send(
+            _BEUTELSCHNEIDER_ENCOUNTER_ODDS,
+            {
+                "sides": sides,
+                "aftermath": aftermath,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -4686,6 +5349,151 @@ class AsyncProben:
             {"lang": lang},
         )
 
+    async def encounter(
+        self,
+        *,
+        steps: Sequence[ProbenChainStepParam | ProbenChainStep],
+        carry_partial: bool | None = False,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        seed: int | None = None,
+        success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: TicketParam | Ticket | None = None,
+        lang: Literal["en", "de"] | None = None,
+    ) -> ProbenEncounterResponse:
+        """Play a chain of tests out, attempt by attempt.
+
+        A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+        (rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+        jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+        übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+        are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every
+        step
+        succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+        weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+        attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+        same `success_rule`. `max_rounds` counts attempts.
+
+        `steps` lists every attempt as `proben.test` reports it, `attempts` which step and attempt each
+        is (and the difficulty it was rolled against); `end` the attempts and the verdict of every step.
+        `curve_rounds` and `exact` are accepted and ignored.
+
+        ``POST /v1/proben/encounter`` (``proben.encounter``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
+
+        Args:
+            steps: The tests, in order; the chain stops at the first that fails.
+            carry_partial: E2: the successes of a failed attempt count toward the next attempt of the same
+                step (default false).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            success_rule: meet: successes >= difficulty (default); exceed: >.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
+                names or enum values.
+        """
+        return await self._send(
+            _PROBEN_ENCOUNTER,
+            {
+                "steps": steps,
+                "carry_partial": carry_partial,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "seed": seed,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def encounter_odds(
+        self,
+        *,
+        steps: Sequence[ProbenChainStepParam | ProbenChainStep],
+        carry_partial: bool | None = False,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: Literal["en", "de"] | None = None,
+    ) -> ProbenEncounterOddsResponse:
+        """Exact odds of a chain of tests.
+
+        A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+        (rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+        jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+        übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+        are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every
+        step
+        succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+        weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+        attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+        same `success_rule`. `max_rounds` counts attempts.
+
+        Outcomes `success`, `failure:<i>` per step and, with `max_rounds`, `undecided`; distribution
+        `attempts` (the chain's total, at most `max_rounds`); expected `rounds` (the expected attempts).
+        The bound is Σ over steps of attempts × (required successes with `carry_partial`, else 1) plus
+        the ends; exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES under `exact: auto`, float64 above.
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        ``POST /v1/proben/encounter/odds`` (``proben.encounter.odds``).
+
+        Args:
+            steps: The tests, in order; the chain stops at the first that fails.
+            carry_partial: E2: the successes of a failed attempt count toward the next attempt of the same
+                step (default false).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            success_rule: meet: successes >= difficulty (default); exceed: >.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
+                names or enum values.
+        """
+        return await self._send(
+            _PROBEN_ENCOUNTER_ODDS,
+            {
+                "steps": steps,
+                "carry_partial": carry_partial,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
     async def extended(
         self,
         *,
@@ -5149,6 +5957,158 @@ class AsyncWeltenbuch:
         return await self._send(
             _WELTENBUCH_CONFLICT_ODDS,
             {"parties": parties, "die": die, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
+
+    async def encounter(
+        self,
+        *,
+        parties: Sequence[WeltenPartyParam | WeltenParty],
+        toughness: Mapping[str, WeltenToughnessParam | WeltenToughness],
+        curve_rounds: int | None = 0,
+        die: int | None = 10,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
+        seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
+        lang: Literal["en", "de"] | None = None,
+    ) -> WeltenbuchEncounterResponse:
+        """Play a conflict scene out: the roll and the policy's narration.
+
+        The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+        ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+        bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+        Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
+        toughness of a member of the other party chosen by `policy.targeting` (every member needs a
+        `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
+        target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
+        Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
+        held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
+        immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
+        Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
+        prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+
+        `steps` holds the one round: `conflict` as `weltenbuch.conflict` reports it and `narration` as
+        `weltenbuch.narration` reports it for the policy's spends (turn by turn in the narration order,
+        each member spending all its dice). `curve_rounds` and `exact` are accepted and ignored.
+
+        ``POST /v1/weltenbuch/encounter`` (``weltenbuch.encounter``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+
+        Args:
+            parties: Exactly two parties.
+            toughness: Toughness at the start of the scene, one entry per member.
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            die: Sides of the die; any even number (an even face is a success).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
+                names or enum values.
+        """
+        return await self._send(
+            _WELTENBUCH_ENCOUNTER,
+            {
+                "parties": parties,
+                "toughness": toughness,
+                "curve_rounds": curve_rounds,
+                "die": die,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "policy": policy,
+                "seed": seed,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def encounter_odds(
+        self,
+        *,
+        parties: Sequence[WeltenPartyParam | WeltenParty],
+        toughness: Mapping[str, WeltenToughnessParam | WeltenToughness],
+        curve_rounds: int | None = 0,
+        die: int | None = 10,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: Literal["en", "de"] | None = None,
+    ) -> WeltenbuchEncounterOddsResponse:
+        """Exact odds of a conflict scene and its consequences.
+
+        The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+        ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+        bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+        Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
+        toughness of a member of the other party chosen by `policy.targeting` (every member needs a
+        `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
+        target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
+        Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
+        held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
+        immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
+        Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
+        prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+
+        Outcomes `wins:<party>` and `tie`; distribution `consequences:<party>` (how many of its members
+        take one; `weltenbuch.conflict.odds` gives the successes); expected `consequence:<member>` (its
+        chance to take one) and, per held hero point, `hero_point:<member>` (the chance it is needed).
+        The bound is Σ over the parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
+        under `exact: auto`.
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        ``POST /v1/weltenbuch/encounter/odds`` (``weltenbuch.encounter.odds``).
+
+        Args:
+            parties: Exactly two parties.
+            toughness: Toughness at the start of the scene, one entry per member.
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            die: Sides of the die; any even number (an even face is a success).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
+                names or enum values.
+        """
+        return await self._send(
+            _WELTENBUCH_ENCOUNTER_ODDS,
+            {
+                "parties": parties,
+                "toughness": toughness,
+                "curve_rounds": curve_rounds,
+                "die": die,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "policy": policy,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 

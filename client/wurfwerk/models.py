@@ -17,6 +17,8 @@ BatchItemOperation = Literal[
     "beutelschneider.combat.odds",
     "beutelschneider.contest",
     "beutelschneider.contest.odds",
+    "beutelschneider.encounter",
+    "beutelschneider.encounter.odds",
     "beutelschneider.experience",
     "beutelschneider.experience-apply",
     "beutelschneider.experience.odds",
@@ -47,6 +49,8 @@ BatchItemOperation = Literal[
     "paws.validate-character",
     "proben.cooperation",
     "proben.cooperation.odds",
+    "proben.encounter",
+    "proben.encounter.odds",
     "proben.extended",
     "proben.extended.odds",
     "proben.opposed",
@@ -55,6 +59,8 @@ BatchItemOperation = Literal[
     "proben.test.odds",
     "weltenbuch.conflict",
     "weltenbuch.conflict.odds",
+    "weltenbuch.encounter",
+    "weltenbuch.encounter.odds",
     "weltenbuch.narration",
     "weltenbuch.resurrection",
     "weltenbuch.resurrection.odds",
@@ -83,6 +89,7 @@ TicketsRequestOperation = Literal[
     "beutelschneider.challenge",
     "beutelschneider.combat",
     "beutelschneider.contest",
+    "beutelschneider.encounter",
     "beutelschneider.experience",
     "beutelschneider.first-aid",
     "beutelschneider.healing",
@@ -96,10 +103,12 @@ TicketsRequestOperation = Literal[
     "paws.rescue",
     "paws.test",
     "proben.cooperation",
+    "proben.encounter",
     "proben.extended",
     "proben.opposed",
     "proben.test",
     "weltenbuch.conflict",
+    "weltenbuch.encounter",
     "weltenbuch.resurrection",
 ]
 
@@ -130,6 +139,40 @@ class BatchResult(Model):
         return cls(
             body=data["body"],
             status=data["status"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelAftermath(Model):
+    """``BeutelAftermath`` in the API's JSON."""
+    mortal_danger: Literal["low", "clear", "grave"] | None = None
+    """E5: the danger each side unconscious at the end faces (one mortal-danger draw: low 1, clear 2, grave 3
+    marbles); null (default): no draw.
+    """
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelAftermath:
+        """``BeutelAftermath`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            mortal_danger=data.get("mortal_danger"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelAftermathDraw(Model):
+    """``BeutelAftermathDraw`` in the API's JSON."""
+    dies: bool
+    drawn: list[Literal["red", "green", "blue", "white", "black"]]
+    """The marbles of the mortal-danger draw."""
+    name: str
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelAftermathDraw:
+        """``BeutelAftermathDraw`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            dies=data["dies"],
+            drawn=data["drawn"],
+            name=data["name"],
         )._with_json(data)
 
 
@@ -316,6 +359,53 @@ class BeutelCreationRules(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelEncounterResult(Model):
+    """``BeutelEncounterResult`` in the API's JSON."""
+    aftermath: list[BeutelAftermathDraw]
+    """E5: one mortal-danger draw per side unconscious at the end."""
+    end: list[BeutelSideEnd]
+    """The end state, per side."""
+    exchanges: int
+    outcome: str
+    """wins:<name>, both_out, stalemate or undecided (as in the odds)."""
+    steps: list[BeutelCombatResult]
+    """Every exchange, as `beutelschneider.combat` reports it (the first side attacks)."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelEncounterResult:
+        """``BeutelEncounterResult`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            aftermath=[BeutelAftermathDraw.from_json(v0) for v0 in data["aftermath"]],
+            end=[BeutelSideEnd.from_json(v0) for v0 in data["end"]],
+            exchanges=data["exchanges"],
+            outcome=data["outcome"],
+            steps=[BeutelCombatResult.from_json(v0) for v0 in data["steps"]],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelEncounterSide(Model):
+    """``BeutelEncounterSide`` in the API's JSON."""
+    ability: Literal["combat", "skill", "magic"] | None = None
+    """Kept for the whole fight (E4); combat (default) injures the loser."""
+    bag: BeutelBag
+    """The participant's bag."""
+    difficulty: Literal["easy", "normal", "hard"] | None = None
+    """Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."""
+    name: str
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelEncounterSide:
+        """``BeutelEncounterSide`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            ability=data.get("ability"),
+            bag=BeutelBag.from_json(data["bag"]),
+            difficulty=data.get("difficulty"),
+            name=data["name"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class BeutelExperienceResult(Model):
     """``BeutelExperienceResult`` in the API's JSON."""
     bag_after: BeutelBagResult | None
@@ -452,6 +542,24 @@ class BeutelParticipant(Model):
             bag=BeutelBag.from_json(data["bag"]),
             difficulty=data.get("difficulty"),
             name=data["name"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelSideEnd(Model):
+    """``BeutelSideEnd`` in the API's JSON."""
+    bag: BeutelBagResult
+    """The bag at the end."""
+    name: str
+    unconscious: bool
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelSideEnd:
+        """``BeutelSideEnd`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            bag=BeutelBagResult.from_json(data["bag"]),
+            name=data["name"],
+            unconscious=data["unconscious"],
         )._with_json(data)
 
 
@@ -788,6 +896,146 @@ class BeutelschneiderContestResponse(Result):
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderContestRequest.from_json(data["request"]),
             result=BeutelContestResult.from_json(data["result"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelschneiderEncounterOddsRequest(Model):
+    """``BeutelschneiderEncounterOddsRequest`` in the API's JSON."""
+    aftermath: BeutelAftermath | None = None
+    """What follows the fight (E5)."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    sides: list[BeutelEncounterSide]
+    """Exactly two; each exchange is a `combat` with the first as attacker."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderEncounterOddsRequest:
+        """``BeutelschneiderEncounterOddsRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            aftermath=(
+                None if data.get("aftermath") is None
+                else None if data["aftermath"] is None else BeutelAftermath.from_json(data["aftermath"])
+            ),
+            curve_rounds=data.get("curve_rounds"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            max_rounds=data.get("max_rounds"),
+            sides=[BeutelEncounterSide.from_json(v0) for v0 in data["sides"]],
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelschneiderEncounterOddsResponse(Result):
+    """The answer of ``beutelschneider.encounter.odds`` (``POST /v1/beutelschneider/encounter/odds``)."""
+    odds: EncounterOdds
+    operation: str
+    request: BeutelschneiderEncounterOddsRequest
+    solver: Solver
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderEncounterOddsResponse:
+        """``BeutelschneiderEncounterOddsResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            odds=EncounterOdds.from_json(data["odds"]),
+            operation=data["operation"],
+            request=BeutelschneiderEncounterOddsRequest.from_json(data["request"]),
+            solver=Solver.from_json(data["solver"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelschneiderEncounterRequest(Model):
+    """``BeutelschneiderEncounterRequest`` in the API's JSON."""
+    aftermath: BeutelAftermath | None = None
+    """What follows the fight (E5)."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
+    manual: list[int | str] | None = None
+    """Physical dice or drawn marbles, consumed in order instead of random values."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    seed: int | None = None
+    """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
+    carries exactly.
+    """
+    sides: list[BeutelEncounterSide]
+    """Exactly two; each exchange is a `combat` with the first as attacker."""
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderEncounterRequest:
+        """``BeutelschneiderEncounterRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            aftermath=(
+                None if data.get("aftermath") is None
+                else None if data["aftermath"] is None else BeutelAftermath.from_json(data["aftermath"])
+            ),
+            curve_rounds=data.get("curve_rounds"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            manual=data.get("manual"),
+            max_rounds=data.get("max_rounds"),
+            seed=data.get("seed"),
+            sides=[BeutelEncounterSide.from_json(v0) for v0 in data["sides"]],
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelschneiderEncounterResponse(Result):
+    """The answer of ``beutelschneider.encounter`` (``POST /v1/beutelschneider/encounter``)."""
+    lang: Literal["en", "de"]
+    operation: str
+    randomness: Randomness
+    receipt: Receipt
+    request: BeutelschneiderEncounterRequest
+    """The request as understood, defaults filled in."""
+    result: BeutelEncounterResult
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderEncounterResponse:
+        """``BeutelschneiderEncounterResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            lang=data["lang"],
+            operation=data["operation"],
+            randomness=Randomness.from_json(data["randomness"]),
+            receipt=Receipt.from_json(data["receipt"]),
+            request=BeutelschneiderEncounterRequest.from_json(data["request"]),
+            result=BeutelEncounterResult.from_json(data["result"]),
             summary=data["summary"],
         )._with_json(data)
 
@@ -1539,6 +1787,66 @@ class DistributionPoint(Model):
             exact=data["exact"],
             probability=data["probability"],
             value=data["value"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class EncounterDistributionPoint(Model):
+    """``EncounterDistributionPoint`` in the API's JSON."""
+    exact: str | None
+    """Reduced fraction, e.g. 19/27; null when `solver.precision` is float64."""
+    probability: float
+    value: int | str
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> EncounterDistributionPoint:
+        """``EncounterDistributionPoint`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            exact=data["exact"],
+            probability=data["probability"],
+            value=data["value"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class EncounterOdds(Model):
+    """``EncounterOdds`` in the API's JSON."""
+    curve: list[dict[str, float]] | None = None
+    """With `curve_rounds` > 0, one point per round from 1: `round`, `running` (the chance that the encounter
+    still runs after it) and, per outcome, the chance that it has ended so by then (floats, for a chart).
+    """
+    distributions: dict[str, list[EncounterDistributionPoint]]
+    expected: dict[str, float]
+    outcomes: list[EncounterOutcome]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> EncounterOdds:
+        """``EncounterOdds`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            curve=data.get("curve"),
+            distributions={
+                k0: [EncounterDistributionPoint.from_json(v1) for v1 in v0] for k0, v0 in data["distributions"].items()
+            },
+            expected=data["expected"],
+            outcomes=[EncounterOutcome.from_json(v0) for v0 in data["outcomes"]],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class EncounterOutcome(Model):
+    """``EncounterOutcome`` in the API's JSON."""
+    exact: str | None
+    """Reduced fraction, e.g. 19/27; null when `solver.precision` is float64."""
+    outcome: str
+    probability: float
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> EncounterOutcome:
+        """``EncounterOutcome`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            exact=data["exact"],
+            outcome=data["outcome"],
+            probability=data["probability"],
         )._with_json(data)
 
 
@@ -3206,6 +3514,45 @@ class PawsValidateCharacterResponse(Result):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenAttempt(Model):
+    """``ProbenAttempt`` in the API's JSON."""
+    attempt: int
+    """1 for the first try of the step."""
+    difficulty: int
+    """The test's difficulty: the step's, less the successes carried (E2)."""
+    step: int
+    """0-based index of the step."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenAttempt:
+        """``ProbenAttempt`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            attempt=data["attempt"],
+            difficulty=data["difficulty"],
+            step=data["step"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenChainStep(Model):
+    """``ProbenChainStep`` in the API's JSON."""
+    difficulty: int
+    """1 easy, 2 standard, 3 demanding, 4+ hard."""
+    max_attempts: int | None = None
+    """Attempts of this step at most; null (default): until no dice are left (E1)."""
+    pool: ProbenPool
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenChainStep:
+        """``ProbenChainStep`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            difficulty=data["difficulty"],
+            max_attempts=data.get("max_attempts"),
+            pool=ProbenPool.from_json(data["pool"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class ProbenCooperationOddsRequest(Model):
     """``ProbenCooperationOddsRequest`` in the API's JSON."""
     difficulty: int
@@ -3343,6 +3690,170 @@ class ProbenElapsed(Model):
         return cls(
             amount=data["amount"],
             unit=data["unit"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenEncounterOddsRequest(Model):
+    """``ProbenEncounterOddsRequest`` in the API's JSON."""
+    carry_partial: bool | None = None
+    """E2: the successes of a failed attempt count toward the next attempt of the same step (default false).
+    """
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    steps: list[ProbenChainStep]
+    """The tests, in order; the chain stops at the first that fails."""
+    success_rule: Literal["meet", "exceed"] | None = None
+    """meet: successes >= difficulty (default); exceed: >."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenEncounterOddsRequest:
+        """``ProbenEncounterOddsRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            carry_partial=data.get("carry_partial"),
+            curve_rounds=data.get("curve_rounds"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            max_rounds=data.get("max_rounds"),
+            steps=[ProbenChainStep.from_json(v0) for v0 in data["steps"]],
+            success_rule=data.get("success_rule"),
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenEncounterOddsResponse(Result):
+    """The answer of ``proben.encounter.odds`` (``POST /v1/proben/encounter/odds``)."""
+    odds: EncounterOdds
+    operation: str
+    request: ProbenEncounterOddsRequest
+    solver: Solver
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenEncounterOddsResponse:
+        """``ProbenEncounterOddsResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            odds=EncounterOdds.from_json(data["odds"]),
+            operation=data["operation"],
+            request=ProbenEncounterOddsRequest.from_json(data["request"]),
+            solver=Solver.from_json(data["solver"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenEncounterRequest(Model):
+    """``ProbenEncounterRequest`` in the API's JSON."""
+    carry_partial: bool | None = None
+    """E2: the successes of a failed attempt count toward the next attempt of the same step (default false).
+    """
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
+    manual: list[int | str] | None = None
+    """Physical dice or drawn marbles, consumed in order instead of random values."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    seed: int | None = None
+    """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
+    carries exactly.
+    """
+    steps: list[ProbenChainStep]
+    """The tests, in order; the chain stops at the first that fails."""
+    success_rule: Literal["meet", "exceed"] | None = None
+    """meet: successes >= difficulty (default); exceed: >."""
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenEncounterRequest:
+        """``ProbenEncounterRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            carry_partial=data.get("carry_partial"),
+            curve_rounds=data.get("curve_rounds"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            manual=data.get("manual"),
+            max_rounds=data.get("max_rounds"),
+            seed=data.get("seed"),
+            steps=[ProbenChainStep.from_json(v0) for v0 in data["steps"]],
+            success_rule=data.get("success_rule"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenEncounterResponse(Result):
+    """The answer of ``proben.encounter`` (``POST /v1/proben/encounter``)."""
+    lang: Literal["en", "de"]
+    operation: str
+    randomness: Randomness
+    receipt: Receipt
+    request: ProbenEncounterRequest
+    """The request as understood, defaults filled in."""
+    result: ProbenEncounterResult
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenEncounterResponse:
+        """``ProbenEncounterResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            lang=data["lang"],
+            operation=data["operation"],
+            randomness=Randomness.from_json(data["randomness"]),
+            receipt=Receipt.from_json(data["receipt"]),
+            request=ProbenEncounterRequest.from_json(data["request"]),
+            result=ProbenEncounterResult.from_json(data["result"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenEncounterResult(Model):
+    """``ProbenEncounterResult`` in the API's JSON."""
+    attempts: list[ProbenAttempt]
+    """Which step and attempt each entry of `steps` is."""
+    end: list[ProbenStepEnd]
+    outcome: str
+    """success, failure:<i> or undecided."""
+    steps: list[ProbenTestResult]
+    """Every attempt, as `proben.test` reports it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenEncounterResult:
+        """``ProbenEncounterResult`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            attempts=[ProbenAttempt.from_json(v0) for v0 in data["attempts"]],
+            end=[ProbenStepEnd.from_json(v0) for v0 in data["end"]],
+            outcome=data["outcome"],
+            steps=[ProbenTestResult.from_json(v0) for v0 in data["steps"]],
         )._with_json(data)
 
 
@@ -3749,6 +4260,24 @@ class ProbenSideRoll(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenStepEnd(Model):
+    """``ProbenStepEnd`` in the API's JSON."""
+    attempts: int
+    step: int
+    success: bool | None
+    """null: not reached, or cut by max_rounds."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenStepEnd:
+        """``ProbenStepEnd`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            attempts=data["attempts"],
+            step=data["step"],
+            success=data["success"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class ProbenTestOddsRequest(Model):
     """``ProbenTestOddsRequest`` in the API's JSON."""
     advantages: int | None = None
@@ -3969,6 +4498,25 @@ class Receipt(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class Solver(Model):
+    """``Solver`` in the API's JSON."""
+    max_error: float
+    """Bound on the error of every probability and of the outcomes' sum (0 when exact)."""
+    precision: Literal["exact", "float64"]
+    states: int
+    """States actually reached."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Solver:
+        """``Solver`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            max_error=data["max_error"],
+            precision=data["precision"],
+            states=data["states"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class Status(Result):
     """The answer of ``health.live`` (``GET /livez``), ``health.ready`` (``GET /readyz``)."""
     ephemeral_key: bool | None = None
@@ -4077,6 +4625,47 @@ class WeltenDieRef(Model):
         return cls(
             die=data["die"],
             member=data["member"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenEncounterPolicy(Model):
+    """``WeltenEncounterPolicy`` in the API's JSON."""
+    hold_hero_points: dict[str, int] | None = None
+    """Players' hero points held back (E2), by member: spent at the end (+3 toughness) when it saves a
+    consequence.
+    """
+    targeting: Literal["weakest", "strongest", "spread"] | None = None
+    """Whom every success die hits in the other party: weakest (default): the lowest current + equipment
+    toughness first (ties: body order) until it is at 0; strongest: the highest first; spread: one die each
+    in body order, in turn.
+    """
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenEncounterPolicy:
+        """``WeltenEncounterPolicy`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            hold_hero_points=data.get("hold_hero_points"),
+            targeting=data.get("targeting"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenEncounterResult(Model):
+    """``WeltenEncounterResult`` in the API's JSON."""
+    end: WeltenSceneEnd
+    outcome: str
+    """wins:<party> or tie."""
+    steps: list[WeltenSceneRound]
+    """The scene's one round: its roll and its narration."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenEncounterResult:
+        """``WeltenEncounterResult`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            end=WeltenSceneEnd.from_json(data["end"]),
+            outcome=data["outcome"],
+            steps=[WeltenSceneRound.from_json(v0) for v0 in data["steps"]],
         )._with_json(data)
 
 
@@ -4249,6 +4838,43 @@ class WeltenResurrectionResult(Model):
         return cls(
             god=data["god"],
             name=data["name"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenSceneEnd(Model):
+    """``WeltenSceneEnd`` in the API's JSON."""
+    consequences: list[str]
+    hero_points_spent: list[str]
+    """Players whose held hero point saved them."""
+    toughness: dict[str, WeltenToughnessResult]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenSceneEnd:
+        """``WeltenSceneEnd`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            consequences=data["consequences"],
+            hero_points_spent=data["hero_points_spent"],
+            toughness={k0: WeltenToughnessResult.from_json(v0) for k0, v0 in data["toughness"].items()},
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenSceneRound(Model):
+    """``WeltenSceneRound`` in the API's JSON."""
+    conflict: WeltenConflictResult
+    """As `weltenbuch.conflict` reports it."""
+    narration: WeltenNarrationResult
+    """As `weltenbuch.narration` reports it, for the policy's spends and the held hero points spent at the
+    end.
+    """
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenSceneRound:
+        """``WeltenSceneRound`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            conflict=WeltenConflictResult.from_json(data["conflict"]),
+            narration=WeltenNarrationResult.from_json(data["narration"]),
         )._with_json(data)
 
 
@@ -4465,6 +5091,156 @@ class WeltenbuchConflictResponse(Result):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenbuchEncounterOddsRequest(Model):
+    """``WeltenbuchEncounterOddsRequest`` in the API's JSON."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    die: int | None = None
+    """Sides of the die; any even number (an even face is a success)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    parties: list[WeltenParty]
+    """Exactly two parties."""
+    policy: WeltenEncounterPolicy | None = None
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    toughness: dict[str, WeltenToughness]
+    """Toughness at the start of the scene, one entry per member."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenbuchEncounterOddsRequest:
+        """``WeltenbuchEncounterOddsRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            curve_rounds=data.get("curve_rounds"),
+            die=data.get("die"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            max_rounds=data.get("max_rounds"),
+            parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
+            policy=(
+                None if data.get("policy") is None
+                else None if data["policy"] is None else WeltenEncounterPolicy.from_json(data["policy"])
+            ),
+            ticket=data.get("ticket"),
+            toughness={k0: WeltenToughness.from_json(v0) for k0, v0 in data["toughness"].items()},
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenbuchEncounterOddsResponse(Result):
+    """The answer of ``weltenbuch.encounter.odds`` (``POST /v1/weltenbuch/encounter/odds``)."""
+    odds: EncounterOdds
+    operation: str
+    request: WeltenbuchEncounterOddsRequest
+    solver: Solver
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenbuchEncounterOddsResponse:
+        """``WeltenbuchEncounterOddsResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            odds=EncounterOdds.from_json(data["odds"]),
+            operation=data["operation"],
+            request=WeltenbuchEncounterOddsRequest.from_json(data["request"]),
+            solver=Solver.from_json(data["solver"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenbuchEncounterRequest(Model):
+    """``WeltenbuchEncounterRequest`` in the API's JSON."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    die: int | None = None
+    """Sides of the die; any even number (an even face is a success)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
+    manual: list[int | str] | None = None
+    """Physical dice or drawn marbles, consumed in order instead of random values."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    parties: list[WeltenParty]
+    """Exactly two parties."""
+    policy: WeltenEncounterPolicy | None = None
+    seed: int | None = None
+    """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
+    carries exactly.
+    """
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
+    toughness: dict[str, WeltenToughness]
+    """Toughness at the start of the scene, one entry per member."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenbuchEncounterRequest:
+        """``WeltenbuchEncounterRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            curve_rounds=data.get("curve_rounds"),
+            die=data.get("die"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            manual=data.get("manual"),
+            max_rounds=data.get("max_rounds"),
+            parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
+            policy=(
+                None if data.get("policy") is None
+                else None if data["policy"] is None else WeltenEncounterPolicy.from_json(data["policy"])
+            ),
+            seed=data.get("seed"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
+            toughness={k0: WeltenToughness.from_json(v0) for k0, v0 in data["toughness"].items()},
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenbuchEncounterResponse(Result):
+    """The answer of ``weltenbuch.encounter`` (``POST /v1/weltenbuch/encounter``)."""
+    lang: Literal["en", "de"]
+    operation: str
+    randomness: Randomness
+    receipt: Receipt
+    request: WeltenbuchEncounterRequest
+    """The request as understood, defaults filled in."""
+    result: WeltenEncounterResult
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenbuchEncounterResponse:
+        """``WeltenbuchEncounterResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            lang=data["lang"],
+            operation=data["operation"],
+            randomness=Randomness.from_json(data["randomness"]),
+            receipt=Receipt.from_json(data["receipt"]),
+            request=WeltenbuchEncounterRequest.from_json(data["request"]),
+            result=WeltenEncounterResult.from_json(data["result"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class WeltenbuchNarrationRequest(Model):
     """``WeltenbuchNarrationRequest`` in the API's JSON."""
     conflict: dict[str, Any]
@@ -4625,6 +5401,14 @@ class BatchItemParam(TypedDict):
     """An operation id, e.g. paws.test."""
 
 
+class BeutelAftermathParam(TypedDict, total=False):
+    """``BeutelAftermath`` as a request parameter (a plain dict; required keys: none)."""
+    mortal_danger: Literal["low", "clear", "grave"] | None
+    """E5: the danger each side unconscious at the end faces (one mortal-danger draw: low 1, clear 2, grave 3
+    marbles); null (default): no draw.
+    """
+
+
 class BeutelBagParam(TypedDict, total=False):
     """``BeutelBag`` as a request parameter (a plain dict; required keys: none)."""
     black: int | None
@@ -4645,6 +5429,20 @@ class BeutelCreationRulesParam(TypedDict, total=False):
     """Marbles to spread over red, green and blue."""
     size: int | None
     white: int | None
+
+
+class _BeutelEncounterSideParamRequired(TypedDict):
+    bag: BeutelBagParam | BeutelBag
+    """The participant's bag."""
+    name: str
+
+
+class BeutelEncounterSideParam(_BeutelEncounterSideParamRequired, total=False):
+    """``BeutelEncounterSide`` as a request parameter (a plain dict; required keys: bag, name)."""
+    ability: Literal["combat", "skill", "magic"] | None
+    """Kept for the whole fight (E4); combat (default) injures the loser."""
+    difficulty: Literal["easy", "normal", "hard"] | None
+    """Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."""
 
 
 class _BeutelFighterParamRequired(TypedDict):
@@ -4798,6 +5596,18 @@ class PawsTraitParam(_PawsTraitParamRequired, total=False):
     """Name of one of `categories`; none: the character's limits apply."""
 
 
+class _ProbenChainStepParamRequired(TypedDict):
+    difficulty: int
+    """1 easy, 2 standard, 3 demanding, 4+ hard."""
+    pool: ProbenPoolParam | ProbenPool
+
+
+class ProbenChainStepParam(_ProbenChainStepParamRequired, total=False):
+    """``ProbenChainStep`` as a request parameter (a plain dict; required keys: difficulty, pool)."""
+    max_attempts: int | None
+    """Attempts of this step at most; null (default): until no dice are left (E1)."""
+
+
 class ProbenIntervalParam(TypedDict):
     """``ProbenInterval`` as a request parameter (a plain dict; required keys: amount, unit)."""
     amount: int
@@ -4839,6 +5649,19 @@ class TicketParam(TypedDict):
     """The operation id it is for; null: any rolling operation."""
     signature: str
     """base64url Ed25519 signature over the RFC 8785 canonical JSON of the ticket without this member."""
+
+
+class WeltenEncounterPolicyParam(TypedDict, total=False):
+    """``WeltenEncounterPolicy`` as a request parameter (a plain dict; required keys: none)."""
+    hold_hero_points: Mapping[str, int]
+    """Players' hero points held back (E2), by member: spent at the end (+3 toughness) when it saves a
+    consequence.
+    """
+    targeting: Literal["weakest", "strongest", "spread"] | None
+    """Whom every success die hits in the other party: weakest (default): the lowest current + equipment
+    toughness first (ties: body order) until it is at 0; strongest: the highest first; spread: one die each
+    in body order, in turn.
+    """
 
 
 class WeltenHeroPointParam(TypedDict):

@@ -77,6 +77,10 @@ class ProblemSchema(ma.Schema):
         values=ma.fields.List(ma.fields.String()),
         metadata={"description": "Validation failures: dotted field path -> messages (422 only)."},
     )
+    states = ma.fields.Integer(metadata={"description": "`encounter-too-large` only: the encounter's state "
+                                                        "bound, computed from the body."})
+    limit = ma.fields.Integer(metadata={"description": "`encounter-too-large` only: the limit it is over "
+                                                       "(0: the system answers in float64 only)."})
 
 
 def problem_document(status: int, detail: str, *, slug: str, instance: str, request_id: str,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from service.platform.errors import ReceiptError, RuleViolation
 from service.platform.jsondata import plain
+from service.platform.limits import encounter_precision
 from service.platform.operations import EXAMPLE_RECEIPT, Operation, System, verified_response
 from service.platform.randomness import ManualSource
-from service.systems.beutelschneider import odds, rules, schemas, text
+from service.systems.beutelschneider import encounter, odds, rules, schemas, text
 
 MATTHAEUS = {"red": 9, "green": 6, "blue": 0, "white": 5, "black": 0}
 WOUNDED = {"red": 8, "green": 6, "blue": 0, "white": 3, "black": 3}
@@ -313,6 +314,76 @@ def experience_apply(body, lang):
     return rules.Applied(after), text.applied("experience", before, after, lang)
 
 
+# --- encounters ---------------------------------------------------------------------------------
+
+ENCOUNTER_EXAMPLE = {"sides": [{"name": "Legionär", "bag": LEGIONARY, "difficulty": "easy"},
+                               {"name": "Affenmensch", "bag": {"red": 10, "green": 5, "white": 5},
+                                "difficulty": "easy"}],
+                     "aftermath": {"mortal_danger": "clear"}, "curve_rounds": 10}
+ENCOUNTER_RULINGS = """Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt" and
+"Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+"Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that can
+never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+`stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind es
+auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat` injures
+(ruling 9's default). `max_rounds` counts exchanges."""
+
+
+def with_rulings(view):
+    """Writes the encounter rulings into the view's description (both twins quote them)."""
+    view.__doc__ = view.__doc__.replace("{rulings}", ENCOUNTER_RULINGS.replace("\n", "\n    "))
+    return view
+
+
+def encounter_sides(body: dict) -> list[encounter.Side]:
+    return [encounter.Side(s["name"], bag(s["bag"]), rules.Ability(s["ability"]), rules.Difficulty(s["difficulty"]))
+            for s in body["sides"]]
+
+
+def aftermath(body: dict) -> rules.Danger | None:
+    danger = body["aftermath"]["mortal_danger"]
+    return None if danger is None else rules.Danger(danger)
+
+
+@with_rulings
+def encounter_play(body, source, lang):
+    """Play a whole fight out, exchange by exchange
+
+    {rulings}
+
+    `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
+    `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
+    (`undecided`). `curve_rounds` and `exact` are accepted and ignored.
+    """
+    result = encounter.play(encounter_sides(body), source, aftermath=aftermath(body), max_rounds=body["max_rounds"])
+    return result, text.encounter(result, lang)
+
+
+@with_rulings
+def encounter_odds(body):
+    """Chances of a whole fight, in float64
+
+    {rulings}
+
+    Outcomes `wins:<name>` per side, `both_out`, `stalemate`, and `undecided` with `max_rounds`;
+    distributions `black_after:<name>` (black marbles at the end); expected `exchanges`,
+    `black_after:<name>` and, with an aftermath, `dies:<name>`. The state is the two bags, and only
+    the marbles of a side's ability colour and its other non-black marbles matter: the bound is
+    Π over sides of (matching + 1)(other non-black + 1), refused over WURFWERK_MAX_ENCOUNTER_STATES
+    with 422 `encounter-too-large`. Answered in float64 (exact fractions grow about a digit per
+    state): every `exact` is null, `exact: required` is a 422, the outcomes sum to 1 within
+    `solver.max_error` (every term non-negative, no cancellation).
+    """
+    sides = encounter_sides(body)
+    encounter_precision(encounter.state_bound(sides), body["exact"], float_only=True)
+    return encounter.odds(sides, aftermath=aftermath(body), max_rounds=body["max_rounds"],
+                          curve_rounds=body["curve_rounds"])
+
+
 SYSTEM = System(
     "beutelschneider",
     title="Beutelschneider",
@@ -379,5 +450,9 @@ SYSTEM = System(
         Operation.resolving("/experience/apply", experience_apply, operation="experience-apply",
                             request=schemas.BeutelExperienceApplyRequest, result=schemas.BeutelApplyResult,
                             example=EXPERIENCE_APPLY_EXAMPLE, response_example=EXPERIENCE_APPLY_RESPONSE),
+        Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.BeutelEncounterRequest,
+                          result=schemas.BeutelEncounterResult, example=ENCOUNTER_EXAMPLE),
+        Operation.odds("/encounter/odds", encounter_odds, operation="encounter", request=schemas.BeutelEncounterRequest,
+                       example=ENCOUNTER_EXAMPLE, encounter=True),
     ),
 )

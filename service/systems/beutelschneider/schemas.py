@@ -8,7 +8,8 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 from service.platform.fields import Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
 from service.platform.results import ResultSchemas
-from service.systems.beutelschneider import rules
+from service.platform.schemas import EncounterFields
+from service.systems.beutelschneider import encounter, rules
 from service.systems.beutelschneider.rules import (
     Ability,
     Amount,
@@ -232,3 +233,42 @@ BeutelMortalDangerResult = RESULTS.of(rules.MortalDangerResult)
 BeutelHealingResult = RESULTS.of(rules.HealingResult)
 BeutelExperienceResult = RESULTS.of(rules.ExperienceResult)
 BeutelApplyResult = RESULTS.of(rules.Applied)
+
+
+# --- encounters (API.md §1.7) -------------------------------------------------------------------
+
+class BeutelEncounterSide(BeutelParticipant):
+    ability = Enum(ABILITIES, load_default=Ability.COMBAT.value,
+                   metadata={"description": "Kept for the whole fight (E4); combat (default) injures the loser."})
+    difficulty = Enum(DIFFICULTIES, load_default=Difficulty.NORMAL.value,
+                      metadata={"description": "Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."})
+
+
+class BeutelAftermath(StrictSchema):
+    mortal_danger = Enum(_values(Danger), load_default=None, allow_none=True,
+                         metadata={"description": "E5: the danger each side unconscious at the end faces "
+                                                  "(one mortal-danger draw: low 1, clear 2, grave 3 marbles); "
+                                                  "null (default): no draw."})
+
+
+class BeutelEncounterRequest(EncounterFields):
+    sides = fields.List(fields.Nested(BeutelEncounterSide), required=True, validate=validate.Length(equal=2),
+                        metadata={"description": "Exactly two; each exchange is a `combat` with the first "
+                                                 "as attacker."})
+    aftermath = fields.Nested(BeutelAftermath, load_default=lambda: {"mortal_danger": None},
+                              metadata={"description": "What follows the fight (E5)."})
+
+    @validates_schema
+    def _sides_fit(self, data, **kwargs):
+        sides = data.get("sides") or []
+        if len(sides) == 2 and sides[0]["name"] == sides[1]["name"]:
+            raise ValidationError({1: {"name": ["must differ from the first side's name"]}}, field_name="sides")
+        danger = (data.get("aftermath") or {}).get("mortal_danger")
+        for index, side in enumerate(sides):
+            if danger is not None and sum(side["bag"].values()) < Danger(danger).draws:
+                raise ValidationError({index: {"bag": [f"holds {sum(side['bag'].values())} marbles, but the "
+                                                       f"aftermath draws {Danger(danger).draws}"]}},
+                                      field_name="sides")
+
+
+BeutelEncounterResult = RESULTS.of(encounter.EncounterResult)

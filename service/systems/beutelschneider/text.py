@@ -249,3 +249,31 @@ def applied(kind: str, before: Bag, after: Bag, lang: str) -> str:
     if kind == "healing":
         return t.gettext("Healing applied: the bag held %(before)s, now %(after)s.") % values
     return t.gettext("Experience applied: the bag held %(before)s, now %(after)s.") % values
+
+
+def encounter(result, lang: str) -> str:
+    """"Legionär wins after 6 exchanges; Affenmensch is unconscious." plus the aftermath draws."""
+    t = translations(lang)
+    values = {"count": result.exchanges}
+    fallen = [side.name for side in result.end if side.unconscious]
+    if result.outcome == "both_out":
+        line = t.ngettext("After %(count)d exchange both fall unconscious.",
+                          "After %(count)d exchanges both fall unconscious.", result.exchanges) % values
+    elif result.outcome.startswith("wins:"):
+        values.update(winner=result.outcome[len("wins:"):], loser=fallen[0])
+        line = t.ngettext("%(winner)s wins after %(count)d exchange; %(loser)s is unconscious.",
+                          "%(winner)s wins after %(count)d exchanges; %(loser)s is unconscious.",
+                          result.exchanges) % values
+    elif result.outcome == "stalemate":
+        line = t.ngettext("After %(count)d exchange nothing can change any more: a stalemate.",
+                          "After %(count)d exchanges nothing can change any more: a stalemate.",
+                          result.exchanges) % values
+    else:
+        line = t.ngettext("After %(count)d exchange the fight is still undecided.",
+                          "After %(count)d exchanges the fight is still undecided.", result.exchanges) % values
+    sentences = [line]
+    for draw in result.aftermath:
+        values = {"name": draw.name, "marbles": marbles(draw.drawn, lang)}
+        sentences.append(t.gettext("In mortal danger %(name)s draws %(marbles)s and dies.") % values if draw.dies
+                         else t.gettext("In mortal danger %(name)s draws %(marbles)s and survives.") % values)
+    return " ".join(sentences)

@@ -7,7 +7,8 @@ from marshmallow import ValidationError, fields, post_load, validate, validates_
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
 from service.platform.results import ResultSchemas
-from service.systems.proben import rules
+from service.platform.schemas import EncounterFields
+from service.systems.proben import encounter, rules
 from service.systems.proben.rules import SuccessRule
 
 DIFFICULTY = validate.Range(min=1, max=100)
@@ -106,3 +107,31 @@ ProbenTestResult = RESULTS.of(rules.TestResult)
 ProbenOpposedResult = RESULTS.of(rules.OpposedResult)
 ProbenCooperationResult = RESULTS.of(rules.CooperationResult)
 ProbenExtendedResult = RESULTS.of(rules.ExtendedResult)
+
+
+# --- encounters (API.md §1.7) -------------------------------------------------------------------
+
+MAX_CHAIN_STEPS = 20
+
+
+class ProbenChainStep(StrictSchema):
+    pool = fields.Nested(ProbenPool, required=True)
+    difficulty = Int(required=True, validate=DIFFICULTY,
+                     metadata={"description": "1 easy, 2 standard, 3 demanding, 4+ hard."})
+    max_attempts = Int(load_default=None, allow_none=True, validate=validate.Range(min=1, max=100),
+                       metadata={"description": "Attempts of this step at most; null (default): until no dice "
+                                                "are left (E1)."})
+
+
+class ProbenEncounterRequest(EncounterFields):
+    steps = fields.List(fields.Nested(ProbenChainStep), required=True,
+                        validate=validate.Length(min=1, max=MAX_CHAIN_STEPS),
+                        metadata={"description": "The tests, in order; the chain stops at the first that fails."})
+    success_rule = Enum([rule.value for rule in SuccessRule], load_default=SuccessRule.MEET.value,
+                        metadata={"description": "meet: successes >= difficulty (default); exceed: >."})
+    carry_partial = Bool(load_default=False,
+                         metadata={"description": "E2: the successes of a failed attempt count toward the next "
+                                                  "attempt of the same step (default false)."})
+
+
+ProbenEncounterResult = RESULTS.of(encounter.EncounterResult)

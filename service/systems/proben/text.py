@@ -87,3 +87,19 @@ def extended(result: ExtendedResult, required: int, name: str | None, lang: str)
                           "Extended test: %(total)d of %(required)d successes in %(rolls)s.", required) % values
     verdict = t.gettext("Success.") if result.success else t.gettext("Failure: the dice are used up.")
     return f"{spoken_by(name, line, lang)} {verdict}"
+
+
+def encounter(result, lang: str) -> str:
+    """"The chain of tests succeeds after 4 attempts." / "... fails at step 2 after 5 attempts."."""
+    t = translations(lang)
+    count = len(result.steps)
+    values = {"count": count}
+    if result.outcome == "success":
+        return t.ngettext("The chain of tests succeeds after %(count)d attempt.",
+                          "The chain of tests succeeds after %(count)d attempts.", count) % values
+    if result.outcome.startswith("failure:"):
+        values["step"] = int(result.outcome[len("failure:"):]) + 1
+        return t.ngettext("The chain of tests fails at step %(step)d after %(count)d attempt.",
+                          "The chain of tests fails at step %(step)d after %(count)d attempts.", count) % values
+    return t.ngettext("After %(count)d attempt the chain of tests is still undecided.",
+                      "After %(count)d attempts the chain of tests is still undecided.", count) % values

@@ -8,7 +8,8 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
 from service.platform.results import ResultSchemas
-from service.systems.weltenbuch import rules
+from service.platform.schemas import EncounterFields
+from service.systems.weltenbuch import encounter, rules
 from service.systems.weltenbuch.rules import DEFAULT_DIE, GOD_DIE, Role
 
 BONUS = validate.Range(min=0, max=100)
@@ -207,3 +208,45 @@ RESULTS = ResultSchemas("Welten", names={rules.Toughness: "WeltenToughnessResult
 WeltenConflictResult = RESULTS.of(rules.ConflictResult)
 WeltenNarrationResult = RESULTS.of(rules.NarrationResult)
 WeltenResurrectionResult = RESULTS.of(rules.ResurrectionResult)
+
+
+# --- encounters (API.md §1.7) -------------------------------------------------------------------
+
+class WeltenEncounterPolicy(StrictSchema):
+    targeting = Enum(["weakest", "strongest", "spread"], load_default="weakest",
+                     metadata={"description": "Whom every success die hits in the other party: weakest "
+                                              "(default): the lowest current + equipment toughness first "
+                                              "(ties: body order) until it is at 0; strongest: the highest "
+                                              "first; spread: one die each in body order, in turn."})
+    hold_hero_points = fields.Dict(keys=Name(), values=Int(validate=validate.Range(min=0, max=50)),
+                                   load_default=dict,
+                                   metadata={"description": "Players' hero points held back (E2), by member: "
+                                                            "spent at the end (+3 toughness) when it saves a "
+                                                            "consequence."})
+
+
+class WeltenEncounterRequest(WeltenConflictRequest, EncounterFields):
+    parties = fields.List(fields.Nested(WeltenPartySchema), required=True, validate=validate.Length(equal=2),
+                          metadata={"description": "Exactly two parties."})
+    toughness = fields.Dict(keys=Name(), values=fields.Nested(WeltenToughnessSchema), required=True,
+                            metadata={"description": "Toughness at the start of the scene, one entry per member."})
+    policy = fields.Nested(WeltenEncounterPolicy, load_default=lambda: {"targeting": "weakest",
+                                                                        "hold_hero_points": {}})
+
+    @validates_schema
+    def _members_known(self, data, **kwargs):
+        members = {m["name"]: m for party in data.get("parties") or [] for m in party["members"]}
+        toughness = data.get("toughness") or {}
+        for name in members:
+            if name not in toughness:
+                raise ValidationError({name: ["every member needs a toughness entry"]}, field_name="toughness")
+        for name in toughness:
+            if name not in members:
+                raise ValidationError({name: ["is not a member of the scene"]}, field_name="toughness")
+        for name in (data.get("policy") or {}).get("hold_hero_points", {}):
+            if name not in members or members[name]["role"] != Role.PLAYER:
+                raise ValidationError({"hold_hero_points": {name: ["only a player of the scene holds hero "
+                                                                   "points"]}}, field_name="policy")
+
+
+WeltenEncounterResult = RESULTS.of(encounter.EncounterResult)

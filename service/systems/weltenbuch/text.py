@@ -56,3 +56,25 @@ def narration(result: NarrationResult, lang: str) -> str:
 def resurrection(result: ResurrectionResult, lang: str) -> str:
     god = f"{result.god} ({result.name})" if result.name else str(result.god)
     return translations(lang).gettext("Resurrection: god %(god)s intervened in the character's fate.") % {"god": god}
+
+
+def encounter(result, lang: str) -> str:
+    """"The Heroes win the scene; Toran takes a consequence." (the issue's example line, per party)."""
+    t = translations(lang)
+    if result.outcome.startswith("wins:"):
+        line = t.gettext("%(party)s win the scene") % {"party": result.outcome[len("wins:"):]}
+    else:
+        line = t.gettext("A tie: every party reaches only part of its goal")
+    consequences = result.end.consequences
+    if not consequences:
+        tail = t.gettext("nobody takes a consequence.")
+    else:
+        names = consequences[0] if len(consequences) == 1 else t.gettext("%(first)s and %(last)s") % {
+            "first": ", ".join(consequences[:-1]), "last": consequences[-1]}
+        tail = t.ngettext("%(names)s takes a consequence.", "%(names)s take a consequence each.",
+                          len(consequences)) % {"names": names}
+    sentences = [f"{line}; {tail}"]
+    for name in result.end.hero_points_spent:
+        sentences.append(t.gettext("%(name)s spends a held-back hero point and avoids a consequence.")
+                         % {"name": name})
+    return " ".join(sentences)
