@@ -8,10 +8,11 @@ from importlib.metadata import version
 from typing import Any
 
 from flask import Flask
-from flask_cors import CORS
 
 from service.config import Config, config_from_env
 from service.platform.api import WurfwerkApi
+from service.platform.cors import install_cors
+from service.platform.flaskapp import ServiceFlask
 from service.platform.hooks import install_hooks
 from service.platform.i18n import install_language_headers
 from service.platform.jsonio import OrjsonProvider
@@ -35,7 +36,7 @@ def create_app(test_config: Mapping[str, Any] | Config | None = None) -> Flask:
     config = _resolve_config(test_config)
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s %(message)s")
 
-    app = Flask(__name__)
+    app = ServiceFlask(__name__)
     app.json = OrjsonProvider(app)
     app.config.update(
         MAX_CONTENT_LENGTH=config.limits.body_bytes,
@@ -52,9 +53,7 @@ def create_app(test_config: Mapping[str, Any] | Config | None = None) -> Flask:
     install_hooks(app)
     install_language_headers(app)
     install_metrics(app)
-    CORS(app, origins=list(config.cors_origins),
-         allow_headers=["Content-Type", "Authorization", "X-Request-ID", "Idempotency-Key"],
-         expose_headers=["X-Request-ID"], max_age=600, send_wildcard=config.cors_origins == ("*",))
+    install_cors(app, config.cors_origins)
     install_web(app)
 
     api = WurfwerkApi(app)
