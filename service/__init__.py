@@ -12,6 +12,7 @@ from flask_cors import CORS
 
 from service.config import Config, config_from_env
 from service.platform.api import WurfwerkApi
+from service.platform.caching import install_revalidation
 from service.platform.hooks import install_hooks
 from service.platform.jsonio import OrjsonProvider
 from service.platform.metrics import install_metrics
@@ -48,6 +49,7 @@ def create_app(test_config: Mapping[str, Any] | Config | None = None) -> Flask:
     register_problem_handlers(app)
     install_hooks(app)
     install_metrics(app)
+    install_revalidation(app)
     CORS(app, origins=list(config.cors_origins),
          allow_headers=["Content-Type", "Authorization", "X-Request-ID", "Idempotency-Key"],
          expose_headers=["X-Request-ID"], max_age=600, send_wildcard=config.cors_origins == ("*",))

@@ -63,12 +63,12 @@ def _check_body() -> None:
     except RequestEntityTooLarge:
         _stop_reading()
         raise http_error(413, _too_large_detail(), "payload-too-large") from None
+    if (raw or request.mimetype) and not _is_json_media_type():  # an empty text/plain body too
+        raise http_error(415, f"The body must be application/json, not {request.mimetype or 'untyped'}.",
+                         "unsupported-media-type")
     if not raw:
         # Every POST of this API documents a required JSON body; `{}` asks for all defaults.
         raise InputError("body", "a JSON object is required (send {} to take every default)")
-    if not _is_json_media_type():
-        raise http_error(415, f"The body must be application/json, not {request.mimetype or 'untyped'}.",
-                         "unsupported-media-type")
     try:
         g.json_body = orjson.loads(raw)  # strict UTF-8, no NaN, at most 1024 levels deep
     except orjson.JSONDecodeError:
@@ -109,6 +109,18 @@ def _too_large_detail() -> str:
     return f"The body is larger than {limit} bytes (limit body_bytes, WURFWERK_MAX_BODY_BYTES)."
 
 
+def _answer_options(response):
+    """Flask's automatic OPTIONS answer as HTTP means it: 204 with ``Allow`` (no empty text/html
+    body), and a CORS preflight allowing exactly the route's methods (flask-cors lists every method)."""
+    if request.method != "OPTIONS" or response.status_code != 200 or "Allow" not in response.headers:
+        return response
+    response.status_code = 204
+    response.headers.pop("Content-Type", None)
+    if "Access-Control-Allow-Methods" in response.headers:
+        response.headers["Access-Control-Allow-Methods"] = response.headers["Allow"]
+    return response
+
+
 def _echo_request_id(response):
     response.headers["X-Request-ID"] = g.get("request_id") or uuid.uuid4().hex
     return response
@@ -126,6 +138,7 @@ def install_hooks(app: Flask) -> None:
         _check_body()
 
     app.after_request(_echo_request_id)
+    app.after_request(_answer_options)  # runs after flask-cors's hook (registered later, run earlier)
 
     @app.errorhandler(RequestEntityTooLarge)
     def _too_large(_error):

@@ -1,5 +1,6 @@
-"""A body over WURFWERK_MAX_BODY_BYTES is a 413 however it is framed, against gunicorn as `make run`
-starts it, over a raw socket (an HTTP library would frame the body itself)."""
+"""What gunicorn as `make run` starts it answers to requests framed by hand, over a raw socket (an
+HTTP library would frame them itself): a body over WURFWERK_MAX_BODY_BYTES is a 413 however it is
+framed, and the requests gunicorn refuses itself name their path as the problem's `instance`."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ OVER = VALID_START + b" " * (LIMIT + 64 - len(VALID_START)) + b"NOT JSON"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    started = Gunicorn(tmp_path_factory.mktemp("body-limit"),
+    started = Gunicorn(tmp_path_factory.mktemp("raw-http"),
                        env={"WURFWERK_SIGNING_KEY": generate_private_key_pem()}).start()
     yield started
     started.stop()
@@ -106,3 +107,17 @@ def test_content_length_and_chunked_together_are_refused(server):
     [(status, _)] = answers(server, HEAD + b"Content-Length: 19\r\nTransfer-Encoding: chunked\r\n\r\n"
                             + chunked(OVER))
     assert status == 400
+
+
+@pytest.mark.parametrize("request_head, status, instance", [
+    (b"GET /v1/keys?" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "/v1/keys"),
+    (b"GET /v1/systems HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n", 431, "/v1/systems"),
+    (b"GET /v1/systems HTTP/1.1\r\n" + b"".join(b"X-%d: 1\r\n" % i for i in range(200)) + b"\r\n", 431,
+     "/v1/systems"),
+    (b"POST /v1/paws/test HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n{}", 400, "/v1/paws/test"),
+    (b"GET /v1/" + b"a" * 5000 + b" HTTP/1.1\r\n\r\n", 414, "/"),  # the path itself is too long to name
+], ids=["414-query", "431-field-size", "431-field-count", "400-header", "414-path"])
+def test_low_level_refusals_name_the_requested_path(server, request_head, status, instance):
+    [(answered, problem)] = answers(server, request_head)
+    assert answered == status and problem["status"] == status
+    assert problem["instance"] == instance, problem
