@@ -8,6 +8,7 @@ STAMP := $(VENV)/.installed
 JS_STAMP := client-js/node_modules/.package-lock.json
 FOUNDRY := integrations/foundry-vtt
 FOUNDRY_NODE := $(FOUNDRY)/node_modules/.package-lock.json
+SPEC_LINT_NODE := tools/spec-lint/node_modules/.package-lock.json
 
 .PHONY: run test bench openapi sdk generate messages golden clean js-client foundry
 
@@ -22,7 +23,7 @@ $(STAMP): $(BIN)/python pyproject.toml client/pyproject.toml
 run: $(STAMP)
 	PORT=$(PORT) exec $(BIN)/gunicorn --config deploy/gunicorn.conf.py 'service:create_app()'
 
-test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE)
+test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE) $(SPEC_LINT_NODE)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
@@ -74,8 +75,13 @@ $(FOUNDRY_NODE): $(FOUNDRY)/package-lock.json
 	cd $(FOUNDRY) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# The spec linters tests/test_spec_lint.py runs (Spectral, Redocly), from their committed lockfile.
+$(SPEC_LINT_NODE): tools/spec-lint/package-lock.json
+	cd tools/spec-lint && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 foundry:
 	bash $(FOUNDRY)/release.sh dist/foundry
 
 clean:
-	rm -rf $(VENV) .pytest_cache client-js/node_modules $(FOUNDRY)/node_modules
+	rm -rf $(VENV) .pytest_cache client-js/node_modules $(FOUNDRY)/node_modules tools/spec-lint/node_modules

@@ -100,6 +100,7 @@ def _spec_options() -> dict:
                 "`/odds` twin with exact fractions. Errors are RFC 9457 problem details."
             ),
             "license": {"name": "MIT", "identifier": "MIT"},
+            "contact": {"name": "wurfwerk", "url": "https://wurfwerk.dev/"},  # the problem types' home
         },
         "servers": [{"url": "/"}],
     }

@@ -66,3 +66,58 @@ def test_rolling_operations_have_odds_twins(spec):
         component = schema_ref.get("$ref", "").rsplit("/", 1)[-1]
         if component and "seed" in spec["components"]["schemas"][component].get("properties", {}):
             assert f"{operation['operationId']}.odds" in ids, operation["operationId"]
+
+
+def _resolved(spec, response):
+    return spec["components"]["responses"][response["$ref"].rsplit("/", 1)[-1]] if "$ref" in response else response
+
+
+def test_platform_answers_are_documented_on_every_operation(spec):
+    for path, method, operation in _operations(spec):
+        where, responses = f"{method.upper()} {path}", operation["responses"]
+        for status in ("414", "431"):  # gunicorn refuses any request over its limits
+            assert status in responses, f"{where}: {status}"
+        for status, response in responses.items():
+            headers = _resolved(spec, response).get("headers", {})
+            assert "X-Request-ID" in headers, f"{where} {status}: X-Request-ID"
+        if path.startswith("/v1/"):
+            overloaded = _resolved(spec, responses["503"])
+            assert "Retry-After" in overloaded["headers"], where
+        if "requestBody" not in operation:  # nothing to be too large or of the wrong type
+            assert not {"413", "415"} & set(responses), where
+        else:
+            assert "408" in responses, where
+
+
+def test_keys_are_documented_where_they_apply_and_open_endpoints_say_so(spec):
+    from service.platform.hooks import needs_api_key
+
+    for path, method, operation in _operations(spec):
+        where = f"{method.upper()} {path}"
+        if needs_api_key(path):
+            assert operation["security"] == [{"bearer": []}, {}], where
+            unauthorized = _resolved(spec, operation["responses"]["401"])
+            assert "WWW-Authenticate" in unauthorized["headers"], where
+        else:
+            assert operation["security"] == [] and "401" not in operation["responses"], where
+    assert "/v1/systems" in spec["paths"] and needs_api_key("/v1/systems")
+
+
+def test_revalidated_answers_document_etag_and_304(spec):
+    for path in ("/v1/keys", "/v1/systems", "/openapi.json"):
+        if path not in spec["paths"]:
+            continue  # flask-smorest does not document its own spec route
+        operation = spec["paths"][path]["get"]
+        assert {"ETag", "Cache-Control"} <= set(operation["responses"]["200"]["headers"]), path
+        assert "304" in operation["responses"], path
+        assert any(p["name"] == "If-None-Match" for p in operation["parameters"]), path
+
+
+def test_documented_401_is_what_the_service_sends(signing_key_pem):
+    from tests.conftest import make_app
+
+    client = make_app(signing_key_pem, api_keys=("s3cret",)).test_client()
+    for path in ("/v1/systems", "/v1/malmsturm/ladder"):
+        refused = client.get(path)
+        assert refused.status_code == 401 and refused.headers["WWW-Authenticate"].startswith("Bearer"), path
+        assert refused.headers["X-Request-ID"]

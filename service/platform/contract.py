@@ -1,0 +1,145 @@
+"""The answers every operation can get besides its own, documented once: an apispec plugin.
+
+What the platform adds to every request (hooks.py, worker.py, overload.py, caching.py) is not in any
+operation's declaration, so it is written here, per operation, by the same rules the code follows:
+
+- every response carries ``X-Request-ID``; every answer of the app ``Content-Language`` and
+  ``Vary`` (the language it is in, and that it depends on ``Accept-Language``);
+- gunicorn refuses any request whose line or header fields are over the limits (414, 431), and a
+  request with a body whose body does not arrive in time (408);
+- under ``/v1/`` the load shedder may answer 503 with ``Retry-After``, and with API keys configured
+  every path the key check covers answers 401 with ``WWW-Authenticate`` (the rest says
+  ``security: []``: open);
+- an operation without a body cannot get 413 or 415;
+- the keys, the catalogue and the spec carry ``ETag`` and ``Cache-Control`` and answer 304.
+"""
+
+from __future__ import annotations
+
+from apispec import BasePlugin
+
+from service.platform.hooks import needs_api_key
+
+HEADERS = {
+    "X-Request-ID": {
+        "description": "The request's own `X-Request-ID` when it sent a plausible one (1..128 of "
+                       "`A-Za-z0-9._:-`), else a new id; logged with the request.",
+        "required": True,
+        "schema": {"type": "string", "maxLength": 128},
+    },
+    "Content-Language": {
+        "description": "The language of the answer's text (`summary`, labels, problem messages): "
+                       "`?lang=`, else `Accept-Language`, else `en`.",
+        "schema": {"type": "string", "enum": ["en", "de"]},
+    },
+    "Vary": {
+        "description": "`Accept-Language`: caches keep one copy per language.",
+        "schema": {"type": "string", "maxLength": 200},
+    },
+    "Retry-After": {
+        "description": "Seconds after which a retry is likely to be served (WURFWERK_RETRY_AFTER).",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "WWW-Authenticate": {
+        "description": "`Bearer`: the scheme the API keys use.",
+        "required": True,
+        "schema": {"type": "string", "maxLength": 200},
+    },
+    "ETag": {
+        "description": "A strong validator of the answer's bytes; send it back as `If-None-Match`.",
+        "required": True,
+        "schema": {"type": "string", "maxLength": 200},
+    },
+    "Cache-Control": {
+        "description": "`no-cache`: a copy may be kept, but is revalidated before use (keys rotate).",
+        "required": True,
+        "schema": {"type": "string", "maxLength": 200},
+    },
+}
+_APP_HEADERS = ("X-Request-ID", "Content-Language", "Vary")  # what every answer of the Flask app carries
+_REVALIDATED_PATHS = frozenset(("/v1/keys", "/v1/systems", "/openapi.json"))
+IF_NONE_MATCH = {
+    "in": "header",
+    "name": "If-None-Match",
+    "required": False,
+    "description": "The `ETag` of the copy the client holds: 304 without a body when it is current.",
+    "schema": {"type": "string", "maxLength": 1000},
+}
+
+# Responses the platform answers itself (no app behind them, so only X-Request-ID among the app's
+# headers): name -> (status, description, extra headers).
+_PLATFORM_RESPONSES = {
+    "Overloaded": ("503", "Overloaded: the replica is at capacity and refused the request unprocessed "
+                          "(`overloaded`); retry after `Retry-After` seconds.", ("Retry-After",)),
+    "UriTooLong": ("414", "The request line is longer than WURFWERK_MAX_REQUEST_LINE (`uri-too-long`).", ()),
+    "HeaderFieldsTooLarge": ("431", "More header fields than WURFWERK_MAX_HEADER_FIELDS, or one "
+                                               "longer than WURFWERK_MAX_HEADER_BYTES "
+                                               "(`header-fields-too-large`).", ()),
+}
+_BODY_ONLY_STATUSES = ("413", "415")
+
+
+class ContractDocs(BasePlugin):
+    """Document the platform's answers and headers on every operation (see the module docstring)."""
+
+    def init_spec(self, spec):
+        super().init_spec(spec)
+        for name, header in HEADERS.items():
+            spec.components.header(name, header)
+        for name, (_status, description, extra) in _PLATFORM_RESPONSES.items():
+            spec.components.response(name, {
+                "description": description,
+                "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
+                "headers": {"X-Request-ID": "X-Request-ID", **{header: header for header in extra}},
+            }, platform=True)
+
+    def response_helper(self, response, **kwargs):
+        """Every response component carries the app's headers; the 401 the scheme it asks for."""
+        if kwargs.get("platform"):
+            return None
+        headers = dict(response.get("headers", {}))
+        for name in _APP_HEADERS:
+            headers.setdefault(name, name)
+        if response.get("description") == "Unauthorized":
+            headers["WWW-Authenticate"] = "WWW-Authenticate"
+        return {"headers": headers}
+
+    def operation_helper(self, path=None, operations=None, **kwargs):
+        if path is None:
+            return
+        for method, operation in operations.items():
+            # flask-smorest keys its responses by int, a plugin's by str: one key per status.
+            responses = operation["responses"] = {str(status): response for status, response
+                                                  in operation.get("responses", {}).items()}
+            self._with_headers(responses)
+            if "requestBody" not in operation:
+                for status in _BODY_ONLY_STATUSES:
+                    responses.pop(status, None)
+            else:
+                responses.setdefault("408", "REQUEST_TIMEOUT")
+            responses["414"] = "UriTooLong"
+            responses["431"] = "HeaderFieldsTooLarge"
+            if path.startswith("/v1/"):
+                responses["503"] = "Overloaded"
+            if needs_api_key(path):
+                responses["401"] = "UNAUTHORIZED"
+            else:
+                operation["security"] = []  # open whatever WURFWERK_API_KEYS says
+            if path in _REVALIDATED_PATHS and method == "get":
+                self._revalidated(operation, responses)
+
+    @staticmethod
+    def _with_headers(responses):
+        for response in responses.values():
+            if isinstance(response, dict):  # the operation's own answers; the shared ones are components
+                headers = response.setdefault("headers", {})
+                for name in _APP_HEADERS:
+                    headers.setdefault(name, name)
+
+    @staticmethod
+    def _revalidated(operation, responses):
+        operation.setdefault("parameters", []).append(IF_NONE_MATCH)
+        responses["200"]["headers"].update({"ETag": "ETag", "Cache-Control": "Cache-Control"})
+        responses["304"] = {"description": "Not Modified: the `If-None-Match` copy is current; no body.",
+                            "headers": {name: name for name in ("X-Request-ID", "ETag", "Cache-Control")}}
