@@ -83,6 +83,13 @@ export interface paths {
          * @description Draws 3 (easy), 2 (normal) or 1 (hard) marbles at once; success when at least one has the
          *     ability's colour (combat red, skill green, magic blue). Ruling 1: `unconscious` when every marble
          *     drawn is black. The marbles go back into the bag.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - The bag holds at least as many marbles as the difficulty draws.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.challenge"];
         delete?: never;
@@ -106,6 +113,10 @@ export interface paths {
          *     all black); distribution `matching` (hypergeometric).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The bag holds at least as many marbles as the difficulty draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.challenge.odds"];
         delete?: never;
@@ -130,6 +141,14 @@ export interface paths {
          *     winner using another ability (flight, escape) inflicts nothing. The injury is drawn from the
          *     loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
          *     a bag holding fewer marbles than the severity has all of them drawn.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - The defender's name differs from the attacker's.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - Each bag holds at least as many marbles as its difficulty draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.combat"];
         delete?: never;
@@ -155,6 +174,11 @@ export interface paths {
          *     Distributions `margin` (0 = tie) and `severity` (0 = no injury).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The defender's name differs from the attacker's.
+         *     - Each bag holds at least as many marbles as its difficulty draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.combat.odds"];
         delete?: never;
@@ -179,6 +203,14 @@ export interface paths {
          *     `margin` = winner's matching minus the next best; a tie at the top has no winner (`winner`
          *     null, `margin` 0). Ruling 1: `unconscious` per participant. Contests inflict no injury; use
          *     `/combat` for a fight. Names must be unique.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - Participant names are unique.
+         *     - Each bag holds at least as many marbles as its difficulty draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.contest"];
         delete?: never;
@@ -203,6 +235,11 @@ export interface paths {
          *     `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - Participant names are unique.
+         *     - Each bag holds at least as many marbles as its difficulty draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.contest.odds"];
         delete?: never;
@@ -227,6 +264,13 @@ export interface paths {
          *     response to `/experience/apply` with one entry per marble drawn. One step: give `replacements` up
          *     front (one per marble drawn, in draw order); a colour equal to the one drawn is then a 422
          *     `rule-violation` like in the apply step, so decide after the draw when that matters.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - The bag holds at least as many marbles as the amount draws.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.experience"];
         delete?: never;
@@ -251,6 +295,9 @@ export interface paths {
          *     it (else 422 `rule-violation`). The draw is not stored on the server: send it back whole. It
          *     must verify with this service's keys and be a `beutelschneider.experience` response, else 422
          *     `invalid-receipt` naming `draw`; a draw whose replacements were given up front is refused.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `draw` is a complete `/experience` response whose receipt verifies with the service's keys.
          */
         post: operations["beutelschneider.experience-apply"];
         delete?: never;
@@ -273,6 +320,10 @@ export interface paths {
          * @description Distributions `drawn:<colour>` (how many marbles of each colour are drawn); no outcomes.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The bag holds at least as many marbles as the amount draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.experience.odds"];
         delete?: never;
@@ -295,6 +346,13 @@ export interface paths {
          * @description Ruling 6: a `skill` challenge of the healer (draws from the healer's bag); on a success every
          *     green marble drawn grants the patient one healing draw (`healing_draws`, to send as `draws` to
          *     `/healing`). Ruling 1 applies to the healer.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - The bag holds at least as many marbles as the difficulty draws.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.first-aid"];
         delete?: never;
@@ -318,6 +376,10 @@ export interface paths {
          *     `healing_draws` (ruling 6: green marbles drawn, 0 on a failure).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The bag holds at least as many marbles as the difficulty draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.first-aid.odds"];
         delete?: never;
@@ -343,6 +405,13 @@ export interface paths {
          *     One step: give `replacements` up front, one colour per marble drawn (the number of black marbles
          *     is unknown before the draw); the k-th black marble drawn takes the k-th colour, the rest are
          *     unused, and `bag_after` is filled in.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.healing"];
         delete?: never;
@@ -368,6 +437,9 @@ export interface paths {
          *     server: send it back whole. It must verify with this service's keys and be a
          *     `beutelschneider.healing` response, else 422 `invalid-receipt` naming `draw`; a draw whose
          *     replacements were given up front is refused.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `draw` is a complete `/healing` response whose receipt verifies with the service's keys.
          */
         post: operations["beutelschneider.healing-apply"];
         delete?: never;
@@ -390,6 +462,10 @@ export interface paths {
          * @description Distribution `black_drawn` (black marbles that may be replaced, ruling 4); no outcomes.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.healing.odds"];
         delete?: never;
@@ -412,6 +488,13 @@ export interface paths {
          * @description Draws 1 (light), 2 (serious) or 3 (grave) marbles; "Alle gezogenen Murmeln werden vom Spieler
          *     entfernt, und stattdessen eine gleiche Zahl an schwarzen Murmeln in den Beutel gelegt" (a black
          *     marble drawn stays black). The bag must hold at least that many marbles.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - The bag holds at least as many marbles as the severity draws.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.injury"];
         delete?: never;
@@ -434,6 +517,10 @@ export interface paths {
          * @description Distribution `black_after`: black marbles in the bag afterwards (no outcomes).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The bag holds at least as many marbles as the severity draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.injury.odds"];
         delete?: never;
@@ -455,6 +542,13 @@ export interface paths {
          * Face mortal danger (Lebensgefahr)
          * @description Draws 1 (low), 2 (clear) or 3 (grave) marbles; "Wenn mindestens eine der gezogenen Murmeln
          *     schwarz ist, so stirbt der Charakter." The marbles go back into the bag.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - The bag holds at least as many marbles as the danger draws.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.mortal-danger"];
         delete?: never;
@@ -477,6 +571,10 @@ export interface paths {
          * @description Outcomes `dies` (at least one black marble drawn) and `survives`.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The bag holds at least as many marbles as the danger draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.mortal-danger.odds"];
         delete?: never;
@@ -501,6 +599,10 @@ export interface paths {
          *     Fähigkeiten ... verteilt werden." Ruling 7: bags of other sizes are accepted everywhere else; this
          *     checks a starting bag against `rules` (default 20 marbles: 5 white, 15 among red/green/blue, and so
          *     no black). `problems` are in the requested language, `codes` name them for programs.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+         *     - `size` equals `white` + `free`.
          */
         post: operations["beutelschneider.validate-bag"];
         delete?: never;
@@ -545,6 +647,11 @@ export interface paths {
          *     (ruling 1). Ruling 2: success when the total is
          *     at least the difficulty ("Für einen Erfolg muss man mindestens den DC getroffen haben"); `shifts`
          *     (Erfolge) = total − difficulty when ≥ 0, else 0; `margin` is total − difficulty either way.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
          */
         post: operations["malmsturm.action"];
         delete?: never;
@@ -604,6 +711,13 @@ export interface paths {
          *     push Aus dem Gleichgewicht gebracht, Stolpern; persuade Überredet, ein Auge zudrücken), in German,
          *     English and `lang`. Ruling 6: the consequences and their recovery times are listed in
          *     `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A track's `current` stress is at most its `max`.
          */
         post: operations["malmsturm.attack"];
         delete?: never;
@@ -628,6 +742,10 @@ export interface paths {
          *     `miss`; distribution `shifts` (0 on a miss).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
+         *     - A track's `current` stress is at most its `max`.
          */
         post: operations["malmsturm.attack.odds"];
         delete?: never;
@@ -650,6 +768,11 @@ export interface paths {
          * @description Each side rolls skill + modifier + 4dF (a first, then b; `dice` dF instead of four, ruling 7).
          *     Ruling 3: a side wins only with a total at least one step above the other's; equal totals are a
          *     tie (`winner: null`). `shifts` is the difference of the totals.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
          */
         post: operations["malmsturm.contest"];
         delete?: never;
@@ -699,6 +822,12 @@ export interface paths {
          *     are recorded and replayable via `manual`; they are listed per participant in `roll_offs`.
          *     After 20 tied roll-offs the request order stands. Names must be unique. `dice` dF (1..8, default
          *     4, ruling 7) for every roll, the roll-offs too.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - Participant names are unique.
          */
         post: operations["malmsturm.initiative"];
         delete?: never;
@@ -723,6 +852,9 @@ export interface paths {
          *     after which the request order stands); `expected` gives each participant's mean total.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - Participant names are unique.
          */
         post: operations["malmsturm.initiative.odds"];
         delete?: never;
@@ -776,6 +908,12 @@ export interface paths {
          *     and the others cancel (`rescue.catastrophe_averted`). Each side's `catastrophe` is its own roll of
          *     only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
          *     on a tie or a repelled attack.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
          */
         post: operations["paws.comparison"];
         delete?: never;
@@ -802,6 +940,9 @@ export interface paths {
          *     `paws.comparison`.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
          */
         post: operations["paws.comparison.odds"];
         delete?: never;
@@ -823,6 +964,11 @@ export interface paths {
          * Roll the group's rescue dice (Rettungswürfel)
          * @description The one-shot rescue dice every player starts with: each is rolled once and spent; each success
          *     (4-6) averts one negative effect of a lost test or comparison, for any character.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
          */
         post: operations["paws.rescue"];
         delete?: never;
@@ -875,6 +1021,12 @@ export interface paths {
          *     Erfolg, kann man damit einen negativen Effekt abwenden": `rescue.averted`, a count); they never
          *     turn a failure into a success. Ruling 7: `narrator` is `gm` after a success, else the acting
          *     character (`name`, or `player` without one).
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
          */
         post: operations["paws.test"];
         delete?: never;
@@ -900,6 +1052,9 @@ export interface paths {
          *     catastrophe). Same rulings as `paws.test`.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
          */
         post: operations["paws.test.odds"];
         delete?: never;
@@ -928,6 +1083,9 @@ export interface paths {
          *     of each category. The potential holds
          *     for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
          *     `lang`, `issues` machine-readable), not only the first.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - Category names are unique, and a trait's `category` is one of `categories`.
          */
         post: operations["paws.validate-character"];
         delete?: never;
@@ -949,6 +1107,13 @@ export interface paths {
          * Roll a cooperation (Zusammenarbeiten)
          * @description Ruling 5: every helper rolls the same test first; each helper with at least one success gives the
          *     leader one advantage (one more die); then the leader rolls the test against the difficulty.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - The leader's dice plus one per helper stay within the limit pool_dice.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.cooperation"];
         delete?: never;
@@ -972,6 +1137,10 @@ export interface paths {
          *     helped; distribution `advantages` (helpers with at least one success).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The leader's dice plus one per helper stay within the limit pool_dice.
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.cooperation.odds"];
         delete?: never;
@@ -994,6 +1163,12 @@ export interface paths {
          * @description Ruling 6: the first roll uses the full pool, each further roll one die fewer; the test succeeds
          *     when the cumulative successes reach `required` and fails when the dice run out. `elapsed` is the
          *     number of rolls times `interval` when an interval is given.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.extended"];
         delete?: never;
@@ -1016,6 +1191,9 @@ export interface paths {
          * @description Outcomes `success`, `failure`; distribution `rolls_used` (a failure uses every roll).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.extended.odds"];
         delete?: never;
@@ -1039,6 +1217,12 @@ export interface paths {
          *     successes are decided by the higher base value, attribute + skill (`base`); with equal bases the
          *     test is rolled again (each round listed in `rounds`) unless `allow_tie`; after 20 equal rounds
          *     it is a tie.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.opposed"];
         delete?: never;
@@ -1061,6 +1245,9 @@ export interface paths {
          * @description Outcomes `a`, `b`, `tie`, including re-rolls of equal rounds (at most 20) per ruling 4.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.opposed.odds"];
         delete?: never;
@@ -1086,6 +1273,12 @@ export interface paths {
          *     dice left the outcome is `no_dice` and nothing is rolled; `impossible` when the dice cannot reach
          *     the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
          *     `quality` = successes beyond those needed.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.test"];
         delete?: never;
@@ -1109,6 +1302,9 @@ export interface paths {
          *     `no_dice` when the attempt leaves no dice; distribution `successes`. Same rulings as `proben.test`.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.test.odds"];
         delete?: never;
@@ -1210,6 +1406,15 @@ export interface paths {
          *     obstacles; members without dice have no turn; without players the GM is the only turn.
          *     Member names, party names and player seats must be unique; only players have a seat (required)
          *     and hero points.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - The die has an even number of sides.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - Party names, member names and players' seats are unique across the conflict.
+         *     - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+         *     - profile + bonuses + 2 per hero point stay within the limit pool_dice.
          */
         post: operations["weltenbuch.conflict"];
         delete?: never;
@@ -1235,6 +1440,12 @@ export interface paths {
          *     are computed for at most 8000 dice in the whole conflict (422 naming `parties` beyond).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The die has an even number of sides.
+         *     - Party names, member names and players' seats are unique across the conflict.
+         *     - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+         *     - profile + bonuses + 2 per hero point stay within the limit pool_dice.
          */
         post: operations["weltenbuch.conflict.odds"];
         delete?: never;
@@ -1269,6 +1480,11 @@ export interface paths {
          *     toughness 0 means a consequence and full toughness again (ruling 5) for players and npcs (an
          *     obstacle at 0 is overcome, stays at 0 and is not listed); until then
          *     `consequences` is empty. `unspent` lists the dice still in front of the members.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `conflict` is a complete `/conflict` response whose receipt verifies with the service's keys.
+         *     - `current` toughness is at most `max`.
+         *     - A hero point entry has no `die` or `target`; any other entry names its `die`.
          */
         post: operations["weltenbuch.narration"];
         delete?: never;
@@ -1290,6 +1506,11 @@ export interface paths {
          * Find the god who brought a character back (Wiederauferstehung)
          * @description Ruling 6: one of the eight gods, by a d8 (`god` 1..8). When the table gives its eight `gods`
          *     (exactly 8, in d8 order), `name` is the god's name, else null.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
          */
         post: operations["weltenbuch.resurrection"];
         delete?: never;
@@ -1599,7 +1820,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown);
         BeutelschneiderChallengeResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -1640,7 +1861,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown);
         BeutelschneiderCombatResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -1679,7 +1900,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown);
         BeutelschneiderContestResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -1776,7 +1997,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown);
         BeutelschneiderExperienceResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -1851,7 +2072,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown);
         BeutelschneiderFirstAidResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -1914,7 +2135,11 @@ export interface components {
             ticket?: {
                 [key: string]: unknown;
             } | null;
-        };
+        } & ({
+            chances: unknown;
+        } | {
+            draws: unknown;
+        });
         BeutelschneiderHealingOddsResponse: {
             odds: components["schemas"]["Odds"];
             /** @example beutelschneider.healing.odds */
@@ -1952,7 +2177,11 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & ({
+            chances: unknown;
+        } | {
+            draws: unknown;
+        }));
         BeutelschneiderHealingResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2025,7 +2254,7 @@ export interface components {
             severity: "light" | "serious" | "grave";
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown);
         BeutelschneiderInjuryResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2098,7 +2327,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown);
         BeutelschneiderMortalDangerResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2370,7 +2599,7 @@ export interface components {
             skill: number;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown);
         MalmsturmActionResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2413,7 +2642,7 @@ export interface components {
             ticket?: {
                 [key: string]: unknown;
             } | null;
-        };
+        } & unknown;
         MalmsturmAttackOddsResponse: {
             odds: components["schemas"]["Odds"];
             /** @example malmsturm.attack.odds */
@@ -2451,7 +2680,7 @@ export interface components {
             take_consequence_early?: boolean | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & unknown);
         MalmsturmAttackResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2502,7 +2731,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown);
         MalmsturmContestResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2551,7 +2780,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown);
         MalmsturmInitiativeResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2688,7 +2917,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown);
         PawsComparisonRescue: {
             /** @description Net successes of the winner cancelled. */
             cancelled: number;
@@ -2802,7 +3031,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown);
         PawsRescueResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2908,7 +3137,7 @@ export interface components {
              * @default 0
              */
             wounds?: number | null;
-        };
+        } & (unknown & unknown);
         PawsTestRescue: {
             /** @description Negative effects of the failure averted: one per success not spent on a catastrophe. */
             averted: number;
@@ -3015,7 +3244,7 @@ export interface components {
             success_rule?: "meet" | "exceed" | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown);
         ProbenCooperationResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3111,7 +3340,7 @@ export interface components {
             skill_dice?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown);
         ProbenExtendedResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3184,7 +3413,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown);
         ProbenOpposedResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3327,7 +3556,7 @@ export interface components {
             success_rule?: "meet" | "exceed" | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown);
         ProbenTestResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3503,7 +3732,7 @@ export interface components {
              * @default 0
              */
             situation_bonus?: number | null;
-        };
+        } & unknown;
         WeltenMemberRoll: {
             /** @description Faces 1..die, in order. */
             dice: number[];
@@ -3553,7 +3782,7 @@ export interface components {
             member: string;
             /** @description An opponent whose toughness a success lowers by 1; leave it out for a die spent on narration only (required for nothing, forbidden for a failure). */
             target?: string | null;
-        };
+        } & unknown;
         WeltenSpentDie: {
             die: number;
             face: number;
@@ -3625,7 +3854,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown);
         WeltenbuchConflictResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3692,7 +3921,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown);
         WeltenbuchResurrectionResponse: {
             /** @enum {string} */
             lang: "en" | "de";

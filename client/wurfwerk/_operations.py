@@ -542,6 +542,14 @@ class Beutelschneider:
         ability's colour (combat red, skill green, magic blue). Ruling 1: `unconscious` when every marble
         drawn is black. The marbles go back into the bag.
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The bag holds at least as many marbles as the difficulty draws.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
         Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
@@ -598,6 +606,10 @@ class Beutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The bag holds at least as many marbles as the difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/challenge/odds`` (``beutelschneider.challenge.odds``).
 
         Args:
@@ -641,6 +653,15 @@ class Beutelschneider:
         winner using another ability (flight, escape) inflicts nothing. The injury is drawn from the
         loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
         a bag holding fewer marbles than the severity has all of them drawn.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The defender's name differs from the attacker's.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -691,6 +712,11 @@ class Beutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The defender's name differs from the attacker's.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/combat/odds`` (``beutelschneider.combat.odds``).
 
         Args:
@@ -727,6 +753,15 @@ class Beutelschneider:
         `margin` = winner's matching minus the next best; a tie at the top has no winner (`winner`
         null, `margin` 0). Ruling 1: `unconscious` per participant. Contests inflict no injury; use
         `/combat` for a fight. Names must be unique.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Participant names are unique.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -774,6 +809,11 @@ class Beutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - Participant names are unique.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/contest/odds`` (``beutelschneider.contest.odds``).
 
         Args:
@@ -808,6 +848,14 @@ class Beutelschneider:
         response to `/experience/apply` with one entry per marble drawn. One step: give `replacements` up
         front (one per marble drawn, in draw order); a colour equal to the one drawn is then a 422
         `rule-violation` like in the apply step, so decide after the draw when that matters.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The bag holds at least as many marbles as the amount draws.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/experience`` (``beutelschneider.experience``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -862,6 +910,9 @@ class Beutelschneider:
         must verify with this service's keys and be a `beutelschneider.experience` response, else 422
         `invalid-receipt` naming `draw`; a draw whose replacements were given up front is refused.
 
+        Checked beyond the schema (422 naming the field):
+        - `draw` is a complete `/experience` response whose receipt verifies with the service's keys.
+
         ``POST /v1/beutelschneider/experience/apply`` (``beutelschneider.experience-apply``).
 
         Args:
@@ -893,6 +944,10 @@ class Beutelschneider:
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The bag holds at least as many marbles as the amount draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/experience/odds`` (``beutelschneider.experience.odds``).
 
@@ -937,6 +992,14 @@ class Beutelschneider:
         Ruling 6: a `skill` challenge of the healer (draws from the healer's bag); on a success every
         green marble drawn grants the patient one healing draw (`healing_draws`, to send as `draws` to
         `/healing`). Ruling 1 applies to the healer.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The bag holds at least as many marbles as the difficulty draws.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/first-aid`` (``beutelschneider.first-aid``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -991,6 +1054,10 @@ class Beutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The bag holds at least as many marbles as the difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/first-aid/odds`` (``beutelschneider.first-aid.odds``).
 
         Args:
@@ -1036,6 +1103,14 @@ class Beutelschneider:
         One step: give `replacements` up front, one colour per marble drawn (the number of black marbles
         is unknown before the draw); the k-th black marble drawn takes the k-th colour, the rest are
         unused, and `bag_after` is filled in.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/healing`` (``beutelschneider.healing``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -1092,6 +1167,9 @@ class Beutelschneider:
         `beutelschneider.healing` response, else 422 `invalid-receipt` naming `draw`; a draw whose
         replacements were given up front is refused.
 
+        Checked beyond the schema (422 naming the field):
+        - `draw` is a complete `/healing` response whose receipt verifies with the service's keys.
+
         ``POST /v1/beutelschneider/healing/apply`` (``beutelschneider.healing-apply``).
 
         Args:
@@ -1124,6 +1202,10 @@ class Beutelschneider:
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/healing/odds`` (``beutelschneider.healing.odds``).
 
@@ -1170,6 +1252,14 @@ class Beutelschneider:
         Draws 1 (light), 2 (serious) or 3 (grave) marbles; "Alle gezogenen Murmeln werden vom Spieler
         entfernt, und stattdessen eine gleiche Zahl an schwarzen Murmeln in den Beutel gelegt" (a black
         marble drawn stays black). The bag must hold at least that many marbles.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The bag holds at least as many marbles as the severity draws.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/injury`` (``beutelschneider.injury``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -1222,6 +1312,10 @@ class Beutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The bag holds at least as many marbles as the severity draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/injury/odds`` (``beutelschneider.injury.odds``).
 
         Args:
@@ -1261,6 +1355,14 @@ class Beutelschneider:
 
         Draws 1 (low), 2 (clear) or 3 (grave) marbles; "Wenn mindestens eine der gezogenen Murmeln
         schwarz ist, so stirbt der Charakter." The marbles go back into the bag.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The bag holds at least as many marbles as the danger draws.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/mortal-danger`` (``beutelschneider.mortal-danger``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -1314,6 +1416,10 @@ class Beutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The bag holds at least as many marbles as the danger draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/mortal-danger/odds`` (``beutelschneider.mortal-danger.odds``).
 
         Args:
@@ -1352,6 +1458,10 @@ class Beutelschneider:
         Fähigkeiten ... verteilt werden." Ruling 7: bags of other sizes are accepted everywhere else; this
         checks a starting bag against `rules` (default 20 marbles: 5 white, 15 among red/green/blue, and so
         no black). `problems` are in the requested language, `codes` name them for programs.
+
+        Checked beyond the schema (422 naming the field):
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+        - `size` equals `white` + `free`.
 
         ``POST /v1/beutelschneider/validate-bag`` (``beutelschneider.validate-bag``).
 
@@ -1396,6 +1506,12 @@ class Malmsturm:
         (ruling 1). Ruling 2: success when the total is
         at least the difficulty ("Für einen Erfolg muss man mindestens den DC getroffen haben"); `shifts`
         (Erfolge) = total − difficulty when ≥ 0, else 0; `margin` is total − difficulty either way.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
 
         ``POST /v1/malmsturm/action`` (``malmsturm.action``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -1512,6 +1628,14 @@ class Malmsturm:
         English and `lang`. Ruling 6: the consequences and their recovery times are listed in
         `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A track's `current` stress is at most its `max`.
+
         ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
         call, the same on its retries), so a retry returns the dice of the first attempt.
@@ -1574,6 +1698,10 @@ class Malmsturm:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
+        - A track's `current` stress is at most its `max`.
+
         ``POST /v1/malmsturm/attack/odds`` (``malmsturm.attack.odds``).
 
         Args:
@@ -1620,6 +1748,12 @@ class Malmsturm:
         Each side rolls skill + modifier + 4dF (a first, then b; `dice` dF instead of four, ruling 7).
         Ruling 3: a side wins only with a total at least one step above the other's; equal totals are a
         tie (`winner: null`). `shifts` is the difference of the totals.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
 
         ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -1707,6 +1841,13 @@ class Malmsturm:
         After 20 tied roll-offs the request order stands. Names must be unique. `dice` dF (1..8, default
         4, ruling 7) for every roll, the roll-offs too.
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Participant names are unique.
+
         ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
         (one per call, the same on its retries), so a retry returns the dice of the first attempt.
@@ -1755,6 +1896,9 @@ class Malmsturm:
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - Participant names are unique.
 
         ``POST /v1/malmsturm/initiative/odds`` (``malmsturm.initiative.odds``).
 
@@ -1831,6 +1975,13 @@ class Paws:
         only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
         on a tie or a repelled attack.
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
         ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
         call, the same on its retries), so a retry returns the dice of the first attempt.
@@ -1887,6 +2038,9 @@ class Paws:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
         ``POST /v1/paws/comparison/odds`` (``paws.comparison.odds``).
 
         Args:
@@ -1919,6 +2073,12 @@ class Paws:
 
         The one-shot rescue dice every player starts with: each is rolled once and spent; each success
         (4-6) averts one negative effect of a lost test or comparison, for any character.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
 
         ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
         ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
@@ -2010,6 +2170,13 @@ class Paws:
         turn a failure into a success. Ruling 7: `narrator` is `gm` after a success, else the acting
         character (`name`, or `player` without one).
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
         ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
         ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
         its retries), so a retry returns the dice of the first attempt.
@@ -2078,6 +2245,9 @@ class Paws:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
         ``POST /v1/paws/test/odds`` (``paws.test.odds``).
 
         Args:
@@ -2132,6 +2302,9 @@ class Paws:
         for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
         `lang`, `issues` machine-readable), not only the first.
 
+        Checked beyond the schema (422 naming the field):
+        - Category names are unique, and a trait's `category` is one of `categories`.
+
         ``POST /v1/paws/validate-character`` (``paws.validate-character``).
 
         Args:
@@ -2172,6 +2345,15 @@ class Proben:
 
         Ruling 5: every helper rolls the same test first; each helper with at least one success gives the
         leader one advantage (one more die); then the leader rolls the test against the difficulty.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The leader's dice plus one per helper stay within the limit pool_dice.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
 
         ``POST /v1/proben/cooperation`` (``proben.cooperation``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -2224,6 +2406,11 @@ class Proben:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The leader's dice plus one per helper stay within the limit pool_dice.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
         ``POST /v1/proben/cooperation/odds`` (``proben.cooperation.odds``).
 
         Args:
@@ -2267,6 +2454,14 @@ class Proben:
         Ruling 6: the first roll uses the full pool, each further roll one die fewer; the test succeeds
         when the cumulative successes reach `required` and fails when the dice run out. `elapsed` is the
         number of rolls times `interval` when an interval is given.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
 
         ``POST /v1/proben/extended`` (``proben.extended``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -2334,6 +2529,10 @@ class Proben:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
         ``POST /v1/proben/extended/odds`` (``proben.extended.odds``).
 
         Args:
@@ -2386,6 +2585,14 @@ class Proben:
         test is rolled again (each round listed in `rounds`) unless `allow_tie`; after 20 equal rounds
         it is a tie.
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
         ``POST /v1/proben/opposed`` (``proben.opposed``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
         call, the same on its retries), so a retry returns the dice of the first attempt.
@@ -2435,6 +2642,10 @@ class Proben:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
         ``POST /v1/proben/opposed/odds`` (``proben.opposed.odds``).
 
         Args:
@@ -2476,6 +2687,14 @@ class Proben:
         dice left the outcome is `no_dice` and nothing is rolled; `impossible` when the dice cannot reach
         the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
         `quality` = successes beyond those needed.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
 
         ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
         ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
@@ -2546,6 +2765,10 @@ class Proben:
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
 
         ``POST /v1/proben/test/odds`` (``proben.test.odds``).
 
@@ -2645,6 +2868,16 @@ class Weltenbuch:
         Member names, party names and player seats must be unique; only players have a seat (required)
         and hero points.
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The die has an even number of sides.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Party names, member names and players' seats are unique across the conflict.
+        - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+        - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+
         ``POST /v1/weltenbuch/conflict`` (``weltenbuch.conflict``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
         (one per call, the same on its retries), so a retry returns the dice of the first attempt.
@@ -2696,6 +2929,12 @@ class Weltenbuch:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The die has an even number of sides.
+        - Party names, member names and players' seats are unique across the conflict.
+        - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+        - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+
         ``POST /v1/weltenbuch/conflict/odds`` (``weltenbuch.conflict.odds``).
 
         Args:
@@ -2738,6 +2977,11 @@ class Weltenbuch:
         obstacle at 0 is overcome, stays at 0 and is not listed); until then
         `consequences` is empty. `unspent` lists the dice still in front of the members.
 
+        Checked beyond the schema (422 naming the field):
+        - `conflict` is a complete `/conflict` response whose receipt verifies with the service's keys.
+        - `current` toughness is at most `max`.
+        - A hero point entry has no `die` or `target`; any other entry names its `die`.
+
         ``POST /v1/weltenbuch/narration`` (``weltenbuch.narration``).
 
         Args:
@@ -2769,6 +3013,12 @@ class Weltenbuch:
 
         Ruling 6: one of the eight gods, by a d8 (`god` 1..8). When the table gives its eight `gods`
         (exactly 8, in d8 order), `name` is the god's name, else null.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
 
         ``POST /v1/weltenbuch/resurrection`` (``weltenbuch.resurrection``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -2983,6 +3233,14 @@ class AsyncBeutelschneider:
         ability's colour (combat red, skill green, magic blue). Ruling 1: `unconscious` when every marble
         drawn is black. The marbles go back into the bag.
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The bag holds at least as many marbles as the difficulty draws.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
         Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
@@ -3039,6 +3297,10 @@ class AsyncBeutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The bag holds at least as many marbles as the difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/challenge/odds`` (``beutelschneider.challenge.odds``).
 
         Args:
@@ -3082,6 +3344,15 @@ class AsyncBeutelschneider:
         winner using another ability (flight, escape) inflicts nothing. The injury is drawn from the
         loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
         a bag holding fewer marbles than the severity has all of them drawn.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The defender's name differs from the attacker's.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -3132,6 +3403,11 @@ class AsyncBeutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The defender's name differs from the attacker's.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/combat/odds`` (``beutelschneider.combat.odds``).
 
         Args:
@@ -3168,6 +3444,15 @@ class AsyncBeutelschneider:
         `margin` = winner's matching minus the next best; a tie at the top has no winner (`winner`
         null, `margin` 0). Ruling 1: `unconscious` per participant. Contests inflict no injury; use
         `/combat` for a fight. Names must be unique.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Participant names are unique.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -3215,6 +3500,11 @@ class AsyncBeutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - Participant names are unique.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/contest/odds`` (``beutelschneider.contest.odds``).
 
         Args:
@@ -3249,6 +3539,14 @@ class AsyncBeutelschneider:
         response to `/experience/apply` with one entry per marble drawn. One step: give `replacements` up
         front (one per marble drawn, in draw order); a colour equal to the one drawn is then a 422
         `rule-violation` like in the apply step, so decide after the draw when that matters.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The bag holds at least as many marbles as the amount draws.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/experience`` (``beutelschneider.experience``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -3303,6 +3601,9 @@ class AsyncBeutelschneider:
         must verify with this service's keys and be a `beutelschneider.experience` response, else 422
         `invalid-receipt` naming `draw`; a draw whose replacements were given up front is refused.
 
+        Checked beyond the schema (422 naming the field):
+        - `draw` is a complete `/experience` response whose receipt verifies with the service's keys.
+
         ``POST /v1/beutelschneider/experience/apply`` (``beutelschneider.experience-apply``).
 
         Args:
@@ -3334,6 +3635,10 @@ class AsyncBeutelschneider:
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The bag holds at least as many marbles as the amount draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/experience/odds`` (``beutelschneider.experience.odds``).
 
@@ -3378,6 +3683,14 @@ class AsyncBeutelschneider:
         Ruling 6: a `skill` challenge of the healer (draws from the healer's bag); on a success every
         green marble drawn grants the patient one healing draw (`healing_draws`, to send as `draws` to
         `/healing`). Ruling 1 applies to the healer.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The bag holds at least as many marbles as the difficulty draws.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/first-aid`` (``beutelschneider.first-aid``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -3432,6 +3745,10 @@ class AsyncBeutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The bag holds at least as many marbles as the difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/first-aid/odds`` (``beutelschneider.first-aid.odds``).
 
         Args:
@@ -3477,6 +3794,14 @@ class AsyncBeutelschneider:
         One step: give `replacements` up front, one colour per marble drawn (the number of black marbles
         is unknown before the draw); the k-th black marble drawn takes the k-th colour, the rest are
         unused, and `bag_after` is filled in.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/healing`` (``beutelschneider.healing``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -3533,6 +3858,9 @@ class AsyncBeutelschneider:
         `beutelschneider.healing` response, else 422 `invalid-receipt` naming `draw`; a draw whose
         replacements were given up front is refused.
 
+        Checked beyond the schema (422 naming the field):
+        - `draw` is a complete `/healing` response whose receipt verifies with the service's keys.
+
         ``POST /v1/beutelschneider/healing/apply`` (``beutelschneider.healing-apply``).
 
         Args:
@@ -3565,6 +3893,10 @@ class AsyncBeutelschneider:
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/healing/odds`` (``beutelschneider.healing.odds``).
 
@@ -3611,6 +3943,14 @@ class AsyncBeutelschneider:
         Draws 1 (light), 2 (serious) or 3 (grave) marbles; "Alle gezogenen Murmeln werden vom Spieler
         entfernt, und stattdessen eine gleiche Zahl an schwarzen Murmeln in den Beutel gelegt" (a black
         marble drawn stays black). The bag must hold at least that many marbles.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The bag holds at least as many marbles as the severity draws.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/injury`` (``beutelschneider.injury``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -3663,6 +4003,10 @@ class AsyncBeutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The bag holds at least as many marbles as the severity draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/injury/odds`` (``beutelschneider.injury.odds``).
 
         Args:
@@ -3702,6 +4046,14 @@ class AsyncBeutelschneider:
 
         Draws 1 (low), 2 (clear) or 3 (grave) marbles; "Wenn mindestens eine der gezogenen Murmeln
         schwarz ist, so stirbt der Charakter." The marbles go back into the bag.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The bag holds at least as many marbles as the danger draws.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/mortal-danger`` (``beutelschneider.mortal-danger``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -3755,6 +4107,10 @@ class AsyncBeutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The bag holds at least as many marbles as the danger draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/mortal-danger/odds`` (``beutelschneider.mortal-danger.odds``).
 
         Args:
@@ -3793,6 +4149,10 @@ class AsyncBeutelschneider:
         Fähigkeiten ... verteilt werden." Ruling 7: bags of other sizes are accepted everywhere else; this
         checks a starting bag against `rules` (default 20 marbles: 5 white, 15 among red/green/blue, and so
         no black). `problems` are in the requested language, `codes` name them for programs.
+
+        Checked beyond the schema (422 naming the field):
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+        - `size` equals `white` + `free`.
 
         ``POST /v1/beutelschneider/validate-bag`` (``beutelschneider.validate-bag``).
 
@@ -3837,6 +4197,12 @@ class AsyncMalmsturm:
         (ruling 1). Ruling 2: success when the total is
         at least the difficulty ("Für einen Erfolg muss man mindestens den DC getroffen haben"); `shifts`
         (Erfolge) = total − difficulty when ≥ 0, else 0; `margin` is total − difficulty either way.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
 
         ``POST /v1/malmsturm/action`` (``malmsturm.action``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -3953,6 +4319,14 @@ class AsyncMalmsturm:
         English and `lang`. Ruling 6: the consequences and their recovery times are listed in
         `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A track's `current` stress is at most its `max`.
+
         ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
         call, the same on its retries), so a retry returns the dice of the first attempt.
@@ -4015,6 +4389,10 @@ class AsyncMalmsturm:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
+        - A track's `current` stress is at most its `max`.
+
         ``POST /v1/malmsturm/attack/odds`` (``malmsturm.attack.odds``).
 
         Args:
@@ -4061,6 +4439,12 @@ class AsyncMalmsturm:
         Each side rolls skill + modifier + 4dF (a first, then b; `dice` dF instead of four, ruling 7).
         Ruling 3: a side wins only with a total at least one step above the other's; equal totals are a
         tie (`winner: null`). `shifts` is the difference of the totals.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
 
         ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -4148,6 +4532,13 @@ class AsyncMalmsturm:
         After 20 tied roll-offs the request order stands. Names must be unique. `dice` dF (1..8, default
         4, ruling 7) for every roll, the roll-offs too.
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Participant names are unique.
+
         ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
         (one per call, the same on its retries), so a retry returns the dice of the first attempt.
@@ -4196,6 +4587,9 @@ class AsyncMalmsturm:
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - Participant names are unique.
 
         ``POST /v1/malmsturm/initiative/odds`` (``malmsturm.initiative.odds``).
 
@@ -4272,6 +4666,13 @@ class AsyncPaws:
         only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
         on a tie or a repelled attack.
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
         ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
         call, the same on its retries), so a retry returns the dice of the first attempt.
@@ -4328,6 +4729,9 @@ class AsyncPaws:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
         ``POST /v1/paws/comparison/odds`` (``paws.comparison.odds``).
 
         Args:
@@ -4360,6 +4764,12 @@ class AsyncPaws:
 
         The one-shot rescue dice every player starts with: each is rolled once and spent; each success
         (4-6) averts one negative effect of a lost test or comparison, for any character.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
 
         ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
         ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
@@ -4451,6 +4861,13 @@ class AsyncPaws:
         turn a failure into a success. Ruling 7: `narrator` is `gm` after a success, else the acting
         character (`name`, or `player` without one).
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
         ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
         ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
         its retries), so a retry returns the dice of the first attempt.
@@ -4519,6 +4936,9 @@ class AsyncPaws:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
         ``POST /v1/paws/test/odds`` (``paws.test.odds``).
 
         Args:
@@ -4573,6 +4993,9 @@ class AsyncPaws:
         for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
         `lang`, `issues` machine-readable), not only the first.
 
+        Checked beyond the schema (422 naming the field):
+        - Category names are unique, and a trait's `category` is one of `categories`.
+
         ``POST /v1/paws/validate-character`` (``paws.validate-character``).
 
         Args:
@@ -4613,6 +5036,15 @@ class AsyncProben:
 
         Ruling 5: every helper rolls the same test first; each helper with at least one success gives the
         leader one advantage (one more die); then the leader rolls the test against the difficulty.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The leader's dice plus one per helper stay within the limit pool_dice.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
 
         ``POST /v1/proben/cooperation`` (``proben.cooperation``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -4665,6 +5097,11 @@ class AsyncProben:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The leader's dice plus one per helper stay within the limit pool_dice.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
         ``POST /v1/proben/cooperation/odds`` (``proben.cooperation.odds``).
 
         Args:
@@ -4708,6 +5145,14 @@ class AsyncProben:
         Ruling 6: the first roll uses the full pool, each further roll one die fewer; the test succeeds
         when the cumulative successes reach `required` and fails when the dice run out. `elapsed` is the
         number of rolls times `interval` when an interval is given.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
 
         ``POST /v1/proben/extended`` (``proben.extended``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -4775,6 +5220,10 @@ class AsyncProben:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
         ``POST /v1/proben/extended/odds`` (``proben.extended.odds``).
 
         Args:
@@ -4827,6 +5276,14 @@ class AsyncProben:
         test is rolled again (each round listed in `rounds`) unless `allow_tie`; after 20 equal rounds
         it is a tie.
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
         ``POST /v1/proben/opposed`` (``proben.opposed``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
         call, the same on its retries), so a retry returns the dice of the first attempt.
@@ -4876,6 +5333,10 @@ class AsyncProben:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
         ``POST /v1/proben/opposed/odds`` (``proben.opposed.odds``).
 
         Args:
@@ -4917,6 +5378,14 @@ class AsyncProben:
         dice left the outcome is `no_dice` and nothing is rolled; `impossible` when the dice cannot reach
         the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
         `quality` = successes beyond those needed.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
 
         ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
         ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
@@ -4987,6 +5456,10 @@ class AsyncProben:
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
 
         ``POST /v1/proben/test/odds`` (``proben.test.odds``).
 
@@ -5086,6 +5559,16 @@ class AsyncWeltenbuch:
         Member names, party names and player seats must be unique; only players have a seat (required)
         and hero points.
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The die has an even number of sides.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Party names, member names and players' seats are unique across the conflict.
+        - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+        - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+
         ``POST /v1/weltenbuch/conflict`` (``weltenbuch.conflict``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
         (one per call, the same on its retries), so a retry returns the dice of the first attempt.
@@ -5137,6 +5620,12 @@ class AsyncWeltenbuch:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The die has an even number of sides.
+        - Party names, member names and players' seats are unique across the conflict.
+        - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+        - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+
         ``POST /v1/weltenbuch/conflict/odds`` (``weltenbuch.conflict.odds``).
 
         Args:
@@ -5179,6 +5668,11 @@ class AsyncWeltenbuch:
         obstacle at 0 is overcome, stays at 0 and is not listed); until then
         `consequences` is empty. `unspent` lists the dice still in front of the members.
 
+        Checked beyond the schema (422 naming the field):
+        - `conflict` is a complete `/conflict` response whose receipt verifies with the service's keys.
+        - `current` toughness is at most `max`.
+        - A hero point entry has no `die` or `target`; any other entry names its `die`.
+
         ``POST /v1/weltenbuch/narration`` (``weltenbuch.narration``).
 
         Args:
@@ -5210,6 +5704,12 @@ class AsyncWeltenbuch:
 
         Ruling 6: one of the eight gods, by a d8 (`god` 1..8). When the table gives its eight `gods`
         (exactly 8, in d8 order), `name` is the god's name, else null.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
 
         ``POST /v1/weltenbuch/resurrection`` (``weltenbuch.resurrection``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key

@@ -17,6 +17,8 @@ operation's declaration, so it is written here, per operation, by the same rules
 from __future__ import annotations
 
 from apispec import BasePlugin
+from marshmallow import Schema, fields
+from marshmallow.decorators import VALIDATES_SCHEMA
 
 from service.platform.hooks import needs_api_key
 
@@ -143,3 +145,85 @@ class ContractDocs(BasePlugin):
         responses["200"]["headers"].update({"ETag": "ETag", "Cache-Control": "Cache-Control"})
         responses["304"] = {"description": "Not Modified: the `If-None-Match` copy is current; no body.",
                             "headers": {name: name for name in ("X-Request-ID", "ETag", "Cache-Control")}}
+
+
+# -- rules across members, in JSON Schema 2020-12 -------------------------------------------------
+#
+# A request schema states the rules that tie its members together (one of two members, a member
+# required by another's value) as ``JSON_SCHEMA_RULES``: a list of JSON Schema objects, each added
+# to its component as one ``allOf`` entry. marshmallow's ``validates_schema`` hooks enforce the
+# same rules; a hook's docstring says in one line what it checks, and the operation's description
+# lists them (most are what no schema can say: unique names, sums against limits), with the lines of
+# a schema's ``CHECKED_BEYOND_SCHEMA`` (rules checked outside marshmallow: manual values, receipts).
+
+def given(name: str) -> dict:
+    """``name`` is present and not null (an optional member given as null counts as not given)."""
+    return {"required": [name], "properties": {name: {"not": {"type": "null"}}}}
+
+
+def not_given(*names: str) -> dict:
+    """Each of ``names`` is absent or null."""
+    return {"properties": {name: {"type": "null"} for name in names}}
+
+
+def _declared_rules(schema_class: type) -> list[dict]:
+    return [rule for klass in reversed(schema_class.__mro__) for rule in vars(klass).get("JSON_SCHEMA_RULES", ())]
+
+
+def _schema_class(schema) -> type | None:
+    return schema if isinstance(schema, type) else type(schema) if schema is not None else None
+
+
+class SchemaRules(BasePlugin):
+    """Write each schema's ``JSON_SCHEMA_RULES`` into its component, and list on each operation the
+    rules its request schemas check beyond the schema (their ``validates_schema`` docstrings)."""
+
+    def __init__(self):
+        super().__init__()
+        self._classes: dict[str, type] = {}  # component name -> its marshmallow schema class
+
+    def schema_helper(self, name, definition, **kwargs):
+        schema_class = _schema_class(kwargs.get("schema"))
+        if schema_class is None or not issubclass(schema_class, Schema):
+            return None
+        self._classes[name] = schema_class
+        rules = _declared_rules(schema_class)
+        return {"allOf": rules} if rules else None
+
+    def operation_helper(self, path=None, operations=None, **kwargs):
+        for operation in (operations or {}).values():
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+            reference = body.get("schema", {})  # the marshmallow plugin has made it a $ref already
+            schema_class = self._classes.get(str(reference.get("$ref", "")).rsplit("/", 1)[-1]) \
+                if isinstance(reference, dict) else None
+            checks = list(dict.fromkeys(checked_rules(schema_class))) if schema_class is not None else []
+            if checks:
+                listed = "\n".join(f"- {check}" for check in checks)
+                operation["description"] = (f"{operation.get('description', '')}\n\n"
+                                            f"Checked beyond the schema (422 naming the field):\n{listed}").strip()
+
+
+def checked_rules(schema_class: type, seen: set | None = None):
+    """The one-line docstrings of the ``validates_schema`` hooks of ``schema_class`` and of every
+    schema nested in it, in body order."""
+    seen = set() if seen is None else seen
+    if schema_class in seen:
+        return
+    seen.add(schema_class)
+    for klass in reversed(schema_class.__mro__):
+        yield from vars(klass).get("CHECKED_BEYOND_SCHEMA", ())
+    for attr_name, _pass_collection, _options in schema_class.resolve_hooks().get(VALIDATES_SCHEMA, []):
+        doc = (getattr(schema_class, attr_name).__doc__ or "").strip()
+        if doc:
+            yield " ".join(doc.split())
+    for field in schema_class().fields.values():
+        for nested in _nested_schemas(field):
+            yield from checked_rules(nested, seen)
+
+
+def _nested_schemas(field):
+    if isinstance(field, fields.Nested):
+        yield _schema_class(field.schema)
+    for inner in (getattr(field, "inner", None), getattr(field, "value_field", None)):
+        if inner is not None:
+            yield from _nested_schemas(inner)

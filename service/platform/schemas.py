@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
+from service.platform.contract import given, not_given
 from service.platform.fields import Int, IntOrStr, StrictSchema
 from service.platform.randomness import IDEMPOTENCY_KEY_PATTERN, is_idempotency_key
 
@@ -85,8 +86,20 @@ class RandomnessFields(StrictSchema):
                   "pattern": IDEMPOTENCY_KEY_PATTERN, "minLength": 1, "maxLength": 255},
     )
 
+    CHECKED_BEYOND_SCHEMA = (
+        "`manual` holds exactly the values the rules consume, in order: each a face of the die rolled, "
+        "or a colour still in the bag at that draw (422 naming the index).",
+        "A `ticket` verifies with the service's keys, has not expired and is for this operation.",
+    )
+    # seed, manual and ticket exclude each other; idempotency_key goes with none or a ticket.
+    JSON_SCHEMA_RULES = (
+        {"if": given("seed"), "then": not_given("manual", "ticket", "idempotency_key")},
+        {"if": given("manual"), "then": not_given("ticket")},
+    )
+
     @validates_schema
     def _one_source(self, data, **kwargs):
+        """At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`."""
         given = [name for name in ("seed", "manual", "ticket") if name in data]
         if len(given) > 1:
             raise ValidationError(f"give at most one of seed, manual and ticket, not {' and '.join(given)}",
@@ -101,7 +114,10 @@ class IgnoredRandomnessFields(StrictSchema):
     accepted and dropped, since exact odds do not depend on where dice come from."""
 
     ticket = fields.Dict(metadata={"description": "Accepted and ignored: the odds do not depend on it."})
-    idempotency_key = fields.String(metadata={"description": "Accepted and ignored: the odds do not depend on it."})
+    idempotency_key = fields.String(
+        validate=_idempotency_key_rule,
+        metadata={"description": "Accepted and ignored: the odds do not depend on it.",
+                  "pattern": IDEMPOTENCY_KEY_PATTERN, "minLength": 1, "maxLength": 255})
 
     @post_load
     def _drop_ignored(self, data, **kwargs):

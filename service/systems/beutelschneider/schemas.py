@@ -6,6 +6,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from service.platform.contract import given
 from service.platform.fields import Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
 from service.systems.beutelschneider.rules import (
@@ -43,6 +44,7 @@ class BeutelBag(StrictSchema):
 
     @validates_schema
     def _marbles_in_limit(self, data, **kwargs):
+        """A bag holds at least 1 marble and at most the limit bag_marbles in all."""
         total = sum(data.get(colour, 0) for colour in COLOURS)
         if total < 1:
             raise ValidationError("must hold at least 1 marble")
@@ -78,6 +80,7 @@ class BeutelCreationRules(StrictSchema):
 
     @validates_schema
     def _adds_up(self, data, **kwargs):
+        """`size` equals `white` + `free`."""
         if data.get("white", 5) + data.get("free", 15) != data.get("size", 20):
             raise ValidationError("must equal white + free", field_name="size")
 
@@ -96,6 +99,7 @@ class BeutelChallengeRequest(BeutelNamed):
 
     @validates_schema
     def _enough_marbles(self, data, **kwargs):
+        """The bag holds at least as many marbles as the difficulty draws."""
         require_marbles(data, Difficulty(data.get("difficulty", "normal")).draws)
 
 
@@ -106,6 +110,7 @@ class BeutelFirstAidRequest(BeutelNamed):
 
     @validates_schema
     def _enough_marbles(self, data, **kwargs):
+        """The bag holds at least as many marbles as the difficulty draws."""
         require_marbles(data, Difficulty(data.get("difficulty", "normal")).draws)
 
 
@@ -117,6 +122,7 @@ class BeutelParticipant(StrictSchema):
 
     @validates_schema
     def _enough_marbles(self, data, **kwargs):
+        """Each bag holds at least as many marbles as its difficulty draws."""
         require_marbles(data, Difficulty(data.get("difficulty", "normal")).draws)
 
 
@@ -126,6 +132,7 @@ class BeutelContestRequest(StrictSchema):
 
     @validates_schema
     def _unique_names(self, data, **kwargs):
+        """Participant names are unique."""
         names = [participant["name"] for participant in data.get("participants", [])]
         for index, name in enumerate(names):
             if name in names[:index]:
@@ -145,6 +152,7 @@ class BeutelCombatRequest(StrictSchema):
 
     @validates_schema
     def _different_names(self, data, **kwargs):
+        """The defender's name differs from the attacker's."""
         if "attacker" in data and "defender" in data and data["attacker"]["name"] == data["defender"]["name"]:
             raise ValidationError({"name": ["must differ from the attacker's name"]}, field_name="defender")
 
@@ -156,6 +164,7 @@ class BeutelInjuryRequest(BeutelNamed):
 
     @validates_schema
     def _enough_marbles(self, data, **kwargs):
+        """The bag holds at least as many marbles as the severity draws."""
         if "severity" in data:
             require_marbles(data, Severity(data["severity"]).draws)
 
@@ -166,6 +175,7 @@ class BeutelMortalDangerRequest(BeutelNamed):
 
     @validates_schema
     def _enough_marbles(self, data, **kwargs):
+        """The bag holds at least as many marbles as the danger draws."""
         if "danger" in data:
             require_marbles(data, Danger(data["danger"]).draws)
 
@@ -180,8 +190,11 @@ class BeutelHealingRequest(BeutelNamed):
         metadata={"description": "Optional, to heal in one step: one colour (red, green, blue) per marble "
                                  "drawn; the k-th black marble drawn takes the k-th colour."})
 
+    JSON_SCHEMA_RULES = ({"oneOf": [given("chances"), given("draws")]},)
+
     @validates_schema
     def _one_amount(self, data, **kwargs):
+        """Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn."""
         if ("chances" in data) == ("draws" in data):
             raise ValidationError("give either chances or draws (exactly one)", field_name="chances")
         require_marbles(data, healing_draws(data))
@@ -201,17 +214,22 @@ class BeutelExperienceRequest(BeutelNamed):
 
     @validates_schema
     def _enough_marbles(self, data, **kwargs):
+        """The bag holds at least as many marbles as the amount draws."""
         if "amount" in data:
             require_marbles(data, Amount(data["amount"]).draws)
 
 
 class BeutelHealingApplyRequest(StrictSchema):
+    CHECKED_BEYOND_SCHEMA = ("`draw` is a complete `/healing` response "
+                             "whose receipt verifies with the service's keys.",)
     draw = fields.Dict(required=True, metadata={"description": "The complete signed `/healing` response."})
     replacements = fields.List(Enum(COLOURS), required=True, validate=validate.Length(max=MAX_HEALING_DRAWS),
                                metadata={"description": "One colour (red, green, blue) per black marble drawn."})
 
 
 class BeutelExperienceApplyRequest(StrictSchema):
+    CHECKED_BEYOND_SCHEMA = ("`draw` is a complete `/experience` response "
+                             "whose receipt verifies with the service's keys.",)
     draw = fields.Dict(required=True, metadata={"description": "The complete signed `/experience` response."})
     replacements = fields.List(Enum(COLOURS, allow_none=True), required=True, validate=validate.Length(max=3),
                                metadata={"description": "Per marble drawn: a different colour, or null to keep it."})
