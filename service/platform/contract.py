@@ -66,7 +66,7 @@ IF_NONE_MATCH = {
     "name": "If-None-Match",
     "required": False,
     "description": "The `ETag` of the copy the client holds: 304 without a body when it is current.",
-    "schema": {"type": "string", "maxLength": 1000},
+    "schema": {"type": "string"},  # any length up to WURFWERK_MAX_HEADER_BYTES; one that matches nothing is ignored
 }
 
 # Responses the platform answers itself (no app behind them, so only X-Request-ID among the app's
@@ -155,6 +155,7 @@ class ContractDocs(BasePlugin):
 # same rules; a hook's docstring says in one line what it checks, and the operation's description
 # lists them (most are what no schema can say: unique names, sums against limits), with the lines of
 # a schema's ``CHECKED_BEYOND_SCHEMA`` (rules checked outside marshmallow: manual values, receipts).
+# ``LINKS`` on a request schema become the OpenAPI links of the operation's 200 (two-phase flows).
 
 def given(name: str) -> dict:
     """``name`` is present and not null (an optional member given as null counts as not given)."""
@@ -168,6 +169,13 @@ def not_given(*names: str) -> dict:
 
 def _declared_rules(schema_class: type) -> list[dict]:
     return [rule for klass in reversed(schema_class.__mro__) for rule in vars(klass).get("JSON_SCHEMA_RULES", ())]
+
+
+def _declared_links(schema_class: type) -> dict:
+    """The OpenAPI links of an operation whose answer feeds another (``LINKS`` of its request schema:
+    name -> link object): a two-phase flow, for tools (schemathesis' stateful phase) and readers."""
+    return {name: link for klass in reversed(schema_class.__mro__)
+            for name, link in vars(klass).get("LINKS", {}).items()}
 
 
 def _schema_class(schema) -> type | None:
@@ -196,7 +204,12 @@ class SchemaRules(BasePlugin):
             reference = body.get("schema", {})  # the marshmallow plugin has made it a $ref already
             schema_class = self._classes.get(str(reference.get("$ref", "")).rsplit("/", 1)[-1]) \
                 if isinstance(reference, dict) else None
-            checks = list(dict.fromkeys(checked_rules(schema_class))) if schema_class is not None else []
+            if schema_class is None:
+                continue
+            links = _declared_links(schema_class)
+            if links and not operation.get("operationId", "").endswith(".odds"):  # a twin answers odds
+                operation["responses"]["200"]["links"] = links
+            checks = list(dict.fromkeys(checked_rules(schema_class)))
             if checks:
                 listed = "\n".join(f"- {check}" for check in checks)
                 operation["description"] = (f"{operation.get('description', '')}\n\n"

@@ -191,6 +191,11 @@ class BeutelHealingRequest(BeutelNamed):
                                  "drawn; the k-th black marble drawn takes the k-th colour."})
 
     JSON_SCHEMA_RULES = ({"oneOf": [given("chances"), given("draws")]},)
+    LINKS = {"apply": {
+        "operationId": "beutelschneider.healing-apply",
+        "description": "The second phase: this signed draw with one colour per black marble drawn "
+                       "(`result.choices_required` of them; none here, for a draw without black).",
+        "requestBody": {"draw": "$response.body", "replacements": []}}}
 
     @validates_schema
     def _one_amount(self, data, **kwargs):
@@ -205,6 +210,11 @@ def healing_draws(body: dict) -> int:
 
 
 class BeutelExperienceRequest(BeutelNamed):
+    LINKS = {"apply": {
+        "operationId": "beutelschneider.experience-apply",
+        "description": "The second phase: this signed draw with one entry per marble drawn, a new "
+                       "colour or null to keep it (here one null: the draw of `amount: little`).",
+        "requestBody": {"draw": "$response.body", "replacements": [None]}}}
     bag = bag_field("The character's bag.")
     amount = Enum(_values(Amount), required=True, metadata={"description": "little: 1 marble, some: 2, much: 3."})
     replacements = fields.List(

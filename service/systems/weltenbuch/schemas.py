@@ -88,6 +88,11 @@ def _duplicates(values) -> set:
 
 
 class WeltenConflictRequest(StrictSchema):
+    LINKS = {"narration": {
+        "operationId": "weltenbuch.narration",
+        "description": "Narrate this signed conflict: spend the success dice of `result.members` "
+                       "(here none yet) against the members' toughness.",
+        "requestBody": {"conflict": "$response.body", "spends": []}}}
     die = Int(load_default=DEFAULT_DIE, validate=AtMost("die_sides", min=2),
               metadata={"description": "Sides of the die; any even number (an even face is a success).",
                         "multipleOf": 2})
