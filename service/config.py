@@ -145,6 +145,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("WURFWERK_MAX_BATCH_ITEMS", "batch_items", POSITIVE_INT, "500", "Most requests in one batch.", limit=True),
     Setting("WURFWERK_MAX_DIE_SIDES", "die_sides", POSITIVE_INT, "100", "Most sides of one die (the least is 2).", limit=True),
     Setting("WURFWERK_MAX_EXTENDED_TARGET", "extended_target", POSITIVE_INT, "100", "Highest `required` of an extended test.", limit=True),
+    Setting("WURFWERK_MAX_ENCOUNTER_STATES", "encounter_states", POSITIVE_INT, "20000", "Most states of one encounter (`/encounter/odds`), bounded from the body before solving (422 `encounter-too-large` above).", limit=True),
+    Setting("WURFWERK_MAX_ENCOUNTER_EXACT_STATES", "encounter_exact_states", POSITIVE_INT, "300", "Most states an encounter is solved for in exact fractions; above, `exact: auto` answers in float64 and `exact: required` is refused.", limit=True),
     Setting("WURFWERK_LOG_LEVEL", "log_level", LOG_LEVEL, "INFO", "Python log level of the service."),
 )
 

@@ -10,6 +10,7 @@ class InputError(Exception):
     """A request the rules cannot resolve: ``field`` is the dotted path in the request body."""
 
     problem_type = "invalid-input"
+    members: dict[str, object] = {}  # a problem type's own members, beside the standard ones
 
     def __init__(self, field: str, message: str):
         super().__init__(f"{field}: {message}")
@@ -31,3 +32,13 @@ class ReceiptError(InputError):
     """A signed response handed back to the service does not verify or is of the wrong kind."""
 
     problem_type = "invalid-receipt"
+
+
+class EncounterTooLarge(InputError):
+    """An encounter whose state bound, computed from the body, is over the configured limit."""
+
+    problem_type = "encounter-too-large"
+
+    def __init__(self, field: str, message: str, *, states: int, limit: int):
+        super().__init__(field, message)
+        self.members = {"states": states, "limit": limit}

@@ -9,6 +9,7 @@ from __future__ import annotations
 from marshmallow import ValidationError, validate
 
 from service.config import LIMIT_SETTINGS, Limits
+from service.platform.errors import EncounterTooLarge
 from service.platform.runtime import current_runtime
 
 DEFAULT_LIMITS = Limits()
@@ -65,3 +66,21 @@ class LengthAtMost(validate.Length):
             raise ValidationError(f"needs at least {self.min} items")
         check_limit(self.limit_name, len(value))
         return value
+
+
+def encounter_precision(states: int, exact: str, *, float_only: bool = False) -> bool:
+    """Whether an encounter whose state bound is ``states`` is solved in exact fractions (True) or
+    float64 (False), per its body's ``exact`` (auto|required|never); refused before any solving when
+    the bound is over a limit. ``float_only``: the system answers float64 only (Beutelschneider)."""
+    limits = current_limits()
+    if states > limits.encounter_states:
+        raise EncounterTooLarge("body", f"the encounter has up to {states} states, more than the limit "
+                                f"{limits.encounter_states} (WURFWERK_MAX_ENCOUNTER_STATES)",
+                                states=states, limit=limits.encounter_states)
+    if exact == "required" and (float_only or states > limits.encounter_exact_states):
+        limit = 0 if float_only else limits.encounter_exact_states
+        reason = ("this system answers encounters in float64 only" if float_only else
+                  f"exact answers are given up to {limit} states (WURFWERK_MAX_ENCOUNTER_EXACT_STATES)")
+        raise EncounterTooLarge("exact", f"the encounter has up to {states} states; {reason}",
+                                states=states, limit=limit)
+    return exact != "never" and not float_only and states <= limits.encounter_exact_states

@@ -3,6 +3,8 @@
 A system's odds function returns ``Odds``: mutually exclusive ``outcomes`` (their probabilities sum
 to exactly 1), named ``distributions`` (each sums to 1) and ``expected`` values. ``as_json`` turns it
 into the contract's form with a float and a reduced fraction string for every probability.
+An encounter's odds also carry its ``solver`` (states, precision, error bound) and, on request, a
+per-round ``curve``; in float64 precision every ``exact`` is null and sums hold within ``max_error``.
 """
 
 from __future__ import annotations
@@ -15,16 +17,34 @@ from functools import lru_cache
 from math import comb, lcm
 
 Distribution = Mapping[Hashable, Fraction]
+Probability = Fraction | float  # float only where a solver says precision "float64"
+
+
+@dataclass(frozen=True)
+class Solver:
+    """How an encounter was solved: the states reached, and the precision of its numbers."""
+
+    states: int
+    precision: str = "exact"  # or "float64"
+    max_error: float = 0.0  # a bound on |sum of outcomes - 1| and on each probability's error
+
+    @property
+    def exact(self) -> bool:
+        return self.precision == "exact"
 
 
 @dataclass(frozen=True)
 class Odds:
-    outcomes: Mapping[str, Fraction]
-    distributions: Mapping[str, Distribution] = field(default_factory=dict)
-    expected: Mapping[str, Fraction] = field(default_factory=dict)
+    outcomes: Mapping[str, Probability]
+    distributions: Mapping[str, Mapping[Hashable, Probability]] = field(default_factory=dict)
+    expected: Mapping[str, Probability] = field(default_factory=dict)
+    solver: Solver | None = None
+    curve: tuple[Mapping[str, float], ...] | None = None  # per round: round, running, cumulative outcomes
 
     def check(self) -> Odds:
         """Refuse to publish numbers that do not add up (a bug, never a client error)."""
+        if self.solver is not None and not self.solver.exact:
+            return self._check_within(self.solver.max_error)
         if self.outcomes and exact_sum(self.outcomes.values()) != 1:
             raise AssertionError(f"outcomes sum to {exact_sum(self.outcomes.values())}, not 1")
         for name, distribution in self.distributions.items():
@@ -32,14 +52,24 @@ class Odds:
                 raise AssertionError(f"distribution {name} sums to {exact_sum(distribution.values())}")
         return self
 
+    def _check_within(self, max_error: float) -> Odds:
+        sums = {"outcomes": sum(self.outcomes.values()),
+                **{name: sum(d.values()) for name, d in self.distributions.items()}}
+        for name, total in sums.items():
+            if abs(total - 1) > max_error:
+                raise AssertionError(f"{name} sum to {total!r}, more than {max_error!r} from 1")
+        return self
 
-def _probability(value: Fraction) -> dict:
+
+def _probability(value: Probability) -> dict:
+    if isinstance(value, float):
+        return {"probability": value, "exact": None}
     return {"probability": float(value), "exact": f"{value.numerator}/{value.denominator}"}
 
 
 def as_json(odds: Odds) -> dict:
     odds.check()
-    return {
+    document = {
         "outcomes": [{"outcome": name, **_probability(p)} for name, p in odds.outcomes.items()],
         "distributions": {
             name: [{"value": value, **_probability(p)} for value, p in _sorted_items(distribution)]
@@ -47,6 +77,13 @@ def as_json(odds: Odds) -> dict:
         },
         "expected": {name: float(value) for name, value in odds.expected.items()},
     }
+    if odds.curve is not None:
+        document["curve"] = [dict(point) for point in odds.curve]
+    return document
+
+
+def solver_json(solver: Solver) -> dict:
+    return {"states": solver.states, "precision": solver.precision, "max_error": solver.max_error}
 
 
 def _sorted_items(distribution: Distribution):

@@ -34,6 +34,8 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "validation-error": (422, "A field is missing, of the wrong type, out of range or over a limit."),
     "invalid-input": (422, "The rules cannot resolve the request (e.g. `manual` values that do not fit)."),
     "rule-violation": (422, "A choice the rules forbid; the message names the rule."),
+    "encounter-too-large": (422, "An encounter has more states than WURFWERK_MAX_ENCOUNTER_STATES (or, with `exact: required`, "
+                                 "than WURFWERK_MAX_ENCOUNTER_EXACT_STATES); members `states` and `limit`. Refused before solving."),
     "invalid-receipt": (422, "A signed response handed back does not verify or is of the wrong operation."),
     "invalid-ticket": (422, "A roll ticket is forged, altered, expired, for another operation or from a retired key."),
     "request-timeout": (408, "The body did not arrive within WURFWERK_READ_TIMEOUT; the connection is closed."),
@@ -49,6 +51,9 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
                        "and no key is configured."),
     "http-error": (0, "Any other HTTP error, with its status."),
 }
+
+# The problem responses every /v1 operation documents (what a client's request can cause anywhere).
+DOCUMENTED_STATUSES = (400, 401, 413, 415, 422)
 
 _SLUG_BY_STATUS = {400: "bad-request", 401: "unauthorized", 403: "forbidden", 404: "not-found",
                    405: "method-not-allowed", 413: "payload-too-large",
@@ -82,12 +87,16 @@ def problem_document(status: int, detail: str, *, slug: str, instance: str, requ
 
 
 def problem(status: int, detail: str, *, slug: str | None = None,
-            errors: Mapping[str, list[str]] | None = None, headers=None, instance: str | None = None):
-    """``instance`` is the request's path unless a batch answers for one of its items."""
+            errors: Mapping[str, list[str]] | None = None, headers=None, instance: str | None = None,
+            members: Mapping[str, Any] | None = None):
+    """``instance`` is the request's path unless a batch answers for one of its items; ``members``
+    are a problem type's own extension members (RFC 9457 §3.2)."""
     body = problem_document(status, detail, slug=slug or _SLUG_BY_STATUS.get(status, "http-error"),
                             instance=instance or request.path, request_id=getattr(g, "request_id", ""))
     if errors:
         body["errors"] = dict(errors)
+    if members:
+        body.update(members)
     return json_response(body, status, mimetype=PROBLEM_MEDIA_TYPE, headers=headers)
 
 
@@ -157,7 +166,7 @@ def _merge_locations(messages: Mapping[str, Any]) -> dict[str, Any]:
 
 def input_error_problem(error: InputError, instance: str | None = None):
     return problem(422, f"{error.field}: {error.message}", slug=error.problem_type,
-                   errors={error.field: [error.message]}, instance=instance)
+                   errors={error.field: [error.message]}, instance=instance, members=error.members)
 
 
 def unexpected_problem(error: Exception, instance: str | None = None):

@@ -126,6 +126,22 @@ class IgnoredRandomnessFields(StrictSchema):
         return data
 
 
+class EncounterFields(StrictSchema):
+    """The members every encounter body shares (API.md §1.7); a system's encounter schema adds its own."""
+
+    max_rounds = Int(load_default=None, allow_none=True, validate=validate.Range(min=1, max=1000),
+                     metadata={"description": "Cut the encounter after this many rounds (Beutelschneider: "
+                                              "exchanges); what still runs then is the outcome `undecided`. "
+                                              "null: until it ends."})
+    curve_rounds = Int(load_default=0, validate=validate.Range(min=0, max=100),
+                       metadata={"description": "With n > 0, `odds.curve` gives the cumulative chances for "
+                                                "rounds 1..n (for a chart)."})
+    exact = fields.String(load_default="auto", validate=validate.OneOf(["auto", "required", "never"]),
+                          metadata={"description": "auto: exact fractions when the state bound is at most "
+                                                   "WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; "
+                                                   "required: exact or a 422; never: float64."})
+
+
 class ReceiptSchema(ma.Schema):
     id = fields.String(required=True, metadata={"description": "UUID4 of this receipt."})
     issued_at = fields.String(required=True, metadata={"description": "RFC 3339 UTC time of signing."})
@@ -173,6 +189,42 @@ class OddsSchema(ma.Schema):
     expected = fields.Dict(keys=fields.String(), values=fields.Float(), required=True)
 
 
+class EncounterProbabilitySchema(ma.Schema):
+    probability = fields.Float(required=True)
+    exact = fields.String(required=True, allow_none=True,
+                          metadata={"description": "Reduced fraction, e.g. 19/27; null when `solver.precision` "
+                                                   "is float64."})
+
+
+class EncounterOutcomeSchema(EncounterProbabilitySchema):
+    outcome = fields.String(required=True)
+
+
+class EncounterDistributionPointSchema(EncounterProbabilitySchema):
+    value = IntOrStr(required=True)
+
+
+class EncounterOddsSchema(ma.Schema):
+    outcomes = fields.List(fields.Nested(EncounterOutcomeSchema), required=True)
+    distributions = fields.Dict(
+        keys=fields.String(), values=fields.List(fields.Nested(EncounterDistributionPointSchema)), required=True
+    )
+    expected = fields.Dict(keys=fields.String(), values=fields.Float(), required=True)
+    curve = fields.List(
+        fields.Dict(keys=fields.String(), values=fields.Float()),
+        metadata={"description": "With `curve_rounds` > 0, one point per round from 1: `round`, `running` "
+                                 "(the chance that the encounter still runs after it) and, per outcome, the "
+                                 "chance that it has ended so by then (floats, for a chart)."},
+    )
+
+
+class SolverSchema(ma.Schema):
+    states = fields.Integer(required=True, metadata={"description": "States actually reached."})
+    precision = fields.String(required=True, validate=validate.OneOf(["exact", "float64"]))
+    max_error = fields.Float(required=True, metadata={"description": "Bound on the error of every probability "
+                                                                     "and of the outcomes' sum (0 when exact)."})
+
+
 def _schema_name(operation_id: str, suffix: str) -> str:
     words = operation_id.replace("-", ".").replace("/", ".").split(".")
     return "".join(word.capitalize() for word in words) + suffix
@@ -212,12 +264,13 @@ def envelope_schema(operation_id: str, request: type[ma.Schema] | None, result: 
     return ma.Schema.from_dict(members, name=_schema_name(operation_id, "Response"))
 
 
-def odds_response_schema(operation_id: str, request: type[ma.Schema]) -> type[ma.Schema]:
-    return ma.Schema.from_dict(
-        {
-            "operation": fields.String(required=True, metadata={"example": operation_id}),
-            "request": fields.Nested(request, required=True),
-            "odds": fields.Nested(OddsSchema, required=True),
-        },
-        name=_schema_name(operation_id, "Response"),
-    )
+def odds_response_schema(operation_id: str, request: type[ma.Schema], *, encounter: bool = False) -> type[ma.Schema]:
+    """An encounter's odds (API.md §1.7) also say how they were solved, and may be float64."""
+    members = {
+        "operation": fields.String(required=True, metadata={"example": operation_id}),
+        "request": fields.Nested(request, required=True),
+        "odds": fields.Nested(EncounterOddsSchema if encounter else OddsSchema, required=True),
+    }
+    if encounter:
+        members["solver"] = fields.Nested(SolverSchema, required=True)
+    return ma.Schema.from_dict(members, name=_schema_name(operation_id, "Response"))

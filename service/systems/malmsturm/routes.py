@@ -3,37 +3,8 @@
 from __future__ import annotations
 
 from service.platform.jsondata import plain
-from service.platform.operations import SystemBlueprint
+from service.platform.operations import Operation, System
 from service.systems.malmsturm import odds, rules, schemas, text
-
-blp = SystemBlueprint(
-    "malmsturm", __name__,
-    title="Malmsturm",
-    rules_file="004_c170d2e352f902aa.txt",
-    description="FATE/FUDGE: four dF read on the ladder; simple actions, contests, initiative, "
-                "attacks with stress and consequences.",
-    enums={
-        "attack": [a.value for a in rules.AttackType],
-        "track": [t.value for t in rules.Track],
-        "attack_track": {a.value: t.value for a, t in rules.TRACK_OF.items()},
-        "winner": ["a", "b", None],
-        "consequence_reason": [r.value for r in rules.ConsequenceReason] + [None],
-        "severity": [s.severity for s in rules.SEVERITIES],
-        "ladder": [plain(rung) for rung in rules.LADDER],
-    },
-    glossary={"Stufenleiter": "ladder", "FUDGE-Würfel": "dF", "Fertigkeit": "skill",
-              "Einfache Aktion": "action", "Schwierigkeitsgrad": "difficulty", "Wettstreit": "contest",
-              "Konflikt": "conflict", "Erfolge": "shifts", "Intuition": "intuition",
-              "Reihenfolge": "initiative", "Angriff": "attack", "Angreifer": "attacker",
-              "Verteidiger": "defender", "Belastungspunkte": "stress",
-              "körperliche Belastung": "physical", "mentale Belastung": "mental",
-              "Konsequenz": "consequence", "ausscheiden": "taken_out", "Treffer": "hit",
-              "körperlich verletzen": "harm", "täuschen": "deceive", "einschüchtern": "intimidate",
-              "becircen": "charm", "wegstoßen": "push", "überreden": "persuade"},
-    extra={"consequences": [plain(severity) for severity in rules.SEVERITIES],
-           "consequence_examples": {attack.value: [plain(example) for example in examples]
-                                    for attack, examples in rules.CONSEQUENCE_EXAMPLES.items()}},
-)
 
 ACTION_EXAMPLE = {"skill": 3, "difficulty": 2, "modifier": 0}
 CONTEST_EXAMPLE = {"a": {"name": "Taschendieb", "skill": 3}, "b": {"name": "Händler", "skill": 2}}
@@ -63,7 +34,6 @@ def defender(body: dict) -> rules.Defender:
     return rules.Defender(side["skill"], stress, side["consequences"], side["modifier"], side.get("name"))
 
 
-@blp.lookup("/ladder", operation="ladder", result=schemas.MalmLadderResult)
 def ladder(lang):
     """The ladder (Stufenleiter) with its labels
 
@@ -77,8 +47,6 @@ def ladder(lang):
     return result, text.ladder(result, lang)
 
 
-@blp.rolling("/action", operation="action", request=schemas.MalmActionRequest,
-             result=schemas.MalmActionResult, example=ACTION_EXAMPLE)
 def action(body, source, lang):
     """Roll a simple action (Einfache Aktion)
 
@@ -92,7 +60,6 @@ def action(body, source, lang):
     return result, text.action(result, body["difficulty"], lang)
 
 
-@blp.odds("/action/odds", operation="action", request=schemas.MalmActionRequest, example=ACTION_EXAMPLE)
 def action_odds(body):
     """Exact odds of a simple action
 
@@ -102,8 +69,6 @@ def action_odds(body):
     return odds.action(body["skill"], body["difficulty"], modifier=body["modifier"], dice=body["dice"])
 
 
-@blp.rolling("/contest", operation="contest", request=schemas.MalmContestRequest,
-             result=schemas.MalmContestResult, example=CONTEST_EXAMPLE)
 def contest(body, source, lang):
     """Roll a contest (Wettstreit)
 
@@ -115,7 +80,6 @@ def contest(body, source, lang):
     return result, text.contest(result, lang)
 
 
-@blp.odds("/contest/odds", operation="contest", request=schemas.MalmContestRequest, example=CONTEST_EXAMPLE)
 def contest_odds(body):
     """Exact odds of a contest
 
@@ -125,8 +89,6 @@ def contest_odds(body):
     return odds.contest(contender(body["a"]), contender(body["b"]), dice=body["dice"])
 
 
-@blp.rolling("/initiative", operation="initiative", request=schemas.MalmInitiativeRequest,
-             result=schemas.MalmInitiativeResult, example=INITIATIVE_EXAMPLE)
 def initiative(body, source, lang):
     """Roll the order of a conflict (Reihenfolge)
 
@@ -143,8 +105,6 @@ def initiative(body, source, lang):
     return result, text.initiative(result, lang)
 
 
-@blp.odds("/initiative/odds", operation="initiative", request=schemas.MalmInitiativeRequest,
-          example=INITIATIVE_EXAMPLE)
 def initiative_odds(body):
     """Exact odds of the order of a conflict
 
@@ -156,8 +116,6 @@ def initiative_odds(body):
                            dice=body["dice"])
 
 
-@blp.rolling("/attack", operation="attack", request=schemas.MalmAttackRequest,
-             result=schemas.MalmAttackResult, example=ATTACK_EXAMPLE)
 def attack(body, source, lang):
     """Roll an attack in a conflict (Angriff)
 
@@ -185,7 +143,6 @@ def attack(body, source, lang):
     return result, text.attack(result, lang)
 
 
-@blp.odds("/attack/odds", operation="attack", request=schemas.MalmAttackRequest, example=ATTACK_EXAMPLE)
 def attack_odds(body):
     """Exact odds of an attack
 
@@ -195,3 +152,53 @@ def attack_odds(body):
     """
     return odds.attack(attacker(body), defender(body), take_consequence_early=body["take_consequence_early"],
                        dice=body["dice"], defend=body["defend"], difficulty=body["difficulty"])
+
+
+SYSTEM = System(
+    "malmsturm",
+    title="Malmsturm",
+    rules_file="004_c170d2e352f902aa.txt",
+    description="FATE/FUDGE: four dF read on the ladder; simple actions, contests, initiative, "
+                "attacks with stress and consequences.",
+    enums={
+        "attack": [a.value for a in rules.AttackType],
+        "track": [t.value for t in rules.Track],
+        "attack_track": {a.value: t.value for a, t in rules.TRACK_OF.items()},
+        "winner": ["a", "b", None],
+        "consequence_reason": [r.value for r in rules.ConsequenceReason] + [None],
+        "severity": [s.severity for s in rules.SEVERITIES],
+        "ladder": [plain(rung) for rung in rules.LADDER],
+    },
+    glossary={"Stufenleiter": "ladder", "FUDGE-Würfel": "dF", "Fertigkeit": "skill",
+              "Einfache Aktion": "action", "Schwierigkeitsgrad": "difficulty", "Wettstreit": "contest",
+              "Konflikt": "conflict", "Erfolge": "shifts", "Intuition": "intuition",
+              "Reihenfolge": "initiative", "Angriff": "attack", "Angreifer": "attacker",
+              "Verteidiger": "defender", "Belastungspunkte": "stress",
+              "körperliche Belastung": "physical", "mentale Belastung": "mental",
+              "Konsequenz": "consequence", "ausscheiden": "taken_out", "Treffer": "hit",
+              "körperlich verletzen": "harm", "täuschen": "deceive", "einschüchtern": "intimidate",
+              "becircen": "charm", "wegstoßen": "push", "überreden": "persuade"},
+    extra={"consequences": [plain(severity) for severity in rules.SEVERITIES],
+           "consequence_examples": {attack.value: [plain(example) for example in examples]
+                                    for attack, examples in rules.CONSEQUENCE_EXAMPLES.items()}},
+    operations=(
+        Operation.lookup("/ladder", ladder, operation="ladder", result=schemas.MalmLadderResult),
+        Operation.rolling("/action", action, operation="action", request=schemas.MalmActionRequest,
+                          result=schemas.MalmActionResult, example=ACTION_EXAMPLE),
+        Operation.odds("/action/odds", action_odds, operation="action", request=schemas.MalmActionRequest,
+                       example=ACTION_EXAMPLE),
+        Operation.rolling("/contest", contest, operation="contest", request=schemas.MalmContestRequest,
+                          result=schemas.MalmContestResult, example=CONTEST_EXAMPLE),
+        Operation.odds("/contest/odds", contest_odds, operation="contest",
+                       request=schemas.MalmContestRequest, example=CONTEST_EXAMPLE),
+        Operation.rolling("/initiative", initiative, operation="initiative",
+                          request=schemas.MalmInitiativeRequest, result=schemas.MalmInitiativeResult,
+                          example=INITIATIVE_EXAMPLE),
+        Operation.odds("/initiative/odds", initiative_odds, operation="initiative",
+                       request=schemas.MalmInitiativeRequest, example=INITIATIVE_EXAMPLE),
+        Operation.rolling("/attack", attack, operation="attack", request=schemas.MalmAttackRequest,
+                          result=schemas.MalmAttackResult, example=ATTACK_EXAMPLE),
+        Operation.odds("/attack/odds", attack_odds, operation="attack", request=schemas.MalmAttackRequest,
+                       example=ATTACK_EXAMPLE),
+    ),
+)

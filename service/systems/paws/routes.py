@@ -2,11 +2,130 @@
 
 from __future__ import annotations
 
-from service.platform.operations import SystemBlueprint
+from service.platform.operations import Operation, System
 from service.systems.paws import odds, rules, schemas, text
 
-blp = SystemBlueprint(
-    "paws", __name__,
+POOL_EXAMPLE = {"name": "Ryan", "rank": 2, "fit": "matching",
+                "advantages": {"equipment": None, "personal": None, "situation": "active"}}
+COMPARISON_EXAMPLE = {
+    "a": {"name": "Rynn", "rank": 2, "advantages": {"equipment": "active", "situation": "active"}},
+    "b": {"name": "Gegner", "rank": 2, "advantages": {"equipment": "passive", "personal": "passive"}},
+    "mode": "contest",
+}
+RESCUE_EXAMPLE = {"dice": 2}
+CHARACTER_EXAMPLE = {
+    "potential": 3, "power": 15,
+    "traits": [{"name": "athletisch", "rank": 2}, {"name": "Schlägereien", "rank": 3},
+               {"name": "jähzornig", "rank": 1, "bad": True}],
+}
+
+
+def pool(body: dict) -> rules.Pool:
+    return schemas.to_pool(body)
+
+
+def test(body, source, lang):
+    """Roll a test (Probe)
+
+    Dice = rank, -1 for a `fallback` trait, +1 for a `specialized` one, +1 per active advantage and per
+    `extra_bonus_dice`, -1 per wound (ruling 5; never below 0); rescue dice = passive advantages +
+    `extra_rescue_dice`. Each die showing 4-6 is a success; one success reaches the goal; `effects` =
+    successes - 1. Ruling 1: one advantage per category (`equipment`, `personal`, `situation`), active
+    or passive; beyond that only the GM's extra dice. Ruling 2: `catastrophe` when every die shows 1
+    (at least one die; 0 dice is a plain failure). Ruling 3: rescue dice are rolled only after a
+    failed test; the first rescue success averts a catastrophe (`rescue.rescued`, and `catastrophe` is
+    then false), every other success averts one negative effect of the failure ("Zeigt er einen
+    Erfolg, kann man damit einen negativen Effekt abwenden": `rescue.averted`, a count); they never
+    turn a failure into a success. Ruling 7: `narrator` is `gm` after a success, else the acting
+    character (`name`, or `player` without one).
+    """
+    result = rules.test(pool(body), source)
+    return result, text.test(result, body.get("name"), lang)
+
+
+def test_odds(body):
+    """Exact odds of a test
+
+    Outcomes `success`, `failure` (no success, no catastrophe) and `catastrophe` (every die 1 and no
+    rescue success, ruling 3); distributions `successes`, `effects` and `averted` (negative effects
+    averted by rescue successes: all of them after a plain failure, all but the first after a
+    catastrophe). Same rulings as `paws.test`.
+    """
+    return odds.test(pool(body))
+
+
+def comparison(body, source, lang):
+    """Roll a comparison (Vergleich)
+
+    a rolls, then b (pools as in `paws.test`). Ruling 4: the side with more successes wins; the loser's
+    successes cancel the winner's one for one, `net` = the difference, `effects` = net - 1 (never below
+    0). Mode `defense`: a attacks, b only defends; the attack lands (`attack_lands`) only with net >= 1
+    and b cannot win (more defender successes just repel it). Ruling 3: only the loser rolls its
+    rescue dice (after the two pools); each rescue success cancels one of the winner's net successes,
+    reaching 0 makes a tie, never a win; a tie is no failure, so the rescued side's catastrophe (every
+    die 1) is gone too. Short of a tie, the first rescue success averts the side's catastrophe instead
+    and the others cancel (`rescue.catastrophe_averted`). Each side's `catastrophe` is its own roll of
+    only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
+    on a tie or a repelled attack.
+    """
+    result = rules.comparison(pool(body["a"]), pool(body["b"]), source, mode=rules.Mode(body["mode"]))
+    return result, text.comparison(result, lang)
+
+
+def comparison_odds(body):
+    """Exact odds of a comparison
+
+    Outcomes `a`, `b` and `tie` after the loser's rescue dice (in defense mode `b` is always 0);
+    distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`, and `catastrophe_a`,
+    `catastrophe_b` (1: the side ends with a catastrophe no rescue averted, ruling 3: a rescue short
+    of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
+    `paws.comparison`.
+    """
+    return odds.comparison(pool(body["a"]), pool(body["b"]), mode=rules.Mode(body["mode"]))
+
+
+def rescue(body, source, lang):
+    """Roll the group's rescue dice (Rettungswürfel)
+
+    The one-shot rescue dice every player starts with: each is rolled once and spent; each success
+    (4-6) averts one negative effect of a lost test or comparison, for any character.
+    """
+    result = rules.rescue(body["dice"], source)
+    return result, text.rescue(result, lang)
+
+
+def rescue_odds(body):
+    """Exact odds of the group's rescue dice
+
+    Distribution `successes`; outcomes `success` (at least one success) and `failure` (none).
+    """
+    return odds.rescue(body["dice"])
+
+
+def validate_character(body, lang):
+    """Validate a character (Potenzial und Macht)
+
+    Ruling 6: every trait has rank >= 1 (a rank 0 is refused with 422) and <= potential; good ranks
+    minus bad ranks <= power ("jeder Rang in einer schlechten Eigenschaft [gleicht] einen Rang einer
+    guten Eigenschaft aus"). A category may set "ein eigenes Potenzial oder eine eigene Machtstufe":
+    its own `potential`, its own `power`, both or neither; what it does not set, the character's value
+    governs. `power_used` counts the traits the character's power bounds together (those without a
+    category and those in categories without their own power), `categories[].power_used` the traits
+    of each category. The potential holds
+    for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
+    `lang`, `issues` machine-readable), not only the first.
+    """
+    check = rules.validate_character(
+        body["potential"], body["power"],
+        [rules.Trait(**trait) for trait in body["traits"]],
+        [rules.Category(**category) for category in body["categories"]],
+    )
+    result = text.character_result(check, lang)
+    return result, text.character(result, body["power"], lang)
+
+
+SYSTEM = System(
+    "paws",
     title="Paws",
     rules_file="001_d67bcf46ff845203.txt",
     description="Trait pools of d6, successes on 4–6: tests, comparisons with cancellation and rescue "
@@ -28,134 +147,22 @@ blp = SystemBlueprint(
               "spezialisierte Eigenschaft": "fit: specialized", "Wunde": "wounds",
               "Angreifer": "a (defense mode)", "Verteidiger": "b (defense mode)",
               "Gegenangriff": "mode: contest", "Unentschieden / Gleichstand": "tie (winner null)"},
+    operations=(
+        Operation.rolling("/test", test, operation="test", request=schemas.PawsTestBody,
+                          result=schemas.PawsTestResultSchema, example=POOL_EXAMPLE),
+        Operation.odds("/test/odds", test_odds, operation="test", request=schemas.PawsTestBody,
+                       example=POOL_EXAMPLE),
+        Operation.rolling("/comparison", comparison, operation="comparison",
+                          request=schemas.PawsComparisonBody, result=schemas.PawsComparisonResultSchema,
+                          example=COMPARISON_EXAMPLE),
+        Operation.odds("/comparison/odds", comparison_odds, operation="comparison",
+                       request=schemas.PawsComparisonBody, example=COMPARISON_EXAMPLE),
+        Operation.rolling("/rescue", rescue, operation="rescue", request=schemas.PawsRescueBody,
+                          result=schemas.PawsRescueResultSchema, example=RESCUE_EXAMPLE),
+        Operation.odds("/rescue/odds", rescue_odds, operation="rescue", request=schemas.PawsRescueBody,
+                       example=RESCUE_EXAMPLE),
+        Operation.resolving("/validate-character", validate_character, operation="validate-character",
+                            request=schemas.PawsCharacterBody, result=schemas.PawsCharacterResultSchema,
+                            example=CHARACTER_EXAMPLE),
+    ),
 )
-
-POOL_EXAMPLE = {"name": "Ryan", "rank": 2, "fit": "matching",
-                "advantages": {"equipment": None, "personal": None, "situation": "active"}}
-COMPARISON_EXAMPLE = {
-    "a": {"name": "Rynn", "rank": 2, "advantages": {"equipment": "active", "situation": "active"}},
-    "b": {"name": "Gegner", "rank": 2, "advantages": {"equipment": "passive", "personal": "passive"}},
-    "mode": "contest",
-}
-RESCUE_EXAMPLE = {"dice": 2}
-CHARACTER_EXAMPLE = {
-    "potential": 3, "power": 15,
-    "traits": [{"name": "athletisch", "rank": 2}, {"name": "Schlägereien", "rank": 3},
-               {"name": "jähzornig", "rank": 1, "bad": True}],
-}
-
-
-def pool(body: dict) -> rules.Pool:
-    return schemas.to_pool(body)
-
-
-@blp.rolling("/test", operation="test", request=schemas.PawsTestBody,
-             result=schemas.PawsTestResultSchema, example=POOL_EXAMPLE)
-def test(body, source, lang):
-    """Roll a test (Probe)
-
-    Dice = rank, -1 for a `fallback` trait, +1 for a `specialized` one, +1 per active advantage and per
-    `extra_bonus_dice`, -1 per wound (ruling 5; never below 0); rescue dice = passive advantages +
-    `extra_rescue_dice`. Each die showing 4-6 is a success; one success reaches the goal; `effects` =
-    successes - 1. Ruling 1: one advantage per category (`equipment`, `personal`, `situation`), active
-    or passive; beyond that only the GM's extra dice. Ruling 2: `catastrophe` when every die shows 1
-    (at least one die; 0 dice is a plain failure). Ruling 3: rescue dice are rolled only after a
-    failed test; the first rescue success averts a catastrophe (`rescue.rescued`, and `catastrophe` is
-    then false), every other success averts one negative effect of the failure ("Zeigt er einen
-    Erfolg, kann man damit einen negativen Effekt abwenden": `rescue.averted`, a count); they never
-    turn a failure into a success. Ruling 7: `narrator` is `gm` after a success, else the acting
-    character (`name`, or `player` without one).
-    """
-    result = rules.test(pool(body), source)
-    return result, text.test(result, body.get("name"), lang)
-
-
-@blp.odds("/test/odds", operation="test", request=schemas.PawsTestBody, example=POOL_EXAMPLE)
-def test_odds(body):
-    """Exact odds of a test
-
-    Outcomes `success`, `failure` (no success, no catastrophe) and `catastrophe` (every die 1 and no
-    rescue success, ruling 3); distributions `successes`, `effects` and `averted` (negative effects
-    averted by rescue successes: all of them after a plain failure, all but the first after a
-    catastrophe). Same rulings as `paws.test`.
-    """
-    return odds.test(pool(body))
-
-
-@blp.rolling("/comparison", operation="comparison", request=schemas.PawsComparisonBody,
-             result=schemas.PawsComparisonResultSchema, example=COMPARISON_EXAMPLE)
-def comparison(body, source, lang):
-    """Roll a comparison (Vergleich)
-
-    a rolls, then b (pools as in `paws.test`). Ruling 4: the side with more successes wins; the loser's
-    successes cancel the winner's one for one, `net` = the difference, `effects` = net - 1 (never below
-    0). Mode `defense`: a attacks, b only defends; the attack lands (`attack_lands`) only with net >= 1
-    and b cannot win (more defender successes just repel it). Ruling 3: only the loser rolls its
-    rescue dice (after the two pools); each rescue success cancels one of the winner's net successes,
-    reaching 0 makes a tie, never a win; a tie is no failure, so the rescued side's catastrophe (every
-    die 1) is gone too. Short of a tie, the first rescue success averts the side's catastrophe instead
-    and the others cancel (`rescue.catastrophe_averted`). Each side's `catastrophe` is its own roll of
-    only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
-    on a tie or a repelled attack.
-    """
-    result = rules.comparison(pool(body["a"]), pool(body["b"]), source, mode=rules.Mode(body["mode"]))
-    return result, text.comparison(result, lang)
-
-
-@blp.odds("/comparison/odds", operation="comparison", request=schemas.PawsComparisonBody,
-          example=COMPARISON_EXAMPLE)
-def comparison_odds(body):
-    """Exact odds of a comparison
-
-    Outcomes `a`, `b` and `tie` after the loser's rescue dice (in defense mode `b` is always 0);
-    distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`, and `catastrophe_a`,
-    `catastrophe_b` (1: the side ends with a catastrophe no rescue averted, ruling 3: a rescue short
-    of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
-    `paws.comparison`.
-    """
-    return odds.comparison(pool(body["a"]), pool(body["b"]), mode=rules.Mode(body["mode"]))
-
-
-@blp.rolling("/rescue", operation="rescue", request=schemas.PawsRescueBody,
-             result=schemas.PawsRescueResultSchema, example=RESCUE_EXAMPLE)
-def rescue(body, source, lang):
-    """Roll the group's rescue dice (Rettungswürfel)
-
-    The one-shot rescue dice every player starts with: each is rolled once and spent; each success
-    (4-6) averts one negative effect of a lost test or comparison, for any character.
-    """
-    result = rules.rescue(body["dice"], source)
-    return result, text.rescue(result, lang)
-
-
-@blp.odds("/rescue/odds", operation="rescue", request=schemas.PawsRescueBody, example=RESCUE_EXAMPLE)
-def rescue_odds(body):
-    """Exact odds of the group's rescue dice
-
-    Distribution `successes`; outcomes `success` (at least one success) and `failure` (none).
-    """
-    return odds.rescue(body["dice"])
-
-
-@blp.resolving("/validate-character", operation="validate-character", request=schemas.PawsCharacterBody,
-               result=schemas.PawsCharacterResultSchema, example=CHARACTER_EXAMPLE)
-def validate_character(body, lang):
-    """Validate a character (Potenzial und Macht)
-
-    Ruling 6: every trait has rank >= 1 (a rank 0 is refused with 422) and <= potential; good ranks
-    minus bad ranks <= power ("jeder Rang in einer schlechten Eigenschaft [gleicht] einen Rang einer
-    guten Eigenschaft aus"). A category may set "ein eigenes Potenzial oder eine eigene Machtstufe":
-    its own `potential`, its own `power`, both or neither; what it does not set, the character's value
-    governs. `power_used` counts the traits the character's power bounds together (those without a
-    category and those in categories without their own power), `categories[].power_used` the traits
-    of each category. The potential holds
-    for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
-    `lang`, `issues` machine-readable), not only the first.
-    """
-    check = rules.validate_character(
-        body["potential"], body["power"],
-        [rules.Trait(**trait) for trait in body["traits"]],
-        [rules.Category(**category) for category in body["categories"]],
-    )
-    result = text.character_result(check, lang)
-    return result, text.character(result, body["power"], lang)
