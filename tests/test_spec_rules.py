@@ -9,7 +9,7 @@ import copy
 import pytest
 from jsonschema import Draft202012Validator
 
-from service.platform.operations import EXAMPLE_SEED
+from service.platform.operations import EXAMPLE_SEED, operations_of
 
 
 def _validator(spec, path):
@@ -28,7 +28,7 @@ def _agree(spec, client, path, body, *, valid: bool):
 
 
 def _rolling_paths(app):
-    return sorted(operation.path for operation in app.extensions["wurfwerk"].operations.values()
+    return sorted(operation.url for operation in operations_of(app).values()
                   if operation.schema is not None and "seed" in operation.schema.fields)
 
 

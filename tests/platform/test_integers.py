@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from service.platform.fields import integral
-from service.platform.operations import EXAMPLE_SEED
+from service.platform.operations import EXAMPLE_SEED, operations_of
 
 
 def _as_floats(value):
@@ -52,7 +52,7 @@ def test_integral_takes_only_zero_fractions():
 
 def test_every_operation_takes_integers_written_with_a_zero_fraction(app, client, spec):
     checked = []
-    rolling = {operation.path for operation in app.extensions["wurfwerk"].operations.values()
+    rolling = {operation.url for operation in operations_of(app).values()
                if operation.schema is not None and "seed" in operation.schema.fields}
     for path, example in _examples_with_integers(spec):
         body = {**example, "seed": EXAMPLE_SEED} if path in rolling and "manual" not in example else example
