@@ -90,3 +90,16 @@ def test_the_rules_no_schema_can_state_are_listed(spec):
     assert "unique across the conflict" in listed and "pool_dice" in listed and "`manual`" in listed
     apply = spec["paths"]["/v1/beutelschneider/healing/apply"]["post"]["description"]
     assert "receipt verifies" in apply
+
+
+@pytest.mark.parametrize("path, body, valid", [
+    ("/v1/paws/test", {"rank": 1, "manual": [6]}, True),
+    ("/v1/paws/test", {"rank": 1, "manual": [7]}, False),  # a d6 has no 7
+    ("/v1/proben/test", {"attribute": 1, "difficulty": 1, "manual": [0]}, False),
+    ("/v1/malmsturm/action", {"skill": 1, "difficulty": 0, "manual": [1, 0, -1, 1]}, True),
+    ("/v1/malmsturm/action", {"skill": 1, "difficulty": 0, "manual": [2, 0, -1, 1]}, False),  # dF: -1..1
+    ("/v1/beutelschneider/mortal-danger", {"bag": {"red": 1}, "danger": "low", "manual": ["red"]}, True),
+    ("/v1/beutelschneider/mortal-danger", {"bag": {"red": 1}, "danger": "low", "manual": ["purple"]}, False),
+])
+def test_manual_values_are_bounded_per_die(spec, client, path, body, valid):
+    _agree(spec, client, path, body, valid=valid)

@@ -1820,7 +1820,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         BeutelschneiderChallengeResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -1861,7 +1863,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         BeutelschneiderCombatResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -1900,7 +1904,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         BeutelschneiderContestResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -1997,7 +2003,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         BeutelschneiderExperienceResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2072,7 +2080,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         BeutelschneiderFirstAidResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2181,7 +2191,9 @@ export interface components {
             chances: unknown;
         } | {
             draws: unknown;
-        }));
+        }) & {
+            manual?: unknown;
+        });
         BeutelschneiderHealingResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2254,7 +2266,9 @@ export interface components {
             severity: "light" | "serious" | "grave";
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         BeutelschneiderInjuryResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2327,7 +2341,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         BeutelschneiderMortalDangerResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2599,7 +2615,9 @@ export interface components {
             skill: number;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         MalmsturmActionResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2680,7 +2698,9 @@ export interface components {
             take_consequence_early?: boolean | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & {
+            manual?: unknown;
+        });
         MalmsturmAttackResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2731,7 +2751,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         MalmsturmContestResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2780,7 +2802,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         MalmsturmInitiativeResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2917,7 +2941,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         PawsComparisonRescue: {
             /** @description Net successes of the winner cancelled. */
             cancelled: number;
@@ -3031,7 +3057,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         PawsRescueResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3137,7 +3165,9 @@ export interface components {
              * @default 0
              */
             wounds?: number | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         PawsTestRescue: {
             /** @description Negative effects of the failure averted: one per success not spent on a catastrophe. */
             averted: number;
@@ -3244,7 +3274,9 @@ export interface components {
             success_rule?: "meet" | "exceed" | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         ProbenCooperationResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3340,7 +3372,9 @@ export interface components {
             skill_dice?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         ProbenExtendedResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3413,7 +3447,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         ProbenOpposedResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3556,7 +3592,9 @@ export interface components {
             success_rule?: "meet" | "exceed" | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         ProbenTestResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3854,7 +3892,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         WeltenbuchConflictResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3921,7 +3961,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         WeltenbuchResurrectionResponse: {
             /** @enum {string} */
             lang: "en" | "de";

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import marshmallow as ma
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
@@ -230,9 +233,12 @@ def _schema_name(operation_id: str, suffix: str) -> str:
     return "".join(word.capitalize() for word in words) + suffix
 
 
-def rolling_request_schema(operation_id: str, request: type[ma.Schema]) -> type[ma.Schema]:
-    """The operation's own request schema plus ``seed``/``manual``/``ticket``/``idempotency_key``."""
-    return type(_schema_name(operation_id, "Request"), (request, RandomnessFields), {})
+def rolling_request_schema(operation_id: str, request: type[ma.Schema],
+                           manual_value: Mapping[str, Any] | None = None) -> type[ma.Schema]:
+    """The operation's own request schema plus ``seed``/``manual``/``ticket``/``idempotency_key``;
+    ``manual_value`` (JSON Schema) bounds each ``manual`` value in the spec."""
+    rules = ({"properties": {"manual": {"items": dict(manual_value)}}},) if manual_value else ()
+    return type(_schema_name(operation_id, "Request"), (request, RandomnessFields), {"JSON_SCHEMA_RULES": rules})
 
 
 def odds_request_schema(operation_id: str, request: type[ma.Schema]) -> type[ma.Schema]:
