@@ -13,11 +13,12 @@ from flask_cors import CORS
 from service.config import Config, config_from_env
 from service.platform.api import WurfwerkApi
 from service.platform.caching import install_revalidation
+from service.platform.contract import install_signed_examples
 from service.platform.hooks import install_hooks
 from service.platform.jsonio import OrjsonProvider
 from service.platform.metrics import install_metrics
 from service.platform.openapi import document_systems
-from service.platform.operations import operations_of, route
+from service.platform.operations import EXAMPLE_RECEIPT, operations_of, route
 from service.platform.problems import register_problem_handlers
 from service.platform.receipts import KeyRing, generate_private_key_pem
 from service.platform.routes import make_platform_blueprint
@@ -52,6 +53,8 @@ def create_app(test_config: Mapping[str, Any] | Config | None = None) -> Flask:
     install_hooks(app)
     install_metrics(app)
     install_revalidation(app)
+    # Registered after revalidation, so run before it: the ETag is of the signed spec.
+    install_signed_examples(app, app.extensions["wurfwerk"].keys, EXAMPLE_RECEIPT)
     CORS(app, origins=list(config.cors_origins),
          allow_headers=["Content-Type", "Authorization", "X-Request-ID", "Idempotency-Key"],
          expose_headers=["X-Request-ID"], max_age=600, send_wildcard=config.cors_origins == ("*",))

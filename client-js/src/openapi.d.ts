@@ -10810,7 +10810,57 @@ export interface operations {
                 /**
                  * @example {
                  *       "conflict": {
+                 *         "lang": "en",
                  *         "operation": "weltenbuch.conflict",
+                 *         "randomness": {
+                 *           "events": [
+                 *             {
+                 *               "kind": "d10",
+                 *               "values": [
+                 *                 1,
+                 *                 2,
+                 *                 5,
+                 *                 6,
+                 *                 8,
+                 *                 9,
+                 *                 10
+                 *               ]
+                 *             },
+                 *             {
+                 *               "kind": "d10",
+                 *               "values": [
+                 *                 1,
+                 *                 6,
+                 *                 10
+                 *               ]
+                 *             },
+                 *             {
+                 *               "kind": "d10",
+                 *               "values": [
+                 *                 3,
+                 *                 4,
+                 *                 10
+                 *               ]
+                 *             },
+                 *             {
+                 *               "kind": "d10",
+                 *               "values": [
+                 *                 2,
+                 *                 3,
+                 *                 9
+                 *               ]
+                 *             },
+                 *             {
+                 *               "kind": "d10",
+                 *               "values": [
+                 *                 2,
+                 *                 6,
+                 *                 7
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "source": "manual"
+                 *         },
                  *         "receipt": {
                  *           "alg": "Ed25519",
                  *           "id": "00000000-0000-4000-8000-000000000000",
@@ -10818,9 +10868,194 @@ export interface operations {
                  *           "kid": "example-kid",
                  *           "signature": "example-signature"
                  *         },
+                 *         "request": {
+                 *           "die": 10,
+                 *           "manual": [
+                 *             1,
+                 *             2,
+                 *             5,
+                 *             6,
+                 *             8,
+                 *             9,
+                 *             10,
+                 *             1,
+                 *             6,
+                 *             10,
+                 *             3,
+                 *             4,
+                 *             10,
+                 *             2,
+                 *             3,
+                 *             9,
+                 *             2,
+                 *             6,
+                 *             7
+                 *           ],
+                 *           "parties": [
+                 *             {
+                 *               "members": [
+                 *                 {
+                 *                   "equipment_bonuses": [],
+                 *                   "hero_points": 1,
+                 *                   "magic_bonus": 0,
+                 *                   "name": "Toran",
+                 *                   "profile": 5,
+                 *                   "role": "player",
+                 *                   "seat": 1,
+                 *                   "situation_bonus": 0
+                 *                 },
+                 *                 {
+                 *                   "equipment_bonuses": [],
+                 *                   "hero_points": 0,
+                 *                   "magic_bonus": 1,
+                 *                   "name": "Fayla",
+                 *                   "profile": 2,
+                 *                   "role": "player",
+                 *                   "seat": 2,
+                 *                   "situation_bonus": 0
+                 *                 }
+                 *               ],
+                 *               "name": "Heroes"
+                 *             },
+                 *             {
+                 *               "members": [
+                 *                 {
+                 *                   "equipment_bonuses": [],
+                 *                   "hero_points": 0,
+                 *                   "magic_bonus": 0,
+                 *                   "name": "Orc 1",
+                 *                   "profile": 3,
+                 *                   "role": "npc",
+                 *                   "situation_bonus": 0
+                 *                 },
+                 *                 {
+                 *                   "equipment_bonuses": [],
+                 *                   "hero_points": 0,
+                 *                   "magic_bonus": 0,
+                 *                   "name": "Orc 2",
+                 *                   "profile": 3,
+                 *                   "role": "npc",
+                 *                   "situation_bonus": 0
+                 *                 },
+                 *                 {
+                 *                   "equipment_bonuses": [],
+                 *                   "hero_points": 0,
+                 *                   "magic_bonus": 0,
+                 *                   "name": "Orc 3",
+                 *                   "profile": 3,
+                 *                   "role": "npc",
+                 *                   "situation_bonus": 0
+                 *                 }
+                 *               ],
+                 *               "name": "Orcs"
+                 *             }
+                 *           ]
+                 *         },
                  *         "result": {
-                 *           "...": "the complete signed response"
-                 *         }
+                 *           "members": [
+                 *             {
+                 *               "dice": [
+                 *                 1,
+                 *                 2,
+                 *                 5,
+                 *                 6,
+                 *                 8,
+                 *                 9,
+                 *                 10
+                 *               ],
+                 *               "dice_count": 7,
+                 *               "name": "Toran",
+                 *               "party": "Heroes",
+                 *               "role": "player",
+                 *               "successes": 4
+                 *             },
+                 *             {
+                 *               "dice": [
+                 *                 1,
+                 *                 6,
+                 *                 10
+                 *               ],
+                 *               "dice_count": 3,
+                 *               "name": "Fayla",
+                 *               "party": "Heroes",
+                 *               "role": "player",
+                 *               "successes": 2
+                 *             },
+                 *             {
+                 *               "dice": [
+                 *                 3,
+                 *                 4,
+                 *                 10
+                 *               ],
+                 *               "dice_count": 3,
+                 *               "name": "Orc 1",
+                 *               "party": "Orcs",
+                 *               "role": "npc",
+                 *               "successes": 2
+                 *             },
+                 *             {
+                 *               "dice": [
+                 *                 2,
+                 *                 3,
+                 *                 9
+                 *               ],
+                 *               "dice_count": 3,
+                 *               "name": "Orc 2",
+                 *               "party": "Orcs",
+                 *               "role": "npc",
+                 *               "successes": 1
+                 *             },
+                 *             {
+                 *               "dice": [
+                 *                 2,
+                 *                 6,
+                 *                 7
+                 *               ],
+                 *               "dice_count": 3,
+                 *               "name": "Orc 3",
+                 *               "party": "Orcs",
+                 *               "role": "npc",
+                 *               "successes": 2
+                 *             }
+                 *           ],
+                 *           "narration_order": [
+                 *             {
+                 *               "actor": "player",
+                 *               "members": [
+                 *                 "Toran"
+                 *               ],
+                 *               "seat": 1
+                 *             },
+                 *             {
+                 *               "actor": "player",
+                 *               "members": [
+                 *                 "Fayla"
+                 *               ],
+                 *               "seat": 2
+                 *             },
+                 *             {
+                 *               "actor": "gm",
+                 *               "members": [
+                 *                 "Orc 1",
+                 *                 "Orc 2",
+                 *                 "Orc 3"
+                 *               ],
+                 *               "seat": 0
+                 *             }
+                 *           ],
+                 *           "parties": [
+                 *             {
+                 *               "name": "Heroes",
+                 *               "successes": 6
+                 *             },
+                 *             {
+                 *               "name": "Orcs",
+                 *               "successes": 5
+                 *             }
+                 *           ],
+                 *           "winner": "Heroes"
+                 *         },
+                 *         "summary": "Conflict scene: Heroes with 6 successes, Orcs with 5 successes. The scene goes to Heroes. Narration order: Toran → Fayla → GM."
                  *       },
                  *       "hero_points": [],
                  *       "spends": [
@@ -10903,7 +11138,57 @@ export interface operations {
                      *       },
                      *       "request": {
                      *         "conflict": {
+                     *           "lang": "en",
                      *           "operation": "weltenbuch.conflict",
+                     *           "randomness": {
+                     *             "events": [
+                     *               {
+                     *                 "kind": "d10",
+                     *                 "values": [
+                     *                   1,
+                     *                   2,
+                     *                   5,
+                     *                   6,
+                     *                   8,
+                     *                   9,
+                     *                   10
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "kind": "d10",
+                     *                 "values": [
+                     *                   1,
+                     *                   6,
+                     *                   10
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "kind": "d10",
+                     *                 "values": [
+                     *                   3,
+                     *                   4,
+                     *                   10
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "kind": "d10",
+                     *                 "values": [
+                     *                   2,
+                     *                   3,
+                     *                   9
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "kind": "d10",
+                     *                 "values": [
+                     *                   2,
+                     *                   6,
+                     *                   7
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "source": "manual"
+                     *           },
                      *           "receipt": {
                      *             "alg": "Ed25519",
                      *             "id": "00000000-0000-4000-8000-000000000000",
@@ -10911,9 +11196,194 @@ export interface operations {
                      *             "kid": "example-kid",
                      *             "signature": "example-signature"
                      *           },
+                     *           "request": {
+                     *             "die": 10,
+                     *             "manual": [
+                     *               1,
+                     *               2,
+                     *               5,
+                     *               6,
+                     *               8,
+                     *               9,
+                     *               10,
+                     *               1,
+                     *               6,
+                     *               10,
+                     *               3,
+                     *               4,
+                     *               10,
+                     *               2,
+                     *               3,
+                     *               9,
+                     *               2,
+                     *               6,
+                     *               7
+                     *             ],
+                     *             "parties": [
+                     *               {
+                     *                 "members": [
+                     *                   {
+                     *                     "equipment_bonuses": [],
+                     *                     "hero_points": 1,
+                     *                     "magic_bonus": 0,
+                     *                     "name": "Toran",
+                     *                     "profile": 5,
+                     *                     "role": "player",
+                     *                     "seat": 1,
+                     *                     "situation_bonus": 0
+                     *                   },
+                     *                   {
+                     *                     "equipment_bonuses": [],
+                     *                     "hero_points": 0,
+                     *                     "magic_bonus": 1,
+                     *                     "name": "Fayla",
+                     *                     "profile": 2,
+                     *                     "role": "player",
+                     *                     "seat": 2,
+                     *                     "situation_bonus": 0
+                     *                   }
+                     *                 ],
+                     *                 "name": "Heroes"
+                     *               },
+                     *               {
+                     *                 "members": [
+                     *                   {
+                     *                     "equipment_bonuses": [],
+                     *                     "hero_points": 0,
+                     *                     "magic_bonus": 0,
+                     *                     "name": "Orc 1",
+                     *                     "profile": 3,
+                     *                     "role": "npc",
+                     *                     "situation_bonus": 0
+                     *                   },
+                     *                   {
+                     *                     "equipment_bonuses": [],
+                     *                     "hero_points": 0,
+                     *                     "magic_bonus": 0,
+                     *                     "name": "Orc 2",
+                     *                     "profile": 3,
+                     *                     "role": "npc",
+                     *                     "situation_bonus": 0
+                     *                   },
+                     *                   {
+                     *                     "equipment_bonuses": [],
+                     *                     "hero_points": 0,
+                     *                     "magic_bonus": 0,
+                     *                     "name": "Orc 3",
+                     *                     "profile": 3,
+                     *                     "role": "npc",
+                     *                     "situation_bonus": 0
+                     *                   }
+                     *                 ],
+                     *                 "name": "Orcs"
+                     *               }
+                     *             ]
+                     *           },
                      *           "result": {
-                     *             "...": "the complete signed response"
-                     *           }
+                     *             "members": [
+                     *               {
+                     *                 "dice": [
+                     *                   1,
+                     *                   2,
+                     *                   5,
+                     *                   6,
+                     *                   8,
+                     *                   9,
+                     *                   10
+                     *                 ],
+                     *                 "dice_count": 7,
+                     *                 "name": "Toran",
+                     *                 "party": "Heroes",
+                     *                 "role": "player",
+                     *                 "successes": 4
+                     *               },
+                     *               {
+                     *                 "dice": [
+                     *                   1,
+                     *                   6,
+                     *                   10
+                     *                 ],
+                     *                 "dice_count": 3,
+                     *                 "name": "Fayla",
+                     *                 "party": "Heroes",
+                     *                 "role": "player",
+                     *                 "successes": 2
+                     *               },
+                     *               {
+                     *                 "dice": [
+                     *                   3,
+                     *                   4,
+                     *                   10
+                     *                 ],
+                     *                 "dice_count": 3,
+                     *                 "name": "Orc 1",
+                     *                 "party": "Orcs",
+                     *                 "role": "npc",
+                     *                 "successes": 2
+                     *               },
+                     *               {
+                     *                 "dice": [
+                     *                   2,
+                     *                   3,
+                     *                   9
+                     *                 ],
+                     *                 "dice_count": 3,
+                     *                 "name": "Orc 2",
+                     *                 "party": "Orcs",
+                     *                 "role": "npc",
+                     *                 "successes": 1
+                     *               },
+                     *               {
+                     *                 "dice": [
+                     *                   2,
+                     *                   6,
+                     *                   7
+                     *                 ],
+                     *                 "dice_count": 3,
+                     *                 "name": "Orc 3",
+                     *                 "party": "Orcs",
+                     *                 "role": "npc",
+                     *                 "successes": 2
+                     *               }
+                     *             ],
+                     *             "narration_order": [
+                     *               {
+                     *                 "actor": "player",
+                     *                 "members": [
+                     *                   "Toran"
+                     *                 ],
+                     *                 "seat": 1
+                     *               },
+                     *               {
+                     *                 "actor": "player",
+                     *                 "members": [
+                     *                   "Fayla"
+                     *                 ],
+                     *                 "seat": 2
+                     *               },
+                     *               {
+                     *                 "actor": "gm",
+                     *                 "members": [
+                     *                   "Orc 1",
+                     *                   "Orc 2",
+                     *                   "Orc 3"
+                     *                 ],
+                     *                 "seat": 0
+                     *               }
+                     *             ],
+                     *             "parties": [
+                     *               {
+                     *                 "name": "Heroes",
+                     *                 "successes": 6
+                     *               },
+                     *               {
+                     *                 "name": "Orcs",
+                     *                 "successes": 5
+                     *               }
+                     *             ],
+                     *             "winner": "Heroes"
+                     *           },
+                     *           "summary": "Conflict scene: Heroes with 6 successes, Orcs with 5 successes. The scene goes to Heroes. Narration order: Toran → Fayla → GM."
                      *         },
                      *         "hero_points": [],
                      *         "spends": [

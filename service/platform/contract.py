@@ -16,11 +16,16 @@ operation's declaration, so it is written here, per operation, by the same rules
 
 from __future__ import annotations
 
+import copy
+
+import orjson
 from apispec import BasePlugin
+from flask import request
 from marshmallow import Schema, fields
 from marshmallow.decorators import VALIDATES_SCHEMA
 
 from service.platform.hooks import needs_api_key
+from service.platform.jsonio import dumps
 
 HEADERS = {
     "X-Request-ID": {
@@ -240,3 +245,50 @@ def _nested_schemas(field):
     for inner in (getattr(field, "inner", None), getattr(field, "value_field", None)):
         if inner is not None:
             yield from _nested_schemas(inner)
+
+
+# -- examples that carry a signed response ---------------------------------------------------------
+#
+# A second phase (healing-apply, experience-apply, narration) takes a signed first-phase response.
+# Its documented example is a real first phase made when the app is built, with a placeholder
+# receipt in the committed spec (a signature there would change with every key). The spec the app
+# serves (/openapi.json, and so /docs) carries that first phase signed with the app's own key, so
+# "Try it out" sends a body that verifies.
+
+def with_signed_examples(spec: dict, keys, placeholder: dict) -> dict:
+    """``spec`` with every first-phase response in a request example signed by ``keys`` (the same
+    signed document in the response example's ``request``)."""
+    spec = copy.deepcopy(spec)
+    for item in spec.get("paths", {}).values():
+        for operation in item.values():
+            if isinstance(operation, dict):
+                _sign_request_example(operation, keys, placeholder)
+    return spec
+
+
+def _sign_request_example(operation: dict, keys, placeholder: dict) -> None:
+    example = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("example")
+    if not isinstance(example, dict):
+        return
+    echoed = (operation.get("responses", {}).get("200", {}).get("content", {}).get("application/json", {})
+              .get("example", {}).get("request"))
+    for member, value in example.items():
+        if isinstance(value, dict) and value.get("receipt") == placeholder:
+            signed = keys.sign({name: part for name, part in value.items() if name != "receipt"})
+            example[member] = signed
+            if isinstance(echoed, dict) and member in echoed:
+                echoed[member] = signed
+
+
+def install_signed_examples(app, keys, placeholder: dict) -> None:
+    """Serve /openapi.json with the signed examples (worked out once per app, on first request)."""
+    served: dict = {}
+
+    @app.after_request
+    def _signed_examples(response):
+        if request.endpoint != "api-docs.openapi_json" or response.status_code != 200:
+            return response
+        if "body" not in served:
+            served["body"] = dumps(with_signed_examples(orjson.loads(response.get_data()), keys, placeholder))
+        response.set_data(served["body"])
+        return response
