@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+# Two stamps: `make run` needs only the service's runtime dependencies (RUN_STAMP); `make test` and the
+# developer targets add the test extra and the SDK on top of them (STAMP).
+RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
 # npm ci writes this file: the JavaScript client's packages, from its committed lockfile.
 JS_STAMP := client-js/node_modules/.package-lock.json
@@ -16,15 +19,20 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml client/pyproject.toml
-	$(BIN)/pip install --quiet -e '.[test]' -e './client[verify,async]'
-	touch $(STAMP)
+$(RUN_STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/pip install --quiet -e .
+	touch $@
 
-run: $(STAMP)
+$(STAMP): $(RUN_STAMP) client/pyproject.toml
+	$(BIN)/pip install --quiet -e '.[test]' -e './client[verify,async]'
+	touch $@
+
+run: $(RUN_STAMP)
 	PORT=$(PORT) exec $(BIN)/gunicorn --config deploy/gunicorn.conf.py 'service:create_app()'
 
 test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE) $(SPEC_LINT_NODE)
 	$(BIN)/ruff check .
+	$(BIN)/mypy service
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
@@ -80,8 +88,9 @@ $(SPEC_LINT_NODE): tools/spec-lint/package-lock.json
 	cd tools/spec-lint && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# BASE_URL=https://…: where you publish dist/foundry/ (module.json's manifest and download point there).
 foundry:
-	bash $(FOUNDRY)/release.sh dist/foundry
+	BASE_URL='$(BASE_URL)' bash $(FOUNDRY)/release.sh dist/foundry
 
 clean:
 	rm -rf $(VENV) .pytest_cache client-js/node_modules $(FOUNDRY)/node_modules tools/spec-lint/node_modules

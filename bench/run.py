@@ -193,7 +193,8 @@ def derived_vs_secure(calls: int = 500, rounds: int = 9) -> dict:
     (whose signature is checked on every call), alternating in blocks; the median of the per-round
     ratios. Also the source alone, without the request around it: 3 d6 from each source."""
     from bench.reference_app import make
-    from service.platform.randomness import SecureSource, derived_source, idempotency_label
+    from service.platform.derived_randomness import derived_source, idempotency_label
+    from service.platform.randomness import SecureSource
 
     app = make({"signing_key_pem": generate_private_key_pem()})
     path, body = OPERATIONS["paws.test"]

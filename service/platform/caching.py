@@ -18,7 +18,8 @@ def revalidatable(response: Response) -> Response:
         return response
     response.add_etag()
     response.headers["Cache-Control"] = CACHE_CONTROL
-    return response.make_conditional(request)
+    response.make_conditional(request)  # in place: 304 and no body when the client's copy is current
+    return response
 
 
 def install_revalidation(app: Flask) -> None:

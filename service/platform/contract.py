@@ -183,7 +183,7 @@ def _declared_links(schema_class: type) -> dict:
             for name, link in vars(klass).get("LINKS", {}).items()}
 
 
-def _schema_class(schema) -> type | None:
+def _schema_class(schema) -> type[Schema] | None:
     return schema if isinstance(schema, type) else type(schema) if schema is not None else None
 
 
@@ -221,7 +221,7 @@ class SchemaRules(BasePlugin):
                                             f"Checked beyond the schema (422 naming the field):\n{listed}").strip()
 
 
-def checked_rules(schema_class: type, seen: set | None = None):
+def checked_rules(schema_class: type[Schema], seen: set | None = None):
     """The one-line docstrings of the ``validates_schema`` hooks of ``schema_class`` and of every
     schema nested in it, in body order."""
     seen = set() if seen is None else seen

@@ -58,7 +58,8 @@ def _check_body() -> None:
         return
     try:
         raw = request.get_data(cache=True)
-        if request.content_length is None and len(raw) >= request.max_content_length and _more_body():
+        limit = request.max_content_length or len(raw) + 1  # MAX_CONTENT_LENGTH is always set (create_app)
+        if request.content_length is None and len(raw) >= limit and _more_body():
             raise RequestEntityTooLarge
     except RequestEntityTooLarge:
         _stop_reading()

@@ -36,7 +36,7 @@ def _registry():
 
 
 def metrics_view() -> Response:
-    return Response(generate_latest(_registry()), mimetype=CONTENT_TYPE_LATEST)
+    return Response(generate_latest(_registry()), content_type=CONTENT_TYPE_LATEST)  # it names its charset
 
 
 def install_metrics(app: Flask) -> None:

@@ -38,6 +38,7 @@ from marshmallow import ValidationError
 from werkzeug.datastructures import Headers
 
 from service.platform import odds as odds_json
+from service.platform.derived_randomness import IDEMPOTENCY_HEADER, request_source
 from service.platform.errors import InputError, ReceiptError
 from service.platform.fastload import fast_loader
 from service.platform.hooks import request_body
@@ -45,7 +46,7 @@ from service.platform.i18n import request_lang
 from service.platform.jsondata import plain
 from service.platform.jsonio import json_response
 from service.platform.problems import input_error_problem, unexpected_problem, validation_problem
-from service.platform.randomness import IDEMPOTENCY_HEADER, RandomSource, make_source, request_source
+from service.platform.randomness import RandomSource, make_source
 from service.platform.runtime import current_runtime
 from service.platform.schemas import (
     envelope_schema,
@@ -99,7 +100,7 @@ class Operation:
     result: type[ma.Schema] | None = None
     example: Mapping[str, Any] | None = None
     response_example: Mapping[str, Any] | None = None
-    encounter: bool = False  # an encounter's odds: with their solver, and maybe float64 (API.md §1.7)
+    encounter: bool = False  # an encounter's odds carry their solver and may be float64 (API.md §1.7)
     system: str = ""
     manual_value: Mapping[str, Any] | None = None  # the system's: the JSON Schema of one `manual` value
 
@@ -168,8 +169,10 @@ class Operation:
 
     @cached_property
     def response_schema(self) -> type[ma.Schema]:
-        if self.kind is Kind.ODDS:
+        if self.kind is Kind.ODDS and self.request_schema is not None:
             return odds_response_schema(self.id, self.request_schema, encounter=self.encounter)
+        if self.result is None:
+            raise TypeError(f"{self.id}: a {self.kind.value} operation declares its result schema")
         return envelope_schema(self.id, self.request_schema, self.result, rolling=self.kind is Kind.ROLLING)
 
     @cached_property
@@ -190,8 +193,10 @@ class Operation:
         placeholder receipt."""
         if self.response_example is not None:
             return dict(self.response_example)
-        body = self.schema.load({**self.example, "seed": EXAMPLE_SEED} if self.kind is Kind.ROLLING
-                                else dict(self.example or {})) if self.schema is not None else {}
+        example = dict(self.example or {})
+        if self.kind is Kind.ROLLING:
+            example["seed"] = EXAMPLE_SEED
+        body = self.schema.load(example) if self.schema is not None else {}
         if self.kind is Kind.ODDS:
             return odds_document(self, body)
         document = plain(answer(self, body, EXAMPLE_CALL))
@@ -341,7 +346,7 @@ def randomness_source(operation_id: str, request_body: Mapping[str, Any], random
     ``request_body`` is the loaded body without the randomness members, ``randomness`` the members
     of ``RANDOMNESS_MEMBERS`` the request gave; ``call`` what the call knows of its HTTP request
     (the ``Idempotency-Key`` header, its place in a batch). A ticket or an idempotency key derives
-    the dice from the service's secret (randomness.request_source); otherwise seed, manual or the
+    the dice from the service's secret (derived_randomness.request_source); otherwise seed, manual or the
     CSPRNG."""
     header_key = call.headers.get(IDEMPOTENCY_HEADER)
     if header_key is None and _DERIVING_MEMBERS.isdisjoint(randomness):

@@ -34,8 +34,9 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "validation-error": (422, "A field is missing, of the wrong type, out of range or over a limit."),
     "invalid-input": (422, "The rules cannot resolve the request (e.g. `manual` values that do not fit)."),
     "rule-violation": (422, "A choice the rules forbid; the message names the rule."),
-    "encounter-too-large": (422, "An encounter has more states than WURFWERK_MAX_ENCOUNTER_STATES (or, with `exact: required`, "
-                                 "than WURFWERK_MAX_ENCOUNTER_EXACT_STATES); members `states` and `limit`. Refused before solving."),
+    "encounter-too-large": (422, "An encounter has more states than WURFWERK_MAX_ENCOUNTER_STATES (or, with "
+                                 "`exact: required`, than WURFWERK_MAX_ENCOUNTER_EXACT_STATES); members `states` "
+                                 "and `limit`. Refused before solving."),
     "invalid-receipt": (422, "A signed response handed back does not verify or is of the wrong operation."),
     "invalid-ticket": (422, "A roll ticket is forged, altered, expired, for another operation or from a retired key."),
     "request-timeout": (408, "The body did not arrive within WURFWERK_READ_TIMEOUT; the connection is closed."),
@@ -187,6 +188,6 @@ def http_error(status: int, detail: str, slug: str | None = None) -> HTTPExcepti
     from werkzeug.exceptions import default_exceptions
 
     error = default_exceptions[status]()
-    error.wurfwerk_detail = detail
-    error.wurfwerk_slug = slug
+    error.wurfwerk_detail = detail  # type: ignore[attr-defined]  # read by http_exception_problem
+    error.wurfwerk_slug = slug  # type: ignore[attr-defined]
     return error

@@ -15,12 +15,12 @@ from marshmallow import fields, validate
 from service.platform import tickets
 from service.platform.api import WurfwerkBlueprint as Blueprint
 from service.platform.batch import BatchResponseSchema, batch_request_schema, run_batch
+from service.platform.derived_randomness import IDEMPOTENCY_HEADER, check_idempotency_header
 from service.platform.fields import Int, StrictSchema
 from service.platform.hooks import bearer_token_in
 from service.platform.jsonio import json_response
 from service.platform.operations import Kind, Operation
 from service.platform.problems import DOCUMENTED_STATUSES, http_error, problem
-from service.platform.randomness import IDEMPOTENCY_HEADER, check_idempotency_header
 from service.platform.runtime import current_runtime
 from service.platform.schemas import IDEMPOTENCY_KEY_PARAMETER, TicketSchema
 

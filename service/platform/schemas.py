@@ -9,8 +9,8 @@ import marshmallow as ma
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
 from service.platform.contract import given, not_given
+from service.platform.derived_randomness import IDEMPOTENCY_KEY_PATTERN, is_idempotency_key
 from service.platform.fields import Int, IntOrStr, StrictSchema
-from service.platform.randomness import IDEMPOTENCY_KEY_PATTERN, is_idempotency_key
 
 # API.md allows seeds up to 2^63-1, but receipts are RFC 8785 JSON, whose numbers are IEEE doubles:
 # above 2^53 two seeds share one canonical form, so an altered seed would still verify (and a

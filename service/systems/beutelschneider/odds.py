@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, prod
+from typing import cast
 
-from service.platform.odds import Odds, hypergeometric, mean
+from service.platform.odds import Distribution, Odds, hypergeometric, mean
 from service.systems.beutelschneider.rules import Ability, Bag, Colour, Contender, Difficulty, Severity
 
 MAX_DRAWS = 3  # the most marbles a challenge or contest draws ("besonders einfach": drei)
@@ -57,7 +58,7 @@ def challenge(bag: Bag, ability: Ability, difficulty: Difficulty) -> Odds:
 def first_aid(bag: Bag, difficulty: Difficulty) -> Odds:
     """Healing draws = green marbles drawn; a failure has none, so both distributions coincide."""
     odds = challenge(bag, Ability.SKILL, difficulty)
-    draws = odds.distributions["matching"]
+    draws = cast(Distribution, odds.distributions["matching"])  # exact odds: Fractions
     return Odds(outcomes=odds.outcomes,
                 distributions={"matching": draws, "healing_draws": draws},
                 expected={"matching": mean(draws), "healing_draws": mean(draws)})

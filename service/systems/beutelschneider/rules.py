@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from enum import Enum
 
 from service.platform.errors import InputError, RuleViolation
 from service.platform.randomness import RandomSource
+from service.platform.results import described
 
 
 class Colour(str, Enum):
@@ -168,10 +169,10 @@ def matching(drawn: Sequence[Colour], ability: Ability) -> int:
 
 @dataclass(frozen=True)
 class ChallengeResult:
-    drawn: tuple[Colour, ...]
-    matching: int
+    drawn: tuple[Colour, ...] = field(metadata=described("The marbles drawn, in order."))
+    matching: int = field(metadata=described("Marbles of the ability's colour."))
     success: bool
-    unconscious: bool
+    unconscious: bool = field(metadata=described("Ruling 1: every marble drawn is black."))
 
 
 def challenge(bag: Bag, ability: Ability, difficulty: Difficulty, source: RandomSource) -> ChallengeResult:
@@ -184,11 +185,11 @@ def challenge(bag: Bag, ability: Ability, difficulty: Difficulty, source: Random
 
 @dataclass(frozen=True)
 class FirstAidResult:
-    drawn: tuple[Colour, ...]
-    matching: int
+    drawn: tuple[Colour, ...] = field(metadata=described("The marbles drawn, in order."))
+    matching: int = field(metadata=described("Marbles of the ability's colour."))
     success: bool
-    unconscious: bool
-    healing_draws: int
+    unconscious: bool = field(metadata=described("Ruling 1: every marble drawn is black."))
+    healing_draws: int = field(metadata=described("Green marbles drawn on a success."))
 
 
 def first_aid(bag: Bag, difficulty: Difficulty, source: RandomSource) -> FirstAidResult:
@@ -214,7 +215,7 @@ class Contender:
 class ContestantResult:
     name: str
     ability: Ability
-    drawn: tuple[Colour, ...]
+    drawn: tuple[Colour, ...] = field(metadata=described("The marbles drawn, in order."))
     matching: int
     unconscious: bool
 
@@ -222,8 +223,8 @@ class ContestantResult:
 @dataclass(frozen=True)
 class ContestResult:
     participants: tuple[ContestantResult, ...]
-    winner: str | None
-    margin: int
+    winner: str | None = field(metadata=described("null on a tie at the top."))
+    margin: int = field(metadata=described("Winner's matching minus the next best; 0 on a tie."))
 
 
 def decide(scores: Sequence[int]) -> tuple[int | None, int]:
@@ -252,7 +253,7 @@ def contest(contenders: Sequence[Contender], source: RandomSource) -> ContestRes
 
 @dataclass(frozen=True)
 class InjuryResult:
-    drawn: tuple[Colour, ...]
+    drawn: tuple[Colour, ...] = field(metadata=described("Marbles drawn, each replaced by a black one."))
     bag_after: Bag
 
 
@@ -271,15 +272,16 @@ def blackened(bag: Bag, drawn: Sequence[Colour]) -> Bag:
 class CombatInjury:
     target: str
     severity: Severity
-    drawn: tuple[Colour, ...]
+    drawn: tuple[Colour, ...] = field(metadata=described(
+        "Marbles drawn from the loser's bag, each replaced by a black one."))
     bag_after: Bag
 
 
 @dataclass(frozen=True)
 class CombatResult:
-    participants: tuple[ContestantResult, ContestantResult]
-    winner: str | None
-    margin: int
+    participants: tuple[ContestantResult, ...]  # the attacker's, then the defender's
+    winner: str | None = field(metadata=described("null on a tie at the top."))
+    margin: int = field(metadata=described("Winner's matching minus the next best; 0 on a tie."))
     injury: CombatInjury | None
 
 
@@ -304,7 +306,7 @@ def combat(attacker: Contender, defender: Contender, source: RandomSource) -> Co
 
 @dataclass(frozen=True)
 class MortalDangerResult:
-    drawn: tuple[Colour, ...]
+    drawn: tuple[Colour, ...] = field(metadata=described("The marbles drawn."))
     dies: bool
 
 
@@ -318,10 +320,11 @@ def mortal_danger(bag: Bag, danger: Danger, source: RandomSource) -> MortalDange
 
 @dataclass(frozen=True)
 class HealingResult:
-    drawn: tuple[Colour, ...]
+    drawn: tuple[Colour, ...] = field(metadata=described("The marbles drawn."))
     black_drawn: int
-    choices_required: int
-    bag_after: Bag | None
+    choices_required: int = field(metadata=described(
+        "Colours `/healing/apply` needs (one per black marble); 0 when given up front."))
+    bag_after: Bag | None = field(metadata=described("The healed bag when `replacements` were given, else null."))
 
 
 def healing(bag: Bag, draws: int, source: RandomSource,
@@ -366,9 +369,10 @@ def _check_count(replacements: Sequence, expected: int, what: str) -> None:
 
 @dataclass(frozen=True)
 class ExperienceResult:
-    drawn: tuple[Colour, ...]
-    choices_required: int
-    bag_after: Bag | None
+    drawn: tuple[Colour, ...] = field(metadata=described("The marbles drawn."))
+    choices_required: int = field(metadata=described("Entries `/experience/apply` needs (one per marble drawn); 0 when "
+                                                     "given up front."))
+    bag_after: Bag | None = field(metadata=described("The new bag when `replacements` were given, else null."))
 
 
 def experience(bag: Bag, draws: int, source: RandomSource,
@@ -449,8 +453,8 @@ class BagCheck:
     """The answer of ``validate-bag``: ``problems`` in words, ``codes`` for programs."""
 
     valid: bool
-    problems: tuple[str, ...]
-    codes: tuple[BagProblem, ...]
+    problems: tuple[str, ...] = field(metadata=described("In the requested language."))
+    codes: tuple[BagProblem, ...] = field(metadata=described("Machine-readable kind of each problem, same order."))
 
 
 @dataclass(frozen=True)

@@ -3,16 +3,16 @@ apispec names components by class name across the whole service."""
 
 from __future__ import annotations
 
-import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.contract import given
 from service.platform.fields import Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
+from service.platform.results import ResultSchemas
+from service.systems.beutelschneider import rules
 from service.systems.beutelschneider.rules import (
     Ability,
     Amount,
-    BagProblem,
     Chances,
     Colour,
     Danger,
@@ -245,91 +245,18 @@ class BeutelExperienceApplyRequest(StrictSchema):
                                metadata={"description": "Per marble drawn: a different colour, or null to keep it."})
 
 
-# --- results ------------------------------------------------------------------------------------
+# --- results: derived from the rules' dataclasses -------------------------------------------------
 
-def colour_list(description: str) -> fields.List:
-    return fields.List(fields.String(validate=validate.OneOf(COLOURS)), required=True,
-                       metadata={"description": description})
-
-
-class BeutelBagResult(ma.Schema):
-    red = fields.Integer(required=True)
-    green = fields.Integer(required=True)
-    blue = fields.Integer(required=True)
-    white = fields.Integer(required=True)
-    black = fields.Integer(required=True)
-
-
-class BeutelValidateBagResult(ma.Schema):
-    valid = fields.Boolean(required=True)
-    problems = fields.List(fields.String(), required=True, metadata={"description": "In the requested language."})
-    codes = fields.List(fields.String(validate=validate.OneOf(_values(BagProblem))), required=True,
-                        metadata={"description": "Machine-readable kind of each problem, same order."})
-
-
-class BeutelChallengeResult(ma.Schema):
-    drawn = colour_list("The marbles drawn, in order.")
-    matching = fields.Integer(required=True, metadata={"description": "Marbles of the ability's colour."})
-    success = fields.Boolean(required=True)
-    unconscious = fields.Boolean(required=True, metadata={"description": "Ruling 1: every marble drawn is black."})
-
-
-class BeutelFirstAidResult(BeutelChallengeResult):
-    healing_draws = fields.Integer(required=True, metadata={"description": "Green marbles drawn on a success."})
-
-
-class BeutelContestant(ma.Schema):
-    name = fields.String(required=True)
-    ability = fields.String(required=True, validate=validate.OneOf(ABILITIES))
-    drawn = colour_list("The marbles drawn, in order.")
-    matching = fields.Integer(required=True)
-    unconscious = fields.Boolean(required=True)
-
-
-class BeutelContestResult(ma.Schema):
-    participants = fields.List(fields.Nested(BeutelContestant), required=True)
-    winner = fields.String(required=True, allow_none=True, metadata={"description": "null on a tie at the top."})
-    margin = fields.Integer(required=True,
-                            metadata={"description": "Winner's matching minus the next best; 0 on a tie."})
-
-
-class BeutelCombatInjury(ma.Schema):
-    target = fields.String(required=True)
-    severity = fields.String(required=True, validate=validate.OneOf(_values(Severity)))
-    drawn = colour_list("Marbles drawn from the loser's bag, each replaced by a black one.")
-    bag_after = fields.Nested(BeutelBagResult, required=True)
-
-
-class BeutelCombatResult(BeutelContestResult):
-    injury = fields.Nested(BeutelCombatInjury, required=True, allow_none=True)
-
-
-class BeutelInjuryResult(ma.Schema):
-    drawn = colour_list("Marbles drawn, each replaced by a black one.")
-    bag_after = fields.Nested(BeutelBagResult, required=True)
-
-
-class BeutelMortalDangerResult(ma.Schema):
-    drawn = colour_list("The marbles drawn.")
-    dies = fields.Boolean(required=True)
-
-
-class BeutelHealingResult(ma.Schema):
-    drawn = colour_list("The marbles drawn.")
-    black_drawn = fields.Integer(required=True)
-    choices_required = fields.Integer(required=True, metadata={
-        "description": "Colours `/healing/apply` needs (one per black marble); 0 when given up front."})
-    bag_after = fields.Nested(BeutelBagResult, required=True, allow_none=True,
-                              metadata={"description": "The healed bag when `replacements` were given, else null."})
-
-
-class BeutelExperienceResult(ma.Schema):
-    drawn = colour_list("The marbles drawn.")
-    choices_required = fields.Integer(required=True, metadata={
-        "description": "Entries `/experience/apply` needs (one per marble drawn); 0 when given up front."})
-    bag_after = fields.Nested(BeutelBagResult, required=True, allow_none=True,
-                              metadata={"description": "The new bag when `replacements` were given, else null."})
-
-
-class BeutelApplyResult(ma.Schema):
-    bag_after = fields.Nested(BeutelBagResult, required=True)
+RESULTS = ResultSchemas("Beutel", names={rules.Bag: "BeutelBagResult", rules.BagCheck: "BeutelValidateBagResult",
+                                         rules.ContestantResult: "BeutelContestant",
+                                         rules.Applied: "BeutelApplyResult"})
+BeutelValidateBagResult = RESULTS.of(rules.BagCheck)
+BeutelChallengeResult = RESULTS.of(rules.ChallengeResult)
+BeutelFirstAidResult = RESULTS.of(rules.FirstAidResult)
+BeutelContestResult = RESULTS.of(rules.ContestResult)
+BeutelCombatResult = RESULTS.of(rules.CombatResult)
+BeutelInjuryResult = RESULTS.of(rules.InjuryResult)
+BeutelMortalDangerResult = RESULTS.of(rules.MortalDangerResult)
+BeutelHealingResult = RESULTS.of(rules.HealingResult)
+BeutelExperienceResult = RESULTS.of(rules.ExperienceResult)
+BeutelApplyResult = RESULTS.of(rules.Applied)

@@ -121,7 +121,7 @@ def _challenge_verdict(result: ChallengeResult | FirstAidResult, lang: str) -> s
     return t.pgettext("challenge", "Success.") if result.success else t.pgettext("challenge", "Failure.")
 
 
-def challenge(result: ChallengeResult, ability: Ability, difficulty: Difficulty, name: str | None,
+def challenge(result: ChallengeResult | FirstAidResult, ability: Ability, difficulty: Difficulty, name: str | None,
               lang: str) -> str:
     t = translations(lang)
     values = {"who": _who(name, lang), "marbles": marbles(result.drawn, lang),
@@ -144,7 +144,7 @@ def first_aid(result: FirstAidResult, difficulty: Difficulty, name: str | None, 
     return f"{line} {draws}"
 
 
-def _contestants(result: ContestResult, lang: str) -> str:
+def _contestants(result: ContestResult | CombatResult, lang: str) -> str:
     t = translations(lang)
     lines = []
     for participant in result.participants:
@@ -157,7 +157,7 @@ def _contestants(result: ContestResult, lang: str) -> str:
     return "; ".join(lines)
 
 
-def _contest_verdict(result: ContestResult, lang: str) -> str:
+def _contest_verdict(result: ContestResult | CombatResult, lang: str) -> str:
     t = translations(lang)
     if result.winner is None:
         return t.gettext("A tie: nobody prevails.")

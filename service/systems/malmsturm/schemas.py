@@ -3,19 +3,18 @@ class name)."""
 
 from __future__ import annotations
 
-import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.contract import given
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import LengthAtMost
+from service.platform.results import ResultSchemas
+from service.systems.malmsturm import rules
 from service.systems.malmsturm.rules import (
     CONSEQUENCES_TO_TAKE_OUT,
     DICE,
     MAX_DICE,
     AttackType,
-    ConsequenceReason,
-    Track,
 )
 
 LEVEL_MIN, LEVEL_MAX = -10, 20
@@ -160,87 +159,12 @@ class MalmAttackRequest(StrictSchema):
                                   field_name="difficulty")
 
 
-# --- results -------------------------------------------------------------------------------------
+# --- results: derived from the rules' dataclasses -------------------------------------------------
 
-class MalmLadderLevel(ma.Schema):
-    value = fields.Integer(required=True)
-    label = fields.String(required=True)
-    open_end = fields.String(required=True, allow_none=True, validate=validate.OneOf(["below", "above"]),
-                             metadata={"description": "below/above: the level also covers every lower/higher total."})
-
-
-class MalmLadderResult(ma.Schema):
-    levels = fields.List(fields.Nested(MalmLadderLevel), required=True)
-
-
-class MalmActionResult(ma.Schema):
-    dice = fields.List(fields.Integer(), required=True)
-    total = fields.Integer(required=True)
-    label = fields.String(required=True, metadata={"description": "The total's ladder label in `lang`."})
-    success = fields.Boolean(required=True)
-    shifts = fields.Integer(required=True, metadata={"description": "Erfolge: total − difficulty, 0 on a failure."})
-    margin = fields.Integer(required=True, metadata={"description": "total − difficulty (negative on a failure)."})
-
-
-class MalmRollSide(ma.Schema):
-    name = fields.String(required=True, allow_none=True)
-    dice = fields.List(fields.Integer(), required=True)
-    total = fields.Integer(required=True)
-    label = fields.String(required=True)
-
-
-class MalmContestResult(ma.Schema):
-    a = fields.Nested(MalmRollSide, required=True)
-    b = fields.Nested(MalmRollSide, required=True)
-    winner = fields.String(required=True, allow_none=True, validate=validate.OneOf(["a", "b"]))
-    shifts = fields.Integer(required=True, metadata={"description": "Difference of the totals (0 on a tie)."})
-
-
-class MalmInitiativeEntry(ma.Schema):
-    name = fields.String(required=True)
-    intuition = fields.Integer(required=True)
-    dice = fields.List(fields.Integer(), required=True)
-    total = fields.Integer(required=True)
-    label = fields.String(required=True)
-    roll_offs = fields.List(fields.List(fields.Integer()), required=True,
-                            metadata={"description": "The 4dF of each roll-off this participant took part in."})
-
-
-class MalmInitiativeResult(ma.Schema):
-    order = fields.List(fields.Nested(MalmInitiativeEntry), required=True)
-
-
-class MalmStressTrackResult(ma.Schema):
-    current = fields.Integer(required=True)
-    max = fields.Integer(required=True)
-
-
-class MalmStressResult(ma.Schema):
-    physical = fields.Nested(MalmStressTrackResult, required=True)
-    mental = fields.Nested(MalmStressTrackResult, required=True)
-
-
-class MalmSuggestedConsequence(ma.Schema):
-    de = fields.String(required=True, metadata={"description": "As the rules text writes it, e.g. Getäuscht."})
-    en = fields.String(required=True)
-    label = fields.String(required=True, metadata={"description": "In `lang`."})
-
-
-class MalmAttackResult(ma.Schema):
-    attacker = fields.Nested(MalmRollSide, required=True)
-    defender = fields.Nested(MalmRollSide, required=True)
-    hit = fields.Boolean(required=True)
-    shifts = fields.Integer(required=True, metadata={"description": "Attacker's total − defender's, 0 on a miss."})
-    track = fields.String(required=True, validate=validate.OneOf([t.value for t in Track]))
-    stress_after = fields.Nested(MalmStressResult, required=True)
-    consequence_required = fields.Boolean(required=True)
-    consequence_reason = fields.String(required=True, allow_none=True,
-                                       validate=validate.OneOf([r.value for r in ConsequenceReason]))
-    consequences_after = fields.Integer(required=True)
-    taken_out = fields.Boolean(required=True)
-    defended = fields.Boolean(required=True, metadata={
-        "description": "false: no defense roll (`defend: false`); `defender` shows the difficulty met, no dice."})
-    suggested_consequences = fields.List(
-        fields.Nested(MalmSuggestedConsequence), required=True,
-        metadata={"description": "When a consequence is required: the text's examples for this kind of attack "
-                                 "(ruling 5), as suggestions; else empty."})
+RESULTS = ResultSchemas("Malm", names={rules.ContestSide: "MalmRollSide", rules.StressTrack: "MalmStressTrackResult",
+                                       rules.Stress: "MalmStressResult"})
+MalmLadderResult = RESULTS.of(rules.LadderResult)
+MalmActionResult = RESULTS.of(rules.ActionResult)
+MalmContestResult = RESULTS.of(rules.ContestResult)
+MalmInitiativeResult = RESULTS.of(rules.InitiativeResult)
+MalmAttackResult = RESULTS.of(rules.AttackResult)

@@ -5,10 +5,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
+from typing import Literal
 
 from service.platform.randomness import RandomSource
+from service.platform.results import described
 
 SIDES = 6
 SUCCESS_FACES = frozenset({4, 5, 6})
@@ -81,8 +83,8 @@ class Pool:
 
 @dataclass(frozen=True)
 class PoolSize:
-    dice: int
-    rescue_dice: int
+    dice: int = field(metadata=described("Dice rolled."))
+    rescue_dice: int = field(metadata=described("Rescue dice available."))
 
 
 def count_successes(faces: list[int]) -> int:
@@ -108,6 +110,9 @@ def roll(count: int, source: RandomSource) -> list[int]:
 
 GM = "gm"  # the narrator after a successful test or a tied comparison
 UNNAMED_PLAYER = "player"  # the acting character has no name
+NARRATOR = ("Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison (a "
+            "repelled attack too); the acting character's `name` after a failed test (`player` when it has "
+            "none); the loser's `name` after a lost comparison (its key `a`/`b` when it has none).")
 
 
 def narrator_of_test(success: bool, name: str | None) -> str:
@@ -120,20 +125,21 @@ def narrator_of_test(success: bool, name: str | None) -> str:
 class TestRescue:
     dice: list[int]
     successes: int
-    rescued: bool  # the first success averted a catastrophe
-    averted: int  # negative effects of the failure averted by the other successes
+    rescued: bool = field(metadata=described("The first success averted a catastrophe."))
+    averted: int = field(metadata=described("Negative effects of the failure averted: one per success not spent on a "
+                                            "catastrophe."))
 
 
 @dataclass(frozen=True)
 class TestResult:
     pool: PoolSize
-    dice: list[int]
+    dice: list[int] = field(metadata=described("The faces rolled."))
     successes: int
     success: bool
-    effects: int
-    catastrophe: bool  # after rescue
-    rescue: TestRescue | None
-    narrator: str
+    effects: int = field(metadata=described("One per success beyond the first."))
+    catastrophe: bool = field(metadata=described("Every die showed 1 and no rescue success averted it."))
+    rescue: TestRescue | None = field(metadata=described("null unless the test failed and rescue dice were rolled."))
+    narrator: str = field(metadata=described(NARRATOR))
 
 
 def test(pool: Pool, source: RandomSource) -> TestResult:
@@ -164,9 +170,10 @@ def test(pool: Pool, source: RandomSource) -> TestResult:
 class ComparisonRescue:
     dice: list[int]
     successes: int
-    cancelled: int  # net successes of the winner cancelled
-    rescued: bool  # the loss became a tie
-    catastrophe_averted: bool  # the side's catastrophe is gone (by the tie, or by the first success)
+    cancelled: int = field(metadata=described("Net successes of the winner cancelled."))
+    rescued: bool = field(metadata=described("The loss became a tie."))
+    catastrophe_averted: bool = field(metadata=described(
+        "This side's catastrophe is gone: by the tie, or (short of a tie) by the first success."))
 
 
 @dataclass(frozen=True)
@@ -175,8 +182,9 @@ class Side:
     pool: PoolSize
     dice: list[int]
     successes: int
-    catastrophe: bool  # the side's own roll showed only ones and no rescue averted it
-    rescue: ComparisonRescue | None
+    catastrophe: bool = field(metadata=described("This side's dice all showed 1 and its rescue dice did not avert it "
+                                                 "(ruling 3)."))
+    rescue: ComparisonRescue | None = field(metadata=described("null unless this side lost and had rescue dice."))
 
 
 @dataclass(frozen=True)
@@ -184,14 +192,14 @@ class ComparisonResult:
     mode: Mode
     a: Side
     b: Side
-    winner: str | None
-    net: int
-    effects: int
-    attack_lands: bool | None  # defense mode only
-    narrator: str
+    winner: Literal["a", "b"] | None
+    net: int = field(metadata=described("The winner's successes left after cancellation and rescue; 0 on a tie."))
+    effects: int = field(metadata=described("net - 1, never below 0."))
+    attack_lands: bool | None = field(metadata=described("Defense mode: the attack of a lands; null in contest mode."))
+    narrator: str = field(metadata=described(NARRATOR))
 
 
-def _leader(a_successes: int, b_successes: int, mode: Mode) -> tuple[str | None, int]:
+def _leader(a_successes: int, b_successes: int, mode: Mode) -> tuple[Literal["a", "b"] | None, int]:
     """Winner before rescue and the net successes: "Jeder seiner Erfolge zieht dem Sieger einen
     Erfolg ab." In defense mode "Hat er gleich viele oder sogar mehr Erfolge als der Angreifer, kann
     er den Angriff vollständig abwehren": the defender can repel, never win (ruling 4)."""
@@ -228,9 +236,9 @@ def comparison(a: Pool, b: Pool, source: RandomSource, *, mode: Mode = Mode.CONT
     rescues: dict[str, ComparisonRescue | None] = {"a": None, "b": None}
     if winner is not None:
         loser_key, loser, loser_faces = ("b", b, b_faces) if winner == "a" else ("a", a, a_faces)
-        rescues[loser_key] = _rescue_loss(loser, net, is_catastrophe(loser_faces), source)
-        if rescues[loser_key] is not None:
-            net -= rescues[loser_key].cancelled
+        rescue = rescues[loser_key] = _rescue_loss(loser, net, is_catastrophe(loser_faces), source)
+        if rescue is not None:
+            net -= rescue.cancelled
             winner = winner if net else None
     attack_lands = (winner == "a") if mode is Mode.DEFENSE else None
     return ComparisonResult(
@@ -261,7 +269,7 @@ def _side(pool: Pool, faces: list[int], successes: int, rescue: ComparisonRescue
 @dataclass(frozen=True)
 class RescueResult:
     dice: list[int]
-    successes: int
+    successes: int = field(metadata=described("Each averts one negative effect."))
 
 
 def rescue(dice: int, source: RandomSource) -> RescueResult:
@@ -298,9 +306,10 @@ class Category:
 @dataclass(frozen=True)
 class CategoryUse:
     name: str
-    potential: int | None
-    power: int | None
-    power_used: int  # good minus bad ranks of the category's traits
+    potential: int | None = field(metadata=described("The category's own potential; null: the character's."))
+    power: int | None = field(metadata=described("The category's own power; null: its traits count in the character's "
+                                                 "`power_used`."))
+    power_used: int = field(metadata=described("Good minus bad ranks of its traits."))
 
 
 class ProblemKind(str, Enum):
@@ -315,10 +324,11 @@ class Problem:
     """One reason a character is not valid, machine-readable; text.py words it."""
 
     kind: ProblemKind
-    value: int  # the rank or the power used
-    limit: int | None  # the potential or the power
+    value: int = field(metadata=described("The rank or the power used."))
+    limit: int | None = field(metadata=described("The potential or power."))
     trait: str | None = None
-    category: str | None = None
+    category: str | None = field(default=None, metadata=described(
+        "The category whose own limit was exceeded; null: the character's (or a duplicate trait's category)."))
     bad: bool = False
 
 
@@ -335,9 +345,11 @@ class CharacterResult:
     """What validate-character answers: the check with every problem worded in one language."""
 
     valid: bool
-    problems: list[str]
-    issues: list[Problem]
-    power_used: int
+    problems: list[str] = field(metadata=described("Every problem, in `lang`."))
+    issues: list[Problem] = field(metadata=described("The same problems, machine-readable, in the same order."))
+    power_used: int = field(metadata=described(
+        "Good minus bad ranks of the traits the character's power governs: those without a category and those in "
+        "categories without their own power (counted against `power`)."))
     categories: list[CategoryUse]
 
 

@@ -4,12 +4,13 @@ here are called ``...Body`` and results ``...ResultSchema``."""
 
 from __future__ import annotations
 
-import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, check_limit
-from service.systems.paws.rules import ADVANTAGE_CATEGORIES, Advantage, Advantages, Fit, Mode, Pool, ProblemKind
+from service.platform.results import ResultSchemas
+from service.systems.paws import rules
+from service.systems.paws.rules import ADVANTAGE_CATEGORIES, Advantage, Advantages, Fit, Mode, Pool
 
 RANK = validate.Range(min=0, max=10)
 TRAIT_RANK = validate.Range(min=1, max=10)  # ruling 6: "Eigenschaften ohne Rang gibt es nicht"
@@ -155,105 +156,10 @@ class PawsCharacterBody(StrictSchema):
             raise ValidationError(errors)
 
 
-# --- results ------------------------------------------------------------------------------------
+# --- results: derived from the rules' dataclasses -------------------------------------------------
 
-class PawsPoolSizeSchema(ma.Schema):
-    dice = fields.Integer(required=True, metadata={"description": "Dice rolled."})
-    rescue_dice = fields.Integer(required=True, metadata={"description": "Rescue dice available."})
-
-
-NARRATOR = ("Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison (a "
-            "repelled attack too); the acting character's `name` after a failed test (`player` when it has "
-            "none); the loser's `name` after a lost comparison (its key `a`/`b` when it has none).")
-
-
-class PawsTestRescueSchema(ma.Schema):
-    dice = fields.List(fields.Integer(), required=True)
-    successes = fields.Integer(required=True)
-    rescued = fields.Boolean(required=True, metadata={"description": "The first success averted a catastrophe."})
-    averted = fields.Integer(required=True, metadata={
-        "description": "Negative effects of the failure averted: one per success not spent on a catastrophe."})
-
-
-class PawsTestResultSchema(ma.Schema):
-    pool = fields.Nested(PawsPoolSizeSchema, required=True)
-    dice = fields.List(fields.Integer(), required=True, metadata={"description": "The faces rolled."})
-    successes = fields.Integer(required=True)
-    success = fields.Boolean(required=True)
-    effects = fields.Integer(required=True, metadata={"description": "One per success beyond the first."})
-    catastrophe = fields.Boolean(required=True,
-                                 metadata={"description": "Every die showed 1 and no rescue success averted it."})
-    rescue = fields.Nested(PawsTestRescueSchema, required=True, allow_none=True,
-                           metadata={"description": "null unless the test failed and rescue dice were rolled."})
-    narrator = fields.String(required=True, metadata={"description": NARRATOR})
-
-
-class PawsComparisonRescueSchema(ma.Schema):
-    dice = fields.List(fields.Integer(), required=True)
-    successes = fields.Integer(required=True)
-    cancelled = fields.Integer(required=True, metadata={"description": "Net successes of the winner cancelled."})
-    rescued = fields.Boolean(required=True, metadata={"description": "The loss became a tie."})
-    catastrophe_averted = fields.Boolean(required=True, metadata={
-        "description": "This side's catastrophe is gone: by the tie, or (short of a tie) by the first success."})
-
-
-class PawsSideSchema(ma.Schema):
-    name = fields.String(required=True, allow_none=True)
-    pool = fields.Nested(PawsPoolSizeSchema, required=True)
-    dice = fields.List(fields.Integer(), required=True)
-    successes = fields.Integer(required=True)
-    catastrophe = fields.Boolean(required=True, metadata={
-        "description": "This side's dice all showed 1 and its rescue dice did not avert it (ruling 3)."})
-    rescue = fields.Nested(PawsComparisonRescueSchema, required=True, allow_none=True,
-                           metadata={"description": "null unless this side lost and had rescue dice."})
-
-
-class PawsComparisonResultSchema(ma.Schema):
-    mode = fields.String(required=True, validate=validate.OneOf([mode.value for mode in Mode]))
-    a = fields.Nested(PawsSideSchema, required=True)
-    b = fields.Nested(PawsSideSchema, required=True)
-    winner = fields.String(required=True, allow_none=True, validate=validate.OneOf(["a", "b"]))
-    net = fields.Integer(required=True, metadata={"description": "The winner's successes left after cancellation "
-                                                                 "and rescue; 0 on a tie."})
-    effects = fields.Integer(required=True, metadata={"description": "net - 1, never below 0."})
-    attack_lands = fields.Boolean(
-        required=True, allow_none=True,
-        metadata={"description": "Defense mode: the attack of a lands; null in contest mode."})
-    narrator = fields.String(required=True, metadata={"description": NARRATOR})
-
-
-class PawsRescueResultSchema(ma.Schema):
-    dice = fields.List(fields.Integer(), required=True)
-    successes = fields.Integer(required=True, metadata={"description": "Each averts one negative effect."})
-
-
-class PawsCategoryUseSchema(ma.Schema):
-    name = fields.String(required=True)
-    potential = fields.Integer(required=True, allow_none=True,
-                               metadata={"description": "The category's own potential; null: the character's."})
-    power = fields.Integer(required=True, allow_none=True,
-                           metadata={"description": "The category's own power; null: its traits count in the "
-                                                    "character's `power_used`."})
-    power_used = fields.Integer(required=True, metadata={"description": "Good minus bad ranks of its traits."})
-
-
-class PawsProblemSchema(ma.Schema):
-    kind = fields.String(required=True, validate=validate.OneOf([kind.value for kind in ProblemKind]))
-    value = fields.Integer(required=True, metadata={"description": "The rank or the power used."})
-    limit = fields.Integer(required=True, allow_none=True, metadata={"description": "The potential or power."})
-    trait = fields.String(required=True, allow_none=True)
-    category = fields.String(required=True, allow_none=True,
-                             metadata={"description": "The category whose own limit was exceeded; null: the "
-                                                      "character's (or a duplicate trait's category)."})
-    bad = fields.Boolean(required=True)
-
-
-class PawsCharacterResultSchema(ma.Schema):
-    valid = fields.Boolean(required=True)
-    problems = fields.List(fields.String(), required=True, metadata={"description": "Every problem, in `lang`."})
-    issues = fields.List(fields.Nested(PawsProblemSchema), required=True,
-                         metadata={"description": "The same problems, machine-readable, in the same order."})
-    power_used = fields.Integer(required=True, metadata={
-        "description": "Good minus bad ranks of the traits the character's power governs: those without a "
-                       "category and those in categories without their own power (counted against `power`)."})
-    categories = fields.List(fields.Nested(PawsCategoryUseSchema), required=True)
+RESULTS = ResultSchemas("Paws")
+PawsTestResultSchema = RESULTS.of(rules.TestResult)
+PawsComparisonResultSchema = RESULTS.of(rules.ComparisonResult)
+PawsRescueResultSchema = RESULTS.of(rules.RescueResult)
+PawsCharacterResultSchema = RESULTS.of(rules.CharacterResult)

@@ -108,15 +108,15 @@ def _comparison_rescue(rescue: ComparisonRescue, loser: str, winner: str, lang: 
                                   unused) % {"count": unused})
         return " ".join([dice, *did])
     if rescue.catastrophe_averted and rescue.cancelled == 0:
-        did = t.gettext("It averts the catastrophe; the loss stands.")
+        outcome = t.gettext("It averts the catastrophe; the loss stands.")
     elif rescue.catastrophe_averted:
-        did = t.ngettext("The first averts the catastrophe, the second cancels one success of %(winner)s.",
-                         "The first averts the catastrophe, the others cancel %(count)d successes of %(winner)s.",
-                         rescue.cancelled) % values
+        outcome = t.ngettext("The first averts the catastrophe, the second cancels one success of %(winner)s.",
+                             "The first averts the catastrophe, the others cancel %(count)d successes of %(winner)s.",
+                             rescue.cancelled) % values
     else:
-        did = t.ngettext("It cancels one success of %(winner)s.", "They cancel %(count)d successes of %(winner)s.",
-                         rescue.cancelled) % values
-    return f"{dice} {did}"
+        outcome = t.ngettext("It cancels one success of %(winner)s.", "They cancel %(count)d successes of %(winner)s.",
+                             rescue.cancelled) % values
+    return f"{dice} {outcome}"
 
 
 def _comparison_verdict(result: ComparisonResult, lang: str) -> str:

@@ -1,13 +1,14 @@
-"""Proben request and result schemas."""
+"""Proben request schemas, and the result schemas derived from the rules' dataclasses."""
 
 from __future__ import annotations
 
-import marshmallow as ma
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
-from service.systems.proben.rules import Outcome, SuccessRule
+from service.platform.results import ResultSchemas
+from service.systems.proben import rules
+from service.systems.proben.rules import SuccessRule
 
 DIFFICULTY = validate.Range(min=1, max=100)
 
@@ -52,13 +53,6 @@ class ProbenTestRequest(ProbenPool):
                         metadata={"description": "meet: successes >= difficulty (default); exceed: >."})
 
 
-class ProbenTestResult(ma.Schema):
-    dice_count = fields.Integer(required=True)
-    dice = fields.List(fields.Integer(), required=True)
-    successes = fields.Integer(required=True)
-    outcome = fields.String(required=True, validate=validate.OneOf([o.value for o in Outcome]))
-    impossible = fields.Boolean(required=True)
-    quality = fields.Integer(required=True, metadata={"description": "Successes beyond those needed."})
 
 
 class ProbenOpposedRequest(StrictSchema):
@@ -67,20 +61,10 @@ class ProbenOpposedRequest(StrictSchema):
     allow_tie = Bool(load_default=False, metadata={"description": "Accept a tie instead of rolling again."})
 
 
-class ProbenSideRoll(ma.Schema):
-    dice = fields.List(fields.Integer(), required=True)
-    successes = fields.Integer(required=True)
 
 
-class ProbenOpposedRound(ma.Schema):
-    a = fields.Nested(ProbenSideRoll, required=True)
-    b = fields.Nested(ProbenSideRoll, required=True)
 
 
-class ProbenOpposedResult(ma.Schema):
-    rounds = fields.List(fields.Nested(ProbenOpposedRound), required=True)
-    winner = fields.String(required=True, allow_none=True, validate=validate.OneOf(["a", "b"]))
-    decided_by = fields.String(required=True, validate=validate.OneOf(["successes", "base", "tie"]))
 
 
 class ProbenCooperationRequest(StrictSchema):
@@ -103,16 +87,8 @@ class ProbenCooperationRequest(StrictSchema):
                                       field_name="leader") from error
 
 
-class ProbenHelperResult(ma.Schema):
-    name = fields.String(allow_none=True, required=True)
-    dice = fields.List(fields.Integer(), required=True)
-    successes = fields.Integer(required=True)
-    helped = fields.Boolean(required=True)
 
 
-class ProbenCooperationResult(ma.Schema):
-    helpers = fields.List(fields.Nested(ProbenHelperResult), required=True)
-    leader = fields.Nested(ProbenTestResult, required=True)
 
 
 class ProbenInterval(StrictSchema):
@@ -127,19 +103,8 @@ class ProbenExtendedRequest(ProbenPool):
     interval = fields.Nested(ProbenInterval, metadata={"description": "The fixed duration of each roll."})
 
 
-class ProbenExtendedRoll(ma.Schema):
-    dice = fields.List(fields.Integer(), required=True)
-    successes = fields.Integer(required=True)
-    cumulative = fields.Integer(required=True)
-
-
-class ProbenElapsed(ma.Schema):
-    amount = fields.Integer(required=True, metadata={"description": "rolls_used × interval.amount (0 with no dice)."})
-    unit = fields.String(required=True)
-
-
-class ProbenExtendedResult(ma.Schema):
-    rolls = fields.List(fields.Nested(ProbenExtendedRoll), required=True)
-    success = fields.Boolean(required=True)
-    rolls_used = fields.Integer(required=True)
-    elapsed = fields.Nested(ProbenElapsed, allow_none=True, required=True)
+RESULTS = ResultSchemas("Proben")
+ProbenTestResult = RESULTS.of(rules.TestResult)
+ProbenOpposedResult = RESULTS.of(rules.OpposedResult)
+ProbenCooperationResult = RESULTS.of(rules.CooperationResult)
+ProbenExtendedResult = RESULTS.of(rules.ExtendedResult)

@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from typing import Literal
 
 from service.platform.errors import RuleViolation
 from service.platform.randomness import RandomSource
+from service.platform.results import described
 
 DEFAULT_DIE = 10
 GM_SEAT = 0
@@ -89,8 +91,8 @@ class MemberRoll:
     party: str
     role: Role
     dice_count: int
-    dice: list[int]
-    successes: int
+    dice: list[int] = field(metadata=described("Faces 1..die, in order."))
+    successes: int = field(metadata=described("Dice showing an even face."))
 
 
 @dataclass(frozen=True)
@@ -103,17 +105,18 @@ class PartyTotal:
 class Turn:
     """One turn of a narration round: a player at their seat, or the GM at seat 0 for all npcs and
     obstacles at once ("Er handelt mit all seinen Charakteren zugleich")."""
-    seat: int
+    seat: int = field(metadata=described("The player's seat; 0 for the GM."))
     actor: Actor
-    members: list[str]
+    members: list[str] = field(metadata=described(
+        "Who acts in this turn: the player, or all npcs and obstacles with dice for the GM."))
 
 
 @dataclass(frozen=True)
 class ConflictResult:
     members: list[MemberRoll]
     parties: list[PartyTotal]
-    winner: str | None
-    narration_order: list[Turn]
+    winner: str | None = field(metadata=described("Party name; null on a tie."))
+    narration_order: list[Turn] = field(metadata=described("One narration round; repeat it until all dice are spent."))
 
 
 def conflict(parties: Sequence[Party], source: RandomSource, *, die: int = DEFAULT_DIE) -> ConflictResult:
@@ -146,6 +149,13 @@ def winner(totals: Sequence[PartyTotal]) -> str | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
+def _seat(player: Member) -> int:
+    """A player's seat: the request schema requires one for every player."""
+    if player.seat is None:
+        raise RuleViolation("parties", f"the player {player.name} needs a seat")
+    return player.seat
+
+
 def narration_order(parties: Sequence[Party]) -> list[Turn]:
     """Ruling 4: "Der Spieler, nie der Spielleiter, mit den meisten geworfenen Würfeln beginnt. Bei
     Gleichstand beginnt der Spieler, der näher beim Spielleiter sitzt (entgegen dem Uhrzeigersinn)",
@@ -153,14 +163,14 @@ def narration_order(parties: Sequence[Party]) -> list[Turn]:
     Members without dice have no turn ("Spieler, die keine Würfel mehr vor sich liegen haben, werden
     dabei einfach ausgelassen"); without any player with dice, the GM starts."""
     members = [member for party in parties for member in party.members if member.dice > 0]
-    players = sorted((m for m in members if m.role is Role.PLAYER), key=lambda m: m.seat)
+    players = sorted((m for m in members if m.role is Role.PLAYER), key=_seat)
     gm_members = [m.name for m in members if m.role is not Role.PLAYER]
     turns = [Turn(GM_SEAT, Actor.GM, gm_members)] if gm_members else []  # seat 0 comes first
-    turns += [Turn(player.seat, Actor.PLAYER, [player.name]) for player in players]
+    turns += [Turn(_seat(player), Actor.PLAYER, [player.name]) for player in players]
     if not players:
         return turns
     starter = max(players, key=lambda m: (m.dice, m.seat))
-    start = len(turns) - len(players) + players.index(starter)
+    start = turns.index(Turn(_seat(starter), Actor.PLAYER, [starter.name]))  # the round begins there
     return turns[start:] + turns[:start]
 
 
@@ -181,7 +191,7 @@ class Toughness:
     max: int
     equipment: int = 0  # toughness of equipment in use, lowered first
 
-    def hit(self) -> tuple[Toughness, str | None]:
+    def hit(self) -> tuple[Toughness, Literal["equipment", "toughness"] | None]:
         """Ruling 5: one point off, equipment toughness first; nothing below 0."""
         if self.equipment > 0:
             return replace(self, equipment=self.equipment - 1), "equipment"
@@ -214,7 +224,8 @@ class SpentDie:
     face: int
     success: bool
     target: str | None
-    lowered: str | None  # "equipment", "toughness" or None (narration only, or already at 0)
+    lowered: Literal["equipment", "toughness"] | None = field(metadata=described(
+                       "Which toughness the die lowered; null for narration only or a target already at 0."))
 
 
 @dataclass(frozen=True)
@@ -226,16 +237,18 @@ class DieRef:
 @dataclass(frozen=True)
 class HeroPointApplied:
     member: str
-    spend: int  # index into the ledger of spends
-    restored: int  # toughness points it restored (3, fewer near max)
+    spend: int = field(metadata=described("Index of the entry in `spends`."))
+    restored: int = field(metadata=described("Toughness restored: 3, fewer near max."))
 
 
 @dataclass(frozen=True)
 class NarrationResult:
-    spent: list[SpentDie]
-    hero_points_spent: list[HeroPointApplied]
+    spent: list[SpentDie] = field(metadata=described("The dice of `spends`, in order (hero point entries are in "
+                                                     "`hero_points_spent`)."))
+    hero_points_spent: list[HeroPointApplied] = field(metadata=described(
+        "The hero point entries of `spends`, each applied when it was spent."))
     toughness_after: dict[str, Toughness]
-    consequences: list[str]
+    consequences: list[str] = field(metadata=described("Members at toughness 0 once every die is spent."))
     unspent: list[DieRef]
     complete: bool
 
@@ -303,7 +316,7 @@ def _spend(index: int, spend: Spend, by_name: Mapping[str, RolledMember],
                             f"{spend.member} rolled {len(member.dice)} dice (indexes 0..{len(member.dice) - 1}), "
                             f"there is no die {spend.die}")
     face = member.dice[spend.die]
-    lowered = None
+    lowered: Literal["equipment", "toughness"] | None = None
     if spend.target is not None:
         _check_target(index, spend, member, face, by_name, state)
         state[spend.target], lowered = state[spend.target].hit()
@@ -312,7 +325,7 @@ def _spend(index: int, spend: Spend, by_name: Mapping[str, RolledMember],
 
 def _check_target(index: int, spend: Spend, member: RolledMember, face: int,
                   by_name: Mapping[str, RolledMember], state: Mapping[str, Toughness]) -> None:
-    target = by_name.get(spend.target)
+    target = by_name.get(spend.target) if spend.target is not None else None
     if not is_success(face):
         raise RuleViolation(f"spends.{index}.target",
                             f"die {spend.die} of {spend.member} shows {face}, a failure: only a success "
@@ -331,7 +344,7 @@ def _ledger_hero_point(index: int, spend: HeroPointSpend, by_name: Mapping[str, 
                       state: dict[str, Toughness]) -> HeroPointApplied:
     before = state.get(spend.member)
     state[spend.member] = _hero_points(f"spends.{index}.member", HeroPoints(spend.member, 1), by_name, state)
-    return HeroPointApplied(spend.member, index, state[spend.member].current - before.current)
+    return HeroPointApplied(spend.member, index, state[spend.member].current - (before.current if before else 0))
 
 
 def _hero_points(field: str, spent: HeroPoints, by_name: Mapping[str, RolledMember],
@@ -358,7 +371,7 @@ def _unspent(members: Sequence[RolledMember], spends: Sequence[Spend | HeroPoint
 
 @dataclass(frozen=True)
 class ResurrectionResult:
-    god: int
+    god: int = field(metadata=described(minimum=1, maximum=GOD_DIE))
     name: str | None
 
 

@@ -3,13 +3,14 @@ components by class name, and names must be unique across the service."""
 
 from __future__ import annotations
 
-import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.contract import given, not_given
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
-from service.systems.weltenbuch.rules import DEFAULT_DIE, GOD_DIE, Actor, Role
+from service.platform.results import ResultSchemas
+from service.systems.weltenbuch import rules
+from service.systems.weltenbuch.rules import DEFAULT_DIE, GOD_DIE, Role
 
 BONUS = validate.Range(min=0, max=100)
 MAX_SEAT = 100
@@ -17,9 +18,6 @@ MAX_TOUGHNESS = 1000
 # One spend per die, and the signed conflict travels in the same body (64 KiB by default): a
 # conflict with more than about a thousand dice cannot be sent back at all, so 1000 spends suffice.
 MAX_SPENDS = 1000
-# The role values as loaded (strings), named once: an enum member's .value is a property lookup.
-PLAYER = Role.PLAYER.value
-GM_ROLES = frozenset((Role.NPC.value, Role.OBSTACLE.value))
 
 
 class WeltenMemberSchema(StrictSchema):
@@ -42,7 +40,7 @@ class WeltenMemberSchema(StrictSchema):
     hero_points = Int(load_default=0, validate=validate.Range(min=0, max=50),
                       metadata={"description": "Players only: 2 dice per hero point spent."})
 
-    JSON_SCHEMA_RULES = ({"if": {"required": ["role"], "properties": {"role": {"const": PLAYER}}},
+    JSON_SCHEMA_RULES = ({"if": {"required": ["role"], "properties": {"role": {"const": Role.PLAYER.value}}},
                           "then": given("seat"),
                           "else": {"properties": {"seat": {"type": "null"}, "hero_points": {"enum": [0, None]}}}},)
 
@@ -50,9 +48,9 @@ class WeltenMemberSchema(StrictSchema):
     def _fits_role(self, data, **kwargs):
         """A player needs a `seat`; npcs and obstacles have none and spend no hero points."""
         role = data.get("role")
-        if role == PLAYER and "seat" not in data:
+        if role == Role.PLAYER and "seat" not in data:
             raise ValidationError("a player needs a seat (1.. clockwise from the GM)", field_name="seat")
-        if role in GM_ROLES:
+        if role in (Role.NPC, Role.OBSTACLE):
             if "seat" in data:
                 raise ValidationError("only players have a seat; the GM acts for npcs and obstacles at 0",
                                       field_name="seat")
@@ -131,34 +129,12 @@ class WeltenConflictRequest(StrictSchema):
             raise ValidationError({"parties": errors})
 
 
-class WeltenMemberRoll(ma.Schema):
-    name = fields.String(required=True)
-    party = fields.String(required=True)
-    role = fields.String(required=True, validate=validate.OneOf([role.value for role in Role]))
-    dice_count = fields.Integer(required=True)
-    dice = fields.List(fields.Integer(), required=True, metadata={"description": "Faces 1..die, in order."})
-    successes = fields.Integer(required=True, metadata={"description": "Dice showing an even face."})
 
 
-class WeltenPartyTotal(ma.Schema):
-    name = fields.String(required=True)
-    successes = fields.Integer(required=True)
 
 
-class WeltenTurn(ma.Schema):
-    seat = fields.Integer(required=True, metadata={"description": "The player's seat; 0 for the GM."})
-    actor = fields.String(required=True, validate=validate.OneOf([actor.value for actor in Actor]))
-    members = fields.List(fields.String(), required=True,
-                          metadata={"description": "Who acts in this turn: the player, or all npcs and "
-                                                   "obstacles with dice for the GM."})
 
 
-class WeltenConflictResult(ma.Schema):
-    members = fields.List(fields.Nested(WeltenMemberRoll), required=True)
-    parties = fields.List(fields.Nested(WeltenPartyTotal), required=True)
-    winner = fields.String(required=True, allow_none=True, metadata={"description": "Party name; null on a tie."})
-    narration_order = fields.List(fields.Nested(WeltenTurn), required=True,
-                                  metadata={"description": "One narration round; repeat it until all dice are spent."})
 
 
 # --- narration ----------------------------------------------------------------------------------
@@ -230,46 +206,14 @@ class WeltenNarrationRequest(StrictSchema):
                                                        "`{\"member\": ..., \"hero_point\": true}` into `spends`."})
 
 
-class WeltenToughnessResult(ma.Schema):
-    current = fields.Integer(required=True)
-    max = fields.Integer(required=True)
-    equipment = fields.Integer(required=True)
 
 
-class WeltenSpentDie(ma.Schema):
-    member = fields.String(required=True)
-    die = fields.Integer(required=True)
-    face = fields.Integer(required=True)
-    success = fields.Boolean(required=True)
-    target = fields.String(required=True, allow_none=True)
-    lowered = fields.String(required=True, allow_none=True, validate=validate.OneOf(["equipment", "toughness"]),
-                            metadata={"description": "Which toughness the die lowered; null for narration "
-                                                     "only or a target already at 0."})
 
 
-class WeltenHeroPointApplied(ma.Schema):
-    member = fields.String(required=True)
-    spend = fields.Integer(required=True, metadata={"description": "Index of the entry in `spends`."})
-    restored = fields.Integer(required=True, metadata={"description": "Toughness restored: 3, fewer near max."})
 
 
-class WeltenDieRef(ma.Schema):
-    member = fields.String(required=True)
-    die = fields.Integer(required=True)
 
 
-class WeltenNarrationResult(ma.Schema):
-    spent = fields.List(fields.Nested(WeltenSpentDie), required=True,
-                        metadata={"description": "The dice of `spends`, in order (hero point entries are "
-                                                 "in `hero_points_spent`)."})
-    hero_points_spent = fields.List(fields.Nested(WeltenHeroPointApplied), required=True,
-                                    metadata={"description": "The hero point entries of `spends`, each applied "
-                                                             "when it was spent."})
-    toughness_after = fields.Dict(keys=fields.String(), values=fields.Nested(WeltenToughnessResult), required=True)
-    consequences = fields.List(fields.String(), required=True,
-                               metadata={"description": "Members at toughness 0 once every die is spent."})
-    unspent = fields.List(fields.Nested(WeltenDieRef), required=True)
-    complete = fields.Boolean(required=True)
 
 
 # --- resurrection -------------------------------------------------------------------------------
@@ -279,6 +223,9 @@ class WeltenResurrectionRequest(StrictSchema):
                        metadata={"description": "The eight gods of the table, in d8 order."})
 
 
-class WeltenResurrectionResult(ma.Schema):
-    god = fields.Integer(required=True, validate=validate.Range(min=1, max=GOD_DIE))
-    name = fields.String(required=True, allow_none=True)
+# --- results: derived from the rules' dataclasses -------------------------------------------------
+
+RESULTS = ResultSchemas("Welten", names={rules.Toughness: "WeltenToughnessResult"})
+WeltenConflictResult = RESULTS.of(rules.ConflictResult)
+WeltenNarrationResult = RESULTS.of(rules.NarrationResult)
+WeltenResurrectionResult = RESULTS.of(rules.ResurrectionResult)

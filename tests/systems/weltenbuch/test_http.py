@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from service.platform.randomness import manual_values
-from tests.systems.weltenbuch.test_orc_ambush import AMBUSH, MANUAL, ROUND_1, TOUGHNESS
+from tests.systems.weltenbuch.test_worked_examples import AMBUSH, MANUAL, ROUND_1, TOUGHNESS
 from wurfwerk import InvalidRequest
 
 CONFLICT = "/v1/weltenbuch/conflict"
