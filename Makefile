@@ -70,7 +70,7 @@ js-client: $(STAMP) $(JS_STAMP)
 # each language's catalog (service/locale/<lang>/LC_MESSAGES/wurfwerk.po) for translating. A new
 # language: $(BIN)/pybabel init -i service/locale/wurfwerk.pot -d service/locale -D wurfwerk -l <lang>
 messages: $(STAMP)
-	$(BIN)/pybabel extract --add-location=file --sort-output --omit-header -k marked:1c,2 -o service/locale/wurfwerk.pot service
+	$(BIN)/pybabel extract --add-location=file --sort-output --omit-header -k marked:1c,2 -k say -k say_n:1,2 -k Template -k plural_template:1,2 -k LimitMessage -o service/locale/wurfwerk.pot service
 	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -i service/locale/wurfwerk.pot -d service/locale -D wurfwerk
 
 # Rewrite the golden file of every chat line (tests/i18n/golden/) after a deliberate change of wording.

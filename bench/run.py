@@ -23,7 +23,7 @@ from pathlib import Path
 
 import requests
 
-from bench import odds_speed
+from bench import encounter_speed, odds_speed
 from bench.load import cpu_seconds
 from service.platform.receipts import generate_private_key_pem
 from tests.deploy.processes import Gunicorn
@@ -280,12 +280,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10, help="floor/operation pairs per operation")
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--memory-requests", type=int, default=100_000)
-    parser.add_argument("--only", choices=["throughput", "in_process", "derived", "odds", "batch", "memory"],
-                        action="append")
+    parser.add_argument("--only", action="append",
+                        choices=["throughput", "in_process", "derived", "odds", "encounters", "batch", "memory"])
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install wrk")
-    wanted = set(args.only or ["throughput", "in_process", "derived", "odds", "batch", "memory"])
+    wanted = set(args.only or ["throughput", "in_process", "derived", "odds", "encounters", "batch", "memory"])
     results: dict = {"machine": {"cpus": os.cpu_count()}}
     if "in_process" in wanted:
         results["in_process"] = in_process()
@@ -296,6 +296,8 @@ def main() -> None:
     if "odds" in wanted:
         results["odds"] = odds_speed.run()
         print(json.dumps({"odds": results["odds"]}, indent=2), flush=True)
+    if "encounters" in wanted:
+        results["encounters"] = encounter_speed.run()
     tmp = Path(tempfile.mkdtemp(prefix="wurfwerk-bench-"))
     key = tmp / "key.pem"
     key.write_text(generate_private_key_pem())

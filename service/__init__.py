@@ -15,11 +15,12 @@ from service.platform.api import WurfwerkApi
 from service.platform.caching import install_revalidation
 from service.platform.contract import install_signed_examples
 from service.platform.hooks import install_hooks
+from service.platform.i18n import install_language_headers
 from service.platform.jsonio import OrjsonProvider
 from service.platform.metrics import install_metrics
 from service.platform.openapi import document_systems
 from service.platform.operations import EXAMPLE_RECEIPT, operations_of, route
-from service.platform.problems import register_problem_handlers
+from service.platform.problems import register_glossaries, register_problem_handlers
 from service.platform.receipts import KeyRing, generate_private_key_pem
 from service.platform.routes import make_platform_blueprint
 from service.platform.runtime import Runtime
@@ -51,6 +52,7 @@ def create_app(test_config: Mapping[str, Any] | Config | None = None) -> Flask:
 
     register_problem_handlers(app)
     install_hooks(app)
+    install_language_headers(app)
     install_metrics(app)
     install_revalidation(app)
     # Registered after revalidation, so run before it: the ETag is of the signed spec.
@@ -88,6 +90,7 @@ def _register_systems(app: Flask, api: WurfwerkApi) -> None:
     operations = operations_of(app)
     batchable = {id_: operation for id_, operation in operations.items() if operation.method == "POST"}
     catalogue = [system.catalogue_entry() for system in systems]
+    register_glossaries(app, {system.id: system.glossary for system in systems})
     api.register_blueprint(make_platform_blueprint(catalogue, batchable))
     document_systems(api, app, systems)
 

@@ -11,10 +11,14 @@ from wurfwerk._models import Model
 from wurfwerk.models import (
     BatchItemParam,
     BatchResponse,
+    BeutelAftermath,
+    BeutelAftermathParam,
     BeutelBag,
     BeutelBagParam,
     BeutelCreationRules,
     BeutelCreationRulesParam,
+    BeutelEncounterSide,
+    BeutelEncounterSideParam,
     BeutelFighter,
     BeutelFighterParam,
     BeutelParticipant,
@@ -25,6 +29,8 @@ from wurfwerk.models import (
     BeutelschneiderCombatResponse,
     BeutelschneiderContestOddsResponse,
     BeutelschneiderContestResponse,
+    BeutelschneiderEncounterOddsResponse,
+    BeutelschneiderEncounterResponse,
     BeutelschneiderExperienceApplyResponse,
     BeutelschneiderExperienceOddsResponse,
     BeutelschneiderExperienceResponse,
@@ -72,8 +78,12 @@ from wurfwerk.models import (
     PawsTrait,
     PawsTraitParam,
     PawsValidateCharacterResponse,
+    ProbenChainStep,
+    ProbenChainStepParam,
     ProbenCooperationOddsResponse,
     ProbenCooperationResponse,
+    ProbenEncounterOddsResponse,
+    ProbenEncounterResponse,
     ProbenExtendedOddsResponse,
     ProbenExtendedResponse,
     ProbenInterval,
@@ -92,9 +102,13 @@ from wurfwerk.models import (
     Verification,
     WeltenbuchConflictOddsResponse,
     WeltenbuchConflictResponse,
+    WeltenbuchEncounterOddsResponse,
+    WeltenbuchEncounterResponse,
     WeltenbuchNarrationResponse,
     WeltenbuchResurrectionOddsResponse,
     WeltenbuchResurrectionResponse,
+    WeltenEncounterPolicy,
+    WeltenEncounterPolicyParam,
     WeltenHeroPoint,
     WeltenHeroPointParam,
     WeltenParty,
@@ -158,6 +172,20 @@ _BEUTELSCHNEIDER_CONTEST_ODDS = Operation(
     "/v1/beutelschneider/contest/odds",
     rolling=False,
     parse=BeutelschneiderContestOddsResponse.from_json,
+)
+_BEUTELSCHNEIDER_ENCOUNTER = Operation(
+    "beutelschneider.encounter",
+    "POST",
+    "/v1/beutelschneider/encounter",
+    rolling=True,
+    parse=BeutelschneiderEncounterResponse.from_json,
+)
+_BEUTELSCHNEIDER_ENCOUNTER_ODDS = Operation(
+    "beutelschneider.encounter.odds",
+    "POST",
+    "/v1/beutelschneider/encounter/odds",
+    rolling=False,
+    parse=BeutelschneiderEncounterOddsResponse.from_json,
 )
 _BEUTELSCHNEIDER_EXPERIENCE = Operation(
     "beutelschneider.experience",
@@ -370,6 +398,20 @@ _PROBEN_COOPERATION_ODDS = Operation(
     rolling=False,
     parse=ProbenCooperationOddsResponse.from_json,
 )
+_PROBEN_ENCOUNTER = Operation(
+    "proben.encounter",
+    "POST",
+    "/v1/proben/encounter",
+    rolling=True,
+    parse=ProbenEncounterResponse.from_json,
+)
+_PROBEN_ENCOUNTER_ODDS = Operation(
+    "proben.encounter.odds",
+    "POST",
+    "/v1/proben/encounter/odds",
+    rolling=False,
+    parse=ProbenEncounterOddsResponse.from_json,
+)
 _PROBEN_EXTENDED = Operation(
     "proben.extended",
     "POST",
@@ -434,6 +476,20 @@ _WELTENBUCH_CONFLICT_ODDS = Operation(
     rolling=False,
     parse=WeltenbuchConflictOddsResponse.from_json,
 )
+_WELTENBUCH_ENCOUNTER = Operation(
+    "weltenbuch.encounter",
+    "POST",
+    "/v1/weltenbuch/encounter",
+    rolling=True,
+    parse=WeltenbuchEncounterResponse.from_json,
+)
+_WELTENBUCH_ENCOUNTER_ODDS = Operation(
+    "weltenbuch.encounter.odds",
+    "POST",
+    "/v1/weltenbuch/encounter/odds",
+    rolling=False,
+    parse=WeltenbuchEncounterOddsResponse.from_json,
+)
 _WELTENBUCH_NARRATION = Operation(
     "weltenbuch.narration",
     "POST",
@@ -469,6 +525,8 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "beutelschneider.combat.odds": _BEUTELSCHNEIDER_COMBAT_ODDS,
     "beutelschneider.contest": _BEUTELSCHNEIDER_CONTEST,
     "beutelschneider.contest.odds": _BEUTELSCHNEIDER_CONTEST_ODDS,
+    "beutelschneider.encounter": _BEUTELSCHNEIDER_ENCOUNTER,
+    "beutelschneider.encounter.odds": _BEUTELSCHNEIDER_ENCOUNTER_ODDS,
     "beutelschneider.experience": _BEUTELSCHNEIDER_EXPERIENCE,
     "beutelschneider.experience-apply": _BEUTELSCHNEIDER_EXPERIENCE_APPLY,
     "beutelschneider.experience.odds": _BEUTELSCHNEIDER_EXPERIENCE_ODDS,
@@ -500,6 +558,8 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "paws.validate-character": _PAWS_VALIDATE_CHARACTER,
     "proben.cooperation": _PROBEN_COOPERATION,
     "proben.cooperation.odds": _PROBEN_COOPERATION_ODDS,
+    "proben.encounter": _PROBEN_ENCOUNTER,
+    "proben.encounter.odds": _PROBEN_ENCOUNTER_ODDS,
     "proben.extended": _PROBEN_EXTENDED,
     "proben.extended.odds": _PROBEN_EXTENDED_ODDS,
     "proben.opposed": _PROBEN_OPPOSED,
@@ -509,6 +569,8 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "receipts.verify": _RECEIPTS_VERIFY,
     "weltenbuch.conflict": _WELTENBUCH_CONFLICT,
     "weltenbuch.conflict.odds": _WELTENBUCH_CONFLICT_ODDS,
+    "weltenbuch.encounter": _WELTENBUCH_ENCOUNTER,
+    "weltenbuch.encounter.odds": _WELTENBUCH_ENCOUNTER_ODDS,
     "weltenbuch.narration": _WELTENBUCH_NARRATION,
     "weltenbuch.resurrection": _WELTENBUCH_RESURRECTION,
     "weltenbuch.resurrection.odds": _WELTENBUCH_RESURRECTION_ODDS,
@@ -534,13 +596,15 @@ class Beutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderChallengeResponse:
         """Draw for a challenge (Herausforderung).
 
         Draws 3 (easy), 2 (normal) or 1 (hard) marbles at once; success when at least one has the
         ability's colour (combat red, skill green, magic blue). Ruling 1: `unconscious` when every marble
-        drawn is black. The marbles go back into the bag.
+        drawn is black. The marbles go back into the bag. Ruling 10: waking an unconscious character
+        ("durch eine geeignete Handlung (und Herausforderung) eines anderen Charakters") is a challenge of
+        the helper with the ability the act needs; it has no operation of its own.
 
         Checked beyond the schema (422 naming the field):
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
@@ -569,8 +633,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_CHALLENGE,
@@ -596,7 +662,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderChallengeOddsResponse:
         """Exact odds of a challenge.
 
@@ -619,8 +685,10 @@ class Beutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_CHALLENGE_ODDS,
@@ -641,18 +709,21 @@ class Beutelschneider:
         attacker: BeutelFighterParam | BeutelFighter,
         defender: BeutelFighterParam | BeutelFighter,
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderCombatResponse:
         """One exchange of blows (Schlagabtausch), or an uneven contest.
 
         A contest of two (ruling 2) where `ability` defaults to `combat`. Ruling 3: the loser suffers an
-        injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used `combat`; a
-        winner using another ability (flight, escape) inflicts nothing. The injury is drawn from the
-        loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
-        a bag holding fewer marbles than the severity has all of them drawn.
+        injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used an injuring
+        ability; a winner using another ability (flight, escape) inflicts nothing. Ruling 9: the injuring
+        abilities are `injuring_abilities`, `[combat]` by default; a world where magic wounds adds `magic`.
+        Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury
+        is drawn from the loser's bag at once (after both draws) and each marble drawn becomes black
+        (`injury.bag_after`); a bag holding fewer marbles than the severity has all of them drawn.
 
         Checked beyond the schema (422 naming the field):
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
@@ -671,14 +742,19 @@ class Beutelschneider:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
                 Sending the same request with the same key again gives the same result. Not with seed or
                 manual, which are reproducible already.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision).
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_COMBAT,
@@ -686,6 +762,7 @@ class Beutelschneider:
                 "attacker": attacker,
                 "defender": defender,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "manual": manual,
                 "seed": seed,
                 "ticket": ticket,
@@ -699,12 +776,15 @@ class Beutelschneider:
         attacker: BeutelFighterParam | BeutelFighter,
         defender: BeutelFighterParam | BeutelFighter,
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderCombatOddsResponse:
         """Exact odds of an exchange of blows.
 
-        Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using combat, ruling 3),
+        Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using an injuring
+        ability,
+        rulings 3 and 9),
         `wins:<name>` (a win that inflicts no injury: the winner used another ability; 0 for a side using
         combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
         Distributions `margin` (0 = tie) and `severity` (0 = no injury).
@@ -721,9 +801,14 @@ class Beutelschneider:
 
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_COMBAT_ODDS,
@@ -731,6 +816,7 @@ class Beutelschneider:
                 "attacker": attacker,
                 "defender": defender,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -744,15 +830,21 @@ class Beutelschneider:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderContestResponse:
         """Draw for a contest (Auseinandersetzung).
 
         Every participant draws for their own ability and difficulty (in the order given); the
         marbles of each one's ability colour are compared. Ruling 2: most matching marbles wins;
         `margin` = winner's matching minus the next best; a tie at the top has no winner (`winner`
-        null, `margin` 0). Ruling 1: `unconscious` per participant. Contests inflict no injury; use
-        `/combat` for a fight. Names must be unique.
+        null, `margin` 0). Ruling 8: participants may name a `side` ("nur einer von ihnen – beziehungsweise
+        nur eine Seite"): the side of the participant with the most matching marbles wins
+        (`winning_side`), a tie at the top within one side is that side's win, and `margin` is that best
+        count minus the best of any other side. Ruling 1: `unconscious` per participant. Ruling 11:
+        "niedrigere Schwierigkeiten sorgen für einen schnelleren und entscheidenderen Ausgang" speaks of
+        one
+        contest (more marbles drawn, fewer ties, larger margins). Contests inflict no injury; use `/combat`
+        for a fight. Names must be unique.
 
         Checked beyond the schema (422 naming the field):
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
@@ -777,8 +869,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_CONTEST,
@@ -798,12 +892,14 @@ class Beutelschneider:
         participants: Sequence[BeutelParticipantParam | BeutelParticipant],
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderContestOddsResponse:
         """Exact odds of a contest.
 
-        Outcomes `wins:<name>` per participant and `tie` (ruling 2), over all draws of all participants
-        (computed per participant, then combined); distribution `margin` (0 = tie); expected
+        Outcomes `wins:<side>` per side and `tie` (ruling 2; ruling 8: a participant without `side` is a
+        side of its own, so without sides these are `wins:<name>` per participant), over all draws of all
+        participants (computed per participant, each side scoring its best, then combined); distribution
+        `margin` (0 = tie); expected
         `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
@@ -819,12 +915,182 @@ class Beutelschneider:
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_CONTEST_ODDS,
             {"participants": participants, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
+
+    def encounter(
+        self,
+        *,
+        sides: Sequence[BeutelEncounterSideParam | BeutelEncounterSide],
+        aftermath: BeutelAftermathParam | BeutelAftermath | None = None,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
+        lang: str | None = None,
+    ) -> BeutelschneiderEncounterResponse:
+        """Play a whole fight out, exchange by exchange.
+
+        Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+        wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt"
+        and
+        "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+        when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+        "Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+        changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that
+        can
+        never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+        `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
+        es
+        auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat`
+        injures
+        (ruling 9's default). `max_rounds` counts exchanges.
+
+        `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
+        `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
+        (`undecided`). `curve_rounds` and `exact` are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
+        ``POST /v1/beutelschneider/encounter`` (``beutelschneider.encounter``). Rolls dice: unless
+        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
+
+        Args:
+            sides: Exactly two; each exchange is a `combat` with the first as attacker.
+            aftermath: What follows the fight (E5).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _BEUTELSCHNEIDER_ENCOUNTER,
+            {
+                "sides": sides,
+                "aftermath": aftermath,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "seed": seed,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    def encounter_odds(
+        self,
+        *,
+        sides: Sequence[BeutelEncounterSideParam | BeutelEncounterSide],
+        aftermath: BeutelAftermathParam | BeutelAftermath | None = None,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> BeutelschneiderEncounterOddsResponse:
+        """Chances of a whole fight, in float64.
+
+        Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+        wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt"
+        and
+        "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+        when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+        "Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+        changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that
+        can
+        never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+        `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
+        es
+        auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat`
+        injures
+        (ruling 9's default). `max_rounds` counts exchanges.
+
+        Outcomes `wins:<name>` per side, `both_out`, `stalemate`, and `undecided` with `max_rounds`;
+        distributions `black_after:<name>` (black marbles at the end); expected `exchanges`,
+        `black_after:<name>` and, with an aftermath, `dies:<name>`. The state is the two bags, and only
+        the marbles of a side's ability colour and its other non-black marbles matter: the bound is
+        Π over sides of (matching + 1)(other non-black + 1), refused over WURFWERK_MAX_ENCOUNTER_STATES
+        with 422 `encounter-too-large`. Answered in float64 (exact fractions grow about a digit per
+        state): every `exact` is null, `exact: required` is a 422, the outcomes sum to 1 within
+        `solver.max_error` (every term non-negative, no cancellation).
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
+        ``POST /v1/beutelschneider/encounter/odds`` (``beutelschneider.encounter.odds``).
+
+        Args:
+            sides: Exactly two; each exchange is a `combat` with the first as attacker.
+            aftermath: What follows the fight (E5).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _BEUTELSCHNEIDER_ENCOUNTER_ODDS,
+            {
+                "sides": sides,
+                "aftermath": aftermath,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -839,7 +1105,7 @@ class Beutelschneider:
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceResponse:
         """Draw for experience (Erfahrung).
 
@@ -877,8 +1143,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_EXPERIENCE,
@@ -900,7 +1168,7 @@ class Beutelschneider:
         *,
         draw: Mapping[str, Any] | Model,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None],
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceApplyResponse:
         """Apply the experience choices to a signed draw.
 
@@ -918,8 +1186,10 @@ class Beutelschneider:
         Args:
             draw: The complete signed `/experience` response.
             replacements: Per marble drawn: a different colour, or null to keep it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_EXPERIENCE_APPLY,
@@ -936,7 +1206,7 @@ class Beutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceOddsResponse:
         """Exact odds of an experience draw.
 
@@ -959,8 +1229,10 @@ class Beutelschneider:
             replacements: Optional, to learn in one step: per marble drawn a different colour (red, green,
                 blue, white) or null to keep it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_EXPERIENCE_ODDS,
@@ -985,7 +1257,7 @@ class Beutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderFirstAidResponse:
         """Tend a wounded character (Versorgung von Verletzungen).
 
@@ -1019,8 +1291,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_FIRST_AID,
@@ -1044,7 +1318,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderFirstAidOddsResponse:
         """Exact odds of first aid.
 
@@ -1066,8 +1340,10 @@ class Beutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_FIRST_AID_ODDS,
@@ -1093,7 +1369,7 @@ class Beutelschneider:
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingResponse:
         """Draw for healing (Heilung).
 
@@ -1132,8 +1408,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_HEALING,
@@ -1156,7 +1434,7 @@ class Beutelschneider:
         *,
         draw: Mapping[str, Any] | Model,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]],
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingApplyResponse:
         """Apply the healing choices to a signed draw.
 
@@ -1175,8 +1453,10 @@ class Beutelschneider:
         Args:
             draw: The complete signed `/healing` response.
             replacements: One colour (red, green, blue) per black marble drawn.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_HEALING_APPLY,
@@ -1194,7 +1474,7 @@ class Beutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingOddsResponse:
         """Exact odds of a healing draw.
 
@@ -1218,8 +1498,10 @@ class Beutelschneider:
             replacements: Optional, to heal in one step: one colour (red, green, blue) per marble drawn;
                 the k-th black marble drawn takes the k-th colour.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_HEALING_ODDS,
@@ -1245,7 +1527,7 @@ class Beutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderInjuryResponse:
         """Suffer an injury (Verletzung).
 
@@ -1278,8 +1560,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_INJURY,
@@ -1303,7 +1587,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderInjuryOddsResponse:
         """Exact odds of an injury.
 
@@ -1324,8 +1608,10 @@ class Beutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_INJURY_ODDS,
@@ -1349,7 +1635,7 @@ class Beutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderMortalDangerResponse:
         """Face mortal danger (Lebensgefahr).
 
@@ -1382,8 +1668,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_MORTAL_DANGER,
@@ -1407,7 +1695,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderMortalDangerOddsResponse:
         """Exact odds of mortal danger.
 
@@ -1428,8 +1716,10 @@ class Beutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_MORTAL_DANGER_ODDS,
@@ -1449,7 +1739,7 @@ class Beutelschneider:
         bag: BeutelBagParam | BeutelBag,
         name: str | None = None,
         rules: BeutelCreationRulesParam | BeutelCreationRules | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderValidateBagResponse:
         """Check a starting bag (Charaktererschaffung).
 
@@ -1469,8 +1759,10 @@ class Beutelschneider:
             bag: The bag to check.
             name: Whose bag (used in the summary only).
             rules: The creation rule (default 20 marbles: 5 white, 15 free).
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_VALIDATE_BAG,
@@ -1498,7 +1790,7 @@ class Malmsturm:
         modifier: int | None = 0,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmActionResponse:
         """Roll a simple action (Einfache Aktion).
 
@@ -1531,8 +1823,10 @@ class Malmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_ACTION,
@@ -1558,7 +1852,7 @@ class Malmsturm:
         idempotency_key: str | None = None,
         modifier: int | None = 0,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmActionOddsResponse:
         """Exact odds of a simple action.
 
@@ -1577,8 +1871,10 @@ class Malmsturm:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             modifier: Situational bonus or penalty added to the total (default 0).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_ACTION_ODDS,
@@ -1606,7 +1902,7 @@ class Malmsturm:
         seed: int | None = None,
         take_consequence_early: bool | None = False,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmAttackResponse:
         """Roll an attack in a conflict (Angriff).
 
@@ -1626,7 +1922,12 @@ class Malmsturm:
         Unkonzentriert; intimidate Eingeschüchtert, Verunsichert, Verängstigt; charm Kooperativ, Verliebt;
         push Aus dem Gleichgewicht gebracht, Stolpern; persuade Überredet, ein Auge zudrücken), in German,
         English and `lang`. Ruling 6: the consequences and their recovery times are listed in
-        `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
+        `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4). Ruling 8: a consequence's severity
+        (leicht/mittel/schwer) is the defender's choice with the GM ("Normalerweise bestimmt der
+        Verteidiger selbst"); it changes no numbers, only the recovery time, and the count decides;
+        invoking one ("Eine Konsequenz funktioniert wie ein Aspekt") is entered as `modifier`. Ruling 9:
+        `/v1/systems` lists the defender's skills per attack kind (`attack_skills`, the text's table:
+        Ausweichen, Menschenkenntnis/Wahrnehmung, Nerven behalten, Körperbeherrschung).
 
         Checked beyond the schema (422 naming the field):
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
@@ -1656,8 +1957,10 @@ class Malmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_ATTACK,
@@ -1687,7 +1990,7 @@ class Malmsturm:
         idempotency_key: str | None = None,
         take_consequence_early: bool | None = False,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmAttackOddsResponse:
         """Exact odds of an attack.
 
@@ -1713,8 +2016,10 @@ class Malmsturm:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_ATTACK_ODDS,
@@ -1741,7 +2046,7 @@ class Malmsturm:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmContestResponse:
         """Roll a contest (Wettstreit).
 
@@ -1770,8 +2075,10 @@ class Malmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_CONTEST,
@@ -1795,7 +2102,7 @@ class Malmsturm:
         dice: int | None = 4,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmContestOddsResponse:
         """Exact odds of a contest.
 
@@ -1811,8 +2118,10 @@ class Malmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_CONTEST_ODDS,
@@ -1829,7 +2138,7 @@ class Malmsturm:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmInitiativeResponse:
         """Roll the order of a conflict (Reihenfolge).
 
@@ -1863,8 +2172,10 @@ class Malmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_INITIATIVE,
@@ -1886,7 +2197,7 @@ class Malmsturm:
         dice: int | None = 4,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmInitiativeOddsResponse:
         """Exact odds of the order of a conflict.
 
@@ -1906,8 +2217,10 @@ class Malmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_INITIATIVE_ODDS,
@@ -1923,7 +2236,7 @@ class Malmsturm:
     def ladder(
         self,
         *,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmLadderResponse:
         """The ladder (Stufenleiter) with its labels.
 
@@ -1936,8 +2249,10 @@ class Malmsturm:
         ``GET /v1/malmsturm/ladder`` (``malmsturm.ladder``).
 
         Args:
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(_MALMSTURM_LADDER, None, {"lang": lang})
 
@@ -1960,7 +2275,7 @@ class Paws:
         mode: Literal["contest", "defense"] | None = "contest",
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsComparisonResponse:
         """Roll a comparison (Vergleich).
 
@@ -1971,9 +2286,12 @@ class Paws:
         rescue dice (after the two pools); each rescue success cancels one of the winner's net successes,
         reaching 0 makes a tie, never a win; a tie is no failure, so the rescued side's catastrophe (every
         die 1) is gone too. Short of a tie, the first rescue success averts the side's catastrophe instead
-        and the others cancel (`rescue.catastrophe_averted`). Each side's `catastrophe` is its own roll of
-        only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
-        on a tie or a repelled attack.
+        and the others cancel (`rescue.catastrophe_averted`). Ruling 8: only the loser can suffer a
+        catastrophe: a side's `catastrophe` is its own roll of only ones, on a loss, that no rescue averted
+        (a 0:0 tie of ones is none for either side); the chat line says it before any rescue. Ruling 7
+        ("Bei Vergleichen hat grundsätzlich der Verlierer das Recht"): `narrator` is the loser (its `name`,
+        or `a`/`b`), in defense mode too: a repelled attack is narrated by the attacker; `gm` on a tie.
+        Ruling 9: a pool's `penalty_dice` are the dice the GM takes away ("Gegner schwächen").
 
         Checked beyond the schema (422 naming the field):
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
@@ -2000,8 +2318,10 @@ class Paws:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_COMPARISON,
@@ -2025,14 +2345,15 @@ class Paws:
         idempotency_key: str | None = None,
         mode: Literal["contest", "defense"] | None = "contest",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsComparisonOddsResponse:
         """Exact odds of a comparison.
 
         Outcomes `a`, `b` and `tie` after the loser's rescue dice (in defense mode `b` is always 0);
         distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`, and `catastrophe_a`,
-        `catastrophe_b` (1: the side ends with a catastrophe no rescue averted, ruling 3: a rescue short
-        of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
+        `catastrophe_b` (1: the side ends with a catastrophe no rescue averted: only on a loss, ruling 8;
+        ruling 3: a rescue short of a tie spends its first success on the catastrophe, so `net` counts
+        it). Same rulings as
         `paws.comparison`.
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
@@ -2050,8 +2371,10 @@ class Paws:
             mode: contest: both attack, more successes wins; defense: b only defends, the attack lands with
                 net >= 1, b cannot win.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_COMPARISON_ODDS,
@@ -2067,7 +2390,7 @@ class Paws:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsRescueResponse:
         """Roll the group's rescue dice (Rettungswürfel).
 
@@ -2095,8 +2418,10 @@ class Paws:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_RESCUE,
@@ -2116,7 +2441,7 @@ class Paws:
         dice: int,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsRescueOddsResponse:
         """Exact odds of the group's rescue dice.
 
@@ -2131,8 +2456,10 @@ class Paws:
             dice: The group's one-shot rescue dice to roll now.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_RESCUE_ODDS,
@@ -2151,10 +2478,11 @@ class Paws:
         idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
+        penalty_dice: int | None = 0,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
         wounds: int | None = 0,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsTestResponse:
         """Roll a test (Probe).
 
@@ -2194,14 +2522,18 @@ class Paws:
                 manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Who rolls (echoed in results).
+            penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
+                ("einen Abzug von einem Würfel"); not wounds.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
             wounds: Wounds that hinder this action: -1 die each.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_TEST,
@@ -2214,6 +2546,7 @@ class Paws:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "name": name,
+                "penalty_dice": penalty_dice,
                 "seed": seed,
                 "ticket": ticket,
                 "wounds": wounds,
@@ -2231,9 +2564,10 @@ class Paws:
         fit: Literal["fallback", "matching", "specialized"] | None = "matching",
         idempotency_key: str | None = None,
         name: str | None = None,
+        penalty_dice: int | None = 0,
         ticket: Mapping[str, Any] | Model | None = None,
         wounds: int | None = 0,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsTestOddsResponse:
         """Exact odds of a test.
 
@@ -2260,10 +2594,14 @@ class Paws:
                 needed).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Who rolls (echoed in results).
+            penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
+                ("einen Abzug von einem Würfel"); not wounds.
             ticket: Accepted and ignored: the odds do not depend on it.
             wounds: Wounds that hinder this action: -1 die each.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_TEST_ODDS,
@@ -2275,6 +2613,7 @@ class Paws:
                 "fit": fit,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "penalty_dice": penalty_dice,
                 "ticket": ticket,
                 "wounds": wounds,
             },
@@ -2288,7 +2627,7 @@ class Paws:
         power: int,
         traits: Sequence[PawsTraitParam | PawsTrait],
         categories: Sequence[PawsCategoryParam | PawsCategory] | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsValidateCharacterResponse:
         """Validate a character (Potenzial und Macht).
 
@@ -2300,7 +2639,10 @@ class Paws:
         category and those in categories without their own power), `categories[].power_used` the traits
         of each category. The potential holds
         for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
-        `lang`, `issues` machine-readable), not only the first.
+        `lang`, `issues` machine-readable), not only the first. Ruling 10: `hints` give the text's
+        guidance,
+        never a problem: a potential "mit 3 gut bemessen" (below: more ordinary characters, above: heroic
+        style, from 5: gods), a power of "etwa dem fünffachen" of the potential (a hint outside 4x..6x).
 
         Checked beyond the schema (422 naming the field):
         - Category names are unique, and a trait's `category` is one of `categories`.
@@ -2310,8 +2652,10 @@ class Paws:
         Args:
             potential: Highest rank of any trait.
             power: Good minus bad ranks allowed.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_VALIDATE_CHARACTER,
@@ -2339,7 +2683,7 @@ class Proben:
         seed: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenCooperationResponse:
         """Roll a cooperation (Zusammenarbeiten).
 
@@ -2369,8 +2713,10 @@ class Proben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_COOPERATION,
@@ -2396,7 +2742,7 @@ class Proben:
         idempotency_key: str | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenCooperationOddsResponse:
         """Exact odds of a cooperation.
 
@@ -2416,8 +2762,10 @@ class Proben:
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_COOPERATION_ODDS,
@@ -2426,6 +2774,167 @@ class Proben:
                 "helpers": helpers,
                 "leader": leader,
                 "idempotency_key": idempotency_key,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    def encounter(
+        self,
+        *,
+        steps: Sequence[ProbenChainStepParam | ProbenChainStep],
+        carry_partial: bool | None = False,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        seed: int | None = None,
+        success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: TicketParam | Ticket | None = None,
+        lang: str | None = None,
+    ) -> ProbenEncounterResponse:
+        """Play a chain of tests out, attempt by attempt.
+
+        A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+        (rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+        jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+        übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+        are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every
+        step
+        succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+        weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+        attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+        same `success_rule`. `max_rounds` counts attempts.
+
+        `steps` lists every attempt as `proben.test` reports it, `attempts` which step and attempt each
+        is (and the difficulty it was rolled against); `end` the attempts and the verdict of every step.
+        `curve_rounds` and `exact` are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
+        ``POST /v1/proben/encounter`` (``proben.encounter``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
+
+        Args:
+            steps: The tests, in order; the chain stops at the first that fails.
+            carry_partial: E2: the successes of a failed attempt count toward the next attempt of the same
+                step (default false).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            success_rule: meet: successes >= difficulty (default); exceed: >.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _PROBEN_ENCOUNTER,
+            {
+                "steps": steps,
+                "carry_partial": carry_partial,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "seed": seed,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    def encounter_odds(
+        self,
+        *,
+        steps: Sequence[ProbenChainStepParam | ProbenChainStep],
+        carry_partial: bool | None = False,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> ProbenEncounterOddsResponse:
+        """Exact odds of a chain of tests.
+
+        A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+        (rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+        jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+        übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+        are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every
+        step
+        succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+        weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+        attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+        same `success_rule`. `max_rounds` counts attempts.
+
+        Outcomes `success`, `failure:<i>` per step and, with `max_rounds`, `undecided`; distribution
+        `attempts` (the chain's total, at most `max_rounds`); expected `rounds` (the expected attempts).
+        The bound is Σ over steps of attempts × (required successes with `carry_partial`, else 1) plus
+        the ends; exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES under `exact: auto`, float64 above.
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
+        ``POST /v1/proben/encounter/odds`` (``proben.encounter.odds``).
+
+        Args:
+            steps: The tests, in order; the chain stops at the first that fails.
+            carry_partial: E2: the successes of a failed attempt count toward the next attempt of the same
+                step (default false).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            success_rule: meet: successes >= difficulty (default); exceed: >.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _PROBEN_ENCOUNTER_ODDS,
+            {
+                "steps": steps,
+                "carry_partial": carry_partial,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
                 "success_rule": success_rule,
                 "ticket": ticket,
             },
@@ -2447,7 +2956,7 @@ class Proben:
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenExtendedResponse:
         """Roll an extended test (Erweiterte Probe).
 
@@ -2485,8 +2994,10 @@ class Proben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_EXTENDED,
@@ -2520,7 +3031,7 @@ class Proben:
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenExtendedOddsResponse:
         """Exact odds of an extended test.
 
@@ -2546,8 +3057,10 @@ class Proben:
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_EXTENDED_ODDS,
@@ -2576,7 +3089,7 @@ class Proben:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenOpposedResponse:
         """Roll an opposed test (Vergleichende Probe).
 
@@ -2608,8 +3121,10 @@ class Proben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_OPPOSED,
@@ -2633,7 +3148,7 @@ class Proben:
         allow_tie: bool | None = False,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenOpposedOddsResponse:
         """Exact odds of an opposed test.
 
@@ -2652,8 +3167,10 @@ class Proben:
             allow_tie: Accept a tie instead of rolling again.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_OPPOSED_ODDS,
@@ -2677,7 +3194,7 @@ class Proben:
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenTestResponse:
         """Roll a simple test (Einfache Probe).
 
@@ -2686,7 +3203,8 @@ class Proben:
         or > difficulty (`exceed`, the literal "Übersteigt"); `attempt` n removes n-1 dice, and with no
         dice left the outcome is `no_dice` and nothing is rolled; `impossible` when the dice cannot reach
         the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
-        `quality` = successes beyond those needed.
+        `quality` = successes beyond those needed. Ruling 7: the chat line names the difficulty as the text
+        does (1 Einfach, 2 Standard, 3 Fordernd, 4 and more Schwer).
 
         Checked beyond the schema (422 naming the field):
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
@@ -2719,8 +3237,10 @@ class Proben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_TEST,
@@ -2756,7 +3276,7 @@ class Proben:
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenTestOddsResponse:
         """Exact odds of a simple test.
 
@@ -2784,8 +3304,10 @@ class Proben:
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_TEST_ODDS,
@@ -2849,7 +3371,7 @@ class Weltenbuch:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchConflictResponse:
         """Roll a conflict scene (Konfliktszene).
 
@@ -2893,8 +3415,10 @@ class Weltenbuch:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_CONFLICT,
@@ -2916,7 +3440,7 @@ class Weltenbuch:
         die: int | None = 10,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchConflictOddsResponse:
         """Exact odds of a conflict scene.
 
@@ -2941,12 +3465,188 @@ class Weltenbuch:
             die: Sides of the die; any even number (an even face is a success).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_CONFLICT_ODDS,
             {"parties": parties, "die": die, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
+
+    def encounter(
+        self,
+        *,
+        parties: Sequence[WeltenPartyParam | WeltenParty],
+        toughness: Mapping[str, WeltenToughnessParam | WeltenToughness],
+        curve_rounds: int | None = 0,
+        die: int | None = 10,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
+        seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
+        lang: str | None = None,
+    ) -> WeltenbuchEncounterResponse:
+        """Play a conflict scene out: the roll and the policy's narration.
+
+        The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+        ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+        bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+        Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
+        toughness of a member of the other party chosen by `policy.targeting` (every member needs a
+        `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
+        target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
+        Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
+        held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
+        immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
+        Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
+        prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+
+        `steps` holds the one round: `conflict` as `weltenbuch.conflict` reports it and `narration` as
+        `weltenbuch.narration` reports it for the policy's spends (turn by turn in the narration order,
+        each member spending all its dice). `curve_rounds` and `exact` are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The die has an even number of sides.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Party names, member names and players' seats are unique across the conflict.
+        - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+        - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+        - `current` toughness is at most `max`.
+
+        ``POST /v1/weltenbuch/encounter`` (``weltenbuch.encounter``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+
+        Args:
+            parties: Exactly two parties.
+            toughness: Toughness at the start of the scene, one entry per member.
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            die: Sides of the die; any even number (an even face is a success).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _WELTENBUCH_ENCOUNTER,
+            {
+                "parties": parties,
+                "toughness": toughness,
+                "curve_rounds": curve_rounds,
+                "die": die,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "policy": policy,
+                "seed": seed,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    def encounter_odds(
+        self,
+        *,
+        parties: Sequence[WeltenPartyParam | WeltenParty],
+        toughness: Mapping[str, WeltenToughnessParam | WeltenToughness],
+        curve_rounds: int | None = 0,
+        die: int | None = 10,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> WeltenbuchEncounterOddsResponse:
+        """Exact odds of a conflict scene and its consequences.
+
+        The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+        ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+        bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+        Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
+        toughness of a member of the other party chosen by `policy.targeting` (every member needs a
+        `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
+        target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
+        Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
+        held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
+        immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
+        Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
+        prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+
+        Outcomes `wins:<party>` and `tie`; distribution `consequences:<party>` (how many of its members
+        take one; `weltenbuch.conflict.odds` gives the successes); expected `consequence:<member>` (its
+        chance to take one) and, per held hero point, `hero_point:<member>` (the chance it is needed).
+        The bound is Σ over the parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
+        under `exact: auto`.
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The die has an even number of sides.
+        - Party names, member names and players' seats are unique across the conflict.
+        - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+        - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+        - `current` toughness is at most `max`.
+
+        ``POST /v1/weltenbuch/encounter/odds`` (``weltenbuch.encounter.odds``).
+
+        Args:
+            parties: Exactly two parties.
+            toughness: Toughness at the start of the scene, one entry per member.
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            die: Sides of the die; any even number (an even face is a success).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _WELTENBUCH_ENCOUNTER_ODDS,
+            {
+                "parties": parties,
+                "toughness": toughness,
+                "curve_rounds": curve_rounds,
+                "die": die,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "policy": policy,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -2957,7 +3657,7 @@ class Weltenbuch:
         hero_points: Sequence[WeltenHeroPointParam | WeltenHeroPoint] | None = None,
         spends: Sequence[WeltenSpendParam | WeltenSpend] | None = None,
         toughness: Mapping[str, WeltenToughnessParam | WeltenToughness] | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchNarrationResponse:
         """Apply the dice spent in the narration (Was genau ist geschehen?).
 
@@ -2990,8 +3690,10 @@ class Weltenbuch:
                 dice, put `{"member": ..., "hero_point": true}` into `spends`.
             spends: The ledger: every die (and hero point) spent so far, in the order spent.
             toughness: Toughness at the start of the scene, by member name.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_NARRATION,
@@ -3007,7 +3709,7 @@ class Weltenbuch:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchResurrectionResponse:
         """Find the god who brought a character back (Wiederauferstehung).
 
@@ -3035,8 +3737,10 @@ class Weltenbuch:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_RESURRECTION,
@@ -3056,7 +3760,7 @@ class Weltenbuch:
         gods: Sequence[str] | None = None,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchResurrectionOddsResponse:
         """Exact odds of a resurrection.
 
@@ -3071,8 +3775,10 @@ class Weltenbuch:
             gods: The eight gods of the table, in d8 order.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_RESURRECTION_ODDS,
@@ -3225,13 +3931,15 @@ class AsyncBeutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderChallengeResponse:
         """Draw for a challenge (Herausforderung).
 
         Draws 3 (easy), 2 (normal) or 1 (hard) marbles at once; success when at least one has the
         ability's colour (combat red, skill green, magic blue). Ruling 1: `unconscious` when every marble
-        drawn is black. The marbles go back into the bag.
+        drawn is black. The marbles go back into the bag. Ruling 10: waking an unconscious character
+        ("durch eine geeignete Handlung (und Herausforderung) eines anderen Charakters") is a challenge of
+        the helper with the ability the act needs; it has no operation of its own.
 
         Checked beyond the schema (422 naming the field):
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
@@ -3260,8 +3968,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_CHALLENGE,
@@ -3287,7 +3997,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderChallengeOddsResponse:
         """Exact odds of a challenge.
 
@@ -3310,8 +4020,10 @@ class AsyncBeutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_CHALLENGE_ODDS,
@@ -3332,18 +4044,21 @@ class AsyncBeutelschneider:
         attacker: BeutelFighterParam | BeutelFighter,
         defender: BeutelFighterParam | BeutelFighter,
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderCombatResponse:
         """One exchange of blows (Schlagabtausch), or an uneven contest.
 
         A contest of two (ruling 2) where `ability` defaults to `combat`. Ruling 3: the loser suffers an
-        injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used `combat`; a
-        winner using another ability (flight, escape) inflicts nothing. The injury is drawn from the
-        loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
-        a bag holding fewer marbles than the severity has all of them drawn.
+        injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used an injuring
+        ability; a winner using another ability (flight, escape) inflicts nothing. Ruling 9: the injuring
+        abilities are `injuring_abilities`, `[combat]` by default; a world where magic wounds adds `magic`.
+        Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury
+        is drawn from the loser's bag at once (after both draws) and each marble drawn becomes black
+        (`injury.bag_after`); a bag holding fewer marbles than the severity has all of them drawn.
 
         Checked beyond the schema (422 naming the field):
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
@@ -3362,14 +4077,19 @@ class AsyncBeutelschneider:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
                 Sending the same request with the same key again gives the same result. Not with seed or
                 manual, which are reproducible already.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision).
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_COMBAT,
@@ -3377,6 +4097,7 @@ class AsyncBeutelschneider:
                 "attacker": attacker,
                 "defender": defender,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "manual": manual,
                 "seed": seed,
                 "ticket": ticket,
@@ -3390,12 +4111,15 @@ class AsyncBeutelschneider:
         attacker: BeutelFighterParam | BeutelFighter,
         defender: BeutelFighterParam | BeutelFighter,
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderCombatOddsResponse:
         """Exact odds of an exchange of blows.
 
-        Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using combat, ruling 3),
+        Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using an injuring
+        ability,
+        rulings 3 and 9),
         `wins:<name>` (a win that inflicts no injury: the winner used another ability; 0 for a side using
         combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
         Distributions `margin` (0 = tie) and `severity` (0 = no injury).
@@ -3412,9 +4136,14 @@ class AsyncBeutelschneider:
 
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_COMBAT_ODDS,
@@ -3422,6 +4151,7 @@ class AsyncBeutelschneider:
                 "attacker": attacker,
                 "defender": defender,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -3435,15 +4165,21 @@ class AsyncBeutelschneider:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderContestResponse:
         """Draw for a contest (Auseinandersetzung).
 
         Every participant draws for their own ability and difficulty (in the order given); the
         marbles of each one's ability colour are compared. Ruling 2: most matching marbles wins;
         `margin` = winner's matching minus the next best; a tie at the top has no winner (`winner`
-        null, `margin` 0). Ruling 1: `unconscious` per participant. Contests inflict no injury; use
-        `/combat` for a fight. Names must be unique.
+        null, `margin` 0). Ruling 8: participants may name a `side` ("nur einer von ihnen – beziehungsweise
+        nur eine Seite"): the side of the participant with the most matching marbles wins
+        (`winning_side`), a tie at the top within one side is that side's win, and `margin` is that best
+        count minus the best of any other side. Ruling 1: `unconscious` per participant. Ruling 11:
+        "niedrigere Schwierigkeiten sorgen für einen schnelleren und entscheidenderen Ausgang" speaks of
+        one
+        contest (more marbles drawn, fewer ties, larger margins). Contests inflict no injury; use `/combat`
+        for a fight. Names must be unique.
 
         Checked beyond the schema (422 naming the field):
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
@@ -3468,8 +4204,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_CONTEST,
@@ -3489,12 +4227,14 @@ class AsyncBeutelschneider:
         participants: Sequence[BeutelParticipantParam | BeutelParticipant],
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderContestOddsResponse:
         """Exact odds of a contest.
 
-        Outcomes `wins:<name>` per participant and `tie` (ruling 2), over all draws of all participants
-        (computed per participant, then combined); distribution `margin` (0 = tie); expected
+        Outcomes `wins:<side>` per side and `tie` (ruling 2; ruling 8: a participant without `side` is a
+        side of its own, so without sides these are `wins:<name>` per participant), over all draws of all
+        participants (computed per participant, each side scoring its best, then combined); distribution
+        `margin` (0 = tie); expected
         `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
@@ -3510,12 +4250,182 @@ class AsyncBeutelschneider:
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_CONTEST_ODDS,
             {"participants": participants, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
+
+    async def encounter(
+        self,
+        *,
+        sides: Sequence[BeutelEncounterSideParam | BeutelEncounterSide],
+        aftermath: BeutelAftermathParam | BeutelAftermath | None = None,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
+        lang: str | None = None,
+    ) -> BeutelschneiderEncounterResponse:
+        """Play a whole fight out, exchange by exchange.
+
+        Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+        wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt"
+        and
+        "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+        when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+        "Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+        changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that
+        can
+        never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+        `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
+        es
+        auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat`
+        injures
+        (ruling 9's default). `max_rounds` counts exchanges.
+
+        `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
+        `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
+        (`undecided`). `curve_rounds` and `exact` are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
+        ``POST /v1/beutelschneider/encounter`` (``beutelschneider.encounter``). Rolls dice: unless
+        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
+
+        Args:
+            sides: Exactly two; each exchange is a `combat` with the first as attacker.
+            aftermath: What follows the fight (E5).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _BEUTELSCHNEIDER_ENCOUNTER,
+            {
+                "sides": sides,
+                "aftermath": aftermath,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "seed": seed,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def encounter_odds(
+        self,
+        *,
+        sides: Sequence[BeutelEncounterSideParam | BeutelEncounterSide],
+        aftermath: BeutelAftermathParam | BeutelAftermath | None = None,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> BeutelschneiderEncounterOddsResponse:
+        """Chances of a whole fight, in float64.
+
+        Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+        wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt"
+        and
+        "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+        when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+        "Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+        changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that
+        can
+        never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+        `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
+        es
+        auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat`
+        injures
+        (ruling 9's default). `max_rounds` counts exchanges.
+
+        Outcomes `wins:<name>` per side, `both_out`, `stalemate`, and `undecided` with `max_rounds`;
+        distributions `black_after:<name>` (black marbles at the end); expected `exchanges`,
+        `black_after:<name>` and, with an aftermath, `dies:<name>`. The state is the two bags, and only
+        the marbles of a side's ability colour and its other non-black marbles matter: the bound is
+        Π over sides of (matching + 1)(other non-black + 1), refused over WURFWERK_MAX_ENCOUNTER_STATES
+        with 422 `encounter-too-large`. Answered in float64 (exact fractions grow about a digit per
+        state): every `exact` is null, `exact: required` is a 422, the outcomes sum to 1 within
+        `solver.max_error` (every term non-negative, no cancellation).
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
+        ``POST /v1/beutelschneider/encounter/odds`` (``beutelschneider.encounter.odds``).
+
+        Args:
+            sides: Exactly two; each exchange is a `combat` with the first as attacker.
+            aftermath: What follows the fight (E5).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _BEUTELSCHNEIDER_ENCOUNTER_ODDS,
+            {
+                "sides": sides,
+                "aftermath": aftermath,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -3530,7 +4440,7 @@ class AsyncBeutelschneider:
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceResponse:
         """Draw for experience (Erfahrung).
 
@@ -3568,8 +4478,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_EXPERIENCE,
@@ -3591,7 +4503,7 @@ class AsyncBeutelschneider:
         *,
         draw: Mapping[str, Any] | Model,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None],
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceApplyResponse:
         """Apply the experience choices to a signed draw.
 
@@ -3609,8 +4521,10 @@ class AsyncBeutelschneider:
         Args:
             draw: The complete signed `/experience` response.
             replacements: Per marble drawn: a different colour, or null to keep it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_EXPERIENCE_APPLY,
@@ -3627,7 +4541,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceOddsResponse:
         """Exact odds of an experience draw.
 
@@ -3650,8 +4564,10 @@ class AsyncBeutelschneider:
             replacements: Optional, to learn in one step: per marble drawn a different colour (red, green,
                 blue, white) or null to keep it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_EXPERIENCE_ODDS,
@@ -3676,7 +4592,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderFirstAidResponse:
         """Tend a wounded character (Versorgung von Verletzungen).
 
@@ -3710,8 +4626,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_FIRST_AID,
@@ -3735,7 +4653,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderFirstAidOddsResponse:
         """Exact odds of first aid.
 
@@ -3757,8 +4675,10 @@ class AsyncBeutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_FIRST_AID_ODDS,
@@ -3784,7 +4704,7 @@ class AsyncBeutelschneider:
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingResponse:
         """Draw for healing (Heilung).
 
@@ -3823,8 +4743,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_HEALING,
@@ -3847,7 +4769,7 @@ class AsyncBeutelschneider:
         *,
         draw: Mapping[str, Any] | Model,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]],
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingApplyResponse:
         """Apply the healing choices to a signed draw.
 
@@ -3866,8 +4788,10 @@ class AsyncBeutelschneider:
         Args:
             draw: The complete signed `/healing` response.
             replacements: One colour (red, green, blue) per black marble drawn.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_HEALING_APPLY,
@@ -3885,7 +4809,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingOddsResponse:
         """Exact odds of a healing draw.
 
@@ -3909,8 +4833,10 @@ class AsyncBeutelschneider:
             replacements: Optional, to heal in one step: one colour (red, green, blue) per marble drawn;
                 the k-th black marble drawn takes the k-th colour.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_HEALING_ODDS,
@@ -3936,7 +4862,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderInjuryResponse:
         """Suffer an injury (Verletzung).
 
@@ -3969,8 +4895,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_INJURY,
@@ -3994,7 +4922,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderInjuryOddsResponse:
         """Exact odds of an injury.
 
@@ -4015,8 +4943,10 @@ class AsyncBeutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_INJURY_ODDS,
@@ -4040,7 +4970,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderMortalDangerResponse:
         """Face mortal danger (Lebensgefahr).
 
@@ -4073,8 +5003,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_MORTAL_DANGER,
@@ -4098,7 +5030,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderMortalDangerOddsResponse:
         """Exact odds of mortal danger.
 
@@ -4119,8 +5051,10 @@ class AsyncBeutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_MORTAL_DANGER_ODDS,
@@ -4140,7 +5074,7 @@ class AsyncBeutelschneider:
         bag: BeutelBagParam | BeutelBag,
         name: str | None = None,
         rules: BeutelCreationRulesParam | BeutelCreationRules | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderValidateBagResponse:
         """Check a starting bag (Charaktererschaffung).
 
@@ -4160,8 +5094,10 @@ class AsyncBeutelschneider:
             bag: The bag to check.
             name: Whose bag (used in the summary only).
             rules: The creation rule (default 20 marbles: 5 white, 15 free).
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_VALIDATE_BAG,
@@ -4189,7 +5125,7 @@ class AsyncMalmsturm:
         modifier: int | None = 0,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmActionResponse:
         """Roll a simple action (Einfache Aktion).
 
@@ -4222,8 +5158,10 @@ class AsyncMalmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_ACTION,
@@ -4249,7 +5187,7 @@ class AsyncMalmsturm:
         idempotency_key: str | None = None,
         modifier: int | None = 0,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmActionOddsResponse:
         """Exact odds of a simple action.
 
@@ -4268,8 +5206,10 @@ class AsyncMalmsturm:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             modifier: Situational bonus or penalty added to the total (default 0).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_ACTION_ODDS,
@@ -4297,7 +5237,7 @@ class AsyncMalmsturm:
         seed: int | None = None,
         take_consequence_early: bool | None = False,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmAttackResponse:
         """Roll an attack in a conflict (Angriff).
 
@@ -4317,7 +5257,12 @@ class AsyncMalmsturm:
         Unkonzentriert; intimidate Eingeschüchtert, Verunsichert, Verängstigt; charm Kooperativ, Verliebt;
         push Aus dem Gleichgewicht gebracht, Stolpern; persuade Überredet, ein Auge zudrücken), in German,
         English and `lang`. Ruling 6: the consequences and their recovery times are listed in
-        `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
+        `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4). Ruling 8: a consequence's severity
+        (leicht/mittel/schwer) is the defender's choice with the GM ("Normalerweise bestimmt der
+        Verteidiger selbst"); it changes no numbers, only the recovery time, and the count decides;
+        invoking one ("Eine Konsequenz funktioniert wie ein Aspekt") is entered as `modifier`. Ruling 9:
+        `/v1/systems` lists the defender's skills per attack kind (`attack_skills`, the text's table:
+        Ausweichen, Menschenkenntnis/Wahrnehmung, Nerven behalten, Körperbeherrschung).
 
         Checked beyond the schema (422 naming the field):
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
@@ -4347,8 +5292,10 @@ class AsyncMalmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_ATTACK,
@@ -4378,7 +5325,7 @@ class AsyncMalmsturm:
         idempotency_key: str | None = None,
         take_consequence_early: bool | None = False,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmAttackOddsResponse:
         """Exact odds of an attack.
 
@@ -4404,8 +5351,10 @@ class AsyncMalmsturm:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_ATTACK_ODDS,
@@ -4432,7 +5381,7 @@ class AsyncMalmsturm:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmContestResponse:
         """Roll a contest (Wettstreit).
 
@@ -4461,8 +5410,10 @@ class AsyncMalmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_CONTEST,
@@ -4486,7 +5437,7 @@ class AsyncMalmsturm:
         dice: int | None = 4,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmContestOddsResponse:
         """Exact odds of a contest.
 
@@ -4502,8 +5453,10 @@ class AsyncMalmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_CONTEST_ODDS,
@@ -4520,7 +5473,7 @@ class AsyncMalmsturm:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmInitiativeResponse:
         """Roll the order of a conflict (Reihenfolge).
 
@@ -4554,8 +5507,10 @@ class AsyncMalmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_INITIATIVE,
@@ -4577,7 +5532,7 @@ class AsyncMalmsturm:
         dice: int | None = 4,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmInitiativeOddsResponse:
         """Exact odds of the order of a conflict.
 
@@ -4597,8 +5552,10 @@ class AsyncMalmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_INITIATIVE_ODDS,
@@ -4614,7 +5571,7 @@ class AsyncMalmsturm:
     async def ladder(
         self,
         *,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmLadderResponse:
         """The ladder (Stufenleiter) with its labels.
 
@@ -4627,8 +5584,10 @@ class AsyncMalmsturm:
         ``GET /v1/malmsturm/ladder`` (``malmsturm.ladder``).
 
         Args:
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(_MALMSTURM_LADDER, None, {"lang": lang})
 
@@ -4651,7 +5610,7 @@ class AsyncPaws:
         mode: Literal["contest", "defense"] | None = "contest",
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsComparisonResponse:
         """Roll a comparison (Vergleich).
 
@@ -4662,9 +5621,12 @@ class AsyncPaws:
         rescue dice (after the two pools); each rescue success cancels one of the winner's net successes,
         reaching 0 makes a tie, never a win; a tie is no failure, so the rescued side's catastrophe (every
         die 1) is gone too. Short of a tie, the first rescue success averts the side's catastrophe instead
-        and the others cancel (`rescue.catastrophe_averted`). Each side's `catastrophe` is its own roll of
-        only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
-        on a tie or a repelled attack.
+        and the others cancel (`rescue.catastrophe_averted`). Ruling 8: only the loser can suffer a
+        catastrophe: a side's `catastrophe` is its own roll of only ones, on a loss, that no rescue averted
+        (a 0:0 tie of ones is none for either side); the chat line says it before any rescue. Ruling 7
+        ("Bei Vergleichen hat grundsätzlich der Verlierer das Recht"): `narrator` is the loser (its `name`,
+        or `a`/`b`), in defense mode too: a repelled attack is narrated by the attacker; `gm` on a tie.
+        Ruling 9: a pool's `penalty_dice` are the dice the GM takes away ("Gegner schwächen").
 
         Checked beyond the schema (422 naming the field):
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
@@ -4691,8 +5653,10 @@ class AsyncPaws:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_COMPARISON,
@@ -4716,14 +5680,15 @@ class AsyncPaws:
         idempotency_key: str | None = None,
         mode: Literal["contest", "defense"] | None = "contest",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsComparisonOddsResponse:
         """Exact odds of a comparison.
 
         Outcomes `a`, `b` and `tie` after the loser's rescue dice (in defense mode `b` is always 0);
         distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`, and `catastrophe_a`,
-        `catastrophe_b` (1: the side ends with a catastrophe no rescue averted, ruling 3: a rescue short
-        of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
+        `catastrophe_b` (1: the side ends with a catastrophe no rescue averted: only on a loss, ruling 8;
+        ruling 3: a rescue short of a tie spends its first success on the catastrophe, so `net` counts
+        it). Same rulings as
         `paws.comparison`.
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
@@ -4741,8 +5706,10 @@ class AsyncPaws:
             mode: contest: both attack, more successes wins; defense: b only defends, the attack lands with
                 net >= 1, b cannot win.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_COMPARISON_ODDS,
@@ -4758,7 +5725,7 @@ class AsyncPaws:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsRescueResponse:
         """Roll the group's rescue dice (Rettungswürfel).
 
@@ -4786,8 +5753,10 @@ class AsyncPaws:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_RESCUE,
@@ -4807,7 +5776,7 @@ class AsyncPaws:
         dice: int,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsRescueOddsResponse:
         """Exact odds of the group's rescue dice.
 
@@ -4822,8 +5791,10 @@ class AsyncPaws:
             dice: The group's one-shot rescue dice to roll now.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_RESCUE_ODDS,
@@ -4842,10 +5813,11 @@ class AsyncPaws:
         idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
+        penalty_dice: int | None = 0,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
         wounds: int | None = 0,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsTestResponse:
         """Roll a test (Probe).
 
@@ -4885,14 +5857,18 @@ class AsyncPaws:
                 manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Who rolls (echoed in results).
+            penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
+                ("einen Abzug von einem Würfel"); not wounds.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
             wounds: Wounds that hinder this action: -1 die each.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_TEST,
@@ -4905,6 +5881,7 @@ class AsyncPaws:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "name": name,
+                "penalty_dice": penalty_dice,
                 "seed": seed,
                 "ticket": ticket,
                 "wounds": wounds,
@@ -4922,9 +5899,10 @@ class AsyncPaws:
         fit: Literal["fallback", "matching", "specialized"] | None = "matching",
         idempotency_key: str | None = None,
         name: str | None = None,
+        penalty_dice: int | None = 0,
         ticket: Mapping[str, Any] | Model | None = None,
         wounds: int | None = 0,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsTestOddsResponse:
         """Exact odds of a test.
 
@@ -4951,10 +5929,14 @@ class AsyncPaws:
                 needed).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Who rolls (echoed in results).
+            penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
+                ("einen Abzug von einem Würfel"); not wounds.
             ticket: Accepted and ignored: the odds do not depend on it.
             wounds: Wounds that hinder this action: -1 die each.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_TEST_ODDS,
@@ -4966,6 +5948,7 @@ class AsyncPaws:
                 "fit": fit,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "penalty_dice": penalty_dice,
                 "ticket": ticket,
                 "wounds": wounds,
             },
@@ -4979,7 +5962,7 @@ class AsyncPaws:
         power: int,
         traits: Sequence[PawsTraitParam | PawsTrait],
         categories: Sequence[PawsCategoryParam | PawsCategory] | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsValidateCharacterResponse:
         """Validate a character (Potenzial und Macht).
 
@@ -4991,7 +5974,10 @@ class AsyncPaws:
         category and those in categories without their own power), `categories[].power_used` the traits
         of each category. The potential holds
         for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
-        `lang`, `issues` machine-readable), not only the first.
+        `lang`, `issues` machine-readable), not only the first. Ruling 10: `hints` give the text's
+        guidance,
+        never a problem: a potential "mit 3 gut bemessen" (below: more ordinary characters, above: heroic
+        style, from 5: gods), a power of "etwa dem fünffachen" of the potential (a hint outside 4x..6x).
 
         Checked beyond the schema (422 naming the field):
         - Category names are unique, and a trait's `category` is one of `categories`.
@@ -5001,8 +5987,10 @@ class AsyncPaws:
         Args:
             potential: Highest rank of any trait.
             power: Good minus bad ranks allowed.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_VALIDATE_CHARACTER,
@@ -5030,7 +6018,7 @@ class AsyncProben:
         seed: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenCooperationResponse:
         """Roll a cooperation (Zusammenarbeiten).
 
@@ -5060,8 +6048,10 @@ class AsyncProben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_COOPERATION,
@@ -5087,7 +6077,7 @@ class AsyncProben:
         idempotency_key: str | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenCooperationOddsResponse:
         """Exact odds of a cooperation.
 
@@ -5107,8 +6097,10 @@ class AsyncProben:
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_COOPERATION_ODDS,
@@ -5117,6 +6109,167 @@ class AsyncProben:
                 "helpers": helpers,
                 "leader": leader,
                 "idempotency_key": idempotency_key,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def encounter(
+        self,
+        *,
+        steps: Sequence[ProbenChainStepParam | ProbenChainStep],
+        carry_partial: bool | None = False,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        seed: int | None = None,
+        success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: TicketParam | Ticket | None = None,
+        lang: str | None = None,
+    ) -> ProbenEncounterResponse:
+        """Play a chain of tests out, attempt by attempt.
+
+        A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+        (rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+        jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+        übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+        are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every
+        step
+        succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+        weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+        attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+        same `success_rule`. `max_rounds` counts attempts.
+
+        `steps` lists every attempt as `proben.test` reports it, `attempts` which step and attempt each
+        is (and the difficulty it was rolled against); `end` the attempts and the verdict of every step.
+        `curve_rounds` and `exact` are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
+        ``POST /v1/proben/encounter`` (``proben.encounter``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
+
+        Args:
+            steps: The tests, in order; the chain stops at the first that fails.
+            carry_partial: E2: the successes of a failed attempt count toward the next attempt of the same
+                step (default false).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            success_rule: meet: successes >= difficulty (default); exceed: >.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _PROBEN_ENCOUNTER,
+            {
+                "steps": steps,
+                "carry_partial": carry_partial,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "seed": seed,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def encounter_odds(
+        self,
+        *,
+        steps: Sequence[ProbenChainStepParam | ProbenChainStep],
+        carry_partial: bool | None = False,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> ProbenEncounterOddsResponse:
+        """Exact odds of a chain of tests.
+
+        A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+        (rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+        jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+        übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+        are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every
+        step
+        succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+        weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+        attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+        same `success_rule`. `max_rounds` counts attempts.
+
+        Outcomes `success`, `failure:<i>` per step and, with `max_rounds`, `undecided`; distribution
+        `attempts` (the chain's total, at most `max_rounds`); expected `rounds` (the expected attempts).
+        The bound is Σ over steps of attempts × (required successes with `carry_partial`, else 1) plus
+        the ends; exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES under `exact: auto`, float64 above.
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
+        ``POST /v1/proben/encounter/odds`` (``proben.encounter.odds``).
+
+        Args:
+            steps: The tests, in order; the chain stops at the first that fails.
+            carry_partial: E2: the successes of a failed attempt count toward the next attempt of the same
+                step (default false).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            success_rule: meet: successes >= difficulty (default); exceed: >.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _PROBEN_ENCOUNTER_ODDS,
+            {
+                "steps": steps,
+                "carry_partial": carry_partial,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
                 "success_rule": success_rule,
                 "ticket": ticket,
             },
@@ -5138,7 +6291,7 @@ class AsyncProben:
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenExtendedResponse:
         """Roll an extended test (Erweiterte Probe).
 
@@ -5176,8 +6329,10 @@ class AsyncProben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_EXTENDED,
@@ -5211,7 +6366,7 @@ class AsyncProben:
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenExtendedOddsResponse:
         """Exact odds of an extended test.
 
@@ -5237,8 +6392,10 @@ class AsyncProben:
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_EXTENDED_ODDS,
@@ -5267,7 +6424,7 @@ class AsyncProben:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenOpposedResponse:
         """Roll an opposed test (Vergleichende Probe).
 
@@ -5299,8 +6456,10 @@ class AsyncProben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_OPPOSED,
@@ -5324,7 +6483,7 @@ class AsyncProben:
         allow_tie: bool | None = False,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenOpposedOddsResponse:
         """Exact odds of an opposed test.
 
@@ -5343,8 +6502,10 @@ class AsyncProben:
             allow_tie: Accept a tie instead of rolling again.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_OPPOSED_ODDS,
@@ -5368,7 +6529,7 @@ class AsyncProben:
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenTestResponse:
         """Roll a simple test (Einfache Probe).
 
@@ -5377,7 +6538,8 @@ class AsyncProben:
         or > difficulty (`exceed`, the literal "Übersteigt"); `attempt` n removes n-1 dice, and with no
         dice left the outcome is `no_dice` and nothing is rolled; `impossible` when the dice cannot reach
         the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
-        `quality` = successes beyond those needed.
+        `quality` = successes beyond those needed. Ruling 7: the chat line names the difficulty as the text
+        does (1 Einfach, 2 Standard, 3 Fordernd, 4 and more Schwer).
 
         Checked beyond the schema (422 naming the field):
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
@@ -5410,8 +6572,10 @@ class AsyncProben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_TEST,
@@ -5447,7 +6611,7 @@ class AsyncProben:
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenTestOddsResponse:
         """Exact odds of a simple test.
 
@@ -5475,8 +6639,10 @@ class AsyncProben:
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_TEST_ODDS,
@@ -5540,7 +6706,7 @@ class AsyncWeltenbuch:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchConflictResponse:
         """Roll a conflict scene (Konfliktszene).
 
@@ -5584,8 +6750,10 @@ class AsyncWeltenbuch:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_CONFLICT,
@@ -5607,7 +6775,7 @@ class AsyncWeltenbuch:
         die: int | None = 10,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchConflictOddsResponse:
         """Exact odds of a conflict scene.
 
@@ -5632,12 +6800,188 @@ class AsyncWeltenbuch:
             die: Sides of the die; any even number (an even face is a success).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_CONFLICT_ODDS,
             {"parties": parties, "die": die, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
+
+    async def encounter(
+        self,
+        *,
+        parties: Sequence[WeltenPartyParam | WeltenParty],
+        toughness: Mapping[str, WeltenToughnessParam | WeltenToughness],
+        curve_rounds: int | None = 0,
+        die: int | None = 10,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
+        seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
+        lang: str | None = None,
+    ) -> WeltenbuchEncounterResponse:
+        """Play a conflict scene out: the roll and the policy's narration.
+
+        The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+        ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+        bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+        Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
+        toughness of a member of the other party chosen by `policy.targeting` (every member needs a
+        `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
+        target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
+        Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
+        held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
+        immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
+        Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
+        prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+
+        `steps` holds the one round: `conflict` as `weltenbuch.conflict` reports it and `narration` as
+        `weltenbuch.narration` reports it for the policy's spends (turn by turn in the narration order,
+        each member spending all its dice). `curve_rounds` and `exact` are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The die has an even number of sides.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Party names, member names and players' seats are unique across the conflict.
+        - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+        - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+        - `current` toughness is at most `max`.
+
+        ``POST /v1/weltenbuch/encounter`` (``weltenbuch.encounter``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+
+        Args:
+            parties: Exactly two parties.
+            toughness: Toughness at the start of the scene, one entry per member.
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            die: Sides of the die; any even number (an even face is a success).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _WELTENBUCH_ENCOUNTER,
+            {
+                "parties": parties,
+                "toughness": toughness,
+                "curve_rounds": curve_rounds,
+                "die": die,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "policy": policy,
+                "seed": seed,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def encounter_odds(
+        self,
+        *,
+        parties: Sequence[WeltenPartyParam | WeltenParty],
+        toughness: Mapping[str, WeltenToughnessParam | WeltenToughness],
+        curve_rounds: int | None = 0,
+        die: int | None = 10,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> WeltenbuchEncounterOddsResponse:
+        """Exact odds of a conflict scene and its consequences.
+
+        The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+        ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+        bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+        Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
+        toughness of a member of the other party chosen by `policy.targeting` (every member needs a
+        `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
+        target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
+        Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
+        held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
+        immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
+        Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
+        prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+
+        Outcomes `wins:<party>` and `tie`; distribution `consequences:<party>` (how many of its members
+        take one; `weltenbuch.conflict.odds` gives the successes); expected `consequence:<member>` (its
+        chance to take one) and, per held hero point, `hero_point:<member>` (the chance it is needed).
+        The bound is Σ over the parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
+        under `exact: auto`.
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The die has an even number of sides.
+        - Party names, member names and players' seats are unique across the conflict.
+        - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+        - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+        - `current` toughness is at most `max`.
+
+        ``POST /v1/weltenbuch/encounter/odds`` (``weltenbuch.encounter.odds``).
+
+        Args:
+            parties: Exactly two parties.
+            toughness: Toughness at the start of the scene, one entry per member.
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            die: Sides of the die; any even number (an even face is a success).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _WELTENBUCH_ENCOUNTER_ODDS,
+            {
+                "parties": parties,
+                "toughness": toughness,
+                "curve_rounds": curve_rounds,
+                "die": die,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "policy": policy,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -5648,7 +6992,7 @@ class AsyncWeltenbuch:
         hero_points: Sequence[WeltenHeroPointParam | WeltenHeroPoint] | None = None,
         spends: Sequence[WeltenSpendParam | WeltenSpend] | None = None,
         toughness: Mapping[str, WeltenToughnessParam | WeltenToughness] | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchNarrationResponse:
         """Apply the dice spent in the narration (Was genau ist geschehen?).
 
@@ -5681,8 +7025,10 @@ class AsyncWeltenbuch:
                 dice, put `{"member": ..., "hero_point": true}` into `spends`.
             spends: The ledger: every die (and hero point) spent so far, in the order spent.
             toughness: Toughness at the start of the scene, by member name.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_NARRATION,
@@ -5698,7 +7044,7 @@ class AsyncWeltenbuch:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchResurrectionResponse:
         """Find the god who brought a character back (Wiederauferstehung).
 
@@ -5726,8 +7072,10 @@ class AsyncWeltenbuch:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_RESURRECTION,
@@ -5747,7 +7095,7 @@ class AsyncWeltenbuch:
         gods: Sequence[str] | None = None,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchResurrectionOddsResponse:
         """Exact odds of a resurrection.
 
@@ -5762,8 +7110,10 @@ class AsyncWeltenbuch:
             gods: The eight gods of the table, in d8 order.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_RESURRECTION_ODDS,

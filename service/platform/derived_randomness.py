@@ -14,6 +14,7 @@ from typing import Any
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 
 from service.platform.errors import InputError
+from service.platform.messages import say
 from service.platform.randomness import RandomSource, make_source
 from service.platform.receipts import KeyRing, canonical_bytes
 from service.platform.tickets import check_ticket
@@ -150,7 +151,7 @@ def is_idempotency_key(value: Any) -> bool:
 
 def check_idempotency_header(value: str | None) -> None:
     if value is not None and not is_idempotency_key(value):
-        raise IdempotencyKeyError(IDEMPOTENCY_HEADER, "must be 1 to 255 visible ASCII characters (! to ~)")
+        raise IdempotencyKeyError(IDEMPOTENCY_HEADER, say("must be 1 to 255 visible ASCII characters (! to ~)"))
 
 
 def request_source(keys: KeyRing, operation: str, request: Mapping[str, Any],
@@ -190,8 +191,9 @@ def _idempotency_key(randomness: Mapping[str, Any], header_key: str | None,
         return f"{header_key}#{batch_item}"
     check_idempotency_header(header_key)
     if reproducible:
-        raise IdempotencyKeyError(IDEMPOTENCY_HEADER, f"cannot be combined with {reproducible}, "
-                                                      "which is reproducible already")
+        raise IdempotencyKeyError(IDEMPOTENCY_HEADER, say("cannot be combined with %(source)s, which is "
+                                                          "reproducible already", source=reproducible))
     if member is not None and member != header_key:
-        raise IdempotencyKeyError("idempotency_key", "differs from the Idempotency-Key header; give the key once")
+        raise IdempotencyKeyError("idempotency_key", say("differs from the Idempotency-Key header; give the key "
+                                                         "once"))
     return header_key

@@ -12,6 +12,8 @@ from flask import Flask, g, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.platform.errors import InputError
+from service.platform.limits import limit_member
+from service.platform.messages import LimitMessage, Message, say
 from service.platform.problems import http_error, problem
 from service.platform.runtime import current_runtime
 
@@ -40,7 +42,7 @@ def _check_api_key() -> None:
     if not keys or not needs_api_key(request.path):
         return
     if not bearer_token_in(keys):
-        raise http_error(401, "This API needs `Authorization: Bearer <key>` with a valid key.",
+        raise http_error(401, say("This API needs `Authorization: Bearer <key>` with a valid key."),
                          "unauthorized")
 
 
@@ -65,15 +67,15 @@ def _check_body() -> None:
         _stop_reading()
         raise http_error(413, _too_large_detail(), "payload-too-large") from None
     if (raw or request.mimetype) and not _is_json_media_type():  # an empty text/plain body too
-        raise http_error(415, f"The body must be application/json, not {request.mimetype or 'untyped'}.",
-                         "unsupported-media-type")
+        raise http_error(415, say("The body must be application/json, not %(type)s.",
+                                  type=request.mimetype or say("untyped")), "unsupported-media-type")
     if not raw:
         # Every POST of this API documents a required JSON body; `{}` asks for all defaults.
-        raise InputError("body", "a JSON object is required (send {} to take every default)")
+        raise InputError("body", say("a JSON object is required (send {} to take every default)"))
     try:
         g.json_body = orjson.loads(raw)  # strict UTF-8, no NaN, at most 1024 levels deep
     except orjson.JSONDecodeError:
-        raise http_error(400, "The body is not valid JSON (UTF-8, at most 1024 levels deep).",
+        raise http_error(400, say("The body is not valid JSON (UTF-8, at most 1024 levels deep)."),
                          "malformed-json") from None
 
 
@@ -105,9 +107,10 @@ def request_body():
     return g.get("json_body")
 
 
-def _too_large_detail() -> str:
+def _too_large_detail() -> Message:
     limit = current_runtime().config.limits.body_bytes
-    return f"The body is larger than {limit} bytes (limit body_bytes, WURFWERK_MAX_BODY_BYTES)."
+    return LimitMessage("The body is larger than %(value)s bytes, the most this service allows.",
+                        {"value": limit}, limit=limit_member("body_bytes", limit))
 
 
 def _answer_options(response):

@@ -45,6 +45,7 @@ from service.platform.hooks import request_body
 from service.platform.i18n import request_lang
 from service.platform.jsondata import plain
 from service.platform.jsonio import json_response
+from service.platform.messages import say
 from service.platform.problems import input_error_problem, unexpected_problem, validation_problem
 from service.platform.randomness import RandomSource, make_source
 from service.platform.runtime import current_runtime
@@ -360,11 +361,11 @@ def verified_response(document: Any, *, operation: str, field: str) -> dict:
     checking that its receipt verifies with our keys and that it is a response of ``operation``.
     Raises ``ReceiptError`` (422, naming ``field``) otherwise."""
     if not isinstance(document, dict) or not isinstance(document.get("result"), dict):
-        raise ReceiptError(field, "must be the complete signed response object")
+        raise ReceiptError(field, say("must be the complete signed response object"))
     verification = current_runtime().keys.verify(document)
     if not verification.valid:
-        raise ReceiptError(f"{field}.receipt", f"does not verify: {verification.reason}")
+        raise ReceiptError(f"{field}.receipt", say("does not verify: %(reason)s", reason=verification.reason))
     if document.get("operation") != operation:
-        raise ReceiptError(f"{field}.operation",
-                           f"must be a {operation} response, got {document.get('operation')!r}")
+        raise ReceiptError(f"{field}.operation", say("must be a %(operation)s response, got %(given)s",
+                                                     operation=operation, given=repr(document.get("operation"))))
     return document

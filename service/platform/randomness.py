@@ -11,12 +11,14 @@ gunicorn forks its workers, and a generator made before the fork would repeat in
 from __future__ import annotations
 
 import functools
+import json
 import os
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from service.platform.errors import ManualEntryError
+from service.platform.messages import say, say_n
 
 FUDGE_FACES = (-1, 0, 1)
 D10 = 10
@@ -154,10 +156,10 @@ class ManualSource(RandomSource):
     def _next(self, expected: str) -> tuple[int, Any]:
         index = self._position
         if index >= len(self._values):
-            raise ManualEntryError(
-                "manual", f"too few values: value {index} is needed ({expected}), "
-                f"but only {len(self._values)} were given"
-            )
+            raise ManualEntryError("manual", say_n(
+                "too few values: %(count)d was given, the rules need at least one more (%(expected)s)",
+                "too few values: %(count)d were given, the rules need at least one more (%(expected)s)",
+                len(self._values), expected=expected))
         self._position += 1
         return index, self._values[index]
 
@@ -165,18 +167,21 @@ class ManualSource(RandomSource):
         return [self._read_face(sides, zero_is_ten and sides == D10) for _ in range(count)]
 
     def _read_face(self, sides: int, ten_as_zero: bool) -> int:
-        expected = f"a d{sides} face 1..{sides}" + (" (0 for the ten)" if ten_as_zero else "")
+        expected = (say("a d%(sides)s face 1..%(sides)s (0 for the ten)", sides=sides) if ten_as_zero
+                    else say("a d%(sides)s face 1..%(sides)s", sides=sides))
         index, value = self._next(expected)
         if ten_as_zero and value == 0 and _is_int(value):
             return D10  # a d10 is printed 0..9 and tables write its ten as 0; events record 10
         if not _is_int(value) or not 1 <= value <= sides:
-            raise ManualEntryError(f"manual.{index}", f"expected {expected}, got {value!r}")
+            raise ManualEntryError(f"manual.{index}", say("expected %(expected)s, got %(value)s",
+                                                          expected=expected, value=_shown(value)))
         return value
 
     def _fudge_one(self) -> int:
-        index, value = self._next("a dF face -1, 0 or 1")
+        index, value = self._next(say("a dF face -1, 0 or 1"))
         if not _is_int(value) or value not in FUDGE_FACES:
-            raise ManualEntryError(f"manual.{index}", f"expected a dF face -1, 0 or 1, got {value!r}")
+            raise ManualEntryError(f"manual.{index}", say("expected a dF face -1, 0 or 1, got %(value)s",
+                                                          value=_shown(value)))
         return value
 
     def _draw(self, bag: Mapping[str, int], count: int) -> list[str]:
@@ -184,24 +189,28 @@ class ManualSource(RandomSource):
         drawn = []
         for _ in range(count):
             present = sorted(colour for colour, number in remaining.items() if number > 0)
-            index, value = self._next(f"a marble in the bag ({', '.join(present)})")
+            index, value = self._next(say("a marble in the bag (%(colours)s)", colours=", ".join(present)))
             if not isinstance(value, str) or remaining.get(value, 0) < 1:
-                raise ManualEntryError(
-                    f"manual.{index}",
-                    f"expected a marble in the bag ({', '.join(present)}), got {value!r}: "
-                    f"no {value} marble is left in the bag",
-                )
+                raise ManualEntryError(f"manual.{index}", say(
+                    "expected a marble in the bag (%(colours)s), got %(value)s: no such marble is left in the bag",
+                    colours=", ".join(present), value=_shown(value)))
             remaining[value] -= 1
             drawn.append(value)
         return drawn
 
     def finish(self) -> None:
         if self._position < len(self._values):
-            raise ManualEntryError(
-                f"manual.{self._position}",
-                f"too many values: the rules used {self._position}, "
-                f"{len(self._values)} were given",
-            )
+            raise ManualEntryError(f"manual.{self._position}", say_n(
+                "too many values: the rules used %(used)d, %(count)d was given",
+                "too many values: the rules used %(used)d, %(count)d were given",
+                len(self._values), used=self._position))
+
+
+def _shown(value: Any) -> str:
+    """A manual value as JSON writes it ("red", 7, true), for a message."""
+    if isinstance(value, (str, bool, int, float, type(None))):
+        return json.dumps(value, ensure_ascii=False)
+    return repr(value)
 
 
 def _is_int(value: Any) -> bool:

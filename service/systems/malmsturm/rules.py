@@ -266,6 +266,17 @@ def _examples(german: tuple[str, ...], english: tuple[str, ...]) -> tuple[Conseq
 
 # The attack table of the text, column "Beispiele für Konsequenzen" (ruling 5: suggestions), German
 # as the text writes it and English.
+# Ruling 9: the text's attack table, per attack kind the attacker's and the defender's skills
+# ("jemanden körperlich verletzen | Nahkampf / Fernkampf | Ausweichen | ...").
+ATTACK_SKILLS = {
+    AttackType.HARM: {"attacker": ["Nahkampf", "Fernkampf"], "defender": ["Ausweichen"]},
+    AttackType.DECEIVE: {"attacker": ["Bluffen"], "defender": ["Menschenkenntnis", "Wahrnehmung"]},
+    AttackType.INTIMIDATE: {"attacker": ["Einschüchtern"], "defender": ["Nerven behalten"]},
+    AttackType.CHARM: {"attacker": ["Charisma", "Überreden"], "defender": ["Nerven behalten"]},
+    AttackType.PUSH: {"attacker": ["Körperbeherrschung"], "defender": ["Körperbeherrschung"]},
+    AttackType.PERSUADE: {"attacker": ["Überreden"], "defender": ["Menschenkenntnis"]},
+}
+
 CONSEQUENCE_EXAMPLES = {
     AttackType.HARM: _examples(("Körperliche Verwundung",), (marked("consequence", "physical wound"),)),
     AttackType.DECEIVE: _examples(

@@ -8,6 +8,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 from service.platform.contract import given
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import LengthAtMost
+from service.platform.messages import say
 from service.platform.results import ResultSchemas
 from service.systems.malmsturm import rules
 from service.systems.malmsturm.rules import (
@@ -30,9 +31,10 @@ class LadderRange(validate.Range):
 
     def __call__(self, value):
         if not LEVEL_MIN <= value <= LEVEL_MAX:
-            raise ValidationError(
-                f"must be between {LEVEL_MIN} and +{LEVEL_MAX}: the ladder runs from −4 (hoffnungslos) "
-                f"to +6 (Weltklasse) and beyond (unvergleichlich); values further out are refused")
+            raise ValidationError(say(
+                "must be between %(min)s and +%(max)s: the ladder runs from −4 (hoffnungslos) to +6 "
+                "(Weltklasse) and beyond (unvergleichlich); values further out are refused",
+                min=LEVEL_MIN, max=LEVEL_MAX))
         return value
 
 
@@ -88,7 +90,7 @@ class MalmInitiativeRequest(StrictSchema):
         for index, participant in enumerate(data.get("participants", [])):
             if participant["name"] in seen:
                 raise ValidationError({"participants": {index: {"name": [
-                    f"duplicate name {participant['name']!r}: names must be unique"]}}})
+                    say("duplicate name “%(name)s”: names must be unique", name=participant["name"])]}}})
             seen.add(participant["name"])
 
 
@@ -102,7 +104,7 @@ class MalmStressTrackSchema(StrictSchema):
     def _current_within_max(self, data, **kwargs):
         """A track's `current` stress is at most its `max`."""
         if "current" in data and "max" in data and data["current"] > data["max"]:
-            raise ValidationError(f"must be at most max ({data['max']})", field_name="current")
+            raise ValidationError(say("must be at most max (%(max)s)", max=data["max"]), field_name="current")
 
 
 class MalmStressSchema(StrictSchema):
@@ -152,10 +154,10 @@ class MalmAttackRequest(StrictSchema):
     def _defense_fits(self, data, **kwargs):
         """A defender who defends needs a `skill`; `difficulty` only with `defend: false`."""
         if data.get("defend", True) and (data.get("defender") or {}).get("skill", 0) is None:
-            raise ValidationError({"defender": {"skill": ["a defender who defends needs a skill (or set "
-                                                          "defend: false)"]}})
+            raise ValidationError({"defender": {"skill": [say("a defender who defends needs a skill (or set "
+                                                              "defend: false)")]}})
         if data.get("defend", True) and data.get("difficulty"):
-            raise ValidationError("the difficulty applies only to an attack with defend: false",
+            raise ValidationError(say("the difficulty applies only to an attack with defend: false"),
                                   field_name="difficulty")
 
 

@@ -8,6 +8,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, check_limit
+from service.platform.messages import Message, Template, say, say_n
 from service.platform.results import ResultSchemas
 from service.systems.paws import rules
 from service.systems.paws.rules import ADVANTAGE_CATEGORIES, Advantage, Advantages, Fit, Mode, Pool
@@ -18,8 +19,8 @@ POTENTIAL = validate.Range(min=1, max=10)
 POWER = validate.Range(min=0, max=1000)
 MAX_TRAITS = 200
 MAX_CATEGORIES = 20
-ONE_ADVANTAGE = ("at most one advantage per category (ruling Paws 1): give \"active\", \"passive\" or "
-                 "null; the GM's further dice go into extra_bonus_dice / extra_rescue_dice")
+ONE_ADVANTAGE = Template("at most one advantage per category (ruling Paws 1): give “active”, “passive” or "
+                         "null; the GM's further dice go into extra_bonus_dice / extra_rescue_dice")
 
 
 class PawsAdvantageField(fields.String):
@@ -63,6 +64,9 @@ class PawsPoolSchema(StrictSchema):
                                                      "(e.g. the effect 'Schutz')."})
     wounds = Int(load_default=0, validate=AtMost("pool_dice"),
                  metadata={"description": "Wounds that hinder this action: -1 die each."})
+    penalty_dice = Int(load_default=0, validate=AtMost("pool_dice"),
+                       metadata={"description": "Ruling 9: dice the GM takes away, e.g. the combat effect "
+                                                "\"Gegner schwächen\" (\"einen Abzug von einem Würfel\"); not wounds."})
 
     @validates_schema
     def _pool_fits(self, data, **kwargs):
@@ -71,15 +75,17 @@ class PawsPoolSchema(StrictSchema):
             return  # a field error is reported already
         pool = to_pool(data)
         # rank, fit and advantages give at most 14 dice: only the GM's extra dice can pass the limit.
-        _check(pool.dice, "rank + fit + active advantages + extra_bonus_dice - wounds", "extra_bonus_dice")
-        _check(pool.rescue_dice, "passive advantages + extra_rescue_dice", "extra_rescue_dice")
+        _check(pool.dice, say("rank + fit + active advantages + extra_bonus_dice - wounds - penalty_dice"),
+               "extra_bonus_dice")
+        _check(pool.rescue_dice, say("passive advantages + extra_rescue_dice"), "extra_rescue_dice")
 
 
-def _check(actual: int, what: str, field: str) -> None:
+def _check(actual: int, what: Message, field: str) -> None:
     try:
         check_limit("pool_dice", actual)
     except ValidationError as error:
-        raise ValidationError([f"{what} = {actual} dice: {error.messages[0]}"], field_name=field) from error
+        raise ValidationError([say_n("%(what)s = %(count)d die: %(problem)s", "%(what)s = %(count)d dice: %(problem)s",
+                                     actual, what=what, problem=error.messages[0])], field_name=field) from error
 
 
 def to_pool(data: dict) -> Pool:
@@ -93,6 +99,7 @@ def to_pool(data: dict) -> Pool:
         extra_rescue_dice=data.get("extra_rescue_dice", 0),
         wounds=data.get("wounds", 0),
         name=data.get("name"),
+        penalty_dice=data.get("penalty_dice", 0),
     )
 
 
@@ -147,11 +154,13 @@ class PawsCharacterBody(StrictSchema):
         errors: dict = {}
         for index, name in enumerate(names):
             if name in names[:index]:
-                errors.setdefault("categories", {})[index] = {"name": [f"category {name!r} is given twice"]}
+                errors.setdefault("categories", {})[index] = {"name": [say("category “%(name)s” is given twice",
+                                                                                 name=name)]}
         for index, trait in enumerate(data.get("traits", [])):
             if trait.get("category") is not None and trait["category"] not in names:
                 errors.setdefault("traits", {})[index] = {
-                    "category": [f"unknown category {trait['category']!r}: it must be one of `categories`"]}
+                    "category": [say("unknown category “%(name)s”: it must be one of `categories`",
+                                     name=trait["category"])]}
         if errors:
             raise ValidationError(errors)
 

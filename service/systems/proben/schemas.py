@@ -6,8 +6,10 @@ from marshmallow import ValidationError, fields, post_load, validate, validates_
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
+from service.platform.messages import say
 from service.platform.results import ResultSchemas
-from service.systems.proben import rules
+from service.platform.schemas import EncounterFields
+from service.systems.proben import encounter, rules
 from service.systems.proben.rules import SuccessRule
 
 DIFFICULTY = validate.Range(min=1, max=100)
@@ -31,11 +33,11 @@ class ProbenPool(StrictSchema):
         skill = data.get("skill", 0)
         skill_dice = data.get("skill_dice", skill)
         if skill_dice > skill:
-            raise ValidationError(f"must be at most skill ({skill})", field_name="skill_dice")
+            raise ValidationError(say("must be at most skill (%(skill)s)", skill=skill), field_name="skill_dice")
         try:
             check_limit("pool_dice", data.get("attribute", 0) + skill_dice + data.get("advantages", 0))
         except ValidationError as error:
-            raise ValidationError([f"attribute + skill_dice + advantages {error.messages[0]}"],
+            raise ValidationError([say("attribute + skill_dice + advantages: %(problem)s", problem=error.messages[0])],
                                   field_name="_schema") from error
 
     @post_load
@@ -83,8 +85,8 @@ class ProbenCooperationRequest(StrictSchema):
             try:
                 check_limit("pool_dice", total)
             except ValidationError as error:
-                raise ValidationError([f"leader pool plus one die per helper {error.messages[0]}"],
-                                      field_name="leader") from error
+                raise ValidationError([say("leader pool plus one die per helper: %(problem)s",
+                                           problem=error.messages[0])], field_name="leader") from error
 
 
 
@@ -94,7 +96,9 @@ class ProbenCooperationRequest(StrictSchema):
 class ProbenInterval(StrictSchema):
     amount = Int(required=True, validate=validate.Range(min=1, max=1_000_000))
     unit = fields.String(required=True, validate=validate.Length(min=1, max=32),
-                         metadata={"example": "hours"})
+                         metadata={"example": "hours", "description": "Ruling 6: minute, hour, day, week, month "
+                                   "or round (singular or plural, English or German) are written in the "
+                                   "request's language with plurals; any other unit is echoed as given."})
 
 
 class ProbenExtendedRequest(ProbenPool):
@@ -108,3 +112,31 @@ ProbenTestResult = RESULTS.of(rules.TestResult)
 ProbenOpposedResult = RESULTS.of(rules.OpposedResult)
 ProbenCooperationResult = RESULTS.of(rules.CooperationResult)
 ProbenExtendedResult = RESULTS.of(rules.ExtendedResult)
+
+
+# --- encounters (API.md §1.7) -------------------------------------------------------------------
+
+MAX_CHAIN_STEPS = 20
+
+
+class ProbenChainStep(StrictSchema):
+    pool = fields.Nested(ProbenPool, required=True)
+    difficulty = Int(required=True, validate=DIFFICULTY,
+                     metadata={"description": "1 easy, 2 standard, 3 demanding, 4+ hard."})
+    max_attempts = Int(load_default=None, allow_none=True, validate=validate.Range(min=1, max=100),
+                       metadata={"description": "Attempts of this step at most; null (default): until no dice "
+                                                "are left (E1)."})
+
+
+class ProbenEncounterRequest(EncounterFields):
+    steps = fields.List(fields.Nested(ProbenChainStep), required=True,
+                        validate=validate.Length(min=1, max=MAX_CHAIN_STEPS),
+                        metadata={"description": "The tests, in order; the chain stops at the first that fails."})
+    success_rule = Enum([rule.value for rule in SuccessRule], load_default=SuccessRule.MEET.value,
+                        metadata={"description": "meet: successes >= difficulty (default); exceed: >."})
+    carry_partial = Bool(load_default=False,
+                         metadata={"description": "E2: the successes of a failed attempt count toward the next "
+                                                  "attempt of the same step (default false)."})
+
+
+ProbenEncounterResult = RESULTS.of(encounter.EncounterResult)

@@ -13,6 +13,7 @@ from enum import Enum
 from typing import Literal
 
 from service.platform.errors import RuleViolation
+from service.platform.messages import say, say_n
 from service.platform.randomness import RandomSource
 from service.platform.results import described
 
@@ -123,8 +124,8 @@ def conflict(parties: Sequence[Party], source: RandomSource, *, die: int = DEFAU
     """Every member rolls its dice (parties and members in the given order); "Die Anzahl der Erfolge
     einer Partei werden addiert." """
     if die % 2:
-        raise RuleViolation("die", f"must have an even number of sides, got {die} "
-                                   "(\"Es können beliebige Würfel mit einer geraden Seitenzahl verwendet werden.\")")
+        raise RuleViolation("die", say("must have an even number of sides, got %(die)s (“Es können beliebige "
+                                       "Würfel mit einer geraden Seitenzahl verwendet werden.”)", die=die))
     rolls: list[MemberRoll] = []
     totals: list[PartyTotal] = []
     for party in parties:
@@ -237,7 +238,9 @@ class DieRef:
 @dataclass(frozen=True)
 class HeroPointApplied:
     member: str
-    spend: int = field(metadata=described("Index of the entry in `spends`."))
+    spend: int | None = field(metadata=described(
+        "Index of the entry in `spends`; null for a hero point of `hero_points`, given at the end of the scene "
+        "(ruling 7)."))
     restored: int = field(metadata=described("Toughness restored: 3, fewer near max."))
 
 
@@ -246,11 +249,14 @@ class NarrationResult:
     spent: list[SpentDie] = field(metadata=described("The dice of `spends`, in order (hero point entries are in "
                                                      "`hero_points_spent`)."))
     hero_points_spent: list[HeroPointApplied] = field(metadata=described(
-        "The hero point entries of `spends`, each applied when it was spent."))
+        "The hero point entries of `spends`, each applied when it was spent, then one entry per hero point of "
+        "`hero_points` (ruling 7)."))
     toughness_after: dict[str, Toughness]
     consequences: list[str] = field(metadata=described("Members at toughness 0 once every die is spent."))
     unspent: list[DieRef]
     complete: bool
+    overcome: list[str] = field(default_factory=list, metadata=described(
+        "Ruling 7: obstacles whose toughness reached 0 (overcome; an obstacle suffers no consequence)."))
 
 
 @dataclass(frozen=True)
@@ -274,24 +280,31 @@ def narration(members: Sequence[RolledMember], toughness: Mapping[str, Toughness
             ledger_points.append(_ledger_hero_point(index, spend, by_name, state))
         else:
             spent.append(_spend(index, spend, by_name, state))
-    for index, spent_points in enumerate(hero_points):
-        state[spent_points.member] = _hero_points(f"hero_points.{index}.member", spent_points, by_name, state)
+    for index, spent_points in enumerate(hero_points):  # ruling 7: reported like the ledger's, one per point
+        member = spent_points.member
+        state[member] = _hero_points(f"hero_points.{index}.member", HeroPoints(member, 0), by_name, state)  # checks it
+        for _ in range(spent_points.count):
+            before = state[member].current
+            state[member] = state[member].healed(1)
+            ledger_points.append(HeroPointApplied(member, None, state[member].current - before))
     unspent = _unspent(members, spends)
     complete = not unspent
     # "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der Charakter eine
     # Konsequenz": characters only; an obstacle at 0 is simply overcome and stays at 0.
     consequences = [name for name, value in state.items()
                     if complete and value.current == 0 and by_name[name].role is not Role.OBSTACLE]
+    overcome = [name for name, value in state.items()
+                if value.current == 0 and by_name[name].role is Role.OBSTACLE]
     for name in consequences:
         # "Durch das Erleiden einer Konsequenz wird die Zähigkeit des Profils komplett regeneriert."
         state[name] = replace(state[name], current=state[name].max)
-    return NarrationResult(spent, ledger_points, state, consequences, unspent, complete)
+    return NarrationResult(spent, ledger_points, state, consequences, unspent, complete, overcome)
 
 
 def _check_toughness_names(by_name: Mapping[str, RolledMember], toughness: Mapping[str, Toughness]) -> None:
     for name in toughness:
         if name not in by_name:
-            raise RuleViolation(f"toughness.{name}", "is not a member of the conflict")
+            raise RuleViolation(f"toughness.{name}", say("is not a member of the conflict"))
 
 
 def _unique(spends: Sequence[Spend | HeroPointSpend]) -> None:
@@ -301,8 +314,8 @@ def _unique(spends: Sequence[Spend | HeroPointSpend]) -> None:
             continue
         if (spend.member, spend.die) in seen:
             raise RuleViolation(f"spends.{index}.die",
-                                f"die {spend.die} of {spend.member} is already in the middle of the table "
-                                "(every die is spent once)")
+                                say("die %(die)s of %(member)s is already in the middle of the table "
+                                    "(every die is spent once)", die=spend.die, member=spend.member))
         seen.add((spend.member, spend.die))
 
 
@@ -310,11 +323,16 @@ def _spend(index: int, spend: Spend, by_name: Mapping[str, RolledMember],
            state: dict[str, Toughness]) -> SpentDie:
     member = by_name.get(spend.member)
     if member is None:
-        raise RuleViolation(f"spends.{index}.member", f"{spend.member!r} is not a member of the conflict")
+        raise RuleViolation(f"spends.{index}.member", say("“%(name)s” is not a member of the conflict",
+                                                              name=spend.member))
     if not 0 <= spend.die < len(member.dice):
         raise RuleViolation(f"spends.{index}.die",
-                            f"{spend.member} rolled {len(member.dice)} dice (indexes 0..{len(member.dice) - 1}), "
-                            f"there is no die {spend.die}")
+                            say_n("%(member)s rolled %(count)d die (index 0), there is no die %(die)s",
+                                  "%(member)s rolled %(count)d dice (indexes 0..%(last)s), there is no die %(die)s",
+                                  len(member.dice), member=spend.member, last=len(member.dice) - 1, die=spend.die)
+                            if member.dice else
+                            say("%(member)s rolled no dice, there is no die %(die)s", member=spend.member,
+                                die=spend.die))
     face = member.dice[spend.die]
     lowered: Literal["equipment", "toughness"] | None = None
     if spend.target is not None:
@@ -328,16 +346,19 @@ def _check_target(index: int, spend: Spend, member: RolledMember, face: int,
     target = by_name.get(spend.target) if spend.target is not None else None
     if not is_success(face):
         raise RuleViolation(f"spends.{index}.target",
-                            f"die {spend.die} of {spend.member} shows {face}, a failure: only a success "
-                            "lowers an opponent's toughness (\"Würfel zeigt einen Erfolg: ... erleidet dieser "
-                            "einen Abzug von eins auf seine Zähigkeit\"); spend it without a target")
+                            say("die %(die)s of %(member)s shows %(face)s, a failure: only a success lowers an "
+                                "opponent's toughness (“Würfel zeigt einen Erfolg: ... erleidet dieser einen Abzug "
+                                "von eins auf seine Zähigkeit”); spend it without a target",
+                                die=spend.die, member=spend.member, face=face))
     if target is None:
-        raise RuleViolation(f"spends.{index}.target", f"{spend.target!r} is not a member of the conflict")
+        raise RuleViolation(f"spends.{index}.target", say("“%(name)s” is not a member of the conflict",
+                                                              name=spend.target))
     if target.party == member.party:
         raise RuleViolation(f"spends.{index}.target",
-                            f"{spend.target} is in {member.name}'s own party, not an opponent (\"Gegner\")")
+                            say("%(target)s is in the party of %(member)s, not an opponent (“Gegner”)",
+                                target=spend.target, member=member.name))
     if spend.target not in state:
-        raise RuleViolation(f"spends.{index}.target", f"{spend.target} has no entry in toughness")
+        raise RuleViolation(f"spends.{index}.target", say("%(name)s has no entry in toughness", name=spend.target))
 
 
 def _ledger_hero_point(index: int, spend: HeroPointSpend, by_name: Mapping[str, RolledMember],
@@ -351,13 +372,15 @@ def _hero_points(field: str, spent: HeroPoints, by_name: Mapping[str, RolledMemb
                  state: Mapping[str, Toughness]) -> Toughness:
     member = by_name.get(spent.member)
     if member is None:
-        raise RuleViolation(field, f"{spent.member!r} is not a member of the conflict")
+        raise RuleViolation(field, say("“%(name)s” is not a member of the conflict", name=spent.member))
     if member.role is not Role.PLAYER:
-        raise RuleViolation(field,
-                            f"{spent.member} is a {member.role.value}: only a player spends hero points "
-                            "(\"kann der Spieler immer einen Heldenpunkt ausgeben\")")
+        raise RuleViolation(field, say(
+            "%(name)s is an npc: only a player spends hero points (“kann der Spieler immer einen "
+            "Heldenpunkt ausgeben”)", name=spent.member) if member.role is Role.NPC else say(
+            "%(name)s is an obstacle: only a player spends hero points (“kann der Spieler immer einen "
+            "Heldenpunkt ausgeben”)", name=spent.member))
     if spent.member not in state:
-        raise RuleViolation(field, f"{spent.member} has no entry in toughness")
+        raise RuleViolation(field, say("%(name)s has no entry in toughness", name=spent.member))
     return state[spent.member].healed(spent.count)
 
 

@@ -8,8 +8,10 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 from service.platform.contract import given, not_given
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
+from service.platform.messages import say
 from service.platform.results import ResultSchemas
-from service.systems.weltenbuch import rules
+from service.platform.schemas import EncounterFields
+from service.systems.weltenbuch import encounter, rules
 from service.systems.weltenbuch.rules import DEFAULT_DIE, GOD_DIE, Role
 
 BONUS = validate.Range(min=0, max=100)
@@ -49,13 +51,13 @@ class WeltenMemberSchema(StrictSchema):
         """A player needs a `seat`; npcs and obstacles have none and spend no hero points."""
         role = data.get("role")
         if role == Role.PLAYER and "seat" not in data:
-            raise ValidationError("a player needs a seat (1.. clockwise from the GM)", field_name="seat")
+            raise ValidationError(say("a player needs a seat (1.. clockwise from the GM)"), field_name="seat")
         if role in (Role.NPC, Role.OBSTACLE):
             if "seat" in data:
-                raise ValidationError("only players have a seat; the GM acts for npcs and obstacles at 0",
+                raise ValidationError(say("only players have a seat; the GM acts for npcs and obstacles at 0"),
                                       field_name="seat")
             if data.get("hero_points"):
-                raise ValidationError("only players spend hero points", field_name="hero_points")
+                raise ValidationError(say("only players spend hero points"), field_name="hero_points")
 
     @validates_schema
     def _pool_fits(self, data, **kwargs):
@@ -65,7 +67,7 @@ class WeltenMemberSchema(StrictSchema):
         try:
             check_limit("pool_dice", dice)
         except ValidationError as error:
-            raise ValidationError([f"profile + bonuses + 2 per hero point {error.messages[0]}"],
+            raise ValidationError([say("profile + bonuses + 2 per hero point: %(problem)s", problem=error.messages[0])],
                                   field_name="profile") from error
 
 
@@ -101,8 +103,8 @@ class WeltenConflictRequest(StrictSchema):
     def _even_die(self, data, **kwargs):
         """The die has an even number of sides."""
         if data.get("die", DEFAULT_DIE) % 2:
-            raise ValidationError("must have an even number of sides (\"beliebige Würfel mit einer geraden "
-                                  "Seitenzahl\")", field_name="die")
+            raise ValidationError(say("must have an even number of sides (“beliebige Würfel mit einer geraden "
+                                      "Seitenzahl”)"), field_name="die")
 
     @validates_schema
     def _unique(self, data, **kwargs):
@@ -116,13 +118,13 @@ class WeltenConflictRequest(StrictSchema):
             return
         for p, party in enumerate(parties):
             if party["name"] in duplicate_parties:
-                errors.setdefault(p, {})["name"] = ["party names must be unique"]
+                errors.setdefault(p, {})["name"] = [say("party names must be unique")]
             for i, member in enumerate(party["members"]):
                 problems = {}
                 if member["name"] in duplicate_members:
-                    problems["name"] = ["member names must be unique across the conflict"]
+                    problems["name"] = [say("member names must be unique across the conflict")]
                 if member.get("seat") in duplicate_seats:
-                    problems["seat"] = ["two players cannot share a seat"]
+                    problems["seat"] = [say("two players cannot share a seat")]
                 if problems:
                     errors.setdefault(p, {}).setdefault("members", {})[i] = problems
         if errors:
@@ -151,7 +153,7 @@ class WeltenToughnessSchema(StrictSchema):
     def _current_within_max(self, data, **kwargs):
         """`current` toughness is at most `max`."""
         if data.get("current", 0) > data.get("max", MAX_TOUGHNESS):
-            raise ValidationError("must be at most max", field_name="current")
+            raise ValidationError(say("must be at most max"), field_name="current")
 
 
 class WeltenSpendSchema(StrictSchema):
@@ -177,9 +179,10 @@ class WeltenSpendSchema(StrictSchema):
         if data.get("hero_point"):
             for field in ("die", "target"):
                 if data.get(field) is not None:
-                    raise ValidationError("a hero point entry spends no die and has no target", field_name=field)
+                    raise ValidationError(say("a hero point entry spends no die and has no target"),
+                                          field_name=field)
         elif data.get("die") is None:
-            raise ValidationError("a die spend names its die (or set hero_point: true)", field_name="die")
+            raise ValidationError(say("a die spend names its die (or set hero_point: true)"), field_name="die")
 
 
 class WeltenHeroPointSchema(StrictSchema):
@@ -229,3 +232,45 @@ RESULTS = ResultSchemas("Welten", names={rules.Toughness: "WeltenToughnessResult
 WeltenConflictResult = RESULTS.of(rules.ConflictResult)
 WeltenNarrationResult = RESULTS.of(rules.NarrationResult)
 WeltenResurrectionResult = RESULTS.of(rules.ResurrectionResult)
+
+
+# --- encounters (API.md §1.7) -------------------------------------------------------------------
+
+class WeltenEncounterPolicy(StrictSchema):
+    targeting = Enum(["weakest", "strongest", "spread"], load_default="weakest",
+                     metadata={"description": "Whom every success die hits in the other party: weakest "
+                                              "(default): the lowest current + equipment toughness first "
+                                              "(ties: body order) until it is at 0; strongest: the highest "
+                                              "first; spread: one die each in body order, in turn."})
+    hold_hero_points = fields.Dict(keys=Name(), values=Int(validate=validate.Range(min=0, max=50)),
+                                   load_default=dict,
+                                   metadata={"description": "Players' hero points held back (E2), by member: "
+                                                            "spent at the end (+3 toughness) when it saves a "
+                                                            "consequence."})
+
+
+class WeltenEncounterRequest(WeltenConflictRequest, EncounterFields):
+    parties = fields.List(fields.Nested(WeltenPartySchema), required=True, validate=validate.Length(equal=2),
+                          metadata={"description": "Exactly two parties."})
+    toughness = fields.Dict(keys=Name(), values=fields.Nested(WeltenToughnessSchema), required=True,
+                            metadata={"description": "Toughness at the start of the scene, one entry per member."})
+    policy = fields.Nested(WeltenEncounterPolicy, load_default=lambda: {"targeting": "weakest",
+                                                                        "hold_hero_points": {}})
+
+    @validates_schema
+    def _members_known(self, data, **kwargs):
+        members = {m["name"]: m for party in data.get("parties") or [] for m in party["members"]}
+        toughness = data.get("toughness") or {}
+        for name in members:
+            if name not in toughness:
+                raise ValidationError({name: ["every member needs a toughness entry"]}, field_name="toughness")
+        for name in toughness:
+            if name not in members:
+                raise ValidationError({name: ["is not a member of the scene"]}, field_name="toughness")
+        for name in (data.get("policy") or {}).get("hold_hero_points", {}):
+            if name not in members or members[name]["role"] != Role.PLAYER:
+                raise ValidationError({"hold_hero_points": {name: ["only a player of the scene holds hero "
+                                                                   "points"]}}, field_name="policy")
+
+
+WeltenEncounterResult = RESULTS.of(encounter.EncounterResult)
