@@ -14950,6 +14950,7 @@ export interface operations {
                      *         "complete": false,
                      *         "consequences": [],
                      *         "hero_points_spent": [],
+                     *         "overcome": [],
                      *         "spent": [
                      *           {
                      *             "die": 1,

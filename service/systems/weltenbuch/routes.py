@@ -129,6 +129,7 @@ NARRATION_RESPONSE_EXAMPLE = {
                       {"member": "Orc 1", "die": 0}, {"member": "Orc 1", "die": 2},
                       {"member": "Orc 2", "die": 1}, {"member": "Orc 2", "die": 2},
                       {"member": "Orc 3", "die": 0}, {"member": "Orc 3", "die": 1}],
+        "overcome": [],
         "complete": False,
     },
     "summary": "Narration: 6 dice spent, 4 toughness lost; 13 dice left.",
