@@ -11,6 +11,7 @@ STAMP := $(VENV)/.installed
 JS_STAMP := client-js/node_modules/.package-lock.json
 FOUNDRY := integrations/foundry-vtt
 FOUNDRY_NODE := $(FOUNDRY)/node_modules/.package-lock.json
+SPEC_LINT_NODE := tools/spec-lint/node_modules/.package-lock.json
 
 .PHONY: run test bench openapi sdk generate messages golden clean js-client foundry
 
@@ -29,7 +30,7 @@ $(STAMP): $(RUN_STAMP) client/pyproject.toml
 run: $(RUN_STAMP)
 	PORT=$(PORT) exec $(BIN)/gunicorn --config deploy/gunicorn.conf.py 'service:create_app()'
 
-test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE)
+test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE) $(SPEC_LINT_NODE)
 	$(BIN)/ruff check .
 	$(BIN)/mypy service
 	$(BIN)/python -m pytest
@@ -84,9 +85,14 @@ $(FOUNDRY_NODE): $(FOUNDRY)/package-lock.json
 	cd $(FOUNDRY) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# The spec linters tests/test_spec_lint.py runs (Spectral, Redocly), from their committed lockfile.
+$(SPEC_LINT_NODE): tools/spec-lint/package-lock.json
+	cd tools/spec-lint && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 # BASE_URL=https://…: where you publish dist/foundry/ (module.json's manifest and download point there).
 foundry:
 	BASE_URL='$(BASE_URL)' bash $(FOUNDRY)/release.sh dist/foundry
 
 clean:
-	rm -rf $(VENV) .pytest_cache client-js/node_modules $(FOUNDRY)/node_modules
+	rm -rf $(VENV) .pytest_cache client-js/node_modules $(FOUNDRY)/node_modules tools/spec-lint/node_modules

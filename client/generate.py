@@ -33,6 +33,8 @@ FIXING_MEMBERS = ("seed", "manual", "ticket", "idempotency_key")
 IDEMPOTENCY_HEADER = "idempotency-key"  # set by the transport (wurfwerk._core.prepare), not a parameter
 LONG_LITERAL = 60
 WIDTH = 110
+# Conditional requests of the keys, the catalogue and the spec: for HTTP caches, not SDK arguments.
+REVALIDATION_HEADERS = frozenset(("if-none-match",))
 
 
 def ref_name(schema: dict[str, Any]) -> str:
@@ -128,7 +130,7 @@ class Spec:
     def _takes_idempotency_key(path: str, operation: dict[str, Any]) -> bool:
         """An operation that documents the Idempotency-Key header rolls dice (a batch may hold rolls)."""
         headers = [p["name"].lower() for p in operation.get("parameters", []) if p["in"] == "header"]
-        unknown = set(headers) - {IDEMPOTENCY_HEADER}
+        unknown = set(headers) - {IDEMPOTENCY_HEADER} - REVALIDATION_HEADERS
         if unknown:
             raise NotImplementedError(f"{path}: header parameters {sorted(unknown)} are not supported yet")
         return IDEMPOTENCY_HEADER in headers

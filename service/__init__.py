@@ -11,6 +11,8 @@ from flask import Flask
 
 from service.config import Config, config_from_env
 from service.platform.api import WurfwerkApi
+from service.platform.caching import install_revalidation
+from service.platform.contract import install_signed_examples
 from service.platform.cors import install_cors
 from service.platform.flaskapp import ServiceFlask
 from service.platform.hooks import install_hooks
@@ -18,7 +20,7 @@ from service.platform.i18n import install_language_headers
 from service.platform.jsonio import OrjsonProvider
 from service.platform.metrics import install_metrics
 from service.platform.openapi import document_systems
-from service.platform.operations import operations_of, route
+from service.platform.operations import EXAMPLE_RECEIPT, operations_of, route
 from service.platform.problems import register_glossaries, register_problem_handlers
 from service.platform.receipts import KeyRing, generate_private_key_pem
 from service.platform.routes import make_platform_blueprint
@@ -53,6 +55,9 @@ def create_app(test_config: Mapping[str, Any] | Config | None = None) -> Flask:
     install_hooks(app)
     install_language_headers(app)
     install_metrics(app)
+    install_revalidation(app)
+    # Registered after revalidation, so run before it: the ETag is of the signed spec.
+    install_signed_examples(app, app.extensions["wurfwerk"].keys, EXAMPLE_RECEIPT)
     install_cors(app, config.cors_origins)
     install_web(app)
 
@@ -99,6 +104,7 @@ def _spec_options() -> dict:
                 "`/odds` twin with exact fractions. Errors are RFC 9457 problem details."
             ),
             "license": {"name": "MIT", "identifier": "MIT"},
+            "contact": {"name": "wurfwerk", "url": "https://wurfwerk.dev/"},  # the problem types' home
         },
         "servers": [{"url": "/"}],
     }

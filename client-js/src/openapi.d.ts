@@ -85,6 +85,13 @@ export interface paths {
          *     drawn is black. The marbles go back into the bag. Ruling 10: waking an unconscious character
          *     ("durch eine geeignete Handlung (und Herausforderung) eines anderen Charakters") is a challenge of
          *     the helper with the ability the act needs; it has no operation of its own.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - The bag holds at least as many marbles as the difficulty draws.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.challenge"];
         delete?: never;
@@ -108,6 +115,10 @@ export interface paths {
          *     all black); distribution `matching` (hypergeometric).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The bag holds at least as many marbles as the difficulty draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.challenge.odds"];
         delete?: never;
@@ -134,6 +145,14 @@ export interface paths {
          *     Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury
          *     is drawn from the loser's bag at once (after both draws) and each marble drawn becomes black
          *     (`injury.bag_after`); a bag holding fewer marbles than the severity has all of them drawn.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - The defender's name differs from the attacker's.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - Each bag holds at least as many marbles as its difficulty draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.combat"];
         delete?: never;
@@ -160,6 +179,11 @@ export interface paths {
          *     Distributions `margin` (0 = tie) and `severity` (0 = no injury).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The defender's name differs from the attacker's.
+         *     - Each bag holds at least as many marbles as its difficulty draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.combat.odds"];
         delete?: never;
@@ -189,6 +213,14 @@ export interface paths {
          *     "niedrigere Schwierigkeiten sorgen für einen schnelleren und entscheidenderen Ausgang" speaks of one
          *     contest (more marbles drawn, fewer ties, larger margins). Contests inflict no injury; use `/combat`
          *     for a fight. Names must be unique.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - Participant names are unique.
+         *     - Each bag holds at least as many marbles as its difficulty draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.contest"];
         delete?: never;
@@ -215,6 +247,11 @@ export interface paths {
          *     `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - Participant names are unique.
+         *     - Each bag holds at least as many marbles as its difficulty draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.contest.odds"];
         delete?: never;
@@ -249,6 +286,13 @@ export interface paths {
          *     `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
          *     `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
          *     (`undecided`). `curve_rounds` and `exact` are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - Each bag holds at least as many marbles as its difficulty draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.encounter"];
         delete?: never;
@@ -290,6 +334,10 @@ export interface paths {
          *     `solver.max_error` (every term non-negative, no cancellation).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - Each bag holds at least as many marbles as its difficulty draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.encounter.odds"];
         delete?: never;
@@ -314,6 +362,13 @@ export interface paths {
          *     response to `/experience/apply` with one entry per marble drawn. One step: give `replacements` up
          *     front (one per marble drawn, in draw order); a colour equal to the one drawn is then a 422
          *     `rule-violation` like in the apply step, so decide after the draw when that matters.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - The bag holds at least as many marbles as the amount draws.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.experience"];
         delete?: never;
@@ -338,6 +393,9 @@ export interface paths {
          *     it (else 422 `rule-violation`). The draw is not stored on the server: send it back whole. It
          *     must verify with this service's keys and be a `beutelschneider.experience` response, else 422
          *     `invalid-receipt` naming `draw`; a draw whose replacements were given up front is refused.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `draw` is a complete `/experience` response whose receipt verifies with the service's keys.
          */
         post: operations["beutelschneider.experience-apply"];
         delete?: never;
@@ -360,6 +418,10 @@ export interface paths {
          * @description Distributions `drawn:<colour>` (how many marbles of each colour are drawn); no outcomes.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The bag holds at least as many marbles as the amount draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.experience.odds"];
         delete?: never;
@@ -382,6 +444,13 @@ export interface paths {
          * @description Ruling 6: a `skill` challenge of the healer (draws from the healer's bag); on a success every
          *     green marble drawn grants the patient one healing draw (`healing_draws`, to send as `draws` to
          *     `/healing`). Ruling 1 applies to the healer.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - The bag holds at least as many marbles as the difficulty draws.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.first-aid"];
         delete?: never;
@@ -405,6 +474,10 @@ export interface paths {
          *     `healing_draws` (ruling 6: green marbles drawn, 0 on a failure).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The bag holds at least as many marbles as the difficulty draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.first-aid.odds"];
         delete?: never;
@@ -430,6 +503,13 @@ export interface paths {
          *     One step: give `replacements` up front, one colour per marble drawn (the number of black marbles
          *     is unknown before the draw); the k-th black marble drawn takes the k-th colour, the rest are
          *     unused, and `bag_after` is filled in.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.healing"];
         delete?: never;
@@ -455,6 +535,9 @@ export interface paths {
          *     server: send it back whole. It must verify with this service's keys and be a
          *     `beutelschneider.healing` response, else 422 `invalid-receipt` naming `draw`; a draw whose
          *     replacements were given up front is refused.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `draw` is a complete `/healing` response whose receipt verifies with the service's keys.
          */
         post: operations["beutelschneider.healing-apply"];
         delete?: never;
@@ -477,6 +560,10 @@ export interface paths {
          * @description Distribution `black_drawn` (black marbles that may be replaced, ruling 4); no outcomes.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.healing.odds"];
         delete?: never;
@@ -499,6 +586,13 @@ export interface paths {
          * @description Draws 1 (light), 2 (serious) or 3 (grave) marbles; "Alle gezogenen Murmeln werden vom Spieler
          *     entfernt, und stattdessen eine gleiche Zahl an schwarzen Murmeln in den Beutel gelegt" (a black
          *     marble drawn stays black). The bag must hold at least that many marbles.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - The bag holds at least as many marbles as the severity draws.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.injury"];
         delete?: never;
@@ -521,6 +615,10 @@ export interface paths {
          * @description Distribution `black_after`: black marbles in the bag afterwards (no outcomes).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The bag holds at least as many marbles as the severity draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.injury.odds"];
         delete?: never;
@@ -542,6 +640,13 @@ export interface paths {
          * Face mortal danger (Lebensgefahr)
          * @description Draws 1 (low), 2 (clear) or 3 (grave) marbles; "Wenn mindestens eine der gezogenen Murmeln
          *     schwarz ist, so stirbt der Charakter." The marbles go back into the bag.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - The bag holds at least as many marbles as the danger draws.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.mortal-danger"];
         delete?: never;
@@ -564,6 +669,10 @@ export interface paths {
          * @description Outcomes `dies` (at least one black marble drawn) and `survives`.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The bag holds at least as many marbles as the danger draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.mortal-danger.odds"];
         delete?: never;
@@ -588,6 +697,10 @@ export interface paths {
          *     Fähigkeiten ... verteilt werden." Ruling 7: bags of other sizes are accepted everywhere else; this
          *     checks a starting bag against `rules` (default 20 marbles: 5 white, 15 among red/green/blue, and so
          *     no black). `problems` are in the requested language, `codes` name them for programs.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+         *     - `size` equals `white` + `free`.
          */
         post: operations["beutelschneider.validate-bag"];
         delete?: never;
@@ -632,6 +745,11 @@ export interface paths {
          *     (ruling 1). Ruling 2: success when the total is
          *     at least the difficulty ("Für einen Erfolg muss man mindestens den DC getroffen haben"); `shifts`
          *     (Erfolge) = total − difficulty when ≥ 0, else 0; `margin` is total − difficulty either way.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
          */
         post: operations["malmsturm.action"];
         delete?: never;
@@ -696,6 +814,13 @@ export interface paths {
          *     invoking one ("Eine Konsequenz funktioniert wie ein Aspekt") is entered as `modifier`. Ruling 9:
          *     `/v1/systems` lists the defender's skills per attack kind (`attack_skills`, the text's table:
          *     Ausweichen, Menschenkenntnis/Wahrnehmung, Nerven behalten, Körperbeherrschung).
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A track's `current` stress is at most its `max`.
          */
         post: operations["malmsturm.attack"];
         delete?: never;
@@ -720,6 +845,10 @@ export interface paths {
          *     `miss`; distribution `shifts` (0 on a miss).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
+         *     - A track's `current` stress is at most its `max`.
          */
         post: operations["malmsturm.attack.odds"];
         delete?: never;
@@ -742,6 +871,11 @@ export interface paths {
          * @description Each side rolls skill + modifier + 4dF (a first, then b; `dice` dF instead of four, ruling 7).
          *     Ruling 3: a side wins only with a total at least one step above the other's; equal totals are a
          *     tie (`winner: null`). `shifts` is the difference of the totals.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
          */
         post: operations["malmsturm.contest"];
         delete?: never;
@@ -791,6 +925,12 @@ export interface paths {
          *     are recorded and replayable via `manual`; they are listed per participant in `roll_offs`.
          *     After 20 tied roll-offs the request order stands. Names must be unique. `dice` dF (1..8, default
          *     4, ruling 7) for every roll, the roll-offs too.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - Participant names are unique.
          */
         post: operations["malmsturm.initiative"];
         delete?: never;
@@ -815,6 +955,9 @@ export interface paths {
          *     after which the request order stands); `expected` gives each participant's mean total.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - Participant names are unique.
          */
         post: operations["malmsturm.initiative.odds"];
         delete?: never;
@@ -871,6 +1014,12 @@ export interface paths {
          *     ("Bei Vergleichen hat grundsätzlich der Verlierer das Recht"): `narrator` is the loser (its `name`,
          *     or `a`/`b`), in defense mode too: a repelled attack is narrated by the attacker; `gm` on a tie.
          *     Ruling 9: a pool's `penalty_dice` are the dice the GM takes away ("Gegner schwächen").
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
          */
         post: operations["paws.comparison"];
         delete?: never;
@@ -898,6 +1047,9 @@ export interface paths {
          *     `paws.comparison`.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
          */
         post: operations["paws.comparison.odds"];
         delete?: never;
@@ -919,6 +1071,11 @@ export interface paths {
          * Roll the group's rescue dice (Rettungswürfel)
          * @description The one-shot rescue dice every player starts with: each is rolled once and spent; each success
          *     (4-6) averts one negative effect of a lost test or comparison, for any character.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
          */
         post: operations["paws.rescue"];
         delete?: never;
@@ -971,6 +1128,12 @@ export interface paths {
          *     Erfolg, kann man damit einen negativen Effekt abwenden": `rescue.averted`, a count); they never
          *     turn a failure into a success. Ruling 7: `narrator` is `gm` after a success, else the acting
          *     character (`name`, or `player` without one).
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
          */
         post: operations["paws.test"];
         delete?: never;
@@ -996,6 +1159,9 @@ export interface paths {
          *     catastrophe). Same rulings as `paws.test`.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
          */
         post: operations["paws.test.odds"];
         delete?: never;
@@ -1026,6 +1192,9 @@ export interface paths {
          *     `lang`, `issues` machine-readable), not only the first. Ruling 10: `hints` give the text's guidance,
          *     never a problem: a potential "mit 3 gut bemessen" (below: more ordinary characters, above: heroic
          *     style, from 5: gods), a power of "etwa dem fünffachen" of the potential (a hint outside 4x..6x).
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - Category names are unique, and a trait's `category` is one of `categories`.
          */
         post: operations["paws.validate-character"];
         delete?: never;
@@ -1047,6 +1216,13 @@ export interface paths {
          * Roll a cooperation (Zusammenarbeiten)
          * @description Ruling 5: every helper rolls the same test first; each helper with at least one success gives the
          *     leader one advantage (one more die); then the leader rolls the test against the difficulty.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - The leader's dice plus one per helper stay within the limit pool_dice.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.cooperation"];
         delete?: never;
@@ -1070,6 +1246,10 @@ export interface paths {
          *     helped; distribution `advantages` (helpers with at least one success).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The leader's dice plus one per helper stay within the limit pool_dice.
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.cooperation.odds"];
         delete?: never;
@@ -1102,6 +1282,12 @@ export interface paths {
          *     `steps` lists every attempt as `proben.test` reports it, `attempts` which step and attempt each
          *     is (and the difficulty it was rolled against); `end` the attempts and the verdict of every step.
          *     `curve_rounds` and `exact` are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.encounter"];
         delete?: never;
@@ -1137,6 +1323,9 @@ export interface paths {
          *     the ends; exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES under `exact: auto`, float64 above.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.encounter.odds"];
         delete?: never;
@@ -1159,6 +1348,12 @@ export interface paths {
          * @description Ruling 6: the first roll uses the full pool, each further roll one die fewer; the test succeeds
          *     when the cumulative successes reach `required` and fails when the dice run out. `elapsed` is the
          *     number of rolls times `interval` when an interval is given.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.extended"];
         delete?: never;
@@ -1181,6 +1376,9 @@ export interface paths {
          * @description Outcomes `success`, `failure`; distribution `rolls_used` (a failure uses every roll).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.extended.odds"];
         delete?: never;
@@ -1204,6 +1402,12 @@ export interface paths {
          *     successes are decided by the higher base value, attribute + skill (`base`); with equal bases the
          *     test is rolled again (each round listed in `rounds`) unless `allow_tie`; after 20 equal rounds
          *     it is a tie.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.opposed"];
         delete?: never;
@@ -1226,6 +1430,9 @@ export interface paths {
          * @description Outcomes `a`, `b`, `tie`, including re-rolls of equal rounds (at most 20) per ruling 4.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.opposed.odds"];
         delete?: never;
@@ -1252,6 +1459,12 @@ export interface paths {
          *     the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
          *     `quality` = successes beyond those needed. Ruling 7: the chat line names the difficulty as the text
          *     does (1 Einfach, 2 Standard, 3 Fordernd, 4 and more Schwer).
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.test"];
         delete?: never;
@@ -1275,6 +1488,9 @@ export interface paths {
          *     `no_dice` when the attempt leaves no dice; distribution `successes`. Same rulings as `proben.test`.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.test.odds"];
         delete?: never;
@@ -1376,6 +1592,15 @@ export interface paths {
          *     obstacles; members without dice have no turn; without players the GM is the only turn.
          *     Member names, party names and player seats must be unique; only players have a seat (required)
          *     and hero points.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - The die has an even number of sides.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - Party names, member names and players' seats are unique across the conflict.
+         *     - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+         *     - profile + bonuses + 2 per hero point stay within the limit pool_dice.
          */
         post: operations["weltenbuch.conflict"];
         delete?: never;
@@ -1401,6 +1626,12 @@ export interface paths {
          *     are computed for at most 8000 dice in the whole conflict (422 naming `parties` beyond).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The die has an even number of sides.
+         *     - Party names, member names and players' seats are unique across the conflict.
+         *     - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+         *     - profile + bonuses + 2 per hero point stay within the limit pool_dice.
          */
         post: operations["weltenbuch.conflict.odds"];
         delete?: never;
@@ -1436,6 +1667,16 @@ export interface paths {
          *     `steps` holds the one round: `conflict` as `weltenbuch.conflict` reports it and `narration` as
          *     `weltenbuch.narration` reports it for the policy's spends (turn by turn in the narration order,
          *     each member spending all its dice). `curve_rounds` and `exact` are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - The die has an even number of sides.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - Party names, member names and players' seats are unique across the conflict.
+         *     - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+         *     - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+         *     - `current` toughness is at most `max`.
          */
         post: operations["weltenbuch.encounter"];
         delete?: never;
@@ -1475,6 +1716,13 @@ export interface paths {
          *     under `exact: auto`.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The die has an even number of sides.
+         *     - Party names, member names and players' seats are unique across the conflict.
+         *     - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+         *     - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+         *     - `current` toughness is at most `max`.
          */
         post: operations["weltenbuch.encounter.odds"];
         delete?: never;
@@ -1509,6 +1757,11 @@ export interface paths {
          *     toughness 0 means a consequence and full toughness again (ruling 5) for players and npcs (an
          *     obstacle at 0 is overcome, stays at 0 and is not listed); until then
          *     `consequences` is empty. `unspent` lists the dice still in front of the members.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `conflict` is a complete `/conflict` response whose receipt verifies with the service's keys.
+         *     - `current` toughness is at most `max`.
+         *     - A hero point entry has no `die` or `target`; any other entry names its `die`.
          */
         post: operations["weltenbuch.narration"];
         delete?: never;
@@ -1530,6 +1783,11 @@ export interface paths {
          * Find the god who brought a character back (Wiederauferstehung)
          * @description Ruling 6: one of the eight gods, by a d8 (`god` 1..8). When the table gives its eight `gods`
          *     (exactly 8, in d8 order), `name` is the god's name, else null.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
          */
         post: operations["weltenbuch.resurrection"];
         delete?: never;
@@ -1904,7 +2162,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         BeutelschneiderChallengeResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -1949,7 +2209,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         BeutelschneiderCombatResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -1988,7 +2250,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         BeutelschneiderContestResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2066,7 +2330,9 @@ export interface components {
             sides: components["schemas"]["BeutelEncounterSide"][];
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         BeutelschneiderEncounterResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2163,7 +2429,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         BeutelschneiderExperienceResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2238,7 +2506,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         BeutelschneiderFirstAidResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2301,7 +2571,11 @@ export interface components {
             ticket?: {
                 [key: string]: unknown;
             } | null;
-        };
+        } & ({
+            chances: unknown;
+        } | {
+            draws: unknown;
+        });
         BeutelschneiderHealingOddsResponse: {
             odds: components["schemas"]["Odds"];
             /** @example beutelschneider.healing.odds */
@@ -2339,7 +2613,13 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & ({
+            chances: unknown;
+        } | {
+            draws: unknown;
+        }) & {
+            manual?: unknown;
+        });
         BeutelschneiderHealingResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2412,7 +2692,9 @@ export interface components {
             severity: "light" | "serious" | "grave";
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         BeutelschneiderInjuryResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2485,7 +2767,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         BeutelschneiderMortalDangerResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2790,7 +3074,9 @@ export interface components {
             skill: number;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         MalmsturmActionResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2833,7 +3119,7 @@ export interface components {
             ticket?: {
                 [key: string]: unknown;
             } | null;
-        };
+        } & unknown;
         MalmsturmAttackOddsResponse: {
             odds: components["schemas"]["Odds"];
             /** @example malmsturm.attack.odds */
@@ -2871,7 +3157,9 @@ export interface components {
             take_consequence_early?: boolean | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & unknown & {
+            manual?: unknown;
+        });
         MalmsturmAttackResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2922,7 +3210,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         MalmsturmContestResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2971,7 +3261,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         MalmsturmInitiativeResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3012,22 +3304,6 @@ export interface components {
             exact: string;
             outcome: string;
             probability: number;
-        };
-        PaginationMetadata: {
-            /** @description First available page number. */
-            first_page?: number;
-            /** @description Last available page number. */
-            last_page?: number;
-            /** @description Next page number. */
-            next_page?: number;
-            /** @description Current page number. */
-            page?: number;
-            /** @description Previous page number. */
-            previous_page?: number;
-            /** @description Total number of items. */
-            total?: number;
-            /** @description Total number of pages. */
-            total_pages?: number;
         };
         PawsAdvantages: {
             /**
@@ -3126,7 +3402,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         PawsComparisonRescue: {
             /** @description Net successes of the winner cancelled. */
             cancelled: number;
@@ -3245,7 +3523,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         PawsRescueResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3361,7 +3641,9 @@ export interface components {
              * @default 0
              */
             wounds?: number | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         PawsTestRescue: {
             /** @description Negative effects of the failure averted: one per success not spent on a catastrophe. */
             averted: number;
@@ -3486,7 +3768,9 @@ export interface components {
             success_rule?: "meet" | "exceed" | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         ProbenCooperationResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3591,7 +3875,9 @@ export interface components {
             success_rule?: "meet" | "exceed" | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         ProbenEncounterResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3687,7 +3973,9 @@ export interface components {
             skill_dice?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         ProbenExtendedResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3763,7 +4051,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         ProbenOpposedResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3912,7 +4202,9 @@ export interface components {
             success_rule?: "meet" | "exceed" | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         ProbenTestResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -4119,7 +4411,7 @@ export interface components {
              * @default 0
              */
             situation_bonus?: number | null;
-        };
+        } & unknown;
         WeltenMemberRoll: {
             /** @description Faces 1..die, in order. */
             dice: number[];
@@ -4185,7 +4477,7 @@ export interface components {
             member: string;
             /** @description An opponent whose toughness a success lowers by 1; leave it out for a die spent on narration only (required for nothing, forbidden for a failure). */
             target?: string | null;
-        };
+        } & unknown;
         WeltenSpentDie: {
             die: number;
             face: number;
@@ -4257,7 +4549,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         WeltenbuchConflictResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -4351,7 +4645,9 @@ export interface components {
             toughness: {
                 [key: string]: components["schemas"]["WeltenToughness"];
             };
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         WeltenbuchEncounterResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -4418,7 +4714,9 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        };
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
         WeltenbuchResurrectionResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -4437,6 +4735,9 @@ export interface components {
         /** @description Bad Request */
         BAD_REQUEST: {
             headers: {
+                "Content-Language": components["headers"]["Content-Language"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
             content: {
@@ -4446,6 +4747,9 @@ export interface components {
         /** @description Default error response */
         DEFAULT_ERROR: {
             headers: {
+                "Content-Language": components["headers"]["Content-Language"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
             content: {
@@ -4455,6 +4759,30 @@ export interface components {
         /** @description Forbidden */
         FORBIDDEN: {
             headers: {
+                "Content-Language": components["headers"]["Content-Language"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description More header fields than WURFWERK_MAX_HEADER_FIELDS, or one longer than WURFWERK_MAX_HEADER_BYTES (`header-fields-too-large`). */
+        HeaderFieldsTooLarge: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Overloaded: the replica is at capacity and refused the request unprocessed (`overloaded`); retry after `Retry-After` seconds. */
+        Overloaded: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
             content: {
@@ -4464,6 +4792,21 @@ export interface components {
         /** @description Request Entity Too Large */
         REQUEST_ENTITY_TOO_LARGE: {
             headers: {
+                "Content-Language": components["headers"]["Content-Language"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Request Timeout */
+        REQUEST_TIMEOUT: {
+            headers: {
+                "Content-Language": components["headers"]["Content-Language"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
             content: {
@@ -4473,6 +4816,9 @@ export interface components {
         /** @description Service Unavailable */
         SERVICE_UNAVAILABLE: {
             headers: {
+                "Content-Language": components["headers"]["Content-Language"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
             content: {
@@ -4482,6 +4828,10 @@ export interface components {
         /** @description Unauthorized */
         UNAUTHORIZED: {
             headers: {
+                "Content-Language": components["headers"]["Content-Language"];
+                Vary: components["headers"]["Vary"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
             content: {
@@ -4491,6 +4841,9 @@ export interface components {
         /** @description Unprocessable Entity */
         UNPROCESSABLE_ENTITY: {
             headers: {
+                "Content-Language": components["headers"]["Content-Language"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
             content: {
@@ -4500,6 +4853,19 @@ export interface components {
         /** @description Unsupported Media Type */
         UNSUPPORTED_MEDIA_TYPE: {
             headers: {
+                "Content-Language": components["headers"]["Content-Language"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request line is longer than WURFWERK_MAX_REQUEST_LINE (`uri-too-long`). */
+        UriTooLong: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
             content: {
@@ -4509,7 +4875,22 @@ export interface components {
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description `no-cache`: a copy may be kept, but is revalidated before use (keys rotate). */
+        "Cache-Control": string;
+        /** @description The language of the answer's text (`summary`, labels, problem messages): `?lang=`, else `Accept-Language`, else `en`. */
+        "Content-Language": "en" | "de";
+        /** @description A strong validator of the answer's bytes; send it back as `If-None-Match`. */
+        ETag: string;
+        /** @description Seconds after which a retry is likely to be served (WURFWERK_RETRY_AFTER). */
+        "Retry-After": number;
+        /** @description `Accept-Language`: caches keep one copy per language. */
+        Vary: string;
+        /** @description `Bearer`: the scheme the API keys use. */
+        "WWW-Authenticate": string;
+        /** @description The request's own `X-Request-ID` when it sent a plausible one (1..128 of `A-Za-z0-9._:-`), else a new id; logged with the request. */
+        "X-Request-ID": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -4526,6 +4907,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4537,6 +4921,8 @@ export interface operations {
                     "application/json": components["schemas"]["Status"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -4552,6 +4938,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4565,6 +4954,8 @@ export interface operations {
                     "application/json": components["schemas"]["Status"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
@@ -4602,6 +4993,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4640,9 +5034,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -4682,6 +5080,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4736,9 +5137,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -4775,6 +5180,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4836,9 +5244,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -4888,6 +5300,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4992,9 +5407,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -5041,6 +5460,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5184,9 +5606,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -5241,6 +5667,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5340,9 +5769,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -5394,6 +5827,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5484,9 +5920,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -5542,6 +5982,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6400,9 +6843,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -6455,6 +6902,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6821,9 +7271,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -6862,6 +7316,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6918,9 +7375,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -7002,6 +7463,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7090,9 +7554,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -7128,6 +7596,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7274,9 +7745,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -7315,6 +7790,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7371,9 +7849,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -7409,6 +7891,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7492,9 +7977,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -7533,6 +8022,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7588,9 +8080,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -7668,6 +8164,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7752,9 +8251,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -7790,6 +8293,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7839,9 +8345,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -7880,6 +8390,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7939,9 +8452,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -7977,6 +8494,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8026,9 +8546,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -8067,6 +8591,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8120,9 +8647,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -8158,6 +8689,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8198,9 +8732,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -8235,6 +8773,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8277,16 +8818,23 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
     "keys.list": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy the client holds: 304 without a body when it is current. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8295,12 +8843,30 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Jwks"];
                 };
             };
+            /** @description Not Modified: the `If-None-Match` copy is current; no body. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -8333,6 +8899,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8389,9 +8958,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -8421,6 +8994,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8539,9 +9115,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -8592,6 +9172,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8715,9 +9298,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -8765,6 +9352,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8887,9 +9477,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -8927,6 +9521,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9012,9 +9609,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -9049,6 +9650,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9186,9 +9790,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -9232,6 +9840,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9347,9 +9958,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -9390,6 +10005,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9445,9 +10063,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -9466,6 +10088,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9553,9 +10178,10 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
-            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
-            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -9602,6 +10228,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9731,9 +10360,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -9777,6 +10410,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9965,9 +10601,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -9998,6 +10638,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10043,9 +10686,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -10073,6 +10720,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10125,9 +10775,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -10165,6 +10819,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10232,9 +10889,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -10269,6 +10930,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10368,9 +11032,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -10414,6 +11082,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10466,9 +11137,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -10512,6 +11187,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10604,9 +11282,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -10647,6 +11329,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10718,9 +11403,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -10773,6 +11462,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10980,9 +11672,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -11032,6 +11728,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11192,9 +11891,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -11234,6 +11937,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11349,9 +12055,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -11388,6 +12098,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11453,9 +12166,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -11497,6 +12214,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11588,9 +12308,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -11629,6 +12353,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11685,9 +12412,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -11723,6 +12454,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11784,9 +12518,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -11819,6 +12557,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11894,9 +12635,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -11924,6 +12669,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11939,16 +12687,23 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
     "systems.list": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy the client holds: 304 without a body when it is current. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11957,12 +12712,31 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Catalogue"];
                 };
             };
+            /** @description Not Modified: the `If-None-Match` copy is current; no body. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -11989,6 +12763,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12012,9 +12789,13 @@ export interface operations {
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -12086,6 +12867,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12324,9 +13108,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -12395,6 +13183,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12604,9 +13395,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -12706,6 +13501,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13214,9 +14012,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -13313,6 +14115,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13487,9 +14292,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -13508,7 +14317,57 @@ export interface operations {
                 /**
                  * @example {
                  *       "conflict": {
+                 *         "lang": "en",
                  *         "operation": "weltenbuch.conflict",
+                 *         "randomness": {
+                 *           "events": [
+                 *             {
+                 *               "kind": "d10",
+                 *               "values": [
+                 *                 1,
+                 *                 2,
+                 *                 5,
+                 *                 6,
+                 *                 8,
+                 *                 9,
+                 *                 10
+                 *               ]
+                 *             },
+                 *             {
+                 *               "kind": "d10",
+                 *               "values": [
+                 *                 1,
+                 *                 6,
+                 *                 10
+                 *               ]
+                 *             },
+                 *             {
+                 *               "kind": "d10",
+                 *               "values": [
+                 *                 3,
+                 *                 4,
+                 *                 10
+                 *               ]
+                 *             },
+                 *             {
+                 *               "kind": "d10",
+                 *               "values": [
+                 *                 2,
+                 *                 3,
+                 *                 9
+                 *               ]
+                 *             },
+                 *             {
+                 *               "kind": "d10",
+                 *               "values": [
+                 *                 2,
+                 *                 6,
+                 *                 7
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "source": "manual"
+                 *         },
                  *         "receipt": {
                  *           "alg": "Ed25519",
                  *           "id": "00000000-0000-4000-8000-000000000000",
@@ -13516,9 +14375,194 @@ export interface operations {
                  *           "kid": "example-kid",
                  *           "signature": "example-signature"
                  *         },
+                 *         "request": {
+                 *           "die": 10,
+                 *           "manual": [
+                 *             1,
+                 *             2,
+                 *             5,
+                 *             6,
+                 *             8,
+                 *             9,
+                 *             10,
+                 *             1,
+                 *             6,
+                 *             10,
+                 *             3,
+                 *             4,
+                 *             10,
+                 *             2,
+                 *             3,
+                 *             9,
+                 *             2,
+                 *             6,
+                 *             7
+                 *           ],
+                 *           "parties": [
+                 *             {
+                 *               "members": [
+                 *                 {
+                 *                   "equipment_bonuses": [],
+                 *                   "hero_points": 1,
+                 *                   "magic_bonus": 0,
+                 *                   "name": "Toran",
+                 *                   "profile": 5,
+                 *                   "role": "player",
+                 *                   "seat": 1,
+                 *                   "situation_bonus": 0
+                 *                 },
+                 *                 {
+                 *                   "equipment_bonuses": [],
+                 *                   "hero_points": 0,
+                 *                   "magic_bonus": 1,
+                 *                   "name": "Fayla",
+                 *                   "profile": 2,
+                 *                   "role": "player",
+                 *                   "seat": 2,
+                 *                   "situation_bonus": 0
+                 *                 }
+                 *               ],
+                 *               "name": "Heroes"
+                 *             },
+                 *             {
+                 *               "members": [
+                 *                 {
+                 *                   "equipment_bonuses": [],
+                 *                   "hero_points": 0,
+                 *                   "magic_bonus": 0,
+                 *                   "name": "Orc 1",
+                 *                   "profile": 3,
+                 *                   "role": "npc",
+                 *                   "situation_bonus": 0
+                 *                 },
+                 *                 {
+                 *                   "equipment_bonuses": [],
+                 *                   "hero_points": 0,
+                 *                   "magic_bonus": 0,
+                 *                   "name": "Orc 2",
+                 *                   "profile": 3,
+                 *                   "role": "npc",
+                 *                   "situation_bonus": 0
+                 *                 },
+                 *                 {
+                 *                   "equipment_bonuses": [],
+                 *                   "hero_points": 0,
+                 *                   "magic_bonus": 0,
+                 *                   "name": "Orc 3",
+                 *                   "profile": 3,
+                 *                   "role": "npc",
+                 *                   "situation_bonus": 0
+                 *                 }
+                 *               ],
+                 *               "name": "Orcs"
+                 *             }
+                 *           ]
+                 *         },
                  *         "result": {
-                 *           "...": "the complete signed response"
-                 *         }
+                 *           "members": [
+                 *             {
+                 *               "dice": [
+                 *                 1,
+                 *                 2,
+                 *                 5,
+                 *                 6,
+                 *                 8,
+                 *                 9,
+                 *                 10
+                 *               ],
+                 *               "dice_count": 7,
+                 *               "name": "Toran",
+                 *               "party": "Heroes",
+                 *               "role": "player",
+                 *               "successes": 4
+                 *             },
+                 *             {
+                 *               "dice": [
+                 *                 1,
+                 *                 6,
+                 *                 10
+                 *               ],
+                 *               "dice_count": 3,
+                 *               "name": "Fayla",
+                 *               "party": "Heroes",
+                 *               "role": "player",
+                 *               "successes": 2
+                 *             },
+                 *             {
+                 *               "dice": [
+                 *                 3,
+                 *                 4,
+                 *                 10
+                 *               ],
+                 *               "dice_count": 3,
+                 *               "name": "Orc 1",
+                 *               "party": "Orcs",
+                 *               "role": "npc",
+                 *               "successes": 2
+                 *             },
+                 *             {
+                 *               "dice": [
+                 *                 2,
+                 *                 3,
+                 *                 9
+                 *               ],
+                 *               "dice_count": 3,
+                 *               "name": "Orc 2",
+                 *               "party": "Orcs",
+                 *               "role": "npc",
+                 *               "successes": 1
+                 *             },
+                 *             {
+                 *               "dice": [
+                 *                 2,
+                 *                 6,
+                 *                 7
+                 *               ],
+                 *               "dice_count": 3,
+                 *               "name": "Orc 3",
+                 *               "party": "Orcs",
+                 *               "role": "npc",
+                 *               "successes": 2
+                 *             }
+                 *           ],
+                 *           "narration_order": [
+                 *             {
+                 *               "actor": "player",
+                 *               "members": [
+                 *                 "Toran"
+                 *               ],
+                 *               "seat": 1
+                 *             },
+                 *             {
+                 *               "actor": "player",
+                 *               "members": [
+                 *                 "Fayla"
+                 *               ],
+                 *               "seat": 2
+                 *             },
+                 *             {
+                 *               "actor": "gm",
+                 *               "members": [
+                 *                 "Orc 1",
+                 *                 "Orc 2",
+                 *                 "Orc 3"
+                 *               ],
+                 *               "seat": 0
+                 *             }
+                 *           ],
+                 *           "parties": [
+                 *             {
+                 *               "name": "Heroes",
+                 *               "successes": 6
+                 *             },
+                 *             {
+                 *               "name": "Orcs",
+                 *               "successes": 5
+                 *             }
+                 *           ],
+                 *           "winner": "Heroes"
+                 *         },
+                 *         "summary": "Conflict scene: Heroes with 6 successes, Orcs with 5 successes. The scene goes to Heroes. Narration order: Toran → Fayla → GM."
                  *       },
                  *       "hero_points": [],
                  *       "spends": [
@@ -13582,6 +14626,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13598,7 +14645,57 @@ export interface operations {
                      *       },
                      *       "request": {
                      *         "conflict": {
+                     *           "lang": "en",
                      *           "operation": "weltenbuch.conflict",
+                     *           "randomness": {
+                     *             "events": [
+                     *               {
+                     *                 "kind": "d10",
+                     *                 "values": [
+                     *                   1,
+                     *                   2,
+                     *                   5,
+                     *                   6,
+                     *                   8,
+                     *                   9,
+                     *                   10
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "kind": "d10",
+                     *                 "values": [
+                     *                   1,
+                     *                   6,
+                     *                   10
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "kind": "d10",
+                     *                 "values": [
+                     *                   3,
+                     *                   4,
+                     *                   10
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "kind": "d10",
+                     *                 "values": [
+                     *                   2,
+                     *                   3,
+                     *                   9
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "kind": "d10",
+                     *                 "values": [
+                     *                   2,
+                     *                   6,
+                     *                   7
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "source": "manual"
+                     *           },
                      *           "receipt": {
                      *             "alg": "Ed25519",
                      *             "id": "00000000-0000-4000-8000-000000000000",
@@ -13606,9 +14703,194 @@ export interface operations {
                      *             "kid": "example-kid",
                      *             "signature": "example-signature"
                      *           },
+                     *           "request": {
+                     *             "die": 10,
+                     *             "manual": [
+                     *               1,
+                     *               2,
+                     *               5,
+                     *               6,
+                     *               8,
+                     *               9,
+                     *               10,
+                     *               1,
+                     *               6,
+                     *               10,
+                     *               3,
+                     *               4,
+                     *               10,
+                     *               2,
+                     *               3,
+                     *               9,
+                     *               2,
+                     *               6,
+                     *               7
+                     *             ],
+                     *             "parties": [
+                     *               {
+                     *                 "members": [
+                     *                   {
+                     *                     "equipment_bonuses": [],
+                     *                     "hero_points": 1,
+                     *                     "magic_bonus": 0,
+                     *                     "name": "Toran",
+                     *                     "profile": 5,
+                     *                     "role": "player",
+                     *                     "seat": 1,
+                     *                     "situation_bonus": 0
+                     *                   },
+                     *                   {
+                     *                     "equipment_bonuses": [],
+                     *                     "hero_points": 0,
+                     *                     "magic_bonus": 1,
+                     *                     "name": "Fayla",
+                     *                     "profile": 2,
+                     *                     "role": "player",
+                     *                     "seat": 2,
+                     *                     "situation_bonus": 0
+                     *                   }
+                     *                 ],
+                     *                 "name": "Heroes"
+                     *               },
+                     *               {
+                     *                 "members": [
+                     *                   {
+                     *                     "equipment_bonuses": [],
+                     *                     "hero_points": 0,
+                     *                     "magic_bonus": 0,
+                     *                     "name": "Orc 1",
+                     *                     "profile": 3,
+                     *                     "role": "npc",
+                     *                     "situation_bonus": 0
+                     *                   },
+                     *                   {
+                     *                     "equipment_bonuses": [],
+                     *                     "hero_points": 0,
+                     *                     "magic_bonus": 0,
+                     *                     "name": "Orc 2",
+                     *                     "profile": 3,
+                     *                     "role": "npc",
+                     *                     "situation_bonus": 0
+                     *                   },
+                     *                   {
+                     *                     "equipment_bonuses": [],
+                     *                     "hero_points": 0,
+                     *                     "magic_bonus": 0,
+                     *                     "name": "Orc 3",
+                     *                     "profile": 3,
+                     *                     "role": "npc",
+                     *                     "situation_bonus": 0
+                     *                   }
+                     *                 ],
+                     *                 "name": "Orcs"
+                     *               }
+                     *             ]
+                     *           },
                      *           "result": {
-                     *             "...": "the complete signed response"
-                     *           }
+                     *             "members": [
+                     *               {
+                     *                 "dice": [
+                     *                   1,
+                     *                   2,
+                     *                   5,
+                     *                   6,
+                     *                   8,
+                     *                   9,
+                     *                   10
+                     *                 ],
+                     *                 "dice_count": 7,
+                     *                 "name": "Toran",
+                     *                 "party": "Heroes",
+                     *                 "role": "player",
+                     *                 "successes": 4
+                     *               },
+                     *               {
+                     *                 "dice": [
+                     *                   1,
+                     *                   6,
+                     *                   10
+                     *                 ],
+                     *                 "dice_count": 3,
+                     *                 "name": "Fayla",
+                     *                 "party": "Heroes",
+                     *                 "role": "player",
+                     *                 "successes": 2
+                     *               },
+                     *               {
+                     *                 "dice": [
+                     *                   3,
+                     *                   4,
+                     *                   10
+                     *                 ],
+                     *                 "dice_count": 3,
+                     *                 "name": "Orc 1",
+                     *                 "party": "Orcs",
+                     *                 "role": "npc",
+                     *                 "successes": 2
+                     *               },
+                     *               {
+                     *                 "dice": [
+                     *                   2,
+                     *                   3,
+                     *                   9
+                     *                 ],
+                     *                 "dice_count": 3,
+                     *                 "name": "Orc 2",
+                     *                 "party": "Orcs",
+                     *                 "role": "npc",
+                     *                 "successes": 1
+                     *               },
+                     *               {
+                     *                 "dice": [
+                     *                   2,
+                     *                   6,
+                     *                   7
+                     *                 ],
+                     *                 "dice_count": 3,
+                     *                 "name": "Orc 3",
+                     *                 "party": "Orcs",
+                     *                 "role": "npc",
+                     *                 "successes": 2
+                     *               }
+                     *             ],
+                     *             "narration_order": [
+                     *               {
+                     *                 "actor": "player",
+                     *                 "members": [
+                     *                   "Toran"
+                     *                 ],
+                     *                 "seat": 1
+                     *               },
+                     *               {
+                     *                 "actor": "player",
+                     *                 "members": [
+                     *                   "Fayla"
+                     *                 ],
+                     *                 "seat": 2
+                     *               },
+                     *               {
+                     *                 "actor": "gm",
+                     *                 "members": [
+                     *                   "Orc 1",
+                     *                   "Orc 2",
+                     *                   "Orc 3"
+                     *                 ],
+                     *                 "seat": 0
+                     *               }
+                     *             ],
+                     *             "parties": [
+                     *               {
+                     *                 "name": "Heroes",
+                     *                 "successes": 6
+                     *               },
+                     *               {
+                     *                 "name": "Orcs",
+                     *                 "successes": 5
+                     *               }
+                     *             ],
+                     *             "winner": "Heroes"
+                     *           },
+                     *           "summary": "Conflict scene: Heroes with 6 successes, Orcs with 5 successes. The scene goes to Heroes. Narration order: Toran → Fayla → GM."
                      *         },
                      *         "hero_points": [],
                      *         "spends": [
@@ -13668,6 +14950,7 @@ export interface operations {
                      *         "complete": false,
                      *         "consequences": [],
                      *         "hero_points_spent": [],
+                     *         "overcome": [],
                      *         "spent": [
                      *           {
                      *             "die": 1,
@@ -13808,9 +15091,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -13850,6 +15137,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13900,9 +15190,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
@@ -13939,6 +15233,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14055,9 +15352,13 @@ export interface operations {
             };
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };

@@ -606,6 +606,14 @@ class Beutelschneider:
         ("durch eine geeignete Handlung (und Herausforderung) eines anderen Charakters") is a challenge of
         the helper with the ability the act needs; it has no operation of its own.
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The bag holds at least as many marbles as the difficulty draws.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
         Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
@@ -664,6 +672,10 @@ class Beutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The bag holds at least as many marbles as the difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/challenge/odds`` (``beutelschneider.challenge.odds``).
 
         Args:
@@ -712,6 +724,15 @@ class Beutelschneider:
         Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury
         is drawn from the loser's bag at once (after both draws) and each marble drawn becomes black
         (`injury.bag_after`); a bag holding fewer marbles than the severity has all of them drawn.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The defender's name differs from the attacker's.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -771,6 +792,11 @@ class Beutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The defender's name differs from the attacker's.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/combat/odds`` (``beutelschneider.combat.odds``).
 
         Args:
@@ -819,6 +845,15 @@ class Beutelschneider:
         one
         contest (more marbles drawn, fewer ties, larger margins). Contests inflict no injury; use `/combat`
         for a fight. Names must be unique.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Participant names are unique.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -869,6 +904,11 @@ class Beutelschneider:
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - Participant names are unique.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/contest/odds`` (``beutelschneider.contest.odds``).
 
@@ -921,6 +961,14 @@ class Beutelschneider:
         `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
         `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
         (`undecided`). `curve_rounds` and `exact` are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/encounter`` (``beutelschneider.encounter``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -1009,6 +1057,10 @@ class Beutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/encounter/odds`` (``beutelschneider.encounter.odds``).
 
         Args:
@@ -1062,6 +1114,14 @@ class Beutelschneider:
         response to `/experience/apply` with one entry per marble drawn. One step: give `replacements` up
         front (one per marble drawn, in draw order); a colour equal to the one drawn is then a 422
         `rule-violation` like in the apply step, so decide after the draw when that matters.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The bag holds at least as many marbles as the amount draws.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/experience`` (``beutelschneider.experience``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -1118,6 +1178,9 @@ class Beutelschneider:
         must verify with this service's keys and be a `beutelschneider.experience` response, else 422
         `invalid-receipt` naming `draw`; a draw whose replacements were given up front is refused.
 
+        Checked beyond the schema (422 naming the field):
+        - `draw` is a complete `/experience` response whose receipt verifies with the service's keys.
+
         ``POST /v1/beutelschneider/experience/apply`` (``beutelschneider.experience-apply``).
 
         Args:
@@ -1151,6 +1214,10 @@ class Beutelschneider:
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The bag holds at least as many marbles as the amount draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/experience/odds`` (``beutelschneider.experience.odds``).
 
@@ -1197,6 +1264,14 @@ class Beutelschneider:
         Ruling 6: a `skill` challenge of the healer (draws from the healer's bag); on a success every
         green marble drawn grants the patient one healing draw (`healing_draws`, to send as `draws` to
         `/healing`). Ruling 1 applies to the healer.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The bag holds at least as many marbles as the difficulty draws.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/first-aid`` (``beutelschneider.first-aid``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -1253,6 +1328,10 @@ class Beutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The bag holds at least as many marbles as the difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/first-aid/odds`` (``beutelschneider.first-aid.odds``).
 
         Args:
@@ -1300,6 +1379,14 @@ class Beutelschneider:
         One step: give `replacements` up front, one colour per marble drawn (the number of black marbles
         is unknown before the draw); the k-th black marble drawn takes the k-th colour, the rest are
         unused, and `bag_after` is filled in.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/healing`` (``beutelschneider.healing``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -1358,6 +1445,9 @@ class Beutelschneider:
         `beutelschneider.healing` response, else 422 `invalid-receipt` naming `draw`; a draw whose
         replacements were given up front is refused.
 
+        Checked beyond the schema (422 naming the field):
+        - `draw` is a complete `/healing` response whose receipt verifies with the service's keys.
+
         ``POST /v1/beutelschneider/healing/apply`` (``beutelschneider.healing-apply``).
 
         Args:
@@ -1392,6 +1482,10 @@ class Beutelschneider:
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/healing/odds`` (``beutelschneider.healing.odds``).
 
@@ -1440,6 +1534,14 @@ class Beutelschneider:
         Draws 1 (light), 2 (serious) or 3 (grave) marbles; "Alle gezogenen Murmeln werden vom Spieler
         entfernt, und stattdessen eine gleiche Zahl an schwarzen Murmeln in den Beutel gelegt" (a black
         marble drawn stays black). The bag must hold at least that many marbles.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The bag holds at least as many marbles as the severity draws.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/injury`` (``beutelschneider.injury``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -1494,6 +1596,10 @@ class Beutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The bag holds at least as many marbles as the severity draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/injury/odds`` (``beutelschneider.injury.odds``).
 
         Args:
@@ -1535,6 +1641,14 @@ class Beutelschneider:
 
         Draws 1 (low), 2 (clear) or 3 (grave) marbles; "Wenn mindestens eine der gezogenen Murmeln
         schwarz ist, so stirbt der Charakter." The marbles go back into the bag.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The bag holds at least as many marbles as the danger draws.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/mortal-danger`` (``beutelschneider.mortal-danger``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -1590,6 +1704,10 @@ class Beutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The bag holds at least as many marbles as the danger draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/mortal-danger/odds`` (``beutelschneider.mortal-danger.odds``).
 
         Args:
@@ -1630,6 +1748,10 @@ class Beutelschneider:
         Fähigkeiten ... verteilt werden." Ruling 7: bags of other sizes are accepted everywhere else; this
         checks a starting bag against `rules` (default 20 marbles: 5 white, 15 among red/green/blue, and so
         no black). `problems` are in the requested language, `codes` name them for programs.
+
+        Checked beyond the schema (422 naming the field):
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+        - `size` equals `white` + `free`.
 
         ``POST /v1/beutelschneider/validate-bag`` (``beutelschneider.validate-bag``).
 
@@ -1676,6 +1798,12 @@ class Malmsturm:
         (ruling 1). Ruling 2: success when the total is
         at least the difficulty ("Für einen Erfolg muss man mindestens den DC getroffen haben"); `shifts`
         (Erfolge) = total − difficulty when ≥ 0, else 0; `margin` is total − difficulty either way.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
 
         ``POST /v1/malmsturm/action`` (``malmsturm.action``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -1801,6 +1929,14 @@ class Malmsturm:
         `/v1/systems` lists the defender's skills per attack kind (`attack_skills`, the text's table:
         Ausweichen, Menschenkenntnis/Wahrnehmung, Nerven behalten, Körperbeherrschung).
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A track's `current` stress is at most its `max`.
+
         ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
         call, the same on its retries), so a retry returns the dice of the first attempt.
@@ -1865,6 +2001,10 @@ class Malmsturm:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
+        - A track's `current` stress is at most its `max`.
+
         ``POST /v1/malmsturm/attack/odds`` (``malmsturm.attack.odds``).
 
         Args:
@@ -1913,6 +2053,12 @@ class Malmsturm:
         Each side rolls skill + modifier + 4dF (a first, then b; `dice` dF instead of four, ruling 7).
         Ruling 3: a side wins only with a total at least one step above the other's; equal totals are a
         tie (`winner: null`). `shifts` is the difference of the totals.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
 
         ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -2004,6 +2150,13 @@ class Malmsturm:
         After 20 tied roll-offs the request order stands. Names must be unique. `dice` dF (1..8, default
         4, ruling 7) for every roll, the roll-offs too.
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Participant names are unique.
+
         ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
         (one per call, the same on its retries), so a retry returns the dice of the first attempt.
@@ -2054,6 +2207,9 @@ class Malmsturm:
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - Participant names are unique.
 
         ``POST /v1/malmsturm/initiative/odds`` (``malmsturm.initiative.odds``).
 
@@ -2137,6 +2293,13 @@ class Paws:
         or `a`/`b`), in defense mode too: a repelled attack is narrated by the attacker; `gm` on a tie.
         Ruling 9: a pool's `penalty_dice` are the dice the GM takes away ("Gegner schwächen").
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
         ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
         call, the same on its retries), so a retry returns the dice of the first attempt.
@@ -2196,6 +2359,9 @@ class Paws:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
         ``POST /v1/paws/comparison/odds`` (``paws.comparison.odds``).
 
         Args:
@@ -2230,6 +2396,12 @@ class Paws:
 
         The one-shot rescue dice every player starts with: each is rolled once and spent; each success
         (4-6) averts one negative effect of a lost test or comparison, for any character.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
 
         ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
         ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
@@ -2326,6 +2498,13 @@ class Paws:
         turn a failure into a success. Ruling 7: `narrator` is `gm` after a success, else the acting
         character (`name`, or `player` without one).
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
         ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
         ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
         its retries), so a retry returns the dice of the first attempt.
@@ -2400,6 +2579,9 @@ class Paws:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
         ``POST /v1/paws/test/odds`` (``paws.test.odds``).
 
         Args:
@@ -2462,6 +2644,9 @@ class Paws:
         never a problem: a potential "mit 3 gut bemessen" (below: more ordinary characters, above: heroic
         style, from 5: gods), a power of "etwa dem fünffachen" of the potential (a hint outside 4x..6x).
 
+        Checked beyond the schema (422 naming the field):
+        - Category names are unique, and a trait's `category` is one of `categories`.
+
         ``POST /v1/paws/validate-character`` (``paws.validate-character``).
 
         Args:
@@ -2504,6 +2689,15 @@ class Proben:
 
         Ruling 5: every helper rolls the same test first; each helper with at least one success gives the
         leader one advantage (one more die); then the leader rolls the test against the difficulty.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The leader's dice plus one per helper stay within the limit pool_dice.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
 
         ``POST /v1/proben/cooperation`` (``proben.cooperation``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -2557,6 +2751,11 @@ class Proben:
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The leader's dice plus one per helper stay within the limit pool_dice.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
 
         ``POST /v1/proben/cooperation/odds`` (``proben.cooperation.odds``).
 
@@ -2612,6 +2811,14 @@ class Proben:
         `steps` lists every attempt as `proben.test` reports it, `attempts` which step and attempt each
         is (and the difficulty it was rolled against); `end` the attempts and the verdict of every step.
         `curve_rounds` and `exact` are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
 
         ``POST /v1/proben/encounter`` (``proben.encounter``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -2694,6 +2901,10 @@ class Proben:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
         ``POST /v1/proben/encounter/odds`` (``proben.encounter.odds``).
 
         Args:
@@ -2752,6 +2963,14 @@ class Proben:
         Ruling 6: the first roll uses the full pool, each further roll one die fewer; the test succeeds
         when the cumulative successes reach `required` and fails when the dice run out. `elapsed` is the
         number of rolls times `interval` when an interval is given.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
 
         ``POST /v1/proben/extended`` (``proben.extended``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -2821,6 +3040,10 @@ class Proben:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
         ``POST /v1/proben/extended/odds`` (``proben.extended.odds``).
 
         Args:
@@ -2875,6 +3098,14 @@ class Proben:
         test is rolled again (each round listed in `rounds`) unless `allow_tie`; after 20 equal rounds
         it is a tie.
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
         ``POST /v1/proben/opposed`` (``proben.opposed``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
         call, the same on its retries), so a retry returns the dice of the first attempt.
@@ -2926,6 +3157,10 @@ class Proben:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
         ``POST /v1/proben/opposed/odds`` (``proben.opposed.odds``).
 
         Args:
@@ -2970,6 +3205,14 @@ class Proben:
         the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
         `quality` = successes beyond those needed. Ruling 7: the chat line names the difficulty as the text
         does (1 Einfach, 2 Standard, 3 Fordernd, 4 and more Schwer).
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
 
         ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
         ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
@@ -3042,6 +3285,10 @@ class Proben:
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
 
         ``POST /v1/proben/test/odds`` (``proben.test.odds``).
 
@@ -3143,6 +3390,16 @@ class Weltenbuch:
         Member names, party names and player seats must be unique; only players have a seat (required)
         and hero points.
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The die has an even number of sides.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Party names, member names and players' seats are unique across the conflict.
+        - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+        - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+
         ``POST /v1/weltenbuch/conflict`` (``weltenbuch.conflict``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
         (one per call, the same on its retries), so a retry returns the dice of the first attempt.
@@ -3196,6 +3453,12 @@ class Weltenbuch:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The die has an even number of sides.
+        - Party names, member names and players' seats are unique across the conflict.
+        - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+        - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+
         ``POST /v1/weltenbuch/conflict/odds`` (``weltenbuch.conflict.odds``).
 
         Args:
@@ -3247,6 +3510,17 @@ class Weltenbuch:
         `steps` holds the one round: `conflict` as `weltenbuch.conflict` reports it and `narration` as
         `weltenbuch.narration` reports it for the policy's spends (turn by turn in the narration order,
         each member spending all its dice). `curve_rounds` and `exact` are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The die has an even number of sides.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Party names, member names and players' seats are unique across the conflict.
+        - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+        - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+        - `current` toughness is at most `max`.
 
         ``POST /v1/weltenbuch/encounter`` (``weltenbuch.encounter``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -3333,6 +3607,13 @@ class Weltenbuch:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The die has an even number of sides.
+        - Party names, member names and players' seats are unique across the conflict.
+        - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+        - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+        - `current` toughness is at most `max`.
+
         ``POST /v1/weltenbuch/encounter/odds`` (``weltenbuch.encounter.odds``).
 
         Args:
@@ -3396,6 +3677,11 @@ class Weltenbuch:
         obstacle at 0 is overcome, stays at 0 and is not listed); until then
         `consequences` is empty. `unspent` lists the dice still in front of the members.
 
+        Checked beyond the schema (422 naming the field):
+        - `conflict` is a complete `/conflict` response whose receipt verifies with the service's keys.
+        - `current` toughness is at most `max`.
+        - A hero point entry has no `die` or `target`; any other entry names its `die`.
+
         ``POST /v1/weltenbuch/narration`` (``weltenbuch.narration``).
 
         Args:
@@ -3429,6 +3715,12 @@ class Weltenbuch:
 
         Ruling 6: one of the eight gods, by a d8 (`god` 1..8). When the table gives its eight `gods`
         (exactly 8, in d8 order), `name` is the god's name, else null.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
 
         ``POST /v1/weltenbuch/resurrection`` (``weltenbuch.resurrection``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -3649,6 +3941,14 @@ class AsyncBeutelschneider:
         ("durch eine geeignete Handlung (und Herausforderung) eines anderen Charakters") is a challenge of
         the helper with the ability the act needs; it has no operation of its own.
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The bag holds at least as many marbles as the difficulty draws.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
         Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
@@ -3707,6 +4007,10 @@ class AsyncBeutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The bag holds at least as many marbles as the difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/challenge/odds`` (``beutelschneider.challenge.odds``).
 
         Args:
@@ -3755,6 +4059,15 @@ class AsyncBeutelschneider:
         Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury
         is drawn from the loser's bag at once (after both draws) and each marble drawn becomes black
         (`injury.bag_after`); a bag holding fewer marbles than the severity has all of them drawn.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The defender's name differs from the attacker's.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -3814,6 +4127,11 @@ class AsyncBeutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The defender's name differs from the attacker's.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/combat/odds`` (``beutelschneider.combat.odds``).
 
         Args:
@@ -3862,6 +4180,15 @@ class AsyncBeutelschneider:
         one
         contest (more marbles drawn, fewer ties, larger margins). Contests inflict no injury; use `/combat`
         for a fight. Names must be unique.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Participant names are unique.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -3912,6 +4239,11 @@ class AsyncBeutelschneider:
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - Participant names are unique.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/contest/odds`` (``beutelschneider.contest.odds``).
 
@@ -3964,6 +4296,14 @@ class AsyncBeutelschneider:
         `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
         `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
         (`undecided`). `curve_rounds` and `exact` are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/encounter`` (``beutelschneider.encounter``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -4052,6 +4392,10 @@ class AsyncBeutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/encounter/odds`` (``beutelschneider.encounter.odds``).
 
         Args:
@@ -4105,6 +4449,14 @@ class AsyncBeutelschneider:
         response to `/experience/apply` with one entry per marble drawn. One step: give `replacements` up
         front (one per marble drawn, in draw order); a colour equal to the one drawn is then a 422
         `rule-violation` like in the apply step, so decide after the draw when that matters.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The bag holds at least as many marbles as the amount draws.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/experience`` (``beutelschneider.experience``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -4161,6 +4513,9 @@ class AsyncBeutelschneider:
         must verify with this service's keys and be a `beutelschneider.experience` response, else 422
         `invalid-receipt` naming `draw`; a draw whose replacements were given up front is refused.
 
+        Checked beyond the schema (422 naming the field):
+        - `draw` is a complete `/experience` response whose receipt verifies with the service's keys.
+
         ``POST /v1/beutelschneider/experience/apply`` (``beutelschneider.experience-apply``).
 
         Args:
@@ -4194,6 +4549,10 @@ class AsyncBeutelschneider:
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The bag holds at least as many marbles as the amount draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/experience/odds`` (``beutelschneider.experience.odds``).
 
@@ -4240,6 +4599,14 @@ class AsyncBeutelschneider:
         Ruling 6: a `skill` challenge of the healer (draws from the healer's bag); on a success every
         green marble drawn grants the patient one healing draw (`healing_draws`, to send as `draws` to
         `/healing`). Ruling 1 applies to the healer.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The bag holds at least as many marbles as the difficulty draws.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/first-aid`` (``beutelschneider.first-aid``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -4296,6 +4663,10 @@ class AsyncBeutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The bag holds at least as many marbles as the difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/first-aid/odds`` (``beutelschneider.first-aid.odds``).
 
         Args:
@@ -4343,6 +4714,14 @@ class AsyncBeutelschneider:
         One step: give `replacements` up front, one colour per marble drawn (the number of black marbles
         is unknown before the draw); the k-th black marble drawn takes the k-th colour, the rest are
         unused, and `bag_after` is filled in.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/healing`` (``beutelschneider.healing``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -4401,6 +4780,9 @@ class AsyncBeutelschneider:
         `beutelschneider.healing` response, else 422 `invalid-receipt` naming `draw`; a draw whose
         replacements were given up front is refused.
 
+        Checked beyond the schema (422 naming the field):
+        - `draw` is a complete `/healing` response whose receipt verifies with the service's keys.
+
         ``POST /v1/beutelschneider/healing/apply`` (``beutelschneider.healing-apply``).
 
         Args:
@@ -4435,6 +4817,10 @@ class AsyncBeutelschneider:
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/healing/odds`` (``beutelschneider.healing.odds``).
 
@@ -4483,6 +4869,14 @@ class AsyncBeutelschneider:
         Draws 1 (light), 2 (serious) or 3 (grave) marbles; "Alle gezogenen Murmeln werden vom Spieler
         entfernt, und stattdessen eine gleiche Zahl an schwarzen Murmeln in den Beutel gelegt" (a black
         marble drawn stays black). The bag must hold at least that many marbles.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The bag holds at least as many marbles as the severity draws.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/injury`` (``beutelschneider.injury``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -4537,6 +4931,10 @@ class AsyncBeutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The bag holds at least as many marbles as the severity draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/injury/odds`` (``beutelschneider.injury.odds``).
 
         Args:
@@ -4578,6 +4976,14 @@ class AsyncBeutelschneider:
 
         Draws 1 (low), 2 (clear) or 3 (grave) marbles; "Wenn mindestens eine der gezogenen Murmeln
         schwarz ist, so stirbt der Charakter." The marbles go back into the bag.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The bag holds at least as many marbles as the danger draws.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/mortal-danger`` (``beutelschneider.mortal-danger``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -4633,6 +5039,10 @@ class AsyncBeutelschneider:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The bag holds at least as many marbles as the danger draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
         ``POST /v1/beutelschneider/mortal-danger/odds`` (``beutelschneider.mortal-danger.odds``).
 
         Args:
@@ -4673,6 +5083,10 @@ class AsyncBeutelschneider:
         Fähigkeiten ... verteilt werden." Ruling 7: bags of other sizes are accepted everywhere else; this
         checks a starting bag against `rules` (default 20 marbles: 5 white, 15 among red/green/blue, and so
         no black). `problems` are in the requested language, `codes` name them for programs.
+
+        Checked beyond the schema (422 naming the field):
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+        - `size` equals `white` + `free`.
 
         ``POST /v1/beutelschneider/validate-bag`` (``beutelschneider.validate-bag``).
 
@@ -4719,6 +5133,12 @@ class AsyncMalmsturm:
         (ruling 1). Ruling 2: success when the total is
         at least the difficulty ("Für einen Erfolg muss man mindestens den DC getroffen haben"); `shifts`
         (Erfolge) = total − difficulty when ≥ 0, else 0; `margin` is total − difficulty either way.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
 
         ``POST /v1/malmsturm/action`` (``malmsturm.action``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -4844,6 +5264,14 @@ class AsyncMalmsturm:
         `/v1/systems` lists the defender's skills per attack kind (`attack_skills`, the text's table:
         Ausweichen, Menschenkenntnis/Wahrnehmung, Nerven behalten, Körperbeherrschung).
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A track's `current` stress is at most its `max`.
+
         ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
         call, the same on its retries), so a retry returns the dice of the first attempt.
@@ -4908,6 +5336,10 @@ class AsyncMalmsturm:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
+        - A track's `current` stress is at most its `max`.
+
         ``POST /v1/malmsturm/attack/odds`` (``malmsturm.attack.odds``).
 
         Args:
@@ -4956,6 +5388,12 @@ class AsyncMalmsturm:
         Each side rolls skill + modifier + 4dF (a first, then b; `dice` dF instead of four, ruling 7).
         Ruling 3: a side wins only with a total at least one step above the other's; equal totals are a
         tie (`winner: null`). `shifts` is the difference of the totals.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
 
         ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -5047,6 +5485,13 @@ class AsyncMalmsturm:
         After 20 tied roll-offs the request order stands. Names must be unique. `dice` dF (1..8, default
         4, ruling 7) for every roll, the roll-offs too.
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Participant names are unique.
+
         ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
         (one per call, the same on its retries), so a retry returns the dice of the first attempt.
@@ -5097,6 +5542,9 @@ class AsyncMalmsturm:
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - Participant names are unique.
 
         ``POST /v1/malmsturm/initiative/odds`` (``malmsturm.initiative.odds``).
 
@@ -5180,6 +5628,13 @@ class AsyncPaws:
         or `a`/`b`), in defense mode too: a repelled attack is narrated by the attacker; `gm` on a tie.
         Ruling 9: a pool's `penalty_dice` are the dice the GM takes away ("Gegner schwächen").
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
         ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
         call, the same on its retries), so a retry returns the dice of the first attempt.
@@ -5239,6 +5694,9 @@ class AsyncPaws:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
         ``POST /v1/paws/comparison/odds`` (``paws.comparison.odds``).
 
         Args:
@@ -5273,6 +5731,12 @@ class AsyncPaws:
 
         The one-shot rescue dice every player starts with: each is rolled once and spent; each success
         (4-6) averts one negative effect of a lost test or comparison, for any character.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
 
         ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
         ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
@@ -5369,6 +5833,13 @@ class AsyncPaws:
         turn a failure into a success. Ruling 7: `narrator` is `gm` after a success, else the acting
         character (`name`, or `player` without one).
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
         ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
         ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
         its retries), so a retry returns the dice of the first attempt.
@@ -5443,6 +5914,9 @@ class AsyncPaws:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
         ``POST /v1/paws/test/odds`` (``paws.test.odds``).
 
         Args:
@@ -5505,6 +5979,9 @@ class AsyncPaws:
         never a problem: a potential "mit 3 gut bemessen" (below: more ordinary characters, above: heroic
         style, from 5: gods), a power of "etwa dem fünffachen" of the potential (a hint outside 4x..6x).
 
+        Checked beyond the schema (422 naming the field):
+        - Category names are unique, and a trait's `category` is one of `categories`.
+
         ``POST /v1/paws/validate-character`` (``paws.validate-character``).
 
         Args:
@@ -5547,6 +6024,15 @@ class AsyncProben:
 
         Ruling 5: every helper rolls the same test first; each helper with at least one success gives the
         leader one advantage (one more die); then the leader rolls the test against the difficulty.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The leader's dice plus one per helper stay within the limit pool_dice.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
 
         ``POST /v1/proben/cooperation`` (``proben.cooperation``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -5600,6 +6086,11 @@ class AsyncProben:
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The leader's dice plus one per helper stay within the limit pool_dice.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
 
         ``POST /v1/proben/cooperation/odds`` (``proben.cooperation.odds``).
 
@@ -5655,6 +6146,14 @@ class AsyncProben:
         `steps` lists every attempt as `proben.test` reports it, `attempts` which step and attempt each
         is (and the difficulty it was rolled against); `end` the attempts and the verdict of every step.
         `curve_rounds` and `exact` are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
 
         ``POST /v1/proben/encounter`` (``proben.encounter``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -5737,6 +6236,10 @@ class AsyncProben:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
         ``POST /v1/proben/encounter/odds`` (``proben.encounter.odds``).
 
         Args:
@@ -5795,6 +6298,14 @@ class AsyncProben:
         Ruling 6: the first roll uses the full pool, each further roll one die fewer; the test succeeds
         when the cumulative successes reach `required` and fails when the dice run out. `elapsed` is the
         number of rolls times `interval` when an interval is given.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
 
         ``POST /v1/proben/extended`` (``proben.extended``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -5864,6 +6375,10 @@ class AsyncProben:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
         ``POST /v1/proben/extended/odds`` (``proben.extended.odds``).
 
         Args:
@@ -5918,6 +6433,14 @@ class AsyncProben:
         test is rolled again (each round listed in `rounds`) unless `allow_tie`; after 20 equal rounds
         it is a tie.
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
         ``POST /v1/proben/opposed`` (``proben.opposed``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
         call, the same on its retries), so a retry returns the dice of the first attempt.
@@ -5969,6 +6492,10 @@ class AsyncProben:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
         ``POST /v1/proben/opposed/odds`` (``proben.opposed.odds``).
 
         Args:
@@ -6013,6 +6540,14 @@ class AsyncProben:
         the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
         `quality` = successes beyond those needed. Ruling 7: the chat line names the difficulty as the text
         does (1 Einfach, 2 Standard, 3 Fordernd, 4 and more Schwer).
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
 
         ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
         ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
@@ -6085,6 +6620,10 @@ class AsyncProben:
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
 
         ``POST /v1/proben/test/odds`` (``proben.test.odds``).
 
@@ -6186,6 +6725,16 @@ class AsyncWeltenbuch:
         Member names, party names and player seats must be unique; only players have a seat (required)
         and hero points.
 
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The die has an even number of sides.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Party names, member names and players' seats are unique across the conflict.
+        - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+        - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+
         ``POST /v1/weltenbuch/conflict`` (``weltenbuch.conflict``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
         (one per call, the same on its retries), so a retry returns the dice of the first attempt.
@@ -6239,6 +6788,12 @@ class AsyncWeltenbuch:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The die has an even number of sides.
+        - Party names, member names and players' seats are unique across the conflict.
+        - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+        - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+
         ``POST /v1/weltenbuch/conflict/odds`` (``weltenbuch.conflict.odds``).
 
         Args:
@@ -6290,6 +6845,17 @@ class AsyncWeltenbuch:
         `steps` holds the one round: `conflict` as `weltenbuch.conflict` reports it and `narration` as
         `weltenbuch.narration` reports it for the policy's spends (turn by turn in the narration order,
         each member spending all its dice). `curve_rounds` and `exact` are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - The die has an even number of sides.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Party names, member names and players' seats are unique across the conflict.
+        - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+        - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+        - `current` toughness is at most `max`.
 
         ``POST /v1/weltenbuch/encounter`` (``weltenbuch.encounter``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -6376,6 +6942,13 @@ class AsyncWeltenbuch:
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
         the `Idempotency-Key` header are accepted and ignored.
 
+        Checked beyond the schema (422 naming the field):
+        - The die has an even number of sides.
+        - Party names, member names and players' seats are unique across the conflict.
+        - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+        - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+        - `current` toughness is at most `max`.
+
         ``POST /v1/weltenbuch/encounter/odds`` (``weltenbuch.encounter.odds``).
 
         Args:
@@ -6439,6 +7012,11 @@ class AsyncWeltenbuch:
         obstacle at 0 is overcome, stays at 0 and is not listed); until then
         `consequences` is empty. `unspent` lists the dice still in front of the members.
 
+        Checked beyond the schema (422 naming the field):
+        - `conflict` is a complete `/conflict` response whose receipt verifies with the service's keys.
+        - `current` toughness is at most `max`.
+        - A hero point entry has no `die` or `target`; any other entry names its `die`.
+
         ``POST /v1/weltenbuch/narration`` (``weltenbuch.narration``).
 
         Args:
@@ -6472,6 +7050,12 @@ class AsyncWeltenbuch:
 
         Ruling 6: one of the eight gods, by a d8 (`god` 1..8). When the table gives its eight `gods`
         (exactly 8, in d8 order), `name` is the god's name, else null.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
 
         ``POST /v1/weltenbuch/resurrection`` (``weltenbuch.resurrection``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key

@@ -17,6 +17,7 @@ from flask_smorest import Api, Blueprint
 from webargs import core
 from webargs.flaskparser import FlaskParser
 
+from service.platform.contract import ContractDocs, SchemaRules
 from service.platform.hooks import needs_api_key, request_body
 from service.platform.problems import PROBLEM_MEDIA_TYPE, ProblemSchema, http_exception_problem
 
@@ -87,8 +88,11 @@ class WurfwerkApi(Api):
     ERROR_SCHEMA = ProblemSchema
 
     def __init__(self, app=None, **kwargs):
-        kwargs.setdefault("spec_kwargs", {}).setdefault("extra_plugins", [ProblemResponses(), BearerSecurity()])
+        kwargs.setdefault("spec_kwargs", {}).setdefault("extra_plugins", [ProblemResponses(), BearerSecurity(),
+                                                                          ContractDocs(), SchemaRules()])
         super().__init__(app, **kwargs)
+        # flask-smorest registers its pagination schema whatever the API; nothing here paginates.
+        self.spec.components.schemas.pop("PaginationMetadata", None)
 
     def handle_http_exception(self, error):
         return http_exception_problem(error)

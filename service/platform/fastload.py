@@ -47,7 +47,7 @@ import marshmallow as ma
 from marshmallow import ValidationError, fields, validate
 from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
 
-from service.platform.fields import Bool, Int, StrictSchema
+from service.platform.fields import Bool, Int, StrictSchema, integral
 
 Loader = Callable[[Any], Any]
 _MISSING = ma.missing
@@ -214,6 +214,7 @@ def _integer(validators: tuple) -> Loader:
     others = tuple(other_validators)
 
     def convert(value: Any) -> int:
+        value = integral(value)
         if type(value) is not int or not low <= value <= high:
             raise _Reject
         if others:

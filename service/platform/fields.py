@@ -15,8 +15,14 @@ from marshmallow.schema import SchemaMeta
 from service.platform.messages import SCHEMA_MESSAGES, say, say_n, word_field
 
 
+def integral(value: Any) -> Any:
+    """A number with a zero fraction (2.0) as the integer it is in JSON Schema (2020-12, section
+    6.1.1: "a number with a zero fractional part"); any other value unchanged."""
+    return int(value) if type(value) is float and value.is_integer() else value
+
+
 class Int(fields.Integer):
-    """An integer; booleans, floats and strings are refused."""
+    """An integer as JSON Schema defines it (2.0 is 2); booleans, 2.5 and strings are refused."""
 
     def __init__(self, **kwargs: Any):
         super().__init__(strict=True, **kwargs)
@@ -24,7 +30,7 @@ class Int(fields.Integer):
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, bool):
             raise self.make_error("invalid", input=value)
-        return super()._deserialize(value, attr, data, **kwargs)
+        return super()._deserialize(integral(value), attr, data, **kwargs)
 
 
 class Bool(fields.Boolean):
@@ -48,6 +54,7 @@ class IntOrStr(fields.Field):
         super().__init__(metadata=metadata, **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
+        value = integral(value)
         if isinstance(value, bool) or not isinstance(value, (int, str)):
             raise ValidationError(say("must be an integer (a die face) or a string (a marble colour)"))
         if isinstance(value, str) and len(value) > 32:

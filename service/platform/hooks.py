@@ -5,6 +5,7 @@ from __future__ import annotations
 import hmac
 import random
 import re
+import socket
 
 import orjson
 from flask import Flask, g, request
@@ -72,19 +73,40 @@ def _check_body() -> None:
         return
     try:
         raw = request.get_data(cache=True)
+        limit = request.max_content_length or len(raw) + 1  # MAX_CONTENT_LENGTH is always set (create_app)
+        if request.content_length is None and len(raw) >= limit and _more_body():
+            raise RequestEntityTooLarge
     except RequestEntityTooLarge:
+        _stop_reading()
         raise http_error(413, _too_large_detail(), "payload-too-large") from None
+    if (raw or request.mimetype) and not _is_json_media_type():  # an empty text/plain body too
+        raise http_error(415, say("The body must be application/json, not %(type)s.",
+                                  type=request.mimetype or say("untyped")), "unsupported-media-type")
     if not raw:
         # Every POST of this API documents a required JSON body; `{}` asks for all defaults.
         raise InputError("body", say("a JSON object is required (send {} to take every default)"))
-    if not _is_json_media_type():
-        raise http_error(415, say("The body must be application/json, not %(type)s.",
-                                  type=request.mimetype or say("untyped")), "unsupported-media-type")
     try:
         g.json_body = orjson.loads(raw)  # strict UTF-8, no NaN, at most 1024 levels deep
     except orjson.JSONDecodeError:
         raise http_error(400, say("The body is not valid JSON (UTF-8, at most 1024 levels deep)."),
                          "malformed-json") from None
+
+
+def _more_body() -> bool:
+    """Whether a body without Content-Length (chunked) goes on past the limit: werkzeug reads such a
+    body up to the limit and stops there, so one more byte is read past it (never cut, always 413)."""
+    return bool(request.environ["wsgi.input"].read(1))
+
+
+def _stop_reading() -> None:
+    """After a 413 the rest of the body is not read: shutting the socket's reading side makes the
+    server close the connection after the answer instead of draining a body of any size."""
+    sock = request.environ.get("gunicorn.socket")
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RD)
+        except OSError:
+            pass
 
 
 def _is_json_media_type() -> bool:
@@ -104,6 +126,18 @@ def _too_large_detail() -> Message:
                         {"value": limit}, limit=limit_member("body_bytes", limit))
 
 
+def _answer_options(response):
+    """Flask's automatic OPTIONS answer as HTTP means it: 204 with ``Allow`` (no empty text/html
+    body), and a CORS preflight allowing exactly the route's methods (flask-cors lists every method)."""
+    if request.method != "OPTIONS" or response.status_code != 200 or "Allow" not in response.headers:
+        return response
+    response.status_code = 204
+    response.headers.pop("Content-Type", None)
+    if "Access-Control-Allow-Methods" in response.headers:
+        response.headers["Access-Control-Allow-Methods"] = response.headers["Allow"]
+    return response
+
+
 def _echo_request_id(response):
     response.headers["X-Request-ID"] = g.get("request_id") or new_request_id()
     return response
@@ -121,7 +155,9 @@ def install_hooks(app: Flask) -> None:
         _check_body()
 
     app.after_request(_echo_request_id)
+    app.after_request(_answer_options)  # runs after flask-cors's hook (registered later, run earlier)
 
     @app.errorhandler(RequestEntityTooLarge)
     def _too_large(_error):
+        _stop_reading()
         return problem(413, _too_large_detail(), slug="payload-too-large")

@@ -103,6 +103,7 @@ class Operation:
     response_example: Mapping[str, Any] | None = None
     encounter: bool = False  # an encounter's odds carry their solver and may be float64 (API.md §1.7)
     system: str = ""
+    manual_value: Mapping[str, Any] | None = None  # the system's: the JSON Schema of one `manual` value
 
     @classmethod
     def rolling(cls, path: str, view: Callable[..., Any], *, operation: str, request: type[ma.Schema],
@@ -150,7 +151,7 @@ class Operation:
         if self.request is None:
             return None
         if self.kind is Kind.ROLLING:
-            return rolling_request_schema(self.id, self.request)
+            return rolling_request_schema(self.id, self.request, self.manual_value)
         if self.kind is Kind.ODDS:
             return odds_request_schema(self.id, self.request)
         return renamed(self.id, self.request, "Request")
@@ -216,10 +217,14 @@ class System:
     enums: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     glossary: Mapping[str, str] = dataclasses.field(default_factory=dict)
     extra: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    # What one `manual` value of this system's rolls is, in JSON Schema (a d6 face: 1..6); the spec
+    # states it, the random source checks it as each value is consumed.
+    manual_value: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         # The declarations of the table are written without their system; they get it here, once.
-        bound = tuple(dataclasses.replace(operation, system=self.id) for operation in self.operations)
+        bound = tuple(dataclasses.replace(operation, system=self.id, manual_value=self.manual_value)
+                      for operation in self.operations)
         object.__setattr__(self, "operations", bound)
 
     def catalogue_entry(self) -> dict[str, Any]:

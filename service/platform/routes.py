@@ -66,6 +66,11 @@ class CatalogueSchema(ma.Schema):
 
 def tickets_request_schema(rolling_ids: list[str]) -> type[ma.Schema]:
     return type("TicketsRequest", (StrictSchema,), {
+        "LINKS": {"roll": {
+            "operationId": "paws.test",
+            "description": "Roll with the first ticket (any rolling operation takes one; this link "
+                           "shows `paws.test`): the same ticket again replays the same dice.",
+            "requestBody": {"rank": 2, "ticket": "$response.body#/tickets/0"}}},
         "count": Int(load_default=1, validate=validate.Range(min=1, max=tickets.MAX_COUNT),
                      metadata={"description": "How many tickets."}),
         "operation": fields.String(load_default=None, allow_none=True, validate=validate.OneOf(rolling_ids),

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import marshmallow as ma
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
+from service.platform.contract import given, not_given
 from service.platform.derived_randomness import IDEMPOTENCY_KEY_PATTERN, is_idempotency_key
 from service.platform.fields import Int, IntOrStr, StrictSchema
 from service.platform.messages import Template, say
@@ -87,8 +91,20 @@ class RandomnessFields(StrictSchema):
                   "pattern": IDEMPOTENCY_KEY_PATTERN, "minLength": 1, "maxLength": 255},
     )
 
+    CHECKED_BEYOND_SCHEMA = (
+        "`manual` holds exactly the values the rules consume, in order: each a face of the die rolled, "
+        "or a colour still in the bag at that draw (422 naming the index).",
+        "A `ticket` verifies with the service's keys, has not expired and is for this operation.",
+    )
+    # seed, manual and ticket exclude each other; idempotency_key goes with none or a ticket.
+    JSON_SCHEMA_RULES = (
+        {"if": given("seed"), "then": not_given("manual", "ticket", "idempotency_key")},
+        {"if": given("manual"), "then": not_given("ticket")},
+    )
+
     @validates_schema
     def _one_source(self, data, **kwargs):
+        """At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`."""
         given = [name for name in ("seed", "manual", "ticket") if name in data]
         if len(given) > 1:
             raise ValidationError(say("give at most one of seed, manual and ticket, not %(given)s",
@@ -103,7 +119,10 @@ class IgnoredRandomnessFields(StrictSchema):
     accepted and dropped, since exact odds do not depend on where dice come from."""
 
     ticket = fields.Dict(metadata={"description": "Accepted and ignored: the odds do not depend on it."})
-    idempotency_key = fields.String(metadata={"description": "Accepted and ignored: the odds do not depend on it."})
+    idempotency_key = fields.String(
+        validate=_idempotency_key_rule,
+        metadata={"description": "Accepted and ignored: the odds do not depend on it.",
+                  "pattern": IDEMPOTENCY_KEY_PATTERN, "minLength": 1, "maxLength": 255})
 
     @post_load
     def _drop_ignored(self, data, **kwargs):
@@ -216,9 +235,12 @@ def _schema_name(operation_id: str, suffix: str) -> str:
     return "".join(word.capitalize() for word in words) + suffix
 
 
-def rolling_request_schema(operation_id: str, request: type[ma.Schema]) -> type[ma.Schema]:
-    """The operation's own request schema plus ``seed``/``manual``/``ticket``/``idempotency_key``."""
-    return type(_schema_name(operation_id, "Request"), (request, RandomnessFields), {})
+def rolling_request_schema(operation_id: str, request: type[ma.Schema],
+                           manual_value: Mapping[str, Any] | None = None) -> type[ma.Schema]:
+    """The operation's own request schema plus ``seed``/``manual``/``ticket``/``idempotency_key``;
+    ``manual_value`` (JSON Schema) bounds each ``manual`` value in the spec."""
+    rules = ({"properties": {"manual": {"items": dict(manual_value)}}},) if manual_value else ()
+    return type(_schema_name(operation_id, "Request"), (request, RandomnessFields), {"JSON_SCHEMA_RULES": rules})
 
 
 def odds_request_schema(operation_id: str, request: type[ma.Schema]) -> type[ma.Schema]:

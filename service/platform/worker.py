@@ -23,8 +23,10 @@ documented point where a worker class differs from another:
 
 from __future__ import annotations
 
+import re
 import socket
 import time
+import traceback
 import uuid
 from collections.abc import Callable, Iterable
 from functools import partial
@@ -34,6 +36,7 @@ import orjson
 from gevent.pool import Pool
 from gevent.server import StreamServer
 from gunicorn.http import errors as http_errors
+from gunicorn.http import message as http_message
 from gunicorn.sock import ssl_context
 from gunicorn.workers.ggevent import GeventWorker
 
@@ -57,6 +60,7 @@ _GUNICORN_ERRORS: tuple[tuple[type[Exception], int, str, str], ...] = (
     (http_errors.ConfigurationProblem, 500, "internal-error", _FAULT),
     (http_errors.ParseException, 400, "bad-request", "The request is not valid HTTP/1.1: {error}."),
 )
+_WHOLE_PATH = re.compile(rb"(/[^?# ]{0,2047})[?# ]")
 _TITLES = {400: "Bad Request", 403: "Forbidden", 414: "URI Too Long", 417: "Expectation Failed",
            431: "Request Header Fields Too Large", 500: "Internal Server Error", 501: "Not Implemented"}
 
@@ -130,7 +134,8 @@ class Worker(GeventWorker):
             self.log.warning("Invalid request from ip=%s: %s", (addr or ("",))[0], exc)
         request_id = uuid.uuid4().hex  # the request's own X-Request-ID was not read, or not trusted
         body = orjson.dumps(problem_document(status, detail, slug=slug, title=_TITLES[status],
-                                             instance=getattr(req, "path", None) or "/", request_id=request_id))
+                                             instance=getattr(req, "path", None) or requested_path(exc),
+                                             request_id=request_id))
         head = (f"HTTP/1.1 {status} {_TITLES[status]}\r\nConnection: close\r\n"
                 f"Content-Type: {PROBLEM_MEDIA_TYPE}\r\nContent-Length: {len(body)}\r\n"
                 f"X-Request-ID: {request_id}\r\n\r\n")
@@ -153,6 +158,32 @@ class Worker(GeventWorker):
             return (f"A header field is longer than {self.cfg.limit_request_field_size} bytes "
                     f"(WURFWERK_MAX_HEADER_BYTES).")
         return f"The request has more than {self.cfg.limit_request_fields} header fields (WURFWERK_MAX_HEADER_FIELDS)."
+
+
+def requested_path(exc: BaseException) -> str:
+    """The path of a request gunicorn refused while parsing its head, for the problem's ``instance``.
+
+    gunicorn hands ``handle_error`` no request then (the exception left the constructor of its
+    ``Request``), and no error type carries the path; the parse's own frames still hold it: the
+    ``Request`` being built once its request line is parsed (400, 431), else the bytes of the line
+    read so far (414: the path when it ends before the line got too long). "/" when neither has it."""
+    for frame, _line in traceback.walk_tb(exc.__traceback__):
+        candidate = frame.f_locals.get("self")
+        if isinstance(candidate, http_message.Request):
+            if getattr(candidate, "path", None):
+                return candidate.path
+            start = frame.f_locals.get("data") or frame.f_locals.get("buf")
+            if isinstance(start, (bytes, bytearray)):
+                return _path_in_line(bytes(start)) or "/"
+    return "/"
+
+
+def _path_in_line(start: bytes) -> str | None:
+    """The path of a request line's start (``GET /v1/x?aaaa…``), when it is there whole: followed by
+    the query, or by the space before the HTTP version."""
+    _method, _, target = start.split(b"\r\n", 1)[0].partition(b" ")
+    match = _WHOLE_PATH.match(target)
+    return match.group(1).decode("latin-1") if match else None
 
 
 class BodyDeadline:

@@ -82,7 +82,7 @@ def test_cors_allows_any_origin_by_default(client):
     preflight = client.options("/v1/proben/test", headers={
         "Origin": "https://vtt.example", "Access-Control-Request-Method": "POST",
         "Access-Control-Request-Headers": "Content-Type, Authorization, X-Request-ID"})
-    assert preflight.status_code == 200
+    assert preflight.status_code == 204  # a preflight answers in its headers, with no content
     assert preflight.headers["Access-Control-Allow-Origin"] == "*"
     allowed = preflight.headers["Access-Control-Allow-Headers"].lower()
     assert {"content-type", "authorization", "x-request-id"} <= {h.strip() for h in allowed.split(",")}
@@ -109,7 +109,7 @@ def test_api_keys_guard_v1_but_not_keys_health_docs(signing_key_pem):
         assert client.get(open_path).status_code == 200, open_path
     preflight = client.options("/v1/proben/test", headers={
         "Origin": "https://vtt.example", "Access-Control-Request-Method": "POST"})
-    assert preflight.status_code == 200
+    assert preflight.status_code == 204  # a preflight answers in its headers, with no content
 
 
 def test_limits_are_configurable(signing_key_pem):

@@ -403,6 +403,7 @@ def encounter_odds(body):
 
 SYSTEM = System(
     "beutelschneider",
+    manual_value={"type": "string", "enum": schemas.COLOURS, "description": "The colour of a marble drawn."},
     title="Beutelschneider",
     rules_file="000_617633d4e2bd3e3f.txt",
     description="A marble-bag RPG: each character is a bag of red (combat), green (skill), blue (magic), "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from service.platform.contract import given
 from service.platform.fields import Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
 from service.platform.messages import say, say_n
@@ -45,6 +46,7 @@ class BeutelBag(StrictSchema):
 
     @validates_schema
     def _marbles_in_limit(self, data, **kwargs):
+        """A bag holds at least 1 marble and at most the limit bag_marbles in all."""
         total = sum(data.get(colour, 0) for colour in COLOURS)
         if total < 1:
             raise ValidationError(say("must hold at least one marble"))
@@ -81,6 +83,7 @@ class BeutelCreationRules(StrictSchema):
 
     @validates_schema
     def _adds_up(self, data, **kwargs):
+        """`size` equals `white` + `free`."""
         if data.get("white", 5) + data.get("free", 15) != data.get("size", 20):
             raise ValidationError(say("must equal white + free"), field_name="size")
 
@@ -99,6 +102,7 @@ class BeutelChallengeRequest(BeutelNamed):
 
     @validates_schema
     def _enough_marbles(self, data, **kwargs):
+        """The bag holds at least as many marbles as the difficulty draws."""
         require_marbles(data, Difficulty(data.get("difficulty", "normal")).draws)
 
 
@@ -109,6 +113,7 @@ class BeutelFirstAidRequest(BeutelNamed):
 
     @validates_schema
     def _enough_marbles(self, data, **kwargs):
+        """The bag holds at least as many marbles as the difficulty draws."""
         require_marbles(data, Difficulty(data.get("difficulty", "normal")).draws)
 
 
@@ -123,6 +128,7 @@ class BeutelParticipant(StrictSchema):
 
     @validates_schema
     def _enough_marbles(self, data, **kwargs):
+        """Each bag holds at least as many marbles as its difficulty draws."""
         require_marbles(data, Difficulty(data.get("difficulty", "normal")).draws)
 
 
@@ -143,6 +149,7 @@ class BeutelContestRequest(StrictSchema):
 
     @validates_schema
     def _unique_names(self, data, **kwargs):
+        """Participant names are unique."""
         names = [participant["name"] for participant in data.get("participants", [])]
         for index, name in enumerate(names):
             if name in names[:index]:
@@ -173,6 +180,7 @@ class BeutelCombatRequest(StrictSchema):
 
     @validates_schema
     def _different_names(self, data, **kwargs):
+        """The defender's name differs from the attacker's."""
         if "attacker" in data and "defender" in data and data["attacker"]["name"] == data["defender"]["name"]:
             raise ValidationError({"name": [say("must differ from the attacker's name")]}, field_name="defender")
 
@@ -184,6 +192,7 @@ class BeutelInjuryRequest(BeutelNamed):
 
     @validates_schema
     def _enough_marbles(self, data, **kwargs):
+        """The bag holds at least as many marbles as the severity draws."""
         if "severity" in data:
             require_marbles(data, Severity(data["severity"]).draws)
 
@@ -194,6 +203,7 @@ class BeutelMortalDangerRequest(BeutelNamed):
 
     @validates_schema
     def _enough_marbles(self, data, **kwargs):
+        """The bag holds at least as many marbles as the danger draws."""
         if "danger" in data:
             require_marbles(data, Danger(data["danger"]).draws)
 
@@ -208,8 +218,16 @@ class BeutelHealingRequest(BeutelNamed):
         metadata={"description": "Optional, to heal in one step: one colour (red, green, blue) per marble "
                                  "drawn; the k-th black marble drawn takes the k-th colour."})
 
+    JSON_SCHEMA_RULES = ({"oneOf": [given("chances"), given("draws")]},)
+    LINKS = {"apply": {
+        "operationId": "beutelschneider.healing-apply",
+        "description": "The second phase: this signed draw with one colour per black marble drawn "
+                       "(`result.choices_required` of them; none here, for a draw without black).",
+        "requestBody": {"draw": "$response.body", "replacements": []}}}
+
     @validates_schema
     def _one_amount(self, data, **kwargs):
+        """Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn."""
         if ("chances" in data) == ("draws" in data):
             raise ValidationError(say("give either chances or draws (exactly one)"), field_name="chances")
         require_marbles(data, healing_draws(data))
@@ -220,6 +238,11 @@ def healing_draws(body: dict) -> int:
 
 
 class BeutelExperienceRequest(BeutelNamed):
+    LINKS = {"apply": {
+        "operationId": "beutelschneider.experience-apply",
+        "description": "The second phase: this signed draw with one entry per marble drawn, a new "
+                       "colour or null to keep it (here one null: the draw of `amount: little`).",
+        "requestBody": {"draw": "$response.body", "replacements": [None]}}}
     bag = bag_field("The character's bag.")
     amount = Enum(_values(Amount), required=True, metadata={"description": "little: 1 marble, some: 2, much: 3."})
     replacements = fields.List(
@@ -229,17 +252,22 @@ class BeutelExperienceRequest(BeutelNamed):
 
     @validates_schema
     def _enough_marbles(self, data, **kwargs):
+        """The bag holds at least as many marbles as the amount draws."""
         if "amount" in data:
             require_marbles(data, Amount(data["amount"]).draws)
 
 
 class BeutelHealingApplyRequest(StrictSchema):
+    CHECKED_BEYOND_SCHEMA = ("`draw` is a complete `/healing` response "
+                             "whose receipt verifies with the service's keys.",)
     draw = fields.Dict(required=True, metadata={"description": "The complete signed `/healing` response."})
     replacements = fields.List(Enum(COLOURS), required=True, validate=validate.Length(max=MAX_HEALING_DRAWS),
                                metadata={"description": "One colour (red, green, blue) per black marble drawn."})
 
 
 class BeutelExperienceApplyRequest(StrictSchema):
+    CHECKED_BEYOND_SCHEMA = ("`draw` is a complete `/experience` response "
+                             "whose receipt verifies with the service's keys.",)
     draw = fields.Dict(required=True, metadata={"description": "The complete signed `/experience` response."})
     replacements = fields.List(Enum(COLOURS, allow_none=True), required=True, validate=validate.Length(max=3),
                                metadata={"description": "Per marble drawn: a different colour, or null to keep it."})

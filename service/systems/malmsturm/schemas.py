@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from service.platform.contract import given
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import LengthAtMost
 from service.platform.messages import say
@@ -84,6 +85,7 @@ class MalmInitiativeRequest(StrictSchema):
 
     @validates_schema
     def _unique_names(self, data, **kwargs):
+        """Participant names are unique."""
         seen: set[str] = set()
         for index, participant in enumerate(data.get("participants", [])):
             if participant["name"] in seen:
@@ -100,6 +102,7 @@ class MalmStressTrackSchema(StrictSchema):
 
     @validates_schema
     def _current_within_max(self, data, **kwargs):
+        """A track's `current` stress is at most its `max`."""
         if "current" in data and "max" in data and data["current"] > data["max"]:
             raise ValidationError(say("must be at most max (%(max)s)", max=data["max"]), field_name="current")
 
@@ -143,8 +146,13 @@ class MalmAttackRequest(StrictSchema):
                        "`defend: false`.", load_default=0)
     dice = Dice()
 
+    JSON_SCHEMA_RULES = ({"if": {"required": ["defend"], "properties": {"defend": {"const": False}}},
+                          "else": {"properties": {"defender": given("skill"),
+                                                  "difficulty": {"enum": [0, None]}}}},)
+
     @validates_schema
     def _defense_fits(self, data, **kwargs):
+        """A defender who defends needs a `skill`; `difficulty` only with `defend: false`."""
         if data.get("defend", True) and (data.get("defender") or {}).get("skill", 0) is None:
             raise ValidationError({"defender": {"skill": [say("a defender who defends needs a skill (or set "
                                                               "defend: false)")]}})

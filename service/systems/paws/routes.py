@@ -132,6 +132,7 @@ def validate_character(body, lang):
 
 SYSTEM = System(
     "paws",
+    manual_value={"type": "integer", "minimum": 1, "maximum": 6, "description": "A d6 face."},
     title="Paws",
     rules_file="001_d67bcf46ff845203.txt",
     description="Trait pools of d6, successes on 4–6: tests, comparisons with cancellation and rescue "

@@ -70,6 +70,7 @@ class PawsPoolSchema(StrictSchema):
 
     @validates_schema
     def _pool_fits(self, data, **kwargs):
+        """The pool's dice and rescue dice, added up, stay within the limit pool_dice."""
         if not {"rank", "advantages"} <= data.keys():
             return  # a field error is reported already
         pool = to_pool(data)
@@ -148,6 +149,7 @@ class PawsCharacterBody(StrictSchema):
 
     @validates_schema
     def _categories_known(self, data, **kwargs):
+        """Category names are unique, and a trait's `category` is one of `categories`."""
         names = [category["name"] for category in data.get("categories", [])]
         errors: dict = {}
         for index, name in enumerate(names):

@@ -29,6 +29,7 @@ class ProbenPool(StrictSchema):
 
     @validates_schema
     def _pool_fits(self, data, **kwargs):
+        """`skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice."""
         skill = data.get("skill", 0)
         skill_dice = data.get("skill_dice", skill)
         if skill_dice > skill:
@@ -76,6 +77,7 @@ class ProbenCooperationRequest(StrictSchema):
 
     @validates_schema
     def _leader_fits(self, data, **kwargs):
+        """The leader's dice plus one per helper stay within the limit pool_dice."""
         # Every helper may add one die to the leader's pool.
         leader = data.get("leader")
         if leader:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from service.platform.errors import ReceiptError
+from service.platform.jsondata import plain
 from service.platform.limits import encounter_precision
 from service.platform.messages import say
 from service.platform.operations import EXAMPLE_RECEIPT, Operation, System, verified_response
+from service.platform.randomness import ManualSource
 from service.systems.weltenbuch import encounter, odds, rules, schemas, text
 
 CONFLICT_EXAMPLE = {
@@ -22,8 +24,7 @@ CONFLICT_EXAMPLE = {
 }
 ORC_AMBUSH_MANUAL = [1, 2, 5, 6, 8, 9, 10, 1, 6, 10, 3, 4, 10, 2, 3, 9, 2, 6, 7]
 NARRATION_EXAMPLE = {
-    "conflict": {"operation": "weltenbuch.conflict", "result": {"...": "the complete signed response"},
-                 "receipt": dict(EXAMPLE_RECEIPT)},
+    "conflict": None,  # a real conflict of CONFLICT_EXAMPLE, made below (_conflict_example)
     "toughness": {"Toran": {"current": 6, "max": 6}, "Fayla": {"current": 4, "max": 4},
                   "Orc 1": {"current": 2, "max": 2}, "Orc 2": {"current": 2, "max": 2},
                   "Orc 3": {"current": 2, "max": 2}},
@@ -90,6 +91,20 @@ def conflict_odds(body):
     return odds.conflict(parties(body))
 
 
+def _conflict_example() -> dict:
+    """The conflict of CONFLICT_EXAMPLE with the dice of ORC_AMBUSH_MANUAL, made offline, with a
+    placeholder receipt: the spec the service serves signs it with the service's key (so the
+    narration example verifies in /docs' "Try it out")."""
+    body = schemas.WeltenConflictRequest().load(CONFLICT_EXAMPLE)
+    source = ManualSource(ORC_AMBUSH_MANUAL)
+    result, summary = conflict(body, source, "en")
+    source.finish()
+    return {"operation": "weltenbuch.conflict", "request": {**body, "manual": ORC_AMBUSH_MANUAL},
+            "result": plain(result), "randomness": {"source": "manual", "events": source.events},
+            "summary": summary, "lang": "en", "receipt": dict(EXAMPLE_RECEIPT)}
+
+
+NARRATION_EXAMPLE["conflict"] = _conflict_example()
 NARRATION_RESPONSE_EXAMPLE = {
     "operation": "weltenbuch.narration",
     "request": NARRATION_EXAMPLE,
@@ -114,6 +129,7 @@ NARRATION_RESPONSE_EXAMPLE = {
                       {"member": "Orc 1", "die": 0}, {"member": "Orc 1", "die": 2},
                       {"member": "Orc 2", "die": 1}, {"member": "Orc 2", "die": 2},
                       {"member": "Orc 3", "die": 0}, {"member": "Orc 3", "die": 1}],
+        "overcome": [],
         "complete": False,
     },
     "summary": "Narration: 6 dice spent, 4 toughness lost; 13 dice left.",
@@ -234,6 +250,8 @@ def encounter_odds(body):
 
 SYSTEM = System(
     "weltenbuch",
+    manual_value={"type": "integer", "minimum": 1, "maximum": 100,
+                  "description": "A face of the die rolled: 1..`die` in a conflict, 1..8 for resurrection."},
     title="Weltenbuch",
     rules_file="002_610240ae8bf5cc8e.txt",
     description="Conflict scenes: parties roll even-sided dice (an even face is a success), the party with "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from service.platform.contract import given, not_given
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
 from service.platform.messages import say
@@ -41,8 +42,13 @@ class WeltenMemberSchema(StrictSchema):
     hero_points = Int(load_default=0, validate=validate.Range(min=0, max=50),
                       metadata={"description": "Players only: 2 dice per hero point spent."})
 
+    JSON_SCHEMA_RULES = ({"if": {"required": ["role"], "properties": {"role": {"const": Role.PLAYER.value}}},
+                          "then": given("seat"),
+                          "else": {"properties": {"seat": {"type": "null"}, "hero_points": {"enum": [0, None]}}}},)
+
     @validates_schema
     def _fits_role(self, data, **kwargs):
+        """A player needs a `seat`; npcs and obstacles have none and spend no hero points."""
         role = data.get("role")
         if role == Role.PLAYER and "seat" not in data:
             raise ValidationError(say("a player needs a seat (1.. clockwise from the GM)"), field_name="seat")
@@ -55,6 +61,7 @@ class WeltenMemberSchema(StrictSchema):
 
     @validates_schema
     def _pool_fits(self, data, **kwargs):
+        """profile + bonuses + 2 per hero point stay within the limit pool_dice."""
         bonuses = max(data.get("equipment_bonuses") or [0]) + data.get("magic_bonus", 0)
         dice = data.get("profile", 0) + bonuses + data.get("situation_bonus", 0) + 2 * data.get("hero_points", 0)
         try:
@@ -81,19 +88,27 @@ def _duplicates(values) -> set:
 
 
 class WeltenConflictRequest(StrictSchema):
+    LINKS = {"narration": {
+        "operationId": "weltenbuch.narration",
+        "description": "Narrate this signed conflict: spend the success dice of `result.members` "
+                       "(here none yet) against the members' toughness.",
+        "requestBody": {"conflict": "$response.body", "spends": []}}}
     die = Int(load_default=DEFAULT_DIE, validate=AtMost("die_sides", min=2),
-              metadata={"description": "Sides of the die; any even number (an even face is a success)."})
+              metadata={"description": "Sides of the die; any even number (an even face is a success).",
+                        "multipleOf": 2})
     parties = fields.List(fields.Nested(WeltenPartySchema), required=True,
                           validate=LengthAtMost("parties", min=2))
 
     @validates_schema
     def _even_die(self, data, **kwargs):
+        """The die has an even number of sides."""
         if data.get("die", DEFAULT_DIE) % 2:
             raise ValidationError(say("must have an even number of sides (“beliebige Würfel mit einer geraden "
                                       "Seitenzahl”)"), field_name="die")
 
     @validates_schema
     def _unique(self, data, **kwargs):
+        """Party names, member names and players' seats are unique across the conflict."""
         parties = data.get("parties") or []
         errors: dict = {}
         duplicate_parties = _duplicates(party["name"] for party in parties)
@@ -136,6 +151,7 @@ class WeltenToughnessSchema(StrictSchema):
 
     @validates_schema
     def _current_within_max(self, data, **kwargs):
+        """`current` toughness is at most `max`."""
         if data.get("current", 0) > data.get("max", MAX_TOUGHNESS):
             raise ValidationError(say("must be at most max"), field_name="current")
 
@@ -154,8 +170,12 @@ class WeltenSpendSchema(StrictSchema):
                                                "moment, +3 toughness (not above max), without `die` or "
                                                "`target` (ruling 5)."})
 
+    JSON_SCHEMA_RULES = ({"if": {"required": ["hero_point"], "properties": {"hero_point": {"const": True}}},
+                          "then": not_given("die"), "else": given("die")},)
+
     @validates_schema
     def _die_or_hero_point(self, data, **kwargs):
+        """A hero point entry has no `die` or `target`; any other entry names its `die`."""
         if data.get("hero_point"):
             for field in ("die", "target"):
                 if data.get(field) is not None:
@@ -172,6 +192,8 @@ class WeltenHeroPointSchema(StrictSchema):
 
 
 class WeltenNarrationRequest(StrictSchema):
+    CHECKED_BEYOND_SCHEMA = ("`conflict` is a complete `/conflict` response "
+                             "whose receipt verifies with the service's keys.",)
     conflict = fields.Dict(required=True, metadata={"description": "The complete, signed /conflict response."})
     toughness = fields.Dict(keys=Name(), values=fields.Nested(WeltenToughnessSchema), load_default=dict,
                             validate=validate.Length(max=160),

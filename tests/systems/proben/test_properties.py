@@ -113,7 +113,7 @@ def test_extended_removes_one_die_per_roll_and_stops_at_the_target(post, pool, r
 
 
 invalid_values = st.one_of(st.none(), st.booleans(), st.text(max_size=5).filter(lambda t: t not in ("meet", "exceed")),
-                           st.floats(allow_nan=False),
+                           st.floats(allow_nan=False).filter(lambda x: not x.is_integer()),  # 2.0 is 2
                            st.integers(-10**6, -1), st.integers(101, 2**63 - 1),
                            st.lists(st.integers(-1000, 1000), max_size=2))
 
