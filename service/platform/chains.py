@@ -93,7 +93,8 @@ def _explore(start: Any, step: Step, outcome: Outcome, exact: bool, cooperate: C
         merged: dict[Any, Number] = {}
         for following, probability in step(state):
             probability = probability if exact else float(probability)
-            merged[following] = merged.get(following, 0) + probability
+            # 0 + Fraction would cost a Fraction operation per edge: most edges arrive once
+            merged[following] = merged[following] + probability if following in merged else probability
         stay[state] = merged.pop(state, 0)
         if not merged:  # nothing can change any more
             ended[state] = STALEMATE
