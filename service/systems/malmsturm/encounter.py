@@ -18,6 +18,7 @@ integers (ways out of 3^(2 × dice) per attack), so each transition becomes one 
 from __future__ import annotations
 
 import functools
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -79,13 +80,17 @@ class Conflict:
         """Equally likely outcomes of one attack: 3^dice per roll, two rolls unless nobody defends."""
         return 3 ** (self.dice * (2 if self.defend else 1))
 
+    @functools.cached_property
+    def side_members(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        return tuple(tuple(i for i, member in enumerate(self.members) if member.side == side) for side in (0, 1))
+
     def opponents(self, side: int) -> tuple[int, ...]:
-        return tuple(index for index, member in enumerate(self.members) if member.side != side)
+        return self.side_members[1 - side]
 
     def lost(self, state: State, side: int) -> bool:
         """Every member out ("scheidet aus"), or E3: a member holds the side's concede_at consequences
         ("eine Partei nachgiebt")."""
-        members = [index for index, member in enumerate(self.members) if member.side == side]
+        members = self.side_members[side]
         if all(state[index][2] >= rules.CONSEQUENCES_TO_TAKE_OUT for index in members):
             return True
         threshold = self.concede_at[side]
@@ -216,10 +221,33 @@ def _member_bound(member: Member, tracks: tuple[int, ...]) -> int:
     return 1 + now + (rules.CONSEQUENCES_TO_TAKE_OUT - 1 - member.consequences) * full
 
 
-def _focus_bound(conflict: Conflict, side: int, cap: int) -> int:
-    """Side states reachable when the other side focuses (E5), counted on the side alone: from each
+FOCUS_COUNT_CAP = 1000  # side states counted one by one at most (a refusal stays a few milliseconds)
+
+
+def _spread_side_bound(conflict: Conflict, side: int) -> int:
+    bound = 1
+    tracks = _tracks_against(conflict, side)
+    for index in conflict.side_members[side]:
+        bound *= _member_bound(conflict.members[index], tracks)
+    return bound
+
+
+def _focus_side_bound(conflict: Conflict, side: int) -> int:
+    """Side states under focus (E5). Attacked on one track, every attacker takes the same target,
+    which stays the target until it is out (a hit only lowers its key), and the untouched members
+    keep their order: so the members fall in a fixed order, one of them hurt at a time. Attacked on
+    both tracks, counted one by one (up to FOCUS_COUNT_CAP, else every combination)."""
+    tracks = _tracks_against(conflict, side)
+    if len(tracks) == 1:
+        return 1 + sum(_member_bound(conflict.members[index], tracks) - 1 for index in conflict.side_members[side])
+    counted = _focus_count(conflict, side, FOCUS_COUNT_CAP)
+    return counted if counted <= FOCUS_COUNT_CAP else _spread_side_bound(conflict, side)
+
+
+def _focus_count(conflict: Conflict, side: int, cap: int) -> int:
+    """Side states reachable when the other side focuses, counted on the side alone: from each
     state, a hit of any size on the focused member of each attacked track. Stops above ``cap``."""
-    members = [index for index, member in enumerate(conflict.members) if member.side == side]
+    members = conflict.side_members[side]
     tracks = _tracks_against(conflict, side)
     maxima = [(conflict.members[i].stress.physical.max, conflict.members[i].stress.mental.max) for i in members]
     start = tuple(conflict.members[i].start() for i in members)
@@ -247,22 +275,17 @@ def _focus_bound(conflict: Conflict, side: int, cap: int) -> int:
     return len(seen)
 
 
-def state_bound(conflict: Conflict, cap: int) -> int:
-    """States the solve can reach, bounded before solving (``cap``: counting may stop above it).
-    ``spread``: every combination of the members' states; ``focus``: each side's states reachable
-    under focus, multiplied; ``initiative``: two solves, one per order."""
-    bound = 1
-    for side in (0, 1):
-        if conflict.targeting == FOCUS:
-            bound *= _focus_bound(conflict, side, cap)
-        else:
-            tracks = _tracks_against(conflict, side)
-            for member in conflict.members:
-                if member.side == side:
-                    bound *= _member_bound(member, tracks)
-        if bound > cap:
-            return bound
-    return bound * (2 if conflict.order is None else 1)
+def turns_per_round(conflict: Conflict) -> int:
+    return len(conflict.order) if conflict.order is not None else len(conflict.members)
+
+
+def state_bound(conflict: Conflict) -> int:
+    """States the solve can reach, bounded before solving: the member states of each side
+    (``spread``: every combination; ``focus``: as ``_focus_side_bound``), times the turns of a round
+    (the solve runs turn by turn, see below), twice under ``initiative`` (a solve per order)."""
+    side_bound = _focus_side_bound if conflict.targeting == FOCUS else _spread_side_bound
+    members = side_bound(conflict, 0) * side_bound(conflict, 1)
+    return members * turns_per_round(conflict) * (2 if conflict.order is None else 1)
 
 
 # --- the odds ---------------------------------------------------------------------------------------
@@ -285,8 +308,7 @@ def encounter_odds(conflict: Conflict, *, exact: bool, max_rounds: int | None = 
     for order, chance in orders(conflict):
         if not chance:
             continue
-        chain = chains.solve(conflict.start(), functools.partial(round_step, conflict, order, exact=exact),
-                             conflict.outcome, exact=exact, max_rounds=max_rounds, curve_rounds=curve_rounds)
+        chain = solve_turns(conflict, order, exact=exact, max_rounds=max_rounds, curve_rounds=curve_rounds)
         solved.append((chain, chance if exact else float(chance)))
     outcomes = _mixed([(chain.outcomes, chance) for chain, chance in solved])
     ends = _mixed([(chain.ends, chance) for chain, chance in solved])
@@ -300,6 +322,227 @@ def encounter_odds(conflict: Conflict, *, exact: bool, max_rounds: int | None = 
                 solver=Solver(sum(chain.states for chain, _ in solved), "exact" if exact else "float64",
                               sum(chain.max_error * float(chance) for chain, chance in solved)),
                 curve=_mixed_curve(solved) if curve_rounds else None)
+
+
+# --- the solver: turn by turn -----------------------------------------------------------------------
+#
+# A round of N turns expanded as one step has up to (outcomes per attack)^N transitions; the same
+# chain turn by turn has N × (outcomes per attack) per state, and the states met within a round are
+# shared by every round that passes them. Turn by turn the chain is a DAG plus one cycle per state:
+# N misses in a row come back to the same turn of the next round. Its flow is solved in closed form
+# (v_0 = (a_0 + Σ_j a_j Π_{i≥j} miss_i) / (1 − Π miss), v_k = a_k + v_{k−1} miss_{k−1}), so one
+# forward pass over the states in order of damage is exact; rounds start at each visit of turn 0.
+# tests/systems/malmsturm/test_encounter.py holds it against chains.solve over ``round_step``.
+
+
+@dataclass
+class _Turns:
+    order: list[State]  # running states in an order every hit moves forward in
+    misses: dict[State, list[int]]  # per turn, ways that the state stays (attacker out: all)
+    exits: dict[State, list[tuple[tuple[State, int], ...]]]  # per turn, the states a hit reaches
+    ended: dict[State, str]
+    per_attack: int
+
+
+def _damage_order(conflict: Conflict) -> functools.partial:
+    """A number that every hit raises: consequences first, then stress lost."""
+    weights = [(m.stress.physical.max, m.stress.mental.max, m.stress.physical.max + m.stress.mental.max + 1)
+               for m in conflict.members]
+
+    def damage(state: State) -> int:
+        return sum(c * big + (p_max - p) + (m_max - m) for (p, m, c), (p_max, m_max, big) in zip(state, weights))
+
+    return damage
+
+
+def _explore_turns(conflict: Conflict, order: tuple[int, ...]) -> _Turns:
+    """Every state reachable turn by turn, with its misses and hits per turn. The other order of a
+    1 v 1 reaches the same states with the turns swapped, so it is explored once."""
+    if len(order) == 2 and ("turns", order[::-1]) in conflict._memo:
+        other = conflict._memo["turns", order[::-1]]
+        return _Turns(other.order, {state: ways[::-1] for state, ways in other.misses.items()},
+                      {state: exits[::-1] for state, exits in other.exits.items()}, other.ended, other.per_attack)
+    turns = conflict._memo["turns", order] = _explore(conflict, order)
+    return turns
+
+
+def _explore(conflict: Conflict, order: tuple[int, ...]) -> _Turns:
+    slots = conflict.slots(order)
+    per_attack = conflict.per_attack
+    misses: dict[State, list[int]] = {}
+    exits: dict[State, list[tuple]] = {}
+    ended: dict[State, str] = {}
+    start = conflict.start()
+    seen, stack = {start}, [start]
+    while stack:
+        state = stack.pop()
+        name = conflict.outcome(state)
+        if name is not None:
+            ended[state] = name
+            continue
+        state_misses, state_exits = [], []
+        for attacker, rank in slots:
+            if state[attacker][2] >= rules.CONSEQUENCES_TO_TAKE_OUT:
+                state_misses.append(per_attack)
+                state_exits.append(())
+                continue
+            target = conflict.target(attacker, rank, state)
+            miss, reached = 0, []
+            for after, ways in conflict.hits(attacker, target, state[target]):
+                if after == state[target]:
+                    miss += ways
+                    continue
+                following = state[:target] + (after,) + state[target + 1:]
+                reached.append((following, ways))
+                if following not in seen:
+                    seen.add(following)
+                    stack.append(following)
+            state_misses.append(miss)
+            state_exits.append(tuple(reached))
+        misses[state], exits[state] = state_misses, state_exits
+    return _Turns(sorted(misses, key=_damage_order(conflict)), misses, exits, ended, per_attack)
+
+
+def solve_turns(conflict: Conflict, order: tuple[int, ...], *, exact: bool, max_rounds: int | None = None,
+                curve_rounds: int = 0) -> chains.ChainOdds:
+    """What ``chains.solve`` over ``round_step`` gives, computed turn by turn (see above)."""
+    turns = _explore_turns(conflict, order)
+    number = _numbers(turns.per_attack, exact)
+    miss = {state: [number(ways) for ways in ways_list] for state, ways_list in turns.misses.items()}
+    horizon = min(curve_rounds, max_rounds) if max_rounds is not None else curve_rounds
+    pushed = _push_rounds(conflict, turns, miss, number, exact, max(horizon, max_rounds or 0))
+    if max_rounds is None:
+        outcomes, ends, expected = _forward(conflict, turns, miss, number, exact)
+    else:
+        outcomes, ends, expected = pushed[0], pushed[1], pushed[2]
+    edges = sum(len(exits) + 1 for per_turn in turns.exits.values() for exits in per_turn)
+    max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + edges * (horizon + 1) * 2.0 ** -52
+    return chains.ChainOdds(outcomes=outcomes, ends=ends, expected_rounds=expected, curve=tuple(pushed[3][:horizon]),
+                            states=len(turns.misses) * len(order) + len(turns.ended), max_error=max_error)
+
+
+def _numbers(per_attack: int, exact: bool):
+    """ways -> probability, each distinct count converted once (a Fraction costs a gcd)."""
+    known: dict[int, object] = {}
+
+    def number(ways: int):
+        if ways not in known:
+            known[ways] = Fraction(ways, per_attack) if exact else ways / per_attack
+        return known[ways]
+
+    return number
+
+
+def _is_stalemate(misses: list) -> bool:
+    """E4: every turn of the round misses for certain."""
+    return all(m == 1 for m in misses)
+
+
+def _add(into: dict, key, value) -> None:
+    into[key] = into[key] + value if key in into else value
+
+
+def _forward(conflict: Conflict, turns: _Turns, miss: dict, number, exact: bool):
+    one = Fraction(1) if exact else 1.0
+    zero = one - one
+    turns_per_round = len(next(iter(turns.misses.values()), [None]))
+    arrivals: dict[State, list] = {conflict.start(): [one] + [zero] * (turns_per_round - 1)}
+    outcomes: dict[str, object] = {}
+    ends: dict[State, object] = {}
+    expected = zero
+    ended = turns.ended
+    for index, state in enumerate(turns.order):
+        if index % chains.COOPERATE_EVERY == chains.COOPERATE_EVERY - 1:
+            time.sleep(0)  # gevent workers are cooperative: give the other requests a turn
+        arrived = arrivals.pop(state, None)
+        if arrived is None:
+            continue
+        stays = miss[state]
+        if _is_stalemate(stays):
+            _add(outcomes, chains.STALEMATE, sum(arrived))
+            _add(ends, state, sum(arrived))
+            continue
+        around, entering = one, arrived[0]  # around: Π of the misses from turn j to the last turn
+        for turn in range(turns_per_round - 1, 0, -1):
+            around = around * stays[turn]
+            if arrived[turn]:
+                entering += arrived[turn] * around
+        visits = entering / (1 - around * stays[0])
+        expected += visits  # every visit of turn 0 starts a round
+        for turn, exits in enumerate(turns.exits[state]):
+            if turn:
+                visits = arrived[turn] + visits * stays[turn - 1]
+            following_turn = (turn + 1) % turns_per_round
+            for following, ways in exits:
+                flow = visits * number(ways)
+                if following in ended:
+                    _add(outcomes, ended[following], flow)
+                    _add(ends, following, flow)
+                else:
+                    slots = arrivals.get(following)
+                    if slots is None:
+                        slots = arrivals[following] = [zero] * turns_per_round
+                    slots[following_turn] += flow
+    for state in ended:  # the start itself may have ended
+        if state in arrivals:
+            total = sum(arrivals.pop(state))
+            _add(outcomes, ended[state], total)
+            _add(ends, state, total)
+    return outcomes, ends, expected
+
+
+def _push_rounds(conflict: Conflict, turns: _Turns, miss: dict, number, exact: bool, rounds: int):
+    """The mass pushed turn by turn for ``rounds`` rounds: outcomes and ends (what still runs is
+    ``undecided``), expected rounds played, and the curve after each round."""
+    one = Fraction(1) if exact else 1.0
+    outcomes: dict[str, object] = {}
+    ends: dict[State, object] = {}
+    expected = one - one
+    curve: list[dict[str, float]] = []
+    start = conflict.start()
+    running: dict[State, object] = {start: one}
+    running = _absorb_round_end(running, turns, miss, outcomes, ends)
+    turns_per_round = len(miss[start]) if start in miss else 0
+    for round_number in range(1, rounds + 1):
+        time.sleep(0)  # gevent workers are cooperative: give the other requests a turn
+        expected += sum(running.values())
+        for turn in range(turns_per_round):
+            following: dict[State, object] = {}
+            for state, mass in running.items():
+                stays = miss[state][turn]
+                if stays:
+                    _add(following, state, mass * stays)
+                for reached, ways in turns.exits[state][turn]:
+                    flow = mass * number(ways)
+                    if reached in turns.ended:
+                        _add(outcomes, turns.ended[reached], flow)
+                        _add(ends, reached, flow)
+                    else:
+                        _add(following, reached, flow)
+            running = following
+        running = _absorb_round_end(running, turns, miss, outcomes, ends)
+        curve.append({"round": round_number, "running": float(sum(running.values())),
+                      **{name: float(value) for name, value in outcomes.items()}})
+    if running:
+        outcomes[chains.UNDECIDED] = sum(running.values())
+        for state, mass in running.items():
+            _add(ends, state, mass)
+    return outcomes, ends, expected, curve
+
+
+def _absorb_round_end(running: dict, turns: _Turns, miss: dict, outcomes: dict, ends: dict) -> dict:
+    """At a round's end: ended states and stalemates (E4) leave the running mass."""
+    still = {}
+    for state, mass in running.items():
+        if state in turns.ended:
+            _add(outcomes, turns.ended[state], mass)
+            _add(ends, state, mass)
+        elif _is_stalemate(miss[state]):
+            _add(outcomes, chains.STALEMATE, mass)
+            _add(ends, state, mass)
+        else:
+            still[state] = mass
+    return still
 
 
 def _mixed(parts: list[tuple[dict, object]]) -> dict:

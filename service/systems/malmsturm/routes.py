@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from service.platform.jsondata import plain
-from service.platform.limits import current_limits, encounter_precision
+from service.platform.limits import encounter_precision
 from service.platform.operations import SystemBlueprint
 from service.systems.malmsturm import encounter as encounters
 from service.systems.malmsturm import odds, rules, schemas, text
@@ -275,9 +275,11 @@ def encounter_odds(body):
 
     Outcomes `wins:<side>` for each side, `stalemate` (E4) and, with `max_rounds`, `undecided`;
     distributions `consequences:<member>` at the end (2 = taken out); expected `rounds` and
-    `consequences:<member>`; with `curve_rounds`, the cumulative chances per round. The states are
-    bounded from the body before solving (`spread`: every combination of the members' stress and
-    consequences; `focus`: each side's states reachable under focus; two solves under `initiative`);
+    `consequences:<member>`; with `curve_rounds`, the cumulative chances per round. The chain is
+    solved turn by turn; its states (member states × turns of a round, two solves under
+    `initiative`) are bounded from the body before solving (`spread`: every combination of the
+    members' stress and consequences; `focus`: the members fall one after another when attacked on
+    one track, counted when attacked on both);
     over WURFWERK_MAX_ENCOUNTER_STATES the answer is a 422 `encounter-too-large`. Exact fractions
     under `exact: auto` up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
 
@@ -301,7 +303,6 @@ def encounter_odds(body):
     0..1 at the start; `dice` dF per roll (ruling 7).
     """
     chain = conflict(body)
-    limit = current_limits().encounter_states
-    exact = encounter_precision(encounters.state_bound(chain, limit), body["exact"])
+    exact = encounter_precision(encounters.state_bound(chain), body["exact"])
     return encounters.encounter_odds(chain, exact=exact, max_rounds=body["max_rounds"],
                                      curve_rounds=body["curve_rounds"])

@@ -109,7 +109,35 @@ def test_initiative_mixes_both_orders_by_the_intuition_roll():
                 for name, p in icepool_duel(a, b, 0).items()}
     result = exact(conflict)
     assert result.outcomes == expected
-    assert result.solver.states <= encounter.state_bound(conflict, 20000)
+    assert result.solver.states <= encounter.state_bound(conflict)
+
+
+CHAIN_CASES = [
+    ("1 v 1, initiative", lambda: duel(member("Alrik", 0), member("Ork", 1, skill=2, intuition=1))),
+    ("2 v 2 focus, both tracks", lambda: encounter.Conflict(("Helden", "Orks"), (
+        member("A", 0, boxes=2), member("B", 0, skill=2, boxes=2), member("C", 1, boxes=2, kind="deceive"),
+        member("D", 1, skill=2, boxes=2)), order=(0, 2, 1, 3))),
+    ("2 v 2 spread", lambda: encounter.Conflict(("Helden", "Orks"), (
+        member("A", 0, boxes=2), member("B", 0, skill=2, boxes=2), member("C", 1, boxes=2, kind="deceive"),
+        member("D", 1, skill=2, boxes=2)), order=(0, 2, 1, 3), targeting="spread")),
+    ("a side that concedes", lambda: duel(member("Alrik", 0), member("Ork", 1), order=(1, 0), concede_at=(1, None))),
+    ("a stalemate", lambda: duel(member("Alrik", 0, skill=-5, defense=9), member("Ork", 1, skill=3, defense=9),
+                                 order=(0, 1))),
+]
+
+
+@pytest.mark.parametrize("name, make", CHAIN_CASES, ids=[name for name, _ in CHAIN_CASES])
+@pytest.mark.parametrize("rounds", [{}, {"max_rounds": 3, "curve_rounds": 5}, {"curve_rounds": 4}])
+def test_turn_by_turn_is_the_round_chain(name, make, rounds):
+    """The solver walks the chain turn by turn; ``chains.solve`` over whole rounds (``round_step``,
+    every standing member's attack in order) must give the same Fractions, curve and rounds."""
+    conflict = make()
+    for order, _ in encounter.orders(conflict):
+        by_rounds = chains.solve(conflict.start(), lambda s, order=order: encounter.round_step(conflict, order, s, True),
+                                 conflict.outcome, **rounds)
+        by_turns = encounter.solve_turns(conflict, order, exact=True, **rounds)
+        assert (by_turns.outcomes, by_turns.ends, by_turns.curve) == (by_rounds.outcomes, by_rounds.ends, by_rounds.curve)
+        assert by_turns.expected_rounds == by_rounds.expected_rounds
 
 
 # --- an independent simulation --------------------------------------------------------------------
@@ -289,11 +317,22 @@ def test_the_bound_holds_and_float64_agrees(targeting, boxes_a, boxes_b, kind):
     conflict = encounter.Conflict(("Helden", "Orks"), members, order=(0, 2, 1, 3), targeting=targeting)
     exact_odds = exact(conflict)
     floating = encounter.encounter_odds(conflict, exact=False)
-    assert exact_odds.solver.states <= encounter.state_bound(conflict, 20000)
+    assert exact_odds.solver.states <= encounter.state_bound(conflict)
     assert sum(exact_odds.outcomes.values()) == 1
     assert abs(sum(floating.outcomes.values()) - 1) <= floating.solver.max_error <= 1e-9
     for name, p in exact_odds.outcomes.items():
         assert floating.outcomes[name] == pytest.approx(float(p), abs=floating.solver.max_error)
+
+
+@settings(max_examples=30)
+@given(st.lists(st.tuples(st.integers(1, 4), st.integers(0, 1)), min_size=1, max_size=4), st.sampled_from([None, 1, 2]))
+def test_the_focus_bound_on_one_track_counts_every_state(members, concede):
+    """E5 on one track: the members fall in a fixed order, one hurt at a time; the closed form is
+    at least what counting the side's states one by one finds."""
+    heroes = tuple(member(f"H{i}", 0, boxes=boxes, consequences=cons) for i, (boxes, cons) in enumerate(members))
+    conflict = encounter.Conflict(("Helden", "Orks"), heroes + (member("Ork", 1),),
+                                  order=tuple(range(len(heroes) + 1)), concede_at=(concede, None))
+    assert encounter._focus_side_bound(conflict, 0) >= encounter._focus_count(conflict, 0, 10**6)
 
 
 # --- over HTTP --------------------------------------------------------------------------------------
@@ -358,4 +397,5 @@ def test_too_large_is_refused_before_solving(post, monkeypatch):
     status, body = post("/v1/malmsturm/encounter/odds", {**DUEL, "exact": "required",
                                                           "sides": [side("Helden", body_member("Alrik", boxes=10)),
                                                                     side("Orks", body_member("Ork", boxes=10))]})
-    assert status == 422 and body["limit"] == 300 and body["states"] == 2 * 21 * 21
+    # (1 + 10 + 10) states per member, both members, two turns a round, two orders
+    assert status == 422 and body["limit"] == 300 and body["states"] == 21 * 21 * 2 * 2
