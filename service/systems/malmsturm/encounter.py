@@ -221,7 +221,7 @@ def _member_bound(member: Member, tracks: tuple[int, ...]) -> int:
     return 1 + now + (rules.CONSEQUENCES_TO_TAKE_OUT - 1 - member.consequences) * full
 
 
-FOCUS_COUNT_CAP = 1000  # side states counted one by one at most (a refusal stays a few milliseconds)
+FOCUS_COUNT_CAP = 150  # side states counted one by one at most (a refusal stays a few milliseconds)
 
 
 def _spread_side_bound(conflict: Conflict, side: int) -> int:
@@ -410,7 +410,12 @@ def solve_turns(conflict: Conflict, order: tuple[int, ...], *, exact: bool, max_
     number = _numbers(turns.per_attack, exact)
     miss = {state: [number(ways) for ways in ways_list] for state, ways_list in turns.misses.items()}
     horizon = min(curve_rounds, max_rounds) if max_rounds is not None else curve_rounds
-    pushed = _push_rounds(conflict, turns, miss, number, exact, max(horizon, max_rounds or 0))
+    if max_rounds is None and exact and horizon:  # the curve alone is pushed: floats are what it shows
+        floats = _numbers(turns.per_attack, False)
+        in_floats = {state: [floats(ways) for ways in ways_list] for state, ways_list in turns.misses.items()}
+        pushed = _push_rounds(conflict, turns, in_floats, floats, False, horizon)
+    else:
+        pushed = _push_rounds(conflict, turns, miss, number, exact, max(horizon, max_rounds or 0))
     if max_rounds is None:
         outcomes, ends, expected = _forward(conflict, turns, miss, number, exact)
     else:

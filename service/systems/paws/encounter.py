@@ -46,14 +46,13 @@ class Fighter:
         return dataclasses.replace(self.pool, wounds=wounds)
 
     def dice(self, wounds: int) -> int:
-        """Dice of the pool after ``wounds`` wounds in all (the pool's own rule, E5)."""
-        after = self._dice_after
-        return after[wounds] if wounds < len(after) else 0
+        """Dice of the pool after ``wounds`` wounds in all: one die less per wound, never below 0
+        (the pool's own rule, ruling 5, E5)."""
+        return max(0, self._unwounded_dice - wounds)
 
     @functools.cached_property
-    def _dice_after(self) -> tuple[int, ...]:
-        """Dice after 0, 1, ... wounds, up to the first 0 (one die less per wound)."""
-        return tuple(self.at(wounds).dice for wounds in range(self.at(0).dice + 1))
+    def _unwounded_dice(self) -> int:
+        return self.at(0).dice
 
     @property
     def rescue_dice(self) -> int:

@@ -136,8 +136,11 @@ def test_turn_by_turn_is_the_round_chain(name, make, rounds):
         by_rounds = chains.solve(conflict.start(), lambda s, order=order: encounter.round_step(conflict, order, s, True),
                                  conflict.outcome, **rounds)
         by_turns = encounter.solve_turns(conflict, order, exact=True, **rounds)
-        assert (by_turns.outcomes, by_turns.ends, by_turns.curve) == (by_rounds.outcomes, by_rounds.ends, by_rounds.curve)
+        assert (by_turns.outcomes, by_turns.ends) == (by_rounds.outcomes, by_rounds.ends)
         assert by_turns.expected_rounds == by_rounds.expected_rounds
+        assert len(by_turns.curve) == len(by_rounds.curve)
+        for turns_point, rounds_point in zip(by_turns.curve, by_rounds.curve):  # floats, for a chart
+            assert turns_point == pytest.approx(rounds_point, abs=1e-12)
 
 
 # --- an independent simulation --------------------------------------------------------------------
