@@ -15,6 +15,8 @@ from service.platform.api import WurfwerkApi
 from service.platform.hooks import install_hooks
 from service.platform.jsonio import OrjsonProvider
 from service.platform.metrics import install_metrics
+from service.platform.openapi import document_systems
+from service.platform.operations import operations_of, route
 from service.platform.problems import register_problem_handlers
 from service.platform.receipts import KeyRing, generate_private_key_pem
 from service.platform.routes import make_platform_blueprint
@@ -74,18 +76,15 @@ def _runtime(config: Config) -> Runtime:
     return Runtime(config=config, keys=keys, ephemeral_key=ephemeral)
 
 
-def _register_systems(app: Flask, api) -> None:
-    runtime = app.extensions["wurfwerk"]
-    catalogue = []
+def _register_systems(app: Flask, api: WurfwerkApi) -> None:
+    """Route and document every declared operation; the platform's endpoints list them."""
     systems = discover()
-    for system in systems:
-        runtime.operations.update({operation.id: operation for operation in system.declared})
-        catalogue.append(system.catalogue_entry(
-            [{"id": o.id, "method": o.method, "path": o.path} for o in system.declared]))
-    batchable = {o.id: o for o in runtime.operations.values() if o.method == "POST"}
+    route(app, systems)
+    operations = operations_of(app)
+    batchable = {id_: operation for id_, operation in operations.items() if operation.method == "POST"}
+    catalogue = [system.catalogue_entry() for system in systems]
     api.register_blueprint(make_platform_blueprint(catalogue, batchable))
-    for system in systems:
-        api.register_blueprint(system)
+    document_systems(api, app, systems)
 
 
 def _spec_options() -> dict:

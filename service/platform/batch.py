@@ -1,6 +1,6 @@
 """``POST /v1/batch``: many operations in one round trip, each answered exactly as on its own.
 
-An item takes its operation's own request path (``Operation.respond``, operations.py), the very one
+An item takes its operation's own request path (``respond``, operations.py), the very one
 its single call takes after the request hooks, so a successful item body is what the single call
 returns (its own receipt); a failing item gets the problem the single call would get, naming the
 item's path. The batch request itself passed the hooks once (API key, JSON syntax, size); items
@@ -10,13 +10,15 @@ the handler produced, not parsed and re-serialized.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import marshmallow as ma
 from flask import Response, current_app
 from marshmallow import fields, validate
 
 from service.platform.fields import StrictSchema
 from service.platform.limits import LengthAtMost
-from service.platform.operations import Call, Operation
+from service.platform.operations import Call, Operation, respond
 
 
 def batch_request_schema(operation_ids: list[str]) -> type[ma.Schema]:
@@ -43,11 +45,11 @@ class BatchResponseSchema(ma.Schema):
     results = fields.List(fields.Nested(BatchResultSchema), required=True)
 
 
-def run_batch(items: list[dict], operations: dict[str, Operation]) -> Response:
+def run_batch(items: list[dict], operations: Mapping[str, Operation]) -> Response:
     """Each item takes its operation's own request path, as a call on the batch's request."""
     parts = []
     for index, item in enumerate(items):
-        response = operations[item["operation"]].respond(item["body"], Call.of_request(item=index))
+        response = respond(operations[item["operation"]], item["body"], Call.of_request(item=index))
         parts.append(b'{"status":%d,"body":%s}' % (response.status_code, response.get_data()))
     return current_app.response_class(b'{"results":[' + b",".join(parts) + b"]}",
                                       mimetype="application/json")

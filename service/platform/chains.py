@@ -114,7 +114,8 @@ def _explore(start: Any, step: Step, outcome: Outcome, exact: bool, cooperate: C
 def _in_floats(graph: _Graph) -> _Graph:
     """The same chain in float64: pushing exact masses round by round grows their digits each round."""
     return _Graph(order=graph.order, stay={state: float(p) for state, p in graph.stay.items()},
-                  moves={state: [(following, float(p)) for following, p in moves] for state, moves in graph.moves.items()},
+                  moves={state: [(following, float(p)) for following, p in moves]
+                         for state, moves in graph.moves.items()},
                   ended=graph.ended)
 
 

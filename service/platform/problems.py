@@ -52,6 +52,9 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "http-error": (0, "Any other HTTP error, with its status."),
 }
 
+# The problem responses every /v1 operation documents (what a client's request can cause anywhere).
+DOCUMENTED_STATUSES = (400, 401, 413, 415, 422)
+
 _SLUG_BY_STATUS = {400: "bad-request", 401: "unauthorized", 403: "forbidden", 404: "not-found",
                    405: "method-not-allowed", 413: "payload-too-large",
                    415: "unsupported-media-type", 422: "validation-error", 500: "internal-error"}

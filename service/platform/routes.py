@@ -5,6 +5,7 @@ Nothing here knows a system; the catalogue and the batch read what the systems d
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from http import HTTPStatus
 
 import marshmallow as ma
@@ -17,13 +18,11 @@ from service.platform.batch import BatchResponseSchema, batch_request_schema, ru
 from service.platform.fields import Int, StrictSchema
 from service.platform.hooks import bearer_token_in
 from service.platform.jsonio import json_response
-from service.platform.operations import Operation
-from service.platform.problems import http_error, problem
+from service.platform.operations import Kind, Operation
+from service.platform.problems import DOCUMENTED_STATUSES, http_error, problem
 from service.platform.randomness import IDEMPOTENCY_HEADER, check_idempotency_header
 from service.platform.runtime import current_runtime
 from service.platform.schemas import IDEMPOTENCY_KEY_PARAMETER, TicketSchema
-
-DOC_STATUSES = (400, 401, 413, 415, 422)
 
 
 class StatusSchema(ma.Schema):
@@ -84,13 +83,12 @@ class TicketsResponseSchema(ma.Schema):
     tickets = fields.List(fields.Nested(TicketSchema), required=True)
 
 
-def _rolling_ids(operations: dict[str, Operation]) -> list[str]:
-    """The operations that roll: those whose body takes a source of randomness."""
-    return sorted(operation.id for operation in operations.values()
-                  if operation.schema is not None and "seed" in operation.schema.fields)
+def _rolling_ids(operations: Mapping[str, Operation]) -> list[str]:
+    """The operations that roll, for which tickets can be issued."""
+    return sorted(operation.id for operation in operations.values() if operation.kind is Kind.ROLLING)
 
 
-def _problems(blp: Blueprint, statuses=DOC_STATUSES):
+def _problems(blp: Blueprint, statuses=DOCUMENTED_STATUSES):
     def decorator(view):
         for status in statuses:
             view = blp.alt_response(status, response=HTTPStatus(status).name)(view)
@@ -99,7 +97,7 @@ def _problems(blp: Blueprint, statuses=DOC_STATUSES):
     return decorator
 
 
-def make_platform_blueprint(catalogue: list[dict], batchable: dict[str, Operation]) -> Blueprint:
+def make_platform_blueprint(catalogue: list[dict], batchable: Mapping[str, Operation]) -> Blueprint:
     blp = Blueprint("platform", __name__, description="Health, keys, receipts, catalogue and batch.")
     batch_schema = batch_request_schema(sorted(batchable))
 
@@ -199,7 +197,7 @@ def make_platform_blueprint(catalogue: list[dict], batchable: dict[str, Operatio
     @blp.response(200, TicketsResponseSchema, example={"tickets": [
         {"id": "q3Lc9vYzR0C1l4oQ8nXwAg", "operation": "paws.test", "context": "world-7/message-42",
          "expires_at": "2026-12-01T12:00:00Z", "kid": "…", "signature": "…"}]})
-    @_problems(blp, DOC_STATUSES + (403,))
+    @_problems(blp, DOCUMENTED_STATUSES + (403,))
     @blp.doc(operationId="tickets.issue")
     def issue_tickets(body):
         """Issue signed roll tickets

@@ -1,17 +1,13 @@
-"""What one app instance holds: its config, its keys and its operations. Reached through ``current_runtime()``."""
+"""What one app instance holds: its config and its keys. Reached through ``current_runtime()``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from flask import current_app
 
 from service.config import Config
 from service.platform.receipts import KeyRing
-
-if TYPE_CHECKING:  # operations.py reads the runtime per request; the runtime only lists operations
-    from service.platform.operations import Operation
 
 
 @dataclass
@@ -19,7 +15,6 @@ class Runtime:
     config: Config
     keys: KeyRing
     ephemeral_key: bool
-    operations: dict[str, Operation] = field(default_factory=dict)  # by id: the catalogue and batch
 
 
 def current_runtime() -> Runtime:

@@ -8,6 +8,7 @@ import inspect
 import sys
 import types
 
+from service.platform.operations import operations_of
 from wurfwerk import AsyncClient, Client
 from wurfwerk._operations import OPERATIONS
 
@@ -58,7 +59,7 @@ def test_rolling_operations_are_read_from_the_spec():
 def test_every_operation_id_has_one_method_with_the_documented_name(app):
     """API.md §7: client.<system>.<operation>, hyphens as underscores, `_odds` for the twins."""
     client = Client("http://wurfwerk.test")
-    for operation_id in app.extensions["wurfwerk"].operations:
+    for operation_id in operations_of(app):
         system, _, rest = operation_id.partition(".")
         method = rest.replace(".", "_").replace("-", "_")
         assert callable(getattr(getattr(client, system), method, None)), f"{operation_id} -> {system}.{method}"

@@ -20,6 +20,7 @@ from marshmallow import ValidationError, fields, validate
 from service.platform import fastload
 from service.platform.fields import Bool, Int, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, Limits
+from service.platform.operations import operations_of
 from tests.conftest import make_app
 
 JSON_SCALARS = st.none() | st.booleans() | st.integers(-3, 10**6) | st.text(max_size=8) | st.just(2.5)
@@ -82,7 +83,7 @@ def small_limits_app(signing_key_pem):
 
 
 def operations_with_bodies(app):
-    return sorted((o.id, o) for o in app.extensions["wurfwerk"].operations.values() if o.schema is not None)
+    return sorted((o.id, o) for o in operations_of(app).values() if o.schema is not None)
 
 
 def test_every_request_schema_of_the_service_compiles(app):
@@ -95,7 +96,7 @@ def test_every_request_schema_of_the_service_compiles(app):
 
 @pytest.mark.parametrize("op_id", [op_id for op_id, _ in operations_with_bodies(make_app(None))])
 def test_compiled_loader_answers_as_marshmallow(small_limits_app, op_id):
-    operation = small_limits_app.extensions["wurfwerk"].operations[op_id]
+    operation = operations_of(small_limits_app)[op_id]
 
     @settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(body=body_for(operation.schema) | ANY_JSON)

@@ -1,5 +1,5 @@
 """The request path of declared operations (operations.py): one path for single calls and batch items,
-and decorators that would be ignored at run time refused at start-up."""
+routed and documented from the declarations alone."""
 
 from __future__ import annotations
 
@@ -8,101 +8,72 @@ import enum
 import importlib
 import inspect
 import pkgutil
-import sys
-import textwrap
-import types
 
-import pytest
+import marshmallow as ma
 from flask import Flask
 from webargs.flaskparser import FlaskParser
 
 import service.systems
 from service.platform import jsondata, operations
 from service.platform.api import WurfwerkApi
-
-DECLARATION = '''
-import marshmallow as ma
 from service.platform.fields import Int, StrictSchema
-from service.platform.operations import SystemBlueprint
+from service.platform.openapi import document_systems
+from service.platform.operations import Operation, System, operations_of, route
 
-blp = SystemBlueprint("{system}", __name__, title="Dummy", description="A test system.", rules_file="none")
 
-
-class Request(StrictSchema):
+class DiceRequest(StrictSchema):
     dice = Int(load_default=1)
 
 
-class Result(ma.Schema):
+class DiceResult(ma.Schema):
     values = ma.fields.List(ma.fields.Integer())
 
 
-{above}
-@blp.rolling("/roll", operation="roll", request=Request, result=Result, example={{"dice": 1}})
-{below}
 def roll(body, source, lang):
     """Roll some dice
 
     Ruling: none, this system only exists in a test.
     """
-    return {{"values": source.roll(body["dice"], 6)}}, "rolled"
-'''
+    return {"values": source.roll(body["dice"], 6)}, f"rolled {body['dice']}"
 
 
-def declare(tmp_path, system: str, *, above: str = "", below: str = ""):
-    """A routes module declaring one rolling operation, with extra decorators ``above``/``below`` it."""
-    name = f"tests_declared_{system}"
-    module = types.ModuleType(name)
-    module.__file__ = str(tmp_path / "routes.py")
-    sys.modules[name] = module
-    try:
-        exec(textwrap.dedent(DECLARATION.format(system=system, above=above, below=below)), module.__dict__)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return module
+DUMMY = System("dummy", title="Dummy", description="A test system.", rules_file="none", operations=(
+    Operation.rolling("/roll", roll, operation="roll", request=DiceRequest, result=DiceResult,
+                      example={"dice": 2}),
+))
 
 
-def fresh_api() -> WurfwerkApi:
+def test_a_declaration_is_routed_and_documented_from_its_table():
     app = Flask(__name__)
     app.config.update(API_TITLE="test", API_VERSION="1", OPENAPI_VERSION="3.1.0")
-    return WurfwerkApi(app)
+    api = WurfwerkApi(app)
+    route(app, [DUMMY])
+    document_systems(api, app, [DUMMY])
+    assert list(operations_of(app)) == ["dummy.roll"]
+    assert app.url_map.bind("").match("/v1/dummy/roll", method="POST")[0] == "dummy.dummy_roll"
+    entry = api.spec.to_dict()["paths"]["/v1/dummy/roll"]["post"]
+    assert (entry["operationId"], entry["summary"], entry["tags"]) == ("dummy.roll", "Roll some dice", ["dummy"])
+    request, ok = entry["requestBody"]["content"]["application/json"], entry["responses"]["200"]["content"]
+    assert request["schema"] == {"$ref": "#/components/schemas/DummyRollRequest"}
+    assert ok["application/json"]["example"]["summary"] == "rolled 2"
 
 
-def test_a_declared_operation_registers(tmp_path):
-    module = declare(tmp_path, "plain")
-    api = fresh_api()
-    api.register_blueprint(module.blp)
-    assert [operation.id for operation in module.blp.declared] == ["plain.roll"]
-
-
-def test_a_flask_smorest_decorator_over_a_declaration_is_refused_at_start_up(tmp_path):
-    module = declare(tmp_path, "above", above="@blp.response(201, Result)")
-    with pytest.raises(TypeError, match=r"tests_declared_above\.roll: a decorator over the declaration "
-                                        r"of above\.roll would never run"):
-        fresh_api().register_blueprint(module.blp)
-
-
-def test_a_flask_smorest_decorator_under_a_declaration_is_refused(tmp_path):
-    with pytest.raises(TypeError, match=r"below\.roll: roll is decorated below its declaration"):
-        declare(tmp_path, "below", below='@blp.arguments(Request, location="query")')
-
-
-def test_every_declared_operation_is_served_by_its_request_path(app, client, monkeypatch):
-    """Flask runs Operation.respond for each operation, nothing of flask-smorest around it."""
+def test_every_declared_operation_is_served_by_respond(app, client, monkeypatch):
+    """Flask runs respond for each operation, nothing of flask-smorest around it."""
     served = []
-    respond = operations.Operation.respond
+    respond = operations.respond
 
     def spy(operation, body, call):
         served.append(operation.id)
         return respond(operation, body, call)
 
-    monkeypatch.setattr(operations.Operation, "respond", spy)
-    for operation in app.extensions["wurfwerk"].operations.values():
+    monkeypatch.setattr(operations, "respond", spy)
+    for operation in operations_of(app).values():
         if operation.method == "GET":
-            client.get(operation.path)
+            client.get(operation.url)
         else:
-            client.post(operation.path, json={})
-    assert served == list(app.extensions["wurfwerk"].operations)
+            client.post(operation.url, json={})
+    assert served == list(operations_of(app))
 
 
 def test_the_random_source_is_chosen_per_call_with_the_request_at_hand(client, monkeypatch):

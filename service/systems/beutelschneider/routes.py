@@ -4,31 +4,9 @@ from __future__ import annotations
 
 from service.platform.errors import ReceiptError, RuleViolation
 from service.platform.jsondata import plain
-from service.platform.operations import EXAMPLE_RECEIPT, SystemBlueprint, verified_response
+from service.platform.operations import EXAMPLE_RECEIPT, Operation, System, verified_response
 from service.platform.randomness import ManualSource
 from service.systems.beutelschneider import odds, rules, schemas, text
-
-blp = SystemBlueprint(
-    "beutelschneider", __name__,
-    title="Beutelschneider",
-    rules_file="000_617633d4e2bd3e3f.txt",
-    description="A marble-bag RPG: each character is a bag of red (combat), green (skill), blue (magic), "
-                "white (potential) and black (wounds) marbles, drawn without replacement.",
-    enums={"colour": schemas.COLOURS, "ability": schemas.ABILITIES, "difficulty": schemas.DIFFICULTIES,
-           "severity": [s.value for s in rules.Severity], "danger": [d.value for d in rules.Danger],
-           "chances": [c.value for c in rules.Chances], "amount": [a.value for a in rules.Amount],
-           "bag_problem": [p.value for p in rules.BagProblem]},
-    glossary={"Charakterbeutel": "bag", "Murmel": "marble", "rot": "red", "grün": "green", "blau": "blue",
-              "weiß": "white", "schwarz": "black", "Kampf": "combat", "Geschick": "skill", "Magie": "magic",
-              "Herausforderung": "challenge", "Auseinandersetzung": "contest", "Kampf (Schlagabtausch)": "combat",
-              "gewöhnlich": "normal", "besonders einfach": "easy", "besonders schwer": "hard",
-              "Verletzung": "injury", "weniger schwer / ernsthaft / sehr schwer": "light / serious / grave",
-              "Ohnmacht": "unconscious", "Tod / Lebensgefahr": "mortal-danger",
-              "gering / deutlich / besonders groß": "low / clear / grave", "Heilung": "healing",
-              "schlecht / zufriedenstellend / besonders gut": "poor / fair / good", "Erfahrung": "experience",
-              "gering / etwas / besonders viel": "little / some / much", "Versorgung": "first-aid",
-              "Charaktererschaffung": "validate-bag", "Vorsprung": "margin"},
-)
 
 MATTHAEUS = {"red": 9, "green": 6, "blue": 0, "white": 5, "black": 0}
 WOUNDED = {"red": 8, "green": 6, "blue": 0, "white": 3, "black": 3}
@@ -82,8 +60,6 @@ def recorded(draw: dict) -> tuple[rules.Bag, tuple[rules.Colour, ...]]:
 
 # --- creation -----------------------------------------------------------------------------------
 
-@blp.resolving("/validate-bag", operation="validate-bag", request=schemas.BeutelValidateBagRequest,
-               result=schemas.BeutelValidateBagResult, example=VALIDATE_EXAMPLE)
 def validate_bag(body, lang):
     """Check a starting bag (Charaktererschaffung)
 
@@ -101,8 +77,6 @@ def validate_bag(body, lang):
 
 # --- challenges ---------------------------------------------------------------------------------
 
-@blp.rolling("/challenge", operation="challenge", request=schemas.BeutelChallengeRequest,
-             result=schemas.BeutelChallengeResult, example=CHALLENGE_EXAMPLE)
 def challenge(body, source, lang):
     """Draw for a challenge (Herausforderung)
 
@@ -115,8 +89,6 @@ def challenge(body, source, lang):
     return result, text.challenge(result, ability, difficulty, body.get("name"), lang)
 
 
-@blp.odds("/challenge/odds", operation="challenge", request=schemas.BeutelChallengeRequest,
-          example=CHALLENGE_EXAMPLE)
 def challenge_odds(body):
     """Exact odds of a challenge
 
@@ -126,8 +98,6 @@ def challenge_odds(body):
     return odds.challenge(bag(body["bag"]), rules.Ability(body["ability"]), rules.Difficulty(body["difficulty"]))
 
 
-@blp.rolling("/first-aid", operation="first-aid", request=schemas.BeutelFirstAidRequest,
-             result=schemas.BeutelFirstAidResult, example=FIRST_AID_EXAMPLE)
 def first_aid(body, source, lang):
     """Tend a wounded character (Versorgung von Verletzungen)
 
@@ -140,8 +110,6 @@ def first_aid(body, source, lang):
     return result, text.first_aid(result, difficulty, body.get("name"), lang)
 
 
-@blp.odds("/first-aid/odds", operation="first-aid", request=schemas.BeutelFirstAidRequest,
-          example=FIRST_AID_EXAMPLE)
 def first_aid_odds(body):
     """Exact odds of first aid
 
@@ -153,8 +121,6 @@ def first_aid_odds(body):
 
 # --- contests and combat ------------------------------------------------------------------------
 
-@blp.rolling("/contest", operation="contest", request=schemas.BeutelContestRequest,
-             result=schemas.BeutelContestResult, example=CONTEST_EXAMPLE)
 def contest(body, source, lang):
     """Draw for a contest (Auseinandersetzung)
 
@@ -168,8 +134,6 @@ def contest(body, source, lang):
     return result, text.contest(result, lang)
 
 
-@blp.odds("/contest/odds", operation="contest", request=schemas.BeutelContestRequest,
-          example=CONTEST_EXAMPLE)
 def contest_odds(body):
     """Exact odds of a contest
 
@@ -180,8 +144,6 @@ def contest_odds(body):
     return odds.contest(tuple(contender(p) for p in body["participants"]))
 
 
-@blp.rolling("/combat", operation="combat", request=schemas.BeutelCombatRequest,
-             result=schemas.BeutelCombatResult, example=COMBAT_EXAMPLE)
 def combat(body, source, lang):
     """One exchange of blows (Schlagabtausch), or an uneven contest
 
@@ -195,7 +157,6 @@ def combat(body, source, lang):
     return result, text.combat(result, lang)
 
 
-@blp.odds("/combat/odds", operation="combat", request=schemas.BeutelCombatRequest, example=COMBAT_EXAMPLE)
 def combat_odds(body):
     """Exact odds of an exchange of blows
 
@@ -209,8 +170,6 @@ def combat_odds(body):
 
 # --- injury and death ---------------------------------------------------------------------------
 
-@blp.rolling("/injury", operation="injury", request=schemas.BeutelInjuryRequest,
-             result=schemas.BeutelInjuryResult, example=INJURY_EXAMPLE)
 def injury(body, source, lang):
     """Suffer an injury (Verletzung)
 
@@ -223,7 +182,6 @@ def injury(body, source, lang):
     return result, text.injury(result, severity, body.get("name"), lang)
 
 
-@blp.odds("/injury/odds", operation="injury", request=schemas.BeutelInjuryRequest, example=INJURY_EXAMPLE)
 def injury_odds(body):
     """Exact odds of an injury
 
@@ -232,8 +190,6 @@ def injury_odds(body):
     return odds.injury(bag(body["bag"]), rules.Severity(body["severity"]))
 
 
-@blp.rolling("/mortal-danger", operation="mortal-danger", request=schemas.BeutelMortalDangerRequest,
-             result=schemas.BeutelMortalDangerResult, example=MORTAL_DANGER_EXAMPLE)
 def mortal_danger(body, source, lang):
     """Face mortal danger (Lebensgefahr)
 
@@ -244,8 +200,6 @@ def mortal_danger(body, source, lang):
     return result, text.mortal_danger(result, body.get("name"), lang)
 
 
-@blp.odds("/mortal-danger/odds", operation="mortal-danger", request=schemas.BeutelMortalDangerRequest,
-          example=MORTAL_DANGER_EXAMPLE)
 def mortal_danger_odds(body):
     """Exact odds of mortal danger
 
@@ -256,8 +210,6 @@ def mortal_danger_odds(body):
 
 # --- healing ------------------------------------------------------------------------------------
 
-@blp.rolling("/healing", operation="healing", request=schemas.BeutelHealingRequest,
-             result=schemas.BeutelHealingResult, example=HEALING_EXAMPLE)
 def healing(body, source, lang):
     """Draw for healing (Heilung)
 
@@ -273,7 +225,6 @@ def healing(body, source, lang):
     return result, text.healing(result, body.get("name"), lang)
 
 
-@blp.odds("/healing/odds", operation="healing", request=schemas.BeutelHealingRequest, example=HEALING_EXAMPLE)
 def healing_odds(body):
     """Exact odds of a healing draw
 
@@ -303,9 +254,6 @@ HEALING_APPLY_EXAMPLE, HEALING_APPLY_RESPONSE = _apply_example(
     healing, HEALING_EXAMPLE, ["green", "black"], rules.healed, ["red"])
 
 
-@blp.resolving("/healing/apply", operation="healing-apply", request=schemas.BeutelHealingApplyRequest,
-               result=schemas.BeutelApplyResult, example=HEALING_APPLY_EXAMPLE,
-               response_example=HEALING_APPLY_RESPONSE)
 def healing_apply(body, lang):
     """Apply the healing choices to a signed draw
 
@@ -322,11 +270,8 @@ def healing_apply(body, lang):
     return rules.Applied(after), text.applied("healing", before, after, lang)
 
 
-
 # --- experience ---------------------------------------------------------------------------------
 
-@blp.rolling("/experience", operation="experience", request=schemas.BeutelExperienceRequest,
-             result=schemas.BeutelExperienceResult, example=EXPERIENCE_EXAMPLE)
 def experience(body, source, lang):
     """Draw for experience (Erfahrung)
 
@@ -341,8 +286,6 @@ def experience(body, source, lang):
     return result, text.experience(result, amount, body.get("name"), lang)
 
 
-@blp.odds("/experience/odds", operation="experience", request=schemas.BeutelExperienceRequest,
-          example=EXPERIENCE_EXAMPLE)
 def experience_odds(body):
     """Exact odds of an experience draw
 
@@ -355,9 +298,6 @@ EXPERIENCE_APPLY_EXAMPLE, EXPERIENCE_APPLY_RESPONSE = _apply_example(
     experience, EXPERIENCE_EXAMPLE, ["white", "green", "red"], rules.experienced, ["red", "red", None])
 
 
-@blp.resolving("/experience/apply", operation="experience-apply", request=schemas.BeutelExperienceApplyRequest,
-               result=schemas.BeutelApplyResult, example=EXPERIENCE_APPLY_EXAMPLE,
-               response_example=EXPERIENCE_APPLY_RESPONSE)
 def experience_apply(body, lang):
     """Apply the experience choices to a signed draw
 
@@ -372,3 +312,72 @@ def experience_apply(body, lang):
     after = rules.experienced(before, drawn, colours(body["replacements"]))
     return rules.Applied(after), text.applied("experience", before, after, lang)
 
+
+SYSTEM = System(
+    "beutelschneider",
+    title="Beutelschneider",
+    rules_file="000_617633d4e2bd3e3f.txt",
+    description="A marble-bag RPG: each character is a bag of red (combat), green (skill), blue (magic), "
+                "white (potential) and black (wounds) marbles, drawn without replacement.",
+    enums={"colour": schemas.COLOURS, "ability": schemas.ABILITIES, "difficulty": schemas.DIFFICULTIES,
+           "severity": [s.value for s in rules.Severity], "danger": [d.value for d in rules.Danger],
+           "chances": [c.value for c in rules.Chances], "amount": [a.value for a in rules.Amount],
+           "bag_problem": [p.value for p in rules.BagProblem]},
+    glossary={"Charakterbeutel": "bag", "Murmel": "marble", "rot": "red", "grün": "green", "blau": "blue",
+              "weiß": "white", "schwarz": "black", "Kampf": "combat", "Geschick": "skill", "Magie": "magic",
+              "Herausforderung": "challenge", "Auseinandersetzung": "contest", "Kampf (Schlagabtausch)": "combat",
+              "gewöhnlich": "normal", "besonders einfach": "easy", "besonders schwer": "hard",
+              "Verletzung": "injury", "weniger schwer / ernsthaft / sehr schwer": "light / serious / grave",
+              "Ohnmacht": "unconscious", "Tod / Lebensgefahr": "mortal-danger",
+              "gering / deutlich / besonders groß": "low / clear / grave", "Heilung": "healing",
+              "schlecht / zufriedenstellend / besonders gut": "poor / fair / good", "Erfahrung": "experience",
+              "gering / etwas / besonders viel": "little / some / much", "Versorgung": "first-aid",
+              "Charaktererschaffung": "validate-bag", "Vorsprung": "margin"},
+    operations=(
+        Operation.resolving("/validate-bag", validate_bag, operation="validate-bag",
+                            request=schemas.BeutelValidateBagRequest, result=schemas.BeutelValidateBagResult,
+                            example=VALIDATE_EXAMPLE),
+        Operation.rolling("/challenge", challenge, operation="challenge",
+                          request=schemas.BeutelChallengeRequest, result=schemas.BeutelChallengeResult,
+                          example=CHALLENGE_EXAMPLE),
+        Operation.odds("/challenge/odds", challenge_odds, operation="challenge",
+                       request=schemas.BeutelChallengeRequest, example=CHALLENGE_EXAMPLE),
+        Operation.rolling("/first-aid", first_aid, operation="first-aid",
+                          request=schemas.BeutelFirstAidRequest, result=schemas.BeutelFirstAidResult,
+                          example=FIRST_AID_EXAMPLE),
+        Operation.odds("/first-aid/odds", first_aid_odds, operation="first-aid",
+                       request=schemas.BeutelFirstAidRequest, example=FIRST_AID_EXAMPLE),
+        Operation.rolling("/contest", contest, operation="contest", request=schemas.BeutelContestRequest,
+                          result=schemas.BeutelContestResult, example=CONTEST_EXAMPLE),
+        Operation.odds("/contest/odds", contest_odds, operation="contest",
+                       request=schemas.BeutelContestRequest, example=CONTEST_EXAMPLE),
+        Operation.rolling("/combat", combat, operation="combat", request=schemas.BeutelCombatRequest,
+                          result=schemas.BeutelCombatResult, example=COMBAT_EXAMPLE),
+        Operation.odds("/combat/odds", combat_odds, operation="combat", request=schemas.BeutelCombatRequest,
+                       example=COMBAT_EXAMPLE),
+        Operation.rolling("/injury", injury, operation="injury", request=schemas.BeutelInjuryRequest,
+                          result=schemas.BeutelInjuryResult, example=INJURY_EXAMPLE),
+        Operation.odds("/injury/odds", injury_odds, operation="injury", request=schemas.BeutelInjuryRequest,
+                       example=INJURY_EXAMPLE),
+        Operation.rolling("/mortal-danger", mortal_danger, operation="mortal-danger",
+                          request=schemas.BeutelMortalDangerRequest, result=schemas.BeutelMortalDangerResult,
+                          example=MORTAL_DANGER_EXAMPLE),
+        Operation.odds("/mortal-danger/odds", mortal_danger_odds, operation="mortal-danger",
+                       request=schemas.BeutelMortalDangerRequest, example=MORTAL_DANGER_EXAMPLE),
+        Operation.rolling("/healing", healing, operation="healing", request=schemas.BeutelHealingRequest,
+                          result=schemas.BeutelHealingResult, example=HEALING_EXAMPLE),
+        Operation.odds("/healing/odds", healing_odds, operation="healing",
+                       request=schemas.BeutelHealingRequest, example=HEALING_EXAMPLE),
+        Operation.resolving("/healing/apply", healing_apply, operation="healing-apply",
+                            request=schemas.BeutelHealingApplyRequest, result=schemas.BeutelApplyResult,
+                            example=HEALING_APPLY_EXAMPLE, response_example=HEALING_APPLY_RESPONSE),
+        Operation.rolling("/experience", experience, operation="experience",
+                          request=schemas.BeutelExperienceRequest, result=schemas.BeutelExperienceResult,
+                          example=EXPERIENCE_EXAMPLE),
+        Operation.odds("/experience/odds", experience_odds, operation="experience",
+                       request=schemas.BeutelExperienceRequest, example=EXPERIENCE_EXAMPLE),
+        Operation.resolving("/experience/apply", experience_apply, operation="experience-apply",
+                            request=schemas.BeutelExperienceApplyRequest, result=schemas.BeutelApplyResult,
+                            example=EXPERIENCE_APPLY_EXAMPLE, response_example=EXPERIENCE_APPLY_RESPONSE),
+    ),
+)

@@ -167,7 +167,9 @@ class Conflict:
             if state[attacker][2] >= rules.CONSEQUENCES_TO_TAKE_OUT:
                 continue
             target = self.target(attacker, rank, state)
-            if target is not None and any(after != state[target] for after, _ in self.hits(attacker, target, state[target])):
+            if target is None:
+                continue
+            if any(after != state[target] for after, _ in self.hits(attacker, target, state[target])):
                 return True
         return False
 
@@ -656,7 +658,7 @@ def _end(conflict: Conflict, state: State) -> EndState:
     conceded = None
     for side in (0, 1):
         threshold = conflict.concede_at[side]
-        if conflict.lost(state, side) and threshold is not None and not all(
-                state[i][2] >= rules.CONSEQUENCES_TO_TAKE_OUT for i, m in enumerate(conflict.members) if m.side == side):
+        all_out = all(state[i][2] >= rules.CONSEQUENCES_TO_TAKE_OUT for i in conflict.side_members[side])
+        if conflict.lost(state, side) and threshold is not None and not all_out:
             conceded = conflict.side_names[side]
     return EndState(members, conceded)

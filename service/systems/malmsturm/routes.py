@@ -4,38 +4,9 @@ from __future__ import annotations
 
 from service.platform.jsondata import plain
 from service.platform.limits import encounter_precision
-from service.platform.operations import SystemBlueprint
+from service.platform.operations import Operation, System
 from service.systems.malmsturm import encounter as encounters
 from service.systems.malmsturm import odds, rules, schemas, text
-
-blp = SystemBlueprint(
-    "malmsturm", __name__,
-    title="Malmsturm",
-    rules_file="004_c170d2e352f902aa.txt",
-    description="FATE/FUDGE: four dF read on the ladder; simple actions, contests, initiative, "
-                "attacks with stress and consequences.",
-    enums={
-        "attack": [a.value for a in rules.AttackType],
-        "track": [t.value for t in rules.Track],
-        "attack_track": {a.value: t.value for a, t in rules.TRACK_OF.items()},
-        "winner": ["a", "b", None],
-        "consequence_reason": [r.value for r in rules.ConsequenceReason] + [None],
-        "severity": [s.severity for s in rules.SEVERITIES],
-        "ladder": [plain(rung) for rung in rules.LADDER],
-    },
-    glossary={"Stufenleiter": "ladder", "FUDGE-Würfel": "dF", "Fertigkeit": "skill",
-              "Einfache Aktion": "action", "Schwierigkeitsgrad": "difficulty", "Wettstreit": "contest",
-              "Konflikt": "conflict", "Erfolge": "shifts", "Intuition": "intuition",
-              "Reihenfolge": "initiative", "Angriff": "attack", "Angreifer": "attacker",
-              "Verteidiger": "defender", "Belastungspunkte": "stress",
-              "körperliche Belastung": "physical", "mentale Belastung": "mental",
-              "Konsequenz": "consequence", "ausscheiden": "taken_out", "Treffer": "hit",
-              "körperlich verletzen": "harm", "täuschen": "deceive", "einschüchtern": "intimidate",
-              "becircen": "charm", "wegstoßen": "push", "überreden": "persuade"},
-    extra={"consequences": [plain(severity) for severity in rules.SEVERITIES],
-           "consequence_examples": {attack.value: [plain(example) for example in examples]
-                                    for attack, examples in rules.CONSEQUENCE_EXAMPLES.items()}},
-)
 
 ACTION_EXAMPLE = {"skill": 3, "difficulty": 2, "modifier": 0}
 CONTEST_EXAMPLE = {"a": {"name": "Taschendieb", "skill": 3}, "b": {"name": "Händler", "skill": 2}}
@@ -65,7 +36,6 @@ def defender(body: dict) -> rules.Defender:
     return rules.Defender(side["skill"], stress, side["consequences"], side["modifier"], side.get("name"))
 
 
-@blp.lookup("/ladder", operation="ladder", result=schemas.MalmLadderResult)
 def ladder(lang):
     """The ladder (Stufenleiter) with its labels
 
@@ -79,8 +49,6 @@ def ladder(lang):
     return result, text.ladder(result, lang)
 
 
-@blp.rolling("/action", operation="action", request=schemas.MalmActionRequest,
-             result=schemas.MalmActionResult, example=ACTION_EXAMPLE)
 def action(body, source, lang):
     """Roll a simple action (Einfache Aktion)
 
@@ -94,7 +62,6 @@ def action(body, source, lang):
     return result, text.action(result, body["difficulty"], lang)
 
 
-@blp.odds("/action/odds", operation="action", request=schemas.MalmActionRequest, example=ACTION_EXAMPLE)
 def action_odds(body):
     """Exact odds of a simple action
 
@@ -104,8 +71,6 @@ def action_odds(body):
     return odds.action(body["skill"], body["difficulty"], modifier=body["modifier"], dice=body["dice"])
 
 
-@blp.rolling("/contest", operation="contest", request=schemas.MalmContestRequest,
-             result=schemas.MalmContestResult, example=CONTEST_EXAMPLE)
 def contest(body, source, lang):
     """Roll a contest (Wettstreit)
 
@@ -117,7 +82,6 @@ def contest(body, source, lang):
     return result, text.contest(result, lang)
 
 
-@blp.odds("/contest/odds", operation="contest", request=schemas.MalmContestRequest, example=CONTEST_EXAMPLE)
 def contest_odds(body):
     """Exact odds of a contest
 
@@ -127,8 +91,6 @@ def contest_odds(body):
     return odds.contest(contender(body["a"]), contender(body["b"]), dice=body["dice"])
 
 
-@blp.rolling("/initiative", operation="initiative", request=schemas.MalmInitiativeRequest,
-             result=schemas.MalmInitiativeResult, example=INITIATIVE_EXAMPLE)
 def initiative(body, source, lang):
     """Roll the order of a conflict (Reihenfolge)
 
@@ -145,8 +107,6 @@ def initiative(body, source, lang):
     return result, text.initiative(result, lang)
 
 
-@blp.odds("/initiative/odds", operation="initiative", request=schemas.MalmInitiativeRequest,
-          example=INITIATIVE_EXAMPLE)
 def initiative_odds(body):
     """Exact odds of the order of a conflict
 
@@ -158,8 +118,6 @@ def initiative_odds(body):
                            dice=body["dice"])
 
 
-@blp.rolling("/attack", operation="attack", request=schemas.MalmAttackRequest,
-             result=schemas.MalmAttackResult, example=ATTACK_EXAMPLE)
 def attack(body, source, lang):
     """Roll an attack in a conflict (Angriff)
 
@@ -187,7 +145,6 @@ def attack(body, source, lang):
     return result, text.attack(result, lang)
 
 
-@blp.odds("/attack/odds", operation="attack", request=schemas.MalmAttackRequest, example=ATTACK_EXAMPLE)
 def attack_odds(body):
     """Exact odds of an attack
 
@@ -233,8 +190,6 @@ def conflict(body: dict) -> encounters.Conflict:
         defend=policy["defend"], dice=body["dice"])
 
 
-@blp.rolling("/encounter", operation="encounter", request=schemas.MalmEncounterRequest,
-             result=schemas.MalmEncounterResult, example=ENCOUNTER_EXAMPLE)
 def encounter_roll(body, source, lang):
     """Play out a whole conflict (Konflikt), turn by turn
 
@@ -268,8 +223,6 @@ def encounter_roll(body, source, lang):
     return result, text.encounter(result, lang)
 
 
-@blp.odds("/encounter/odds", operation="encounter", request=schemas.MalmEncounterRequest,
-          example=ENCOUNTER_EXAMPLE, encounter=True)
 def encounter_odds(body):
     """Exact odds of a whole conflict (Konflikt)
 
@@ -306,3 +259,57 @@ def encounter_odds(body):
     exact = encounter_precision(encounters.state_bound(chain), body["exact"])
     return encounters.encounter_odds(chain, exact=exact, max_rounds=body["max_rounds"],
                                      curve_rounds=body["curve_rounds"])
+
+
+SYSTEM = System(
+    "malmsturm",
+    title="Malmsturm",
+    rules_file="004_c170d2e352f902aa.txt",
+    description="FATE/FUDGE: four dF read on the ladder; simple actions, contests, initiative, "
+                "attacks with stress and consequences.",
+    enums={
+        "attack": [a.value for a in rules.AttackType],
+        "track": [t.value for t in rules.Track],
+        "attack_track": {a.value: t.value for a, t in rules.TRACK_OF.items()},
+        "winner": ["a", "b", None],
+        "consequence_reason": [r.value for r in rules.ConsequenceReason] + [None],
+        "severity": [s.severity for s in rules.SEVERITIES],
+        "ladder": [plain(rung) for rung in rules.LADDER],
+    },
+    glossary={"Stufenleiter": "ladder", "FUDGE-Würfel": "dF", "Fertigkeit": "skill",
+              "Einfache Aktion": "action", "Schwierigkeitsgrad": "difficulty", "Wettstreit": "contest",
+              "Konflikt": "conflict", "Erfolge": "shifts", "Intuition": "intuition",
+              "Reihenfolge": "initiative", "Angriff": "attack", "Angreifer": "attacker",
+              "Verteidiger": "defender", "Belastungspunkte": "stress",
+              "körperliche Belastung": "physical", "mentale Belastung": "mental",
+              "Konsequenz": "consequence", "ausscheiden": "taken_out", "Treffer": "hit",
+              "körperlich verletzen": "harm", "täuschen": "deceive", "einschüchtern": "intimidate",
+              "becircen": "charm", "wegstoßen": "push", "überreden": "persuade"},
+    extra={"consequences": [plain(severity) for severity in rules.SEVERITIES],
+           "consequence_examples": {attack.value: [plain(example) for example in examples]
+                                    for attack, examples in rules.CONSEQUENCE_EXAMPLES.items()}},
+    operations=(
+        Operation.lookup("/ladder", ladder, operation="ladder", result=schemas.MalmLadderResult),
+        Operation.rolling("/action", action, operation="action", request=schemas.MalmActionRequest,
+                          result=schemas.MalmActionResult, example=ACTION_EXAMPLE),
+        Operation.odds("/action/odds", action_odds, operation="action", request=schemas.MalmActionRequest,
+                       example=ACTION_EXAMPLE),
+        Operation.rolling("/contest", contest, operation="contest", request=schemas.MalmContestRequest,
+                          result=schemas.MalmContestResult, example=CONTEST_EXAMPLE),
+        Operation.odds("/contest/odds", contest_odds, operation="contest",
+                       request=schemas.MalmContestRequest, example=CONTEST_EXAMPLE),
+        Operation.rolling("/initiative", initiative, operation="initiative",
+                          request=schemas.MalmInitiativeRequest, result=schemas.MalmInitiativeResult,
+                          example=INITIATIVE_EXAMPLE),
+        Operation.odds("/initiative/odds", initiative_odds, operation="initiative",
+                       request=schemas.MalmInitiativeRequest, example=INITIATIVE_EXAMPLE),
+        Operation.rolling("/attack", attack, operation="attack", request=schemas.MalmAttackRequest,
+                          result=schemas.MalmAttackResult, example=ATTACK_EXAMPLE),
+        Operation.odds("/attack/odds", attack_odds, operation="attack", request=schemas.MalmAttackRequest,
+                       example=ATTACK_EXAMPLE),
+        Operation.rolling("/encounter", encounter_roll, operation="encounter", request=schemas.MalmEncounterRequest,
+                          result=schemas.MalmEncounterResult, example=ENCOUNTER_EXAMPLE),
+        Operation.odds("/encounter/odds", encounter_odds, operation="encounter", request=schemas.MalmEncounterRequest,
+                       example=ENCOUNTER_EXAMPLE, encounter=True),
+    ),
+)

@@ -278,7 +278,8 @@ class MalmEncounterTrackSchema(StrictSchema):
 
 
 class MalmEncounterStressSchema(StrictSchema):
-    physical = fields.Nested(MalmEncounterTrackSchema, required=True, metadata={"description": "Körperliche Belastung."})
+    physical = fields.Nested(MalmEncounterTrackSchema, required=True,
+                             metadata={"description": "Körperliche Belastung."})
     mental = fields.Nested(MalmEncounterTrackSchema, required=True, metadata={"description": "Mentale Belastung."})
 
 

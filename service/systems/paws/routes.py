@@ -3,34 +3,9 @@
 from __future__ import annotations
 
 from service.platform.limits import encounter_precision
-from service.platform.operations import SystemBlueprint
+from service.platform.operations import Operation, System
 from service.systems.paws import encounter as encounters
 from service.systems.paws import odds, rules, schemas, text
-
-blp = SystemBlueprint(
-    "paws", __name__,
-    title="Paws",
-    rules_file="001_d67bcf46ff845203.txt",
-    description="Trait pools of d6, successes on 4–6: tests, comparisons with cancellation and rescue "
-                "dice, the group's rescue dice, character validation (potential and power).",
-    enums={"fit": [fit.value for fit in rules.Fit],
-           "advantage": [kind.value for kind in rules.Advantage] + [None],
-           "advantage_category": list(rules.ADVANTAGE_CATEGORIES),
-           "mode": [mode.value for mode in rules.Mode],
-           "winner": ["a", "b", None],
-           "problem_kind": [kind.value for kind in rules.ProblemKind]},
-    glossary={"Eigenschaft": "trait", "Rang": "rank", "Schlechte Eigenschaft": "bad trait",
-              "Potenzial": "potential", "Macht": "power", "Kategorie": "category", "Probe": "test",
-              "Vergleich": "comparison", "Erfolg": "successes", "Effekt": "effects",
-              "Katastrophe": "catastrophe", "Vorteil": "advantages", "aktiver Vorteil": "active",
-              "passiver Vorteil": "passive", "Bonuswürfel": "extra_bonus_dice / active advantage",
-              "Rettungswürfel": "rescue_dice / extra_rescue_dice / passive advantage",
-              "Werkzeug/Ausrüstung": "equipment", "Zauber, Drogen, Elixiere": "personal",
-              "Situation": "situation", "ausweichen auf eine andere Eigenschaft": "fit: fallback",
-              "spezialisierte Eigenschaft": "fit: specialized", "Wunde": "wounds",
-              "Angreifer": "a (defense mode)", "Verteidiger": "b (defense mode)",
-              "Gegenangriff": "mode: contest", "Unentschieden / Gleichstand": "tie (winner null)"},
-)
 
 POOL_EXAMPLE = {"name": "Ryan", "rank": 2, "fit": "matching",
                 "advantages": {"equipment": None, "personal": None, "situation": "active"}}
@@ -51,8 +26,6 @@ def pool(body: dict) -> rules.Pool:
     return schemas.to_pool(body)
 
 
-@blp.rolling("/test", operation="test", request=schemas.PawsTestBody,
-             result=schemas.PawsTestResultSchema, example=POOL_EXAMPLE)
 def test(body, source, lang):
     """Roll a test (Probe)
 
@@ -72,7 +45,6 @@ def test(body, source, lang):
     return result, text.test(result, body.get("name"), lang)
 
 
-@blp.odds("/test/odds", operation="test", request=schemas.PawsTestBody, example=POOL_EXAMPLE)
 def test_odds(body):
     """Exact odds of a test
 
@@ -84,8 +56,6 @@ def test_odds(body):
     return odds.test(pool(body))
 
 
-@blp.rolling("/comparison", operation="comparison", request=schemas.PawsComparisonBody,
-             result=schemas.PawsComparisonResultSchema, example=COMPARISON_EXAMPLE)
 def comparison(body, source, lang):
     """Roll a comparison (Vergleich)
 
@@ -104,8 +74,6 @@ def comparison(body, source, lang):
     return result, text.comparison(result, lang)
 
 
-@blp.odds("/comparison/odds", operation="comparison", request=schemas.PawsComparisonBody,
-          example=COMPARISON_EXAMPLE)
 def comparison_odds(body):
     """Exact odds of a comparison
 
@@ -118,8 +86,6 @@ def comparison_odds(body):
     return odds.comparison(pool(body["a"]), pool(body["b"]), mode=rules.Mode(body["mode"]))
 
 
-@blp.rolling("/rescue", operation="rescue", request=schemas.PawsRescueBody,
-             result=schemas.PawsRescueResultSchema, example=RESCUE_EXAMPLE)
 def rescue(body, source, lang):
     """Roll the group's rescue dice (Rettungswürfel)
 
@@ -130,7 +96,6 @@ def rescue(body, source, lang):
     return result, text.rescue(result, lang)
 
 
-@blp.odds("/rescue/odds", operation="rescue", request=schemas.PawsRescueBody, example=RESCUE_EXAMPLE)
 def rescue_odds(body):
     """Exact odds of the group's rescue dice
 
@@ -139,8 +104,6 @@ def rescue_odds(body):
     return odds.rescue(body["dice"])
 
 
-@blp.resolving("/validate-character", operation="validate-character", request=schemas.PawsCharacterBody,
-               result=schemas.PawsCharacterResultSchema, example=CHARACTER_EXAMPLE)
 def validate_character(body, lang):
     """Validate a character (Potenzial und Macht)
 
@@ -177,8 +140,6 @@ def duel(body: dict) -> encounters.Duel:
                              for side in ("a", "b")))
 
 
-@blp.rolling("/encounter", operation="encounter", request=schemas.PawsEncounterBody,
-             result=schemas.PawsEncounterResultSchema, example=ENCOUNTER_EXAMPLE)
 def encounter_roll(body, source, lang):
     """Play out a whole duel (Zweikampf), round by round
 
@@ -205,8 +166,6 @@ def encounter_roll(body, source, lang):
     return result, text.encounter(result, names, lang)
 
 
-@blp.odds("/encounter/odds", operation="encounter", request=schemas.PawsEncounterBody,
-          example=ENCOUNTER_EXAMPLE, encounter=True)
 def encounter_odds(body):
     """Exact odds of a whole duel (Zweikampf)
 
@@ -233,3 +192,51 @@ def encounter_odds(body):
     exact = encounter_precision(encounters.state_bound(fight), body["exact"])
     return encounters.encounter_odds(fight, exact=exact, max_rounds=body["max_rounds"],
                                      curve_rounds=body["curve_rounds"])
+
+
+SYSTEM = System(
+    "paws",
+    title="Paws",
+    rules_file="001_d67bcf46ff845203.txt",
+    description="Trait pools of d6, successes on 4–6: tests, comparisons with cancellation and rescue "
+                "dice, the group's rescue dice, character validation (potential and power).",
+    enums={"fit": [fit.value for fit in rules.Fit],
+           "advantage": [kind.value for kind in rules.Advantage] + [None],
+           "advantage_category": list(rules.ADVANTAGE_CATEGORIES),
+           "mode": [mode.value for mode in rules.Mode],
+           "winner": ["a", "b", None],
+           "problem_kind": [kind.value for kind in rules.ProblemKind]},
+    glossary={"Eigenschaft": "trait", "Rang": "rank", "Schlechte Eigenschaft": "bad trait",
+              "Potenzial": "potential", "Macht": "power", "Kategorie": "category", "Probe": "test",
+              "Vergleich": "comparison", "Erfolg": "successes", "Effekt": "effects",
+              "Katastrophe": "catastrophe", "Vorteil": "advantages", "aktiver Vorteil": "active",
+              "passiver Vorteil": "passive", "Bonuswürfel": "extra_bonus_dice / active advantage",
+              "Rettungswürfel": "rescue_dice / extra_rescue_dice / passive advantage",
+              "Werkzeug/Ausrüstung": "equipment", "Zauber, Drogen, Elixiere": "personal",
+              "Situation": "situation", "ausweichen auf eine andere Eigenschaft": "fit: fallback",
+              "spezialisierte Eigenschaft": "fit: specialized", "Wunde": "wounds",
+              "Angreifer": "a (defense mode)", "Verteidiger": "b (defense mode)",
+              "Gegenangriff": "mode: contest", "Unentschieden / Gleichstand": "tie (winner null)"},
+    operations=(
+        Operation.rolling("/test", test, operation="test", request=schemas.PawsTestBody,
+                          result=schemas.PawsTestResultSchema, example=POOL_EXAMPLE),
+        Operation.odds("/test/odds", test_odds, operation="test", request=schemas.PawsTestBody,
+                       example=POOL_EXAMPLE),
+        Operation.rolling("/comparison", comparison, operation="comparison",
+                          request=schemas.PawsComparisonBody, result=schemas.PawsComparisonResultSchema,
+                          example=COMPARISON_EXAMPLE),
+        Operation.odds("/comparison/odds", comparison_odds, operation="comparison",
+                       request=schemas.PawsComparisonBody, example=COMPARISON_EXAMPLE),
+        Operation.rolling("/rescue", rescue, operation="rescue", request=schemas.PawsRescueBody,
+                          result=schemas.PawsRescueResultSchema, example=RESCUE_EXAMPLE),
+        Operation.odds("/rescue/odds", rescue_odds, operation="rescue", request=schemas.PawsRescueBody,
+                       example=RESCUE_EXAMPLE),
+        Operation.resolving("/validate-character", validate_character, operation="validate-character",
+                            request=schemas.PawsCharacterBody, result=schemas.PawsCharacterResultSchema,
+                            example=CHARACTER_EXAMPLE),
+        Operation.rolling("/encounter", encounter_roll, operation="encounter", request=schemas.PawsEncounterBody,
+                          result=schemas.PawsEncounterResultSchema, example=ENCOUNTER_EXAMPLE),
+        Operation.odds("/encounter/odds", encounter_odds, operation="encounter", request=schemas.PawsEncounterBody,
+                       example=ENCOUNTER_EXAMPLE, encounter=True),
+    ),
+)

@@ -2,23 +2,8 @@
 
 from __future__ import annotations
 
-from service.platform.operations import SystemBlueprint
+from service.platform.operations import Operation, System
 from service.systems.proben import odds, rules, schemas, text
-
-blp = SystemBlueprint(
-    "proben", __name__,
-    title="Proben",
-    rules_file="003_ff7aef635d957c0a.txt",
-    description="Attribute pools of d6, successes on 5–6: tests, opposed tests, cooperation, extended tests.",
-    enums={"success_rule": ["meet", "exceed"], "outcome": ["success", "partial", "failure", "no_dice"],
-           "winner": ["a", "b", None], "decided_by": ["successes", "base", "tie"]},
-    glossary={"Probe": "test", "Schwierigkeit": "difficulty", "Attribut": "attribute",
-              "Fertigkeit": "skill", "Bonuswürfel": "skill_dice / advantages", "Vorteil": "advantages",
-              "Nachteil": "disadvantages", "Erfolg": "successes", "Teilerfolg": "partial",
-              "Qualität": "quality", "Vergleichende Probe": "opposed", "Basiswert": "base",
-              "Zusammenarbeiten": "cooperation", "Hauptakteur": "leader", "Unterstützer": "helpers",
-              "Erweiterte Probe": "extended", "Versuch": "attempt"},
-)
 
 POOL_EXAMPLE = {"name": "Alrik", "attribute": 3, "skill": 1, "advantages": 0, "disadvantages": 0}
 TEST_EXAMPLE = {**POOL_EXAMPLE, "difficulty": 2}
@@ -37,8 +22,6 @@ def rule(body: dict) -> rules.SuccessRule:
     return rules.SuccessRule(body["success_rule"])
 
 
-@blp.rolling("/test", operation="test", request=schemas.ProbenTestRequest, result=schemas.ProbenTestResult,
-             example=TEST_EXAMPLE)
 def test(body, source, lang):
     """Roll a simple test (Einfache Probe)
 
@@ -53,7 +36,6 @@ def test(body, source, lang):
     return result, text.test(result, body["difficulty"], body.get("name"), lang)
 
 
-@blp.odds("/test/odds", operation="test", request=schemas.ProbenTestRequest, example=TEST_EXAMPLE)
 def test_odds(body):
     """Exact odds of a simple test
 
@@ -63,8 +45,6 @@ def test_odds(body):
     return odds.test(pool(body), body["difficulty"], attempt=body["attempt"], rule=rule(body))
 
 
-@blp.rolling("/opposed", operation="opposed", request=schemas.ProbenOpposedRequest,
-             result=schemas.ProbenOpposedResult, example=OPPOSED_EXAMPLE)
 def opposed(body, source, lang):
     """Roll an opposed test (Vergleichende Probe)
 
@@ -77,7 +57,6 @@ def opposed(body, source, lang):
     return result, text.opposed(result, body["a"].get("name"), body["b"].get("name"), lang)
 
 
-@blp.odds("/opposed/odds", operation="opposed", request=schemas.ProbenOpposedRequest, example=OPPOSED_EXAMPLE)
 def opposed_odds(body):
     """Exact odds of an opposed test
 
@@ -86,8 +65,6 @@ def opposed_odds(body):
     return odds.opposed(pool(body["a"]), pool(body["b"]), allow_tie=body["allow_tie"])
 
 
-@blp.rolling("/cooperation", operation="cooperation", request=schemas.ProbenCooperationRequest,
-             result=schemas.ProbenCooperationResult, example=COOPERATION_EXAMPLE)
 def cooperation(body, source, lang):
     """Roll a cooperation (Zusammenarbeiten)
 
@@ -99,8 +76,6 @@ def cooperation(body, source, lang):
     return result, text.cooperation(result, body["difficulty"], body["leader"].get("name"), lang)
 
 
-@blp.odds("/cooperation/odds", operation="cooperation", request=schemas.ProbenCooperationRequest,
-          example=COOPERATION_EXAMPLE)
 def cooperation_odds(body):
     """Exact odds of a cooperation
 
@@ -111,8 +86,6 @@ def cooperation_odds(body):
                             body["difficulty"], rule=rule(body))
 
 
-@blp.rolling("/extended", operation="extended", request=schemas.ProbenExtendedRequest,
-             result=schemas.ProbenExtendedResult, example=EXTENDED_EXAMPLE)
 def extended(body, source, lang):
     """Roll an extended test (Erweiterte Probe)
 
@@ -125,10 +98,44 @@ def extended(body, source, lang):
     return result, text.extended(result, body["required"], body.get("name"), lang)
 
 
-@blp.odds("/extended/odds", operation="extended", request=schemas.ProbenExtendedRequest, example=EXTENDED_EXAMPLE)
 def extended_odds(body):
     """Exact odds of an extended test
 
     Outcomes `success`, `failure`; distribution `rolls_used` (a failure uses every roll).
     """
     return odds.extended(pool(body), body["required"])
+
+
+SYSTEM = System(
+    "proben",
+    title="Proben",
+    rules_file="003_ff7aef635d957c0a.txt",
+    description="Attribute pools of d6, successes on 5–6: tests, opposed tests, cooperation, extended tests.",
+    enums={"success_rule": ["meet", "exceed"], "outcome": ["success", "partial", "failure", "no_dice"],
+           "winner": ["a", "b", None], "decided_by": ["successes", "base", "tie"]},
+    glossary={"Probe": "test", "Schwierigkeit": "difficulty", "Attribut": "attribute",
+              "Fertigkeit": "skill", "Bonuswürfel": "skill_dice / advantages", "Vorteil": "advantages",
+              "Nachteil": "disadvantages", "Erfolg": "successes", "Teilerfolg": "partial",
+              "Qualität": "quality", "Vergleichende Probe": "opposed", "Basiswert": "base",
+              "Zusammenarbeiten": "cooperation", "Hauptakteur": "leader", "Unterstützer": "helpers",
+              "Erweiterte Probe": "extended", "Versuch": "attempt"},
+    operations=(
+        Operation.rolling("/test", test, operation="test", request=schemas.ProbenTestRequest,
+                          result=schemas.ProbenTestResult, example=TEST_EXAMPLE),
+        Operation.odds("/test/odds", test_odds, operation="test", request=schemas.ProbenTestRequest,
+                       example=TEST_EXAMPLE),
+        Operation.rolling("/opposed", opposed, operation="opposed", request=schemas.ProbenOpposedRequest,
+                          result=schemas.ProbenOpposedResult, example=OPPOSED_EXAMPLE),
+        Operation.odds("/opposed/odds", opposed_odds, operation="opposed",
+                       request=schemas.ProbenOpposedRequest, example=OPPOSED_EXAMPLE),
+        Operation.rolling("/cooperation", cooperation, operation="cooperation",
+                          request=schemas.ProbenCooperationRequest, result=schemas.ProbenCooperationResult,
+                          example=COOPERATION_EXAMPLE),
+        Operation.odds("/cooperation/odds", cooperation_odds, operation="cooperation",
+                       request=schemas.ProbenCooperationRequest, example=COOPERATION_EXAMPLE),
+        Operation.rolling("/extended", extended, operation="extended", request=schemas.ProbenExtendedRequest,
+                          result=schemas.ProbenExtendedResult, example=EXTENDED_EXAMPLE),
+        Operation.odds("/extended/odds", extended_odds, operation="extended",
+                       request=schemas.ProbenExtendedRequest, example=EXTENDED_EXAMPLE),
+    ),
+)

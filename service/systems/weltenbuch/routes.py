@@ -3,27 +3,8 @@
 from __future__ import annotations
 
 from service.platform.errors import ReceiptError
-from service.platform.operations import EXAMPLE_RECEIPT, SystemBlueprint, verified_response
+from service.platform.operations import EXAMPLE_RECEIPT, Operation, System, verified_response
 from service.systems.weltenbuch import odds, rules, schemas, text
-
-blp = SystemBlueprint(
-    "weltenbuch", __name__,
-    title="Weltenbuch",
-    rules_file="002_610240ae8bf5cc8e.txt",
-    description="Conflict scenes: parties roll even-sided dice (an even face is a success), the party with "
-                "more successes wins, then the table narrates by spending the dice; toughness, "
-                "consequences, resurrection.",
-    enums={"role": [role.value for role in rules.Role], "actor": [actor.value for actor in rules.Actor],
-           "lowered": ["equipment", "toughness", None]},
-    glossary={"Konfliktszene": "conflict", "Partei": "parties", "Ziel": "goal", "Beteiligter": "members",
-              "Spielercharakter": "player", "Spielleitercharakter": "npc", "Passives Hindernis": "obstacle",
-              "Profil": "profile", "Profilwert": "profile", "Ausrüstung": "equipment_bonuses",
-              "Magiekategorie": "magic_bonus", "Günstige Umstände": "situation_bonus",
-              "Heldenpunkt": "hero_points", "Erfolg": "successes", "Patt": "winner: null",
-              "Spielleiter": "gm", "Sitzplatz": "seat", "Zähigkeit": "toughness",
-              "Konsequenz": "consequences", "Tischmitte": "spends", "Wiederauferstehung": "resurrection",
-              "Gott": "god"},
-)
 
 CONFLICT_EXAMPLE = {
     "die": 10,
@@ -74,8 +55,6 @@ def rolled_members(document: dict) -> list[rules.RolledMember]:
         raise ReceiptError("conflict.result", f"is not a conflict result this service can narrate ({error})") from error
 
 
-@blp.rolling("/conflict", operation="conflict", request=schemas.WeltenConflictRequest,
-             result=schemas.WeltenConflictResult, example=CONFLICT_EXAMPLE)
 def conflict(body, source, lang):
     """Roll a conflict scene (Konfliktszene)
 
@@ -97,8 +76,6 @@ def conflict(body, source, lang):
     return result, text.conflict(result, lang)
 
 
-@blp.odds("/conflict/odds", operation="conflict", request=schemas.WeltenConflictRequest,
-          example=CONFLICT_EXAMPLE)
 def conflict_odds(body):
     """Exact odds of a conflict scene
 
@@ -142,9 +119,6 @@ NARRATION_RESPONSE_EXAMPLE = {
 }
 
 
-@blp.resolving("/narration", operation="narration", request=schemas.WeltenNarrationRequest,
-               result=schemas.WeltenNarrationResult, example=NARRATION_EXAMPLE,
-               response_example=NARRATION_RESPONSE_EXAMPLE)
 def narration(body, lang):
     """Apply the dice spent in the narration (Was genau ist geschehen?)
 
@@ -174,8 +148,6 @@ def narration(body, lang):
     return result, text.narration(result, lang)
 
 
-@blp.rolling("/resurrection", operation="resurrection", request=schemas.WeltenResurrectionRequest,
-             result=schemas.WeltenResurrectionResult, example=RESURRECTION_EXAMPLE)
 def resurrection(body, source, lang):
     """Find the god who brought a character back (Wiederauferstehung)
 
@@ -186,11 +158,43 @@ def resurrection(body, source, lang):
     return result, text.resurrection(result, lang)
 
 
-@blp.odds("/resurrection/odds", operation="resurrection", request=schemas.WeltenResurrectionRequest,
-          example=RESURRECTION_EXAMPLE)
 def resurrection_odds(body):
     """Exact odds of a resurrection
 
     Outcomes `god:1` .. `god:8`, 1/8 each (ruling 6); distribution `god`.
     """
     return odds.resurrection(body.get("gods"))
+
+
+SYSTEM = System(
+    "weltenbuch",
+    title="Weltenbuch",
+    rules_file="002_610240ae8bf5cc8e.txt",
+    description="Conflict scenes: parties roll even-sided dice (an even face is a success), the party with "
+                "more successes wins, then the table narrates by spending the dice; toughness, "
+                "consequences, resurrection.",
+    enums={"role": [role.value for role in rules.Role], "actor": [actor.value for actor in rules.Actor],
+           "lowered": ["equipment", "toughness", None]},
+    glossary={"Konfliktszene": "conflict", "Partei": "parties", "Ziel": "goal", "Beteiligter": "members",
+              "Spielercharakter": "player", "Spielleitercharakter": "npc", "Passives Hindernis": "obstacle",
+              "Profil": "profile", "Profilwert": "profile", "Ausrüstung": "equipment_bonuses",
+              "Magiekategorie": "magic_bonus", "Günstige Umstände": "situation_bonus",
+              "Heldenpunkt": "hero_points", "Erfolg": "successes", "Patt": "winner: null",
+              "Spielleiter": "gm", "Sitzplatz": "seat", "Zähigkeit": "toughness",
+              "Konsequenz": "consequences", "Tischmitte": "spends", "Wiederauferstehung": "resurrection",
+              "Gott": "god"},
+    operations=(
+        Operation.rolling("/conflict", conflict, operation="conflict", request=schemas.WeltenConflictRequest,
+                          result=schemas.WeltenConflictResult, example=CONFLICT_EXAMPLE),
+        Operation.odds("/conflict/odds", conflict_odds, operation="conflict",
+                       request=schemas.WeltenConflictRequest, example=CONFLICT_EXAMPLE),
+        Operation.resolving("/narration", narration, operation="narration",
+                            request=schemas.WeltenNarrationRequest, result=schemas.WeltenNarrationResult,
+                            example=NARRATION_EXAMPLE, response_example=NARRATION_RESPONSE_EXAMPLE),
+        Operation.rolling("/resurrection", resurrection, operation="resurrection",
+                          request=schemas.WeltenResurrectionRequest, result=schemas.WeltenResurrectionResult,
+                          example=RESURRECTION_EXAMPLE),
+        Operation.odds("/resurrection/odds", resurrection_odds, operation="resurrection",
+                       request=schemas.WeltenResurrectionRequest, example=RESURRECTION_EXAMPLE),
+    ),
+)

@@ -57,7 +57,8 @@ def icepool_duel(a: tuple, b: tuple, first: int) -> dict[str, Fraction]:
             return stress, consequences
         if stress - shifts > 0:
             return stress - shifts, consequences
-        return boxes, consequences + 1  # "erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"
+        # "erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"
+        return boxes, consequences + 1
 
     def attack(state, attacker, margin):
         defender = 1 - attacker
@@ -87,7 +88,8 @@ def icepool_duel(a: tuple, b: tuple, first: int) -> dict[str, Fraction]:
     return wins
 
 
-@pytest.mark.parametrize("a, b", [((3, 2, 3, 0), (2, 1, 2, 0)), ((2, 2, 2, 1), (3, 3, 3, 0)), ((1, 1, 4, 0), (1, 1, 3, 1))])
+@pytest.mark.parametrize("a, b", [((3, 2, 3, 0), (2, 1, 2, 0)), ((2, 2, 2, 1), (3, 3, 3, 0)),
+                                  ((1, 1, 4, 0), (1, 1, 3, 1))])
 @pytest.mark.parametrize("first", [0, 1])
 def test_a_given_order_matches_icepools_absorbing_chain(a, b, first):
     """E1 (the order given), E2 (every turn an attack), "Wer zwei Konseuenzen hingenommen hat,
@@ -133,7 +135,8 @@ def test_turn_by_turn_is_the_round_chain(name, make, rounds):
     every standing member's attack in order) must give the same Fractions, curve and rounds."""
     conflict = make()
     for order, _ in encounter.orders(conflict):
-        by_rounds = chains.solve(conflict.start(), lambda s, order=order: encounter.round_step(conflict, order, s, True),
+        by_rounds = chains.solve(conflict.start(),
+                                 lambda s, order=order: encounter.round_step(conflict, order, s, True),
                                  conflict.outcome, **rounds)
         by_turns = encounter.solve_turns(conflict, order, exact=True, **rounds)
         assert (by_turns.outcomes, by_turns.ends) == (by_rounds.outcomes, by_rounds.ends)
@@ -249,7 +252,8 @@ def test_no_attack_can_hit_is_a_stalemate():
 
 def test_focus_attacks_the_most_hurt_then_the_least_stress():
     """E5: focus = most consequences, then least stress left on the attack's track, then body order."""
-    members = (member("Alrik", 0), member("Ork", 1, boxes=4), member("Goblin", 1, boxes=2), member("Troll", 1, consequences=1))
+    members = (member("Alrik", 0), member("Ork", 1, boxes=4), member("Goblin", 1, boxes=2),
+               member("Troll", 1, consequences=1))
     conflict = encounter.Conflict(("Helden", "Orks"), members, order=(0, 1, 2, 3))
     start = conflict.start()
     assert conflict.target(0, 0, start) == 3  # Troll: one consequence already

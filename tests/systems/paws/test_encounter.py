@@ -95,7 +95,7 @@ def icepool_duel(a: tuple, b: tuple) -> icepool.Die:
 def icepool_wins(a: tuple, b: tuple) -> dict[str, Fraction]:
     final = icepool_duel(a, b)
     wins = {"wins:a": Fraction(0), "wins:b": Fraction(0)}
-    for (wounds_a, wounds_b, _, _), quantity in final.items():
+    for (wounds_a, _, _, _), quantity in final.items():
         a_down = wounds_a >= a[0] or (a[3] is not None and wounds_a >= a[3]) or (a[4] is not None and wounds_a >= a[4])
         wins["wins:b" if a_down else "wins:a"] += Fraction(quantity, final.denominator())
     return wins
@@ -179,7 +179,8 @@ def test_the_rolling_twin_agrees_with_the_odds():
         played = encounter.play(duel, make_source(seed, None))
         seen[(played.outcome, played.end.wounds_taken["a"])] += 1
     expected = Counter()
-    for end, p in chains.solve(duel.start(), lambda s: encounter.step(duel, s), lambda s: encounter.outcome(duel, s)).ends.items():
+    solved = chains.solve(duel.start(), lambda s: encounter.step(duel, s), lambda s: encounter.outcome(duel, s))
+    for end, p in solved.ends.items():
         expected[(encounter.outcome(duel, end), end[0])] += p
     cells = [key for key in expected if expected[key] * runs >= 5]
     statistic = sum((seen[key] - runs * float(expected[key])) ** 2 / (runs * float(expected[key])) for key in cells)
