@@ -36,10 +36,14 @@ BatchItemOperation = Literal[
     "malmsturm.attack.odds",
     "malmsturm.contest",
     "malmsturm.contest.odds",
+    "malmsturm.encounter",
+    "malmsturm.encounter.odds",
     "malmsturm.initiative",
     "malmsturm.initiative.odds",
     "paws.comparison",
     "paws.comparison.odds",
+    "paws.encounter",
+    "paws.encounter.odds",
     "paws.rescue",
     "paws.rescue.odds",
     "paws.test",
@@ -91,8 +95,10 @@ TicketsRequestOperation = Literal[
     "malmsturm.action",
     "malmsturm.attack",
     "malmsturm.contest",
+    "malmsturm.encounter",
     "malmsturm.initiative",
     "paws.comparison",
+    "paws.encounter",
     "paws.rescue",
     "paws.test",
     "proben.cooperation",
@@ -1543,6 +1549,66 @@ class DistributionPoint(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class EncounterDistributionPoint(Model):
+    """``EncounterDistributionPoint`` in the API's JSON."""
+    exact: str | None
+    """Reduced fraction, e.g. 19/27; null when `solver.precision` is float64."""
+    probability: float
+    value: int | str
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> EncounterDistributionPoint:
+        """``EncounterDistributionPoint`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            exact=data["exact"],
+            probability=data["probability"],
+            value=data["value"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class EncounterOdds(Model):
+    """``EncounterOdds`` in the API's JSON."""
+    curve: list[dict[str, float]] | None = None
+    """With `curve_rounds` > 0, one point per round from 1: `round`, `running` (the chance that the encounter
+    still runs after it) and, per outcome, the chance that it has ended so by then (floats, for a chart).
+    """
+    distributions: dict[str, list[EncounterDistributionPoint]]
+    expected: dict[str, float]
+    outcomes: list[EncounterOutcome]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> EncounterOdds:
+        """``EncounterOdds`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            curve=data.get("curve"),
+            distributions={
+                k0: [EncounterDistributionPoint.from_json(v1) for v1 in v0] for k0, v0 in data["distributions"].items()
+            },
+            expected=data["expected"],
+            outcomes=[EncounterOutcome.from_json(v0) for v0 in data["outcomes"]],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class EncounterOutcome(Model):
+    """``EncounterOutcome`` in the API's JSON."""
+    exact: str | None
+    """Reduced fraction, e.g. 19/27; null when `solver.precision` is float64."""
+    outcome: str
+    probability: float
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> EncounterOutcome:
+        """``EncounterOutcome`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            exact=data["exact"],
+            outcome=data["outcome"],
+            probability=data["probability"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class Event(Model):
     """``Event`` in the API's JSON."""
     kind: str
@@ -1747,6 +1813,220 @@ class MalmDefender(Model):
             name=data.get("name"),
             skill=data.get("skill"),
             stress=MalmStress.from_json(data["stress"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmEncounterAttack(Model):
+    """``MalmEncounterAttack`` in the API's JSON."""
+    skill: int
+    """The attacking skill (e.g. Nahkampf, Bluffen)."""
+    type: MalmAttackerAttack
+    """harm, push: physical stress; deceive, intimidate, charm, persuade: mental."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterAttack:
+        """``MalmEncounterAttack`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            skill=data["skill"],
+            type=data["type"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmEncounterEnd(Model):
+    """``MalmEncounterEnd`` in the API's JSON."""
+    conceded: str | None
+    """The side that conceded (E3), else null."""
+    members: list[MalmEncounterMemberEnd]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterEnd:
+        """``MalmEncounterEnd`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            conceded=data["conceded"],
+            members=[MalmEncounterMemberEnd.from_json(v0) for v0 in data["members"]],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmEncounterMember(Model):
+    """``MalmEncounterMember`` in the API's JSON."""
+    attack: MalmEncounterAttack
+    """The attack this member makes every turn (E2)."""
+    consequences: int | None = None
+    """Consequences already taken, 0..1 (two take a member out)."""
+    defense: int
+    """The defence skill against every attack (e.g. Ausweichen, Nerven behalten)."""
+    intuition: int | None = None
+    """Intuition, for `order: initiative` (default 0)."""
+    modifier: int | None = None
+    """Added to both its attack and its defence (default 0)."""
+    name: str
+    """Unique among all members of both sides."""
+    stress: MalmEncounterStress
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterMember:
+        """``MalmEncounterMember`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            attack=MalmEncounterAttack.from_json(data["attack"]),
+            consequences=data.get("consequences"),
+            defense=data["defense"],
+            intuition=data.get("intuition"),
+            modifier=data.get("modifier"),
+            name=data["name"],
+            stress=MalmEncounterStress.from_json(data["stress"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmEncounterMemberEnd(Model):
+    """``MalmEncounterMemberEnd`` in the API's JSON."""
+    consequences: int
+    """At the end, 2 = taken out."""
+    consequences_taken: int
+    """In this conflict."""
+    name: str
+    side: str
+    stress: MalmStressResult
+    taken_out: bool
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterMemberEnd:
+        """``MalmEncounterMemberEnd`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            consequences=data["consequences"],
+            consequences_taken=data["consequences_taken"],
+            name=data["name"],
+            side=data["side"],
+            stress=MalmStressResult.from_json(data["stress"]),
+            taken_out=data["taken_out"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmEncounterPolicy(Model):
+    """``MalmEncounterPolicy`` in the API's JSON."""
+    concede_at_consequences: dict[str, int] | None = None
+    """Per side name: the side concedes ("eine Partei nachgiebt", E3) and loses at once as soon as one of its
+    members holds this many consequences. Default {}: no side concedes.
+    """
+    defend: bool | None = None
+    """true (default): every attack meets a defence roll; false: nobody defends, every attack meets the fixed
+    difficulty 0 (mäßig, ruling 5).
+    """
+    targeting: Literal["focus", "spread"] | None = None
+    """focus (default): attack the standing opponent with the most consequences, then the least stress left on
+    the attack's track, then the first in the body; spread: a side's members, in their order of action,
+    take its standing opponents in body order in turn (E5).
+    """
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterPolicy:
+        """``MalmEncounterPolicy`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            concede_at_consequences=data.get("concede_at_consequences"),
+            defend=data.get("defend"),
+            targeting=data.get("targeting"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmEncounterResult(Model):
+    """``MalmEncounterResult`` in the API's JSON."""
+    end: MalmEncounterEnd
+    initiative: MalmInitiativeResult | None
+    """The `result` of `malmsturm.initiative` with `order: initiative`, else null."""
+    order: list[str]
+    """Member names in order of action."""
+    outcome: str
+    """wins:<side>, stalemate or undecided."""
+    rounds: int
+    steps: list[MalmEncounterTurn]
+    winner: str | None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterResult:
+        """``MalmEncounterResult`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            end=MalmEncounterEnd.from_json(data["end"]),
+            initiative=(
+                None if data["initiative"] is None
+                else MalmInitiativeResult.from_json(data["initiative"])
+            ),
+            order=data["order"],
+            outcome=data["outcome"],
+            rounds=data["rounds"],
+            steps=[MalmEncounterTurn.from_json(v0) for v0 in data["steps"]],
+            winner=data["winner"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmEncounterSide(Model):
+    """``MalmEncounterSide`` in the API's JSON."""
+    members: list[MalmEncounterMember]
+    name: str
+    """The side's name; outcomes are `wins:<name>`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterSide:
+        """``MalmEncounterSide`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            members=[MalmEncounterMember.from_json(v0) for v0 in data["members"]],
+            name=data["name"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmEncounterStress(Model):
+    """``MalmEncounterStress`` in the API's JSON."""
+    mental: MalmEncounterTrack
+    """Mentale Belastung."""
+    physical: MalmEncounterTrack
+    """Körperliche Belastung."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterStress:
+        """``MalmEncounterStress`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            mental=MalmEncounterTrack.from_json(data["mental"]),
+            physical=MalmEncounterTrack.from_json(data["physical"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmEncounterTrack(Model):
+    """``MalmEncounterTrack`` in the API's JSON."""
+    current: int
+    """Stress points left, 0..max."""
+    max: int
+    """Size of the track, 1..10."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterTrack:
+        """``MalmEncounterTrack`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            current=data["current"],
+            max=data["max"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmEncounterTurn(Model):
+    """``MalmEncounterTurn`` in the API's JSON."""
+    attack: MalmAttackResult
+    """Exactly the `result` of `malmsturm.attack` for this turn."""
+    round: int
+    """From 1."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterTurn:
+        """``MalmEncounterTurn`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            attack=MalmAttackResult.from_json(data["attack"]),
+            round=data["round"],
         )._with_json(data)
 
 
@@ -2294,6 +2574,160 @@ class MalmsturmContestResponse(Result):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmsturmEncounterOddsRequest(Model):
+    """``MalmsturmEncounterOddsRequest`` in the API's JSON."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    dice: int | None = None
+    """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    order: Literal["initiative"] | list[str] | None = None
+    """initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix both orders by
+    the exact initiative odds; or every member's name once, in order of action, the same every round.
+    """
+    policy: MalmEncounterPolicy | None = None
+    sides: list[MalmEncounterSide]
+    """Exactly two sides."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmsturmEncounterOddsRequest:
+        """``MalmsturmEncounterOddsRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            curve_rounds=data.get("curve_rounds"),
+            dice=data.get("dice"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            max_rounds=data.get("max_rounds"),
+            order=data.get("order"),
+            policy=(
+                None if data.get("policy") is None
+                else None if data["policy"] is None else MalmEncounterPolicy.from_json(data["policy"])
+            ),
+            sides=[MalmEncounterSide.from_json(v0) for v0 in data["sides"]],
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmsturmEncounterOddsResponse(Result):
+    """The answer of ``malmsturm.encounter.odds`` (``POST /v1/malmsturm/encounter/odds``)."""
+    odds: EncounterOdds
+    operation: str
+    request: MalmsturmEncounterOddsRequest
+    solver: Solver
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmsturmEncounterOddsResponse:
+        """``MalmsturmEncounterOddsResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            odds=EncounterOdds.from_json(data["odds"]),
+            operation=data["operation"],
+            request=MalmsturmEncounterOddsRequest.from_json(data["request"]),
+            solver=Solver.from_json(data["solver"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmsturmEncounterRequest(Model):
+    """``MalmsturmEncounterRequest`` in the API's JSON."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    dice: int | None = None
+    """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
+    manual: list[int | str] | None = None
+    """Physical dice or drawn marbles, consumed in order instead of random values."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    order: Literal["initiative"] | list[str] | None = None
+    """initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix both orders by
+    the exact initiative odds; or every member's name once, in order of action, the same every round.
+    """
+    policy: MalmEncounterPolicy | None = None
+    seed: int | None = None
+    """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
+    carries exactly.
+    """
+    sides: list[MalmEncounterSide]
+    """Exactly two sides."""
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmsturmEncounterRequest:
+        """``MalmsturmEncounterRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            curve_rounds=data.get("curve_rounds"),
+            dice=data.get("dice"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            manual=data.get("manual"),
+            max_rounds=data.get("max_rounds"),
+            order=data.get("order"),
+            policy=(
+                None if data.get("policy") is None
+                else None if data["policy"] is None else MalmEncounterPolicy.from_json(data["policy"])
+            ),
+            seed=data.get("seed"),
+            sides=[MalmEncounterSide.from_json(v0) for v0 in data["sides"]],
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmsturmEncounterResponse(Result):
+    """The answer of ``malmsturm.encounter`` (``POST /v1/malmsturm/encounter``)."""
+    lang: Literal["en", "de"]
+    operation: str
+    randomness: Randomness
+    receipt: Receipt
+    request: MalmsturmEncounterRequest
+    """The request as understood, defaults filled in."""
+    result: MalmEncounterResult
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmsturmEncounterResponse:
+        """``MalmsturmEncounterResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            lang=data["lang"],
+            operation=data["operation"],
+            randomness=Randomness.from_json(data["randomness"]),
+            receipt=Receipt.from_json(data["receipt"]),
+            request=MalmsturmEncounterRequest.from_json(data["request"]),
+            result=MalmEncounterResult.from_json(data["result"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class MalmsturmInitiativeOddsRequest(Model):
     """``MalmsturmInitiativeOddsRequest`` in the API's JSON."""
     dice: int | None = None
@@ -2718,6 +3152,294 @@ class PawsComparisonResult(Model):
             narrator=data["narrator"],
             net=data["net"],
             winner=data["winner"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsEncounterEnd(Model):
+    """``PawsEncounterEnd`` in the API's JSON."""
+    dice: dict[str, int]
+    """Per side, the pool's dice left."""
+    gave_up: dict[str, bool]
+    one_shot_rescue: dict[str, int]
+    """Per side, one-shot rescue dice left."""
+    out: dict[str, bool]
+    wounds: dict[str, int]
+    """Per side, in all (the starting wounds included)."""
+    wounds_taken: dict[str, int]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterEnd:
+        """``PawsEncounterEnd`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            dice=data["dice"],
+            gave_up=data["gave_up"],
+            one_shot_rescue=data["one_shot_rescue"],
+            out=data["out"],
+            wounds=data["wounds"],
+            wounds_taken=data["wounds_taken"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsEncounterOddsRequest(Model):
+    """``PawsEncounterOddsRequest`` in the API's JSON."""
+    a: PawsFighter
+    """Side a."""
+    b: PawsFighter
+    """Side b."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    one_shot_rescue: PawsOneShotRescue | None = None
+    """The one-shot rescue dice each side may spend in this fight ("darf nur einmal gewürfelt werden", E3):
+    after a lost round they are rolled one at a time until one averts the wound. Default none.
+    """
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterOddsRequest:
+        """``PawsEncounterOddsRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            a=PawsFighter.from_json(data["a"]),
+            b=PawsFighter.from_json(data["b"]),
+            curve_rounds=data.get("curve_rounds"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            max_rounds=data.get("max_rounds"),
+            one_shot_rescue=(
+                None if data.get("one_shot_rescue") is None
+                else N
+                    one if data["one_shot_rescue"] is None else PawsOneShotRescue.from_json(data["one_shot_rescue"]
+                )
+            ),
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsEncounterOddsResponse(Result):
+    """The answer of ``paws.encounter.odds`` (``POST /v1/paws/encounter/odds``)."""
+    odds: EncounterOdds
+    operation: str
+    request: PawsEncounterOddsRequest
+    solver: Solver
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterOddsResponse:
+        """``PawsEncounterOddsResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            odds=EncounterOdds.from_json(data["odds"]),
+            operation=data["operation"],
+            request=PawsEncounterOddsRequest.from_json(data["request"]),
+            solver=Solver.from_json(data["solver"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsEncounterRequest(Model):
+    """``PawsEncounterRequest`` in the API's JSON."""
+    a: PawsFighter
+    """Side a."""
+    b: PawsFighter
+    """Side b."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
+    manual: list[int | str] | None = None
+    """Physical dice or drawn marbles, consumed in order instead of random values."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    one_shot_rescue: PawsOneShotRescue | None = None
+    """The one-shot rescue dice each side may spend in this fight ("darf nur einmal gewürfelt werden", E3):
+    after a lost round they are rolled one at a time until one averts the wound. Default none.
+    """
+    seed: int | None = None
+    """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
+    carries exactly.
+    """
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterRequest:
+        """``PawsEncounterRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            a=PawsFighter.from_json(data["a"]),
+            b=PawsFighter.from_json(data["b"]),
+            curve_rounds=data.get("curve_rounds"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            manual=data.get("manual"),
+            max_rounds=data.get("max_rounds"),
+            one_shot_rescue=(
+                None if data.get("one_shot_rescue") is None
+                else N
+                    one if data["one_shot_rescue"] is None else PawsOneShotRescue.from_json(data["one_shot_rescue"]
+                )
+            ),
+            seed=data.get("seed"),
+            ticket=(
+                None if data.get("ticket") is None
+                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
+            ),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsEncounterResponse(Result):
+    """The answer of ``paws.encounter`` (``POST /v1/paws/encounter``)."""
+    lang: Literal["en", "de"]
+    operation: str
+    randomness: Randomness
+    receipt: Receipt
+    request: PawsEncounterRequest
+    """The request as understood, defaults filled in."""
+    result: PawsEncounterResult
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterResponse:
+        """``PawsEncounterResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            lang=data["lang"],
+            operation=data["operation"],
+            randomness=Randomness.from_json(data["randomness"]),
+            receipt=Receipt.from_json(data["receipt"]),
+            request=PawsEncounterRequest.from_json(data["request"]),
+            result=PawsEncounterResult.from_json(data["result"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsEncounterResult(Model):
+    """``PawsEncounterResult`` in the API's JSON."""
+    end: PawsEncounterEnd
+    outcome: str
+    """wins:a, wins:b, stalemate or undecided."""
+    rounds: int
+    steps: list[PawsEncounterRound]
+    winner: Literal["a", "b"] | None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterResult:
+        """``PawsEncounterResult`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            end=PawsEncounterEnd.from_json(data["end"]),
+            outcome=data["outcome"],
+            rounds=data["rounds"],
+            steps=[PawsEncounterRound.from_json(v0) for v0 in data["steps"]],
+            winner=data["winner"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsEncounterRound(Model):
+    """``PawsEncounterRound`` in the API's JSON."""
+    comparison: PawsComparisonResult
+    """Exactly the `result` of `paws.comparison` (contest)."""
+    one_shot_rescue: list[PawsRescueResult]
+    """The loser's one-shot rescue dice rolled this round, one `paws.rescue` result each."""
+    round: int
+    """From 1."""
+    wounded: Literal["a", "b"] | None
+    """The side that took a wound; null on a tie or an averted one."""
+    wounds: dict[str, int]
+    """Wounds in all of a and b after the round."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterRound:
+        """``PawsEncounterRound`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            comparison=PawsComparisonResult.from_json(data["comparison"]),
+            one_shot_rescue=[PawsRescueResult.from_json(v0) for v0 in data["one_shot_rescue"]],
+            round=data["round"],
+            wounded=data["wounded"],
+            wounds=data["wounds"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsFighter(Model):
+    """``PawsFighter`` in the API's JSON."""
+    advantages: PawsAdvantages | None = None
+    """One advantage per category: active = bonus die, passive = rescue die."""
+    extra_bonus_dice: int | None = None
+    """Bonus dice the GM grants beyond one advantage per category."""
+    extra_rescue_dice: int | None = None
+    """Rescue dice the GM grants beyond one advantage per category (e.g. the effect 'Schutz')."""
+    fit: Literal["fallback", "matching", "specialized"] | None = None
+    """fallback: -1 die (another helpful trait); matching; specialized: +1 die (fits better than needed)."""
+    give_up_at_wounds: int | None = None
+    """Gives up ("oder auf gibt", E2) at this many wounds in all; null (default): never."""
+    name: str | None = None
+    """Who rolls (echoed in results)."""
+    out_at_wounds: int | None = None
+    """Out of the fight ("Kampfunfähig", E1) at this many wounds in all, the starting wounds included; null
+    (default): out when no dice are left.
+    """
+    rank: int
+    """Rank of the trait used: one die per rank."""
+    wounds: int | None = None
+    """Wounds that hinder this action: -1 die each."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsFighter:
+        """``PawsFighter`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advantages=(
+                None if data.get("advantages") is None
+                else None if data["advantages"] is None else PawsAdvantages.from_json(data["advantages"])
+            ),
+            extra_bonus_dice=data.get("extra_bonus_dice"),
+            extra_rescue_dice=data.get("extra_rescue_dice"),
+            fit=data.get("fit"),
+            give_up_at_wounds=data.get("give_up_at_wounds"),
+            name=data.get("name"),
+            out_at_wounds=data.get("out_at_wounds"),
+            rank=data["rank"],
+            wounds=data.get("wounds"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsOneShotRescue(Model):
+    """``PawsOneShotRescue`` in the API's JSON."""
+    a: int | None = None
+    """One-shot rescue dice of a."""
+    b: int | None = None
+    """One-shot rescue dice of b."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsOneShotRescue:
+        """``PawsOneShotRescue`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            a=data.get("a"),
+            b=data.get("b"),
         )._with_json(data)
 
 
@@ -3969,6 +4691,25 @@ class Receipt(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class Solver(Model):
+    """``Solver`` in the API's JSON."""
+    max_error: float
+    """Bound on the error of every probability and of the outcomes' sum (0 when exact)."""
+    precision: Literal["exact", "float64"]
+    states: int
+    """States actually reached."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Solver:
+        """``Solver`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            max_error=data["max_error"],
+            precision=data["precision"],
+            states=data["states"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class Status(Result):
     """The answer of ``health.live`` (``GET /livez``), ``health.ready`` (``GET /readyz``)."""
     ephemeral_key: bool | None = None
@@ -4716,6 +5457,76 @@ class MalmDefenderParam(_MalmDefenderParamRequired, total=False):
     """
 
 
+class MalmEncounterAttackParam(TypedDict):
+    """``MalmEncounterAttack`` as a request parameter (a plain dict; required keys: skill, type)."""
+    skill: int
+    """The attacking skill (e.g. Nahkampf, Bluffen)."""
+    type: MalmAttackerAttack
+    """harm, push: physical stress; deceive, intimidate, charm, persuade: mental."""
+
+
+class _MalmEncounterMemberParamRequired(TypedDict):
+    attack: MalmEncounterAttackParam | MalmEncounterAttack
+    """The attack this member makes every turn (E2)."""
+    defense: int
+    """The defence skill against every attack (e.g. Ausweichen, Nerven behalten)."""
+    name: str
+    """Unique among all members of both sides."""
+    stress: MalmEncounterStressParam | MalmEncounterStress
+
+
+class MalmEncounterMemberParam(_MalmEncounterMemberParamRequired, total=False):
+    """``MalmEncounterMember`` as a request parameter (a plain dict; required keys: attack, defense, name,
+    stress).
+    """
+    consequences: int | None
+    """Consequences already taken, 0..1 (two take a member out)."""
+    intuition: int | None
+    """Intuition, for `order: initiative` (default 0)."""
+    modifier: int | None
+    """Added to both its attack and its defence (default 0)."""
+
+
+class MalmEncounterPolicyParam(TypedDict, total=False):
+    """``MalmEncounterPolicy`` as a request parameter (a plain dict; required keys: none)."""
+    concede_at_consequences: Mapping[str, int]
+    """Per side name: the side concedes ("eine Partei nachgiebt", E3) and loses at once as soon as one of its
+    members holds this many consequences. Default {}: no side concedes.
+    """
+    defend: bool | None
+    """true (default): every attack meets a defence roll; false: nobody defends, every attack meets the fixed
+    difficulty 0 (mäßig, ruling 5).
+    """
+    targeting: Literal["focus", "spread"] | None
+    """focus (default): attack the standing opponent with the most consequences, then the least stress left on
+    the attack's track, then the first in the body; spread: a side's members, in their order of action,
+    take its standing opponents in body order in turn (E5).
+    """
+
+
+class MalmEncounterSideParam(TypedDict):
+    """``MalmEncounterSide`` as a request parameter (a plain dict; required keys: members, name)."""
+    members: Sequence[MalmEncounterMemberParam | MalmEncounterMember]
+    name: str
+    """The side's name; outcomes are `wins:<name>`."""
+
+
+class MalmEncounterStressParam(TypedDict):
+    """``MalmEncounterStress`` as a request parameter (a plain dict; required keys: mental, physical)."""
+    mental: MalmEncounterTrackParam | MalmEncounterTrack
+    """Mentale Belastung."""
+    physical: MalmEncounterTrackParam | MalmEncounterTrack
+    """Körperliche Belastung."""
+
+
+class MalmEncounterTrackParam(TypedDict):
+    """``MalmEncounterTrack`` as a request parameter (a plain dict; required keys: current, max)."""
+    current: int
+    """Stress points left, 0..max."""
+    max: int
+    """Size of the track, 1..10."""
+
+
 class MalmParticipantParam(TypedDict):
     """``MalmParticipant`` as a request parameter (a plain dict; required keys: intuition, name)."""
     intuition: int
@@ -4762,6 +5573,41 @@ class PawsCategoryParam(_PawsCategoryParamRequired, total=False):
     """Good minus bad ranks allowed in this category; not given: its traits count against the character's
     power.
     """
+
+
+class _PawsFighterParamRequired(TypedDict):
+    rank: int
+    """Rank of the trait used: one die per rank."""
+
+
+class PawsFighterParam(_PawsFighterParamRequired, total=False):
+    """``PawsFighter`` as a request parameter (a plain dict; required keys: rank)."""
+    advantages: PawsAdvantagesParam | PawsAdvantages | None
+    """One advantage per category: active = bonus die, passive = rescue die."""
+    extra_bonus_dice: int | None
+    """Bonus dice the GM grants beyond one advantage per category."""
+    extra_rescue_dice: int | None
+    """Rescue dice the GM grants beyond one advantage per category (e.g. the effect 'Schutz')."""
+    fit: Literal["fallback", "matching", "specialized"] | None
+    """fallback: -1 die (another helpful trait); matching; specialized: +1 die (fits better than needed)."""
+    give_up_at_wounds: int | None
+    """Gives up ("oder auf gibt", E2) at this many wounds in all; null (default): never."""
+    name: str | None
+    """Who rolls (echoed in results)."""
+    out_at_wounds: int | None
+    """Out of the fight ("Kampfunfähig", E1) at this many wounds in all, the starting wounds included; null
+    (default): out when no dice are left.
+    """
+    wounds: int | None
+    """Wounds that hinder this action: -1 die each."""
+
+
+class PawsOneShotRescueParam(TypedDict, total=False):
+    """``PawsOneShotRescue`` as a request parameter (a plain dict; required keys: none)."""
+    a: int | None
+    """One-shot rescue dice of a."""
+    b: int | None
+    """One-shot rescue dice of b."""
 
 
 class _PawsPoolParamRequired(TypedDict):
