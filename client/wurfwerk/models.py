@@ -564,10 +564,7 @@ class BeutelschneiderChallengeRequest(Model):
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -666,10 +663,7 @@ class BeutelschneiderCombatRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -764,10 +758,7 @@ class BeutelschneiderContestRequest(Model):
             manual=data.get("manual"),
             participants=[BeutelParticipant.from_json(v0) for v0 in data["participants"]],
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -928,10 +919,7 @@ class BeutelschneiderExperienceRequest(Model):
             name=data.get("name"),
             replacements=data.get("replacements"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -1040,10 +1028,7 @@ class BeutelschneiderFirstAidRequest(Model):
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -1210,10 +1195,7 @@ class BeutelschneiderHealingRequest(Model):
             name=data.get("name"),
             replacements=data.get("replacements"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -1322,10 +1304,7 @@ class BeutelschneiderInjuryRequest(Model):
             name=data.get("name"),
             seed=data.get("seed"),
             severity=data["severity"],
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -1435,10 +1414,7 @@ class BeutelschneiderMortalDangerRequest(Model):
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -1485,10 +1461,7 @@ class BeutelschneiderValidateBagRequest(Model):
         return cls(
             bag=BeutelBag.from_json(data["bag"]),
             name=data.get("name"),
-            rules=(
-                None if data.get("rules") is None
-                else None if data["rules"] is None else BeutelCreationRules.from_json(data["rules"])
-            ),
+            rules=None if data.get("rules") is None else BeutelCreationRules.from_json(data["rules"]),
         )._with_json(data)
 
 
@@ -2301,10 +2274,7 @@ class MalmsturmActionRequest(Model):
             modifier=data.get("modifier"),
             seed=data.get("seed"),
             skill=data["skill"],
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -2431,10 +2401,7 @@ class MalmsturmAttackRequest(Model):
             manual=data.get("manual"),
             seed=data.get("seed"),
             take_consequence_early=data.get("take_consequence_early"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -2539,10 +2506,7 @@ class MalmsturmContestRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -2610,10 +2574,7 @@ class MalmsturmEncounterOddsRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             max_rounds=data.get("max_rounds"),
             order=data.get("order"),
-            policy=(
-                None if data.get("policy") is None
-                else None if data["policy"] is None else MalmEncounterPolicy.from_json(data["policy"])
-            ),
+            policy=None if data.get("policy") is None else MalmEncounterPolicy.from_json(data["policy"]),
             sides=[MalmEncounterSide.from_json(v0) for v0 in data["sides"]],
             ticket=data.get("ticket"),
         )._with_json(data)
@@ -2687,16 +2648,10 @@ class MalmsturmEncounterRequest(Model):
             manual=data.get("manual"),
             max_rounds=data.get("max_rounds"),
             order=data.get("order"),
-            policy=(
-                None if data.get("policy") is None
-                else None if data["policy"] is None else MalmEncounterPolicy.from_json(data["policy"])
-            ),
+            policy=None if data.get("policy") is None else MalmEncounterPolicy.from_json(data["policy"]),
             seed=data.get("seed"),
             sides=[MalmEncounterSide.from_json(v0) for v0 in data["sides"]],
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -2797,10 +2752,7 @@ class MalmsturmInitiativeRequest(Model):
             manual=data.get("manual"),
             participants=[MalmParticipant.from_json(v0) for v0 in data["participants"]],
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -3063,10 +3015,7 @@ class PawsComparisonRequest(Model):
             manual=data.get("manual"),
             mode=data.get("mode"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -3219,9 +3168,7 @@ class PawsEncounterOddsRequest(Model):
             max_rounds=data.get("max_rounds"),
             one_shot_rescue=(
                 None if data.get("one_shot_rescue") is None
-                else N
-                    one if data["one_shot_rescue"] is None else PawsOneShotRescue.from_json(data["one_shot_rescue"]
-                )
+                else PawsOneShotRescue.from_json(data["one_shot_rescue"])
             ),
             ticket=data.get("ticket"),
         )._with_json(data)
@@ -3296,15 +3243,10 @@ class PawsEncounterRequest(Model):
             max_rounds=data.get("max_rounds"),
             one_shot_rescue=(
                 None if data.get("one_shot_rescue") is None
-                else N
-                    one if data["one_shot_rescue"] is None else PawsOneShotRescue.from_json(data["one_shot_rescue"]
-                )
+                else PawsOneShotRescue.from_json(data["one_shot_rescue"])
             ),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -3413,7 +3355,7 @@ class PawsFighter(Model):
         return cls(
             advantages=(
                 None if data.get("advantages") is None
-                else None if data["advantages"] is None else PawsAdvantages.from_json(data["advantages"])
+                else PawsAdvantages.from_json(data["advantages"])
             ),
             extra_bonus_dice=data.get("extra_bonus_dice"),
             extra_rescue_dice=data.get("extra_rescue_dice"),
@@ -3467,7 +3409,7 @@ class PawsPool(Model):
         return cls(
             advantages=(
                 None if data.get("advantages") is None
-                else None if data["advantages"] is None else PawsAdvantages.from_json(data["advantages"])
+                else PawsAdvantages.from_json(data["advantages"])
             ),
             extra_bonus_dice=data.get("extra_bonus_dice"),
             extra_rescue_dice=data.get("extra_rescue_dice"),
@@ -3587,10 +3529,7 @@ class PawsRescueRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -3690,7 +3629,7 @@ class PawsTestOddsRequest(Model):
         return cls(
             advantages=(
                 None if data.get("advantages") is None
-                else None if data["advantages"] is None else PawsAdvantages.from_json(data["advantages"])
+                else PawsAdvantages.from_json(data["advantages"])
             ),
             extra_bonus_dice=data.get("extra_bonus_dice"),
             extra_rescue_dice=data.get("extra_rescue_dice"),
@@ -3759,7 +3698,7 @@ class PawsTestRequest(Model):
         return cls(
             advantages=(
                 None if data.get("advantages") is None
-                else None if data["advantages"] is None else PawsAdvantages.from_json(data["advantages"])
+                else PawsAdvantages.from_json(data["advantages"])
             ),
             extra_bonus_dice=data.get("extra_bonus_dice"),
             extra_rescue_dice=data.get("extra_rescue_dice"),
@@ -3769,10 +3708,7 @@ class PawsTestRequest(Model):
             name=data.get("name"),
             rank=data["rank"],
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
             wounds=data.get("wounds"),
         )._with_json(data)
 
@@ -4003,10 +3939,7 @@ class ProbenCooperationRequest(Model):
             manual=data.get("manual"),
             seed=data.get("seed"),
             success_rule=data.get("success_rule"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -4100,10 +4033,7 @@ class ProbenExtendedOddsRequest(Model):
             attribute=data["attribute"],
             disadvantages=data.get("disadvantages"),
             idempotency_key=data.get("idempotency_key"),
-            interval=(
-                None if data.get("interval") is None
-                else None if data["interval"] is None else ProbenInterval.from_json(data["interval"])
-            ),
+            interval=None if data.get("interval") is None else ProbenInterval.from_json(data["interval"]),
             name=data.get("name"),
             required=data["required"],
             skill=data.get("skill"),
@@ -4172,20 +4102,14 @@ class ProbenExtendedRequest(Model):
             attribute=data["attribute"],
             disadvantages=data.get("disadvantages"),
             idempotency_key=data.get("idempotency_key"),
-            interval=(
-                None if data.get("interval") is None
-                else None if data["interval"] is None else ProbenInterval.from_json(data["interval"])
-            ),
+            interval=None if data.get("interval") is None else ProbenInterval.from_json(data["interval"]),
             manual=data.get("manual"),
             name=data.get("name"),
             required=data["required"],
             seed=data.get("seed"),
             skill=data.get("skill"),
             skill_dice=data.get("skill_dice"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -4360,10 +4284,7 @@ class ProbenOpposedRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -4584,10 +4505,7 @@ class ProbenTestRequest(Model):
             skill=data.get("skill"),
             skill_dice=data.get("skill_dice"),
             success_rule=data.get("success_rule"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -5171,10 +5089,7 @@ class WeltenbuchConflictRequest(Model):
             manual=data.get("manual"),
             parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -5324,10 +5239,7 @@ class WeltenbuchResurrectionRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
