@@ -2837,7 +2837,7 @@ export interface components {
              * @description initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix both orders by the exact initiative odds; or every member's name once, in order of action, the same every round.
              * @default initiative
              */
-            order?: "initiative" | string[];
+            order?: "initiative" | string[] | null;
             policy?: components["schemas"]["MalmEncounterPolicy"] | null;
             /** @description Exactly two sides. */
             sides: components["schemas"]["MalmEncounterSide"][];
@@ -2883,7 +2883,7 @@ export interface components {
              * @description initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix both orders by the exact initiative odds; or every member's name once, in order of action, the same every round.
              * @default initiative
              */
-            order?: "initiative" | string[];
+            order?: "initiative" | string[] | null;
             policy?: components["schemas"]["MalmEncounterPolicy"] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;

@@ -250,9 +250,11 @@ class MalmOrderField(fields.Field):
     """``initiative`` (1 v 1: the order is rolled, E1) or every member's name once, in order of action."""
 
     def __init__(self, **kwargs):
-        metadata = {"oneOf": [{"type": "string", "enum": [INITIATIVE]},
+        # null: not given (StrictSchema), so the default `initiative`
+        metadata = {"anyOf": [{"type": "string", "enum": [INITIATIVE]},
                               {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 64},
-                               "maxItems": 2 * ENCOUNTER_MAX_MEMBERS}]}
+                               "maxItems": 2 * ENCOUNTER_MAX_MEMBERS},
+                              {"type": "null"}]}
         metadata.update(kwargs.pop("metadata", {}))
         super().__init__(metadata=metadata, **kwargs)
 
