@@ -742,8 +742,8 @@ export interface paths {
          *     solved turn by turn; its states (member states × turns of a round, two solves under
          *     `initiative`) are bounded from the body before solving (`spread`: every combination of the
          *     members' stress and consequences; `focus`: the members fall one after another when attacked on
-         *     one track, counted when attacked on both);
-         *     over WURFWERK_MAX_ENCOUNTER_STATES the answer is a 422 `encounter-too-large`. Exact fractions
+         *     one track, counted when attacked on both); with `max_rounds` or `curve_rounds` the rounds are
+         *     pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the answer is a 422 `encounter-too-large`. Exact fractions
          *     under `exact: auto` up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
          *
          *     Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
@@ -953,8 +953,9 @@ export interface paths {
          * @description Outcomes `wins:a`, `wins:b` (and `stalemate`, with `max_rounds` also `undecided`); distributions
          *     `wounds:a`, `wounds:b` (wounds taken in the fight); expected `rounds`, `wounds:a`, `wounds:b`; with
          *     `curve_rounds`, the cumulative chances per round. The states, bounded from the body before solving,
-         *     are (wounds a can still take + 1) × (its one-shot dice + 1) × the same for b; over
-         *     WURFWERK_MAX_ENCOUNTER_STATES the answer is a 422 `encounter-too-large`. Exact fractions under
+         *     are (wounds a can still take + 1) × (its one-shot dice + 1) × the same for b; with
+         *     `max_rounds` or `curve_rounds` the rounds are pushed one by one, and the bound is states × rounds;
+         *     over WURFWERK_MAX_ENCOUNTER_STATES the answer is a 422 `encounter-too-large`. Exact fractions under
          *     `exact: auto` up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
          *
          *     Ruling Paws E1: "Der Kampf dauert so lange an, bis einer der Beteiligten Kampfunfähig ist oder

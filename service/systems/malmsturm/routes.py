@@ -232,8 +232,8 @@ def encounter_odds(body):
     solved turn by turn; its states (member states × turns of a round, two solves under
     `initiative`) are bounded from the body before solving (`spread`: every combination of the
     members' stress and consequences; `focus`: the members fall one after another when attacked on
-    one track, counted when attacked on both);
-    over WURFWERK_MAX_ENCOUNTER_STATES the answer is a 422 `encounter-too-large`. Exact fractions
+    one track, counted when attacked on both); with `max_rounds` or `curve_rounds` the rounds are
+    pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the answer is a 422 `encounter-too-large`. Exact fractions
     under `exact: auto` up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
 
     Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
@@ -256,7 +256,8 @@ def encounter_odds(body):
     0..1 at the start; `dice` dF per roll (ruling 7).
     """
     chain = conflict(body)
-    exact = encounter_precision(encounters.state_bound(chain), body["exact"])
+    rounds = max(body["max_rounds"] or 0, body["curve_rounds"])  # pushed one by one
+    exact = encounter_precision(encounters.state_bound(chain), body["exact"], rounds=rounds)
     return encounters.encounter_odds(chain, exact=exact, max_rounds=body["max_rounds"],
                                      curve_rounds=body["curve_rounds"])
 

@@ -172,8 +172,9 @@ def encounter_odds(body):
     Outcomes `wins:a`, `wins:b` (and `stalemate`, with `max_rounds` also `undecided`); distributions
     `wounds:a`, `wounds:b` (wounds taken in the fight); expected `rounds`, `wounds:a`, `wounds:b`; with
     `curve_rounds`, the cumulative chances per round. The states, bounded from the body before solving,
-    are (wounds a can still take + 1) × (its one-shot dice + 1) × the same for b; over
-    WURFWERK_MAX_ENCOUNTER_STATES the answer is a 422 `encounter-too-large`. Exact fractions under
+    are (wounds a can still take + 1) × (its one-shot dice + 1) × the same for b; with
+    `max_rounds` or `curve_rounds` the rounds are pushed one by one, and the bound is states × rounds;
+    over WURFWERK_MAX_ENCOUNTER_STATES the answer is a 422 `encounter-too-large`. Exact fractions under
     `exact: auto` up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
 
     Ruling Paws E1: "Der Kampf dauert so lange an, bis einer der Beteiligten Kampfunfähig ist oder
@@ -189,7 +190,8 @@ def encounter_odds(body):
     `stalemate`.
     """
     fight = duel(body)
-    exact = encounter_precision(encounters.state_bound(fight), body["exact"])
+    rounds = max(body["max_rounds"] or 0, body["curve_rounds"])  # pushed one by one
+    exact = encounter_precision(encounters.state_bound(fight), body["exact"], rounds=rounds)
     return encounters.encounter_odds(fight, exact=exact, max_rounds=body["max_rounds"],
                                      curve_rounds=body["curve_rounds"])
 

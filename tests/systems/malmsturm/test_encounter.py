@@ -357,7 +357,7 @@ DUEL = {"sides": [side("Helden", body_member("Alrik", intuition=2)), side("Orks"
 
 
 def test_odds_over_http_echo_every_policy(post):
-    status, body = post("/v1/malmsturm/encounter/odds", {**DUEL, "curve_rounds": 4})
+    status, body = post("/v1/malmsturm/encounter/odds", {**DUEL, "curve_rounds": 1})
     assert status == 200, body
     assert body["operation"] == "malmsturm.encounter.odds"
     assert body["request"]["order"] == "initiative" and body["request"]["dice"] == 4
@@ -366,7 +366,15 @@ def test_odds_over_http_echo_every_policy(post):
     assert body["solver"]["precision"] == "exact" and body["solver"]["max_error"] == 0
     outcomes = {o["outcome"]: Fraction(o["exact"]) for o in body["odds"]["outcomes"]}
     assert set(outcomes) == {"wins:Helden", "wins:Orks"} and sum(outcomes.values()) == 1
-    assert len(body["odds"]["curve"]) == 4 and "consequences:Alrik" in body["odds"]["distributions"]
+    assert len(body["odds"]["curve"]) == 1 and "consequences:Alrik" in body["odds"]["distributions"]
+
+
+def test_rounds_pushed_one_by_one_count_in_the_bound(post):
+    """Every state is met every round of a cut (or charted) solve: the bound is states × rounds."""
+    status, body = post("/v1/malmsturm/encounter/odds", {**DUEL, "curve_rounds": 20})
+    assert status == 200 and body["solver"]["precision"] == "float64" and len(body["odds"]["curve"]) == 20
+    status, body = post("/v1/malmsturm/encounter/odds", {**DUEL, "max_rounds": 999})
+    assert status == 422 and body["states"] == 252 * 999 and body["limit"] == 20000
 
 
 def test_rolling_over_http_in_german(post):
