@@ -21,7 +21,8 @@ import icepool
 
 from bench.odds_speed import _clear_caches
 from service import create_app
-from service.platform.operations import EXAMPLE_CALL
+from service.platform.jsonio import json_response
+from service.platform.operations import EXAMPLE_CALL, odds_document, operations_of, respond
 from service.platform.receipts import generate_private_key_pem
 
 DF = icepool.Die([-1, 0, 1])
@@ -166,7 +167,7 @@ def _met(target: dict, p50: float, p99: float, worst: float) -> bool:
 
 def run(repeats: int = 41, cap_repeats: int = 7) -> list[dict]:
     app = create_app({"signing_key_pem": generate_private_key_pem()})
-    operations = app.extensions["wurfwerk"].operations
+    operations = operations_of(app)
     report = []
     with app.test_request_context():
         for name, operation_id, body, target in CASES:
@@ -178,9 +179,9 @@ def run(repeats: int = 41, cap_repeats: int = 7) -> list[dict]:
                 _clear_caches()
                 started, started_cpu = time.perf_counter(), time.process_time()
                 if target is REFUSAL:  # the whole request path: load, bound, refuse
-                    response = operation.respond(body, EXAMPLE_CALL)
-                else:
-                    response = operation.handler(dict(loaded), EXAMPLE_CALL)
+                    response = respond(operation, body, EXAMPLE_CALL)
+                else:  # what respond answers, after loading (as bench/odds_speed.py)
+                    response = json_response(odds_document(operation, dict(loaded)))
                 times.append((time.perf_counter() - started) * 1000)
                 cpu.append((time.process_time() - started_cpu) * 1000)
                 status = response.status_code

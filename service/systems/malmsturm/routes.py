@@ -233,8 +233,9 @@ def encounter_odds(body):
     `initiative`) are bounded from the body before solving (`spread`: every combination of the
     members' stress and consequences; `focus`: the members fall one after another when attacked on
     one track, counted when attacked on both); with `max_rounds` or `curve_rounds` the rounds are
-    pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the answer is a 422 `encounter-too-large`. Exact fractions
-    under `exact: auto` up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
+    pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the
+    answer is a 422 `encounter-too-large`. Exact fractions under `exact: auto` up to
+    WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
 
     Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
     rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's name

@@ -409,6 +409,13 @@ def test_too_large_is_refused_before_solving(post, monkeypatch):
     status, body = post("/v1/malmsturm/encounter/odds", big)
     assert status == 422 and body["type"].endswith("/encounter-too-large")
     assert body["states"] > body["limit"] == 20000
+    both_tracks = {**big, "sides": [side("Helden", *({**body_member(n, boxes=10), "attack": {"skill": 3, "type": kind}}
+                                                     for n, kind in zip(names[0], ["harm", "deceive"] * 2))),
+                                    side("Orks", *({**body_member(n, boxes=10), "attack": {"skill": 3, "type": kind}}
+                                                   for n, kind in zip(names[1], ["harm", "deceive"] * 2)))],
+                   "max_rounds": 1000}
+    status, body = post("/v1/malmsturm/encounter/odds", both_tracks)  # a bound past 2^64 once came back as a 500
+    assert status == 422 and body["states"] == 2**53 - 1
     status, body = post("/v1/malmsturm/encounter/odds", {**DUEL, "exact": "required",
                                                           "sides": [side("Helden", body_member("Alrik", boxes=10)),
                                                                     side("Orks", body_member("Ork", boxes=10))]})
