@@ -298,6 +298,8 @@ def render_model(spec: Spec, name: str) -> str:
         lines.extend(member_doc(member_schema))
         parse = spec.parse(member_schema, f'data["{member}"]')
         if member not in required:
+            nullable = f'None if data["{member}"] is None else '  # the member's own null: one test for both
+            parse = parse.removeprefix(nullable)
             parse = source if parse == f'data["{member}"]' else f'None if {source} is None else {parse}'
         arguments += keyword_argument(attribute, parse, "            ")
     lines += ["", "    @classmethod", f"    def from_json(cls, data: Mapping[str, Any]) -> {name}:",

@@ -907,6 +907,105 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/malmsturm/encounter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play out a whole conflict (Konflikt), turn by turn
+         * @description The body of `malmsturm.encounter.odds` (its `curve_rounds` and `exact` are ignored). With `order:
+         *     initiative` the order is rolled first (`result.initiative` is exactly what `malmsturm.initiative`
+         *     reports); then every turn is one `malmsturm.attack`, and `result.steps[].attack` is exactly that
+         *     operation's `result`. `result.outcome` is one of the odds' outcomes, `result.end` every member's
+         *     stress and consequences at the end. Without `max_rounds` a conflict stops after 1000 rounds
+         *     (`undecided`).
+         *
+         *     Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
+         *     rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's name
+         *     once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
+         *     member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
+         *     `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig); aspects
+         *     and invocations are not modelled; no consequence is taken early. The attack's track loses the
+         *     shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
+         *     Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
+         *     Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
+         *     (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
+         *     `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+         *     no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
+         *     standing opponent with the most consequences, then the least stress left on the attack's track, then
+         *     the first in the body; `spread`: a side's members, in their order of action, take its standing
+         *     opponents in body order in turn (the side's first to act the first standing opponent, its second the
+         *     second, wrapping around). A round is every standing member's turn once; `max_rounds` cuts after that
+         *     many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
+         *     0..1 at the start; `dice` dF per roll (ruling 7).
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         */
+        post: operations["malmsturm.encounter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/malmsturm/encounter/odds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exact odds of a whole conflict (Konflikt)
+         * @description Outcomes `wins:<side>` for each side, `stalemate` (E4) and, with `max_rounds`, `undecided`;
+         *     distributions `consequences:<member>` at the end (2 = taken out); expected `rounds` and
+         *     `consequences:<member>`; with `curve_rounds`, the cumulative chances per round. The chain is
+         *     solved turn by turn; its states (member states × turns of a round, two solves under
+         *     `initiative`) are bounded from the body before solving (`spread`: every combination of the
+         *     members' stress and consequences; `focus`: the members fall one after another when attacked on
+         *     one track, counted when attacked on both); with `max_rounds` or `curve_rounds` the rounds are
+         *     pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the
+         *     answer is a 422 `encounter-too-large`. Exact fractions under `exact: auto` up to
+         *     WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
+         *
+         *     Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
+         *     rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's name
+         *     once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
+         *     member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
+         *     `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig); aspects
+         *     and invocations are not modelled; no consequence is taken early. The attack's track loses the
+         *     shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
+         *     Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
+         *     Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
+         *     (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
+         *     `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+         *     no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
+         *     standing opponent with the most consequences, then the least stress left on the attack's track, then
+         *     the first in the body; `spread`: a side's members, in their order of action, take its standing
+         *     opponents in body order in turn (the side's first to act the first standing opponent, its second the
+         *     second, wrapping around). A round is every standing member's turn once; `max_rounds` cuts after that
+         *     many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
+         *     0..1 at the start; `dice` dF per roll (ruling 7).
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         */
+        post: operations["malmsturm.encounter.odds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/malmsturm/initiative": {
         parameters: {
             query?: never;
@@ -1052,6 +1151,91 @@ export interface paths {
          *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
          */
         post: operations["paws.comparison.odds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/paws/encounter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play out a whole duel (Zweikampf), round by round
+         * @description The body of `paws.encounter.odds` (its `curve_rounds` and `exact` are ignored). Every round is one
+         *     `paws.comparison` in contest mode, and `result.steps[].comparison` is exactly that operation's
+         *     `result`; the loser's one-shot rescue dice follow, one `paws.rescue` of one die each
+         *     (`one_shot_rescue`). `result.outcome` is one of the odds' outcomes, `result.end` the wounds, dice
+         *     and one-shot dice left. Without `max_rounds` a duel stops after 1000 rounds (`undecided`).
+         *
+         *     Ruling Paws E1: "Der Kampf dauert so lange an, bis einer der Beteiligten Kampfunfähig ist oder
+         *     auf gibt": each round is one contest comparison (`paws.comparison`, rulings 3 and 4: the loser's
+         *     rescue dice of its pool, e.g. armour, every round); "Der Verlierer erleidet eine neue Wunde ...
+         *     Bei Gleichstand wird niemand verletzt." "Kampfunfähig" = no dice left in the pool, or
+         *     `out_at_wounds` wounds in all (the starting `wounds` count). E2: a side gives up ("oder auf gibt")
+         *     at `give_up_at_wounds` wounds in all. E3: one-shot rescue dice (`one_shot_rescue`, "Jeder
+         *     Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht") are rolled one at a
+         *     time after a lost round until one succeeds (4–6), which averts the wound. E4: effects add no
+         *     wounds ("verursachen niemals zusätzliche Wunden") and are not modelled. E5: every wound of the fight
+         *     lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
+         *     `stalemate`.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
+         *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+         */
+        post: operations["paws.encounter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/paws/encounter/odds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exact odds of a whole duel (Zweikampf)
+         * @description Outcomes `wins:a`, `wins:b` (and `stalemate`, with `max_rounds` also `undecided`); distributions
+         *     `wounds:a`, `wounds:b` (wounds taken in the fight); expected `rounds`, `wounds:a`, `wounds:b`; with
+         *     `curve_rounds`, the cumulative chances per round. The states, bounded from the body before solving,
+         *     are (wounds a can still take + 1) × (its one-shot dice + 1) × the same for b; with
+         *     `max_rounds` or `curve_rounds` the rounds are pushed one by one, and the bound is states × rounds;
+         *     over WURFWERK_MAX_ENCOUNTER_STATES the answer is a 422 `encounter-too-large`. Exact fractions under
+         *     `exact: auto` up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
+         *
+         *     Ruling Paws E1: "Der Kampf dauert so lange an, bis einer der Beteiligten Kampfunfähig ist oder
+         *     auf gibt": each round is one contest comparison (`paws.comparison`, rulings 3 and 4: the loser's
+         *     rescue dice of its pool, e.g. armour, every round); "Der Verlierer erleidet eine neue Wunde ...
+         *     Bei Gleichstand wird niemand verletzt." "Kampfunfähig" = no dice left in the pool, or
+         *     `out_at_wounds` wounds in all (the starting `wounds` count). E2: a side gives up ("oder auf gibt")
+         *     at `give_up_at_wounds` wounds in all. E3: one-shot rescue dice (`one_shot_rescue`, "Jeder
+         *     Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht") are rolled one at a
+         *     time after a lost round until one succeeds (4–6), which averts the wound. E4: effects add no
+         *     wounds ("verursachen niemals zusätzliche Wunden") and are not modelled. E5: every wound of the fight
+         *     lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
+         *     `stalemate`.
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+         */
+        post: operations["paws.encounter.odds"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1831,7 +2015,7 @@ export interface components {
              * @description An operation id, e.g. paws.test.
              * @enum {string}
              */
-            operation: "beutelschneider.challenge" | "beutelschneider.challenge.odds" | "beutelschneider.combat" | "beutelschneider.combat.odds" | "beutelschneider.contest" | "beutelschneider.contest.odds" | "beutelschneider.encounter" | "beutelschneider.encounter.odds" | "beutelschneider.experience" | "beutelschneider.experience-apply" | "beutelschneider.experience.odds" | "beutelschneider.first-aid" | "beutelschneider.first-aid.odds" | "beutelschneider.healing" | "beutelschneider.healing-apply" | "beutelschneider.healing.odds" | "beutelschneider.injury" | "beutelschneider.injury.odds" | "beutelschneider.mortal-danger" | "beutelschneider.mortal-danger.odds" | "beutelschneider.validate-bag" | "malmsturm.action" | "malmsturm.action.odds" | "malmsturm.attack" | "malmsturm.attack.odds" | "malmsturm.contest" | "malmsturm.contest.odds" | "malmsturm.initiative" | "malmsturm.initiative.odds" | "paws.comparison" | "paws.comparison.odds" | "paws.rescue" | "paws.rescue.odds" | "paws.test" | "paws.test.odds" | "paws.validate-character" | "proben.cooperation" | "proben.cooperation.odds" | "proben.encounter" | "proben.encounter.odds" | "proben.extended" | "proben.extended.odds" | "proben.opposed" | "proben.opposed.odds" | "proben.test" | "proben.test.odds" | "weltenbuch.conflict" | "weltenbuch.conflict.odds" | "weltenbuch.encounter" | "weltenbuch.encounter.odds" | "weltenbuch.narration" | "weltenbuch.resurrection" | "weltenbuch.resurrection.odds";
+            operation: "beutelschneider.challenge" | "beutelschneider.challenge.odds" | "beutelschneider.combat" | "beutelschneider.combat.odds" | "beutelschneider.contest" | "beutelschneider.contest.odds" | "beutelschneider.encounter" | "beutelschneider.encounter.odds" | "beutelschneider.experience" | "beutelschneider.experience-apply" | "beutelschneider.experience.odds" | "beutelschneider.first-aid" | "beutelschneider.first-aid.odds" | "beutelschneider.healing" | "beutelschneider.healing-apply" | "beutelschneider.healing.odds" | "beutelschneider.injury" | "beutelschneider.injury.odds" | "beutelschneider.mortal-danger" | "beutelschneider.mortal-danger.odds" | "beutelschneider.validate-bag" | "malmsturm.action" | "malmsturm.action.odds" | "malmsturm.attack" | "malmsturm.attack.odds" | "malmsturm.contest" | "malmsturm.contest.odds" | "malmsturm.encounter" | "malmsturm.encounter.odds" | "malmsturm.initiative" | "malmsturm.initiative.odds" | "paws.comparison" | "paws.comparison.odds" | "paws.encounter" | "paws.encounter.odds" | "paws.rescue" | "paws.rescue.odds" | "paws.test" | "paws.test.odds" | "paws.validate-character" | "proben.cooperation" | "proben.cooperation.odds" | "proben.encounter" | "proben.encounter.odds" | "proben.extended" | "proben.extended.odds" | "proben.opposed" | "proben.opposed.odds" | "proben.test" | "proben.test.odds" | "weltenbuch.conflict" | "weltenbuch.conflict.odds" | "weltenbuch.encounter" | "weltenbuch.encounter.odds" | "weltenbuch.narration" | "weltenbuch.resurrection" | "weltenbuch.resurrection.odds";
         };
         BatchRequest: {
             requests: components["schemas"]["BatchItem"][];
@@ -2960,6 +3144,106 @@ export interface components {
             skill?: number | null;
             stress: components["schemas"]["MalmStress"];
         };
+        MalmEncounterAttack: {
+            /** @description The attacking skill (e.g. Nahkampf, Bluffen). */
+            skill: number;
+            /**
+             * @description harm, push: physical stress; deceive, intimidate, charm, persuade: mental.
+             * @enum {string}
+             */
+            type: "harm" | "deceive" | "intimidate" | "charm" | "push" | "persuade";
+        };
+        MalmEncounterEnd: {
+            /** @description The side that conceded (E3), else null. */
+            conceded: string | null;
+            members: components["schemas"]["MalmEncounterMemberEnd"][];
+        };
+        MalmEncounterMember: {
+            /** @description The attack this member makes every turn (E2). */
+            attack: components["schemas"]["MalmEncounterAttack"];
+            /**
+             * @description Consequences already taken, 0..1 (two take a member out).
+             * @default 0
+             */
+            consequences?: number | null;
+            /** @description The defence skill against every attack (e.g. Ausweichen, Nerven behalten). */
+            defense: number;
+            /**
+             * @description Intuition, for `order: initiative` (default 0).
+             * @default 0
+             */
+            intuition?: number | null;
+            /**
+             * @description Added to both its attack and its defence (default 0).
+             * @default 0
+             */
+            modifier?: number | null;
+            /** @description Unique among all members of both sides. */
+            name: string;
+            stress: components["schemas"]["MalmEncounterStress"];
+        };
+        MalmEncounterMemberEnd: {
+            /** @description At the end, 2 = taken out. */
+            consequences: number;
+            /** @description In this conflict. */
+            consequences_taken: number;
+            name: string;
+            side: string;
+            stress: components["schemas"]["MalmStressResult"];
+            taken_out: boolean;
+        };
+        MalmEncounterPolicy: {
+            /** @description Per side name: the side concedes ("eine Partei nachgiebt", E3) and loses at once as soon as one of its members holds this many consequences. Default {}: no side concedes. */
+            concede_at_consequences?: {
+                [key: string]: number;
+            } | null;
+            /**
+             * @description true (default): every attack meets a defence roll; false: nobody defends, every attack meets the fixed difficulty 0 (mäßig, ruling 5).
+             * @default true
+             */
+            defend?: boolean | null;
+            /**
+             * @description focus (default): attack the standing opponent with the most consequences, then the least stress left on the attack's track, then the first in the body; spread: a side's members, in their order of action, take its standing opponents in body order in turn (E5).
+             * @default focus
+             * @enum {string|null}
+             */
+            targeting?: "focus" | "spread" | null;
+        };
+        MalmEncounterResult: {
+            end: components["schemas"]["MalmEncounterEnd"];
+            /** @description The `result` of `malmsturm.initiative` with `order: initiative`, else null. */
+            initiative: components["schemas"]["MalmInitiativeResult"] | null;
+            /** @description Member names in order of action. */
+            order: string[];
+            /** @description wins:<side>, stalemate or undecided. */
+            outcome: string;
+            rounds: number;
+            steps: components["schemas"]["MalmEncounterTurn"][];
+            winner: string | null;
+        };
+        MalmEncounterSide: {
+            members: components["schemas"]["MalmEncounterMember"][];
+            /** @description The side's name; outcomes are `wins:<name>`. */
+            name: string;
+        };
+        MalmEncounterStress: {
+            /** @description Mentale Belastung. */
+            mental: components["schemas"]["MalmEncounterTrack"];
+            /** @description Körperliche Belastung. */
+            physical: components["schemas"]["MalmEncounterTrack"];
+        };
+        MalmEncounterTrack: {
+            /** @description Stress points left, 0..max. */
+            current: number;
+            /** @description Size of the track, 1..10. */
+            max: number;
+        };
+        MalmEncounterTurn: {
+            /** @description Exactly the `result` of `malmsturm.attack` for this turn. */
+            attack: components["schemas"]["MalmAttackResult"];
+            /** @description From 1. */
+            round: number;
+        };
         MalmInitiativeEntry: {
             dice: number[];
             intuition: number;
@@ -3226,6 +3510,104 @@ export interface components {
             /** @description One chat line in `lang`. */
             summary: string;
         };
+        MalmsturmEncounterOddsRequest: {
+            /**
+             * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
+             * @default 0
+             */
+            curve_rounds?: number | null;
+            /**
+             * @description FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+             * @default 4
+             */
+            dice?: number | null;
+            /**
+             * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
+             * @default auto
+             * @enum {string|null}
+             */
+            exact?: "auto" | "required" | "never" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /**
+             * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
+             * @default null
+             */
+            max_rounds?: number | null;
+            /**
+             * @description initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix both orders by the exact initiative odds; or every member's name once, in order of action, the same every round.
+             * @default initiative
+             */
+            order?: "initiative" | string[] | null;
+            policy?: components["schemas"]["MalmEncounterPolicy"] | null;
+            /** @description Exactly two sides. */
+            sides: components["schemas"]["MalmEncounterSide"][];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        MalmsturmEncounterOddsResponse: {
+            odds: components["schemas"]["EncounterOdds"];
+            /** @example malmsturm.encounter.odds */
+            operation: string;
+            request: components["schemas"]["MalmsturmEncounterOddsRequest"];
+            solver: components["schemas"]["Solver"];
+        };
+        MalmsturmEncounterRequest: {
+            /**
+             * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
+             * @default 0
+             */
+            curve_rounds?: number | null;
+            /**
+             * @description FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+             * @default 4
+             */
+            dice?: number | null;
+            /**
+             * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
+             * @default auto
+             * @enum {string|null}
+             */
+            exact?: "auto" | "required" | "never" | null;
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
+            /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
+            manual?: (number | string)[] | null;
+            /**
+             * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
+             * @default null
+             */
+            max_rounds?: number | null;
+            /**
+             * @description initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix both orders by the exact initiative odds; or every member's name once, in order of action, the same every round.
+             * @default initiative
+             */
+            order?: "initiative" | string[] | null;
+            policy?: components["schemas"]["MalmEncounterPolicy"] | null;
+            /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
+            seed?: number | null;
+            /** @description Exactly two sides. */
+            sides: components["schemas"]["MalmEncounterSide"][];
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
+        MalmsturmEncounterResponse: {
+            /** @enum {string} */
+            lang: "en" | "de";
+            /** @example malmsturm.encounter */
+            operation: string;
+            randomness: components["schemas"]["Randomness"];
+            receipt: components["schemas"]["Receipt"];
+            /** @description The request as understood, defaults filled in. */
+            request: components["schemas"]["MalmsturmEncounterRequest"];
+            result: components["schemas"]["MalmEncounterResult"];
+            /** @description One chat line in `lang`. */
+            summary: string;
+        };
         MalmsturmInitiativeOddsRequest: {
             /**
              * @description FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
@@ -3443,6 +3825,195 @@ export interface components {
             net: number;
             /** @enum {string|null} */
             winner: "a" | "b" | null;
+        };
+        PawsEncounterEnd: {
+            /** @description Per side, the pool's dice left. */
+            dice: {
+                [key: string]: number;
+            };
+            gave_up: {
+                [key: string]: boolean;
+            };
+            /** @description Per side, one-shot rescue dice left. */
+            one_shot_rescue: {
+                [key: string]: number;
+            };
+            out: {
+                [key: string]: boolean;
+            };
+            /** @description Per side, in all (the starting wounds included). */
+            wounds: {
+                [key: string]: number;
+            };
+            wounds_taken: {
+                [key: string]: number;
+            };
+        };
+        PawsEncounterOddsRequest: {
+            /** @description Side a. */
+            a: components["schemas"]["PawsFighter"];
+            /** @description Side b. */
+            b: components["schemas"]["PawsFighter"];
+            /**
+             * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
+             * @default 0
+             */
+            curve_rounds?: number | null;
+            /**
+             * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
+             * @default auto
+             * @enum {string|null}
+             */
+            exact?: "auto" | "required" | "never" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /**
+             * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
+             * @default null
+             */
+            max_rounds?: number | null;
+            /** @description The one-shot rescue dice each side may spend in this fight ("darf nur einmal gewürfelt werden", E3): after a lost round they are rolled one at a time until one averts the wound. Default none. */
+            one_shot_rescue?: components["schemas"]["PawsOneShotRescue"] | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        PawsEncounterOddsResponse: {
+            odds: components["schemas"]["EncounterOdds"];
+            /** @example paws.encounter.odds */
+            operation: string;
+            request: components["schemas"]["PawsEncounterOddsRequest"];
+            solver: components["schemas"]["Solver"];
+        };
+        PawsEncounterRequest: {
+            /** @description Side a. */
+            a: components["schemas"]["PawsFighter"];
+            /** @description Side b. */
+            b: components["schemas"]["PawsFighter"];
+            /**
+             * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
+             * @default 0
+             */
+            curve_rounds?: number | null;
+            /**
+             * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
+             * @default auto
+             * @enum {string|null}
+             */
+            exact?: "auto" | "required" | "never" | null;
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
+            /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
+            manual?: (number | string)[] | null;
+            /**
+             * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
+             * @default null
+             */
+            max_rounds?: number | null;
+            /** @description The one-shot rescue dice each side may spend in this fight ("darf nur einmal gewürfelt werden", E3): after a lost round they are rolled one at a time until one averts the wound. Default none. */
+            one_shot_rescue?: components["schemas"]["PawsOneShotRescue"] | null;
+            /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
+            seed?: number | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
+        } & (unknown & unknown & {
+            manual?: unknown;
+        });
+        PawsEncounterResponse: {
+            /** @enum {string} */
+            lang: "en" | "de";
+            /** @example paws.encounter */
+            operation: string;
+            randomness: components["schemas"]["Randomness"];
+            receipt: components["schemas"]["Receipt"];
+            /** @description The request as understood, defaults filled in. */
+            request: components["schemas"]["PawsEncounterRequest"];
+            result: components["schemas"]["PawsEncounterResult"];
+            /** @description One chat line in `lang`. */
+            summary: string;
+        };
+        PawsEncounterResult: {
+            end: components["schemas"]["PawsEncounterEnd"];
+            /** @description wins:a, wins:b, stalemate or undecided. */
+            outcome: string;
+            rounds: number;
+            steps: components["schemas"]["PawsEncounterRound"][];
+            /** @enum {string|null} */
+            winner: "a" | "b" | null;
+        };
+        PawsEncounterRound: {
+            /** @description Exactly the `result` of `paws.comparison` (contest). */
+            comparison: components["schemas"]["PawsComparisonResult"];
+            /** @description The loser's one-shot rescue dice rolled this round, one `paws.rescue` result each. */
+            one_shot_rescue: components["schemas"]["PawsRescueResult"][];
+            /** @description From 1. */
+            round: number;
+            /**
+             * @description The side that took a wound; null on a tie or an averted one.
+             * @enum {string|null}
+             */
+            wounded: "a" | "b" | null;
+            /** @description Wounds in all of a and b after the round. */
+            wounds: {
+                [key: string]: number;
+            };
+        };
+        PawsFighter: {
+            /** @description One advantage per category: active = bonus die, passive = rescue die. */
+            advantages?: components["schemas"]["PawsAdvantages"] | null;
+            /**
+             * @description Bonus dice the GM grants beyond one advantage per category.
+             * @default 0
+             */
+            extra_bonus_dice?: number | null;
+            /**
+             * @description Rescue dice the GM grants beyond one advantage per category (e.g. the effect 'Schutz').
+             * @default 0
+             */
+            extra_rescue_dice?: number | null;
+            /**
+             * @description fallback: -1 die (another helpful trait); matching; specialized: +1 die (fits better than needed).
+             * @default matching
+             * @enum {string|null}
+             */
+            fit?: "fallback" | "matching" | "specialized" | null;
+            /**
+             * @description Gives up ("oder auf gibt", E2) at this many wounds in all; null (default): never.
+             * @default null
+             */
+            give_up_at_wounds?: number | null;
+            /** @description Who rolls (echoed in results). */
+            name?: string | null;
+            /**
+             * @description Out of the fight ("Kampfunfähig", E1) at this many wounds in all, the starting wounds included; null (default): out when no dice are left.
+             * @default null
+             */
+            out_at_wounds?: number | null;
+            /**
+             * @description Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem Würfel"); not wounds.
+             * @default 0
+             */
+            penalty_dice?: number | null;
+            /** @description Rank of the trait used: one die per rank. */
+            rank: number;
+            /**
+             * @description Wounds that hinder this action: -1 die each.
+             * @default 0
+             */
+            wounds?: number | null;
+        };
+        PawsOneShotRescue: {
+            /**
+             * @description One-shot rescue dice of a.
+             * @default 0
+             */
+            a?: number | null;
+            /**
+             * @description One-shot rescue dice of b.
+             * @default 0
+             */
+            b?: number | null;
         };
         PawsPool: {
             /** @description One advantage per category: active = bonus die, passive = rescue die. */
@@ -4315,7 +4886,7 @@ export interface components {
              * @default null
              * @enum {string|null}
              */
-            operation?: "beutelschneider.challenge" | "beutelschneider.combat" | "beutelschneider.contest" | "beutelschneider.encounter" | "beutelschneider.experience" | "beutelschneider.first-aid" | "beutelschneider.healing" | "beutelschneider.injury" | "beutelschneider.mortal-danger" | "malmsturm.action" | "malmsturm.attack" | "malmsturm.contest" | "malmsturm.initiative" | "paws.comparison" | "paws.rescue" | "paws.test" | "proben.cooperation" | "proben.encounter" | "proben.extended" | "proben.opposed" | "proben.test" | "weltenbuch.conflict" | "weltenbuch.encounter" | "weltenbuch.resurrection" | null;
+            operation?: "beutelschneider.challenge" | "beutelschneider.combat" | "beutelschneider.contest" | "beutelschneider.encounter" | "beutelschneider.experience" | "beutelschneider.first-aid" | "beutelschneider.healing" | "beutelschneider.injury" | "beutelschneider.mortal-danger" | "malmsturm.action" | "malmsturm.attack" | "malmsturm.contest" | "malmsturm.encounter" | "malmsturm.initiative" | "paws.comparison" | "paws.encounter" | "paws.rescue" | "paws.test" | "proben.cooperation" | "proben.encounter" | "proben.extended" | "proben.opposed" | "proben.test" | "weltenbuch.conflict" | "weltenbuch.encounter" | "weltenbuch.resurrection" | null;
             /**
              * @description Seconds until the tickets expire (at most 7 days).
              * @default 86400
@@ -9800,6 +10371,728 @@ export interface operations {
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
+    "malmsturm.encounter": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "order": "initiative",
+                 *       "policy": {
+                 *         "concede_at_consequences": {},
+                 *         "defend": true,
+                 *         "targeting": "focus"
+                 *       },
+                 *       "sides": [
+                 *         {
+                 *           "members": [
+                 *             {
+                 *               "attack": {
+                 *                 "skill": 3,
+                 *                 "type": "harm"
+                 *               },
+                 *               "defense": 2,
+                 *               "intuition": 2,
+                 *               "name": "Alrik",
+                 *               "stress": {
+                 *                 "mental": {
+                 *                   "current": 3,
+                 *                   "max": 3
+                 *                 },
+                 *                 "physical": {
+                 *                   "current": 4,
+                 *                   "max": 4
+                 *                 }
+                 *               }
+                 *             }
+                 *           ],
+                 *           "name": "Helden"
+                 *         },
+                 *         {
+                 *           "members": [
+                 *             {
+                 *               "attack": {
+                 *                 "skill": 2,
+                 *                 "type": "harm"
+                 *               },
+                 *               "defense": 1,
+                 *               "intuition": 1,
+                 *               "name": "Ork",
+                 *               "stress": {
+                 *                 "mental": {
+                 *                   "current": 2,
+                 *                   "max": 2
+                 *                 },
+                 *                 "physical": {
+                 *                   "current": 3,
+                 *                   "max": 3
+                 *                 }
+                 *               }
+                 *             }
+                 *           ],
+                 *           "name": "Orks"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["MalmsturmEncounterRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "lang": "en",
+                     *       "operation": "malmsturm.encounter",
+                     *       "randomness": {
+                     *         "events": [
+                     *           {
+                     *             "kind": "dF",
+                     *             "values": [
+                     *               -1,
+                     *               0,
+                     *               1,
+                     *               0
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "dF",
+                     *             "values": [
+                     *               -1,
+                     *               -1,
+                     *               0,
+                     *               0
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "dF",
+                     *             "values": [
+                     *               1,
+                     *               -1,
+                     *               -1,
+                     *               1
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "dF",
+                     *             "values": [
+                     *               -1,
+                     *               -1,
+                     *               0,
+                     *               -1
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "dF",
+                     *             "values": [
+                     *               -1,
+                     *               -1,
+                     *               0,
+                     *               1
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "dF",
+                     *             "values": [
+                     *               1,
+                     *               -1,
+                     *               1,
+                     *               0
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "dF",
+                     *             "values": [
+                     *               1,
+                     *               -1,
+                     *               1,
+                     *               1
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "dF",
+                     *             "values": [
+                     *               1,
+                     *               -1,
+                     *               -1,
+                     *               1
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "source": "seeded"
+                     *       },
+                     *       "receipt": {
+                     *         "alg": "Ed25519",
+                     *         "id": "00000000-0000-4000-8000-000000000000",
+                     *         "issued_at": "2026-11-29T12:00:00.000Z",
+                     *         "kid": "example-kid",
+                     *         "signature": "example-signature"
+                     *       },
+                     *       "request": {
+                     *         "curve_rounds": 0,
+                     *         "dice": 4,
+                     *         "exact": "auto",
+                     *         "max_rounds": null,
+                     *         "order": "initiative",
+                     *         "policy": {
+                     *           "concede_at_consequences": {},
+                     *           "defend": true,
+                     *           "targeting": "focus"
+                     *         },
+                     *         "seed": 20261129,
+                     *         "sides": [
+                     *           {
+                     *             "members": [
+                     *               {
+                     *                 "attack": {
+                     *                   "skill": 3,
+                     *                   "type": "harm"
+                     *                 },
+                     *                 "consequences": 0,
+                     *                 "defense": 2,
+                     *                 "intuition": 2,
+                     *                 "modifier": 0,
+                     *                 "name": "Alrik",
+                     *                 "stress": {
+                     *                   "mental": {
+                     *                     "current": 3,
+                     *                     "max": 3
+                     *                   },
+                     *                   "physical": {
+                     *                     "current": 4,
+                     *                     "max": 4
+                     *                   }
+                     *                 }
+                     *               }
+                     *             ],
+                     *             "name": "Helden"
+                     *           },
+                     *           {
+                     *             "members": [
+                     *               {
+                     *                 "attack": {
+                     *                   "skill": 2,
+                     *                   "type": "harm"
+                     *                 },
+                     *                 "consequences": 0,
+                     *                 "defense": 1,
+                     *                 "intuition": 1,
+                     *                 "modifier": 0,
+                     *                 "name": "Ork",
+                     *                 "stress": {
+                     *                   "mental": {
+                     *                     "current": 2,
+                     *                     "max": 2
+                     *                   },
+                     *                   "physical": {
+                     *                     "current": 3,
+                     *                     "max": 3
+                     *                   }
+                     *                 }
+                     *               }
+                     *             ],
+                     *             "name": "Orks"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "result": {
+                     *         "end": {
+                     *           "conceded": null,
+                     *           "members": [
+                     *             {
+                     *               "consequences": 0,
+                     *               "consequences_taken": 0,
+                     *               "name": "Alrik",
+                     *               "side": "Helden",
+                     *               "stress": {
+                     *                 "mental": {
+                     *                   "current": 3,
+                     *                   "max": 3
+                     *                 },
+                     *                 "physical": {
+                     *                   "current": 4,
+                     *                   "max": 4
+                     *                 }
+                     *               },
+                     *               "taken_out": false
+                     *             },
+                     *             {
+                     *               "consequences": 2,
+                     *               "consequences_taken": 2,
+                     *               "name": "Ork",
+                     *               "side": "Orks",
+                     *               "stress": {
+                     *                 "mental": {
+                     *                   "current": 0,
+                     *                   "max": 2
+                     *                 },
+                     *                 "physical": {
+                     *                   "current": 0,
+                     *                   "max": 3
+                     *                 }
+                     *               },
+                     *               "taken_out": true
+                     *             }
+                     *           ]
+                     *         },
+                     *         "initiative": {
+                     *           "order": [
+                     *             {
+                     *               "dice": [
+                     *                 -1,
+                     *                 0,
+                     *                 1,
+                     *                 0
+                     *               ],
+                     *               "intuition": 2,
+                     *               "label": "fair",
+                     *               "name": "Alrik",
+                     *               "roll_offs": [],
+                     *               "total": 2
+                     *             },
+                     *             {
+                     *               "dice": [
+                     *                 -1,
+                     *                 -1,
+                     *                 0,
+                     *                 0
+                     *               ],
+                     *               "intuition": 1,
+                     *               "label": "below average",
+                     *               "name": "Ork",
+                     *               "roll_offs": [],
+                     *               "total": -1
+                     *             }
+                     *           ]
+                     *         },
+                     *         "order": [
+                     *           "Alrik",
+                     *           "Ork"
+                     *         ],
+                     *         "outcome": "wins:Helden",
+                     *         "rounds": 2,
+                     *         "steps": [
+                     *           {
+                     *             "attack": {
+                     *               "attacker": {
+                     *                 "dice": [
+                     *                   1,
+                     *                   -1,
+                     *                   -1,
+                     *                   1
+                     *                 ],
+                     *                 "label": "good",
+                     *                 "name": "Alrik",
+                     *                 "total": 3
+                     *               },
+                     *               "consequence_reason": "stress_spent",
+                     *               "consequence_required": true,
+                     *               "consequences_after": 1,
+                     *               "defended": true,
+                     *               "defender": {
+                     *                 "dice": [
+                     *                   -1,
+                     *                   -1,
+                     *                   0,
+                     *                   -1
+                     *                 ],
+                     *                 "label": "poor",
+                     *                 "name": "Ork",
+                     *                 "total": -2
+                     *               },
+                     *               "hit": true,
+                     *               "shifts": 5,
+                     *               "stress_after": {
+                     *                 "mental": {
+                     *                   "current": 2,
+                     *                   "max": 2
+                     *                 },
+                     *                 "physical": {
+                     *                   "current": 3,
+                     *                   "max": 3
+                     *                 }
+                     *               },
+                     *               "suggested_consequences": [
+                     *                 {
+                     *                   "de": "Körperliche Verwundung",
+                     *                   "en": "physical wound",
+                     *                   "label": "physical wound"
+                     *                 }
+                     *               ],
+                     *               "taken_out": false,
+                     *               "track": "physical"
+                     *             },
+                     *             "round": 1
+                     *           },
+                     *           {
+                     *             "attack": {
+                     *               "attacker": {
+                     *                 "dice": [
+                     *                   -1,
+                     *                   -1,
+                     *                   0,
+                     *                   1
+                     *                 ],
+                     *                 "label": "average",
+                     *                 "name": "Ork",
+                     *                 "total": 1
+                     *               },
+                     *               "consequence_reason": null,
+                     *               "consequence_required": false,
+                     *               "consequences_after": 0,
+                     *               "defended": true,
+                     *               "defender": {
+                     *                 "dice": [
+                     *                   1,
+                     *                   -1,
+                     *                   1,
+                     *                   0
+                     *                 ],
+                     *                 "label": "good",
+                     *                 "name": "Alrik",
+                     *                 "total": 3
+                     *               },
+                     *               "hit": false,
+                     *               "shifts": 0,
+                     *               "stress_after": {
+                     *                 "mental": {
+                     *                   "current": 3,
+                     *                   "max": 3
+                     *                 },
+                     *                 "physical": {
+                     *                   "current": 4,
+                     *                   "max": 4
+                     *                 }
+                     *               },
+                     *               "suggested_consequences": [],
+                     *               "taken_out": false,
+                     *               "track": "physical"
+                     *             },
+                     *             "round": 1
+                     *           },
+                     *           {
+                     *             "attack": {
+                     *               "attacker": {
+                     *                 "dice": [
+                     *                   1,
+                     *                   -1,
+                     *                   1,
+                     *                   1
+                     *                 ],
+                     *                 "label": "superb",
+                     *                 "name": "Alrik",
+                     *                 "total": 5
+                     *               },
+                     *               "consequence_reason": "stress_spent",
+                     *               "consequence_required": true,
+                     *               "consequences_after": 2,
+                     *               "defended": true,
+                     *               "defender": {
+                     *                 "dice": [
+                     *                   1,
+                     *                   -1,
+                     *                   -1,
+                     *                   1
+                     *                 ],
+                     *                 "label": "average",
+                     *                 "name": "Ork",
+                     *                 "total": 1
+                     *               },
+                     *               "hit": true,
+                     *               "shifts": 4,
+                     *               "stress_after": {
+                     *                 "mental": {
+                     *                   "current": 2,
+                     *                   "max": 2
+                     *                 },
+                     *                 "physical": {
+                     *                   "current": 3,
+                     *                   "max": 3
+                     *                 }
+                     *               },
+                     *               "suggested_consequences": [
+                     *                 {
+                     *                   "de": "Körperliche Verwundung",
+                     *                   "en": "physical wound",
+                     *                   "label": "physical wound"
+                     *                 }
+                     *               ],
+                     *               "taken_out": true,
+                     *               "track": "physical"
+                     *             },
+                     *             "round": 2
+                     *           }
+                     *         ],
+                     *         "winner": "Helden"
+                     *       },
+                     *       "summary": "Victory for Helden after 2 rounds; Ork is taken out."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MalmsturmEncounterResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    "malmsturm.encounter.odds": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "order": "initiative",
+                 *       "policy": {
+                 *         "concede_at_consequences": {},
+                 *         "defend": true,
+                 *         "targeting": "focus"
+                 *       },
+                 *       "sides": [
+                 *         {
+                 *           "members": [
+                 *             {
+                 *               "attack": {
+                 *                 "skill": 3,
+                 *                 "type": "harm"
+                 *               },
+                 *               "defense": 2,
+                 *               "intuition": 2,
+                 *               "name": "Alrik",
+                 *               "stress": {
+                 *                 "mental": {
+                 *                   "current": 3,
+                 *                   "max": 3
+                 *                 },
+                 *                 "physical": {
+                 *                   "current": 4,
+                 *                   "max": 4
+                 *                 }
+                 *               }
+                 *             }
+                 *           ],
+                 *           "name": "Helden"
+                 *         },
+                 *         {
+                 *           "members": [
+                 *             {
+                 *               "attack": {
+                 *                 "skill": 2,
+                 *                 "type": "harm"
+                 *               },
+                 *               "defense": 1,
+                 *               "intuition": 1,
+                 *               "name": "Ork",
+                 *               "stress": {
+                 *                 "mental": {
+                 *                   "current": 2,
+                 *                   "max": 2
+                 *                 },
+                 *                 "physical": {
+                 *                   "current": 3,
+                 *                   "max": 3
+                 *                 }
+                 *               }
+                 *             }
+                 *           ],
+                 *           "name": "Orks"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["MalmsturmEncounterOddsRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "odds": {
+                     *         "distributions": {
+                     *           "consequences:Alrik": [
+                     *             {
+                     *               "exact": "5144270297352367674840153371415263609149901902863641239518256/7987253838430745024842262128539252453999481419425131275592881",
+                     *               "probability": 0.6440599486898317,
+                     *               "value": 0
+                     *             },
+                     *             {
+                     *               "exact": "59780518412964156384940410491643352807210409888127110814504285013391445615168380673910/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": 0.304778503279487,
+                     *               "value": 1
+                     *             },
+                     *             {
+                     *               "exact": "10035038006861075134366366668327925121022945984935278349649265990204570317870418071965/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": 0.05116154803068116,
+                     *               "value": 2
+                     *             }
+                     *           ],
+                     *           "consequences:Ork": [
+                     *             {
+                     *               "exact": "6370536122349094778937142775796939832801188109602818526676218763112/874286730082804412228784999575079551574624650045296950883034172144321",
+                     *               "probability": 0.0072865524583059105,
+                     *               "value": 0
+                     *             },
+                     *             {
+                     *               "exact": "145740375239757623714689997007452635866970428280277987159677676354491101008499037/3321718289392130548165846210418333070516300697946767800407225708565768680455678059",
+                     *               "probability": 0.04387499557237525,
+                     *               "value": 1
+                     *             },
+                     *             {
+                     *               "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": 0.9488384519693188,
+                     *               "value": 2
+                     *             }
+                     *           ]
+                     *         },
+                     *         "expected": {
+                     *           "consequences:Alrik": 0.4071015993408494,
+                     *           "consequences:Ork": 1.941551899511013,
+                     *           "rounds": 3.9269198260905345
+                     *         },
+                     *         "outcomes": [
+                     *           {
+                     *             "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *             "outcome": "wins:Helden",
+                     *             "probability": 0.9488384519693188
+                     *           },
+                     *           {
+                     *             "exact": "10035038006861075134366366668327925121022945984935278349649265990204570317870418071965/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *             "outcome": "wins:Orks",
+                     *             "probability": 0.05116154803068116
+                     *           }
+                     *         ]
+                     *       },
+                     *       "operation": "malmsturm.encounter.odds",
+                     *       "request": {
+                     *         "curve_rounds": 0,
+                     *         "dice": 4,
+                     *         "exact": "auto",
+                     *         "max_rounds": null,
+                     *         "order": "initiative",
+                     *         "policy": {
+                     *           "concede_at_consequences": {},
+                     *           "defend": true,
+                     *           "targeting": "focus"
+                     *         },
+                     *         "sides": [
+                     *           {
+                     *             "members": [
+                     *               {
+                     *                 "attack": {
+                     *                   "skill": 3,
+                     *                   "type": "harm"
+                     *                 },
+                     *                 "consequences": 0,
+                     *                 "defense": 2,
+                     *                 "intuition": 2,
+                     *                 "modifier": 0,
+                     *                 "name": "Alrik",
+                     *                 "stress": {
+                     *                   "mental": {
+                     *                     "current": 3,
+                     *                     "max": 3
+                     *                   },
+                     *                   "physical": {
+                     *                     "current": 4,
+                     *                     "max": 4
+                     *                   }
+                     *                 }
+                     *               }
+                     *             ],
+                     *             "name": "Helden"
+                     *           },
+                     *           {
+                     *             "members": [
+                     *               {
+                     *                 "attack": {
+                     *                   "skill": 2,
+                     *                   "type": "harm"
+                     *                 },
+                     *                 "consequences": 0,
+                     *                 "defense": 1,
+                     *                 "intuition": 1,
+                     *                 "modifier": 0,
+                     *                 "name": "Ork",
+                     *                 "stress": {
+                     *                   "mental": {
+                     *                     "current": 2,
+                     *                     "max": 2
+                     *                   },
+                     *                   "physical": {
+                     *                     "current": 3,
+                     *                     "max": 3
+                     *                   }
+                     *                 }
+                     *               }
+                     *             ],
+                     *             "name": "Orks"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "solver": {
+                     *         "max_error": 0,
+                     *         "precision": "exact",
+                     *         "states": 220
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MalmsturmEncounterOddsResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
     "malmsturm.initiative": {
         parameters: {
             query?: {
@@ -10597,6 +11890,505 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["PawsComparisonOddsResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    "paws.encounter": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "a": {
+                 *         "name": "Ryan",
+                 *         "rank": 3
+                 *       },
+                 *       "b": {
+                 *         "name": "Jack",
+                 *         "rank": 2
+                 *       },
+                 *       "one_shot_rescue": {
+                 *         "a": 0,
+                 *         "b": 0
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PawsEncounterRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "lang": "en",
+                     *       "operation": "paws.encounter",
+                     *       "randomness": {
+                     *         "events": [
+                     *           {
+                     *             "kind": "d6",
+                     *             "values": [
+                     *               1,
+                     *               4,
+                     *               6
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "d6",
+                     *             "values": [
+                     *               3,
+                     *               2
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "d6",
+                     *             "values": [
+                     *               1,
+                     *               4,
+                     *               3
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "d6",
+                     *             "values": [
+                     *               6
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "d6",
+                     *             "values": [
+                     *               2,
+                     *               2,
+                     *               6
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "d6",
+                     *             "values": [
+                     *               1
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "source": "seeded"
+                     *       },
+                     *       "receipt": {
+                     *         "alg": "Ed25519",
+                     *         "id": "00000000-0000-4000-8000-000000000000",
+                     *         "issued_at": "2026-11-29T12:00:00.000Z",
+                     *         "kid": "example-kid",
+                     *         "signature": "example-signature"
+                     *       },
+                     *       "request": {
+                     *         "a": {
+                     *           "advantages": {
+                     *             "equipment": null,
+                     *             "personal": null,
+                     *             "situation": null
+                     *           },
+                     *           "extra_bonus_dice": 0,
+                     *           "extra_rescue_dice": 0,
+                     *           "fit": "matching",
+                     *           "give_up_at_wounds": null,
+                     *           "name": "Ryan",
+                     *           "out_at_wounds": null,
+                     *           "penalty_dice": 0,
+                     *           "rank": 3,
+                     *           "wounds": 0
+                     *         },
+                     *         "b": {
+                     *           "advantages": {
+                     *             "equipment": null,
+                     *             "personal": null,
+                     *             "situation": null
+                     *           },
+                     *           "extra_bonus_dice": 0,
+                     *           "extra_rescue_dice": 0,
+                     *           "fit": "matching",
+                     *           "give_up_at_wounds": null,
+                     *           "name": "Jack",
+                     *           "out_at_wounds": null,
+                     *           "penalty_dice": 0,
+                     *           "rank": 2,
+                     *           "wounds": 0
+                     *         },
+                     *         "curve_rounds": 0,
+                     *         "exact": "auto",
+                     *         "max_rounds": null,
+                     *         "one_shot_rescue": {
+                     *           "a": 0,
+                     *           "b": 0
+                     *         },
+                     *         "seed": 20261129
+                     *       },
+                     *       "result": {
+                     *         "end": {
+                     *           "dice": {
+                     *             "a": 3,
+                     *             "b": 0
+                     *           },
+                     *           "gave_up": {
+                     *             "a": false,
+                     *             "b": false
+                     *           },
+                     *           "one_shot_rescue": {
+                     *             "a": 0,
+                     *             "b": 0
+                     *           },
+                     *           "out": {
+                     *             "a": false,
+                     *             "b": true
+                     *           },
+                     *           "wounds": {
+                     *             "a": 0,
+                     *             "b": 2
+                     *           },
+                     *           "wounds_taken": {
+                     *             "a": 0,
+                     *             "b": 2
+                     *           }
+                     *         },
+                     *         "outcome": "wins:a",
+                     *         "rounds": 3,
+                     *         "steps": [
+                     *           {
+                     *             "comparison": {
+                     *               "a": {
+                     *                 "catastrophe": false,
+                     *                 "dice": [
+                     *                   1,
+                     *                   4,
+                     *                   6
+                     *                 ],
+                     *                 "name": "Ryan",
+                     *                 "pool": {
+                     *                   "dice": 3,
+                     *                   "rescue_dice": 0
+                     *                 },
+                     *                 "rescue": null,
+                     *                 "successes": 2
+                     *               },
+                     *               "attack_lands": null,
+                     *               "b": {
+                     *                 "catastrophe": false,
+                     *                 "dice": [
+                     *                   3,
+                     *                   2
+                     *                 ],
+                     *                 "name": "Jack",
+                     *                 "pool": {
+                     *                   "dice": 2,
+                     *                   "rescue_dice": 0
+                     *                 },
+                     *                 "rescue": null,
+                     *                 "successes": 0
+                     *               },
+                     *               "effects": 1,
+                     *               "mode": "contest",
+                     *               "narrator": "Jack",
+                     *               "net": 2,
+                     *               "winner": "a"
+                     *             },
+                     *             "one_shot_rescue": [],
+                     *             "round": 1,
+                     *             "wounded": "b",
+                     *             "wounds": {
+                     *               "a": 0,
+                     *               "b": 1
+                     *             }
+                     *           },
+                     *           {
+                     *             "comparison": {
+                     *               "a": {
+                     *                 "catastrophe": false,
+                     *                 "dice": [
+                     *                   1,
+                     *                   4,
+                     *                   3
+                     *                 ],
+                     *                 "name": "Ryan",
+                     *                 "pool": {
+                     *                   "dice": 3,
+                     *                   "rescue_dice": 0
+                     *                 },
+                     *                 "rescue": null,
+                     *                 "successes": 1
+                     *               },
+                     *               "attack_lands": null,
+                     *               "b": {
+                     *                 "catastrophe": false,
+                     *                 "dice": [
+                     *                   6
+                     *                 ],
+                     *                 "name": "Jack",
+                     *                 "pool": {
+                     *                   "dice": 1,
+                     *                   "rescue_dice": 0
+                     *                 },
+                     *                 "rescue": null,
+                     *                 "successes": 1
+                     *               },
+                     *               "effects": 0,
+                     *               "mode": "contest",
+                     *               "narrator": "gm",
+                     *               "net": 0,
+                     *               "winner": null
+                     *             },
+                     *             "one_shot_rescue": [],
+                     *             "round": 2,
+                     *             "wounded": null,
+                     *             "wounds": {
+                     *               "a": 0,
+                     *               "b": 1
+                     *             }
+                     *           },
+                     *           {
+                     *             "comparison": {
+                     *               "a": {
+                     *                 "catastrophe": false,
+                     *                 "dice": [
+                     *                   2,
+                     *                   2,
+                     *                   6
+                     *                 ],
+                     *                 "name": "Ryan",
+                     *                 "pool": {
+                     *                   "dice": 3,
+                     *                   "rescue_dice": 0
+                     *                 },
+                     *                 "rescue": null,
+                     *                 "successes": 1
+                     *               },
+                     *               "attack_lands": null,
+                     *               "b": {
+                     *                 "catastrophe": true,
+                     *                 "dice": [
+                     *                   1
+                     *                 ],
+                     *                 "name": "Jack",
+                     *                 "pool": {
+                     *                   "dice": 1,
+                     *                   "rescue_dice": 0
+                     *                 },
+                     *                 "rescue": null,
+                     *                 "successes": 0
+                     *               },
+                     *               "effects": 0,
+                     *               "mode": "contest",
+                     *               "narrator": "Jack",
+                     *               "net": 1,
+                     *               "winner": "a"
+                     *             },
+                     *             "one_shot_rescue": [],
+                     *             "round": 3,
+                     *             "wounded": "b",
+                     *             "wounds": {
+                     *               "a": 0,
+                     *               "b": 2
+                     *             }
+                     *           }
+                     *         ],
+                     *         "winner": "a"
+                     *       },
+                     *       "summary": "Victory for Ryan after 3 rounds; Jack is out of the fight (2 wounds)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PawsEncounterResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    "paws.encounter.odds": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "a": {
+                 *         "name": "Ryan",
+                 *         "rank": 3
+                 *       },
+                 *       "b": {
+                 *         "name": "Jack",
+                 *         "rank": 2
+                 *       },
+                 *       "one_shot_rescue": {
+                 *         "a": 0,
+                 *         "b": 0
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PawsEncounterOddsRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "odds": {
+                     *         "distributions": {
+                     *           "wounds:a": [
+                     *             {
+                     *               "exact": "2/3",
+                     *               "probability": 0.6666666666666666,
+                     *               "value": 0
+                     *             },
+                     *             {
+                     *               "exact": "26/165",
+                     *               "probability": 0.15757575757575756,
+                     *               "value": 1
+                     *             },
+                     *             {
+                     *               "exact": "1/30",
+                     *               "probability": 0.03333333333333333,
+                     *               "value": 2
+                     *             },
+                     *             {
+                     *               "exact": "47/330",
+                     *               "probability": 0.14242424242424243,
+                     *               "value": 3
+                     *             }
+                     *           ],
+                     *           "wounds:b": [
+                     *             {
+                     *               "exact": "6/55",
+                     *               "probability": 0.10909090909090909,
+                     *               "value": 0
+                     *             },
+                     *             {
+                     *               "exact": "1/30",
+                     *               "probability": 0.03333333333333333,
+                     *               "value": 1
+                     *             },
+                     *             {
+                     *               "exact": "283/330",
+                     *               "probability": 0.8575757575757575,
+                     *               "value": 2
+                     *             }
+                     *           ]
+                     *         },
+                     *         "expected": {
+                     *           "rounds": 3.5272727272727273,
+                     *           "wounds:a": 0.6515151515151515,
+                     *           "wounds:b": 1.7484848484848485
+                     *         },
+                     *         "outcomes": [
+                     *           {
+                     *             "exact": "47/330",
+                     *             "outcome": "wins:b",
+                     *             "probability": 0.14242424242424243
+                     *           },
+                     *           {
+                     *             "exact": "283/330",
+                     *             "outcome": "wins:a",
+                     *             "probability": 0.8575757575757575
+                     *           }
+                     *         ]
+                     *       },
+                     *       "operation": "paws.encounter.odds",
+                     *       "request": {
+                     *         "a": {
+                     *           "advantages": {
+                     *             "equipment": null,
+                     *             "personal": null,
+                     *             "situation": null
+                     *           },
+                     *           "extra_bonus_dice": 0,
+                     *           "extra_rescue_dice": 0,
+                     *           "fit": "matching",
+                     *           "give_up_at_wounds": null,
+                     *           "name": "Ryan",
+                     *           "out_at_wounds": null,
+                     *           "penalty_dice": 0,
+                     *           "rank": 3,
+                     *           "wounds": 0
+                     *         },
+                     *         "b": {
+                     *           "advantages": {
+                     *             "equipment": null,
+                     *             "personal": null,
+                     *             "situation": null
+                     *           },
+                     *           "extra_bonus_dice": 0,
+                     *           "extra_rescue_dice": 0,
+                     *           "fit": "matching",
+                     *           "give_up_at_wounds": null,
+                     *           "name": "Jack",
+                     *           "out_at_wounds": null,
+                     *           "penalty_dice": 0,
+                     *           "rank": 2,
+                     *           "wounds": 0
+                     *         },
+                     *         "curve_rounds": 0,
+                     *         "exact": "auto",
+                     *         "max_rounds": null,
+                     *         "one_shot_rescue": {
+                     *           "a": 0,
+                     *           "b": 0
+                     *         }
+                     *       },
+                     *       "solver": {
+                     *         "max_error": 0,
+                     *         "precision": "exact",
+                     *         "states": 11
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PawsEncounterOddsResponse"];
                 };
             };
             400: components["responses"]["BAD_REQUEST"];

@@ -33,11 +33,15 @@ export type OperationId =
   | "malmsturm.attack.odds"
   | "malmsturm.contest"
   | "malmsturm.contest.odds"
+  | "malmsturm.encounter"
+  | "malmsturm.encounter.odds"
   | "malmsturm.initiative"
   | "malmsturm.initiative.odds"
   | "malmsturm.ladder"
   | "paws.comparison"
   | "paws.comparison.odds"
+  | "paws.encounter"
+  | "paws.encounter.odds"
   | "paws.rescue"
   | "paws.rescue.odds"
   | "paws.test"
@@ -123,6 +127,10 @@ export interface SystemMethods {
     contest(body: RequestBody<"malmsturm.contest">, options?: CallOptions): Promise<ResponseBody<"malmsturm.contest">>;
     /** POST /v1/malmsturm/contest/odds: Exact odds of a contest */
     contestOdds(body: RequestBody<"malmsturm.contest.odds">, options?: CallOptions): Promise<ResponseBody<"malmsturm.contest.odds">>;
+    /** POST /v1/malmsturm/encounter: Play out a whole conflict (Konflikt), turn by turn */
+    encounter(body: RequestBody<"malmsturm.encounter">, options?: CallOptions): Promise<ResponseBody<"malmsturm.encounter">>;
+    /** POST /v1/malmsturm/encounter/odds: Exact odds of a whole conflict (Konflikt) */
+    encounterOdds(body: RequestBody<"malmsturm.encounter.odds">, options?: CallOptions): Promise<ResponseBody<"malmsturm.encounter.odds">>;
     /** POST /v1/malmsturm/initiative: Roll the order of a conflict (Reihenfolge) */
     initiative(body: RequestBody<"malmsturm.initiative">, options?: CallOptions): Promise<ResponseBody<"malmsturm.initiative">>;
     /** POST /v1/malmsturm/initiative/odds: Exact odds of the order of a conflict */
@@ -135,6 +143,10 @@ export interface SystemMethods {
     comparison(body: RequestBody<"paws.comparison">, options?: CallOptions): Promise<ResponseBody<"paws.comparison">>;
     /** POST /v1/paws/comparison/odds: Exact odds of a comparison */
     comparisonOdds(body: RequestBody<"paws.comparison.odds">, options?: CallOptions): Promise<ResponseBody<"paws.comparison.odds">>;
+    /** POST /v1/paws/encounter: Play out a whole duel (Zweikampf), round by round */
+    encounter(body: RequestBody<"paws.encounter">, options?: CallOptions): Promise<ResponseBody<"paws.encounter">>;
+    /** POST /v1/paws/encounter/odds: Exact odds of a whole duel (Zweikampf) */
+    encounterOdds(body: RequestBody<"paws.encounter.odds">, options?: CallOptions): Promise<ResponseBody<"paws.encounter.odds">>;
     /** POST /v1/paws/rescue: Roll the group's rescue dice (Rettungswürfel) */
     rescue(body: RequestBody<"paws.rescue">, options?: CallOptions): Promise<ResponseBody<"paws.rescue">>;
     /** POST /v1/paws/rescue/odds: Exact odds of the group's rescue dice */

@@ -52,6 +52,10 @@ from wurfwerk.models import (
     MalmContenderParam,
     MalmDefender,
     MalmDefenderParam,
+    MalmEncounterPolicy,
+    MalmEncounterPolicyParam,
+    MalmEncounterSide,
+    MalmEncounterSideParam,
     MalmParticipant,
     MalmParticipantParam,
     MalmsturmActionOddsResponse,
@@ -60,6 +64,8 @@ from wurfwerk.models import (
     MalmsturmAttackResponse,
     MalmsturmContestOddsResponse,
     MalmsturmContestResponse,
+    MalmsturmEncounterOddsResponse,
+    MalmsturmEncounterResponse,
     MalmsturmInitiativeOddsResponse,
     MalmsturmInitiativeResponse,
     MalmsturmLadderResponse,
@@ -69,6 +75,12 @@ from wurfwerk.models import (
     PawsCategoryParam,
     PawsComparisonOddsResponse,
     PawsComparisonResponse,
+    PawsEncounterOddsResponse,
+    PawsEncounterResponse,
+    PawsFighter,
+    PawsFighterParam,
+    PawsOneShotRescue,
+    PawsOneShotRescueParam,
     PawsPool,
     PawsPoolParam,
     PawsRescueOddsResponse,
@@ -320,6 +332,20 @@ _MALMSTURM_CONTEST_ODDS = Operation(
     rolling=False,
     parse=MalmsturmContestOddsResponse.from_json,
 )
+_MALMSTURM_ENCOUNTER = Operation(
+    "malmsturm.encounter",
+    "POST",
+    "/v1/malmsturm/encounter",
+    rolling=True,
+    parse=MalmsturmEncounterResponse.from_json,
+)
+_MALMSTURM_ENCOUNTER_ODDS = Operation(
+    "malmsturm.encounter.odds",
+    "POST",
+    "/v1/malmsturm/encounter/odds",
+    rolling=False,
+    parse=MalmsturmEncounterOddsResponse.from_json,
+)
 _MALMSTURM_INITIATIVE = Operation(
     "malmsturm.initiative",
     "POST",
@@ -354,6 +380,20 @@ _PAWS_COMPARISON_ODDS = Operation(
     "/v1/paws/comparison/odds",
     rolling=False,
     parse=PawsComparisonOddsResponse.from_json,
+)
+_PAWS_ENCOUNTER = Operation(
+    "paws.encounter",
+    "POST",
+    "/v1/paws/encounter",
+    rolling=True,
+    parse=PawsEncounterResponse.from_json,
+)
+_PAWS_ENCOUNTER_ODDS = Operation(
+    "paws.encounter.odds",
+    "POST",
+    "/v1/paws/encounter/odds",
+    rolling=False,
+    parse=PawsEncounterOddsResponse.from_json,
 )
 _PAWS_RESCUE = Operation(
     "paws.rescue",
@@ -546,11 +586,15 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "malmsturm.attack.odds": _MALMSTURM_ATTACK_ODDS,
     "malmsturm.contest": _MALMSTURM_CONTEST,
     "malmsturm.contest.odds": _MALMSTURM_CONTEST_ODDS,
+    "malmsturm.encounter": _MALMSTURM_ENCOUNTER,
+    "malmsturm.encounter.odds": _MALMSTURM_ENCOUNTER_ODDS,
     "malmsturm.initiative": _MALMSTURM_INITIATIVE,
     "malmsturm.initiative.odds": _MALMSTURM_INITIATIVE_ODDS,
     "malmsturm.ladder": _MALMSTURM_LADDER,
     "paws.comparison": _PAWS_COMPARISON,
     "paws.comparison.odds": _PAWS_COMPARISON_ODDS,
+    "paws.encounter": _PAWS_ENCOUNTER,
+    "paws.encounter.odds": _PAWS_ENCOUNTER_ODDS,
     "paws.rescue": _PAWS_RESCUE,
     "paws.rescue.odds": _PAWS_RESCUE_ODDS,
     "paws.test": _PAWS_TEST,
@@ -2129,6 +2173,202 @@ class Malmsturm:
             {"lang": lang},
         )
 
+    def encounter(
+        self,
+        *,
+        sides: Sequence[MalmEncounterSideParam | MalmEncounterSide],
+        curve_rounds: int | None = 0,
+        dice: int | None = 4,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        order: Literal["initiative"] | Sequence[str] | None = "initiative",
+        policy: MalmEncounterPolicyParam | MalmEncounterPolicy | None = None,
+        seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
+        lang: str | None = None,
+    ) -> MalmsturmEncounterResponse:
+        """Play out a whole conflict (Konflikt), turn by turn.
+
+        The body of `malmsturm.encounter.odds` (its `curve_rounds` and `exact` are ignored). With `order:
+        initiative` the order is rolled first (`result.initiative` is exactly what `malmsturm.initiative`
+        reports); then every turn is one `malmsturm.attack`, and `result.steps[].attack` is exactly that
+        operation's `result`. `result.outcome` is one of the odds' outcomes, `result.end` every member's
+        stress and consequences at the end. Without `max_rounds` a conflict stops after 1000 rounds
+        (`undecided`).
+
+        Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
+        rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's
+        name
+        once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
+        member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
+        `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig);
+        aspects
+        and invocations are not modelled; no consequence is taken early. The attack's track loses the
+        shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
+        Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
+        Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
+        (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
+        `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+        no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
+        standing opponent with the most consequences, then the least stress left on the attack's track,
+        then
+        the first in the body; `spread`: a side's members, in their order of action, take its standing
+        opponents in body order in turn (the side's first to act the first standing opponent, its second
+        the
+        second, wrapping around). A round is every standing member's turn once; `max_rounds` cuts after
+        that
+        many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
+        0..1 at the start; `dice` dF per roll (ruling 7).
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+
+        ``POST /v1/malmsturm/encounter`` (``malmsturm.encounter``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+
+        Args:
+            sides: Exactly two sides.
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            order: initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix
+                both orders by the exact initiative odds; or every member's name once, in order of action,
+                the same every round.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _MALMSTURM_ENCOUNTER,
+            {
+                "sides": sides,
+                "curve_rounds": curve_rounds,
+                "dice": dice,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "order": order,
+                "policy": policy,
+                "seed": seed,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    def encounter_odds(
+        self,
+        *,
+        sides: Sequence[MalmEncounterSideParam | MalmEncounterSide],
+        curve_rounds: int | None = 0,
+        dice: int | None = 4,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        order: Literal["initiative"] | Sequence[str] | None = "initiative",
+        policy: MalmEncounterPolicyParam | MalmEncounterPolicy | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> MalmsturmEncounterOddsResponse:
+        """Exact odds of a whole conflict (Konflikt).
+
+        Outcomes `wins:<side>` for each side, `stalemate` (E4) and, with `max_rounds`, `undecided`;
+        distributions `consequences:<member>` at the end (2 = taken out); expected `rounds` and
+        `consequences:<member>`; with `curve_rounds`, the cumulative chances per round. The chain is
+        solved turn by turn; its states (member states × turns of a round, two solves under
+        `initiative`) are bounded from the body before solving (`spread`: every combination of the
+        members' stress and consequences; `focus`: the members fall one after another when attacked on
+        one track, counted when attacked on both); with `max_rounds` or `curve_rounds` the rounds are
+        pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the
+        answer is a 422 `encounter-too-large`. Exact fractions under `exact: auto` up to
+        WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
+
+        Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
+        rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's
+        name
+        once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
+        member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
+        `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig);
+        aspects
+        and invocations are not modelled; no consequence is taken early. The attack's track loses the
+        shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
+        Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
+        Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
+        (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
+        `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+        no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
+        standing opponent with the most consequences, then the least stress left on the attack's track,
+        then
+        the first in the body; `spread`: a side's members, in their order of action, take its standing
+        opponents in body order in turn (the side's first to act the first standing opponent, its second
+        the
+        second, wrapping around). A round is every standing member's turn once; `max_rounds` cuts after
+        that
+        many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
+        0..1 at the start; `dice` dF per roll (ruling 7).
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        ``POST /v1/malmsturm/encounter/odds`` (``malmsturm.encounter.odds``).
+
+        Args:
+            sides: Exactly two sides.
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            order: initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix
+                both orders by the exact initiative odds; or every member's name once, in order of action,
+                the same every round.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _MALMSTURM_ENCOUNTER_ODDS,
+            {
+                "sides": sides,
+                "curve_rounds": curve_rounds,
+                "dice": dice,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "order": order,
+                "policy": policy,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
     def initiative(
         self,
         *,
@@ -2379,6 +2619,176 @@ class Paws:
         return self._send(
             _PAWS_COMPARISON_ODDS,
             {"a": a, "b": b, "idempotency_key": idempotency_key, "mode": mode, "ticket": ticket},
+            {"lang": lang},
+        )
+
+    def encounter(
+        self,
+        *,
+        a: PawsFighterParam | PawsFighter,
+        b: PawsFighterParam | PawsFighter,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        one_shot_rescue: PawsOneShotRescueParam | PawsOneShotRescue | None = None,
+        seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
+        lang: str | None = None,
+    ) -> PawsEncounterResponse:
+        """Play out a whole duel (Zweikampf), round by round.
+
+        The body of `paws.encounter.odds` (its `curve_rounds` and `exact` are ignored). Every round is one
+        `paws.comparison` in contest mode, and `result.steps[].comparison` is exactly that operation's
+        `result`; the loser's one-shot rescue dice follow, one `paws.rescue` of one die each
+        (`one_shot_rescue`). `result.outcome` is one of the odds' outcomes, `result.end` the wounds, dice
+        and one-shot dice left. Without `max_rounds` a duel stops after 1000 rounds (`undecided`).
+
+        Ruling Paws E1: "Der Kampf dauert so lange an, bis einer der Beteiligten Kampfunfähig ist oder
+        auf gibt": each round is one contest comparison (`paws.comparison`, rulings 3 and 4: the loser's
+        rescue dice of its pool, e.g. armour, every round); "Der Verlierer erleidet eine neue Wunde ...
+        Bei Gleichstand wird niemand verletzt." "Kampfunfähig" = no dice left in the pool, or
+        `out_at_wounds` wounds in all (the starting `wounds` count). E2: a side gives up ("oder auf gibt")
+        at `give_up_at_wounds` wounds in all. E3: one-shot rescue dice (`one_shot_rescue`, "Jeder
+        Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht") are rolled one at a
+        time after a lost round until one succeeds (4–6), which averts the wound. E4: effects add no
+        wounds ("verursachen niemals zusätzliche Wunden") and are not modelled. E5: every wound of the
+        fight
+        lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
+        `stalemate`.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
+        ``POST /v1/paws/encounter`` (``paws.encounter``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
+
+        Args:
+            a: Side a.
+            b: Side b.
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            one_shot_rescue: The one-shot rescue dice each side may spend in this fight ("darf nur einmal
+                gewürfelt werden", E3): after a lost round they are rolled one at a time until one averts
+                the wound. Default none.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _PAWS_ENCOUNTER,
+            {
+                "a": a,
+                "b": b,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "one_shot_rescue": one_shot_rescue,
+                "seed": seed,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    def encounter_odds(
+        self,
+        *,
+        a: PawsFighterParam | PawsFighter,
+        b: PawsFighterParam | PawsFighter,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        one_shot_rescue: PawsOneShotRescueParam | PawsOneShotRescue | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> PawsEncounterOddsResponse:
+        """Exact odds of a whole duel (Zweikampf).
+
+        Outcomes `wins:a`, `wins:b` (and `stalemate`, with `max_rounds` also `undecided`); distributions
+        `wounds:a`, `wounds:b` (wounds taken in the fight); expected `rounds`, `wounds:a`, `wounds:b`; with
+        `curve_rounds`, the cumulative chances per round. The states, bounded from the body before solving,
+        are (wounds a can still take + 1) × (its one-shot dice + 1) × the same for b; with
+        `max_rounds` or `curve_rounds` the rounds are pushed one by one, and the bound is states × rounds;
+        over WURFWERK_MAX_ENCOUNTER_STATES the answer is a 422 `encounter-too-large`. Exact fractions under
+        `exact: auto` up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
+
+        Ruling Paws E1: "Der Kampf dauert so lange an, bis einer der Beteiligten Kampfunfähig ist oder
+        auf gibt": each round is one contest comparison (`paws.comparison`, rulings 3 and 4: the loser's
+        rescue dice of its pool, e.g. armour, every round); "Der Verlierer erleidet eine neue Wunde ...
+        Bei Gleichstand wird niemand verletzt." "Kampfunfähig" = no dice left in the pool, or
+        `out_at_wounds` wounds in all (the starting `wounds` count). E2: a side gives up ("oder auf gibt")
+        at `give_up_at_wounds` wounds in all. E3: one-shot rescue dice (`one_shot_rescue`, "Jeder
+        Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht") are rolled one at a
+        time after a lost round until one succeeds (4–6), which averts the wound. E4: effects add no
+        wounds ("verursachen niemals zusätzliche Wunden") and are not modelled. E5: every wound of the
+        fight
+        lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
+        `stalemate`.
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
+        ``POST /v1/paws/encounter/odds`` (``paws.encounter.odds``).
+
+        Args:
+            a: Side a.
+            b: Side b.
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            one_shot_rescue: The one-shot rescue dice each side may spend in this fight ("darf nur einmal
+                gewürfelt werden", E3): after a lost round they are rolled one at a time until one averts
+                the wound. Default none.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _PAWS_ENCOUNTER_ODDS,
+            {
+                "a": a,
+                "b": b,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "one_shot_rescue": one_shot_rescue,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -5464,6 +5874,202 @@ class AsyncMalmsturm:
             {"lang": lang},
         )
 
+    async def encounter(
+        self,
+        *,
+        sides: Sequence[MalmEncounterSideParam | MalmEncounterSide],
+        curve_rounds: int | None = 0,
+        dice: int | None = 4,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        order: Literal["initiative"] | Sequence[str] | None = "initiative",
+        policy: MalmEncounterPolicyParam | MalmEncounterPolicy | None = None,
+        seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
+        lang: str | None = None,
+    ) -> MalmsturmEncounterResponse:
+        """Play out a whole conflict (Konflikt), turn by turn.
+
+        The body of `malmsturm.encounter.odds` (its `curve_rounds` and `exact` are ignored). With `order:
+        initiative` the order is rolled first (`result.initiative` is exactly what `malmsturm.initiative`
+        reports); then every turn is one `malmsturm.attack`, and `result.steps[].attack` is exactly that
+        operation's `result`. `result.outcome` is one of the odds' outcomes, `result.end` every member's
+        stress and consequences at the end. Without `max_rounds` a conflict stops after 1000 rounds
+        (`undecided`).
+
+        Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
+        rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's
+        name
+        once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
+        member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
+        `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig);
+        aspects
+        and invocations are not modelled; no consequence is taken early. The attack's track loses the
+        shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
+        Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
+        Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
+        (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
+        `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+        no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
+        standing opponent with the most consequences, then the least stress left on the attack's track,
+        then
+        the first in the body; `spread`: a side's members, in their order of action, take its standing
+        opponents in body order in turn (the side's first to act the first standing opponent, its second
+        the
+        second, wrapping around). A round is every standing member's turn once; `max_rounds` cuts after
+        that
+        many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
+        0..1 at the start; `dice` dF per roll (ruling 7).
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+
+        ``POST /v1/malmsturm/encounter`` (``malmsturm.encounter``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+
+        Args:
+            sides: Exactly two sides.
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            order: initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix
+                both orders by the exact initiative odds; or every member's name once, in order of action,
+                the same every round.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _MALMSTURM_ENCOUNTER,
+            {
+                "sides": sides,
+                "curve_rounds": curve_rounds,
+                "dice": dice,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "order": order,
+                "policy": policy,
+                "seed": seed,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def encounter_odds(
+        self,
+        *,
+        sides: Sequence[MalmEncounterSideParam | MalmEncounterSide],
+        curve_rounds: int | None = 0,
+        dice: int | None = 4,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        order: Literal["initiative"] | Sequence[str] | None = "initiative",
+        policy: MalmEncounterPolicyParam | MalmEncounterPolicy | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> MalmsturmEncounterOddsResponse:
+        """Exact odds of a whole conflict (Konflikt).
+
+        Outcomes `wins:<side>` for each side, `stalemate` (E4) and, with `max_rounds`, `undecided`;
+        distributions `consequences:<member>` at the end (2 = taken out); expected `rounds` and
+        `consequences:<member>`; with `curve_rounds`, the cumulative chances per round. The chain is
+        solved turn by turn; its states (member states × turns of a round, two solves under
+        `initiative`) are bounded from the body before solving (`spread`: every combination of the
+        members' stress and consequences; `focus`: the members fall one after another when attacked on
+        one track, counted when attacked on both); with `max_rounds` or `curve_rounds` the rounds are
+        pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the
+        answer is a 422 `encounter-too-large`. Exact fractions under `exact: auto` up to
+        WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
+
+        Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
+        rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's
+        name
+        once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
+        member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
+        `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig);
+        aspects
+        and invocations are not modelled; no consequence is taken early. The attack's track loses the
+        shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
+        Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
+        Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
+        (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
+        `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+        no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
+        standing opponent with the most consequences, then the least stress left on the attack's track,
+        then
+        the first in the body; `spread`: a side's members, in their order of action, take its standing
+        opponents in body order in turn (the side's first to act the first standing opponent, its second
+        the
+        second, wrapping around). A round is every standing member's turn once; `max_rounds` cuts after
+        that
+        many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
+        0..1 at the start; `dice` dF per roll (ruling 7).
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        ``POST /v1/malmsturm/encounter/odds`` (``malmsturm.encounter.odds``).
+
+        Args:
+            sides: Exactly two sides.
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            order: initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix
+                both orders by the exact initiative odds; or every member's name once, in order of action,
+                the same every round.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _MALMSTURM_ENCOUNTER_ODDS,
+            {
+                "sides": sides,
+                "curve_rounds": curve_rounds,
+                "dice": dice,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "order": order,
+                "policy": policy,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
     async def initiative(
         self,
         *,
@@ -5714,6 +6320,176 @@ class AsyncPaws:
         return await self._send(
             _PAWS_COMPARISON_ODDS,
             {"a": a, "b": b, "idempotency_key": idempotency_key, "mode": mode, "ticket": ticket},
+            {"lang": lang},
+        )
+
+    async def encounter(
+        self,
+        *,
+        a: PawsFighterParam | PawsFighter,
+        b: PawsFighterParam | PawsFighter,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        one_shot_rescue: PawsOneShotRescueParam | PawsOneShotRescue | None = None,
+        seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
+        lang: str | None = None,
+    ) -> PawsEncounterResponse:
+        """Play out a whole duel (Zweikampf), round by round.
+
+        The body of `paws.encounter.odds` (its `curve_rounds` and `exact` are ignored). Every round is one
+        `paws.comparison` in contest mode, and `result.steps[].comparison` is exactly that operation's
+        `result`; the loser's one-shot rescue dice follow, one `paws.rescue` of one die each
+        (`one_shot_rescue`). `result.outcome` is one of the odds' outcomes, `result.end` the wounds, dice
+        and one-shot dice left. Without `max_rounds` a duel stops after 1000 rounds (`undecided`).
+
+        Ruling Paws E1: "Der Kampf dauert so lange an, bis einer der Beteiligten Kampfunfähig ist oder
+        auf gibt": each round is one contest comparison (`paws.comparison`, rulings 3 and 4: the loser's
+        rescue dice of its pool, e.g. armour, every round); "Der Verlierer erleidet eine neue Wunde ...
+        Bei Gleichstand wird niemand verletzt." "Kampfunfähig" = no dice left in the pool, or
+        `out_at_wounds` wounds in all (the starting `wounds` count). E2: a side gives up ("oder auf gibt")
+        at `give_up_at_wounds` wounds in all. E3: one-shot rescue dice (`one_shot_rescue`, "Jeder
+        Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht") are rolled one at a
+        time after a lost round until one succeeds (4–6), which averts the wound. E4: effects add no
+        wounds ("verursachen niemals zusätzliche Wunden") and are not modelled. E5: every wound of the
+        fight
+        lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
+        `stalemate`.
+
+        Checked beyond the schema (422 naming the field):
+        - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
+        a colour still in the bag at that draw (422 naming the index).
+        - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
+        ``POST /v1/paws/encounter`` (``paws.encounter``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
+
+        Args:
+            a: Side a.
+            b: Side b.
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            one_shot_rescue: The one-shot rescue dice each side may spend in this fight ("darf nur einmal
+                gewürfelt werden", E3): after a lost round they are rolled one at a time until one averts
+                the wound. Default none.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _PAWS_ENCOUNTER,
+            {
+                "a": a,
+                "b": b,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "one_shot_rescue": one_shot_rescue,
+                "seed": seed,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def encounter_odds(
+        self,
+        *,
+        a: PawsFighterParam | PawsFighter,
+        b: PawsFighterParam | PawsFighter,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        one_shot_rescue: PawsOneShotRescueParam | PawsOneShotRescue | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> PawsEncounterOddsResponse:
+        """Exact odds of a whole duel (Zweikampf).
+
+        Outcomes `wins:a`, `wins:b` (and `stalemate`, with `max_rounds` also `undecided`); distributions
+        `wounds:a`, `wounds:b` (wounds taken in the fight); expected `rounds`, `wounds:a`, `wounds:b`; with
+        `curve_rounds`, the cumulative chances per round. The states, bounded from the body before solving,
+        are (wounds a can still take + 1) × (its one-shot dice + 1) × the same for b; with
+        `max_rounds` or `curve_rounds` the rounds are pushed one by one, and the bound is states × rounds;
+        over WURFWERK_MAX_ENCOUNTER_STATES the answer is a 422 `encounter-too-large`. Exact fractions under
+        `exact: auto` up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
+
+        Ruling Paws E1: "Der Kampf dauert so lange an, bis einer der Beteiligten Kampfunfähig ist oder
+        auf gibt": each round is one contest comparison (`paws.comparison`, rulings 3 and 4: the loser's
+        rescue dice of its pool, e.g. armour, every round); "Der Verlierer erleidet eine neue Wunde ...
+        Bei Gleichstand wird niemand verletzt." "Kampfunfähig" = no dice left in the pool, or
+        `out_at_wounds` wounds in all (the starting `wounds` count). E2: a side gives up ("oder auf gibt")
+        at `give_up_at_wounds` wounds in all. E3: one-shot rescue dice (`one_shot_rescue`, "Jeder
+        Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht") are rolled one at a
+        time after a lost round until one succeeds (4–6), which averts the wound. E4: effects add no
+        wounds ("verursachen niemals zusätzliche Wunden") and are not modelled. E5: every wound of the
+        fight
+        lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
+        `stalemate`.
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
+        ``POST /v1/paws/encounter/odds`` (``paws.encounter.odds``).
+
+        Args:
+            a: Side a.
+            b: Side b.
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            one_shot_rescue: The one-shot rescue dice each side may spend in this fight ("darf nur einmal
+                gewürfelt werden", E3): after a lost round they are rolled one at a time until one averts
+                the wound. Default none.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _PAWS_ENCOUNTER_ODDS,
+            {
+                "a": a,
+                "b": b,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "one_shot_rescue": one_shot_rescue,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 

@@ -38,10 +38,14 @@ BatchItemOperation = Literal[
     "malmsturm.attack.odds",
     "malmsturm.contest",
     "malmsturm.contest.odds",
+    "malmsturm.encounter",
+    "malmsturm.encounter.odds",
     "malmsturm.initiative",
     "malmsturm.initiative.odds",
     "paws.comparison",
     "paws.comparison.odds",
+    "paws.encounter",
+    "paws.encounter.odds",
     "paws.rescue",
     "paws.rescue.odds",
     "paws.test",
@@ -98,8 +102,10 @@ TicketsRequestOperation = Literal[
     "malmsturm.action",
     "malmsturm.attack",
     "malmsturm.contest",
+    "malmsturm.encounter",
     "malmsturm.initiative",
     "paws.comparison",
+    "paws.encounter",
     "paws.rescue",
     "paws.test",
     "proben.cooperation",
@@ -682,10 +688,7 @@ class BeutelschneiderChallengeRequest(Model):
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -794,10 +797,7 @@ class BeutelschneiderCombatRequest(Model):
             injuring_abilities=data.get("injuring_abilities"),
             manual=data.get("manual"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -892,10 +892,7 @@ class BeutelschneiderContestRequest(Model):
             manual=data.get("manual"),
             participants=[BeutelParticipant.from_json(v0) for v0 in data["participants"]],
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -952,10 +949,7 @@ class BeutelschneiderEncounterOddsRequest(Model):
     def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderEncounterOddsRequest:
         """``BeutelschneiderEncounterOddsRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
-            aftermath=(
-                None if data.get("aftermath") is None
-                else None if data["aftermath"] is None else BeutelAftermath.from_json(data["aftermath"])
-            ),
+            aftermath=None if data.get("aftermath") is None else BeutelAftermath.from_json(data["aftermath"]),
             curve_rounds=data.get("curve_rounds"),
             exact=data.get("exact"),
             idempotency_key=data.get("idempotency_key"),
@@ -1021,10 +1015,7 @@ class BeutelschneiderEncounterRequest(Model):
     def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderEncounterRequest:
         """``BeutelschneiderEncounterRequest`` from its JSON (kept for ``to_dict()``)."""
         return cls(
-            aftermath=(
-                None if data.get("aftermath") is None
-                else None if data["aftermath"] is None else BeutelAftermath.from_json(data["aftermath"])
-            ),
+            aftermath=None if data.get("aftermath") is None else BeutelAftermath.from_json(data["aftermath"]),
             curve_rounds=data.get("curve_rounds"),
             exact=data.get("exact"),
             idempotency_key=data.get("idempotency_key"),
@@ -1032,10 +1023,7 @@ class BeutelschneiderEncounterRequest(Model):
             max_rounds=data.get("max_rounds"),
             seed=data.get("seed"),
             sides=[BeutelEncounterSide.from_json(v0) for v0 in data["sides"]],
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -1196,10 +1184,7 @@ class BeutelschneiderExperienceRequest(Model):
             name=data.get("name"),
             replacements=data.get("replacements"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -1308,10 +1293,7 @@ class BeutelschneiderFirstAidRequest(Model):
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -1478,10 +1460,7 @@ class BeutelschneiderHealingRequest(Model):
             name=data.get("name"),
             replacements=data.get("replacements"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -1590,10 +1569,7 @@ class BeutelschneiderInjuryRequest(Model):
             name=data.get("name"),
             seed=data.get("seed"),
             severity=data["severity"],
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -1703,10 +1679,7 @@ class BeutelschneiderMortalDangerRequest(Model):
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -1753,10 +1726,7 @@ class BeutelschneiderValidateBagRequest(Model):
         return cls(
             bag=BeutelBag.from_json(data["bag"]),
             name=data.get("name"),
-            rules=(
-                None if data.get("rules") is None
-                else None if data["rules"] is None else BeutelCreationRules.from_json(data["rules"])
-            ),
+            rules=None if data.get("rules") is None else BeutelCreationRules.from_json(data["rules"]),
         )._with_json(data)
 
 
@@ -2085,6 +2055,220 @@ class MalmDefender(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmEncounterAttack(Model):
+    """``MalmEncounterAttack`` in the API's JSON."""
+    skill: int
+    """The attacking skill (e.g. Nahkampf, Bluffen)."""
+    type: MalmAttackerAttack
+    """harm, push: physical stress; deceive, intimidate, charm, persuade: mental."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterAttack:
+        """``MalmEncounterAttack`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            skill=data["skill"],
+            type=data["type"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmEncounterEnd(Model):
+    """``MalmEncounterEnd`` in the API's JSON."""
+    conceded: str | None
+    """The side that conceded (E3), else null."""
+    members: list[MalmEncounterMemberEnd]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterEnd:
+        """``MalmEncounterEnd`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            conceded=data["conceded"],
+            members=[MalmEncounterMemberEnd.from_json(v0) for v0 in data["members"]],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmEncounterMember(Model):
+    """``MalmEncounterMember`` in the API's JSON."""
+    attack: MalmEncounterAttack
+    """The attack this member makes every turn (E2)."""
+    consequences: int | None = None
+    """Consequences already taken, 0..1 (two take a member out)."""
+    defense: int
+    """The defence skill against every attack (e.g. Ausweichen, Nerven behalten)."""
+    intuition: int | None = None
+    """Intuition, for `order: initiative` (default 0)."""
+    modifier: int | None = None
+    """Added to both its attack and its defence (default 0)."""
+    name: str
+    """Unique among all members of both sides."""
+    stress: MalmEncounterStress
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterMember:
+        """``MalmEncounterMember`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            attack=MalmEncounterAttack.from_json(data["attack"]),
+            consequences=data.get("consequences"),
+            defense=data["defense"],
+            intuition=data.get("intuition"),
+            modifier=data.get("modifier"),
+            name=data["name"],
+            stress=MalmEncounterStress.from_json(data["stress"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmEncounterMemberEnd(Model):
+    """``MalmEncounterMemberEnd`` in the API's JSON."""
+    consequences: int
+    """At the end, 2 = taken out."""
+    consequences_taken: int
+    """In this conflict."""
+    name: str
+    side: str
+    stress: MalmStressResult
+    taken_out: bool
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterMemberEnd:
+        """``MalmEncounterMemberEnd`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            consequences=data["consequences"],
+            consequences_taken=data["consequences_taken"],
+            name=data["name"],
+            side=data["side"],
+            stress=MalmStressResult.from_json(data["stress"]),
+            taken_out=data["taken_out"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmEncounterPolicy(Model):
+    """``MalmEncounterPolicy`` in the API's JSON."""
+    concede_at_consequences: dict[str, int] | None = None
+    """Per side name: the side concedes ("eine Partei nachgiebt", E3) and loses at once as soon as one of its
+    members holds this many consequences. Default {}: no side concedes.
+    """
+    defend: bool | None = None
+    """true (default): every attack meets a defence roll; false: nobody defends, every attack meets the fixed
+    difficulty 0 (mäßig, ruling 5).
+    """
+    targeting: Literal["focus", "spread"] | None = None
+    """focus (default): attack the standing opponent with the most consequences, then the least stress left on
+    the attack's track, then the first in the body; spread: a side's members, in their order of action,
+    take its standing opponents in body order in turn (E5).
+    """
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterPolicy:
+        """``MalmEncounterPolicy`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            concede_at_consequences=data.get("concede_at_consequences"),
+            defend=data.get("defend"),
+            targeting=data.get("targeting"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmEncounterResult(Model):
+    """``MalmEncounterResult`` in the API's JSON."""
+    end: MalmEncounterEnd
+    initiative: MalmInitiativeResult | None
+    """The `result` of `malmsturm.initiative` with `order: initiative`, else null."""
+    order: list[str]
+    """Member names in order of action."""
+    outcome: str
+    """wins:<side>, stalemate or undecided."""
+    rounds: int
+    steps: list[MalmEncounterTurn]
+    winner: str | None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterResult:
+        """``MalmEncounterResult`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            end=MalmEncounterEnd.from_json(data["end"]),
+            initiative=(
+                None if data["initiative"] is None
+                else MalmInitiativeResult.from_json(data["initiative"])
+            ),
+            order=data["order"],
+            outcome=data["outcome"],
+            rounds=data["rounds"],
+            steps=[MalmEncounterTurn.from_json(v0) for v0 in data["steps"]],
+            winner=data["winner"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmEncounterSide(Model):
+    """``MalmEncounterSide`` in the API's JSON."""
+    members: list[MalmEncounterMember]
+    name: str
+    """The side's name; outcomes are `wins:<name>`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterSide:
+        """``MalmEncounterSide`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            members=[MalmEncounterMember.from_json(v0) for v0 in data["members"]],
+            name=data["name"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmEncounterStress(Model):
+    """``MalmEncounterStress`` in the API's JSON."""
+    mental: MalmEncounterTrack
+    """Mentale Belastung."""
+    physical: MalmEncounterTrack
+    """Körperliche Belastung."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterStress:
+        """``MalmEncounterStress`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            mental=MalmEncounterTrack.from_json(data["mental"]),
+            physical=MalmEncounterTrack.from_json(data["physical"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmEncounterTrack(Model):
+    """``MalmEncounterTrack`` in the API's JSON."""
+    current: int
+    """Stress points left, 0..max."""
+    max: int
+    """Size of the track, 1..10."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterTrack:
+        """``MalmEncounterTrack`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            current=data["current"],
+            max=data["max"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmEncounterTurn(Model):
+    """``MalmEncounterTurn`` in the API's JSON."""
+    attack: MalmAttackResult
+    """Exactly the `result` of `malmsturm.attack` for this turn."""
+    round: int
+    """From 1."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterTurn:
+        """``MalmEncounterTurn`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            attack=MalmAttackResult.from_json(data["attack"]),
+            round=data["round"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class MalmInitiativeEntry(Model):
     """``MalmInitiativeEntry`` in the API's JSON."""
     dice: list[int]
@@ -2355,10 +2539,7 @@ class MalmsturmActionRequest(Model):
             modifier=data.get("modifier"),
             seed=data.get("seed"),
             skill=data["skill"],
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -2485,10 +2666,7 @@ class MalmsturmAttackRequest(Model):
             manual=data.get("manual"),
             seed=data.get("seed"),
             take_consequence_early=data.get("take_consequence_early"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -2593,10 +2771,7 @@ class MalmsturmContestRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -2623,6 +2798,151 @@ class MalmsturmContestResponse(Result):
             receipt=Receipt.from_json(data["receipt"]),
             request=MalmsturmContestRequest.from_json(data["request"]),
             result=MalmContestResult.from_json(data["result"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmsturmEncounterOddsRequest(Model):
+    """``MalmsturmEncounterOddsRequest`` in the API's JSON."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    dice: int | None = None
+    """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    order: Literal["initiative"] | list[str] | None = None
+    """initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix both orders by
+    the exact initiative odds; or every member's name once, in order of action, the same every round.
+    """
+    policy: MalmEncounterPolicy | None = None
+    sides: list[MalmEncounterSide]
+    """Exactly two sides."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmsturmEncounterOddsRequest:
+        """``MalmsturmEncounterOddsRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            curve_rounds=data.get("curve_rounds"),
+            dice=data.get("dice"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            max_rounds=data.get("max_rounds"),
+            order=data.get("order"),
+            policy=None if data.get("policy") is None else MalmEncounterPolicy.from_json(data["policy"]),
+            sides=[MalmEncounterSide.from_json(v0) for v0 in data["sides"]],
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmsturmEncounterOddsResponse(Result):
+    """The answer of ``malmsturm.encounter.odds`` (``POST /v1/malmsturm/encounter/odds``)."""
+    odds: EncounterOdds
+    operation: str
+    request: MalmsturmEncounterOddsRequest
+    solver: Solver
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmsturmEncounterOddsResponse:
+        """``MalmsturmEncounterOddsResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            odds=EncounterOdds.from_json(data["odds"]),
+            operation=data["operation"],
+            request=MalmsturmEncounterOddsRequest.from_json(data["request"]),
+            solver=Solver.from_json(data["solver"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmsturmEncounterRequest(Model):
+    """``MalmsturmEncounterRequest`` in the API's JSON."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    dice: int | None = None
+    """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
+    manual: list[int | str] | None = None
+    """Physical dice or drawn marbles, consumed in order instead of random values."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    order: Literal["initiative"] | list[str] | None = None
+    """initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix both orders by
+    the exact initiative odds; or every member's name once, in order of action, the same every round.
+    """
+    policy: MalmEncounterPolicy | None = None
+    seed: int | None = None
+    """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
+    carries exactly.
+    """
+    sides: list[MalmEncounterSide]
+    """Exactly two sides."""
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmsturmEncounterRequest:
+        """``MalmsturmEncounterRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            curve_rounds=data.get("curve_rounds"),
+            dice=data.get("dice"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            manual=data.get("manual"),
+            max_rounds=data.get("max_rounds"),
+            order=data.get("order"),
+            policy=None if data.get("policy") is None else MalmEncounterPolicy.from_json(data["policy"]),
+            seed=data.get("seed"),
+            sides=[MalmEncounterSide.from_json(v0) for v0 in data["sides"]],
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmsturmEncounterResponse(Result):
+    """The answer of ``malmsturm.encounter`` (``POST /v1/malmsturm/encounter``)."""
+    lang: Literal["en", "de"]
+    operation: str
+    randomness: Randomness
+    receipt: Receipt
+    request: MalmsturmEncounterRequest
+    """The request as understood, defaults filled in."""
+    result: MalmEncounterResult
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmsturmEncounterResponse:
+        """``MalmsturmEncounterResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            lang=data["lang"],
+            operation=data["operation"],
+            randomness=Randomness.from_json(data["randomness"]),
+            receipt=Receipt.from_json(data["receipt"]),
+            request=MalmsturmEncounterRequest.from_json(data["request"]),
+            result=MalmEncounterResult.from_json(data["result"]),
             summary=data["summary"],
         )._with_json(data)
 
@@ -2697,10 +3017,7 @@ class MalmsturmInitiativeRequest(Model):
             manual=data.get("manual"),
             participants=[MalmParticipant.from_json(v0) for v0 in data["participants"]],
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -2968,10 +3285,7 @@ class PawsComparisonRequest(Model):
             manual=data.get("manual"),
             mode=data.get("mode"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -3061,6 +3375,292 @@ class PawsComparisonResult(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsEncounterEnd(Model):
+    """``PawsEncounterEnd`` in the API's JSON."""
+    dice: dict[str, int]
+    """Per side, the pool's dice left."""
+    gave_up: dict[str, bool]
+    one_shot_rescue: dict[str, int]
+    """Per side, one-shot rescue dice left."""
+    out: dict[str, bool]
+    wounds: dict[str, int]
+    """Per side, in all (the starting wounds included)."""
+    wounds_taken: dict[str, int]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterEnd:
+        """``PawsEncounterEnd`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            dice=data["dice"],
+            gave_up=data["gave_up"],
+            one_shot_rescue=data["one_shot_rescue"],
+            out=data["out"],
+            wounds=data["wounds"],
+            wounds_taken=data["wounds_taken"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsEncounterOddsRequest(Model):
+    """``PawsEncounterOddsRequest`` in the API's JSON."""
+    a: PawsFighter
+    """Side a."""
+    b: PawsFighter
+    """Side b."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    one_shot_rescue: PawsOneShotRescue | None = None
+    """The one-shot rescue dice each side may spend in this fight ("darf nur einmal gewürfelt werden", E3):
+    after a lost round they are rolled one at a time until one averts the wound. Default none.
+    """
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterOddsRequest:
+        """``PawsEncounterOddsRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            a=PawsFighter.from_json(data["a"]),
+            b=PawsFighter.from_json(data["b"]),
+            curve_rounds=data.get("curve_rounds"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            max_rounds=data.get("max_rounds"),
+            one_shot_rescue=(
+                None if data.get("one_shot_rescue") is None
+                else PawsOneShotRescue.from_json(data["one_shot_rescue"])
+            ),
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsEncounterOddsResponse(Result):
+    """The answer of ``paws.encounter.odds`` (``POST /v1/paws/encounter/odds``)."""
+    odds: EncounterOdds
+    operation: str
+    request: PawsEncounterOddsRequest
+    solver: Solver
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterOddsResponse:
+        """``PawsEncounterOddsResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            odds=EncounterOdds.from_json(data["odds"]),
+            operation=data["operation"],
+            request=PawsEncounterOddsRequest.from_json(data["request"]),
+            solver=Solver.from_json(data["solver"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsEncounterRequest(Model):
+    """``PawsEncounterRequest`` in the API's JSON."""
+    a: PawsFighter
+    """Side a."""
+    b: PawsFighter
+    """Side b."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
+    manual: list[int | str] | None = None
+    """Physical dice or drawn marbles, consumed in order instead of random values."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    one_shot_rescue: PawsOneShotRescue | None = None
+    """The one-shot rescue dice each side may spend in this fight ("darf nur einmal gewürfelt werden", E3):
+    after a lost round they are rolled one at a time until one averts the wound. Default none.
+    """
+    seed: int | None = None
+    """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
+    carries exactly.
+    """
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterRequest:
+        """``PawsEncounterRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            a=PawsFighter.from_json(data["a"]),
+            b=PawsFighter.from_json(data["b"]),
+            curve_rounds=data.get("curve_rounds"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            manual=data.get("manual"),
+            max_rounds=data.get("max_rounds"),
+            one_shot_rescue=(
+                None if data.get("one_shot_rescue") is None
+                else PawsOneShotRescue.from_json(data["one_shot_rescue"])
+            ),
+            seed=data.get("seed"),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsEncounterResponse(Result):
+    """The answer of ``paws.encounter`` (``POST /v1/paws/encounter``)."""
+    lang: Literal["en", "de"]
+    operation: str
+    randomness: Randomness
+    receipt: Receipt
+    request: PawsEncounterRequest
+    """The request as understood, defaults filled in."""
+    result: PawsEncounterResult
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterResponse:
+        """``PawsEncounterResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            lang=data["lang"],
+            operation=data["operation"],
+            randomness=Randomness.from_json(data["randomness"]),
+            receipt=Receipt.from_json(data["receipt"]),
+            request=PawsEncounterRequest.from_json(data["request"]),
+            result=PawsEncounterResult.from_json(data["result"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsEncounterResult(Model):
+    """``PawsEncounterResult`` in the API's JSON."""
+    end: PawsEncounterEnd
+    outcome: str
+    """wins:a, wins:b, stalemate or undecided."""
+    rounds: int
+    steps: list[PawsEncounterRound]
+    winner: Literal["a", "b"] | None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterResult:
+        """``PawsEncounterResult`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            end=PawsEncounterEnd.from_json(data["end"]),
+            outcome=data["outcome"],
+            rounds=data["rounds"],
+            steps=[PawsEncounterRound.from_json(v0) for v0 in data["steps"]],
+            winner=data["winner"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsEncounterRound(Model):
+    """``PawsEncounterRound`` in the API's JSON."""
+    comparison: PawsComparisonResult
+    """Exactly the `result` of `paws.comparison` (contest)."""
+    one_shot_rescue: list[PawsRescueResult]
+    """The loser's one-shot rescue dice rolled this round, one `paws.rescue` result each."""
+    round: int
+    """From 1."""
+    wounded: Literal["a", "b"] | None
+    """The side that took a wound; null on a tie or an averted one."""
+    wounds: dict[str, int]
+    """Wounds in all of a and b after the round."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterRound:
+        """``PawsEncounterRound`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            comparison=PawsComparisonResult.from_json(data["comparison"]),
+            one_shot_rescue=[PawsRescueResult.from_json(v0) for v0 in data["one_shot_rescue"]],
+            round=data["round"],
+            wounded=data["wounded"],
+            wounds=data["wounds"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsFighter(Model):
+    """``PawsFighter`` in the API's JSON."""
+    advantages: PawsAdvantages | None = None
+    """One advantage per category: active = bonus die, passive = rescue die."""
+    extra_bonus_dice: int | None = None
+    """Bonus dice the GM grants beyond one advantage per category."""
+    extra_rescue_dice: int | None = None
+    """Rescue dice the GM grants beyond one advantage per category (e.g. the effect 'Schutz')."""
+    fit: Literal["fallback", "matching", "specialized"] | None = None
+    """fallback: -1 die (another helpful trait); matching; specialized: +1 die (fits better than needed)."""
+    give_up_at_wounds: int | None = None
+    """Gives up ("oder auf gibt", E2) at this many wounds in all; null (default): never."""
+    name: str | None = None
+    """Who rolls (echoed in results)."""
+    out_at_wounds: int | None = None
+    """Out of the fight ("Kampfunfähig", E1) at this many wounds in all, the starting wounds included; null
+    (default): out when no dice are left.
+    """
+    penalty_dice: int | None = None
+    """Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem
+    Würfel"); not wounds.
+    """
+    rank: int
+    """Rank of the trait used: one die per rank."""
+    wounds: int | None = None
+    """Wounds that hinder this action: -1 die each."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsFighter:
+        """``PawsFighter`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advantages=(
+                None if data.get("advantages") is None
+                else PawsAdvantages.from_json(data["advantages"])
+            ),
+            extra_bonus_dice=data.get("extra_bonus_dice"),
+            extra_rescue_dice=data.get("extra_rescue_dice"),
+            fit=data.get("fit"),
+            give_up_at_wounds=data.get("give_up_at_wounds"),
+            name=data.get("name"),
+            out_at_wounds=data.get("out_at_wounds"),
+            penalty_dice=data.get("penalty_dice"),
+            rank=data["rank"],
+            wounds=data.get("wounds"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsOneShotRescue(Model):
+    """``PawsOneShotRescue`` in the API's JSON."""
+    a: int | None = None
+    """One-shot rescue dice of a."""
+    b: int | None = None
+    """One-shot rescue dice of b."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsOneShotRescue:
+        """``PawsOneShotRescue`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            a=data.get("a"),
+            b=data.get("b"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class PawsPool(Model):
     """``PawsPool`` in the API's JSON."""
     advantages: PawsAdvantages | None = None
@@ -3088,7 +3688,7 @@ class PawsPool(Model):
         return cls(
             advantages=(
                 None if data.get("advantages") is None
-                else None if data["advantages"] is None else PawsAdvantages.from_json(data["advantages"])
+                else PawsAdvantages.from_json(data["advantages"])
             ),
             extra_bonus_dice=data.get("extra_bonus_dice"),
             extra_rescue_dice=data.get("extra_rescue_dice"),
@@ -3209,10 +3809,7 @@ class PawsRescueRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -3318,7 +3915,7 @@ class PawsTestOddsRequest(Model):
         return cls(
             advantages=(
                 None if data.get("advantages") is None
-                else None if data["advantages"] is None else PawsAdvantages.from_json(data["advantages"])
+                else PawsAdvantages.from_json(data["advantages"])
             ),
             extra_bonus_dice=data.get("extra_bonus_dice"),
             extra_rescue_dice=data.get("extra_rescue_dice"),
@@ -3392,7 +3989,7 @@ class PawsTestRequest(Model):
         return cls(
             advantages=(
                 None if data.get("advantages") is None
-                else None if data["advantages"] is None else PawsAdvantages.from_json(data["advantages"])
+                else PawsAdvantages.from_json(data["advantages"])
             ),
             extra_bonus_dice=data.get("extra_bonus_dice"),
             extra_rescue_dice=data.get("extra_rescue_dice"),
@@ -3403,10 +4000,7 @@ class PawsTestRequest(Model):
             penalty_dice=data.get("penalty_dice"),
             rank=data["rank"],
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
             wounds=data.get("wounds"),
         )._with_json(data)
 
@@ -3676,10 +4270,7 @@ class ProbenCooperationRequest(Model):
             manual=data.get("manual"),
             seed=data.get("seed"),
             success_rule=data.get("success_rule"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -3849,10 +4440,7 @@ class ProbenEncounterRequest(Model):
             seed=data.get("seed"),
             steps=[ProbenChainStep.from_json(v0) for v0 in data["steps"]],
             success_rule=data.get("success_rule"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -3937,10 +4525,7 @@ class ProbenExtendedOddsRequest(Model):
             attribute=data["attribute"],
             disadvantages=data.get("disadvantages"),
             idempotency_key=data.get("idempotency_key"),
-            interval=(
-                None if data.get("interval") is None
-                else None if data["interval"] is None else ProbenInterval.from_json(data["interval"])
-            ),
+            interval=None if data.get("interval") is None else ProbenInterval.from_json(data["interval"]),
             name=data.get("name"),
             required=data["required"],
             skill=data.get("skill"),
@@ -4009,20 +4594,14 @@ class ProbenExtendedRequest(Model):
             attribute=data["attribute"],
             disadvantages=data.get("disadvantages"),
             idempotency_key=data.get("idempotency_key"),
-            interval=(
-                None if data.get("interval") is None
-                else None if data["interval"] is None else ProbenInterval.from_json(data["interval"])
-            ),
+            interval=None if data.get("interval") is None else ProbenInterval.from_json(data["interval"]),
             manual=data.get("manual"),
             name=data.get("name"),
             required=data["required"],
             seed=data.get("seed"),
             skill=data.get("skill"),
             skill_dice=data.get("skill_dice"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -4200,10 +4779,7 @@ class ProbenOpposedRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -4442,10 +5018,7 @@ class ProbenTestRequest(Model):
             skill=data.get("skill"),
             skill_dice=data.get("skill_dice"),
             success_rule=data.get("success_rule"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -5114,10 +5687,7 @@ class WeltenbuchConflictRequest(Model):
             manual=data.get("manual"),
             parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -5183,10 +5753,7 @@ class WeltenbuchEncounterOddsRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             max_rounds=data.get("max_rounds"),
             parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
-            policy=(
-                None if data.get("policy") is None
-                else None if data["policy"] is None else WeltenEncounterPolicy.from_json(data["policy"])
-            ),
+            policy=None if data.get("policy") is None else WeltenEncounterPolicy.from_json(data["policy"]),
             ticket=data.get("ticket"),
             toughness={k0: WeltenToughness.from_json(v0) for k0, v0 in data["toughness"].items()},
         )._with_json(data)
@@ -5258,15 +5825,9 @@ class WeltenbuchEncounterRequest(Model):
             manual=data.get("manual"),
             max_rounds=data.get("max_rounds"),
             parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
-            policy=(
-                None if data.get("policy") is None
-                else None if data["policy"] is None else WeltenEncounterPolicy.from_json(data["policy"])
-            ),
+            policy=None if data.get("policy") is None else WeltenEncounterPolicy.from_json(data["policy"]),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
             toughness={k0: WeltenToughness.from_json(v0) for k0, v0 in data["toughness"].items()},
         )._with_json(data)
 
@@ -5417,10 +5978,7 @@ class WeltenbuchResurrectionRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
-            ticket=(
-                None if data.get("ticket") is None
-                else None if data["ticket"] is None else Ticket.from_json(data["ticket"])
-            ),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
 
@@ -5580,6 +6138,76 @@ class MalmDefenderParam(_MalmDefenderParamRequired, total=False):
     """
 
 
+class MalmEncounterAttackParam(TypedDict):
+    """``MalmEncounterAttack`` as a request parameter (a plain dict; required keys: skill, type)."""
+    skill: int
+    """The attacking skill (e.g. Nahkampf, Bluffen)."""
+    type: MalmAttackerAttack
+    """harm, push: physical stress; deceive, intimidate, charm, persuade: mental."""
+
+
+class _MalmEncounterMemberParamRequired(TypedDict):
+    attack: MalmEncounterAttackParam | MalmEncounterAttack
+    """The attack this member makes every turn (E2)."""
+    defense: int
+    """The defence skill against every attack (e.g. Ausweichen, Nerven behalten)."""
+    name: str
+    """Unique among all members of both sides."""
+    stress: MalmEncounterStressParam | MalmEncounterStress
+
+
+class MalmEncounterMemberParam(_MalmEncounterMemberParamRequired, total=False):
+    """``MalmEncounterMember`` as a request parameter (a plain dict; required keys: attack, defense, name,
+    stress).
+    """
+    consequences: int | None
+    """Consequences already taken, 0..1 (two take a member out)."""
+    intuition: int | None
+    """Intuition, for `order: initiative` (default 0)."""
+    modifier: int | None
+    """Added to both its attack and its defence (default 0)."""
+
+
+class MalmEncounterPolicyParam(TypedDict, total=False):
+    """``MalmEncounterPolicy`` as a request parameter (a plain dict; required keys: none)."""
+    concede_at_consequences: Mapping[str, int]
+    """Per side name: the side concedes ("eine Partei nachgiebt", E3) and loses at once as soon as one of its
+    members holds this many consequences. Default {}: no side concedes.
+    """
+    defend: bool | None
+    """true (default): every attack meets a defence roll; false: nobody defends, every attack meets the fixed
+    difficulty 0 (mäßig, ruling 5).
+    """
+    targeting: Literal["focus", "spread"] | None
+    """focus (default): attack the standing opponent with the most consequences, then the least stress left on
+    the attack's track, then the first in the body; spread: a side's members, in their order of action,
+    take its standing opponents in body order in turn (E5).
+    """
+
+
+class MalmEncounterSideParam(TypedDict):
+    """``MalmEncounterSide`` as a request parameter (a plain dict; required keys: members, name)."""
+    members: Sequence[MalmEncounterMemberParam | MalmEncounterMember]
+    name: str
+    """The side's name; outcomes are `wins:<name>`."""
+
+
+class MalmEncounterStressParam(TypedDict):
+    """``MalmEncounterStress`` as a request parameter (a plain dict; required keys: mental, physical)."""
+    mental: MalmEncounterTrackParam | MalmEncounterTrack
+    """Mentale Belastung."""
+    physical: MalmEncounterTrackParam | MalmEncounterTrack
+    """Körperliche Belastung."""
+
+
+class MalmEncounterTrackParam(TypedDict):
+    """``MalmEncounterTrack`` as a request parameter (a plain dict; required keys: current, max)."""
+    current: int
+    """Stress points left, 0..max."""
+    max: int
+    """Size of the track, 1..10."""
+
+
 class MalmParticipantParam(TypedDict):
     """``MalmParticipant`` as a request parameter (a plain dict; required keys: intuition, name)."""
     intuition: int
@@ -5626,6 +6254,45 @@ class PawsCategoryParam(_PawsCategoryParamRequired, total=False):
     """Good minus bad ranks allowed in this category; not given: its traits count against the character's
     power.
     """
+
+
+class _PawsFighterParamRequired(TypedDict):
+    rank: int
+    """Rank of the trait used: one die per rank."""
+
+
+class PawsFighterParam(_PawsFighterParamRequired, total=False):
+    """``PawsFighter`` as a request parameter (a plain dict; required keys: rank)."""
+    advantages: PawsAdvantagesParam | PawsAdvantages | None
+    """One advantage per category: active = bonus die, passive = rescue die."""
+    extra_bonus_dice: int | None
+    """Bonus dice the GM grants beyond one advantage per category."""
+    extra_rescue_dice: int | None
+    """Rescue dice the GM grants beyond one advantage per category (e.g. the effect 'Schutz')."""
+    fit: Literal["fallback", "matching", "specialized"] | None
+    """fallback: -1 die (another helpful trait); matching; specialized: +1 die (fits better than needed)."""
+    give_up_at_wounds: int | None
+    """Gives up ("oder auf gibt", E2) at this many wounds in all; null (default): never."""
+    name: str | None
+    """Who rolls (echoed in results)."""
+    out_at_wounds: int | None
+    """Out of the fight ("Kampfunfähig", E1) at this many wounds in all, the starting wounds included; null
+    (default): out when no dice are left.
+    """
+    penalty_dice: int | None
+    """Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem
+    Würfel"); not wounds.
+    """
+    wounds: int | None
+    """Wounds that hinder this action: -1 die each."""
+
+
+class PawsOneShotRescueParam(TypedDict, total=False):
+    """``PawsOneShotRescue`` as a request parameter (a plain dict; required keys: none)."""
+    a: int | None
+    """One-shot rescue dice of a."""
+    b: int | None
+    """One-shot rescue dice of b."""
 
 
 class _PawsPoolParamRequired(TypedDict):

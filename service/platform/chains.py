@@ -64,7 +64,10 @@ def solve(start: Any, step: Step, outcome: Outcome, *, exact: bool = True, max_r
     one: Number = Fraction(1) if exact else 1.0
     graph = _explore(start, step, outcome, exact, cooperate)
     horizon = min(curve_rounds, max_rounds) if max_rounds is not None else curve_rounds
-    rounds = _by_rounds(start, graph, one, max(horizon, max_rounds or 0), cooperate)
+    if max_rounds is None and exact and horizon:  # the curve alone is pushed: floats are what it shows
+        rounds = _by_rounds(start, _in_floats(graph), 1.0, horizon, cooperate)
+    else:
+        rounds = _by_rounds(start, graph, one, max(horizon, max_rounds or 0), cooperate)
     if max_rounds is None:
         outcomes, ends, expected = _forward_pass(start, graph, one, cooperate)
     else:
@@ -93,7 +96,8 @@ def _explore(start: Any, step: Step, outcome: Outcome, exact: bool, cooperate: C
         merged: dict[Any, Number] = {}
         for following, probability in step(state):
             probability = probability if exact else float(probability)
-            merged[following] = merged.get(following, 0) + probability
+            # 0 + Fraction would cost a Fraction operation per edge: most edges arrive once
+            merged[following] = merged[following] + probability if following in merged else probability
         stay[state] = merged.pop(state, 0)
         if not merged:  # nothing can change any more
             ended[state] = STALEMATE
@@ -105,6 +109,14 @@ def _explore(start: Any, step: Step, outcome: Outcome, exact: bool, cooperate: C
                 queue.append(following)
             incoming[following] += 1
     return _Graph(order=_topological(start, moves, incoming), stay=stay, moves=moves, ended=ended)
+
+
+def _in_floats(graph: _Graph) -> _Graph:
+    """The same chain in float64: pushing exact masses round by round grows their digits each round."""
+    return _Graph(order=graph.order, stay={state: float(p) for state, p in graph.stay.items()},
+                  moves={state: [(following, float(p)) for following, p in moves]
+                         for state, moves in graph.moves.items()},
+                  ended=graph.ended)
 
 
 def _topological(start: Any, moves: Mapping[Any, list[tuple[Any, Number]]], incoming: dict[Any, int]) -> list[Any]:

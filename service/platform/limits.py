@@ -94,10 +94,17 @@ class LengthAtMost(validate.Length):
         return value
 
 
-def encounter_precision(states: int, exact: str, *, float_only: bool = False) -> bool:
+# A bound past this is "more than" it: the 422's `states` stays a JSON integer every client reads exactly.
+MAX_REPORTED_STATES = 2**53 - 1
+
+
+def encounter_precision(states: int, exact: str, *, float_only: bool = False, rounds: int = 0) -> bool:
     """Whether an encounter whose state bound is ``states`` is solved in exact fractions (True) or
     float64 (False), per its body's ``exact`` (auto|required|never); refused before any solving when
-    the bound is over a limit. ``float_only``: the system answers float64 only (Beutelschneider)."""
+    the bound is over a limit. ``float_only``: the system answers float64 only (Beutelschneider).
+    ``rounds``: the rounds pushed one by one (``max_rounds``, ``curve_rounds``): each state is then
+    met every round, so the bound is states × rounds."""
+    states = min(states * max(1, rounds), MAX_REPORTED_STATES)
     limits = current_limits()
     if states > limits.encounter_states:
         raise EncounterTooLarge("body", say("the encounter has up to %(states)s states, more than the limit "

@@ -24,7 +24,7 @@ Case = tuple[str, Callable[[str], str]]
 
 
 def cases() -> list[Case]:
-    return [*_paws(), *_proben(), *_weltenbuch(), *_malmsturm(), *_beutelschneider()]
+    return [*_paws(), *_proben(), *_weltenbuch(), *_malmsturm(), *_beutelschneider(), *_encounters()]
 
 
 def said(render: Callable[..., str], *args: object) -> Callable[[str], str]:
@@ -353,3 +353,50 @@ def _beutelschneider() -> Iterator[Case]:
         beutel_text.experience, beutel.ExperienceResult((RED, WHITE), 0, BAG), beutel.Amount.SOME, "Matthäus")
     for kind in ("healing", "experience"):
         yield f"beutelschneider.{kind}-apply", said(beutel_text.applied, kind, BAG, beutel.Bag(9, 6, 1, 3, 1))
+
+
+# --- encounters (Malmsturm and Paws) --------------------------------------------------------------
+
+def _malm_encounter(outcome: str, rounds: int, taken: tuple[int, int], conceded: str | None = None):
+    from service.systems.malmsturm import encounter as malm_encounter
+
+    track = malm.Stress(malm.StressTrack(3, 3), malm.StressTrack(2, 2))
+    members = [malm_encounter.MemberEnd("Alrik", "Helden", track, taken[0], taken[0], taken[0] >= 2),
+               malm_encounter.MemberEnd("Ork", "Orks", track, taken[1], taken[1], taken[1] >= 2)]
+    winner = outcome.removeprefix("wins:") if outcome.startswith("wins:") else None
+    result = malm_encounter.EncounterResult(outcome, winner, rounds, None, ["Alrik", "Ork"], [],
+                                            malm_encounter.EndState(members, conceded))
+    return said(malm_text.encounter, result)
+
+
+def _paws_encounter(outcome: str, rounds: int, taken: tuple[int, int], *, out: bool = True, gave_up: bool = False):
+    from service.systems.paws import encounter as paws_encounter
+
+    loser = "b" if outcome == "wins:a" else "a"
+    end = paws_encounter.EndState(
+        {"a": taken[0], "b": taken[1]}, {"a": taken[0], "b": taken[1]}, {"a": 3 - taken[0], "b": 2 - taken[1]},
+        {"a": 0, "b": 0}, {side: out and side == loser for side in "ab"},
+        {side: gave_up and side == loser for side in "ab"})
+    winner = outcome.removeprefix("wins:") if outcome.startswith("wins:") else None
+    result = paws_encounter.EncounterResult(outcome, winner, rounds, [], end)
+    return lambda lang: paws_text.encounter(result, {"a": "Ryan", "b": "Jack"}, lang)
+
+
+def _encounters() -> Iterator[Case]:
+    yield from _each("malmsturm.encounter won after n rounds, Alrik hurt, Ork out",
+                     lambda n: _malm_encounter("wins:Helden", n, (1, 2)), least=1)
+    yield from _each("malmsturm.encounter won after n rounds, n consequences", lambda n: _malm_encounter(
+        "wins:Orks", 3, (min(n, 1), 0)) if n <= 1 else None)
+    yield "malmsturm.encounter conceded", _malm_encounter("wins:Helden", 4, (0, 1), conceded="Orks")
+    yield from _each("malmsturm.encounter stalemate after n rounds", lambda n: _malm_encounter("stalemate", n, (0, 0)))
+    yield from _each("malmsturm.encounter undecided after n rounds",
+                     lambda n: _malm_encounter("undecided", n, (1, 1)), least=1)
+    yield from _each("paws.encounter won after n rounds, loser out", lambda n: _paws_encounter(
+        "wins:a", n, (min(n, 1), 2)), least=1)
+    yield from _each("paws.encounter won, loser gives up with n wounds", lambda n: _paws_encounter(
+        "wins:b", 4, (n, 1), out=False, gave_up=True), least=1)
+    yield from _each("paws.encounter winner takes n wounds", lambda n: _paws_encounter(
+        "wins:a", 6, (n, 2)), least=1)
+    yield "paws.encounter stalemate", _paws_encounter("stalemate", 0, (0, 0), out=False)
+    yield from _each("paws.encounter undecided after n rounds", lambda n: _paws_encounter(
+        "undecided", n, (1, 1), out=False), least=1)

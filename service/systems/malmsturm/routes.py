@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from service.platform.jsondata import plain
+from service.platform.limits import encounter_precision
 from service.platform.operations import Operation, System
+from service.systems.malmsturm import encounter as encounters
 from service.systems.malmsturm import odds, rules, schemas, text
 
 ACTION_EXAMPLE = {"skill": 3, "difficulty": 2, "modifier": 0}
@@ -159,6 +161,113 @@ def attack_odds(body):
                        dice=body["dice"], defend=body["defend"], difficulty=body["difficulty"])
 
 
+ENCOUNTER_EXAMPLE = {
+    "sides": [
+        {"name": "Helden", "members": [{"name": "Alrik", "attack": {"skill": 3, "type": "harm"}, "defense": 2,
+                                        "stress": {"physical": {"current": 4, "max": 4},
+                                                   "mental": {"current": 3, "max": 3}},
+                                        "intuition": 2}]},
+        {"name": "Orks", "members": [{"name": "Ork", "attack": {"skill": 2, "type": "harm"}, "defense": 1,
+                                      "stress": {"physical": {"current": 3, "max": 3},
+                                                 "mental": {"current": 2, "max": 2}},
+                                      "intuition": 1}]},
+    ],
+    "order": "initiative",
+    "policy": {"targeting": "focus", "concede_at_consequences": {}, "defend": True},
+}
+
+def conflict(body: dict) -> encounters.Conflict:
+    sides = body["sides"]
+    members = []
+    for side_index, side in enumerate(sides):
+        for member in side["members"]:
+            stress = rules.Stress(**{name: rules.StressTrack(**track) for name, track in member["stress"].items()})
+            members.append(encounters.Member(
+                member["name"], side_index, member["attack"]["skill"], rules.AttackType(member["attack"]["type"]),
+                member["defense"], member["modifier"], stress, member["consequences"], member["intuition"]))
+    names = [member.name for member in members]
+    policy = body["policy"]
+    concede = policy["concede_at_consequences"]
+    return encounters.Conflict(
+        side_names=(sides[0]["name"], sides[1]["name"]), members=tuple(members),
+        order=None if body["order"] == schemas.INITIATIVE else tuple(names.index(name) for name in body["order"]),
+        targeting=policy["targeting"], concede_at=(concede.get(sides[0]["name"]), concede.get(sides[1]["name"])),
+        defend=policy["defend"], dice=body["dice"])
+
+
+def encounter_roll(body, source, lang):
+    """Play out a whole conflict (Konflikt), turn by turn
+
+    The body of `malmsturm.encounter.odds` (its `curve_rounds` and `exact` are ignored). With `order:
+    initiative` the order is rolled first (`result.initiative` is exactly what `malmsturm.initiative`
+    reports); then every turn is one `malmsturm.attack`, and `result.steps[].attack` is exactly that
+    operation's `result`. `result.outcome` is one of the odds' outcomes, `result.end` every member's
+    stress and consequences at the end. Without `max_rounds` a conflict stops after 1000 rounds
+    (`undecided`).
+
+    Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
+    rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's name
+    once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
+    member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
+    `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig); aspects
+    and invocations are not modelled; no consequence is taken early. The attack's track loses the
+    shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
+    Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
+    Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
+    (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
+    `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+    no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
+    standing opponent with the most consequences, then the least stress left on the attack's track, then
+    the first in the body; `spread`: a side's members, in their order of action, take its standing
+    opponents in body order in turn (the side's first to act the first standing opponent, its second the
+    second, wrapping around). A round is every standing member's turn once; `max_rounds` cuts after that
+    many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
+    0..1 at the start; `dice` dF per roll (ruling 7).
+    """
+    result = encounters.play(conflict(body), source, lang, max_rounds=body["max_rounds"])
+    return result, text.encounter(result, lang)
+
+
+def encounter_odds(body):
+    """Exact odds of a whole conflict (Konflikt)
+
+    Outcomes `wins:<side>` for each side, `stalemate` (E4) and, with `max_rounds`, `undecided`;
+    distributions `consequences:<member>` at the end (2 = taken out); expected `rounds` and
+    `consequences:<member>`; with `curve_rounds`, the cumulative chances per round. The chain is
+    solved turn by turn; its states (member states × turns of a round, two solves under
+    `initiative`) are bounded from the body before solving (`spread`: every combination of the
+    members' stress and consequences; `focus`: the members fall one after another when attacked on
+    one track, counted when attacked on both); with `max_rounds` or `curve_rounds` the rounds are
+    pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the
+    answer is a 422 `encounter-too-large`. Exact fractions under `exact: auto` up to
+    WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
+
+    Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
+    rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's name
+    once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
+    member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
+    `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig); aspects
+    and invocations are not modelled; no consequence is taken early. The attack's track loses the
+    shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
+    Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
+    Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
+    (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
+    `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+    no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
+    standing opponent with the most consequences, then the least stress left on the attack's track, then
+    the first in the body; `spread`: a side's members, in their order of action, take its standing
+    opponents in body order in turn (the side's first to act the first standing opponent, its second the
+    second, wrapping around). A round is every standing member's turn once; `max_rounds` cuts after that
+    many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
+    0..1 at the start; `dice` dF per roll (ruling 7).
+    """
+    chain = conflict(body)
+    rounds = max(body["max_rounds"] or 0, body["curve_rounds"])  # pushed one by one
+    exact = encounter_precision(encounters.state_bound(chain), body["exact"], rounds=rounds)
+    return encounters.encounter_odds(chain, exact=exact, max_rounds=body["max_rounds"],
+                                     curve_rounds=body["curve_rounds"])
+
+
 SYSTEM = System(
     "malmsturm",
     manual_value={"type": "integer", "minimum": -1, "maximum": 1, "description": "A dF face: -1, 0 or +1."},
@@ -207,5 +316,9 @@ SYSTEM = System(
                           result=schemas.MalmAttackResult, example=ATTACK_EXAMPLE),
         Operation.odds("/attack/odds", attack_odds, operation="attack", request=schemas.MalmAttackRequest,
                        example=ATTACK_EXAMPLE),
+        Operation.rolling("/encounter", encounter_roll, operation="encounter", request=schemas.MalmEncounterRequest,
+                          result=schemas.MalmEncounterResult, example=ENCOUNTER_EXAMPLE),
+        Operation.odds("/encounter/odds", encounter_odds, operation="encounter", request=schemas.MalmEncounterRequest,
+                       example=ENCOUNTER_EXAMPLE, encounter=True),
     ),
 )

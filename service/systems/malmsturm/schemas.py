@@ -3,6 +3,7 @@ class name)."""
 
 from __future__ import annotations
 
+import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.contract import given
@@ -10,6 +11,7 @@ from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import LengthAtMost
 from service.platform.messages import say
 from service.platform.results import ResultSchemas
+from service.platform.schemas import EncounterFields
 from service.systems.malmsturm import rules
 from service.systems.malmsturm.rules import (
     CONSEQUENCES_TO_TAKE_OUT,
@@ -170,3 +172,167 @@ MalmActionResult = RESULTS.of(rules.ActionResult)
 MalmContestResult = RESULTS.of(rules.ContestResult)
 MalmInitiativeResult = RESULTS.of(rules.InitiativeResult)
 MalmAttackResult = RESULTS.of(rules.AttackResult)
+MalmStressResult = RESULTS.of(rules.Stress)
+
+
+# --- encounters (API.md §1.7, RULINGS.md "Encounters", Malmsturm E1–E5) ----------------------------
+
+ENCOUNTER_MAX_MEMBERS = 4  # per side ("Up to 4 members per side")
+ENCOUNTER_MAX_STRESS = 10  # per track ("tracks ≤ 10")
+INITIATIVE = "initiative"
+
+
+class MalmOrderField(fields.Field):
+    """``initiative`` (1 v 1: the order is rolled, E1) or every member's name once, in order of action."""
+
+    def __init__(self, **kwargs):
+        # null: not given (StrictSchema), so the default `initiative`
+        metadata = {"anyOf": [{"type": "string", "enum": [INITIATIVE]},
+                              {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 64},
+                               "maxItems": 2 * ENCOUNTER_MAX_MEMBERS},
+                              {"type": "null"}]}
+        metadata.update(kwargs.pop("metadata", {}))
+        super().__init__(metadata=metadata, **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if value == INITIATIVE:
+            return value
+        if (not isinstance(value, list) or len(value) > 2 * ENCOUNTER_MAX_MEMBERS
+                or not all(isinstance(name, str) and 1 <= len(name) <= 64 for name in value)):
+            raise ValidationError("must be \"initiative\" or a list of the members' names in order of action")
+        return list(value)
+
+
+class MalmEncounterTrackSchema(StrictSchema):
+    current = Int(required=True, validate=validate.Range(min=0, max=ENCOUNTER_MAX_STRESS),
+                  metadata={"description": "Stress points left, 0..max."})
+    max = Int(required=True, validate=validate.Range(min=1, max=ENCOUNTER_MAX_STRESS),
+              metadata={"description": f"Size of the track, 1..{ENCOUNTER_MAX_STRESS}."})
+
+    @validates_schema
+    def _current_within_max(self, data, **kwargs):
+        if "current" in data and "max" in data and data["current"] > data["max"]:
+            raise ValidationError(f"must be at most max ({data['max']})", field_name="current")
+
+
+class MalmEncounterStressSchema(StrictSchema):
+    physical = fields.Nested(MalmEncounterTrackSchema, required=True,
+                             metadata={"description": "Körperliche Belastung."})
+    mental = fields.Nested(MalmEncounterTrackSchema, required=True, metadata={"description": "Mentale Belastung."})
+
+
+class MalmEncounterAttackSchema(StrictSchema):
+    skill = Level("The attacking skill (e.g. Nahkampf, Bluffen).", required=True)
+    type = Enum([a.value for a in AttackType], required=True,
+                metadata={"description": "harm, push: physical stress; deceive, intimidate, charm, persuade: mental."})
+
+
+class MalmEncounterMemberSchema(StrictSchema):
+    name = Name(required=True, metadata={"description": "Unique among all members of both sides."})
+    attack = fields.Nested(MalmEncounterAttackSchema, required=True,
+                           metadata={"description": "The attack this member makes every turn (E2)."})
+    defense = Level("The defence skill against every attack (e.g. Ausweichen, Nerven behalten).", required=True)
+    modifier = Level("Added to both its attack and its defence (default 0).", load_default=0)
+    stress = fields.Nested(MalmEncounterStressSchema, required=True)
+    consequences = Int(load_default=0, validate=validate.Range(min=0, max=CONSEQUENCES_TO_TAKE_OUT - 1),
+                       metadata={"description": "Consequences already taken, 0..1 (two take a member out)."})
+    intuition = Level("Intuition, for `order: initiative` (default 0).", load_default=0)
+
+
+class MalmEncounterSideSchema(StrictSchema):
+    name = Name(required=True, metadata={"description": "The side's name; outcomes are `wins:<name>`."})
+    members = fields.List(fields.Nested(MalmEncounterMemberSchema), required=True,
+                          validate=validate.Length(min=1, max=ENCOUNTER_MAX_MEMBERS))
+
+
+class MalmEncounterPolicySchema(StrictSchema):
+    targeting = Enum(["focus", "spread"], load_default="focus", metadata={"description": (
+        "focus (default): attack the standing opponent with the most consequences, then the least stress "
+        "left on the attack's track, then the first in the body; spread: a side's members, in their order "
+        "of action, take its standing opponents in body order in turn (E5).")})
+    concede_at_consequences = fields.Dict(
+        keys=fields.String(), values=Int(validate=validate.Range(min=1, max=CONSEQUENCES_TO_TAKE_OUT)),
+        load_default=dict, metadata={"description": (
+            "Per side name: the side concedes (\"eine Partei nachgiebt\", E3) and loses at once as soon as one "
+            "of its members holds this many consequences. Default {}: no side concedes.")})
+    defend = Bool(load_default=True, metadata={"description": (
+        "true (default): every attack meets a defence roll; false: nobody defends, every attack meets the "
+        "fixed difficulty 0 (mäßig, ruling 5).")})
+
+
+def _default_policy() -> dict:
+    return {"targeting": "focus", "concede_at_consequences": {}, "defend": True}
+
+
+class MalmEncounterRequest(EncounterFields):
+    """One body for the odds and the rolling twin (which ignores ``curve_rounds`` and ``exact``)."""
+
+    sides = fields.List(fields.Nested(MalmEncounterSideSchema), required=True,
+                        validate=validate.Length(equal=2), metadata={"description": "Exactly two sides."})
+    order = MalmOrderField(load_default=INITIATIVE, metadata={"description": (
+        "initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix both orders "
+        "by the exact initiative odds; or every member's name once, in order of action, the same every round.")})
+    policy = fields.Nested(MalmEncounterPolicySchema, load_default=_default_policy)
+    dice = Dice()
+
+    @validates_schema
+    def _consistent(self, data, **kwargs):
+        sides = data.get("sides") or []
+        if len(sides) != 2:
+            return
+        if sides[0]["name"] == sides[1]["name"]:
+            raise ValidationError({"sides": {1: {"name": ["the two sides need different names"]}}})
+        names = [member["name"] for side in sides for member in side["members"]]
+        for index, name in enumerate(names):
+            if name in names[:index]:
+                raise ValidationError(f"duplicate member name {name!r}: names must be unique", field_name="sides")
+        order = data.get("order", INITIATIVE)
+        if order == INITIATIVE and len(names) != 2:
+            raise ValidationError("initiative is allowed for 1 v 1 only; give the order as a list of the "
+                                  "members' names", field_name="order")
+        if order != INITIATIVE and sorted(order) != sorted(names):
+            raise ValidationError("must name every member of both sides exactly once", field_name="order")
+        concede = (data.get("policy") or {}).get("concede_at_consequences", {})
+        side_names = [side["name"] for side in sides]
+        for key, threshold in concede.items():
+            if key not in side_names:
+                raise ValidationError({"policy": {"concede_at_consequences": [
+                    f"unknown side {key!r}: keys are side names"]}})
+            side = sides[side_names.index(key)]
+            if any(member["consequences"] >= threshold for member in side["members"]):
+                raise ValidationError({"policy": {"concede_at_consequences": [
+                    f"a member of {key!r} already holds {threshold} consequences: the side would concede "
+                    "before the conflict starts"]}})
+
+
+class MalmEncounterMemberEnd(ma.Schema):
+    name = fields.String(required=True)
+    side = fields.String(required=True)
+    stress = fields.Nested(MalmStressResult, required=True)
+    consequences = fields.Integer(required=True, metadata={"description": "At the end, 2 = taken out."})
+    consequences_taken = fields.Integer(required=True, metadata={"description": "In this conflict."})
+    taken_out = fields.Boolean(required=True)
+
+
+class MalmEncounterEnd(ma.Schema):
+    members = fields.List(fields.Nested(MalmEncounterMemberEnd), required=True)
+    conceded = fields.String(required=True, allow_none=True,
+                             metadata={"description": "The side that conceded (E3), else null."})
+
+
+class MalmEncounterTurn(ma.Schema):
+    round = fields.Integer(required=True, metadata={"description": "From 1."})
+    attack = fields.Nested(MalmAttackResult, required=True,
+                           metadata={"description": "Exactly the `result` of `malmsturm.attack` for this turn."})
+
+
+class MalmEncounterResult(ma.Schema):
+    outcome = fields.String(required=True, metadata={"description": "wins:<side>, stalemate or undecided."})
+    winner = fields.String(required=True, allow_none=True)
+    rounds = fields.Integer(required=True)
+    initiative = fields.Nested(MalmInitiativeResult, required=True, allow_none=True,
+                               metadata={"description": "The `result` of `malmsturm.initiative` with "
+                                                        "`order: initiative`, else null."})
+    order = fields.List(fields.String(), required=True, metadata={"description": "Member names in order of action."})
+    steps = fields.List(fields.Nested(MalmEncounterTurn), required=True)
+    end = fields.Nested(MalmEncounterEnd, required=True)

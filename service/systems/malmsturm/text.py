@@ -135,3 +135,32 @@ def _attack_outcome(result: AttackResult, defender: str, lang: str) -> list[str]
         else:
             sentences.append(t.gettext("%(defender)s is already out.") % values)
     return sentences
+
+
+# --- encounters -----------------------------------------------------------------------------------
+
+def encounter(result, lang: str) -> str:
+    """"Victory for Helden after 6 rounds; Alrik takes a consequence." – the outcome, then what the
+    conflict cost each member (``result``: encounter.EncounterResult)."""
+    t = translations(lang)
+    values = {"count": result.rounds, "side": result.winner}
+    if result.winner is not None:
+        head = t.ngettext("Victory for %(side)s after %(count)d round", "Victory for %(side)s after %(count)d rounds",
+                          result.rounds) % values
+    elif result.outcome == "stalemate":
+        head = t.ngettext("Stalemate after %(count)d round: no attack can hit any more",
+                          "Stalemate after %(count)d rounds: no attack can hit any more", result.rounds) % values
+    else:
+        head = t.ngettext("Still undecided after %(count)d round", "Still undecided after %(count)d rounds",
+                          result.rounds) % values
+    clauses = []
+    if result.end.conceded:
+        clauses.append(t.gettext("%(side)s concedes") % {"side": result.end.conceded})
+    for member in result.end.members:
+        if member.taken_out and member.consequences_taken:
+            clauses.append(t.gettext("%(name)s is taken out") % {"name": member.name})
+        elif member.consequences_taken:
+            clauses.append(t.ngettext("%(name)s takes a consequence", "%(name)s takes %(count)d consequences",
+                                      member.consequences_taken) % {"name": member.name,
+                                                                    "count": member.consequences_taken})
+    return "; ".join([head, *clauses]) + "."

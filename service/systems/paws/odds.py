@@ -151,3 +151,30 @@ def rescue(dice: int) -> Odds:
         distributions={"successes": distribution},
         expected={"successes": dice * P_SUCCESS},
     )
+
+
+# --- who wins a comparison, for encounters ------------------------------------------------------
+
+@lru_cache(maxsize=65536)
+def win_ways(dice: int, against: int) -> int:
+    """Ways (of 2^(dice + against)) that ``dice`` dice win a contest against ``against`` = the
+    loser's dice + its rescue dice, after rescue. By the closed form above the winner wins exactly
+    when Bin(dice + against, 1/2) > against; the catastrophe correction only moves weight between
+    net k and k + 1 (both wins), so it changes no total. Adding a die doubles the ways and adds the
+    ways of an exact draw before it, C(dice - 1 + against, against)."""
+    if dice == 0:
+        return 0
+    return 2 * win_ways(dice - 1, against) + comb(dice - 1 + against, against)
+
+
+def contest_winner(a_dice: int, a_rescue: int, b_dice: int, b_rescue: int, *,
+                   exact: bool = True) -> tuple[Fraction, Fraction] | tuple[float, float]:
+    """P(a wins), P(b wins) of a contest comparison after rescue: the outcomes ``a`` and ``b`` of
+    ``comparison`` in one binomial tail each (an encounter asks this for every state); correctly
+    rounded floats unless ``exact``."""
+    a_against, b_against = b_dice + b_rescue, a_dice + a_rescue
+    ways = (win_ways(a_dice, a_against), 2 ** (a_dice + a_against),
+            win_ways(b_dice, b_against), 2 ** (b_dice + b_against))
+    if exact:
+        return Fraction(ways[0], ways[1]), Fraction(ways[2], ways[3])
+    return ways[0] / ways[1], ways[2] / ways[3]

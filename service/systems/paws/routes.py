@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from service.platform.limits import encounter_precision
 from service.platform.operations import Operation, System
+from service.systems.paws import encounter as encounters
 from service.systems.paws import odds, rules, schemas, text
 
 POOL_EXAMPLE = {"name": "Ryan", "rank": 2, "fit": "matching",
@@ -130,6 +132,76 @@ def validate_character(body, lang):
     return result, text.character(result, body["power"], lang)
 
 
+ENCOUNTER_EXAMPLE = {
+    "a": {"name": "Ryan", "rank": 3},
+    "b": {"name": "Jack", "rank": 2},
+    "one_shot_rescue": {"a": 0, "b": 0},
+}
+
+
+def duel(body: dict) -> encounters.Duel:
+    rescue = body["one_shot_rescue"]
+    return encounters.Duel(*(encounters.Fighter(schemas.to_pool(body[side]), body[side]["out_at_wounds"],
+                                                body[side]["give_up_at_wounds"], rescue[side])
+                             for side in ("a", "b")))
+
+
+def encounter_roll(body, source, lang):
+    """Play out a whole duel (Zweikampf), round by round
+
+    The body of `paws.encounter.odds` (its `curve_rounds` and `exact` are ignored). Every round is one
+    `paws.comparison` in contest mode, and `result.steps[].comparison` is exactly that operation's
+    `result`; the loser's one-shot rescue dice follow, one `paws.rescue` of one die each
+    (`one_shot_rescue`). `result.outcome` is one of the odds' outcomes, `result.end` the wounds, dice
+    and one-shot dice left. Without `max_rounds` a duel stops after 1000 rounds (`undecided`).
+
+    Ruling Paws E1: "Der Kampf dauert so lange an, bis einer der Beteiligten Kampfunfähig ist oder
+    auf gibt": each round is one contest comparison (`paws.comparison`, rulings 3 and 4: the loser's
+    rescue dice of its pool, e.g. armour, every round); "Der Verlierer erleidet eine neue Wunde ...
+    Bei Gleichstand wird niemand verletzt." "Kampfunfähig" = no dice left in the pool, or
+    `out_at_wounds` wounds in all (the starting `wounds` count). E2: a side gives up ("oder auf gibt")
+    at `give_up_at_wounds` wounds in all. E3: one-shot rescue dice (`one_shot_rescue`, "Jeder
+    Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht") are rolled one at a
+    time after a lost round until one succeeds (4–6), which averts the wound. E4: effects add no
+    wounds ("verursachen niemals zusätzliche Wunden") and are not modelled. E5: every wound of the fight
+    lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
+    `stalemate`.
+    """
+    result = encounters.play(duel(body), source, max_rounds=body["max_rounds"])
+    names = {side: body[side].get("name") or side.upper() for side in ("a", "b")}
+    return result, text.encounter(result, names, lang)
+
+
+def encounter_odds(body):
+    """Exact odds of a whole duel (Zweikampf)
+
+    Outcomes `wins:a`, `wins:b` (and `stalemate`, with `max_rounds` also `undecided`); distributions
+    `wounds:a`, `wounds:b` (wounds taken in the fight); expected `rounds`, `wounds:a`, `wounds:b`; with
+    `curve_rounds`, the cumulative chances per round. The states, bounded from the body before solving,
+    are (wounds a can still take + 1) × (its one-shot dice + 1) × the same for b; with
+    `max_rounds` or `curve_rounds` the rounds are pushed one by one, and the bound is states × rounds;
+    over WURFWERK_MAX_ENCOUNTER_STATES the answer is a 422 `encounter-too-large`. Exact fractions under
+    `exact: auto` up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
+
+    Ruling Paws E1: "Der Kampf dauert so lange an, bis einer der Beteiligten Kampfunfähig ist oder
+    auf gibt": each round is one contest comparison (`paws.comparison`, rulings 3 and 4: the loser's
+    rescue dice of its pool, e.g. armour, every round); "Der Verlierer erleidet eine neue Wunde ...
+    Bei Gleichstand wird niemand verletzt." "Kampfunfähig" = no dice left in the pool, or
+    `out_at_wounds` wounds in all (the starting `wounds` count). E2: a side gives up ("oder auf gibt")
+    at `give_up_at_wounds` wounds in all. E3: one-shot rescue dice (`one_shot_rescue`, "Jeder
+    Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht") are rolled one at a
+    time after a lost round until one succeeds (4–6), which averts the wound. E4: effects add no
+    wounds ("verursachen niemals zusätzliche Wunden") and are not modelled. E5: every wound of the fight
+    lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
+    `stalemate`.
+    """
+    fight = duel(body)
+    rounds = max(body["max_rounds"] or 0, body["curve_rounds"])  # pushed one by one
+    exact = encounter_precision(encounters.state_bound(fight), body["exact"], rounds=rounds)
+    return encounters.encounter_odds(fight, exact=exact, max_rounds=body["max_rounds"],
+                                     curve_rounds=body["curve_rounds"])
+
+
 SYSTEM = System(
     "paws",
     manual_value={"type": "integer", "minimum": 1, "maximum": 6, "description": "A d6 face."},
@@ -173,5 +245,9 @@ SYSTEM = System(
         Operation.resolving("/validate-character", validate_character, operation="validate-character",
                             request=schemas.PawsCharacterBody, result=schemas.PawsCharacterResultSchema,
                             example=CHARACTER_EXAMPLE),
+        Operation.rolling("/encounter", encounter_roll, operation="encounter", request=schemas.PawsEncounterBody,
+                          result=schemas.PawsEncounterResultSchema, example=ENCOUNTER_EXAMPLE),
+        Operation.odds("/encounter/odds", encounter_odds, operation="encounter", request=schemas.PawsEncounterBody,
+                       example=ENCOUNTER_EXAMPLE, encounter=True),
     ),
 )

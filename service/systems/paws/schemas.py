@@ -4,12 +4,14 @@ here are called ``...Body`` and results ``...ResultSchema``."""
 
 from __future__ import annotations
 
+import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, check_limit
 from service.platform.messages import Message, Template, say, say_n
 from service.platform.results import ResultSchemas
+from service.platform.schemas import EncounterFields
 from service.systems.paws import rules
 from service.systems.paws.rules import ADVANTAGE_CATEGORIES, Advantage, Advantages, Fit, Mode, Pool
 
@@ -172,3 +174,70 @@ PawsTestResultSchema = RESULTS.of(rules.TestResult)
 PawsComparisonResultSchema = RESULTS.of(rules.ComparisonResult)
 PawsRescueResultSchema = RESULTS.of(rules.RescueResult)
 PawsCharacterResultSchema = RESULTS.of(rules.CharacterResult)
+
+
+# --- encounters (API.md §1.7, RULINGS.md "Encounters", Paws E1–E5) ---------------------------------
+
+class PawsFighterSchema(PawsPoolSchema):
+    """A pool as in a comparison (its `wounds` are the starting wounds) plus when its side stops."""
+
+    out_at_wounds = Int(load_default=None, allow_none=True, validate=validate.Range(min=1, max=1000),
+                        metadata={"description": "Out of the fight (\"Kampfunfähig\", E1) at this many wounds in "
+                                                 "all, the starting wounds included; null (default): out when "
+                                                 "no dice are left."})
+    give_up_at_wounds = Int(load_default=None, allow_none=True, validate=validate.Range(min=1, max=1000),
+                            metadata={"description": "Gives up (\"oder auf gibt\", E2) at this many wounds in all; "
+                                                     "null (default): never."})
+
+
+class PawsOneShotRescueSchema(StrictSchema):
+    a = Int(load_default=0, validate=AtMost("pool_dice"), metadata={"description": "One-shot rescue dice of a."})
+    b = Int(load_default=0, validate=AtMost("pool_dice"), metadata={"description": "One-shot rescue dice of b."})
+
+
+def _no_one_shot_rescue() -> dict:
+    return {"a": 0, "b": 0}
+
+
+class PawsEncounterBody(EncounterFields):
+    """One body for the odds and the rolling twin (which ignores ``curve_rounds`` and ``exact``)."""
+
+    a = fields.Nested(PawsFighterSchema, required=True, metadata={"description": "Side a."})
+    b = fields.Nested(PawsFighterSchema, required=True, metadata={"description": "Side b."})
+    one_shot_rescue = fields.Nested(
+        PawsOneShotRescueSchema, load_default=_no_one_shot_rescue,
+        metadata={"description": "The one-shot rescue dice each side may spend in this fight (\"darf nur einmal "
+                                 "gewürfelt werden\", E3): after a lost round they are rolled one at a time "
+                                 "until one averts the wound. Default none."})
+
+
+class PawsEncounterRound(ma.Schema):
+    round = fields.Integer(required=True, metadata={"description": "From 1."})
+    comparison = fields.Nested(PawsComparisonResultSchema, required=True,
+                               metadata={"description": "Exactly the `result` of `paws.comparison` (contest)."})
+    one_shot_rescue = fields.List(fields.Nested(PawsRescueResultSchema), required=True, metadata={
+        "description": "The loser's one-shot rescue dice rolled this round, one `paws.rescue` result each."})
+    wounded = fields.String(required=True, allow_none=True, validate=validate.OneOf(["a", "b"]),
+                            metadata={"description": "The side that took a wound; null on a tie or an averted one."})
+    wounds = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
+                         metadata={"description": "Wounds in all of a and b after the round."})
+
+
+class PawsEncounterEnd(ma.Schema):
+    wounds = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
+                         metadata={"description": "Per side, in all (the starting wounds included)."})
+    wounds_taken = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    dice = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
+                       metadata={"description": "Per side, the pool's dice left."})
+    one_shot_rescue = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
+                                  metadata={"description": "Per side, one-shot rescue dice left."})
+    out = fields.Dict(keys=fields.String(), values=fields.Boolean(), required=True)
+    gave_up = fields.Dict(keys=fields.String(), values=fields.Boolean(), required=True)
+
+
+class PawsEncounterResultSchema(ma.Schema):
+    outcome = fields.String(required=True, metadata={"description": "wins:a, wins:b, stalemate or undecided."})
+    winner = fields.String(required=True, allow_none=True, validate=validate.OneOf(["a", "b"]))
+    rounds = fields.Integer(required=True)
+    steps = fields.List(fields.Nested(PawsEncounterRound), required=True)
+    end = fields.Nested(PawsEncounterEnd, required=True)

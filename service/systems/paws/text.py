@@ -244,3 +244,34 @@ def character(result: CharacterResult, power: int, lang: str) -> str:
     if result.valid:
         return t.gettext("The character is valid; power used: %(used)d of %(power)d.") % values
     return t.gettext("The character is not valid (power used: %(used)d of %(power)d): %(problems)s.") % values
+
+
+# --- encounters ---------------------------------------------------------------------------------
+
+def encounter(result, names: dict[str, str], lang: str) -> str:
+    """"Victory for Ryan after 3 rounds; Jack is out of the fight (2 wounds)." – the outcome, then
+    what the duel cost each side (``result``: encounter.EncounterResult; ``names``: a and b as named)."""
+    t = translations(lang)
+    values = {"count": result.rounds, "side": names.get(result.winner or "", "")}
+    if result.winner is not None:
+        head = t.ngettext("Victory for %(side)s after %(count)d round", "Victory for %(side)s after %(count)d rounds",
+                          result.rounds) % values
+    elif result.outcome == "stalemate":
+        head = t.gettext("Stalemate: both sides are out before the fight")
+    else:
+        head = t.ngettext("Still undecided after %(count)d round", "Still undecided after %(count)d rounds",
+                          result.rounds) % values
+    clauses = []
+    for side in ("a", "b"):
+        taken = result.end.wounds_taken[side]
+        values = {"name": names[side], "count": taken}
+        if result.end.out[side] and taken:
+            clauses.append(t.ngettext("%(name)s is out of the fight (%(count)d wound)",
+                                      "%(name)s is out of the fight (%(count)d wounds)", taken) % values)
+        elif result.end.gave_up[side] and taken:
+            clauses.append(t.ngettext("%(name)s gives up (%(count)d wound)", "%(name)s gives up (%(count)d wounds)",
+                                      taken) % values)
+        elif taken:
+            clauses.append(t.ngettext("%(name)s takes %(count)d wound", "%(name)s takes %(count)d wounds",
+                                      taken) % values)
+    return "; ".join([head, *clauses]) + "."

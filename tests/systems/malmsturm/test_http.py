@@ -92,6 +92,8 @@ def test_catalogue_lists_consequences_and_the_ladder(client):
         ("malmsturm.initiative.odds", "POST", "/v1/malmsturm/initiative/odds"),
         ("malmsturm.attack", "POST", "/v1/malmsturm/attack"),
         ("malmsturm.attack.odds", "POST", "/v1/malmsturm/attack/odds"),
+        ("malmsturm.encounter", "POST", "/v1/malmsturm/encounter"),
+        ("malmsturm.encounter.odds", "POST", "/v1/malmsturm/encounter/odds"),
     }
     severities = {c["severity"]: c for c in malmsturm["consequences"]}
     assert severities["mild"]["recovery"] == "after a short breather"

@@ -1,0 +1,664 @@
+"""A whole Malmsturm conflict (rules file 004, RULINGS.md "Encounters", Malmsturm E1–E5): its exact
+odds and its play-out. Pure: no Flask, no JSON.
+
+"Konflikte entstehen dann, wenn zwei oder mehr Konkurrenten über mehrere Runden im Widerstreit liegen
+und versuchen, den anderen zu übetrumpfen, bis einer der Konkurrenten freiwillig oder unfreiwillig
+ausscheidet oder eine Partei nachgiebt. Die Reihenfolge wird über einen Intuitions-Wurf ermittelt."
+"Sobald ein Charakter an der Reihe ist, kann er einen Angriff durchführen und der angegriffene kann
+sich mit einem Fertigkeitswurf verteidigen." "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
+Konflikt aus."
+
+A state is every member's (physical stress left, mental stress left, consequences) at the start of a
+round. Within a member, consequences only grow and stress only shrinks until a consequence refills
+it, so the chain only moves forward (a round without a hit stays), and service/platform/chains.py
+solves it exactly. A round is every member's turn in order, one attack each (E2); it is expanded in
+integers (ways out of 3^(2 × dice) per attack), so each transition becomes one Fraction.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from service.platform import chains
+from service.platform.odds import Odds, Solver
+from service.platform.randomness import RandomSource
+from service.systems.malmsturm import odds as malm_odds
+from service.systems.malmsturm import rules
+
+OUT = (0, 0, rules.CONSEQUENCES_TO_TAKE_OUT)  # a member taken out: its stress no longer matters
+UNDEFENDED_DIFFICULTY = 0  # ruling 5: an attack nobody defends meets mäßig (0)
+ROLLING_ROUND_CAP = 1000  # a rolled conflict without max_rounds stops here (undecided)
+FOCUS, SPREAD = "focus", "spread"
+
+MemberState = tuple[int, int, int]  # physical stress left, mental stress left, consequences
+State = tuple[MemberState, ...]  # every member, side 0 first, in body order
+
+
+@dataclass(frozen=True)
+class Member:
+    name: str
+    side: int  # 0 or 1
+    skill: int  # the attack's skill
+    attack: rules.AttackType
+    defense: int  # the defence skill
+    modifier: int  # "added to both its attack and its defence" (API.md §1.7)
+    stress: rules.Stress
+    consequences: int
+    intuition: int
+
+    @property
+    def track(self) -> rules.Track:
+        return rules.TRACK_OF[self.attack]
+
+    def start(self) -> MemberState:
+        return (self.stress.physical.current, self.stress.mental.current, self.consequences)
+
+
+@dataclass(frozen=True, eq=False)
+class Conflict:
+    """The body as the rules see it. ``order``: member indices in order of action, or None for
+    ``initiative`` (1 v 1 only: both orders, weighted by the exact initiative odds)."""
+
+    side_names: tuple[str, str]
+    members: tuple[Member, ...]
+    order: tuple[int, ...] | None = None
+    targeting: str = FOCUS
+    concede_at: tuple[int | None, int | None] = (None, None)
+    defend: bool = True
+    dice: int = rules.DICE
+    _memo: dict = field(default_factory=dict, repr=False)
+
+    def start(self) -> State:
+        return tuple(member.start() for member in self.members)
+
+    @functools.cached_property
+    def per_attack(self) -> int:
+        """Equally likely outcomes of one attack: 3^dice per roll, two rolls unless nobody defends."""
+        return 3 ** (self.dice * (2 if self.defend else 1))
+
+    @functools.cached_property
+    def side_members(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        return tuple(tuple(i for i, member in enumerate(self.members) if member.side == side) for side in (0, 1))
+
+    def opponents(self, side: int) -> tuple[int, ...]:
+        return self.side_members[1 - side]
+
+    def lost(self, state: State, side: int) -> bool:
+        """Every member out ("scheidet aus"), or E3: a member holds the side's concede_at consequences
+        ("eine Partei nachgiebt")."""
+        members = self.side_members[side]
+        if all(state[index][2] >= rules.CONSEQUENCES_TO_TAKE_OUT for index in members):
+            return True
+        threshold = self.concede_at[side]
+        return threshold is not None and any(state[index][2] >= threshold for index in members)
+
+    def outcome(self, state: State) -> str | None:
+        known = self._memo.setdefault("outcome", {})
+        if state not in known:
+            known[state] = (f"wins:{self.side_names[1]}" if self.lost(state, 0) else
+                            f"wins:{self.side_names[0]}" if self.lost(state, 1) else None)
+        return known[state]
+
+    # -- targeting, E5 --------------------------------------------------------------------------
+
+    def slots(self, order: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+        """Per turn of a round: the attacker and its rank among its side's members in the order."""
+        seen = [0, 0]
+        slots = []
+        for index in order:
+            side = self.members[index].side
+            slots.append((index, seen[side]))
+            seen[side] += 1
+        return tuple(slots)
+
+    def target(self, attacker: int, rank: int, state: State) -> int | None:
+        """``focus``: the standing opponent with the most consequences, then the least stress left on
+        the attack's track, then the first in the body; ``spread``: a side's members, in their order
+        of action, take its standing opponents in body order in turn (wrapping around)."""
+        standing = [index for index in self.opponents(self.members[attacker].side)
+                    if state[index][2] < rules.CONSEQUENCES_TO_TAKE_OUT]
+        if not standing:
+            return None
+        if self.targeting == SPREAD:
+            return standing[rank % len(standing)]
+        track = 0 if self.members[attacker].track is rules.Track.PHYSICAL else 1
+        return min(standing, key=lambda index: (-state[index][2], state[index][track], index))
+
+    # -- one attack, E2 -------------------------------------------------------------------------
+
+    def margins(self, attacker: int, defender: int) -> dict[int, int]:
+        """Ways (of ``per_attack``) of each margin of attack total over defence total (or over the
+        fixed difficulty when nobody defends): the odds of ``malmsturm.attack``."""
+        key = ("margins", attacker, defender)
+        if key not in self._memo:
+            a, d = self.members[attacker], self.members[defender]
+            base = a.skill + a.modifier
+            if self.defend:
+                base -= d.defense + d.modifier
+                rolls = malm_odds.fudge_sum(2 * self.dice)
+            else:
+                base -= UNDEFENDED_DIFFICULTY
+                rolls = malm_odds.fudge_sum(self.dice)
+            self._memo[key] = {base + value: int(p * self.per_attack) for value, p in rolls.items()}
+        return self._memo[key]
+
+    def hits(self, attacker: int, defender: int, before: MemberState) -> tuple[tuple[MemberState, int], ...]:
+        """The defender's state after the attack, with its ways: ``rules.damage`` of each margin (ruling 5)."""
+        key = ("hits", attacker, defender, before)
+        if key not in self._memo:
+            member = self.members[defender]
+            stress = rules.Stress(rules.StressTrack(before[0], member.stress.physical.max),
+                                  rules.StressTrack(before[1], member.stress.mental.max))
+            target = rules.Defender(member.defense, stress, before[2], member.modifier, member.name)
+            after: dict[MemberState, int] = {}
+            for margin, ways in self.margins(attacker, defender).items():
+                state = after_attack(target, self.members[attacker].track, max(margin, 0))
+                after[state] = after.get(state, 0) + ways
+            self._memo[key] = tuple(after.items())
+        return self._memo[key]
+
+    def can_change(self, state: State, order: tuple[int, ...]) -> bool:
+        """E4: whether any attack of the round can hit at all (else nothing can ever change)."""
+        for attacker, rank in self.slots(order):
+            if state[attacker][2] >= rules.CONSEQUENCES_TO_TAKE_OUT:
+                continue
+            target = self.target(attacker, rank, state)
+            if target is None:
+                continue
+            if any(after != state[target] for after, _ in self.hits(attacker, target, state[target])):
+                return True
+        return False
+
+
+def after_attack(defender: rules.Defender, track: rules.Track, shifts: int) -> MemberState:
+    """The defender's state after ``shifts`` on ``track``: ``rules.damage`` (no consequence taken early)."""
+    hit = rules.damage(defender, track, shifts, take_consequence_early=False)
+    if hit.taken_out:
+        return OUT
+    return (hit.stress_after.physical.current, hit.stress_after.mental.current, hit.consequences_after)
+
+
+def round_step(conflict: Conflict, order: tuple[int, ...], state: State, exact: bool) -> list[tuple[State, object]]:
+    """One round from ``state``: every standing member attacks once, in order; the conflict can end
+    mid-round ("A member taken out acts no more", E3, E5). Counted in integer ways, then divided once."""
+    per_attack = conflict.per_attack
+    partial: dict[State, int] = {state: 1}
+    for attacker, rank in conflict.slots(order):
+        following: dict[State, int] = {}
+        for current, ways in partial.items():
+            if current[attacker][2] >= rules.CONSEQUENCES_TO_TAKE_OUT or conflict.outcome(current) is not None:
+                following[current] = following.get(current, 0) + ways * per_attack
+                continue
+            target = conflict.target(attacker, rank, current)
+            for after, hit_ways in conflict.hits(attacker, target, current[target]):
+                reached = current if after == current[target] else current[:target] + (after,) + current[target + 1:]
+                following[reached] = following.get(reached, 0) + ways * hit_ways
+        partial = following
+    denominator = per_attack ** len(order)
+    if exact:
+        return [(reached, Fraction(ways, denominator)) for reached, ways in partial.items()]
+    return [(reached, ways / denominator) for reached, ways in partial.items()]
+
+
+# --- the bound, before solving ----------------------------------------------------------------------
+
+def _tracks_against(conflict: Conflict, side: int) -> tuple[int, ...]:
+    """The stress tracks (0 physical, 1 mental) the other side's attacks can hit."""
+    kinds = {0 if m.track is rules.Track.PHYSICAL else 1 for m in conflict.members if m.side != side}
+    return tuple(sorted(kinds))
+
+
+def _member_bound(member: Member, tracks: tuple[int, ...]) -> int:
+    """States of one member: taken out, or any stress on the tracks attacked at each consequence level
+    left (at its starting level at most its current stress, after that at most the max)."""
+    maxima = (member.stress.physical.max, member.stress.mental.max)
+    now, full = 1, 1
+    for track in tracks:
+        now *= member.start()[track]
+        full *= maxima[track]
+    return 1 + now + (rules.CONSEQUENCES_TO_TAKE_OUT - 1 - member.consequences) * full
+
+
+FOCUS_COUNT_CAP = 150  # side states counted one by one at most (a refusal stays a few milliseconds)
+
+
+def _spread_side_bound(conflict: Conflict, side: int) -> int:
+    bound = 1
+    tracks = _tracks_against(conflict, side)
+    for index in conflict.side_members[side]:
+        bound *= _member_bound(conflict.members[index], tracks)
+    return bound
+
+
+def _focus_side_bound(conflict: Conflict, side: int) -> int:
+    """Side states under focus (E5). Attacked on one track, every attacker takes the same target,
+    which stays the target until it is out (a hit only lowers its key), and the untouched members
+    keep their order: so the members fall in a fixed order, one of them hurt at a time. Attacked on
+    both tracks, counted one by one (up to FOCUS_COUNT_CAP, else every combination)."""
+    tracks = _tracks_against(conflict, side)
+    if len(tracks) == 1:
+        return 1 + sum(_member_bound(conflict.members[index], tracks) - 1 for index in conflict.side_members[side])
+    counted = _focus_count(conflict, side, FOCUS_COUNT_CAP)
+    return counted if counted <= FOCUS_COUNT_CAP else _spread_side_bound(conflict, side)
+
+
+def _focus_count(conflict: Conflict, side: int, cap: int) -> int:
+    """Side states reachable when the other side focuses, counted on the side alone: from each
+    state, a hit of any size on the focused member of each attacked track. Stops above ``cap``."""
+    members = conflict.side_members[side]
+    tracks = _tracks_against(conflict, side)
+    maxima = [(conflict.members[i].stress.physical.max, conflict.members[i].stress.mental.max) for i in members]
+    start = tuple(conflict.members[i].start() for i in members)
+    threshold = conflict.concede_at[side]
+    seen, queue = {start}, deque([start])
+    while queue and len(seen) <= cap:
+        current = queue.popleft()
+        standing = [k for k, member in enumerate(current) if member[2] < rules.CONSEQUENCES_TO_TAKE_OUT]
+        if not standing or (threshold is not None and any(m[2] >= threshold for m in current)):
+            continue
+        for track in tracks:
+            k = min(standing, key=lambda k: (-current[k][2], current[k][track], k))
+            for shifts in range(1, current[k][track] + 1):
+                member = list(current[k])
+                if shifts < member[track]:
+                    member[track] -= shifts
+                elif member[2] + 1 >= rules.CONSEQUENCES_TO_TAKE_OUT:
+                    member = list(OUT)
+                else:
+                    member[track], member[2] = maxima[k][track], member[2] + 1
+                reached = current[:k] + (tuple(member),) + current[k + 1:]
+                if reached not in seen:
+                    seen.add(reached)
+                    queue.append(reached)
+    return len(seen)
+
+
+def turns_per_round(conflict: Conflict) -> int:
+    return len(conflict.order) if conflict.order is not None else len(conflict.members)
+
+
+def state_bound(conflict: Conflict) -> int:
+    """States the solve can reach, bounded before solving: the member states of each side
+    (``spread``: every combination; ``focus``: as ``_focus_side_bound``), times the turns of a round
+    (the solve runs turn by turn, see below), twice under ``initiative`` (a solve per order)."""
+    side_bound = _focus_side_bound if conflict.targeting == FOCUS else _spread_side_bound
+    members = side_bound(conflict, 0) * side_bound(conflict, 1)
+    return members * turns_per_round(conflict) * (2 if conflict.order is None else 1)
+
+
+# --- the odds ---------------------------------------------------------------------------------------
+
+def orders(conflict: Conflict) -> list[tuple[tuple[int, ...], Fraction]]:
+    """The order of action and its chance: as given, or E1 "Die Reihenfolge wird über einen
+    Intuitions-Wurf ermittelt" for 1 v 1, by the exact odds of ``malmsturm.initiative`` (ruling 4)."""
+    if conflict.order is not None:
+        return [(conflict.order, Fraction(1))]
+    participants = [rules.Participant(member.name, member.intuition) for member in conflict.members]
+    first = malm_odds.initiative(participants, dice=conflict.dice).outcomes
+    return [((0, 1), first[f"first:{participants[0].name}"]), ((1, 0), first[f"first:{participants[1].name}"])]
+
+
+def encounter_odds(conflict: Conflict, *, exact: bool, max_rounds: int | None = None,
+                   curve_rounds: int = 0) -> Odds:
+    """Outcomes ``wins:<side>`` (and ``stalemate``, ``undecided``); distributions
+    ``consequences:<member>`` at the end (2 = taken out); expected rounds and consequences."""
+    solved = []
+    for order, chance in orders(conflict):
+        if not chance:
+            continue
+        chain = solve_turns(conflict, order, exact=exact, max_rounds=max_rounds, curve_rounds=curve_rounds)
+        solved.append((chain, chance if exact else float(chance)))
+    outcomes = _mixed([(chain.outcomes, chance) for chain, chance in solved])
+    ends = _mixed([(chain.ends, chance) for chain, chance in solved])
+    distributions = {}
+    for index, member in enumerate(conflict.members):
+        distributions[f"consequences:{member.name}"] = _mixed([({end[index][2]: p}, 1) for end, p in ends.items()])
+    expected = {"rounds": sum(chain.expected_rounds * chance for chain, chance in solved)}
+    for name, distribution in distributions.items():
+        expected[name] = sum(value * p for value, p in distribution.items())
+    return Odds(outcomes=outcomes, distributions=distributions, expected=expected,
+                solver=Solver(sum(chain.states for chain, _ in solved), "exact" if exact else "float64",
+                              sum(chain.max_error * float(chance) for chain, chance in solved)),
+                curve=_mixed_curve(solved) if curve_rounds else None)
+
+
+# --- the solver: turn by turn -----------------------------------------------------------------------
+#
+# A round of N turns expanded as one step has up to (outcomes per attack)^N transitions; the same
+# chain turn by turn has N × (outcomes per attack) per state, and the states met within a round are
+# shared by every round that passes them. Turn by turn the chain is a DAG plus one cycle per state:
+# N misses in a row come back to the same turn of the next round. Its flow is solved in closed form
+# (v_0 = (a_0 + Σ_j a_j Π_{i≥j} miss_i) / (1 − Π miss), v_k = a_k + v_{k−1} miss_{k−1}), so one
+# forward pass over the states in order of damage is exact; rounds start at each visit of turn 0.
+# tests/systems/malmsturm/test_encounter.py holds it against chains.solve over ``round_step``.
+
+
+@dataclass
+class _Turns:
+    order: list[State]  # running states in an order every hit moves forward in
+    misses: dict[State, list[int]]  # per turn, ways that the state stays (attacker out: all)
+    exits: dict[State, list[tuple[tuple[State, int], ...]]]  # per turn, the states a hit reaches
+    ended: dict[State, str]
+    per_attack: int
+
+
+def _damage_order(conflict: Conflict) -> functools.partial:
+    """A number that every hit raises: consequences first, then stress lost."""
+    weights = [(m.stress.physical.max, m.stress.mental.max, m.stress.physical.max + m.stress.mental.max + 1)
+               for m in conflict.members]
+
+    def damage(state: State) -> int:
+        return sum(c * big + (p_max - p) + (m_max - m) for (p, m, c), (p_max, m_max, big) in zip(state, weights))
+
+    return damage
+
+
+def _explore_turns(conflict: Conflict, order: tuple[int, ...]) -> _Turns:
+    """Every state reachable turn by turn, with its misses and hits per turn. The other order of a
+    1 v 1 reaches the same states with the turns swapped, so it is explored once."""
+    if len(order) == 2 and ("turns", order[::-1]) in conflict._memo:
+        other = conflict._memo["turns", order[::-1]]
+        return _Turns(other.order, {state: ways[::-1] for state, ways in other.misses.items()},
+                      {state: exits[::-1] for state, exits in other.exits.items()}, other.ended, other.per_attack)
+    turns = conflict._memo["turns", order] = _explore(conflict, order)
+    return turns
+
+
+def _explore(conflict: Conflict, order: tuple[int, ...]) -> _Turns:
+    slots = conflict.slots(order)
+    per_attack = conflict.per_attack
+    misses: dict[State, list[int]] = {}
+    exits: dict[State, list[tuple]] = {}
+    ended: dict[State, str] = {}
+    start = conflict.start()
+    seen, stack = {start}, [start]
+    while stack:
+        state = stack.pop()
+        name = conflict.outcome(state)
+        if name is not None:
+            ended[state] = name
+            continue
+        state_misses, state_exits = [], []
+        for attacker, rank in slots:
+            if state[attacker][2] >= rules.CONSEQUENCES_TO_TAKE_OUT:
+                state_misses.append(per_attack)
+                state_exits.append(())
+                continue
+            target = conflict.target(attacker, rank, state)
+            miss, reached = 0, []
+            for after, ways in conflict.hits(attacker, target, state[target]):
+                if after == state[target]:
+                    miss += ways
+                    continue
+                following = state[:target] + (after,) + state[target + 1:]
+                reached.append((following, ways))
+                if following not in seen:
+                    seen.add(following)
+                    stack.append(following)
+            state_misses.append(miss)
+            state_exits.append(tuple(reached))
+        misses[state], exits[state] = state_misses, state_exits
+    return _Turns(sorted(misses, key=_damage_order(conflict)), misses, exits, ended, per_attack)
+
+
+def solve_turns(conflict: Conflict, order: tuple[int, ...], *, exact: bool, max_rounds: int | None = None,
+                curve_rounds: int = 0) -> chains.ChainOdds:
+    """What ``chains.solve`` over ``round_step`` gives, computed turn by turn (see above)."""
+    turns = _explore_turns(conflict, order)
+    number = _numbers(turns.per_attack, exact)
+    miss = {state: [number(ways) for ways in ways_list] for state, ways_list in turns.misses.items()}
+    horizon = min(curve_rounds, max_rounds) if max_rounds is not None else curve_rounds
+    if max_rounds is None and exact and horizon:  # the curve alone is pushed: floats are what it shows
+        floats = _numbers(turns.per_attack, False)
+        in_floats = {state: [floats(ways) for ways in ways_list] for state, ways_list in turns.misses.items()}
+        pushed = _push_rounds(conflict, turns, in_floats, floats, False, horizon)
+    else:
+        pushed = _push_rounds(conflict, turns, miss, number, exact, max(horizon, max_rounds or 0))
+    if max_rounds is None:
+        outcomes, ends, expected = _forward(conflict, turns, miss, number, exact)
+    else:
+        outcomes, ends, expected = pushed[0], pushed[1], pushed[2]
+    edges = sum(len(exits) + 1 for per_turn in turns.exits.values() for exits in per_turn)
+    max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + edges * (horizon + 1) * 2.0 ** -52
+    return chains.ChainOdds(outcomes=outcomes, ends=ends, expected_rounds=expected, curve=tuple(pushed[3][:horizon]),
+                            states=len(turns.misses) * len(order) + len(turns.ended), max_error=max_error)
+
+
+def _numbers(per_attack: int, exact: bool):
+    """ways -> probability, each distinct count converted once (a Fraction costs a gcd)."""
+    known: dict[int, object] = {}
+
+    def number(ways: int):
+        if ways not in known:
+            known[ways] = Fraction(ways, per_attack) if exact else ways / per_attack
+        return known[ways]
+
+    return number
+
+
+def _is_stalemate(misses: list) -> bool:
+    """E4: every turn of the round misses for certain."""
+    return all(m == 1 for m in misses)
+
+
+def _add(into: dict, key, value) -> None:
+    into[key] = into[key] + value if key in into else value
+
+
+def _forward(conflict: Conflict, turns: _Turns, miss: dict, number, exact: bool):
+    one = Fraction(1) if exact else 1.0
+    zero = one - one
+    turns_per_round = len(next(iter(turns.misses.values()), [None]))
+    arrivals: dict[State, list] = {conflict.start(): [one] + [zero] * (turns_per_round - 1)}
+    outcomes: dict[str, object] = {}
+    ends: dict[State, object] = {}
+    expected = zero
+    ended = turns.ended
+    for index, state in enumerate(turns.order):
+        if index % chains.COOPERATE_EVERY == chains.COOPERATE_EVERY - 1:
+            time.sleep(0)  # gevent workers are cooperative: give the other requests a turn
+        arrived = arrivals.pop(state, None)
+        if arrived is None:
+            continue
+        stays = miss[state]
+        if _is_stalemate(stays):
+            _add(outcomes, chains.STALEMATE, sum(arrived))
+            _add(ends, state, sum(arrived))
+            continue
+        around, entering = one, arrived[0]  # around: Π of the misses from turn j to the last turn
+        for turn in range(turns_per_round - 1, 0, -1):
+            around = around * stays[turn]
+            if arrived[turn]:
+                entering += arrived[turn] * around
+        visits = entering / (1 - around * stays[0])
+        expected += visits  # every visit of turn 0 starts a round
+        for turn, exits in enumerate(turns.exits[state]):
+            if turn:
+                visits = arrived[turn] + visits * stays[turn - 1]
+            following_turn = (turn + 1) % turns_per_round
+            for following, ways in exits:
+                flow = visits * number(ways)
+                if following in ended:
+                    _add(outcomes, ended[following], flow)
+                    _add(ends, following, flow)
+                else:
+                    slots = arrivals.get(following)
+                    if slots is None:
+                        slots = arrivals[following] = [zero] * turns_per_round
+                    slots[following_turn] += flow
+    for state in ended:  # the start itself may have ended
+        if state in arrivals:
+            total = sum(arrivals.pop(state))
+            _add(outcomes, ended[state], total)
+            _add(ends, state, total)
+    return outcomes, ends, expected
+
+
+def _push_rounds(conflict: Conflict, turns: _Turns, miss: dict, number, exact: bool, rounds: int):
+    """The mass pushed turn by turn for ``rounds`` rounds: outcomes and ends (what still runs is
+    ``undecided``), expected rounds played, and the curve after each round."""
+    one = Fraction(1) if exact else 1.0
+    outcomes: dict[str, object] = {}
+    ends: dict[State, object] = {}
+    expected = one - one
+    curve: list[dict[str, float]] = []
+    start = conflict.start()
+    running: dict[State, object] = {start: one}
+    running = _absorb_round_end(running, turns, miss, outcomes, ends)
+    turns_per_round = len(miss[start]) if start in miss else 0
+    for round_number in range(1, rounds + 1):
+        time.sleep(0)  # gevent workers are cooperative: give the other requests a turn
+        expected += sum(running.values())
+        for turn in range(turns_per_round):
+            following: dict[State, object] = {}
+            for state, mass in running.items():
+                stays = miss[state][turn]
+                if stays:
+                    _add(following, state, mass * stays)
+                for reached, ways in turns.exits[state][turn]:
+                    flow = mass * number(ways)
+                    if reached in turns.ended:
+                        _add(outcomes, turns.ended[reached], flow)
+                        _add(ends, reached, flow)
+                    else:
+                        _add(following, reached, flow)
+            running = following
+        running = _absorb_round_end(running, turns, miss, outcomes, ends)
+        curve.append({"round": round_number, "running": float(sum(running.values())),
+                      **{name: float(value) for name, value in outcomes.items()}})
+    if running:
+        outcomes[chains.UNDECIDED] = sum(running.values())
+        for state, mass in running.items():
+            _add(ends, state, mass)
+    return outcomes, ends, expected, curve
+
+
+def _absorb_round_end(running: dict, turns: _Turns, miss: dict, outcomes: dict, ends: dict) -> dict:
+    """At a round's end: ended states and stalemates (E4) leave the running mass."""
+    still = {}
+    for state, mass in running.items():
+        if state in turns.ended:
+            _add(outcomes, turns.ended[state], mass)
+            _add(ends, state, mass)
+        elif _is_stalemate(miss[state]):
+            _add(outcomes, chains.STALEMATE, mass)
+            _add(ends, state, mass)
+        else:
+            still[state] = mass
+    return still
+
+
+def _mixed(parts: list[tuple[dict, object]]) -> dict:
+    mixed: dict = {}
+    for values, weight in parts:
+        for key, p in values.items():
+            mixed[key] = mixed.get(key, 0) + p * weight
+    return mixed
+
+
+def _mixed_curve(solved: list) -> tuple[dict[str, float], ...]:
+    points = []
+    for round_index in range(len(solved[0][0].curve)):
+        point: dict[str, float] = {"round": solved[0][0].curve[round_index]["round"]}
+        for chain, chance in solved:
+            for name, value in chain.curve[round_index].items():
+                if name != "round":
+                    point[name] = point.get(name, 0.0) + value * float(chance)
+        points.append(point)
+    return tuple(points)
+
+
+# --- the rolling twin -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Turn:
+    round: int
+    attack: rules.AttackResult  # exactly what malmsturm.attack reports
+
+
+@dataclass(frozen=True)
+class MemberEnd:
+    name: str
+    side: str
+    stress: rules.Stress
+    consequences: int
+    consequences_taken: int  # in this conflict
+    taken_out: bool
+
+
+@dataclass(frozen=True)
+class EndState:
+    members: list[MemberEnd]
+    conceded: str | None  # the side that conceded (E3)
+
+
+@dataclass(frozen=True)
+class EncounterResult:
+    outcome: str
+    winner: str | None
+    rounds: int
+    initiative: rules.InitiativeResult | None  # as malmsturm.initiative reports it, with order: initiative
+    order: list[str]
+    steps: list[Turn]
+    end: EndState
+
+
+def play(conflict: Conflict, source: RandomSource, lang: str, *, max_rounds: int | None = None) -> EncounterResult:
+    """One conflict rolled turn by turn with ``rules.initiative`` and ``rules.attack``."""
+    initiative = None
+    order = conflict.order
+    if order is None:
+        participants = [rules.Participant(member.name, member.intuition) for member in conflict.members]
+        initiative = rules.initiative(participants, source, lang=lang, dice=conflict.dice)
+        names = [member.name for member in conflict.members]
+        order = tuple(names.index(entry.name) for entry in initiative.order)
+    state = list(conflict.start())
+    steps: list[Turn] = []
+    rounds, cap = 0, ROLLING_ROUND_CAP if max_rounds is None else max_rounds
+    while conflict.outcome(tuple(state)) is None and rounds < cap and conflict.can_change(tuple(state), order):
+        rounds += 1
+        for attacker, rank in conflict.slots(order):
+            if state[attacker][2] >= rules.CONSEQUENCES_TO_TAKE_OUT or conflict.outcome(tuple(state)) is not None:
+                continue
+            target = conflict.target(attacker, rank, tuple(state))
+            result = _attack(conflict, attacker, target, state[target], source, lang)
+            state[target] = OUT if result.taken_out else (
+                result.stress_after.physical.current, result.stress_after.mental.current, result.consequences_after)
+            steps.append(Turn(rounds, result))
+    final = tuple(state)
+    name = conflict.outcome(final) or (chains.UNDECIDED if conflict.can_change(final, order) else chains.STALEMATE)
+    return EncounterResult(name, name.removeprefix("wins:") if name.startswith("wins:") else None, rounds,
+                           initiative, [conflict.members[index].name for index in order], steps,
+                           _end(conflict, final))
+
+
+def _attack(conflict: Conflict, attacker: int, defender: int, before: MemberState, source: RandomSource,
+            lang: str) -> rules.AttackResult:
+    a, d = conflict.members[attacker], conflict.members[defender]
+    stress = rules.Stress(rules.StressTrack(before[0], d.stress.physical.max),
+                          rules.StressTrack(before[1], d.stress.mental.max))
+    return rules.attack(rules.Attacker(a.skill, a.attack, a.modifier, a.name),
+                        rules.Defender(d.defense if conflict.defend else None, stress, before[2], d.modifier, d.name),
+                        source, take_consequence_early=False, lang=lang, dice=conflict.dice,
+                        defend=conflict.defend, difficulty=UNDEFENDED_DIFFICULTY)
+
+
+def _end(conflict: Conflict, state: State) -> EndState:
+    members = []
+    for member, (physical, mental, consequences) in zip(conflict.members, state, strict=True):
+        out = consequences >= rules.CONSEQUENCES_TO_TAKE_OUT
+        stress = rules.Stress(rules.StressTrack(physical, member.stress.physical.max),
+                              rules.StressTrack(mental, member.stress.mental.max))
+        members.append(MemberEnd(member.name, conflict.side_names[member.side], stress, consequences,
+                                 consequences - member.consequences, out))
+    conceded = None
+    for side in (0, 1):
+        threshold = conflict.concede_at[side]
+        all_out = all(state[i][2] >= rules.CONSEQUENCES_TO_TAKE_OUT for i in conflict.side_members[side])
+        if conflict.lost(state, side) and threshold is not None and not all_out:
+            conceded = conflict.side_names[side]
+    return EndState(members, conceded)
