@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+# Two stamps: `make run` needs only the service's runtime dependencies (RUN_STAMP); `make test` and the
+# developer targets add the test extra and the SDK on top of them (STAMP).
+RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
 # npm ci writes this file: the JavaScript client's packages, from its committed lockfile.
 JS_STAMP := client-js/node_modules/.package-lock.json
@@ -15,15 +18,20 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml client/pyproject.toml
-	$(BIN)/pip install --quiet -e '.[test]' -e './client[verify,async]'
-	touch $(STAMP)
+$(RUN_STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/pip install --quiet -e .
+	touch $@
 
-run: $(STAMP)
+$(STAMP): $(RUN_STAMP) client/pyproject.toml
+	$(BIN)/pip install --quiet -e '.[test]' -e './client[verify,async]'
+	touch $@
+
+run: $(RUN_STAMP)
 	PORT=$(PORT) exec $(BIN)/gunicorn --config deploy/gunicorn.conf.py 'service:create_app()'
 
 test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE)
 	$(BIN)/ruff check .
+	$(BIN)/mypy service
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
@@ -49,19 +57,21 @@ $(JS_STAMP): client-js/package.json client-js/package-lock.json
 	cd client-js && npm ci --no-audit --no-fund
 
 # The JavaScript client's generated parts, from the committed spec: the operation table and method
-# types, the request/response types (openapi-typescript) and the vendored copies of its two
+# types, the request/response types (openapi-typescript) and the vendored copies of its three
 # runtime packages (so browsers load it without a build step). tests/web/test_client_js.py checks all of them.
 js-client: $(STAMP) $(JS_STAMP)
 	$(BIN)/python client-js/scripts/generate_operations.py
 	cd client-js && npx --no-install openapi-typescript ../openapi.yaml --default-non-nullable false --output src/openapi.d.ts --silent
 	cp client-js/node_modules/canonicalize/lib/canonicalize.js client-js/src/vendor/canonicalize.js
 	cp client-js/node_modules/@noble/ed25519/index.js client-js/src/vendor/noble-ed25519.js
+	mkdir -p client-js/src/vendor/noble-hashes
+	cd client-js/node_modules/@noble/hashes && cp sha2.js _md.js _u64.js utils.js ../../../src/vendor/noble-hashes/
 
 # The message catalogs: collect every message of the code into the template, then add new messages to
 # each language's catalog (service/locale/<lang>/LC_MESSAGES/wurfwerk.po) for translating. A new
 # language: $(BIN)/pybabel init -i service/locale/wurfwerk.pot -d service/locale -D wurfwerk -l <lang>
 messages: $(STAMP)
-	$(BIN)/pybabel extract --add-location=file --sort-output --omit-header -k marked:1c,2 -o service/locale/wurfwerk.pot service
+	$(BIN)/pybabel extract --add-location=file --sort-output --omit-header -k marked:1c,2 -k say -k say_n:1,2 -k Template -k plural_template:1,2 -k LimitMessage -o service/locale/wurfwerk.pot service
 	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -i service/locale/wurfwerk.pot -d service/locale -D wurfwerk
 
 # Rewrite the golden file of every chat line (tests/i18n/golden/) after a deliberate change of wording.
@@ -74,8 +84,9 @@ $(FOUNDRY_NODE): $(FOUNDRY)/package-lock.json
 	cd $(FOUNDRY) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# BASE_URL=https://…: where you publish dist/foundry/ (module.json's manifest and download point there).
 foundry:
-	bash $(FOUNDRY)/release.sh dist/foundry
+	BASE_URL='$(BASE_URL)' bash $(FOUNDRY)/release.sh dist/foundry
 
 clean:
 	rm -rf $(VENV) .pytest_cache client-js/node_modules $(FOUNDRY)/node_modules

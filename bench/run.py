@@ -2,7 +2,8 @@
 never part of `make test`).
 
 Every figure is a ratio measured in one run on this machine, against a floor measured in the same
-run: throughput and p99 of real operations against `/livez` of the same server, exact odds against
+run: throughput and p99 of every target against the bare Flask reference (bench/bare_app.py) served
+beside it, the service's `/livez` and `sign-only` (and, with --before, an earlier checkout), exact odds against
 icepool computing the same distribution, a 500-item batch against 500 single requests, worker RSS
 after 100,000 requests against after 1,000. Results go to stdout and bench/results.json.
 """
@@ -21,12 +22,16 @@ import tempfile
 import time
 from pathlib import Path
 
-import requests
+# The in-process parts count metrics across processes as production does; prometheus_client picks
+# its mode when it is imported, so before the imports below.
+os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="wurfwerk-bench-metrics-"))
 
-from bench import odds_speed
-from bench.load import cpu_seconds
-from service.platform.receipts import generate_private_key_pem
-from tests.deploy.processes import Gunicorn
+import requests  # noqa: E402
+
+from bench import encounter_speed, odds_speed  # noqa: E402
+from bench.load import cpu_seconds  # noqa: E402
+from service.platform.receipts import generate_private_key_pem  # noqa: E402
+from tests.deploy.processes import Gunicorn  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -73,45 +78,44 @@ REFERENCES = {
     "reference.parse_only": ("/bench/parse-only", OPERATIONS["paws.test"][1]),
     "reference.sign_only": ("/bench/sign-only", OPERATIONS["paws.test"][1]),
 }
+# The same signed answer from bench/bare_app.py: Flask without the service around it.
+BARE_SIGNED = "/bench/sign-only"
 
 
-def throughput(server, seconds: int, connections: int, rounds: int) -> dict:
-    """Every target right after the floor (`/livez`), and every operation next to its own run of
-    `sign-only`, ``rounds`` times over; each round gives a ratio and the median is reported, because
-    this machine's speed drifts by tens of per cent within minutes: a ratio is only as good as the
-    closeness in time of its two runs. The order of an operation and its `sign-only` run alternates
-    from round to round, so neither always runs first.
+def throughput(servers: dict, seconds: int, connections: int, rounds: int) -> dict:
+    """Every target beside the runs it is held to, ``rounds`` times over: the bare reference
+    (bench/bare_app.py: bare `/livez` for `/livez`, the bare signed answer for every POST), the
+    service's `/livez` (the floor) and, for operations, the service's `sign-only`; with a server of
+    an earlier checkout (``servers["before"]``), the same target on it too. Each round gives a ratio
+    per pair and the median is reported, because this machine's speed drifts by tens of per cent
+    within minutes: a ratio is only as good as the closeness in time of its two runs. The order of
+    a target's runs reverses from round to round, so none always runs first.
 
     Beside requests per second, each run records the server's CPU time per request (master and
     workers, from /proc): wrk shares the two cores, so requests per second also move with the share
     the scheduler gives the server, while CPU per request is what capacity is made of."""
+    service, bare, before = servers["service"], servers["bare"], servers.get("before")
     sign_path, sign_body = REFERENCES["reference.sign_only"]
-    targets = {**REFERENCES, **OPERATIONS}
-    pairs: dict[str, list[tuple[dict, dict]]] = {name: [] for name in targets}
-    beside_sign: dict[str, list[tuple[dict, dict]]] = {name: [] for name in OPERATIONS}
+    targets = {"livez": ("/livez", None), **REFERENCES, **OPERATIONS}
+    rounds_of: dict[str, list[dict[str, dict]]] = {name: [] for name in targets}
     for index in range(rounds):
         for name, (path, body) in targets.items():
-            floor = _wrk_with_cpu(server, "/livez", None, seconds, connections)
-            if name not in OPERATIONS:
-                pairs[name].append((floor, _wrk_with_cpu(server, path, body, seconds, connections)))
-                continue
-            if index % 2:  # which of the two runs first alternates from round to round
-                sign = _wrk_with_cpu(server, sign_path, sign_body, seconds, connections)
-                measured = _wrk_with_cpu(server, path, body, seconds, connections)
+            plan = {"measured": (service, path, body)}
+            if name == "livez":
+                plan["bare"] = (bare, "/livez", None)
             else:
-                measured = _wrk_with_cpu(server, path, body, seconds, connections)
-                sign = _wrk_with_cpu(server, sign_path, sign_body, seconds, connections)
-            pairs[name].append((floor, measured))
-            beside_sign[name].append((sign, measured))
-    report = {name: _summary(runs) for name, runs in pairs.items()}
-    for name, runs in beside_sign.items():  # the target: the ceiling of a signed POST, run beside it
-        report[name]["vs_sign_only"] = round(statistics.median(
-            measured["rps"] / sign["rps"] for sign, measured in runs), 3)
-        report[name]["capacity_vs_sign_only"] = round(statistics.median(
-            sign["cpu_us_per_request"] / measured["cpu_us_per_request"] for sign, measured in runs), 3)
-        report[name]["vs_sign_only_range"] = [round(min(m["rps"] / s["rps"] for s, m in runs), 3),
-                                              round(max(m["rps"] / s["rps"] for s, m in runs), 3)]
-    return report
+                plan["floor"] = (service, "/livez", None)
+                plan["bare"] = (bare, BARE_SIGNED, sign_body)
+            if name in OPERATIONS:
+                plan["sign"] = (service, sign_path, sign_body)
+            if before is not None:
+                plan["before"] = (before, path, body)
+            order = list(plan.items())
+            if index % 2:  # which run goes first alternates from round to round
+                order.reverse()
+            rounds_of[name].append({role: _wrk_with_cpu(server, target_path, target_body, seconds, connections)
+                                    for role, (server, target_path, target_body) in order})
+    return {name: _summary(runs) for name, runs in rounds_of.items()}
 
 
 def _wrk_with_cpu(server, path: str, body: dict | None, seconds: int, connections: int) -> dict:
@@ -121,22 +125,36 @@ def _wrk_with_cpu(server, path: str, body: dict | None, seconds: int, connection
     return row
 
 
-def _summary(runs: list[tuple[dict, dict]]) -> dict:
-    ratios = [measured["rps"] / floor["rps"] for floor, measured in runs]
-    p99_ratios = [measured["p99_ms"] / floor["p99_ms"] for floor, measured in runs]
-    return {
-        "throughput_ratio": round(statistics.median(ratios), 3),
-        "throughput_ratio_range": [round(min(ratios), 3), round(max(ratios), 3)],
-        "p99_ratio": round(statistics.median(p99_ratios), 3),
-        "cpu_us_per_request": round(statistics.median(measured["cpu_us_per_request"] for _, measured in runs)),
-        "floor_cpu_us_per_request": round(statistics.median(floor["cpu_us_per_request"] for floor, _ in runs)),
-        "rps": round(statistics.median(measured["rps"] for _, measured in runs)),
-        "floor_rps": round(statistics.median(floor["rps"] for floor, _ in runs)),
-        "p99_ms": round(statistics.median(measured["p99_ms"] for _, measured in runs), 2),
-        "floor_p99_ms": round(statistics.median(floor["p99_ms"] for floor, _ in runs), 2),
-        "non_2xx": sum(measured["non_2xx"] + floor["non_2xx"] for floor, measured in runs),
-        "socket_errors": sorted({run["socket_errors"] for pair in runs for run in pair} - {""}),
+def _summary(runs: list[dict[str, dict]]) -> dict:
+    """Medians of one target's rounds; ``vs_<role>`` is its requests per second over those of the
+    run of that role in the same round, ``capacity_vs_<role>`` the same from CPU per request."""
+    def median(values):
+        return statistics.median(list(values))
+
+    report = {
+        "rps": round(median(run["measured"]["rps"] for run in runs)),
+        "p99_ms": round(median(run["measured"]["p99_ms"] for run in runs), 2),
+        "cpu_us_per_request": round(median(run["measured"]["cpu_us_per_request"] for run in runs)),
+        "bare_rps": round(median(run["bare"]["rps"] for run in runs)),
+        "bare_p99_ms": round(median(run["bare"]["p99_ms"] for run in runs), 2),
+        "bare_cpu_us_per_request": round(median(run["bare"]["cpu_us_per_request"] for run in runs)),
     }
+    for role, key in (("bare", "vs_bare"), ("floor", "throughput_ratio"), ("sign", "vs_sign_only"),
+                      ("before", "vs_before")):
+        if role not in runs[0]:
+            continue
+        ratios = [run["measured"]["rps"] / run[role]["rps"] for run in runs]
+        report[key] = round(median(ratios), 3)
+        report[f"{key}_range"] = [round(min(ratios), 3), round(max(ratios), 3)]
+        report[f"capacity_{key}"] = round(median(
+            run[role]["cpu_us_per_request"] / run["measured"]["cpu_us_per_request"] for run in runs), 3)
+    report["p99_vs_bare"] = round(median(run["measured"]["p99_ms"] / run["bare"]["p99_ms"] for run in runs), 3)
+    if "before" in runs[0]:
+        report["before_vs_bare"] = round(median(run["before"]["rps"] / run["bare"]["rps"] for run in runs), 3)
+        report["before_p99_vs_bare"] = round(median(run["before"]["p99_ms"] / run["bare"]["p99_ms"] for run in runs), 3)
+    report["non_2xx"] = sum(row["non_2xx"] for run in runs for row in run.values())
+    report["socket_errors"] = sorted({row["socket_errors"] for run in runs for row in run.values()} - {""})
+    return report
 
 
 def _wsgi_caller(app, path: str, body: dict | None, headers: dict | None = None):
@@ -169,21 +187,31 @@ def _block(call, calls: int) -> float:
 def in_process(calls: int = 500, rounds: int = 9) -> dict:
     """The same comparison without sockets, wrk or gunicorn: WSGI calls into one app, so the ratio
     shows what the service itself costs per operation, undisturbed by the load generator sharing
-    the two cores. Floor and operation alternate in blocks of ``calls``; each pair of blocks gives
-    a ratio and the median counts, as over HTTP."""
+    the two cores. Floor, target and the bare reference (bench/bare_app.py: bare `/livez` for
+    `/livez`, the bare signed answer otherwise) alternate in blocks of ``calls``; each round gives
+    ratios and their median counts, as over HTTP. Metrics count in multiprocess mode, as in
+    production (see the top of this module)."""
+    from bench.bare_app import make as make_bare
     from bench.reference_app import make
 
-    app = make({"signing_key_pem": generate_private_key_pem()})
+    pem = generate_private_key_pem()
+    app = make({"signing_key_pem": pem})
+    bare = make_bare(pem)
     floor_call = _wsgi_caller(app, "/livez", None)
     _block(floor_call, calls)  # warm up
     report = {}
-    for name, (path, body) in {**REFERENCES, **OPERATIONS}.items():
+    for name, (path, body) in {"livez": ("/livez", None), **REFERENCES, **OPERATIONS}.items():
         call = _wsgi_caller(app, path, body)
+        bare_call = _wsgi_caller(bare, "/livez", None) if body is None else _wsgi_caller(bare, BARE_SIGNED, body)
         _block(call, calls)
-        pairs = [(_block(floor_call, calls), _block(call, calls)) for _ in range(rounds)]
-        report[name] = {"us": round(statistics.median(seconds for _, seconds in pairs) * 1e6),
-                        "livez_us": round(statistics.median(floor for floor, _ in pairs) * 1e6),
-                        "throughput_ratio": round(statistics.median(floor / seconds for floor, seconds in pairs), 3)}
+        _block(bare_call, calls)
+        blocks = [(_block(floor_call, calls), _block(call, calls), _block(bare_call, calls)) for _ in range(rounds)]
+        report[name] = {"us": round(statistics.median(seconds for _, seconds, _ in blocks) * 1e6),
+                        "livez_us": round(statistics.median(floor for floor, _, _ in blocks) * 1e6),
+                        "bare_us": round(statistics.median(bare for _, _, bare in blocks) * 1e6),
+                        "throughput_ratio": round(statistics.median(floor / seconds for floor, seconds, _ in blocks),
+                                                  3),
+                        "vs_bare": round(statistics.median(bare / seconds for _, seconds, bare in blocks), 3)}
     return report
 
 
@@ -193,7 +221,8 @@ def derived_vs_secure(calls: int = 500, rounds: int = 9) -> dict:
     (whose signature is checked on every call), alternating in blocks; the median of the per-round
     ratios. Also the source alone, without the request around it: 3 d6 from each source."""
     from bench.reference_app import make
-    from service.platform.randomness import SecureSource, derived_source, idempotency_label
+    from service.platform.derived_randomness import derived_source, idempotency_label
+    from service.platform.randomness import SecureSource
 
     app = make({"signing_key_pem": generate_private_key_pem()})
     path, body = OPERATIONS["paws.test"]
@@ -276,15 +305,17 @@ def main() -> None:
     # Many short runs rather than a few long ones: a ratio is only as good as the closeness in time
     # of its two runs, and the median of ten is steadier than that of five.
     parser.add_argument("--seconds", type=int, default=2, help="length of each wrk run")
-    parser.add_argument("--rounds", type=int, default=10, help="floor/operation pairs per operation")
+    parser.add_argument("--rounds", type=int, default=10, help="rounds of every target and its references")
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--memory-requests", type=int, default=100_000)
-    parser.add_argument("--only", choices=["throughput", "in_process", "derived", "odds", "batch", "memory"],
-                        action="append")
+    parser.add_argument("--only", action="append",
+                        choices=["throughput", "in_process", "derived", "odds", "encounters", "batch", "memory"])
+    parser.add_argument("--before", type=Path, metavar="CHECKOUT",
+                        help="also serve this earlier checkout and report each target against it (vs_before)")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install wrk")
-    wanted = set(args.only or ["throughput", "in_process", "derived", "odds", "batch", "memory"])
+    wanted = set(args.only or ["throughput", "in_process", "derived", "odds", "encounters", "batch", "memory"])
     results: dict = {"machine": {"cpus": os.cpu_count()}}
     if "in_process" in wanted:
         results["in_process"] = in_process()
@@ -295,29 +326,41 @@ def main() -> None:
     if "odds" in wanted:
         results["odds"] = odds_speed.run()
         print(json.dumps({"odds": results["odds"]}, indent=2), flush=True)
+    if "encounters" in wanted:
+        results["encounters"] = encounter_speed.run()
     tmp = Path(tempfile.mkdtemp(prefix="wurfwerk-bench-"))
     key = tmp / "key.pem"
     key.write_text(generate_private_key_pem())
     # Capacity is measured at saturation (wrk keeps 32 requests in flight), where load shedding would
     # answer part of them with 503: it is switched off here (`python -m bench.load overload` measures it).
     env = {"WURFWERK_SIGNING_KEY_FILE": str(key), "WURFWERK_MAX_QUEUE_DELAY": "3600"}
-    server = Gunicorn(tmp, env=env, workers=int(os.environ.get("WEB_CONCURRENCY", "2")),
-                      app="bench.reference_app:make()").start()
+    workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+    servers = {"service": Gunicorn(tmp, env=env, workers=workers, app="bench.reference_app:make()")}
+    if wanted & {"throughput"}:
+        servers["bare"] = Gunicorn(tmp, env={**env, "GUNICORN_WORKER_CLASS": "bench.bare_app.BareWorker"},
+                                   workers=workers, name="bare", app="bench.bare_app:make()")
+        if args.before:  # an earlier checkout of the repository, served by this .venv
+            servers["before"] = Gunicorn(tmp, env={**env, "PYTHONPATH": str(args.before)}, workers=workers,
+                                         name="before", app="bench.reference_app:make()", root=args.before)
     try:
+        for server in servers.values():
+            server.start()
         for name, (path, body) in {**REFERENCES, **OPERATIONS}.items():  # fail fast on a wrong body
-            response = requests.post(server.url + path, json=body, timeout=10)
-            assert response.status_code == 200, (name, response.text)
+            for server in {servers["service"], servers.get("before")} - {None}:
+                response = requests.post(server.url + path, json=body, timeout=10)
+                assert response.status_code == 200, (name, response.text)
         if "throughput" in wanted:
-            results["throughput"] = throughput(server, args.seconds, args.connections, args.rounds)
+            results["throughput"] = throughput(servers, args.seconds, args.connections, args.rounds)
             print(json.dumps({"throughput": results["throughput"]}, indent=2), flush=True)
         if "batch" in wanted:
-            results["batch"] = batch_vs_single(server)
+            results["batch"] = batch_vs_single(servers["service"])
             print(json.dumps({"batch": results["batch"]}, indent=2), flush=True)
         if "memory" in wanted:
-            results["memory"] = memory(server, args.memory_requests)
+            results["memory"] = memory(servers["service"], args.memory_requests)
             print(json.dumps({"memory": results["memory"]}, indent=2), flush=True)
     finally:
-        server.stop()
+        for server in servers.values():
+            server.stop()
         shutil.rmtree(tmp, ignore_errors=True)
     (ROOT / "bench" / "results.json").write_text(json.dumps(results, indent=2) + "\n")
 

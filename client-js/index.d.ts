@@ -48,6 +48,14 @@ export interface Verification {
   reason: string;
 }
 
+/** What a person should see: ✓ verified, ✗ not genuine, or not checked (and why). */
+export interface Verdict {
+  state: "verified" | "not-genuine" | "not-checked";
+  cause: "signature" | "no-receipt" | "unknown-key" | "keys-unreachable" | "error";
+  kid: string | null;
+  reason: string;
+}
+
 export interface Operation {
   id: OperationId;
   method: "GET" | "POST";
@@ -79,9 +87,12 @@ export class Client {
   keys(options?: CallOptions): Promise<ResponseBody<"keys.list">>;
   batch(items: RequestBody<"batch.run">["requests"], options?: CallOptions): Promise<ResponseBody<"batch.run">>;
   verify(response: object): Promise<Verification>;
+  /** Never rejects: keys that cannot be fetched give `not-checked`, never `not-genuine`. */
+  check(response: object): Promise<Verdict>;
 }
 
 export function verifyReceipt(response: unknown, jwks: { keys: Array<{ kid: string; kty: string; crv: string; x: string }> }): Promise<Verification>;
+export function receiptVerdict(check: Verification | undefined, error?: unknown): Verdict;
 export function signingPayload(response: { receipt: object }): Uint8Array;
 export function methodName(operationId: string): string;
 export const OPERATIONS: readonly Operation[];

@@ -3,6 +3,7 @@
 Every value can be moved by the environment; the defaults are the production ones.
 """
 
+import logging
 import os
 import shutil
 import signal
@@ -15,6 +16,12 @@ import tempfile
 # (Only at the first load: on SIGHUP gunicorn reads this file again, and its own handler must stay.)
 if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+
+# prometheus_client chooses between in-memory and multiprocess samples once, when it is first imported,
+# and the import below imports it (through the service package): the directory must be in the
+# environment before, or every worker counts in memory that /metrics never reads (it reads the files).
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="wurfwerk-metrics-")
 
 from service.config import ConfigError, config_from_env  # noqa: E402  (after the handler: a slow import)
 
@@ -107,19 +114,51 @@ control_socket_disable = True
 
 
 def on_starting(server):
-    """In the master, before any worker exists: the metrics directory and the development key."""
-    _prepare_metrics_dir()
+    """In the master, before any worker exists: the metrics directory, the development key, and the
+    address in gunicorn's "Listening at:" line."""
+    _empty_metrics_dir()
     _ensure_signing_key(server)
+    server.log.error_log.addFilter(_ListeningAddresses(server.cfg))
 
 
-def _prepare_metrics_dir():
-    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
-    if not directory:
-        directory = tempfile.mkdtemp(prefix="wurfwerk-metrics-")
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = directory
-    # Samples of an earlier run would be counted again: start empty.
+def _empty_metrics_dir():
+    """Samples of an earlier run would be counted again: start empty (set at the top of this file)."""
+    directory = os.environ["PROMETHEUS_MULTIPROC_DIR"]
     shutil.rmtree(directory, ignore_errors=True)
     os.makedirs(directory, exist_ok=True)
+
+
+class _ListeningAddresses(logging.Filter):
+    """With reuse_port the master binds nothing (each worker binds its own socket), so gunicorn's
+    "Listening at: %s (%s)" names no address; this fills in the configured ones."""
+
+    def __init__(self, cfg):
+        super().__init__()
+        scheme = "https" if cfg.is_ssl else "http"
+        self.addresses = ",".join(_url(scheme, address) for address in cfg.address)
+
+    def filter(self, record):
+        if record.msg == "Listening at: %s (%s)" and not record.args[0]:
+            record.args = (self.addresses, *record.args[1:])
+        return True
+
+
+def _url(scheme: str, address) -> str:
+    if isinstance(address, str):
+        return f"unix:{address}"
+    host, port = address[:2]
+    return f"{scheme}://[{host}]:{port}" if ":" in host else f"{scheme}://{host}:{port}"
+
+
+def when_ready(server):
+    """Which key the workers sign with, by its kid (the public thumbprint; never the key)."""
+    from service.platform.receipts import KeyRing
+
+    settings = config_from_env()  # now with the development key file, if _ensure_signing_key chose one
+    source = ("WURFWERK_SIGNING_KEY" if os.environ.get("WURFWERK_SIGNING_KEY")
+              else f"WURFWERK_SIGNING_KEY_FILE={os.environ['WURFWERK_SIGNING_KEY_FILE']}")
+    server.log.info("Signing receipts with kid %s (from %s)",
+                    KeyRing.from_pem(settings.signing_key_pem, settings.verify_keys_pem).kid, source)
 
 
 def _ensure_signing_key(server):

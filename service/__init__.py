@@ -8,16 +8,18 @@ from importlib.metadata import version
 from typing import Any
 
 from flask import Flask
-from flask_cors import CORS
 
 from service.config import Config, config_from_env
 from service.platform.api import WurfwerkApi
+from service.platform.cors import install_cors
+from service.platform.flaskapp import ServiceFlask
 from service.platform.hooks import install_hooks
+from service.platform.i18n import install_language_headers
 from service.platform.jsonio import OrjsonProvider
 from service.platform.metrics import install_metrics
 from service.platform.openapi import document_systems
 from service.platform.operations import operations_of, route
-from service.platform.problems import register_problem_handlers
+from service.platform.problems import register_glossaries, register_problem_handlers
 from service.platform.receipts import KeyRing, generate_private_key_pem
 from service.platform.routes import make_platform_blueprint
 from service.platform.runtime import Runtime
@@ -34,7 +36,7 @@ def create_app(test_config: Mapping[str, Any] | Config | None = None) -> Flask:
     config = _resolve_config(test_config)
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s %(message)s")
 
-    app = Flask(__name__)
+    app = ServiceFlask(__name__)
     app.json = OrjsonProvider(app)
     app.config.update(
         MAX_CONTENT_LENGTH=config.limits.body_bytes,
@@ -49,10 +51,9 @@ def create_app(test_config: Mapping[str, Any] | Config | None = None) -> Flask:
 
     register_problem_handlers(app)
     install_hooks(app)
+    install_language_headers(app)
     install_metrics(app)
-    CORS(app, origins=list(config.cors_origins),
-         allow_headers=["Content-Type", "Authorization", "X-Request-ID", "Idempotency-Key"],
-         expose_headers=["X-Request-ID"], max_age=600, send_wildcard=config.cors_origins == ("*",))
+    install_cors(app, config.cors_origins)
     install_web(app)
 
     api = WurfwerkApi(app)
@@ -83,6 +84,7 @@ def _register_systems(app: Flask, api: WurfwerkApi) -> None:
     operations = operations_of(app)
     batchable = {id_: operation for id_, operation in operations.items() if operation.method == "POST"}
     catalogue = [system.catalogue_entry() for system in systems]
+    register_glossaries(app, {system.id: system.glossary for system in systems})
     api.register_blueprint(make_platform_blueprint(catalogue, batchable))
     document_systems(api, app, systems)
 

@@ -1,26 +1,27 @@
-"""Every ``WURFWERK_*`` setting, declared once in ``SETTINGS``; everything else follows from that list.
+"""Every ``WURFWERK_*`` setting, declared once, as a typed field of ``Config`` or ``Limits``.
 
-A declaration gives the variable's name, the ``Config`` attribute it fills, its type, its default (as
-the text an operator would write) and its meaning. From ``SETTINGS`` come:
+A field gives the attribute's type and, through ``setting(...)``, the variable's name, its kind,
+its default (as the text an operator would write) and its meaning. From those two frozen
+dataclasses come:
 
-- ``Config`` and ``Limits``, the frozen dataclasses the app reads (``current_runtime().config``);
+- the values the app reads (``current_runtime().config``, typed for mypy and readers alike);
 - ``config_from_env()``, which reads and checks every variable (a bad value is a ``ConfigError``
   naming the variable; an empty variable means unset);
-- the limits the schemas enforce (a setting with ``limit=True`` lands in ``Config.limits`` and its
-  variable is named in every "over the limit" message);
-- the README's configuration table and ``.env.example`` (``make generate`` writes both;
-  tests/platform/test_config.py fails when either drifts).
+- the limits the schemas enforce (a field of ``Limits``; its variable is named in every "over the
+  limit" message);
+- ``SETTINGS``, the table in declaration order, which writes the README's configuration table and
+  ``.env.example`` (``make generate`` writes both; tests/platform/test_config.py fails when either
+  drifts).
 
-Adding a setting is one line in ``SETTINGS``, e.g.::
+Adding a setting is one field, e.g. in ``Limits``::
 
-    Setting("WURFWERK_MAX_DICE_PER_SIDE", "dice_per_side", POSITIVE_INT, "10", "Most dice of one side.", limit=True),
+    dice_per_side: int = setting("WURFWERK_MAX_DICE_PER_SIDE", POSITIVE_INT, "10", "Most dice of one side.")
 
 then ``make generate``. The app reads it as ``config.<attribute>`` (``config.limits.<attribute>``
-for a limit). Types: ``TEXT``, ``CSV`` (comma-separated, a tuple), ``POSITIVE_INT``, ``SECONDS``
-(a positive number), ``FLAG`` (``1/true/yes/on`` or ``0/false/no/off``), ``LOG_LEVEL``; a new type
+for a limit). Kinds: ``TEXT``, ``CSV`` (comma-separated, a tuple), ``POSITIVE_INT``, ``SECONDS``
+(a positive number), ``FLAG`` (``1/true/yes/on`` or ``0/false/no/off``), ``LOG_LEVEL``; a new kind
 is a ``Kind`` (its Python type and a parse function). ``with_file=True`` also accepts
-``<NAME>_FILE``, a file holding the value (for secrets).
-"""
+``<NAME>_FILE``, a file holding the value (for secrets)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ import logging
 import os
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields, make_dataclass, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -101,13 +102,15 @@ LOG_LEVEL = Kind(str, _log_level)
 
 @dataclass(frozen=True)
 class Setting:
+    """What a field of ``Config`` or ``Limits`` declares: its variable, kind, default text and help."""
+
     env: str
-    attribute: str
     kind: Kind
     default: str
     help: str
-    limit: bool = False
     with_file: bool = False
+    attribute: str = ""  # the field it fills (set when the table is read)
+    limit: bool = False  # a field of Limits
 
     def value(self, env: Mapping[str, str]) -> Any:
         return self.kind.parse(self.raw(env), self.env)
@@ -121,62 +124,71 @@ class Setting:
         return self.default
 
 
-# One line per setting. Limits (``limit=True``) are caps on work; schemas enforce them.
-SETTINGS: tuple[Setting, ...] = (
-    Setting("WURFWERK_SIGNING_KEY", "signing_key_pem", TEXT, "", "PEM (PKCS#8) Ed25519 private key that signs receipts.", with_file=True),
-    Setting("WURFWERK_VERIFY_KEYS", "verify_keys_pem", TEXT, "", "Extra PEM public keys that verify but never sign (key rotation).", with_file=True),
-    Setting("WURFWERK_REQUIRE_SIGNING_KEY", "require_signing_key", FLAG, "0", "1 (the image, the Kubernetes manifests): no configured key is a startup error, and a key made up at startup makes /readyz answer 503."),
-    Setting("WURFWERK_DEV_KEY_FILE", "dev_key_file", TEXT, ".dev/signing-key.pem", "Where `make run` creates a development key when no key is configured."),
-    Setting("WURFWERK_API_KEYS", "api_keys", CSV, "", "Comma-separated API keys; when set, every /v1 call except /v1/keys needs `Authorization: Bearer <key>`."),
-    Setting("WURFWERK_TICKET_KEYS", "ticket_keys", CSV, "", "Comma-separated API keys that may issue roll tickets (`POST /v1/tickets`, e.g. the game master's); empty: every API key may. Each must also be in WURFWERK_API_KEYS."),
-    Setting("WURFWERK_CORS_ORIGINS", "cors_origins", CSV, "*", "Comma-separated origins allowed by CORS (`*` for any)."),
+def setting(env: str, kind: Kind, default: str, help: str, *, with_file: bool = False) -> Any:
+    """A field of the settings table: its default is ``default`` parsed as ``kind``."""
+    declared = Setting(env, kind, default, help, with_file)
+    return field(default=kind.parse(default, env), metadata={"setting": declared})
+
+
+# The settings table: one field per setting. Limits are caps on work; schemas enforce them.
+@dataclass(frozen=True)
+class Limits:
+    """Caps on work, by attribute; an over-the-limit message names the limit's variable."""
+
+    body_bytes: int = setting("WURFWERK_MAX_BODY_BYTES", POSITIVE_INT, "65536", "Largest request body in bytes (413 above).")
+    pool_dice: int = setting("WURFWERK_MAX_POOL_DICE", POSITIVE_INT, "100", "Most dice in one pool.")
+    bag_marbles: int = setting("WURFWERK_MAX_BAG_MARBLES", POSITIVE_INT, "100", "Most marbles in one bag.")
+    participants: int = setting("WURFWERK_MAX_PARTICIPANTS", POSITIVE_INT, "20", "Most participants in one contest or party.")
+    parties: int = setting("WURFWERK_MAX_PARTIES", POSITIVE_INT, "8", "Most parties in one conflict.")
+    batch_items: int = setting("WURFWERK_MAX_BATCH_ITEMS", POSITIVE_INT, "500", "Most requests in one batch.")
+    die_sides: int = setting("WURFWERK_MAX_DIE_SIDES", POSITIVE_INT, "100", "Most sides of one die (the least is 2).")
+    extended_target: int = setting("WURFWERK_MAX_EXTENDED_TARGET", POSITIVE_INT, "100", "Highest `required` of an extended test.")
+    encounter_states: int = setting("WURFWERK_MAX_ENCOUNTER_STATES", POSITIVE_INT, "20000", "Most states of one encounter (`/encounter/odds`), bounded from the body before solving (422 `encounter-too-large` above).")
+    encounter_exact_states: int = setting("WURFWERK_MAX_ENCOUNTER_EXACT_STATES", POSITIVE_INT, "300", "Most states an encounter is solved for in exact fractions; above, `exact: auto` answers in float64 and `exact: required` is refused.")
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every setting by attribute; the limits under ``limits``."""
+
+    signing_key_pem: str = setting("WURFWERK_SIGNING_KEY", TEXT, "", "PEM (PKCS#8) Ed25519 private key that signs receipts.", with_file=True)
+    verify_keys_pem: str = setting("WURFWERK_VERIFY_KEYS", TEXT, "", "Extra PEM public keys that verify but never sign (key rotation).", with_file=True)
+    require_signing_key: bool = setting("WURFWERK_REQUIRE_SIGNING_KEY", FLAG, "0", "1 (the image, the Kubernetes manifests): no configured key is a startup error, and a key made up at startup makes /readyz answer 503.")
+    dev_key_file: str = setting("WURFWERK_DEV_KEY_FILE", TEXT, ".dev/signing-key.pem", "Where `make run` creates a development key when no key is configured.")
+    api_keys: tuple[str, ...] = setting("WURFWERK_API_KEYS", CSV, "", "Comma-separated API keys; when set, every /v1 call except /v1/keys needs `Authorization: Bearer <key>`.")
+    ticket_keys: tuple[str, ...] = setting("WURFWERK_TICKET_KEYS", CSV, "", "Comma-separated API keys that may issue roll tickets (`POST /v1/tickets`, e.g. the game master's); empty: every API key may. Each must also be in WURFWERK_API_KEYS.")
+    cors_origins: tuple[str, ...] = setting("WURFWERK_CORS_ORIGINS", CSV, "*", "Comma-separated origins allowed by CORS (`*` for any).")
     # Serving (service/platform/worker.py, deploy/gunicorn.conf.py): what a client may send, how long it may take, overload.
-    Setting("WURFWERK_READ_TIMEOUT", "read_timeout", SECONDS, "10", "Seconds a client has to send a request's head (from connecting or from the previous answer, so idle kept-alive connections close too), and again its body (408 after it); then the connection is closed."),
-    Setting("WURFWERK_MAX_REQUEST_LINE", "request_line_bytes", POSITIVE_INT, "4094", "Longest request line (method, path with query, version) in bytes (414 above; at most 8190)."),
-    Setting("WURFWERK_MAX_HEADER_FIELDS", "header_fields", POSITIVE_INT, "100", "Most header fields in one request (431 above)."),
-    Setting("WURFWERK_MAX_HEADER_BYTES", "header_field_bytes", POSITIVE_INT, "8190", "Longest header field, name and value, in bytes (431 above)."),
-    Setting("WURFWERK_MAX_QUEUE_DELAY", "max_queue_delay", SECONDS, "1", "Seconds a /v1 request may wait for its worker; while a worker's measured wait is longer it refuses /v1 requests with 503 and Retry-After."),
-    Setting("WURFWERK_RETRY_AFTER", "retry_after", POSITIVE_INT, "1", "Seconds an overloaded replica's 503 asks the client to wait (`Retry-After`)."),
-    Setting("WURFWERK_MAX_BODY_BYTES", "body_bytes", POSITIVE_INT, "65536", "Largest request body in bytes (413 above).", limit=True),
-    Setting("WURFWERK_MAX_POOL_DICE", "pool_dice", POSITIVE_INT, "100", "Most dice in one pool.", limit=True),
-    Setting("WURFWERK_MAX_BAG_MARBLES", "bag_marbles", POSITIVE_INT, "100", "Most marbles in one bag.", limit=True),
-    Setting("WURFWERK_MAX_PARTICIPANTS", "participants", POSITIVE_INT, "20", "Most participants in one contest or party.", limit=True),
-    Setting("WURFWERK_MAX_PARTIES", "parties", POSITIVE_INT, "8", "Most parties in one conflict.", limit=True),
-    Setting("WURFWERK_MAX_BATCH_ITEMS", "batch_items", POSITIVE_INT, "500", "Most requests in one batch.", limit=True),
-    Setting("WURFWERK_MAX_DIE_SIDES", "die_sides", POSITIVE_INT, "100", "Most sides of one die (the least is 2).", limit=True),
-    Setting("WURFWERK_MAX_EXTENDED_TARGET", "extended_target", POSITIVE_INT, "100", "Highest `required` of an extended test.", limit=True),
-    Setting("WURFWERK_MAX_ENCOUNTER_STATES", "encounter_states", POSITIVE_INT, "20000", "Most states of one encounter (`/encounter/odds`), bounded from the body before solving (422 `encounter-too-large` above).", limit=True),
-    Setting("WURFWERK_MAX_ENCOUNTER_EXACT_STATES", "encounter_exact_states", POSITIVE_INT, "300", "Most states an encounter is solved for in exact fractions; above, `exact: auto` answers in float64 and `exact: required` is refused.", limit=True),
-    Setting("WURFWERK_LOG_LEVEL", "log_level", LOG_LEVEL, "INFO", "Python log level of the service."),
-)
+    read_timeout: float = setting("WURFWERK_READ_TIMEOUT", SECONDS, "10", "Seconds a client has to send a request's head (from connecting or from the previous answer, so idle kept-alive connections close too), and again its body (408 after it); then the connection is closed.")
+    request_line_bytes: int = setting("WURFWERK_MAX_REQUEST_LINE", POSITIVE_INT, "4094", "Longest request line (method, path with query, version) in bytes (414 above; at most 8190).")
+    header_fields: int = setting("WURFWERK_MAX_HEADER_FIELDS", POSITIVE_INT, "100", "Most header fields in one request (431 above).")
+    header_field_bytes: int = setting("WURFWERK_MAX_HEADER_BYTES", POSITIVE_INT, "8190", "Longest header field, name and value, in bytes (431 above).")
+    max_queue_delay: float = setting("WURFWERK_MAX_QUEUE_DELAY", SECONDS, "1", "Seconds a /v1 request may wait for its worker; while a worker's measured wait is longer it refuses /v1 requests with 503 and Retry-After.")
+    retry_after: int = setting("WURFWERK_RETRY_AFTER", POSITIVE_INT, "1", "Seconds an overloaded replica's 503 asks the client to wait (`Retry-After`).")
+    limits: Limits = field(default_factory=Limits)  # the limit settings, in this place of the table
+    log_level: str = setting("WURFWERK_LOG_LEVEL", LOG_LEVEL, "INFO", "Python log level of the service.")
 
-LIMIT_SETTINGS = tuple(setting for setting in SETTINGS if setting.limit)
+    def with_overrides(self, overrides: Mapping[str, object]) -> Config:
+        """A copy with some attributes replaced (tests pass ``{"signing_key_pem": ..., "limits": ...}``)."""
+        unknown = set(overrides) - {f.name for f in fields(self)}
+        if unknown:
+            raise ConfigError(f"unknown config keys: {sorted(unknown)}")
+        return replace(self, **overrides)  # type: ignore[arg-type]  # checked by name above
 
 
-def _dataclass(name: str, settings: tuple[Setting, ...], doc: str, extra=(), namespace=None) -> type:
-    columns = [(s.attribute, s.kind.type, field(default=s.kind.parse(s.default, s.env))) for s in settings]
-    cls = make_dataclass(name, [*columns, *extra], frozen=True, namespace=namespace or {})
-    cls.__module__, cls.__doc__ = __name__, doc
-    return cls
+def _settings(table: type, *, limit: bool = False) -> tuple[Setting, ...]:
+    """The declared settings of ``table`` in order, the limits in their place."""
+    found: list[Setting] = []
+    for column in fields(table):
+        if column.name == "limits":
+            found += _settings(Limits, limit=True)
+        else:
+            found.append(replace(column.metadata["setting"], attribute=column.name, limit=limit))
+    return tuple(found)
 
 
-Limits = _dataclass("Limits", LIMIT_SETTINGS, "Caps on work (``limit=True`` settings), by attribute.")
-
-
-def _with_overrides(self, overrides: Mapping[str, object]):
-    """A copy with some attributes replaced (tests pass ``{"signing_key_pem": ..., "limits": ...}``)."""
-    unknown = set(overrides) - {f.name for f in fields(self)}
-    if unknown:
-        raise ConfigError(f"unknown config keys: {sorted(unknown)}")
-    return replace(self, **overrides)
-
-
-Config = _dataclass(
-    "Config", tuple(s for s in SETTINGS if not s.limit),
-    "Every setting by attribute; the limits under ``limits``.",
-    extra=[("limits", Limits, field(default_factory=Limits))],
-    namespace={"with_overrides": _with_overrides},
-)
+SETTINGS = _settings(Config)
+LIMIT_SETTINGS = tuple(declared for declared in SETTINGS if declared.limit)
 
 
 def _read_file(path: str, variable: str) -> str:

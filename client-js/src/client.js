@@ -2,7 +2,7 @@
 // one method per operation grouped by system. A new operation needs `make js-client`, no hand edit.
 import { OPERATIONS } from "./operations.js";
 import { WurfwerkError, problemError, problemOf } from "./errors.js";
-import { verifyReceipt } from "./receipts.js";
+import { receiptVerdict, verifyReceipt } from "./receipts.js";
 
 const BY_ID = new Map(OPERATIONS.map((operation) => [operation.id, operation]));
 const DEFAULT_TIMEOUT_MS = 10000;
@@ -121,5 +121,18 @@ export class Client {
       return this.verify(response);
     }
     return verdict;
+  }
+
+  /**
+   * The verdict for people: resolves to `{state, cause, kid, reason}` with `state` one of
+   * `verified`, `not-genuine` and `not-checked` (keys unreachable, no receipt, a key this service
+   * does not publish); never rejects. See `receiptVerdict`.
+   */
+  async check(response) {
+    try {
+      return receiptVerdict(await this.verify(response));
+    } catch (error) {
+      return receiptVerdict(undefined, error);
+    }
   }
 }

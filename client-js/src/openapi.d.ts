@@ -82,7 +82,9 @@ export interface paths {
          * Draw for a challenge (Herausforderung)
          * @description Draws 3 (easy), 2 (normal) or 1 (hard) marbles at once; success when at least one has the
          *     ability's colour (combat red, skill green, magic blue). Ruling 1: `unconscious` when every marble
-         *     drawn is black. The marbles go back into the bag.
+         *     drawn is black. The marbles go back into the bag. Ruling 10: waking an unconscious character
+         *     ("durch eine geeignete Handlung (und Herausforderung) eines anderen Charakters") is a challenge of
+         *     the helper with the ability the act needs; it has no operation of its own.
          */
         post: operations["beutelschneider.challenge"];
         delete?: never;
@@ -126,10 +128,12 @@ export interface paths {
         /**
          * One exchange of blows (Schlagabtausch), or an uneven contest
          * @description A contest of two (ruling 2) where `ability` defaults to `combat`. Ruling 3: the loser suffers an
-         *     injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used `combat`; a
-         *     winner using another ability (flight, escape) inflicts nothing. The injury is drawn from the
-         *     loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
-         *     a bag holding fewer marbles than the severity has all of them drawn.
+         *     injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used an injuring
+         *     ability; a winner using another ability (flight, escape) inflicts nothing. Ruling 9: the injuring
+         *     abilities are `injuring_abilities`, `[combat]` by default; a world where magic wounds adds `magic`.
+         *     Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury
+         *     is drawn from the loser's bag at once (after both draws) and each marble drawn becomes black
+         *     (`injury.bag_after`); a bag holding fewer marbles than the severity has all of them drawn.
          */
         post: operations["beutelschneider.combat"];
         delete?: never;
@@ -149,7 +153,8 @@ export interface paths {
         put?: never;
         /**
          * Exact odds of an exchange of blows
-         * @description Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using combat, ruling 3),
+         * @description Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using an injuring ability,
+         *     rulings 3 and 9),
          *     `wins:<name>` (a win that inflicts no injury: the winner used another ability; 0 for a side using
          *     combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
          *     Distributions `margin` (0 = tie) and `severity` (0 = no injury).
@@ -177,8 +182,13 @@ export interface paths {
          * @description Every participant draws for their own ability and difficulty (in the order given); the
          *     marbles of each one's ability colour are compared. Ruling 2: most matching marbles wins;
          *     `margin` = winner's matching minus the next best; a tie at the top has no winner (`winner`
-         *     null, `margin` 0). Ruling 1: `unconscious` per participant. Contests inflict no injury; use
-         *     `/combat` for a fight. Names must be unique.
+         *     null, `margin` 0). Ruling 8: participants may name a `side` ("nur einer von ihnen – beziehungsweise
+         *     nur eine Seite"): the side of the participant with the most matching marbles wins
+         *     (`winning_side`), a tie at the top within one side is that side's win, and `margin` is that best
+         *     count minus the best of any other side. Ruling 1: `unconscious` per participant. Ruling 11:
+         *     "niedrigere Schwierigkeiten sorgen für einen schnelleren und entscheidenderen Ausgang" speaks of one
+         *     contest (more marbles drawn, fewer ties, larger margins). Contests inflict no injury; use `/combat`
+         *     for a fight. Names must be unique.
          */
         post: operations["beutelschneider.contest"];
         delete?: never;
@@ -198,13 +208,90 @@ export interface paths {
         put?: never;
         /**
          * Exact odds of a contest
-         * @description Outcomes `wins:<name>` per participant and `tie` (ruling 2), over all draws of all participants
-         *     (computed per participant, then combined); distribution `margin` (0 = tie); expected
+         * @description Outcomes `wins:<side>` per side and `tie` (ruling 2; ruling 8: a participant without `side` is a
+         *     side of its own, so without sides these are `wins:<name>` per participant), over all draws of all
+         *     participants (computed per participant, each side scoring its best, then combined); distribution
+         *     `margin` (0 = tie); expected
          *     `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["beutelschneider.contest.odds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/beutelschneider/encounter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play a whole fight out, exchange by exchange
+         * @description Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+         *     wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt" and
+         *     "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+         *     when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+         *     "Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+         *     changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that can
+         *     never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+         *     `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind es
+         *     auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+         *     nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat` injures
+         *     (ruling 9's default). `max_rounds` counts exchanges.
+         *
+         *     `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
+         *     `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
+         *     (`undecided`). `curve_rounds` and `exact` are accepted and ignored.
+         */
+        post: operations["beutelschneider.encounter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/beutelschneider/encounter/odds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Chances of a whole fight, in float64
+         * @description Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+         *     wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt" and
+         *     "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+         *     when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+         *     "Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+         *     changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that can
+         *     never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+         *     `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind es
+         *     auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+         *     nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat` injures
+         *     (ruling 9's default). `max_rounds` counts exchanges.
+         *
+         *     Outcomes `wins:<name>` per side, `both_out`, `stalemate`, and `undecided` with `max_rounds`;
+         *     distributions `black_after:<name>` (black marbles at the end); expected `exchanges`,
+         *     `black_after:<name>` and, with an aftermath, `dies:<name>`. The state is the two bags, and only
+         *     the marbles of a side's ability colour and its other non-black marbles matter: the bound is
+         *     Π over sides of (matching + 1)(other non-black + 1), refused over WURFWERK_MAX_ENCOUNTER_STATES
+         *     with 422 `encounter-too-large`. Answered in float64 (exact fractions grow about a digit per
+         *     state): every `exact` is null, `exact: required` is a 422, the outcomes sum to 1 within
+         *     `solver.max_error` (every term non-negative, no cancellation).
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         */
+        post: operations["beutelschneider.encounter.odds"];
         delete?: never;
         options?: never;
         head?: never;
@@ -603,7 +690,12 @@ export interface paths {
          *     Unkonzentriert; intimidate Eingeschüchtert, Verunsichert, Verängstigt; charm Kooperativ, Verliebt;
          *     push Aus dem Gleichgewicht gebracht, Stolpern; persuade Überredet, ein Auge zudrücken), in German,
          *     English and `lang`. Ruling 6: the consequences and their recovery times are listed in
-         *     `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
+         *     `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4). Ruling 8: a consequence's severity
+         *     (leicht/mittel/schwer) is the defender's choice with the GM ("Normalerweise bestimmt der
+         *     Verteidiger selbst"); it changes no numbers, only the recovery time, and the count decides;
+         *     invoking one ("Eine Konsequenz funktioniert wie ein Aspekt") is entered as `modifier`. Ruling 9:
+         *     `/v1/systems` lists the defender's skills per attack kind (`attack_skills`, the text's table:
+         *     Ausweichen, Menschenkenntnis/Wahrnehmung, Nerven behalten, Körperbeherrschung).
          */
         post: operations["malmsturm.attack"];
         delete?: never;
@@ -743,8 +835,9 @@ export interface paths {
          *     `initiative`) are bounded from the body before solving (`spread`: every combination of the
          *     members' stress and consequences; `focus`: the members fall one after another when attacked on
          *     one track, counted when attacked on both); with `max_rounds` or `curve_rounds` the rounds are
-         *     pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the answer is a 422 `encounter-too-large`. Exact fractions
-         *     under `exact: auto` up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
+         *     pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the
+         *     answer is a 422 `encounter-too-large`. Exact fractions under `exact: auto` up to
+         *     WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
          *
          *     Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
          *     rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's name
@@ -866,9 +959,12 @@ export interface paths {
          *     rescue dice (after the two pools); each rescue success cancels one of the winner's net successes,
          *     reaching 0 makes a tie, never a win; a tie is no failure, so the rescued side's catastrophe (every
          *     die 1) is gone too. Short of a tie, the first rescue success averts the side's catastrophe instead
-         *     and the others cancel (`rescue.catastrophe_averted`). Each side's `catastrophe` is its own roll of
-         *     only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
-         *     on a tie or a repelled attack.
+         *     and the others cancel (`rescue.catastrophe_averted`). Ruling 8: only the loser can suffer a
+         *     catastrophe: a side's `catastrophe` is its own roll of only ones, on a loss, that no rescue averted
+         *     (a 0:0 tie of ones is none for either side); the chat line says it before any rescue. Ruling 7
+         *     ("Bei Vergleichen hat grundsätzlich der Verlierer das Recht"): `narrator` is the loser (its `name`,
+         *     or `a`/`b`), in defense mode too: a repelled attack is narrated by the attacker; `gm` on a tie.
+         *     Ruling 9: a pool's `penalty_dice` are the dice the GM takes away ("Gegner schwächen").
          */
         post: operations["paws.comparison"];
         delete?: never;
@@ -890,8 +986,9 @@ export interface paths {
          * Exact odds of a comparison
          * @description Outcomes `a`, `b` and `tie` after the loser's rescue dice (in defense mode `b` is always 0);
          *     distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`, and `catastrophe_a`,
-         *     `catastrophe_b` (1: the side ends with a catastrophe no rescue averted, ruling 3: a rescue short
-         *     of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
+         *     `catastrophe_b` (1: the side ends with a catastrophe no rescue averted: only on a loss, ruling 8;
+         *     ruling 3: a rescue short of a tie spends its first success on the catastrophe, so `net` counts
+         *     it). Same rulings as
          *     `paws.comparison`.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
@@ -1096,7 +1193,9 @@ export interface paths {
          *     category and those in categories without their own power), `categories[].power_used` the traits
          *     of each category. The potential holds
          *     for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
-         *     `lang`, `issues` machine-readable), not only the first.
+         *     `lang`, `issues` machine-readable), not only the first. Ruling 10: `hints` give the text's guidance,
+         *     never a problem: a potential "mit 3 gut bemessen" (below: more ordinary characters, above: heroic
+         *     style, from 5: gods), a power of "etwa dem fünffachen" of the potential (a hint outside 4x..6x).
          */
         post: operations["paws.validate-character"];
         delete?: never;
@@ -1143,6 +1242,73 @@ export interface paths {
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["proben.cooperation.odds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/proben/encounter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play a chain of tests out, attempt by attempt
+         * @description A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+         *     (rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+         *     jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+         *     übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+         *     are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every step
+         *     succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+         *     weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+         *     attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+         *     same `success_rule`. `max_rounds` counts attempts.
+         *
+         *     `steps` lists every attempt as `proben.test` reports it, `attempts` which step and attempt each
+         *     is (and the difficulty it was rolled against); `end` the attempts and the verdict of every step.
+         *     `curve_rounds` and `exact` are accepted and ignored.
+         */
+        post: operations["proben.encounter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/proben/encounter/odds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exact odds of a chain of tests
+         * @description A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+         *     (rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+         *     jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+         *     übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+         *     are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every step
+         *     succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+         *     weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+         *     attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+         *     same `success_rule`. `max_rounds` counts attempts.
+         *
+         *     Outcomes `success`, `failure:<i>` per step and, with `max_rounds`, `undecided`; distribution
+         *     `attempts` (the chain's total, at most `max_rounds`); expected `rounds` (the expected attempts).
+         *     The bound is Σ over steps of attempts × (required successes with `carry_partial`, else 1) plus
+         *     the ends; exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES under `exact: auto`, float64 above.
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         */
+        post: operations["proben.encounter.odds"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1254,7 +1420,8 @@ export interface paths {
          *     or > difficulty (`exceed`, the literal "Übersteigt"); `attempt` n removes n-1 dice, and with no
          *     dice left the outcome is `no_dice` and nothing is rolled; `impossible` when the dice cannot reach
          *     the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
-         *     `quality` = successes beyond those needed.
+         *     `quality` = successes beyond those needed. Ruling 7: the chat line names the difficulty as the text
+         *     does (1 Einfach, 2 Standard, 3 Fordernd, 4 and more Schwer).
          */
         post: operations["proben.test"];
         delete?: never;
@@ -1412,6 +1579,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/weltenbuch/encounter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play a conflict scene out: the roll and the policy's narration
+         * @description The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+         *     ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+         *     bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+         *     Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
+         *     toughness of a member of the other party chosen by `policy.targeting` (every member needs a
+         *     `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
+         *     target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
+         *     Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
+         *     held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
+         *     immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
+         *     Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
+         *     prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+         *
+         *     `steps` holds the one round: `conflict` as `weltenbuch.conflict` reports it and `narration` as
+         *     `weltenbuch.narration` reports it for the policy's spends (turn by turn in the narration order,
+         *     each member spending all its dice). `curve_rounds` and `exact` are accepted and ignored.
+         */
+        post: operations["weltenbuch.encounter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/weltenbuch/encounter/odds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exact odds of a conflict scene and its consequences
+         * @description The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+         *     ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+         *     bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+         *     Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
+         *     toughness of a member of the other party chosen by `policy.targeting` (every member needs a
+         *     `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
+         *     target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
+         *     Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
+         *     held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
+         *     immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
+         *     Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
+         *     prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+         *
+         *     Outcomes `wins:<party>` and `tie`; distribution `consequences:<party>` (how many of its members
+         *     take one; `weltenbuch.conflict.odds` gives the successes); expected `consequence:<member>` (its
+         *     chance to take one) and, per held hero point, `hero_point:<member>` (the chance it is needed).
+         *     The bound is Σ over the parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
+         *     under `exact: auto`.
+         *
+         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         */
+        post: operations["weltenbuch.encounter.odds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/weltenbuch/narration": {
         parameters: {
             query?: never;
@@ -1502,7 +1743,7 @@ export interface components {
              * @description An operation id, e.g. paws.test.
              * @enum {string}
              */
-            operation: "beutelschneider.challenge" | "beutelschneider.challenge.odds" | "beutelschneider.combat" | "beutelschneider.combat.odds" | "beutelschneider.contest" | "beutelschneider.contest.odds" | "beutelschneider.experience" | "beutelschneider.experience-apply" | "beutelschneider.experience.odds" | "beutelschneider.first-aid" | "beutelschneider.first-aid.odds" | "beutelschneider.healing" | "beutelschneider.healing-apply" | "beutelschneider.healing.odds" | "beutelschneider.injury" | "beutelschneider.injury.odds" | "beutelschneider.mortal-danger" | "beutelschneider.mortal-danger.odds" | "beutelschneider.validate-bag" | "malmsturm.action" | "malmsturm.action.odds" | "malmsturm.attack" | "malmsturm.attack.odds" | "malmsturm.contest" | "malmsturm.contest.odds" | "malmsturm.encounter" | "malmsturm.encounter.odds" | "malmsturm.initiative" | "malmsturm.initiative.odds" | "paws.comparison" | "paws.comparison.odds" | "paws.encounter" | "paws.encounter.odds" | "paws.rescue" | "paws.rescue.odds" | "paws.test" | "paws.test.odds" | "paws.validate-character" | "proben.cooperation" | "proben.cooperation.odds" | "proben.extended" | "proben.extended.odds" | "proben.opposed" | "proben.opposed.odds" | "proben.test" | "proben.test.odds" | "weltenbuch.conflict" | "weltenbuch.conflict.odds" | "weltenbuch.narration" | "weltenbuch.resurrection" | "weltenbuch.resurrection.odds";
+            operation: "beutelschneider.challenge" | "beutelschneider.challenge.odds" | "beutelschneider.combat" | "beutelschneider.combat.odds" | "beutelschneider.contest" | "beutelschneider.contest.odds" | "beutelschneider.encounter" | "beutelschneider.encounter.odds" | "beutelschneider.experience" | "beutelschneider.experience-apply" | "beutelschneider.experience.odds" | "beutelschneider.first-aid" | "beutelschneider.first-aid.odds" | "beutelschneider.healing" | "beutelschneider.healing-apply" | "beutelschneider.healing.odds" | "beutelschneider.injury" | "beutelschneider.injury.odds" | "beutelschneider.mortal-danger" | "beutelschneider.mortal-danger.odds" | "beutelschneider.validate-bag" | "malmsturm.action" | "malmsturm.action.odds" | "malmsturm.attack" | "malmsturm.attack.odds" | "malmsturm.contest" | "malmsturm.contest.odds" | "malmsturm.encounter" | "malmsturm.encounter.odds" | "malmsturm.initiative" | "malmsturm.initiative.odds" | "paws.comparison" | "paws.comparison.odds" | "paws.encounter" | "paws.encounter.odds" | "paws.rescue" | "paws.rescue.odds" | "paws.test" | "paws.test.odds" | "paws.validate-character" | "proben.cooperation" | "proben.cooperation.odds" | "proben.encounter" | "proben.encounter.odds" | "proben.extended" | "proben.extended.odds" | "proben.opposed" | "proben.opposed.odds" | "proben.test" | "proben.test.odds" | "weltenbuch.conflict" | "weltenbuch.conflict.odds" | "weltenbuch.encounter" | "weltenbuch.encounter.odds" | "weltenbuch.narration" | "weltenbuch.resurrection" | "weltenbuch.resurrection.odds";
         };
         BatchRequest: {
             requests: components["schemas"]["BatchItem"][];
@@ -1516,6 +1757,20 @@ export interface components {
                 [key: string]: unknown;
             };
             status: number;
+        };
+        BeutelAftermath: {
+            /**
+             * @description E5: the danger each side unconscious at the end faces (one mortal-danger draw: low 1, clear 2, grave 3 marbles); null (default): no draw.
+             * @default null
+             * @enum {string|null}
+             */
+            mortal_danger?: "low" | "clear" | "grave" | null;
+        };
+        BeutelAftermathDraw: {
+            dies: boolean;
+            /** @description The marbles of the mortal-danger draw. */
+            drawn: ("red" | "green" | "blue" | "white" | "black")[];
+            name: string;
         };
         BeutelApplyResult: {
             bag_after: components["schemas"]["BeutelBagResult"];
@@ -1580,11 +1835,13 @@ export interface components {
             winner: string | null;
         };
         BeutelContestResult: {
-            /** @description Winner's matching minus the next best; 0 on a tie. */
+            /** @description Winner's matching minus the next best (of another side, ruling 8); 0 on a tie. */
             margin: number;
             participants: components["schemas"]["BeutelContestant"][];
             /** @description null on a tie at the top. */
             winner: string | null;
+            /** @description Ruling 8: the winner's side (its name when it gave none); null on a tie at the top. */
+            winning_side: string | null;
         };
         BeutelContestant: {
             /** @enum {string} */
@@ -1593,6 +1850,8 @@ export interface components {
             drawn: ("red" | "green" | "blue" | "white" | "black")[];
             matching: number;
             name: string;
+            /** @description The side given in the request (ruling 8), else null. */
+            side: string | null;
             unconscious: boolean;
         };
         BeutelCreationRules: {
@@ -1605,6 +1864,45 @@ export interface components {
             size?: number | null;
             /** @default 5 */
             white?: number | null;
+        };
+        BeutelEncounterResult: {
+            /** @description E5: one mortal-danger draw per side unconscious at the end. */
+            aftermath: components["schemas"]["BeutelAftermathDraw"][];
+            /** @description The end state, per side. */
+            end: components["schemas"]["BeutelSideEnd"][];
+            exchanges: number;
+            /** @description wins:<name>, both_out, stalemate or undecided (as in the odds). */
+            outcome: string;
+            /** @description Every exchange, as `beutelschneider.combat` reports it (the first side attacks). */
+            steps: components["schemas"]["BeutelCombatResult"][];
+        };
+        BeutelEncounterSide: {
+            /**
+             * @description Kept for the whole fight (E4); combat (default) injures the loser.
+             * @default combat
+             * @enum {string|null}
+             */
+            ability?: "combat" | "skill" | "magic" | null;
+            /**
+             * @description The participant's bag.
+             * @example {
+             *       "black": 0,
+             *       "blue": 0,
+             *       "green": 6,
+             *       "red": 9,
+             *       "white": 5
+             *     }
+             */
+            bag: components["schemas"]["BeutelBag"];
+            /**
+             * @description Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1.
+             * @default normal
+             * @enum {string|null}
+             */
+            difficulty?: "easy" | "normal" | "hard" | null;
+            name: string;
+            /** @description Ruling 8: the side this participant contends for ("nur eine Seite"); the side of the best participant wins. Without it the participant is a side of its own, named by its name. */
+            side?: string | null;
         };
         BeutelExperienceResult: {
             /** @description The new bag when `replacements` were given, else null. */
@@ -1689,6 +1987,14 @@ export interface components {
              */
             difficulty?: "easy" | "normal" | "hard" | null;
             name: string;
+            /** @description Ruling 8: the side this participant contends for ("nur eine Seite"); the side of the best participant wins. Without it the participant is a side of its own, named by its name. */
+            side?: string | null;
+        };
+        BeutelSideEnd: {
+            /** @description The bag at the end. */
+            bag: components["schemas"]["BeutelBagResult"];
+            name: string;
+            unconscious: boolean;
         };
         BeutelValidateBagResult: {
             /** @description Machine-readable kind of each problem, same order. */
@@ -1787,6 +2093,8 @@ export interface components {
             defender: components["schemas"]["BeutelFighter"];
             /** @description Accepted and ignored: the odds do not depend on it. */
             idempotency_key?: string | null;
+            /** @description Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision). */
+            injuring_abilities?: ("combat" | "skill" | "magic")[] | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
             ticket?: {
                 [key: string]: unknown;
@@ -1803,6 +2111,8 @@ export interface components {
             defender: components["schemas"]["BeutelFighter"];
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
+            /** @description Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision). */
+            injuring_abilities?: ("combat" | "skill" | "magic")[] | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
@@ -1859,6 +2169,84 @@ export interface components {
             /** @description The request as understood, defaults filled in. */
             request: components["schemas"]["BeutelschneiderContestRequest"];
             result: components["schemas"]["BeutelContestResult"];
+            /** @description One chat line in `lang`. */
+            summary: string;
+        };
+        BeutelschneiderEncounterOddsRequest: {
+            /** @description What follows the fight (E5). */
+            aftermath?: components["schemas"]["BeutelAftermath"] | null;
+            /**
+             * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
+             * @default 0
+             */
+            curve_rounds?: number | null;
+            /**
+             * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
+             * @default auto
+             * @enum {string|null}
+             */
+            exact?: "auto" | "required" | "never" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /**
+             * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
+             * @default null
+             */
+            max_rounds?: number | null;
+            /** @description Exactly two; each exchange is a `combat` with the first as attacker. */
+            sides: components["schemas"]["BeutelEncounterSide"][];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        BeutelschneiderEncounterOddsResponse: {
+            odds: components["schemas"]["EncounterOdds"];
+            /** @example beutelschneider.encounter.odds */
+            operation: string;
+            request: components["schemas"]["BeutelschneiderEncounterOddsRequest"];
+            solver: components["schemas"]["Solver"];
+        };
+        BeutelschneiderEncounterRequest: {
+            /** @description What follows the fight (E5). */
+            aftermath?: components["schemas"]["BeutelAftermath"] | null;
+            /**
+             * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
+             * @default 0
+             */
+            curve_rounds?: number | null;
+            /**
+             * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
+             * @default auto
+             * @enum {string|null}
+             */
+            exact?: "auto" | "required" | "never" | null;
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
+            /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
+            manual?: (number | string)[] | null;
+            /**
+             * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
+             * @default null
+             */
+            max_rounds?: number | null;
+            /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
+            seed?: number | null;
+            /** @description Exactly two; each exchange is a `combat` with the first as attacker. */
+            sides: components["schemas"]["BeutelEncounterSide"][];
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
+        };
+        BeutelschneiderEncounterResponse: {
+            /** @enum {string} */
+            lang: "en" | "de";
+            /** @example beutelschneider.encounter */
+            operation: string;
+            randomness: components["schemas"]["Randomness"];
+            receipt: components["schemas"]["Receipt"];
+            /** @description The request as understood, defaults filled in. */
+            request: components["schemas"]["BeutelschneiderEncounterRequest"];
+            result: components["schemas"]["BeutelEncounterResult"];
             /** @description One chat line in `lang`. */
             summary: string;
         };
@@ -2361,6 +2749,14 @@ export interface components {
         };
         Jwks: {
             keys: components["schemas"]["Jwk"][];
+        };
+        Limit: {
+            /** @description The limit, e.g. pool_dice. */
+            name: string;
+            /** @description The environment variable that sets it. */
+            setting: string;
+            /** @description Its value on this deployment. */
+            value: number;
         };
         MalmActionResult: {
             dice: number[];
@@ -3043,6 +3439,8 @@ export interface components {
         };
         PawsCharacterResult: {
             categories: components["schemas"]["PawsCategoryUse"][];
+            /** @description Ruling 10: the text's guidance on potential ("mit 3 gut bemessen") and power ("etwa dem fünffachen"), in `lang`; never a problem. */
+            hints: string[];
             /** @description The same problems, machine-readable, in the same order. */
             issues: components["schemas"]["PawsProblem"][];
             /** @description Good minus bad ranks of the traits the character's power governs: those without a category and those in categories without their own power (counted against `power`). */
@@ -3127,7 +3525,7 @@ export interface components {
             effects: number;
             /** @enum {string} */
             mode: "contest" | "defense";
-            /** @description Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison (a repelled attack too); the acting character's `name` after a failed test (`player` when it has none); the loser's `name` after a lost comparison (its key `a`/`b` when it has none). */
+            /** @description Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison; the acting character's `name` after a failed test (`player` when it has none); the loser's `name` after a lost comparison, the attacker's after a repelled attack (its key `a`/`b` when it has none). */
             narrator: string;
             /** @description The winner's successes left after cancellation and rescue; 0 on a tie. */
             net: number;
@@ -3296,6 +3694,11 @@ export interface components {
              * @default null
              */
             out_at_wounds?: number | null;
+            /**
+             * @description Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem Würfel"); not wounds.
+             * @default 0
+             */
+            penalty_dice?: number | null;
             /** @description Rank of the trait used: one die per rank. */
             rank: number;
             /**
@@ -3337,6 +3740,11 @@ export interface components {
             fit?: "fallback" | "matching" | "specialized" | null;
             /** @description Who rolls (echoed in results). */
             name?: string | null;
+            /**
+             * @description Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem Würfel"); not wounds.
+             * @default 0
+             */
+            penalty_dice?: number | null;
             /** @description Rank of the trait used: one die per rank. */
             rank: number;
             /**
@@ -3410,7 +3818,7 @@ export interface components {
             successes: number;
         };
         PawsSide: {
-            /** @description This side's dice all showed 1 and its rescue dice did not avert it (ruling 3). */
+            /** @description This side lost, its dice all showed 1 and its rescue dice did not avert it (rulings 3 and 8: a tie is no catastrophe). */
             catastrophe: boolean;
             dice: number[];
             name: string | null;
@@ -3442,6 +3850,11 @@ export interface components {
             idempotency_key?: string | null;
             /** @description Who rolls (echoed in results). */
             name?: string | null;
+            /**
+             * @description Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem Würfel"); not wounds.
+             * @default 0
+             */
+            penalty_dice?: number | null;
             /** @description Rank of the trait used: one die per rank. */
             rank: number;
             /** @description Accepted and ignored: the odds do not depend on it. */
@@ -3485,6 +3898,11 @@ export interface components {
             manual?: (number | string)[] | null;
             /** @description Who rolls (echoed in results). */
             name?: string | null;
+            /**
+             * @description Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem Würfel"); not wounds.
+             * @default 0
+             */
+            penalty_dice?: number | null;
             /** @description Rank of the trait used: one die per rank. */
             rank: number;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
@@ -3525,7 +3943,7 @@ export interface components {
             dice: number[];
             /** @description One per success beyond the first. */
             effects: number;
-            /** @description Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison (a repelled attack too); the acting character's `name` after a failed test (`player` when it has none); the loser's `name` after a lost comparison (its key `a`/`b` when it has none). */
+            /** @description Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison; the acting character's `name` after a failed test (`player` when it has none); the loser's `name` after a lost comparison, the attacker's after a repelled attack (its key `a`/`b` when it has none). */
             narrator: string;
             pool: components["schemas"]["PawsPoolSize"];
             /** @description null unless the test failed and rescue dice were rolled. */
@@ -3563,6 +3981,24 @@ export interface components {
             result: components["schemas"]["PawsCharacterResult"];
             /** @description One chat line in `lang`. */
             summary: string;
+        };
+        ProbenAttempt: {
+            /** @description 1 for the first try of the step. */
+            attempt: number;
+            /** @description The test's difficulty: the step's, less the successes carried (E2). */
+            difficulty: number;
+            /** @description 0-based index of the step. */
+            step: number;
+        };
+        ProbenChainStep: {
+            /** @description 1 easy, 2 standard, 3 demanding, 4+ hard. */
+            difficulty: number;
+            /**
+             * @description Attempts of this step at most; null (default): until no dice are left (E1).
+             * @default null
+             */
+            max_attempts?: number | null;
+            pool: components["schemas"]["ProbenPool"];
         };
         ProbenCooperationOddsRequest: {
             difficulty: number;
@@ -3625,6 +4061,111 @@ export interface components {
             /** @description rolls_used × interval.amount (0 with no dice). */
             amount: number;
             unit: string;
+        };
+        ProbenEncounterOddsRequest: {
+            /**
+             * @description E2: the successes of a failed attempt count toward the next attempt of the same step (default false).
+             * @default false
+             */
+            carry_partial?: boolean | null;
+            /**
+             * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
+             * @default 0
+             */
+            curve_rounds?: number | null;
+            /**
+             * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
+             * @default auto
+             * @enum {string|null}
+             */
+            exact?: "auto" | "required" | "never" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /**
+             * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
+             * @default null
+             */
+            max_rounds?: number | null;
+            /** @description The tests, in order; the chain stops at the first that fails. */
+            steps: components["schemas"]["ProbenChainStep"][];
+            /**
+             * @description meet: successes >= difficulty (default); exceed: >.
+             * @default meet
+             * @enum {string|null}
+             */
+            success_rule?: "meet" | "exceed" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        ProbenEncounterOddsResponse: {
+            odds: components["schemas"]["EncounterOdds"];
+            /** @example proben.encounter.odds */
+            operation: string;
+            request: components["schemas"]["ProbenEncounterOddsRequest"];
+            solver: components["schemas"]["Solver"];
+        };
+        ProbenEncounterRequest: {
+            /**
+             * @description E2: the successes of a failed attempt count toward the next attempt of the same step (default false).
+             * @default false
+             */
+            carry_partial?: boolean | null;
+            /**
+             * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
+             * @default 0
+             */
+            curve_rounds?: number | null;
+            /**
+             * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
+             * @default auto
+             * @enum {string|null}
+             */
+            exact?: "auto" | "required" | "never" | null;
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
+            /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
+            manual?: (number | string)[] | null;
+            /**
+             * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
+             * @default null
+             */
+            max_rounds?: number | null;
+            /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
+            seed?: number | null;
+            /** @description The tests, in order; the chain stops at the first that fails. */
+            steps: components["schemas"]["ProbenChainStep"][];
+            /**
+             * @description meet: successes >= difficulty (default); exceed: >.
+             * @default meet
+             * @enum {string|null}
+             */
+            success_rule?: "meet" | "exceed" | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
+        };
+        ProbenEncounterResponse: {
+            /** @enum {string} */
+            lang: "en" | "de";
+            /** @example proben.encounter */
+            operation: string;
+            randomness: components["schemas"]["Randomness"];
+            receipt: components["schemas"]["Receipt"];
+            /** @description The request as understood, defaults filled in. */
+            request: components["schemas"]["ProbenEncounterRequest"];
+            result: components["schemas"]["ProbenEncounterResult"];
+            /** @description One chat line in `lang`. */
+            summary: string;
+        };
+        ProbenEncounterResult: {
+            /** @description Which step and attempt each entry of `steps` is. */
+            attempts: components["schemas"]["ProbenAttempt"][];
+            end: components["schemas"]["ProbenStepEnd"][];
+            /** @description success, failure:<i> or undecided. */
+            outcome: string;
+            /** @description Every attempt, as `proben.test` reports it. */
+            steps: components["schemas"]["ProbenTestResult"][];
         };
         ProbenExtendedOddsRequest: {
             /**
@@ -3732,7 +4273,10 @@ export interface components {
         };
         ProbenInterval: {
             amount: number;
-            /** @example hours */
+            /**
+             * @description Ruling 6: minute, hour, day, week, month or round (singular or plural, English or German) are written in the request's language with plurals; any other unit is echoed as given.
+             * @example hours
+             */
             unit: string;
         };
         ProbenOpposedOddsRequest: {
@@ -3823,6 +4367,12 @@ export interface components {
         ProbenSideRoll: {
             dice: number[];
             successes: number;
+        };
+        ProbenStepEnd: {
+            attempts: number;
+            step: number;
+            /** @description null: not reached, or cut by max_rounds. */
+            success: boolean | null;
         };
         ProbenTestOddsRequest: {
             /**
@@ -3942,14 +4492,18 @@ export interface components {
         Problem: {
             /** @description What went wrong in this request. */
             detail: string;
-            /** @description Validation failures: dotted field path -> messages (422 only). */
+            /** @description Validation failures: dotted field path -> messages (422 only), in the request's language. */
             errors?: {
                 [key: string]: string[];
             };
             /** @description The path of the request. */
             instance: string;
+            /** @description Present when a value is over a configured limit (422, 413; `encounter-too-large`: the state limit, value 0 when the system answers in float64 only). */
+            limit?: components["schemas"]["Limit"];
             /** @description The X-Request-ID of the request, for the logs. */
             request_id?: string;
+            /** @description `encounter-too-large` only: the encounter's state bound, computed from the body. */
+            states?: number;
             /** @description The HTTP status code. */
             status: number;
             /** @description Short summary of the problem type. */
@@ -4022,7 +4576,7 @@ export interface components {
              * @default null
              * @enum {string|null}
              */
-            operation?: "beutelschneider.challenge" | "beutelschneider.combat" | "beutelschneider.contest" | "beutelschneider.experience" | "beutelschneider.first-aid" | "beutelschneider.healing" | "beutelschneider.injury" | "beutelschneider.mortal-danger" | "malmsturm.action" | "malmsturm.attack" | "malmsturm.contest" | "malmsturm.encounter" | "malmsturm.initiative" | "paws.comparison" | "paws.encounter" | "paws.rescue" | "paws.test" | "proben.cooperation" | "proben.extended" | "proben.opposed" | "proben.test" | "weltenbuch.conflict" | "weltenbuch.resurrection" | null;
+            operation?: "beutelschneider.challenge" | "beutelschneider.combat" | "beutelschneider.contest" | "beutelschneider.encounter" | "beutelschneider.experience" | "beutelschneider.first-aid" | "beutelschneider.healing" | "beutelschneider.injury" | "beutelschneider.mortal-danger" | "malmsturm.action" | "malmsturm.attack" | "malmsturm.contest" | "malmsturm.encounter" | "malmsturm.initiative" | "paws.comparison" | "paws.encounter" | "paws.rescue" | "paws.test" | "proben.cooperation" | "proben.encounter" | "proben.extended" | "proben.opposed" | "proben.test" | "weltenbuch.conflict" | "weltenbuch.encounter" | "weltenbuch.resurrection" | null;
             /**
              * @description Seconds until the tickets expire (at most 7 days).
              * @default 86400
@@ -4057,6 +4611,25 @@ export interface components {
             die: number;
             member: string;
         };
+        WeltenEncounterPolicy: {
+            /** @description Players' hero points held back (E2), by member: spent at the end (+3 toughness) when it saves a consequence. */
+            hold_hero_points?: {
+                [key: string]: number;
+            } | null;
+            /**
+             * @description Whom every success die hits in the other party: weakest (default): the lowest current + equipment toughness first (ties: body order) until it is at 0; strongest: the highest first; spread: one die each in body order, in turn.
+             * @default weakest
+             * @enum {string|null}
+             */
+            targeting?: "weakest" | "strongest" | "spread" | null;
+        };
+        WeltenEncounterResult: {
+            end: components["schemas"]["WeltenSceneEnd"];
+            /** @description wins:<party> or tie. */
+            outcome: string;
+            /** @description The scene's one round: its roll and its narration. */
+            steps: components["schemas"]["WeltenSceneRound"][];
+        };
         WeltenHeroPoint: {
             /** @description Hero points spent, +3 toughness each (not above max). */
             count: number;
@@ -4067,8 +4640,8 @@ export interface components {
             member: string;
             /** @description Toughness restored: 3, fewer near max. */
             restored: number;
-            /** @description Index of the entry in `spends`. */
-            spend: number;
+            /** @description Index of the entry in `spends`; null for a hero point of `hero_points`, given at the end of the scene (ruling 7). */
+            spend: number | null;
         };
         WeltenMember: {
             /** @description Bonuses of all equipment used; only the largest counts (it may be negative). */
@@ -4115,8 +4688,10 @@ export interface components {
             complete: boolean;
             /** @description Members at toughness 0 once every die is spent. */
             consequences: string[];
-            /** @description The hero point entries of `spends`, each applied when it was spent. */
+            /** @description The hero point entries of `spends`, each applied when it was spent, then one entry per hero point of `hero_points` (ruling 7). */
             hero_points_spent: components["schemas"]["WeltenHeroPointApplied"][];
+            /** @description Ruling 7: obstacles whose toughness reached 0 (overcome; an obstacle suffers no consequence). */
+            overcome: string[];
             /** @description The dice of `spends`, in order (hero point entries are in `hero_points_spent`). */
             spent: components["schemas"]["WeltenSpentDie"][];
             toughness_after: {
@@ -4136,6 +4711,20 @@ export interface components {
         WeltenResurrectionResult: {
             god: number;
             name: string | null;
+        };
+        WeltenSceneEnd: {
+            consequences: string[];
+            /** @description Players whose held hero point saved them. */
+            hero_points_spent: string[];
+            toughness: {
+                [key: string]: components["schemas"]["WeltenToughnessResult"];
+            };
+        };
+        WeltenSceneRound: {
+            /** @description As `weltenbuch.conflict` reports it. */
+            conflict: components["schemas"]["WeltenConflictResult"];
+            /** @description As `weltenbuch.narration` reports it, for the policy's spends and the held hero points spent at the end. */
+            narration: components["schemas"]["WeltenNarrationResult"];
         };
         WeltenSpend: {
             /** @description Index into that member's `dice` in the conflict result (0-based); required unless `hero_point` is true. */
@@ -4232,6 +4821,100 @@ export interface components {
             /** @description The request as understood, defaults filled in. */
             request: components["schemas"]["WeltenbuchConflictRequest"];
             result: components["schemas"]["WeltenConflictResult"];
+            /** @description One chat line in `lang`. */
+            summary: string;
+        };
+        WeltenbuchEncounterOddsRequest: {
+            /**
+             * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
+             * @default 0
+             */
+            curve_rounds?: number | null;
+            /**
+             * @description Sides of the die; any even number (an even face is a success).
+             * @default 10
+             */
+            die?: number | null;
+            /**
+             * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
+             * @default auto
+             * @enum {string|null}
+             */
+            exact?: "auto" | "required" | "never" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /**
+             * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
+             * @default null
+             */
+            max_rounds?: number | null;
+            /** @description Exactly two parties. */
+            parties: components["schemas"]["WeltenParty"][];
+            policy?: components["schemas"]["WeltenEncounterPolicy"] | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Toughness at the start of the scene, one entry per member. */
+            toughness: {
+                [key: string]: components["schemas"]["WeltenToughness"];
+            };
+        };
+        WeltenbuchEncounterOddsResponse: {
+            odds: components["schemas"]["EncounterOdds"];
+            /** @example weltenbuch.encounter.odds */
+            operation: string;
+            request: components["schemas"]["WeltenbuchEncounterOddsRequest"];
+            solver: components["schemas"]["Solver"];
+        };
+        WeltenbuchEncounterRequest: {
+            /**
+             * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
+             * @default 0
+             */
+            curve_rounds?: number | null;
+            /**
+             * @description Sides of the die; any even number (an even face is a success).
+             * @default 10
+             */
+            die?: number | null;
+            /**
+             * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
+             * @default auto
+             * @enum {string|null}
+             */
+            exact?: "auto" | "required" | "never" | null;
+            /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
+            idempotency_key?: string | null;
+            /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
+            manual?: (number | string)[] | null;
+            /**
+             * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
+             * @default null
+             */
+            max_rounds?: number | null;
+            /** @description Exactly two parties. */
+            parties: components["schemas"]["WeltenParty"][];
+            policy?: components["schemas"]["WeltenEncounterPolicy"] | null;
+            /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
+            seed?: number | null;
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            ticket?: components["schemas"]["Ticket"] | null;
+            /** @description Toughness at the start of the scene, one entry per member. */
+            toughness: {
+                [key: string]: components["schemas"]["WeltenToughness"];
+            };
+        };
+        WeltenbuchEncounterResponse: {
+            /** @enum {string} */
+            lang: "en" | "de";
+            /** @example weltenbuch.encounter */
+            operation: string;
+            randomness: components["schemas"]["Randomness"];
+            receipt: components["schemas"]["Receipt"];
+            /** @description The request as understood, defaults filled in. */
+            request: components["schemas"]["WeltenbuchEncounterRequest"];
+            result: components["schemas"]["WeltenEncounterResult"];
             /** @description One chat line in `lang`. */
             summary: string;
         };
@@ -4519,8 +5202,8 @@ export interface operations {
     "beutelschneider.challenge": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -4615,8 +5298,8 @@ export interface operations {
     "beutelschneider.challenge.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -4715,8 +5398,8 @@ export interface operations {
     "beutelschneider.combat": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -4818,6 +5501,9 @@ export interface operations {
                      *           "difficulty": "easy",
                      *           "name": "Affenmensch"
                      *         },
+                     *         "injuring_abilities": [
+                     *           "combat"
+                     *         ],
                      *         "seed": 20261129
                      *       },
                      *       "result": {
@@ -4833,6 +5519,7 @@ export interface operations {
                      *             ],
                      *             "matching": 2,
                      *             "name": "Legionär",
+                     *             "side": null,
                      *             "unconscious": false
                      *           },
                      *           {
@@ -4844,6 +5531,7 @@ export interface operations {
                      *             ],
                      *             "matching": 2,
                      *             "name": "Affenmensch",
+                     *             "side": null,
                      *             "unconscious": false
                      *           }
                      *         ],
@@ -4866,8 +5554,8 @@ export interface operations {
     "beutelschneider.combat.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -5037,7 +5725,10 @@ export interface operations {
                      *           },
                      *           "difficulty": "easy",
                      *           "name": "Affenmensch"
-                     *         }
+                     *         },
+                     *         "injuring_abilities": [
+                     *           "combat"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -5055,8 +5746,8 @@ export interface operations {
     "beutelschneider.contest": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -5176,6 +5867,7 @@ export interface operations {
                      *             ],
                      *             "matching": 1,
                      *             "name": "Matthäus",
+                     *             "side": null,
                      *             "unconscious": false
                      *           },
                      *           {
@@ -5186,10 +5878,12 @@ export interface operations {
                      *             ],
                      *             "matching": 1,
                      *             "name": "Bartholomäus",
+                     *             "side": null,
                      *             "unconscious": false
                      *           }
                      *         ],
-                     *         "winner": null
+                     *         "winner": null,
+                     *         "winning_side": null
                      *       },
                      *       "summary": "Contest: Matthäus (skill): a green and a red marble; Bartholomäus (skill): a red and a green marble. A tie: nobody prevails."
                      *     }
@@ -5208,8 +5902,8 @@ export interface operations {
     "beutelschneider.contest.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -5349,11 +6043,1348 @@ export interface operations {
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
+    "beutelschneider.encounter": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "aftermath": {
+                 *         "mortal_danger": "clear"
+                 *       },
+                 *       "curve_rounds": 10,
+                 *       "sides": [
+                 *         {
+                 *           "bag": {
+                 *             "black": 3,
+                 *             "blue": 0,
+                 *             "green": 4,
+                 *             "red": 8,
+                 *             "white": 5
+                 *           },
+                 *           "difficulty": "easy",
+                 *           "name": "Legionär"
+                 *         },
+                 *         {
+                 *           "bag": {
+                 *             "green": 5,
+                 *             "red": 10,
+                 *             "white": 5
+                 *           },
+                 *           "difficulty": "easy",
+                 *           "name": "Affenmensch"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["BeutelschneiderEncounterRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "lang": "en",
+                     *       "operation": "beutelschneider.encounter",
+                     *       "randomness": {
+                     *         "events": [
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "black",
+                     *               "red",
+                     *               "red"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "red",
+                     *               "green",
+                     *               "red"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "red",
+                     *               "green",
+                     *               "green"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "green",
+                     *               "green",
+                     *               "white"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "green"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "black",
+                     *               "red",
+                     *               "red"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "white",
+                     *               "white",
+                     *               "green"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "red",
+                     *               "black"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "white",
+                     *               "white",
+                     *               "black"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "red",
+                     *               "red",
+                     *               "black"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "red",
+                     *               "white"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "red",
+                     *               "black",
+                     *               "black"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "white",
+                     *               "red",
+                     *               "white"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "black",
+                     *               "red",
+                     *               "white"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "red",
+                     *               "white",
+                     *               "black"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "white",
+                     *               "green",
+                     *               "black"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "red",
+                     *               "white",
+                     *               "red"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "green",
+                     *               "black"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "black",
+                     *               "white",
+                     *               "black"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "red",
+                     *               "red",
+                     *               "green"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "red",
+                     *               "green"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "green",
+                     *               "white",
+                     *               "black"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "black",
+                     *               "red",
+                     *               "red"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "white",
+                     *               "black"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "black",
+                     *               "black",
+                     *               "white"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "red",
+                     *               "red",
+                     *               "white"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "black",
+                     *               "red"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "black",
+                     *               "red",
+                     *               "black"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "red",
+                     *               "red",
+                     *               "green"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "red"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "black",
+                     *               "black",
+                     *               "black"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "green",
+                     *               "red",
+                     *               "red"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "black",
+                     *               "red"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "draw",
+                     *             "values": [
+                     *               "black",
+                     *               "red"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "source": "seeded"
+                     *       },
+                     *       "receipt": {
+                     *         "alg": "Ed25519",
+                     *         "id": "00000000-0000-4000-8000-000000000000",
+                     *         "issued_at": "2026-11-29T12:00:00.000Z",
+                     *         "kid": "example-kid",
+                     *         "signature": "example-signature"
+                     *       },
+                     *       "request": {
+                     *         "aftermath": {
+                     *           "mortal_danger": "clear"
+                     *         },
+                     *         "curve_rounds": 10,
+                     *         "exact": "auto",
+                     *         "max_rounds": null,
+                     *         "seed": 20261129,
+                     *         "sides": [
+                     *           {
+                     *             "ability": "combat",
+                     *             "bag": {
+                     *               "black": 3,
+                     *               "blue": 0,
+                     *               "green": 4,
+                     *               "red": 8,
+                     *               "white": 5
+                     *             },
+                     *             "difficulty": "easy",
+                     *             "name": "Legionär"
+                     *           },
+                     *           {
+                     *             "ability": "combat",
+                     *             "bag": {
+                     *               "black": 0,
+                     *               "blue": 0,
+                     *               "green": 5,
+                     *               "red": 10,
+                     *               "white": 5
+                     *             },
+                     *             "difficulty": "easy",
+                     *             "name": "Affenmensch"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "result": {
+                     *         "aftermath": [
+                     *           {
+                     *             "dies": true,
+                     *             "drawn": [
+                     *               "black",
+                     *               "red"
+                     *             ],
+                     *             "name": "Legionär"
+                     *           }
+                     *         ],
+                     *         "end": [
+                     *           {
+                     *             "bag": {
+                     *               "black": 12,
+                     *               "blue": 0,
+                     *               "green": 2,
+                     *               "red": 3,
+                     *               "white": 3
+                     *             },
+                     *             "name": "Legionär",
+                     *             "unconscious": true
+                     *           },
+                     *           {
+                     *             "bag": {
+                     *               "black": 2,
+                     *               "blue": 0,
+                     *               "green": 4,
+                     *               "red": 9,
+                     *               "white": 5
+                     *             },
+                     *             "name": "Affenmensch",
+                     *             "unconscious": false
+                     *           }
+                     *         ],
+                     *         "exchanges": 12,
+                     *         "outcome": "wins:Affenmensch",
+                     *         "steps": [
+                     *           {
+                     *             "injury": null,
+                     *             "margin": 0,
+                     *             "participants": [
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "black",
+                     *                   "red",
+                     *                   "red"
+                     *                 ],
+                     *                 "matching": 2,
+                     *                 "name": "Legionär",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               },
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "red",
+                     *                   "green",
+                     *                   "red"
+                     *                 ],
+                     *                 "matching": 2,
+                     *                 "name": "Affenmensch",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               }
+                     *             ],
+                     *             "winner": null
+                     *           },
+                     *           {
+                     *             "injury": {
+                     *               "bag_after": {
+                     *                 "black": 1,
+                     *                 "blue": 0,
+                     *                 "green": 4,
+                     *                 "red": 10,
+                     *                 "white": 5
+                     *               },
+                     *               "drawn": [
+                     *                 "green"
+                     *               ],
+                     *               "severity": "light",
+                     *               "target": "Affenmensch"
+                     *             },
+                     *             "margin": 1,
+                     *             "participants": [
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "red",
+                     *                   "green",
+                     *                   "green"
+                     *                 ],
+                     *                 "matching": 1,
+                     *                 "name": "Legionär",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               },
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "green",
+                     *                   "green",
+                     *                   "white"
+                     *                 ],
+                     *                 "matching": 0,
+                     *                 "name": "Affenmensch",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               }
+                     *             ],
+                     *             "winner": "Legionär"
+                     *           },
+                     *           {
+                     *             "injury": {
+                     *               "bag_after": {
+                     *                 "black": 2,
+                     *                 "blue": 0,
+                     *                 "green": 4,
+                     *                 "red": 9,
+                     *                 "white": 5
+                     *               },
+                     *               "drawn": [
+                     *                 "red",
+                     *                 "black"
+                     *               ],
+                     *               "severity": "serious",
+                     *               "target": "Affenmensch"
+                     *             },
+                     *             "margin": 2,
+                     *             "participants": [
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "black",
+                     *                   "red",
+                     *                   "red"
+                     *                 ],
+                     *                 "matching": 2,
+                     *                 "name": "Legionär",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               },
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "white",
+                     *                   "white",
+                     *                   "green"
+                     *                 ],
+                     *                 "matching": 0,
+                     *                 "name": "Affenmensch",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               }
+                     *             ],
+                     *             "winner": "Legionär"
+                     *           },
+                     *           {
+                     *             "injury": {
+                     *               "bag_after": {
+                     *                 "black": 5,
+                     *                 "blue": 0,
+                     *                 "green": 4,
+                     *                 "red": 7,
+                     *                 "white": 4
+                     *               },
+                     *               "drawn": [
+                     *                 "red",
+                     *                 "white"
+                     *               ],
+                     *               "severity": "serious",
+                     *               "target": "Legionär"
+                     *             },
+                     *             "margin": 2,
+                     *             "participants": [
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "white",
+                     *                   "white",
+                     *                   "black"
+                     *                 ],
+                     *                 "matching": 0,
+                     *                 "name": "Legionär",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               },
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "red",
+                     *                   "red",
+                     *                   "black"
+                     *                 ],
+                     *                 "matching": 2,
+                     *                 "name": "Affenmensch",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               }
+                     *             ],
+                     *             "winner": "Affenmensch"
+                     *           },
+                     *           {
+                     *             "injury": null,
+                     *             "margin": 0,
+                     *             "participants": [
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "red",
+                     *                   "black",
+                     *                   "black"
+                     *                 ],
+                     *                 "matching": 1,
+                     *                 "name": "Legionär",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               },
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "white",
+                     *                   "red",
+                     *                   "white"
+                     *                 ],
+                     *                 "matching": 1,
+                     *                 "name": "Affenmensch",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               }
+                     *             ],
+                     *             "winner": null
+                     *           },
+                     *           {
+                     *             "injury": null,
+                     *             "margin": 0,
+                     *             "participants": [
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "black",
+                     *                   "red",
+                     *                   "white"
+                     *                 ],
+                     *                 "matching": 1,
+                     *                 "name": "Legionär",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               },
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "red",
+                     *                   "white",
+                     *                   "black"
+                     *                 ],
+                     *                 "matching": 1,
+                     *                 "name": "Affenmensch",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               }
+                     *             ],
+                     *             "winner": null
+                     *           },
+                     *           {
+                     *             "injury": {
+                     *               "bag_after": {
+                     *                 "black": 6,
+                     *                 "blue": 0,
+                     *                 "green": 3,
+                     *                 "red": 7,
+                     *                 "white": 4
+                     *               },
+                     *               "drawn": [
+                     *                 "green",
+                     *                 "black"
+                     *               ],
+                     *               "severity": "serious",
+                     *               "target": "Legionär"
+                     *             },
+                     *             "margin": 2,
+                     *             "participants": [
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "white",
+                     *                   "green",
+                     *                   "black"
+                     *                 ],
+                     *                 "matching": 0,
+                     *                 "name": "Legionär",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               },
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "red",
+                     *                   "white",
+                     *                   "red"
+                     *                 ],
+                     *                 "matching": 2,
+                     *                 "name": "Affenmensch",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               }
+                     *             ],
+                     *             "winner": "Affenmensch"
+                     *           },
+                     *           {
+                     *             "injury": {
+                     *               "bag_after": {
+                     *                 "black": 8,
+                     *                 "blue": 0,
+                     *                 "green": 2,
+                     *                 "red": 6,
+                     *                 "white": 4
+                     *               },
+                     *               "drawn": [
+                     *                 "red",
+                     *                 "green"
+                     *               ],
+                     *               "severity": "serious",
+                     *               "target": "Legionär"
+                     *             },
+                     *             "margin": 2,
+                     *             "participants": [
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "black",
+                     *                   "white",
+                     *                   "black"
+                     *                 ],
+                     *                 "matching": 0,
+                     *                 "name": "Legionär",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               },
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "red",
+                     *                   "red",
+                     *                   "green"
+                     *                 ],
+                     *                 "matching": 2,
+                     *                 "name": "Affenmensch",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               }
+                     *             ],
+                     *             "winner": "Affenmensch"
+                     *           },
+                     *           {
+                     *             "injury": {
+                     *               "bag_after": {
+                     *                 "black": 9,
+                     *                 "blue": 0,
+                     *                 "green": 2,
+                     *                 "red": 6,
+                     *                 "white": 3
+                     *               },
+                     *               "drawn": [
+                     *                 "white",
+                     *                 "black"
+                     *               ],
+                     *               "severity": "serious",
+                     *               "target": "Legionär"
+                     *             },
+                     *             "margin": 2,
+                     *             "participants": [
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "green",
+                     *                   "white",
+                     *                   "black"
+                     *                 ],
+                     *                 "matching": 0,
+                     *                 "name": "Legionär",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               },
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "black",
+                     *                   "red",
+                     *                   "red"
+                     *                 ],
+                     *                 "matching": 2,
+                     *                 "name": "Affenmensch",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               }
+                     *             ],
+                     *             "winner": "Affenmensch"
+                     *           },
+                     *           {
+                     *             "injury": {
+                     *               "bag_after": {
+                     *                 "black": 10,
+                     *                 "blue": 0,
+                     *                 "green": 2,
+                     *                 "red": 5,
+                     *                 "white": 3
+                     *               },
+                     *               "drawn": [
+                     *                 "black",
+                     *                 "red"
+                     *               ],
+                     *               "severity": "serious",
+                     *               "target": "Legionär"
+                     *             },
+                     *             "margin": 2,
+                     *             "participants": [
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "black",
+                     *                   "black",
+                     *                   "white"
+                     *                 ],
+                     *                 "matching": 0,
+                     *                 "name": "Legionär",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               },
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "red",
+                     *                   "red",
+                     *                   "white"
+                     *                 ],
+                     *                 "matching": 2,
+                     *                 "name": "Affenmensch",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               }
+                     *             ],
+                     *             "winner": "Affenmensch"
+                     *           },
+                     *           {
+                     *             "injury": {
+                     *               "bag_after": {
+                     *                 "black": 11,
+                     *                 "blue": 0,
+                     *                 "green": 2,
+                     *                 "red": 4,
+                     *                 "white": 3
+                     *               },
+                     *               "drawn": [
+                     *                 "red"
+                     *               ],
+                     *               "severity": "light",
+                     *               "target": "Legionär"
+                     *             },
+                     *             "margin": 1,
+                     *             "participants": [
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "black",
+                     *                   "red",
+                     *                   "black"
+                     *                 ],
+                     *                 "matching": 1,
+                     *                 "name": "Legionär",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               },
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "red",
+                     *                   "red",
+                     *                   "green"
+                     *                 ],
+                     *                 "matching": 2,
+                     *                 "name": "Affenmensch",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               }
+                     *             ],
+                     *             "winner": "Affenmensch"
+                     *           },
+                     *           {
+                     *             "injury": {
+                     *               "bag_after": {
+                     *                 "black": 12,
+                     *                 "blue": 0,
+                     *                 "green": 2,
+                     *                 "red": 3,
+                     *                 "white": 3
+                     *               },
+                     *               "drawn": [
+                     *                 "black",
+                     *                 "red"
+                     *               ],
+                     *               "severity": "serious",
+                     *               "target": "Legionär"
+                     *             },
+                     *             "margin": 2,
+                     *             "participants": [
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "black",
+                     *                   "black",
+                     *                   "black"
+                     *                 ],
+                     *                 "matching": 0,
+                     *                 "name": "Legionär",
+                     *                 "side": null,
+                     *                 "unconscious": true
+                     *               },
+                     *               {
+                     *                 "ability": "combat",
+                     *                 "drawn": [
+                     *                   "green",
+                     *                   "red",
+                     *                   "red"
+                     *                 ],
+                     *                 "matching": 2,
+                     *                 "name": "Affenmensch",
+                     *                 "side": null,
+                     *                 "unconscious": false
+                     *               }
+                     *             ],
+                     *             "winner": "Affenmensch"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "summary": "Affenmensch wins after 12 exchanges; Legionär is unconscious. In mortal danger Legionär draws a black and a red marble and dies."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BeutelschneiderEncounterResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    "beutelschneider.encounter.odds": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "aftermath": {
+                 *         "mortal_danger": "clear"
+                 *       },
+                 *       "curve_rounds": 10,
+                 *       "sides": [
+                 *         {
+                 *           "bag": {
+                 *             "black": 3,
+                 *             "blue": 0,
+                 *             "green": 4,
+                 *             "red": 8,
+                 *             "white": 5
+                 *           },
+                 *           "difficulty": "easy",
+                 *           "name": "Legionär"
+                 *         },
+                 *         {
+                 *           "bag": {
+                 *             "green": 5,
+                 *             "red": 10,
+                 *             "white": 5
+                 *           },
+                 *           "difficulty": "easy",
+                 *           "name": "Affenmensch"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["BeutelschneiderEncounterOddsRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "odds": {
+                     *         "curve": [
+                     *           {
+                     *             "both_out": 0,
+                     *             "round": 1,
+                     *             "running": 0.9991228070175437,
+                     *             "stalemate": 0,
+                     *             "wins:Affenmensch": 0.0008771929824561403,
+                     *             "wins:Legionär": 0
+                     *           },
+                     *           {
+                     *             "both_out": 3.978779463927675e-9,
+                     *             "round": 2,
+                     *             "running": 0.996541303976051,
+                     *             "stalemate": 0,
+                     *             "wins:Affenmensch": 0.0034541602153599638,
+                     *             "wins:Legionär": 0.00000453182980941362
+                     *           },
+                     *           {
+                     *             "both_out": 5.556774622026874e-8,
+                     *             "round": 3,
+                     *             "running": 0.9914890096260569,
+                     *             "stalemate": 0,
+                     *             "wins:Affenmensch": 0.008460679966302573,
+                     *             "wins:Legionär": 0.00005025483989402067
+                     *           },
+                     *           {
+                     *             "both_out": 3.544034646596807e-7,
+                     *             "round": 4,
+                     *             "running": 0.9831727913328369,
+                     *             "stalemate": 0,
+                     *             "wins:Affenmensch": 0.016629492054466562,
+                     *             "wins:Legionär": 0.00019736220923147354
+                     *           },
+                     *           {
+                     *             "both_out": 0.0000014303756027033466,
+                     *             "round": 5,
+                     *             "running": 0.9708340883600042,
+                     *             "stalemate": 0,
+                     *             "wins:Affenmensch": 0.028639994898112996,
+                     *             "wins:Legionär": 0.000524486366279635
+                     *           },
+                     *           {
+                     *             "both_out": 0.000004353542919306364,
+                     *             "round": 6,
+                     *             "running": 0.9538147459763555,
+                     *             "stalemate": 0,
+                     *             "wins:Affenmensch": 0.045057786266698846,
+                     *             "wins:Legionär": 0.0011231142140259943
+                     *           },
+                     *           {
+                     *             "both_out": 0.0000109415317493505,
+                     *             "round": 7,
+                     *             "running": 0.931620632824145,
+                     *             "stalemate": 0,
+                     *             "wins:Affenmensch": 0.06627697728362421,
+                     *             "wins:Legionär": 0.0020914483604809186
+                     *           },
+                     *           {
+                     *             "both_out": 0.00002392101782075911,
+                     *             "round": 8,
+                     *             "running": 0.9039750416345336,
+                     *             "stalemate": 0,
+                     *             "wins:Affenmensch": 0.09247324034544452,
+                     *             "wins:Legionär": 0.0035277970022005558
+                     *           },
+                     *           {
+                     *             "both_out": 0.00004700142020903758,
+                     *             "round": 9,
+                     *             "running": 0.8708543723791923,
+                     *             "stalemate": 0,
+                     *             "wins:Affenmensch": 0.12357490009873034,
+                     *             "wins:Legionär": 0.005523726101867776
+                     *           },
+                     *           {
+                     *             "both_out": 0.00008482792577558973,
+                     *             "round": 10,
+                     *             "running": 0.83250082512104,
+                     *             "stalemate": 0,
+                     *             "wins:Affenmensch": 0.15925700677276697,
+                     *             "wins:Legionär": 0.008157340180416948
+                     *           }
+                     *         ],
+                     *         "distributions": {
+                     *           "black_after:Affenmensch": [
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.11382300666930352,
+                     *               "value": 0
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.13698970890858775,
+                     *               "value": 1
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.13737829890297182,
+                     *               "value": 2
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.12150338693542011,
+                     *               "value": 3
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.10209062590578256,
+                     *               "value": 4
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.08443706802604206,
+                     *               "value": 5
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.0699931719354194,
+                     *               "value": 6
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.0584128914640781,
+                     *               "value": 7
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.048743821241784925,
+                     *               "value": 8
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.040017039051739124,
+                     *               "value": 9
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.03158097027827309,
+                     *               "value": 10
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.023302101107329738,
+                     *               "value": 11
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.015584845600468118,
+                     *               "value": 12
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.009133001135412825,
+                     *               "value": 13
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.004515661139351387,
+                     *               "value": 14
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.0018033541992131797,
+                     *               "value": 15
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.0005517136098456409,
+                     *               "value": 16
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.00012076202399699467,
+                     *               "value": 17
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.000017172988859921143,
+                     *               "value": 18
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.000001356462467921095,
+                     *               "value": 19
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 4.2413651850134375e-8,
+                     *               "value": 20
+                     *             }
+                     *           ],
+                     *           "black_after:Legionär": [
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.005724415612419802,
+                     *               "value": 3
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.014429392479439444,
+                     *               "value": 4
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.027600501358380568,
+                     *               "value": 5
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.04600726101136293,
+                     *               "value": 6
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.06942917462241323,
+                     *               "value": 7
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.09580108198666766,
+                     *               "value": 8
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.12091091690617037,
+                     *               "value": 9
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.13845431407083972,
+                     *               "value": 10
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.1418943168282419,
+                     *               "value": 11
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.12775573451606304,
+                     *               "value": 12
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.09867645610311016,
+                     *               "value": 13
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.06344770185897029,
+                     *               "value": 14
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.03269132755627394,
+                     *               "value": 15
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.01284804391967981,
+                     *               "value": 16
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.0036043623579908577,
+                     *               "value": 17
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.0006560739119088783,
+                     *               "value": 18
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.00006627577314288344,
+                     *               "value": 19
+                     *             },
+                     *             {
+                     *               "exact": null,
+                     *               "probability": 0.000002649126924679654,
+                     *               "value": 20
+                     *             }
+                     *           ]
+                     *         },
+                     *         "expected": {
+                     *           "black_after:Affenmensch": 4.1651231574284715,
+                     *           "black_after:Legionär": 10.249393544186097,
+                     *           "dies:Affenmensch": 0.11099638626711347,
+                     *           "dies:Legionär": 0.6667328061298852,
+                     *           "exchanges": 17.82187968560637
+                     *         },
+                     *         "outcomes": [
+                     *           {
+                     *             "exact": null,
+                     *             "outcome": "wins:Affenmensch",
+                     *             "probability": 0.8418110593102746
+                     *           },
+                     *           {
+                     *             "exact": null,
+                     *             "outcome": "wins:Legionär",
+                     *             "probability": 0.1493335026943381
+                     *           },
+                     *           {
+                     *             "exact": null,
+                     *             "outcome": "both_out",
+                     *             "probability": 0.008855437995387485
+                     *           },
+                     *           {
+                     *             "exact": null,
+                     *             "outcome": "stalemate",
+                     *             "probability": 0
+                     *           }
+                     *         ]
+                     *       },
+                     *       "operation": "beutelschneider.encounter.odds",
+                     *       "request": {
+                     *         "aftermath": {
+                     *           "mortal_danger": "clear"
+                     *         },
+                     *         "curve_rounds": 10,
+                     *         "exact": "auto",
+                     *         "max_rounds": null,
+                     *         "sides": [
+                     *           {
+                     *             "ability": "combat",
+                     *             "bag": {
+                     *               "black": 3,
+                     *               "blue": 0,
+                     *               "green": 4,
+                     *               "red": 8,
+                     *               "white": 5
+                     *             },
+                     *             "difficulty": "easy",
+                     *             "name": "Legionär"
+                     *           },
+                     *           {
+                     *             "ability": "combat",
+                     *             "bag": {
+                     *               "black": 0,
+                     *               "blue": 0,
+                     *               "green": 5,
+                     *               "red": 10,
+                     *               "white": 5
+                     *             },
+                     *             "difficulty": "easy",
+                     *             "name": "Affenmensch"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "solver": {
+                     *         "max_error": 2.6134649999676185e-13,
+                     *         "precision": "float64",
+                     *         "states": 10780
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BeutelschneiderEncounterOddsResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
     "beutelschneider.experience": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -5449,8 +7480,8 @@ export interface operations {
     "beutelschneider.experience-apply": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -5621,8 +7652,8 @@ export interface operations {
     "beutelschneider.experience.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -5805,8 +7836,8 @@ export interface operations {
     "beutelschneider.first-aid": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -5902,8 +7933,8 @@ export interface operations {
     "beutelschneider.first-aid.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -6023,8 +8054,8 @@ export interface operations {
     "beutelschneider.healing": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -6119,8 +8150,8 @@ export interface operations {
     "beutelschneider.healing-apply": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -6283,8 +8314,8 @@ export interface operations {
     "beutelschneider.healing.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -6370,8 +8401,8 @@ export interface operations {
     "beutelschneider.injury": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -6453,7 +8484,7 @@ export interface operations {
                      *           "red"
                      *         ]
                      *       },
-                     *       "summary": "Legionär suffers a serious injury and draws a black and a red marble; each is replaced by a black one, the bag now holds 4 black."
+                     *       "summary": "Legionär suffers a serious injury and draws a black and a red marble; both are replaced by black ones, so the bag now holds 4 black marbles."
                      *     }
                      */
                     "application/json": components["schemas"]["BeutelschneiderInjuryResponse"];
@@ -6470,8 +8501,8 @@ export interface operations {
     "beutelschneider.injury.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -6557,8 +8588,8 @@ export interface operations {
     "beutelschneider.mortal-danger": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -6634,7 +8665,7 @@ export interface operations {
                      *           "red"
                      *         ]
                      *       },
-                     *       "summary": "Legionär is in mortal danger and draws a black and a red marble. A black marble is among them: Legionär dies."
+                     *       "summary": "Legionär is in mortal danger and draws a black and a red marble. There is black among them: Legionär dies."
                      *     }
                      */
                     "application/json": components["schemas"]["BeutelschneiderMortalDangerResponse"];
@@ -6651,8 +8682,8 @@ export interface operations {
     "beutelschneider.mortal-danger.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -6729,8 +8760,8 @@ export interface operations {
     "beutelschneider.validate-bag": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -6829,8 +8860,8 @@ export interface operations {
     "malmsturm.action": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -6920,8 +8951,8 @@ export interface operations {
     "malmsturm.action.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -7070,8 +9101,8 @@ export interface operations {
     "malmsturm.attack": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -7229,7 +9260,7 @@ export interface operations {
                      *         "taken_out": false,
                      *         "track": "physical"
                      *       },
-                     *       "summary": "Attack: Ragna [− 0 + 0] good (+3) against Ork [− − 0 0] mediocre (±0). A hit with 3 shifts of physical stress. The stress is spent: Ork takes a consequence, and the track refills to 3. Suggested: physical wound."
+                     *       "summary": "Attack: Ragna [− 0 + 0] good (+3) against Ork [− − 0 0] mediocre (±0). A hit with 3 shifts: Ork loses 3 points of physical stress. The stress is spent: Ork takes a consequence, and the track refills to 3. Suggested: physical wound."
                      *     }
                      */
                     "application/json": components["schemas"]["MalmsturmAttackResponse"];
@@ -7246,8 +9277,8 @@ export interface operations {
     "malmsturm.attack.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -7418,8 +9449,8 @@ export interface operations {
     "malmsturm.contest": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -7543,8 +9574,8 @@ export interface operations {
     "malmsturm.contest.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -7717,8 +9748,8 @@ export interface operations {
     "malmsturm.encounter": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -8201,8 +10232,8 @@ export interface operations {
     "malmsturm.encounter.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -8425,8 +10456,8 @@ export interface operations {
     "malmsturm.initiative": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -8586,8 +10617,8 @@ export interface operations {
     "malmsturm.initiative.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -8684,8 +10715,8 @@ export interface operations {
     "malmsturm.ladder": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -8792,8 +10823,8 @@ export interface operations {
     "paws.comparison": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -8885,6 +10916,7 @@ export interface operations {
                      *           "extra_rescue_dice": 0,
                      *           "fit": "matching",
                      *           "name": "Rynn",
+                     *           "penalty_dice": 0,
                      *           "rank": 2,
                      *           "wounds": 0
                      *         },
@@ -8898,6 +10930,7 @@ export interface operations {
                      *           "extra_rescue_dice": 0,
                      *           "fit": "matching",
                      *           "name": "Gegner",
+                     *           "penalty_dice": 0,
                      *           "rank": 2,
                      *           "wounds": 0
                      *         },
@@ -8951,7 +10984,7 @@ export interface operations {
                      *         "net": 1,
                      *         "winner": "a"
                      *       },
-                     *       "summary": "Comparison Rynn against Gegner: 2:0. Rescue dice of Gegner: 4, 3 → 1 success. It cancels one success of Rynn. Rynn wins by one success. Gegner narrates."
+                     *       "summary": "Comparison, Rynn vs. Gegner: 2:0. Gegner's rescue dice: 4, 3 → 1 success. It cancels one success of Rynn. Rynn wins by one success. Gegner narrates."
                      *     }
                      */
                     "application/json": components["schemas"]["PawsComparisonResponse"];
@@ -8968,8 +11001,8 @@ export interface operations {
     "paws.comparison.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -9014,25 +11047,25 @@ export interface operations {
                      *         "distributions": {
                      *           "catastrophe_a": [
                      *             {
-                     *               "exact": "1295/1296",
-                     *               "probability": 0.9992283950617284,
+                     *               "exact": "1727/1728",
+                     *               "probability": 0.9994212962962963,
                      *               "value": 0
                      *             },
                      *             {
-                     *               "exact": "1/1296",
-                     *               "probability": 0.0007716049382716049,
+                     *               "exact": "1/1728",
+                     *               "probability": 0.0005787037037037037,
                      *               "value": 1
                      *             }
                      *           ],
                      *           "catastrophe_b": [
                      *             {
-                     *               "exact": "2285/2304",
-                     *               "probability": 0.9917534722222222,
+                     *               "exact": "763/768",
+                     *               "probability": 0.9934895833333334,
                      *               "value": 0
                      *             },
                      *             {
-                     *               "exact": "19/2304",
-                     *               "probability": 0.008246527777777778,
+                     *               "exact": "5/768",
+                     *               "probability": 0.006510416666666667,
                      *               "value": 1
                      *             }
                      *           ],
@@ -9166,6 +11199,7 @@ export interface operations {
                      *           "extra_rescue_dice": 0,
                      *           "fit": "matching",
                      *           "name": "Rynn",
+                     *           "penalty_dice": 0,
                      *           "rank": 2,
                      *           "wounds": 0
                      *         },
@@ -9179,6 +11213,7 @@ export interface operations {
                      *           "extra_rescue_dice": 0,
                      *           "fit": "matching",
                      *           "name": "Gegner",
+                     *           "penalty_dice": 0,
                      *           "rank": 2,
                      *           "wounds": 0
                      *         },
@@ -9200,8 +11235,8 @@ export interface operations {
     "paws.encounter": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -9310,6 +11345,7 @@ export interface operations {
                      *           "give_up_at_wounds": null,
                      *           "name": "Ryan",
                      *           "out_at_wounds": null,
+                     *           "penalty_dice": 0,
                      *           "rank": 3,
                      *           "wounds": 0
                      *         },
@@ -9325,6 +11361,7 @@ export interface operations {
                      *           "give_up_at_wounds": null,
                      *           "name": "Jack",
                      *           "out_at_wounds": null,
+                     *           "penalty_dice": 0,
                      *           "rank": 2,
                      *           "wounds": 0
                      *         },
@@ -9523,8 +11560,8 @@ export interface operations {
     "paws.encounter.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -9634,6 +11671,7 @@ export interface operations {
                      *           "give_up_at_wounds": null,
                      *           "name": "Ryan",
                      *           "out_at_wounds": null,
+                     *           "penalty_dice": 0,
                      *           "rank": 3,
                      *           "wounds": 0
                      *         },
@@ -9649,6 +11687,7 @@ export interface operations {
                      *           "give_up_at_wounds": null,
                      *           "name": "Jack",
                      *           "out_at_wounds": null,
+                     *           "penalty_dice": 0,
                      *           "rank": 2,
                      *           "wounds": 0
                      *         },
@@ -9681,8 +11720,8 @@ export interface operations {
     "paws.rescue": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -9742,7 +11781,7 @@ export interface operations {
                      *         ],
                      *         "successes": 1
                      *       },
-                     *       "summary": "Rescue dice (2d6): 1, 4 → one success, it averts one negative effect."
+                     *       "summary": "Rescue dice (2d6): 1, 4 → 1 success, it averts one negative effect."
                      *     }
                      */
                     "application/json": components["schemas"]["PawsRescueResponse"];
@@ -9759,8 +11798,8 @@ export interface operations {
     "paws.rescue.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -9841,8 +11880,8 @@ export interface operations {
     "paws.test": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -9909,6 +11948,7 @@ export interface operations {
                      *         "extra_rescue_dice": 0,
                      *         "fit": "matching",
                      *         "name": "Ryan",
+                     *         "penalty_dice": 0,
                      *         "rank": 2,
                      *         "seed": 20261129,
                      *         "wounds": 0
@@ -9947,8 +11987,8 @@ export interface operations {
     "paws.test.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -10063,6 +12103,7 @@ export interface operations {
                      *         "extra_rescue_dice": 0,
                      *         "fit": "matching",
                      *         "name": "Ryan",
+                     *         "penalty_dice": 0,
                      *         "rank": 2,
                      *         "wounds": 0
                      *       }
@@ -10082,8 +12123,8 @@ export interface operations {
     "paws.validate-character": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -10157,6 +12198,7 @@ export interface operations {
                      *       },
                      *       "result": {
                      *         "categories": [],
+                     *         "hints": [],
                      *         "issues": [],
                      *         "power_used": 4,
                      *         "problems": [],
@@ -10179,8 +12221,8 @@ export interface operations {
     "proben.cooperation": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -10300,7 +12342,7 @@ export interface operations {
                      *           "successes": 1
                      *         }
                      *       },
-                     *       "summary": "Cooperation: the helper grants no advantage. Alrik: Test with 4d6 against difficulty 3: 6, 3, 2, 1 → 1 success. Partial success."
+                     *       "summary": "Cooperation: the helper grants no advantage. Alrik: Test with 4d6 against difficulty 3 (demanding): 6, 3, 2, 1 → 1 success. Partial success."
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenCooperationResponse"];
@@ -10317,8 +12359,8 @@ export interface operations {
     "proben.cooperation.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -10428,11 +12470,485 @@ export interface operations {
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
+    "proben.encounter": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "carry_partial": true,
+                 *       "curve_rounds": 8,
+                 *       "steps": [
+                 *         {
+                 *           "difficulty": 2,
+                 *           "pool": {
+                 *             "advantages": 0,
+                 *             "attribute": 3,
+                 *             "disadvantages": 0,
+                 *             "name": "Alrik",
+                 *             "skill": 1
+                 *           }
+                 *         },
+                 *         {
+                 *           "difficulty": 3,
+                 *           "max_attempts": 2,
+                 *           "pool": {
+                 *             "attribute": 2,
+                 *             "name": "Alrik",
+                 *             "skill": 2
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProbenEncounterRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "lang": "en",
+                     *       "operation": "proben.encounter",
+                     *       "randomness": {
+                     *         "events": [
+                     *           {
+                     *             "kind": "d6",
+                     *             "values": [
+                     *               1,
+                     *               4,
+                     *               6,
+                     *               3
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "d6",
+                     *             "values": [
+                     *               2,
+                     *               1,
+                     *               4
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "d6",
+                     *             "values": [
+                     *               3,
+                     *               6
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "d6",
+                     *             "values": [
+                     *               2,
+                     *               2,
+                     *               6,
+                     *               1
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "d6",
+                     *             "values": [
+                     *               1,
+                     *               4,
+                     *               2
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "source": "seeded"
+                     *       },
+                     *       "receipt": {
+                     *         "alg": "Ed25519",
+                     *         "id": "00000000-0000-4000-8000-000000000000",
+                     *         "issued_at": "2026-11-29T12:00:00.000Z",
+                     *         "kid": "example-kid",
+                     *         "signature": "example-signature"
+                     *       },
+                     *       "request": {
+                     *         "carry_partial": true,
+                     *         "curve_rounds": 8,
+                     *         "exact": "auto",
+                     *         "max_rounds": null,
+                     *         "seed": 20261129,
+                     *         "steps": [
+                     *           {
+                     *             "difficulty": 2,
+                     *             "max_attempts": null,
+                     *             "pool": {
+                     *               "advantages": 0,
+                     *               "attribute": 3,
+                     *               "disadvantages": 0,
+                     *               "name": "Alrik",
+                     *               "skill": 1,
+                     *               "skill_dice": 1
+                     *             }
+                     *           },
+                     *           {
+                     *             "difficulty": 3,
+                     *             "max_attempts": 2,
+                     *             "pool": {
+                     *               "advantages": 0,
+                     *               "attribute": 2,
+                     *               "disadvantages": 0,
+                     *               "name": "Alrik",
+                     *               "skill": 2,
+                     *               "skill_dice": 2
+                     *             }
+                     *           }
+                     *         ],
+                     *         "success_rule": "meet"
+                     *       },
+                     *       "result": {
+                     *         "attempts": [
+                     *           {
+                     *             "attempt": 1,
+                     *             "difficulty": 2,
+                     *             "step": 0
+                     *           },
+                     *           {
+                     *             "attempt": 2,
+                     *             "difficulty": 1,
+                     *             "step": 0
+                     *           },
+                     *           {
+                     *             "attempt": 3,
+                     *             "difficulty": 1,
+                     *             "step": 0
+                     *           },
+                     *           {
+                     *             "attempt": 1,
+                     *             "difficulty": 3,
+                     *             "step": 1
+                     *           },
+                     *           {
+                     *             "attempt": 2,
+                     *             "difficulty": 2,
+                     *             "step": 1
+                     *           }
+                     *         ],
+                     *         "end": [
+                     *           {
+                     *             "attempts": 3,
+                     *             "step": 0,
+                     *             "success": true
+                     *           },
+                     *           {
+                     *             "attempts": 2,
+                     *             "step": 1,
+                     *             "success": false
+                     *           }
+                     *         ],
+                     *         "outcome": "failure:1",
+                     *         "steps": [
+                     *           {
+                     *             "dice": [
+                     *               1,
+                     *               4,
+                     *               6,
+                     *               3
+                     *             ],
+                     *             "dice_count": 4,
+                     *             "impossible": false,
+                     *             "outcome": "partial",
+                     *             "quality": 0,
+                     *             "successes": 1
+                     *           },
+                     *           {
+                     *             "dice": [
+                     *               2,
+                     *               1,
+                     *               4
+                     *             ],
+                     *             "dice_count": 3,
+                     *             "impossible": false,
+                     *             "outcome": "failure",
+                     *             "quality": 0,
+                     *             "successes": 0
+                     *           },
+                     *           {
+                     *             "dice": [
+                     *               3,
+                     *               6
+                     *             ],
+                     *             "dice_count": 2,
+                     *             "impossible": false,
+                     *             "outcome": "success",
+                     *             "quality": 0,
+                     *             "successes": 1
+                     *           },
+                     *           {
+                     *             "dice": [
+                     *               2,
+                     *               2,
+                     *               6,
+                     *               1
+                     *             ],
+                     *             "dice_count": 4,
+                     *             "impossible": false,
+                     *             "outcome": "partial",
+                     *             "quality": 0,
+                     *             "successes": 1
+                     *           },
+                     *           {
+                     *             "dice": [
+                     *               1,
+                     *               4,
+                     *               2
+                     *             ],
+                     *             "dice_count": 3,
+                     *             "impossible": false,
+                     *             "outcome": "failure",
+                     *             "quality": 0,
+                     *             "successes": 0
+                     *           }
+                     *         ]
+                     *       },
+                     *       "summary": "The chain of tests fails at step 2 after 5 attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProbenEncounterResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    "proben.encounter.odds": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "carry_partial": true,
+                 *       "curve_rounds": 8,
+                 *       "steps": [
+                 *         {
+                 *           "difficulty": 2,
+                 *           "pool": {
+                 *             "advantages": 0,
+                 *             "attribute": 3,
+                 *             "disadvantages": 0,
+                 *             "name": "Alrik",
+                 *             "skill": 1
+                 *           }
+                 *         },
+                 *         {
+                 *           "difficulty": 3,
+                 *           "max_attempts": 2,
+                 *           "pool": {
+                 *             "attribute": 2,
+                 *             "name": "Alrik",
+                 *             "skill": 2
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProbenEncounterOddsRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "odds": {
+                     *         "curve": [
+                     *           {
+                     *             "failure:0": 0,
+                     *             "failure:1": 0,
+                     *             "round": 1,
+                     *             "running": 1,
+                     *             "success": 0
+                     *           },
+                     *           {
+                     *             "failure:0": 0,
+                     *             "failure:1": 0,
+                     *             "round": 2,
+                     *             "running": 0.9547325102880658,
+                     *             "success": 0.04526748971193416
+                     *           },
+                     *           {
+                     *             "failure:0": 0,
+                     *             "failure:1": 0.23248488543413098,
+                     *             "round": 3,
+                     *             "running": 0.5560128029263832,
+                     *             "success": 0.21150231163948585
+                     *           },
+                     *           {
+                     *             "failure:0": 0.10404917949499567,
+                     *             "failure:1": 0.4203514595223176,
+                     *             "round": 4,
+                     *             "running": 0.14595787679159117,
+                     *             "success": 0.3296414841910955
+                     *           },
+                     *           {
+                     *             "failure:0": 0.10404917949499567,
+                     *             "failure:1": 0.4890039359792352,
+                     *             "round": 5,
+                     *             "running": 0.034683059831665225,
+                     *             "success": 0.37226382469410385
+                     *           },
+                     *           {
+                     *             "failure:0": 0.10404917949499567,
+                     *             "failure:1": 0.5112696040193166,
+                     *             "round": 6,
+                     *             "running": 0,
+                     *             "success": 0.3846812164856877
+                     *           },
+                     *           {
+                     *             "failure:0": 0.10404917949499567,
+                     *             "failure:1": 0.5112696040193166,
+                     *             "round": 7,
+                     *             "running": 0,
+                     *             "success": 0.3846812164856877
+                     *           },
+                     *           {
+                     *             "failure:0": 0.10404917949499567,
+                     *             "failure:1": 0.5112696040193166,
+                     *             "round": 8,
+                     *             "running": 0,
+                     *             "success": 0.3846812164856877
+                     *           }
+                     *         ],
+                     *         "distributions": {
+                     *           "attempts": [
+                     *             {
+                     *               "exact": "11/243",
+                     *               "probability": 0.04526748971193416,
+                     *               "value": 2
+                     *             },
+                     *             {
+                     *               "exact": "872/2187",
+                     *               "probability": 0.39871970736168266,
+                     *               "value": 3
+                     *             },
+                     *             {
+                     *               "exact": "72640/177147",
+                     *               "probability": 0.410054926134792,
+                     *               "value": 4
+                     *             },
+                     *             {
+                     *               "exact": "19712/177147",
+                     *               "probability": 0.11127481695992594,
+                     *               "value": 5
+                     *             },
+                     *             {
+                     *               "exact": "2048/59049",
+                     *               "probability": 0.034683059831665225,
+                     *               "value": 6
+                     *             }
+                     *           ]
+                     *         },
+                     *         "expected": {
+                     *           "rounds": 3.6913862498377052
+                     *         },
+                     *         "outcomes": [
+                     *           {
+                     *             "exact": "5519755/14348907",
+                     *             "outcome": "success",
+                     *             "probability": 0.3846812164856877
+                     *           },
+                     *           {
+                     *             "exact": "2048/19683",
+                     *             "outcome": "failure:0",
+                     *             "probability": 0.10404917949499567
+                     *           },
+                     *           {
+                     *             "exact": "7336160/14348907",
+                     *             "outcome": "failure:1",
+                     *             "probability": 0.5112696040193166
+                     *           }
+                     *         ]
+                     *       },
+                     *       "operation": "proben.encounter.odds",
+                     *       "request": {
+                     *         "carry_partial": true,
+                     *         "curve_rounds": 8,
+                     *         "exact": "auto",
+                     *         "max_rounds": null,
+                     *         "steps": [
+                     *           {
+                     *             "difficulty": 2,
+                     *             "max_attempts": null,
+                     *             "pool": {
+                     *               "advantages": 0,
+                     *               "attribute": 3,
+                     *               "disadvantages": 0,
+                     *               "name": "Alrik",
+                     *               "skill": 1,
+                     *               "skill_dice": 1
+                     *             }
+                     *           },
+                     *           {
+                     *             "difficulty": 3,
+                     *             "max_attempts": 2,
+                     *             "pool": {
+                     *               "advantages": 0,
+                     *               "attribute": 2,
+                     *               "disadvantages": 0,
+                     *               "name": "Alrik",
+                     *               "skill": 2,
+                     *               "skill_dice": 2
+                     *             }
+                     *           }
+                     *         ],
+                     *         "success_rule": "meet"
+                     *       },
+                     *       "solver": {
+                     *         "max_error": 0,
+                     *         "precision": "exact",
+                     *         "states": 17
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProbenEncounterOddsResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
     "proben.extended": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -10588,8 +13104,8 @@ export interface operations {
     "proben.extended.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -10692,8 +13208,8 @@ export interface operations {
     "proben.opposed": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -10810,7 +13326,7 @@ export interface operations {
                      *         ],
                      *         "winner": "a"
                      *       },
-                     *       "summary": "Opposed test Alrik against Stadtwache: Alrik wins (1:0)."
+                     *       "summary": "Opposed test, Alrik vs. Stadtwache: Alrik wins (1:0)."
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenOpposedResponse"];
@@ -10827,8 +13343,8 @@ export interface operations {
     "proben.opposed.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -10924,8 +13440,8 @@ export interface operations {
     "proben.test": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -11006,7 +13522,7 @@ export interface operations {
                      *         "quality": 0,
                      *         "successes": 1
                      *       },
-                     *       "summary": "Alrik: Test with 4d6 against difficulty 2: 1, 4, 6, 3 → 1 success. Partial success."
+                     *       "summary": "Alrik: Test with 4d6 against difficulty 2 (standard): 1, 4, 6, 3 → 1 success. Partial success."
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenTestResponse"];
@@ -11023,8 +13539,8 @@ export interface operations {
     "proben.test.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -11251,8 +13767,8 @@ export interface operations {
     "weltenbuch.conflict": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -11563,8 +14079,8 @@ export interface operations {
     "weltenbuch.conflict.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -11840,11 +14356,894 @@ export interface operations {
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
+    "weltenbuch.encounter": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: {
+                /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "die": 10,
+                 *       "parties": [
+                 *         {
+                 *           "members": [
+                 *             {
+                 *               "hero_points": 1,
+                 *               "name": "Toran",
+                 *               "profile": 5,
+                 *               "role": "player",
+                 *               "seat": 1
+                 *             },
+                 *             {
+                 *               "magic_bonus": 1,
+                 *               "name": "Fayla",
+                 *               "profile": 2,
+                 *               "role": "player",
+                 *               "seat": 2
+                 *             }
+                 *           ],
+                 *           "name": "Heroes"
+                 *         },
+                 *         {
+                 *           "members": [
+                 *             {
+                 *               "name": "Orc 1",
+                 *               "profile": 3,
+                 *               "role": "npc"
+                 *             },
+                 *             {
+                 *               "name": "Orc 2",
+                 *               "profile": 3,
+                 *               "role": "npc"
+                 *             },
+                 *             {
+                 *               "name": "Orc 3",
+                 *               "profile": 3,
+                 *               "role": "npc"
+                 *             }
+                 *           ],
+                 *           "name": "Orcs"
+                 *         }
+                 *       ],
+                 *       "policy": {
+                 *         "hold_hero_points": {
+                 *           "Fayla": 1
+                 *         },
+                 *         "targeting": "weakest"
+                 *       },
+                 *       "toughness": {
+                 *         "Fayla": {
+                 *           "current": 4,
+                 *           "max": 4
+                 *         },
+                 *         "Orc 1": {
+                 *           "current": 2,
+                 *           "max": 2
+                 *         },
+                 *         "Orc 2": {
+                 *           "current": 2,
+                 *           "max": 2
+                 *         },
+                 *         "Orc 3": {
+                 *           "current": 2,
+                 *           "max": 2
+                 *         },
+                 *         "Toran": {
+                 *           "current": 6,
+                 *           "max": 6
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WeltenbuchEncounterRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "lang": "en",
+                     *       "operation": "weltenbuch.encounter",
+                     *       "randomness": {
+                     *         "events": [
+                     *           {
+                     *             "kind": "d10",
+                     *             "values": [
+                     *               1,
+                     *               7,
+                     *               5,
+                     *               3,
+                     *               1,
+                     *               7,
+                     *               5
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "d10",
+                     *             "values": [
+                     *               3,
+                     *               4,
+                     *               1
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "d10",
+                     *             "values": [
+                     *               2,
+                     *               8,
+                     *               3
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "d10",
+                     *             "values": [
+                     *               1,
+                     *               4,
+                     *               7
+                     *             ]
+                     *           },
+                     *           {
+                     *             "kind": "d10",
+                     *             "values": [
+                     *               9,
+                     *               9,
+                     *               2
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "source": "seeded"
+                     *       },
+                     *       "receipt": {
+                     *         "alg": "Ed25519",
+                     *         "id": "00000000-0000-4000-8000-000000000000",
+                     *         "issued_at": "2026-11-29T12:00:00.000Z",
+                     *         "kid": "example-kid",
+                     *         "signature": "example-signature"
+                     *       },
+                     *       "request": {
+                     *         "curve_rounds": 0,
+                     *         "die": 10,
+                     *         "exact": "auto",
+                     *         "max_rounds": null,
+                     *         "parties": [
+                     *           {
+                     *             "members": [
+                     *               {
+                     *                 "equipment_bonuses": [],
+                     *                 "hero_points": 1,
+                     *                 "magic_bonus": 0,
+                     *                 "name": "Toran",
+                     *                 "profile": 5,
+                     *                 "role": "player",
+                     *                 "seat": 1,
+                     *                 "situation_bonus": 0
+                     *               },
+                     *               {
+                     *                 "equipment_bonuses": [],
+                     *                 "hero_points": 0,
+                     *                 "magic_bonus": 1,
+                     *                 "name": "Fayla",
+                     *                 "profile": 2,
+                     *                 "role": "player",
+                     *                 "seat": 2,
+                     *                 "situation_bonus": 0
+                     *               }
+                     *             ],
+                     *             "name": "Heroes"
+                     *           },
+                     *           {
+                     *             "members": [
+                     *               {
+                     *                 "equipment_bonuses": [],
+                     *                 "hero_points": 0,
+                     *                 "magic_bonus": 0,
+                     *                 "name": "Orc 1",
+                     *                 "profile": 3,
+                     *                 "role": "npc",
+                     *                 "situation_bonus": 0
+                     *               },
+                     *               {
+                     *                 "equipment_bonuses": [],
+                     *                 "hero_points": 0,
+                     *                 "magic_bonus": 0,
+                     *                 "name": "Orc 2",
+                     *                 "profile": 3,
+                     *                 "role": "npc",
+                     *                 "situation_bonus": 0
+                     *               },
+                     *               {
+                     *                 "equipment_bonuses": [],
+                     *                 "hero_points": 0,
+                     *                 "magic_bonus": 0,
+                     *                 "name": "Orc 3",
+                     *                 "profile": 3,
+                     *                 "role": "npc",
+                     *                 "situation_bonus": 0
+                     *               }
+                     *             ],
+                     *             "name": "Orcs"
+                     *           }
+                     *         ],
+                     *         "policy": {
+                     *           "hold_hero_points": {
+                     *             "Fayla": 1
+                     *           },
+                     *           "targeting": "weakest"
+                     *         },
+                     *         "seed": 20261129,
+                     *         "toughness": {
+                     *           "Fayla": {
+                     *             "current": 4,
+                     *             "equipment": 0,
+                     *             "max": 4
+                     *           },
+                     *           "Orc 1": {
+                     *             "current": 2,
+                     *             "equipment": 0,
+                     *             "max": 2
+                     *           },
+                     *           "Orc 2": {
+                     *             "current": 2,
+                     *             "equipment": 0,
+                     *             "max": 2
+                     *           },
+                     *           "Orc 3": {
+                     *             "current": 2,
+                     *             "equipment": 0,
+                     *             "max": 2
+                     *           },
+                     *           "Toran": {
+                     *             "current": 6,
+                     *             "equipment": 0,
+                     *             "max": 6
+                     *           }
+                     *         }
+                     *       },
+                     *       "result": {
+                     *         "end": {
+                     *           "consequences": [],
+                     *           "hero_points_spent": [
+                     *             "Fayla"
+                     *           ],
+                     *           "toughness": {
+                     *             "Fayla": {
+                     *               "current": 3,
+                     *               "equipment": 0,
+                     *               "max": 4
+                     *             },
+                     *             "Orc 1": {
+                     *               "current": 1,
+                     *               "equipment": 0,
+                     *               "max": 2
+                     *             },
+                     *             "Orc 2": {
+                     *               "current": 2,
+                     *               "equipment": 0,
+                     *               "max": 2
+                     *             },
+                     *             "Orc 3": {
+                     *               "current": 2,
+                     *               "equipment": 0,
+                     *               "max": 2
+                     *             },
+                     *             "Toran": {
+                     *               "current": 6,
+                     *               "equipment": 0,
+                     *               "max": 6
+                     *             }
+                     *           }
+                     *         },
+                     *         "outcome": "wins:Orcs",
+                     *         "steps": [
+                     *           {
+                     *             "conflict": {
+                     *               "members": [
+                     *                 {
+                     *                   "dice": [
+                     *                     1,
+                     *                     7,
+                     *                     5,
+                     *                     3,
+                     *                     1,
+                     *                     7,
+                     *                     5
+                     *                   ],
+                     *                   "dice_count": 7,
+                     *                   "name": "Toran",
+                     *                   "party": "Heroes",
+                     *                   "role": "player",
+                     *                   "successes": 0
+                     *                 },
+                     *                 {
+                     *                   "dice": [
+                     *                     3,
+                     *                     4,
+                     *                     1
+                     *                   ],
+                     *                   "dice_count": 3,
+                     *                   "name": "Fayla",
+                     *                   "party": "Heroes",
+                     *                   "role": "player",
+                     *                   "successes": 1
+                     *                 },
+                     *                 {
+                     *                   "dice": [
+                     *                     2,
+                     *                     8,
+                     *                     3
+                     *                   ],
+                     *                   "dice_count": 3,
+                     *                   "name": "Orc 1",
+                     *                   "party": "Orcs",
+                     *                   "role": "npc",
+                     *                   "successes": 2
+                     *                 },
+                     *                 {
+                     *                   "dice": [
+                     *                     1,
+                     *                     4,
+                     *                     7
+                     *                   ],
+                     *                   "dice_count": 3,
+                     *                   "name": "Orc 2",
+                     *                   "party": "Orcs",
+                     *                   "role": "npc",
+                     *                   "successes": 1
+                     *                 },
+                     *                 {
+                     *                   "dice": [
+                     *                     9,
+                     *                     9,
+                     *                     2
+                     *                   ],
+                     *                   "dice_count": 3,
+                     *                   "name": "Orc 3",
+                     *                   "party": "Orcs",
+                     *                   "role": "npc",
+                     *                   "successes": 1
+                     *                 }
+                     *               ],
+                     *               "narration_order": [
+                     *                 {
+                     *                   "actor": "player",
+                     *                   "members": [
+                     *                     "Toran"
+                     *                   ],
+                     *                   "seat": 1
+                     *                 },
+                     *                 {
+                     *                   "actor": "player",
+                     *                   "members": [
+                     *                     "Fayla"
+                     *                   ],
+                     *                   "seat": 2
+                     *                 },
+                     *                 {
+                     *                   "actor": "gm",
+                     *                   "members": [
+                     *                     "Orc 1",
+                     *                     "Orc 2",
+                     *                     "Orc 3"
+                     *                   ],
+                     *                   "seat": 0
+                     *                 }
+                     *               ],
+                     *               "parties": [
+                     *                 {
+                     *                   "name": "Heroes",
+                     *                   "successes": 1
+                     *                 },
+                     *                 {
+                     *                   "name": "Orcs",
+                     *                   "successes": 4
+                     *                 }
+                     *               ],
+                     *               "winner": "Orcs"
+                     *             },
+                     *             "narration": {
+                     *               "complete": true,
+                     *               "consequences": [],
+                     *               "hero_points_spent": [
+                     *                 {
+                     *                   "member": "Fayla",
+                     *                   "restored": 3,
+                     *                   "spend": null
+                     *                 }
+                     *               ],
+                     *               "overcome": [],
+                     *               "spent": [
+                     *                 {
+                     *                   "die": 0,
+                     *                   "face": 1,
+                     *                   "lowered": null,
+                     *                   "member": "Toran",
+                     *                   "success": false,
+                     *                   "target": null
+                     *                 },
+                     *                 {
+                     *                   "die": 1,
+                     *                   "face": 7,
+                     *                   "lowered": null,
+                     *                   "member": "Toran",
+                     *                   "success": false,
+                     *                   "target": null
+                     *                 },
+                     *                 {
+                     *                   "die": 2,
+                     *                   "face": 5,
+                     *                   "lowered": null,
+                     *                   "member": "Toran",
+                     *                   "success": false,
+                     *                   "target": null
+                     *                 },
+                     *                 {
+                     *                   "die": 3,
+                     *                   "face": 3,
+                     *                   "lowered": null,
+                     *                   "member": "Toran",
+                     *                   "success": false,
+                     *                   "target": null
+                     *                 },
+                     *                 {
+                     *                   "die": 4,
+                     *                   "face": 1,
+                     *                   "lowered": null,
+                     *                   "member": "Toran",
+                     *                   "success": false,
+                     *                   "target": null
+                     *                 },
+                     *                 {
+                     *                   "die": 5,
+                     *                   "face": 7,
+                     *                   "lowered": null,
+                     *                   "member": "Toran",
+                     *                   "success": false,
+                     *                   "target": null
+                     *                 },
+                     *                 {
+                     *                   "die": 6,
+                     *                   "face": 5,
+                     *                   "lowered": null,
+                     *                   "member": "Toran",
+                     *                   "success": false,
+                     *                   "target": null
+                     *                 },
+                     *                 {
+                     *                   "die": 0,
+                     *                   "face": 3,
+                     *                   "lowered": null,
+                     *                   "member": "Fayla",
+                     *                   "success": false,
+                     *                   "target": null
+                     *                 },
+                     *                 {
+                     *                   "die": 1,
+                     *                   "face": 4,
+                     *                   "lowered": "toughness",
+                     *                   "member": "Fayla",
+                     *                   "success": true,
+                     *                   "target": "Orc 1"
+                     *                 },
+                     *                 {
+                     *                   "die": 2,
+                     *                   "face": 1,
+                     *                   "lowered": null,
+                     *                   "member": "Fayla",
+                     *                   "success": false,
+                     *                   "target": null
+                     *                 },
+                     *                 {
+                     *                   "die": 0,
+                     *                   "face": 2,
+                     *                   "lowered": "toughness",
+                     *                   "member": "Orc 1",
+                     *                   "success": true,
+                     *                   "target": "Fayla"
+                     *                 },
+                     *                 {
+                     *                   "die": 1,
+                     *                   "face": 8,
+                     *                   "lowered": "toughness",
+                     *                   "member": "Orc 1",
+                     *                   "success": true,
+                     *                   "target": "Fayla"
+                     *                 },
+                     *                 {
+                     *                   "die": 2,
+                     *                   "face": 3,
+                     *                   "lowered": null,
+                     *                   "member": "Orc 1",
+                     *                   "success": false,
+                     *                   "target": null
+                     *                 },
+                     *                 {
+                     *                   "die": 0,
+                     *                   "face": 1,
+                     *                   "lowered": null,
+                     *                   "member": "Orc 2",
+                     *                   "success": false,
+                     *                   "target": null
+                     *                 },
+                     *                 {
+                     *                   "die": 1,
+                     *                   "face": 4,
+                     *                   "lowered": "toughness",
+                     *                   "member": "Orc 2",
+                     *                   "success": true,
+                     *                   "target": "Fayla"
+                     *                 },
+                     *                 {
+                     *                   "die": 2,
+                     *                   "face": 7,
+                     *                   "lowered": null,
+                     *                   "member": "Orc 2",
+                     *                   "success": false,
+                     *                   "target": null
+                     *                 },
+                     *                 {
+                     *                   "die": 0,
+                     *                   "face": 9,
+                     *                   "lowered": null,
+                     *                   "member": "Orc 3",
+                     *                   "success": false,
+                     *                   "target": null
+                     *                 },
+                     *                 {
+                     *                   "die": 1,
+                     *                   "face": 9,
+                     *                   "lowered": null,
+                     *                   "member": "Orc 3",
+                     *                   "success": false,
+                     *                   "target": null
+                     *                 },
+                     *                 {
+                     *                   "die": 2,
+                     *                   "face": 2,
+                     *                   "lowered": "toughness",
+                     *                   "member": "Orc 3",
+                     *                   "success": true,
+                     *                   "target": "Fayla"
+                     *                 }
+                     *               ],
+                     *               "toughness_after": {
+                     *                 "Fayla": {
+                     *                   "current": 3,
+                     *                   "equipment": 0,
+                     *                   "max": 4
+                     *                 },
+                     *                 "Orc 1": {
+                     *                   "current": 1,
+                     *                   "equipment": 0,
+                     *                   "max": 2
+                     *                 },
+                     *                 "Orc 2": {
+                     *                   "current": 2,
+                     *                   "equipment": 0,
+                     *                   "max": 2
+                     *                 },
+                     *                 "Orc 3": {
+                     *                   "current": 2,
+                     *                   "equipment": 0,
+                     *                   "max": 2
+                     *                 },
+                     *                 "Toran": {
+                     *                   "current": 6,
+                     *                   "equipment": 0,
+                     *                   "max": 6
+                     *                 }
+                     *               },
+                     *               "unspent": []
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "summary": "Orcs win the scene; nobody takes a consequence. Fayla spends a held-back hero point and avoids a consequence."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WeltenbuchEncounterResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    "weltenbuch.encounter.odds": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "die": 10,
+                 *       "parties": [
+                 *         {
+                 *           "members": [
+                 *             {
+                 *               "hero_points": 1,
+                 *               "name": "Toran",
+                 *               "profile": 5,
+                 *               "role": "player",
+                 *               "seat": 1
+                 *             },
+                 *             {
+                 *               "magic_bonus": 1,
+                 *               "name": "Fayla",
+                 *               "profile": 2,
+                 *               "role": "player",
+                 *               "seat": 2
+                 *             }
+                 *           ],
+                 *           "name": "Heroes"
+                 *         },
+                 *         {
+                 *           "members": [
+                 *             {
+                 *               "name": "Orc 1",
+                 *               "profile": 3,
+                 *               "role": "npc"
+                 *             },
+                 *             {
+                 *               "name": "Orc 2",
+                 *               "profile": 3,
+                 *               "role": "npc"
+                 *             },
+                 *             {
+                 *               "name": "Orc 3",
+                 *               "profile": 3,
+                 *               "role": "npc"
+                 *             }
+                 *           ],
+                 *           "name": "Orcs"
+                 *         }
+                 *       ],
+                 *       "policy": {
+                 *         "hold_hero_points": {
+                 *           "Fayla": 1
+                 *         },
+                 *         "targeting": "weakest"
+                 *       },
+                 *       "toughness": {
+                 *         "Fayla": {
+                 *           "current": 4,
+                 *           "max": 4
+                 *         },
+                 *         "Orc 1": {
+                 *           "current": 2,
+                 *           "max": 2
+                 *         },
+                 *         "Orc 2": {
+                 *           "current": 2,
+                 *           "max": 2
+                 *         },
+                 *         "Orc 3": {
+                 *           "current": 2,
+                 *           "max": 2
+                 *         },
+                 *         "Toran": {
+                 *           "current": 6,
+                 *           "max": 6
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WeltenbuchEncounterOddsRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "odds": {
+                     *         "distributions": {
+                     *           "consequences:Heroes": [
+                     *             {
+                     *               "exact": "1/1",
+                     *               "probability": 1,
+                     *               "value": 0
+                     *             }
+                     *           ],
+                     *           "consequences:Orcs": [
+                     *             {
+                     *               "exact": "11/1024",
+                     *               "probability": 0.0107421875,
+                     *               "value": 0
+                     *             },
+                     *             {
+                     *               "exact": "165/1024",
+                     *               "probability": 0.1611328125,
+                     *               "value": 1
+                     *             },
+                     *             {
+                     *               "exact": "231/512",
+                     *               "probability": 0.451171875,
+                     *               "value": 2
+                     *             },
+                     *             {
+                     *               "exact": "193/512",
+                     *               "probability": 0.376953125,
+                     *               "value": 3
+                     *             }
+                     *           ]
+                     *         },
+                     *         "expected": {
+                     *           "consequence:Fayla": 0,
+                     *           "consequence:Orc 1": 0.9892578125,
+                     *           "consequence:Orc 2": 0.828125,
+                     *           "consequence:Orc 3": 0.376953125,
+                     *           "consequence:Toran": 0,
+                     *           "hero_point:Fayla": 0.74609375
+                     *         },
+                     *         "outcomes": [
+                     *           {
+                     *             "exact": "1/2",
+                     *             "outcome": "wins:Heroes",
+                     *             "probability": 0.5
+                     *           },
+                     *           {
+                     *             "exact": "84883/262144",
+                     *             "outcome": "wins:Orcs",
+                     *             "probability": 0.3238029479980469
+                     *           },
+                     *           {
+                     *             "exact": "46189/262144",
+                     *             "outcome": "tie",
+                     *             "probability": 0.17619705200195312
+                     *           }
+                     *         ]
+                     *       },
+                     *       "operation": "weltenbuch.encounter.odds",
+                     *       "request": {
+                     *         "curve_rounds": 0,
+                     *         "die": 10,
+                     *         "exact": "auto",
+                     *         "max_rounds": null,
+                     *         "parties": [
+                     *           {
+                     *             "members": [
+                     *               {
+                     *                 "equipment_bonuses": [],
+                     *                 "hero_points": 1,
+                     *                 "magic_bonus": 0,
+                     *                 "name": "Toran",
+                     *                 "profile": 5,
+                     *                 "role": "player",
+                     *                 "seat": 1,
+                     *                 "situation_bonus": 0
+                     *               },
+                     *               {
+                     *                 "equipment_bonuses": [],
+                     *                 "hero_points": 0,
+                     *                 "magic_bonus": 1,
+                     *                 "name": "Fayla",
+                     *                 "profile": 2,
+                     *                 "role": "player",
+                     *                 "seat": 2,
+                     *                 "situation_bonus": 0
+                     *               }
+                     *             ],
+                     *             "name": "Heroes"
+                     *           },
+                     *           {
+                     *             "members": [
+                     *               {
+                     *                 "equipment_bonuses": [],
+                     *                 "hero_points": 0,
+                     *                 "magic_bonus": 0,
+                     *                 "name": "Orc 1",
+                     *                 "profile": 3,
+                     *                 "role": "npc",
+                     *                 "situation_bonus": 0
+                     *               },
+                     *               {
+                     *                 "equipment_bonuses": [],
+                     *                 "hero_points": 0,
+                     *                 "magic_bonus": 0,
+                     *                 "name": "Orc 2",
+                     *                 "profile": 3,
+                     *                 "role": "npc",
+                     *                 "situation_bonus": 0
+                     *               },
+                     *               {
+                     *                 "equipment_bonuses": [],
+                     *                 "hero_points": 0,
+                     *                 "magic_bonus": 0,
+                     *                 "name": "Orc 3",
+                     *                 "profile": 3,
+                     *                 "role": "npc",
+                     *                 "situation_bonus": 0
+                     *               }
+                     *             ],
+                     *             "name": "Orcs"
+                     *           }
+                     *         ],
+                     *         "policy": {
+                     *           "hold_hero_points": {
+                     *             "Fayla": 1
+                     *           },
+                     *           "targeting": "weakest"
+                     *         },
+                     *         "toughness": {
+                     *           "Fayla": {
+                     *             "current": 4,
+                     *             "equipment": 0,
+                     *             "max": 4
+                     *           },
+                     *           "Orc 1": {
+                     *             "current": 2,
+                     *             "equipment": 0,
+                     *             "max": 2
+                     *           },
+                     *           "Orc 2": {
+                     *             "current": 2,
+                     *             "equipment": 0,
+                     *             "max": 2
+                     *           },
+                     *           "Orc 3": {
+                     *             "current": 2,
+                     *             "equipment": 0,
+                     *             "max": 2
+                     *           },
+                     *           "Toran": {
+                     *             "current": 6,
+                     *             "equipment": 0,
+                     *             "max": 6
+                     *           }
+                     *         }
+                     *       },
+                     *       "solver": {
+                     *         "max_error": 0,
+                     *         "precision": "exact",
+                     *         "states": 21
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WeltenbuchEncounterOddsResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
     "weltenbuch.narration": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -12164,8 +15563,8 @@ export interface operations {
     "weltenbuch.resurrection": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: {
                 /** @description Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the operation and the request as understood, so sending the same request with the same key again (to any replica sharing the key configuration) gives the same `result` and `randomness.events`. The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with `randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket decides the dice and the key is only recorded. Signing key rotation changes the derived dice. */
@@ -12239,7 +15638,7 @@ export interface operations {
                      *         "god": 1,
                      *         "name": "Alvar"
                      *       },
-                     *       "summary": "Resurrection: god 1 (Alvar) intervened in the character's fate."
+                     *       "summary": "Resurrection (d8: 1): Alvar intervened in the character's fate."
                      *     }
                      */
                     "application/json": components["schemas"]["WeltenbuchResurrectionResponse"];
@@ -12256,8 +15655,8 @@ export interface operations {
     "weltenbuch.resurrection.odds": {
         parameters: {
             query?: {
-                /** @description Language of `summary` and labels (default: Accept-Language, then en). Never changes field names or enum values. */
-                lang?: "en" | "de";
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
             };
             header?: never;
             path?: never;

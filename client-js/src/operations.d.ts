@@ -9,6 +9,8 @@ export type OperationId =
   | "beutelschneider.combat.odds"
   | "beutelschneider.contest"
   | "beutelschneider.contest.odds"
+  | "beutelschneider.encounter"
+  | "beutelschneider.encounter.odds"
   | "beutelschneider.experience"
   | "beutelschneider.experience-apply"
   | "beutelschneider.experience.odds"
@@ -47,6 +49,8 @@ export type OperationId =
   | "paws.validate-character"
   | "proben.cooperation"
   | "proben.cooperation.odds"
+  | "proben.encounter"
+  | "proben.encounter.odds"
   | "proben.extended"
   | "proben.extended.odds"
   | "proben.opposed"
@@ -58,6 +62,8 @@ export type OperationId =
   | "tickets.issue"
   | "weltenbuch.conflict"
   | "weltenbuch.conflict.odds"
+  | "weltenbuch.encounter"
+  | "weltenbuch.encounter.odds"
   | "weltenbuch.narration"
   | "weltenbuch.resurrection"
   | "weltenbuch.resurrection.odds";
@@ -77,6 +83,10 @@ export interface SystemMethods {
     contest(body: RequestBody<"beutelschneider.contest">, options?: CallOptions): Promise<ResponseBody<"beutelschneider.contest">>;
     /** POST /v1/beutelschneider/contest/odds: Exact odds of a contest */
     contestOdds(body: RequestBody<"beutelschneider.contest.odds">, options?: CallOptions): Promise<ResponseBody<"beutelschneider.contest.odds">>;
+    /** POST /v1/beutelschneider/encounter: Play a whole fight out, exchange by exchange */
+    encounter(body: RequestBody<"beutelschneider.encounter">, options?: CallOptions): Promise<ResponseBody<"beutelschneider.encounter">>;
+    /** POST /v1/beutelschneider/encounter/odds: Chances of a whole fight, in float64 */
+    encounterOdds(body: RequestBody<"beutelschneider.encounter.odds">, options?: CallOptions): Promise<ResponseBody<"beutelschneider.encounter.odds">>;
     /** POST /v1/beutelschneider/experience: Draw for experience (Erfahrung) */
     experience(body: RequestBody<"beutelschneider.experience">, options?: CallOptions): Promise<ResponseBody<"beutelschneider.experience">>;
     /** POST /v1/beutelschneider/experience/apply: Apply the experience choices to a signed draw */
@@ -153,6 +163,10 @@ export interface SystemMethods {
     cooperation(body: RequestBody<"proben.cooperation">, options?: CallOptions): Promise<ResponseBody<"proben.cooperation">>;
     /** POST /v1/proben/cooperation/odds: Exact odds of a cooperation */
     cooperationOdds(body: RequestBody<"proben.cooperation.odds">, options?: CallOptions): Promise<ResponseBody<"proben.cooperation.odds">>;
+    /** POST /v1/proben/encounter: Play a chain of tests out, attempt by attempt */
+    encounter(body: RequestBody<"proben.encounter">, options?: CallOptions): Promise<ResponseBody<"proben.encounter">>;
+    /** POST /v1/proben/encounter/odds: Exact odds of a chain of tests */
+    encounterOdds(body: RequestBody<"proben.encounter.odds">, options?: CallOptions): Promise<ResponseBody<"proben.encounter.odds">>;
     /** POST /v1/proben/extended: Roll an extended test (Erweiterte Probe) */
     extended(body: RequestBody<"proben.extended">, options?: CallOptions): Promise<ResponseBody<"proben.extended">>;
     /** POST /v1/proben/extended/odds: Exact odds of an extended test */
@@ -171,6 +185,10 @@ export interface SystemMethods {
     conflict(body: RequestBody<"weltenbuch.conflict">, options?: CallOptions): Promise<ResponseBody<"weltenbuch.conflict">>;
     /** POST /v1/weltenbuch/conflict/odds: Exact odds of a conflict scene */
     conflictOdds(body: RequestBody<"weltenbuch.conflict.odds">, options?: CallOptions): Promise<ResponseBody<"weltenbuch.conflict.odds">>;
+    /** POST /v1/weltenbuch/encounter: Play a conflict scene out: the roll and the policy's narration */
+    encounter(body: RequestBody<"weltenbuch.encounter">, options?: CallOptions): Promise<ResponseBody<"weltenbuch.encounter">>;
+    /** POST /v1/weltenbuch/encounter/odds: Exact odds of a conflict scene and its consequences */
+    encounterOdds(body: RequestBody<"weltenbuch.encounter.odds">, options?: CallOptions): Promise<ResponseBody<"weltenbuch.encounter.odds">>;
     /** POST /v1/weltenbuch/narration: Apply the dice spent in the narration (Was genau ist geschehen?) */
     narration(body: RequestBody<"weltenbuch.narration">, options?: CallOptions): Promise<ResponseBody<"weltenbuch.narration">>;
     /** POST /v1/weltenbuch/resurrection: Find the god who brought a character back (Wiederauferstehung) */

@@ -11,10 +11,14 @@ from wurfwerk._models import Model
 from wurfwerk.models import (
     BatchItemParam,
     BatchResponse,
+    BeutelAftermath,
+    BeutelAftermathParam,
     BeutelBag,
     BeutelBagParam,
     BeutelCreationRules,
     BeutelCreationRulesParam,
+    BeutelEncounterSide,
+    BeutelEncounterSideParam,
     BeutelFighter,
     BeutelFighterParam,
     BeutelParticipant,
@@ -25,6 +29,8 @@ from wurfwerk.models import (
     BeutelschneiderCombatResponse,
     BeutelschneiderContestOddsResponse,
     BeutelschneiderContestResponse,
+    BeutelschneiderEncounterOddsResponse,
+    BeutelschneiderEncounterResponse,
     BeutelschneiderExperienceApplyResponse,
     BeutelschneiderExperienceOddsResponse,
     BeutelschneiderExperienceResponse,
@@ -84,8 +90,12 @@ from wurfwerk.models import (
     PawsTrait,
     PawsTraitParam,
     PawsValidateCharacterResponse,
+    ProbenChainStep,
+    ProbenChainStepParam,
     ProbenCooperationOddsResponse,
     ProbenCooperationResponse,
+    ProbenEncounterOddsResponse,
+    ProbenEncounterResponse,
     ProbenExtendedOddsResponse,
     ProbenExtendedResponse,
     ProbenInterval,
@@ -104,9 +114,13 @@ from wurfwerk.models import (
     Verification,
     WeltenbuchConflictOddsResponse,
     WeltenbuchConflictResponse,
+    WeltenbuchEncounterOddsResponse,
+    WeltenbuchEncounterResponse,
     WeltenbuchNarrationResponse,
     WeltenbuchResurrectionOddsResponse,
     WeltenbuchResurrectionResponse,
+    WeltenEncounterPolicy,
+    WeltenEncounterPolicyParam,
     WeltenHeroPoint,
     WeltenHeroPointParam,
     WeltenParty,
@@ -170,6 +184,20 @@ _BEUTELSCHNEIDER_CONTEST_ODDS = Operation(
     "/v1/beutelschneider/contest/odds",
     rolling=False,
     parse=BeutelschneiderContestOddsResponse.from_json,
+)
+_BEUTELSCHNEIDER_ENCOUNTER = Operation(
+    "beutelschneider.encounter",
+    "POST",
+    "/v1/beutelschneider/encounter",
+    rolling=True,
+    parse=BeutelschneiderEncounterResponse.from_json,
+)
+_BEUTELSCHNEIDER_ENCOUNTER_ODDS = Operation(
+    "beutelschneider.encounter.odds",
+    "POST",
+    "/v1/beutelschneider/encounter/odds",
+    rolling=False,
+    parse=BeutelschneiderEncounterOddsResponse.from_json,
 )
 _BEUTELSCHNEIDER_EXPERIENCE = Operation(
     "beutelschneider.experience",
@@ -410,6 +438,20 @@ _PROBEN_COOPERATION_ODDS = Operation(
     rolling=False,
     parse=ProbenCooperationOddsResponse.from_json,
 )
+_PROBEN_ENCOUNTER = Operation(
+    "proben.encounter",
+    "POST",
+    "/v1/proben/encounter",
+    rolling=True,
+    parse=ProbenEncounterResponse.from_json,
+)
+_PROBEN_ENCOUNTER_ODDS = Operation(
+    "proben.encounter.odds",
+    "POST",
+    "/v1/proben/encounter/odds",
+    rolling=False,
+    parse=ProbenEncounterOddsResponse.from_json,
+)
 _PROBEN_EXTENDED = Operation(
     "proben.extended",
     "POST",
@@ -474,6 +516,20 @@ _WELTENBUCH_CONFLICT_ODDS = Operation(
     rolling=False,
     parse=WeltenbuchConflictOddsResponse.from_json,
 )
+_WELTENBUCH_ENCOUNTER = Operation(
+    "weltenbuch.encounter",
+    "POST",
+    "/v1/weltenbuch/encounter",
+    rolling=True,
+    parse=WeltenbuchEncounterResponse.from_json,
+)
+_WELTENBUCH_ENCOUNTER_ODDS = Operation(
+    "weltenbuch.encounter.odds",
+    "POST",
+    "/v1/weltenbuch/encounter/odds",
+    rolling=False,
+    parse=WeltenbuchEncounterOddsResponse.from_json,
+)
 _WELTENBUCH_NARRATION = Operation(
     "weltenbuch.narration",
     "POST",
@@ -509,6 +565,8 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "beutelschneider.combat.odds": _BEUTELSCHNEIDER_COMBAT_ODDS,
     "beutelschneider.contest": _BEUTELSCHNEIDER_CONTEST,
     "beutelschneider.contest.odds": _BEUTELSCHNEIDER_CONTEST_ODDS,
+    "beutelschneider.encounter": _BEUTELSCHNEIDER_ENCOUNTER,
+    "beutelschneider.encounter.odds": _BEUTELSCHNEIDER_ENCOUNTER_ODDS,
     "beutelschneider.experience": _BEUTELSCHNEIDER_EXPERIENCE,
     "beutelschneider.experience-apply": _BEUTELSCHNEIDER_EXPERIENCE_APPLY,
     "beutelschneider.experience.odds": _BEUTELSCHNEIDER_EXPERIENCE_ODDS,
@@ -544,6 +602,8 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "paws.validate-character": _PAWS_VALIDATE_CHARACTER,
     "proben.cooperation": _PROBEN_COOPERATION,
     "proben.cooperation.odds": _PROBEN_COOPERATION_ODDS,
+    "proben.encounter": _PROBEN_ENCOUNTER,
+    "proben.encounter.odds": _PROBEN_ENCOUNTER_ODDS,
     "proben.extended": _PROBEN_EXTENDED,
     "proben.extended.odds": _PROBEN_EXTENDED_ODDS,
     "proben.opposed": _PROBEN_OPPOSED,
@@ -553,6 +613,8 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "receipts.verify": _RECEIPTS_VERIFY,
     "weltenbuch.conflict": _WELTENBUCH_CONFLICT,
     "weltenbuch.conflict.odds": _WELTENBUCH_CONFLICT_ODDS,
+    "weltenbuch.encounter": _WELTENBUCH_ENCOUNTER,
+    "weltenbuch.encounter.odds": _WELTENBUCH_ENCOUNTER_ODDS,
     "weltenbuch.narration": _WELTENBUCH_NARRATION,
     "weltenbuch.resurrection": _WELTENBUCH_RESURRECTION,
     "weltenbuch.resurrection.odds": _WELTENBUCH_RESURRECTION_ODDS,
@@ -578,13 +640,15 @@ class Beutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderChallengeResponse:
         """Draw for a challenge (Herausforderung).
 
         Draws 3 (easy), 2 (normal) or 1 (hard) marbles at once; success when at least one has the
         ability's colour (combat red, skill green, magic blue). Ruling 1: `unconscious` when every marble
-        drawn is black. The marbles go back into the bag.
+        drawn is black. The marbles go back into the bag. Ruling 10: waking an unconscious character
+        ("durch eine geeignete Handlung (und Herausforderung) eines anderen Charakters") is a challenge of
+        the helper with the ability the act needs; it has no operation of its own.
 
         ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -605,8 +669,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_CHALLENGE,
@@ -632,7 +698,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderChallengeOddsResponse:
         """Exact odds of a challenge.
 
@@ -651,8 +717,10 @@ class Beutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_CHALLENGE_ODDS,
@@ -673,18 +741,21 @@ class Beutelschneider:
         attacker: BeutelFighterParam | BeutelFighter,
         defender: BeutelFighterParam | BeutelFighter,
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderCombatResponse:
         """One exchange of blows (Schlagabtausch), or an uneven contest.
 
         A contest of two (ruling 2) where `ability` defaults to `combat`. Ruling 3: the loser suffers an
-        injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used `combat`; a
-        winner using another ability (flight, escape) inflicts nothing. The injury is drawn from the
-        loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
-        a bag holding fewer marbles than the severity has all of them drawn.
+        injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used an injuring
+        ability; a winner using another ability (flight, escape) inflicts nothing. Ruling 9: the injuring
+        abilities are `injuring_abilities`, `[combat]` by default; a world where magic wounds adds `magic`.
+        Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury
+        is drawn from the loser's bag at once (after both draws) and each marble drawn becomes black
+        (`injury.bag_after`); a bag holding fewer marbles than the severity has all of them drawn.
 
         ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -694,14 +765,19 @@ class Beutelschneider:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
                 Sending the same request with the same key again gives the same result. Not with seed or
                 manual, which are reproducible already.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision).
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_COMBAT,
@@ -709,6 +785,7 @@ class Beutelschneider:
                 "attacker": attacker,
                 "defender": defender,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "manual": manual,
                 "seed": seed,
                 "ticket": ticket,
@@ -722,12 +799,15 @@ class Beutelschneider:
         attacker: BeutelFighterParam | BeutelFighter,
         defender: BeutelFighterParam | BeutelFighter,
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderCombatOddsResponse:
         """Exact odds of an exchange of blows.
 
-        Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using combat, ruling 3),
+        Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using an injuring
+        ability,
+        rulings 3 and 9),
         `wins:<name>` (a win that inflicts no injury: the winner used another ability; 0 for a side using
         combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
         Distributions `margin` (0 = tie) and `severity` (0 = no injury).
@@ -739,9 +819,14 @@ class Beutelschneider:
 
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_COMBAT_ODDS,
@@ -749,6 +834,7 @@ class Beutelschneider:
                 "attacker": attacker,
                 "defender": defender,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -762,15 +848,21 @@ class Beutelschneider:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderContestResponse:
         """Draw for a contest (Auseinandersetzung).
 
         Every participant draws for their own ability and difficulty (in the order given); the
         marbles of each one's ability colour are compared. Ruling 2: most matching marbles wins;
         `margin` = winner's matching minus the next best; a tie at the top has no winner (`winner`
-        null, `margin` 0). Ruling 1: `unconscious` per participant. Contests inflict no injury; use
-        `/combat` for a fight. Names must be unique.
+        null, `margin` 0). Ruling 8: participants may name a `side` ("nur einer von ihnen – beziehungsweise
+        nur eine Seite"): the side of the participant with the most matching marbles wins
+        (`winning_side`), a tie at the top within one side is that side's win, and `margin` is that best
+        count minus the best of any other side. Ruling 1: `unconscious` per participant. Ruling 11:
+        "niedrigere Schwierigkeiten sorgen für einen schnelleren und entscheidenderen Ausgang" speaks of
+        one
+        contest (more marbles drawn, fewer ties, larger margins). Contests inflict no injury; use `/combat`
+        for a fight. Names must be unique.
 
         ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -786,8 +878,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_CONTEST,
@@ -807,12 +901,14 @@ class Beutelschneider:
         participants: Sequence[BeutelParticipantParam | BeutelParticipant],
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderContestOddsResponse:
         """Exact odds of a contest.
 
-        Outcomes `wins:<name>` per participant and `tie` (ruling 2), over all draws of all participants
-        (computed per participant, then combined); distribution `margin` (0 = tie); expected
+        Outcomes `wins:<side>` per side and `tie` (ruling 2; ruling 8: a participant without `side` is a
+        side of its own, so without sides these are `wins:<name>` per participant), over all draws of all
+        participants (computed per participant, each side scoring its best, then combined); distribution
+        `margin` (0 = tie); expected
         `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
@@ -823,12 +919,170 @@ class Beutelschneider:
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_CONTEST_ODDS,
             {"participants": participants, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
+
+    def encounter(
+        self,
+        *,
+        sides: Sequence[BeutelEncounterSideParam | BeutelEncounterSide],
+        aftermath: BeutelAftermathParam | BeutelAftermath | None = None,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
+        lang: str | None = None,
+    ) -> BeutelschneiderEncounterResponse:
+        """Play a whole fight out, exchange by exchange.
+
+        Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+        wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt"
+        and
+        "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+        when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+        "Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+        changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that
+        can
+        never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+        `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
+        es
+        auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat`
+        injures
+        (ruling 9's default). `max_rounds` counts exchanges.
+
+        `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
+        `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
+        (`undecided`). `curve_rounds` and `exact` are accepted and ignored.
+
+        ``POST /v1/beutelschneider/encounter`` (``beutelschneider.encounter``). Rolls dice: unless
+        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
+
+        Args:
+            sides: Exactly two; each exchange is a `combat` with the first as attacker.
+            aftermath: What follows the fight (E5).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _BEUTELSCHNEIDER_ENCOUNTER,
+            {
+                "sides": sides,
+                "aftermath": aftermath,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "seed": seed,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    def encounter_odds(
+        self,
+        *,
+        sides: Sequence[BeutelEncounterSideParam | BeutelEncounterSide],
+        aftermath: BeutelAftermathParam | BeutelAftermath | None = None,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> BeutelschneiderEncounterOddsResponse:
+        """Chances of a whole fight, in float64.
+
+        Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+        wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt"
+        and
+        "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+        when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+        "Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+        changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that
+        can
+        never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+        `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
+        es
+        auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat`
+        injures
+        (ruling 9's default). `max_rounds` counts exchanges.
+
+        Outcomes `wins:<name>` per side, `both_out`, `stalemate`, and `undecided` with `max_rounds`;
+        distributions `black_after:<name>` (black marbles at the end); expected `exchanges`,
+        `black_after:<name>` and, with an aftermath, `dies:<name>`. The state is the two bags, and only
+        the marbles of a side's ability colour and its other non-black marbles matter: the bound is
+        Π over sides of (matching + 1)(other non-black + 1), refused over WURFWERK_MAX_ENCOUNTER_STATES
+        with 422 `encounter-too-large`. Answered in float64 (exact fractions grow about a digit per
+        state): every `exact` is null, `exact: required` is a 422, the outcomes sum to 1 within
+        `solver.max_error` (every term non-negative, no cancellation).
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        ``POST /v1/beutelschneider/encounter/odds`` (``beutelschneider.encounter.odds``).
+
+        Args:
+            sides: Exactly two; each exchange is a `combat` with the first as attacker.
+            aftermath: What follows the fight (E5).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _BEUTELSCHNEIDER_ENCOUNTER_ODDS,
+            {
+                "sides": sides,
+                "aftermath": aftermath,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -843,7 +1097,7 @@ class Beutelschneider:
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceResponse:
         """Draw for experience (Erfahrung).
 
@@ -873,8 +1127,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_EXPERIENCE,
@@ -896,7 +1152,7 @@ class Beutelschneider:
         *,
         draw: Mapping[str, Any] | Model,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None],
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceApplyResponse:
         """Apply the experience choices to a signed draw.
 
@@ -911,8 +1167,10 @@ class Beutelschneider:
         Args:
             draw: The complete signed `/experience` response.
             replacements: Per marble drawn: a different colour, or null to keep it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_EXPERIENCE_APPLY,
@@ -929,7 +1187,7 @@ class Beutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceOddsResponse:
         """Exact odds of an experience draw.
 
@@ -948,8 +1206,10 @@ class Beutelschneider:
             replacements: Optional, to learn in one step: per marble drawn a different colour (red, green,
                 blue, white) or null to keep it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_EXPERIENCE_ODDS,
@@ -974,7 +1234,7 @@ class Beutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderFirstAidResponse:
         """Tend a wounded character (Versorgung von Verletzungen).
 
@@ -1000,8 +1260,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_FIRST_AID,
@@ -1025,7 +1287,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderFirstAidOddsResponse:
         """Exact odds of first aid.
 
@@ -1043,8 +1305,10 @@ class Beutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_FIRST_AID_ODDS,
@@ -1070,7 +1334,7 @@ class Beutelschneider:
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingResponse:
         """Draw for healing (Heilung).
 
@@ -1101,8 +1365,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_HEALING,
@@ -1125,7 +1391,7 @@ class Beutelschneider:
         *,
         draw: Mapping[str, Any] | Model,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]],
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingApplyResponse:
         """Apply the healing choices to a signed draw.
 
@@ -1141,8 +1407,10 @@ class Beutelschneider:
         Args:
             draw: The complete signed `/healing` response.
             replacements: One colour (red, green, blue) per black marble drawn.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_HEALING_APPLY,
@@ -1160,7 +1428,7 @@ class Beutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingOddsResponse:
         """Exact odds of a healing draw.
 
@@ -1180,8 +1448,10 @@ class Beutelschneider:
             replacements: Optional, to heal in one step: one colour (red, green, blue) per marble drawn;
                 the k-th black marble drawn takes the k-th colour.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_HEALING_ODDS,
@@ -1207,7 +1477,7 @@ class Beutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderInjuryResponse:
         """Suffer an injury (Verletzung).
 
@@ -1232,8 +1502,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_INJURY,
@@ -1257,7 +1529,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderInjuryOddsResponse:
         """Exact odds of an injury.
 
@@ -1274,8 +1546,10 @@ class Beutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_INJURY_ODDS,
@@ -1299,7 +1573,7 @@ class Beutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderMortalDangerResponse:
         """Face mortal danger (Lebensgefahr).
 
@@ -1324,8 +1598,10 @@ class Beutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_MORTAL_DANGER,
@@ -1349,7 +1625,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderMortalDangerOddsResponse:
         """Exact odds of mortal danger.
 
@@ -1366,8 +1642,10 @@ class Beutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_MORTAL_DANGER_ODDS,
@@ -1387,7 +1665,7 @@ class Beutelschneider:
         bag: BeutelBagParam | BeutelBag,
         name: str | None = None,
         rules: BeutelCreationRulesParam | BeutelCreationRules | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderValidateBagResponse:
         """Check a starting bag (Charaktererschaffung).
 
@@ -1403,8 +1681,10 @@ class Beutelschneider:
             bag: The bag to check.
             name: Whose bag (used in the summary only).
             rules: The creation rule (default 20 marbles: 5 white, 15 free).
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _BEUTELSCHNEIDER_VALIDATE_BAG,
@@ -1432,7 +1712,7 @@ class Malmsturm:
         modifier: int | None = 0,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmActionResponse:
         """Roll a simple action (Einfache Aktion).
 
@@ -1459,8 +1739,10 @@ class Malmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_ACTION,
@@ -1486,7 +1768,7 @@ class Malmsturm:
         idempotency_key: str | None = None,
         modifier: int | None = 0,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmActionOddsResponse:
         """Exact odds of a simple action.
 
@@ -1505,8 +1787,10 @@ class Malmsturm:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             modifier: Situational bonus or penalty added to the total (default 0).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_ACTION_ODDS,
@@ -1534,7 +1818,7 @@ class Malmsturm:
         seed: int | None = None,
         take_consequence_early: bool | None = False,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmAttackResponse:
         """Roll an attack in a conflict (Angriff).
 
@@ -1554,7 +1838,12 @@ class Malmsturm:
         Unkonzentriert; intimidate Eingeschüchtert, Verunsichert, Verängstigt; charm Kooperativ, Verliebt;
         push Aus dem Gleichgewicht gebracht, Stolpern; persuade Überredet, ein Auge zudrücken), in German,
         English and `lang`. Ruling 6: the consequences and their recovery times are listed in
-        `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
+        `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4). Ruling 8: a consequence's severity
+        (leicht/mittel/schwer) is the defender's choice with the GM ("Normalerweise bestimmt der
+        Verteidiger selbst"); it changes no numbers, only the recovery time, and the count decides;
+        invoking one ("Eine Konsequenz funktioniert wie ein Aspekt") is entered as `modifier`. Ruling 9:
+        `/v1/systems` lists the defender's skills per attack kind (`attack_skills`, the text's table:
+        Ausweichen, Menschenkenntnis/Wahrnehmung, Nerven behalten, Körperbeherrschung).
 
         ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -1576,8 +1865,10 @@ class Malmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_ATTACK,
@@ -1607,7 +1898,7 @@ class Malmsturm:
         idempotency_key: str | None = None,
         take_consequence_early: bool | None = False,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmAttackOddsResponse:
         """Exact odds of an attack.
 
@@ -1629,8 +1920,10 @@ class Malmsturm:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_ATTACK_ODDS,
@@ -1657,7 +1950,7 @@ class Malmsturm:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmContestResponse:
         """Roll a contest (Wettstreit).
 
@@ -1680,8 +1973,10 @@ class Malmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_CONTEST,
@@ -1705,7 +2000,7 @@ class Malmsturm:
         dice: int | None = 4,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmContestOddsResponse:
         """Exact odds of a contest.
 
@@ -1721,8 +2016,10 @@ class Malmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_CONTEST_ODDS,
@@ -1744,7 +2041,7 @@ class Malmsturm:
         policy: MalmEncounterPolicyParam | MalmEncounterPolicy | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmEncounterResponse:
         """Play out a whole conflict (Konflikt), turn by turn.
 
@@ -1805,8 +2102,10 @@ class Malmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_ENCOUNTER,
@@ -1838,7 +2137,7 @@ class Malmsturm:
         order: Literal["initiative"] | Sequence[str] | None = "initiative",
         policy: MalmEncounterPolicyParam | MalmEncounterPolicy | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmEncounterOddsResponse:
         """Exact odds of a whole conflict (Konflikt).
 
@@ -1849,9 +2148,9 @@ class Malmsturm:
         `initiative`) are bounded from the body before solving (`spread`: every combination of the
         members' stress and consequences; `focus`: the members fall one after another when attacked on
         one track, counted when attacked on both); with `max_rounds` or `curve_rounds` the rounds are
-        pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the answer
-        is a 422 `encounter-too-large`. Exact fractions
-        under `exact: auto` up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
+        pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the
+        answer is a 422 `encounter-too-large`. Exact fractions under `exact: auto` up to
+        WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
 
         Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
         rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's
@@ -1897,8 +2196,10 @@ class Malmsturm:
                 both orders by the exact initiative odds; or every member's name once, in order of action,
                 the same every round.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_ENCOUNTER_ODDS,
@@ -1925,7 +2226,7 @@ class Malmsturm:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmInitiativeResponse:
         """Roll the order of a conflict (Reihenfolge).
 
@@ -1952,8 +2253,10 @@ class Malmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_INITIATIVE,
@@ -1975,7 +2278,7 @@ class Malmsturm:
         dice: int | None = 4,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmInitiativeOddsResponse:
         """Exact odds of the order of a conflict.
 
@@ -1992,8 +2295,10 @@ class Malmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _MALMSTURM_INITIATIVE_ODDS,
@@ -2009,7 +2314,7 @@ class Malmsturm:
     def ladder(
         self,
         *,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmLadderResponse:
         """The ladder (Stufenleiter) with its labels.
 
@@ -2022,8 +2327,10 @@ class Malmsturm:
         ``GET /v1/malmsturm/ladder`` (``malmsturm.ladder``).
 
         Args:
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(_MALMSTURM_LADDER, None, {"lang": lang})
 
@@ -2046,7 +2353,7 @@ class Paws:
         mode: Literal["contest", "defense"] | None = "contest",
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsComparisonResponse:
         """Roll a comparison (Vergleich).
 
@@ -2057,9 +2364,12 @@ class Paws:
         rescue dice (after the two pools); each rescue success cancels one of the winner's net successes,
         reaching 0 makes a tie, never a win; a tie is no failure, so the rescued side's catastrophe (every
         die 1) is gone too. Short of a tie, the first rescue success averts the side's catastrophe instead
-        and the others cancel (`rescue.catastrophe_averted`). Each side's `catastrophe` is its own roll of
-        only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
-        on a tie or a repelled attack.
+        and the others cancel (`rescue.catastrophe_averted`). Ruling 8: only the loser can suffer a
+        catastrophe: a side's `catastrophe` is its own roll of only ones, on a loss, that no rescue averted
+        (a 0:0 tie of ones is none for either side); the chat line says it before any rescue. Ruling 7
+        ("Bei Vergleichen hat grundsätzlich der Verlierer das Recht"): `narrator` is the loser (its `name`,
+        or `a`/`b`), in defense mode too: a repelled attack is narrated by the attacker; `gm` on a tie.
+        Ruling 9: a pool's `penalty_dice` are the dice the GM takes away ("Gegner schwächen").
 
         ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -2079,8 +2389,10 @@ class Paws:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_COMPARISON,
@@ -2104,14 +2416,15 @@ class Paws:
         idempotency_key: str | None = None,
         mode: Literal["contest", "defense"] | None = "contest",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsComparisonOddsResponse:
         """Exact odds of a comparison.
 
         Outcomes `a`, `b` and `tie` after the loser's rescue dice (in defense mode `b` is always 0);
         distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`, and `catastrophe_a`,
-        `catastrophe_b` (1: the side ends with a catastrophe no rescue averted, ruling 3: a rescue short
-        of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
+        `catastrophe_b` (1: the side ends with a catastrophe no rescue averted: only on a loss, ruling 8;
+        ruling 3: a rescue short of a tie spends its first success on the catastrophe, so `net` counts
+        it). Same rulings as
         `paws.comparison`.
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
@@ -2126,8 +2439,10 @@ class Paws:
             mode: contest: both attack, more successes wins; defense: b only defends, the attack lands with
                 net >= 1, b cannot win.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_COMPARISON_ODDS,
@@ -2148,7 +2463,7 @@ class Paws:
         one_shot_rescue: PawsOneShotRescueParam | PawsOneShotRescue | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsEncounterResponse:
         """Play out a whole duel (Zweikampf), round by round.
 
@@ -2197,8 +2512,10 @@ class Paws:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_ENCOUNTER,
@@ -2228,7 +2545,7 @@ class Paws:
         max_rounds: int | None = None,
         one_shot_rescue: PawsOneShotRescueParam | PawsOneShotRescue | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsEncounterOddsResponse:
         """Exact odds of a whole duel (Zweikampf).
 
@@ -2273,8 +2590,10 @@ class Paws:
                 gewürfelt werden", E3): after a lost round they are rolled one at a time until one averts
                 the wound. Default none.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_ENCOUNTER_ODDS,
@@ -2299,7 +2618,7 @@ class Paws:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsRescueResponse:
         """Roll the group's rescue dice (Rettungswürfel).
 
@@ -2321,8 +2640,10 @@ class Paws:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_RESCUE,
@@ -2342,7 +2663,7 @@ class Paws:
         dice: int,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsRescueOddsResponse:
         """Exact odds of the group's rescue dice.
 
@@ -2357,8 +2678,10 @@ class Paws:
             dice: The group's one-shot rescue dice to roll now.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_RESCUE_ODDS,
@@ -2377,10 +2700,11 @@ class Paws:
         idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
+        penalty_dice: int | None = 0,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
         wounds: int | None = 0,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsTestResponse:
         """Roll a test (Probe).
 
@@ -2413,14 +2737,18 @@ class Paws:
                 manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Who rolls (echoed in results).
+            penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
+                ("einen Abzug von einem Würfel"); not wounds.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
             wounds: Wounds that hinder this action: -1 die each.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_TEST,
@@ -2433,6 +2761,7 @@ class Paws:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "name": name,
+                "penalty_dice": penalty_dice,
                 "seed": seed,
                 "ticket": ticket,
                 "wounds": wounds,
@@ -2450,9 +2779,10 @@ class Paws:
         fit: Literal["fallback", "matching", "specialized"] | None = "matching",
         idempotency_key: str | None = None,
         name: str | None = None,
+        penalty_dice: int | None = 0,
         ticket: Mapping[str, Any] | Model | None = None,
         wounds: int | None = 0,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsTestOddsResponse:
         """Exact odds of a test.
 
@@ -2476,10 +2806,14 @@ class Paws:
                 needed).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Who rolls (echoed in results).
+            penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
+                ("einen Abzug von einem Würfel"); not wounds.
             ticket: Accepted and ignored: the odds do not depend on it.
             wounds: Wounds that hinder this action: -1 die each.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_TEST_ODDS,
@@ -2491,6 +2825,7 @@ class Paws:
                 "fit": fit,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "penalty_dice": penalty_dice,
                 "ticket": ticket,
                 "wounds": wounds,
             },
@@ -2504,7 +2839,7 @@ class Paws:
         power: int,
         traits: Sequence[PawsTraitParam | PawsTrait],
         categories: Sequence[PawsCategoryParam | PawsCategory] | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsValidateCharacterResponse:
         """Validate a character (Potenzial und Macht).
 
@@ -2516,15 +2851,20 @@ class Paws:
         category and those in categories without their own power), `categories[].power_used` the traits
         of each category. The potential holds
         for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
-        `lang`, `issues` machine-readable), not only the first.
+        `lang`, `issues` machine-readable), not only the first. Ruling 10: `hints` give the text's
+        guidance,
+        never a problem: a potential "mit 3 gut bemessen" (below: more ordinary characters, above: heroic
+        style, from 5: gods), a power of "etwa dem fünffachen" of the potential (a hint outside 4x..6x).
 
         ``POST /v1/paws/validate-character`` (``paws.validate-character``).
 
         Args:
             potential: Highest rank of any trait.
             power: Good minus bad ranks allowed.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PAWS_VALIDATE_CHARACTER,
@@ -2552,7 +2892,7 @@ class Proben:
         seed: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenCooperationResponse:
         """Roll a cooperation (Zusammenarbeiten).
 
@@ -2573,8 +2913,10 @@ class Proben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_COOPERATION,
@@ -2600,7 +2942,7 @@ class Proben:
         idempotency_key: str | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenCooperationOddsResponse:
         """Exact odds of a cooperation.
 
@@ -2615,8 +2957,10 @@ class Proben:
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_COOPERATION_ODDS,
@@ -2625,6 +2969,155 @@ class Proben:
                 "helpers": helpers,
                 "leader": leader,
                 "idempotency_key": idempotency_key,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    def encounter(
+        self,
+        *,
+        steps: Sequence[ProbenChainStepParam | ProbenChainStep],
+        carry_partial: bool | None = False,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        seed: int | None = None,
+        success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: TicketParam | Ticket | None = None,
+        lang: str | None = None,
+    ) -> ProbenEncounterResponse:
+        """Play a chain of tests out, attempt by attempt.
+
+        A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+        (rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+        jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+        übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+        are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every
+        step
+        succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+        weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+        attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+        same `success_rule`. `max_rounds` counts attempts.
+
+        `steps` lists every attempt as `proben.test` reports it, `attempts` which step and attempt each
+        is (and the difficulty it was rolled against); `end` the attempts and the verdict of every step.
+        `curve_rounds` and `exact` are accepted and ignored.
+
+        ``POST /v1/proben/encounter`` (``proben.encounter``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
+
+        Args:
+            steps: The tests, in order; the chain stops at the first that fails.
+            carry_partial: E2: the successes of a failed attempt count toward the next attempt of the same
+                step (default false).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            success_rule: meet: successes >= difficulty (default); exceed: >.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _PROBEN_ENCOUNTER,
+            {
+                "steps": steps,
+                "carry_partial": carry_partial,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "seed": seed,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    def encounter_odds(
+        self,
+        *,
+        steps: Sequence[ProbenChainStepParam | ProbenChainStep],
+        carry_partial: bool | None = False,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> ProbenEncounterOddsResponse:
+        """Exact odds of a chain of tests.
+
+        A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+        (rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+        jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+        übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+        are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every
+        step
+        succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+        weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+        attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+        same `success_rule`. `max_rounds` counts attempts.
+
+        Outcomes `success`, `failure:<i>` per step and, with `max_rounds`, `undecided`; distribution
+        `attempts` (the chain's total, at most `max_rounds`); expected `rounds` (the expected attempts).
+        The bound is Σ over steps of attempts × (required successes with `carry_partial`, else 1) plus
+        the ends; exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES under `exact: auto`, float64 above.
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        ``POST /v1/proben/encounter/odds`` (``proben.encounter.odds``).
+
+        Args:
+            steps: The tests, in order; the chain stops at the first that fails.
+            carry_partial: E2: the successes of a failed attempt count toward the next attempt of the same
+                step (default false).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            success_rule: meet: successes >= difficulty (default); exceed: >.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _PROBEN_ENCOUNTER_ODDS,
+            {
+                "steps": steps,
+                "carry_partial": carry_partial,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
                 "success_rule": success_rule,
                 "ticket": ticket,
             },
@@ -2646,7 +3139,7 @@ class Proben:
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenExtendedResponse:
         """Roll an extended test (Erweiterte Probe).
 
@@ -2676,8 +3169,10 @@ class Proben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_EXTENDED,
@@ -2711,7 +3206,7 @@ class Proben:
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenExtendedOddsResponse:
         """Exact odds of an extended test.
 
@@ -2733,8 +3228,10 @@ class Proben:
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_EXTENDED_ODDS,
@@ -2763,7 +3260,7 @@ class Proben:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenOpposedResponse:
         """Roll an opposed test (Vergleichende Probe).
 
@@ -2787,8 +3284,10 @@ class Proben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_OPPOSED,
@@ -2812,7 +3311,7 @@ class Proben:
         allow_tie: bool | None = False,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenOpposedOddsResponse:
         """Exact odds of an opposed test.
 
@@ -2827,8 +3326,10 @@ class Proben:
             allow_tie: Accept a tie instead of rolling again.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_OPPOSED_ODDS,
@@ -2852,7 +3353,7 @@ class Proben:
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenTestResponse:
         """Roll a simple test (Einfache Probe).
 
@@ -2861,7 +3362,8 @@ class Proben:
         or > difficulty (`exceed`, the literal "Übersteigt"); `attempt` n removes n-1 dice, and with no
         dice left the outcome is `no_dice` and nothing is rolled; `impossible` when the dice cannot reach
         the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
-        `quality` = successes beyond those needed.
+        `quality` = successes beyond those needed. Ruling 7: the chat line names the difficulty as the text
+        does (1 Einfach, 2 Standard, 3 Fordernd, 4 and more Schwer).
 
         ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
         ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
@@ -2886,8 +3388,10 @@ class Proben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_TEST,
@@ -2923,7 +3427,7 @@ class Proben:
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenTestOddsResponse:
         """Exact odds of a simple test.
 
@@ -2947,8 +3451,10 @@ class Proben:
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _PROBEN_TEST_ODDS,
@@ -3012,7 +3518,7 @@ class Weltenbuch:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchConflictResponse:
         """Roll a conflict scene (Konfliktszene).
 
@@ -3046,8 +3552,10 @@ class Weltenbuch:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_CONFLICT,
@@ -3069,7 +3577,7 @@ class Weltenbuch:
         die: int | None = 10,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchConflictOddsResponse:
         """Exact odds of a conflict scene.
 
@@ -3088,12 +3596,170 @@ class Weltenbuch:
             die: Sides of the die; any even number (an even face is a success).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_CONFLICT_ODDS,
             {"parties": parties, "die": die, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
+
+    def encounter(
+        self,
+        *,
+        parties: Sequence[WeltenPartyParam | WeltenParty],
+        toughness: Mapping[str, WeltenToughnessParam | WeltenToughness],
+        curve_rounds: int | None = 0,
+        die: int | None = 10,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
+        seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
+        lang: str | None = None,
+    ) -> WeltenbuchEncounterResponse:
+        """Play a conflict scene out: the roll and the policy's narration.
+
+        The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+        ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+        bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+        Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
+        toughness of a member of the other party chosen by `policy.targeting` (every member needs a
+        `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
+        target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
+        Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
+        held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
+        immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
+        Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
+        prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+
+        `steps` holds the one round: `conflict` as `weltenbuch.conflict` reports it and `narration` as
+        `weltenbuch.narration` reports it for the policy's spends (turn by turn in the narration order,
+        each member spending all its dice). `curve_rounds` and `exact` are accepted and ignored.
+
+        ``POST /v1/weltenbuch/encounter`` (``weltenbuch.encounter``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+
+        Args:
+            parties: Exactly two parties.
+            toughness: Toughness at the start of the scene, one entry per member.
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            die: Sides of the die; any even number (an even face is a success).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _WELTENBUCH_ENCOUNTER,
+            {
+                "parties": parties,
+                "toughness": toughness,
+                "curve_rounds": curve_rounds,
+                "die": die,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "policy": policy,
+                "seed": seed,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    def encounter_odds(
+        self,
+        *,
+        parties: Sequence[WeltenPartyParam | WeltenParty],
+        toughness: Mapping[str, WeltenToughnessParam | WeltenToughness],
+        curve_rounds: int | None = 0,
+        die: int | None = 10,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> WeltenbuchEncounterOddsResponse:
+        """Exact odds of a conflict scene and its consequences.
+
+        The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+        ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+        bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+        Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
+        toughness of a member of the other party chosen by `policy.targeting` (every member needs a
+        `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
+        target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
+        Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
+        held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
+        immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
+        Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
+        prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+
+        Outcomes `wins:<party>` and `tie`; distribution `consequences:<party>` (how many of its members
+        take one; `weltenbuch.conflict.odds` gives the successes); expected `consequence:<member>` (its
+        chance to take one) and, per held hero point, `hero_point:<member>` (the chance it is needed).
+        The bound is Σ over the parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
+        under `exact: auto`.
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        ``POST /v1/weltenbuch/encounter/odds`` (``weltenbuch.encounter.odds``).
+
+        Args:
+            parties: Exactly two parties.
+            toughness: Toughness at the start of the scene, one entry per member.
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            die: Sides of the die; any even number (an even face is a success).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _WELTENBUCH_ENCOUNTER_ODDS,
+            {
+                "parties": parties,
+                "toughness": toughness,
+                "curve_rounds": curve_rounds,
+                "die": die,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "policy": policy,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -3104,7 +3770,7 @@ class Weltenbuch:
         hero_points: Sequence[WeltenHeroPointParam | WeltenHeroPoint] | None = None,
         spends: Sequence[WeltenSpendParam | WeltenSpend] | None = None,
         toughness: Mapping[str, WeltenToughnessParam | WeltenToughness] | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchNarrationResponse:
         """Apply the dice spent in the narration (Was genau ist geschehen?).
 
@@ -3132,8 +3798,10 @@ class Weltenbuch:
                 dice, put `{"member": ..., "hero_point": true}` into `spends`.
             spends: The ledger: every die (and hero point) spent so far, in the order spent.
             toughness: Toughness at the start of the scene, by member name.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_NARRATION,
@@ -3149,7 +3817,7 @@ class Weltenbuch:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchResurrectionResponse:
         """Find the god who brought a character back (Wiederauferstehung).
 
@@ -3171,8 +3839,10 @@ class Weltenbuch:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_RESURRECTION,
@@ -3192,7 +3862,7 @@ class Weltenbuch:
         gods: Sequence[str] | None = None,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchResurrectionOddsResponse:
         """Exact odds of a resurrection.
 
@@ -3207,8 +3877,10 @@ class Weltenbuch:
             gods: The eight gods of the table, in d8 order.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return self._send(
             _WELTENBUCH_RESURRECTION_ODDS,
@@ -3361,13 +4033,15 @@ class AsyncBeutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderChallengeResponse:
         """Draw for a challenge (Herausforderung).
 
         Draws 3 (easy), 2 (normal) or 1 (hard) marbles at once; success when at least one has the
         ability's colour (combat red, skill green, magic blue). Ruling 1: `unconscious` when every marble
-        drawn is black. The marbles go back into the bag.
+        drawn is black. The marbles go back into the bag. Ruling 10: waking an unconscious character
+        ("durch eine geeignete Handlung (und Herausforderung) eines anderen Charakters") is a challenge of
+        the helper with the ability the act needs; it has no operation of its own.
 
         ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless
         ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -3388,8 +4062,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_CHALLENGE,
@@ -3415,7 +4091,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderChallengeOddsResponse:
         """Exact odds of a challenge.
 
@@ -3434,8 +4110,10 @@ class AsyncBeutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_CHALLENGE_ODDS,
@@ -3456,18 +4134,21 @@ class AsyncBeutelschneider:
         attacker: BeutelFighterParam | BeutelFighter,
         defender: BeutelFighterParam | BeutelFighter,
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderCombatResponse:
         """One exchange of blows (Schlagabtausch), or an uneven contest.
 
         A contest of two (ruling 2) where `ability` defaults to `combat`. Ruling 3: the loser suffers an
-        injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used `combat`; a
-        winner using another ability (flight, escape) inflicts nothing. The injury is drawn from the
-        loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
-        a bag holding fewer marbles than the severity has all of them drawn.
+        injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used an injuring
+        ability; a winner using another ability (flight, escape) inflicts nothing. Ruling 9: the injuring
+        abilities are `injuring_abilities`, `[combat]` by default; a world where magic wounds adds `magic`.
+        Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury
+        is drawn from the loser's bag at once (after both draws) and each marble drawn becomes black
+        (`injury.bag_after`); a bag holding fewer marbles than the severity has all of them drawn.
 
         ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -3477,14 +4158,19 @@ class AsyncBeutelschneider:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
                 Sending the same request with the same key again gives the same result. Not with seed or
                 manual, which are reproducible already.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision).
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_COMBAT,
@@ -3492,6 +4178,7 @@ class AsyncBeutelschneider:
                 "attacker": attacker,
                 "defender": defender,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "manual": manual,
                 "seed": seed,
                 "ticket": ticket,
@@ -3505,12 +4192,15 @@ class AsyncBeutelschneider:
         attacker: BeutelFighterParam | BeutelFighter,
         defender: BeutelFighterParam | BeutelFighter,
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderCombatOddsResponse:
         """Exact odds of an exchange of blows.
 
-        Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using combat, ruling 3),
+        Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using an injuring
+        ability,
+        rulings 3 and 9),
         `wins:<name>` (a win that inflicts no injury: the winner used another ability; 0 for a side using
         combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
         Distributions `margin` (0 = tie) and `severity` (0 = no injury).
@@ -3522,9 +4212,14 @@ class AsyncBeutelschneider:
 
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_COMBAT_ODDS,
@@ -3532,6 +4227,7 @@ class AsyncBeutelschneider:
                 "attacker": attacker,
                 "defender": defender,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -3545,15 +4241,21 @@ class AsyncBeutelschneider:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderContestResponse:
         """Draw for a contest (Auseinandersetzung).
 
         Every participant draws for their own ability and difficulty (in the order given); the
         marbles of each one's ability colour are compared. Ruling 2: most matching marbles wins;
         `margin` = winner's matching minus the next best; a tie at the top has no winner (`winner`
-        null, `margin` 0). Ruling 1: `unconscious` per participant. Contests inflict no injury; use
-        `/combat` for a fight. Names must be unique.
+        null, `margin` 0). Ruling 8: participants may name a `side` ("nur einer von ihnen – beziehungsweise
+        nur eine Seite"): the side of the participant with the most matching marbles wins
+        (`winning_side`), a tie at the top within one side is that side's win, and `margin` is that best
+        count minus the best of any other side. Ruling 1: `unconscious` per participant. Ruling 11:
+        "niedrigere Schwierigkeiten sorgen für einen schnelleren und entscheidenderen Ausgang" speaks of
+        one
+        contest (more marbles drawn, fewer ties, larger margins). Contests inflict no injury; use `/combat`
+        for a fight. Names must be unique.
 
         ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -3569,8 +4271,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_CONTEST,
@@ -3590,12 +4294,14 @@ class AsyncBeutelschneider:
         participants: Sequence[BeutelParticipantParam | BeutelParticipant],
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderContestOddsResponse:
         """Exact odds of a contest.
 
-        Outcomes `wins:<name>` per participant and `tie` (ruling 2), over all draws of all participants
-        (computed per participant, then combined); distribution `margin` (0 = tie); expected
+        Outcomes `wins:<side>` per side and `tie` (ruling 2; ruling 8: a participant without `side` is a
+        side of its own, so without sides these are `wins:<name>` per participant), over all draws of all
+        participants (computed per participant, each side scoring its best, then combined); distribution
+        `margin` (0 = tie); expected
         `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
@@ -3606,12 +4312,170 @@ class AsyncBeutelschneider:
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_CONTEST_ODDS,
             {"participants": participants, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
+
+    async def encounter(
+        self,
+        *,
+        sides: Sequence[BeutelEncounterSideParam | BeutelEncounterSide],
+        aftermath: BeutelAftermathParam | BeutelAftermath | None = None,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
+        lang: str | None = None,
+    ) -> BeutelschneiderEncounterResponse:
+        """Play a whole fight out, exchange by exchange.
+
+        Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+        wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt"
+        and
+        "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+        when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+        "Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+        changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that
+        can
+        never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+        `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
+        es
+        auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat`
+        injures
+        (ruling 9's default). `max_rounds` counts exchanges.
+
+        `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
+        `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
+        (`undecided`). `curve_rounds` and `exact` are accepted and ignored.
+
+        ``POST /v1/beutelschneider/encounter`` (``beutelschneider.encounter``). Rolls dice: unless
+        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
+
+        Args:
+            sides: Exactly two; each exchange is a `combat` with the first as attacker.
+            aftermath: What follows the fight (E5).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _BEUTELSCHNEIDER_ENCOUNTER,
+            {
+                "sides": sides,
+                "aftermath": aftermath,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "seed": seed,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def encounter_odds(
+        self,
+        *,
+        sides: Sequence[BeutelEncounterSideParam | BeutelEncounterSide],
+        aftermath: BeutelAftermathParam | BeutelAftermath | None = None,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> BeutelschneiderEncounterOddsResponse:
+        """Chances of a whole fight, in float64.
+
+        Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+        wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt"
+        and
+        "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+        when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+        "Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+        changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that
+        can
+        never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+        `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
+        es
+        auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat`
+        injures
+        (ruling 9's default). `max_rounds` counts exchanges.
+
+        Outcomes `wins:<name>` per side, `both_out`, `stalemate`, and `undecided` with `max_rounds`;
+        distributions `black_after:<name>` (black marbles at the end); expected `exchanges`,
+        `black_after:<name>` and, with an aftermath, `dies:<name>`. The state is the two bags, and only
+        the marbles of a side's ability colour and its other non-black marbles matter: the bound is
+        Π over sides of (matching + 1)(other non-black + 1), refused over WURFWERK_MAX_ENCOUNTER_STATES
+        with 422 `encounter-too-large`. Answered in float64 (exact fractions grow about a digit per
+        state): every `exact` is null, `exact: required` is a 422, the outcomes sum to 1 within
+        `solver.max_error` (every term non-negative, no cancellation).
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        ``POST /v1/beutelschneider/encounter/odds`` (``beutelschneider.encounter.odds``).
+
+        Args:
+            sides: Exactly two; each exchange is a `combat` with the first as attacker.
+            aftermath: What follows the fight (E5).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _BEUTELSCHNEIDER_ENCOUNTER_ODDS,
+            {
+                "sides": sides,
+                "aftermath": aftermath,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -3626,7 +4490,7 @@ class AsyncBeutelschneider:
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceResponse:
         """Draw for experience (Erfahrung).
 
@@ -3656,8 +4520,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_EXPERIENCE,
@@ -3679,7 +4545,7 @@ class AsyncBeutelschneider:
         *,
         draw: Mapping[str, Any] | Model,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None],
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceApplyResponse:
         """Apply the experience choices to a signed draw.
 
@@ -3694,8 +4560,10 @@ class AsyncBeutelschneider:
         Args:
             draw: The complete signed `/experience` response.
             replacements: Per marble drawn: a different colour, or null to keep it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_EXPERIENCE_APPLY,
@@ -3712,7 +4580,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderExperienceOddsResponse:
         """Exact odds of an experience draw.
 
@@ -3731,8 +4599,10 @@ class AsyncBeutelschneider:
             replacements: Optional, to learn in one step: per marble drawn a different colour (red, green,
                 blue, white) or null to keep it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_EXPERIENCE_ODDS,
@@ -3757,7 +4627,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderFirstAidResponse:
         """Tend a wounded character (Versorgung von Verletzungen).
 
@@ -3783,8 +4653,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_FIRST_AID,
@@ -3808,7 +4680,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderFirstAidOddsResponse:
         """Exact odds of first aid.
 
@@ -3826,8 +4698,10 @@ class AsyncBeutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_FIRST_AID_ODDS,
@@ -3853,7 +4727,7 @@ class AsyncBeutelschneider:
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingResponse:
         """Draw for healing (Heilung).
 
@@ -3884,8 +4758,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_HEALING,
@@ -3908,7 +4784,7 @@ class AsyncBeutelschneider:
         *,
         draw: Mapping[str, Any] | Model,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]],
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingApplyResponse:
         """Apply the healing choices to a signed draw.
 
@@ -3924,8 +4800,10 @@ class AsyncBeutelschneider:
         Args:
             draw: The complete signed `/healing` response.
             replacements: One colour (red, green, blue) per black marble drawn.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_HEALING_APPLY,
@@ -3943,7 +4821,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderHealingOddsResponse:
         """Exact odds of a healing draw.
 
@@ -3963,8 +4841,10 @@ class AsyncBeutelschneider:
             replacements: Optional, to heal in one step: one colour (red, green, blue) per marble drawn;
                 the k-th black marble drawn takes the k-th colour.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_HEALING_ODDS,
@@ -3990,7 +4870,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderInjuryResponse:
         """Suffer an injury (Verletzung).
 
@@ -4015,8 +4895,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_INJURY,
@@ -4040,7 +4922,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderInjuryOddsResponse:
         """Exact odds of an injury.
 
@@ -4057,8 +4939,10 @@ class AsyncBeutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_INJURY_ODDS,
@@ -4082,7 +4966,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderMortalDangerResponse:
         """Face mortal danger (Lebensgefahr).
 
@@ -4107,8 +4991,10 @@ class AsyncBeutelschneider:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_MORTAL_DANGER,
@@ -4132,7 +5018,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderMortalDangerOddsResponse:
         """Exact odds of mortal danger.
 
@@ -4149,8 +5035,10 @@ class AsyncBeutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_MORTAL_DANGER_ODDS,
@@ -4170,7 +5058,7 @@ class AsyncBeutelschneider:
         bag: BeutelBagParam | BeutelBag,
         name: str | None = None,
         rules: BeutelCreationRulesParam | BeutelCreationRules | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> BeutelschneiderValidateBagResponse:
         """Check a starting bag (Charaktererschaffung).
 
@@ -4186,8 +5074,10 @@ class AsyncBeutelschneider:
             bag: The bag to check.
             name: Whose bag (used in the summary only).
             rules: The creation rule (default 20 marbles: 5 white, 15 free).
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _BEUTELSCHNEIDER_VALIDATE_BAG,
@@ -4215,7 +5105,7 @@ class AsyncMalmsturm:
         modifier: int | None = 0,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmActionResponse:
         """Roll a simple action (Einfache Aktion).
 
@@ -4242,8 +5132,10 @@ class AsyncMalmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_ACTION,
@@ -4269,7 +5161,7 @@ class AsyncMalmsturm:
         idempotency_key: str | None = None,
         modifier: int | None = 0,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmActionOddsResponse:
         """Exact odds of a simple action.
 
@@ -4288,8 +5180,10 @@ class AsyncMalmsturm:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             modifier: Situational bonus or penalty added to the total (default 0).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_ACTION_ODDS,
@@ -4317,7 +5211,7 @@ class AsyncMalmsturm:
         seed: int | None = None,
         take_consequence_early: bool | None = False,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmAttackResponse:
         """Roll an attack in a conflict (Angriff).
 
@@ -4337,7 +5231,12 @@ class AsyncMalmsturm:
         Unkonzentriert; intimidate Eingeschüchtert, Verunsichert, Verängstigt; charm Kooperativ, Verliebt;
         push Aus dem Gleichgewicht gebracht, Stolpern; persuade Überredet, ein Auge zudrücken), in German,
         English and `lang`. Ruling 6: the consequences and their recovery times are listed in
-        `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
+        `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4). Ruling 8: a consequence's severity
+        (leicht/mittel/schwer) is the defender's choice with the GM ("Normalerweise bestimmt der
+        Verteidiger selbst"); it changes no numbers, only the recovery time, and the count decides;
+        invoking one ("Eine Konsequenz funktioniert wie ein Aspekt") is entered as `modifier`. Ruling 9:
+        `/v1/systems` lists the defender's skills per attack kind (`attack_skills`, the text's table:
+        Ausweichen, Menschenkenntnis/Wahrnehmung, Nerven behalten, Körperbeherrschung).
 
         ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -4359,8 +5258,10 @@ class AsyncMalmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_ATTACK,
@@ -4390,7 +5291,7 @@ class AsyncMalmsturm:
         idempotency_key: str | None = None,
         take_consequence_early: bool | None = False,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmAttackOddsResponse:
         """Exact odds of an attack.
 
@@ -4412,8 +5313,10 @@ class AsyncMalmsturm:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_ATTACK_ODDS,
@@ -4440,7 +5343,7 @@ class AsyncMalmsturm:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmContestResponse:
         """Roll a contest (Wettstreit).
 
@@ -4463,8 +5366,10 @@ class AsyncMalmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_CONTEST,
@@ -4488,7 +5393,7 @@ class AsyncMalmsturm:
         dice: int | None = 4,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmContestOddsResponse:
         """Exact odds of a contest.
 
@@ -4504,8 +5409,10 @@ class AsyncMalmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_CONTEST_ODDS,
@@ -4527,7 +5434,7 @@ class AsyncMalmsturm:
         policy: MalmEncounterPolicyParam | MalmEncounterPolicy | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmEncounterResponse:
         """Play out a whole conflict (Konflikt), turn by turn.
 
@@ -4588,8 +5495,10 @@ class AsyncMalmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_ENCOUNTER,
@@ -4621,7 +5530,7 @@ class AsyncMalmsturm:
         order: Literal["initiative"] | Sequence[str] | None = "initiative",
         policy: MalmEncounterPolicyParam | MalmEncounterPolicy | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmEncounterOddsResponse:
         """Exact odds of a whole conflict (Konflikt).
 
@@ -4632,9 +5541,9 @@ class AsyncMalmsturm:
         `initiative`) are bounded from the body before solving (`spread`: every combination of the
         members' stress and consequences; `focus`: the members fall one after another when attacked on
         one track, counted when attacked on both); with `max_rounds` or `curve_rounds` the rounds are
-        pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the answer
-        is a 422 `encounter-too-large`. Exact fractions
-        under `exact: auto` up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
+        pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the
+        answer is a 422 `encounter-too-large`. Exact fractions under `exact: auto` up to
+        WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
 
         Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
         rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's
@@ -4680,8 +5589,10 @@ class AsyncMalmsturm:
                 both orders by the exact initiative odds; or every member's name once, in order of action,
                 the same every round.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_ENCOUNTER_ODDS,
@@ -4708,7 +5619,7 @@ class AsyncMalmsturm:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmInitiativeResponse:
         """Roll the order of a conflict (Reihenfolge).
 
@@ -4735,8 +5646,10 @@ class AsyncMalmsturm:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_INITIATIVE,
@@ -4758,7 +5671,7 @@ class AsyncMalmsturm:
         dice: int | None = 4,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmInitiativeOddsResponse:
         """Exact odds of the order of a conflict.
 
@@ -4775,8 +5688,10 @@ class AsyncMalmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _MALMSTURM_INITIATIVE_ODDS,
@@ -4792,7 +5707,7 @@ class AsyncMalmsturm:
     async def ladder(
         self,
         *,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> MalmsturmLadderResponse:
         """The ladder (Stufenleiter) with its labels.
 
@@ -4805,8 +5720,10 @@ class AsyncMalmsturm:
         ``GET /v1/malmsturm/ladder`` (``malmsturm.ladder``).
 
         Args:
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(_MALMSTURM_LADDER, None, {"lang": lang})
 
@@ -4829,7 +5746,7 @@ class AsyncPaws:
         mode: Literal["contest", "defense"] | None = "contest",
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsComparisonResponse:
         """Roll a comparison (Vergleich).
 
@@ -4840,9 +5757,12 @@ class AsyncPaws:
         rescue dice (after the two pools); each rescue success cancels one of the winner's net successes,
         reaching 0 makes a tie, never a win; a tie is no failure, so the rescued side's catastrophe (every
         die 1) is gone too. Short of a tie, the first rescue success averts the side's catastrophe instead
-        and the others cancel (`rescue.catastrophe_averted`). Each side's `catastrophe` is its own roll of
-        only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
-        on a tie or a repelled attack.
+        and the others cancel (`rescue.catastrophe_averted`). Ruling 8: only the loser can suffer a
+        catastrophe: a side's `catastrophe` is its own roll of only ones, on a loss, that no rescue averted
+        (a 0:0 tie of ones is none for either side); the chat line says it before any rescue. Ruling 7
+        ("Bei Vergleichen hat grundsätzlich der Verlierer das Recht"): `narrator` is the loser (its `name`,
+        or `a`/`b`), in defense mode too: a repelled attack is narrated by the attacker; `gm` on a tie.
+        Ruling 9: a pool's `penalty_dice` are the dice the GM takes away ("Gegner schwächen").
 
         ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -4862,8 +5782,10 @@ class AsyncPaws:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_COMPARISON,
@@ -4887,14 +5809,15 @@ class AsyncPaws:
         idempotency_key: str | None = None,
         mode: Literal["contest", "defense"] | None = "contest",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsComparisonOddsResponse:
         """Exact odds of a comparison.
 
         Outcomes `a`, `b` and `tie` after the loser's rescue dice (in defense mode `b` is always 0);
         distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`, and `catastrophe_a`,
-        `catastrophe_b` (1: the side ends with a catastrophe no rescue averted, ruling 3: a rescue short
-        of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
+        `catastrophe_b` (1: the side ends with a catastrophe no rescue averted: only on a loss, ruling 8;
+        ruling 3: a rescue short of a tie spends its first success on the catastrophe, so `net` counts
+        it). Same rulings as
         `paws.comparison`.
 
         The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
@@ -4909,8 +5832,10 @@ class AsyncPaws:
             mode: contest: both attack, more successes wins; defense: b only defends, the attack lands with
                 net >= 1, b cannot win.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_COMPARISON_ODDS,
@@ -4931,7 +5856,7 @@ class AsyncPaws:
         one_shot_rescue: PawsOneShotRescueParam | PawsOneShotRescue | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsEncounterResponse:
         """Play out a whole duel (Zweikampf), round by round.
 
@@ -4980,8 +5905,10 @@ class AsyncPaws:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_ENCOUNTER,
@@ -5011,7 +5938,7 @@ class AsyncPaws:
         max_rounds: int | None = None,
         one_shot_rescue: PawsOneShotRescueParam | PawsOneShotRescue | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsEncounterOddsResponse:
         """Exact odds of a whole duel (Zweikampf).
 
@@ -5056,8 +5983,10 @@ class AsyncPaws:
                 gewürfelt werden", E3): after a lost round they are rolled one at a time until one averts
                 the wound. Default none.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_ENCOUNTER_ODDS,
@@ -5082,7 +6011,7 @@ class AsyncPaws:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsRescueResponse:
         """Roll the group's rescue dice (Rettungswürfel).
 
@@ -5104,8 +6033,10 @@ class AsyncPaws:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_RESCUE,
@@ -5125,7 +6056,7 @@ class AsyncPaws:
         dice: int,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsRescueOddsResponse:
         """Exact odds of the group's rescue dice.
 
@@ -5140,8 +6071,10 @@ class AsyncPaws:
             dice: The group's one-shot rescue dice to roll now.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_RESCUE_ODDS,
@@ -5160,10 +6093,11 @@ class AsyncPaws:
         idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
         name: str | None = None,
+        penalty_dice: int | None = 0,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
         wounds: int | None = 0,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsTestResponse:
         """Roll a test (Probe).
 
@@ -5196,14 +6130,18 @@ class AsyncPaws:
                 manual, which are reproducible already.
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             name: Who rolls (echoed in results).
+            penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
+                ("einen Abzug von einem Würfel"); not wounds.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
             wounds: Wounds that hinder this action: -1 die each.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_TEST,
@@ -5216,6 +6154,7 @@ class AsyncPaws:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "name": name,
+                "penalty_dice": penalty_dice,
                 "seed": seed,
                 "ticket": ticket,
                 "wounds": wounds,
@@ -5233,9 +6172,10 @@ class AsyncPaws:
         fit: Literal["fallback", "matching", "specialized"] | None = "matching",
         idempotency_key: str | None = None,
         name: str | None = None,
+        penalty_dice: int | None = 0,
         ticket: Mapping[str, Any] | Model | None = None,
         wounds: int | None = 0,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsTestOddsResponse:
         """Exact odds of a test.
 
@@ -5259,10 +6199,14 @@ class AsyncPaws:
                 needed).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Who rolls (echoed in results).
+            penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
+                ("einen Abzug von einem Würfel"); not wounds.
             ticket: Accepted and ignored: the odds do not depend on it.
             wounds: Wounds that hinder this action: -1 die each.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_TEST_ODDS,
@@ -5274,6 +6218,7 @@ class AsyncPaws:
                 "fit": fit,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "penalty_dice": penalty_dice,
                 "ticket": ticket,
                 "wounds": wounds,
             },
@@ -5287,7 +6232,7 @@ class AsyncPaws:
         power: int,
         traits: Sequence[PawsTraitParam | PawsTrait],
         categories: Sequence[PawsCategoryParam | PawsCategory] | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> PawsValidateCharacterResponse:
         """Validate a character (Potenzial und Macht).
 
@@ -5299,15 +6244,20 @@ class AsyncPaws:
         category and those in categories without their own power), `categories[].power_used` the traits
         of each category. The potential holds
         for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
-        `lang`, `issues` machine-readable), not only the first.
+        `lang`, `issues` machine-readable), not only the first. Ruling 10: `hints` give the text's
+        guidance,
+        never a problem: a potential "mit 3 gut bemessen" (below: more ordinary characters, above: heroic
+        style, from 5: gods), a power of "etwa dem fünffachen" of the potential (a hint outside 4x..6x).
 
         ``POST /v1/paws/validate-character`` (``paws.validate-character``).
 
         Args:
             potential: Highest rank of any trait.
             power: Good minus bad ranks allowed.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PAWS_VALIDATE_CHARACTER,
@@ -5335,7 +6285,7 @@ class AsyncProben:
         seed: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenCooperationResponse:
         """Roll a cooperation (Zusammenarbeiten).
 
@@ -5356,8 +6306,10 @@ class AsyncProben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_COOPERATION,
@@ -5383,7 +6335,7 @@ class AsyncProben:
         idempotency_key: str | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenCooperationOddsResponse:
         """Exact odds of a cooperation.
 
@@ -5398,8 +6350,10 @@ class AsyncProben:
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_COOPERATION_ODDS,
@@ -5408,6 +6362,155 @@ class AsyncProben:
                 "helpers": helpers,
                 "leader": leader,
                 "idempotency_key": idempotency_key,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def encounter(
+        self,
+        *,
+        steps: Sequence[ProbenChainStepParam | ProbenChainStep],
+        carry_partial: bool | None = False,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        seed: int | None = None,
+        success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: TicketParam | Ticket | None = None,
+        lang: str | None = None,
+    ) -> ProbenEncounterResponse:
+        """Play a chain of tests out, attempt by attempt.
+
+        A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+        (rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+        jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+        übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+        are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every
+        step
+        succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+        weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+        attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+        same `success_rule`. `max_rounds` counts attempts.
+
+        `steps` lists every attempt as `proben.test` reports it, `attempts` which step and attempt each
+        is (and the difficulty it was rolled against); `end` the attempts and the verdict of every step.
+        `curve_rounds` and `exact` are accepted and ignored.
+
+        ``POST /v1/proben/encounter`` (``proben.encounter``). Rolls dice: unless ``seed``, ``manual``,
+        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
+
+        Args:
+            steps: The tests, in order; the chain stops at the first that fails.
+            carry_partial: E2: the successes of a failed attempt count toward the next attempt of the same
+                step (default false).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            success_rule: meet: successes >= difficulty (default); exceed: >.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _PROBEN_ENCOUNTER,
+            {
+                "steps": steps,
+                "carry_partial": carry_partial,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "seed": seed,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def encounter_odds(
+        self,
+        *,
+        steps: Sequence[ProbenChainStepParam | ProbenChainStep],
+        carry_partial: bool | None = False,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> ProbenEncounterOddsResponse:
+        """Exact odds of a chain of tests.
+
+        A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+        (rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+        jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+        übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+        are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every
+        step
+        succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+        weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+        attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+        same `success_rule`. `max_rounds` counts attempts.
+
+        Outcomes `success`, `failure:<i>` per step and, with `max_rounds`, `undecided`; distribution
+        `attempts` (the chain's total, at most `max_rounds`); expected `rounds` (the expected attempts).
+        The bound is Σ over steps of attempts × (required successes with `carry_partial`, else 1) plus
+        the ends; exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES under `exact: auto`, float64 above.
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        ``POST /v1/proben/encounter/odds`` (``proben.encounter.odds``).
+
+        Args:
+            steps: The tests, in order; the chain stops at the first that fails.
+            carry_partial: E2: the successes of a failed attempt count toward the next attempt of the same
+                step (default false).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            success_rule: meet: successes >= difficulty (default); exceed: >.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _PROBEN_ENCOUNTER_ODDS,
+            {
+                "steps": steps,
+                "carry_partial": carry_partial,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
                 "success_rule": success_rule,
                 "ticket": ticket,
             },
@@ -5429,7 +6532,7 @@ class AsyncProben:
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenExtendedResponse:
         """Roll an extended test (Erweiterte Probe).
 
@@ -5459,8 +6562,10 @@ class AsyncProben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_EXTENDED,
@@ -5494,7 +6599,7 @@ class AsyncProben:
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenExtendedOddsResponse:
         """Exact odds of an extended test.
 
@@ -5516,8 +6621,10 @@ class AsyncProben:
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_EXTENDED_ODDS,
@@ -5546,7 +6653,7 @@ class AsyncProben:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenOpposedResponse:
         """Roll an opposed test (Vergleichende Probe).
 
@@ -5570,8 +6677,10 @@ class AsyncProben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_OPPOSED,
@@ -5595,7 +6704,7 @@ class AsyncProben:
         allow_tie: bool | None = False,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenOpposedOddsResponse:
         """Exact odds of an opposed test.
 
@@ -5610,8 +6719,10 @@ class AsyncProben:
             allow_tie: Accept a tie instead of rolling again.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_OPPOSED_ODDS,
@@ -5635,7 +6746,7 @@ class AsyncProben:
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenTestResponse:
         """Roll a simple test (Einfache Probe).
 
@@ -5644,7 +6755,8 @@ class AsyncProben:
         or > difficulty (`exceed`, the literal "Übersteigt"); `attempt` n removes n-1 dice, and with no
         dice left the outcome is `no_dice` and nothing is rolled; `impossible` when the dice cannot reach
         the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
-        `quality` = successes beyond those needed.
+        `quality` = successes beyond those needed. Ruling 7: the chat line names the difficulty as the text
+        does (1 Einfach, 2 Standard, 3 Fordernd, 4 and more Schwer).
 
         ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
         ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
@@ -5669,8 +6781,10 @@ class AsyncProben:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_TEST,
@@ -5706,7 +6820,7 @@ class AsyncProben:
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> ProbenTestOddsResponse:
         """Exact odds of a simple test.
 
@@ -5730,8 +6844,10 @@ class AsyncProben:
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _PROBEN_TEST_ODDS,
@@ -5795,7 +6911,7 @@ class AsyncWeltenbuch:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchConflictResponse:
         """Roll a conflict scene (Konfliktszene).
 
@@ -5829,8 +6945,10 @@ class AsyncWeltenbuch:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_CONFLICT,
@@ -5852,7 +6970,7 @@ class AsyncWeltenbuch:
         die: int | None = 10,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchConflictOddsResponse:
         """Exact odds of a conflict scene.
 
@@ -5871,12 +6989,170 @@ class AsyncWeltenbuch:
             die: Sides of the die; any even number (an even face is a success).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_CONFLICT_ODDS,
             {"parties": parties, "die": die, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"lang": lang},
+        )
+
+    async def encounter(
+        self,
+        *,
+        parties: Sequence[WeltenPartyParam | WeltenParty],
+        toughness: Mapping[str, WeltenToughnessParam | WeltenToughness],
+        curve_rounds: int | None = 0,
+        die: int | None = 10,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        manual: Sequence[int | str] | None = None,
+        max_rounds: int | None = None,
+        policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
+        seed: int | None = None,
+        ticket: TicketParam | Ticket | None = None,
+        lang: str | None = None,
+    ) -> WeltenbuchEncounterResponse:
+        """Play a conflict scene out: the roll and the policy's narration.
+
+        The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+        ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+        bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+        Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
+        toughness of a member of the other party chosen by `policy.targeting` (every member needs a
+        `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
+        target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
+        Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
+        held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
+        immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
+        Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
+        prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+
+        `steps` holds the one round: `conflict` as `weltenbuch.conflict` reports it and `narration` as
+        `weltenbuch.narration` reports it for the policy's spends (turn by turn in the narration order,
+        each member spending all its dice). `curve_rounds` and `exact` are accepted and ignored.
+
+        ``POST /v1/weltenbuch/encounter`` (``weltenbuch.encounter``). Rolls dice: unless ``seed``,
+        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+
+        Args:
+            parties: Exactly two parties.
+            toughness: Toughness at the start of the scene, one entry per member.
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            die: Sides of the die; any even number (an even face is a success).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
+                Sending the same request with the same key again gives the same result. Not with seed or
+                manual, which are reproducible already.
+            manual: Physical dice or drawn marbles, consumed in order instead of random values.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
+                integer JSON carries exactly.
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
+                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+                Echoed in the signed response.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _WELTENBUCH_ENCOUNTER,
+            {
+                "parties": parties,
+                "toughness": toughness,
+                "curve_rounds": curve_rounds,
+                "die": die,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "manual": manual,
+                "max_rounds": max_rounds,
+                "policy": policy,
+                "seed": seed,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def encounter_odds(
+        self,
+        *,
+        parties: Sequence[WeltenPartyParam | WeltenParty],
+        toughness: Mapping[str, WeltenToughnessParam | WeltenToughness],
+        curve_rounds: int | None = 0,
+        die: int | None = 10,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> WeltenbuchEncounterOddsResponse:
+        """Exact odds of a conflict scene and its consequences.
+
+        The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+        ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+        bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+        Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
+        toughness of a member of the other party chosen by `policy.targeting` (every member needs a
+        `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
+        target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
+        Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
+        held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
+        immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
+        Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
+        prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+
+        Outcomes `wins:<party>` and `tie`; distribution `consequences:<party>` (how many of its members
+        take one; `weltenbuch.conflict.odds` gives the successes); expected `consequence:<member>` (its
+        chance to take one) and, per held hero point, `hero_point:<member>` (the chance it is needed).
+        The bound is Σ over the parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
+        under `exact: auto`.
+
+        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
+        the `Idempotency-Key` header are accepted and ignored.
+
+        ``POST /v1/weltenbuch/encounter/odds`` (``weltenbuch.encounter.odds``).
+
+        Args:
+            parties: Exactly two parties.
+            toughness: Toughness at the start of the scene, one entry per member.
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            die: Sides of the die; any even number (an even face is a success).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _WELTENBUCH_ENCOUNTER_ODDS,
+            {
+                "parties": parties,
+                "toughness": toughness,
+                "curve_rounds": curve_rounds,
+                "die": die,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "policy": policy,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -5887,7 +7163,7 @@ class AsyncWeltenbuch:
         hero_points: Sequence[WeltenHeroPointParam | WeltenHeroPoint] | None = None,
         spends: Sequence[WeltenSpendParam | WeltenSpend] | None = None,
         toughness: Mapping[str, WeltenToughnessParam | WeltenToughness] | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchNarrationResponse:
         """Apply the dice spent in the narration (Was genau ist geschehen?).
 
@@ -5915,8 +7191,10 @@ class AsyncWeltenbuch:
                 dice, put `{"member": ..., "hero_point": true}` into `spends`.
             spends: The ledger: every die (and hero point) spent so far, in the order spent.
             toughness: Toughness at the start of the scene, by member name.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_NARRATION,
@@ -5932,7 +7210,7 @@ class AsyncWeltenbuch:
         manual: Sequence[int | str] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchResurrectionResponse:
         """Find the god who brought a character back (Wiederauferstehung).
 
@@ -5954,8 +7232,10 @@ class AsyncWeltenbuch:
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_RESURRECTION,
@@ -5975,7 +7255,7 @@ class AsyncWeltenbuch:
         gods: Sequence[str] | None = None,
         idempotency_key: str | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
-        lang: Literal["en", "de"] | None = None,
+        lang: str | None = None,
     ) -> WeltenbuchResurrectionOddsResponse:
         """Exact odds of a resurrection.
 
@@ -5990,8 +7270,10 @@ class AsyncWeltenbuch:
             gods: The eight gods of the table, in d8 order.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
-            lang: Language of `summary` and labels (default: Accept-Language, then en). Never changes field
-                names or enum values.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
         """
         return await self._send(
             _WELTENBUCH_RESURRECTION_ODDS,

@@ -17,6 +17,8 @@ BatchItemOperation = Literal[
     "beutelschneider.combat.odds",
     "beutelschneider.contest",
     "beutelschneider.contest.odds",
+    "beutelschneider.encounter",
+    "beutelschneider.encounter.odds",
     "beutelschneider.experience",
     "beutelschneider.experience-apply",
     "beutelschneider.experience.odds",
@@ -51,6 +53,8 @@ BatchItemOperation = Literal[
     "paws.validate-character",
     "proben.cooperation",
     "proben.cooperation.odds",
+    "proben.encounter",
+    "proben.encounter.odds",
     "proben.extended",
     "proben.extended.odds",
     "proben.opposed",
@@ -59,6 +63,8 @@ BatchItemOperation = Literal[
     "proben.test.odds",
     "weltenbuch.conflict",
     "weltenbuch.conflict.odds",
+    "weltenbuch.encounter",
+    "weltenbuch.encounter.odds",
     "weltenbuch.narration",
     "weltenbuch.resurrection",
     "weltenbuch.resurrection.odds",
@@ -87,6 +93,7 @@ TicketsRequestOperation = Literal[
     "beutelschneider.challenge",
     "beutelschneider.combat",
     "beutelschneider.contest",
+    "beutelschneider.encounter",
     "beutelschneider.experience",
     "beutelschneider.first-aid",
     "beutelschneider.healing",
@@ -102,10 +109,12 @@ TicketsRequestOperation = Literal[
     "paws.rescue",
     "paws.test",
     "proben.cooperation",
+    "proben.encounter",
     "proben.extended",
     "proben.opposed",
     "proben.test",
     "weltenbuch.conflict",
+    "weltenbuch.encounter",
     "weltenbuch.resurrection",
 ]
 
@@ -136,6 +145,40 @@ class BatchResult(Model):
         return cls(
             body=data["body"],
             status=data["status"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelAftermath(Model):
+    """``BeutelAftermath`` in the API's JSON."""
+    mortal_danger: Literal["low", "clear", "grave"] | None = None
+    """E5: the danger each side unconscious at the end faces (one mortal-danger draw: low 1, clear 2, grave 3
+    marbles); null (default): no draw.
+    """
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelAftermath:
+        """``BeutelAftermath`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            mortal_danger=data.get("mortal_danger"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelAftermathDraw(Model):
+    """``BeutelAftermathDraw`` in the API's JSON."""
+    dies: bool
+    drawn: list[Literal["red", "green", "blue", "white", "black"]]
+    """The marbles of the mortal-danger draw."""
+    name: str
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelAftermathDraw:
+        """``BeutelAftermathDraw`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            dies=data["dies"],
+            drawn=data["drawn"],
+            name=data["name"],
         )._with_json(data)
 
 
@@ -266,10 +309,12 @@ class BeutelCombatResult(Model):
 class BeutelContestResult(Model):
     """``BeutelContestResult`` in the API's JSON."""
     margin: int
-    """Winner's matching minus the next best; 0 on a tie."""
+    """Winner's matching minus the next best (of another side, ruling 8); 0 on a tie."""
     participants: list[BeutelContestant]
     winner: str | None
     """null on a tie at the top."""
+    winning_side: str | None
+    """Ruling 8: the winner's side (its name when it gave none); null on a tie at the top."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelContestResult:
@@ -278,6 +323,7 @@ class BeutelContestResult(Model):
             margin=data["margin"],
             participants=[BeutelContestant.from_json(v0) for v0 in data["participants"]],
             winner=data["winner"],
+            winning_side=data["winning_side"],
         )._with_json(data)
 
 
@@ -289,6 +335,8 @@ class BeutelContestant(Model):
     """The marbles drawn, in order."""
     matching: int
     name: str
+    side: str | None
+    """The side given in the request (ruling 8), else null."""
     unconscious: bool
 
     @classmethod
@@ -299,6 +347,7 @@ class BeutelContestant(Model):
             drawn=data["drawn"],
             matching=data["matching"],
             name=data["name"],
+            side=data["side"],
             unconscious=data["unconscious"],
         )._with_json(data)
 
@@ -318,6 +367,58 @@ class BeutelCreationRules(Model):
             free=data.get("free"),
             size=data.get("size"),
             white=data.get("white"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelEncounterResult(Model):
+    """``BeutelEncounterResult`` in the API's JSON."""
+    aftermath: list[BeutelAftermathDraw]
+    """E5: one mortal-danger draw per side unconscious at the end."""
+    end: list[BeutelSideEnd]
+    """The end state, per side."""
+    exchanges: int
+    outcome: str
+    """wins:<name>, both_out, stalemate or undecided (as in the odds)."""
+    steps: list[BeutelCombatResult]
+    """Every exchange, as `beutelschneider.combat` reports it (the first side attacks)."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelEncounterResult:
+        """``BeutelEncounterResult`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            aftermath=[BeutelAftermathDraw.from_json(v0) for v0 in data["aftermath"]],
+            end=[BeutelSideEnd.from_json(v0) for v0 in data["end"]],
+            exchanges=data["exchanges"],
+            outcome=data["outcome"],
+            steps=[BeutelCombatResult.from_json(v0) for v0 in data["steps"]],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelEncounterSide(Model):
+    """``BeutelEncounterSide`` in the API's JSON."""
+    ability: Literal["combat", "skill", "magic"] | None = None
+    """Kept for the whole fight (E4); combat (default) injures the loser."""
+    bag: BeutelBag
+    """The participant's bag."""
+    difficulty: Literal["easy", "normal", "hard"] | None = None
+    """Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."""
+    name: str
+    side: str | None = None
+    """Ruling 8: the side this participant contends for ("nur eine Seite"); the side of the best participant
+    wins. Without it the participant is a side of its own, named by its name.
+    """
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelEncounterSide:
+        """``BeutelEncounterSide`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            ability=data.get("ability"),
+            bag=BeutelBag.from_json(data["bag"]),
+            difficulty=data.get("difficulty"),
+            name=data["name"],
+            side=data.get("side"),
         )._with_json(data)
 
 
@@ -449,6 +550,10 @@ class BeutelParticipant(Model):
     """The participant's bag."""
     difficulty: Literal["easy", "normal", "hard"] | None = None
     name: str
+    side: str | None = None
+    """Ruling 8: the side this participant contends for ("nur eine Seite"); the side of the best participant
+    wins. Without it the participant is a side of its own, named by its name.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelParticipant:
@@ -458,6 +563,25 @@ class BeutelParticipant(Model):
             bag=BeutelBag.from_json(data["bag"]),
             difficulty=data.get("difficulty"),
             name=data["name"],
+            side=data.get("side"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelSideEnd(Model):
+    """``BeutelSideEnd`` in the API's JSON."""
+    bag: BeutelBagResult
+    """The bag at the end."""
+    name: str
+    unconscious: bool
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelSideEnd:
+        """``BeutelSideEnd`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            bag=BeutelBagResult.from_json(data["bag"]),
+            name=data["name"],
+            unconscious=data["unconscious"],
         )._with_json(data)
 
 
@@ -602,6 +726,10 @@ class BeutelschneiderCombatOddsRequest(Model):
     defender: BeutelFighter
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
+    injuring_abilities: list[Literal["combat", "skill", "magic"]] | None = None
+    """Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic
+    ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision).
+    """
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -612,6 +740,7 @@ class BeutelschneiderCombatOddsRequest(Model):
             attacker=BeutelFighter.from_json(data["attacker"]),
             defender=BeutelFighter.from_json(data["defender"]),
             idempotency_key=data.get("idempotency_key"),
+            injuring_abilities=data.get("injuring_abilities"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -642,6 +771,10 @@ class BeutelschneiderCombatRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
+    injuring_abilities: list[Literal["combat", "skill", "magic"]] | None = None
+    """Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic
+    ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision).
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
@@ -661,6 +794,7 @@ class BeutelschneiderCombatRequest(Model):
             attacker=BeutelFighter.from_json(data["attacker"]),
             defender=BeutelFighter.from_json(data["defender"]),
             idempotency_key=data.get("idempotency_key"),
+            injuring_abilities=data.get("injuring_abilities"),
             manual=data.get("manual"),
             seed=data.get("seed"),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
@@ -785,6 +919,137 @@ class BeutelschneiderContestResponse(Result):
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderContestRequest.from_json(data["request"]),
             result=BeutelContestResult.from_json(data["result"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelschneiderEncounterOddsRequest(Model):
+    """``BeutelschneiderEncounterOddsRequest`` in the API's JSON."""
+    aftermath: BeutelAftermath | None = None
+    """What follows the fight (E5)."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    sides: list[BeutelEncounterSide]
+    """Exactly two; each exchange is a `combat` with the first as attacker."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderEncounterOddsRequest:
+        """``BeutelschneiderEncounterOddsRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            aftermath=None if data.get("aftermath") is None else BeutelAftermath.from_json(data["aftermath"]),
+            curve_rounds=data.get("curve_rounds"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            max_rounds=data.get("max_rounds"),
+            sides=[BeutelEncounterSide.from_json(v0) for v0 in data["sides"]],
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelschneiderEncounterOddsResponse(Result):
+    """The answer of ``beutelschneider.encounter.odds`` (``POST /v1/beutelschneider/encounter/odds``)."""
+    odds: EncounterOdds
+    operation: str
+    request: BeutelschneiderEncounterOddsRequest
+    solver: Solver
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderEncounterOddsResponse:
+        """``BeutelschneiderEncounterOddsResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            odds=EncounterOdds.from_json(data["odds"]),
+            operation=data["operation"],
+            request=BeutelschneiderEncounterOddsRequest.from_json(data["request"]),
+            solver=Solver.from_json(data["solver"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelschneiderEncounterRequest(Model):
+    """``BeutelschneiderEncounterRequest`` in the API's JSON."""
+    aftermath: BeutelAftermath | None = None
+    """What follows the fight (E5)."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
+    manual: list[int | str] | None = None
+    """Physical dice or drawn marbles, consumed in order instead of random values."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    seed: int | None = None
+    """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
+    carries exactly.
+    """
+    sides: list[BeutelEncounterSide]
+    """Exactly two; each exchange is a `combat` with the first as attacker."""
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderEncounterRequest:
+        """``BeutelschneiderEncounterRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            aftermath=None if data.get("aftermath") is None else BeutelAftermath.from_json(data["aftermath"]),
+            curve_rounds=data.get("curve_rounds"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            manual=data.get("manual"),
+            max_rounds=data.get("max_rounds"),
+            seed=data.get("seed"),
+            sides=[BeutelEncounterSide.from_json(v0) for v0 in data["sides"]],
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelschneiderEncounterResponse(Result):
+    """The answer of ``beutelschneider.encounter`` (``POST /v1/beutelschneider/encounter``)."""
+    lang: Literal["en", "de"]
+    operation: str
+    randomness: Randomness
+    receipt: Receipt
+    request: BeutelschneiderEncounterRequest
+    """The request as understood, defaults filled in."""
+    result: BeutelEncounterResult
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderEncounterResponse:
+        """``BeutelschneiderEncounterResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            lang=data["lang"],
+            operation=data["operation"],
+            randomness=Randomness.from_json(data["randomness"]),
+            receipt=Receipt.from_json(data["receipt"]),
+            request=BeutelschneiderEncounterRequest.from_json(data["request"]),
+            result=BeutelEncounterResult.from_json(data["result"]),
             summary=data["summary"],
         )._with_json(data)
 
@@ -2911,6 +3176,10 @@ class PawsCategoryUse(Model):
 class PawsCharacterResult(Model):
     """``PawsCharacterResult`` in the API's JSON."""
     categories: list[PawsCategoryUse]
+    hints: list[str]
+    """Ruling 10: the text's guidance on potential ("mit 3 gut bemessen") and power ("etwa dem fünffachen"),
+    in `lang`; never a problem.
+    """
     issues: list[PawsProblem]
     """The same problems, machine-readable, in the same order."""
     power_used: int
@@ -2926,6 +3195,7 @@ class PawsCharacterResult(Model):
         """``PawsCharacterResult`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             categories=[PawsCategoryUse.from_json(v0) for v0 in data["categories"]],
+            hints=data["hints"],
             issues=[PawsProblem.from_json(v0) for v0 in data["issues"]],
             power_used=data["power_used"],
             problems=data["problems"],
@@ -3081,9 +3351,9 @@ class PawsComparisonResult(Model):
     """net - 1, never below 0."""
     mode: Literal["contest", "defense"]
     narrator: str
-    """Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison (a repelled
-    attack too); the acting character's `name` after a failed test (`player` when it has none); the loser's
-    `name` after a lost comparison (its key `a`/`b` when it has none).
+    """Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison; the acting
+    character's `name` after a failed test (`player` when it has none); the loser's `name` after a lost
+    comparison, the attacker's after a repelled attack (its key `a`/`b` when it has none).
     """
     net: int
     """The winner's successes left after cancellation and rescue; 0 on a tie."""
@@ -3344,6 +3614,10 @@ class PawsFighter(Model):
     """Out of the fight ("Kampfunfähig", E1) at this many wounds in all, the starting wounds included; null
     (default): out when no dice are left.
     """
+    penalty_dice: int | None = None
+    """Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem
+    Würfel"); not wounds.
+    """
     rank: int
     """Rank of the trait used: one die per rank."""
     wounds: int | None = None
@@ -3363,6 +3637,7 @@ class PawsFighter(Model):
             give_up_at_wounds=data.get("give_up_at_wounds"),
             name=data.get("name"),
             out_at_wounds=data.get("out_at_wounds"),
+            penalty_dice=data.get("penalty_dice"),
             rank=data["rank"],
             wounds=data.get("wounds"),
         )._with_json(data)
@@ -3398,6 +3673,10 @@ class PawsPool(Model):
     """fallback: -1 die (another helpful trait); matching; specialized: +1 die (fits better than needed)."""
     name: str | None = None
     """Who rolls (echoed in results)."""
+    penalty_dice: int | None = None
+    """Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem
+    Würfel"); not wounds.
+    """
     rank: int
     """Rank of the trait used: one die per rank."""
     wounds: int | None = None
@@ -3415,6 +3694,7 @@ class PawsPool(Model):
             extra_rescue_dice=data.get("extra_rescue_dice"),
             fit=data.get("fit"),
             name=data.get("name"),
+            penalty_dice=data.get("penalty_dice"),
             rank=data["rank"],
             wounds=data.get("wounds"),
         )._with_json(data)
@@ -3580,7 +3860,9 @@ class PawsRescueResult(Model):
 class PawsSide(Model):
     """``PawsSide`` in the API's JSON."""
     catastrophe: bool
-    """This side's dice all showed 1 and its rescue dice did not avert it (ruling 3)."""
+    """This side lost, its dice all showed 1 and its rescue dice did not avert it (rulings 3 and 8: a tie is
+    no catastrophe).
+    """
     dice: list[int]
     name: str | None
     pool: PawsPoolSize
@@ -3616,6 +3898,10 @@ class PawsTestOddsRequest(Model):
     """Accepted and ignored: the odds do not depend on it."""
     name: str | None = None
     """Who rolls (echoed in results)."""
+    penalty_dice: int | None = None
+    """Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem
+    Würfel"); not wounds.
+    """
     rank: int
     """Rank of the trait used: one die per rank."""
     ticket: dict[str, Any] | None = None
@@ -3636,6 +3922,7 @@ class PawsTestOddsRequest(Model):
             fit=data.get("fit"),
             idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
+            penalty_dice=data.get("penalty_dice"),
             rank=data["rank"],
             ticket=data.get("ticket"),
             wounds=data.get("wounds"),
@@ -3678,6 +3965,10 @@ class PawsTestRequest(Model):
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Who rolls (echoed in results)."""
+    penalty_dice: int | None = None
+    """Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem
+    Würfel"); not wounds.
+    """
     rank: int
     """Rank of the trait used: one die per rank."""
     seed: int | None = None
@@ -3706,6 +3997,7 @@ class PawsTestRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             name=data.get("name"),
+            penalty_dice=data.get("penalty_dice"),
             rank=data["rank"],
             seed=data.get("seed"),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
@@ -3771,9 +4063,9 @@ class PawsTestResult(Model):
     effects: int
     """One per success beyond the first."""
     narrator: str
-    """Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison (a repelled
-    attack too); the acting character's `name` after a failed test (`player` when it has none); the loser's
-    `name` after a lost comparison (its key `a`/`b` when it has none).
+    """Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison; the acting
+    character's `name` after a failed test (`player` when it has none); the loser's `name` after a lost
+    comparison, the attacker's after a repelled attack (its key `a`/`b` when it has none).
     """
     pool: PawsPoolSize
     rescue: PawsTestRescue | None
@@ -3860,6 +4152,45 @@ class PawsValidateCharacterResponse(Result):
             request=PawsValidateCharacterRequest.from_json(data["request"]),
             result=PawsCharacterResult.from_json(data["result"]),
             summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenAttempt(Model):
+    """``ProbenAttempt`` in the API's JSON."""
+    attempt: int
+    """1 for the first try of the step."""
+    difficulty: int
+    """The test's difficulty: the step's, less the successes carried (E2)."""
+    step: int
+    """0-based index of the step."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenAttempt:
+        """``ProbenAttempt`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            attempt=data["attempt"],
+            difficulty=data["difficulty"],
+            step=data["step"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenChainStep(Model):
+    """``ProbenChainStep`` in the API's JSON."""
+    difficulty: int
+    """1 easy, 2 standard, 3 demanding, 4+ hard."""
+    max_attempts: int | None = None
+    """Attempts of this step at most; null (default): until no dice are left (E1)."""
+    pool: ProbenPool
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenChainStep:
+        """``ProbenChainStep`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            difficulty=data["difficulty"],
+            max_attempts=data.get("max_attempts"),
+            pool=ProbenPool.from_json(data["pool"]),
         )._with_json(data)
 
 
@@ -3998,6 +4329,167 @@ class ProbenElapsed(Model):
         return cls(
             amount=data["amount"],
             unit=data["unit"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenEncounterOddsRequest(Model):
+    """``ProbenEncounterOddsRequest`` in the API's JSON."""
+    carry_partial: bool | None = None
+    """E2: the successes of a failed attempt count toward the next attempt of the same step (default false).
+    """
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    steps: list[ProbenChainStep]
+    """The tests, in order; the chain stops at the first that fails."""
+    success_rule: Literal["meet", "exceed"] | None = None
+    """meet: successes >= difficulty (default); exceed: >."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenEncounterOddsRequest:
+        """``ProbenEncounterOddsRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            carry_partial=data.get("carry_partial"),
+            curve_rounds=data.get("curve_rounds"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            max_rounds=data.get("max_rounds"),
+            steps=[ProbenChainStep.from_json(v0) for v0 in data["steps"]],
+            success_rule=data.get("success_rule"),
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenEncounterOddsResponse(Result):
+    """The answer of ``proben.encounter.odds`` (``POST /v1/proben/encounter/odds``)."""
+    odds: EncounterOdds
+    operation: str
+    request: ProbenEncounterOddsRequest
+    solver: Solver
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenEncounterOddsResponse:
+        """``ProbenEncounterOddsResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            odds=EncounterOdds.from_json(data["odds"]),
+            operation=data["operation"],
+            request=ProbenEncounterOddsRequest.from_json(data["request"]),
+            solver=Solver.from_json(data["solver"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenEncounterRequest(Model):
+    """``ProbenEncounterRequest`` in the API's JSON."""
+    carry_partial: bool | None = None
+    """E2: the successes of a failed attempt count toward the next attempt of the same step (default false).
+    """
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
+    manual: list[int | str] | None = None
+    """Physical dice or drawn marbles, consumed in order instead of random values."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    seed: int | None = None
+    """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
+    carries exactly.
+    """
+    steps: list[ProbenChainStep]
+    """The tests, in order; the chain stops at the first that fails."""
+    success_rule: Literal["meet", "exceed"] | None = None
+    """meet: successes >= difficulty (default); exceed: >."""
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenEncounterRequest:
+        """``ProbenEncounterRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            carry_partial=data.get("carry_partial"),
+            curve_rounds=data.get("curve_rounds"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            manual=data.get("manual"),
+            max_rounds=data.get("max_rounds"),
+            seed=data.get("seed"),
+            steps=[ProbenChainStep.from_json(v0) for v0 in data["steps"]],
+            success_rule=data.get("success_rule"),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenEncounterResponse(Result):
+    """The answer of ``proben.encounter`` (``POST /v1/proben/encounter``)."""
+    lang: Literal["en", "de"]
+    operation: str
+    randomness: Randomness
+    receipt: Receipt
+    request: ProbenEncounterRequest
+    """The request as understood, defaults filled in."""
+    result: ProbenEncounterResult
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenEncounterResponse:
+        """``ProbenEncounterResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            lang=data["lang"],
+            operation=data["operation"],
+            randomness=Randomness.from_json(data["randomness"]),
+            receipt=Receipt.from_json(data["receipt"]),
+            request=ProbenEncounterRequest.from_json(data["request"]),
+            result=ProbenEncounterResult.from_json(data["result"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenEncounterResult(Model):
+    """``ProbenEncounterResult`` in the API's JSON."""
+    attempts: list[ProbenAttempt]
+    """Which step and attempt each entry of `steps` is."""
+    end: list[ProbenStepEnd]
+    outcome: str
+    """success, failure:<i> or undecided."""
+    steps: list[ProbenTestResult]
+    """Every attempt, as `proben.test` reports it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenEncounterResult:
+        """``ProbenEncounterResult`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            attempts=[ProbenAttempt.from_json(v0) for v0 in data["attempts"]],
+            end=[ProbenStepEnd.from_json(v0) for v0 in data["end"]],
+            outcome=data["outcome"],
+            steps=[ProbenTestResult.from_json(v0) for v0 in data["steps"]],
         )._with_json(data)
 
 
@@ -4200,6 +4692,9 @@ class ProbenInterval(Model):
     """``ProbenInterval`` in the API's JSON."""
     amount: int
     unit: str
+    """Ruling 6: minute, hour, day, week, month or round (singular or plural, English or German) are written
+    in the request's language with plurals; any other unit is echoed as given.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ProbenInterval:
@@ -4388,6 +4883,24 @@ class ProbenSideRoll(Model):
         return cls(
             dice=data["dice"],
             successes=data["successes"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenStepEnd(Model):
+    """``ProbenStepEnd`` in the API's JSON."""
+    attempts: int
+    step: int
+    success: bool | None
+    """null: not reached, or cut by max_rounds."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenStepEnd:
+        """``ProbenStepEnd`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            attempts=data["attempts"],
+            step=data["step"],
+            success=data["success"],
         )._with_json(data)
 
 
@@ -4740,6 +5253,47 @@ class WeltenDieRef(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenEncounterPolicy(Model):
+    """``WeltenEncounterPolicy`` in the API's JSON."""
+    hold_hero_points: dict[str, int] | None = None
+    """Players' hero points held back (E2), by member: spent at the end (+3 toughness) when it saves a
+    consequence.
+    """
+    targeting: Literal["weakest", "strongest", "spread"] | None = None
+    """Whom every success die hits in the other party: weakest (default): the lowest current + equipment
+    toughness first (ties: body order) until it is at 0; strongest: the highest first; spread: one die each
+    in body order, in turn.
+    """
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenEncounterPolicy:
+        """``WeltenEncounterPolicy`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            hold_hero_points=data.get("hold_hero_points"),
+            targeting=data.get("targeting"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenEncounterResult(Model):
+    """``WeltenEncounterResult`` in the API's JSON."""
+    end: WeltenSceneEnd
+    outcome: str
+    """wins:<party> or tie."""
+    steps: list[WeltenSceneRound]
+    """The scene's one round: its roll and its narration."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenEncounterResult:
+        """``WeltenEncounterResult`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            end=WeltenSceneEnd.from_json(data["end"]),
+            outcome=data["outcome"],
+            steps=[WeltenSceneRound.from_json(v0) for v0 in data["steps"]],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class WeltenHeroPoint(Model):
     """``WeltenHeroPoint`` in the API's JSON."""
     count: int
@@ -4762,8 +5316,10 @@ class WeltenHeroPointApplied(Model):
     member: str
     restored: int
     """Toughness restored: 3, fewer near max."""
-    spend: int
-    """Index of the entry in `spends`."""
+    spend: int | None
+    """Index of the entry in `spends`; null for a hero point of `hero_points`, given at the end of the scene
+    (ruling 7).
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> WeltenHeroPointApplied:
@@ -4844,7 +5400,11 @@ class WeltenNarrationResult(Model):
     consequences: list[str]
     """Members at toughness 0 once every die is spent."""
     hero_points_spent: list[WeltenHeroPointApplied]
-    """The hero point entries of `spends`, each applied when it was spent."""
+    """The hero point entries of `spends`, each applied when it was spent, then one entry per hero point of
+    `hero_points` (ruling 7).
+    """
+    overcome: list[str]
+    """Ruling 7: obstacles whose toughness reached 0 (overcome; an obstacle suffers no consequence)."""
     spent: list[WeltenSpentDie]
     """The dice of `spends`, in order (hero point entries are in `hero_points_spent`)."""
     toughness_after: dict[str, WeltenToughnessResult]
@@ -4857,6 +5417,7 @@ class WeltenNarrationResult(Model):
             complete=data["complete"],
             consequences=data["consequences"],
             hero_points_spent=[WeltenHeroPointApplied.from_json(v0) for v0 in data["hero_points_spent"]],
+            overcome=data["overcome"],
             spent=[WeltenSpentDie.from_json(v0) for v0 in data["spent"]],
             toughness_after={
                 k0: WeltenToughnessResult.from_json(v0) for k0, v0 in data["toughness_after"].items()
@@ -4908,6 +5469,43 @@ class WeltenResurrectionResult(Model):
         return cls(
             god=data["god"],
             name=data["name"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenSceneEnd(Model):
+    """``WeltenSceneEnd`` in the API's JSON."""
+    consequences: list[str]
+    hero_points_spent: list[str]
+    """Players whose held hero point saved them."""
+    toughness: dict[str, WeltenToughnessResult]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenSceneEnd:
+        """``WeltenSceneEnd`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            consequences=data["consequences"],
+            hero_points_spent=data["hero_points_spent"],
+            toughness={k0: WeltenToughnessResult.from_json(v0) for k0, v0 in data["toughness"].items()},
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenSceneRound(Model):
+    """``WeltenSceneRound`` in the API's JSON."""
+    conflict: WeltenConflictResult
+    """As `weltenbuch.conflict` reports it."""
+    narration: WeltenNarrationResult
+    """As `weltenbuch.narration` reports it, for the policy's spends and the held hero points spent at the
+    end.
+    """
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenSceneRound:
+        """``WeltenSceneRound`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            conflict=WeltenConflictResult.from_json(data["conflict"]),
+            narration=WeltenNarrationResult.from_json(data["narration"]),
         )._with_json(data)
 
 
@@ -5121,6 +5719,147 @@ class WeltenbuchConflictResponse(Result):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenbuchEncounterOddsRequest(Model):
+    """``WeltenbuchEncounterOddsRequest`` in the API's JSON."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    die: int | None = None
+    """Sides of the die; any even number (an even face is a success)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    parties: list[WeltenParty]
+    """Exactly two parties."""
+    policy: WeltenEncounterPolicy | None = None
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    toughness: dict[str, WeltenToughness]
+    """Toughness at the start of the scene, one entry per member."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenbuchEncounterOddsRequest:
+        """``WeltenbuchEncounterOddsRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            curve_rounds=data.get("curve_rounds"),
+            die=data.get("die"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            max_rounds=data.get("max_rounds"),
+            parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
+            policy=None if data.get("policy") is None else WeltenEncounterPolicy.from_json(data["policy"]),
+            ticket=data.get("ticket"),
+            toughness={k0: WeltenToughness.from_json(v0) for k0, v0 in data["toughness"].items()},
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenbuchEncounterOddsResponse(Result):
+    """The answer of ``weltenbuch.encounter.odds`` (``POST /v1/weltenbuch/encounter/odds``)."""
+    odds: EncounterOdds
+    operation: str
+    request: WeltenbuchEncounterOddsRequest
+    solver: Solver
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenbuchEncounterOddsResponse:
+        """``WeltenbuchEncounterOddsResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            odds=EncounterOdds.from_json(data["odds"]),
+            operation=data["operation"],
+            request=WeltenbuchEncounterOddsRequest.from_json(data["request"]),
+            solver=Solver.from_json(data["solver"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenbuchEncounterRequest(Model):
+    """``WeltenbuchEncounterRequest`` in the API's JSON."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    die: int | None = None
+    """Sides of the die; any even number (an even face is a success)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
+    the same key again gives the same result. Not with seed or manual, which are reproducible already.
+    """
+    manual: list[int | str] | None = None
+    """Physical dice or drawn marbles, consumed in order instead of random values."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    parties: list[WeltenParty]
+    """Exactly two parties."""
+    policy: WeltenEncounterPolicy | None = None
+    seed: int | None = None
+    """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
+    carries exactly.
+    """
+    ticket: Ticket | None = None
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
+    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
+    response.
+    """
+    toughness: dict[str, WeltenToughness]
+    """Toughness at the start of the scene, one entry per member."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenbuchEncounterRequest:
+        """``WeltenbuchEncounterRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            curve_rounds=data.get("curve_rounds"),
+            die=data.get("die"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            manual=data.get("manual"),
+            max_rounds=data.get("max_rounds"),
+            parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
+            policy=None if data.get("policy") is None else WeltenEncounterPolicy.from_json(data["policy"]),
+            seed=data.get("seed"),
+            ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
+            toughness={k0: WeltenToughness.from_json(v0) for k0, v0 in data["toughness"].items()},
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenbuchEncounterResponse(Result):
+    """The answer of ``weltenbuch.encounter`` (``POST /v1/weltenbuch/encounter``)."""
+    lang: Literal["en", "de"]
+    operation: str
+    randomness: Randomness
+    receipt: Receipt
+    request: WeltenbuchEncounterRequest
+    """The request as understood, defaults filled in."""
+    result: WeltenEncounterResult
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenbuchEncounterResponse:
+        """``WeltenbuchEncounterResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            lang=data["lang"],
+            operation=data["operation"],
+            randomness=Randomness.from_json(data["randomness"]),
+            receipt=Receipt.from_json(data["receipt"]),
+            request=WeltenbuchEncounterRequest.from_json(data["request"]),
+            result=WeltenEncounterResult.from_json(data["result"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class WeltenbuchNarrationRequest(Model):
     """``WeltenbuchNarrationRequest`` in the API's JSON."""
     conflict: dict[str, Any]
@@ -5278,6 +6017,14 @@ class BatchItemParam(TypedDict):
     """An operation id, e.g. paws.test."""
 
 
+class BeutelAftermathParam(TypedDict, total=False):
+    """``BeutelAftermath`` as a request parameter (a plain dict; required keys: none)."""
+    mortal_danger: Literal["low", "clear", "grave"] | None
+    """E5: the danger each side unconscious at the end faces (one mortal-danger draw: low 1, clear 2, grave 3
+    marbles); null (default): no draw.
+    """
+
+
 class BeutelBagParam(TypedDict, total=False):
     """``BeutelBag`` as a request parameter (a plain dict; required keys: none)."""
     black: int | None
@@ -5298,6 +6045,24 @@ class BeutelCreationRulesParam(TypedDict, total=False):
     """Marbles to spread over red, green and blue."""
     size: int | None
     white: int | None
+
+
+class _BeutelEncounterSideParamRequired(TypedDict):
+    bag: BeutelBagParam | BeutelBag
+    """The participant's bag."""
+    name: str
+
+
+class BeutelEncounterSideParam(_BeutelEncounterSideParamRequired, total=False):
+    """``BeutelEncounterSide`` as a request parameter (a plain dict; required keys: bag, name)."""
+    ability: Literal["combat", "skill", "magic"] | None
+    """Kept for the whole fight (E4); combat (default) injures the loser."""
+    difficulty: Literal["easy", "normal", "hard"] | None
+    """Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."""
+    side: str | None
+    """Ruling 8: the side this participant contends for ("nur eine Seite"); the side of the best participant
+    wins. Without it the participant is a side of its own, named by its name.
+    """
 
 
 class _BeutelFighterParamRequired(TypedDict):
@@ -5323,6 +6088,10 @@ class _BeutelParticipantParamRequired(TypedDict):
 class BeutelParticipantParam(_BeutelParticipantParamRequired, total=False):
     """``BeutelParticipant`` as a request parameter (a plain dict; required keys: ability, bag, name)."""
     difficulty: Literal["easy", "normal", "hard"] | None
+    side: str | None
+    """Ruling 8: the side this participant contends for ("nur eine Seite"); the side of the best participant
+    wins. Without it the participant is a side of its own, named by its name.
+    """
 
 
 class _MalmAttackerParamRequired(TypedDict):
@@ -5510,6 +6279,10 @@ class PawsFighterParam(_PawsFighterParamRequired, total=False):
     """Out of the fight ("Kampfunfähig", E1) at this many wounds in all, the starting wounds included; null
     (default): out when no dice are left.
     """
+    penalty_dice: int | None
+    """Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem
+    Würfel"); not wounds.
+    """
     wounds: int | None
     """Wounds that hinder this action: -1 die each."""
 
@@ -5539,6 +6312,10 @@ class PawsPoolParam(_PawsPoolParamRequired, total=False):
     """fallback: -1 die (another helpful trait); matching; specialized: +1 die (fits better than needed)."""
     name: str | None
     """Who rolls (echoed in results)."""
+    penalty_dice: int | None
+    """Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem
+    Würfel"); not wounds.
+    """
     wounds: int | None
     """Wounds that hinder this action: -1 die each."""
 
@@ -5556,10 +6333,25 @@ class PawsTraitParam(_PawsTraitParamRequired, total=False):
     """Name of one of `categories`; none: the character's limits apply."""
 
 
+class _ProbenChainStepParamRequired(TypedDict):
+    difficulty: int
+    """1 easy, 2 standard, 3 demanding, 4+ hard."""
+    pool: ProbenPoolParam | ProbenPool
+
+
+class ProbenChainStepParam(_ProbenChainStepParamRequired, total=False):
+    """``ProbenChainStep`` as a request parameter (a plain dict; required keys: difficulty, pool)."""
+    max_attempts: int | None
+    """Attempts of this step at most; null (default): until no dice are left (E1)."""
+
+
 class ProbenIntervalParam(TypedDict):
     """``ProbenInterval`` as a request parameter (a plain dict; required keys: amount, unit)."""
     amount: int
     unit: str
+    """Ruling 6: minute, hour, day, week, month or round (singular or plural, English or German) are written
+    in the request's language with plurals; any other unit is echoed as given.
+    """
 
 
 class _ProbenPoolParamRequired(TypedDict):
@@ -5597,6 +6389,19 @@ class TicketParam(TypedDict):
     """The operation id it is for; null: any rolling operation."""
     signature: str
     """base64url Ed25519 signature over the RFC 8785 canonical JSON of the ticket without this member."""
+
+
+class WeltenEncounterPolicyParam(TypedDict, total=False):
+    """``WeltenEncounterPolicy`` as a request parameter (a plain dict; required keys: none)."""
+    hold_hero_points: Mapping[str, int]
+    """Players' hero points held back (E2), by member: spent at the end (+3 toughness) when it saves a
+    consequence.
+    """
+    targeting: Literal["weakest", "strongest", "spread"] | None
+    """Whom every success die hits in the other party: weakest (default): the lowest current + equipment
+    toughness first (ties: body order) until it is at 0; strongest: the highest first; spread: one die each
+    in body order, in turn.
+    """
 
 
 class WeltenHeroPointParam(TypedDict):

@@ -4,6 +4,9 @@
 # OUT/module.json, the manifest to publish at the manifest URL.
 # The module imports the JavaScript client by relative path; Foundry has no client-js/ next to the
 # module, so the zip carries a copy of client-js/src under vendor/ and a client.js that points there.
+# BASE_URL (`make foundry BASE_URL=https://files.example.org/wurfwerk`): where both files will be
+# published; the manifest's `manifest` and `download` then point there (in the zip too, so Foundry's
+# update check finds the same place).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -22,6 +25,15 @@ grep -q "\"download\": \".*/$zip_name\"" "$here/module.json" || {
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 cp "$here/module.json" "$here/README.md" "$stage/"
+if [ -n "${BASE_URL:-}" ]; then
+  python3 - "$stage/module.json" "${BASE_URL%/}" "$zip_name" <<'PY'
+import json, sys
+path, base, zip_name = sys.argv[1:]
+manifest = json.load(open(path, encoding="utf-8"))
+manifest.update(manifest=f"{base}/module.json", download=f"{base}/{zip_name}")
+open(path, "w", encoding="utf-8").write(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+PY
+fi
 cp -R "$here/scripts" "$here/styles" "$here/lang" "$here/assets" "$stage/"
 rm -f "$stage"/scripts/*.d.ts
 mkdir -p "$stage/vendor/wurfwerk-client"
@@ -33,5 +45,5 @@ JS
 
 rm -f "$out/$zip_name"
 (cd "$stage" && find . -type f | LC_ALL=C sort | zip -q -X "$out/$zip_name" -@)
-cp "$here/module.json" "$out/module.json"
+cp "$stage/module.json" "$out/module.json"
 echo "$out/$zip_name"

@@ -16,13 +16,13 @@ import marshmallow as ma
 from flask import Response, current_app
 from marshmallow import fields, validate
 
-from service.platform.fields import StrictSchema
+from service.platform.fields import StrictSchema, WordedSchema
 from service.platform.limits import LengthAtMost
 from service.platform.operations import Call, Operation, respond
 
 
 def batch_request_schema(operation_ids: list[str]) -> type[ma.Schema]:
-    item = ma.Schema.from_dict(
+    item = WordedSchema.from_dict(
         {
             "operation": fields.String(required=True, validate=validate.OneOf(operation_ids),
                                        metadata={"description": "An operation id, e.g. paws.test."}),

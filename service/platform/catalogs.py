@@ -29,7 +29,8 @@ from babel.support import Translations
 SOURCE_LANGUAGE = "en"
 # Keywords that mark messages for extraction (``make messages`` and the catalog tests), besides
 # Babel's defaults (gettext, ngettext, pgettext, npgettext, ...).
-KEYWORDS = {"marked": ((1, "c"), 2)}
+KEYWORDS = {"marked": ((1, "c"), 2), "say": None, "say_n": (1, 2), "Template": None, "plural_template": (1, 2),
+            "LimitMessage": None}
 DOMAIN = "wurfwerk"
 LOCALE_DIR = files("service") / "locale"
 

@@ -39,6 +39,6 @@ class EncounterTooLarge(InputError):
 
     problem_type = "encounter-too-large"
 
-    def __init__(self, field: str, message: str, *, states: int, limit: int):
+    def __init__(self, field: str, message: str, *, states: int, limit: dict[str, object]):
         super().__init__(field, message)
-        self.members = {"states": states, "limit": limit}
+        self.members = {"states": states, "limit": limit}  # limit: the problem's {name, value, setting}

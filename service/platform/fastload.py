@@ -15,15 +15,26 @@ So the fast path may only ever *accept* what marshmallow accepts, with the same 
 writes an error message. tests/platform/test_fastload.py holds the two to the same answers for
 every request schema of the service, on generated valid and invalid bodies.
 
-Kept by measurement (bench/README.md, "What the figures decided"): over HTTP, two servers alike but
-for this path, wrk alternating between them, it bought +22 % requests per second on the median
-benchmarked operation (+31 % for weltenbuch.conflict, whose body has five nested objects).
+Kept because an A/B over HTTP showed it pays (figures and decision: bench/README.md, "What the
+figures decided").
 
-Only public marshmallow API is read: ``Schema.load_fields``, the fields' constructor arguments
-(``required``, ``load_default``, ``data_key``, ``validators``, ``inner``, ``schema``) and the hook
-registry through the public classmethod ``Schema.resolve_hooks`` (marshmallow 4.0-4.4: tag ->
-``(method name, pass_collection, options)``); tests/platform/test_fastload.py fails should its
-shape change.
+What it relies on in marshmallow (4.0 to 4.4; pyproject.toml pins ``marshmallow>=4,<5``):
+
+- public attributes: ``Schema.load_fields``, ``many``, ``partial``, ``unknown``; a field's
+  ``required``, ``load_default``, ``data_key``, ``validators``, ``List.inner``, ``Nested.schema``;
+  the bounds of ``validate.Range`` (``min``, ``max``, ``min_inclusive``, ``max_inclusive``),
+  ``validate.Length`` (``min``, ``max``, ``equal``) and ``validate.OneOf`` (``choices``);
+- the undocumented shape of ``Schema.resolve_hooks()`` (a classmethod): tag (the constants of
+  ``marshmallow.decorators``) -> ``[(method name, pass_collection, options)]``;
+- the private calling conventions of ``Schema._invoke_schema_validators`` and
+  ``_invoke_load_processors`` (a hook gets the data, the original data when it asked for it, and
+  ``partial``, ``many``, ``unknown`` as keywords) and of ``Schema._deserialize`` (a field's
+  ``deserialize(value, data_key, data)``; ``List._deserialize`` calls ``inner.deserialize(item)``).
+
+tests/platform/test_fastload.py holds these: it reads the hook registry of a schema with every
+kind of hook, and it compares the compiled loader with ``schema.load`` on generated bodies for
+every request schema of the service, so a marshmallow release that changes any of them fails there
+before it can change an answer.
 """
 
 from __future__ import annotations
@@ -179,12 +190,13 @@ def _compiled(field: fields.Field) -> Loader | None:
         return _with_validators(_exactly(bool), validators)
     if kind is fields.String:
         return _string(validators)
-    if kind is fields.Nested and not field.many and field.unknown in (None, ma.RAISE):
+    if isinstance(field, fields.Nested) and kind is fields.Nested and not field.many \
+            and field.unknown in (None, ma.RAISE):
         try:
             return _with_validators(_compile_schema(field.schema), validators)
         except _Unsupported:
             return None
-    if kind is fields.List:
+    if isinstance(field, fields.List) and kind is fields.List:
         return _with_validators(_list(field), validators)
     return None
 
@@ -192,14 +204,14 @@ def _compiled(field: fields.Field) -> Loader | None:
 def _integer(validators: tuple) -> Loader:
     """An int (bool is not int here) within the bounds of its plain Range validators."""
     low, high = -math.inf, math.inf
-    others = []
+    other_validators = []
     for validator in validators:
         if type(validator) is validate.Range and validator.min_inclusive and validator.max_inclusive:
             low = max(low, validator.min if validator.min is not None else low)
             high = min(high, validator.max if validator.max is not None else high)
         else:
-            others.append(validator)
-    others = tuple(others)
+            other_validators.append(validator)
+    others = tuple(other_validators)
 
     def convert(value: Any) -> int:
         if type(value) is not int or not low <= value <= high:
@@ -216,7 +228,7 @@ def _string(validators: tuple) -> Loader:
     choices when it has one."""
     shortest, longest = 0, math.inf
     choices: frozenset | None = None
-    others = []
+    other_validators = []
     for validator in validators:
         if type(validator) is validate.Length and validator.equal is None:
             shortest = max(shortest, validator.min if validator.min is not None else 0)
@@ -225,8 +237,8 @@ def _string(validators: tuple) -> Loader:
             allowed = frozenset(validator.choices)
             choices = allowed if choices is None else choices & allowed
         else:
-            others.append(validator)
-    others = tuple(others)
+            other_validators.append(validator)
+    others = tuple(other_validators)
 
     def convert(value: Any) -> str:
         if type(value) is not str or not shortest <= len(value) <= longest \

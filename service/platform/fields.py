@@ -12,6 +12,8 @@ import marshmallow as ma
 from marshmallow import ValidationError, fields, validate
 from marshmallow.schema import SchemaMeta
 
+from service.platform.messages import SCHEMA_MESSAGES, say, say_n, word_field
+
 
 class Int(fields.Integer):
     """An integer; booleans, floats and strings are refused."""
@@ -47,11 +49,12 @@ class IntOrStr(fields.Field):
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, bool) or not isinstance(value, (int, str)):
-            raise ValidationError("must be an integer (a die face) or a string (a marble colour)")
+            raise ValidationError(say("must be an integer (a die face) or a string (a marble colour)"))
         if isinstance(value, str) and len(value) > 32:
-            raise ValidationError("must be at most 32 characters")
+            raise ValidationError(say_n("must be at most %(max)s character long",
+                                        "must be at most %(max)s characters long", 32, max=32))
         if isinstance(value, int) and abs(value) > 2**31:
-            raise ValidationError("is far outside any die's faces")
+            raise ValidationError(say("is far outside any die's faces"))
         return value
 
 
@@ -65,7 +68,26 @@ def Name(**kwargs: Any) -> fields.String:
     return fields.String(validate=validate.Length(min=1, max=64), **kwargs)
 
 
-class _OptionalFieldsNullable(SchemaMeta):
+class _Worded(SchemaMeta):
+    """Gives every declared field our messages instead of marshmallow's (messages.word_field),
+    through marshmallow's hook for plugins that adjust a class's declared fields."""
+
+    @classmethod
+    def get_declared_fields(mcs, klass, cls_fields, inherited_fields, dict_cls=dict):
+        declared = super().get_declared_fields(klass, cls_fields, inherited_fields, dict_cls)
+        for field in declared.values():
+            word_field(field)
+        return declared
+
+
+class WordedSchema(ma.Schema, metaclass=_Worded):
+    """Base for every schema that loads a request: its problems are worded by us, in the request's
+    language (API.md §1), never by marshmallow."""
+
+    error_messages = SCHEMA_MESSAGES
+
+
+class _OptionalFieldsNullable(_Worded):
     """Marks every optional field of a request schema nullable, through marshmallow's hook for
     plugins that adjust a class's declared fields (apispec then writes ``type: [..., "null"]``)."""
 
@@ -78,7 +100,7 @@ class _OptionalFieldsNullable(SchemaMeta):
         return declared
 
 
-class StrictSchema(ma.Schema, metaclass=_OptionalFieldsNullable):
+class StrictSchema(WordedSchema, metaclass=_OptionalFieldsNullable):
     """Base for request schemas: unknown fields are refused (marshmallow's default, made explicit),
     and an optional field given as ``null`` counts as not given.
 

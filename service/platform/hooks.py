@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import hmac
+import random
 import re
-import uuid
 
 import orjson
 from flask import Flask, g, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.platform.errors import InputError
+from service.platform.limits import limit_member
+from service.platform.messages import LimitMessage, Message, say
 from service.platform.problems import http_error, problem
 from service.platform.runtime import current_runtime
 
@@ -18,15 +20,28 @@ _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
 # Paths that stay open when API keys are configured.
 _OPEN_V1_PATHS = ("/v1/keys",)
 _BODY_METHODS = frozenset(("POST", "PUT", "PATCH"))
+# The version (4) and variant (RFC 4122) bits of a UUID, in its 128-bit integer form.
+_UUID4_CLEARED = ~(0xF000 << 64 | 0xC000 << 48) & (1 << 128) - 1
+_UUID4_SET = 0x4000 << 64 | 0x8000 << 48
 
 
-def request_id_from(given: str) -> str:
+def request_id_from(given: str | None) -> str:
     """The client's X-Request-ID when it is a plausible id, else a new one."""
-    return given if _REQUEST_ID.match(given) else uuid.uuid4().hex
+    return given if given and _REQUEST_ID.match(given) else new_request_id()
+
+
+def new_request_id() -> str:
+    """A new id, the hex form of a random (version 4) UUID as ``uuid.uuid4().hex`` writes it. An id
+    correlates logs and guards nothing, so it comes from ``random`` (reseeded in every forked worker)
+    rather than a system call for ``os.urandom`` on every request."""
+    bits = random.getrandbits(128) & _UUID4_CLEARED | _UUID4_SET
+    return f"{bits:032x}"
 
 
 def _assign_request_id() -> None:
-    g.request_id = request_id_from(request.headers.get("X-Request-ID", ""))
+    # The WSGI variable rather than request.headers, whose get() raises and catches a KeyError
+    # when the header is absent (most requests).
+    g.request_id = request_id_from(request.environ.get("HTTP_X_REQUEST_ID"))
 
 
 def needs_api_key(path: str) -> bool:
@@ -39,7 +54,7 @@ def _check_api_key() -> None:
     if not keys or not needs_api_key(request.path):
         return
     if not bearer_token_in(keys):
-        raise http_error(401, "This API needs `Authorization: Bearer <key>` with a valid key.",
+        raise http_error(401, say("This API needs `Authorization: Bearer <key>` with a valid key."),
                          "unauthorized")
 
 
@@ -61,14 +76,14 @@ def _check_body() -> None:
         raise http_error(413, _too_large_detail(), "payload-too-large") from None
     if not raw:
         # Every POST of this API documents a required JSON body; `{}` asks for all defaults.
-        raise InputError("body", "a JSON object is required (send {} to take every default)")
+        raise InputError("body", say("a JSON object is required (send {} to take every default)"))
     if not _is_json_media_type():
-        raise http_error(415, f"The body must be application/json, not {request.mimetype or 'untyped'}.",
-                         "unsupported-media-type")
+        raise http_error(415, say("The body must be application/json, not %(type)s.",
+                                  type=request.mimetype or say("untyped")), "unsupported-media-type")
     try:
         g.json_body = orjson.loads(raw)  # strict UTF-8, no NaN, at most 1024 levels deep
     except orjson.JSONDecodeError:
-        raise http_error(400, "The body is not valid JSON (UTF-8, at most 1024 levels deep).",
+        raise http_error(400, say("The body is not valid JSON (UTF-8, at most 1024 levels deep)."),
                          "malformed-json") from None
 
 
@@ -83,13 +98,14 @@ def request_body():
     return g.get("json_body")
 
 
-def _too_large_detail() -> str:
+def _too_large_detail() -> Message:
     limit = current_runtime().config.limits.body_bytes
-    return f"The body is larger than {limit} bytes (limit body_bytes, WURFWERK_MAX_BODY_BYTES)."
+    return LimitMessage("The body is larger than %(value)s bytes, the most this service allows.",
+                        {"value": limit}, limit=limit_member("body_bytes", limit))
 
 
 def _echo_request_id(response):
-    response.headers["X-Request-ID"] = g.get("request_id") or uuid.uuid4().hex
+    response.headers["X-Request-ID"] = g.get("request_id") or new_request_id()
     return response
 
 

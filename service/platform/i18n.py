@@ -1,38 +1,62 @@
 """The language of human-readable text: ``?lang=``, else ``Accept-Language``, else English.
 
+``?lang=`` is read in any case and with a region (``DE``, ``de-AT`` and ``de_AT`` are ``de``); a
+language without a catalog falls back to English, never a refusal (API.md §1): a bot passing on its
+user's locale must work for a French user too. Every answer names its language in
+``Content-Language``; an answer whose text was written in it also varies on ``Accept-Language``.
+
 The languages are those with a message catalog (``service.platform.catalogs``)."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from flask import request
+from flask import Flask, g, request
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-from service.platform.catalogs import LANGUAGES
-from service.platform.errors import InputError
+from service.platform.catalogs import LANGUAGES, SOURCE_LANGUAGE
 
-__all__ = ["LANGUAGES", "LANG_PARAMETER", "request_lang"]
+__all__ = ["LANGUAGES", "LANG_PARAMETER", "request_lang", "supported_language", "install_language_headers"]
 
 LANG_PARAMETER = {
     "in": "query",
     "name": "lang",
     "required": False,
-    "schema": {"type": "string", "enum": list(LANGUAGES)},
-    "description": "Language of `summary` and labels (default: Accept-Language, then en). "
-                   "Never changes field names or enum values.",
+    "schema": {"type": "string", "examples": list(LANGUAGES)},
+    "description": "Language of `summary`, labels and problem messages: "
+                   f"{', '.join(LANGUAGES)}, in any case and with a region (`de-AT` is `de`); any other "
+                   "language falls back to `en`. Without it, Accept-Language (with q-values) decides, then "
+                   "`en`. The answer's `Content-Language` names the language. Never changes field names or "
+                   "enum values.",
 }
 
 
+def supported_language(tag: str) -> str | None:
+    """The language we write for a language tag (``de-AT`` -> ``de``), or None."""
+    primary = tag.strip().replace("_", "-").split("-", 1)[0].lower()
+    return primary if primary in LANGUAGES else None
+
+
 def request_lang() -> str:
+    """The language of this request's text; the answer then varies on Accept-Language."""
+    g.wurfwerk_text_language = True
+    return _negotiated()
+
+
+def _negotiated() -> str:
+    cached = g.get("wurfwerk_lang")
+    if cached is None:
+        cached = g.wurfwerk_lang = _from_request()
+    return cached
+
+
+def _from_request() -> str:
     environ = request.environ
     if environ.get("QUERY_STRING"):  # most calls have no query string: skip parsing one
         requested = request.args.get("lang")
         if requested is not None:
-            if requested not in LANGUAGES:
-                raise InputError("lang", f"must be one of {', '.join(LANGUAGES)}, got {requested!r}")
-            return requested
+            return supported_language(requested) or SOURCE_LANGUAGE
     return _best_language(environ.get("HTTP_ACCEPT_LANGUAGE", ""))
 
 
@@ -46,7 +70,19 @@ def _best_language(accept_language: str) -> str:
     for tag, quality in parse_accept_header(accept_language, LanguageAccept):
         if quality <= 0:
             break  # q=0 means "not this one", and the list is sorted by quality
-        primary = tag.replace("_", "-").split("-", 1)[0].lower()
-        if primary in LANGUAGES:
-            return primary
-    return "en"
+        language = supported_language(tag)
+        if language is not None:
+            return language
+    return SOURCE_LANGUAGE
+
+
+def _language_headers(response):
+    response.headers["Content-Language"] = _negotiated()
+    if g.get("wurfwerk_text_language"):
+        response.vary.add("Accept-Language")
+    return response
+
+
+def install_language_headers(app: Flask) -> None:
+    """``Content-Language`` on every answer; ``Vary: Accept-Language`` where text was written."""
+    app.after_request(_language_headers)

@@ -15,14 +15,16 @@ from typing import Any
 
 import orjson
 
+from service.platform.results import result_members
+
 
 def plain(value: Any) -> Any:
-    """``value`` as JSON data, by a round trip through orjson (about half the time of walking it in
-    Python). orjson leaves out dataclass fields named with a leading underscore; results have none
-    (tests/platform/test_operations.py checks every rules module). What orjson cannot write (an
-    integer beyond 64 bits, a mapping that is not a dict) is converted in Python."""
+    """``value`` as JSON data, by a round trip through orjson, dataclasses written from their fields
+    (results.result_members, as in responses). What orjson cannot write (an integer beyond 64 bits,
+    a mapping that is not a dict) is converted in Python."""
     try:
-        return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+        return orjson.loads(orjson.dumps(value, default=result_members,
+                                         option=orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS))
     except orjson.JSONEncodeError:
         return plain_in_python(value)
 
@@ -52,5 +54,5 @@ def _converter_for(kind: type) -> Callable[[Any], Any]:
     return lambda value: value
 
 
-_SCALARS = frozenset((str, int, bool, type(None)))
+_SCALARS: frozenset[type] = frozenset((str, int, bool, type(None)))
 _CONVERTERS: dict[type, Callable[[Any], Any]] = {kind: (lambda value: value) for kind in _SCALARS}

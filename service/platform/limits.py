@@ -9,13 +9,28 @@ from __future__ import annotations
 from marshmallow import ValidationError, validate
 
 from service.config import LIMIT_SETTINGS, Limits
+from service.platform.catalogs import marked
 from service.platform.errors import EncounterTooLarge
+from service.platform.messages import LimitMessage, Message, say, say_n
 from service.platform.runtime import current_runtime
 
 DEFAULT_LIMITS = Limits()
 
 # Environment variable of each limit, so an error message can tell an operator what to change.
 LIMIT_VARIABLES = {setting.attribute: setting.env for setting in LIMIT_SETTINGS}
+
+# What each limit counts, in words a player reads ("the most dice in one pool this service allows");
+# the setting's name is for operators, in the problem's ``limit`` member.
+LIMIT_WORDS = {
+    "body_bytes": marked("limit", "bytes in one request body"),
+    "pool_dice": marked("limit", "dice in one pool"),
+    "bag_marbles": marked("limit", "marbles in one bag"),
+    "participants": marked("limit", "participants in one contest or party"),
+    "parties": marked("limit", "parties in one conflict"),
+    "batch_items": marked("limit", "requests in one batch"),
+    "die_sides": marked("limit", "sides of one die"),
+    "extended_target": marked("limit", "required successes of one extended test"),
+}
 
 
 def current_limits() -> Limits:
@@ -26,8 +41,18 @@ def current_limits() -> Limits:
         return DEFAULT_LIMITS
 
 
-def limit_message(name: str, value: int) -> str:
-    return f"must be at most {value} (limit {name}, {LIMIT_VARIABLES[name]})"
+def limit_member(name: str, value: int) -> dict:
+    """The problem's ``limit`` member: which limit, its value here, and the setting that changes it."""
+    return {"name": name, "value": value, "setting": LIMIT_VARIABLES[name]}
+
+
+def limit_words(name: str) -> Message:
+    return Message(LIMIT_WORDS[name], context="limit")
+
+
+def limit_message(name: str, value: int) -> Message:
+    return LimitMessage("must be at most %(value)s (the most %(what)s this service allows)",
+                        {"value": value, "what": limit_words(name)}, limit=limit_member(name, value))
 
 
 def check_limit(name: str, actual: int) -> None:
@@ -49,7 +74,7 @@ class AtMost(validate.Range):
 
     def __call__(self, value):
         if self.min is not None and value < self.min:
-            raise ValidationError(f"must be at least {self.min}")
+            raise ValidationError(say("must be at least %(min)s", min=self.min))
         check_limit(self.limit_name, value)
         return value
 
@@ -63,7 +88,8 @@ class LengthAtMost(validate.Length):
 
     def __call__(self, value):
         if self.min is not None and len(value) < self.min:
-            raise ValidationError(f"needs at least {self.min} items")
+            raise ValidationError(say_n("needs at least %(min)s entry", "needs at least %(min)s entries",
+                                        self.min, min=self.min))
         check_limit(self.limit_name, len(value))
         return value
 
@@ -81,13 +107,16 @@ def encounter_precision(states: int, exact: str, *, float_only: bool = False, ro
     states = min(states * max(1, rounds), MAX_REPORTED_STATES)
     limits = current_limits()
     if states > limits.encounter_states:
-        raise EncounterTooLarge("body", f"the encounter has up to {states} states, more than the limit "
-                                f"{limits.encounter_states} (WURFWERK_MAX_ENCOUNTER_STATES)",
-                                states=states, limit=limits.encounter_states)
+        raise EncounterTooLarge("body", say("the encounter has up to %(states)s states, more than the limit "
+                                            "%(limit)s (WURFWERK_MAX_ENCOUNTER_STATES)",
+                                            states=states, limit=limits.encounter_states),
+                                states=states, limit=limit_member("encounter_states", limits.encounter_states))
     if exact == "required" and (float_only or states > limits.encounter_exact_states):
         limit = 0 if float_only else limits.encounter_exact_states
-        reason = ("this system answers encounters in float64 only" if float_only else
-                  f"exact answers are given up to {limit} states (WURFWERK_MAX_ENCOUNTER_EXACT_STATES)")
-        raise EncounterTooLarge("exact", f"the encounter has up to {states} states; {reason}",
-                                states=states, limit=limit)
+        reason = (say("this system answers encounters in float64 only") if float_only else
+                  say("exact answers are given up to %(limit)s states (WURFWERK_MAX_ENCOUNTER_EXACT_STATES)",
+                      limit=limit))
+        raise EncounterTooLarge("exact", say("the encounter has up to %(states)s states; %(reason)s",
+                                             states=states, reason=reason),
+                                states=states, limit=limit_member("encounter_exact_states", limit))
     return exact != "never" and not float_only and states <= limits.encounter_exact_states

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import time
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, request
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
@@ -36,21 +36,39 @@ def _registry():
 
 
 def metrics_view() -> Response:
-    return Response(generate_latest(_registry()), mimetype=CONTENT_TYPE_LATEST)
+    return Response(generate_latest(_registry()), content_type=CONTENT_TYPE_LATEST)  # it names its charset
 
 
 def install_metrics(app: Flask) -> None:
-    @app.before_request
-    def _start_timer():
-        g.started = time.perf_counter()
-
-    @app.after_request
-    def _observe(response):
-        # The endpoint name, not the raw path: unknown paths must not create unbounded label values.
-        endpoint = request.endpoint or "unmatched"
-        REQUESTS.labels(request.method, endpoint, str(response.status_code)).inc()
-        if "started" in g:
-            LATENCY.labels(endpoint).observe(time.perf_counter() - g.started)
-        return response
-
+    app.before_request(_start_timer)
+    app.after_request(_observe)
     app.add_url_rule("/metrics", "metrics", metrics_view, methods=["GET"])
+
+
+_STARTED = "wurfwerk.started"
+# Label children by their label values: prometheus_client's ``labels()`` takes a lock and builds
+# the key on every call; a request only needs a dict lookup once its endpoint has been seen.
+_REQUEST_COUNTERS: dict[tuple[str, str, int], Counter] = {}
+_LATENCIES: dict[str, Histogram] = {}
+
+
+def _start_timer() -> None:
+    request.environ[_STARTED] = time.perf_counter()
+
+
+def _observe(response):
+    # The endpoint name, not the raw path: unknown paths must not create unbounded label values.
+    current = request._get_current_object()  # the proxy's own lookup, once rather than per attribute
+    endpoint = current.endpoint or "unmatched"
+    key = (current.method, endpoint, response.status_code)
+    counter = _REQUEST_COUNTERS.get(key)
+    if counter is None:
+        counter = _REQUEST_COUNTERS[key] = REQUESTS.labels(key[0], endpoint, str(key[2]))
+    counter.inc()
+    started = current.environ.get(_STARTED)
+    if started is not None:
+        latency = _LATENCIES.get(endpoint)
+        if latency is None:
+            latency = _LATENCIES[endpoint] = LATENCY.labels(endpoint)
+        latency.observe(time.perf_counter() - started)
+    return response

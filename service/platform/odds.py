@@ -10,13 +10,14 @@ per-round ``curve``; in float64 precision every ``exact`` is null and sums hold 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, lcm
+from typing import Any, cast
 
-Distribution = Mapping[Hashable, Fraction]
+Distribution = Mapping[Any, Fraction]  # value -> probability (values: ints, strings, ...)
 Probability = Fraction | float  # float only where a solver says precision "float64"
 
 
@@ -36,7 +37,7 @@ class Solver:
 @dataclass(frozen=True)
 class Odds:
     outcomes: Mapping[str, Probability]
-    distributions: Mapping[str, Mapping[Hashable, Probability]] = field(default_factory=dict)
+    distributions: Mapping[str, Mapping[Any, Probability]] = field(default_factory=dict)
     expected: Mapping[str, Probability] = field(default_factory=dict)
     solver: Solver | None = None
     curve: tuple[Mapping[str, float], ...] | None = None  # per round: round, running, cumulative outcomes
@@ -45,16 +46,18 @@ class Odds:
         """Refuse to publish numbers that do not add up (a bug, never a client error)."""
         if self.solver is not None and not self.solver.exact:
             return self._check_within(self.solver.max_error)
-        if self.outcomes and exact_sum(self.outcomes.values()) != 1:
-            raise AssertionError(f"outcomes sum to {exact_sum(self.outcomes.values())}, not 1")
-        for name, distribution in self.distributions.items():
+        # Exact precision: every probability is a Fraction.
+        outcomes = cast(Mapping[str, Fraction], self.outcomes)
+        if outcomes and exact_sum(outcomes.values()) != 1:
+            raise AssertionError(f"outcomes sum to {exact_sum(outcomes.values())}, not 1")
+        for name, distribution in cast(Mapping[str, Distribution], self.distributions).items():
             if exact_sum(distribution.values()) != 1:
                 raise AssertionError(f"distribution {name} sums to {exact_sum(distribution.values())}")
         return self
 
     def _check_within(self, max_error: float) -> Odds:
-        sums = {"outcomes": sum(self.outcomes.values()),
-                **{name: sum(d.values()) for name, d in self.distributions.items()}}
+        sums = {"outcomes": float(sum(self.outcomes.values())),
+                **{name: float(sum(d.values())) for name, d in self.distributions.items()}}
         for name, total in sums.items():
             if abs(total - 1) > max_error:
                 raise AssertionError(f"{name} sum to {total!r}, more than {max_error!r} from 1")
@@ -86,7 +89,7 @@ def solver_json(solver: Solver) -> dict:
     return {"states": solver.states, "precision": solver.precision, "max_error": solver.max_error}
 
 
-def _sorted_items(distribution: Distribution):
+def _sorted_items(distribution: Mapping[Any, Probability]) -> list[tuple[Any, Probability]]:
     try:
         return sorted(distribution.items())
     except TypeError:  # mixed value types: keep the order the system gave
@@ -148,7 +151,7 @@ def convolve(a: Distribution, b: Distribution) -> dict:
     return dict(out)
 
 
-def from_pairs(pairs: Iterable[tuple[Hashable, Fraction]]) -> dict:
+def from_pairs(pairs: Iterable[tuple[Any, Fraction]]) -> dict:
     """Accumulate (value, probability) pairs into a distribution."""
     out: dict = defaultdict(Fraction)
     for value, probability in pairs:

@@ -38,14 +38,16 @@ from marshmallow import ValidationError
 from werkzeug.datastructures import Headers
 
 from service.platform import odds as odds_json
+from service.platform.derived_randomness import IDEMPOTENCY_HEADER, request_source
 from service.platform.errors import InputError, ReceiptError
 from service.platform.fastload import fast_loader
 from service.platform.hooks import request_body
 from service.platform.i18n import request_lang
 from service.platform.jsondata import plain
 from service.platform.jsonio import json_response
+from service.platform.messages import say
 from service.platform.problems import input_error_problem, unexpected_problem, validation_problem
-from service.platform.randomness import IDEMPOTENCY_HEADER, RandomSource, make_source, request_source
+from service.platform.randomness import RandomSource, make_source
 from service.platform.runtime import current_runtime
 from service.platform.schemas import (
     envelope_schema,
@@ -99,7 +101,7 @@ class Operation:
     result: type[ma.Schema] | None = None
     example: Mapping[str, Any] | None = None
     response_example: Mapping[str, Any] | None = None
-    encounter: bool = False  # an encounter's odds: with their solver, and maybe float64 (API.md §1.7)
+    encounter: bool = False  # an encounter's odds carry their solver and may be float64 (API.md §1.7)
     system: str = ""
 
     @classmethod
@@ -167,8 +169,10 @@ class Operation:
 
     @cached_property
     def response_schema(self) -> type[ma.Schema]:
-        if self.kind is Kind.ODDS:
+        if self.kind is Kind.ODDS and self.request_schema is not None:
             return odds_response_schema(self.id, self.request_schema, encounter=self.encounter)
+        if self.result is None:
+            raise TypeError(f"{self.id}: a {self.kind.value} operation declares its result schema")
         return envelope_schema(self.id, self.request_schema, self.result, rolling=self.kind is Kind.ROLLING)
 
     @cached_property
@@ -189,8 +193,10 @@ class Operation:
         placeholder receipt."""
         if self.response_example is not None:
             return dict(self.response_example)
-        body = self.schema.load({**self.example, "seed": EXAMPLE_SEED} if self.kind is Kind.ROLLING
-                                else dict(self.example or {})) if self.schema is not None else {}
+        example = dict(self.example or {})
+        if self.kind is Kind.ROLLING:
+            example["seed"] = EXAMPLE_SEED
+        body = self.schema.load(example) if self.schema is not None else {}
         if self.kind is Kind.ODDS:
             return odds_document(self, body)
         document = plain(answer(self, body, EXAMPLE_CALL))
@@ -336,7 +342,7 @@ def randomness_source(operation_id: str, request_body: Mapping[str, Any], random
     ``request_body`` is the loaded body without the randomness members, ``randomness`` the members
     of ``RANDOMNESS_MEMBERS`` the request gave; ``call`` what the call knows of its HTTP request
     (the ``Idempotency-Key`` header, its place in a batch). A ticket or an idempotency key derives
-    the dice from the service's secret (randomness.request_source); otherwise seed, manual or the
+    the dice from the service's secret (derived_randomness.request_source); otherwise seed, manual or the
     CSPRNG."""
     header_key = call.headers.get(IDEMPOTENCY_HEADER)
     if header_key is None and _DERIVING_MEMBERS.isdisjoint(randomness):
@@ -350,11 +356,11 @@ def verified_response(document: Any, *, operation: str, field: str) -> dict:
     checking that its receipt verifies with our keys and that it is a response of ``operation``.
     Raises ``ReceiptError`` (422, naming ``field``) otherwise."""
     if not isinstance(document, dict) or not isinstance(document.get("result"), dict):
-        raise ReceiptError(field, "must be the complete signed response object")
+        raise ReceiptError(field, say("must be the complete signed response object"))
     verification = current_runtime().keys.verify(document)
     if not verification.valid:
-        raise ReceiptError(f"{field}.receipt", f"does not verify: {verification.reason}")
+        raise ReceiptError(f"{field}.receipt", say("does not verify: %(reason)s", reason=verification.reason))
     if document.get("operation") != operation:
-        raise ReceiptError(f"{field}.operation",
-                           f"must be a {operation} response, got {document.get('operation')!r}")
+        raise ReceiptError(f"{field}.operation", say("must be a %(operation)s response, got %(given)s",
+                                                     operation=operation, given=repr(document.get("operation"))))
     return document

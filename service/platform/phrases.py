@@ -3,7 +3,7 @@ successes, a line spoken by a named character. They carry no rule of any system,
 
 from __future__ import annotations
 
-from service.platform.catalogs import translations
+from service.platform.catalogs import marked, translations
 
 
 def faces(dice: list[int]) -> str:
@@ -23,3 +23,27 @@ def spoken_by(name: str | None, line: str, lang: str) -> str:
     if not name:
         return line
     return translations(lang).pgettext("speaker", "%(name)s: %(line)s") % {"name": name, "line": line}
+
+
+# The words a small count is said with at the table ("beide", "keiner der beiden" build on them);
+# beyond ten, digits.
+NUMBERS = (marked("number", "no"), marked("number", "one"), marked("number", "two"), marked("number", "three"),
+           marked("number", "four"), marked("number", "five"), marked("number", "six"), marked("number", "seven"),
+           marked("number", "eight"), marked("number", "nine"), marked("number", "ten"))
+
+
+def number(count: int, lang: str) -> str:
+    """``two`` / ``zwei`` up to ten, digits above."""
+    return translations(lang).pgettext("number", NUMBERS[count]) if 0 <= count < len(NUMBERS) else str(count)
+
+
+def capitalized(text: str) -> str:
+    """A sentence that starts with a word from a table ("Zwei Erfolge heben …")."""
+    return text[:1].upper() + text[1:]
+
+
+def possessive(name: str, lang: str) -> str:
+    """``Rynn's`` / ``Rynns`` (``Max'`` in German, ``Jess'`` in English, after a sibilant)."""
+    if lang == "de":
+        return f"{name}'" if name[-1:].lower() in ("s", "ß", "x", "z") else f"{name}s"
+    return f"{name}'" if name.endswith("s") else f"{name}'s"

@@ -12,11 +12,14 @@ from http import HTTPStatus
 from typing import Any
 
 import marshmallow as ma
-from flask import Flask, g, request
+from flask import Flask, current_app, g, request
 from werkzeug.exceptions import HTTPException
 
+from service.platform.catalogs import marked, translations
 from service.platform.errors import InputError
+from service.platform.i18n import request_lang
 from service.platform.jsonio import json_response
+from service.platform.messages import Message, localized, say, say_n
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_BASE = "https://wurfwerk.dev/problems/"
@@ -34,8 +37,9 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "validation-error": (422, "A field is missing, of the wrong type, out of range or over a limit."),
     "invalid-input": (422, "The rules cannot resolve the request (e.g. `manual` values that do not fit)."),
     "rule-violation": (422, "A choice the rules forbid; the message names the rule."),
-    "encounter-too-large": (422, "An encounter has more states than WURFWERK_MAX_ENCOUNTER_STATES (or, with `exact: required`, "
-                                 "than WURFWERK_MAX_ENCOUNTER_EXACT_STATES); members `states` and `limit`. Refused before solving."),
+    "encounter-too-large": (422, "An encounter has more states than WURFWERK_MAX_ENCOUNTER_STATES (or, with "
+                                 "`exact: required`, than WURFWERK_MAX_ENCOUNTER_EXACT_STATES); members `states` "
+                                 "and `limit`. Refused before solving."),
     "invalid-receipt": (422, "A signed response handed back does not verify or is of the wrong operation."),
     "invalid-ticket": (422, "A roll ticket is forged, altered, expired, for another operation or from a retired key."),
     "request-timeout": (408, "The body did not arrive within WURFWERK_READ_TIMEOUT; the connection is closed."),
@@ -59,11 +63,44 @@ _SLUG_BY_STATUS = {400: "bad-request", 401: "unauthorized", 403: "forbidden", 40
                    405: "method-not-allowed", 413: "payload-too-large",
                    415: "unsupported-media-type", 422: "validation-error", 500: "internal-error"}
 
+# Every problem's title: the phrase of its status, in the request's language.
+TITLES = {
+    400: marked("problem title", "Bad Request"),
+    401: marked("problem title", "Unauthorized"),
+    403: marked("problem title", "Forbidden"),
+    404: marked("problem title", "Not Found"),
+    405: marked("problem title", "Method Not Allowed"),
+    408: marked("problem title", "Request Timeout"),
+    413: marked("problem title", "Content Too Large"),
+    414: marked("problem title", "URI Too Long"),
+    415: marked("problem title", "Unsupported Media Type"),
+    422: marked("problem title", "Unprocessable Content"),
+    429: marked("problem title", "Too Many Requests"),
+    431: marked("problem title", "Request Header Fields Too Large"),
+    500: marked("problem title", "Internal Server Error"),
+    503: marked("problem title", "Service Unavailable"),
+}
+# werkzeug's own descriptions of the HTTP errors a client meets, in our words.
+_HTTP_DETAILS = {
+    404: say("There is no such path; GET /v1/systems lists the operations."),
+    405: say("This path does not take this method; the Allow header lists those it takes."),
+}
+
 log = logging.getLogger("wurfwerk")
 
 
+class LimitSchema(ma.Schema):
+    """The configured limit a value went over, for operators (the message names it in words)."""
+
+    name = ma.fields.String(required=True, metadata={"description": "The limit, e.g. pool_dice."})
+    value = ma.fields.Integer(required=True, metadata={"description": "Its value on this deployment."})
+    setting = ma.fields.String(required=True,
+                               metadata={"description": "The environment variable that sets it."})
+
+
 class ProblemSchema(ma.Schema):
-    """RFC 9457 problem details (documentation only; problems are built by ``problem``)."""
+    """RFC 9457 problem details (documentation only; problems are built by ``problem``). ``title``,
+    ``detail`` and the ``errors`` messages are in the request's language (Content-Language)."""
 
     type = ma.fields.String(required=True, metadata={"description": "Stable URI of the problem type (see README)."})
     title = ma.fields.String(required=True, metadata={"description": "Short summary of the problem type."})
@@ -74,8 +111,21 @@ class ProblemSchema(ma.Schema):
     errors = ma.fields.Dict(
         keys=ma.fields.String(),
         values=ma.fields.List(ma.fields.String()),
-        metadata={"description": "Validation failures: dotted field path -> messages (422 only)."},
+        metadata={"description": "Validation failures: dotted field path -> messages (422 only), in the "
+                                 "request's language."},
     )
+    states = ma.fields.Integer(metadata={"description": "`encounter-too-large` only: the encounter's state "
+                                                        "bound, computed from the body."})
+    limit = ma.fields.Nested(LimitSchema, metadata={
+        "description": "Present when a value is over a configured limit (422, 413; `encounter-too-large`: "
+                       "the state limit, value 0 when the system answers in float64 only)."})
+
+
+def problem_title(status: int, lang: str = "en") -> str:
+    phrase = TITLES.get(status)
+    if phrase is None:
+        return HTTPStatus(status).phrase
+    return translations(lang).pgettext("problem title", phrase)
 
 
 def problem_document(status: int, detail: str, *, slug: str, instance: str, request_id: str,
@@ -90,14 +140,54 @@ def problem(status: int, detail: str, *, slug: str | None = None,
             errors: Mapping[str, list[str]] | None = None, headers=None, instance: str | None = None,
             members: Mapping[str, Any] | None = None):
     """``instance`` is the request's path unless a batch answers for one of its items; ``members``
-    are a problem type's own extension members (RFC 9457 §3.2)."""
-    body = problem_document(status, detail, slug=slug or _SLUG_BY_STATUS.get(status, "http-error"),
-                            instance=instance or request.path, request_id=getattr(g, "request_id", ""))
+    are a problem type's own extension members (RFC 9457 §3.2). ``detail`` and the ``errors``
+    messages are said in the request's language (messages.Message); a message that reports a limit
+    adds the ``limit`` member."""
+    lang = request_lang()
+    instance = instance or request.path
+    glossary = _glossary_for(instance)
+    body = problem_document(status, localized(detail, lang, glossary),
+                            slug=slug or _SLUG_BY_STATUS.get(status, "http-error"), instance=instance,
+                            request_id=getattr(g, "request_id", ""), title=problem_title(status, lang))
     if errors:
-        body["errors"] = dict(errors)
+        body["errors"] = {path: [localized(message, lang, glossary) for message in messages]
+                          for path, messages in errors.items()}
+    limit = _limit_of(detail, errors)
+    if limit is not None:
+        body["limit"] = limit
     if members:
         body.update(members)
     return json_response(body, status, mimetype=PROBLEM_MEDIA_TYPE, headers=headers)
+
+
+def _limit_of(detail: Any, errors: Mapping[str, list[str]] | None) -> dict | None:
+    candidates = [detail, *(message for messages in (errors or {}).values() for message in messages)]
+    for message in candidates:
+        if isinstance(message, Message) and (limit := message.limit()) is not None:
+            return limit
+    return None
+
+
+_GLOSSARIES = "wurfwerk.glossaries"  # the app's extension: system id -> German term -> API word
+
+
+def register_glossaries(app: Flask, glossaries: Mapping[str, Mapping[str, str]]) -> None:
+    """Keep each system's glossary (German term -> API word) for the problems of its paths, its
+    paired terms ("gering / deutlich / besonders groß": "low / clear / grave") split into single ones."""
+    table = app.extensions[_GLOSSARIES] = {}
+    for system_id, glossary in glossaries.items():
+        single: dict[str, str] = {}
+        for term, api in glossary.items():
+            terms, words = term.split(" / "), api.split(" / ")
+            for one_term, word in (zip(terms, words) if len(terms) == len(words) else [(term, api)]):
+                single.setdefault(one_term.strip(), word.strip())
+        table[system_id] = single
+
+
+def _glossary_for(path: str) -> dict[str, str]:
+    """The glossary of the system whose path this is (``/v1/<system>/...``), else none."""
+    parts = path.split("/", 3)
+    return current_app.extensions.get(_GLOSSARIES, {}).get(parts[2], {}) if len(parts) > 2 else {}
 
 
 def flatten_messages(messages: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -124,10 +214,12 @@ def flatten_messages(messages: Any, prefix: str = "") -> dict[str, list[str]]:
     return {prefix or "body": [str(messages)]}
 
 
-def _validation_detail(errors: Mapping[str, list[str]]) -> str:
+def _validation_detail(errors: Mapping[str, list[str]]) -> Message:
     first_path, first_messages = next(iter(errors.items()))
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return f"{first_path}: {first_messages[0]}{more}"
+    if len(errors) == 1:
+        return say("%(path)s: %(message)s", path=first_path, message=first_messages[0])
+    return say_n("%(path)s: %(message)s (and %(count)d more)", "%(path)s: %(message)s (and %(count)d more)",
+                 len(errors) - 1, path=first_path, message=first_messages[0])
 
 
 def validation_problem(messages: Any, slug: str = "validation-error", instance: str | None = None):
@@ -150,7 +242,8 @@ def http_exception_problem(error: HTTPException):
     elif error.code == 401:
         headers = {"WWW-Authenticate": 'Bearer realm="wurfwerk"'}
     slug = getattr(error, "wurfwerk_slug", None)
-    detail = getattr(error, "wurfwerk_detail", None) or error.description or error.name
+    detail = getattr(error, "wurfwerk_detail", None) or _HTTP_DETAILS.get(error.code or 0) \
+        or error.description or error.name
     return problem(error.code or 500, detail, slug=slug, headers=headers)
 
 
@@ -165,13 +258,14 @@ def _merge_locations(messages: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def input_error_problem(error: InputError, instance: str | None = None):
-    return problem(422, f"{error.field}: {error.message}", slug=error.problem_type,
-                   errors={error.field: [error.message]}, instance=instance, members=error.members)
+    return problem(422, say("%(path)s: %(message)s", path=error.field, message=error.message),
+                   slug=error.problem_type, errors={error.field: [error.message]}, instance=instance,
+                   members=error.members)
 
 
 def unexpected_problem(error: Exception, instance: str | None = None):
     log.exception("unhandled error in %s %s", request.method, instance or request.path)
-    return problem(500, "The service failed to handle this request; it has been logged.",
+    return problem(500, say("The service failed to handle this request; it has been logged."),
                    instance=instance)
 
 
@@ -187,6 +281,6 @@ def http_error(status: int, detail: str, slug: str | None = None) -> HTTPExcepti
     from werkzeug.exceptions import default_exceptions
 
     error = default_exceptions[status]()
-    error.wurfwerk_detail = detail
-    error.wurfwerk_slug = slug
+    error.wurfwerk_detail = detail  # type: ignore[attr-defined]  # read by http_exception_problem
+    error.wurfwerk_slug = slug  # type: ignore[attr-defined]
     return error

@@ -1,6 +1,6 @@
-"""Where every random value comes from: the OS CSPRNG, a seeded generator, the table's own dice, or
-a stream derived from the service's secret and something the request carries (an idempotency key
-or a roll ticket).
+"""The sources of random values: the OS CSPRNG, a seeded generator, or the table's own dice
+(``manual``). The fourth source, a stream derived from the service's secret and what the request
+carries (an idempotency key or a roll ticket), is derived_randomness.py.
 
 Rules never import ``random``: they call ``roll``, ``fudge`` and ``draw`` on the source they are
 given. Each call is recorded as one event, so a response can list every value consumed, and those
@@ -11,19 +11,14 @@ gunicorn forks its workers, and a generator made before the fork would repeat in
 from __future__ import annotations
 
 import functools
-import hashlib
-import hmac
+import json
 import os
 import random
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
-
-from service.platform.errors import InputError, ManualEntryError
-from service.platform.receipts import KeyRing, canonical_bytes
-from service.platform.tickets import check_ticket
+from service.platform.errors import ManualEntryError
+from service.platform.messages import say, say_n
 
 FUDGE_FACES = (-1, 0, 1)
 D10 = 10
@@ -161,10 +156,10 @@ class ManualSource(RandomSource):
     def _next(self, expected: str) -> tuple[int, Any]:
         index = self._position
         if index >= len(self._values):
-            raise ManualEntryError(
-                "manual", f"too few values: value {index} is needed ({expected}), "
-                f"but only {len(self._values)} were given"
-            )
+            raise ManualEntryError("manual", say_n(
+                "too few values: %(count)d was given, the rules need at least one more (%(expected)s)",
+                "too few values: %(count)d were given, the rules need at least one more (%(expected)s)",
+                len(self._values), expected=expected))
         self._position += 1
         return index, self._values[index]
 
@@ -172,18 +167,21 @@ class ManualSource(RandomSource):
         return [self._read_face(sides, zero_is_ten and sides == D10) for _ in range(count)]
 
     def _read_face(self, sides: int, ten_as_zero: bool) -> int:
-        expected = f"a d{sides} face 1..{sides}" + (" (0 for the ten)" if ten_as_zero else "")
+        expected = (say("a d%(sides)s face 1..%(sides)s (0 for the ten)", sides=sides) if ten_as_zero
+                    else say("a d%(sides)s face 1..%(sides)s", sides=sides))
         index, value = self._next(expected)
         if ten_as_zero and value == 0 and _is_int(value):
             return D10  # a d10 is printed 0..9 and tables write its ten as 0; events record 10
         if not _is_int(value) or not 1 <= value <= sides:
-            raise ManualEntryError(f"manual.{index}", f"expected {expected}, got {value!r}")
+            raise ManualEntryError(f"manual.{index}", say("expected %(expected)s, got %(value)s",
+                                                          expected=expected, value=_shown(value)))
         return value
 
     def _fudge_one(self) -> int:
-        index, value = self._next("a dF face -1, 0 or 1")
+        index, value = self._next(say("a dF face -1, 0 or 1"))
         if not _is_int(value) or value not in FUDGE_FACES:
-            raise ManualEntryError(f"manual.{index}", f"expected a dF face -1, 0 or 1, got {value!r}")
+            raise ManualEntryError(f"manual.{index}", say("expected a dF face -1, 0 or 1, got %(value)s",
+                                                          value=_shown(value)))
         return value
 
     def _draw(self, bag: Mapping[str, int], count: int) -> list[str]:
@@ -191,24 +189,28 @@ class ManualSource(RandomSource):
         drawn = []
         for _ in range(count):
             present = sorted(colour for colour, number in remaining.items() if number > 0)
-            index, value = self._next(f"a marble in the bag ({', '.join(present)})")
+            index, value = self._next(say("a marble in the bag (%(colours)s)", colours=", ".join(present)))
             if not isinstance(value, str) or remaining.get(value, 0) < 1:
-                raise ManualEntryError(
-                    f"manual.{index}",
-                    f"expected a marble in the bag ({', '.join(present)}), got {value!r}: "
-                    f"no {value} marble is left in the bag",
-                )
+                raise ManualEntryError(f"manual.{index}", say(
+                    "expected a marble in the bag (%(colours)s), got %(value)s: no such marble is left in the bag",
+                    colours=", ".join(present), value=_shown(value)))
             remaining[value] -= 1
             drawn.append(value)
         return drawn
 
     def finish(self) -> None:
         if self._position < len(self._values):
-            raise ManualEntryError(
-                f"manual.{self._position}",
-                f"too many values: the rules used {self._position}, "
-                f"{len(self._values)} were given",
-            )
+            raise ManualEntryError(f"manual.{self._position}", say_n(
+                "too many values: the rules used %(used)d, %(count)d was given",
+                "too many values: the rules used %(used)d, %(count)d were given",
+                len(self._values), used=self._position))
+
+
+def _shown(value: Any) -> str:
+    """A manual value as JSON writes it ("red", 7, true), for a message."""
+    if isinstance(value, (str, bool, int, float, type(None))):
+        return json.dumps(value, ensure_ascii=False)
+    return repr(value)
 
 
 def _is_int(value: Any) -> bool:
@@ -227,184 +229,3 @@ def make_source(seed: int | None = None, manual: Sequence[Any] | None = None) ->
 def manual_values(events: Sequence[Mapping[str, Any]]) -> list[Any]:
     """The recorded events flattened into a ``manual`` list that replays them."""
     return [value for event in events for value in event["values"]]
-
-
-# -- derived randomness ---------------------------------------------------------------------------
-#
-# The construction (README "Fair play" explains it for users):
-#
-#   derivation key  = HKDF-SHA256(IKM  = the Ed25519 signing key's 32-byte private seed,
-#                                 salt = DERIVATION_SALT, info = DERIVATION_INFO, L = 32)
-#   stream key      = HKDF-Expand-SHA256(PRK = derivation key,
-#                                        info = STREAM_INFO || RFC 8785 JSON of the label, L = 32)
-#   random bytes    = the ChaCha20 keystream under the stream key (nonce and counter 0)
-#
-# The label names the input: {"domain": "idempotency-key", "operation", "idempotency_key",
-# "request"} or {"domain": "ticket", "operation", "ticket"}. RFC 8785 is injective (equal bytes only
-# for equal JSON values), so no two different labels share a stream, and the domain member keeps
-# idempotency keys and tickets apart even for equal strings. Without the derivation key the stream
-# key is a PRF output an outsider cannot compute, and the keystream of an unknown ChaCha20 key cannot
-# be told from random bytes: nobody without the secret can predict the dice. The signing key itself
-# never meets a second algorithm: HKDF's own info label separates this use from signing.
-
-DERIVATION_SALT = b"wurfwerk derived randomness salt v1"
-DERIVATION_INFO = b"wurfwerk/randomness/derivation-key/v1"
-STREAM_INFO = b"wurfwerk/randomness/stream/v1\x00"
-_CHACHA_BLOCK = 64
-_ZERO_NONCE = bytes(16)  # cryptography's ChaCha20 nonce: 32-bit counter || 96-bit nonce
-
-
-def derivation_key(keys: KeyRing) -> bytes:
-    """The secret every derived stream comes from: HKDF of the signing key's private seed, under
-    this module's own salt and info label (so it is never the signing key itself)."""
-    return keys.derived_secret(DERIVATION_SALT, DERIVATION_INFO)
-
-
-def stream_key(key: bytes, label_bytes: bytes) -> bytes:
-    """HKDF-Expand (RFC 5869 §2.3) for one 32-byte block: HMAC(PRK, info || 0x01). Written out
-    because it runs on every derived roll and ``cryptography``'s HKDFExpand object costs more than
-    the HMAC itself; tests hold it to HKDFExpand's output."""
-    return hmac.digest(key, STREAM_INFO + label_bytes + b"\x01", hashlib.sha256)
-
-
-class KeyStream:
-    """The DRBG: the ChaCha20 keystream of one stream key, read byte by byte (64 at a time)."""
-
-    def __init__(self, key: bytes) -> None:
-        self._cipher = Cipher(algorithms.ChaCha20(key, _ZERO_NONCE), mode=None).encryptor()
-        self._buffer = b""
-        self._position = 0
-
-    def read(self, count: int) -> bytes:
-        if self._position + count > len(self._buffer):
-            blocks = -(-(count + _CHACHA_BLOCK) // _CHACHA_BLOCK)
-            self._buffer = self._buffer[self._position:] + self._cipher.update(bytes(blocks * _CHACHA_BLOCK))
-            self._position = 0
-        chunk = self._buffer[self._position:self._position + count]
-        self._position += count
-        return chunk
-
-    def below(self, bound: int) -> int:
-        """A uniform integer in [0, bound) by rejection sampling: read the fewest bytes that can
-        hold ``bound`` values, discard values at or above the largest multiple of ``bound`` they can
-        hold, and take the rest modulo ``bound``; every residue then has exactly equally many
-        preimages."""
-        if bound < 1:
-            raise ValueError("bound must be at least 1")
-        width = max(1, ((bound - 1).bit_length() + 7) // 8)
-        span = 256 ** width
-        accepted_below = span - span % bound
-        while True:
-            value = int.from_bytes(self.read(width), "big")
-            if value < accepted_below:
-                return value % bound
-
-
-class DerivedSource(RandomSource):
-    """Dice and draws from a ``KeyStream``: the same label and secret give the same values."""
-
-    def __init__(self, stream: KeyStream, name: str) -> None:
-        super().__init__()
-        self._stream = stream
-        self.name = name
-
-    def _roll_one(self, sides: int) -> int:
-        return self._stream.below(sides) + 1
-
-    def _fudge_one(self) -> int:
-        return self._stream.below(3) - 1
-
-    def _draw(self, bag: Mapping[str, int], count: int) -> list[str]:
-        # A partial Fisher-Yates shuffle of the sorted marbles: every ordered draw is equally likely,
-        # and the order the client wrote the bag in does not matter.
-        marbles = [colour for colour in sorted(bag) for _ in range(bag[colour])]
-        for position in range(count):
-            chosen = position + self._stream.below(len(marbles) - position)
-            marbles[position], marbles[chosen] = marbles[chosen], marbles[position]
-        return marbles[:count]
-
-
-def idempotency_label(operation: str, idempotency_key: str, request: Mapping[str, Any]) -> dict:
-    """What an ``Idempotency-Key`` roll derives from: the key, the operation and the request as
-    understood (defaults filled in, without the randomness members)."""
-    return {"domain": "idempotency-key", "operation": operation, "idempotency_key": idempotency_key,
-            "request": dict(request)}
-
-
-def ticket_label(operation: str, ticket_id: str) -> dict:
-    """What a ticket roll derives from: the ticket id and the operation, not the body, so changing
-    the body cannot buy other dice with the same ticket."""
-    return {"domain": "ticket", "operation": operation, "ticket": ticket_id}
-
-
-def derived_source(keys: KeyRing, label: Mapping[str, Any], name: str) -> DerivedSource:
-    """The source for ``label`` (one of the two above) under the key configuration ``keys``."""
-    return DerivedSource(KeyStream(stream_key(derivation_key(keys), canonical_bytes(label))), name)
-
-
-# -- choosing a request's source ------------------------------------------------------------------
-
-# 1 to 255 visible ASCII characters. The spec states it as a JSON Schema pattern; Python checks it
-# with fullmatch, because a ``$`` would also match before a trailing newline.
-IDEMPOTENCY_KEY_PATTERN = "^[!-~]{1,255}$"
-_IDEMPOTENCY_KEY = re.compile("[!-~]{1,255}")
-IDEMPOTENCY_HEADER = "Idempotency-Key"
-
-
-class IdempotencyKeyError(InputError):
-    """An ``Idempotency-Key`` that is malformed or comes with a source that needs none."""
-
-    problem_type = "validation-error"
-
-
-def is_idempotency_key(value: Any) -> bool:
-    return isinstance(value, str) and _IDEMPOTENCY_KEY.fullmatch(value) is not None
-
-
-def check_idempotency_header(value: str | None) -> None:
-    if value is not None and not is_idempotency_key(value):
-        raise IdempotencyKeyError(IDEMPOTENCY_HEADER, "must be 1 to 255 visible ASCII characters (! to ~)")
-
-
-def request_source(keys: KeyRing, operation: str, request: Mapping[str, Any],
-                   randomness: Mapping[str, Any], *, header_key: str | None = None,
-                   batch_item: int | None = None) -> RandomSource:
-    """The source of one rolling call, a fresh one per call.
-
-    ``request`` is the loaded body without the randomness members, ``randomness`` those members
-    (``seed``, ``manual``, ``ticket``, ``idempotency_key``) as given, ``header_key`` the
-    ``Idempotency-Key`` header of the HTTP request, ``batch_item`` the call's index in a batch.
-    A ticket decides the dice when there is one (a key given with it is only recorded); else an
-    idempotency key derives them; else seed, manual or the CSPRNG, as before. In a batch, an item
-    without its own ``idempotency_key`` (and without seed or manual) takes the batch's header key
-    followed by ``#<index>``, so retrying the whole batch reproduces every item."""
-    key = _idempotency_key(randomness, header_key, batch_item)
-    ticket = randomness.get("ticket")
-    if ticket is not None:
-        check_ticket(keys, ticket, operation=operation)
-        source: RandomSource = derived_source(keys, ticket_label(operation, ticket["id"]), "ticket")
-    elif key is not None:
-        source = derived_source(keys, idempotency_label(operation, key, request), "secure")
-    else:
-        return make_source(randomness.get("seed"), randomness.get("manual"))
-    source.idempotency_key = key
-    return source
-
-
-def _idempotency_key(randomness: Mapping[str, Any], header_key: str | None,
-                     batch_item: int | None) -> str | None:
-    member = randomness.get("idempotency_key")
-    reproducible = next((name for name in ("seed", "manual") if name in randomness), None)
-    if header_key is None:
-        return member
-    if batch_item is not None:  # the batch's key: checked once for the batch, applies where it can
-        if member is not None or reproducible:
-            return member
-        return f"{header_key}#{batch_item}"
-    check_idempotency_header(header_key)
-    if reproducible:
-        raise IdempotencyKeyError(IDEMPOTENCY_HEADER, f"cannot be combined with {reproducible}, "
-                                                      "which is reproducible already")
-    if member is not None and member != header_key:
-        raise IdempotencyKeyError("idempotency_key", "differs from the Idempotency-Key header; give the key once")
-    return header_key

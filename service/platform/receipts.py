@@ -9,10 +9,9 @@ the same ``kid`` without any coordination.
 from __future__ import annotations
 
 import base64
-import dataclasses
 import hashlib
-import os
 import re
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,6 +26,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from nacl.bindings import crypto_sign, crypto_sign_seed_keypair
 
 from service.platform.jsondata import plain
+from service.platform.results import result_members
 
 ALGORITHM = "Ed25519"
 _SAFE_INTEGER = 2**53 - 1
@@ -61,38 +61,27 @@ def _as_ijson_numbers(value: Any) -> Any:
 # Multilingual Plane (JCS sorts keys by UTF-16 code units, orjson by code points). Receipts are
 # signed on every request, so that common case takes the fast path; anything else goes through the
 # reference implementation. tests/platform/test_canonical.py holds the two to the same bytes.
-#
-# The checks run on orjson's bytes, not by walking the document, and are written for speed:
-# OPT_STRICT_INTEGER refuses integers beyond 2^53; a float is a number token with a `.` or an
-# exponent, and a number token in compact JSON starts right after `":`, `,` or `[`. Each pattern
-# starts with a literal, which Python's regex engine scans for quickly (one alternation of the three
-# is several times slower). A match inside a string (`"a,1.5"`) only costs the slow path; a float
-# can never go unmatched. Four-byte UTF-8 sequences are the characters outside the BMP: a document
-# has one when deleting their lead bytes shortens it (bytes.translate: 1 µs on a 1.3 kB document with
-# one non-ASCII character, where the regex character class [\xf0-\xf4] took 8.5 µs).
+# The checks run on orjson's bytes (figures: bench/README.md, "Signatures"): OPT_STRICT_INTEGER
+# refuses integers beyond 2^53; a float is a number token with a `.` or an exponent right after
+# `":`, `,` or `[` (a match inside a string only costs the slow path); a character outside the BMP
+# is a four-byte UTF-8 sequence, found by deleting their lead bytes.
 _FLOAT_AFTER_KEY = re.compile(rb'":-?\d+[.eE]')
 _FLOAT_AFTER_COMMA = re.compile(rb",-?\d+[.eE]")
 _FLOAT_FIRST_IN_ARRAY = re.compile(rb"\[-?\d+[.eE]")
 _FOUR_BYTE_UTF8_LEADS = b"\xf0\xf1\xf2\xf3\xf4"
 
 
-# A document may hold the rules' results as they are (dataclasses, enums, tuples; operations._signed).
+# A document may hold the rules' results as they are (dataclasses, enums, tuples; operations.answer).
 # orjson writes a dataclass's fields in declaration order even with OPT_SORT_KEYS, so dataclasses are
-# handed to ``_dataclass_members`` instead, whose dict orjson then sorts like any other; the response
-# itself, written by orjson natively, holds the same members.
+# handed to ``result_members`` instead, whose dict orjson then sorts like any other; the response is
+# written from the same members (jsonio.dumps).
 _CANONICAL_OPTIONS = (orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER | orjson.OPT_NON_STR_KEYS
                       | orjson.OPT_PASSTHROUGH_DATACLASS)
 
 
-def _dataclass_members(value: Any) -> dict[str, Any]:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return value.__dict__  # results are plain (not slotted) dataclasses: their fields, as orjson writes them
-    raise TypeError(f"not JSON: {type(value).__name__}")
-
-
 def canonical_bytes(document: Mapping[str, Any]) -> bytes:
     try:
-        fast = orjson.dumps(document, default=_dataclass_members, option=_CANONICAL_OPTIONS)
+        fast = orjson.dumps(document, default=result_members, option=_CANONICAL_OPTIONS)
         if _is_plain_json(fast):
             return fast
     except (orjson.JSONEncodeError, TypeError):
@@ -115,15 +104,6 @@ def signing_payload(document: Mapping[str, Any]) -> bytes:
     receipt.pop("signature", None)
     unsigned["receipt"] = receipt
     return canonical_bytes(unsigned)
-
-
-def _uuid4_text() -> str:
-    """``str(uuid.uuid4())`` without building a UUID object (this runs on every response)."""
-    raw = bytearray(os.urandom(16))
-    raw[6] = raw[6] & 0x0F | 0x40  # version 4
-    raw[8] = raw[8] & 0x3F | 0x80  # RFC 4122 variant
-    text = raw.hex()
-    return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
 
 
 def raw_public_bytes(public_key: Ed25519PublicKey) -> bytes:
@@ -206,7 +186,7 @@ class KeyRing:
     def sign(self, document: dict[str, Any]) -> dict[str, Any]:
         """Attach a receipt to ``document`` (in place) and return it."""
         document["receipt"] = receipt = {
-            "id": _uuid4_text(),
+            "id": str(uuid.uuid4()),
             "issued_at": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
             "alg": ALGORITHM,
             "kid": self.kid,

@@ -15,12 +15,13 @@ from marshmallow import fields, validate
 from service.platform import tickets
 from service.platform.api import WurfwerkBlueprint as Blueprint
 from service.platform.batch import BatchResponseSchema, batch_request_schema, run_batch
-from service.platform.fields import Int, StrictSchema
+from service.platform.derived_randomness import IDEMPOTENCY_HEADER, check_idempotency_header
+from service.platform.fields import Int, StrictSchema, WordedSchema
 from service.platform.hooks import bearer_token_in
 from service.platform.jsonio import json_response
+from service.platform.messages import say
 from service.platform.operations import Kind, Operation
 from service.platform.problems import DOCUMENTED_STATUSES, http_error, problem
-from service.platform.randomness import IDEMPOTENCY_HEADER, check_idempotency_header
 from service.platform.runtime import current_runtime
 from service.platform.schemas import IDEMPOTENCY_KEY_PARAMETER, TicketSchema
 
@@ -44,7 +45,7 @@ class JwksSchema(ma.Schema):
     keys = fields.List(fields.Nested(JwkSchema), required=True)
 
 
-class VerifyRequestSchema(ma.Schema):
+class VerifyRequestSchema(WordedSchema):
     """Any complete signed response: its members are not fixed, so unknown ones are kept."""
 
     class Meta:
@@ -124,9 +125,9 @@ def make_platform_blueprint(catalogue: list[dict], batchable: Mapping[str, Opera
         """
         runtime = current_runtime()
         if runtime.ephemeral_key and runtime.config.require_signing_key:
-            return problem(503, "no signing key is configured (WURFWERK_SIGNING_KEY or WURFWERK_SIGNING_KEY_FILE) "
-                                "and WURFWERK_REQUIRE_SIGNING_KEY is on: receipts of this process's own key "
-                                "would verify nowhere else", slug="not-ready")
+            return problem(503, say("no signing key is configured (WURFWERK_SIGNING_KEY or "
+                                    "WURFWERK_SIGNING_KEY_FILE) and WURFWERK_REQUIRE_SIGNING_KEY is on: receipts "
+                                    "of this process's own key would verify nowhere else"), slug="not-ready")
         return json_response({"status": "ready", "kid": runtime.keys.kid,
                               "ephemeral_key": runtime.ephemeral_key})
 
@@ -212,7 +213,7 @@ def make_platform_blueprint(catalogue: list[dict], batchable: Mapping[str, Opera
         """
         runtime = current_runtime()
         if runtime.config.ticket_keys and not bearer_token_in(runtime.config.ticket_keys):
-            raise http_error(403, "Only the keys in WURFWERK_TICKET_KEYS may issue tickets.", "forbidden")
+            raise http_error(403, say("Only the keys in WURFWERK_TICKET_KEYS may issue tickets."), "forbidden")
         return json_response({"tickets": tickets.issue_tickets(runtime.keys, **body)})
 
     return blp

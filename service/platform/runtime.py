@@ -20,4 +20,4 @@ class Runtime:
 def current_runtime() -> Runtime:
     # The proxy's own lookup, as Flask's docs show it: one call instead of the proxy's three per
     # attribute (read on every request, several times).
-    return current_app._get_current_object().extensions["wurfwerk"]
+    return current_app._get_current_object().extensions["wurfwerk"]  # type: ignore[attr-defined]  # a LocalProxy

@@ -5,8 +5,9 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
+from service.platform.derived_randomness import IDEMPOTENCY_KEY_PATTERN, is_idempotency_key
 from service.platform.fields import Int, IntOrStr, StrictSchema
-from service.platform.randomness import IDEMPOTENCY_KEY_PATTERN, is_idempotency_key
+from service.platform.messages import Template, say
 
 # API.md allows seeds up to 2^63-1, but receipts are RFC 8785 JSON, whose numbers are IEEE doubles:
 # above 2^53 two seeds share one canonical form, so an altered seed would still verify (and a
@@ -35,7 +36,7 @@ class TicketSchema(StrictSchema):
 
 def _idempotency_key_rule(value: str) -> None:
     if not is_idempotency_key(value):
-        raise ValidationError("must be 1 to 255 visible ASCII characters (! to ~)")
+        raise ValidationError(say("must be 1 to 255 visible ASCII characters (! to ~)"))
 
 
 IDEMPOTENCY_KEY_PARAMETER = {
@@ -61,8 +62,9 @@ class RandomnessFields(StrictSchema):
 
     seed = Int(
         validate=validate.Range(min=0, max=MAX_SEED,
-                                error="must be between {min} and {max} (2^53-1: larger integers are "
-                                      "not exact in JSON numbers, so they could not be signed exactly)"),
+                                error=Template("must be between %(min)s and %(max)s (2^53-1: larger integers "
+                                               "are not exact in JSON numbers, so they could not be signed "
+                                               "exactly)")),
         metadata={"description": "Same request + same seed = same result (within one release). "
                                  "At most 2^53-1, the largest integer JSON carries exactly."},
     )
@@ -89,11 +91,11 @@ class RandomnessFields(StrictSchema):
     def _one_source(self, data, **kwargs):
         given = [name for name in ("seed", "manual", "ticket") if name in data]
         if len(given) > 1:
-            raise ValidationError(f"give at most one of seed, manual and ticket, not {' and '.join(given)}",
-                                  field_name=given[-1])
+            raise ValidationError(say("give at most one of seed, manual and ticket, not %(given)s",
+                                      given=" + ".join(given)), field_name=given[-1])
         if "idempotency_key" in data and given and given[0] != "ticket":
-            raise ValidationError(f"cannot be combined with {given[0]}, which is reproducible already",
-                                  field_name="idempotency_key")
+            raise ValidationError(say("cannot be combined with %(source)s, which is reproducible already",
+                                      source=given[0]), field_name="idempotency_key")
 
 
 class IgnoredRandomnessFields(StrictSchema):

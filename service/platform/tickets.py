@@ -20,6 +20,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from service.platform.errors import InputError
+from service.platform.messages import say
 from service.platform.receipts import KeyRing, b64url, canonical_bytes
 
 MAX_COUNT = 500
@@ -63,20 +64,21 @@ def check_ticket(keys: KeyRing, ticket: Mapping[str, Any], *, operation: str, fi
     from the retired key's secret, which is gone, and deriving them from the new one would give the
     holder a second roll."""
     if not isinstance(ticket, Mapping) or set(ticket) != set(TICKET_MEMBERS):
-        raise TicketError(field, "must be a ticket object exactly as POST /v1/tickets issued it "
-                                 f"(members {', '.join(TICKET_MEMBERS)})")
+        raise TicketError(field, say("must be a ticket object exactly as POST /v1/tickets issued it "
+                                     "(members %(members)s)", members=", ".join(TICKET_MEMBERS)))
     unsigned = {name: ticket[name] for name in TICKET_MEMBERS if name != "signature"}
     if not isinstance(ticket["kid"], str) or not isinstance(ticket["signature"], str) \
             or not keys.signature_matches(ticket["kid"], canonical_bytes(unsigned), ticket["signature"]):
-        raise TicketError(f"{field}.signature", "does not verify with this service's keys: "
-                                                "the ticket was altered or not issued here")
+        raise TicketError(f"{field}.signature", say("does not verify with this service's keys: "
+                                                    "the ticket was altered or not issued here"))
     if ticket["kid"] != keys.kid:
-        raise TicketError(f"{field}.kid", "was issued under a signing key that has since been "
-                                          "retired; fetch a new ticket")
+        raise TicketError(f"{field}.kid", say("was issued under a signing key that has since been "
+                                              "retired; fetch a new ticket"))
     expires_at = datetime.strptime(ticket["expires_at"], _EXPIRY_FORMAT).replace(tzinfo=UTC)
     if (now or _utc_now()) >= expires_at:
-        raise TicketError(f"{field}.expires_at", f"the ticket expired at {ticket['expires_at']}")
+        raise TicketError(f"{field}.expires_at", say("the ticket expired at %(time)s", time=ticket["expires_at"]))
     if ticket["operation"] is not None and ticket["operation"] != operation:
         raise TicketError(f"{field}.operation",
-                          f"the ticket is for {ticket['operation']}, not for {operation}")
+                          say("the ticket is for %(ticket_operation)s, not for %(operation)s",
+                              ticket_operation=ticket["operation"], operation=operation))
     return dict(ticket)

@@ -97,9 +97,8 @@ class Worker(GeventWorker):
         one's next request is read. A greenlet gives up the event loop only when it would block, and
         the next request of a client that answers quickly (a VTT server, a benchmark, any pipelining
         client) is often already in the socket buffer: without the yield a few such connections took
-        turns among themselves while the rest waited. Measured with `wrk -c32` on /livez: p50 1.2 ms
-        but p99 0.68 s and 2-second timeouts before; p99 29 ms after, at the same requests per second
-        (bench/README.md). tests/deploy/test_load.py checks the order of answers."""
+        turns among themselves while the rest waited (figures: bench/README.md, "Connections take
+        turns"). tests/deploy/test_load.py checks the order of answers."""
         keep_alive = super().handle_request(listener_name, req, sock, addr)
         gevent.sleep(0)
         return keep_alive

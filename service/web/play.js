@@ -1,37 +1,40 @@
-// /play: choose an operation, fill a form built from its request schema, roll, and see the chat
-// line, the dice and marbles, the events, the receipt checked here in the browser, and the odds of
-// the same request. Plain ES module on the JavaScript client; no framework, nothing from elsewhere.
+// /play: choose what to roll, fill a form built from its request schema (the character first, the
+// randomness under "Advanced"), roll, and see the chat line, the dice and marbles under each
+// participant's name, what changed, the receipt checked here in the browser and the odds of the same
+// request. A link to a roll carries the signed response in its fragment: the page shows and checks
+// it and never rolls again. Plain ES module on the JavaScript client; nothing from elsewhere.
 import { Client, OPERATIONS, WurfwerkError } from "../client/index.js";
+import { LABELS } from "./labels.js";
 
-const TEXT = {
-  en: {
-    play: "play", language: "Language", docs: "API docs", system: "System", operation: "Operation",
-    apiKey: "API key (if the server needs one)", roll: "Roll", lookUp: "Look up", share: "Link to this roll",
-    events: "Randomness", raw: "Response (JSON)", odds: "Odds of the same request", outcomes: "Outcomes",
-    expected: "expected", valid: "✓ valid", invalid: "✗ invalid", checking: "checking the receipt…",
-    notSet: "— not set —", add: "add", remove: "remove", notJson: "not valid JSON",
-    fixFields: "Please correct the marked fields.", network: "The service could not be reached. Nothing was rolled; try again.",
-    server: "The service failed to answer this request (HTTP {status}). Try again later.",
-    noWebCrypto: "cannot be checked here (this page needs https or localhost)", source: "source",
-    oddsFailed: "The odds could not be computed: {detail}", loading: "loading…", yes: "true", no: "false",
+const ADVANCED = ["seed", "manual", "ticket", "idempotency_key"];
+// The apply steps take a whole signed response; "continue" carries it over from the step before.
+const CARRIED = {
+  "beutelschneider.healing-apply": { field: "draw", from: "beutelschneider.healing", next: "continueHealing" },
+  "beutelschneider.experience-apply": { field: "draw", from: "beutelschneider.experience", next: "continueExperience" },
+  "weltenbuch.narration": { field: "conflict", from: "weltenbuch.conflict", next: "continueNarration" },
+};
+const CONTINUE = {
+  "beutelschneider.healing": (response) => response.result?.choices_required > 0 && {
+    to: "beutelschneider.healing-apply",
+    body: { draw: response, replacements: Array(response.result.choices_required).fill("red") },
   },
-  de: {
-    play: "Spielwiese", language: "Sprache", docs: "API-Doku", system: "System", operation: "Operation",
-    apiKey: "API-Schlüssel (falls der Dienst einen verlangt)", roll: "Würfeln", lookUp: "Nachschlagen",
-    share: "Link zu diesem Wurf", events: "Zufall", raw: "Antwort (JSON)", odds: "Wahrscheinlichkeiten derselben Anfrage",
-    outcomes: "Ergebnisse", expected: "Erwartungswert", valid: "✓ valid (Beleg gültig)", invalid: "✗ invalid (Beleg ungültig)",
-    checking: "Beleg wird geprüft…", notSet: "— nicht gesetzt —", add: "hinzufügen", remove: "entfernen",
-    notJson: "kein gültiges JSON", fixFields: "Bitte die markierten Felder korrigieren.",
-    network: "Der Dienst war nicht erreichbar. Es wurde nichts gewürfelt; bitte erneut versuchen.",
-    server: "Der Dienst konnte diese Anfrage nicht beantworten (HTTP {status}). Bitte später erneut versuchen.",
-    noWebCrypto: "kann hier nicht geprüft werden (die Seite braucht https oder localhost)", source: "Quelle",
-    oddsFailed: "Die Wahrscheinlichkeiten ließen sich nicht berechnen: {detail}", loading: "lädt…", yes: "wahr", no: "falsch",
+  "beutelschneider.experience": (response) => response.result?.choices_required > 0 && {
+    to: "beutelschneider.experience-apply",
+    body: { draw: response, replacements: Array(response.result.choices_required).fill(null) },
   },
+  "weltenbuch.conflict": (response) => ({ to: "weltenbuch.narration", body: { conflict: response, spends: [] } }),
+};
+const ABILITY_COLOUR = { combat: "red", skill: "green", magic: "blue" };
+// Which faces count as successes, as each system's rules text says.
+const SUCCESS_FACE = {
+  paws: (value) => value >= 4, // "Jede 4, 5 oder 6 ist ein Erfolg"
+  proben: (value) => value >= 5, // "Jede 5 oder 6 zählt als Erfolg"
+  weltenbuch: (value) => value % 2 === 0, // even faces
 };
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const state = { lang: pickLanguage(), spec: null, operations: new Map(), editor: null };
+const state = { lang: pickLanguage(), spec: null, operations: new Map(), editor: null, generation: 0, linkProblem: null };
 
 function pickLanguage() {
   const asked = params.get("lang");
@@ -39,8 +42,24 @@ function pickLanguage() {
   return (navigator.language || "en").toLowerCase().startsWith("de") ? "de" : "en";
 }
 
+const words = () => LABELS[state.lang];
+
+function fill(text, values) {
+  return text.replace(/\{(\w+)\}/g, (_, name) => values[name] ?? "");
+}
+
 function t(key, values = {}) {
-  return (TEXT[state.lang][key] ?? TEXT.en[key] ?? key).replace(/\{(\w+)\}/g, (_, name) => values[name] ?? "");
+  return fill(words().ui[key] ?? LABELS.en.ui[key] ?? key, values);
+}
+
+function number(value, options = {}) {
+  return new Intl.NumberFormat(state.lang, options).format(value);
+}
+
+function percent(probability) {
+  const digits = probability > 0 && probability < 0.01 ? 2 : 1;
+  return new Intl.NumberFormat(state.lang, { style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits })
+    .format(probability);
 }
 
 function element(tag, attributes = {}, ...children) {
@@ -50,7 +69,7 @@ function element(tag, attributes = {}, ...children) {
     if (name === "text") node.textContent = value;
     else node.setAttribute(name, value === true ? "" : value);
   }
-  node.append(...children.filter((child) => child !== null && child !== undefined));
+  node.append(...children.filter((child) => child !== null && child !== undefined && child !== false));
   return node;
 }
 
@@ -59,6 +78,46 @@ function svgElement(tag, attributes = {}, ...children) {
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
   node.append(...children);
   return node;
+}
+
+// -- words for operations, fields and choices --------------------------------------------------------
+
+function systemOf(operationId) {
+  return operationId.split(".")[0];
+}
+
+function operationName(operationId) {
+  // An operation newer than the catalog: the spec's own summary, in English words.
+  return words().operations[operationId]?.[0] ?? LABELS.en.operations[operationId]?.[0]
+    ?? state.operations.get(operationId)?.summary ?? operationId;
+}
+
+function segments(path) {
+  return path.split(".").filter((part) => part !== "" && !/^\d+$/.test(part) && part !== "*");
+}
+
+/** [label, help] for a form field, from the most specific entry of the catalog to the general one. */
+function fieldWords(operationId, path, description) {
+  const names = segments(path);
+  const name = names.at(-1);
+  const parent = names.at(-2);
+  const keys = [`${operationId}.${name}`, parent && `${parent}.${name}`, `${systemOf(operationId)}.${name}`, name];
+  for (const key of keys.filter(Boolean)) {
+    const entry = words().fields[key];
+    if (entry) return [entry[0], entry[1] ?? (key === name ? null : words().fields[name]?.[1]) ?? null];
+  }
+  // Not in the catalog (a field newer than the page): the name in words, the spec's English help as text.
+  return [name.replace(/_/g, " "), state.lang === "en" ? plainText(description) : null, true];
+}
+
+function plainText(text) {
+  return text ? text.replace(/`([^`]*)`/g, "$1").replace(/\*\*?([^*]+)\*\*?/g, "$1") : null;
+}
+
+function choiceWords(operationId, field, value) {
+  if (typeof value === "boolean") return t(value ? "yes" : "no");
+  const choices = words().choices;
+  return choices[`${systemOf(operationId)}.${field}.${value}`] ?? choices[`${field}.${value}`] ?? choices[value] ?? String(value);
 }
 
 // -- the spec: operations and their request schemas ------------------------------------------------
@@ -81,14 +140,18 @@ function typeOf(schema) {
   return types.find((type) => type && type !== "null");
 }
 
+function isNullable(schema) {
+  return schema.nullable === true || (Array.isArray(schema.type) && schema.type.includes("null"));
+}
+
 function loadOperations(spec) {
   for (const [path, item] of Object.entries(spec.paths)) {
     for (const [method, operation] of Object.entries(item)) {
       if (!operation.operationId) continue;
       const content = operation.requestBody?.content?.["application/json"];
       state.operations.set(operation.operationId, {
-        id: operation.operationId, path, method, summary: operation.summary ?? "",
-        description: operation.description ?? "", schema: content?.schema, example: content?.example ?? {},
+        id: operation.operationId, path, method, summary: operation.summary, schema: content?.schema,
+        example: content?.example ?? {},
       });
     }
   }
@@ -97,7 +160,8 @@ function loadOperations(spec) {
 // -- the form: one editor per schema node; each knows how to show a value and read it back ------------
 //
 // An editor is {node, read(), fill(value)}: read() returns the JSON value (null for "not set", as
-// the service takes it) or throws a FieldError naming the path.
+// the service takes it) or throws a FieldError naming the path. `context` carries the operation and
+// whether every enclosing object is required (inside an optional object nothing looks required).
 
 class FieldError extends Error {
   constructor(path, message) {
@@ -106,25 +170,36 @@ class FieldError extends Error {
   }
 }
 
-function editorFor(schema, path, required) {
+function editorFor(schema, path, required, context) {
   const resolved = resolve(schema);
   const type = typeOf(resolved);
-  if (resolved.enum) return choiceEditor(resolved.enum.filter((value) => value !== null), path, required);
-  if (type === "boolean") return choiceEditor([true, false], path, required);
+  const field = segments(path).at(-1) ?? "";
+  if (resolved.enum) {
+    const choices = resolved.enum.filter((value) => value !== null);
+    return choiceEditor(choices, path, required && !resolved.enum.includes(null), context, field, resolved.default);
+  }
+  if (type === "boolean") return choiceEditor([true, false], path, required, context, field, resolved.default);
   if (type === "integer" || type === "number") return numberEditor(resolved, path, type);
   if (type === "string") return textEditor(resolved, path);
-  if (type === "array") return listEditor(resolved, path, required);
-  if (type === "object" && resolved.properties) return objectEditor(resolved, path);
+  if (type === "array") return listEditor(resolved, path, required, context);
+  if (type === "object" && resolved.properties) return objectEditor(resolved, path, required, context);
+  const values = resolve(resolved.additionalProperties);
+  if (type === "object" && values.properties) return mapEditor(values, path, context);
   if (resolved.oneOf) return scalarEditor(path);
   return jsonEditor(path);
 }
 
-function choiceEditor(choices, path, required) {
+function choiceEditor(choices, path, required, context, field, fallback) {
   const select = element("select", { name: path, "data-path": path });
-  if (!required) select.append(element("option", { value: "", text: t("notSet") }));
+  if (!required) {
+    const unset = field === "replacements" ? t("keep") : words().choices[`${field}.none`]
+      ? words().choices[`${field}.none`]
+      : fallback !== undefined && fallback !== null ? t("byDefault", { value: choiceWords(context.operation, field, fallback) })
+        : t("notSet");
+    select.append(element("option", { value: "", text: unset }));
+  }
   for (const choice of choices) {
-    const label = typeof choice === "boolean" ? t(choice ? "yes" : "no") : String(choice);
-    select.append(element("option", { value: JSON.stringify(choice), text: label }));
+    select.append(element("option", { value: JSON.stringify(choice), text: choiceWords(context.operation, field, choice) }));
   }
   return {
     node: select,
@@ -136,13 +211,13 @@ function choiceEditor(choices, path, required) {
 function numberEditor(schema, path, type) {
   const input = element("input", {
     type: "number", name: path, "data-path": path, min: schema.minimum, max: schema.maximum,
-    step: type === "integer" ? 1 : "any", placeholder: schema.default ?? "",
+    step: type === "integer" ? 1 : "any", placeholder: schema.default ?? "", inputmode: "numeric",
   });
   return {
     node: input,
     read: () => {
       if (input.value.trim() === "") {
-        if (input.validity.badInput) throw new FieldError(path, "not a number");
+        if (input.validity.badInput) throw new FieldError(path, t("notNumber"));
         return null;
       }
       return Number(input.value);
@@ -186,16 +261,45 @@ function jsonEditor(path) {
   };
 }
 
-function listEditor(schema, path, required) {
+/** A whole signed response carried over from the step before (a draw, a conflict). */
+function carriedEditor(path, carried) {
+  let value = null;
+  const shown = element("p", { class: "carried", "data-testid": "carried" });
+  const paste = jsonEditor(`${path}.json`);
+  paste.node.removeAttribute("name");
+  const node = element("div", {}, shown, element("details", {}, element("summary", { text: t("pasteJson") }), paste.node));
+  const show = () => {
+    shown.textContent = value
+      ? t("carriedFrom", { summary: value.summary ?? operationName(value.operation ?? "") })
+      : t("carriedNone", { from: operationName(carried.from), next: t(carried.next) });
+  };
+  show();
+  return {
+    node,
+    read: () => {
+      const pasted = paste.read();
+      const chosen = pasted ?? value;
+      if (!chosen) throw new FieldError(path, t("needCarried", { from: operationName(carried.from), next: t(carried.next) }));
+      return chosen;
+    },
+    fill: (given) => {
+      value = given && typeof given === "object" && given.receipt?.kid !== "example-kid" ? given : null;
+      show();
+    },
+  };
+}
+
+function listEditor(schema, path, required, context) {
   const items = [];
   const box = element("div", { class: "items", "data-path": path });
   const add = element("button", { type: "button", class: "small", text: `+ ${t("add")}` });
   const wrapper = element("div", {}, box, add);
+  const itemSchema = resolve(schema.items ?? {});
   const append = (value) => {
     const itemPath = `${path}.${items.length}`;
-    const editor = editorFor(schema.items ?? {}, itemPath, true);
-    const remove = element("button", { type: "button", class: "small", title: t("remove"), text: "−" });
-    const row = element("div", { class: "item" }, fieldShell(editor, itemPath, null, true, null), remove);
+    const editor = editorFor(schema.items ?? {}, itemPath, !isNullable(itemSchema), context);
+    const remove = element("button", { type: "button", class: "small", title: t("remove"), "aria-label": t("remove"), text: "−" });
+    const row = element("div", { class: "item" }, fieldShell(editor, itemPath, null, false, null), remove);
     const entry = { editor, row };
     remove.addEventListener("click", () => {
       items.splice(items.indexOf(entry), 1);
@@ -219,21 +323,74 @@ function listEditor(schema, path, required) {
   };
 }
 
-function objectEditor(schema, path) {
-  const required = new Set(schema.required ?? []);
+/** An object keyed by names (toughness by member): one row per name. */
+function mapEditor(valueSchema, path, context) {
+  const rows = [];
+  const box = element("div", { class: "items", "data-path": path });
+  const add = element("button", { type: "button", class: "small", text: `+ ${t("add")}` });
+  const append = (key, value) => {
+    const rowPath = `${path}.${rows.length}`;
+    const keyInput = element("input", { type: "text", "aria-label": t("key"), placeholder: t("key"), value: key ?? "" });
+    const editor = objectEditor(valueSchema, `${path}.*`, false, { ...context, keyed: rowPath });
+    const remove = element("button", { type: "button", class: "small", "aria-label": t("remove"), text: "−" });
+    const row = element("fieldset", { class: "map-row" }, element("legend", {}, keyInput), editor.node, remove);
+    const entry = { keyInput, editor, row };
+    remove.addEventListener("click", () => {
+      rows.splice(rows.indexOf(entry), 1);
+      row.remove();
+    });
+    rows.push(entry);
+    box.append(row);
+    if (value !== undefined) editor.fill(value);
+  };
+  add.addEventListener("click", () => append("", undefined));
+  return {
+    node: element("div", {}, box, add),
+    read: () => {
+      const entries = rows.filter((entry) => entry.keyInput.value.trim() !== "")
+        .map((entry) => [entry.keyInput.value.trim(), entry.editor.read()]);
+      return entries.length ? Object.fromEntries(entries) : null;
+    },
+    fill: (value) => {
+      rows.splice(0).forEach((entry) => entry.row.remove());
+      for (const [key, item] of Object.entries(value ?? {})) append(key, item);
+    },
+  };
+}
+
+function objectEditor(schema, path, required, context) {
+  const requiredNames = new Set(schema.required ?? []);
+  const root = path === "";
+  const carried = root ? CARRIED[context.operation] : null;
   const members = Object.entries(schema.properties).map(([name, property]) => {
-    const memberPath = path ? `${path}.${name}` : name;
-    const editor = editorFor(property, memberPath, required.has(name));
-    return { name, editor, node: fieldShell(editor, memberPath, name, required.has(name), resolve(property).description) };
+    const memberPath = root ? name : `${path}.${name}`;
+    const memberRequired = requiredNames.has(name) && (root || required);
+    const editor = carried?.field === name ? carriedEditor(memberPath, carried)
+      : editorFor(property, memberPath, memberRequired, context);
+    const [label, help, fallback] = fieldWords(context.operation, memberPath, resolve(property).description);
+    const node = fieldShell(editor, memberPath, label, memberRequired, help);
+    if (fallback) node.dataset.fallback = "true"; // the tests look for fields the catalog misses
+    return { name, editor, node };
   });
-  const node = path ? element("fieldset", { "data-path": path }, ...members.map((member) => member.node))
-    : element("div", {}, ...members.map((member) => member.node));
+  const main = members.filter((member) => !(root && ADVANCED.includes(member.name)));
+  const advanced = members.filter((member) => root && ADVANCED.includes(member.name));
+  let node;
+  if (root) {
+    node = element("div", {}, ...main.map((member) => member.node));
+    if (advanced.length) {
+      node.append(element("details", { class: "advanced", "data-testid": "advanced" },
+        element("summary", { text: t("advanced") }), element("p", { class: "hint", text: t("advancedHint") }),
+        ...advanced.map((member) => member.node)));
+    }
+  } else {
+    node = element("div", { class: "group", "data-path": path }, ...members.map((member) => member.node));
+  }
   return {
     node,
     read: () => {
       const value = Object.fromEntries(members.map((member) => [member.name, member.editor.read()]));
       // A nested object left empty is "not set" (e.g. an optional ticket), not an object of nulls.
-      return path && Object.values(value).every((member) => member === null) ? null : value;
+      return !root && Object.values(value).every((member) => member === null) ? null : value;
     },
     fill: (value) => {
       for (const member of members) member.editor.fill(value?.[member.name] ?? null);
@@ -241,17 +398,20 @@ function objectEditor(schema, path) {
   };
 }
 
-function fieldShell(editor, path, label, required, description) {
-  const control = element("div", { class: "control" }, editor.node);
+function fieldShell(editor, path, label, required, help) {
   const children = [];
+  const id = `field-${path}`;
+  const nested = editor.node.tagName === "DIV" && editor.node.querySelector(".field, .items");
   if (label !== null) {
-    children.push(element("label", { for: `field-${path}` }, label, required ? element("span", { class: "required", text: " *" }) : null));
-    editor.node.id ||= `field-${path}`;
+    const mark = required ? element("span", { class: "required", "aria-label": t("required"), text: " *" }) : null;
+    children.push(nested ? element("div", { class: "legend", id }, label, mark) : element("label", { for: id }, label, mark));
+    if (!nested) editor.node.id ||= id;
+    else editor.node.setAttribute("aria-labelledby", id);
   }
-  children.push(control);
-  if (description) children.push(element("div", { class: "hint", text: description }));
+  children.push(element("div", { class: "control" }, editor.node));
+  if (help) children.push(element("div", { class: "hint", text: help }));
   children.push(element("div", { class: "field-error", "data-error-for": path, "data-testid": `error-${path}` }));
-  return element("div", { class: "field", "data-field": path }, ...children);
+  return element("div", { class: nested ? "field nested" : "field", "data-field": path }, ...children);
 }
 
 function showForm(operation, body) {
@@ -263,7 +423,7 @@ function showForm(operation, body) {
     return;
   }
   form.hidden = false;
-  state.editor = editorFor(operation.schema, "", true);
+  state.editor = editorFor(operation.schema, "", true, { operation: operation.id });
   form.append(state.editor.node);
   state.editor.fill(body ?? operation.example);
 }
@@ -272,7 +432,7 @@ function showForm(operation, body) {
 
 function clearErrors() {
   $("error").hidden = true;
-  $("error").textContent = "";
+  $("error").replaceChildren();
   for (const slot of document.querySelectorAll(".field-error")) slot.textContent = "";
   for (const field of document.querySelectorAll(".field.invalid")) field.classList.remove("invalid");
 }
@@ -286,7 +446,7 @@ function showFieldErrors(errors) {
     }
     const slot = target && document.querySelector(`[data-error-for="${CSS.escape(target)}"]`);
     if (!slot) continue;
-    const prefix = target === path ? "" : `${path.slice(target.length + 1)}: `;
+    const prefix = target === path ? "" : `${segments(path.slice(target.length + 1)).join(" · ")}: `;
     slot.textContent = [slot.textContent, ...messages.map((message) => prefix + message)].filter(Boolean).join(" ");
     slot.closest(".field")?.classList.add("invalid");
     placed += 1;
@@ -294,130 +454,398 @@ function showFieldErrors(errors) {
   return placed;
 }
 
-function showError(error) {
+function showMessage(text) {
   const box = $("error");
   box.hidden = false;
+  box.textContent = text;
+}
+
+function showError(error) {
   if (error instanceof FieldError) {
     showFieldErrors({ [error.path]: [error.message] });
-    box.textContent = t("fixFields");
+    showMessage(`${t("fixFields")} ${error.message}`);
   } else if (error instanceof WurfwerkError && error.status === 0) {
-    box.textContent = t("network");
+    showMessage(t("network"));
   } else if (error instanceof WurfwerkError && error.status >= 500) {
-    box.textContent = t("server", { status: error.status });
+    showMessage(t("server", { status: error.status }));
   } else if (error instanceof WurfwerkError) {
-    showFieldErrors(error.errors ?? {});
+    const placed = showFieldErrors(error.errors ?? {});
     const detail = error.problem?.detail || error.problem?.title || error.message;
-    box.textContent = Object.keys(error.errors ?? {}).length ? `${t("fixFields")} ${detail}` : detail;
+    // Messages that sit next to their fields are not repeated above with the fields' API names.
+    const total = Object.keys(error.errors ?? {}).length;
+    showMessage(total && placed === total ? t("fixFields") : total ? `${t("fixFields")} ${detail}` : detail);
   } else {
     console.error(error);
-    box.textContent = t("server", { status: "?" });
+    showMessage(t("server", { status: "?" }));
   }
 }
 
-// -- results: faces, events, receipt, odds -----------------------------------------------------------
+// -- results: dice under names, what changed, events, receipt ---------------------------------------
 
 const PIPS = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [3, 1], [1, 3], [3, 3]],
   5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]], 6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]] };
 const MARBLES = { red: "#d33a2c", green: "#2f9e44", blue: "#2f6fdf", white: "#f4f4f4", black: "#222" };
 
-function facePicture(kind, value) {
-  const label = `${kind}: ${value}`;
-  const svg = svgElement("svg", { viewBox: "0 0 40 40", role: "img", "aria-label": label, "data-kind": kind, "data-value": value },
-    svgElement("title", {}, label));
+function kindWords(kind) {
+  if (/^d\d+$/.test(kind)) return state.lang === "de" ? `W${kind.slice(1)}` : kind;
+  return t(`kind.${kind}`);
+}
+
+function valueWords(kind, value) {
+  if (kind === "draw") return choiceWords("", "", value);
+  if (kind === "dF") return t({ 1: "plus", 0: "blank", "-1": "minus" }[value] ?? "blank");
+  return number(value);
+}
+
+function facePicture(kind, value, success) {
+  const spoken = `${kindWords(kind)} ${valueWords(kind, value)}${success ? `, ${t(kind === "draw" ? "matching" : "success")}` : ""}`;
+  const svg = svgElement("svg", { viewBox: "0 0 40 40", role: "img", "aria-label": spoken, "data-kind": kind,
+    "data-value": value, class: success ? "face success" : "face", "data-success": success ? "true" : "false" },
+  svgElement("title", {}, spoken));
   if (kind === "draw") {
     svg.append(svgElement("circle", { cx: 20, cy: 20, r: 16, fill: MARBLES[value] ?? "#999", stroke: "#555", "stroke-width": 1.5 }));
     return svg;
   }
-  svg.append(svgElement("rect", { x: 3, y: 3, width: 34, height: 34, rx: 7, fill: "#fff", stroke: "#333", "stroke-width": 2 }));
+  svg.append(svgElement("rect", { x: 3, y: 3, width: 34, height: 34, rx: 7, class: "die-body" }));
   if (kind === "d6" && PIPS[value]) {
-    for (const [x, y] of PIPS[value]) svg.append(svgElement("circle", { cx: x * 10, cy: y * 10, r: 3.5, fill: "#222" }));
+    for (const [x, y] of PIPS[value]) svg.append(svgElement("circle", { cx: x * 10, cy: y * 10, r: 3.5, class: "pip" }));
   } else {
     const text = kind === "dF" ? { 1: "+", 0: " ", "-1": "−" }[value] : String(value);
-    svg.append(svgElement("text", { x: 20, y: 26, "text-anchor": "middle", "font-size": 16, "font-weight": 700 }, text));
+    svg.append(svgElement("text", { x: 20, y: 26, "text-anchor": "middle", "font-size": 16, "font-weight": 700, class: "pip" }, text));
   }
   return svg;
 }
 
-function showRandomness(randomness) {
-  const faces = $("faces");
+function at(object, path) {
+  return path.reduce((value, key) => (value === null || value === undefined ? undefined : value[key]), object);
+}
+
+/** Every place in the result that holds dice or drawn marbles, with whose they are. */
+function diceGroups(response) {
+  const groups = [];
+  const request = response.request ?? {};
+  const numericKind = response.randomness?.events?.find((event) => event.kind !== "draw")?.kind ?? "d6";
+  const walk = (node, path) => {
+    if (Array.isArray(node)) {
+      node.forEach((item, index) => walk(item, [...path, index]));
+      return;
+    }
+    if (!node || typeof node !== "object") return;
+    const dice = Array.isArray(node.dice) && node.dice.every((value) => typeof value === "number") ? node.dice : null;
+    const drawn = Array.isArray(node.drawn) ? node.drawn : null;
+    if (dice || drawn) groups.push(describeGroup(node, path, response, drawn ? "draw" : numericKind, drawn ?? dice));
+    for (const [key, value] of Object.entries(node)) {
+      if (key !== "dice" && key !== "drawn" && value && typeof value === "object") walk(value, [...path, key]);
+    }
+  };
+  walk(response.result, []);
+  return groups;
+}
+
+function describeGroup(node, path, response, kind, values) {
+  const request = response.request ?? {};
+  const sideKey = [...path].reverse().find((key) => typeof key === "string");
+  const echoed = at(request, path) ?? (sideKey ? request[sideKey] : undefined);
+  const name = node.name ?? echoed?.name ?? (path.length === 0 ? request.name : null);
+  const title = groupTitle(node, path, response, sideKey, name);
+  const ability = node.ability ?? echoed?.ability ?? (path.length === 0 ? request.ability : null);
+  return { title: node.party ? `${title} (${node.party})` : title, kind, values,
+    success: successTest(kind, ability, sideKey === "injury") };
+}
+
+/** Whose dice these are: a name where the result or the request has one, else what they are for. */
+function groupTitle(node, path, response, sideKey, name) {
+  if (sideKey === "injury") return t("injuryOf", { name: node.target });
+  if (sideKey === "rescue") {
+    const parent = path.slice(0, -1);
+    const owner = parent.length ? (at(response.result, parent)?.name ?? at(response.request, parent)?.name) : null;
+    return owner ? `${t("rescue")}: ${owner}` : t("rescue");
+  }
+  if (path[0] === "rolls") return t("roll_n", { n: number(path[1] + 1) });
+  if (path[0] === "rounds" || path[0] === "steps") return `${t("round_n", { n: number(path[1] + 1) })}: ${name ?? sideKey}`;
+  if (sideKey === "roll_offs") return `${t("rollOffs")}: ${name ?? ""}`;
+  return name ?? words().fields[sideKey]?.[0] ?? operationName(state.shownOperation ?? "");
+}
+
+/** Which faces are successes: the system's rule for dice, the ability's colour for marbles. */
+function successTest(kind, ability, injury) {
+  if (kind === "draw") return (value) => !injury && Boolean(ability) && ABILITY_COLOUR[ability] === value;
+  const rule = SUCCESS_FACE[systemOf(state.shownOperation ?? "")];
+  return (value) => Boolean(rule?.(value));
+}
+
+function showDice(response) {
+  const box = $("faces");
+  box.replaceChildren();
+  const groups = diceGroups(response);
+  if (groups.length === 0) {
+    // No dice in the result (a single d8, say): the events themselves, by kind.
+    for (const event of response.randomness?.events ?? []) {
+      groups.push({ title: kindWords(event.kind), kind: event.kind, values: event.values, success: () => false });
+    }
+  }
+  for (const group of groups) {
+    const faces = group.values.map((value) => facePicture(group.kind, value, group.success(value)));
+    const hits = group.values.filter(group.success).length;
+    box.append(element("div", { class: "dice-group", role: "group", "aria-label": group.title, "data-testid": "dice-group" },
+      element("div", { class: "dice-owner", text: group.title }),
+      element("div", { class: "dice-row" }, ...faces),
+      hits ? element("span", { class: "visually-hidden", text: `${number(hits)} × ${t(group.kind === "draw" ? "matching" : "success")}` }) : null));
+  }
+  box.hidden = groups.length === 0;
+}
+
+function bagWords(bag) {
+  const parts = Object.entries(bag ?? {}).filter(([, count]) => count > 0)
+    .map(([colour, count]) => `${number(count)} ${choiceWords("", "", colour)}`);
+  return parts.length ? parts.join(", ") : t("noChange");
+}
+
+function trackWords(stress) {
+  return Object.entries(stress ?? {})
+    .map(([track, value]) => `${choiceWords("", "track", track)} ${t("of", { current: number(value.current), max: number(value.max) })}`)
+    .join(", ");
+}
+
+/** The state a roll changed, as sentences: the README's promise, not only in the JSON. */
+function changedState(response) {
+  const result = response.result ?? {};
+  const request = response.request ?? {};
+  const lines = [];
+  const owner = request.name ?? request.draw?.request?.name;
+  if (result.bag_after) lines.push(owner ? t("bagAfter", { name: owner, bag: bagWords(result.bag_after) }) : t("bagAfterPlain", { bag: bagWords(result.bag_after) }));
+  if (result.injury?.bag_after) lines.push(t("bagAfter", { name: result.injury.target, bag: bagWords(result.injury.bag_after) }));
+  const defender = result.defender?.name ?? request.defender?.name;
+  if (result.stress_after) lines.push(t("stressAfter", { name: defender, stress: trackWords(result.stress_after) }));
+  if (typeof result.consequences_after === "number") lines.push(t("consequencesAfter", { name: defender, count: number(result.consequences_after) }));
+  if (result.toughness_after && typeof result.toughness_after === "object" && Object.keys(result.toughness_after).length) {
+    const list = Object.entries(result.toughness_after)
+      .map(([name, value]) => `${name} ${typeof value === "object" ? t("of", { current: number(value.current), max: number(value.max) }) : number(value)}`);
+    lines.push(t("toughnessAfter", { list: list.join(", ") }));
+  }
+  if (result.end && typeof result.end === "object") lines.push(...endStateLines(result.end));
+  return lines;
+}
+
+const COLOURS = new Set(["red", "green", "blue", "white", "black"]);
+const isBag = (value) => value && typeof value === "object" && !Array.isArray(value)
+  && Object.keys(value).length > 0 && Object.entries(value).every(([key, count]) => COLOURS.has(key) && typeof count === "number");
+
+/** An encounter's end state (API.md §1.7): every bag in it, under the name it is filed by. */
+function endStateLines(end, owner = null) {
+  const lines = [];
+  for (const [key, value] of Object.entries(end)) {
+    const name = value?.name ?? (Array.isArray(end) ? owner : key);
+    if (isBag(value)) lines.push(t("bagAfter", { name: owner ?? key, bag: bagWords(value) }));
+    else if (isBag(value?.bag)) lines.push(t("bagAfter", { name, bag: bagWords(value.bag) }));
+    else if (value && typeof value === "object") lines.push(...endStateLines(value, name === "bags" ? null : name));
+  }
+  return lines;
+}
+
+function showState(response) {
+  const lines = changedState(response);
+  $("state").replaceChildren(...lines.map((line) => element("li", { text: line })));
+  $("state-box").hidden = lines.length === 0;
+}
+
+function showEvents(randomness) {
   const events = $("events");
-  faces.replaceChildren();
   events.replaceChildren();
   if (!randomness) return;
-  events.append(element("li", { text: `${t("source")}: ${randomness.source}` }));
+  const known = ["secure", "seeded", "manual", "ticket"];
+  events.append(element("li", { text: known.includes(randomness.source) ? t(`source.${randomness.source}`) : t("source.other", { source: randomness.source }) }));
   for (const event of randomness.events) {
-    events.append(element("li", { text: `${event.kind}: ${event.values.join(", ")}` }));
-    for (const value of event.values) faces.append(facePicture(event.kind, value));
+    events.append(element("li", { text: `${kindWords(event.kind)}: ${event.values.map((value) => valueWords(event.kind, value)).join(", ")}` }));
   }
 }
 
-async function showReceipt(client, response) {
+async function showReceipt(client, response, generation) {
   const receipt = $("receipt");
-  receipt.className = "receipt";
-  if (!response.receipt) {
-    receipt.textContent = "";
-    return;
-  }
+  receipt.removeAttribute("data-state");
   receipt.textContent = t("checking");
-  try {
-    const verdict = await client.verify(response);
-    receipt.classList.add(verdict.valid ? "valid" : "invalid");
-    receipt.textContent = `${verdict.valid ? t("valid") : t("invalid")} · kid ${verdict.kid ?? "?"}${verdict.valid ? "" : ` · ${verdict.reason}`}`;
-  } catch (error) {
-    receipt.classList.add("invalid");
-    receipt.textContent = `${t("invalid")} · ${/WebCrypto/.test(error.message) ? t("noWebCrypto") : error.message}`;
-  }
+  const verdict = await client.check(response);
+  if (generation !== state.generation) return;
+  receipt.dataset.state = verdict.state;
+  const text = verdict.state === "verified" ? t("verified") : verdict.state === "not-genuine" ? t("notGenuine")
+    : t("notChecked", { why: t(`why.${verdict.cause}`, { reason: verdict.reason }) });
+  receipt.replaceChildren(element("span", { class: "verdict", text }),
+    verdict.kid ? element("span", { class: "kid", text: ` · ${t("keyId", { kid: verdict.kid })}` }) : null);
 }
 
-function oddsChart(odds) {
-  const groups = [[t("outcomes"), odds.outcomes.map((entry) => ({ label: entry.outcome, ...entry }))]];
-  for (const [name, points] of Object.entries(odds.distributions)) {
+// -- odds: bars for outcomes and distributions, a line chart for a per-round curve ------------------
+
+function sideName(request, side) {
+  return request?.[side]?.name ?? words().fields[side]?.[0] ?? side;
+}
+
+function outcomeWords(key, request) {
+  const outcomes = words().outcomes;
+  const [kind, ...args] = String(key).split(":");
+  if (kind === "wins") return fill(outcomes.wins, { name: args.join(":") });
+  if (kind === "first") return fill(outcomes.first, { name: args.join(":") });
+  if (kind === "injury") return fill(outcomes.injury, { name: args.slice(0, -1).join(":"), severity: outcomes[`severity.${args.at(-1)}`] ?? args.at(-1) });
+  if (kind === "god") return fill(outcomes.god, { name: request?.gods?.[Number(args[0]) - 1] ?? number(Number(args[0])), n: number(Number(args[0])) });
+  if ((kind === "a" || kind === "b") && args.length === 0) return fill(outcomes.wins, { name: sideName(request, kind) });
+  if (kind === "failure" && args.length) return fill(outcomes.failure_at, { n: number(Number(args[0]) + 1) });
+  return outcomes[kind] ?? kind.replace(/_/g, " ");
+}
+
+function distributionWords(key, request) {
+  const names = words().distributions;
+  const [kind, ...args] = key.split(":");
+  if (kind === "drawn" && args.length) return fill(names.drawn, { colour: choiceWords("", "", args[0]) });
+  if (kind === "successes" && args.length) return fill(names.successes_of, { name: args.join(":") });
+  if (args.length && names[`${kind}_of`]) return fill(names[`${kind}_of`], { name: args.join(":") });
+  const side = /^(.*)_(a|b)$/.exec(kind);
+  if (side && names[`${side[1]}_side`]) return fill(names[`${side[1]}_side`], { name: sideName(request, side[2]) });
+  const label = names[kind] ?? kind.replace(/_/g, " ");
+  return args.length ? `${label}: ${args.join(":")}` : label;
+}
+
+const possible = (entry) => entry.probability > 0 && !/^0(\/|$)/.test(String(entry.exact ?? ""));
+
+function barTable(heading, entries) {
+  const rows = entries.map((entry) => element("tr", { "data-exact": entry.exact },
+    element("th", { scope: "row", text: entry.label }),
+    element("td", { class: "bar-cell" },
+      element("span", { class: "bar", style: `width: ${Math.max(0.5, entry.probability * 100)}%`, title: `${entry.exact ?? ""} ≈ ${percent(entry.probability)}` })),
+    element("td", { class: "bar-value", title: entry.exact ?? null, text: percent(entry.probability) })));
+  return element("table", { class: "bars" }, element("caption", { text: heading }), element("tbody", {}, ...rows));
+}
+
+function oddsChart(odds, request, operationId) {
+  const chart = element("div", { class: "chart", "data-testid": "odds-chart" });
+  const outcomes = (odds.outcomes ?? []).filter(possible).map((entry) => ({ ...entry, label: outcomeWords(entry.outcome, request) }));
+  if (outcomes.length) chart.append(barTable(t("outcomes"), outcomes));
+  for (const [name, points] of Object.entries(odds.distributions ?? {})) {
+    const shown = points.filter(possible).map((point) => ({
+      ...point, label: typeof point.value === "number" ? number(point.value) : choiceWords(operationId, name, point.value),
+    }));
+    if (!shown.length) continue;
     const mean = odds.expected?.[name];
-    const heading = mean === undefined ? name : `${name} (${t("expected")} ${Number(mean.toFixed(3))})`;
-    groups.push([heading, points.map((point) => ({ label: String(point.value), ...point }))]);
+    const heading = distributionWords(name, request) + (typeof mean === "number" ? ` (${t("expected", { value: number(mean, { maximumFractionDigits: 3 }) })})` : "");
+    chart.append(barTable(heading, shown));
   }
-  const row = 20;
-  const labelWidth = 170;
-  const barWidth = 420;
-  const rows = groups.reduce((count, [, entries]) => count + entries.length + 1.5, 0);
-  const svg = svgElement("svg", { viewBox: `0 0 ${labelWidth + barWidth + 90} ${rows * row + 10}`, "data-testid": "odds-chart",
-    role: "img", "aria-label": t("odds") });
-  let y = 0;
-  for (const [heading, entries] of groups) {
-    y += row;
-    svg.append(svgElement("text", { x: 0, y: y - 4, class: "heading" }, heading));
-    for (const entry of entries) {
-      const width = Math.max(1, entry.probability * barWidth);
-      const percent = `${(entry.probability * 100).toFixed(entry.probability < 0.01 ? 2 : 1)} %`;
-      const bar = svgElement("rect", { class: "bar", x: labelWidth, y: y + 3, width, height: row - 6, "data-exact": entry.exact },
-        svgElement("title", {}, `${entry.label}: ${entry.exact} ≈ ${percent}`));
-      svg.append(svgElement("text", { x: labelWidth - 8, y: y + row - 6, "text-anchor": "end" }, entry.label), bar,
-        svgElement("text", { x: labelWidth + width + 6, y: y + row - 6 }, percent));
-      y += row;
-    }
-    y += row / 2;
+  const alone = Object.entries(odds.expected ?? {}).filter(([name, value]) => !(name in (odds.distributions ?? {})) && typeof value === "number");
+  if (alone.length) {
+    chart.append(element("h3", { class: "chart-heading", text: words().distributions.expectedValues }),
+      element("ul", { class: "expected" }, ...alone.map(([name, value]) =>
+        element("li", { text: `${distributionWords(name, request)}: ${number(value, { maximumFractionDigits: 3 })}` }))));
   }
-  return svg;
+  if (Array.isArray(odds.curve) && odds.curve.length) chart.append(curveChart(odds.curve, request));
+  return chart;
 }
 
-async function showOdds(client, operation, body) {
-  const twin = `${operation.id}.odds`;
+const CURVE_COLOURS = ["var(--accent)", "var(--bad)", "var(--good)", "#b8860b", "#8e44ad", "#16a085"];
+
+/**
+ * `odds.curve`: [{round, running, <outcome>: cumulative p}] (API.md §1.7) as lines over the rounds.
+ * The SVG is drawn at the box's own pixel width, so its text keeps its CSS size on a phone.
+ */
+function curveChart(curve, request) {
+  const keys = [...new Set(curve.flatMap((point) => Object.keys(point)))].filter((key) => key !== "round");
+  const width = Math.max(260, Math.min(720, $("odds-chart-box").clientWidth || 320));
+  const height = 200;
+  const pad = { left: 48, right: 10, top: 10, bottom: 30 };
+  const rounds = curve.map((point) => point.round);
+  const [first, last] = [Math.min(...rounds), Math.max(...rounds)];
+  const x = (round) => pad.left + ((round - first) / Math.max(1, last - first)) * (width - pad.left - pad.right);
+  const y = (p) => pad.top + (1 - p) * (height - pad.top - pad.bottom);
+  const svg = svgElement("svg", { width, height, viewBox: `0 0 ${width} ${height}`, class: "curve", role: "img",
+    "aria-label": t("curve"), "data-testid": "odds-curve" });
+  for (const tick of [0, 0.5, 1]) {
+    svg.append(svgElement("line", { x1: pad.left, x2: width - pad.right, y1: y(tick), y2: y(tick), class: "grid" }),
+      svgElement("text", { x: pad.left - 4, y: y(tick) + 4, "text-anchor": "end" },
+        new Intl.NumberFormat(state.lang, { style: "percent" }).format(tick)));
+  }
+  for (const round of rounds.filter((_, index) => rounds.length <= 8 || index % Math.ceil(rounds.length / 8) === 0)) {
+    svg.append(svgElement("text", { x: x(round), y: height - pad.bottom + 16, "text-anchor": "middle" }, number(round)));
+  }
+  svg.append(svgElement("text", { x: width - pad.right, y: height - 2, "text-anchor": "end" }, t("round")));
+  const legend = element("ul", { class: "curve-legend" });
+  keys.forEach((key, index) => {
+    const colour = CURVE_COLOURS[index % CURVE_COLOURS.length];
+    const points = curve.filter((point) => typeof point[key] === "number").map((point) => `${x(point.round)},${y(point[key])}`);
+    svg.append(svgElement("polyline", { points: points.join(" "), fill: "none", stroke: colour, "stroke-width": 2.5,
+      "stroke-dasharray": key === "running" ? "5 4" : "none", "data-key": key }));
+    const lastPoint = curve.at(-1);
+    legend.append(element("li", {}, element("span", { class: "swatch", style: `background: ${colour}` }),
+      `${key === "running" ? words().distributions.running : outcomeWords(key, request)}: ${percent(lastPoint[key] ?? 0)}`));
+  });
+  return element("figure", { class: "curve-box" }, element("figcaption", { text: t("curve") }), svg, legend);
+}
+
+async function showOdds(client, operationId, request, generation) {
+  const twin = `${operationId}.odds`;
   const section = $("odds");
   const box = $("odds-chart-box");
   if (!state.operations.has(twin)) {
     section.hidden = true;
     return;
   }
-  const { seed: _seed, manual: _manual, ticket: _ticket, ...oddsBody } = body ?? {};
+  const { seed: _seed, manual: _manual, ticket: _ticket, idempotency_key: _key, ...oddsBody } = request ?? {};
   section.hidden = false;
-  box.replaceChildren(element("p", { text: t("loading") }));
+  box.replaceChildren(element("p", { text: t("loading"), "data-testid": "odds-loading" }));
   try {
     const { odds } = await client.call(twin, oddsBody);
-    box.replaceChildren(oddsChart(odds));
+    if (generation === state.generation) box.replaceChildren(oddsChart(odds, request, operationId));
   } catch (error) {
+    if (generation !== state.generation) return;
     const detail = error.problem?.detail || error.message;
     box.replaceChildren(element("p", { class: "field-error", text: t("oddsFailed", { detail }) }));
   }
+}
+
+// -- links: the roll itself (signed response in the fragment) and the request ------------------------
+
+function base64url(bytes) {
+  let binary = "";
+  for (let index = 0; index < bytes.length; index += 0x8000) binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64url(text) {
+  const base64 = text.replace(/-/g, "+").replace(/_/g, "/");
+  return Uint8Array.from(atob(base64 + "=".repeat((4 - (base64.length % 4)) % 4)), (character) => character.charCodeAt(0));
+}
+
+async function packRoll(response) {
+  const stream = new Blob([JSON.stringify(response)]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  return base64url(new Uint8Array(await new Response(stream).arrayBuffer()));
+}
+
+async function unpackRoll(packed) {
+  const stream = new Blob([fromBase64url(packed)]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  return JSON.parse(await new Response(stream).text());
+}
+
+function compact(value) {
+  if (Array.isArray(value)) return value.map(compact);
+  if (!value || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).filter(([, member]) => member !== null).map(([key, member]) => [key, compact(member)]));
+}
+
+function updateRequestLink() {
+  const link = new URL("/play", location.origin);
+  link.searchParams.set("operation", $("operation").value);
+  try {
+    const body = state.editor ? state.editor.read() : undefined;
+    if (body !== undefined && !CARRIED[$("operation").value]) link.searchParams.set("body", JSON.stringify(compact(body)));
+  } catch {
+    // a field that does not parse yet: the link keeps the operation only
+  }
+  link.searchParams.set("lang", state.lang);
+  $("share-request").href = link.pathname + link.search;
+}
+
+async function updateRollLink(response, generation) {
+  const link = $("share-roll");
+  link.hidden = true;
+  const packed = await packRoll(response);
+  if (generation !== state.generation) return;
+  link.href = `/play?lang=${state.lang}#roll=${packed}`;
+  link.hidden = false;
 }
 
 // -- wiring ----------------------------------------------------------------------------------------
@@ -426,69 +854,106 @@ function currentOperation() {
   return state.operations.get($("operation").value);
 }
 
+function fillSystems() {
+  const systems = [...new Set(OPERATIONS.map((operation) => operation.system).filter(Boolean))];
+  $("system").replaceChildren(...systems.map((system) => element("option", { value: system, text: words().systems[system] ?? system })));
+  return systems;
+}
+
 function fillOperations(system, chosen) {
   const select = $("operation");
   select.replaceChildren();
   for (const operation of OPERATIONS) {
     if (operation.system !== system || operation.id.endsWith(".odds") || !state.operations.has(operation.id)) continue;
-    const { summary } = state.operations.get(operation.id);
-    select.append(element("option", { value: operation.id, text: `${operation.id} · ${summary}` }));
+    select.append(element("option", { value: operation.id, text: operationName(operation.id) }));
   }
   if (chosen) select.value = chosen;
 }
 
+function hideResult() {
+  state.generation += 1;
+  $("result").hidden = true;
+  $("odds").hidden = true;
+  $("continue").hidden = true;
+  $("share-roll").hidden = true;
+  $("shared-note").hidden = true;
+}
+
 function selectOperation(body) {
   const operation = currentOperation();
-  $("description").textContent = operation.description;
+  $("description").textContent = words().operations[operation.id]?.[1] ?? "";
   $("roll").textContent = operation.method === "get" ? t("lookUp") : t("roll");
+  hideResult();
   clearErrors();
   showForm(operation, body);
-  updateShareLink();
+  updateRequestLink();
 }
 
-function readBody() {
-  return state.editor ? state.editor.read() : undefined;
-}
-
-function updateShareLink() {
-  const link = new URL("/play", location.origin);
-  link.searchParams.set("operation", $("operation").value);
-  try {
-    const body = readBody();
-    if (body !== undefined) link.searchParams.set("body", JSON.stringify(body));
-  } catch {
-    // a field that does not parse yet: the link keeps the operation only
-  }
-  link.searchParams.set("lang", state.lang);
-  $("share").href = link.pathname + link.search;
+function chooseOperation(operationId, body) {
+  $("system").value = systemOf(operationId);
+  fillOperations($("system").value, operationId);
+  selectOperation(body);
 }
 
 function newClient() {
   return new Client({ baseUrl: location.origin, lang: state.lang, apiKey: $("api-key").value || undefined });
 }
 
+function showResponse(client, response, { shared = false } = {}) {
+  const generation = state.generation;
+  state.shownOperation = response.operation;
+  $("result").hidden = false;
+  $("shared-note").hidden = !shared;
+  $("summary").textContent = response.summary ?? "";
+  $("raw").textContent = JSON.stringify(response, null, 2);
+  showDice(response);
+  showState(response);
+  showEvents(response.randomness);
+  const next = CONTINUE[response.operation]?.(response);
+  const button = $("continue");
+  button.hidden = !next;
+  if (next) {
+    button.textContent = t(CARRIED[next.to].next);
+    button.onclick = () => {
+      leaveSharedView();
+      chooseOperation(next.to, next.body);
+      $("form").scrollIntoView({ block: "start" });
+    };
+  }
+  const work = [];
+  if (response.receipt) {
+    work.push(showReceipt(client, response, generation));
+    if (!shared) work.push(updateRollLink(response, generation)); // a shared roll's link is the address itself
+  } else {
+    $("receipt").replaceChildren();
+  }
+  work.push(showOdds(client, response.operation, response.request, generation));
+  return Promise.all(work);
+}
+
 async function roll() {
   const operation = currentOperation();
   const button = $("roll");
   clearErrors();
+  hideResult();
   let body;
   try {
-    body = readBody();
+    body = state.editor ? state.editor.read() : undefined;
   } catch (error) {
     showError(error);
     return;
   }
   const client = newClient();
   button.disabled = true;
+  const generation = state.generation;
   try {
     const response = await client.call(operation.id, body);
-    $("result").hidden = false;
-    $("summary").textContent = response.summary ?? "";
-    $("raw").textContent = JSON.stringify(response, null, 2);
-    showRandomness(response.randomness);
-    await Promise.all([showReceipt(client, response), showOdds(client, operation, body)]);
+    if (generation !== state.generation) return;
+    const shown = showResponse(client, response);
+    if (matchMedia("(max-width: 40rem)").matches) $("result").scrollIntoView({ block: "start" });
+    await shown;
   } catch (error) {
-    showError(error);
+    if (generation === state.generation) showError(error);
   } finally {
     button.disabled = false;
   }
@@ -496,8 +961,61 @@ async function roll() {
 
 function applyLanguage() {
   document.documentElement.lang = state.lang;
+  document.title = t("title");
   $("lang").value = state.lang;
   for (const node of document.querySelectorAll("[data-text]")) node.textContent = t(node.dataset.text);
+}
+
+function distance(a, b) {
+  const row = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    let previous = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const current = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length];
+}
+
+/** What the query asks for, or what is wrong with it (said, never silently replaced). */
+function readRequestLink() {
+  const asked = params.get("operation");
+  if (asked === null) return { problem: null };
+  const known = OPERATIONS.filter((operation) => operation.system && !operation.id.endsWith(".odds") && state.operations.has(operation.id));
+  if (!known.some((operation) => operation.id === asked)) {
+    const [best] = known.map((operation) => [distance(asked, operation.id), operation.id]).sort((x, y) => x[0] - y[0]);
+    const problem = t("unknownOperation", { operation: asked }) + (best && best[0] <= 3 ? ` ${t("didYouMean", { suggestion: best[1] })}` : "");
+    return { problem };
+  }
+  if (!params.has("body")) return { operation: asked, problem: null };
+  try {
+    return { operation: asked, body: JSON.parse(params.get("body")), problem: null };
+  } catch {
+    return { operation: asked, problem: t("badBody") };
+  }
+}
+
+function leaveSharedView() {
+  document.body.classList.remove("shared-view");
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+}
+
+async function openSharedRoll(packed) {
+  let response;
+  try {
+    response = await unpackRoll(packed);
+    if (!response || typeof response !== "object" || !state.operations.has(response.operation)) throw new Error("?");
+  } catch (error) {
+    return t("badRollLink", { detail: error.message === "?" ? "operation" : error.name });
+  }
+  chooseOperation(response.operation, response.request);
+  document.body.classList.add("shared-view");
+  const client = newClient();
+  showResponse(client, response, { shared: true });
+  return null;
 }
 
 async function start() {
@@ -505,40 +1023,54 @@ async function start() {
   const response = await fetch("/openapi.json");
   state.spec = await response.json();
   loadOperations(state.spec);
-  const systems = [...new Set(OPERATIONS.map((operation) => operation.system).filter(Boolean))];
-  $("system").replaceChildren(...systems.map((system) => element("option", { value: system, text: system })));
+  const systems = fillSystems();
 
-  const asked = params.get("operation");
-  const askedOperation = OPERATIONS.find((operation) => operation.id === asked && operation.system);
-  let body;
-  if (askedOperation && params.has("body")) {
-    try {
-      body = JSON.parse(params.get("body"));
-    } catch {
-      body = undefined;
-    }
-  }
-  $("system").value = askedOperation?.system ?? systems[0];
-  fillOperations($("system").value, askedOperation?.id);
-  selectOperation(body);
+  const link = readRequestLink();
+  chooseOperation(link.operation ?? OPERATIONS.find((operation) => operation.system === systems[0] && state.operations.has(operation.id)).id,
+    link.body);
+  let problem = link.problem;
+  if (location.hash.startsWith("#roll=")) problem = (await openSharedRoll(location.hash.slice("#roll=".length))) ?? problem;
+  if (problem) showMessage(problem);
 
   $("system").addEventListener("change", () => {
+    leaveSharedView();
     fillOperations($("system").value);
     selectOperation();
   });
-  $("operation").addEventListener("change", () => selectOperation());
-  $("form").addEventListener("input", updateShareLink);
-  $("form").addEventListener("click", () => setTimeout(updateShareLink));
+  $("operation").addEventListener("change", () => {
+    leaveSharedView();
+    selectOperation();
+  });
+  $("form").addEventListener("input", updateRequestLink);
+  $("form").addEventListener("click", () => setTimeout(updateRequestLink));
   $("form").addEventListener("submit", (event) => {
     event.preventDefault();
     roll();
   });
+  $("form").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.isComposing && event.target.matches("input, select")) {
+      event.preventDefault();
+      roll();
+    }
+  });
   $("roll").addEventListener("click", roll);
+  $("roll-yourself").addEventListener("click", () => {
+    leaveSharedView();
+    hideResult();
+  });
   $("lang").addEventListener("change", () => {
+    let body;
+    try {
+      body = state.editor?.read();
+    } catch {
+      body = undefined;
+    }
     state.lang = $("lang").value;
     applyLanguage();
-    $("roll").textContent = currentOperation().method === "get" ? t("lookUp") : t("roll");
-    updateShareLink();
+    const chosen = $("operation").value;
+    fillSystems();
+    leaveSharedView();
+    chooseOperation(chosen, body ?? undefined);
   });
   document.body.dataset.ready = "true";
 }

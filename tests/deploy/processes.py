@@ -39,14 +39,17 @@ class Gunicorn:
     """gunicorn with the production config file (deploy/gunicorn.conf.py) on a loopback port."""
 
     def __init__(self, tmp: Path, *, env: dict[str, str], workers: int = 2, name: str = "gunicorn",
-                 app: str = "service:create_app()"):
+                 app: str = "service:create_app()", metrics_dir: bool = True, root: Path = ROOT):
+        """``metrics_dir=False`` starts as `make run` does: no PROMETHEUS_MULTIPROC_DIR in the environment."""
         self.app = app
+        self.root = root  # the checkout it serves (bench.run serves an earlier one beside this one)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tmp / f"{name}.log"
-        self.env = {**os.environ, "PORT": str(self.port), "WEB_CONCURRENCY": str(workers),
+        inherited = {key: value for key, value in os.environ.items() if key != "PROMETHEUS_MULTIPROC_DIR"}
+        self.env = {**inherited, "PORT": str(self.port), "WEB_CONCURRENCY": str(workers),
                     "GUNICORN_ACCESS_LOG": "0", "WURFWERK_LOG_LEVEL": "WARNING",
-                    "PROMETHEUS_MULTIPROC_DIR": str(tmp / f"{name}-metrics"),
+                    **({"PROMETHEUS_MULTIPROC_DIR": str(tmp / f"{name}-metrics")} if metrics_dir else {}),
                     **env}
         self.process: subprocess.Popen | None = None
         self._log_handle = None
@@ -56,7 +59,7 @@ class Gunicorn:
         self.process = subprocess.Popen(
             [GUNICORN, "--config", "deploy/gunicorn.conf.py", "--bind", f"127.0.0.1:{self.port}",
              self.app],
-            cwd=ROOT, env=self.env, stdout=self._log_handle, stderr=subprocess.STDOUT,
+            cwd=self.root, env=self.env, stdout=self._log_handle, stderr=subprocess.STDOUT,
             start_new_session=True)
         self._wait_for_workers()
         wait_until_up(self.url + "/livez")

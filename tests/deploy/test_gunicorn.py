@@ -72,3 +72,32 @@ def test_unseeded_rolls_differ_across_workers_and_metrics_add_up(tmp_path):
             assert count and float(count.group(1)) == 60.0
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_started_as_make_run_does_metrics_count_and_the_log_says_where_and_which_key(tmp_path, workers):
+    """Issue 32: `make run` sets no PROMETHEUS_MULTIPROC_DIR; gunicorn.conf.py makes one before
+    prometheus_client is imported, so every worker's requests are counted by /metrics. The master's
+    log names the address and the kid, never the key."""
+    key_file = tmp_path / "dev" / "signing-key.pem"
+    server = Gunicorn(tmp_path, env={"WURFWERK_DEV_KEY_FILE": str(key_file)}, workers=workers,
+                      metrics_dir=False).start()
+    try:
+        for _ in range(30):  # new connections: both workers answer some
+            assert requests.post(server.url + "/v1/paws/test", json={"rank": 2}, timeout=5).status_code == 200
+        kid = _kid(server)
+        for _ in range(4):  # whichever worker answers /metrics, it counts all 30
+            answer = requests.get(server.url + "/metrics", timeout=5)
+            content_type = answer.headers["Content-Type"]
+            assert content_type.startswith("text/plain;") and content_type.count("charset=") == 1, content_type
+            count = re.search(r'wurfwerk_requests_total\{endpoint="paws.paws_test",method="POST",'
+                              r'status="200"\} (\S+)', answer.text)
+            assert count and float(count.group(1)) == 30.0, answer.text[:2000]
+    finally:
+        server.stop()
+    log = server.log.read_text()
+    master = server.process.pid
+    assert f"Listening at: http://127.0.0.1:{server.port} ({master})" in log
+    assert f"[{master}] [INFO] Signing receipts with kid {kid} (from WURFWERK_SIGNING_KEY_FILE={key_file})" in log
+    pem_body = "".join(key_file.read_text().splitlines()[1:-1])
+    assert pem_body not in log.replace("\n", "") and "PRIVATE KEY" not in log

@@ -59,7 +59,7 @@ def _paws_side(name: str | None, successes: int, rescue: paws.ComparisonRescue |
 
 def _paws_comparison(a: paws.Side, b: paws.Side, winner: str | None, net: int,
                      mode: paws.Mode = paws.Mode.CONTEST) -> Callable[[str], str]:
-    narrator = paws.GM if winner is None else (b.name or "b") if winner == "a" else (a.name or "a")
+    narrator = paws.narrator_of_comparison(winner, paws.Pool(0, name=a.name), paws.Pool(0, name=b.name), mode)
     result = paws.ComparisonResult(mode, a, b, winner, net, max(net - 1, 0),
                                    (winner == "a") if mode is paws.Mode.DEFENSE else None, narrator)
     return lambda lang: paws_text.comparison(result, lang)
@@ -155,6 +155,7 @@ def _proben() -> Iterator[Case]:
     yield from _each("proben.cooperation, n helpers, none helps", lambda n: cooperation(n, 0), least=1)
     yield from _each("proben.cooperation, n helpers, all help", lambda n: cooperation(n, n), least=1)
     yield from _each("proben.cooperation, n helpers of 6 help", lambda n: cooperation(6, n), least=1)
+    yield "proben.cooperation, one of two helpers helps", cooperation(2, 1)
 
     def extended(required: int, rolls: int, ok: bool, elapsed: bool) -> Callable[[str], str]:
         result = proben.ExtendedResult([proben.ExtendedRoll([5], 1, min(i + 1, required)) for i in range(rolls)],
@@ -190,6 +191,14 @@ def _weltenbuch() -> Iterator[Case]:
     yield from _each("weltenbuch.narration n dice spent, n lost, n left", lambda n: narration(n, n, 0, n, 0))
     yield from _each("weltenbuch.narration n hero points, all spent, n consequences",
                      lambda n: narration(5, 2, n, 0, n), least=1)
+
+    def overcome(count: int) -> Callable[[str], str]:
+        result = welten.NarrationResult([], [welten.HeroPointApplied("Toran", None, 3)], {}, [], [], True,
+                                        [f"Felsklippe {i + 1}" for i in range(count)])
+        return lambda lang: welten_text.narration(result, lang)
+
+    yield from _each("weltenbuch.narration an end-of-scene hero point, n obstacles overcome (ruling 7)",
+                     overcome, least=1)
     for name in (None, "Alvar"):
         result = welten.ResurrectionResult(3, name)
         yield f"weltenbuch.resurrection {'named' if name else 'by number'}", said(welten_text.resurrection, result)
@@ -308,6 +317,15 @@ def _beutelschneider() -> Iterator[Case]:
     yield "beutelschneider.combat winner did not fight", said(
         beutel_text.combat, beutel.CombatResult(participants(), "Ulf", 1, None))
     yield "beutelschneider.combat tie", said(beutel_text.combat, beutel.CombatResult(participants(), None, 0, None))
+    yield "beutelschneider.contest won for a side (ruling 8)", said(beutel_text.contest, beutel.ContestResult(
+        participants(), "Matthäus", 1, "Helden"))
+    mage = beutel.ContestantResult("Mage", beutel.Ability.MAGIC, (BLUE,), 1, False)
+    yield "beutelschneider.combat won with magic where magic does not wound (ruling 9)", lambda lang: (
+        beutel_text.combat(beutel.CombatResult((mage, participants()[1]), "Mage", 1, None), lang,
+                           frozenset({beutel.Ability.COMBAT, beutel.Ability.SKILL})))
+    yield from _each("beutelschneider.combat injury, n black marbles drawn stay black", lambda n: said(
+        beutel_text.combat, beutel.CombatResult(participants(), "Matthäus", 1, beutel.CombatInjury(
+            "Ulf", beutel.Severity.SERIOUS, (BLACK,) * n, BAG))), least=1)
     for severity in beutel.Severity:
         yield from _each(f"beutelschneider.combat {severity.value} injury, n marbles replaced",
                          lambda n, s=severity: said(beutel_text.combat, beutel.CombatResult(

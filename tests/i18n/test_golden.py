@@ -17,6 +17,8 @@ from service.platform.catalogs import LANGUAGES, SOURCE_LANGUAGE
 from tests.i18n.cases import cases
 
 GOLDEN = Path(__file__).parent / "golden" / "summaries.txt"
+# The same lines as one table per operation, a column per language: what a reviewer reads in one sitting.
+TABLE = Path(__file__).parent / "golden" / "lines.md"
 UPDATE = os.environ.get("WURFWERK_UPDATE_GOLDEN") == "1"
 
 
@@ -25,6 +27,28 @@ def render() -> str:
     for name, line in cases():
         blocks.append("\n".join([f"[{name}]", *(f"{lang}: {line(lang)}" for lang in LANGUAGES)]))
     return "\n\n".join(blocks) + "\n"
+
+
+def render_table() -> str:
+    """``lines.md``: a section per operation (the case name's first word), a row per case."""
+    sections: dict[str, list[str]] = {}
+    for name, line in cases():
+        operation, _, case = name.partition(" ")
+        cells = [case or operation, *(line(lang).replace("|", "\\|") for lang in LANGUAGES)]
+        sections.setdefault(operation, []).append("| " + " | ".join(cells) + " |")
+    header = "| case | " + " | ".join(LANGUAGES) + " |\n|---|" + "---|" * len(LANGUAGES)
+    blocks = [f"## {operation}\n\n{header}\n" + "\n".join(rows) for operation, rows in sections.items()]
+    intro = ("# Golden chat lines\n\nEvery text path of every operation, for the counts 0, 1, 2 and 5, in every "
+             "language (tests/i18n/cases.py builds the results; `make golden` rewrites this file).\n")
+    return intro + "\n" + "\n\n".join(blocks) + "\n"
+
+
+def test_the_golden_table_holds_every_line():
+    current = render_table()
+    if UPDATE:
+        TABLE.write_text(current, encoding="utf-8")
+    assert TABLE.read_text(encoding="utf-8") == current, (
+        "a chat line changed: read the difference, then `make golden` rewrites tests/i18n/golden/lines.md")
 
 
 def rendered_lines() -> list[tuple[str, str, str]]:

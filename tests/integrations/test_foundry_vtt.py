@@ -7,6 +7,7 @@ the release built by the script behind `make foundry`) and fails with their outp
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -78,6 +79,23 @@ def release(tmp_path_factory, node_tools) -> Path:
         assert "module.json" in bundle.namelist(), "module.json sits at the zip's root"
         bundle.extractall(extracted)
     return extracted
+
+
+def test_make_foundry_with_base_url_points_manifest_and_download_there(tmp_path):
+    """Self-hosting (`make foundry BASE_URL=…`): the published manifest and the one in the zip name
+    where both files will be; everything else stays as in module.json."""
+    require_tool("zip", why="make foundry packs the release with zip")
+    built = subprocess.run(["bash", str(MODULE / "release.sh"), str(tmp_path)], capture_output=True, text=True,
+                           timeout=120, env={**os.environ, "BASE_URL": "https://files.example.org/wurfwerk/"})
+    assert built.returncode == 0, built.stderr
+    archive = Path(built.stdout.strip().splitlines()[-1])
+    published = json.loads((tmp_path / "module.json").read_text())
+    original = json.loads((MODULE / "module.json").read_text())
+    assert published["manifest"] == "https://files.example.org/wurfwerk/module.json"
+    assert published["download"] == f"https://files.example.org/wurfwerk/{archive.name}"
+    assert {**published, "manifest": original["manifest"], "download": original["download"]} == original
+    with zipfile.ZipFile(archive) as bundle:
+        assert json.loads(bundle.read("module.json")) == published
 
 
 def run_node(arguments: list[str], env: dict[str, str], timeout: int = 300) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import typing
 from dataclasses import fields
 from importlib.metadata import version
 from pathlib import Path
@@ -75,3 +76,11 @@ def test_the_env_example_loads_as_the_defaults():
 def test_the_version_is_the_package_version():
     assert service.__version__ == version("wurfwerk-service")
     assert re.search(r'^version = "(.+)"$', (ROOT / "pyproject.toml").read_text(), re.M)[1] == service.__version__
+
+
+def test_every_setting_is_a_typed_field_of_its_kind():
+    """Config and Limits are plain frozen dataclasses: each field's annotation is its kind's type."""
+    hints = {**typing.get_type_hints(Config), **typing.get_type_hints(Limits)}
+    assert {setting.attribute: hints[setting.attribute] for setting in SETTINGS} == {
+        setting.attribute: setting.kind.type for setting in SETTINGS}
+    assert hints["limits"] is Limits

@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF, HKDFExpand
 
-from service.platform.randomness import (
+from service.platform.derived_randomness import (
     DERIVATION_INFO,
     DERIVATION_SALT,
     STREAM_INFO,

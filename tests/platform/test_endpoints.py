@@ -15,8 +15,9 @@ def test_health(client):
 
 def test_metrics_count_requests(client):
     client.post("/v1/proben/test", json={**TEST_BODY, "seed": 1})
-    text = client.get("/metrics").get_data(as_text=True)
-    assert 'wurfwerk_requests_total{endpoint="proben.proben_test",method="POST",status="200"}' in text
+    answer = client.get("/metrics")
+    assert 'wurfwerk_requests_total{endpoint="proben.proben_test",method="POST",status="200"}' in answer.text
+    assert answer.content_type.count("charset=") == 1, answer.content_type
 
 
 def test_openapi_and_docs_are_served_locally(client):

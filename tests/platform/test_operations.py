@@ -5,15 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import importlib
-import inspect
-import pkgutil
 
 import marshmallow as ma
 from flask import Flask
 from webargs.flaskparser import FlaskParser
 
-import service.systems
 from service.platform import jsondata, operations
 from service.platform.api import WurfwerkApi
 from service.platform.fields import Int, StrictSchema
@@ -100,26 +96,6 @@ def test_the_json_loader_of_our_parser_leaves_webargs_own_parsers_alone():
 
 
 # -- results as JSON ---------------------------------------------------------------------------
-
-def _result_dataclasses():
-    for system in pkgutil.iter_modules(service.systems.__path__):
-        module = importlib.import_module(f"service.systems.{system.name}.rules")
-        for _, value in inspect.getmembers(module, inspect.isclass):
-            if dataclasses.is_dataclass(value) and value.__module__ == module.__name__:
-                yield value
-
-
-def test_results_are_written_alike_into_the_response_and_the_signed_payload():
-    """orjson writes a result into the response natively, skipping fields named with a leading
-    underscore, and into the signed payload from its ``__dict__`` (receipts._dataclass_members): the
-    two hold the same members only if no field is hidden and no result is slotted."""
-    classes = list(_result_dataclasses())
-    assert len(classes) > 20
-    hidden = [f"{kind.__qualname__}.{field.name}" for kind in classes for field in dataclasses.fields(kind)
-              if field.name.startswith("_")]
-    assert hidden == []
-    assert [kind.__qualname__ for kind in classes if "__slots__" in vars(kind)] == []
-
 
 def test_plain_writes_what_walking_the_value_writes():
     class Colour(enum.Enum):

@@ -55,7 +55,8 @@ def test_wrong_method_is_405_with_allow(client):
 def test_oversized_body_is_413(client):
     huge = '{"name": "' + "x" * 70000 + '"}'
     body = _assert_problem(client.post("/v1/proben/test", data=huge, content_type="application/json"), 413)
-    assert "WURFWERK_MAX_BODY_BYTES" in body["detail"]
+    assert "65536 bytes" in body["detail"]
+    assert body["limit"] == {"name": "body_bytes", "value": 65536, "setting": "WURFWERK_MAX_BODY_BYTES"}
 
 
 def test_validation_is_422_with_dotted_paths(client):
@@ -64,9 +65,11 @@ def test_validation_is_422_with_dotted_paths(client):
     assert body["errors"]["a.attribute"] and body["errors"]["b.attribute"]
 
 
-def test_unknown_lang_is_422(client):
-    body = _assert_problem(client.post("/v1/proben/test?lang=fr", json={"attribute": 1, "difficulty": 1}), 422)
-    assert "lang" in body["errors"]
+def test_unknown_lang_falls_back_to_english(client):
+    """API.md §1 (issue 29): a language the service does not speak falls back to en, never a refusal."""
+    response = client.post("/v1/proben/test?lang=fr", json={"attribute": 1, "difficulty": 1})
+    assert response.status_code == 200 and response.get_json()["lang"] == "en"
+    assert response.headers["Content-Language"] == "en"
 
 
 def test_unexpected_errors_are_500_problems_without_traces(signing_key_pem):
@@ -96,7 +99,8 @@ def test_oversized_batch_is_422_naming_the_limit(signing_key_pem):
     app = make_app(signing_key_pem)
     item = {"operation": "proben.test", "body": {"attribute": 1, "difficulty": 1}}
     problem = _assert_problem(app.test_client().post("/v1/batch", json={"requests": [item] * 501}), 422)
-    assert "batch_items" in problem["errors"]["requests"][0]
+    assert "requests in one batch" in problem["errors"]["requests"][0]
+    assert problem["limit"] == {"name": "batch_items", "value": 500, "setting": "WURFWERK_MAX_BATCH_ITEMS"}
 
 
 def test_every_problem_type_is_listed_in_the_readme():

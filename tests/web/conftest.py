@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from tests.conftest import make_app, require_tool
@@ -23,9 +26,13 @@ def keyed_url(signing_key_pem):
 
 
 CHROMIUM = "/usr/bin/chromium"
+# A GM's laptop on the LAN: players open http://gm-laptop:PORT/play, which is not a secure context
+# (no WebCrypto there). The browser resolves that name to the loopback live server.
+LAN_NAME = "gm-laptop"
 # As root in a container: no sandbox; nothing may reach out (updates, sync, QUIC probes).
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"]
 
 
 @pytest.fixture(scope="session")
@@ -42,6 +49,21 @@ def browser_context(tmp_path_factory):
         context.set_default_timeout(90_000)
         yield context
         context.close()
+
+
+@pytest.fixture(params=["secure", "insecure"])
+def origin(request, live_url):
+    """The live server as a secure origin (127.0.0.1) and as a LAN name over plain http (insecure)."""
+    return live_url if request.param == "secure" else live_url.replace("127.0.0.1", LAN_NAME)
+
+
+@pytest.fixture(scope="session")
+def screenshots(tmp_path_factory):
+    """Where the browser tests write their screenshots (WURFWERK_SCREENSHOTS, or a temporary folder)."""
+    folder = os.environ.get("WURFWERK_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 @pytest.fixture

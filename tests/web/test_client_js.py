@@ -21,6 +21,8 @@ GENERATOR = CLIENT_JS / "scripts" / "generate_operations.py"
 VENDORED = {
     "src/vendor/canonicalize.js": "node_modules/canonicalize/lib/canonicalize.js",
     "src/vendor/noble-ed25519.js": "node_modules/@noble/ed25519/index.js",
+    **{f"src/vendor/noble-hashes/{name}": f"node_modules/@noble/hashes/{name}"
+       for name in ("sha2.js", "_md.js", "_u64.js", "utils.js")},
 }
 
 

@@ -202,14 +202,24 @@ export function renderCard(response, { t, link, assets = `${MODULE_PATH}/assets`
   return parts.join("");
 }
 
+/** What each verdict state looks like: ✓ and ✗ only for a check that ran; "not checked" is neither. */
+const VERDICT_LOOKS = {
+  verified: { attribute: "valid", mark: "✓", key: "WURFWERK.Card.valid" },
+  "not-genuine": { attribute: "invalid", mark: "✗", key: "WURFWERK.Card.invalid" },
+  "not-checked": { attribute: "not-checked", mark: "○", key: "WURFWERK.Card.notChecked" },
+};
+
 /**
- * Show the browser's check of the receipt on the card: ✓ or ✗ with the reason.
+ * Show the browser's check of the receipt on the card: ✓ verified, ✗ not genuine (the signature does
+ * not fit the card), or ○ not checked and why (keys unreachable, no receipt, a key the service does not
+ * publish). A check that could not run is never shown as ✗.
  * @param {Element} verdict the card's `.wurfwerk-verdict` element
- * @param {{valid: boolean, reason?: string | null}} check
+ * @param {{state: "verified" | "not-genuine" | "not-checked", cause: string, reason?: string | null}} check
  * @param {Translate} t
  */
 export function showVerdict(verdict, check, t) {
-  verdict.setAttribute("data-state", check.valid ? "valid" : "invalid");
-  const words = t(check.valid ? "WURFWERK.Card.valid" : "WURFWERK.Card.invalid");
-  verdict.textContent = check.valid ? `✓ ${words}` : `✗ ${words}${check.reason ? `: ${check.reason}` : ""}`;
+  const looks = VERDICT_LOOKS[check.state] ?? VERDICT_LOOKS["not-checked"];
+  verdict.setAttribute("data-state", looks.attribute);
+  const why = check.state === "verified" ? "" : t(`WURFWERK.Verdict.${check.cause}`, { reason: check.reason ?? "" });
+  verdict.textContent = `${looks.mark} ${t(looks.key)}${why ? `: ${why}` : ""}`;
 }

@@ -219,7 +219,8 @@ export async function roll(operationId, body = {}) {
 }
 
 /**
- * Check a card's receipt in this browser (WebCrypto, keys from the service) and show ✓ or ✗ on it.
+ * Check a card's receipt in this browser (keys from the service; WebCrypto, or the client's pure
+ * JavaScript Ed25519 where a world on plain http has none) and show ✓, ✗ or "not checked" on it.
  * @param {string} messageId
  * @param {Element} verdict
  */
@@ -230,9 +231,11 @@ export async function verifyMessage(messageId, verdict) {
   verdict.setAttribute("data-state", "checking");
   verdict.textContent = t("WURFWERK.Card.verifying");
   try {
-    showVerdict(verdict, await clientFor(readSettings()).verify(JSON.parse(stored)), t);
+    // check() never rejects; a card whose stored response does not parse, or settings that make no
+    // client, are "not checked" too, never ✗.
+    showVerdict(verdict, await clientFor(readSettings()).check(JSON.parse(stored)), t);
   } catch (error) {
-    showVerdict(verdict, { valid: false, reason: /** @type {Error} */ (error).message }, t);
+    showVerdict(verdict, { state: "not-checked", cause: "error", reason: /** @type {Error} */ (error).message }, t);
   }
 }
 

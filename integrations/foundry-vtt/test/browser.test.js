@@ -9,15 +9,15 @@ import { createServer } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
-import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 import { chromium } from "playwright-core";
 
-const release = process.env.WURFWERK_FOUNDRY_RELEASE;
-const serviceUrl = process.env.WURFWERK_URL;
-if (!release || !serviceUrl)
-  throw new Error("WURFWERK_FOUNDRY_RELEASE and WURFWERK_URL are set by tests/integrations/test_foundry_vtt.py");
+import { needing } from "./needs.js";
+
+const { test, before, after } = needing("WURFWERK_FOUNDRY_RELEASE", "WURFWERK_URL");
+const release = process.env.WURFWERK_FOUNDRY_RELEASE ?? "";
+const serviceUrl = process.env.WURFWERK_URL ?? "";
 const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const screenshotPath = process.env.WURFWERK_SCREENSHOT;
 const testFolder = fileURLToPath(new URL(".", import.meta.url));
@@ -99,11 +99,13 @@ const server = createServer(async (request, response) => {
 let context;
 /** @type {import("playwright-core").Page} */
 let page;
-const profile = mkdtempSync(join(tmpdir(), "wurfwerk-chromium-"));
+/** @type {string} */
+let profile;
 /** @type {string[]} */
 const pageErrors = [];
 
 before(async () => {
+  profile = mkdtempSync(join(tmpdir(), "wurfwerk-chromium-"));
   await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(undefined)));
   const address = /** @type {import("node:net").AddressInfo} */ (server.address());
   // A fresh profile directory per run (--user-data-dir), removed afterwards.

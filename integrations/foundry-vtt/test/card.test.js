@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { test } from "node:test";
 
-import { escapeHtml, outcomesOf, playUrl, renderCard } from "../scripts/card.js";
+import { escapeHtml, outcomesOf, playUrl, renderCard, showVerdict } from "../scripts/card.js";
 import { translator } from "./translate.js";
 
 const t = translator("en");
@@ -151,4 +151,25 @@ test("a randomness source newer than the lang files is shown by its name", () =>
   assert.match(ticket, /<p class="wurfwerk-source">Rolled from a roll ticket<\/p>/);
   const html = renderCard({ operation: "x.y", randomness: { source: "derived", events: [] } }, { t, link: null });
   assert.match(html, /<p class="wurfwerk-source">Randomness: derived<\/p>/);
+});
+
+test("the verdict has three looks: ✓ verified, ✗ not genuine, ○ not checked (never ✗ for that)", () => {
+  const shown = (/** @type {any} */ check) => {
+    const element = { attributes: /** @type {Record<string, string>} */ ({}), textContent: "",
+      /** @param {string} name @param {string} value */ setAttribute(name, value) { this.attributes[name] = value; } };
+    showVerdict(/** @type {any} */ (element), check, t);
+    return [element.attributes["data-state"], element.textContent];
+  };
+  assert.deepEqual(shown({ state: "verified", cause: "signature" }), ["valid", "✓ signature valid"]);
+  assert.deepEqual(shown({ state: "not-genuine", cause: "signature" }),
+    ["invalid", "✗ signature invalid: the signature does not match the document"]);
+  assert.deepEqual(shown({ state: "not-checked", cause: "keys-unreachable" }),
+    ["not-checked", "○ not checked: the service's keys could not be fetched"]);
+  assert.deepEqual(shown({ state: "not-checked", cause: "unknown-key" }),
+    ["not-checked", "○ not checked: signed with a key this service does not publish"]);
+  const german = translator("de");
+  const element = { attributes: /** @type {Record<string, string>} */ ({}), textContent: "",
+    /** @param {string} name @param {string} value */ setAttribute(name, value) { this.attributes[name] = value; } };
+  showVerdict(/** @type {any} */ (element), { state: "not-checked", cause: "no-receipt" }, german);
+  assert.equal(element.textContent, "○ nicht geprüft: die Nachricht trägt keinen Beleg");
 });

@@ -3,18 +3,17 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 
 import { installFakeFoundry } from "./fake-foundry.js";
+import { needing } from "./needs.js";
 import { translations } from "./translate.js";
 
-const release = process.env.WURFWERK_FOUNDRY_RELEASE;
+const { test } = needing("WURFWERK_FOUNDRY_RELEASE", "WURFWERK_URL");
+const release = process.env.WURFWERK_FOUNDRY_RELEASE ?? "";
 const serviceUrl = process.env.WURFWERK_URL;
-if (!release || !serviceUrl)
-  throw new Error("WURFWERK_FOUNDRY_RELEASE and WURFWERK_URL are set by tests/integrations/test_foundry_vtt.py");
 
-const manifest = JSON.parse(readFileSync(join(release, "module.json"), "utf8"));
+const manifest = release ? JSON.parse(readFileSync(join(release, "module.json"), "utf8")) : {};
 
 /** @param {string} folder @returns {string[]} */
 function filesUnder(folder) {

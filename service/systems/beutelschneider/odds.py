@@ -11,9 +11,19 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, prod
+from typing import cast
 
-from service.platform.odds import Odds, hypergeometric, mean
-from service.systems.beutelschneider.rules import Ability, Bag, Colour, Contender, Difficulty, Severity
+from service.platform.odds import Distribution, Odds, hypergeometric, mean
+from service.systems.beutelschneider.rules import (
+    DEFAULT_INJURING,
+    Ability,
+    Bag,
+    Colour,
+    Contender,
+    Difficulty,
+    Severity,
+    sides,
+)
 
 MAX_DRAWS = 3  # the most marbles a challenge or contest draws ("besonders einfach": drei)
 
@@ -57,7 +67,7 @@ def challenge(bag: Bag, ability: Ability, difficulty: Difficulty) -> Odds:
 def first_aid(bag: Bag, difficulty: Difficulty) -> Odds:
     """Healing draws = green marbles drawn; a failure has none, so both distributions coincide."""
     odds = challenge(bag, Ability.SKILL, difficulty)
-    draws = odds.distributions["matching"]
+    draws = cast(Distribution, odds.distributions["matching"])  # exact odds: Fractions
     return Odds(outcomes=odds.outcomes,
                 distributions={"matching": draws, "healing_draws": draws},
                 expected={"matching": mean(draws), "healing_draws": mean(draws)})
@@ -90,13 +100,28 @@ def _others(values: Sequence[int]) -> list[int]:
     return [prefix[i] * suffix[len(values) - 1 - i] for i in range(len(values))]
 
 
+def _best_of(scores: Sequence[tuple[tuple[int, ...], int]]) -> tuple[tuple[int, ...], int]:
+    """The weights of a side's best count (ruling 8): the maximum of independent members has the
+    product of their cumulative distributions."""
+    cumulative = [_cumulative(w) for w, _ in scores]
+    at_most = [prod(c[t + 1] for c in cumulative) for t in range(MAX_DRAWS + 1)]
+    return (tuple(at_most[t] - (at_most[t - 1] if t else 0) for t in range(MAX_DRAWS + 1)),
+            prod(d for _, d in scores))
+
+
 @lru_cache(maxsize=1024)
 def contest_table(contenders: tuple[Contender, ...]) -> dict[tuple[int, int], Fraction]:
-    """P(participant i wins with margin d), d = 1..3; the tie is what is left.
+    """P(participant i wins with margin d), d = 1..3; the tie is what is left."""
+    return _table(tuple(_matching_counts(c) for c in contenders))
+
+
+def _table(scores: tuple[tuple[tuple[int, ...], int], ...]) -> dict[tuple[int, int], Fraction]:
+    """P(score i wins with margin d), d = 1..3, for independent scores given as integer weights of
+    0..3 and their denominators.
 
     i wins with j matching and margin d when every other participant has at most j - d and at
     least one has exactly j - d: prod(F_l(j-d)) - prod(F_l(j-d-1)) over l != i (ruling 2)."""
-    weights, denominators = zip(*(_matching_counts(c) for c in contenders))
+    weights, denominators = zip(*scores)
     cumulative = [_cumulative(w) for w in weights]
     # others[t + 1][i] = product over l != i of weight(X_l <= t)
     others = [_others([at_most[t + 1] for at_most in cumulative]) for t in range(-1, MAX_DRAWS + 1)]
@@ -112,11 +137,15 @@ def contest_table(contenders: tuple[Contender, ...]) -> dict[tuple[int, int], Fr
 
 @lru_cache(maxsize=1024)
 def contest(contenders: tuple[Contender, ...]) -> Odds:
-    table = contest_table(contenders)
-    wins = {f"wins:{c.name}": sum((table[(i, d)] for d in range(1, MAX_DRAWS + 1)), Fraction(0))
-            for i, c in enumerate(contenders)}
+    """Ruling 8: one ``wins:<side>`` per side (a participant without a side is a side of its own,
+    named by its name): each side scores its best member's count."""
+    grouped = sides(contenders)
+    table = _table(tuple(_best_of([_matching_counts(contenders[i]) for i in members])
+                         for members in grouped.values()))
+    wins = {f"wins:{side}": sum((table[(i, d)] for d in range(1, MAX_DRAWS + 1)), Fraction(0))
+            for i, side in enumerate(grouped)}
     tie = 1 - sum(wins.values())
-    margin = {0: tie, **{d: sum((table[(i, d)] for i in range(len(contenders))), Fraction(0))
+    margin = {0: tie, **{d: sum((table[(i, d)] for i in range(len(grouped))), Fraction(0))
                          for d in range(1, MAX_DRAWS + 1)}}
     return Odds(outcomes={**wins, "tie": tie}, distributions={"margin": margin},
                 expected=_contender_expectations(contenders))
@@ -132,8 +161,9 @@ def _contender_expectations(contenders: Sequence[Contender]) -> dict[str, Fracti
 
 
 @lru_cache(maxsize=1024)
-def combat(attacker: Contender, defender: Contender) -> Odds:
-    """Ruling 3: a win inflicts an injury of severity = margin when the winner used combat. Such a
+def combat(attacker: Contender, defender: Contender, injuring: frozenset[Ability] = DEFAULT_INJURING) -> Odds:
+    """Ruling 3: a win inflicts an injury of severity = margin when the winner used an injuring
+    ability (ruling 9: ``injuring``, combat by default). Such a
     win is listed as ``injury:<loser>:<severity>``; ``wins:<name>`` is a win without an injury
     (a winner using another ability), so all outcomes stay mutually exclusive."""
     pair = (attacker, defender)
@@ -142,7 +172,7 @@ def combat(attacker: Contender, defender: Contender) -> Odds:
     severity = {0: Fraction(1)}
     for i, (winner, loser) in enumerate((pair, pair[::-1])):
         won = {d: table[(i, d)] for d in range(1, MAX_DRAWS + 1)}
-        if winner.ability is Ability.COMBAT:
+        if winner.ability in injuring:
             outcomes[f"wins:{winner.name}"] = Fraction(0)
             for d, p in won.items():
                 outcomes[f"injury:{loser.name}:{Severity.of_margin(d).value}"] = p

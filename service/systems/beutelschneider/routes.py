@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from service.platform.errors import ReceiptError, RuleViolation
 from service.platform.jsondata import plain
+from service.platform.limits import encounter_precision
+from service.platform.messages import say
 from service.platform.operations import EXAMPLE_RECEIPT, Operation, System, verified_response
 from service.platform.randomness import ManualSource
-from service.systems.beutelschneider import odds, rules, schemas, text
+from service.systems.beutelschneider import encounter, odds, rules, schemas, text
 
 MATTHAEUS = {"red": 9, "green": 6, "blue": 0, "white": 5, "black": 0}
 WOUNDED = {"red": 8, "green": 6, "blue": 0, "white": 3, "black": 3}
@@ -35,7 +37,11 @@ def bag(body: dict) -> rules.Bag:
 
 def contender(body: dict) -> rules.Contender:
     return rules.Contender(body["name"], bag(body["bag"]), rules.Ability(body["ability"]),
-                           rules.Difficulty(body["difficulty"]))
+                           rules.Difficulty(body["difficulty"]), body.get("side"))
+
+
+def injuring(body: dict) -> frozenset[rules.Ability]:
+    return frozenset(rules.Ability(value) for value in body["injuring_abilities"])
 
 
 def colours(values: list | None) -> list | None:
@@ -51,10 +57,10 @@ def recorded(draw: dict) -> tuple[rules.Bag, tuple[rules.Colour, ...]]:
         drawn = tuple(rules.Colour(value) for value in draw["result"]["drawn"])
         applied_up_front = draw["result"].get("bag_after") is not None
     except (KeyError, TypeError, ValueError) as error:
-        raise ReceiptError("draw", "is not a draw response of this release") from error
+        raise ReceiptError("draw", say("is not a draw response of this release")) from error
     if applied_up_front:
         raise RuleViolation("draw.result.bag_after",
-                            "the replacements of this draw were already given up front")
+                            say("the replacements of this draw were already given up front"))
     return recorded_bag, drawn
 
 
@@ -82,7 +88,9 @@ def challenge(body, source, lang):
 
     Draws 3 (easy), 2 (normal) or 1 (hard) marbles at once; success when at least one has the
     ability's colour (combat red, skill green, magic blue). Ruling 1: `unconscious` when every marble
-    drawn is black. The marbles go back into the bag.
+    drawn is black. The marbles go back into the bag. Ruling 10: waking an unconscious character
+    ("durch eine geeignete Handlung (und Herausforderung) eines anderen Charakters") is a challenge of
+    the helper with the ability the act needs; it has no operation of its own.
     """
     ability, difficulty = rules.Ability(body["ability"]), rules.Difficulty(body["difficulty"])
     result = rules.challenge(bag(body["bag"]), ability, difficulty, source)
@@ -127,8 +135,13 @@ def contest(body, source, lang):
     Every participant draws for their own ability and difficulty (in the order given); the
     marbles of each one's ability colour are compared. Ruling 2: most matching marbles wins;
     `margin` = winner's matching minus the next best; a tie at the top has no winner (`winner`
-    null, `margin` 0). Ruling 1: `unconscious` per participant. Contests inflict no injury; use
-    `/combat` for a fight. Names must be unique.
+    null, `margin` 0). Ruling 8: participants may name a `side` ("nur einer von ihnen – beziehungsweise
+    nur eine Seite"): the side of the participant with the most matching marbles wins
+    (`winning_side`), a tie at the top within one side is that side's win, and `margin` is that best
+    count minus the best of any other side. Ruling 1: `unconscious` per participant. Ruling 11:
+    "niedrigere Schwierigkeiten sorgen für einen schnelleren und entscheidenderen Ausgang" speaks of one
+    contest (more marbles drawn, fewer ties, larger margins). Contests inflict no injury; use `/combat`
+    for a fight. Names must be unique.
     """
     result = rules.contest([contender(p) for p in body["participants"]], source)
     return result, text.contest(result, lang)
@@ -137,8 +150,10 @@ def contest(body, source, lang):
 def contest_odds(body):
     """Exact odds of a contest
 
-    Outcomes `wins:<name>` per participant and `tie` (ruling 2), over all draws of all participants
-    (computed per participant, then combined); distribution `margin` (0 = tie); expected
+    Outcomes `wins:<side>` per side and `tie` (ruling 2; ruling 8: a participant without `side` is a
+    side of its own, so without sides these are `wins:<name>` per participant), over all draws of all
+    participants (computed per participant, each side scoring its best, then combined); distribution
+    `margin` (0 = tie); expected
     `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
     """
     return odds.contest(tuple(contender(p) for p in body["participants"]))
@@ -148,24 +163,27 @@ def combat(body, source, lang):
     """One exchange of blows (Schlagabtausch), or an uneven contest
 
     A contest of two (ruling 2) where `ability` defaults to `combat`. Ruling 3: the loser suffers an
-    injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used `combat`; a
-    winner using another ability (flight, escape) inflicts nothing. The injury is drawn from the
-    loser's bag at once (after both draws) and each marble drawn becomes black (`injury.bag_after`);
-    a bag holding fewer marbles than the severity has all of them drawn.
+    injury of severity = margin (1 light, 2 serious, 3 grave) only if the winner used an injuring
+    ability; a winner using another ability (flight, escape) inflicts nothing. Ruling 9: the injuring
+    abilities are `injuring_abilities`, `[combat]` by default; a world where magic wounds adds `magic`.
+    Combat stays a pair (ruling 8: "ein Charakter durchaus Teil mehrerer solcher Paare"). The injury
+    is drawn from the loser's bag at once (after both draws) and each marble drawn becomes black
+    (`injury.bag_after`); a bag holding fewer marbles than the severity has all of them drawn.
     """
-    result = rules.combat(contender(body["attacker"]), contender(body["defender"]), source)
-    return result, text.combat(result, lang)
+    result = rules.combat(contender(body["attacker"]), contender(body["defender"]), source, injuring(body))
+    return result, text.combat(result, lang, injuring(body))
 
 
 def combat_odds(body):
     """Exact odds of an exchange of blows
 
-    Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using combat, ruling 3),
+    Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using an injuring ability,
+    rulings 3 and 9),
     `wins:<name>` (a win that inflicts no injury: the winner used another ability; 0 for a side using
     combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
     Distributions `margin` (0 = tie) and `severity` (0 = no injury).
     """
-    return odds.combat(contender(body["attacker"]), contender(body["defender"]))
+    return odds.combat(contender(body["attacker"]), contender(body["defender"]), injuring(body))
 
 
 # --- injury and death ---------------------------------------------------------------------------
@@ -313,6 +331,76 @@ def experience_apply(body, lang):
     return rules.Applied(after), text.applied("experience", before, after, lang)
 
 
+# --- encounters ---------------------------------------------------------------------------------
+
+ENCOUNTER_EXAMPLE = {"sides": [{"name": "Legionär", "bag": LEGIONARY, "difficulty": "easy"},
+                               {"name": "Affenmensch", "bag": {"red": 10, "green": 5, "white": 5},
+                                "difficulty": "easy"}],
+                     "aftermath": {"mortal_danger": "clear"}, "curve_rounds": 10}
+ENCOUNTER_RULINGS = """Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt" and
+"Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+"Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that can
+never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+`stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind es
+auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat` injures
+(ruling 9's default). `max_rounds` counts exchanges."""
+
+
+def with_rulings(view):
+    """Writes the encounter rulings into the view's description (both twins quote them)."""
+    view.__doc__ = view.__doc__.replace("{rulings}", ENCOUNTER_RULINGS.replace("\n", "\n    "))
+    return view
+
+
+def encounter_sides(body: dict) -> list[encounter.Side]:
+    return [encounter.Side(s["name"], bag(s["bag"]), rules.Ability(s["ability"]), rules.Difficulty(s["difficulty"]))
+            for s in body["sides"]]
+
+
+def aftermath(body: dict) -> rules.Danger | None:
+    danger = body["aftermath"]["mortal_danger"]
+    return None if danger is None else rules.Danger(danger)
+
+
+@with_rulings
+def encounter_play(body, source, lang):
+    """Play a whole fight out, exchange by exchange
+
+    {rulings}
+
+    `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
+    `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
+    (`undecided`). `curve_rounds` and `exact` are accepted and ignored.
+    """
+    result = encounter.play(encounter_sides(body), source, aftermath=aftermath(body), max_rounds=body["max_rounds"])
+    return result, text.encounter(result, lang)
+
+
+@with_rulings
+def encounter_odds(body):
+    """Chances of a whole fight, in float64
+
+    {rulings}
+
+    Outcomes `wins:<name>` per side, `both_out`, `stalemate`, and `undecided` with `max_rounds`;
+    distributions `black_after:<name>` (black marbles at the end); expected `exchanges`,
+    `black_after:<name>` and, with an aftermath, `dies:<name>`. The state is the two bags, and only
+    the marbles of a side's ability colour and its other non-black marbles matter: the bound is
+    Π over sides of (matching + 1)(other non-black + 1), refused over WURFWERK_MAX_ENCOUNTER_STATES
+    with 422 `encounter-too-large`. Answered in float64 (exact fractions grow about a digit per
+    state): every `exact` is null, `exact: required` is a 422, the outcomes sum to 1 within
+    `solver.max_error` (every term non-negative, no cancellation).
+    """
+    sides = encounter_sides(body)
+    encounter_precision(encounter.state_bound(sides), body["exact"], float_only=True)
+    return encounter.odds(sides, aftermath=aftermath(body), max_rounds=body["max_rounds"],
+                          curve_rounds=body["curve_rounds"])
+
+
 SYSTEM = System(
     "beutelschneider",
     title="Beutelschneider",
@@ -379,5 +467,9 @@ SYSTEM = System(
         Operation.resolving("/experience/apply", experience_apply, operation="experience-apply",
                             request=schemas.BeutelExperienceApplyRequest, result=schemas.BeutelApplyResult,
                             example=EXPERIENCE_APPLY_EXAMPLE, response_example=EXPERIENCE_APPLY_RESPONSE),
+        Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.BeutelEncounterRequest,
+                          result=schemas.BeutelEncounterResult, example=ENCOUNTER_EXAMPLE),
+        Operation.odds("/encounter/odds", encounter_odds, operation="encounter", request=schemas.BeutelEncounterRequest,
+                       example=ENCOUNTER_EXAMPLE, encounter=True),
     ),
 )

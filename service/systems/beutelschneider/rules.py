@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from enum import Enum
 
 from service.platform.errors import InputError, RuleViolation
+from service.platform.messages import say, say_n
 from service.platform.randomness import RandomSource
+from service.platform.results import described
 
 
 class Colour(str, Enum):
@@ -150,7 +152,8 @@ class Bag:
 def draw(bag: Bag, count: int, source: RandomSource) -> tuple[Colour, ...]:
     """``count`` marbles at once, without replacement, from the bag as it is now."""
     if count > bag.total:
-        raise InputError("bag", f"holds {bag.total} marbles, but {count} must be drawn")
+        raise InputError("bag", say_n("holds %(count)d marble, but %(draws)d must be drawn",
+                                      "holds %(count)d marbles, but %(draws)d must be drawn", bag.total, draws=count))
     return tuple(Colour(value) for value in source.draw(bag.counts(), count))
 
 
@@ -168,10 +171,10 @@ def matching(drawn: Sequence[Colour], ability: Ability) -> int:
 
 @dataclass(frozen=True)
 class ChallengeResult:
-    drawn: tuple[Colour, ...]
-    matching: int
+    drawn: tuple[Colour, ...] = field(metadata=described("The marbles drawn, in order."))
+    matching: int = field(metadata=described("Marbles of the ability's colour."))
     success: bool
-    unconscious: bool
+    unconscious: bool = field(metadata=described("Ruling 1: every marble drawn is black."))
 
 
 def challenge(bag: Bag, ability: Ability, difficulty: Difficulty, source: RandomSource) -> ChallengeResult:
@@ -184,11 +187,11 @@ def challenge(bag: Bag, ability: Ability, difficulty: Difficulty, source: Random
 
 @dataclass(frozen=True)
 class FirstAidResult:
-    drawn: tuple[Colour, ...]
-    matching: int
+    drawn: tuple[Colour, ...] = field(metadata=described("The marbles drawn, in order."))
+    matching: int = field(metadata=described("Marbles of the ability's colour."))
     success: bool
-    unconscious: bool
-    healing_draws: int
+    unconscious: bool = field(metadata=described("Ruling 1: every marble drawn is black."))
+    healing_draws: int = field(metadata=described("Green marbles drawn on a success."))
 
 
 def first_aid(bag: Bag, difficulty: Difficulty, source: RandomSource) -> FirstAidResult:
@@ -208,22 +211,31 @@ class Contender:
     bag: Bag
     ability: Ability
     difficulty: Difficulty
+    side: str | None = None  # ruling 8: "nur eine Seite"; None: the participant is a side of its own
+
+    @property
+    def side_name(self) -> str:
+        return self.side or self.name
 
 
 @dataclass(frozen=True)
 class ContestantResult:
     name: str
     ability: Ability
-    drawn: tuple[Colour, ...]
+    drawn: tuple[Colour, ...] = field(metadata=described("The marbles drawn, in order."))
     matching: int
     unconscious: bool
+    side: str | None = field(default=None, metadata=described("The side given in the request (ruling 8), else null."))
 
 
 @dataclass(frozen=True)
 class ContestResult:
     participants: tuple[ContestantResult, ...]
-    winner: str | None
-    margin: int
+    winner: str | None = field(metadata=described("null on a tie at the top."))
+    margin: int = field(metadata=described("Winner's matching minus the next best (of another side, ruling 8); "
+                                           "0 on a tie."))
+    winning_side: str | None = field(default=None, metadata=described(
+        "Ruling 8: the winner's side (its name when it gave none); null on a tie at the top."))
 
 
 def decide(scores: Sequence[int]) -> tuple[int | None, int]:
@@ -239,20 +251,36 @@ def decide(scores: Sequence[int]) -> tuple[int | None, int]:
 def _contend(contender: Contender, source: RandomSource) -> ContestantResult:
     drawn = draw(contender.bag, contender.difficulty.draws, source)
     return ContestantResult(contender.name, contender.ability, drawn,
-                            matching(drawn, contender.ability), is_unconscious(drawn))
+                            matching(drawn, contender.ability), is_unconscious(drawn), contender.side)
+
+
+def sides(contenders: Sequence[Contender]) -> dict[str, list[int]]:
+    """Ruling 8: the indexes of each side's members, sides in the order they first appear."""
+    grouped: dict[str, list[int]] = {}
+    for index, contender in enumerate(contenders):
+        grouped.setdefault(contender.side_name, []).append(index)
+    return grouped
 
 
 def contest(contenders: Sequence[Contender], source: RandomSource) -> ContestResult:
     """Each participant draws for their own ability, in the order given; "Danach werden die Murmeln
-    in den Beutel zurückgelegt"."""
+    in den Beutel zurückgelegt". Ruling 8: the side of the participant with the most matching
+    marbles wins ("nur einer von ihnen – beziehungsweise nur eine Seite"); a tie at the top within
+    one side is that side's win; the margin is over the best of any other side."""
     results = tuple(_contend(contender, source) for contender in contenders)
-    best, margin = decide([result.matching for result in results])
-    return ContestResult(results, None if best is None else results[best].name, margin)
+    grouped = sides(contenders)
+    best_of = [max(results[i].matching for i in members) for members in grouped.values()]
+    best, margin = decide(best_of)
+    if best is None:
+        return ContestResult(results, None, 0, None)
+    side, members = list(grouped.items())[best]
+    winner = next(results[i].name for i in members if results[i].matching == best_of[best])
+    return ContestResult(results, winner, margin, side)
 
 
 @dataclass(frozen=True)
 class InjuryResult:
-    drawn: tuple[Colour, ...]
+    drawn: tuple[Colour, ...] = field(metadata=described("Marbles drawn, each replaced by a black one."))
     bag_after: Bag
 
 
@@ -271,28 +299,35 @@ def blackened(bag: Bag, drawn: Sequence[Colour]) -> Bag:
 class CombatInjury:
     target: str
     severity: Severity
-    drawn: tuple[Colour, ...]
+    drawn: tuple[Colour, ...] = field(metadata=described(
+        "Marbles drawn from the loser's bag, each replaced by a black one."))
     bag_after: Bag
 
 
 @dataclass(frozen=True)
 class CombatResult:
-    participants: tuple[ContestantResult, ContestantResult]
-    winner: str | None
-    margin: int
+    participants: tuple[ContestantResult, ...]  # the attacker's, then the defender's
+    winner: str | None = field(metadata=described("null on a tie at the top."))
+    margin: int = field(metadata=described("Winner's matching minus the next best; 0 on a tie."))
     injury: CombatInjury | None
 
 
-def combat(attacker: Contender, defender: Contender, source: RandomSource) -> CombatResult:
+DEFAULT_INJURING = frozenset({Ability.COMBAT})
+
+
+def combat(attacker: Contender, defender: Contender, source: RandomSource,
+           injuring: frozenset[Ability] = DEFAULT_INJURING) -> CombatResult:
     """"Wer bei einer solchen Auseinandersetzung verliert, erleidet eine Verletzung. Deren Schwere
     entspricht der Zahl an roten Murmeln, die der Sieger mehr gezogen hat." Ruling 3: only a winner
     using combat inflicts it; it is drawn from the loser's bag at once. A loser whose bag holds fewer
-    marbles than the severity has all of them drawn."""
+    marbles than the severity has all of them drawn. Ruling 9: ``injuring`` are the abilities that
+    injure ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können": the
+    group's decision), combat by default."""
     result = contest((attacker, defender), source)
     if result.winner is None:
         return CombatResult(result.participants, None, 0, None)
     winner, loser = (attacker, defender) if result.winner == attacker.name else (defender, attacker)
-    if winner.ability is not Ability.COMBAT:
+    if winner.ability not in injuring:
         return CombatResult(result.participants, result.winner, result.margin, None)
     severity = Severity.of_margin(result.margin)
     drawn = draw(loser.bag, min(severity.draws, loser.bag.total), source)
@@ -304,7 +339,7 @@ def combat(attacker: Contender, defender: Contender, source: RandomSource) -> Co
 
 @dataclass(frozen=True)
 class MortalDangerResult:
-    drawn: tuple[Colour, ...]
+    drawn: tuple[Colour, ...] = field(metadata=described("The marbles drawn."))
     dies: bool
 
 
@@ -318,10 +353,11 @@ def mortal_danger(bag: Bag, danger: Danger, source: RandomSource) -> MortalDange
 
 @dataclass(frozen=True)
 class HealingResult:
-    drawn: tuple[Colour, ...]
+    drawn: tuple[Colour, ...] = field(metadata=described("The marbles drawn."))
     black_drawn: int
-    choices_required: int
-    bag_after: Bag | None
+    choices_required: int = field(metadata=described(
+        "Colours `/healing/apply` needs (one per black marble); 0 when given up front."))
+    bag_after: Bag | None = field(metadata=described("The healed bag when `replacements` were given, else null."))
 
 
 def healing(bag: Bag, draws: int, source: RandomSource,
@@ -343,7 +379,7 @@ def healing(bag: Bag, draws: int, source: RandomSource,
 def healed(bag: Bag, drawn: Sequence[Colour], replacements: Sequence[Colour]) -> Bag:
     """Ruling 4: exactly one colour among red, green and blue per black marble drawn."""
     blacks = list(drawn).count(Colour.BLACK)
-    _check_count(replacements, blacks, "one healing colour per black marble drawn (ruling 4)")
+    _check_count(replacements, blacks, say("one healing colour per black marble drawn (ruling 4)"))
     _check_healing_colours(replacements)
     return bag.exchanged([Colour.BLACK] * blacks, replacements)
 
@@ -353,22 +389,24 @@ def _check_healing_colours(replacements: Sequence[Colour]) -> None:
         if colour not in HEALING_COLOURS:
             raise RuleViolation(
                 f"replacements.{index}",
-                f"ruling 4: a black marble drawn in healing is replaced by a coloured marble "
-                f"(red, green or blue), not {colour.value} (\"eine beliebige farbige Murmel\")")
+                say("ruling 4: a black marble drawn in healing is replaced by a coloured marble "
+                    "(red, green or blue), not %(colour)s (“eine beliebige farbige Murmel”)", colour=colour.value))
 
 
 def _check_count(replacements: Sequence, expected: int, what: str) -> None:
     if len(replacements) != expected:
-        raise RuleViolation("replacements", f"needs {what}: {expected} expected, {len(replacements)} given")
+        raise RuleViolation("replacements", say("needs %(what)s: %(expected)s expected, %(given)s given",
+                                                what=what, expected=expected, given=len(replacements)))
 
 
 # --- experience ---------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class ExperienceResult:
-    drawn: tuple[Colour, ...]
-    choices_required: int
-    bag_after: Bag | None
+    drawn: tuple[Colour, ...] = field(metadata=described("The marbles drawn."))
+    choices_required: int = field(metadata=described("Entries `/experience/apply` needs (one per marble drawn); 0 when "
+                                                     "given up front."))
+    bag_after: Bag | None = field(metadata=described("The new bag when `replacements` were given, else null."))
 
 
 def experience(bag: Bag, draws: int, source: RandomSource,
@@ -377,7 +415,7 @@ def experience(bag: Bag, draws: int, source: RandomSource,
     Murmel in einer anderen Farbe ausgetauscht werden, wenn er das möchte. Dies gilt auch für weiße
     und schwarze Murmeln." Up front, ``replacements`` has one entry per marble drawn (null keeps it)."""
     if replacements is not None:
-        _check_count(replacements, draws, "one entry per marble drawn (ruling 5)")
+        _check_count(replacements, draws, say("one entry per marble drawn (ruling 5)"))
         _check_experience_colours(replacements)
     drawn = draw(bag, draws, source)
     if replacements is None:
@@ -387,14 +425,14 @@ def experience(bag: Bag, draws: int, source: RandomSource,
 
 def experienced(bag: Bag, drawn: Sequence[Colour], replacements: Sequence[Colour | None]) -> Bag:
     """Ruling 5: each drawn marble is kept (null) or exchanged for a different colour, never black."""
-    _check_count(replacements, len(drawn), "one entry per marble drawn (ruling 5)")
+    _check_count(replacements, len(drawn), say("one entry per marble drawn (ruling 5)"))
     _check_experience_colours(replacements)
     for index, (old, new) in enumerate(zip(drawn, replacements)):
         if new is old:
             raise RuleViolation(
                 f"replacements.{index}",
-                f"ruling 5: a drawn marble is exchanged for one \"in einer anderen Farbe\"; marble "
-                f"{index} is already {old.value} (use null to keep it)")
+                say("ruling 5: a drawn marble is exchanged for one “in einer anderen Farbe”; marble "
+                    "%(index)s is already %(colour)s (use null to keep it)", index=index, colour=old.value))
     changes = [(old, new) for old, new in zip(drawn, replacements) if new is not None]
     return bag.exchanged([old for old, _ in changes], [new for _, new in changes])
 
@@ -404,8 +442,8 @@ def _check_experience_colours(replacements: Sequence[Colour | None]) -> None:
         if colour is not None and colour not in EXPERIENCE_COLOURS:
             raise RuleViolation(
                 f"replacements.{index}",
-                "ruling 5: experience never puts a black marble into the bag "
-                "(red, green, blue or white, or null to keep the marble)")
+                say("ruling 5: experience never puts a black marble into the bag "
+                    "(red, green, blue or white, or null to keep the marble)"))
 
 
 # --- character creation -------------------------------------------------------------------------
@@ -449,8 +487,8 @@ class BagCheck:
     """The answer of ``validate-bag``: ``problems`` in words, ``codes`` for programs."""
 
     valid: bool
-    problems: tuple[str, ...]
-    codes: tuple[BagProblem, ...]
+    problems: tuple[str, ...] = field(metadata=described("In the requested language."))
+    codes: tuple[BagProblem, ...] = field(metadata=described("Machine-readable kind of each problem, same order."))
 
 
 @dataclass(frozen=True)

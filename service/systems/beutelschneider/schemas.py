@@ -3,15 +3,17 @@ apispec names components by class name across the whole service."""
 
 from __future__ import annotations
 
-import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
+from service.platform.messages import say, say_n
+from service.platform.results import ResultSchemas
+from service.platform.schemas import EncounterFields
+from service.systems.beutelschneider import encounter, rules
 from service.systems.beutelschneider.rules import (
     Ability,
     Amount,
-    BagProblem,
     Chances,
     Colour,
     Danger,
@@ -45,11 +47,11 @@ class BeutelBag(StrictSchema):
     def _marbles_in_limit(self, data, **kwargs):
         total = sum(data.get(colour, 0) for colour in COLOURS)
         if total < 1:
-            raise ValidationError("must hold at least 1 marble")
+            raise ValidationError(say("must hold at least one marble"))
         try:
             check_limit("bag_marbles", total)
         except ValidationError as error:
-            raise ValidationError([f"marbles in all {error.messages[0]}"]) from error
+            raise ValidationError([say("marbles in all: %(problem)s", problem=error.messages[0])]) from error
 
 
 def bag_field(description: str) -> fields.Nested:
@@ -62,8 +64,9 @@ def require_marbles(data: dict, draws: int, field: str = "bag") -> None:
     """A draw needs that many marbles in the bag (checked before anything is drawn)."""
     bag = data.get("bag")
     if bag is not None and sum(bag.values()) < draws:
-        raise ValidationError(f"holds {sum(bag.values())} marbles, but {draws} must be drawn",
-                              field_name=field)
+        raise ValidationError(say_n("holds %(count)d marble, but %(draws)d must be drawn",
+                                    "holds %(count)d marbles, but %(draws)d must be drawn",
+                                    sum(bag.values()), draws=draws), field_name=field)
 
 
 class BeutelNamed(StrictSchema):
@@ -79,7 +82,7 @@ class BeutelCreationRules(StrictSchema):
     @validates_schema
     def _adds_up(self, data, **kwargs):
         if data.get("white", 5) + data.get("free", 15) != data.get("size", 20):
-            raise ValidationError("must equal white + free", field_name="size")
+            raise ValidationError(say("must equal white + free"), field_name="size")
 
 
 class BeutelValidateBagRequest(BeutelNamed):
@@ -114,6 +117,9 @@ class BeutelParticipant(StrictSchema):
     bag = bag_field("The participant's bag.")
     ability = Enum(ABILITIES, required=True)
     difficulty = Enum(DIFFICULTIES, load_default=Difficulty.NORMAL.value)
+    side = Name(metadata={"description": "Ruling 8: the side this participant contends for (\"nur eine Seite\"); "
+                                         "the side of the best participant wins. Without it the participant is "
+                                         "a side of its own, named by its name."})
 
     @validates_schema
     def _enough_marbles(self, data, **kwargs):
@@ -125,15 +131,32 @@ class BeutelContestRequest(StrictSchema):
                                validate=LengthAtMost("participants", min=2))
 
     @validates_schema
+    def _sides_apart_from_names(self, data, **kwargs):
+        participants = data.get("participants", [])
+        alone = {p["name"] for p in participants if not p.get("side")}
+        for index, participant in enumerate(participants):
+            if participant.get("side") and participant["side"] in alone - {participant["name"]}:
+                raise ValidationError({index: {"side": [say("“%(side)s” is the name of a participant without a "
+                                                            "side; name the side otherwise",
+                                                            side=participant["side"])]}},
+                                      field_name="participants")
+
+    @validates_schema
     def _unique_names(self, data, **kwargs):
         names = [participant["name"] for participant in data.get("participants", [])]
         for index, name in enumerate(names):
             if name in names[:index]:
-                raise ValidationError({index: {"name": [f"{name!r} is already a participant; names must be unique"]}},
+                raise ValidationError({index: {"name": [say("“%(name)s” is already a participant; names must be unique",
+                                                            name=name)]}},
                                       field_name="participants")
 
 
 class BeutelFighter(BeutelParticipant):
+    """Ruling 8: combat stays pairs ("ein Charakter durchaus Teil mehrerer solcher Paare"): no side."""
+
+    class Meta(StrictSchema.Meta):
+        exclude = ("side",)
+
     ability = Enum(ABILITIES, load_default=Ability.COMBAT.value,
                    metadata={"description": "combat (default); another ability for uneven contests, "
                                             "e.g. skill to flee."})
@@ -142,11 +165,16 @@ class BeutelFighter(BeutelParticipant):
 class BeutelCombatRequest(StrictSchema):
     attacker = fields.Nested(BeutelFighter, required=True)
     defender = fields.Nested(BeutelFighter, required=True)
+    injuring_abilities = fields.List(
+        Enum(ABILITIES), load_default=lambda: [Ability.COMBAT.value], validate=validate.Length(max=len(ABILITIES)),
+        metadata={"description": "Ruling 9: the abilities whose win injures (default [combat]); a world where "
+                                 "magic wounds adds magic (\"welche Effekte wie Verletzung ... durch Magie "
+                                 "hervorgerufen werden können\" is the group's decision)."})
 
     @validates_schema
     def _different_names(self, data, **kwargs):
         if "attacker" in data and "defender" in data and data["attacker"]["name"] == data["defender"]["name"]:
-            raise ValidationError({"name": ["must differ from the attacker's name"]}, field_name="defender")
+            raise ValidationError({"name": [say("must differ from the attacker's name")]}, field_name="defender")
 
 
 class BeutelInjuryRequest(BeutelNamed):
@@ -183,7 +211,7 @@ class BeutelHealingRequest(BeutelNamed):
     @validates_schema
     def _one_amount(self, data, **kwargs):
         if ("chances" in data) == ("draws" in data):
-            raise ValidationError("give either chances or draws (exactly one)", field_name="chances")
+            raise ValidationError(say("give either chances or draws (exactly one)"), field_name="chances")
         require_marbles(data, healing_draws(data))
 
 
@@ -217,91 +245,57 @@ class BeutelExperienceApplyRequest(StrictSchema):
                                metadata={"description": "Per marble drawn: a different colour, or null to keep it."})
 
 
-# --- results ------------------------------------------------------------------------------------
+# --- results: derived from the rules' dataclasses -------------------------------------------------
 
-def colour_list(description: str) -> fields.List:
-    return fields.List(fields.String(validate=validate.OneOf(COLOURS)), required=True,
-                       metadata={"description": description})
-
-
-class BeutelBagResult(ma.Schema):
-    red = fields.Integer(required=True)
-    green = fields.Integer(required=True)
-    blue = fields.Integer(required=True)
-    white = fields.Integer(required=True)
-    black = fields.Integer(required=True)
-
-
-class BeutelValidateBagResult(ma.Schema):
-    valid = fields.Boolean(required=True)
-    problems = fields.List(fields.String(), required=True, metadata={"description": "In the requested language."})
-    codes = fields.List(fields.String(validate=validate.OneOf(_values(BagProblem))), required=True,
-                        metadata={"description": "Machine-readable kind of each problem, same order."})
+RESULTS = ResultSchemas("Beutel", names={rules.Bag: "BeutelBagResult", rules.BagCheck: "BeutelValidateBagResult",
+                                         rules.ContestantResult: "BeutelContestant",
+                                         rules.Applied: "BeutelApplyResult"})
+BeutelValidateBagResult = RESULTS.of(rules.BagCheck)
+BeutelChallengeResult = RESULTS.of(rules.ChallengeResult)
+BeutelFirstAidResult = RESULTS.of(rules.FirstAidResult)
+BeutelContestResult = RESULTS.of(rules.ContestResult)
+BeutelCombatResult = RESULTS.of(rules.CombatResult)
+BeutelInjuryResult = RESULTS.of(rules.InjuryResult)
+BeutelMortalDangerResult = RESULTS.of(rules.MortalDangerResult)
+BeutelHealingResult = RESULTS.of(rules.HealingResult)
+BeutelExperienceResult = RESULTS.of(rules.ExperienceResult)
+BeutelApplyResult = RESULTS.of(rules.Applied)
 
 
-class BeutelChallengeResult(ma.Schema):
-    drawn = colour_list("The marbles drawn, in order.")
-    matching = fields.Integer(required=True, metadata={"description": "Marbles of the ability's colour."})
-    success = fields.Boolean(required=True)
-    unconscious = fields.Boolean(required=True, metadata={"description": "Ruling 1: every marble drawn is black."})
+# --- encounters (API.md §1.7) -------------------------------------------------------------------
+
+class BeutelEncounterSide(BeutelParticipant):
+    ability = Enum(ABILITIES, load_default=Ability.COMBAT.value,
+                   metadata={"description": "Kept for the whole fight (E4); combat (default) injures the loser."})
+    difficulty = Enum(DIFFICULTIES, load_default=Difficulty.NORMAL.value,
+                      metadata={"description": "Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."})
 
 
-class BeutelFirstAidResult(BeutelChallengeResult):
-    healing_draws = fields.Integer(required=True, metadata={"description": "Green marbles drawn on a success."})
+class BeutelAftermath(StrictSchema):
+    mortal_danger = Enum(_values(Danger), load_default=None, allow_none=True,
+                         metadata={"description": "E5: the danger each side unconscious at the end faces "
+                                                  "(one mortal-danger draw: low 1, clear 2, grave 3 marbles); "
+                                                  "null (default): no draw."})
 
 
-class BeutelContestant(ma.Schema):
-    name = fields.String(required=True)
-    ability = fields.String(required=True, validate=validate.OneOf(ABILITIES))
-    drawn = colour_list("The marbles drawn, in order.")
-    matching = fields.Integer(required=True)
-    unconscious = fields.Boolean(required=True)
+class BeutelEncounterRequest(EncounterFields):
+    sides = fields.List(fields.Nested(BeutelEncounterSide), required=True, validate=validate.Length(equal=2),
+                        metadata={"description": "Exactly two; each exchange is a `combat` with the first "
+                                                 "as attacker."})
+    aftermath = fields.Nested(BeutelAftermath, load_default=lambda: {"mortal_danger": None},
+                              metadata={"description": "What follows the fight (E5)."})
+
+    @validates_schema
+    def _sides_fit(self, data, **kwargs):
+        sides = data.get("sides") or []
+        if len(sides) == 2 and sides[0]["name"] == sides[1]["name"]:
+            raise ValidationError({1: {"name": ["must differ from the first side's name"]}}, field_name="sides")
+        danger = (data.get("aftermath") or {}).get("mortal_danger")
+        for index, side in enumerate(sides):
+            if danger is not None and sum(side["bag"].values()) < Danger(danger).draws:
+                raise ValidationError({index: {"bag": [f"holds {sum(side['bag'].values())} marbles, but the "
+                                                       f"aftermath draws {Danger(danger).draws}"]}},
+                                      field_name="sides")
 
 
-class BeutelContestResult(ma.Schema):
-    participants = fields.List(fields.Nested(BeutelContestant), required=True)
-    winner = fields.String(required=True, allow_none=True, metadata={"description": "null on a tie at the top."})
-    margin = fields.Integer(required=True,
-                            metadata={"description": "Winner's matching minus the next best; 0 on a tie."})
-
-
-class BeutelCombatInjury(ma.Schema):
-    target = fields.String(required=True)
-    severity = fields.String(required=True, validate=validate.OneOf(_values(Severity)))
-    drawn = colour_list("Marbles drawn from the loser's bag, each replaced by a black one.")
-    bag_after = fields.Nested(BeutelBagResult, required=True)
-
-
-class BeutelCombatResult(BeutelContestResult):
-    injury = fields.Nested(BeutelCombatInjury, required=True, allow_none=True)
-
-
-class BeutelInjuryResult(ma.Schema):
-    drawn = colour_list("Marbles drawn, each replaced by a black one.")
-    bag_after = fields.Nested(BeutelBagResult, required=True)
-
-
-class BeutelMortalDangerResult(ma.Schema):
-    drawn = colour_list("The marbles drawn.")
-    dies = fields.Boolean(required=True)
-
-
-class BeutelHealingResult(ma.Schema):
-    drawn = colour_list("The marbles drawn.")
-    black_drawn = fields.Integer(required=True)
-    choices_required = fields.Integer(required=True, metadata={
-        "description": "Colours `/healing/apply` needs (one per black marble); 0 when given up front."})
-    bag_after = fields.Nested(BeutelBagResult, required=True, allow_none=True,
-                              metadata={"description": "The healed bag when `replacements` were given, else null."})
-
-
-class BeutelExperienceResult(ma.Schema):
-    drawn = colour_list("The marbles drawn.")
-    choices_required = fields.Integer(required=True, metadata={
-        "description": "Entries `/experience/apply` needs (one per marble drawn); 0 when given up front."})
-    bag_after = fields.Nested(BeutelBagResult, required=True, allow_none=True,
-                              metadata={"description": "The new bag when `replacements` were given, else null."})
-
-
-class BeutelApplyResult(ma.Schema):
-    bag_after = fields.Nested(BeutelBagResult, required=True)
+BeutelEncounterResult = RESULTS.of(encounter.EncounterResult)

@@ -105,7 +105,7 @@ def _problem(finding: Finding, lang: str) -> str:
                           "%(expected)d white marbles required, the bag holds %(actual)d", finding.expected) % values
     if finding.problem is BagProblem.FREE:
         return t.ngettext("%(expected)d red, green or blue marble required, the bag holds %(actual)d",
-                          "%(expected)d red, green and blue marbles required, the bag holds %(actual)d",
+                          "%(expected)d red, green and blue marbles in all required, the bag holds %(actual)d",
                           finding.expected) % values
     return t.gettext("a new character has no black marbles, the bag holds %(actual)d") % values
 
@@ -114,14 +114,19 @@ def problems(findings: Sequence[Finding], lang: str) -> list[str]:
     return [_problem(finding, lang) for finding in findings]
 
 
-def _challenge_verdict(result: ChallengeResult | FirstAidResult, lang: str) -> str:
+def _subject(name: str | None, lang: str) -> str:
+    """The character as the subject after a colon ("Nur Schwarz gezogen: Konstantin wird …")."""
+    return name or translations(lang).pgettext("subject after a colon", "the character")
+
+
+def _challenge_verdict(result: ChallengeResult | FirstAidResult, name: str | None, lang: str) -> str:
     t = translations(lang)
-    if result.unconscious:
-        return t.gettext("Only black marbles: unconscious.")
+    if result.unconscious:  # ruling 1
+        return t.gettext("Only black drawn: %(name)s falls unconscious.") % {"name": _subject(name, lang)}
     return t.pgettext("challenge", "Success.") if result.success else t.pgettext("challenge", "Failure.")
 
 
-def challenge(result: ChallengeResult, ability: Ability, difficulty: Difficulty, name: str | None,
+def challenge(result: ChallengeResult | FirstAidResult, ability: Ability, difficulty: Difficulty, name: str | None,
               lang: str) -> str:
     t = translations(lang)
     values = {"who": _who(name, lang), "marbles": marbles(result.drawn, lang),
@@ -132,7 +137,7 @@ def challenge(result: ChallengeResult, ability: Ability, difficulty: Difficulty,
         line = t.gettext("%(who)s draws %(marbles)s in an especially hard %(ability)s challenge.") % values
     else:
         line = t.gettext("%(who)s draws %(marbles)s in a normal %(ability)s challenge.") % values
-    return f"{line} {_challenge_verdict(result, lang)}"
+    return f"{line} {_challenge_verdict(result, name, lang)}"
 
 
 def first_aid(result: FirstAidResult, difficulty: Difficulty, name: str | None, lang: str) -> str:
@@ -144,7 +149,7 @@ def first_aid(result: FirstAidResult, difficulty: Difficulty, name: str | None, 
     return f"{line} {draws}"
 
 
-def _contestants(result: ContestResult, lang: str) -> str:
+def _contestants(result: ContestResult | CombatResult, lang: str) -> str:
     t = translations(lang)
     lines = []
     for participant in result.participants:
@@ -157,12 +162,18 @@ def _contestants(result: ContestResult, lang: str) -> str:
     return "; ".join(lines)
 
 
-def _contest_verdict(result: ContestResult, lang: str) -> str:
+def _contest_verdict(result: ContestResult | CombatResult, lang: str) -> str:
     t = translations(lang)
     if result.winner is None:
         return t.gettext("A tie: nobody prevails.")
+    values = {"winner": result.winner, "number": number(result.margin, lang),
+              "side": getattr(result, "winning_side", None)}
+    if values["side"] and values["side"] != result.winner:  # ruling 8: the winner's side prevails
+        return t.ngettext("%(winner)s prevails for the side “%(side)s” by one marble.",
+                          "%(winner)s prevails for the side “%(side)s” by %(number)s marbles.",
+                          result.margin) % values
     return t.ngettext("%(winner)s prevails by one marble.", "%(winner)s prevails by %(number)s marbles.",
-                      result.margin) % {"winner": result.winner, "number": number(result.margin, lang)}
+                      result.margin) % values
 
 
 def contest(result: ContestResult, lang: str) -> str:
@@ -170,31 +181,58 @@ def contest(result: ContestResult, lang: str) -> str:
     return f"{head} {_contest_verdict(result, lang)}"
 
 
-def combat(result: CombatResult, lang: str) -> str:
+def combat(result: CombatResult, lang: str, injuring: frozenset[Ability] = frozenset({Ability.COMBAT})) -> str:
     t = translations(lang)
-    sentences = [t.gettext("Exchange of blows: %(contestants)s.") % {"contestants": _contestants(result, lang)},
-                 _contest_verdict(result, lang)]
+    sentences = [t.gettext("Exchange of blows: %(contestants)s.") % {"contestants": _contestants(result, lang)}]
     wound = result.injury
     if wound is None:
-        if result.winner is not None:
-            sentences.append(t.gettext("The winner did not fight, nobody is injured."))
+        if result.winner is None:
+            sentences.append(_contest_verdict(result, lang))
+        else:
+            sentences.append(_harmless_win(result, injuring, lang))
         return " ".join(sentences)
+    sentences.append(_contest_verdict(result, lang))
     values = {"target": wound.target, "severity": t.pgettext("severity", SEVERITIES[wound.severity]),
               "marbles": marbles(wound.drawn, lang)}
-    sentences.append(t.ngettext("%(target)s suffers a %(severity)s injury: %(marbles)s replaced by a black one.",
-                                "%(target)s suffers a %(severity)s injury: %(marbles)s replaced by black ones.",
-                                len(wound.drawn)) % values)
+    if all(colour is Colour.BLACK for colour in wound.drawn):  # "da eine ja bereits schwarz war"
+        sentences.append(t.ngettext("%(target)s suffers a %(severity)s injury: %(marbles)s drawn, it stays black.",
+                                    "%(target)s suffers a %(severity)s injury: %(marbles)s drawn, they stay black.",
+                                    len(wound.drawn)) % values)
+    else:
+        sentences.append(t.ngettext("%(target)s suffers a %(severity)s injury: %(marbles)s replaced by a black one.",
+                                    "%(target)s suffers a %(severity)s injury: %(marbles)s replaced by black ones.",
+                                    len(wound.drawn)) % values)
     return " ".join(sentences)
+
+
+def _harmless_win(result: CombatResult, injuring: frozenset[Ability], lang: str) -> str:
+    """Rulings 3 and 9: the winner used an ability that does not injure (fled, dodged)."""
+    t = translations(lang)
+    ability = next(p.ability for p in result.participants if p.name == result.winner)
+    values = {"winner": result.winner, "ability": t.pgettext("ability", ABILITIES[ability])}
+    if injuring == frozenset({Ability.COMBAT}):
+        return t.gettext("%(winner)s wins with %(ability)s, not combat: nobody is injured.") % values
+    return t.gettext("%(winner)s wins with %(ability)s, which injures nobody here: nobody is injured.") % values
 
 
 def injury(result: InjuryResult, severity: Severity, name: str | None, lang: str) -> str:
     t = translations(lang)
+    drawn = len(result.drawn)
     values = {"who": _who(name, lang), "severity": t.pgettext("severity", SEVERITIES[severity]),
-              "marbles": marbles(result.drawn, lang), "blacks": result.bag_after.black}
-    return t.ngettext("%(who)s suffers a %(severity)s injury and draws %(marbles)s; it is replaced by a black one, "
-                      "the bag now holds %(blacks)d black.",
-                      "%(who)s suffers a %(severity)s injury and draws %(marbles)s; each is replaced by a black "
-                      "one, the bag now holds %(blacks)d black.", len(result.drawn)) % values
+              "marbles": marbles(result.drawn, lang), "number": number(drawn, lang)}
+    head = t.gettext("%(who)s suffers a %(severity)s injury and draws %(marbles)s") % values
+    if all(colour is Colour.BLACK for colour in result.drawn):
+        replaced = t.ngettext("it stays black", "they stay black", drawn)
+    elif drawn == 1:
+        replaced = t.gettext("it is replaced by a black one")
+    elif drawn == 2:
+        replaced = t.gettext("both are replaced by black ones")
+    else:
+        replaced = t.gettext("all %(number)s are replaced by black ones") % values
+    blacks = result.bag_after.black
+    tail = t.ngettext("so the bag now holds %(count)d black marble", "so the bag now holds %(count)d black marbles",
+                      blacks) % {"count": blacks}
+    return t.gettext("%(head)s; %(replaced)s, %(tail)s.") % {"head": head, "replaced": replaced, "tail": tail}
 
 
 def mortal_danger(result: MortalDangerResult, name: str | None, lang: str) -> str:
@@ -204,7 +242,7 @@ def mortal_danger(result: MortalDangerResult, name: str | None, lang: str) -> st
     head = t.gettext("%(who)s is in mortal danger and draws %(marbles)s.") % values
     drawn = len(result.drawn)
     if result.dies:
-        verdict = t.ngettext("It is black: %(name)s dies.", "A black marble is among them: %(name)s dies.",
+        verdict = t.ngettext("It is black: %(name)s dies.", "There is black among them: %(name)s dies.",
                              drawn) % values
     else:
         verdict = t.ngettext("It is not black: %(name)s survives.",
@@ -221,9 +259,13 @@ def healing(result: HealingResult, name: str | None, lang: str) -> str:
         outcome = t.ngettext("It is not black: no healing.", "No black marble among them: no healing.",
                              len(result.drawn))
     elif result.bag_after is None:
-        outcome = t.ngettext("The black marble may be replaced by a red, green or blue one.",
-                             "The %(count)d black marbles may be replaced by red, green or blue ones.",
-                             blacks) % {"count": blacks}
+        if blacks == 1:
+            outcome = t.gettext("The black marble may be replaced by a red, green or blue one.")
+        elif blacks == 2:
+            outcome = t.gettext("Both black marbles may be replaced by red, green or blue ones.")
+        else:
+            outcome = t.gettext("All %(number)s black marbles may be replaced by red, green or blue ones.") % {
+                "number": number(blacks, lang)}
     else:
         outcome = t.ngettext("The black marble is replaced; the bag now holds %(bag)s.",
                              "The black marbles are replaced; the bag now holds %(bag)s.",
@@ -249,3 +291,31 @@ def applied(kind: str, before: Bag, after: Bag, lang: str) -> str:
     if kind == "healing":
         return t.gettext("Healing applied: the bag held %(before)s, now %(after)s.") % values
     return t.gettext("Experience applied: the bag held %(before)s, now %(after)s.") % values
+
+
+def encounter(result, lang: str) -> str:
+    """"Legionär wins after 6 exchanges; Affenmensch is unconscious." plus the aftermath draws."""
+    t = translations(lang)
+    values = {"count": result.exchanges}
+    fallen = [side.name for side in result.end if side.unconscious]
+    if result.outcome == "both_out":
+        line = t.ngettext("After %(count)d exchange both fall unconscious.",
+                          "After %(count)d exchanges both fall unconscious.", result.exchanges) % values
+    elif result.outcome.startswith("wins:"):
+        values.update(winner=result.outcome[len("wins:"):], loser=fallen[0])
+        line = t.ngettext("%(winner)s wins after %(count)d exchange; %(loser)s is unconscious.",
+                          "%(winner)s wins after %(count)d exchanges; %(loser)s is unconscious.",
+                          result.exchanges) % values
+    elif result.outcome == "stalemate":
+        line = t.ngettext("After %(count)d exchange nothing can change any more: a stalemate.",
+                          "After %(count)d exchanges nothing can change any more: a stalemate.",
+                          result.exchanges) % values
+    else:
+        line = t.ngettext("After %(count)d exchange the fight is still undecided.",
+                          "After %(count)d exchanges the fight is still undecided.", result.exchanges) % values
+    sentences = [line]
+    for draw in result.aftermath:
+        values = {"name": draw.name, "marbles": marbles(draw.drawn, lang)}
+        sentences.append(t.gettext("In mortal danger %(name)s draws %(marbles)s and dies.") % values if draw.dies
+                         else t.gettext("In mortal danger %(name)s draws %(marbles)s and survives.") % values)
+    return " ".join(sentences)

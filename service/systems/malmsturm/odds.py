@@ -67,7 +67,7 @@ def _attack_outcome(hit: bool, taken_out: bool, consequence: bool) -> str:
 def attack(attacker: Attacker, defender: Defender, *, take_consequence_early: bool = False,
            dice: int = DICE, defend: bool = True, difficulty: int = 0) -> Odds:
     attack_base = attacker.skill + attacker.modifier
-    if defend:
+    if defend and defender.skill is not None:
         margins = _difference(attack_base, defender.skill + defender.modifier, dice)
     else:  # ruling 5: no defense roll, the attack meets a fixed difficulty
         margins = {attack_base + value - difficulty: p for value, p in fudge_sum(dice).items()}
@@ -79,12 +79,12 @@ def attack(attacker: Attacker, defender: Defender, *, take_consequence_early: bo
         outcome_pairs.append((_attack_outcome(shifts >= 1, hit.taken_out, hit.consequence is not None), p))
         shift_pairs.append((shifts, p))
     outcomes = from_pairs(outcome_pairs)
-    shifts = from_pairs(shift_pairs)
+    shift_distribution = from_pairs(shift_pairs)
     return Odds(
         outcomes={name: outcomes.get(name, Fraction(0))
                   for name in ("hit", "miss", "consequence", "taken_out")},
-        distributions={"shifts": shifts},
-        expected={"shifts": mean(shifts)},
+        distributions={"shifts": shift_distribution},
+        expected={"shifts": mean(shift_distribution)},
     )
 
 

@@ -137,7 +137,12 @@ def attack(body, source, lang):
     Unkonzentriert; intimidate Eingeschüchtert, Verunsichert, Verängstigt; charm Kooperativ, Verliebt;
     push Aus dem Gleichgewicht gebracht, Stolpern; persuade Überredet, ein Auge zudrücken), in German,
     English and `lang`. Ruling 6: the consequences and their recovery times are listed in
-    `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4).
+    `/v1/systems`. Ruling 7: `dice` dF per roll (1..8, default 4). Ruling 8: a consequence's severity
+    (leicht/mittel/schwer) is the defender's choice with the GM ("Normalerweise bestimmt der
+    Verteidiger selbst"); it changes no numbers, only the recovery time, and the count decides;
+    invoking one ("Eine Konsequenz funktioniert wie ein Aspekt") is entered as `modifier`. Ruling 9:
+    `/v1/systems` lists the defender's skills per attack kind (`attack_skills`, the text's table:
+    Ausweichen, Menschenkenntnis/Wahrnehmung, Nerven behalten, Körperbeherrschung).
     """
     result = rules.attack(attacker(body), defender(body), source,
                           take_consequence_early=body["take_consequence_early"], lang=lang, dice=body["dice"],
@@ -288,6 +293,7 @@ SYSTEM = System(
               "körperlich verletzen": "harm", "täuschen": "deceive", "einschüchtern": "intimidate",
               "becircen": "charm", "wegstoßen": "push", "überreden": "persuade"},
     extra={"consequences": [plain(severity) for severity in rules.SEVERITIES],
+           "attack_skills": {attack.value: skills for attack, skills in rules.ATTACK_SKILLS.items()},
            "consequence_examples": {attack.value: [plain(example) for example in examples]
                                     for attack, examples in rules.CONSEQUENCE_EXAMPLES.items()}},
     operations=(

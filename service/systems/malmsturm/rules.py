@@ -7,11 +7,13 @@ Spektrum von -4 bis +4 um das Ausgangsniveau."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
+from typing import Literal
 
 from service.platform.catalogs import marked, translations
 from service.platform.randomness import RandomSource
+from service.platform.results import described
 
 DICE = 4  # ruling 7: "meistens 4" FUDGE dice; any operation may set 1..8
 MAX_DICE = 8
@@ -27,7 +29,7 @@ class Rung:
     value: int
     de: str
     en: str
-    open_end: str | None = None  # "below": also every lower total; "above": every higher one
+    open_end: Literal["below", "above"] | None = None  # "below": also every lower total; "above": every higher one
 
 
 LADDER = (
@@ -61,7 +63,8 @@ def label(total: int, lang: str) -> str:
 class LadderLevel:
     value: int
     label: str
-    open_end: str | None
+    open_end: Literal["below", "above"] | None = field(metadata=described(
+                       "below/above: the level also covers every lower/higher total."))
 
 
 @dataclass(frozen=True)
@@ -95,10 +98,10 @@ def roll(base: int, source: RandomSource, lang: str, dice: int = DICE) -> Roll:
 class ActionResult:
     dice: list[int]
     total: int
-    label: str
+    label: str = field(metadata=described("The total's ladder label in `lang`."))
     success: bool
-    shifts: int
-    margin: int  # total - difficulty, negative on a failure
+    shifts: int = field(metadata=described("Erfolge: total − difficulty, 0 on a failure."))
+    margin: int = field(metadata=described("total − difficulty (negative on a failure)."))
 
 
 def action(skill: int, difficulty: int, source: RandomSource, *, modifier: int = 0,
@@ -131,11 +134,11 @@ class ContestSide:
 class ContestResult:
     a: ContestSide
     b: ContestSide
-    winner: str | None
-    shifts: int
+    winner: Literal["a", "b"] | None
+    shifts: int = field(metadata=described("Difference of the totals (0 on a tie)."))
 
 
-def winner_of(a_total: int, b_total: int) -> str | None:
+def winner_of(a_total: int, b_total: int) -> Literal["a", "b"] | None:
     """"Um einen Erfolg zu erzielen, muss das eigene Ergebnis mindestens eine Stufe über dem des
     Konkurrenten liegen." Equal totals: nobody wins."""
     if a_total >= b_total + 1:
@@ -172,7 +175,7 @@ class InitiativeEntry:
     dice: list[int]
     total: int
     label: str
-    roll_offs: list[list[int]]  # the dF of each roll-off this participant took part in
+    roll_offs: list[list[int]] = field(metadata=described("The 4dF of each roll-off this participant took part in."))
 
 
 @dataclass(frozen=True)
@@ -263,6 +266,17 @@ def _examples(german: tuple[str, ...], english: tuple[str, ...]) -> tuple[Conseq
 
 # The attack table of the text, column "Beispiele für Konsequenzen" (ruling 5: suggestions), German
 # as the text writes it and English.
+# Ruling 9: the text's attack table, per attack kind the attacker's and the defender's skills
+# ("jemanden körperlich verletzen | Nahkampf / Fernkampf | Ausweichen | ...").
+ATTACK_SKILLS = {
+    AttackType.HARM: {"attacker": ["Nahkampf", "Fernkampf"], "defender": ["Ausweichen"]},
+    AttackType.DECEIVE: {"attacker": ["Bluffen"], "defender": ["Menschenkenntnis", "Wahrnehmung"]},
+    AttackType.INTIMIDATE: {"attacker": ["Einschüchtern"], "defender": ["Nerven behalten"]},
+    AttackType.CHARM: {"attacker": ["Charisma", "Überreden"], "defender": ["Nerven behalten"]},
+    AttackType.PUSH: {"attacker": ["Körperbeherrschung"], "defender": ["Körperbeherrschung"]},
+    AttackType.PERSUADE: {"attacker": ["Überreden"], "defender": ["Menschenkenntnis"]},
+}
+
 CONSEQUENCE_EXAMPLES = {
     AttackType.HARM: _examples(("Körperliche Verwundung",), (marked("consequence", "physical wound"),)),
     AttackType.DECEIVE: _examples(
@@ -284,9 +298,9 @@ CONSEQUENCE_EXAMPLES = {
 
 @dataclass(frozen=True)
 class SuggestedConsequence:
-    de: str
+    de: str = field(metadata=described("As the rules text writes it, e.g. Getäuscht."))
     en: str
-    label: str  # in the language of the response
+    label: str = field(metadata=described("In `lang`."))
 
 
 def suggested_consequences(attack: AttackType, lang: str) -> list[SuggestedConsequence]:
@@ -364,15 +378,18 @@ class AttackResult:
     attacker: ContestSide
     defender: ContestSide
     hit: bool
-    shifts: int
+    shifts: int = field(metadata=described("Attacker's total − defender's, 0 on a miss."))
     track: Track
     stress_after: Stress
     consequence_required: bool
     consequence_reason: ConsequenceReason | None
     consequences_after: int
     taken_out: bool
-    defended: bool  # False: no defense roll, the defender's side shows the difficulty met
-    suggested_consequences: list[SuggestedConsequence]  # empty unless a consequence is required
+    defended: bool = field(metadata=described(
+        "false: no defense roll (`defend: false`); `defender` shows the difficulty met, no dice."))
+    suggested_consequences: list[SuggestedConsequence] = field(metadata=described(
+                       "When a consequence is required: the text's examples for this kind of attack (ruling 5), as "
+                       "suggestions; else empty."))
 
 
 @dataclass(frozen=True)
@@ -415,7 +432,7 @@ def attack(attacker: Attacker, defender: Defender, source: RandomSource, *,
     "der angegriffene kann sich mit einem Fertigkeitswurf verteidigen" – a defender who does not
     (``defend=False``) rolls nothing, and the attack meets the fixed ``difficulty`` instead."""
     attack_roll = _side(Contender(attacker.skill, attacker.modifier, attacker.name), source, lang, dice)
-    if defend:
+    if defend and defender.skill is not None:
         defence_roll = _side(Contender(defender.skill, defender.modifier, defender.name), source, lang, dice)
     else:
         defence_roll = ContestSide(defender.name, [], difficulty, label(difficulty, lang))

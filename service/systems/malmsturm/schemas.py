@@ -8,14 +8,15 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import LengthAtMost
+from service.platform.messages import say
+from service.platform.results import ResultSchemas
 from service.platform.schemas import EncounterFields
+from service.systems.malmsturm import rules
 from service.systems.malmsturm.rules import (
     CONSEQUENCES_TO_TAKE_OUT,
     DICE,
     MAX_DICE,
     AttackType,
-    ConsequenceReason,
-    Track,
 )
 
 LEVEL_MIN, LEVEL_MAX = -10, 20
@@ -31,9 +32,10 @@ class LadderRange(validate.Range):
 
     def __call__(self, value):
         if not LEVEL_MIN <= value <= LEVEL_MAX:
-            raise ValidationError(
-                f"must be between {LEVEL_MIN} and +{LEVEL_MAX}: the ladder runs from −4 (hoffnungslos) "
-                f"to +6 (Weltklasse) and beyond (unvergleichlich); values further out are refused")
+            raise ValidationError(say(
+                "must be between %(min)s and +%(max)s: the ladder runs from −4 (hoffnungslos) to +6 "
+                "(Weltklasse) and beyond (unvergleichlich); values further out are refused",
+                min=LEVEL_MIN, max=LEVEL_MAX))
         return value
 
 
@@ -88,7 +90,7 @@ class MalmInitiativeRequest(StrictSchema):
         for index, participant in enumerate(data.get("participants", [])):
             if participant["name"] in seen:
                 raise ValidationError({"participants": {index: {"name": [
-                    f"duplicate name {participant['name']!r}: names must be unique"]}}})
+                    say("duplicate name “%(name)s”: names must be unique", name=participant["name"])]}}})
             seen.add(participant["name"])
 
 
@@ -101,7 +103,7 @@ class MalmStressTrackSchema(StrictSchema):
     @validates_schema
     def _current_within_max(self, data, **kwargs):
         if "current" in data and "max" in data and data["current"] > data["max"]:
-            raise ValidationError(f"must be at most max ({data['max']})", field_name="current")
+            raise ValidationError(say("must be at most max (%(max)s)", max=data["max"]), field_name="current")
 
 
 class MalmStressSchema(StrictSchema):
@@ -146,97 +148,23 @@ class MalmAttackRequest(StrictSchema):
     @validates_schema
     def _defense_fits(self, data, **kwargs):
         if data.get("defend", True) and (data.get("defender") or {}).get("skill", 0) is None:
-            raise ValidationError({"defender": {"skill": ["a defender who defends needs a skill (or set "
-                                                          "defend: false)"]}})
+            raise ValidationError({"defender": {"skill": [say("a defender who defends needs a skill (or set "
+                                                              "defend: false)")]}})
         if data.get("defend", True) and data.get("difficulty"):
-            raise ValidationError("the difficulty applies only to an attack with defend: false",
+            raise ValidationError(say("the difficulty applies only to an attack with defend: false"),
                                   field_name="difficulty")
 
 
-# --- results -------------------------------------------------------------------------------------
+# --- results: derived from the rules' dataclasses -------------------------------------------------
 
-class MalmLadderLevel(ma.Schema):
-    value = fields.Integer(required=True)
-    label = fields.String(required=True)
-    open_end = fields.String(required=True, allow_none=True, validate=validate.OneOf(["below", "above"]),
-                             metadata={"description": "below/above: the level also covers every lower/higher total."})
-
-
-class MalmLadderResult(ma.Schema):
-    levels = fields.List(fields.Nested(MalmLadderLevel), required=True)
-
-
-class MalmActionResult(ma.Schema):
-    dice = fields.List(fields.Integer(), required=True)
-    total = fields.Integer(required=True)
-    label = fields.String(required=True, metadata={"description": "The total's ladder label in `lang`."})
-    success = fields.Boolean(required=True)
-    shifts = fields.Integer(required=True, metadata={"description": "Erfolge: total − difficulty, 0 on a failure."})
-    margin = fields.Integer(required=True, metadata={"description": "total − difficulty (negative on a failure)."})
-
-
-class MalmRollSide(ma.Schema):
-    name = fields.String(required=True, allow_none=True)
-    dice = fields.List(fields.Integer(), required=True)
-    total = fields.Integer(required=True)
-    label = fields.String(required=True)
-
-
-class MalmContestResult(ma.Schema):
-    a = fields.Nested(MalmRollSide, required=True)
-    b = fields.Nested(MalmRollSide, required=True)
-    winner = fields.String(required=True, allow_none=True, validate=validate.OneOf(["a", "b"]))
-    shifts = fields.Integer(required=True, metadata={"description": "Difference of the totals (0 on a tie)."})
-
-
-class MalmInitiativeEntry(ma.Schema):
-    name = fields.String(required=True)
-    intuition = fields.Integer(required=True)
-    dice = fields.List(fields.Integer(), required=True)
-    total = fields.Integer(required=True)
-    label = fields.String(required=True)
-    roll_offs = fields.List(fields.List(fields.Integer()), required=True,
-                            metadata={"description": "The 4dF of each roll-off this participant took part in."})
-
-
-class MalmInitiativeResult(ma.Schema):
-    order = fields.List(fields.Nested(MalmInitiativeEntry), required=True)
-
-
-class MalmStressTrackResult(ma.Schema):
-    current = fields.Integer(required=True)
-    max = fields.Integer(required=True)
-
-
-class MalmStressResult(ma.Schema):
-    physical = fields.Nested(MalmStressTrackResult, required=True)
-    mental = fields.Nested(MalmStressTrackResult, required=True)
-
-
-class MalmSuggestedConsequence(ma.Schema):
-    de = fields.String(required=True, metadata={"description": "As the rules text writes it, e.g. Getäuscht."})
-    en = fields.String(required=True)
-    label = fields.String(required=True, metadata={"description": "In `lang`."})
-
-
-class MalmAttackResult(ma.Schema):
-    attacker = fields.Nested(MalmRollSide, required=True)
-    defender = fields.Nested(MalmRollSide, required=True)
-    hit = fields.Boolean(required=True)
-    shifts = fields.Integer(required=True, metadata={"description": "Attacker's total − defender's, 0 on a miss."})
-    track = fields.String(required=True, validate=validate.OneOf([t.value for t in Track]))
-    stress_after = fields.Nested(MalmStressResult, required=True)
-    consequence_required = fields.Boolean(required=True)
-    consequence_reason = fields.String(required=True, allow_none=True,
-                                       validate=validate.OneOf([r.value for r in ConsequenceReason]))
-    consequences_after = fields.Integer(required=True)
-    taken_out = fields.Boolean(required=True)
-    defended = fields.Boolean(required=True, metadata={
-        "description": "false: no defense roll (`defend: false`); `defender` shows the difficulty met, no dice."})
-    suggested_consequences = fields.List(
-        fields.Nested(MalmSuggestedConsequence), required=True,
-        metadata={"description": "When a consequence is required: the text's examples for this kind of attack "
-                                 "(ruling 5), as suggestions; else empty."})
+RESULTS = ResultSchemas("Malm", names={rules.ContestSide: "MalmRollSide", rules.StressTrack: "MalmStressTrackResult",
+                                       rules.Stress: "MalmStressResult"})
+MalmLadderResult = RESULTS.of(rules.LadderResult)
+MalmActionResult = RESULTS.of(rules.ActionResult)
+MalmContestResult = RESULTS.of(rules.ContestResult)
+MalmInitiativeResult = RESULTS.of(rules.InitiativeResult)
+MalmAttackResult = RESULTS.of(rules.AttackResult)
+MalmStressResult = RESULTS.of(rules.Stress)
 
 
 # --- encounters (API.md §1.7, RULINGS.md "Encounters", Malmsturm E1–E5) ----------------------------
@@ -263,7 +191,7 @@ class MalmOrderField(fields.Field):
             return value
         if (not isinstance(value, list) or len(value) > 2 * ENCOUNTER_MAX_MEMBERS
                 or not all(isinstance(name, str) and 1 <= len(name) <= 64 for name in value)):
-            raise ValidationError("must be \"initiative\" or a list of the members' names in order of action")
+            raise ValidationError(say("must be “initiative” or a list of the members' names in order of action"))
         return list(value)
 
 
@@ -276,7 +204,7 @@ class MalmEncounterTrackSchema(StrictSchema):
     @validates_schema
     def _current_within_max(self, data, **kwargs):
         if "current" in data and "max" in data and data["current"] > data["max"]:
-            raise ValidationError(f"must be at most max ({data['max']})", field_name="current")
+            raise ValidationError(say("must be at most max (%(max)s)", max=data["max"]), field_name="current")
 
 
 class MalmEncounterStressSchema(StrictSchema):
@@ -345,28 +273,29 @@ class MalmEncounterRequest(EncounterFields):
         if len(sides) != 2:
             return
         if sides[0]["name"] == sides[1]["name"]:
-            raise ValidationError({"sides": {1: {"name": ["the two sides need different names"]}}})
+            raise ValidationError({"sides": {1: {"name": [say("the two sides need different names")]}}})
         names = [member["name"] for side in sides for member in side["members"]]
         for index, name in enumerate(names):
             if name in names[:index]:
-                raise ValidationError(f"duplicate member name {name!r}: names must be unique", field_name="sides")
+                raise ValidationError(say("duplicate member name “%(name)s”: names must be unique", name=name),
+                                      field_name="sides")
         order = data.get("order", INITIATIVE)
         if order == INITIATIVE and len(names) != 2:
-            raise ValidationError("initiative is allowed for 1 v 1 only; give the order as a list of the "
-                                  "members' names", field_name="order")
+            raise ValidationError(say("initiative is allowed for 1 v 1 only; give the order as a list of the "
+                                      "members' names"), field_name="order")
         if order != INITIATIVE and sorted(order) != sorted(names):
-            raise ValidationError("must name every member of both sides exactly once", field_name="order")
+            raise ValidationError(say("must name every member of both sides exactly once"), field_name="order")
         concede = (data.get("policy") or {}).get("concede_at_consequences", {})
         side_names = [side["name"] for side in sides]
         for key, threshold in concede.items():
             if key not in side_names:
                 raise ValidationError({"policy": {"concede_at_consequences": [
-                    f"unknown side {key!r}: keys are side names"]}})
+                    say("unknown side “%(name)s”: keys are side names", name=key)]}})
             side = sides[side_names.index(key)]
             if any(member["consequences"] >= threshold for member in side["members"]):
                 raise ValidationError({"policy": {"concede_at_consequences": [
-                    f"a member of {key!r} already holds {threshold} consequences: the side would concede "
-                    "before the conflict starts"]}})
+                    say("a member of “%(name)s” already holds %(count)s consequences: the side would concede "
+                        "before the conflict starts", name=key, count=threshold)]}})
 
 
 class MalmEncounterMemberEnd(ma.Schema):

@@ -101,18 +101,34 @@ def _attack_outcome(result: AttackResult, defender: str, lang: str) -> list[str]
     track = result.stress_after.track(result.track)
     values = {"count": result.shifts, "track": _track(result.track, lang), "defender": defender,
               "current": track.current, "max": track.max}
-    sentences = [t.ngettext("A hit with one shift of %(track)s.", "A hit with %(count)d shifts of %(track)s.",
-                            result.shifts) % values]
+    if result.consequence_reason is ConsequenceReason.TAKEN_EARLY:
+        sentences = [t.ngettext("A hit with one shift.", "A hit with %(count)d shifts.", result.shifts) % values]
+    elif result.track is Track.PHYSICAL:
+        sentences = [t.ngettext("A hit with one shift: %(defender)s loses one point of physical stress.",
+                                "A hit with %(count)d shifts: %(defender)s loses %(count)d points of physical "
+                                "stress.", result.shifts) % values]
+    else:
+        sentences = [t.ngettext("A hit with one shift: %(defender)s loses one point of mental stress.",
+                                "A hit with %(count)d shifts: %(defender)s loses %(count)d points of mental "
+                                "stress.", result.shifts) % values]
     if result.consequence_reason is ConsequenceReason.TAKEN_EARLY:
         sentences.append(t.gettext("%(defender)s takes a consequence instead.") % values)
     elif result.consequence_reason is ConsequenceReason.STRESS_SPENT:
         sentences.append(t.gettext("The stress is spent: %(defender)s takes a consequence, and the track "
                                    "refills to %(max)d.") % values)
+    elif not result.taken_out and result.track is Track.PHYSICAL:
+        sentences.append(t.ngettext("%(defender)s has %(current)d of %(max)d point of physical stress left.",
+                                    "%(defender)s has %(current)d of %(max)d points of physical stress left.",
+                                    track.max) % values)
     elif not result.taken_out:
-        sentences.append(t.gettext("%(defender)s has %(current)d of %(max)d left.") % values)
-    if result.suggested_consequences:
-        sentences.append(t.gettext("Suggested: %(consequences)s.") % {
-            "consequences": ", ".join(suggestion.label for suggestion in result.suggested_consequences)})
+        sentences.append(t.ngettext("%(defender)s has %(current)d of %(max)d point of mental stress left.",
+                                    "%(defender)s has %(current)d of %(max)d points of mental stress left.",
+                                    track.max) % values)
+    suggested = result.suggested_consequences
+    if suggested:
+        sentences.append(t.ngettext("Suggested: %(consequences)s.", "Suggested: %(consequences)s.",
+                                    len(suggested)) % {
+            "consequences": ", ".join(suggestion.label for suggestion in suggested)})
     if result.taken_out:
         if result.consequence_required:
             sentences.append(t.gettext("%(defender)s is taken out of the conflict.") % values)

@@ -102,13 +102,14 @@ def _wins_by_net(winner_dice: int, loser_dice: int, loser_rescue: int) -> tuple[
     return ways, thirds * 2**trials
 
 
-def _catastrophe_stays(dice: int, opponent_dice: int, rescue_dice: int, can_lose: bool) -> dict[int, Fraction]:
-    """P(a side ends with a catastrophe): its dice all show 1 (so it has no success), and either the
-    opponent has none either (a 0:0 tie, nothing is rescued) or it loses and no rescue die succeeds.
-    A side that cannot lose (the attacker in defense mode) keeps it. Value 1 = a catastrophe."""
-    opponent_fails = Fraction(1, 2**opponent_dice)
-    kept = opponent_fails + (1 - opponent_fails) * Fraction(1, 2**rescue_dice) if can_lose else Fraction(1)
-    p = _all_ones(dice) * kept
+def _catastrophe_stays(dice: int, opponent_dice: int, rescue_dice: int, rescues: bool) -> dict[int, Fraction]:
+    """P(a side ends with a catastrophe): its dice all show 1 (so it has no success), it loses (the
+    opponent has a success: ruling 8, a 0:0 tie is no failure, so no catastrophe for either side),
+    and no rescue die succeeds. ``rescues``: the side rolls its rescue dice after the loss (not the
+    attacker whose attack is repelled in defense mode). Value 1 = a catastrophe."""
+    opponent_succeeds = 1 - Fraction(1, 2**opponent_dice)
+    unrescued = Fraction(1, 2**rescue_dice) if rescues else Fraction(1)
+    p = _all_ones(dice) * opponent_succeeds * unrescued
     return {0: 1 - p, 1: p}
 
 

@@ -66,9 +66,12 @@ def comparison(body, source, lang):
     rescue dice (after the two pools); each rescue success cancels one of the winner's net successes,
     reaching 0 makes a tie, never a win; a tie is no failure, so the rescued side's catastrophe (every
     die 1) is gone too. Short of a tie, the first rescue success averts the side's catastrophe instead
-    and the others cancel (`rescue.catastrophe_averted`). Each side's `catastrophe` is its own roll of
-    only ones that no rescue averted. Ruling 7: `narrator` is the loser (its `name`, or `a`/`b`), `gm`
-    on a tie or a repelled attack.
+    and the others cancel (`rescue.catastrophe_averted`). Ruling 8: only the loser can suffer a
+    catastrophe: a side's `catastrophe` is its own roll of only ones, on a loss, that no rescue averted
+    (a 0:0 tie of ones is none for either side); the chat line says it before any rescue. Ruling 7
+    ("Bei Vergleichen hat grundsätzlich der Verlierer das Recht"): `narrator` is the loser (its `name`,
+    or `a`/`b`), in defense mode too: a repelled attack is narrated by the attacker; `gm` on a tie.
+    Ruling 9: a pool's `penalty_dice` are the dice the GM takes away ("Gegner schwächen").
     """
     result = rules.comparison(pool(body["a"]), pool(body["b"]), source, mode=rules.Mode(body["mode"]))
     return result, text.comparison(result, lang)
@@ -79,8 +82,9 @@ def comparison_odds(body):
 
     Outcomes `a`, `b` and `tie` after the loser's rescue dice (in defense mode `b` is always 0);
     distributions `net` (0 = tie), `effects`, `successes_a`, `successes_b`, and `catastrophe_a`,
-    `catastrophe_b` (1: the side ends with a catastrophe no rescue averted, ruling 3: a rescue short
-    of a tie spends its first success on the catastrophe, so `net` counts it). Same rulings as
+    `catastrophe_b` (1: the side ends with a catastrophe no rescue averted: only on a loss, ruling 8;
+    ruling 3: a rescue short of a tie spends its first success on the catastrophe, so `net` counts
+    it). Same rulings as
     `paws.comparison`.
     """
     return odds.comparison(pool(body["a"]), pool(body["b"]), mode=rules.Mode(body["mode"]))
@@ -115,14 +119,16 @@ def validate_character(body, lang):
     category and those in categories without their own power), `categories[].power_used` the traits
     of each category. The potential holds
     for bad traits as well. A trait listed twice is a problem. Every problem is listed (`problems` in
-    `lang`, `issues` machine-readable), not only the first.
+    `lang`, `issues` machine-readable), not only the first. Ruling 10: `hints` give the text's guidance,
+    never a problem: a potential "mit 3 gut bemessen" (below: more ordinary characters, above: heroic
+    style, from 5: gods), a power of "etwa dem fünffachen" of the potential (a hint outside 4x..6x).
     """
     check = rules.validate_character(
         body["potential"], body["power"],
         [rules.Trait(**trait) for trait in body["traits"]],
         [rules.Category(**category) for category in body["categories"]],
     )
-    result = text.character_result(check, lang)
+    result = text.character_result(check, lang, body["potential"], body["power"])
     return result, text.character(result, body["power"], lang)
 
 
@@ -218,7 +224,9 @@ SYSTEM = System(
               "Situation": "situation", "ausweichen auf eine andere Eigenschaft": "fit: fallback",
               "spezialisierte Eigenschaft": "fit: specialized", "Wunde": "wounds",
               "Angreifer": "a (defense mode)", "Verteidiger": "b (defense mode)",
-              "Gegenangriff": "mode: contest", "Unentschieden / Gleichstand": "tie (winner null)"},
+              "Gegenangriff": "mode: contest", "Unentschieden / Gleichstand": "tie (winner null)",
+              "Gegner schwächen": "penalty_dice"},
+    extra={"combat_effects": [dict(effect) for effect in rules.COMBAT_EFFECTS], "dodging": rules.DODGING},
     operations=(
         Operation.rolling("/test", test, operation="test", request=schemas.PawsTestBody,
                           result=schemas.PawsTestResultSchema, example=POOL_EXAMPLE),

@@ -5,10 +5,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
+from typing import Literal
 
 from service.platform.randomness import RandomSource
+from service.platform.results import described
 
 SIDES = 6
 SUCCESS_FACES = frozenset({4, 5, 6})
@@ -65,14 +67,16 @@ class Pool:
     extra_rescue_dice: int = 0
     wounds: int = 0  # wounds that apply to this action
     name: str | None = None
+    penalty_dice: int = 0  # ruling 9: "Gegner schwächen", dice the GM takes away (not wounds)
 
     @property
     def dice(self) -> int:
         """"würfelt für jeden Rang in dieser Eigenschaft einen Würfel", one less for a fallback trait,
         one more for a specialized one, one per active advantage and GM bonus; "Wunden ... von jeder
-        Probe, die von der Wunde beeinflusst wird, einen Würfel ab ziehen" (ruling 5); never below 0."""
+        Probe, die von der Wunde beeinflusst wird, einen Würfel ab ziehen" (ruling 5); "Gegner
+        schwächen: ... einen Abzug von einem Würfel" (ruling 9, ``penalty_dice``); never below 0."""
         gross = self.rank + self.fit.dice + self.advantages.count(Advantage.ACTIVE) + self.extra_bonus_dice
-        return max(0, gross - self.wounds)
+        return max(0, gross - self.wounds - self.penalty_dice)
 
     @property
     def rescue_dice(self) -> int:
@@ -81,8 +85,8 @@ class Pool:
 
 @dataclass(frozen=True)
 class PoolSize:
-    dice: int
-    rescue_dice: int
+    dice: int = field(metadata=described("Dice rolled."))
+    rescue_dice: int = field(metadata=described("Rescue dice available."))
 
 
 def count_successes(faces: list[int]) -> int:
@@ -104,10 +108,31 @@ def roll(count: int, source: RandomSource) -> list[int]:
     return source.roll(count, SIDES) if count else []
 
 
+# Ruling 9: the combat effects of the loose notes and how each is entered ("Die folgenden Arten von
+# Effekten stehen im Kampf zur Verfügung"); None: narrative, nothing to enter.
+COMBAT_EFFECTS = (
+    {"name": "Vorteil", "effect": "advantage", "entered_as": "extra_bonus_dice",
+     "note": "one bonus die on the next combat action against one opponent"},
+    {"name": "Schutz", "effect": "protection", "entered_as": "extra_rescue_dice",
+     "note": "one more rescue die on the next combat action, whoever attacks"},
+    {"name": "Gegner schwächen", "effect": "weaken_opponent", "entered_as": "penalty_dice",
+     "note": "one die less for one opponent's next test of a kind (not a wound)"},
+    {"name": "Gezielter Treffer", "effect": "aimed_hit", "entered_as": None,
+     "note": "narrative: a hit on a chosen spot, or a worse wound than the weapon's usual"},
+    {"name": "Entwaffnen", "effect": "disarm", "entered_as": None, "note": "narrative: the opponent loses the weapon"},
+    {"name": "Vorbereitung", "effect": "preparation", "entered_as": "extra_bonus_dice",
+     "note": "one more bonus die on the next test of one skill (\"einen zusätzlichen Bonuswürfel\")"},
+)
+DODGING = "ausweichen … kostet keine Handlung: defense mode (mode: defense)"
+
+
 # --- test (Probe) -------------------------------------------------------------------------------
 
 GM = "gm"  # the narrator after a successful test or a tied comparison
 UNNAMED_PLAYER = "player"  # the acting character has no name
+NARRATOR = ("Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison; the "
+            "acting character's `name` after a failed test (`player` when it has none); the loser's `name` "
+            "after a lost comparison, the attacker's after a repelled attack (its key `a`/`b` when it has none).")
 
 
 def narrator_of_test(success: bool, name: str | None) -> str:
@@ -120,20 +145,21 @@ def narrator_of_test(success: bool, name: str | None) -> str:
 class TestRescue:
     dice: list[int]
     successes: int
-    rescued: bool  # the first success averted a catastrophe
-    averted: int  # negative effects of the failure averted by the other successes
+    rescued: bool = field(metadata=described("The first success averted a catastrophe."))
+    averted: int = field(metadata=described("Negative effects of the failure averted: one per success not spent on a "
+                                            "catastrophe."))
 
 
 @dataclass(frozen=True)
 class TestResult:
     pool: PoolSize
-    dice: list[int]
+    dice: list[int] = field(metadata=described("The faces rolled."))
     successes: int
     success: bool
-    effects: int
-    catastrophe: bool  # after rescue
-    rescue: TestRescue | None
-    narrator: str
+    effects: int = field(metadata=described("One per success beyond the first."))
+    catastrophe: bool = field(metadata=described("Every die showed 1 and no rescue success averted it."))
+    rescue: TestRescue | None = field(metadata=described("null unless the test failed and rescue dice were rolled."))
+    narrator: str = field(metadata=described(NARRATOR))
 
 
 def test(pool: Pool, source: RandomSource) -> TestResult:
@@ -164,9 +190,10 @@ def test(pool: Pool, source: RandomSource) -> TestResult:
 class ComparisonRescue:
     dice: list[int]
     successes: int
-    cancelled: int  # net successes of the winner cancelled
-    rescued: bool  # the loss became a tie
-    catastrophe_averted: bool  # the side's catastrophe is gone (by the tie, or by the first success)
+    cancelled: int = field(metadata=described("Net successes of the winner cancelled."))
+    rescued: bool = field(metadata=described("The loss became a tie."))
+    catastrophe_averted: bool = field(metadata=described(
+        "This side's catastrophe is gone: by the tie, or (short of a tie) by the first success."))
 
 
 @dataclass(frozen=True)
@@ -175,8 +202,9 @@ class Side:
     pool: PoolSize
     dice: list[int]
     successes: int
-    catastrophe: bool  # the side's own roll showed only ones and no rescue averted it
-    rescue: ComparisonRescue | None
+    catastrophe: bool = field(metadata=described("This side lost, its dice all showed 1 and its rescue dice did not "
+                                                 "avert it (rulings 3 and 8: a tie is no catastrophe)."))
+    rescue: ComparisonRescue | None = field(metadata=described("null unless this side lost and had rescue dice."))
 
 
 @dataclass(frozen=True)
@@ -184,14 +212,14 @@ class ComparisonResult:
     mode: Mode
     a: Side
     b: Side
-    winner: str | None
-    net: int
-    effects: int
-    attack_lands: bool | None  # defense mode only
-    narrator: str
+    winner: Literal["a", "b"] | None
+    net: int = field(metadata=described("The winner's successes left after cancellation and rescue; 0 on a tie."))
+    effects: int = field(metadata=described("net - 1, never below 0."))
+    attack_lands: bool | None = field(metadata=described("Defense mode: the attack of a lands; null in contest mode."))
+    narrator: str = field(metadata=described(NARRATOR))
 
 
-def _leader(a_successes: int, b_successes: int, mode: Mode) -> tuple[str | None, int]:
+def _leader(a_successes: int, b_successes: int, mode: Mode) -> tuple[Literal["a", "b"] | None, int]:
     """Winner before rescue and the net successes: "Jeder seiner Erfolge zieht dem Sieger einen
     Erfolg ab." In defense mode "Hat er gleich viele oder sogar mehr Erfolge als der Angreifer, kann
     er den Angriff vollständig abwehren": the defender can repel, never win (ruling 4)."""
@@ -228,32 +256,45 @@ def comparison(a: Pool, b: Pool, source: RandomSource, *, mode: Mode = Mode.CONT
     rescues: dict[str, ComparisonRescue | None] = {"a": None, "b": None}
     if winner is not None:
         loser_key, loser, loser_faces = ("b", b, b_faces) if winner == "a" else ("a", a, a_faces)
-        rescues[loser_key] = _rescue_loss(loser, net, is_catastrophe(loser_faces), source)
-        if rescues[loser_key] is not None:
-            net -= rescues[loser_key].cancelled
+        rescue = rescues[loser_key] = _rescue_loss(loser, net, is_catastrophe(loser_faces), source)
+        if rescue is not None:
+            net -= rescue.cancelled
             winner = winner if net else None
     attack_lands = (winner == "a") if mode is Mode.DEFENSE else None
+    losing = loser_of(winner, a_successes, b_successes, mode)
     return ComparisonResult(
         mode,
-        _side(a, a_faces, a_successes, rescues["a"]),
-        _side(b, b_faces, b_successes, rescues["b"]),
-        winner, net, effects_for(net), attack_lands, narrator_of_comparison(winner, a, b),
+        _side(a, a_faces, a_successes, rescues["a"], lost=losing == "a"),
+        _side(b, b_faces, b_successes, rescues["b"], lost=losing == "b"),
+        winner, net, effects_for(net), attack_lands, narrator_of_comparison(winner, a, b, mode),
     )
 
 
-def narrator_of_comparison(winner: str | None, a: Pool, b: Pool) -> str:
+def loser_of(winner: str | None, a_successes: int, b_successes: int, mode: Mode) -> str | None:
+    """The side that lost (after rescue): the other of the winner; in defense mode a repelled attack
+    is the attacker's loss when the defender rolled more, a tie when both rolled alike."""
+    if winner is not None:
+        return "b" if winner == "a" else "a"
+    if mode is Mode.DEFENSE and b_successes > a_successes:
+        return "a"
+    return None
+
+
+def narrator_of_comparison(winner: str | None, a: Pool, b: Pool, mode: Mode = Mode.CONTEST) -> str:
     """Ruling 7: "Bei Vergleichen hat grundsätzlich der Verlierer das Recht, den Verlauf und die
-    Auswirkungen des Konfliktes zu beschreiben"; a tie (a repelled attack too) goes to the GM. A side
-    without a name is named by its key."""
+    Auswirkungen des Konfliktes zu beschreiben", in defense mode too: a repelled attack is narrated by
+    the attacker; a tied comparison goes to the GM ("Bei ... unentschiedenen Vergleichen übernimmt
+    diese Aufgabe der Spielleiter"). A side without a name is named by its key."""
     if winner is None:
-        return GM
+        return (a.name or "a") if mode is Mode.DEFENSE else GM
     return (b.name or "b") if winner == "a" else (a.name or "a")
 
 
-def _side(pool: Pool, faces: list[int], successes: int, rescue: ComparisonRescue | None) -> Side:
+def _side(pool: Pool, faces: list[int], successes: int, rescue: ComparisonRescue | None, *, lost: bool) -> Side:
+    """Ruling 8: only the loser can suffer a catastrophe; a tie is no failure (a 0:0 of ones too)."""
     averted = rescue is not None and rescue.catastrophe_averted
     return Side(pool.name, PoolSize(pool.dice, pool.rescue_dice), faces, successes,
-                is_catastrophe(faces) and not averted, rescue)
+                lost and is_catastrophe(faces) and not averted, rescue)
 
 
 # --- the group's rescue dice -------------------------------------------------------------------
@@ -261,7 +302,7 @@ def _side(pool: Pool, faces: list[int], successes: int, rescue: ComparisonRescue
 @dataclass(frozen=True)
 class RescueResult:
     dice: list[int]
-    successes: int
+    successes: int = field(metadata=described("Each averts one negative effect."))
 
 
 def rescue(dice: int, source: RandomSource) -> RescueResult:
@@ -298,9 +339,10 @@ class Category:
 @dataclass(frozen=True)
 class CategoryUse:
     name: str
-    potential: int | None
-    power: int | None
-    power_used: int  # good minus bad ranks of the category's traits
+    potential: int | None = field(metadata=described("The category's own potential; null: the character's."))
+    power: int | None = field(metadata=described("The category's own power; null: its traits count in the character's "
+                                                 "`power_used`."))
+    power_used: int = field(metadata=described("Good minus bad ranks of its traits."))
 
 
 class ProblemKind(str, Enum):
@@ -315,10 +357,11 @@ class Problem:
     """One reason a character is not valid, machine-readable; text.py words it."""
 
     kind: ProblemKind
-    value: int  # the rank or the power used
-    limit: int | None  # the potential or the power
+    value: int = field(metadata=described("The rank or the power used."))
+    limit: int | None = field(metadata=described("The potential or power."))
     trait: str | None = None
-    category: str | None = None
+    category: str | None = field(default=None, metadata=described(
+        "The category whose own limit was exceeded; null: the character's (or a duplicate trait's category)."))
     bad: bool = False
 
 
@@ -335,10 +378,47 @@ class CharacterResult:
     """What validate-character answers: the check with every problem worded in one language."""
 
     valid: bool
-    problems: list[str]
-    issues: list[Problem]
-    power_used: int
+    problems: list[str] = field(metadata=described("Every problem, in `lang`."))
+    issues: list[Problem] = field(metadata=described("The same problems, machine-readable, in the same order."))
+    power_used: int = field(metadata=described(
+        "Good minus bad ranks of the traits the character's power governs: those without a category and those in "
+        "categories without their own power (counted against `power`)."))
     categories: list[CategoryUse]
+    hints: list[str] = field(default_factory=list, metadata=described(
+        "Ruling 10: the text's guidance on potential (\"mit 3 gut bemessen\") and power (\"etwa dem fünffachen\"), "
+        "in `lang`; never a problem."))
+
+
+class Hint(str, Enum):
+    """The text's guidance on potential and power (ruling 10): never a problem."""
+
+    POTENTIAL_LOW = "potential_low"  # "Werte darunter führen zu gewöhnlicheren Charakteren"
+    POTENTIAL_HIGH = "potential_high"  # "Werte darüber neigen zu einem Spiel mit heroischen Stil"
+    POTENTIAL_DIVINE = "potential_divine"  # "Ab einem Potenzial von 5 werden die Charaktere zu Göttern"
+    POWER_LOW = "power_low"  # "Ein kleinerer Wert ... führt zu Spezialisten"
+    POWER_HIGH = "power_high"  # "Ein höherer Wert lässt vielseitigere Charaktere zu"
+
+
+MEASURED_POTENTIAL = 3  # "ist mit 3 gut bemessen"
+DIVINE_POTENTIAL = 5
+POWER_PER_POTENTIAL = 5  # "sollte etwa dem fünffachen des ersten Wertes entsprechen"
+
+
+def guidance(potential: int, power: int) -> list[Hint]:
+    """Ruling 10: the text's guidance as hints. "etwa dem fünffachen": a power within one potential of
+    five times the potential (4x..6x) draws no hint."""
+    hints = []
+    if potential >= DIVINE_POTENTIAL:
+        hints.append(Hint.POTENTIAL_DIVINE)
+    elif potential > MEASURED_POTENTIAL:
+        hints.append(Hint.POTENTIAL_HIGH)
+    elif potential < MEASURED_POTENTIAL:
+        hints.append(Hint.POTENTIAL_LOW)
+    if power < (POWER_PER_POTENTIAL - 1) * potential:
+        hints.append(Hint.POWER_LOW)
+    elif power > (POWER_PER_POTENTIAL + 1) * potential:
+        hints.append(Hint.POWER_HIGH)
+    return hints
 
 
 def validate_character(potential: int, power: int, traits: list[Trait],

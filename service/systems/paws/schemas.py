@@ -9,8 +9,11 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, check_limit
+from service.platform.messages import Message, Template, say, say_n
+from service.platform.results import ResultSchemas
 from service.platform.schemas import EncounterFields
-from service.systems.paws.rules import ADVANTAGE_CATEGORIES, Advantage, Advantages, Fit, Mode, Pool, ProblemKind
+from service.systems.paws import rules
+from service.systems.paws.rules import ADVANTAGE_CATEGORIES, Advantage, Advantages, Fit, Mode, Pool
 
 RANK = validate.Range(min=0, max=10)
 TRAIT_RANK = validate.Range(min=1, max=10)  # ruling 6: "Eigenschaften ohne Rang gibt es nicht"
@@ -18,8 +21,8 @@ POTENTIAL = validate.Range(min=1, max=10)
 POWER = validate.Range(min=0, max=1000)
 MAX_TRAITS = 200
 MAX_CATEGORIES = 20
-ONE_ADVANTAGE = ("at most one advantage per category (ruling Paws 1): give \"active\", \"passive\" or "
-                 "null; the GM's further dice go into extra_bonus_dice / extra_rescue_dice")
+ONE_ADVANTAGE = Template("at most one advantage per category (ruling Paws 1): give “active”, “passive” or "
+                         "null; the GM's further dice go into extra_bonus_dice / extra_rescue_dice")
 
 
 class PawsAdvantageField(fields.String):
@@ -63,6 +66,9 @@ class PawsPoolSchema(StrictSchema):
                                                      "(e.g. the effect 'Schutz')."})
     wounds = Int(load_default=0, validate=AtMost("pool_dice"),
                  metadata={"description": "Wounds that hinder this action: -1 die each."})
+    penalty_dice = Int(load_default=0, validate=AtMost("pool_dice"),
+                       metadata={"description": "Ruling 9: dice the GM takes away, e.g. the combat effect "
+                                                "\"Gegner schwächen\" (\"einen Abzug von einem Würfel\"); not wounds."})
 
     @validates_schema
     def _pool_fits(self, data, **kwargs):
@@ -70,15 +76,17 @@ class PawsPoolSchema(StrictSchema):
             return  # a field error is reported already
         pool = to_pool(data)
         # rank, fit and advantages give at most 14 dice: only the GM's extra dice can pass the limit.
-        _check(pool.dice, "rank + fit + active advantages + extra_bonus_dice - wounds", "extra_bonus_dice")
-        _check(pool.rescue_dice, "passive advantages + extra_rescue_dice", "extra_rescue_dice")
+        _check(pool.dice, say("rank + fit + active advantages + extra_bonus_dice - wounds - penalty_dice"),
+               "extra_bonus_dice")
+        _check(pool.rescue_dice, say("passive advantages + extra_rescue_dice"), "extra_rescue_dice")
 
 
-def _check(actual: int, what: str, field: str) -> None:
+def _check(actual: int, what: Message, field: str) -> None:
     try:
         check_limit("pool_dice", actual)
     except ValidationError as error:
-        raise ValidationError([f"{what} = {actual} dice: {error.messages[0]}"], field_name=field) from error
+        raise ValidationError([say_n("%(what)s = %(count)d die: %(problem)s", "%(what)s = %(count)d dice: %(problem)s",
+                                     actual, what=what, problem=error.messages[0])], field_name=field) from error
 
 
 def to_pool(data: dict) -> Pool:
@@ -92,6 +100,7 @@ def to_pool(data: dict) -> Pool:
         extra_rescue_dice=data.get("extra_rescue_dice", 0),
         wounds=data.get("wounds", 0),
         name=data.get("name"),
+        penalty_dice=data.get("penalty_dice", 0),
     )
 
 
@@ -145,117 +154,24 @@ class PawsCharacterBody(StrictSchema):
         errors: dict = {}
         for index, name in enumerate(names):
             if name in names[:index]:
-                errors.setdefault("categories", {})[index] = {"name": [f"category {name!r} is given twice"]}
+                errors.setdefault("categories", {})[index] = {"name": [say("category “%(name)s” is given twice",
+                                                                                 name=name)]}
         for index, trait in enumerate(data.get("traits", [])):
             if trait.get("category") is not None and trait["category"] not in names:
                 errors.setdefault("traits", {})[index] = {
-                    "category": [f"unknown category {trait['category']!r}: it must be one of `categories`"]}
+                    "category": [say("unknown category “%(name)s”: it must be one of `categories`",
+                                     name=trait["category"])]}
         if errors:
             raise ValidationError(errors)
 
 
-# --- results ------------------------------------------------------------------------------------
+# --- results: derived from the rules' dataclasses -------------------------------------------------
 
-class PawsPoolSizeSchema(ma.Schema):
-    dice = fields.Integer(required=True, metadata={"description": "Dice rolled."})
-    rescue_dice = fields.Integer(required=True, metadata={"description": "Rescue dice available."})
-
-
-NARRATOR = ("Who narrates (Erzählrecht, ruling 7): `gm` after a successful test or a tied comparison (a "
-            "repelled attack too); the acting character's `name` after a failed test (`player` when it has "
-            "none); the loser's `name` after a lost comparison (its key `a`/`b` when it has none).")
-
-
-class PawsTestRescueSchema(ma.Schema):
-    dice = fields.List(fields.Integer(), required=True)
-    successes = fields.Integer(required=True)
-    rescued = fields.Boolean(required=True, metadata={"description": "The first success averted a catastrophe."})
-    averted = fields.Integer(required=True, metadata={
-        "description": "Negative effects of the failure averted: one per success not spent on a catastrophe."})
-
-
-class PawsTestResultSchema(ma.Schema):
-    pool = fields.Nested(PawsPoolSizeSchema, required=True)
-    dice = fields.List(fields.Integer(), required=True, metadata={"description": "The faces rolled."})
-    successes = fields.Integer(required=True)
-    success = fields.Boolean(required=True)
-    effects = fields.Integer(required=True, metadata={"description": "One per success beyond the first."})
-    catastrophe = fields.Boolean(required=True,
-                                 metadata={"description": "Every die showed 1 and no rescue success averted it."})
-    rescue = fields.Nested(PawsTestRescueSchema, required=True, allow_none=True,
-                           metadata={"description": "null unless the test failed and rescue dice were rolled."})
-    narrator = fields.String(required=True, metadata={"description": NARRATOR})
-
-
-class PawsComparisonRescueSchema(ma.Schema):
-    dice = fields.List(fields.Integer(), required=True)
-    successes = fields.Integer(required=True)
-    cancelled = fields.Integer(required=True, metadata={"description": "Net successes of the winner cancelled."})
-    rescued = fields.Boolean(required=True, metadata={"description": "The loss became a tie."})
-    catastrophe_averted = fields.Boolean(required=True, metadata={
-        "description": "This side's catastrophe is gone: by the tie, or (short of a tie) by the first success."})
-
-
-class PawsSideSchema(ma.Schema):
-    name = fields.String(required=True, allow_none=True)
-    pool = fields.Nested(PawsPoolSizeSchema, required=True)
-    dice = fields.List(fields.Integer(), required=True)
-    successes = fields.Integer(required=True)
-    catastrophe = fields.Boolean(required=True, metadata={
-        "description": "This side's dice all showed 1 and its rescue dice did not avert it (ruling 3)."})
-    rescue = fields.Nested(PawsComparisonRescueSchema, required=True, allow_none=True,
-                           metadata={"description": "null unless this side lost and had rescue dice."})
-
-
-class PawsComparisonResultSchema(ma.Schema):
-    mode = fields.String(required=True, validate=validate.OneOf([mode.value for mode in Mode]))
-    a = fields.Nested(PawsSideSchema, required=True)
-    b = fields.Nested(PawsSideSchema, required=True)
-    winner = fields.String(required=True, allow_none=True, validate=validate.OneOf(["a", "b"]))
-    net = fields.Integer(required=True, metadata={"description": "The winner's successes left after cancellation "
-                                                                 "and rescue; 0 on a tie."})
-    effects = fields.Integer(required=True, metadata={"description": "net - 1, never below 0."})
-    attack_lands = fields.Boolean(
-        required=True, allow_none=True,
-        metadata={"description": "Defense mode: the attack of a lands; null in contest mode."})
-    narrator = fields.String(required=True, metadata={"description": NARRATOR})
-
-
-class PawsRescueResultSchema(ma.Schema):
-    dice = fields.List(fields.Integer(), required=True)
-    successes = fields.Integer(required=True, metadata={"description": "Each averts one negative effect."})
-
-
-class PawsCategoryUseSchema(ma.Schema):
-    name = fields.String(required=True)
-    potential = fields.Integer(required=True, allow_none=True,
-                               metadata={"description": "The category's own potential; null: the character's."})
-    power = fields.Integer(required=True, allow_none=True,
-                           metadata={"description": "The category's own power; null: its traits count in the "
-                                                    "character's `power_used`."})
-    power_used = fields.Integer(required=True, metadata={"description": "Good minus bad ranks of its traits."})
-
-
-class PawsProblemSchema(ma.Schema):
-    kind = fields.String(required=True, validate=validate.OneOf([kind.value for kind in ProblemKind]))
-    value = fields.Integer(required=True, metadata={"description": "The rank or the power used."})
-    limit = fields.Integer(required=True, allow_none=True, metadata={"description": "The potential or power."})
-    trait = fields.String(required=True, allow_none=True)
-    category = fields.String(required=True, allow_none=True,
-                             metadata={"description": "The category whose own limit was exceeded; null: the "
-                                                      "character's (or a duplicate trait's category)."})
-    bad = fields.Boolean(required=True)
-
-
-class PawsCharacterResultSchema(ma.Schema):
-    valid = fields.Boolean(required=True)
-    problems = fields.List(fields.String(), required=True, metadata={"description": "Every problem, in `lang`."})
-    issues = fields.List(fields.Nested(PawsProblemSchema), required=True,
-                         metadata={"description": "The same problems, machine-readable, in the same order."})
-    power_used = fields.Integer(required=True, metadata={
-        "description": "Good minus bad ranks of the traits the character's power governs: those without a "
-                       "category and those in categories without their own power (counted against `power`)."})
-    categories = fields.List(fields.Nested(PawsCategoryUseSchema), required=True)
+RESULTS = ResultSchemas("Paws")
+PawsTestResultSchema = RESULTS.of(rules.TestResult)
+PawsComparisonResultSchema = RESULTS.of(rules.ComparisonResult)
+PawsRescueResultSchema = RESULTS.of(rules.RescueResult)
+PawsCharacterResultSchema = RESULTS.of(rules.CharacterResult)
 
 
 # --- encounters (API.md §1.7, RULINGS.md "Encounters", Paws E1–E5) ---------------------------------

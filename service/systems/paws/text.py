@@ -6,14 +6,17 @@ their ``.po``; counts use the catalog's plural forms."""
 from __future__ import annotations
 
 from service.platform.catalogs import translations
-from service.platform.phrases import faces, spoken_by, successes
+from service.platform.phrases import capitalized, faces, number, possessive, spoken_by, successes
 from service.systems.paws.rules import (
     GM,
+    MEASURED_POTENTIAL,
+    POWER_PER_POTENTIAL,
     UNNAMED_PLAYER,
     CharacterCheck,
     CharacterResult,
     ComparisonRescue,
     ComparisonResult,
+    Hint,
     Mode,
     Problem,
     ProblemKind,
@@ -21,6 +24,7 @@ from service.systems.paws.rules import (
     Side,
     TestRescue,
     TestResult,
+    guidance,
 )
 
 
@@ -44,8 +48,8 @@ def _test_verdict(result: TestResult, lang: str) -> str:
             return t.gettext("The test succeeds.")
         return t.ngettext("The test succeeds with %(count)d effect.", "The test succeeds with %(count)d effects.",
                           result.effects) % {"count": result.effects}
-    if result.catastrophe:
-        return t.gettext("Catastrophe!")
+    if result.catastrophe or (result.rescue is not None and result.rescue.rescued):
+        return t.gettext("Catastrophe!")  # said before the rescue dice avert it (ruling 8)
     return t.gettext("The test fails.")
 
 
@@ -58,11 +62,11 @@ def _test_rescue(rescue: TestRescue, lang: str) -> str:
     if rescue.successes == 0:
         did = t.gettext("Nothing is averted.")
     elif rescue.rescued and rescue.averted == 0:
-        did = t.gettext("It averts the catastrophe.")
+        did = t.gettext("It averts the catastrophe; the test merely fails.")
     elif rescue.rescued:
-        did = t.ngettext("The first averts the catastrophe, the second one negative effect.",
-                         "The first averts the catastrophe, the others avert %(count)d negative effects.",
-                         rescue.averted) % {"count": rescue.averted}
+        did = t.ngettext("The first averts the catastrophe, the second one negative effect; the test merely fails.",
+                         "The first averts the catastrophe, the others avert %(count)d negative effects; the test "
+                         "merely fails.", rescue.averted) % {"count": rescue.averted}
     else:
         did = t.ngettext("It averts one negative effect.", "They avert %(count)d negative effects.",
                          rescue.averted) % {"count": rescue.averted}
@@ -71,8 +75,11 @@ def _test_rescue(rescue: TestRescue, lang: str) -> str:
 
 def test(result: TestResult, name: str | None, lang: str) -> str:
     t = translations(lang)
-    roll = t.gettext("Test with %(dice)dd6: %(faces)s → %(successes)s.") % {
-        "dice": result.pool.dice, "faces": faces(result.dice), "successes": successes(result.successes, lang)}
+    values = {"dice": result.pool.dice, "faces": faces(result.dice), "successes": successes(result.successes, lang)}
+    if result.pool.dice:
+        roll = t.gettext("Test with %(dice)dd6: %(faces)s → %(successes)s.") % values
+    else:
+        roll = t.gettext("Test without dice (0d6): %(successes)s.") % values
     parts = [spoken_by(name, roll, lang), _test_verdict(result, lang)]
     if result.rescue:
         parts.append(_test_rescue(result.rescue, lang))
@@ -89,34 +96,37 @@ def _side_name(side: Side, key: str) -> str:
 def _comparison_rescue(rescue: ComparisonRescue, loser: str, winner: str, lang: str) -> str:
     """What each rescue success of the loser did (ruling 3)."""
     t = translations(lang)
-    dice = t.gettext("Rescue dice of %(loser)s: %(faces)s → %(successes)s.") % {
-        "loser": loser, "faces": faces(rescue.dice), "successes": successes(rescue.successes, lang)}
-    values = {"count": rescue.cancelled, "winner": winner}
+    dice = t.gettext("%(loser_s)s rescue dice: %(faces)s → %(successes)s.") % {
+        "loser": loser, "loser_s": possessive(loser, lang), "faces": faces(rescue.dice),
+        "successes": successes(rescue.successes, lang)}
+    values = {"count": rescue.cancelled, "winner": winner, "winner_s": possessive(winner, lang),
+              "number": number(rescue.cancelled, lang)}
     if rescue.successes == 0:
         return " ".join([dice, t.gettext("Nothing is averted.")])
     if rescue.rescued:
         if rescue.catastrophe_averted:
-            did = [t.ngettext("One success cancels the lead of %(winner)s; the tie averts the catastrophe too.",
-                              "%(count)d successes cancel the lead of %(winner)s; the tie averts the "
-                              "catastrophe too.", rescue.cancelled) % values]
+            did = [capitalized(t.ngettext("It cancels %(winner_s)s lead; the tie averts the catastrophe too.",
+                                          "%(number)s successes cancel %(winner_s)s lead; the tie averts the "
+                                          "catastrophe too.", rescue.cancelled) % values)]
         else:
-            did = [t.ngettext("One success cancels the lead of %(winner)s.",
-                              "%(count)d successes cancel the lead of %(winner)s.", rescue.cancelled) % values]
+            did = [capitalized(t.ngettext("It cancels %(winner_s)s lead.",
+                                          "%(number)s successes cancel %(winner_s)s lead.",
+                                          rescue.cancelled) % values)]
         unused = rescue.successes - rescue.cancelled
         if unused:
             did.append(t.ngettext("One more success is not needed.", "%(count)d more successes are not needed.",
                                   unused) % {"count": unused})
         return " ".join([dice, *did])
     if rescue.catastrophe_averted and rescue.cancelled == 0:
-        did = t.gettext("It averts the catastrophe; the loss stands.")
+        outcome = t.gettext("It averts the catastrophe; the loss stands.")
     elif rescue.catastrophe_averted:
-        did = t.ngettext("The first averts the catastrophe, the second cancels one success of %(winner)s.",
-                         "The first averts the catastrophe, the others cancel %(count)d successes of %(winner)s.",
-                         rescue.cancelled) % values
+        outcome = t.ngettext("The first averts the catastrophe, the second cancels one success of %(winner)s.",
+                             "The first averts the catastrophe, the others cancel %(count)d successes of %(winner)s.",
+                             rescue.cancelled) % values
     else:
-        did = t.ngettext("It cancels one success of %(winner)s.", "They cancel %(count)d successes of %(winner)s.",
-                         rescue.cancelled) % values
-    return f"{dice} {did}"
+        outcome = t.ngettext("It cancels one success of %(winner)s.", "They cancel %(count)d successes of %(winner)s.",
+                             rescue.cancelled) % values
+    return f"{dice} {outcome}"
 
 
 def _comparison_verdict(result: ComparisonResult, lang: str) -> str:
@@ -145,11 +155,14 @@ def comparison(result: ComparisonResult, lang: str) -> str:
     names = {"a": _side_name(result.a, "a"), "b": _side_name(result.b, "b"),
              "score": f"{result.a.successes}:{result.b.successes}"}
     if result.mode is Mode.DEFENSE:
-        parts = [t.gettext("Attack of %(a)s on %(b)s: %(score)s.") % names]
+        parts = [t.gettext("%(a)s attacks %(b)s: %(score)s.") % names]
     else:
-        parts = [t.gettext("Comparison %(a)s against %(b)s: %(score)s.") % names]
+        parts = [t.gettext("Comparison, %(a)s vs. %(b)s: %(score)s.") % names]
     for key, other in (("a", "b"), ("b", "a")):
         side = getattr(result, key)
+        if side.catastrophe or (side.rescue is not None and side.rescue.catastrophe_averted):
+            # ruling 8: a catastrophe that stands is said before anything averts it
+            parts.append(t.gettext("Catastrophe for %(name)s!") % {"name": names[key]})
         if side.rescue is not None:
             parts.append(_comparison_rescue(side.rescue, names[key], names[other], lang))
     parts.append(_comparison_verdict(result, lang))
@@ -162,11 +175,12 @@ def comparison(result: ComparisonResult, lang: str) -> str:
 
 def rescue(result: RescueResult, lang: str) -> str:
     t = translations(lang)
-    values = {"dice": len(result.dice), "faces": faces(result.dice), "count": result.successes}
+    values = {"dice": len(result.dice), "faces": faces(result.dice), "count": result.successes,
+              "successes": successes(result.successes, lang)}
     if result.successes == 0:
-        return t.gettext("Rescue dice (%(dice)dd6): %(faces)s → no success, nothing is averted.") % values
-    return t.ngettext("Rescue dice (%(dice)dd6): %(faces)s → one success, it averts one negative effect.",
-                      "Rescue dice (%(dice)dd6): %(faces)s → %(count)d successes, they avert %(count)d "
+        return t.gettext("Rescue dice (%(dice)dd6): %(faces)s → %(successes)s, nothing is averted.") % values
+    return t.ngettext("Rescue dice (%(dice)dd6): %(faces)s → %(successes)s, it averts one negative effect.",
+                      "Rescue dice (%(dice)dd6): %(faces)s → %(successes)s, they avert %(count)d "
                       "negative effects.", result.successes) % values
 
 
@@ -197,10 +211,31 @@ def _problem(problem: Problem, lang: str) -> str:
     return message % values
 
 
-def character_result(check: CharacterCheck, lang: str) -> CharacterResult:
-    """The check with every problem worded in ``lang``."""
+def _hint(hint: Hint, potential: int, lang: str) -> str:
+    t = translations(lang)
+    values = {"measured": MEASURED_POTENTIAL, "power": POWER_PER_POTENTIAL * potential, "potential": potential}
+    if hint is Hint.POTENTIAL_DIVINE:
+        return t.gettext("from a potential of 5 the characters become gods and can achieve practically anything "
+                         "(“Ab einem Potenzial von 5 werden die Charaktere zu Göttern”)")
+    if hint is Hint.POTENTIAL_HIGH:
+        return t.gettext("a potential above %(measured)d tends to a heroic style of play "
+                         "(“mit 3 gut bemessen”)") % values
+    if hint is Hint.POTENTIAL_LOW:
+        return t.gettext("a potential below %(measured)d makes more ordinary characters "
+                         "(“mit 3 gut bemessen”)") % values
+    if hint is Hint.POWER_LOW:
+        return t.gettext("a power well below %(power)d, five times the potential, makes specialists with few good "
+                         "traits (“etwa dem fünffachen”)") % values
+    return t.gettext("a power well above %(power)d, five times the potential, makes more versatile characters "
+                     "(“etwa dem fünffachen”)") % values
+
+
+def character_result(check: CharacterCheck, lang: str, potential: int = MEASURED_POTENTIAL,
+                     power: int = POWER_PER_POTENTIAL * MEASURED_POTENTIAL) -> CharacterResult:
+    """The check with every problem worded in ``lang``, and the text's guidance as hints (ruling 10)."""
     return CharacterResult(check.valid, [_problem(problem, lang) for problem in check.issues], check.issues,
-                           check.power_used, check.categories)
+                           check.power_used, check.categories,
+                           [_hint(hint, potential, lang) for hint in guidance(potential, power)])
 
 
 def character(result: CharacterResult, power: int, lang: str) -> str:

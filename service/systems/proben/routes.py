@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from service.platform.limits import encounter_precision
 from service.platform.operations import Operation, System
-from service.systems.proben import odds, rules, schemas, text
+from service.systems.proben import encounter, odds, rules, schemas, text
 
 POOL_EXAMPLE = {"name": "Alrik", "attribute": 3, "skill": 1, "advantages": 0, "disadvantages": 0}
 TEST_EXAMPLE = {**POOL_EXAMPLE, "difficulty": 2}
@@ -30,10 +31,11 @@ def test(body, source, lang):
     or > difficulty (`exceed`, the literal "Übersteigt"); `attempt` n removes n-1 dice, and with no
     dice left the outcome is `no_dice` and nothing is rolled; `impossible` when the dice cannot reach
     the difficulty (the roll still happens, so a `partial` success, at least one success, can be read);
-    `quality` = successes beyond those needed.
+    `quality` = successes beyond those needed. Ruling 7: the chat line names the difficulty as the text
+    does (1 Einfach, 2 Standard, 3 Fordernd, 4 and more Schwer).
     """
     result = rules.test(pool(body), body["difficulty"], source, attempt=body["attempt"], rule=rule(body))
-    return result, text.test(result, body["difficulty"], body.get("name"), lang)
+    return result, text.test(result, body["difficulty"], body.get("name"), lang, body["attempt"])
 
 
 def test_odds(body):
@@ -106,6 +108,66 @@ def extended_odds(body):
     return odds.extended(pool(body), body["required"])
 
 
+# --- encounters ---------------------------------------------------------------------------------
+
+ENCOUNTER_EXAMPLE = {"steps": [{"pool": POOL_EXAMPLE, "difficulty": 2},
+                               {"pool": {"name": "Alrik", "attribute": 2, "skill": 2}, "difficulty": 3,
+                                "max_attempts": 2}],
+                     "carry_partial": True, "curve_rounds": 8}
+ENCOUNTER_RULINGS = """A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+(rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every step
+succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+same `success_rule`. `max_rounds` counts attempts."""
+
+
+def with_rulings(view):
+    """Writes the encounter rulings into the view's description (both twins quote them)."""
+    view.__doc__ = view.__doc__.replace("{rulings}", ENCOUNTER_RULINGS.replace("\n", "\n    "))
+    return view
+
+
+def chain(body: dict) -> encounter.Chain:
+    steps = tuple(encounter.Step(pool(step["pool"]), step["difficulty"], step["max_attempts"])
+                  for step in body["steps"])
+    return encounter.Chain(steps, rule(body), body["carry_partial"])
+
+
+@with_rulings
+def encounter_play(body, source, lang):
+    """Play a chain of tests out, attempt by attempt
+
+    {rulings}
+
+    `steps` lists every attempt as `proben.test` reports it, `attempts` which step and attempt each
+    is (and the difficulty it was rolled against); `end` the attempts and the verdict of every step.
+    `curve_rounds` and `exact` are accepted and ignored.
+    """
+    result = encounter.play(chain(body), source, max_rounds=body["max_rounds"])
+    return result, text.encounter(result, lang)
+
+
+@with_rulings
+def encounter_odds(body):
+    """Exact odds of a chain of tests
+
+    {rulings}
+
+    Outcomes `success`, `failure:<i>` per step and, with `max_rounds`, `undecided`; distribution
+    `attempts` (the chain's total, at most `max_rounds`); expected `rounds` (the expected attempts).
+    The bound is Σ over steps of attempts × (required successes with `carry_partial`, else 1) plus
+    the ends; exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES under `exact: auto`, float64 above.
+    """
+    encounter_chain = chain(body)
+    exact = encounter_precision(encounter.state_bound(encounter_chain), body["exact"])
+    return encounter.odds(encounter_chain, exact=exact, max_rounds=body["max_rounds"],
+                          curve_rounds=body["curve_rounds"])
+
+
 SYSTEM = System(
     "proben",
     title="Proben",
@@ -118,7 +180,13 @@ SYSTEM = System(
               "Nachteil": "disadvantages", "Erfolg": "successes", "Teilerfolg": "partial",
               "Qualität": "quality", "Vergleichende Probe": "opposed", "Basiswert": "base",
               "Zusammenarbeiten": "cooperation", "Hauptakteur": "leader", "Unterstützer": "helpers",
-              "Erweiterte Probe": "extended", "Versuch": "attempt"},
+              "Erweiterte Probe": "extended", "Versuch": "attempt",
+              "Einfach / Standard / Fordernd / Schwer": "1 / 2 / 3 / 4 (difficulty)"},
+    extra={"difficulties": [  # ruling 7: the text's names; 4 and more are Schwer
+        {"difficulty": 1, "de": "Einfach", "en": "easy"}, {"difficulty": 2, "de": "Standard", "en": "standard"},
+        {"difficulty": 3, "de": "Fordernd", "en": "demanding"},
+        {"difficulty": 4, "de": "Schwer", "en": "hard", "and_above": True}],
+        "interval_units": ["minute", "hour", "day", "week", "month", "round"]},
     operations=(
         Operation.rolling("/test", test, operation="test", request=schemas.ProbenTestRequest,
                           result=schemas.ProbenTestResult, example=TEST_EXAMPLE),
@@ -137,5 +205,9 @@ SYSTEM = System(
                           result=schemas.ProbenExtendedResult, example=EXTENDED_EXAMPLE),
         Operation.odds("/extended/odds", extended_odds, operation="extended",
                        request=schemas.ProbenExtendedRequest, example=EXTENDED_EXAMPLE),
+        Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.ProbenEncounterRequest,
+                          result=schemas.ProbenEncounterResult, example=ENCOUNTER_EXAMPLE),
+        Operation.odds("/encounter/odds", encounter_odds, operation="encounter", request=schemas.ProbenEncounterRequest,
+                       example=ENCOUNTER_EXAMPLE, encounter=True),
     ),
 )

@@ -5,10 +5,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
+from typing import Literal
 
 from service.platform.randomness import RandomSource
+from service.platform.results import described
 
 SIDES = 6
 SUCCESS_FACES = frozenset({5, 6})
@@ -86,7 +88,7 @@ class TestResult:
     successes: int
     outcome: Outcome
     impossible: bool
-    quality: int
+    quality: int = field(metadata=described("Successes beyond those needed."))
 
 
 def test(pool: Pool, difficulty: int, source: RandomSource, *, attempt: int = 1,
@@ -124,8 +126,8 @@ class OpposedRound:
 @dataclass(frozen=True)
 class OpposedResult:
     rounds: list[OpposedRound]
-    winner: str | None
-    decided_by: str
+    winner: Literal["a", "b"] | None
+    decided_by: Literal["successes", "base", "tie"]
 
 
 def _side(pool: Pool, source: RandomSource) -> SideRoll:
@@ -142,7 +144,7 @@ def opposed(a: Pool, b: Pool, source: RandomSource, *, allow_tie: bool = False) 
         round_ = OpposedRound(_side(a, source), _side(b, source))
         rounds.append(round_)
         if round_.a.successes != round_.b.successes:
-            winner = "a" if round_.a.successes > round_.b.successes else "b"
+            winner: Literal["a", "b"] = "a" if round_.a.successes > round_.b.successes else "b"
             return OpposedResult(rounds, winner, "successes")
         if a.base != b.base:
             return OpposedResult(rounds, "a" if a.base > b.base else "b", "base")
@@ -187,7 +189,7 @@ class ExtendedRoll:
 
 @dataclass(frozen=True)
 class Elapsed:
-    amount: int
+    amount: int = field(metadata=described("rolls_used × interval.amount (0 with no dice)."))
     unit: str
 
 

@@ -1,13 +1,16 @@
-"""Proben request and result schemas."""
+"""Proben request schemas, and the result schemas derived from the rules' dataclasses."""
 
 from __future__ import annotations
 
-import marshmallow as ma
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
-from service.systems.proben.rules import Outcome, SuccessRule
+from service.platform.messages import say
+from service.platform.results import ResultSchemas
+from service.platform.schemas import EncounterFields
+from service.systems.proben import encounter, rules
+from service.systems.proben.rules import SuccessRule
 
 DIFFICULTY = validate.Range(min=1, max=100)
 
@@ -29,11 +32,11 @@ class ProbenPool(StrictSchema):
         skill = data.get("skill", 0)
         skill_dice = data.get("skill_dice", skill)
         if skill_dice > skill:
-            raise ValidationError(f"must be at most skill ({skill})", field_name="skill_dice")
+            raise ValidationError(say("must be at most skill (%(skill)s)", skill=skill), field_name="skill_dice")
         try:
             check_limit("pool_dice", data.get("attribute", 0) + skill_dice + data.get("advantages", 0))
         except ValidationError as error:
-            raise ValidationError([f"attribute + skill_dice + advantages {error.messages[0]}"],
+            raise ValidationError([say("attribute + skill_dice + advantages: %(problem)s", problem=error.messages[0])],
                                   field_name="_schema") from error
 
     @post_load
@@ -51,13 +54,6 @@ class ProbenTestRequest(ProbenPool):
                         metadata={"description": "meet: successes >= difficulty (default); exceed: >."})
 
 
-class ProbenTestResult(ma.Schema):
-    dice_count = fields.Integer(required=True)
-    dice = fields.List(fields.Integer(), required=True)
-    successes = fields.Integer(required=True)
-    outcome = fields.String(required=True, validate=validate.OneOf([o.value for o in Outcome]))
-    impossible = fields.Boolean(required=True)
-    quality = fields.Integer(required=True, metadata={"description": "Successes beyond those needed."})
 
 
 class ProbenOpposedRequest(StrictSchema):
@@ -66,20 +62,10 @@ class ProbenOpposedRequest(StrictSchema):
     allow_tie = Bool(load_default=False, metadata={"description": "Accept a tie instead of rolling again."})
 
 
-class ProbenSideRoll(ma.Schema):
-    dice = fields.List(fields.Integer(), required=True)
-    successes = fields.Integer(required=True)
 
 
-class ProbenOpposedRound(ma.Schema):
-    a = fields.Nested(ProbenSideRoll, required=True)
-    b = fields.Nested(ProbenSideRoll, required=True)
 
 
-class ProbenOpposedResult(ma.Schema):
-    rounds = fields.List(fields.Nested(ProbenOpposedRound), required=True)
-    winner = fields.String(required=True, allow_none=True, validate=validate.OneOf(["a", "b"]))
-    decided_by = fields.String(required=True, validate=validate.OneOf(["successes", "base", "tie"]))
 
 
 class ProbenCooperationRequest(StrictSchema):
@@ -97,26 +83,20 @@ class ProbenCooperationRequest(StrictSchema):
             try:
                 check_limit("pool_dice", total)
             except ValidationError as error:
-                raise ValidationError([f"leader pool plus one die per helper {error.messages[0]}"],
-                                      field_name="leader") from error
+                raise ValidationError([say("leader pool plus one die per helper: %(problem)s",
+                                           problem=error.messages[0])], field_name="leader") from error
 
 
-class ProbenHelperResult(ma.Schema):
-    name = fields.String(allow_none=True, required=True)
-    dice = fields.List(fields.Integer(), required=True)
-    successes = fields.Integer(required=True)
-    helped = fields.Boolean(required=True)
 
 
-class ProbenCooperationResult(ma.Schema):
-    helpers = fields.List(fields.Nested(ProbenHelperResult), required=True)
-    leader = fields.Nested(ProbenTestResult, required=True)
 
 
 class ProbenInterval(StrictSchema):
     amount = Int(required=True, validate=validate.Range(min=1, max=1_000_000))
     unit = fields.String(required=True, validate=validate.Length(min=1, max=32),
-                         metadata={"example": "hours"})
+                         metadata={"example": "hours", "description": "Ruling 6: minute, hour, day, week, month "
+                                   "or round (singular or plural, English or German) are written in the "
+                                   "request's language with plurals; any other unit is echoed as given."})
 
 
 class ProbenExtendedRequest(ProbenPool):
@@ -125,19 +105,36 @@ class ProbenExtendedRequest(ProbenPool):
     interval = fields.Nested(ProbenInterval, metadata={"description": "The fixed duration of each roll."})
 
 
-class ProbenExtendedRoll(ma.Schema):
-    dice = fields.List(fields.Integer(), required=True)
-    successes = fields.Integer(required=True)
-    cumulative = fields.Integer(required=True)
+RESULTS = ResultSchemas("Proben")
+ProbenTestResult = RESULTS.of(rules.TestResult)
+ProbenOpposedResult = RESULTS.of(rules.OpposedResult)
+ProbenCooperationResult = RESULTS.of(rules.CooperationResult)
+ProbenExtendedResult = RESULTS.of(rules.ExtendedResult)
 
 
-class ProbenElapsed(ma.Schema):
-    amount = fields.Integer(required=True, metadata={"description": "rolls_used × interval.amount (0 with no dice)."})
-    unit = fields.String(required=True)
+# --- encounters (API.md §1.7) -------------------------------------------------------------------
+
+MAX_CHAIN_STEPS = 20
 
 
-class ProbenExtendedResult(ma.Schema):
-    rolls = fields.List(fields.Nested(ProbenExtendedRoll), required=True)
-    success = fields.Boolean(required=True)
-    rolls_used = fields.Integer(required=True)
-    elapsed = fields.Nested(ProbenElapsed, allow_none=True, required=True)
+class ProbenChainStep(StrictSchema):
+    pool = fields.Nested(ProbenPool, required=True)
+    difficulty = Int(required=True, validate=DIFFICULTY,
+                     metadata={"description": "1 easy, 2 standard, 3 demanding, 4+ hard."})
+    max_attempts = Int(load_default=None, allow_none=True, validate=validate.Range(min=1, max=100),
+                       metadata={"description": "Attempts of this step at most; null (default): until no dice "
+                                                "are left (E1)."})
+
+
+class ProbenEncounterRequest(EncounterFields):
+    steps = fields.List(fields.Nested(ProbenChainStep), required=True,
+                        validate=validate.Length(min=1, max=MAX_CHAIN_STEPS),
+                        metadata={"description": "The tests, in order; the chain stops at the first that fails."})
+    success_rule = Enum([rule.value for rule in SuccessRule], load_default=SuccessRule.MEET.value,
+                        metadata={"description": "meet: successes >= difficulty (default); exceed: >."})
+    carry_partial = Bool(load_default=False,
+                         metadata={"description": "E2: the successes of a failed attempt count toward the next "
+                                                  "attempt of the same step (default false)."})
+
+
+ProbenEncounterResult = RESULTS.of(encounter.EncounterResult)

@@ -3,9 +3,17 @@
 
 from __future__ import annotations
 
-from service.platform.catalogs import translations
-from service.platform.phrases import faces, spoken_by, successes
+from service.platform.catalogs import marked, translations
+from service.platform.phrases import faces, number, spoken_by, successes
 from service.systems.proben.rules import CooperationResult, ExtendedResult, OpposedResult, Outcome, TestResult
+
+# Ruling 7: the text's names of the difficulties ("Einfach", "Standard", "Fordernd", "Schwer": 4 and more).
+DIFFICULTY_NAMES = (marked("difficulty", "easy"), marked("difficulty", "standard"),
+                    marked("difficulty", "demanding"), marked("difficulty", "hard"))
+
+
+def difficulty_name(difficulty: int, lang: str) -> str:
+    return translations(lang).pgettext("difficulty", DIFFICULTY_NAMES[min(difficulty, len(DIFFICULTY_NAMES)) - 1])
 
 
 def _verdict(result: TestResult, lang: str) -> str:
@@ -19,18 +27,24 @@ def _verdict(result: TestResult, lang: str) -> str:
     return t.gettext("Failure.")
 
 
-def test(result: TestResult, difficulty: int, name: str | None, lang: str) -> str:
+def test(result: TestResult, difficulty: int, name: str | None, lang: str, attempt: int = 1) -> str:
     t = translations(lang)
+    values = {"difficulty": difficulty, "named": difficulty_name(difficulty, lang)}
     if result.outcome is Outcome.NO_DICE:
-        line = t.gettext("Test against difficulty %(difficulty)d: no dice left, no further attempt.") % {
-            "difficulty": difficulty}
+        if attempt > 1:
+            line = t.gettext("Test against difficulty %(difficulty)d (%(named)s): no dice left, no further "
+                             "attempt.") % values
+        else:
+            line = t.gettext("Test against difficulty %(difficulty)d (%(named)s): no dice, the test cannot "
+                             "succeed.") % values
         return spoken_by(name, line, lang)
-    roll = t.gettext("Test with %(dice)dd6 against difficulty %(difficulty)d: %(faces)s → %(successes)s.") % {
-        "dice": result.dice_count, "difficulty": difficulty, "faces": faces(result.dice),
+    roll = t.gettext("Test with %(dice)dd6 against difficulty %(difficulty)d (%(named)s): %(faces)s → "
+                     "%(successes)s.") % {
+        **values, "dice": result.dice_count, "faces": faces(result.dice),
         "successes": successes(result.successes, lang)}
     sentences = [spoken_by(name, roll, lang), _verdict(result, lang)]
     if result.impossible:
-        sentences.append(t.gettext("It could not succeed."))
+        sentences.append(t.gettext("The test could not have succeeded (too few dice)."))
     return " ".join(sentences)
 
 
@@ -38,32 +52,40 @@ def opposed(result: OpposedResult, a_name: str | None, b_name: str | None, lang:
     t = translations(lang)
     last = result.rounds[-1]
     names = {"a": a_name or "A", "b": b_name or "B"}
+    repeats = len(result.rounds) - 1  # "wird die Probe wiederholt"
+    after = "" if not repeats else " " + t.ngettext("after one repetition", "after %(count)d repetitions",
+                                                    repeats) % {"count": repeats}
     values = {**names, "winner": names.get(result.winner or "", ""),
-              "score": f"{last.a.successes}:{last.b.successes}"}
+              "score": f"{last.a.successes}:{last.b.successes}", "after": after}
     if result.winner is None:
-        line = t.gettext("Opposed test %(a)s against %(b)s: a tie (%(score)s).") % values
-    elif result.decided_by == "base":
-        line = t.gettext("Opposed test %(a)s against %(b)s: %(winner)s wins on the higher base value "
-                         "(%(score)s).") % values
-    else:
-        line = t.gettext("Opposed test %(a)s against %(b)s: %(winner)s wins (%(score)s).") % values
-    rounds = len(result.rounds)
-    if rounds > 1:
-        line += " " + t.ngettext("It took %(count)d round.", "It took %(count)d rounds.", rounds) % {"count": rounds}
-    return line
+        return t.gettext("Opposed test, %(a)s vs. %(b)s: a tie (%(score)s)%(after)s.") % values
+    if result.decided_by == "base":
+        return t.gettext("Opposed test, %(a)s vs. %(b)s: %(winner)s wins on the higher base value "
+                         "(%(score)s)%(after)s.") % values
+    return t.gettext("Opposed test, %(a)s vs. %(b)s: %(winner)s wins (%(score)s)%(after)s.") % values
 
 
 def cooperation(result: CooperationResult, difficulty: int, leader_name: str | None, lang: str) -> str:
     t = translations(lang)
     helpers = len(result.helpers)
     helped = sum(1 for helper in result.helpers if helper.helped)
-    values = {"helped": helped, "helpers": helpers}
+    values = {"helped": helped, "helpers": helpers, "number": number(helpers, lang)}
     if helped == 0:
-        intro = t.ngettext("Cooperation: the helper grants no advantage.",
-                           "Cooperation: none of the %(helpers)d helpers grants an advantage.", helpers) % values
+        if helpers == 1:
+            intro = t.gettext("Cooperation: the helper grants no advantage.")
+        elif helpers == 2:
+            intro = t.gettext("Cooperation: neither helper grants an advantage.")
+        else:
+            intro = t.gettext("Cooperation: none of the %(number)s helpers grants an advantage.") % values
     elif helped == helpers:
-        intro = t.ngettext("Cooperation: the helper grants an advantage.",
-                           "Cooperation: all %(helpers)d helpers grant an advantage each.", helpers) % values
+        if helpers == 1:
+            intro = t.gettext("Cooperation: the helper grants an advantage.")
+        elif helpers == 2:
+            intro = t.gettext("Cooperation: both helpers grant an advantage each.")
+        else:
+            intro = t.gettext("Cooperation: all %(number)s helpers grant an advantage each.") % values
+    elif helpers == 2:
+        intro = t.gettext("Cooperation: one of the two helpers grants an advantage.")
     else:
         intro = t.ngettext("Cooperation: %(helped)d of %(helpers)d helpers grants an advantage.",
                            "Cooperation: %(helped)d of %(helpers)d helpers grant an advantage each.", helped) % values
@@ -76,14 +98,61 @@ def extended(result: ExtendedResult, required: int, name: str | None, lang: str)
     values = {"total": total, "required": required,
               "rolls": t.ngettext("%(count)d roll", "%(count)d rolls", result.rolls_used)
               % {"count": result.rolls_used},
-              "amount": result.elapsed.amount if result.elapsed else 0,
-              "unit": result.elapsed.unit if result.elapsed else ""}
+              "duration": duration(result.elapsed.amount, result.elapsed.unit, lang) if result.elapsed else ""}
     if result.elapsed:
-        line = t.ngettext("Extended test: %(total)d of %(required)d success in %(rolls)s (%(amount)d %(unit)s).",
-                          "Extended test: %(total)d of %(required)d successes in %(rolls)s (%(amount)d %(unit)s).",
+        line = t.ngettext("Extended test: %(total)d of %(required)d success in %(rolls)s (%(duration)s).",
+                          "Extended test: %(total)d of %(required)d successes in %(rolls)s (%(duration)s).",
                           required) % values
     else:
         line = t.ngettext("Extended test: %(total)d of %(required)d success in %(rolls)s.",
                           "Extended test: %(total)d of %(required)d successes in %(rolls)s.", required) % values
     verdict = t.gettext("Success.") if result.success else t.gettext("Failure: the dice are used up.")
     return f"{spoken_by(name, line, lang)} {verdict}"
+
+
+# Ruling 6: the known interval units, by every form a client may send (English and German, singular
+# and plural, any case); any other unit is echoed as given.
+UNITS = {form: unit for unit, forms in {
+    "minute": ("minute", "minutes", "min", "minute", "minuten"),
+    "hour": ("hour", "hours", "h", "stunde", "stunden"),
+    "day": ("day", "days", "tag", "tage"),
+    "week": ("week", "weeks", "woche", "wochen"),
+    "month": ("month", "months", "monat", "monate"),
+    "round": ("round", "rounds", "runde", "runden"),
+}.items() for form in forms}
+
+
+def duration(amount: int, unit: str, lang: str) -> str:
+    """``3 hours`` / ``3 Stunden``, ``1 hour`` / ``1 Stunde``; an unknown unit as given."""
+    t = translations(lang)
+    known = UNITS.get(unit.strip().casefold())
+    values = {"count": amount}
+    if known == "minute":
+        return t.npgettext("duration", "%(count)d minute", "%(count)d minutes", amount) % values
+    if known == "hour":
+        return t.npgettext("duration", "%(count)d hour", "%(count)d hours", amount) % values
+    if known == "day":
+        return t.npgettext("duration", "%(count)d day", "%(count)d days", amount) % values
+    if known == "week":
+        return t.npgettext("duration", "%(count)d week", "%(count)d weeks", amount) % values
+    if known == "month":
+        return t.npgettext("duration", "%(count)d month", "%(count)d months", amount) % values
+    if known == "round":
+        return t.npgettext("duration", "%(count)d round", "%(count)d rounds", amount) % values
+    return f"{amount} {unit}"
+
+
+def encounter(result, lang: str) -> str:
+    """"The chain of tests succeeds after 4 attempts." / "... fails at step 2 after 5 attempts."."""
+    t = translations(lang)
+    count = len(result.steps)
+    values = {"count": count}
+    if result.outcome == "success":
+        return t.ngettext("The chain of tests succeeds after %(count)d attempt.",
+                          "The chain of tests succeeds after %(count)d attempts.", count) % values
+    if result.outcome.startswith("failure:"):
+        values["step"] = int(result.outcome[len("failure:"):]) + 1
+        return t.ngettext("The chain of tests fails at step %(step)d after %(count)d attempt.",
+                          "The chain of tests fails at step %(step)d after %(count)d attempts.", count) % values
+    return t.ngettext("After %(count)d attempt the chain of tests is still undecided.",
+                      "After %(count)d attempts the chain of tests is still undecided.", count) % values

@@ -17,6 +17,7 @@ from math import comb
 from operator import mul
 
 from service.platform.errors import InputError
+from service.platform.messages import say
 from service.platform.odds import Odds
 from service.systems.weltenbuch.rules import GOD_DIE, Party
 
@@ -73,8 +74,8 @@ def win_counts(dice: Sequence[int]) -> list[int]:
 def conflict(parties: Sequence[Party]) -> Odds:
     dice = [party.dice for party in parties]
     if sum(dice) > MAX_ODDS_DICE:
-        raise InputError("parties", f"exact odds are computed for at most {MAX_ODDS_DICE} dice in all "
-                                    f"(this conflict rolls {sum(dice)})")
+        raise InputError("parties", say("exact odds are computed for at most %(max)s dice in all "
+                                        "(this conflict rolls %(dice)s)", max=MAX_ODDS_DICE, dice=sum(dice)))
     denominator = 2 ** sum(dice)
     wins = {f"wins:{party.name}": Fraction(ways, denominator)
             for party, ways in zip(parties, win_counts(dice))}

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from service.platform.errors import ReceiptError
+from service.platform.limits import encounter_precision
+from service.platform.messages import say
 from service.platform.operations import EXAMPLE_RECEIPT, Operation, System, verified_response
-from service.systems.weltenbuch import odds, rules, schemas, text
+from service.systems.weltenbuch import encounter, odds, rules, schemas, text
 
 CONFLICT_EXAMPLE = {
     "die": 10,
@@ -52,7 +54,8 @@ def rolled_members(document: dict) -> list[rules.RolledMember]:
         return [rules.RolledMember(m["name"], m["party"], rules.Role(m["role"]), tuple(m["dice"]))
                 for m in document["result"]["members"]]
     except (KeyError, TypeError, ValueError) as error:
-        raise ReceiptError("conflict.result", f"is not a conflict result this service can narrate ({error})") from error
+        raise ReceiptError("conflict.result", say("is not a conflict result this service can narrate (%(error)s)",
+                                                  error=str(error))) from error
 
 
 def conflict(body, source, lang):
@@ -166,6 +169,69 @@ def resurrection_odds(body):
     return odds.resurrection(body.get("gods"))
 
 
+# --- encounters ---------------------------------------------------------------------------------
+
+ENCOUNTER_EXAMPLE = {**CONFLICT_EXAMPLE, "toughness": NARRATION_EXAMPLE["toughness"],
+                     "policy": {"targeting": "weakest", "hold_hero_points": {"Fayla": 1}}}
+ENCOUNTER_RULINGS = """The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
+toughness of a member of the other party chosen by `policy.targeting` (every member needs a
+`toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
+target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
+Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
+held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
+immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
+Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
+prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round."""
+
+
+def with_rulings(view):
+    """Writes the encounter rulings into the view's description (both twins quote them)."""
+    view.__doc__ = view.__doc__.replace("{rulings}", ENCOUNTER_RULINGS.replace("\n", "\n    "))
+    return view
+
+
+def scene(body: dict) -> encounter.Scene:
+    first, second = parties(body)
+    toughness = {name: rules.Toughness(**value) for name, value in body["toughness"].items()}
+    return encounter.Scene((first, second), toughness, body["policy"]["targeting"],
+                           dict(body["policy"]["hold_hero_points"]), body["die"])
+
+
+@with_rulings
+def encounter_play(body, source, lang):
+    """Play a conflict scene out: the roll and the policy's narration
+
+    {rulings}
+
+    `steps` holds the one round: `conflict` as `weltenbuch.conflict` reports it and `narration` as
+    `weltenbuch.narration` reports it for the policy's spends (turn by turn in the narration order,
+    each member spending all its dice). `curve_rounds` and `exact` are accepted and ignored.
+    """
+    result = encounter.play(scene(body), source)
+    return result, text.encounter(result, lang)
+
+
+@with_rulings
+def encounter_odds(body):
+    """Exact odds of a conflict scene and its consequences
+
+    {rulings}
+
+    Outcomes `wins:<party>` and `tie`; distribution `consequences:<party>` (how many of its members
+    take one; `weltenbuch.conflict.odds` gives the successes); expected `consequence:<member>` (its
+    chance to take one) and, per held hero point, `hero_point:<member>` (the chance it is needed).
+    The bound is Σ over the parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
+    under `exact: auto`.
+    """
+    encounter_scene = scene(body)
+    exact = encounter_precision(encounter.state_bound(encounter_scene), body["exact"])
+    return encounter.odds(encounter_scene, exact=exact, max_rounds=body["max_rounds"],
+                          curve_rounds=body["curve_rounds"])
+
+
 SYSTEM = System(
     "weltenbuch",
     title="Weltenbuch",
@@ -196,5 +262,9 @@ SYSTEM = System(
                           example=RESURRECTION_EXAMPLE),
         Operation.odds("/resurrection/odds", resurrection_odds, operation="resurrection",
                        request=schemas.WeltenResurrectionRequest, example=RESURRECTION_EXAMPLE),
+        Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.WeltenEncounterRequest,
+                          result=schemas.WeltenEncounterResult, example=ENCOUNTER_EXAMPLE),
+        Operation.odds("/encounter/odds", encounter_odds, operation="encounter", request=schemas.WeltenEncounterRequest,
+                       example=ENCOUNTER_EXAMPLE, encounter=True),
     ),
 )

@@ -10,9 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from typing import Literal
 
 from service.platform.errors import RuleViolation
+from service.platform.messages import say, say_n
 from service.platform.randomness import RandomSource
+from service.platform.results import described
 
 DEFAULT_DIE = 10
 GM_SEAT = 0
@@ -89,8 +92,8 @@ class MemberRoll:
     party: str
     role: Role
     dice_count: int
-    dice: list[int]
-    successes: int
+    dice: list[int] = field(metadata=described("Faces 1..die, in order."))
+    successes: int = field(metadata=described("Dice showing an even face."))
 
 
 @dataclass(frozen=True)
@@ -103,25 +106,26 @@ class PartyTotal:
 class Turn:
     """One turn of a narration round: a player at their seat, or the GM at seat 0 for all npcs and
     obstacles at once ("Er handelt mit all seinen Charakteren zugleich")."""
-    seat: int
+    seat: int = field(metadata=described("The player's seat; 0 for the GM."))
     actor: Actor
-    members: list[str]
+    members: list[str] = field(metadata=described(
+        "Who acts in this turn: the player, or all npcs and obstacles with dice for the GM."))
 
 
 @dataclass(frozen=True)
 class ConflictResult:
     members: list[MemberRoll]
     parties: list[PartyTotal]
-    winner: str | None
-    narration_order: list[Turn]
+    winner: str | None = field(metadata=described("Party name; null on a tie."))
+    narration_order: list[Turn] = field(metadata=described("One narration round; repeat it until all dice are spent."))
 
 
 def conflict(parties: Sequence[Party], source: RandomSource, *, die: int = DEFAULT_DIE) -> ConflictResult:
     """Every member rolls its dice (parties and members in the given order); "Die Anzahl der Erfolge
     einer Partei werden addiert." """
     if die % 2:
-        raise RuleViolation("die", f"must have an even number of sides, got {die} "
-                                   "(\"Es können beliebige Würfel mit einer geraden Seitenzahl verwendet werden.\")")
+        raise RuleViolation("die", say("must have an even number of sides, got %(die)s (“Es können beliebige "
+                                       "Würfel mit einer geraden Seitenzahl verwendet werden.”)", die=die))
     rolls: list[MemberRoll] = []
     totals: list[PartyTotal] = []
     for party in parties:
@@ -146,6 +150,13 @@ def winner(totals: Sequence[PartyTotal]) -> str | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
+def _seat(player: Member) -> int:
+    """A player's seat: the request schema requires one for every player."""
+    if player.seat is None:
+        raise RuleViolation("parties", f"the player {player.name} needs a seat")
+    return player.seat
+
+
 def narration_order(parties: Sequence[Party]) -> list[Turn]:
     """Ruling 4: "Der Spieler, nie der Spielleiter, mit den meisten geworfenen Würfeln beginnt. Bei
     Gleichstand beginnt der Spieler, der näher beim Spielleiter sitzt (entgegen dem Uhrzeigersinn)",
@@ -153,14 +164,14 @@ def narration_order(parties: Sequence[Party]) -> list[Turn]:
     Members without dice have no turn ("Spieler, die keine Würfel mehr vor sich liegen haben, werden
     dabei einfach ausgelassen"); without any player with dice, the GM starts."""
     members = [member for party in parties for member in party.members if member.dice > 0]
-    players = sorted((m for m in members if m.role is Role.PLAYER), key=lambda m: m.seat)
+    players = sorted((m for m in members if m.role is Role.PLAYER), key=_seat)
     gm_members = [m.name for m in members if m.role is not Role.PLAYER]
     turns = [Turn(GM_SEAT, Actor.GM, gm_members)] if gm_members else []  # seat 0 comes first
-    turns += [Turn(player.seat, Actor.PLAYER, [player.name]) for player in players]
+    turns += [Turn(_seat(player), Actor.PLAYER, [player.name]) for player in players]
     if not players:
         return turns
     starter = max(players, key=lambda m: (m.dice, m.seat))
-    start = len(turns) - len(players) + players.index(starter)
+    start = turns.index(Turn(_seat(starter), Actor.PLAYER, [starter.name]))  # the round begins there
     return turns[start:] + turns[:start]
 
 
@@ -181,7 +192,7 @@ class Toughness:
     max: int
     equipment: int = 0  # toughness of equipment in use, lowered first
 
-    def hit(self) -> tuple[Toughness, str | None]:
+    def hit(self) -> tuple[Toughness, Literal["equipment", "toughness"] | None]:
         """Ruling 5: one point off, equipment toughness first; nothing below 0."""
         if self.equipment > 0:
             return replace(self, equipment=self.equipment - 1), "equipment"
@@ -214,7 +225,8 @@ class SpentDie:
     face: int
     success: bool
     target: str | None
-    lowered: str | None  # "equipment", "toughness" or None (narration only, or already at 0)
+    lowered: Literal["equipment", "toughness"] | None = field(metadata=described(
+                       "Which toughness the die lowered; null for narration only or a target already at 0."))
 
 
 @dataclass(frozen=True)
@@ -226,18 +238,25 @@ class DieRef:
 @dataclass(frozen=True)
 class HeroPointApplied:
     member: str
-    spend: int  # index into the ledger of spends
-    restored: int  # toughness points it restored (3, fewer near max)
+    spend: int | None = field(metadata=described(
+        "Index of the entry in `spends`; null for a hero point of `hero_points`, given at the end of the scene "
+        "(ruling 7)."))
+    restored: int = field(metadata=described("Toughness restored: 3, fewer near max."))
 
 
 @dataclass(frozen=True)
 class NarrationResult:
-    spent: list[SpentDie]
-    hero_points_spent: list[HeroPointApplied]
+    spent: list[SpentDie] = field(metadata=described("The dice of `spends`, in order (hero point entries are in "
+                                                     "`hero_points_spent`)."))
+    hero_points_spent: list[HeroPointApplied] = field(metadata=described(
+        "The hero point entries of `spends`, each applied when it was spent, then one entry per hero point of "
+        "`hero_points` (ruling 7)."))
     toughness_after: dict[str, Toughness]
-    consequences: list[str]
+    consequences: list[str] = field(metadata=described("Members at toughness 0 once every die is spent."))
     unspent: list[DieRef]
     complete: bool
+    overcome: list[str] = field(default_factory=list, metadata=described(
+        "Ruling 7: obstacles whose toughness reached 0 (overcome; an obstacle suffers no consequence)."))
 
 
 @dataclass(frozen=True)
@@ -261,24 +280,31 @@ def narration(members: Sequence[RolledMember], toughness: Mapping[str, Toughness
             ledger_points.append(_ledger_hero_point(index, spend, by_name, state))
         else:
             spent.append(_spend(index, spend, by_name, state))
-    for index, spent_points in enumerate(hero_points):
-        state[spent_points.member] = _hero_points(f"hero_points.{index}.member", spent_points, by_name, state)
+    for index, spent_points in enumerate(hero_points):  # ruling 7: reported like the ledger's, one per point
+        member = spent_points.member
+        state[member] = _hero_points(f"hero_points.{index}.member", HeroPoints(member, 0), by_name, state)  # checks it
+        for _ in range(spent_points.count):
+            before = state[member].current
+            state[member] = state[member].healed(1)
+            ledger_points.append(HeroPointApplied(member, None, state[member].current - before))
     unspent = _unspent(members, spends)
     complete = not unspent
     # "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der Charakter eine
     # Konsequenz": characters only; an obstacle at 0 is simply overcome and stays at 0.
     consequences = [name for name, value in state.items()
                     if complete and value.current == 0 and by_name[name].role is not Role.OBSTACLE]
+    overcome = [name for name, value in state.items()
+                if value.current == 0 and by_name[name].role is Role.OBSTACLE]
     for name in consequences:
         # "Durch das Erleiden einer Konsequenz wird die Zähigkeit des Profils komplett regeneriert."
         state[name] = replace(state[name], current=state[name].max)
-    return NarrationResult(spent, ledger_points, state, consequences, unspent, complete)
+    return NarrationResult(spent, ledger_points, state, consequences, unspent, complete, overcome)
 
 
 def _check_toughness_names(by_name: Mapping[str, RolledMember], toughness: Mapping[str, Toughness]) -> None:
     for name in toughness:
         if name not in by_name:
-            raise RuleViolation(f"toughness.{name}", "is not a member of the conflict")
+            raise RuleViolation(f"toughness.{name}", say("is not a member of the conflict"))
 
 
 def _unique(spends: Sequence[Spend | HeroPointSpend]) -> None:
@@ -288,8 +314,8 @@ def _unique(spends: Sequence[Spend | HeroPointSpend]) -> None:
             continue
         if (spend.member, spend.die) in seen:
             raise RuleViolation(f"spends.{index}.die",
-                                f"die {spend.die} of {spend.member} is already in the middle of the table "
-                                "(every die is spent once)")
+                                say("die %(die)s of %(member)s is already in the middle of the table "
+                                    "(every die is spent once)", die=spend.die, member=spend.member))
         seen.add((spend.member, spend.die))
 
 
@@ -297,13 +323,18 @@ def _spend(index: int, spend: Spend, by_name: Mapping[str, RolledMember],
            state: dict[str, Toughness]) -> SpentDie:
     member = by_name.get(spend.member)
     if member is None:
-        raise RuleViolation(f"spends.{index}.member", f"{spend.member!r} is not a member of the conflict")
+        raise RuleViolation(f"spends.{index}.member", say("“%(name)s” is not a member of the conflict",
+                                                              name=spend.member))
     if not 0 <= spend.die < len(member.dice):
         raise RuleViolation(f"spends.{index}.die",
-                            f"{spend.member} rolled {len(member.dice)} dice (indexes 0..{len(member.dice) - 1}), "
-                            f"there is no die {spend.die}")
+                            say_n("%(member)s rolled %(count)d die (index 0), there is no die %(die)s",
+                                  "%(member)s rolled %(count)d dice (indexes 0..%(last)s), there is no die %(die)s",
+                                  len(member.dice), member=spend.member, last=len(member.dice) - 1, die=spend.die)
+                            if member.dice else
+                            say("%(member)s rolled no dice, there is no die %(die)s", member=spend.member,
+                                die=spend.die))
     face = member.dice[spend.die]
-    lowered = None
+    lowered: Literal["equipment", "toughness"] | None = None
     if spend.target is not None:
         _check_target(index, spend, member, face, by_name, state)
         state[spend.target], lowered = state[spend.target].hit()
@@ -312,39 +343,44 @@ def _spend(index: int, spend: Spend, by_name: Mapping[str, RolledMember],
 
 def _check_target(index: int, spend: Spend, member: RolledMember, face: int,
                   by_name: Mapping[str, RolledMember], state: Mapping[str, Toughness]) -> None:
-    target = by_name.get(spend.target)
+    target = by_name.get(spend.target) if spend.target is not None else None
     if not is_success(face):
         raise RuleViolation(f"spends.{index}.target",
-                            f"die {spend.die} of {spend.member} shows {face}, a failure: only a success "
-                            "lowers an opponent's toughness (\"Würfel zeigt einen Erfolg: ... erleidet dieser "
-                            "einen Abzug von eins auf seine Zähigkeit\"); spend it without a target")
+                            say("die %(die)s of %(member)s shows %(face)s, a failure: only a success lowers an "
+                                "opponent's toughness (“Würfel zeigt einen Erfolg: ... erleidet dieser einen Abzug "
+                                "von eins auf seine Zähigkeit”); spend it without a target",
+                                die=spend.die, member=spend.member, face=face))
     if target is None:
-        raise RuleViolation(f"spends.{index}.target", f"{spend.target!r} is not a member of the conflict")
+        raise RuleViolation(f"spends.{index}.target", say("“%(name)s” is not a member of the conflict",
+                                                              name=spend.target))
     if target.party == member.party:
         raise RuleViolation(f"spends.{index}.target",
-                            f"{spend.target} is in {member.name}'s own party, not an opponent (\"Gegner\")")
+                            say("%(target)s is in the party of %(member)s, not an opponent (“Gegner”)",
+                                target=spend.target, member=member.name))
     if spend.target not in state:
-        raise RuleViolation(f"spends.{index}.target", f"{spend.target} has no entry in toughness")
+        raise RuleViolation(f"spends.{index}.target", say("%(name)s has no entry in toughness", name=spend.target))
 
 
 def _ledger_hero_point(index: int, spend: HeroPointSpend, by_name: Mapping[str, RolledMember],
                       state: dict[str, Toughness]) -> HeroPointApplied:
     before = state.get(spend.member)
     state[spend.member] = _hero_points(f"spends.{index}.member", HeroPoints(spend.member, 1), by_name, state)
-    return HeroPointApplied(spend.member, index, state[spend.member].current - before.current)
+    return HeroPointApplied(spend.member, index, state[spend.member].current - (before.current if before else 0))
 
 
 def _hero_points(field: str, spent: HeroPoints, by_name: Mapping[str, RolledMember],
                  state: Mapping[str, Toughness]) -> Toughness:
     member = by_name.get(spent.member)
     if member is None:
-        raise RuleViolation(field, f"{spent.member!r} is not a member of the conflict")
+        raise RuleViolation(field, say("“%(name)s” is not a member of the conflict", name=spent.member))
     if member.role is not Role.PLAYER:
-        raise RuleViolation(field,
-                            f"{spent.member} is a {member.role.value}: only a player spends hero points "
-                            "(\"kann der Spieler immer einen Heldenpunkt ausgeben\")")
+        raise RuleViolation(field, say(
+            "%(name)s is an npc: only a player spends hero points (“kann der Spieler immer einen "
+            "Heldenpunkt ausgeben”)", name=spent.member) if member.role is Role.NPC else say(
+            "%(name)s is an obstacle: only a player spends hero points (“kann der Spieler immer einen "
+            "Heldenpunkt ausgeben”)", name=spent.member))
     if spent.member not in state:
-        raise RuleViolation(field, f"{spent.member} has no entry in toughness")
+        raise RuleViolation(field, say("%(name)s has no entry in toughness", name=spent.member))
     return state[spent.member].healed(spent.count)
 
 
@@ -358,7 +394,7 @@ def _unspent(members: Sequence[RolledMember], spends: Sequence[Spend | HeroPoint
 
 @dataclass(frozen=True)
 class ResurrectionResult:
-    god: int
+    god: int = field(metadata=described(minimum=1, maximum=GOD_DIE))
     name: str | None
 
 

@@ -3,12 +3,15 @@ components by class name, and names must be unique across the service."""
 
 from __future__ import annotations
 
-import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.limits import AtMost, LengthAtMost, check_limit
-from service.systems.weltenbuch.rules import DEFAULT_DIE, GOD_DIE, Actor, Role
+from service.platform.messages import say
+from service.platform.results import ResultSchemas
+from service.platform.schemas import EncounterFields
+from service.systems.weltenbuch import encounter, rules
+from service.systems.weltenbuch.rules import DEFAULT_DIE, GOD_DIE, Role
 
 BONUS = validate.Range(min=0, max=100)
 MAX_SEAT = 100
@@ -16,9 +19,6 @@ MAX_TOUGHNESS = 1000
 # One spend per die, and the signed conflict travels in the same body (64 KiB by default): a
 # conflict with more than about a thousand dice cannot be sent back at all, so 1000 spends suffice.
 MAX_SPENDS = 1000
-# The role values as loaded (strings), named once: an enum member's .value is a property lookup.
-PLAYER = Role.PLAYER.value
-GM_ROLES = frozenset((Role.NPC.value, Role.OBSTACLE.value))
 
 
 class WeltenMemberSchema(StrictSchema):
@@ -44,14 +44,14 @@ class WeltenMemberSchema(StrictSchema):
     @validates_schema
     def _fits_role(self, data, **kwargs):
         role = data.get("role")
-        if role == PLAYER and "seat" not in data:
-            raise ValidationError("a player needs a seat (1.. clockwise from the GM)", field_name="seat")
-        if role in GM_ROLES:
+        if role == Role.PLAYER and "seat" not in data:
+            raise ValidationError(say("a player needs a seat (1.. clockwise from the GM)"), field_name="seat")
+        if role in (Role.NPC, Role.OBSTACLE):
             if "seat" in data:
-                raise ValidationError("only players have a seat; the GM acts for npcs and obstacles at 0",
+                raise ValidationError(say("only players have a seat; the GM acts for npcs and obstacles at 0"),
                                       field_name="seat")
             if data.get("hero_points"):
-                raise ValidationError("only players spend hero points", field_name="hero_points")
+                raise ValidationError(say("only players spend hero points"), field_name="hero_points")
 
     @validates_schema
     def _pool_fits(self, data, **kwargs):
@@ -60,7 +60,7 @@ class WeltenMemberSchema(StrictSchema):
         try:
             check_limit("pool_dice", dice)
         except ValidationError as error:
-            raise ValidationError([f"profile + bonuses + 2 per hero point {error.messages[0]}"],
+            raise ValidationError([say("profile + bonuses + 2 per hero point: %(problem)s", problem=error.messages[0])],
                                   field_name="profile") from error
 
 
@@ -89,8 +89,8 @@ class WeltenConflictRequest(StrictSchema):
     @validates_schema
     def _even_die(self, data, **kwargs):
         if data.get("die", DEFAULT_DIE) % 2:
-            raise ValidationError("must have an even number of sides (\"beliebige Würfel mit einer geraden "
-                                  "Seitenzahl\")", field_name="die")
+            raise ValidationError(say("must have an even number of sides (“beliebige Würfel mit einer geraden "
+                                      "Seitenzahl”)"), field_name="die")
 
     @validates_schema
     def _unique(self, data, **kwargs):
@@ -103,47 +103,25 @@ class WeltenConflictRequest(StrictSchema):
             return
         for p, party in enumerate(parties):
             if party["name"] in duplicate_parties:
-                errors.setdefault(p, {})["name"] = ["party names must be unique"]
+                errors.setdefault(p, {})["name"] = [say("party names must be unique")]
             for i, member in enumerate(party["members"]):
                 problems = {}
                 if member["name"] in duplicate_members:
-                    problems["name"] = ["member names must be unique across the conflict"]
+                    problems["name"] = [say("member names must be unique across the conflict")]
                 if member.get("seat") in duplicate_seats:
-                    problems["seat"] = ["two players cannot share a seat"]
+                    problems["seat"] = [say("two players cannot share a seat")]
                 if problems:
                     errors.setdefault(p, {}).setdefault("members", {})[i] = problems
         if errors:
             raise ValidationError({"parties": errors})
 
 
-class WeltenMemberRoll(ma.Schema):
-    name = fields.String(required=True)
-    party = fields.String(required=True)
-    role = fields.String(required=True, validate=validate.OneOf([role.value for role in Role]))
-    dice_count = fields.Integer(required=True)
-    dice = fields.List(fields.Integer(), required=True, metadata={"description": "Faces 1..die, in order."})
-    successes = fields.Integer(required=True, metadata={"description": "Dice showing an even face."})
 
 
-class WeltenPartyTotal(ma.Schema):
-    name = fields.String(required=True)
-    successes = fields.Integer(required=True)
 
 
-class WeltenTurn(ma.Schema):
-    seat = fields.Integer(required=True, metadata={"description": "The player's seat; 0 for the GM."})
-    actor = fields.String(required=True, validate=validate.OneOf([actor.value for actor in Actor]))
-    members = fields.List(fields.String(), required=True,
-                          metadata={"description": "Who acts in this turn: the player, or all npcs and "
-                                                   "obstacles with dice for the GM."})
 
 
-class WeltenConflictResult(ma.Schema):
-    members = fields.List(fields.Nested(WeltenMemberRoll), required=True)
-    parties = fields.List(fields.Nested(WeltenPartyTotal), required=True)
-    winner = fields.String(required=True, allow_none=True, metadata={"description": "Party name; null on a tie."})
-    narration_order = fields.List(fields.Nested(WeltenTurn), required=True,
-                                  metadata={"description": "One narration round; repeat it until all dice are spent."})
 
 
 # --- narration ----------------------------------------------------------------------------------
@@ -159,7 +137,7 @@ class WeltenToughnessSchema(StrictSchema):
     @validates_schema
     def _current_within_max(self, data, **kwargs):
         if data.get("current", 0) > data.get("max", MAX_TOUGHNESS):
-            raise ValidationError("must be at most max", field_name="current")
+            raise ValidationError(say("must be at most max"), field_name="current")
 
 
 class WeltenSpendSchema(StrictSchema):
@@ -181,9 +159,10 @@ class WeltenSpendSchema(StrictSchema):
         if data.get("hero_point"):
             for field in ("die", "target"):
                 if data.get(field) is not None:
-                    raise ValidationError("a hero point entry spends no die and has no target", field_name=field)
+                    raise ValidationError(say("a hero point entry spends no die and has no target"),
+                                          field_name=field)
         elif data.get("die") is None:
-            raise ValidationError("a die spend names its die (or set hero_point: true)", field_name="die")
+            raise ValidationError(say("a die spend names its die (or set hero_point: true)"), field_name="die")
 
 
 class WeltenHeroPointSchema(StrictSchema):
@@ -208,46 +187,14 @@ class WeltenNarrationRequest(StrictSchema):
                                                        "`{\"member\": ..., \"hero_point\": true}` into `spends`."})
 
 
-class WeltenToughnessResult(ma.Schema):
-    current = fields.Integer(required=True)
-    max = fields.Integer(required=True)
-    equipment = fields.Integer(required=True)
 
 
-class WeltenSpentDie(ma.Schema):
-    member = fields.String(required=True)
-    die = fields.Integer(required=True)
-    face = fields.Integer(required=True)
-    success = fields.Boolean(required=True)
-    target = fields.String(required=True, allow_none=True)
-    lowered = fields.String(required=True, allow_none=True, validate=validate.OneOf(["equipment", "toughness"]),
-                            metadata={"description": "Which toughness the die lowered; null for narration "
-                                                     "only or a target already at 0."})
 
 
-class WeltenHeroPointApplied(ma.Schema):
-    member = fields.String(required=True)
-    spend = fields.Integer(required=True, metadata={"description": "Index of the entry in `spends`."})
-    restored = fields.Integer(required=True, metadata={"description": "Toughness restored: 3, fewer near max."})
 
 
-class WeltenDieRef(ma.Schema):
-    member = fields.String(required=True)
-    die = fields.Integer(required=True)
 
 
-class WeltenNarrationResult(ma.Schema):
-    spent = fields.List(fields.Nested(WeltenSpentDie), required=True,
-                        metadata={"description": "The dice of `spends`, in order (hero point entries are "
-                                                 "in `hero_points_spent`)."})
-    hero_points_spent = fields.List(fields.Nested(WeltenHeroPointApplied), required=True,
-                                    metadata={"description": "The hero point entries of `spends`, each applied "
-                                                             "when it was spent."})
-    toughness_after = fields.Dict(keys=fields.String(), values=fields.Nested(WeltenToughnessResult), required=True)
-    consequences = fields.List(fields.String(), required=True,
-                               metadata={"description": "Members at toughness 0 once every die is spent."})
-    unspent = fields.List(fields.Nested(WeltenDieRef), required=True)
-    complete = fields.Boolean(required=True)
 
 
 # --- resurrection -------------------------------------------------------------------------------
@@ -257,6 +204,51 @@ class WeltenResurrectionRequest(StrictSchema):
                        metadata={"description": "The eight gods of the table, in d8 order."})
 
 
-class WeltenResurrectionResult(ma.Schema):
-    god = fields.Integer(required=True, validate=validate.Range(min=1, max=GOD_DIE))
-    name = fields.String(required=True, allow_none=True)
+# --- results: derived from the rules' dataclasses -------------------------------------------------
+
+RESULTS = ResultSchemas("Welten", names={rules.Toughness: "WeltenToughnessResult"})
+WeltenConflictResult = RESULTS.of(rules.ConflictResult)
+WeltenNarrationResult = RESULTS.of(rules.NarrationResult)
+WeltenResurrectionResult = RESULTS.of(rules.ResurrectionResult)
+
+
+# --- encounters (API.md §1.7) -------------------------------------------------------------------
+
+class WeltenEncounterPolicy(StrictSchema):
+    targeting = Enum(["weakest", "strongest", "spread"], load_default="weakest",
+                     metadata={"description": "Whom every success die hits in the other party: weakest "
+                                              "(default): the lowest current + equipment toughness first "
+                                              "(ties: body order) until it is at 0; strongest: the highest "
+                                              "first; spread: one die each in body order, in turn."})
+    hold_hero_points = fields.Dict(keys=Name(), values=Int(validate=validate.Range(min=0, max=50)),
+                                   load_default=dict,
+                                   metadata={"description": "Players' hero points held back (E2), by member: "
+                                                            "spent at the end (+3 toughness) when it saves a "
+                                                            "consequence."})
+
+
+class WeltenEncounterRequest(WeltenConflictRequest, EncounterFields):
+    parties = fields.List(fields.Nested(WeltenPartySchema), required=True, validate=validate.Length(equal=2),
+                          metadata={"description": "Exactly two parties."})
+    toughness = fields.Dict(keys=Name(), values=fields.Nested(WeltenToughnessSchema), required=True,
+                            metadata={"description": "Toughness at the start of the scene, one entry per member."})
+    policy = fields.Nested(WeltenEncounterPolicy, load_default=lambda: {"targeting": "weakest",
+                                                                        "hold_hero_points": {}})
+
+    @validates_schema
+    def _members_known(self, data, **kwargs):
+        members = {m["name"]: m for party in data.get("parties") or [] for m in party["members"]}
+        toughness = data.get("toughness") or {}
+        for name in members:
+            if name not in toughness:
+                raise ValidationError({name: ["every member needs a toughness entry"]}, field_name="toughness")
+        for name in toughness:
+            if name not in members:
+                raise ValidationError({name: ["is not a member of the scene"]}, field_name="toughness")
+        for name in (data.get("policy") or {}).get("hold_hero_points", {}):
+            if name not in members or members[name]["role"] != Role.PLAYER:
+                raise ValidationError({"hold_hero_points": {name: ["only a player of the scene holds hero "
+                                                                   "points"]}}, field_name="policy")
+
+
+WeltenEncounterResult = RESULTS.of(encounter.EncounterResult)

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from service.platform.catalogs import translations
+from service.platform.catalogs import marked, translations
+from service.platform.phrases import capitalized
 from service.systems.weltenbuch.rules import Actor, ConflictResult, NarrationResult, ResurrectionResult, Turn
 
 
@@ -18,13 +19,17 @@ def conflict(result: ConflictResult, lang: str) -> str:
     scores = ", ".join(t.ngettext("%(party)s with %(count)d success", "%(party)s with %(count)d successes",
                                   party.successes) % {"party": party.name, "count": party.successes}
                        for party in result.parties)
-    order = " → ".join(_turn(turn, lang) for turn in result.narration_order) or "–"
+    order = " → ".join(_turn(turn, lang) for turn in result.narration_order)
     head = t.gettext("Conflict scene: %(scores)s.") % {"scores": scores}
     if result.winner:
         verdict = t.gettext("The scene goes to %(winner)s.") % {"winner": result.winner}
     else:
         verdict = t.gettext("A tie: nobody wins, each party reaches part of its goal.")
-    return " ".join([head, verdict, t.gettext("Narration order: %(order)s.") % {"order": order}])
+    if order:
+        narrators = t.gettext("Narration order: %(order)s.") % {"order": order}
+    else:
+        narrators = t.gettext("Narration order: nobody, no one has dice.")
+    return " ".join([head, verdict, narrators])
 
 
 def narration(result: NarrationResult, lang: str) -> str:
@@ -50,9 +55,49 @@ def narration(result: NarrationResult, lang: str) -> str:
     if result.consequences:
         sentences.append(t.ngettext("A consequence for %(names)s.", "Consequences for %(names)s.",
                                     len(result.consequences)) % {"names": ", ".join(result.consequences)})
+    overcome = getattr(result, "overcome", [])
+    if overcome:  # ruling 7
+        sentences.append(t.ngettext("%(names)s is overcome.", "%(names)s are overcome.", len(overcome))
+                         % {"names": _listed(overcome, lang)})
     return " ".join(sentences)
 
 
+def _listed(names: list[str], lang: str) -> str:
+    if len(names) == 1:
+        return names[0]
+    return translations(lang).gettext("%(first)s and %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}
+
+
+# "Einer der acht Götter": the god a d8 names, when the table gave no names.
+GODS = (marked("god", "the first god"), marked("god", "the second god"), marked("god", "the third god"),
+        marked("god", "the fourth god"), marked("god", "the fifth god"), marked("god", "the sixth god"),
+        marked("god", "the seventh god"), marked("god", "the eighth god"))
+
+
 def resurrection(result: ResurrectionResult, lang: str) -> str:
-    god = f"{result.god} ({result.name})" if result.name else str(result.god)
-    return translations(lang).gettext("Resurrection: god %(god)s intervened in the character's fate.") % {"god": god}
+    t = translations(lang)
+    god = result.name or capitalized(t.pgettext("god", GODS[result.god - 1]))
+    return t.gettext("Resurrection (d8: %(roll)d): %(god)s intervened in the character's fate.") % {
+        "roll": result.god, "god": god}
+
+
+def encounter(result, lang: str) -> str:
+    """"The Heroes win the scene; Toran takes a consequence." (the issue's example line, per party)."""
+    t = translations(lang)
+    if result.outcome.startswith("wins:"):
+        line = t.gettext("%(party)s win the scene") % {"party": result.outcome[len("wins:"):]}
+    else:
+        line = t.gettext("A tie: every party reaches only part of its goal")
+    consequences = result.end.consequences
+    if not consequences:
+        tail = t.gettext("nobody takes a consequence.")
+    else:
+        names = consequences[0] if len(consequences) == 1 else t.gettext("%(first)s and %(last)s") % {
+            "first": ", ".join(consequences[:-1]), "last": consequences[-1]}
+        tail = t.ngettext("%(names)s takes a consequence.", "%(names)s take a consequence each.",
+                          len(consequences)) % {"names": names}
+    sentences = [f"{line}; {tail}"]
+    for name in result.end.hero_points_spent:
+        sentences.append(t.gettext("%(name)s spends a held-back hero point and avoids a consequence.")
+                         % {"name": name})
+    return " ".join(sentences)

@@ -92,7 +92,7 @@ def test_konstantin_unconscious_at_the_bars(post):
     response = roll(post, "challenge", {"name": "Konstantin", "bag": konstantin, "ability": "combat",
                                         "difficulty": "hard", "manual": ["black"]})
     assert response["result"] == {"drawn": ["black"], "matching": 0, "success": False, "unconscious": True}
-    assert response["summary"].endswith("Only black marbles: unconscious.")
+    assert response["summary"].endswith("Only black drawn: Konstantin falls unconscious.")  # review row 2
 
 
 def test_plague_swamp_mortal_danger(post):
@@ -183,7 +183,7 @@ def test_uneven_contest_flight_succeeds(post):
         "manual": ["red", "white", "green", "green"]}, lang="de")
     result = response["result"]
     assert (result["winner"], result["margin"], result["injury"]) == ("Dieb", 1, None)
-    assert "keine Verletzung" in response["summary"]
+    assert "Dieb siegt mit Geschick statt Kampf: Niemand wird verletzt." in response["summary"]  # review row 4
 
 
 def test_uneven_contest_attack_lands(post):

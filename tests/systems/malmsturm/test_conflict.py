@@ -49,7 +49,8 @@ def test_full_conflict_walkthrough(post):
     assert (result["hit"], result["shifts"], result["track"]) == (True, 1, "physical")
     assert orc["stress"]["physical"] == {"current": 2, "max": 3} and orc["consequences"] == 0
     assert summary == ("Attack: Brok [+ 0 0 0] good (+3) against Ork [0 0 0 0] fair (+2). "
-                       "A hit with one shift of physical stress. Ork has 2 of 3 left.")
+                       "A hit with one shift: Ork loses one point of physical stress. Ork has 2 of 3 points "
+                       "of physical stress left.")  # review rows 27, 28
 
     # 3. Ragna strikes (Nahkampf 3 vs Ausweichen 2): 3 against 3 is no hit.
     result, _ = attack({"name": "Ragna", "skill": 3, "attack": "harm"}, 2, [0, 0, 0, 0, 0, 0, 0, 1])
@@ -104,6 +105,6 @@ def test_conflict_with_a_consequence_taken_early(post):
     assert first["consequence_reason"] == "taken_early" and first["stress_after"]["mental"]["current"] == 2
     assert second["taken_out"] and second["consequences_after"] == 2
     assert bodies[1]["summary"] == ("Angriff: Ragna [0 0 0 0] passabel (+2) gegen Ork [0 0 0 0] durchschnittlich "
-                                    "(+1). Treffer mit einem Erfolg auf mentale Belastung. Ork nimmt stattdessen "
+                                    "(+1). Treffer mit einem Erfolg. Ork nimmt stattdessen "
                                     "eine Konsequenz hin. Vorschläge: Kooperativ, Verliebt. Ork scheidet aus dem "
                                     "Konflikt aus.")

@@ -184,7 +184,8 @@ def test_skill_limit_message_explains_the_range(post):
 def test_participants_limit_message_names_the_limit(post):
     problem = post("/v1/malmsturm/initiative",
                    {"participants": [{"name": f"P{i}", "intuition": 0} for i in range(21)]})[1]
-    assert "WURFWERK_MAX_PARTICIPANTS" in problem["errors"]["participants"][0]
+    assert "the most participants in one contest or party" in problem["errors"]["participants"][0]
+    assert problem["limit"]["setting"] == "WURFWERK_MAX_PARTICIPANTS"
 
 
 def test_malformed_json_and_wrong_method(client):
@@ -222,8 +223,8 @@ def test_an_undefended_attack_over_http(post):
         {"de": "Körperliche Verwundung", "en": "physical wound", "label": "Körperliche Verwundung"}]
     assert response["summary"] == (
         "Angriff: Ragna [0 0 0 0] gut (+3) gegen Ork ohne Verteidigung, Schwierigkeit mäßig (±0). Treffer mit "
-        "3 Erfolgen auf körperliche Belastung. Die Belastung ist aufgebraucht: Ork erleidet eine Konsequenz, die "
-        "Leiste füllt sich wieder auf 3. Vorschläge: Körperliche Verwundung.")
+        "3 Erfolgen: Ork verliert 3 körperliche Belastungspunkte. Die Belastung ist aufgebraucht: Ork erleidet eine "
+        "Konsequenz, die Belastungspunkte werden wieder auf 3 aufgefüllt. Vorschlag: Körperliche Verwundung.")
 
 
 @pytest.mark.parametrize("body, field", [

@@ -31,7 +31,7 @@ def test_ryans_jump_over_http(post):
 def test_german_summary(post):
     status, body = post("/v1/paws/test?lang=de", {"name": "Ryan", "rank": 2, "manual": [1, 1]})
     assert status == 200 and body["lang"] == "de"
-    assert body["summary"] == "Ryan: Probe mit 2W6: 1, 1 → kein Erfolg. Katastrophe! Ryan erzählt."
+    assert body["summary"] == "Ryan – Probe mit 2W6: 1, 1 → kein Erfolg. Katastrophe! Ryan erzählt."  # review row 34
     assert body["result"]["catastrophe"] is True
 
 
@@ -75,7 +75,7 @@ def test_defense_over_http(post):
     status, response = post("/v1/paws/comparison", body)
     assert status == 200
     assert response["result"]["attack_lands"] is True and response["result"]["winner"] == "a"
-    assert response["summary"] == "Attack of Ryan on Jack: 2:1. The attack lands by one success. Jack narrates."
+    assert response["summary"] == "Ryan attacks Jack: 2:1. The attack lands by one success. Jack narrates."
 
 
 def test_group_rescue_over_http(post):
@@ -134,8 +134,8 @@ def test_the_rescued_catastrophe_of_the_issue(post):
     assert (result["winner"], result["b"]["catastrophe"], result["narrator"]) == (None, False, "gm")
     assert result["b"]["rescue"]["catastrophe_averted"] is True
     assert response["summary"] == (
-        "Vergleich Rynn gegen Gegner: 1:0. Rettungswürfel von Gegner: 6 → 1 Erfolg. Ein Erfolg hebt den "
-        "Vorsprung von Rynn auf; der Gleichstand wendet auch die Katastrophe ab. Gleichstand. "
+        "Vergleich Rynn gegen Gegner: 1:0. Katastrophe für Gegner! Gegners Rettungswürfel: 6 → 1 Erfolg. Er hebt "
+        "Rynns Vorsprung auf; der Gleichstand wendet auch die Katastrophe ab. Gleichstand. "
         "Der Spielleiter erzählt.")
 
 
@@ -260,7 +260,8 @@ def test_bad_input_is_a_422_naming_the_field(post, path, body, field):
 def test_pool_limit_message_names_the_limit(post):
     status, problem = post("/v1/paws/test", {"rank": 10, "extra_bonus_dice": 91})
     assert status == 422
-    assert "pool_dice" in problem["errors"]["extra_bonus_dice"][0]
+    assert "the most dice in one pool" in problem["errors"]["extra_bonus_dice"][0]
+    assert problem["limit"]["name"] == "pool_dice"
 
 
 def test_two_advantages_in_one_category_name_the_ruling(post):

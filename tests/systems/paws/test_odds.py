@@ -55,7 +55,9 @@ def side(dice: int) -> icepool.Die:
 
 
 def icepool_comparison(a: int, a_rescue: int, b: int, b_rescue: int, mode: Mode) -> icepool.Die:
-    """(winner, net, a ends with a catastrophe, b ends with one), ruling 3 written out."""
+    """(winner, net, a ends with a catastrophe, b ends with one), rulings 3 and 8 written out: only the
+    loser can suffer a catastrophe (a tie is no failure; a repelled attacker loses to more defender
+    successes and rolls no rescue dice)."""
     def rescued(net, all_ones, rescues):
         """The loser's rescue: (net left, catastrophe left)."""
         if rescues >= net:
@@ -73,7 +75,9 @@ def icepool_comparison(a: int, a_rescue: int, b: int, b_rescue: int, mode: Mode)
         if difference < 0 and mode is Mode.CONTEST:
             net, a_all_ones = rescued(-difference, a_all_ones, a_rescues)
             return ("b" if net else "tie", net, a_all_ones, b_all_ones)
-        return ("tie", 0, a_all_ones, b_all_ones)
+        if difference < 0:  # defense: the attack is repelled, the attacker lost
+            return ("tie", 0, a_all_ones, False)
+        return ("tie", 0, False, False)
 
     return icepool.map(outcome, side(a), side(b), count(a_rescue), count(b_rescue))
 

@@ -38,11 +38,12 @@ SEEDS = st.integers(0, 2**53 - 1)  # the service refuses larger seeds: they are 
 # --- the pool, independently of the system code -------------------------------------------------
 
 def dice_of(pool: dict) -> int:
-    """rank + fit + active advantages + extra bonus dice - wounds, not below 0 (API.md §3, ruling 5)."""
+    """rank + fit + active advantages + extra bonus dice - wounds - penalty dice, not below 0 (API.md §3,
+    rulings 5 and 9)."""
     advantages = pool.get("advantages") or {}
     active = sum(1 for value in advantages.values() if value == "active")
     gross = pool["rank"] + FITS[pool.get("fit", "matching")] + active + pool.get("extra_bonus_dice", 0)
-    return max(0, gross - pool.get("wounds", 0))
+    return max(0, gross - pool.get("wounds", 0) - pool.get("penalty_dice", 0))
 
 
 def rescue_dice_of(pool: dict) -> int:
@@ -194,7 +195,11 @@ def check_comparison(body: dict, result: dict) -> None:
         assert len(side["dice"]) == dice_of(pool) and all(1 <= face <= 6 for face in side["dice"])
         assert side["successes"] == hits(side["dice"]) <= dice_of(pool)
         averted = side["rescue"] is not None and side["rescue"]["catastrophe_averted"]
-        assert side["catastrophe"] == (all_ones(side["dice"]) and not averted)
+        other = result["b" if key == "a" else "a"]
+        # ruling 8: only the loser suffers a catastrophe (a repelled attacker loses to more defender successes)
+        lost = (result["winner"] not in (None, key)) or (
+            mode == "defense" and key == "a" and result["winner"] is None and other["successes"] > side["successes"])
+        assert side["catastrophe"] == (lost and all_ones(side["dice"]) and not averted)
     a_successes, b_successes = result["a"]["successes"], result["b"]["successes"]
     leader, gross = _leader(a_successes, b_successes, mode)
     loser = {"a": "b", "b": "a", None: None}[leader]
@@ -226,8 +231,10 @@ def check_comparison(body: dict, result: dict) -> None:
     else:
         assert result["net"] == 0
     assert result["effects"] == max(0, result["net"] - 1)
-    # ruling 7: the loser narrates, the GM a tie
-    if result["winner"] is None:
+    # ruling 7: the loser narrates (a repelled attack: the attacker), the GM a tie
+    if result["winner"] is None and mode == "defense":
+        assert result["narrator"] == (body["a"].get("name") or "a")
+    elif result["winner"] is None:
         assert result["narrator"] == "gm"
     else:
         loser = "b" if result["winner"] == "a" else "a"

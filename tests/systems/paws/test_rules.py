@@ -310,7 +310,8 @@ def test_the_loser_narrates_a_comparison_the_gm_a_tie():
     assert roll_comparison(RYAN, JACK, 4, 5, 1, 5, 2).narrator == "Jack"
     assert roll_comparison(RYAN, JACK, 4, 1, 1, 5, 2).narrator == "gm"
     assert roll_comparison(Pool(rank=1), Pool(rank=1), 1, 4).narrator == "a"
-    assert roll_comparison(RYAN, JACK, 4, 1, 1, 5, 2, mode=Mode.DEFENSE).narrator == "gm"  # repelled
+    # ruling 7, defense mode too: a repelled attack is narrated by the attacker
+    assert roll_comparison(RYAN, JACK, 4, 1, 1, 5, 2, mode=Mode.DEFENSE).narrator == "Ryan"
 
 
 def test_rules_never_mutate_their_inputs():

@@ -25,8 +25,9 @@ def test_summary_in_german_and_english(post, client):
     body = {"name": "Alrik", "attribute": 3, "difficulty": 2, "manual": [5, 6, 1]}
     en = post("/v1/proben/test", body)[1]
     de = post("/v1/proben/test?lang=de", body)[1]
-    assert en["summary"] == "Alrik: Test with 3d6 against difficulty 2: 5, 6, 1 → 2 successes. Success."
-    assert de["summary"] == "Alrik: Probe mit 3W6 gegen Schwierigkeit 2: 5, 6, 1 → 2 Erfolge. Gelungen."
+    # ruling 7: the difficulty's name; review row 34: one colon per German sentence
+    assert en["summary"] == "Alrik: Test with 3d6 against difficulty 2 (standard): 5, 6, 1 → 2 successes. Success."
+    assert de["summary"] == "Alrik – Probe mit 3W6 gegen Schwierigkeit 2 (Standard): 5, 6, 1 → 2 Erfolge. Gelungen."
     by_header = client.post("/v1/proben/test", json=body, headers={"Accept-Language": "de-DE,de;q=0.9"})
     assert by_header.get_json()["lang"] == "de"
     assert en["result"] == de["result"]
@@ -81,8 +82,8 @@ def test_bad_test_bodies_name_the_field(post, body, field):
 
 def test_limit_message_names_the_limit(post):
     problem = post("/v1/proben/test", {"attribute": 101, "difficulty": 1})[1]
-    assert "pool_dice" in problem["errors"]["attribute"][0]
-    assert "WURFWERK_MAX_POOL_DICE" in problem["errors"]["attribute"][0]
+    assert "the most dice in one pool" in problem["errors"]["attribute"][0]
+    assert problem["limit"] == {"name": "pool_dice", "value": 100, "setting": "WURFWERK_MAX_POOL_DICE"}
 
 
 def test_missing_side_of_an_opposed_test(post):

@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from service.platform.randomness import manual_values
-from tests.systems.weltenbuch.test_orc_ambush import AMBUSH, MANUAL, ROUND_1, TOUGHNESS
+from tests.systems.weltenbuch.test_worked_examples import AMBUSH, MANUAL, ROUND_1, TOUGHNESS
 from wurfwerk import InvalidRequest
 
 CONFLICT = "/v1/weltenbuch/conflict"
@@ -43,7 +43,7 @@ def test_seeded_conflict_repeats_and_events_replay(post):
 def test_summary_in_german_and_english(post):
     _, german = post(CONFLICT + "?lang=de", {**AMBUSH, "manual": MANUAL})
     _, english = post(CONFLICT, {**AMBUSH, "manual": MANUAL})
-    assert german["lang"] == "de" and "Die Szene geht an Heroes." in german["summary"]
+    assert german["lang"] == "de" and "Sieger der Szene: Heroes." in german["summary"]  # review row 16
     assert "Toran → Fayla → Spielleiter" in german["summary"]
     assert english["lang"] == "en" and "The scene goes to Heroes." in english["summary"]
     assert german["result"] == english["result"]

@@ -223,10 +223,12 @@ def test_a_hero_point_is_applied_when_it_is_spent():
 
 
 def test_the_hero_points_list_still_means_at_the_end():
+    """Ruling 7: hero points given at the end of a scene are reported like ledger ones."""
     members = [HERO, BRUTE]
     result = rules.narration(members, {"Hero": Toughness(6, 6)}, ledger(*["hit"] * 5, "hit", "hit"),
                              [HeroPoints("Hero", 1)])
-    assert result.toughness_after["Hero"].current == 3 and result.hero_points_spent == []
+    assert result.toughness_after["Hero"].current == 3
+    assert result.hero_points_spent == [rules.HeroPointApplied("Hero", None, 3)]
 
 
 def test_a_hero_point_in_the_ledger_restores_not_above_max():

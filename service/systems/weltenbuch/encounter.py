@@ -1,0 +1,229 @@
+"""Weltenbuch encounters: one conflict scene, its roll and its narration (API.md §1.7, RULINGS.md
+"Encounters"). Pure: no Flask, no JSON.
+
+"Sobald in einer Szene klar ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird
+die siegreiche Partei bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und
+dabei auch der Schaden verteilt. Im letzten Schritt werden eventuelle Konsequenzen abgehandelt." The
+encounter is the scene: one roll, then every success die of each party (the losers' too) lowers the
+toughness of a member of the other party, chosen by the ``targeting`` policy; E1: toughness stops at
+0, further dice go to the next target of the policy. "Beträgt die Zähigkeit eines Profils nach einem
+Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome). E2: a held-back
+hero point is spent at the end ("Natürlich kann der Spieler immer einen Heldenpunkt ausgeben, um die
+Zähigkeit um drei Punkte zu regenerieren und dadurch eine Konsequenz vermeiden").
+
+Since the policy fixes which member the k-th success die on a party hits, each member takes a
+consequence exactly when the other party rolls at least its threshold of successes; the successes of
+a party are Binomial(its dice, 1/2) whatever the die ("zeigt er eine gerade Zahl, dann ist dieser
+Würfel ein Erfolg"). So the scene needs no chain: two binomials and the thresholds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from itertools import accumulate
+
+from service.platform.odds import Odds, Solver
+from service.platform.randomness import RandomSource
+from service.platform.results import described
+from service.systems.weltenbuch import odds as conflict_odds
+from service.systems.weltenbuch import rules
+from service.systems.weltenbuch.rules import HeroPoints, Party, Role, Spend, Toughness
+
+WEAKEST, STRONGEST, SPREAD = "weakest", "strongest", "spread"
+TARGETINGS = (WEAKEST, STRONGEST, SPREAD)
+TIE = "tie"
+UNDECIDED = "undecided"
+
+
+@dataclass(frozen=True)
+class Scene:
+    parties: tuple[Party, Party]
+    toughness: Mapping[str, Toughness]
+    targeting: str = WEAKEST
+    hold_hero_points: Mapping[str, int] = field(default_factory=dict)
+    die: int = rules.DEFAULT_DIE
+
+
+def state_bound(scene: Scene) -> int:
+    """The successes each party can roll: (dice + 1) per party."""
+    return sum(party.dice + 1 for party in scene.parties)
+
+
+def targets(members: Sequence[rules.Member], toughness: Mapping[str, Toughness], targeting: str) -> list[str]:
+    """The member hit by the 1st, 2nd, ... success die spent on this party. ``weakest``: the lowest
+    current + equipment toughness first (ties: body order), until it is at 0; ``strongest``: the
+    highest first; ``spread``: one die each in body order, in turn; E1: a member at 0 is skipped.
+    Dice beyond the list have no one left to hit."""
+    left = {member.name: toughness[member.name].current + toughness[member.name].equipment for member in members}
+    order = [member.name for member in members]
+    if targeting == SPREAD:
+        sequence = []
+        while any(left.values()):
+            for name in order:
+                if left[name]:
+                    sequence.append(name)
+                    left[name] -= 1
+        return sequence
+    ranked = sorted(order, key=lambda name: left[name], reverse=targeting == STRONGEST)  # stable: body order
+    return [name for name in ranked for _ in range(left[name])]
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """The successes of the other party at which ``member`` ends the scene at toughness 0."""
+    member: str
+    party: str
+    at: int | None  # None: never
+    saved: bool  # a held hero point lifts it from 0 at the end (E2)
+
+
+def thresholds(scene: Scene, index: int) -> list[Threshold]:
+    party, held = scene.parties[index], scene.hold_hero_points
+    state = {member.name: scene.toughness[member.name] for member in party.members}
+    reached = {name: 0 for name, value in state.items() if value.current == 0}
+    for hits, name in enumerate(targets(party.members, scene.toughness, scene.targeting), start=1):
+        state[name], _ = state[name].hit()
+        if state[name].current == 0:
+            reached.setdefault(name, hits)
+    found = []
+    for member in party.members:
+        if member.role is Role.OBSTACLE:
+            continue  # overcome at 0, no consequence
+        saved = held.get(member.name, 0) > 0 and Toughness(0, scene.toughness[member.name].max).healed(1).current > 0
+        found.append(Threshold(member.name, party.name, reached.get(member.name), saved))
+    return found
+
+
+@lru_cache(maxsize=64)
+def _ways(dice: int) -> tuple[int, ...]:
+    """Ways to roll k successes with ``dice`` dice, k = 0..dice, out of 2^dice (one row of Pascal's
+    triangle, each entry from the one before)."""
+    row = [1]
+    for k in range(dice):
+        row.append(row[-1] * (dice - k) // (k + 1))
+    return tuple(row)
+
+
+@lru_cache(maxsize=64)
+def _at_least(dice: int) -> tuple[int, ...]:
+    """Ways (out of 2^dice) to roll at least k successes, k = 0..dice + 1."""
+    return (*accumulate(reversed(_ways(dice))),)[::-1] + (0,)
+
+
+def _float_outcomes(scene: Scene) -> dict[str, float]:
+    """wins and tie of two binomials in float64: sums of non-negative products, no cancellation."""
+    (first, dice_a), (second, dice_b) = ((party.name, party.dice) for party in scene.parties)
+    p_a = [ways / 2**dice_a for ways in _ways(dice_a)]
+    p_b = [ways / 2**dice_b for ways in _ways(dice_b)]
+    below_b = [0.0, *accumulate(p_b)]  # below_b[k] = P(B < k)
+    below_a = [0.0, *accumulate(p_a)]
+    wins_a = sum(p * below_b[min(k, len(p_b))] for k, p in enumerate(p_a))
+    wins_b = sum(p * below_a[min(k, len(p_a))] for k, p in enumerate(p_b))
+    tie = sum(p * p_b[k] for k, p in enumerate(p_a) if k < len(p_b))
+    return {f"wins:{first}": wins_a, f"wins:{second}": wins_b, TIE: tie}
+
+
+def odds(scene: Scene, *, exact: bool = True, max_rounds: int | None = None, curve_rounds: int = 0) -> Odds:
+    """Outcomes ``wins:<party>`` and ``tie`` (the conflict's); distributions ``consequences:<party>``
+    (``weltenbuch.conflict.odds`` has the successes); expected ``consequence:<member>`` (its chance
+    to take one) and, for a held hero point, ``hero_point:<member>`` (the chance it is needed: what
+    holding it is worth)."""
+    def number(ways: int, dice: int) -> Fraction | float:
+        return Fraction(ways, 2**dice) if exact else ways / 2**dice  # int / int rounds correctly
+
+    zero = number(0, 0)
+    outcomes: dict[str, Fraction | float] = (dict(conflict_odds.conflict(list(scene.parties)).outcomes) if exact
+                                             else dict(_float_outcomes(scene)))
+    if max_rounds is not None:
+        outcomes[UNDECIDED] = zero  # the scene is one round: any cut (at least 1) comes after it
+    distributions: dict = {}
+    expected: dict = {}
+    for index, party in enumerate(scene.parties):
+        if not exact:
+            time.sleep(0)  # gevent: between the parties of a big scene, the worker's other requests get a turn
+        opponent = scene.parties[1 - index]
+        ways, at_least = _ways(opponent.dice), _at_least(opponent.dice)
+        found = thresholds(scene, index)
+        count: dict[int, int] = {}
+        for successes, way in enumerate(ways):
+            taken = sum(1 for t in found if not t.saved and t.at is not None and t.at <= successes)
+            count[taken] = count.get(taken, 0) + way
+        distributions[f"consequences:{party.name}"] = {k: number(w, opponent.dice) for k, w in count.items()}
+        for t in found:
+            reached = number(at_least[t.at] if t.at is not None and t.at <= opponent.dice else 0, opponent.dice)
+            expected[f"consequence:{t.member}"] = zero if t.saved else reached
+            if scene.hold_hero_points.get(t.member, 0):
+                expected[f"hero_point:{t.member}"] = reached if t.saved else zero
+    precision = "exact" if exact else "float64"
+    curve = tuple({"round": r, "running": 0.0, **{k: float(v) for k, v in outcomes.items()}}
+                  for r in range(1, min(curve_rounds, max_rounds or curve_rounds) + 1)) or None
+    # Every float is one correctly rounded division or a sum of non-negative products of them.
+    max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + 8 * _all_dice(scene) * 2.0**-53
+    return Odds(outcomes=outcomes, distributions=distributions, expected=expected,
+                solver=Solver(states=state_bound(scene), precision=precision, max_error=max_error),
+                curve=curve)
+
+
+def _all_dice(scene: Scene) -> int:
+    return sum(party.dice for party in scene.parties) + 1
+
+
+# --- the rolling twin ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SceneEnd:
+    toughness: dict[str, Toughness]
+    consequences: list[str]
+    hero_points_spent: list[str] = field(metadata=described("Players whose held hero point saved them."))
+
+
+@dataclass(frozen=True)
+class SceneRound:
+    conflict: rules.ConflictResult = field(metadata=described("As `weltenbuch.conflict` reports it."))
+    narration: rules.NarrationResult = field(metadata=described(
+        "As `weltenbuch.narration` reports it, for the policy's spends and the held hero points spent at the end."))
+
+
+@dataclass(frozen=True)
+class EncounterResult:
+    steps: list[SceneRound] = field(metadata=described("The scene's one round: its roll and its narration."))
+    outcome: str = field(metadata=described("wins:<party> or tie."))
+    end: SceneEnd
+
+
+def spends(scene: Scene, conflict: rules.ConflictResult) -> list[Spend]:
+    """The ledger the policy writes: turn by turn in the narration order, every member spends all its
+    dice; a success hits the next target of the other party (E1), a failure is narration only."""
+    party_of = {m.name: index for index, party in enumerate(scene.parties) for m in party.members}
+    queues = [targets(party.members, scene.toughness, scene.targeting) for party in scene.parties]
+    used = [0, 0]
+    rolls = {roll.name: roll for roll in conflict.members}
+    ledger = []
+    for turn in conflict.narration_order:
+        for name in turn.members:
+            other = 1 - party_of[name]
+            for die, face in enumerate(rolls[name].dice):
+                target = None
+                if rules.is_success(face) and used[other] < len(queues[other]):
+                    target, used[other] = queues[other][used[other]], used[other] + 1
+                ledger.append(Spend(name, die, target))
+    return ledger
+
+
+def play(scene: Scene, source: RandomSource) -> EncounterResult:
+    """The scene played out: ``rules.conflict``, then ``rules.narration`` of the policy's ledger, with
+    a held hero point spent at the end by each player it saves from a consequence (E2)."""
+    conflict = rules.conflict(list(scene.parties), source, die=scene.die)
+    members = [rules.RolledMember(m.name, m.party, m.role, tuple(m.dice)) for m in conflict.members]
+    ledger = spends(scene, conflict)
+    without = rules.narration(members, scene.toughness, ledger)
+    saved = {t.member for index in (0, 1) for t in thresholds(scene, index) if t.saved}
+    hero_points = [HeroPoints(name, 1) for name in without.consequences if name in saved]
+    narration = rules.narration(members, scene.toughness, ledger, hero_points)
+    outcome = f"wins:{conflict.winner}" if conflict.winner is not None else TIE
+    end = SceneEnd(narration.toughness_after, narration.consequences, [h.member for h in hero_points])
+    return EncounterResult([SceneRound(conflict, narration)], outcome, end)
