@@ -199,7 +199,7 @@ class MalmOrderField(fields.Field):
             return value
         if (not isinstance(value, list) or len(value) > 2 * ENCOUNTER_MAX_MEMBERS
                 or not all(isinstance(name, str) and 1 <= len(name) <= 64 for name in value)):
-            raise ValidationError("must be \"initiative\" or a list of the members' names in order of action")
+            raise ValidationError(say("must be “initiative” or a list of the members' names in order of action"))
         return list(value)
 
 
@@ -212,7 +212,7 @@ class MalmEncounterTrackSchema(StrictSchema):
     @validates_schema
     def _current_within_max(self, data, **kwargs):
         if "current" in data and "max" in data and data["current"] > data["max"]:
-            raise ValidationError(f"must be at most max ({data['max']})", field_name="current")
+            raise ValidationError(say("must be at most max (%(max)s)", max=data["max"]), field_name="current")
 
 
 class MalmEncounterStressSchema(StrictSchema):
@@ -281,28 +281,29 @@ class MalmEncounterRequest(EncounterFields):
         if len(sides) != 2:
             return
         if sides[0]["name"] == sides[1]["name"]:
-            raise ValidationError({"sides": {1: {"name": ["the two sides need different names"]}}})
+            raise ValidationError({"sides": {1: {"name": [say("the two sides need different names")]}}})
         names = [member["name"] for side in sides for member in side["members"]]
         for index, name in enumerate(names):
             if name in names[:index]:
-                raise ValidationError(f"duplicate member name {name!r}: names must be unique", field_name="sides")
+                raise ValidationError(say("duplicate member name “%(name)s”: names must be unique", name=name),
+                                      field_name="sides")
         order = data.get("order", INITIATIVE)
         if order == INITIATIVE and len(names) != 2:
-            raise ValidationError("initiative is allowed for 1 v 1 only; give the order as a list of the "
-                                  "members' names", field_name="order")
+            raise ValidationError(say("initiative is allowed for 1 v 1 only; give the order as a list of the "
+                                      "members' names"), field_name="order")
         if order != INITIATIVE and sorted(order) != sorted(names):
-            raise ValidationError("must name every member of both sides exactly once", field_name="order")
+            raise ValidationError(say("must name every member of both sides exactly once"), field_name="order")
         concede = (data.get("policy") or {}).get("concede_at_consequences", {})
         side_names = [side["name"] for side in sides]
         for key, threshold in concede.items():
             if key not in side_names:
                 raise ValidationError({"policy": {"concede_at_consequences": [
-                    f"unknown side {key!r}: keys are side names"]}})
+                    say("unknown side “%(name)s”: keys are side names", name=key)]}})
             side = sides[side_names.index(key)]
             if any(member["consequences"] >= threshold for member in side["members"]):
                 raise ValidationError({"policy": {"concede_at_consequences": [
-                    f"a member of {key!r} already holds {threshold} consequences: the side would concede "
-                    "before the conflict starts"]}})
+                    say("a member of “%(name)s” already holds %(count)s consequences: the side would concede "
+                        "before the conflict starts", name=key, count=threshold)]}})
 
 
 class MalmEncounterMemberEnd(ma.Schema):

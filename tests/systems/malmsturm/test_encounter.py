@@ -374,7 +374,7 @@ def test_rounds_pushed_one_by_one_count_in_the_bound(post):
     status, body = post("/v1/malmsturm/encounter/odds", {**DUEL, "curve_rounds": 20})
     assert status == 200 and body["solver"]["precision"] == "float64" and len(body["odds"]["curve"]) == 20
     status, body = post("/v1/malmsturm/encounter/odds", {**DUEL, "max_rounds": 999})
-    assert status == 422 and body["states"] == 252 * 999 and body["limit"] == 20000
+    assert status == 422 and body["states"] == 252 * 999 and body["limit"]["value"] == 20000
 
 
 def test_rolling_over_http_in_german(post):
@@ -408,7 +408,7 @@ def test_too_large_is_refused_before_solving(post, monkeypatch):
            "order": [n for pair in zip(*names) for n in pair], "policy": {"targeting": "spread"}}
     status, body = post("/v1/malmsturm/encounter/odds", big)
     assert status == 422 and body["type"].endswith("/encounter-too-large")
-    assert body["states"] > body["limit"] == 20000
+    assert body["states"] > body["limit"]["value"] == 20000
     both_tracks = {**big, "sides": [side("Helden", *({**body_member(n, boxes=10), "attack": {"skill": 3, "type": kind}}
                                                      for n, kind in zip(names[0], ["harm", "deceive"] * 2))),
                                     side("Orks", *({**body_member(n, boxes=10), "attack": {"skill": 3, "type": kind}}
@@ -420,4 +420,4 @@ def test_too_large_is_refused_before_solving(post, monkeypatch):
                                                           "sides": [side("Helden", body_member("Alrik", boxes=10)),
                                                                     side("Orks", body_member("Ork", boxes=10))]})
     # (1 + 10 + 10) states per member, both members, two turns a round, two orders
-    assert status == 422 and body["limit"] == 300 and body["states"] == 21 * 21 * 2 * 2
+    assert status == 422 and body["limit"]["value"] == 300 and body["states"] == 21 * 21 * 2 * 2

@@ -313,11 +313,11 @@ def test_too_large_is_refused_before_solving(post, monkeypatch):
            "one_shot_rescue": {"a": 3, "b": 3}}
     status, body = post("/v1/paws/encounter/odds", big)
     assert status == 422 and body["type"].endswith("/encounter-too-large")
-    assert body["states"] == (101 * 4) ** 2 and body["limit"] == 20000
+    assert body["states"] == (101 * 4) ** 2 and body["limit"]["value"] == 20000
     status, body = post("/v1/paws/encounter/odds", {"a": {"rank": 10}, "b": {"rank": 10},
                                                     "one_shot_rescue": {"a": 2, "b": 2}, "exact": "required"})
     assert status == 422 and body["type"].endswith("/encounter-too-large")
-    assert body["states"] == (11 * 3) ** 2 and body["limit"] == 300
+    assert body["states"] == (11 * 3) ** 2 and body["limit"]["value"] == 300
 
 
 def test_auto_answers_float64_above_the_exact_limit(post):
