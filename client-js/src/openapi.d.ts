@@ -3153,11 +3153,6 @@ export interface components {
              */
             type: "harm" | "deceive" | "intimidate" | "charm" | "push" | "persuade";
         };
-        MalmEncounterEnd: {
-            /** @description The side that conceded (E3), else null. */
-            conceded: string | null;
-            members: components["schemas"]["MalmEncounterMemberEnd"][];
-        };
         MalmEncounterMember: {
             /** @description The attack this member makes every turn (E2). */
             attack: components["schemas"]["MalmEncounterAttack"];
@@ -3182,16 +3177,6 @@ export interface components {
             name: string;
             stress: components["schemas"]["MalmEncounterStress"];
         };
-        MalmEncounterMemberEnd: {
-            /** @description At the end, 2 = taken out. */
-            consequences: number;
-            /** @description In this conflict. */
-            consequences_taken: number;
-            name: string;
-            side: string;
-            stress: components["schemas"]["MalmStressResult"];
-            taken_out: boolean;
-        };
         MalmEncounterPolicy: {
             /** @description Per side name: the side concedes ("eine Partei nachgiebt", E3) and loses at once as soon as one of its members holds this many consequences. Default {}: no side concedes. */
             concede_at_consequences?: {
@@ -3210,15 +3195,12 @@ export interface components {
             targeting?: "focus" | "spread" | null;
         };
         MalmEncounterResult: {
-            end: components["schemas"]["MalmEncounterEnd"];
-            /** @description The `result` of `malmsturm.initiative` with `order: initiative`, else null. */
+            end: components["schemas"]["MalmEndState"];
             initiative: components["schemas"]["MalmInitiativeResult"] | null;
-            /** @description Member names in order of action. */
             order: string[];
-            /** @description wins:<side>, stalemate or undecided. */
             outcome: string;
             rounds: number;
-            steps: components["schemas"]["MalmEncounterTurn"][];
+            steps: components["schemas"]["MalmTurn"][];
             winner: string | null;
         };
         MalmEncounterSide: {
@@ -3238,11 +3220,9 @@ export interface components {
             /** @description Size of the track, 1..10. */
             max: number;
         };
-        MalmEncounterTurn: {
-            /** @description Exactly the `result` of `malmsturm.attack` for this turn. */
-            attack: components["schemas"]["MalmAttackResult"];
-            /** @description From 1. */
-            round: number;
+        MalmEndState: {
+            conceded: string | null;
+            members: components["schemas"]["MalmMemberEnd"][];
         };
         MalmInitiativeEntry: {
             dice: number[];
@@ -3267,6 +3247,14 @@ export interface components {
         };
         MalmLadderResult: {
             levels: components["schemas"]["MalmLadderLevel"][];
+        };
+        MalmMemberEnd: {
+            consequences: number;
+            consequences_taken: number;
+            name: string;
+            side: string;
+            stress: components["schemas"]["MalmStressResult"];
+            taken_out: boolean;
         };
         MalmParticipant: {
             /** @description Intuition (Intuition) on the ladder. */
@@ -3306,6 +3294,10 @@ export interface components {
             en: string;
             /** @description In `lang`. */
             label: string;
+        };
+        MalmTurn: {
+            attack: components["schemas"]["MalmAttackResult"];
+            round: number;
         };
         MalmsturmActionOddsRequest: {
             /**
@@ -3826,29 +3818,6 @@ export interface components {
             /** @enum {string|null} */
             winner: "a" | "b" | null;
         };
-        PawsEncounterEnd: {
-            /** @description Per side, the pool's dice left. */
-            dice: {
-                [key: string]: number;
-            };
-            gave_up: {
-                [key: string]: boolean;
-            };
-            /** @description Per side, one-shot rescue dice left. */
-            one_shot_rescue: {
-                [key: string]: number;
-            };
-            out: {
-                [key: string]: boolean;
-            };
-            /** @description Per side, in all (the starting wounds included). */
-            wounds: {
-                [key: string]: number;
-            };
-            wounds_taken: {
-                [key: string]: number;
-            };
-        };
         PawsEncounterOddsRequest: {
             /** @description Side a. */
             a: components["schemas"]["PawsFighter"];
@@ -3934,28 +3903,29 @@ export interface components {
             summary: string;
         };
         PawsEncounterResult: {
-            end: components["schemas"]["PawsEncounterEnd"];
-            /** @description wins:a, wins:b, stalemate or undecided. */
+            end: components["schemas"]["PawsEndState"];
             outcome: string;
             rounds: number;
-            steps: components["schemas"]["PawsEncounterRound"][];
-            /** @enum {string|null} */
-            winner: "a" | "b" | null;
+            steps: components["schemas"]["PawsRound"][];
+            winner: string | null;
         };
-        PawsEncounterRound: {
-            /** @description Exactly the `result` of `paws.comparison` (contest). */
-            comparison: components["schemas"]["PawsComparisonResult"];
-            /** @description The loser's one-shot rescue dice rolled this round, one `paws.rescue` result each. */
-            one_shot_rescue: components["schemas"]["PawsRescueResult"][];
-            /** @description From 1. */
-            round: number;
-            /**
-             * @description The side that took a wound; null on a tie or an averted one.
-             * @enum {string|null}
-             */
-            wounded: "a" | "b" | null;
-            /** @description Wounds in all of a and b after the round. */
+        PawsEndState: {
+            dice: {
+                [key: string]: number;
+            };
+            gave_up: {
+                [key: string]: boolean;
+            };
+            one_shot_rescue: {
+                [key: string]: number;
+            };
+            out: {
+                [key: string]: boolean;
+            };
             wounds: {
+                [key: string]: number;
+            };
+            wounds_taken: {
                 [key: string]: number;
             };
         };
@@ -4114,6 +4084,15 @@ export interface components {
             dice: number[];
             /** @description Each averts one negative effect. */
             successes: number;
+        };
+        PawsRound: {
+            comparison: components["schemas"]["PawsComparisonResult"];
+            one_shot_rescue: components["schemas"]["PawsRescueResult"][];
+            round: number;
+            wounded: string | null;
+            wounds: {
+                [key: string]: number;
+            };
         };
         PawsSide: {
             /** @description This side lost, its dice all showed 1 and its rescue dice did not avert it (rulings 3 and 8: a tie is no catastrophe). */

@@ -2072,22 +2072,6 @@ class MalmEncounterAttack(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class MalmEncounterEnd(Model):
-    """``MalmEncounterEnd`` in the API's JSON."""
-    conceded: str | None
-    """The side that conceded (E3), else null."""
-    members: list[MalmEncounterMemberEnd]
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterEnd:
-        """``MalmEncounterEnd`` from its JSON (kept for ``to_dict()``)."""
-        return cls(
-            conceded=data["conceded"],
-            members=[MalmEncounterMemberEnd.from_json(v0) for v0 in data["members"]],
-        )._with_json(data)
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
 class MalmEncounterMember(Model):
     """``MalmEncounterMember`` in the API's JSON."""
     attack: MalmEncounterAttack
@@ -2115,31 +2099,6 @@ class MalmEncounterMember(Model):
             modifier=data.get("modifier"),
             name=data["name"],
             stress=MalmEncounterStress.from_json(data["stress"]),
-        )._with_json(data)
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class MalmEncounterMemberEnd(Model):
-    """``MalmEncounterMemberEnd`` in the API's JSON."""
-    consequences: int
-    """At the end, 2 = taken out."""
-    consequences_taken: int
-    """In this conflict."""
-    name: str
-    side: str
-    stress: MalmStressResult
-    taken_out: bool
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterMemberEnd:
-        """``MalmEncounterMemberEnd`` from its JSON (kept for ``to_dict()``)."""
-        return cls(
-            consequences=data["consequences"],
-            consequences_taken=data["consequences_taken"],
-            name=data["name"],
-            side=data["side"],
-            stress=MalmStressResult.from_json(data["stress"]),
-            taken_out=data["taken_out"],
         )._with_json(data)
 
 
@@ -2173,22 +2132,19 @@ class MalmEncounterPolicy(Model):
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class MalmEncounterResult(Model):
     """``MalmEncounterResult`` in the API's JSON."""
-    end: MalmEncounterEnd
+    end: MalmEndState
     initiative: MalmInitiativeResult | None
-    """The `result` of `malmsturm.initiative` with `order: initiative`, else null."""
     order: list[str]
-    """Member names in order of action."""
     outcome: str
-    """wins:<side>, stalemate or undecided."""
     rounds: int
-    steps: list[MalmEncounterTurn]
+    steps: list[MalmTurn]
     winner: str | None
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterResult:
         """``MalmEncounterResult`` from its JSON (kept for ``to_dict()``)."""
         return cls(
-            end=MalmEncounterEnd.from_json(data["end"]),
+            end=MalmEndState.from_json(data["end"]),
             initiative=(
                 None if data["initiative"] is None
                 else MalmInitiativeResult.from_json(data["initiative"])
@@ -2196,7 +2152,7 @@ class MalmEncounterResult(Model):
             order=data["order"],
             outcome=data["outcome"],
             rounds=data["rounds"],
-            steps=[MalmEncounterTurn.from_json(v0) for v0 in data["steps"]],
+            steps=[MalmTurn.from_json(v0) for v0 in data["steps"]],
             winner=data["winner"],
         )._with_json(data)
 
@@ -2252,19 +2208,17 @@ class MalmEncounterTrack(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class MalmEncounterTurn(Model):
-    """``MalmEncounterTurn`` in the API's JSON."""
-    attack: MalmAttackResult
-    """Exactly the `result` of `malmsturm.attack` for this turn."""
-    round: int
-    """From 1."""
+class MalmEndState(Model):
+    """``MalmEndState`` in the API's JSON."""
+    conceded: str | None
+    members: list[MalmMemberEnd]
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> MalmEncounterTurn:
-        """``MalmEncounterTurn`` from its JSON (kept for ``to_dict()``)."""
+    def from_json(cls, data: Mapping[str, Any]) -> MalmEndState:
+        """``MalmEndState`` from its JSON (kept for ``to_dict()``)."""
         return cls(
-            attack=MalmAttackResult.from_json(data["attack"]),
-            round=data["round"],
+            conceded=data["conceded"],
+            members=[MalmMemberEnd.from_json(v0) for v0 in data["members"]],
         )._with_json(data)
 
 
@@ -2333,6 +2287,29 @@ class MalmLadderResult(Model):
         """``MalmLadderResult`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             levels=[MalmLadderLevel.from_json(v0) for v0 in data["levels"]],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmMemberEnd(Model):
+    """``MalmMemberEnd`` in the API's JSON."""
+    consequences: int
+    consequences_taken: int
+    name: str
+    side: str
+    stress: MalmStressResult
+    taken_out: bool
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmMemberEnd:
+        """``MalmMemberEnd`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            consequences=data["consequences"],
+            consequences_taken=data["consequences_taken"],
+            name=data["name"],
+            side=data["side"],
+            stress=MalmStressResult.from_json(data["stress"]),
+            taken_out=data["taken_out"],
         )._with_json(data)
 
 
@@ -2452,6 +2429,21 @@ class MalmSuggestedConsequence(Model):
             de=data["de"],
             en=data["en"],
             label=data["label"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmTurn(Model):
+    """``MalmTurn`` in the API's JSON."""
+    attack: MalmAttackResult
+    round: int
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmTurn:
+        """``MalmTurn`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            attack=MalmAttackResult.from_json(data["attack"]),
+            round=data["round"],
         )._with_json(data)
 
 
@@ -3375,32 +3367,6 @@ class PawsComparisonResult(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class PawsEncounterEnd(Model):
-    """``PawsEncounterEnd`` in the API's JSON."""
-    dice: dict[str, int]
-    """Per side, the pool's dice left."""
-    gave_up: dict[str, bool]
-    one_shot_rescue: dict[str, int]
-    """Per side, one-shot rescue dice left."""
-    out: dict[str, bool]
-    wounds: dict[str, int]
-    """Per side, in all (the starting wounds included)."""
-    wounds_taken: dict[str, int]
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterEnd:
-        """``PawsEncounterEnd`` from its JSON (kept for ``to_dict()``)."""
-        return cls(
-            dice=data["dice"],
-            gave_up=data["gave_up"],
-            one_shot_rescue=data["one_shot_rescue"],
-            out=data["out"],
-            wounds=data["wounds"],
-            wounds_taken=data["wounds_taken"],
-        )._with_json(data)
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
 class PawsEncounterOddsRequest(Model):
     """``PawsEncounterOddsRequest`` in the API's JSON."""
     a: PawsFighter
@@ -3550,48 +3516,44 @@ class PawsEncounterResponse(Result):
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class PawsEncounterResult(Model):
     """``PawsEncounterResult`` in the API's JSON."""
-    end: PawsEncounterEnd
+    end: PawsEndState
     outcome: str
-    """wins:a, wins:b, stalemate or undecided."""
     rounds: int
-    steps: list[PawsEncounterRound]
-    winner: Literal["a", "b"] | None
+    steps: list[PawsRound]
+    winner: str | None
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterResult:
         """``PawsEncounterResult`` from its JSON (kept for ``to_dict()``)."""
         return cls(
-            end=PawsEncounterEnd.from_json(data["end"]),
+            end=PawsEndState.from_json(data["end"]),
             outcome=data["outcome"],
             rounds=data["rounds"],
-            steps=[PawsEncounterRound.from_json(v0) for v0 in data["steps"]],
+            steps=[PawsRound.from_json(v0) for v0 in data["steps"]],
             winner=data["winner"],
         )._with_json(data)
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class PawsEncounterRound(Model):
-    """``PawsEncounterRound`` in the API's JSON."""
-    comparison: PawsComparisonResult
-    """Exactly the `result` of `paws.comparison` (contest)."""
-    one_shot_rescue: list[PawsRescueResult]
-    """The loser's one-shot rescue dice rolled this round, one `paws.rescue` result each."""
-    round: int
-    """From 1."""
-    wounded: Literal["a", "b"] | None
-    """The side that took a wound; null on a tie or an averted one."""
+class PawsEndState(Model):
+    """``PawsEndState`` in the API's JSON."""
+    dice: dict[str, int]
+    gave_up: dict[str, bool]
+    one_shot_rescue: dict[str, int]
+    out: dict[str, bool]
     wounds: dict[str, int]
-    """Wounds in all of a and b after the round."""
+    wounds_taken: dict[str, int]
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterRound:
-        """``PawsEncounterRound`` from its JSON (kept for ``to_dict()``)."""
+    def from_json(cls, data: Mapping[str, Any]) -> PawsEndState:
+        """``PawsEndState`` from its JSON (kept for ``to_dict()``)."""
         return cls(
-            comparison=PawsComparisonResult.from_json(data["comparison"]),
-            one_shot_rescue=[PawsRescueResult.from_json(v0) for v0 in data["one_shot_rescue"]],
-            round=data["round"],
-            wounded=data["wounded"],
+            dice=data["dice"],
+            gave_up=data["gave_up"],
+            one_shot_rescue=data["one_shot_rescue"],
+            out=data["out"],
             wounds=data["wounds"],
+            wounds_taken=data["wounds_taken"],
         )._with_json(data)
 
 
@@ -3853,6 +3815,27 @@ class PawsRescueResult(Model):
         return cls(
             dice=data["dice"],
             successes=data["successes"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsRound(Model):
+    """``PawsRound`` in the API's JSON."""
+    comparison: PawsComparisonResult
+    one_shot_rescue: list[PawsRescueResult]
+    round: int
+    wounded: str | None
+    wounds: dict[str, int]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsRound:
+        """``PawsRound`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            comparison=PawsComparisonResult.from_json(data["comparison"]),
+            one_shot_rescue=[PawsRescueResult.from_json(v0) for v0 in data["one_shot_rescue"]],
+            round=data["round"],
+            wounded=data["wounded"],
+            wounds=data["wounds"],
         )._with_json(data)
 
 

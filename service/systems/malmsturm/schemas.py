@@ -3,7 +3,6 @@ class name)."""
 
 from __future__ import annotations
 
-import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.contract import given
@@ -12,7 +11,7 @@ from service.platform.limits import LengthAtMost
 from service.platform.messages import say
 from service.platform.results import ResultSchemas
 from service.platform.schemas import EncounterFields
-from service.systems.malmsturm import rules
+from service.systems.malmsturm import encounter, rules
 from service.systems.malmsturm.rules import (
     CONSEQUENCES_TO_TAKE_OUT,
     DICE,
@@ -306,34 +305,5 @@ class MalmEncounterRequest(EncounterFields):
                         "before the conflict starts", name=key, count=threshold)]}})
 
 
-class MalmEncounterMemberEnd(ma.Schema):
-    name = fields.String(required=True)
-    side = fields.String(required=True)
-    stress = fields.Nested(MalmStressResult, required=True)
-    consequences = fields.Integer(required=True, metadata={"description": "At the end, 2 = taken out."})
-    consequences_taken = fields.Integer(required=True, metadata={"description": "In this conflict."})
-    taken_out = fields.Boolean(required=True)
-
-
-class MalmEncounterEnd(ma.Schema):
-    members = fields.List(fields.Nested(MalmEncounterMemberEnd), required=True)
-    conceded = fields.String(required=True, allow_none=True,
-                             metadata={"description": "The side that conceded (E3), else null."})
-
-
-class MalmEncounterTurn(ma.Schema):
-    round = fields.Integer(required=True, metadata={"description": "From 1."})
-    attack = fields.Nested(MalmAttackResult, required=True,
-                           metadata={"description": "Exactly the `result` of `malmsturm.attack` for this turn."})
-
-
-class MalmEncounterResult(ma.Schema):
-    outcome = fields.String(required=True, metadata={"description": "wins:<side>, stalemate or undecided."})
-    winner = fields.String(required=True, allow_none=True)
-    rounds = fields.Integer(required=True)
-    initiative = fields.Nested(MalmInitiativeResult, required=True, allow_none=True,
-                               metadata={"description": "The `result` of `malmsturm.initiative` with "
-                                                        "`order: initiative`, else null."})
-    order = fields.List(fields.String(), required=True, metadata={"description": "Member names in order of action."})
-    steps = fields.List(fields.Nested(MalmEncounterTurn), required=True)
-    end = fields.Nested(MalmEncounterEnd, required=True)
+# The rolling encounter's result, from its dataclasses as every result (steps are malmsturm.attack's).
+MalmEncounterResult = RESULTS.of(encounter.EncounterResult)

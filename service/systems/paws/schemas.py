@@ -4,7 +4,6 @@ here are called ``...Body`` and results ``...ResultSchema``."""
 
 from __future__ import annotations
 
-import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
@@ -12,7 +11,7 @@ from service.platform.limits import AtMost, check_limit
 from service.platform.messages import Message, Template, say, say_n
 from service.platform.results import ResultSchemas
 from service.platform.schemas import EncounterFields
-from service.systems.paws import rules
+from service.systems.paws import encounter, rules
 from service.systems.paws.rules import ADVANTAGE_CATEGORIES, Advantage, Advantages, Fit, Mode, Pool
 
 RANK = validate.Range(min=0, max=10)
@@ -211,33 +210,5 @@ class PawsEncounterBody(EncounterFields):
                                  "until one averts the wound. Default none."})
 
 
-class PawsEncounterRound(ma.Schema):
-    round = fields.Integer(required=True, metadata={"description": "From 1."})
-    comparison = fields.Nested(PawsComparisonResultSchema, required=True,
-                               metadata={"description": "Exactly the `result` of `paws.comparison` (contest)."})
-    one_shot_rescue = fields.List(fields.Nested(PawsRescueResultSchema), required=True, metadata={
-        "description": "The loser's one-shot rescue dice rolled this round, one `paws.rescue` result each."})
-    wounded = fields.String(required=True, allow_none=True, validate=validate.OneOf(["a", "b"]),
-                            metadata={"description": "The side that took a wound; null on a tie or an averted one."})
-    wounds = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
-                         metadata={"description": "Wounds in all of a and b after the round."})
-
-
-class PawsEncounterEnd(ma.Schema):
-    wounds = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
-                         metadata={"description": "Per side, in all (the starting wounds included)."})
-    wounds_taken = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
-    dice = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
-                       metadata={"description": "Per side, the pool's dice left."})
-    one_shot_rescue = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
-                                  metadata={"description": "Per side, one-shot rescue dice left."})
-    out = fields.Dict(keys=fields.String(), values=fields.Boolean(), required=True)
-    gave_up = fields.Dict(keys=fields.String(), values=fields.Boolean(), required=True)
-
-
-class PawsEncounterResultSchema(ma.Schema):
-    outcome = fields.String(required=True, metadata={"description": "wins:a, wins:b, stalemate or undecided."})
-    winner = fields.String(required=True, allow_none=True, validate=validate.OneOf(["a", "b"]))
-    rounds = fields.Integer(required=True)
-    steps = fields.List(fields.Nested(PawsEncounterRound), required=True)
-    end = fields.Nested(PawsEncounterEnd, required=True)
+# The rolling encounter's result, from its dataclasses as every result (steps are paws.comparison's).
+PawsEncounterResultSchema = RESULTS.of(encounter.EncounterResult)
