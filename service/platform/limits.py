@@ -98,12 +98,19 @@ class LengthAtMost(validate.Length):
 MAX_REPORTED_STATES = 2**53 - 1
 
 
-def encounter_precision(states: int, exact: str, *, float_only: bool = False, rounds: int = 0) -> bool:
+# An exact answer's fractions are written out in full; past Python's int-to-text limit (4300 digits)
+# they could not be, and long before it no client wants them.
+MAX_EXACT_DIGITS = 4000
+
+
+def encounter_precision(states: int, exact: str, *, float_only: bool = False, rounds: int = 0,
+                        digits: int = 0) -> bool:
     """Whether an encounter whose state bound is ``states`` is solved in exact fractions (True) or
     float64 (False), per its body's ``exact`` (auto|required|never); refused before any solving when
     the bound is over a limit. ``float_only``: the system answers float64 only (Beutelschneider).
     ``rounds``: the rounds pushed one by one (``max_rounds``, ``curve_rounds``): each state is then
-    met every round, so the bound is states × rounds."""
+    met every round, so the bound is states × rounds. ``digits``: a system's bound on the digits of
+    the exact fractions; above ``MAX_EXACT_DIGITS`` the answer is float64."""
     states = min(states * max(1, rounds), MAX_REPORTED_STATES)
     limits = current_limits()
     if states > limits.encounter_states:
@@ -111,6 +118,11 @@ def encounter_precision(states: int, exact: str, *, float_only: bool = False, ro
                                             "%(limit)s (WURFWERK_MAX_ENCOUNTER_STATES)",
                                             states=states, limit=limits.encounter_states),
                                 states=states, limit=limit_member("encounter_states", limits.encounter_states))
+    if exact == "required" and digits > MAX_EXACT_DIGITS:
+        too_long = say("exact fractions of this encounter would have up to %(digits)s digits, more than %(limit)s",
+                       digits=digits, limit=MAX_EXACT_DIGITS)
+        raise EncounterTooLarge("exact", too_long, states=states,
+                                limit=limit_member("encounter_exact_states", limits.encounter_exact_states))
     if exact == "required" and (float_only or states > limits.encounter_exact_states):
         limit = 0 if float_only else limits.encounter_exact_states
         reason = (say("this system answers encounters in float64 only") if float_only else
@@ -119,4 +131,5 @@ def encounter_precision(states: int, exact: str, *, float_only: bool = False, ro
         raise EncounterTooLarge("exact", say("the encounter has up to %(states)s states; %(reason)s",
                                              states=states, reason=reason),
                                 states=states, limit=limit_member("encounter_exact_states", limit))
-    return exact != "never" and not float_only and states <= limits.encounter_exact_states
+    return (exact != "never" and not float_only and states <= limits.encounter_exact_states
+            and digits <= MAX_EXACT_DIGITS)

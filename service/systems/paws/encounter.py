@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -98,6 +99,14 @@ def state_bound(duel: Duel) -> int:
     for fighter in (duel.a, duel.b):
         bound *= (fighter.last_wounds() - fighter.pool.wounds + 1) * (fighter.one_shot_rescue + 1)
     return bound
+
+
+def exact_digits(duel: Duel) -> int:
+    """A rough bound on the digits of the exact answer's denominators: every state's round rolls all
+    dice of both pools and their rescue dice, each a d6."""
+    dice_per_round = sum(fighter.dice(fighter.pool.wounds) + fighter.rescue_dice + fighter.one_shot_rescue
+                         for fighter in (duel.a, duel.b))
+    return math.ceil(state_bound(duel) * dice_per_round * math.log10(6))
 
 
 def outcome(duel: Duel, state: tuple[int, int, int, int]) -> str | None:

@@ -197,7 +197,8 @@ def encounter_odds(body):
     """
     fight = duel(body)
     rounds = max(body["max_rounds"] or 0, body["curve_rounds"])  # pushed one by one
-    exact = encounter_precision(encounters.state_bound(fight), body["exact"], rounds=rounds)
+    exact = encounter_precision(encounters.state_bound(fight), body["exact"], rounds=rounds,
+                                digits=encounters.exact_digits(fight))
     return encounters.encounter_odds(fight, exact=exact, max_rounds=body["max_rounds"],
                                      curve_rounds=body["curve_rounds"])
 

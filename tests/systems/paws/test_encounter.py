@@ -326,3 +326,15 @@ def test_auto_answers_float64_above_the_exact_limit(post):
     assert body["solver"]["precision"] == "float64" and body["solver"]["states"] > 300
     assert all(o["exact"] is None for o in body["odds"]["outcomes"])
     assert abs(sum(o["probability"] for o in body["odds"]["outcomes"]) - 1) <= body["solver"]["max_error"]
+
+
+def test_pools_whose_exact_fractions_would_not_fit_in_text_answer_in_float64(client):
+    """A hundred bonus and rescue dice: the exact fractions would run to thousands of digits (Python
+    refuses to write them: schemathesis found a 500 here), so `auto` answers float64 and `required` is
+    refused before solving."""
+    body = {"a": {"rank": 0, "extra_bonus_dice": 100, "extra_rescue_dice": 100}, "b": {"rank": 1}}
+    answer = client.post("/v1/paws/encounter/odds", json=body)
+    assert answer.status_code == 200
+    assert answer.get_json()["solver"]["precision"] == "float64"
+    refused = client.post("/v1/paws/encounter/odds", json={**body, "exact": "required"})
+    assert refused.status_code == 422 and refused.get_json()["type"].endswith("/encounter-too-large")
