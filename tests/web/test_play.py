@@ -446,11 +446,13 @@ def test_continue_carries_a_draw_into_its_apply_step_and_a_conflict_into_narrati
     _shot(page, screenshots, f"narration-{tag}")
 
 
-def test_an_apply_step_opened_alone_says_where_its_draw_comes_from(page, live_url):
+def test_an_apply_step_opened_alone_carries_the_documented_signed_draw(page, live_url):
+    """The served spec's apply example holds a draw this server signed (issue 28), so an apply step
+    opened on its own carries it, says so, and applies it: never "unknown key id"."""
     _open(page, f"{live_url}/play?operation=beutelschneider.healing-apply&lang=de")
-    assert "erst Heilung würfeln" in page.inner_text("[data-testid=carried]")
+    assert "Übernommen" in page.inner_text("[data-testid=carried]")
     page.click("[data-testid=roll]")
-    assert "Erst Heilung würfeln" in page.inner_text("[data-testid=error]")
+    page.wait_for_selector("[data-testid=summary]")
     assert "unknown key id" not in page.inner_text("body")
 
 
