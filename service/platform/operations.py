@@ -239,6 +239,15 @@ class System:
         }
 
 
+def quoting(rulings: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Writes ``rulings`` where a view's docstring says ``{rulings}``, so that twins (an encounter and its
+    odds) quote one text in their descriptions."""
+    def write_in(view: Callable[..., Any]) -> Callable[..., Any]:
+        view.__doc__ = (view.__doc__ or "").replace("{rulings}", rulings.replace("\n", "\n    "))
+        return view
+    return write_in
+
+
 # -- one call of an operation ------------------------------------------------------------------
 
 @dataclasses.dataclass(frozen=True)

@@ -6,7 +6,7 @@ from service.platform.errors import ReceiptError, RuleViolation
 from service.platform.jsondata import plain
 from service.platform.limits import encounter_precision
 from service.platform.messages import say
-from service.platform.operations import EXAMPLE_RECEIPT, Operation, System, verified_response
+from service.platform.operations import EXAMPLE_RECEIPT, Operation, System, quoting, verified_response
 from service.platform.randomness import ManualSource
 from service.systems.beutelschneider import encounter, odds, rules, schemas, text
 
@@ -350,12 +350,6 @@ nach deren Ende"): one mortal-danger draw of each side unconscious at the end. O
 (ruling 9's default). `max_rounds` counts exchanges."""
 
 
-def with_rulings(view):
-    """Writes the encounter rulings into the view's description (both twins quote them)."""
-    view.__doc__ = view.__doc__.replace("{rulings}", ENCOUNTER_RULINGS.replace("\n", "\n    "))
-    return view
-
-
 def encounter_sides(body: dict) -> list[encounter.Side]:
     return [encounter.Side(s["name"], bag(s["bag"]), rules.Ability(s["ability"]), rules.Difficulty(s["difficulty"]))
             for s in body["sides"]]
@@ -366,7 +360,7 @@ def aftermath(body: dict) -> rules.Danger | None:
     return None if danger is None else rules.Danger(danger)
 
 
-@with_rulings
+@quoting(ENCOUNTER_RULINGS)
 def encounter_play(body, source, lang):
     """Play a whole fight out, exchange by exchange
 
@@ -380,7 +374,7 @@ def encounter_play(body, source, lang):
     return result, text.encounter(result, lang)
 
 
-@with_rulings
+@quoting(ENCOUNTER_RULINGS)
 def encounter_odds(body):
     """Chances of a whole fight, in float64
 

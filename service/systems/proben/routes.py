@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from service.platform.limits import encounter_precision
-from service.platform.operations import Operation, System
+from service.platform.operations import Operation, System, quoting
 from service.systems.proben import encounter, odds, rules, schemas, text
 
 POOL_EXAMPLE = {"name": "Alrik", "attribute": 3, "skill": 1, "advantages": 0, "disadvantages": 0}
@@ -125,19 +125,13 @@ attempt of the step (the next test's difficulty is the step's less those carried
 same `success_rule`. `max_rounds` counts attempts."""
 
 
-def with_rulings(view):
-    """Writes the encounter rulings into the view's description (both twins quote them)."""
-    view.__doc__ = view.__doc__.replace("{rulings}", ENCOUNTER_RULINGS.replace("\n", "\n    "))
-    return view
-
-
 def chain(body: dict) -> encounter.Chain:
     steps = tuple(encounter.Step(pool(step["pool"]), step["difficulty"], step["max_attempts"])
                   for step in body["steps"])
     return encounter.Chain(steps, rule(body), body["carry_partial"])
 
 
-@with_rulings
+@quoting(ENCOUNTER_RULINGS)
 def encounter_play(body, source, lang):
     """Play a chain of tests out, attempt by attempt
 
@@ -151,7 +145,7 @@ def encounter_play(body, source, lang):
     return result, text.encounter(result, lang)
 
 
-@with_rulings
+@quoting(ENCOUNTER_RULINGS)
 def encounter_odds(body):
     """Exact odds of a chain of tests
 

@@ -6,7 +6,7 @@ from service.platform.errors import ReceiptError
 from service.platform.jsondata import plain
 from service.platform.limits import encounter_precision
 from service.platform.messages import say
-from service.platform.operations import EXAMPLE_RECEIPT, Operation, System, verified_response
+from service.platform.operations import EXAMPLE_RECEIPT, Operation, System, quoting, verified_response
 from service.platform.randomness import ManualSource
 from service.systems.weltenbuch import encounter, odds, rules, schemas, text
 
@@ -203,12 +203,6 @@ Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a 
 prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round."""
 
 
-def with_rulings(view):
-    """Writes the encounter rulings into the view's description (both twins quote them)."""
-    view.__doc__ = view.__doc__.replace("{rulings}", ENCOUNTER_RULINGS.replace("\n", "\n    "))
-    return view
-
-
 def scene(body: dict) -> encounter.Scene:
     first, second = parties(body)
     toughness = {name: rules.Toughness(**value) for name, value in body["toughness"].items()}
@@ -216,7 +210,7 @@ def scene(body: dict) -> encounter.Scene:
                            dict(body["policy"]["hold_hero_points"]), body["die"])
 
 
-@with_rulings
+@quoting(ENCOUNTER_RULINGS)
 def encounter_play(body, source, lang):
     """Play a conflict scene out: the roll and the policy's narration
 
@@ -230,7 +224,7 @@ def encounter_play(body, source, lang):
     return result, text.encounter(result, lang)
 
 
-@with_rulings
+@quoting(ENCOUNTER_RULINGS)
 def encounter_odds(body):
     """Exact odds of a conflict scene and its consequences
 
