@@ -30,11 +30,14 @@ import traceback
 import uuid
 from collections.abc import Callable, Iterable
 from functools import partial
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 import gevent
 import orjson
+from gevent import get_hub, getcurrent
 from gevent.pool import Pool
 from gevent.server import StreamServer
+from greenlet import greenlet
 from gunicorn.http import errors as http_errors
 from gunicorn.http import message as http_message
 from gunicorn.sock import ssl_context
@@ -43,6 +46,11 @@ from gunicorn.workers.ggevent import GeventWorker
 from service.config import config_from_env
 from service.platform.overload import LoadShedder, SheddingPolicy
 from service.platform.problems import PROBLEM_MEDIA_TYPE, http_error, problem_document
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
+_Read = TypeVar("_Read", bytes, list[bytes])
 
 # gunicorn's exception -> (status, problem type, what the client did). Checked in order: the
 # response-header errors are subclasses of the request-header ones but are the app's fault.
@@ -194,24 +202,38 @@ class BodyDeadline:
     the connection after the answer instead of waiting for the rest of the body.
     """
 
-    def __init__(self, app: Callable, seconds: float):
+    def __init__(self, app: WSGIApplication, seconds: float) -> None:
         self.app = app
         self.seconds = seconds
 
-    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
-        environ["wsgi.input"] = _DeadlineInput(environ["wsgi.input"], time.monotonic() + self.seconds,
-                                               self.seconds, environ.get("gunicorn.socket"))
-        return self.app(environ, start_response)
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        body = _DeadlineInput(environ["wsgi.input"], time.monotonic() + self.seconds, self.seconds,
+                              environ.get("gunicorn.socket"))
+        environ["wsgi.input"] = body
+        try:
+            return self.app(environ, start_response)
+        finally:
+            body.disarm()
+
+
+class _BodyLate(BaseException):
+    """Thrown into a read of the body at its deadline; a BaseException, as gevent's Timeout, so that
+    no ``except Exception`` on the way (gunicorn's, werkzeug's) mistakes it for a failed read."""
 
 
 class _DeadlineInput:
-    """``wsgi.input`` whose reads end at a deadline (a gevent timeout around each read)."""
+    """``wsgi.input`` whose reads end at a deadline: one gevent timer per request, armed by the first
+    read and disarmed when the app returns (a request without a body arms none). The timer
+    interrupts a read in progress; a read begun after it fired fails at once."""
 
-    def __init__(self, stream, deadline: float, seconds: float, sock: socket.socket | None):
+    def __init__(self, stream: BinaryIO, deadline: float, seconds: float, sock: socket.socket | None) -> None:
         self._stream = stream
         self._deadline = deadline
         self._seconds = seconds
         self._sock = sock
+        self._timer: Any = None  # the event loop's timer watcher, once armed
+        self._reader: greenlet | None = None  # the greenlet inside a read, while it reads
+        self._late = False
 
     def read(self, size: int | None = None) -> bytes:
         return self._bounded(self._stream.read, size)
@@ -222,7 +244,7 @@ class _DeadlineInput:
     def readlines(self, hint: int | None = None) -> list[bytes]:
         return self._bounded(self._stream.readlines, hint)
 
-    def __iter__(self):
+    def __iter__(self) -> _DeadlineInput:
         return self
 
     def __next__(self) -> bytes:
@@ -231,19 +253,34 @@ class _DeadlineInput:
             raise StopIteration
         return line
 
-    def _bounded(self, method: Callable, argument):
-        timeout = gevent.Timeout(max(0.0, self._deadline - time.monotonic()))
-        timeout.start()
-        try:
-            return method(argument)
-        except gevent.Timeout as expired:
-            if expired is not timeout:
-                raise
-            self._stop_reading()
-            raise http_error(408, f"The request body did not arrive within {self._seconds:g} s "
-                                  f"(WURFWERK_READ_TIMEOUT).", "request-timeout") from None
-        finally:
-            timeout.close()
+    def disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.close()
+
+    def _bounded(self, method: Callable[[int | None], _Read], argument: int | None) -> _Read:
+        if self._timer is None:
+            self._arm()
+        if not self._late:
+            self._reader = getcurrent()
+            try:
+                return method(argument)
+            except _BodyLate:
+                pass
+            finally:
+                self._reader = None
+        self._stop_reading()
+        raise http_error(408, f"The request body did not arrive within {self._seconds:g} s "
+                              f"(WURFWERK_READ_TIMEOUT).", "request-timeout")
+
+    def _arm(self) -> None:
+        # update=True: the loop's clock is read now, not at the start of its turn (as gevent's Timeout).
+        self._timer = get_hub().loop.timer(max(0.0, self._deadline - time.monotonic()))
+        self._timer.start(self._fire, update=True)
+
+    def _fire(self) -> None:
+        self._late = True
+        if self._reader is not None:
+            self._reader.throw(_BodyLate)
 
     def _stop_reading(self) -> None:
         if self._sock is not None:
@@ -251,4 +288,3 @@ class _DeadlineInput:
                 self._sock.shutdown(socket.SHUT_RD)
             except OSError:
                 pass
-
