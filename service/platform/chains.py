@@ -14,12 +14,13 @@ Nothing here knows a system or Flask.
 
 from __future__ import annotations
 
-import time
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
+
+from service.platform.cooperation import cooperate as cooperate_by_default
 
 State = Hashable
 Number = Any  # Fraction when exact, float in float64 precision
@@ -28,8 +29,9 @@ Outcome = Callable[[Any], "str | None"]
 
 STALEMATE = "stalemate"
 UNDECIDED = "undecided"
-# gevent workers are cooperative: a long solve gives the other requests of its worker a turn this often.
-COOPERATE_EVERY = 256
+# A long solve may give the other requests of its worker a turn (service/platform/cooperation.py) every
+# this many states: a handful of states is well below a turn's slice.
+COOPERATE_EVERY = 8
 
 
 @dataclass(frozen=True)
@@ -53,13 +55,13 @@ class _Graph:
 
 
 def solve(start: Any, step: Step, outcome: Outcome, *, exact: bool = True, max_rounds: int | None = None,
-          curve_rounds: int = 0, cooperate: Callable[[], None] = lambda: time.sleep(0)) -> ChainOdds:
+          curve_rounds: int = 0, cooperate: Callable[[], None] = cooperate_by_default) -> ChainOdds:
     """The outcome distribution of the chain from ``start``.
 
     ``exact``: transition probabilities are used as given (Fractions); otherwise converted to float.
     ``max_rounds``: the chain is cut after that many rounds; what still runs is ``undecided``.
     ``curve_rounds``: the per-round curve for rounds 1..curve_rounds (not beyond ``max_rounds``).
-    ``cooperate`` is called every ``COOPERATE_EVERY`` states (under gevent ``time.sleep(0)`` yields).
+    ``cooperate`` is called every ``COOPERATE_EVERY`` states and every round (service/platform/cooperation.py).
     """
     one: Number = Fraction(1) if exact else 1.0
     graph = _explore(start, step, outcome, exact, cooperate)
@@ -87,8 +89,7 @@ def _explore(start: Any, step: Step, outcome: Outcome, exact: bool, cooperate: C
     queue = deque([start])
     while queue:
         state = queue.popleft()
-        if len(incoming) % COOPERATE_EVERY == 0:
-            cooperate()
+        cooperate()  # a step may cost as much as a few states of the passes below
         end = outcome(state)
         if end is not None:
             ended[state] = end
@@ -124,6 +125,7 @@ def _topological(start: Any, moves: Mapping[Any, list[tuple[Any, Number]]], inco
     ready, order = [start], []
     while ready:
         state = ready.pop()
+        cooperate_by_default()
         order.append(state)
         for following, _ in moves.get(state, ()):
             waiting[following] -= 1
@@ -177,7 +179,9 @@ def _by_rounds(start: Any, graph: _Graph, one: Number, rounds: int, cooperate: C
         cooperate()
         expected += sum(running.values())
         pushed: dict[Any, Number] = {}
-        for state, mass in running.items():
+        for index, (state, mass) in enumerate(running.items()):
+            if index % COOPERATE_EVERY == COOPERATE_EVERY - 1:
+                cooperate()
             if graph.stay[state]:
                 pushed[state] = pushed.get(state, 0) + mass * graph.stay[state]
             for following, probability in graph.moves[state]:

@@ -29,6 +29,7 @@ import enum
 import functools
 import inspect
 from collections.abc import Callable, Mapping
+from contextlib import nullcontext
 from functools import cached_property
 from typing import Any
 
@@ -37,6 +38,7 @@ from flask import Flask, Response, request
 from marshmallow import ValidationError
 from werkzeug.datastructures import Headers
 
+from service.platform import cooperation
 from service.platform import odds as odds_json
 from service.platform.derived_randomness import IDEMPOTENCY_HEADER, request_source
 from service.platform.errors import InputError, ReceiptError
@@ -342,7 +344,8 @@ def envelope(operation: Operation, echoed: dict, result: Any, summary: str, lang
 
 
 def odds_document(operation: Operation, body: dict) -> dict[str, Any]:
-    odds = operation.view(body)
+    with cooperation.long_computation() if operation.encounter else nullcontext():
+        odds = operation.view(body)
     document = {"operation": operation.id, "request": dict(body), "odds": odds_json.as_json(odds)}
     if odds.solver is not None:  # an encounter's: how it was solved (API.md §1.7)
         document["solver"] = odds_json.solver_json(odds.solver)

@@ -18,12 +18,12 @@ integers (ways out of 3^(2 × dice) per attack), so each transition becomes one 
 from __future__ import annotations
 
 import functools
-import time
 from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from service.platform import chains
+from service.platform.cooperation import cooperate
 from service.platform.odds import Odds, Solver
 from service.platform.randomness import RandomSource
 from service.systems.malmsturm import odds as malm_odds
@@ -378,6 +378,7 @@ def _explore(conflict: Conflict, order: tuple[int, ...]) -> _Turns:
     seen, stack = {start}, [start]
     while stack:
         state = stack.pop()
+        cooperate()
         name = conflict.outcome(state)
         if name is not None:
             ended[state] = name
@@ -460,7 +461,7 @@ def _forward(conflict: Conflict, turns: _Turns, miss: dict, number, exact: bool)
     ended = turns.ended
     for index, state in enumerate(turns.order):
         if index % chains.COOPERATE_EVERY == chains.COOPERATE_EVERY - 1:
-            time.sleep(0)  # gevent workers are cooperative: give the other requests a turn
+            cooperate()  # the worker's other requests get a turn (service/platform/cooperation.py)
         arrived = arrivals.pop(state, None)
         if arrived is None:
             continue
@@ -511,7 +512,7 @@ def _push_rounds(conflict: Conflict, turns: _Turns, miss: dict, number, exact: b
     running = _absorb_round_end(running, turns, miss, outcomes, ends)
     turns_per_round = len(miss[start]) if start in miss else 0
     for round_number in range(1, rounds + 1):
-        time.sleep(0)  # gevent workers are cooperative: give the other requests a turn
+        cooperate()
         expected += sum(running.values())
         for turn in range(turns_per_round):
             following: dict[State, object] = {}

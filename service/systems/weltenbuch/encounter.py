@@ -19,13 +19,13 @@ Würfel ein Erfolg"). So the scene needs no chain: two binomials and the thresho
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate
 
+from service.platform.cooperation import cooperate
 from service.platform.odds import Odds, Solver
 from service.platform.randomness import RandomSource
 from service.platform.results import described
@@ -104,6 +104,7 @@ def _ways(dice: int) -> tuple[int, ...]:
     triangle, each entry from the one before)."""
     row = [1]
     for k in range(dice):
+        cooperate()
         row.append(row[-1] * (dice - k) // (k + 1))
     return tuple(row)
 
@@ -143,13 +144,12 @@ def odds(scene: Scene, *, exact: bool = True, max_rounds: int | None = None, cur
     distributions: dict = {}
     expected: dict = {}
     for index, party in enumerate(scene.parties):
-        if not exact:
-            time.sleep(0)  # gevent: between the parties of a big scene, the worker's other requests get a turn
         opponent = scene.parties[1 - index]
         ways, at_least = _ways(opponent.dice), _at_least(opponent.dice)
         found = thresholds(scene, index)
         count: dict[int, int] = {}
         for successes, way in enumerate(ways):
+            cooperate()  # the worker's other requests get a turn (service/platform/cooperation.py)
             taken = sum(1 for t in found if not t.saved and t.at is not None and t.at <= successes)
             count[taken] = count.get(taken, 0) + way
         distributions[f"consequences:{party.name}"] = {k: number(w, opponent.dice) for k, w in count.items()}
