@@ -52,6 +52,7 @@ class _Graph:
     stay: dict[Any, Number]  # probability of a running state to stay as it is
     moves: dict[Any, list[tuple[Any, Number]]]  # its other transitions
     ended: dict[Any, str]  # outcome of each ended state
+    edges: int  # transitions of the running states, each self-loop counted
 
 
 def solve(start: Any, step: Step, outcome: Outcome, *, exact: bool = True, max_rounds: int | None = None,
@@ -74,7 +75,7 @@ def solve(start: Any, step: Step, outcome: Outcome, *, exact: bool = True, max_r
         outcomes, ends, expected = _forward_pass(start, graph, one, cooperate)
     else:
         outcomes, ends, expected = rounds.outcomes, rounds.ends, rounds.expected
-    edges = sum(len(moves) + 1 for moves in graph.moves.values())
+    edges = graph.edges
     max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + edges * (horizon + 1) * 2.0 ** -52
     return ChainOdds(outcomes=outcomes, ends=ends, expected_rounds=expected, curve=tuple(rounds.curve[:horizon]),
                      states=len(graph.order), max_error=max_error)
@@ -86,6 +87,7 @@ def _explore(start: Any, step: Step, outcome: Outcome, exact: bool, cooperate: C
     moves: dict[Any, list[tuple[Any, Number]]] = {}
     ended: dict[Any, str] = {}
     incoming: dict[Any, int] = {start: 0}
+    edges = 0
     queue = deque([start])
     while queue:
         state = queue.popleft()
@@ -104,12 +106,13 @@ def _explore(start: Any, step: Step, outcome: Outcome, exact: bool, cooperate: C
             ended[state] = STALEMATE
             continue
         moves[state] = list(merged.items())
+        edges += len(merged) + 1
         for following in merged:
             if following not in incoming:
                 incoming[following] = 0
                 queue.append(following)
             incoming[following] += 1
-    return _Graph(order=_topological(start, moves, incoming), stay=stay, moves=moves, ended=ended)
+    return _Graph(order=_topological(start, moves, incoming), stay=stay, moves=moves, ended=ended, edges=edges)
 
 
 def _in_floats(graph: _Graph) -> _Graph:
@@ -117,7 +120,7 @@ def _in_floats(graph: _Graph) -> _Graph:
     return _Graph(order=graph.order, stay={state: float(p) for state, p in graph.stay.items()},
                   moves={state: [(following, float(p)) for following, p in moves]
                          for state, moves in graph.moves.items()},
-                  ended=graph.ended)
+                  ended=graph.ended, edges=graph.edges)
 
 
 def _topological(start: Any, moves: Mapping[Any, list[tuple[Any, Number]]], incoming: dict[Any, int]) -> list[Any]:

@@ -29,7 +29,6 @@ import enum
 import functools
 import inspect
 from collections.abc import Callable, Mapping
-from contextlib import nullcontext
 from functools import cached_property
 from typing import Any
 
@@ -344,7 +343,12 @@ def envelope(operation: Operation, echoed: dict, result: Any, summary: str, lang
 
 
 def odds_document(operation: Operation, body: dict) -> dict[str, Any]:
-    with cooperation.long_computation() if operation.encounter else nullcontext():
+    if operation.encounter:  # a turn for the worker's other requests before and after a long solve
+        cooperation.cooperate()
+        with cooperation.long_computation():
+            odds = operation.view(body)
+        cooperation.cooperate()
+    else:
         odds = operation.view(body)
     document = {"operation": operation.id, "request": dict(body), "odds": odds_json.as_json(odds)}
     if odds.solver is not None:  # an encounter's: how it was solved (API.md §1.7)

@@ -49,14 +49,15 @@ def test_a_long_solve_gives_turns_with_the_collector_paused(post, turns, system)
     status, body = post(f"/v1/{system}/encounter/odds", LONG_SOLVES[system])
     assert status == 200, body
     assert len(turns) >= 10  # between passes, not once per request
-    assert not any(turns)  # the collector paused during the solve ...
+    assert turns[0] and turns[-1]  # the platform's turns before and after the solve, collector running
+    assert not any(turns[1:-1])  # the solve's own: collector paused ...
     assert gc.isenabled()  # ... and running again after it
 
 
 def test_a_turn_comes_once_per_slice(post, turns, monkeypatch):
     monkeypatch.setattr(cooperation, "SLICE_SECONDS", 3600.0)
     post("/v1/paws/encounter/odds", LONG_SOLVES["paws"])
-    assert len(turns) == 1  # the first call: no turn had been taken before
+    assert len(turns) == 1  # the platform's call before the solve: no turn had been taken before
 
 
 def test_without_a_worker_nothing_yields(post):

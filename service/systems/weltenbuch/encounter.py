@@ -115,11 +115,19 @@ def _at_least(dice: int) -> tuple[int, ...]:
     return (*accumulate(reversed(_ways(dice))),)[::-1] + (0,)
 
 
+def _chances(dice: int) -> list[float]:
+    """P(k successes), k = 0..dice, in float64: one correctly rounded division each."""
+    chances = []
+    for ways in _ways(dice):
+        cooperate()  # a division of integers of hundreds of digits each
+        chances.append(ways / 2**dice)
+    return chances
+
+
 def _float_outcomes(scene: Scene) -> dict[str, float]:
     """wins and tie of two binomials in float64: sums of non-negative products, no cancellation."""
     (first, dice_a), (second, dice_b) = ((party.name, party.dice) for party in scene.parties)
-    p_a = [ways / 2**dice_a for ways in _ways(dice_a)]
-    p_b = [ways / 2**dice_b for ways in _ways(dice_b)]
+    p_a, p_b = _chances(dice_a), _chances(dice_b)
     below_b = [0.0, *accumulate(p_b)]  # below_b[k] = P(B < k)
     below_a = [0.0, *accumulate(p_a)]
     wins_a = sum(p * below_b[min(k, len(p_b))] for k, p in enumerate(p_a))
