@@ -316,6 +316,7 @@ def encounter_odds(conflict: Conflict, *, exact: bool, max_rounds: int | None = 
     ends = _mixed([(chain.ends, chance) for chain, chance in solved])
     distributions = {}
     for index, member in enumerate(conflict.members):
+        cooperate()
         distributions[f"consequences:{member.name}"] = _mixed([({end[index][2]: p}, 1) for end, p in ends.items()])
     expected = {"rounds": sum(chain.expected_rounds * chance for chain, chance in solved)}
     for name, distribution in distributions.items():
@@ -423,6 +424,7 @@ def solve_turns(conflict: Conflict, order: tuple[int, ...], *, exact: bool, max_
         outcomes, ends, expected = _forward(conflict, turns, miss, number, exact)
     else:
         outcomes, ends, expected = pushed[0], pushed[1], pushed[2]
+    cooperate()
     edges = sum(len(exits) + 1 for per_turn in turns.exits.values() for exits in per_turn)
     max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + edges * (horizon + 1) * 2.0 ** -52
     return chains.ChainOdds(outcomes=outcomes, ends=ends, expected_rounds=expected, curve=tuple(pushed[3][:horizon]),

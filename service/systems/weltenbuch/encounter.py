@@ -86,6 +86,7 @@ def thresholds(scene: Scene, index: int) -> list[Threshold]:
     state = {member.name: scene.toughness[member.name] for member in party.members}
     reached = {name: 0 for name, value in state.items() if value.current == 0}
     for hits, name in enumerate(targets(party.members, scene.toughness, scene.targeting), start=1):
+        cooperate()
         state[name], _ = state[name].hit()
         if state[name].current == 0:
             reached.setdefault(name, hits)
