@@ -519,6 +519,58 @@ def fairness(url: str, cases: list[Case] = CASES, *, rounds: int = 3, seconds: f
     return report
 
 
+def loop_holds(cases: list[Case] = CASES, calls: int = 5) -> list[dict]:
+    """Per cap case: the stretches its solve holds the event loop, between the turns it gives
+    (service/platform/cooperation.py), in-process in a greenlet as the worker runs it, traced by
+    greenlet switches. In the thread's CPU time, which the other processes of a shared host do not
+    lengthen (a roll waits for the wall time of a stretch: more on a crowded host)."""
+    cooperation.install(gevent.idle)
+    app = create_app({"signing_key_pem": generate_private_key_pem()})
+    operations = operations_of(app)
+    report = []
+    try:
+        for case in (c for c in cases if c.cap):
+            stretches = _stretches(app, operations[case.operation], case, calls)
+            row = {"case": case.name, "turns_per_solve": round(len(stretches) / calls),
+                   "hold_p50_ms": round(statistics.median(stretches), 2),
+                   "hold_p99_ms": round(_percentile(stretches, 0.99), 2), "hold_max_ms": round(max(stretches), 2)}
+            report.append(row)
+            print(json.dumps({"holds": row}, ensure_ascii=False), flush=True)
+    finally:
+        cooperation.install(None)
+    return report
+
+
+def _stretches(app, operation, case: Case, calls: int) -> list[float]:
+    """CPU ms of each stretch a greenlet answering ``case`` ``calls`` times ran between switches."""
+    import greenlet
+
+    def solve():
+        with app.test_request_context():
+            for _ in range(calls):
+                _clear_caches()
+                assert respond(operation, dict(case.body), EXAMPLE_CALL).status_code == 200
+                gevent.sleep(0)  # as the worker's turn after each answer
+
+    stretches: list[float] = []
+    began: list[float] = []
+    solver = gevent.spawn(solve)
+
+    def trace(event, args):
+        origin, target = args
+        if target is solver:
+            began.append(time.thread_time())
+        elif origin is solver and began:
+            stretches.append((time.thread_time() - began.pop()) * 1000)
+
+    previous = greenlet.settrace(trace)
+    try:
+        solver.join()
+    finally:
+        greenlet.settrace(previous)
+    return stretches
+
+
 # --- the report -----------------------------------------------------------------------------------
 
 def table(rows: list[dict]) -> str:
@@ -543,6 +595,14 @@ def fairness_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def holds_table(rows: list[dict]) -> str:
+    lines = ["| solve at the cap | turns per solve | CPU ms between turns: p50 / p99 / max |", "|---|---|---|"]
+    for row in rows:
+        lines.append(f"| {row['case']} | {row['turns_per_solve']} | {row['hold_p50_ms']} / {row['hold_p99_ms']} / "
+                     f"{row['hold_max_ms']} |")
+    return "\n".join(lines)
+
+
 def serving(workers: int):
     """A started gunicorn (the service's worker, production config, load shedding off as in
     bench/run.py) and its temporary directory; stop it and remove the directory after."""
@@ -558,10 +618,12 @@ def serving(workers: int):
 def run_all(parts: set[str] | None = None, cases: list[Case] = CASES) -> dict:
     """In-process, over HTTP (2 workers, as bench/run.py serves) and fairness (1 worker); the tables
     printed at the end."""
-    parts = parts or {"in_process", "http", "fairness"}
+    parts = parts or {"in_process", "holds", "http", "fairness"}
     results: dict = {}
     if "in_process" in parts:
         results["in_process"] = run(cases)
+    if "holds" in parts:
+        results["holds"] = loop_holds(cases)
     for workers, part, measure in ((2, "http", over_http), (1, "fairness", fairness)):
         if part not in parts:
             continue
@@ -572,13 +634,14 @@ def run_all(parts: set[str] | None = None, cases: list[Case] = CASES) -> dict:
             server.stop()
             shutil.rmtree(tmp, ignore_errors=True)
     for part, rows in results.items():
-        print(f"\n{part}\n" + (fairness_table(rows) if part == "fairness" else table(rows)), flush=True)
+        tabulate = {"fairness": fairness_table, "holds": holds_table}.get(part, table)
+        print(f"\n{part}\n" + tabulate(rows), flush=True)
     return results
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", action="append", choices=["in_process", "http", "fairness"])
+    parser.add_argument("--only", action="append", choices=["in_process", "holds", "http", "fairness"])
     parser.add_argument("--case", action="append", help="only the cases whose name contains this")
     arguments = parser.parse_args()
     run_all(set(arguments.only or ()),
