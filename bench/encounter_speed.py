@@ -55,6 +55,7 @@ EVEN_FACE = icepool.Die([0, 1])  # Weltenbuch: an even face of any even die
 PROBEN_DIE = icepool.Die([0, 0, 0, 0, 1, 1])  # success on 5-6
 REALISTIC = {"target_p50_ms": 20, "target_p99_ms": 50}  # issue 30 item 6
 REFUSAL = {"target_p99_ms": 5, "refused": True}
+ROLL = ("/v1/paws/test", {"rank": 3})  # a normal roll: the floor over HTTP and in fairness
 
 
 @dataclass(frozen=True)
@@ -434,7 +435,7 @@ def over_http(url: str, cases: list[Case] = CASES) -> list[dict]:
     """The ``http`` cases, one request after another on one connection (the service's caches warm, as
     a worker's are: small tables of binomials and draws, no encounter results)."""
     client = Client(url)
-    report = []
+    report = [_floor_over_http(client)]
     try:
         for case in (c for c in cases if c.http):
             client.post(case.path, case.body)  # warm
@@ -451,10 +452,15 @@ def over_http(url: str, cases: list[Case] = CASES) -> list[dict]:
     return report
 
 
+def _floor_over_http(client: Client, calls: int = 200) -> dict:
+    """A normal roll (``paws.test``) on the same connection: what this host gives any request."""
+    times = [client.post(*ROLL)[1] for _ in range(calls + 1)][1:]
+    return {"case": "paws.test, a normal roll (the floor)", "p50_ms": round(statistics.median(times), 2),
+            "p99_ms": round(_percentile(times, 0.99), 2), "max_ms": round(max(times), 2), "states": None,
+            "precision": "", "meets": True, "target": "none (reference)"}
+
+
 # --- fairness -------------------------------------------------------------------------------------
-
-ROLL = ("/v1/paws/test", {"rank": 3})
-
 
 def _rolls(url: str, seconds: float, interval: float) -> list[float]:
     """``paws.test`` every ``interval`` seconds (a steady rate: a late answer does not delay the
@@ -488,35 +494,51 @@ def _solving(url: str, case: Case, stop: threading.Event, solved: list[float]) -
         client.close()
 
 
-def fairness(url: str, cases: list[Case] = CASES, *, rounds: int = 3, seconds: float = 3.0,
+def fairness(urls: dict[str, str], cases: list[Case] = CASES, *, rounds: int = 3, seconds: float = 3.0,
              interval: float = 0.02) -> list[dict]:
-    """Per system: rolls with no solve running (the floor) and rolls while its cap case is posted
-    back to back, ``rounds`` times in alternating order, against one worker at ``url``."""
+    """Per system and server (``urls``: a name for each, one worker each): rolls with no solve
+    running (the floor) and rolls while its cap case is posted back to back, ``rounds`` times, the
+    servers taking turns and the order of the two phases alternating."""
     report = []
     for case in (c for c in cases if c.cap):
-        quiet, busy, solves = [], [], []
+        phases = {name: {"quiet": [], "busy": [], "solves": []} for name in urls}
         for index in range(rounds):
-            for solving in ((False, True) if index % 2 == 0 else (True, False)):
-                if not solving:
-                    quiet += _rolls(url, seconds, interval)
-                    continue
-                stop = threading.Event()
-                solver = threading.Thread(target=_solving, args=(url, case, stop, solves))
-                solver.start()
-                time.sleep(0.05)  # the first solve under way
-                busy += _rolls(url, seconds, interval)
-                stop.set()
-                solver.join()
-        row = {"case": case.name, "rolls": len(busy), "solves": len(solves),
-               "solve_p50_ms": round(statistics.median(solves), 1),
-               "floor_p50_ms": round(statistics.median(quiet), 2), "floor_p99_ms": round(_percentile(quiet, 0.99), 2),
-               "p50_ms": round(statistics.median(busy), 2), "p99_ms": round(_percentile(busy, 0.99), 2),
-               "max_ms": round(max(busy), 2)}
-        row["p99_vs_floor"] = round(row["p99_ms"] / row["floor_p99_ms"], 2)
-        row["meets"] = row["p99_vs_floor"] <= 2
-        report.append(row)
-        print(json.dumps({"fairness": row}, ensure_ascii=False), flush=True)
+            for name, url in urls.items():
+                for solving in ((False, True) if index % 2 == 0 else (True, False)):
+                    measured = phases[name]
+                    if solving:
+                        measured["busy"] += _rolls_beside_solves(url, case, seconds, interval, measured["solves"])
+                    else:
+                        measured["quiet"] += _rolls(url, seconds, interval)
+        for name, measured in phases.items():
+            row = _fairness_row(case, **measured)
+            row["server"] = name
+            report.append(row)
+            print(json.dumps({"fairness": row}, ensure_ascii=False), flush=True)
     return report
+
+
+def _rolls_beside_solves(url: str, case: Case, seconds: float, interval: float, solves: list[float]) -> list[float]:
+    stop = threading.Event()
+    solver = threading.Thread(target=_solving, args=(url, case, stop, solves))
+    solver.start()
+    time.sleep(0.05)  # the first solve under way
+    try:
+        return _rolls(url, seconds, interval)
+    finally:
+        stop.set()
+        solver.join()
+
+
+def _fairness_row(case: Case, quiet: list[float], busy: list[float], solves: list[float]) -> dict:
+    row = {"case": case.name, "rolls": len(busy), "solves": len(solves),
+           "solve_p50_ms": round(statistics.median(solves), 1),
+           "floor_p50_ms": round(statistics.median(quiet), 2), "floor_p99_ms": round(_percentile(quiet, 0.99), 2),
+           "p50_ms": round(statistics.median(busy), 2), "p99_ms": round(_percentile(busy, 0.99), 2),
+           "max_ms": round(max(busy), 2)}
+    row["p99_vs_floor"] = round(row["p99_ms"] / row["floor_p99_ms"], 2)
+    row["meets"] = row["p99_vs_floor"] <= 2
+    return row
 
 
 def loop_holds(cases: list[Case] = CASES, calls: int = 5) -> list[dict]:
@@ -580,16 +602,22 @@ def table(rows: list[dict]) -> str:
     for row in rows:
         lines.append(f"| {row['case']} | {row['states'] or '–'} | {row['precision']} | {row['p50_ms']} | "
                      f"{row['p99_ms']} | {row['max_ms']} | {row.get('cpu_p50_ms', '')} | {row['target']} | "
-                     f"{'yes' if row['meets'] else '**no**'} | {row.get('icepool_ms', '')} | "
+                     f"{'yes' if row['meets'] else '**no**'} | {_icepool_cell(row)} | "
                      f"{row.get('icepool_over_ours', '')} |")
     return "\n".join(lines)
 
 
+def _icepool_cell(row: dict) -> str:
+    if "icepool_ms" not in row:
+        return ""
+    return "stopped" if row["icepool_ms"] is None else str(row["icepool_ms"])
+
+
 def fairness_table(rows: list[dict]) -> str:
-    lines = ["| solves posted back to back | solves | solve p50 ms | rolls | roll p50 / p99 ms alone | "
-             "p50 / p99 / max ms beside the solves | p99 ÷ alone | ≤ 2 |", "|---|---|---|---|---|---|---|---|"]
+    lines = ["| solves posted back to back | server | solves | solve p50 ms | rolls | roll p50 / p99 ms alone | "
+             "p50 / p99 / max ms beside the solves | p99 ÷ alone | ≤ 2 |", "|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
-        lines.append(f"| {row['case']} | {row['solves']} | {row['solve_p50_ms']} | {row['rolls']} | "
+        lines.append(f"| {row['case']} | {row['server']} | {row['solves']} | {row['solve_p50_ms']} | {row['rolls']} | "
                      f"{row['floor_p50_ms']} / {row['floor_p99_ms']} | {row['p50_ms']} / {row['p99_ms']} / "
                      f"{row['max_ms']} | {row['p99_vs_floor']} | {'yes' if row['meets'] else '**no**'} |")
     return "\n".join(lines)
@@ -603,34 +631,45 @@ def holds_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def serving(workers: int):
+def serving(workers: int, root: Path | None = None):
     """A started gunicorn (the service's worker, production config, load shedding off as in
-    bench/run.py) and its temporary directory; stop it and remove the directory after."""
-    from tests.deploy.processes import Gunicorn
+    bench/run.py; ``root``: an earlier checkout served by this .venv) and its temporary directory;
+    stop it and remove the directory after."""
+    from tests.deploy.processes import ROOT, Gunicorn
 
     tmp = Path(tempfile.mkdtemp(prefix="wurfwerk-bench-encounters-"))
     key = tmp / "key.pem"
     key.write_text(generate_private_key_pem())
     env = {"WURFWERK_SIGNING_KEY_FILE": str(key), "WURFWERK_MAX_QUEUE_DELAY": "3600"}
-    return Gunicorn(tmp, env=env, workers=workers, name=f"encounters-{workers}").start(), tmp
+    if root is not None:
+        env["PYTHONPATH"] = str(root)
+    name = f"encounters-{workers}" + ("-before" if root else "")
+    return Gunicorn(tmp, env=env, workers=workers, name=name, root=root or ROOT).start(), tmp
 
 
-def run_all(parts: set[str] | None = None, cases: list[Case] = CASES) -> dict:
-    """In-process, over HTTP (2 workers, as bench/run.py serves) and fairness (1 worker); the tables
-    printed at the end."""
+def run_all(parts: set[str] | None = None, cases: list[Case] = CASES, before: Path | None = None) -> dict:
+    """In-process, the loop's holds, over HTTP (2 workers, as bench/run.py serves) and fairness (1
+    worker; with ``before``, an earlier checkout's worker beside it); the tables printed at the end."""
     parts = parts or {"in_process", "holds", "http", "fairness"}
     results: dict = {}
     if "in_process" in parts:
         results["in_process"] = run(cases)
     if "holds" in parts:
         results["holds"] = loop_holds(cases)
-    for workers, part, measure in ((2, "http", over_http), (1, "fairness", fairness)):
-        if part not in parts:
-            continue
-        server, tmp = serving(workers)
-        try:
-            results[part] = measure(server.url, cases)
-        finally:
+    started = []
+    try:
+        if "http" in parts:
+            started.append(serving(2))
+            results["http"] = over_http(started[-1][0].url, cases)
+        if "fairness" in parts:
+            started.append(serving(1))
+            urls = {"this checkout": started[-1][0].url}
+            if before is not None:
+                started.append(serving(1, before))
+                urls["before"] = started[-1][0].url
+            results["fairness"] = fairness(urls, cases)
+    finally:
+        for server, tmp in started:
             server.stop()
             shutil.rmtree(tmp, ignore_errors=True)
     for part, rows in results.items():
@@ -643,6 +682,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", action="append", choices=["in_process", "holds", "http", "fairness"])
     parser.add_argument("--case", action="append", help="only the cases whose name contains this")
+    parser.add_argument("--before", type=Path, metavar="CHECKOUT",
+                        help="fairness also on this earlier checkout's worker, taking turns with this one")
     arguments = parser.parse_args()
     run_all(set(arguments.only or ()),
-            [case for case in CASES if not arguments.case or any(part in case.name for part in arguments.case)])
+            [case for case in CASES if not arguments.case or any(part in case.name for part in arguments.case)],
+            arguments.before)
