@@ -1,13 +1,17 @@
-"""JSON in and out through orjson (fast, strict UTF-8, rejects NaN and nesting over 1024)."""
+"""JSON bodies over HTTP through orjson (fast, strict UTF-8, rejects NaN and nesting over 1024):
+Flask's JSON provider, which parses request bodies, and the JSON responses every route answers with."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
 from flask import Response, current_app
 from flask.json.provider import JSONProvider
+from werkzeug.datastructures import Headers
 
+from service.platform.plain_data import JSONValue
 from service.platform.results import result_members
 
 # Result dataclasses are written from their fields (results.result_members), as in the signed payload.
@@ -15,18 +19,18 @@ _OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS
 
 
 class OrjsonProvider(JSONProvider):
-    def dumps(self, obj: Any, **kwargs: Any) -> str:
+    def dumps(self, obj: object, **kwargs: Any) -> str:
         return dumps(obj).decode("utf-8")
 
-    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+    def loads(self, s: str | bytes, **kwargs: Any) -> JSONValue:
         return orjson.loads(s)
 
 
-def dumps(obj: Any) -> bytes:
+def dumps(obj: object) -> bytes:
+    """``obj`` as JSON bytes: dataclasses from their fields, enums by value, tuples as lists."""
     return orjson.dumps(obj, default=result_members, option=_OPTIONS)
 
 
-def json_response(body: Any, status: int = 200, *, mimetype: str = "application/json",
-                  headers=None) -> Response:
-    return current_app.response_class(dumps(body), status=status, mimetype=mimetype,
-                                      headers=headers)
+def json_response(body: object, status: int = 200, *, mimetype: str = "application/json",
+                  headers: Headers | Mapping[str, str] | None = None) -> Response:
+    return current_app.response_class(dumps(body), status=status, mimetype=mimetype, headers=headers)
