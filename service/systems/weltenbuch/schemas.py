@@ -61,7 +61,8 @@ class WeltenMemberSchema(StrictSchema):
 
     @validates_schema
     def _pool_fits(self, data, **kwargs):
-        """profile + bonuses + 2 per hero point (rules.pool) stay within the limit pool_dice."""
+        """profile + bonuses + 2 per hero point stay within the limit pool_dice."""
+        # rules.pool is the one formula; the docstring above is written into openapi.yaml.
         dice = rules.pool(data.get("profile", 0), data.get("equipment_bonuses", ()), data.get("magic_bonus", 0),
                           data.get("situation_bonus", 0), data.get("hero_points", 0))
         try:
