@@ -23,6 +23,7 @@ documented point where a worker class differs from another:
 
 from __future__ import annotations
 
+import gc
 import re
 import socket
 import time
@@ -79,6 +80,7 @@ class Worker(GeventWorker):
         self.wsgi = BodyDeadline(shedder, config.read_timeout)
         # idle, not sleep(0): gevent resumes a sleep(0) before polling for ready sockets (bench/README.md)
         cooperation.install(gevent.idle)
+        gc.freeze()  # a full collection then scans what requests made, not the loaded app (bench/README.md)
 
     def run(self):
         """gunicorn's ``GeventWorker.run`` with one change: a worker accepts every waiting connection

@@ -81,13 +81,16 @@ def test_nested_computations_restore_the_collector_once():
         gc.enable()
 
 
-def test_the_service_worker_yields_by_gevent_idle(monkeypatch):
+def test_the_service_worker_yields_by_gevent_idle_and_freezes_the_app(monkeypatch):
     """idle, not sleep(0): gevent resumes a greenlet's sleep(0) before it polls for ready sockets."""
     monkeypatch.setattr(GeventWorker, "load_wsgi", lambda self: None)
     worker = Worker.__new__(Worker)
     worker.wsgi = lambda environ, start_response: []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
+    frozen: list[bool] = []
     try:
         worker.load_wsgi()
         assert cooperation._yield_now is gevent.idle
+        assert frozen  # the loaded app out of the collector's full scans
     finally:
         cooperation.install(None)
