@@ -337,7 +337,7 @@ def answer(operation: Operation, body: dict, call: Call) -> dict[str, Any]:
     return document
 
 
-def envelope(operation: Operation, echoed: dict, result: Any, summary: str, lang: str) -> dict[str, Any]:
+def envelope(operation: Operation, echoed: dict, result: object, summary: str, lang: str) -> dict[str, Any]:
     return {"operation": operation.id, "request": echoed, "result": result, "summary": summary, "lang": lang}
 
 
@@ -365,7 +365,7 @@ def randomness_source(operation_id: str, request_body: Mapping[str, Any], random
                           header_key=header_key, batch_item=call.item)
 
 
-def verified_response(document: Any, *, operation: str, field: str) -> dict:
+def verified_response(document: object, *, operation: str, field: str) -> dict:
     """A signed response a client handed back (a draw to apply, a conflict to narrate), after
     checking that its receipt verifies with our keys and that it is a response of ``operation``.
     Raises ``ReceiptError`` (422, naming ``field``) otherwise."""
