@@ -76,6 +76,14 @@ _DERIVING_MEMBERS = frozenset(("ticket", "idempotency_key"))
 
 # -- the declaration ---------------------------------------------------------------------------
 
+Body = Mapping[str, Any]  # a request body as its schema loaded it (the schema vouches for each member's type)
+# What the view of each kind is called with, and answers (the result is a rules dataclass).
+RollingView = Callable[[Body, RandomSource, str], tuple[object, str]]
+OddsView = Callable[[Body], odds_json.Odds]
+ResolvingView = Callable[[Body, str], tuple[object, str]]
+LookupView = Callable[[str], tuple[object, str]]
+
+
 class Kind(enum.Enum):
     ROLLING = "rolling"
     ODDS = "odds"
@@ -106,23 +114,23 @@ class Operation:
     manual_value: Mapping[str, Any] | None = None  # the system's: the JSON Schema of one `manual` value
 
     @classmethod
-    def rolling(cls, path: str, view: Callable[..., Any], *, operation: str, request: type[ma.Schema],
+    def rolling(cls, path: str, view: RollingView, *, operation: str, request: type[ma.Schema],
                 result: type[ma.Schema], example: Mapping[str, Any]) -> Operation:
         return cls(Kind.ROLLING, path, view, operation, request, result, example)
 
     @classmethod
-    def odds(cls, path: str, view: Callable[..., Any], *, operation: str, request: type[ma.Schema],
+    def odds(cls, path: str, view: OddsView, *, operation: str, request: type[ma.Schema],
              example: Mapping[str, Any], encounter: bool = False) -> Operation:
         return cls(Kind.ODDS, path, view, operation, request, None, example, encounter=encounter)
 
     @classmethod
-    def resolving(cls, path: str, view: Callable[..., Any], *, operation: str, request: type[ma.Schema],
+    def resolving(cls, path: str, view: ResolvingView, *, operation: str, request: type[ma.Schema],
                   result: type[ma.Schema], example: Mapping[str, Any],
                   response_example: Mapping[str, Any] | None = None) -> Operation:
         return cls(Kind.RESOLVING, path, view, operation, request, result, example, response_example)
 
     @classmethod
-    def lookup(cls, path: str, view: Callable[..., Any], *, operation: str,
+    def lookup(cls, path: str, view: LookupView, *, operation: str,
                result: type[ma.Schema]) -> Operation:
         return cls(Kind.LOOKUP, path, view, operation, None, result)
 
