@@ -30,7 +30,7 @@ import functools
 import inspect
 from collections.abc import Callable, Mapping
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 import marshmallow as ma
 from flask import Flask, Response, request
@@ -247,10 +247,13 @@ class System:
         }
 
 
-def quoting(rulings: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+_View = TypeVar("_View", bound=Callable[..., Any])
+
+
+def quoting(rulings: str) -> Callable[[_View], _View]:
     """Writes ``rulings`` where a view's docstring says ``{rulings}``, so that twins (an encounter and its
     odds) quote one text in their descriptions."""
-    def write_in(view: Callable[..., Any]) -> Callable[..., Any]:
+    def write_in(view: _View) -> _View:
         view.__doc__ = (view.__doc__ or "").replace("{rulings}", rulings.replace("\n", "\n    "))
         return view
     return write_in
