@@ -76,7 +76,7 @@ CASES: list[tuple[str, str, dict, dict]] = [
     ("paws 100v100 (10,201 states)", "paws.encounter.odds", paws_duel(100, 100), ACCEPTED),
     ("paws 99v99, 1 one-shot die for a (20,000 states)", "paws.encounter.odds",
      paws_duel(99, 99, one_shot=1, one_shot_b=0), ACCEPTED),
-    ("paws refused: 100v100, 3 one-shot each", "paws.encounter.odds", paws_duel(100, 100, one_shot=3), REFUSAL),
+    ("paws refused: 100v100, 50 one-shot each", "paws.encounter.odds", paws_duel(100, 100, one_shot=50), REFUSAL),
 ]
 
 

@@ -310,14 +310,15 @@ def test_too_large_is_refused_before_solving(post, monkeypatch):
     """Limits before work: 422 `encounter-too-large` with `states` and `limit`, without solving."""
     monkeypatch.setattr(chains, "solve", lambda *args, **kwargs: pytest.fail("solved a refused encounter"))
     big = {"a": {"rank": 10, "extra_bonus_dice": 90}, "b": {"rank": 10, "extra_bonus_dice": 90},
-           "one_shot_rescue": {"a": 3, "b": 3}}
+           "one_shot_rescue": {"a": 50, "b": 50}}
     status, body = post("/v1/paws/encounter/odds", big)
     assert status == 422 and body["type"].endswith("/encounter-too-large")
-    assert body["states"] == (101 * 4) ** 2 and body["limit"]["value"] == 20000
-    status, body = post("/v1/paws/encounter/odds", {"a": {"rank": 10}, "b": {"rank": 10},
+    # per side: 51 counts of one-shot dice left before the first wound, then 100 wounds with none left
+    assert body["states"] == (51 + 100) ** 2 and body["limit"]["value"] == 20000
+    status, body = post("/v1/paws/encounter/odds", {"a": {"rank": 10, "extra_bonus_dice": 20}, "b": {"rank": 10},
                                                     "one_shot_rescue": {"a": 2, "b": 2}, "exact": "required"})
     assert status == 422 and body["type"].endswith("/encounter-too-large")
-    assert body["states"] == (11 * 3) ** 2 and body["limit"]["value"] == 300
+    assert body["states"] == (3 + 30) * (3 + 10) and body["limit"]["value"] == 300
 
 
 def test_auto_answers_float64_above_the_exact_limit(post):
