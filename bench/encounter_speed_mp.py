@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 
 import icepool
+from gevent import monkey
 
 from bench.odds_speed import _clear_caches
 from service import create_app
@@ -166,6 +167,7 @@ def _met(target: dict, p50: float, p99: float, worst: float) -> bool:
 
 
 def run(repeats: int = 41, cap_repeats: int = 7) -> list[dict]:
+    monkey.patch_time()  # as in the gevent worker (and bench/encounter_speed.py): sleep(0) switches greenlets
     app = create_app({"signing_key_pem": generate_private_key_pem()})
     operations = operations_of(app)
     report = []

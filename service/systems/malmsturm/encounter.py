@@ -449,19 +449,19 @@ def solve_turns(conflict: Conflict, order: Order, *, exact: bool, max_rounds: in
     number = _numbers(turns.per_attack, exact)
     miss = {state: [number(ways) for ways in ways_list] for state, ways_list in turns.misses.items()}
     horizon = min(curve_rounds, max_rounds) if max_rounds is not None else curve_rounds
-    if max_rounds is None and exact and horizon:  # the curve alone is pushed: floats are what it shows
-        floats = _numbers(turns.per_attack, False)
-        in_floats = {state: [floats(ways) for ways in ways_list] for state, ways_list in turns.misses.items()}
-        pushed = _push_rounds(conflict, turns, in_floats, floats, False, horizon)
-    else:
-        pushed = _push_rounds(conflict, turns, miss, number, exact, max(horizon, max_rounds or 0))
+    curve: list[dict[str, float]] = []
     if max_rounds is None:
         outcomes, ends, expected = _forward(conflict, turns, miss, number, exact)
+        if horizon:  # the curve alone is pushed, in floats: they are what it shows
+            floats = _numbers(turns.per_attack, False)
+            in_floats = {state: [floats(ways) for ways in ways_list] for state, ways_list in turns.misses.items()}
+            curve = _push_rounds(conflict, turns, in_floats, floats, False, horizon).curve
     else:
-        outcomes, ends, expected = pushed.outcomes, pushed.ends, pushed.expected
+        pushed = _push_rounds(conflict, turns, miss, number, exact, max_rounds)
+        outcomes, ends, expected, curve = pushed.outcomes, pushed.ends, pushed.expected, pushed.curve
     edges = sum(len(exits) + 1 for per_turn in turns.exits.values() for exits in per_turn)
     max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + edges * (horizon + 1) * 2.0 ** -52
-    return chains.ChainOdds(outcomes=outcomes, ends=ends, expected_rounds=expected, curve=tuple(pushed.curve[:horizon]),
+    return chains.ChainOdds(outcomes=outcomes, ends=ends, expected_rounds=expected, curve=tuple(curve[:horizon]),
                             states=len(turns.misses) * len(order) + len(turns.ended), max_error=max_error)
 
 
