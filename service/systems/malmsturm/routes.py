@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from service.platform.jsondata import plain
 from service.platform.limits import encounter_precision
 from service.platform.odds import Odds
 from service.platform.operations import Body, Operation, System
+from service.platform.plain_data import plain
 from service.platform.randomness import RandomSource
 from service.systems.malmsturm import encounter as encounters
 from service.systems.malmsturm import odds, rules, schemas, text
