@@ -441,7 +441,12 @@ def _explore(conflict: Conflict, order: Order) -> _Turns:
             state_misses.append(miss)
             state_exits.append(reached)
         misses[state], exits[state] = state_misses, state_exits
-    return _Turns(sorted(misses, key=_damage_order(conflict)), misses, exits, ended, per_attack)
+    damage = _damage_order(conflict)
+    damages = {}
+    for state in misses:  # the keys one by one: the worker's other requests get turns between them
+        cooperate()
+        damages[state] = damage(state)
+    return _Turns(sorted(misses, key=damages.__getitem__), misses, exits, ended, per_attack)
 
 
 def solve_turns(conflict: Conflict, order: Order, *, exact: bool, max_rounds: int | None = None,
