@@ -21,6 +21,8 @@ import gettext
 import io
 from functools import cache
 from importlib.resources import files
+from importlib.resources.abc import Traversable
+from typing import TypeAlias
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -33,6 +35,8 @@ KEYWORDS = {"marked": ((1, "c"), 2), "say": None, "say_n": (1, 2), "Template": N
             "LimitMessage": None}
 DOMAIN = "wurfwerk"
 LOCALE_DIR = files("service") / "locale"
+# One language's messages (``translations(lang)``): a chat line looks it up once and hands it on.
+Catalog: TypeAlias = gettext.NullTranslations
 
 
 def marked(context: str, message: str) -> str:
@@ -41,7 +45,7 @@ def marked(context: str, message: str) -> str:
     return message
 
 
-def catalog_path(lang: str):
+def catalog_path(lang: str) -> Traversable:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
@@ -56,7 +60,7 @@ LANGUAGES: tuple[str, ...] = (SOURCE_LANGUAGE, *_catalog_languages())
 
 
 @cache
-def translations(lang: str) -> gettext.NullTranslations:
+def translations(lang: str) -> Catalog:
     """The translations of ``lang`` (one of ``LANGUAGES``): ``gettext``, ``ngettext``, ``pgettext``,
     ``npgettext`` with the plural rule of the catalog's header."""
     if lang == SOURCE_LANGUAGE:

@@ -12,10 +12,10 @@ import base64
 import hashlib
 import re
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeAlias
 
 import orjson
 import rfc8785
@@ -25,11 +25,12 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from nacl.bindings import crypto_sign, crypto_sign_seed_keypair
 
-from service.platform.jsondata import plain
+from service.platform.plain_data import plain
 from service.platform.results import result_members
 
 ALGORITHM = "Ed25519"
 _SAFE_INTEGER = 2**53 - 1
+JSONValue: TypeAlias = None | bool | int | float | str | Sequence["JSONValue"] | Mapping[str, "JSONValue"]
 
 
 class KeyConfigError(ValueError):
@@ -44,7 +45,7 @@ def b64url_decode(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-def _as_ijson_numbers(value: Any) -> Any:
+def _as_ijson_numbers(value: JSONValue) -> JSONValue:
     """JCS numbers are IEEE doubles: integers beyond 2^53 are canonicalized as the double they become
     (a JavaScript verifier parses them that way too)."""
     if isinstance(value, dict):
@@ -74,7 +75,7 @@ _FOUR_BYTE_UTF8_LEADS = b"\xf0\xf1\xf2\xf3\xf4"
 # A document may hold the rules' results as they are (dataclasses, enums, tuples; operations.answer).
 # orjson writes a dataclass's fields in declaration order even with OPT_SORT_KEYS, so dataclasses are
 # handed to ``result_members`` instead, whose dict orjson then sorts like any other; the response is
-# written from the same members (jsonio.dumps).
+# written from the same members (http_json.dumps).
 _CANONICAL_OPTIONS = (orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER | orjson.OPT_NON_STR_KEYS
                       | orjson.OPT_PASSTHROUGH_DATACLASS)
 
@@ -168,7 +169,7 @@ class Verification:
 class KeyRing:
     """One key that signs, and every key (that one included) that verifies."""
 
-    def __init__(self, signing_key: Ed25519PrivateKey, extra_verify_keys=()) -> None:
+    def __init__(self, signing_key: Ed25519PrivateKey, extra_verify_keys: Iterable[Ed25519PublicKey] = ()) -> None:
         # Signing goes through libsodium (PyNaCl): the same deterministic Ed25519 signature as
         # OpenSSL's, in about two thirds of the time, and every response is signed.
         self._private_seed = signing_key.private_bytes_raw()
@@ -221,9 +222,9 @@ class KeyRing:
             return False
         return True
 
-    def verify(self, document: Any) -> Verification:
+    def verify(self, document: object) -> Verification:
         receipt = document.get("receipt") if isinstance(document, dict) else None
-        if not isinstance(receipt, dict):
+        if not isinstance(document, dict) or not isinstance(receipt, dict):
             return Verification(False, None, "the document has no receipt object")
         kid = receipt.get("kid")
         signature = receipt.get("signature")
