@@ -78,7 +78,10 @@ _TITLES = {400: "Bad Request", 403: "Forbidden", 414: "URI Too Long", 417: "Expe
 class Worker(GeventWorker):
     """gunicorn's gevent worker with the deadlines, limits and shedding of this service."""
 
-    def load_wsgi(self):
+    wsgi: WSGIApplication  # gunicorn's loaded app, then wrapped (load_wsgi)
+    read_timeout: float
+
+    def load_wsgi(self) -> None:
         super().load_wsgi()
         config = config_from_env()
         self.read_timeout = config.read_timeout
@@ -90,14 +93,14 @@ class Worker(GeventWorker):
         cooperation.install(gevent.idle)
         gc.freeze()  # a full collection then scans what requests made, not the loaded app (bench/README.md)
 
-    def run(self):
+    def run(self) -> None:
         """gunicorn's ``GeventWorker.run`` with one change: a worker accepts every waiting connection
         at once, not one per turn of its event loop. gunicorn accepts one at a time when workers
         share a socket, so that no worker takes a whole burst; under load a turn takes as long as
         all ready requests, and a new connection then waited one turn per connection queued before
         it (seconds, for a burst of a few hundred). Here each worker has its own socket
         (``reuse_port`` in deploy/gunicorn.conf.py) and the kernel spreads connections over them."""
-        servers = []
+        servers: list[StreamServer] = []
         for listener in self.sockets:
             listener.setblocking(1)
             server = StreamServer(listener, handle=partial(self.handle, listener), spawn=Pool(self.worker_connections),
@@ -109,7 +112,8 @@ class Worker(GeventWorker):
             gevent.sleep(1.0)
         self._stop(servers)
 
-    def handle_request(self, listener_name, req, sock, addr):
+    def handle_request(self, listener_name: object, req: http_message.Request, sock: socket.socket,
+                       addr: tuple[str, int] | None) -> bool:
         """gunicorn's, then ``gevent.sleep(0)``: the other ready connections get their turn before this
         one's next request is read. A greenlet gives up the event loop only when it would block, and
         the next request of a client that answers quickly (a VTT server, a benchmark, any pipelining
@@ -120,7 +124,7 @@ class Worker(GeventWorker):
         gevent.sleep(0)
         return keep_alive
 
-    def _stop(self, servers):
+    def _stop(self, servers: list[StreamServer]) -> None:
         """As gunicorn's: stop accepting, let requests in flight finish within graceful_timeout."""
         for server in servers:
             server.close()
@@ -134,12 +138,13 @@ class Worker(GeventWorker):
         for server in servers:
             server.stop(timeout=1)
 
-    def timeout_ctx(self):
+    def timeout_ctx(self) -> gevent.Timeout:
         # False: when the head has not arrived in time, the connection is closed without an answer
         # (an idle kept-alive connection is closed that way too, and expects no answer).
         return gevent.Timeout(self.read_timeout, False)
 
-    def handle_error(self, req, client, addr, exc):
+    def handle_error(self, req: http_message.Request | None, client: socket.socket,
+                     addr: tuple[str, int] | None, exc: BaseException) -> None:
         status, slug, detail = self._problem_of(exc)
         if status >= 500:
             self.log.exception("Error handling request", exc_info=exc)
@@ -262,7 +267,7 @@ class _DeadlineInput:
         if self._timer is not None:
             self._timer.close()
 
-    def _bounded(self, method: Callable[[int | None], _Read], argument: int | None) -> _Read:
+    def _bounded(self, method: Callable[[Any], _Read], argument: int | None) -> _Read:
         if self._timer is None:
             self._arm()
         if not self._late:
