@@ -102,7 +102,7 @@ def parts(app, endpoint: str) -> list[tuple[str, object, str]]:
     operation = getattr(view, "args", (None,))[0]
     if operation is None:
         return found
-    from service.platform import jsonio, operations, receipts
+    from service.platform import http_json, operations, receipts
     from service.platform.runtime import Runtime
 
     keys = next(value for value in app.extensions.values() if isinstance(value, Runtime)).keys
@@ -119,7 +119,7 @@ def parts(app, endpoint: str) -> list[tuple[str, object, str]]:
         ("    canonical_bytes (the signed payload's JSON)", receipts, "canonical_bytes"),
         ("    crypto_sign (Ed25519)", receipts, "crypto_sign"),
         ("  phase: json_response (the response's JSON)", operations, "json_response"),
-        ("    jsonio.dumps", jsonio, "dumps"),
+        ("    http_json.dumps", http_json, "dumps"),
     ]
 
 
