@@ -22,7 +22,8 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
  && pip install -r /tmp/requirements.txt \
  && rm /tmp/requirements.txt
 COPY service ./service
-# The JavaScript client's modules, which /play serves as they are (service/platform/web.py).
+# The JavaScript client's modules, which /play serves as they are: service/web/client links to them,
+# and `pip install` below copies them into the installed package (pyproject.toml's package data).
 COPY client-js/src ./client-js/src
 COPY deploy/gunicorn.conf.py deploy/signing_key.py ./deploy/
 # The app stays root-owned and read-only for the service user, which owns nothing in the image.

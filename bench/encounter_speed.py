@@ -27,7 +27,7 @@ import icepool
 from gevent import monkey
 
 from service import create_app
-from service.platform.jsonio import json_response
+from service.platform.http_json import json_response
 from service.platform.operations import EXAMPLE_CALL, odds_document, operations_of, respond
 from service.platform.receipts import generate_private_key_pem
 

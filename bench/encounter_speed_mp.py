@@ -21,7 +21,7 @@ import icepool
 
 from bench.odds_speed import _clear_caches
 from service import create_app
-from service.platform.jsonio import json_response
+from service.platform.http_json import json_response
 from service.platform.operations import EXAMPLE_CALL, odds_document, operations_of, respond
 from service.platform.receipts import generate_private_key_pem
 

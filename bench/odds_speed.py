@@ -19,7 +19,7 @@ from collections.abc import Callable
 import icepool
 
 from service import create_app
-from service.platform.jsonio import json_response
+from service.platform.http_json import json_response
 from service.platform.operations import odds_document, operations_of
 from service.platform.receipts import generate_private_key_pem
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from service import create_app
 from service.platform.hooks import request_body
-from service.platform.jsonio import json_response
+from service.platform.http_json import json_response
 from service.platform.runtime import current_runtime
 
 # A paws.test response of the benchmark's body, without its receipt.

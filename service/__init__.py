@@ -16,8 +16,8 @@ from service.platform.contract import install_signed_examples
 from service.platform.cors import install_cors
 from service.platform.flaskapp import ServiceFlask
 from service.platform.hooks import install_hooks
+from service.platform.http_json import OrjsonProvider
 from service.platform.i18n import install_language_headers
-from service.platform.jsonio import OrjsonProvider
 from service.platform.metrics import install_metrics
 from service.platform.openapi import document_systems
 from service.platform.operations import EXAMPLE_RECEIPT, operations_of, route

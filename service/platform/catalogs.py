@@ -21,6 +21,7 @@ import gettext
 import io
 from functools import cache
 from importlib.resources import files
+from typing import TypeAlias
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -33,6 +34,8 @@ KEYWORDS = {"marked": ((1, "c"), 2), "say": None, "say_n": (1, 2), "Template": N
             "LimitMessage": None}
 DOMAIN = "wurfwerk"
 LOCALE_DIR = files("service") / "locale"
+# One language's messages (``translations(lang)``): a chat line looks it up once and hands it on.
+Catalog: TypeAlias = gettext.NullTranslations
 
 
 def marked(context: str, message: str) -> str:
@@ -56,7 +59,7 @@ LANGUAGES: tuple[str, ...] = (SOURCE_LANGUAGE, *_catalog_languages())
 
 
 @cache
-def translations(lang: str) -> gettext.NullTranslations:
+def translations(lang: str) -> Catalog:
     """The translations of ``lang`` (one of ``LANGUAGES``): ``gettext``, ``ngettext``, ``pgettext``,
     ``npgettext`` with the plural rule of the catalog's header."""
     if lang == SOURCE_LANGUAGE:

@@ -25,7 +25,7 @@ from marshmallow import Schema, fields
 from marshmallow.decorators import VALIDATES_SCHEMA
 
 from service.platform.hooks import needs_api_key
-from service.platform.jsonio import dumps
+from service.platform.http_json import dumps
 
 HEADERS = {
     "X-Request-ID": {

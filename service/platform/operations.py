@@ -42,10 +42,10 @@ from service.platform.derived_randomness import IDEMPOTENCY_HEADER, request_sour
 from service.platform.errors import InputError, ReceiptError
 from service.platform.fastload import fast_loader
 from service.platform.hooks import request_body
+from service.platform.http_json import json_response
 from service.platform.i18n import request_lang
-from service.platform.jsondata import plain
-from service.platform.jsonio import json_response
 from service.platform.messages import say
+from service.platform.plain_data import plain
 from service.platform.problems import input_error_problem, unexpected_problem, validation_problem
 from service.platform.randomness import RandomSource, make_source
 from service.platform.runtime import current_runtime
@@ -201,6 +201,7 @@ class Operation:
         if self.kind is Kind.ODDS:
             return odds_document(self, body)
         document = plain(answer(self, body, EXAMPLE_CALL))
+        assert isinstance(document, dict)  # an envelope is a JSON object
         document["receipt"] = dict(EXAMPLE_RECEIPT)
         return document
 

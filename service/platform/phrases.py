@@ -1,9 +1,11 @@
 """Phrases that the chat lines of several dice systems share: the faces rolled, a count of
-successes, a line spoken by a named character. They carry no rule of any system, only words."""
+successes, a line spoken by a named character. They carry no rule of any system, only words, and
+take the catalog of the chat line they are part of (``catalogs.translations(lang)``, looked up once
+per line)."""
 
 from __future__ import annotations
 
-from service.platform.catalogs import marked, translations
+from service.platform.catalogs import Catalog, marked
 
 
 def faces(dice: list[int]) -> str:
@@ -11,18 +13,17 @@ def faces(dice: list[int]) -> str:
     return ", ".join(map(str, dice)) if dice else "–"
 
 
-def successes(count: int, lang: str) -> str:
-    t = translations(lang)
+def successes(count: int, t: Catalog) -> str:
     if count == 0:
         return t.gettext("no success")
     return t.ngettext("%(count)d success", "%(count)d successes", count) % {"count": count}
 
 
-def spoken_by(name: str | None, line: str, lang: str) -> str:
+def spoken_by(name: str | None, line: str, t: Catalog) -> str:
     """``Alrik: <line>`` when the acting character has a name, else the line alone."""
     if not name:
         return line
-    return translations(lang).pgettext("speaker", "%(name)s: %(line)s") % {"name": name, "line": line}
+    return t.pgettext("speaker", "%(name)s: %(line)s") % {"name": name, "line": line}
 
 
 # The words a small count is said with at the table ("beide", "keiner der beiden" build on them);
@@ -32,9 +33,9 @@ NUMBERS = (marked("number", "no"), marked("number", "one"), marked("number", "tw
            marked("number", "eight"), marked("number", "nine"), marked("number", "ten"))
 
 
-def number(count: int, lang: str) -> str:
+def number(count: int, t: Catalog) -> str:
     """``two`` / ``zwei`` up to ten, digits above."""
-    return translations(lang).pgettext("number", NUMBERS[count]) if 0 <= count < len(NUMBERS) else str(count)
+    return t.pgettext("number", NUMBERS[count]) if 0 <= count < len(NUMBERS) else str(count)
 
 
 def capitalized(text: str) -> str:

@@ -17,8 +17,8 @@ from werkzeug.exceptions import HTTPException
 
 from service.platform.catalogs import marked, translations
 from service.platform.errors import InputError
+from service.platform.http_json import json_response
 from service.platform.i18n import request_lang
-from service.platform.jsonio import json_response
 from service.platform.messages import Message, localized, say, say_n
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"

@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from nacl.bindings import crypto_sign, crypto_sign_seed_keypair
 
-from service.platform.jsondata import plain
+from service.platform.plain_data import plain
 from service.platform.results import result_members
 
 ALGORITHM = "Ed25519"
@@ -74,7 +74,7 @@ _FOUR_BYTE_UTF8_LEADS = b"\xf0\xf1\xf2\xf3\xf4"
 # A document may hold the rules' results as they are (dataclasses, enums, tuples; operations.answer).
 # orjson writes a dataclass's fields in declaration order even with OPT_SORT_KEYS, so dataclasses are
 # handed to ``result_members`` instead, whose dict orjson then sorts like any other; the response is
-# written from the same members (jsonio.dumps).
+# written from the same members (http_json.dumps).
 _CANONICAL_OPTIONS = (orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER | orjson.OPT_NON_STR_KEYS
                       | orjson.OPT_PASSTHROUGH_DATACLASS)
 

@@ -18,7 +18,7 @@ from service.platform.batch import BatchResponseSchema, batch_request_schema, ru
 from service.platform.derived_randomness import IDEMPOTENCY_HEADER, check_idempotency_header
 from service.platform.fields import Int, StrictSchema, WordedSchema
 from service.platform.hooks import bearer_token_in
-from service.platform.jsonio import json_response
+from service.platform.http_json import json_response
 from service.platform.messages import say
 from service.platform.operations import Kind, Operation
 from service.platform.problems import DOCUMENTED_STATUSES, http_error, problem

@@ -2,8 +2,9 @@
 
 ``/docs`` is Swagger UI 5 as shipped by the ``flask-swagger-ui`` package (it bundles the upstream
 dist files and versions itself after them; Swagger UI 5 reads OpenAPI 3.1). ``/play`` is plain
-HTML, CSS and JavaScript from ``service/web/`` and uses the JavaScript client from ``client-js/src``,
-served as it is (an ES module, no build step).
+HTML, CSS and JavaScript from ``service/web/`` and uses the JavaScript client's ES modules, served
+as they are (no build step) from ``service/web/client``: a link to ``client-js/src`` in the checkout,
+the files themselves in a wheel (pyproject.toml's package data), so an installed service serves them.
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ from flask_swagger_ui import get_swaggerui_blueprint
 log = logging.getLogger("wurfwerk")
 
 PAGES = Path(__file__).resolve().parents[1] / "web"
-# The client lives beside the service in the repository (and in the image); the pages import it.
-CLIENT_JS = Path(__file__).resolve().parents[2] / "client-js" / "src"
+CLIENT_JS = PAGES / "client"
 
 SWAGGER_UI_CONFIG = {
     "app_name": "wurfwerk API",
@@ -44,7 +44,7 @@ def install_web(app: Flask) -> None:
 def _play_blueprint() -> Blueprint:
     play = Blueprint("play", __name__)
     if not (CLIENT_JS / "index.js").is_file():
-        log.warning("client-js/src not found next to the service: /play cannot load the JavaScript client")
+        log.warning("service/web/client has no index.js: /play cannot load the JavaScript client")
 
     @play.get("/play")
     def page():
@@ -52,6 +52,8 @@ def _play_blueprint() -> Blueprint:
 
     @play.get("/play/assets/<path:filename>")
     def assets(filename: str):
+        if filename.startswith("client/"):  # the client's files have their own route, below
+            abort(404)
         return send_from_directory(PAGES, filename, max_age=300)
 
     @play.get("/play/client/<path:filename>")

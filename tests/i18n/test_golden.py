@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
+from service.platform import catalogs
 from service.platform.catalogs import LANGUAGES, SOURCE_LANGUAGE
 from tests.i18n.cases import cases
 
@@ -120,3 +122,28 @@ def test_the_issues_grammar_errors_are_gone():
         assert wrong not in text, wrong
     assert "gewinnt mit 5 Erfolgen" in text and "Treffer mit 2 Erfolgen" in text
     assert "1 von 6 Unterstützern gibt einen Vorteil" in text and "in a normal combat challenge" in text
+
+
+def test_a_chat_line_looks_its_catalog_up_once(monkeypatch):
+    """Issue 27: a line resolves ``translations(lang)`` once and hands the catalog to its phrases.
+    The modules that write lines (each system's text module, the shared phrases) count their calls;
+    a case's result, built in the rules before the line, is not counted."""
+    lookups: list[str] = []
+    translations = catalogs.translations
+
+    def counted(lang: str) -> catalogs.Catalog:
+        lookups.append(lang)
+        return translations(lang)
+
+    writers = [module for name, module in sys.modules.items()
+               if name == "service.platform.phrases" or name.startswith("service.systems.") and name.endswith(".text")]
+    assert len(writers) == 6
+    for module in writers:
+        monkeypatch.setattr(module, "translations", counted, raising=False)
+    for name, line in cases():
+        # validate-character words the result's problems (character_result), then says the line
+        expected = 2 if name.startswith("paws.validate-character") else 1
+        for lang in LANGUAGES:
+            lookups.clear()
+            line(lang)
+            assert lookups == [lang] * expected, f"{name} ({lang}) looked its catalog up {len(lookups)} times"

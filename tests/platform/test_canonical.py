@@ -11,7 +11,7 @@ import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.platform.jsondata import plain
+from service.platform.plain_data import plain
 from service.platform.receipts import _as_ijson_numbers, _is_plain_json, canonical_bytes
 
 json_values = st.recursive(

@@ -10,7 +10,7 @@ import marshmallow as ma
 from flask import Flask
 from webargs.flaskparser import FlaskParser
 
-from service.platform import jsondata, operations
+from service.platform import operations, plain_data
 from service.platform.api import WurfwerkApi
 from service.platform.fields import Int, StrictSchema
 from service.platform.openapi import document_systems
@@ -108,7 +108,7 @@ def test_plain_writes_what_walking_the_value_writes():
         note: str | None = None
 
     value = [Draw((Colour.RED, Colour.RED), {Colour.RED: 2, "white": (1, 2)}), Draw((), {}, "none")]
-    assert jsondata.plain(value) == jsondata.plain_in_python(value) == [
+    assert plain_data.plain(value) == plain_data.plain_in_python(value) == [
         {"colours": ["red", "red"], "counts": {"red": 2, "white": [1, 2]}, "note": None},
         {"colours": [], "counts": {}, "note": "none"}]
-    assert jsondata.plain(2**70) == 2**70  # beyond orjson: converted in Python
+    assert plain_data.plain(2**70) == 2**70  # beyond orjson: converted in Python

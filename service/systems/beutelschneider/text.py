@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from service.platform.catalogs import marked, translations
+from service.platform.catalogs import Catalog, marked, translations
+from service.platform.phrases import number
 from service.systems.beutelschneider.rules import (
     Ability,
     Amount,
@@ -27,10 +28,6 @@ from service.systems.beutelschneider.rules import (
     Severity,
 )
 
-# The words a count of marbles is said with; beyond ten, digits.
-NUMBERS = (marked("number", "no"), marked("number", "one"), marked("number", "two"), marked("number", "three"),
-           marked("number", "four"), marked("number", "five"), marked("number", "six"), marked("number", "seven"),
-           marked("number", "eight"), marked("number", "nine"), marked("number", "ten"))
 # Adjectives before "marble(s)" ("rote" in German, after "eine" and after a numeral alike).
 COLOURS = {Colour.RED: marked("colour", "red"), Colour.GREEN: marked("colour", "green"),
            Colour.BLUE: marked("colour", "blue"), Colour.WHITE: marked("colour", "white"),
@@ -42,48 +39,42 @@ SEVERITIES = {Severity.LIGHT: marked("severity", "light"), Severity.SERIOUS: mar
               Severity.GRAVE: marked("severity", "grave")}
 
 
-def number(count: int, lang: str) -> str:
-    return translations(lang).pgettext("number", NUMBERS[count]) if count < len(NUMBERS) else str(count)
+def _colour(colour: Colour, t: Catalog) -> str:
+    return t.pgettext("colour", COLOURS[colour])
 
 
-def _colour(colour: Colour, lang: str) -> str:
-    return translations(lang).pgettext("colour", COLOURS[colour])
-
-
-def marbles(drawn: Sequence[Colour], lang: str) -> str:
+def marbles(drawn: Sequence[Colour], t: Catalog) -> str:
     """"eine grüne und eine weiße Murmel" / "two red and a green marble" (noun agrees with the last)."""
-    t = translations(lang)
     groups: dict[Colour, int] = {}
     for colour in drawn:
         groups[colour] = groups.get(colour, 0) + 1
     if not groups:
         return t.gettext("no marble")
     parts = [t.npgettext("marbles", "a %(colour)s", "%(number)s %(colour)s", count)
-             % {"colour": _colour(colour, lang), "number": number(count, lang)} for colour, count in groups.items()]
+             % {"colour": _colour(colour, t), "number": number(count, t)} for colour, count in groups.items()]
     listed = parts[0] if len(parts) == 1 else t.gettext("%(first)s and %(last)s") % {
         "first": ", ".join(parts[:-1]), "last": parts[-1]}
     last = list(groups.values())[-1]
     return t.ngettext("%(marbles)s marble", "%(marbles)s marbles", last) % {"marbles": listed}
 
 
-def count_marbles(count: int, lang: str) -> str:
-    return translations(lang).ngettext("one marble", "%(number)s marbles", count) % {"number": number(count, lang)}
+def count_marbles(count: int, t: Catalog) -> str:
+    return t.ngettext("one marble", "%(number)s marbles", count) % {"number": number(count, t)}
 
 
-def bag(value: Bag, lang: str) -> str:
+def bag(value: Bag, t: Catalog) -> str:
     """"9 rote, 6 grüne, 3 weiße und 3 schwarze Murmeln" (digits: a bag holds up to a hundred)."""
-    t = translations(lang)
     counts = [(colour, count) for colour in Colour if (count := value.count(colour))]
     if not counts:
         return t.gettext("no marble")
-    parts = [f"{count} {_colour(colour, lang)}" for colour, count in counts]
+    parts = [f"{count} {_colour(colour, t)}" for colour, count in counts]
     listed = parts[0] if len(parts) == 1 else t.gettext("%(first)s and %(last)s") % {
         "first": ", ".join(parts[:-1]), "last": parts[-1]}
     return t.ngettext("%(marbles)s marble", "%(marbles)s marbles", counts[-1][1]) % {"marbles": listed}
 
 
-def _who(name: str | None, lang: str) -> str:
-    return name or translations(lang).gettext("The character")
+def _who(name: str | None, t: Catalog) -> str:
+    return name or t.gettext("The character")
 
 
 def validate_bag(findings: Sequence[Finding], lang: str) -> str:
@@ -91,11 +82,10 @@ def validate_bag(findings: Sequence[Finding], lang: str) -> str:
     if not findings:
         return t.gettext("The bag follows the character creation rules.")
     return t.gettext("The bag breaks the character creation rules: %(problems)s.") % {
-        "problems": "; ".join(problems(findings, lang))}
+        "problems": "; ".join(_problem(finding, t) for finding in findings)}
 
 
-def _problem(finding: Finding, lang: str) -> str:
-    t = translations(lang)
+def _problem(finding: Finding, t: Catalog) -> str:
     values = {"expected": finding.expected, "actual": finding.actual}
     if finding.problem is BagProblem.SIZE:
         return t.ngettext("%(expected)d marble in all required, the bag holds %(actual)d",
@@ -111,25 +101,29 @@ def _problem(finding: Finding, lang: str) -> str:
 
 
 def problems(findings: Sequence[Finding], lang: str) -> list[str]:
-    return [_problem(finding, lang) for finding in findings]
-
-
-def _subject(name: str | None, lang: str) -> str:
-    """The character as the subject after a colon ("Nur Schwarz gezogen: Konstantin wird …")."""
-    return name or translations(lang).pgettext("subject after a colon", "the character")
-
-
-def _challenge_verdict(result: ChallengeResult | FirstAidResult, name: str | None, lang: str) -> str:
     t = translations(lang)
+    return [_problem(finding, t) for finding in findings]
+
+
+def _subject(name: str | None, t: Catalog) -> str:
+    """The character as the subject after a colon ("Nur Schwarz gezogen: Konstantin wird …")."""
+    return name or t.pgettext("subject after a colon", "the character")
+
+
+def _challenge_verdict(result: ChallengeResult | FirstAidResult, name: str | None, t: Catalog) -> str:
     if result.unconscious:  # ruling 1
-        return t.gettext("Only black drawn: %(name)s falls unconscious.") % {"name": _subject(name, lang)}
+        return t.gettext("Only black drawn: %(name)s falls unconscious.") % {"name": _subject(name, t)}
     return t.pgettext("challenge", "Success.") if result.success else t.pgettext("challenge", "Failure.")
 
 
 def challenge(result: ChallengeResult | FirstAidResult, ability: Ability, difficulty: Difficulty, name: str | None,
               lang: str) -> str:
-    t = translations(lang)
-    values = {"who": _who(name, lang), "marbles": marbles(result.drawn, lang),
+    return _challenge(result, ability, difficulty, name, translations(lang))
+
+
+def _challenge(result: ChallengeResult | FirstAidResult, ability: Ability, difficulty: Difficulty, name: str | None,
+               t: Catalog) -> str:
+    values = {"who": _who(name, t), "marbles": marbles(result.drawn, t),
               "ability": t.pgettext("ability", ABILITIES[ability])}
     if difficulty is Difficulty.EASY:
         line = t.gettext("%(who)s draws %(marbles)s in an especially easy %(ability)s challenge.") % values
@@ -137,24 +131,24 @@ def challenge(result: ChallengeResult | FirstAidResult, ability: Ability, diffic
         line = t.gettext("%(who)s draws %(marbles)s in an especially hard %(ability)s challenge.") % values
     else:
         line = t.gettext("%(who)s draws %(marbles)s in a normal %(ability)s challenge.") % values
-    return f"{line} {_challenge_verdict(result, name, lang)}"
+    return f"{line} {_challenge_verdict(result, name, t)}"
 
 
 def first_aid(result: FirstAidResult, difficulty: Difficulty, name: str | None, lang: str) -> str:
-    line = challenge(result, Ability.SKILL, difficulty, name, lang)
+    t = translations(lang)
+    line = _challenge(result, Ability.SKILL, difficulty, name, t)
     if not result.success:
         return line
-    draws = translations(lang).gettext("The patient may draw %(marbles)s for healing.") % {
-        "marbles": count_marbles(result.healing_draws, lang)}
+    draws = t.gettext("The patient may draw %(marbles)s for healing.") % {
+        "marbles": count_marbles(result.healing_draws, t)}
     return f"{line} {draws}"
 
 
-def _contestants(result: ContestResult | CombatResult, lang: str) -> str:
-    t = translations(lang)
+def _contestants(result: ContestResult | CombatResult, t: Catalog) -> str:
     lines = []
     for participant in result.participants:
         values = {"name": participant.name, "ability": t.pgettext("ability", ABILITIES[participant.ability]),
-                  "marbles": marbles(participant.drawn, lang)}
+                  "marbles": marbles(participant.drawn, t)}
         if participant.unconscious:
             lines.append(t.gettext("%(name)s (%(ability)s): %(marbles)s – unconscious") % values)
         else:
@@ -162,11 +156,10 @@ def _contestants(result: ContestResult | CombatResult, lang: str) -> str:
     return "; ".join(lines)
 
 
-def _contest_verdict(result: ContestResult | CombatResult, lang: str) -> str:
-    t = translations(lang)
+def _contest_verdict(result: ContestResult | CombatResult, t: Catalog) -> str:
     if result.winner is None:
         return t.gettext("A tie: nobody prevails.")
-    values = {"winner": result.winner, "number": number(result.margin, lang),
+    values = {"winner": result.winner, "number": number(result.margin, t),
               "side": getattr(result, "winning_side", None)}
     if values["side"] and values["side"] != result.winner:  # ruling 8: the winner's side prevails
         return t.ngettext("%(winner)s prevails for the side “%(side)s” by one marble.",
@@ -177,23 +170,24 @@ def _contest_verdict(result: ContestResult | CombatResult, lang: str) -> str:
 
 
 def contest(result: ContestResult, lang: str) -> str:
-    head = translations(lang).gettext("Contest: %(contestants)s.") % {"contestants": _contestants(result, lang)}
-    return f"{head} {_contest_verdict(result, lang)}"
+    t = translations(lang)
+    head = t.gettext("Contest: %(contestants)s.") % {"contestants": _contestants(result, t)}
+    return f"{head} {_contest_verdict(result, t)}"
 
 
 def combat(result: CombatResult, lang: str, injuring: frozenset[Ability] = frozenset({Ability.COMBAT})) -> str:
     t = translations(lang)
-    sentences = [t.gettext("Exchange of blows: %(contestants)s.") % {"contestants": _contestants(result, lang)}]
+    sentences = [t.gettext("Exchange of blows: %(contestants)s.") % {"contestants": _contestants(result, t)}]
     wound = result.injury
     if wound is None:
         if result.winner is None:
-            sentences.append(_contest_verdict(result, lang))
+            sentences.append(_contest_verdict(result, t))
         else:
-            sentences.append(_harmless_win(result, injuring, lang))
+            sentences.append(_harmless_win(result, injuring, t))
         return " ".join(sentences)
-    sentences.append(_contest_verdict(result, lang))
+    sentences.append(_contest_verdict(result, t))
     values = {"target": wound.target, "severity": t.pgettext("severity", SEVERITIES[wound.severity]),
-              "marbles": marbles(wound.drawn, lang)}
+              "marbles": marbles(wound.drawn, t)}
     if all(colour is Colour.BLACK for colour in wound.drawn):  # "da eine ja bereits schwarz war"
         sentences.append(t.ngettext("%(target)s suffers a %(severity)s injury: %(marbles)s drawn, it stays black.",
                                     "%(target)s suffers a %(severity)s injury: %(marbles)s drawn, they stay black.",
@@ -205,9 +199,8 @@ def combat(result: CombatResult, lang: str, injuring: frozenset[Ability] = froze
     return " ".join(sentences)
 
 
-def _harmless_win(result: CombatResult, injuring: frozenset[Ability], lang: str) -> str:
+def _harmless_win(result: CombatResult, injuring: frozenset[Ability], t: Catalog) -> str:
     """Rulings 3 and 9: the winner used an ability that does not injure (fled, dodged)."""
-    t = translations(lang)
     ability = next(p.ability for p in result.participants if p.name == result.winner)
     values = {"winner": result.winner, "ability": t.pgettext("ability", ABILITIES[ability])}
     if injuring == frozenset({Ability.COMBAT}):
@@ -218,8 +211,8 @@ def _harmless_win(result: CombatResult, injuring: frozenset[Ability], lang: str)
 def injury(result: InjuryResult, severity: Severity, name: str | None, lang: str) -> str:
     t = translations(lang)
     drawn = len(result.drawn)
-    values = {"who": _who(name, lang), "severity": t.pgettext("severity", SEVERITIES[severity]),
-              "marbles": marbles(result.drawn, lang), "number": number(drawn, lang)}
+    values = {"who": _who(name, t), "severity": t.pgettext("severity", SEVERITIES[severity]),
+              "marbles": marbles(result.drawn, t), "number": number(drawn, t)}
     head = t.gettext("%(who)s suffers a %(severity)s injury and draws %(marbles)s") % values
     if all(colour is Colour.BLACK for colour in result.drawn):
         replaced = t.ngettext("it stays black", "they stay black", drawn)
@@ -237,8 +230,8 @@ def injury(result: InjuryResult, severity: Severity, name: str | None, lang: str
 
 def mortal_danger(result: MortalDangerResult, name: str | None, lang: str) -> str:
     t = translations(lang)
-    values = {"who": _who(name, lang), "name": name or t.pgettext("subject after a colon", "the character"),
-              "marbles": marbles(result.drawn, lang)}
+    values = {"who": _who(name, t), "name": name or t.pgettext("subject after a colon", "the character"),
+              "marbles": marbles(result.drawn, t)}
     head = t.gettext("%(who)s is in mortal danger and draws %(marbles)s.") % values
     drawn = len(result.drawn)
     if result.dies:
@@ -252,8 +245,8 @@ def mortal_danger(result: MortalDangerResult, name: str | None, lang: str) -> st
 
 def healing(result: HealingResult, name: str | None, lang: str) -> str:
     t = translations(lang)
-    line = t.gettext("%(who)s draws %(marbles)s for healing.") % {"who": _who(name, lang),
-                                                                   "marbles": marbles(result.drawn, lang)}
+    line = t.gettext("%(who)s draws %(marbles)s for healing.") % {"who": _who(name, t),
+                                                                   "marbles": marbles(result.drawn, t)}
     blacks = result.black_drawn
     if not blacks:
         outcome = t.ngettext("It is not black: no healing.", "No black marble among them: no healing.",
@@ -265,29 +258,29 @@ def healing(result: HealingResult, name: str | None, lang: str) -> str:
             outcome = t.gettext("Both black marbles may be replaced by red, green or blue ones.")
         else:
             outcome = t.gettext("All %(number)s black marbles may be replaced by red, green or blue ones.") % {
-                "number": number(blacks, lang)}
+                "number": number(blacks, t)}
     else:
         outcome = t.ngettext("The black marble is replaced; the bag now holds %(bag)s.",
                              "The black marbles are replaced; the bag now holds %(bag)s.",
-                             blacks) % {"bag": bag(result.bag_after, lang)}
+                             blacks) % {"bag": bag(result.bag_after, t)}
     return f"{line} {outcome}"
 
 
 def experience(result: ExperienceResult, amount: Amount, name: str | None, lang: str) -> str:
     t = translations(lang)
-    line = t.gettext("%(who)s draws %(marbles)s for experience.") % {"who": _who(name, lang),
-                                                                      "marbles": marbles(result.drawn, lang)}
+    line = t.gettext("%(who)s draws %(marbles)s for experience.") % {"who": _who(name, t),
+                                                                      "marbles": marbles(result.drawn, t)}
     if result.bag_after is None:
         outcome = t.ngettext("It may be exchanged for a marble of another colour.",
                              "Each may be exchanged for a marble of another colour.", len(result.drawn))
     else:
-        outcome = t.gettext("The bag now holds %(bag)s.") % {"bag": bag(result.bag_after, lang)}
+        outcome = t.gettext("The bag now holds %(bag)s.") % {"bag": bag(result.bag_after, t)}
     return f"{line} {outcome}"
 
 
 def applied(kind: str, before: Bag, after: Bag, lang: str) -> str:
     t = translations(lang)
-    values = {"before": bag(before, lang), "after": bag(after, lang)}
+    values = {"before": bag(before, t), "after": bag(after, t)}
     if kind == "healing":
         return t.gettext("Healing applied: the bag held %(before)s, now %(after)s.") % values
     return t.gettext("Experience applied: the bag held %(before)s, now %(after)s.") % values
@@ -315,7 +308,7 @@ def encounter(result, lang: str) -> str:
                           "After %(count)d exchanges the fight is still undecided.", result.exchanges) % values
     sentences = [line]
     for draw in result.aftermath:
-        values = {"name": draw.name, "marbles": marbles(draw.drawn, lang)}
+        values = {"name": draw.name, "marbles": marbles(draw.drawn, t)}
         sentences.append(t.gettext("In mortal danger %(name)s draws %(marbles)s and dies.") % values if draw.dies
                          else t.gettext("In mortal danger %(name)s draws %(marbles)s and survives.") % values)
     return " ".join(sentences)

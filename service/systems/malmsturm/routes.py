@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from service.platform.jsondata import plain
 from service.platform.limits import encounter_precision
 from service.platform.operations import Operation, System
+from service.platform.plain_data import plain
 from service.systems.malmsturm import encounter as encounters
 from service.systems.malmsturm import odds, rules, schemas, text
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
 
-from service.platform.catalogs import marked, translations
+from service.platform.catalogs import Catalog, marked, translations
 from service.platform.randomness import RandomSource
 from service.platform.results import described
 
@@ -56,7 +56,12 @@ def rung(total: int) -> Rung:
 
 def label(total: int, lang: str) -> str:
     """The rung's label in ``lang``, from the message catalogs (the German ones are the text's)."""
-    return translations(lang).pgettext("ladder", rung(total).en)
+    return label_in(total, translations(lang))
+
+
+def label_in(total: int, t: Catalog) -> str:
+    """The rung's label from the catalog ``t`` (a chat line's, looked up once)."""
+    return t.pgettext("ladder", rung(total).en)
 
 
 @dataclass(frozen=True)
@@ -73,7 +78,8 @@ class LadderResult:
 
 
 def ladder(lang: str) -> LadderResult:
-    return LadderResult([LadderLevel(r.value, label(r.value, lang), r.open_end) for r in LADDER])
+    t = translations(lang)
+    return LadderResult([LadderLevel(r.value, label_in(r.value, t), r.open_end) for r in LADDER])
 
 
 # --- rolling -------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@ the catalogs (``service/locale``), counts use the catalog's plural forms."""
 
 from __future__ import annotations
 
-from service.platform.catalogs import translations
+from service.platform.catalogs import Catalog, translations
 from service.systems.malmsturm.rules import (
     ActionResult,
     AttackResult,
@@ -13,12 +13,11 @@ from service.systems.malmsturm.rules import (
     InitiativeResult,
     LadderResult,
     Track,
-    label,
+    label_in,
 )
 
 
-def _track(track: Track, lang: str) -> str:
-    t = translations(lang)
+def _track(track: Track, t: Catalog) -> str:
     if track is Track.PHYSICAL:
         return t.pgettext("track", "physical stress")
     return t.pgettext("track", "mental stress")
@@ -46,7 +45,7 @@ def ladder(result: LadderResult, lang: str) -> str:
 def action(result: ActionResult, difficulty: int, lang: str) -> str:
     t = translations(lang)
     roll = t.gettext("Simple action against %(difficulty)s: [%(faces)s] → %(total)s.") % {
-        "difficulty": rated(difficulty, label(difficulty, lang)), "faces": faces(result.dice),
+        "difficulty": rated(difficulty, label_in(difficulty, t)), "faces": faces(result.dice),
         "total": rated(result.total, result.label)}
     if not result.success:
         verdict = t.gettext("Failure.")
@@ -90,16 +89,15 @@ def attack(result: AttackResult, lang: str) -> str:
         head = t.gettext("Attack: %(attacker)s against %(defender)s, undefended, difficulty %(difficulty)s.") % {
             "attacker": _side(result.attacker, "A"), "defender": defender,
             "difficulty": rated(result.defender.total, result.defender.label)}
-    return " ".join([head, *_attack_outcome(result, defender, lang)])
+    return " ".join([head, *_attack_outcome(result, defender, t)])
 
 
-def _attack_outcome(result: AttackResult, defender: str, lang: str) -> list[str]:
-    t = translations(lang)
+def _attack_outcome(result: AttackResult, defender: str, t: Catalog) -> list[str]:
     if not result.hit:
         return [t.gettext("A miss."), *([t.gettext("%(defender)s is already out.") % {"defender": defender}]
                                         if result.taken_out else [])]
     track = result.stress_after.track(result.track)
-    values = {"count": result.shifts, "track": _track(result.track, lang), "defender": defender,
+    values = {"count": result.shifts, "track": _track(result.track, t), "defender": defender,
               "current": track.current, "max": track.max}
     if result.consequence_reason is ConsequenceReason.TAKEN_EARLY:
         sentences = [t.ngettext("A hit with one shift.", "A hit with %(count)d shifts.", result.shifts) % values]

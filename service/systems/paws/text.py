@@ -5,7 +5,7 @@ their ``.po``; counts use the catalog's plural forms."""
 
 from __future__ import annotations
 
-from service.platform.catalogs import translations
+from service.platform.catalogs import Catalog, translations
 from service.platform.phrases import capitalized, faces, number, possessive, spoken_by, successes
 from service.systems.paws.rules import (
     GM,
@@ -28,9 +28,8 @@ from service.systems.paws.rules import (
 )
 
 
-def _narrator(narrator: str, lang: str, names: dict[str, str] | None = None) -> str:
+def _narrator(narrator: str, t: Catalog, names: dict[str, str] | None = None) -> str:
     """Ruling 7: who narrates the outcome (Erzählrecht); ``names`` shows an unnamed side's key as A/B."""
-    t = translations(lang)
     narrator = (names or {}).get(narrator, narrator)
     if narrator == GM:
         return t.gettext("The GM narrates.")
@@ -41,8 +40,7 @@ def _narrator(narrator: str, lang: str, names: dict[str, str] | None = None) -> 
 
 # --- test ---------------------------------------------------------------------------------------
 
-def _test_verdict(result: TestResult, lang: str) -> str:
-    t = translations(lang)
+def _test_verdict(result: TestResult, t: Catalog) -> str:
     if result.success:
         if not result.effects:
             return t.gettext("The test succeeds.")
@@ -53,12 +51,11 @@ def _test_verdict(result: TestResult, lang: str) -> str:
     return t.gettext("The test fails.")
 
 
-def _test_rescue(rescue: TestRescue, lang: str) -> str:
+def _test_rescue(rescue: TestRescue, t: Catalog) -> str:
     """What each rescue success did (ruling 3): the first averts a catastrophe, the others (all of
     them after a plain failure) avert one negative effect each."""
-    t = translations(lang)
     dice = t.gettext("Rescue dice: %(faces)s → %(successes)s.") % {
-        "faces": faces(rescue.dice), "successes": successes(rescue.successes, lang)}
+        "faces": faces(rescue.dice), "successes": successes(rescue.successes, t)}
     if rescue.successes == 0:
         did = t.gettext("Nothing is averted.")
     elif rescue.rescued and rescue.averted == 0:
@@ -75,15 +72,15 @@ def _test_rescue(rescue: TestRescue, lang: str) -> str:
 
 def test(result: TestResult, name: str | None, lang: str) -> str:
     t = translations(lang)
-    values = {"dice": result.pool.dice, "faces": faces(result.dice), "successes": successes(result.successes, lang)}
+    values = {"dice": result.pool.dice, "faces": faces(result.dice), "successes": successes(result.successes, t)}
     if result.pool.dice:
         roll = t.gettext("Test with %(dice)dd6: %(faces)s → %(successes)s.") % values
     else:
         roll = t.gettext("Test without dice (0d6): %(successes)s.") % values
-    parts = [spoken_by(name, roll, lang), _test_verdict(result, lang)]
+    parts = [spoken_by(name, roll, t), _test_verdict(result, t)]
     if result.rescue:
-        parts.append(_test_rescue(result.rescue, lang))
-    parts.append(_narrator(result.narrator, lang))
+        parts.append(_test_rescue(result.rescue, t))
+    parts.append(_narrator(result.narrator, t))
     return " ".join(parts)
 
 
@@ -93,14 +90,13 @@ def _side_name(side: Side, key: str) -> str:
     return side.name or key.upper()
 
 
-def _comparison_rescue(rescue: ComparisonRescue, loser: str, winner: str, lang: str) -> str:
-    """What each rescue success of the loser did (ruling 3)."""
-    t = translations(lang)
+def _comparison_rescue(rescue: ComparisonRescue, loser: str, winner: str, t: Catalog, lang: str) -> str:
+    """What each rescue success of the loser did (ruling 3); ``lang`` writes the possessives."""
     dice = t.gettext("%(loser_s)s rescue dice: %(faces)s → %(successes)s.") % {
         "loser": loser, "loser_s": possessive(loser, lang), "faces": faces(rescue.dice),
-        "successes": successes(rescue.successes, lang)}
+        "successes": successes(rescue.successes, t)}
     values = {"count": rescue.cancelled, "winner": winner, "winner_s": possessive(winner, lang),
-              "number": number(rescue.cancelled, lang)}
+              "number": number(rescue.cancelled, t)}
     if rescue.successes == 0:
         return " ".join([dice, t.gettext("Nothing is averted.")])
     if rescue.rescued:
@@ -129,8 +125,7 @@ def _comparison_rescue(rescue: ComparisonRescue, loser: str, winner: str, lang: 
     return f"{dice} {outcome}"
 
 
-def _comparison_verdict(result: ComparisonResult, lang: str) -> str:
-    t = translations(lang)
+def _comparison_verdict(result: ComparisonResult, t: Catalog) -> str:
     if result.winner is None:
         if result.mode is Mode.DEFENSE:
             return t.gettext("The attack is repelled.")
@@ -164,10 +159,10 @@ def comparison(result: ComparisonResult, lang: str) -> str:
             # ruling 8: a catastrophe that stands is said before anything averts it
             parts.append(t.gettext("Catastrophe for %(name)s!") % {"name": names[key]})
         if side.rescue is not None:
-            parts.append(_comparison_rescue(side.rescue, names[key], names[other], lang))
-    parts.append(_comparison_verdict(result, lang))
+            parts.append(_comparison_rescue(side.rescue, names[key], names[other], t, lang))
+    parts.append(_comparison_verdict(result, t))
     unnamed = {key: names[key] for key in ("a", "b") if getattr(result, key).name is None}
-    parts.append(_narrator(result.narrator, lang, unnamed))
+    parts.append(_narrator(result.narrator, t, unnamed))
     return " ".join(parts)
 
 
@@ -176,7 +171,7 @@ def comparison(result: ComparisonResult, lang: str) -> str:
 def rescue(result: RescueResult, lang: str) -> str:
     t = translations(lang)
     values = {"dice": len(result.dice), "faces": faces(result.dice), "count": result.successes,
-              "successes": successes(result.successes, lang)}
+              "successes": successes(result.successes, t)}
     if result.successes == 0:
         return t.gettext("Rescue dice (%(dice)dd6): %(faces)s → %(successes)s, nothing is averted.") % values
     return t.ngettext("Rescue dice (%(dice)dd6): %(faces)s → %(successes)s, it averts one negative effect.",
@@ -186,8 +181,7 @@ def rescue(result: RescueResult, lang: str) -> str:
 
 # --- character ----------------------------------------------------------------------------------
 
-def _problem(problem: Problem, lang: str) -> str:
-    t = translations(lang)
+def _problem(problem: Problem, t: Catalog) -> str:
     values = {"trait": problem.trait, "value": problem.value, "limit": problem.limit,
               "category": problem.category}
     if problem.kind is ProblemKind.OVER_POTENTIAL:
@@ -211,8 +205,7 @@ def _problem(problem: Problem, lang: str) -> str:
     return message % values
 
 
-def _hint(hint: Hint, potential: int, lang: str) -> str:
-    t = translations(lang)
+def _hint(hint: Hint, potential: int, t: Catalog) -> str:
     values = {"measured": MEASURED_POTENTIAL, "power": POWER_PER_POTENTIAL * potential, "potential": potential}
     if hint is Hint.POTENTIAL_DIVINE:
         return t.gettext("from a potential of 5 the characters become gods and can achieve practically anything "
@@ -233,9 +226,10 @@ def _hint(hint: Hint, potential: int, lang: str) -> str:
 def character_result(check: CharacterCheck, lang: str, potential: int = MEASURED_POTENTIAL,
                      power: int = POWER_PER_POTENTIAL * MEASURED_POTENTIAL) -> CharacterResult:
     """The check with every problem worded in ``lang``, and the text's guidance as hints (ruling 10)."""
-    return CharacterResult(check.valid, [_problem(problem, lang) for problem in check.issues], check.issues,
+    t = translations(lang)
+    return CharacterResult(check.valid, [_problem(problem, t) for problem in check.issues], check.issues,
                            check.power_used, check.categories,
-                           [_hint(hint, potential, lang) for hint in guidance(potential, power)])
+                           [_hint(hint, potential, t) for hint in guidance(potential, power)])
 
 
 def character(result: CharacterResult, power: int, lang: str) -> str:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from service.platform.catalogs import marked, translations
+from service.platform.catalogs import Catalog, marked, translations
 from service.platform.phrases import faces, number, spoken_by, successes
 from service.systems.proben.rules import CooperationResult, ExtendedResult, OpposedResult, Outcome, TestResult
 
@@ -12,12 +12,11 @@ DIFFICULTY_NAMES = (marked("difficulty", "easy"), marked("difficulty", "standard
                     marked("difficulty", "demanding"), marked("difficulty", "hard"))
 
 
-def difficulty_name(difficulty: int, lang: str) -> str:
-    return translations(lang).pgettext("difficulty", DIFFICULTY_NAMES[min(difficulty, len(DIFFICULTY_NAMES)) - 1])
+def difficulty_name(difficulty: int, t: Catalog) -> str:
+    return t.pgettext("difficulty", DIFFICULTY_NAMES[min(difficulty, len(DIFFICULTY_NAMES)) - 1])
 
 
-def _verdict(result: TestResult, lang: str) -> str:
-    t = translations(lang)
+def _verdict(result: TestResult, t: Catalog) -> str:
     if result.outcome is Outcome.SUCCESS:
         if result.quality:
             return t.gettext("Success with quality +%(quality)d.") % {"quality": result.quality}
@@ -28,8 +27,11 @@ def _verdict(result: TestResult, lang: str) -> str:
 
 
 def test(result: TestResult, difficulty: int, name: str | None, lang: str, attempt: int = 1) -> str:
-    t = translations(lang)
-    values = {"difficulty": difficulty, "named": difficulty_name(difficulty, lang)}
+    return _test(result, difficulty, name, translations(lang), attempt)
+
+
+def _test(result: TestResult, difficulty: int, name: str | None, t: Catalog, attempt: int = 1) -> str:
+    values = {"difficulty": difficulty, "named": difficulty_name(difficulty, t)}
     if result.outcome is Outcome.NO_DICE:
         if attempt > 1:
             line = t.gettext("Test against difficulty %(difficulty)d (%(named)s): no dice left, no further "
@@ -37,12 +39,12 @@ def test(result: TestResult, difficulty: int, name: str | None, lang: str, attem
         else:
             line = t.gettext("Test against difficulty %(difficulty)d (%(named)s): no dice, the test cannot "
                              "succeed.") % values
-        return spoken_by(name, line, lang)
+        return spoken_by(name, line, t)
     roll = t.gettext("Test with %(dice)dd6 against difficulty %(difficulty)d (%(named)s): %(faces)s → "
                      "%(successes)s.") % {
         **values, "dice": result.dice_count, "faces": faces(result.dice),
-        "successes": successes(result.successes, lang)}
-    sentences = [spoken_by(name, roll, lang), _verdict(result, lang)]
+        "successes": successes(result.successes, t)}
+    sentences = [spoken_by(name, roll, t), _verdict(result, t)]
     if result.impossible:
         sentences.append(t.gettext("The test could not have succeeded (too few dice)."))
     return " ".join(sentences)
@@ -69,7 +71,7 @@ def cooperation(result: CooperationResult, difficulty: int, leader_name: str | N
     t = translations(lang)
     helpers = len(result.helpers)
     helped = sum(1 for helper in result.helpers if helper.helped)
-    values = {"helped": helped, "helpers": helpers, "number": number(helpers, lang)}
+    values = {"helped": helped, "helpers": helpers, "number": number(helpers, t)}
     if helped == 0:
         if helpers == 1:
             intro = t.gettext("Cooperation: the helper grants no advantage.")
@@ -89,7 +91,7 @@ def cooperation(result: CooperationResult, difficulty: int, leader_name: str | N
     else:
         intro = t.ngettext("Cooperation: %(helped)d of %(helpers)d helpers grants an advantage.",
                            "Cooperation: %(helped)d of %(helpers)d helpers grant an advantage each.", helped) % values
-    return f"{intro} {test(result.leader, difficulty, leader_name, lang)}"
+    return f"{intro} {_test(result.leader, difficulty, leader_name, t)}"
 
 
 def extended(result: ExtendedResult, required: int, name: str | None, lang: str) -> str:
@@ -98,7 +100,7 @@ def extended(result: ExtendedResult, required: int, name: str | None, lang: str)
     values = {"total": total, "required": required,
               "rolls": t.ngettext("%(count)d roll", "%(count)d rolls", result.rolls_used)
               % {"count": result.rolls_used},
-              "duration": duration(result.elapsed.amount, result.elapsed.unit, lang) if result.elapsed else ""}
+              "duration": duration(result.elapsed.amount, result.elapsed.unit, t) if result.elapsed else ""}
     if result.elapsed:
         line = t.ngettext("Extended test: %(total)d of %(required)d success in %(rolls)s (%(duration)s).",
                           "Extended test: %(total)d of %(required)d successes in %(rolls)s (%(duration)s).",
@@ -107,7 +109,7 @@ def extended(result: ExtendedResult, required: int, name: str | None, lang: str)
         line = t.ngettext("Extended test: %(total)d of %(required)d success in %(rolls)s.",
                           "Extended test: %(total)d of %(required)d successes in %(rolls)s.", required) % values
     verdict = t.gettext("Success.") if result.success else t.gettext("Failure: the dice are used up.")
-    return f"{spoken_by(name, line, lang)} {verdict}"
+    return f"{spoken_by(name, line, t)} {verdict}"
 
 
 # Ruling 6: the known interval units, by every form a client may send (English and German, singular
@@ -122,9 +124,8 @@ UNITS = {form: unit for unit, forms in {
 }.items() for form in forms}
 
 
-def duration(amount: int, unit: str, lang: str) -> str:
+def duration(amount: int, unit: str, t: Catalog) -> str:
     """``3 hours`` / ``3 Stunden``, ``1 hour`` / ``1 Stunde``; an unknown unit as given."""
-    t = translations(lang)
     known = UNITS.get(unit.strip().casefold())
     values = {"count": amount}
     if known == "minute":

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from service.platform.errors import ReceiptError
-from service.platform.jsondata import plain
 from service.platform.limits import encounter_precision
 from service.platform.messages import say
 from service.platform.operations import EXAMPLE_RECEIPT, Operation, System, quoting, verified_response
+from service.platform.plain_data import plain
 from service.platform.randomness import ManualSource
 from service.systems.weltenbuch import encounter, odds, rules, schemas, text
 

@@ -61,19 +61,18 @@ class Member:
 
     def __post_init__(self) -> None:
         # How a frozen dataclass sets a derived field (the dataclasses documentation's idiom).
-        object.__setattr__(self, "dice", self._pool())
+        object.__setattr__(self, "dice", pool(self.profile, self.equipment_bonuses, self.magic_bonus,
+                                              self.situation_bonus, self.hero_points))
 
-    @property
-    def equipment_bonus(self) -> int:
-        """"wird immer nur der Ausrüstungsgegenstand berücksichtigt, der den größten Bonus gibt"
-        (ruling 2; it may be negative: "Ausrüstungsgegenstände können durchaus negative Boni besitzen")."""
-        return max(self.equipment_bonuses, default=0)
 
-    def _pool(self) -> int:
-        """"Die Summe aus Profilwert und eventuellen Boni ergibt die Anzahl an Würfeln" plus two
-        per hero point; never below 0 (ruling 2)."""
-        bonuses = self.equipment_bonus + self.magic_bonus + self.situation_bonus
-        return max(0, self.profile + bonuses + DICE_PER_HERO_POINT * self.hero_points)
+def pool(profile: int, equipment_bonuses: Sequence[int] = (), magic_bonus: int = 0, situation_bonus: int = 0,
+         hero_points: int = 0) -> int:
+    """"Die Summe aus Profilwert und eventuellen Boni ergibt die Anzahl an Würfeln" plus two per hero
+    point; never below 0 (ruling 2). Of the equipment, "wird immer nur der Ausrüstungsgegenstand
+    berücksichtigt, der den größten Bonus gibt" (it may be negative: "Ausrüstungsgegenstände können
+    durchaus negative Boni besitzen")."""
+    bonuses = max(equipment_bonuses, default=0) + magic_bonus + situation_bonus
+    return max(0, profile + bonuses + DICE_PER_HERO_POINT * hero_points)
 
 
 @dataclass(frozen=True)

@@ -62,8 +62,9 @@ class WeltenMemberSchema(StrictSchema):
     @validates_schema
     def _pool_fits(self, data, **kwargs):
         """profile + bonuses + 2 per hero point stay within the limit pool_dice."""
-        bonuses = max(data.get("equipment_bonuses") or [0]) + data.get("magic_bonus", 0)
-        dice = data.get("profile", 0) + bonuses + data.get("situation_bonus", 0) + 2 * data.get("hero_points", 0)
+        # rules.pool is the one formula; the docstring above is written into openapi.yaml.
+        dice = rules.pool(data.get("profile", 0), data.get("equipment_bonuses", ()), data.get("magic_bonus", 0),
+                          data.get("situation_bonus", 0), data.get("hero_points", 0))
         try:
             check_limit("pool_dice", dice)
         except ValidationError as error:

@@ -3,14 +3,16 @@
 
 from __future__ import annotations
 
-from service.platform.catalogs import marked, translations
+from collections.abc import Sequence
+
+from service.platform.catalogs import Catalog, marked, translations
 from service.platform.phrases import capitalized
 from service.systems.weltenbuch.rules import Actor, ConflictResult, NarrationResult, ResurrectionResult, Turn
 
 
-def _turn(turn: Turn, lang: str) -> str:
+def _turn(turn: Turn, t: Catalog) -> str:
     if turn.actor is Actor.GM:
-        return translations(lang).pgettext("turn", "GM")
+        return t.pgettext("turn", "GM")
     return turn.members[0]
 
 
@@ -19,7 +21,7 @@ def conflict(result: ConflictResult, lang: str) -> str:
     scores = ", ".join(t.ngettext("%(party)s with %(count)d success", "%(party)s with %(count)d successes",
                                   party.successes) % {"party": party.name, "count": party.successes}
                        for party in result.parties)
-    order = " → ".join(_turn(turn, lang) for turn in result.narration_order)
+    order = " → ".join(_turn(turn, t) for turn in result.narration_order)
     head = t.gettext("Conflict scene: %(scores)s.") % {"scores": scores}
     if result.winner:
         verdict = t.gettext("The scene goes to %(winner)s.") % {"winner": result.winner}
@@ -58,14 +60,14 @@ def narration(result: NarrationResult, lang: str) -> str:
     overcome = getattr(result, "overcome", [])
     if overcome:  # ruling 7
         sentences.append(t.ngettext("%(names)s is overcome.", "%(names)s are overcome.", len(overcome))
-                         % {"names": _listed(overcome, lang)})
+                         % {"names": _listed(overcome, t)})
     return " ".join(sentences)
 
 
-def _listed(names: list[str], lang: str) -> str:
+def _listed(names: Sequence[str], t: Catalog) -> str:
     if len(names) == 1:
         return names[0]
-    return translations(lang).gettext("%(first)s and %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}
+    return t.gettext("%(first)s and %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}
 
 
 # "Einer der acht Götter": the god a d8 names, when the table gave no names.
@@ -92,10 +94,8 @@ def encounter(result, lang: str) -> str:
     if not consequences:
         tail = t.gettext("nobody takes a consequence.")
     else:
-        names = consequences[0] if len(consequences) == 1 else t.gettext("%(first)s and %(last)s") % {
-            "first": ", ".join(consequences[:-1]), "last": consequences[-1]}
         tail = t.ngettext("%(names)s takes a consequence.", "%(names)s take a consequence each.",
-                          len(consequences)) % {"names": names}
+                          len(consequences)) % {"names": _listed(consequences, t)}
     sentences = [f"{line}; {tail}"]
     for name in result.end.hero_points_spent:
         sentences.append(t.gettext("%(name)s spends a held-back hero point and avoids a consequence.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from service.platform.catalogs import translations
 from service.platform.errors import InputError, RuleViolation
 from service.platform.randomness import ManualSource
 from service.systems.beutelschneider import rules, text
@@ -110,11 +111,11 @@ def test_drawing_more_than_the_bag_holds_names_the_bag():
 # --- chat lines ---------------------------------------------------------------------------------
 
 def test_marbles_read_like_the_rules_text():
-    assert text.marbles((G, W), "de") == "eine grüne und eine weiße Murmel"
-    assert text.marbles((R, R), "de") == "zwei rote Murmeln"
-    assert text.marbles((W, G, R), "de") == "eine weiße, eine grüne und eine rote Murmel"
-    assert text.marbles((B, K), "en") == "a blue and a black marble"
-    assert text.marbles((R, R, W), "en") == "two red and a white marble"
+    assert text.marbles((G, W), translations("de")) == "eine grüne und eine weiße Murmel"
+    assert text.marbles((R, R), translations("de")) == "zwei rote Murmeln"
+    assert text.marbles((W, G, R), translations("de")) == "eine weiße, eine grüne und eine rote Murmel"
+    assert text.marbles((B, K), translations("en")) == "a blue and a black marble"
+    assert text.marbles((R, R, W), translations("en")) == "two red and a white marble"
 
 
 def test_challenge_lines():

@@ -1,4 +1,5 @@
-"""Proben rules against the text of 003_ff7aef635d957c0a.txt and RULINGS.md "Proben", with manual dice."""
+"""Proben rules against the text of 003_ff7aef635d957c0a.txt and RULINGS.md "Proben", with manual dice;
+the text's worked examples are in test_worked_examples.py."""
 
 from __future__ import annotations
 
@@ -40,13 +41,6 @@ def test_not_enough_dice_is_impossible_but_still_rolled():
     assert result.outcome is Outcome.PARTIAL
 
 
-def test_partial_success_needs_one_success():
-    """"Solange mindestens ein Erfolg erzielt wurde, kann der Spielleiter Teilerfolge werten." The
-    door example: 2 successes needed, 1 rolled."""
-    assert rules.test(Pool(attribute=3), 2, ManualSource([5, 1, 2])).outcome is Outcome.PARTIAL
-    assert rules.test(Pool(attribute=3), 2, ManualSource([4, 1, 2])).outcome is Outcome.FAILURE
-
-
 def test_each_retry_removes_a_die_until_none_is_left():
     """"Möchte ein Spieler eine misslungene Probe wiederholen, wird hierfür ein Würfel entfernt. Mit
     jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
@@ -55,13 +49,6 @@ def test_each_retry_removes_a_die_until_none_is_left():
     assert rules.test(Pool(attribute=3), 1, ManualSource([1]), attempt=3).dice_count == 1
     no_dice = rules.test(Pool(attribute=3), 1, ManualSource([]), attempt=4)
     assert no_dice.outcome is Outcome.NO_DICE and no_dice.dice == []
-
-
-def test_quality_counts_further_successes():
-    """"Möchte ein Charakter beispielsweise ein Schwert schmieden, wäre ein Erfolg ausreichend. Jeder
-    weitere Erfolg könnte jedoch z.B. die Qualität des Schwertes erhöhen" """
-    result = rules.test(Pool(attribute=4), 1, ManualSource([5, 6, 6, 2]))
-    assert result.quality == 2
 
 
 def test_skill_and_advantages_add_dice_and_disadvantages_remove_them():

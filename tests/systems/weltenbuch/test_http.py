@@ -117,6 +117,17 @@ def test_bad_conflicts_are_refused_naming_the_field(post, body, field):
     assert field in problem_fields(status, problem)
 
 
+def test_a_pool_over_the_limit_is_refused_with_its_bonuses_and_hero_points(post):
+    """The pool is rules.pool: "Die Summe aus Profilwert und eventuellen Boni ergibt die Anzahl an
+    Würfeln", the largest equipment bonus, 2 dice per hero point; its total is held to pool_dice
+    (100 by default) even where each part is within its own range."""
+    at_limit = {**HERO, "profile": 90, "equipment_bonuses": [3, 5], "magic_bonus": 1, "hero_points": 2}
+    assert post(CONFLICT + "/odds", two_parties(at_limit))[0] == 200  # 90 + 5 + 1 + 2 * 2 = 100
+    status, problem = post(CONFLICT + "/odds", two_parties({**at_limit, "situation_bonus": 1}))
+    assert status == 422 and "parties.0.members.0.profile" in problem_fields(status, problem)
+    assert problem["limit"]["name"] == "pool_dice"
+
+
 def test_bad_conflict_odds_are_refused_too(post):
     status, problem = post(CONFLICT + "/odds", {**two_parties(HERO), "die": 7})
     assert status == 422 and "die" in problem_fields(status, problem)

@@ -1,5 +1,6 @@
-"""A full Malmsturm conflict over HTTP with the table's own dice (`manual`): initiative, physical and
-mental attacks, stress running out, a consequence, and the second consequence taking the orc out.
+"""A worked example of a full Malmsturm conflict over HTTP with the table's own dice (`manual`; rules
+file 004 gives none of its own): initiative, physical and mental attacks, stress running out, a
+consequence, and the second consequence taking the orc out.
 
 "Konflikte entstehen dann, wenn zwei oder mehr Konkurrenten über mehrere Runden im Widerstreit liegen
 und versuchen, den anderen zu übetrumpfen, bis einer der Konkurrenten freiwillig oder unfreiwillig

@@ -1,4 +1,4 @@
-"""Rules results as JSON data: dataclasses, enums and tuples -> dicts, strings and lists. No Flask.
+"""Rules results as plain JSON values: dataclasses, enums and tuples -> dicts, strings and lists. No Flask.
 
 Responses do not need this: orjson writes dataclasses, enums and tuples itself, both into the
 response and (sorted) into the signed payload (receipts.canonical_bytes). It is for what must be
@@ -11,14 +11,19 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeAlias
 
 import orjson
 
 from service.platform.results import result_members
 
+# What a JSON document is made of, once parsed (orjson.loads) or converted (plain).
+JSONValue: TypeAlias = "dict[str, JSONValue] | list[JSONValue] | str | int | float | bool | None"
+# Converts a value of one type (the type it was chosen for) to JSON data.
+Converter: TypeAlias = Callable[[Any], JSONValue]
 
-def plain(value: Any) -> Any:
+
+def plain(value: object) -> JSONValue:
     """``value`` as JSON data, by a round trip through orjson, dataclasses written from their fields
     (results.result_members, as in responses). What orjson cannot write (an integer beyond 64 bits,
     a mapping that is not a dict) is converted in Python."""
@@ -29,7 +34,7 @@ def plain(value: Any) -> Any:
         return plain_in_python(value)
 
 
-def plain_in_python(value: Any) -> Any:
+def plain_in_python(value: object) -> JSONValue:
     """``plain`` by walking the value: every dataclass field, enums by value, tuples as lists."""
     kind = type(value)
     convert = _CONVERTERS.get(kind)
@@ -38,7 +43,7 @@ def plain_in_python(value: Any) -> Any:
     return convert(value)
 
 
-def _converter_for(kind: type) -> Callable[[Any], Any]:
+def _converter_for(kind: type) -> Converter:
     # Most members are scalars: they are kept without a call to plain_in_python().
     if dataclasses.is_dataclass(kind):
         names = tuple(field.name for field in dataclasses.fields(kind))
@@ -55,4 +60,4 @@ def _converter_for(kind: type) -> Callable[[Any], Any]:
 
 
 _SCALARS: frozenset[type] = frozenset((str, int, bool, type(None)))
-_CONVERTERS: dict[type, Callable[[Any], Any]] = {kind: (lambda value: value) for kind in _SCALARS}
+_CONVERTERS: dict[type, Converter] = {kind: (lambda value: value) for kind in _SCALARS}
