@@ -105,7 +105,7 @@ def _comb(population: np.ndarray, chosen: int) -> np.ndarray:
 class _Grid:
     """Draw probabilities of one side at every (matching, other) point of its grid."""
 
-    def __init__(self, side: Side):
+    def __init__(self, side: Side) -> None:
         self.size = side.bag.total
         self.draws = side.difficulty.draws
         self.matching, self.other = np.meshgrid(np.arange(side.matching + 1), np.arange(side.others + 1),
@@ -154,7 +154,7 @@ class _Fight:
     moves: dict[tuple[str, int | None, tuple[int, int]], np.ndarray] = field(init=False)
     shape: tuple[int, ...] = field(init=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.grids = (_Grid(self.sides[0]), _Grid(self.sides[1]))
         self.shape = self.grids[0].shape + self.grids[1].shape
         self.moves = {}

@@ -20,11 +20,15 @@ from __future__ import annotations
 import functools
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
+
+import numpy as np
 
 from service.platform import chains
-from service.platform.odds import Odds, Solver
+from service.platform.odds import Odds, Probability, Solver
 from service.platform.randomness import RandomSource
 from service.systems.malmsturm import odds as malm_odds
 from service.systems.malmsturm import rules
@@ -36,6 +40,9 @@ FOCUS, SPREAD = "focus", "spread"
 
 MemberState = tuple[int, int, int]  # physical stress left, mental stress left, consequences
 State = tuple[MemberState, ...]  # every member, side 0 first, in body order
+Order = tuple[int, ...]  # member indices in order of action
+Ways = Callable[[int], Probability]  # ways (of one attack's equally likely outcomes) -> probability
+TurnMoves = tuple[int, int, tuple[tuple[MemberState, int], ...]]  # target, ways it misses, its states if hit
 
 
 @dataclass(frozen=True)
@@ -65,12 +72,12 @@ class Conflict:
 
     side_names: tuple[str, str]
     members: tuple[Member, ...]
-    order: tuple[int, ...] | None = None
+    order: Order | None = None
     targeting: str = FOCUS
     concede_at: tuple[int | None, int | None] = (None, None)
     defend: bool = True
     dice: int = rules.DICE
-    _memo: dict = field(default_factory=dict, repr=False)
+    _memo: dict[Any, Any] = field(default_factory=dict, repr=False)  # per-conflict caches, keyed by kind
 
     def start(self) -> State:
         return tuple(member.start() for member in self.members)
@@ -82,7 +89,8 @@ class Conflict:
 
     @functools.cached_property
     def side_members(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        return tuple(tuple(i for i, member in enumerate(self.members) if member.side == side) for side in (0, 1))
+        first, second = (tuple(i for i, member in enumerate(self.members) if member.side == side) for side in (0, 1))
+        return first, second
 
     def opponents(self, side: int) -> tuple[int, ...]:
         return self.side_members[1 - side]
@@ -105,7 +113,7 @@ class Conflict:
 
     # -- targeting, E5 --------------------------------------------------------------------------
 
-    def slots(self, order: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    def slots(self, order: Order) -> tuple[tuple[int, int], ...]:
         """Per turn of a round: the attacker and its rank among its side's members in the order."""
         seen = [0, 0]
         slots = []
@@ -115,14 +123,13 @@ class Conflict:
             seen[side] += 1
         return tuple(slots)
 
-    def target(self, attacker: int, rank: int, state: State) -> int | None:
+    def target(self, attacker: int, rank: int, state: State) -> int:
         """``focus``: the standing opponent with the most consequences, then the least stress left on
         the attack's track, then the first in the body; ``spread``: a side's members, in their order
-        of action, take its standing opponents in body order in turn (wrapping around)."""
+        of action, take its standing opponents in body order in turn (wrapping around). Asked only
+        while the conflict runs, so some opponent stands."""
         standing = [index for index in self.opponents(self.members[attacker].side)
                     if state[index][2] < rules.CONSEQUENCES_TO_TAKE_OUT]
-        if not standing:
-            return None
         if self.targeting == SPREAD:
             return standing[rank % len(standing)]
         track = 0 if self.members[attacker].track is rules.Track.PHYSICAL else 1
@@ -161,14 +168,27 @@ class Conflict:
             self._memo[key] = tuple(after.items())
         return self._memo[key]
 
-    def can_change(self, state: State, order: tuple[int, ...]) -> bool:
-        """E4: whether any attack of the round can hit at all (else nothing can ever change)."""
+    def turn_moves(self, attacker: int, rank: int, state: State) -> TurnMoves:
+        """The standing ``attacker``'s turn: its target, the ways it misses (the target stays as it
+        is) and the target's other states with their ways. It depends on the opponents' states only,
+        which many states share (cached: the exploration asks for every state and turn)."""
+        opponents = self.opponents(self.members[attacker].side)
+        key = ("turn", attacker, rank, tuple(state[index] for index in opponents))
+        if key not in self._memo:
+            target = self.target(attacker, rank, state)
+            before = state[target]
+            hits = self.hits(attacker, target, before)
+            self._memo[key] = (target, sum(ways for after, ways in hits if after == before),
+                               tuple((after, ways) for after, ways in hits if after != before))
+        return self._memo[key]
+
+    def can_change(self, state: State, order: Order) -> bool:
+        """E4: whether any attack of the round can hit at all (else nothing can ever change); asked
+        while the conflict runs."""
         for attacker, rank in self.slots(order):
             if state[attacker][2] >= rules.CONSEQUENCES_TO_TAKE_OUT:
                 continue
             target = self.target(attacker, rank, state)
-            if target is None:
-                continue
             if any(after != state[target] for after, _ in self.hits(attacker, target, state[target])):
                 return True
         return False
@@ -182,7 +202,7 @@ def after_attack(defender: rules.Defender, track: rules.Track, shifts: int) -> M
     return (hit.stress_after.physical.current, hit.stress_after.mental.current, hit.consequences_after)
 
 
-def round_step(conflict: Conflict, order: tuple[int, ...], state: State, exact: bool) -> list[tuple[State, object]]:
+def round_step(conflict: Conflict, order: Order, state: State, exact: bool) -> list[tuple[State, Probability]]:
     """One round from ``state``: every standing member attacks once, in order; the conflict can end
     mid-round ("A member taken out acts no more", E3, E5). Counted in integer ways, then divided once."""
     per_attack = conflict.per_attack
@@ -212,13 +232,19 @@ def _tracks_against(conflict: Conflict, side: int) -> tuple[int, ...]:
     return tuple(sorted(kinds))
 
 
+def _stress_left(stress: int) -> int:
+    """Values a track's stress left can take before the next consequence: current..1, or just 0 when
+    it starts empty (a hit on an empty or emptied track takes a consequence and refills it)."""
+    return max(stress, 1)
+
+
 def _member_bound(member: Member, tracks: tuple[int, ...]) -> int:
     """States of one member: taken out, or any stress on the tracks attacked at each consequence level
     left (at its starting level at most its current stress, after that at most the max)."""
     maxima = (member.stress.physical.max, member.stress.mental.max)
     now, full = 1, 1
     for track in tracks:
-        now *= member.start()[track]
+        now *= _stress_left(member.start()[track])
         full *= maxima[track]
     return 1 + now + (rules.CONSEQUENCES_TO_TAKE_OUT - 1 - member.consequences) * full
 
@@ -235,15 +261,24 @@ def _spread_side_bound(conflict: Conflict, side: int) -> int:
 
 
 def _focus_side_bound(conflict: Conflict, side: int) -> int:
-    """Side states under focus (E5). Attacked on one track, every attacker takes the same target,
-    which stays the target until it is out (a hit only lowers its key), and the untouched members
-    keep their order: so the members fall in a fixed order, one of them hurt at a time. Attacked on
-    both tracks, counted one by one (up to FOCUS_COUNT_CAP, else every combination)."""
+    """Side states under focus (E5). When every attacked track ranks the side's members alike (one
+    track; or both, e.g. members that start alike), every attacker takes the same target, which
+    stays the target until it is out (a hit only lowers its key on every track), and the untouched
+    members keep their order: so the members fall in a fixed order, one of them hurt at a time.
+    Otherwise the side's states are counted one by one (up to FOCUS_COUNT_CAP, else every combination)."""
     tracks = _tracks_against(conflict, side)
-    if len(tracks) == 1:
-        return 1 + sum(_member_bound(conflict.members[index], tracks) - 1 for index in conflict.side_members[side])
+    members = conflict.side_members[side]
+    rankings = {tuple(sorted(members, key=lambda index: _focus_key(conflict.members[index].start(), track, index)))
+                for track in tracks}
+    if len(rankings) <= 1:
+        return 1 + sum(_member_bound(conflict.members[index], tracks) - 1 for index in members)
     counted = _focus_count(conflict, side, FOCUS_COUNT_CAP)
     return counted if counted <= FOCUS_COUNT_CAP else _spread_side_bound(conflict, side)
+
+
+def _focus_key(member: MemberState, track: int, index: int) -> tuple[int, int, int]:
+    """E5 ``focus``: the most consequences, then the least stress left on the track, then body order."""
+    return -member[2], member[track], index
 
 
 def _focus_count(conflict: Conflict, side: int, cap: int) -> int:
@@ -252,7 +287,7 @@ def _focus_count(conflict: Conflict, side: int, cap: int) -> int:
     members = conflict.side_members[side]
     tracks = _tracks_against(conflict, side)
     maxima = [(conflict.members[i].stress.physical.max, conflict.members[i].stress.mental.max) for i in members]
-    start = tuple(conflict.members[i].start() for i in members)
+    start: State = tuple(conflict.members[i].start() for i in members)
     threshold = conflict.concede_at[side]
     seen, queue = {start}, deque([start])
     while queue and len(seen) <= cap:
@@ -261,20 +296,23 @@ def _focus_count(conflict: Conflict, side: int, cap: int) -> int:
         if not standing or (threshold is not None and any(m[2] >= threshold for m in current)):
             continue
         for track in tracks:
-            k = min(standing, key=lambda k: (-current[k][2], current[k][track], k))
-            for shifts in range(1, current[k][track] + 1):
-                member = list(current[k])
-                if shifts < member[track]:
-                    member[track] -= shifts
-                elif member[2] + 1 >= rules.CONSEQUENCES_TO_TAKE_OUT:
-                    member = list(OUT)
-                else:
-                    member[track], member[2] = maxima[k][track], member[2] + 1
-                reached = current[:k] + (tuple(member),) + current[k + 1:]
+            k = min(standing, key=lambda k: _focus_key(current[k], track, k))
+            for shifts in range(1, _stress_left(current[k][track]) + 1):
+                reached = current[:k] + (_hit(current[k], track, shifts, maxima[k][track]),) + current[k + 1:]
                 if reached not in seen:
                     seen.add(reached)
                     queue.append(reached)
     return len(seen)
+
+
+def _hit(member: MemberState, track: int, shifts: int, track_max: int) -> MemberState:
+    """``shifts`` on ``track``: stress lost, or a consequence that refills the track, or out."""
+    physical, mental, consequences = member
+    if shifts < member[track]:
+        return (physical - shifts, mental, consequences) if track == 0 else (physical, mental - shifts, consequences)
+    if consequences + 1 >= rules.CONSEQUENCES_TO_TAKE_OUT:
+        return OUT
+    return (track_max, mental, consequences + 1) if track == 0 else (physical, track_max, consequences + 1)
 
 
 def turns_per_round(conflict: Conflict) -> int:
@@ -282,17 +320,20 @@ def turns_per_round(conflict: Conflict) -> int:
 
 
 def state_bound(conflict: Conflict) -> int:
-    """States the solve can reach, bounded before solving: the member states of each side
-    (``spread``: every combination; ``focus``: as ``_focus_side_bound``), times the turns of a round
-    (the solve runs turn by turn, see below), twice under ``initiative`` (a solve per order)."""
+    """States the solve can reach, bounded before solving: from the member states of each side
+    (``spread``: every combination; ``focus``: as ``_focus_side_bound``), every pair of side states
+    once, and the pairs where both sides still stand once per turn of a round (the solve runs turn
+    by turn, see below; a side's bound holds at least one lost state: all out, or conceded); twice
+    under ``initiative`` (a solve per order)."""
     side_bound = _focus_side_bound if conflict.targeting == FOCUS else _spread_side_bound
-    members = side_bound(conflict, 0) * side_bound(conflict, 1)
-    return members * turns_per_round(conflict) * (2 if conflict.order is None else 1)
+    first, second = side_bound(conflict, 0), side_bound(conflict, 1)
+    turn_states = first * second + (first - 1) * (second - 1) * (turns_per_round(conflict) - 1)
+    return turn_states * (2 if conflict.order is None else 1)
 
 
 # --- the odds ---------------------------------------------------------------------------------------
 
-def orders(conflict: Conflict) -> list[tuple[tuple[int, ...], Fraction]]:
+def orders(conflict: Conflict) -> list[tuple[Order, Probability]]:
     """The order of action and its chance: as given, or E1 "Die Reihenfolge wird über einen
     Intuitions-Wurf ermittelt" for 1 v 1, by the exact odds of ``malmsturm.initiative`` (ruling 4)."""
     if conflict.order is not None:
@@ -306,7 +347,7 @@ def encounter_odds(conflict: Conflict, *, exact: bool, max_rounds: int | None = 
                    curve_rounds: int = 0) -> Odds:
     """Outcomes ``wins:<side>`` (and ``stalemate``, ``undecided``); distributions
     ``consequences:<member>`` at the end (2 = taken out); expected rounds and consequences."""
-    solved = []
+    solved: list[tuple[chains.ChainOdds, Probability]] = []
     for order, chance in orders(conflict):
         if not chance:
             continue
@@ -314,10 +355,10 @@ def encounter_odds(conflict: Conflict, *, exact: bool, max_rounds: int | None = 
         solved.append((chain, chance if exact else float(chance)))
     outcomes = _mixed([(chain.outcomes, chance) for chain, chance in solved])
     ends = _mixed([(chain.ends, chance) for chain, chance in solved])
-    distributions = {}
+    distributions: dict[str, dict[Any, Probability]] = {}
     for index, member in enumerate(conflict.members):
         distributions[f"consequences:{member.name}"] = _mixed([({end[index][2]: p}, 1) for end, p in ends.items()])
-    expected = {"rounds": sum(chain.expected_rounds * chance for chain, chance in solved)}
+    expected: dict[str, Probability] = {"rounds": sum(chain.expected_rounds * chance for chain, chance in solved)}
     for name, distribution in distributions.items():
         expected[name] = sum(value * p for value, p in distribution.items())
     return Odds(outcomes=outcomes, distributions=distributions, expected=expected,
@@ -346,7 +387,7 @@ class _Turns:
     per_attack: int
 
 
-def _damage_order(conflict: Conflict) -> functools.partial:
+def _damage_order(conflict: Conflict) -> Callable[[State], int]:
     """A number that every hit raises: consequences first, then stress lost."""
     weights = [(m.stress.physical.max, m.stress.mental.max, m.stress.physical.max + m.stress.mental.max + 1)
                for m in conflict.members]
@@ -357,7 +398,7 @@ def _damage_order(conflict: Conflict) -> functools.partial:
     return damage
 
 
-def _explore_turns(conflict: Conflict, order: tuple[int, ...]) -> _Turns:
+def _explore_turns(conflict: Conflict, order: Order) -> _Turns:
     """Every state reachable turn by turn, with its misses and hits per turn. The other order of a
     1 v 1 reaches the same states with the turns swapped, so it is explored once."""
     if len(order) == 2 and ("turns", order[::-1]) in conflict._memo:
@@ -368,11 +409,11 @@ def _explore_turns(conflict: Conflict, order: tuple[int, ...]) -> _Turns:
     return turns
 
 
-def _explore(conflict: Conflict, order: tuple[int, ...]) -> _Turns:
+def _explore(conflict: Conflict, order: Order) -> _Turns:
     slots = conflict.slots(order)
     per_attack = conflict.per_attack
     misses: dict[State, list[int]] = {}
-    exits: dict[State, list[tuple]] = {}
+    exits: dict[State, list[tuple[tuple[State, int], ...]]] = {}
     ended: dict[State, str] = {}
     start = conflict.start()
     seen, stack = {start}, [start]
@@ -382,57 +423,53 @@ def _explore(conflict: Conflict, order: tuple[int, ...]) -> _Turns:
         if name is not None:
             ended[state] = name
             continue
-        state_misses, state_exits = [], []
+        state_misses: list[int] = []
+        state_exits: list[tuple[tuple[State, int], ...]] = []
         for attacker, rank in slots:
             if state[attacker][2] >= rules.CONSEQUENCES_TO_TAKE_OUT:
                 state_misses.append(per_attack)
                 state_exits.append(())
                 continue
-            target = conflict.target(attacker, rank, state)
-            miss, reached = 0, []
-            for after, ways in conflict.hits(attacker, target, state[target]):
-                if after == state[target]:
-                    miss += ways
-                    continue
-                following = state[:target] + (after,) + state[target + 1:]
-                reached.append((following, ways))
+            target, miss, hits = conflict.turn_moves(attacker, rank, state)
+            reached = tuple((state[:target] + (after,) + state[target + 1:], ways) for after, ways in hits)
+            for following, _ in reached:
                 if following not in seen:
                     seen.add(following)
                     stack.append(following)
             state_misses.append(miss)
-            state_exits.append(tuple(reached))
+            state_exits.append(reached)
         misses[state], exits[state] = state_misses, state_exits
     return _Turns(sorted(misses, key=_damage_order(conflict)), misses, exits, ended, per_attack)
 
 
-def solve_turns(conflict: Conflict, order: tuple[int, ...], *, exact: bool, max_rounds: int | None = None,
+def solve_turns(conflict: Conflict, order: Order, *, exact: bool, max_rounds: int | None = None,
                 curve_rounds: int = 0) -> chains.ChainOdds:
     """What ``chains.solve`` over ``round_step`` gives, computed turn by turn (see above)."""
     turns = _explore_turns(conflict, order)
     number = _numbers(turns.per_attack, exact)
     miss = {state: [number(ways) for ways in ways_list] for state, ways_list in turns.misses.items()}
     horizon = min(curve_rounds, max_rounds) if max_rounds is not None else curve_rounds
-    if max_rounds is None and exact and horizon:  # the curve alone is pushed: floats are what it shows
-        floats = _numbers(turns.per_attack, False)
-        in_floats = {state: [floats(ways) for ways in ways_list] for state, ways_list in turns.misses.items()}
-        pushed = _push_rounds(conflict, turns, in_floats, floats, False, horizon)
-    else:
-        pushed = _push_rounds(conflict, turns, miss, number, exact, max(horizon, max_rounds or 0))
+    curve: list[dict[str, float]] = []
     if max_rounds is None:
         outcomes, ends, expected = _forward(conflict, turns, miss, number, exact)
+        if horizon:  # the curve alone is pushed, in floats: they are what it shows
+            floats = _numbers(turns.per_attack, False)
+            in_floats = {state: [floats(ways) for ways in ways_list] for state, ways_list in turns.misses.items()}
+            curve = _push_rounds(conflict, turns, in_floats, floats, False, horizon).curve
     else:
-        outcomes, ends, expected = pushed[0], pushed[1], pushed[2]
+        pushed = _push_rounds(conflict, turns, miss, number, exact, max_rounds)
+        outcomes, ends, expected, curve = pushed.outcomes, pushed.ends, pushed.expected, pushed.curve
     edges = sum(len(exits) + 1 for per_turn in turns.exits.values() for exits in per_turn)
     max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + edges * (horizon + 1) * 2.0 ** -52
-    return chains.ChainOdds(outcomes=outcomes, ends=ends, expected_rounds=expected, curve=tuple(pushed[3][:horizon]),
+    return chains.ChainOdds(outcomes=outcomes, ends=ends, expected_rounds=expected, curve=tuple(curve[:horizon]),
                             states=len(turns.misses) * len(order) + len(turns.ended), max_error=max_error)
 
 
-def _numbers(per_attack: int, exact: bool):
+def _numbers(per_attack: int, exact: bool) -> Ways:
     """ways -> probability, each distinct count converted once (a Fraction costs a gcd)."""
-    known: dict[int, object] = {}
+    known: dict[int, Probability] = {}
 
-    def number(ways: int):
+    def number(ways: int) -> Probability:
         if ways not in known:
             known[ways] = Fraction(ways, per_attack) if exact else ways / per_attack
         return known[ways]
@@ -440,22 +477,26 @@ def _numbers(per_attack: int, exact: bool):
     return number
 
 
-def _is_stalemate(misses: list) -> bool:
+def _is_stalemate(misses: list[Probability]) -> bool:
     """E4: every turn of the round misses for certain."""
     return all(m == 1 for m in misses)
 
 
-def _add(into: dict, key, value) -> None:
+def _add(into: dict[Any, Probability], key: object, value: Probability) -> None:
     into[key] = into[key] + value if key in into else value
 
 
-def _forward(conflict: Conflict, turns: _Turns, miss: dict, number, exact: bool):
-    one = Fraction(1) if exact else 1.0
+Misses = dict[State, list[Probability]]  # per running state and turn: the chance that the state stays
+Masses = tuple[dict[str, Probability], dict[State, Probability], Probability]  # outcomes, ends, expected rounds
+
+
+def _forward(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, exact: bool) -> Masses:
+    one: Probability = Fraction(1) if exact else 1.0
     zero = one - one
     turns_per_round = len(next(iter(turns.misses.values()), [None]))
-    arrivals: dict[State, list] = {conflict.start(): [one] + [zero] * (turns_per_round - 1)}
-    outcomes: dict[str, object] = {}
-    ends: dict[State, object] = {}
+    arrivals: dict[State, list[Probability]] = {conflict.start(): [one] + [zero] * (turns_per_round - 1)}
+    outcomes: dict[str, Probability] = {}
+    ends: dict[State, Probability] = {}
     expected = zero
     ended = turns.ended
     for index, state in enumerate(turns.order):
@@ -498,69 +539,98 @@ def _forward(conflict: Conflict, turns: _Turns, miss: dict, number, exact: bool)
     return outcomes, ends, expected
 
 
-def _push_rounds(conflict: Conflict, turns: _Turns, miss: dict, number, exact: bool, rounds: int):
+@dataclass
+class _Pushed:
+    outcomes: dict[str, Probability]
+    ends: dict[State, Probability]
+    expected: Probability
+    curve: list[dict[str, float]]
+
+
+def _push_rounds(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, exact: bool,
+                 rounds: int) -> _Pushed:
     """The mass pushed turn by turn for ``rounds`` rounds: outcomes and ends (what still runs is
-    ``undecided``), expected rounds played, and the curve after each round."""
-    one = Fraction(1) if exact else 1.0
-    outcomes: dict[str, object] = {}
-    ends: dict[State, object] = {}
+    ``undecided``), expected rounds played, and the curve after each round. The masses are a vector
+    over the states (object arrays of Fractions when exact): a turn is one scatter of its edges,
+    where ended states and stalemates (E4) keep their mass."""
+    one: Probability = Fraction(1) if exact else 1.0
+    chain = _vectors(conflict, turns, miss, number, exact)
+    mass = np.zeros(len(chain.states), dtype=object if exact else float)
+    mass[chain.index[conflict.start()]] = one
+    running = slice(0, chain.running)
     expected = one - one
     curve: list[dict[str, float]] = []
-    start = conflict.start()
-    running: dict[State, object] = {start: one}
-    running = _absorb_round_end(running, turns, miss, outcomes, ends)
-    turns_per_round = len(miss[start]) if start in miss else 0
     for round_number in range(1, rounds + 1):
         time.sleep(0)  # gevent workers are cooperative: give the other requests a turn
-        expected += sum(running.values())
-        for turn in range(turns_per_round):
-            following: dict[State, object] = {}
-            for state, mass in running.items():
-                stays = miss[state][turn]
-                if stays:
-                    _add(following, state, mass * stays)
-                for reached, ways in turns.exits[state][turn]:
-                    flow = mass * number(ways)
-                    if reached in turns.ended:
-                        _add(outcomes, turns.ended[reached], flow)
-                        _add(ends, reached, flow)
-                    else:
-                        _add(following, reached, flow)
-            running = following
-        running = _absorb_round_end(running, turns, miss, outcomes, ends)
-        curve.append({"round": round_number, "running": float(sum(running.values())),
-                      **{name: float(value) for name, value in outcomes.items()}})
-    if running:
-        outcomes[chains.UNDECIDED] = sum(running.values())
-        for state, mass in running.items():
-            _add(ends, state, mass)
-    return outcomes, ends, expected, curve
+        expected += mass[running].sum()
+        for sources, targets, probabilities in chain.turns:
+            mass = _scatter(mass[sources] * probabilities, targets, mass)
+        curve.append({"round": round_number, "running": float(mass[running].sum()),
+                      **{name: float(total) for name, total in _totals(chain, mass).items()}})
+    outcomes = _totals(chain, mass)
+    if mass[running].any():
+        outcomes[chains.UNDECIDED] = mass[running].sum()
+    ends = {state: value for state, value in zip(chain.states, mass.tolist(), strict=True) if value}
+    return _Pushed(outcomes, ends, expected, curve)
 
 
-def _absorb_round_end(running: dict, turns: _Turns, miss: dict, outcomes: dict, ends: dict) -> dict:
-    """At a round's end: ended states and stalemates (E4) leave the running mass."""
-    still = {}
-    for state, mass in running.items():
-        if state in turns.ended:
-            _add(outcomes, turns.ended[state], mass)
-            _add(ends, state, mass)
-        elif _is_stalemate(miss[state]):
-            _add(outcomes, chains.STALEMATE, mass)
-            _add(ends, state, mass)
-        else:
-            still[state] = mass
-    return still
+@dataclass
+class _Vectors:
+    states: list[State]  # the running ones first
+    index: dict[State, int]
+    running: int  # how many states run (neither ended nor a stalemate)
+    ended: dict[str, list[int]]  # per outcome, the states that end in it
+    turns: list[tuple[np.ndarray, np.ndarray, np.ndarray]]  # per turn: its edges' sources, targets, probabilities
 
 
-def _mixed(parts: list[tuple[dict, object]]) -> dict:
-    mixed: dict = {}
+def _vectors(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, exact: bool) -> _Vectors:
+    """The turn-by-turn chain as edge arrays; an ended state or a stalemate keeps its mass."""
+    ended = dict(turns.ended) | {state: chains.STALEMATE for state, stays in miss.items() if _is_stalemate(stays)}
+    running = [state for state in turns.order if state not in ended]
+    states = running + list(ended)
+    index = {state: position for position, state in enumerate(states)}
+    outcomes: dict[str, list[int]] = {}
+    for state, name in ended.items():
+        outcomes.setdefault(name, []).append(index[state])
+    edges = []
+    for turn in range(len(next(iter(miss.values()), []))):
+        sources, targets, probabilities = [], [], []
+        for state in running:
+            moves = [(reached, number(ways)) for reached, ways in turns.exits[state][turn]]
+            if miss[state][turn]:
+                moves.append((state, miss[state][turn]))
+            for reached, p in moves:
+                sources.append(index[state])
+                targets.append(index[reached])
+                probabilities.append(p)
+        kept = list(range(len(running), len(states)))
+        edges.append((np.array(sources + kept, dtype=int), np.array(targets + kept, dtype=int),
+                      np.array(probabilities + [1] * len(kept), dtype=object if exact else float)))
+    return _Vectors(states, index, len(running), outcomes, edges)
+
+
+def _scatter(flows: np.ndarray, targets: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """The sum of ``flows`` into each target (one array of ``like``'s size and type)."""
+    into = np.zeros_like(like)
+    np.add.at(into, targets, flows)
+    return into
+
+
+def _totals(chain: _Vectors, mass: np.ndarray) -> dict[str, Probability]:
+    """The mass in each outcome's ended states, for the outcomes reached so far."""
+    totals = {name: mass[members].sum() for name, members in chain.ended.items()}
+    return {name: total for name, total in totals.items() if total}
+
+
+def _mixed(parts: list[tuple[dict[Any, Probability], Probability]]) -> dict[Any, Probability]:
+    mixed: dict[Any, Probability] = {}
     for values, weight in parts:
         for key, p in values.items():
             mixed[key] = mixed.get(key, 0) + p * weight
     return mixed
 
 
-def _mixed_curve(solved: list) -> tuple[dict[str, float], ...]:
+def _mixed_curve(solved: list[tuple[chains.ChainOdds, Probability]]) -> tuple[dict[str, float], ...]:
     points = []
     for round_index in range(len(solved[0][0].curve)):
         point: dict[str, float] = {"round": solved[0][0].curve[round_index]["round"]}

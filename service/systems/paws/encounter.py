@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from service.platform import chains
-from service.platform.odds import Odds, Solver
+from service.platform.odds import Odds, Probability, Solver
 from service.platform.randomness import RandomSource
 from service.systems.paws import odds as paws_odds
 from service.systems.paws import rules
@@ -29,6 +29,9 @@ from service.systems.paws import rules
 SIDES = ("a", "b")
 ROLLING_ROUND_CAP = 1000  # a rolled duel without max_rounds stops here (undecided): ties can repeat long
 HALF = Fraction(1, 2)
+
+State = tuple[int, int, int, int]  # wounds of a, wounds of b, one-shot rescue dice left to a, to b
+Transitions = list[tuple[State, Probability]]
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,7 @@ class Duel:
     def fighter(self, side: str) -> Fighter:
         return self.a if side == "a" else self.b
 
-    def start(self) -> tuple[int, int, int, int]:
+    def start(self) -> State:
         return (self.a.pool.wounds, self.b.pool.wounds, self.a.one_shot_rescue, self.b.one_shot_rescue)
 
     @functools.cached_property
@@ -93,11 +96,16 @@ class Duel:
 
 
 def state_bound(duel: Duel) -> int:
-    """States the chain can reach, bounded before solving: the wounds each side can still take, times
-    its one-shot dice left."""
+    """States the chain can reach, bounded before solving, grown by the work of one-shot dice. Per
+    side: its one-shot dice left while it has taken no wound yet (a wound comes only after every
+    one-shot die failed, E3), then each further wound with none left; a state with ``s`` one-shot
+    dice has ``s`` more ways to end a lost round (the die that succeeds), so the ``S + 1`` states
+    of ``S`` dice weigh (S + 1)(S + 2) / 2 (else 60 v 60 with 80 one-shot dice, under 20,000
+    states, would walk over a million transitions)."""
     bound = 1
     for fighter in (duel.a, duel.b):
-        bound *= (fighter.last_wounds() - fighter.pool.wounds + 1) * (fighter.one_shot_rescue + 1)
+        shots = fighter.one_shot_rescue
+        bound *= (shots + 1) * (shots + 2) // 2 + (fighter.last_wounds() - fighter.pool.wounds)
     return bound
 
 
@@ -109,7 +117,7 @@ def exact_digits(duel: Duel) -> int:
     return math.ceil(state_bound(duel) * dice_per_round * math.log10(6))
 
 
-def outcome(duel: Duel, state: tuple[int, int, int, int]) -> str | None:
+def outcome(duel: Duel, state: State) -> str | None:
     """The side still standing wins; both down at the start: nothing can change (stalemate)."""
     a_down, b_down = duel.down_at
     if state[0] < a_down:
@@ -117,32 +125,35 @@ def outcome(duel: Duel, state: tuple[int, int, int, int]) -> str | None:
     return "wins:b" if state[1] < b_down else chains.STALEMATE
 
 
-def _win_chances(duel: Duel, wounds_a: int, wounds_b: int, exact: bool) -> tuple:
+def _win_chances(duel: Duel, wounds_a: int, wounds_b: int, exact: bool) -> tuple[Probability, Probability]:
     """P(a wins the round), P(b wins it): a contest comparison after the loser's rescue dice
     (``paws.comparison``'s outcomes, ruling 3); floats unless ``exact``."""
     return paws_odds.contest_winner(duel.a.dice(wounds_a), duel.a.rescue_dice, duel.b.dice(wounds_b),
                                     duel.b.rescue_dice, exact=exact)
 
 
-def _wounded(state: tuple[int, int, int, int], loser: int, p_loss, half) -> Iterator[tuple[tuple, object]]:
+def _wounded(state: State, loser: int, p_loss: Probability, half: Probability) -> Iterator[tuple[State, Probability]]:
     """E3: after a lost round the loser's one-shot rescue dice are rolled one at a time until one
     averts the wound ("Jeder Rettungswürfel darf nur einmal gewürfelt werden"); 4–6 succeeds."""
     shots = state[2 + loser]
     for spent in range(1, shots + 1):  # the spent-th die is the first success
-        following = list(state)
-        following[2 + loser] = shots - spent
-        yield tuple(following), p_loss * half**spent
-    following = list(state)
-    following[loser] += 1
-    following[2 + loser] = 0
-    yield tuple(following), p_loss * half**shots
+        yield _after(state, loser, wounds=0, shots_left=shots - spent), p_loss * half**spent
+    yield _after(state, loser, wounds=1, shots_left=0), p_loss * half**shots
 
 
-def step(duel: Duel, state: tuple[int, int, int, int], exact: bool = True) -> list[tuple[tuple, object]]:
+def _after(state: State, loser: int, *, wounds: int, shots_left: int) -> State:
+    """``state`` with the loser's wounds raised by ``wounds`` and its one-shot dice left set."""
+    wounds_a, wounds_b, shots_a, shots_b = state
+    if loser == 0:
+        return wounds_a + wounds, wounds_b, shots_left, shots_b
+    return wounds_a, wounds_b + wounds, shots_a, shots_left
+
+
+def step(duel: Duel, state: State, exact: bool = True) -> Transitions:
     """One round: "Bei Gleichstand wird niemand verletzt"; the loser takes a wound unless a
     one-shot die averts it. Fractions, or floats unless ``exact``."""
     a_wins, b_wins = _win_chances(duel, state[0], state[1], exact)
-    half = HALF if exact else 0.5
+    half: Probability = HALF if exact else 0.5
     return [(state, 1 - a_wins - b_wins), *_wounded(state, 1, a_wins, half), *_wounded(state, 0, b_wins, half)]
 
 
@@ -151,15 +162,16 @@ def encounter_odds(duel: Duel, *, exact: bool, max_rounds: int | None = None, cu
     values of the wounds each side takes in the fight; expected rounds."""
     solved = chains.solve(duel.start(), lambda state: step(duel, state, exact), lambda state: outcome(duel, state),
                           exact=exact, max_rounds=max_rounds, curve_rounds=curve_rounds)
-    distributions: dict[str, dict[int, object]] = {}
+    distributions: dict[str, dict[int, Probability]] = {}
     for index, side in enumerate(SIDES):
-        taken: dict[int, object] = {}
+        taken: dict[int, Probability] = {}
         for end, mass in solved.ends.items():
             wounds = end[index] - duel.start()[index]
-            taken[wounds] = taken.get(wounds, 0) + mass
+            taken[wounds] = taken[wounds] + mass if wounds in taken else mass
         distributions[f"wounds:{side}"] = taken
-    expected = {"rounds": solved.expected_rounds,
-                **{name: sum(value * p for value, p in d.items()) for name, d in distributions.items()}}
+    expected: dict[str, Probability] = {"rounds": solved.expected_rounds}
+    for name, distribution in distributions.items():
+        expected[name] = sum(value * p for value, p in distribution.items())
     precision = "exact" if exact else "float64"
     return Odds(outcomes=solved.outcomes, distributions=distributions, expected=expected,
                 solver=Solver(solved.states, precision, solved.max_error),
@@ -201,7 +213,7 @@ def play(duel: Duel, source: RandomSource, *, max_rounds: int | None = None) -> 
     state = list(duel.start())
     steps: list[Round] = []
     cap = ROLLING_ROUND_CAP if max_rounds is None else max_rounds
-    while outcome(duel, tuple(state)) is None and len(steps) < cap:
+    while outcome(duel, _as_state(state)) is None and len(steps) < cap:
         result = rules.comparison(duel.a.at(state[0]), duel.b.at(state[1]), source, mode=rules.Mode.CONTEST)
         rescues: list[rules.RescueResult] = []
         wounded = None
@@ -214,9 +226,14 @@ def play(duel: Duel, source: RandomSource, *, max_rounds: int | None = None) -> 
                 state[loser] += 1
                 wounded = SIDES[loser]
         steps.append(Round(len(steps) + 1, result, rescues, wounded, {"a": state[0], "b": state[1]}))
-    name = outcome(duel, tuple(state)) or chains.UNDECIDED
+    name = outcome(duel, _as_state(state)) or chains.UNDECIDED
     return EncounterResult(name, name.removeprefix("wins:") if name.startswith("wins:") else None,
                            len(steps), steps, _end(duel, state))
+
+
+def _as_state(state: list[int]) -> State:
+    wounds_a, wounds_b, shots_a, shots_b = state
+    return wounds_a, wounds_b, shots_a, shots_b
 
 
 def _end(duel: Duel, state: list[int]) -> EndState:

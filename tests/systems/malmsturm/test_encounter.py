@@ -342,6 +342,31 @@ def test_the_focus_bound_on_one_track_counts_every_state(members, concede):
     assert encounter._focus_side_bound(conflict, 0) >= encounter._focus_count(conflict, 0, 10**6)
 
 
+@settings(max_examples=30)
+@given(st.lists(st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(0, 1)), min_size=1, max_size=3),
+       st.sampled_from([None, 1]))
+def test_the_focus_bound_on_both_tracks_counts_every_state(members, concede):
+    """E5 on both tracks: where the tracks rank the members alike they fall in a fixed order (closed
+    form); elsewhere counted. Either is at least what counting the side's states one by one finds."""
+    heroes = tuple(encounter.Member(f"H{i}", 0, 3, rules.AttackType.HARM, 2, 0,
+                                    rules.Stress(rules.StressTrack(physical, 3), rules.StressTrack(mental, 3)), cons, 0)
+                   for i, (physical, mental, cons) in enumerate(members))
+    orcs = (member("Ork", 1), member("Hexe", 1, kind="deceive"))
+    conflict = encounter.Conflict(("Helden", "Orks"), heroes + orcs, order=tuple(range(len(heroes) + 2)),
+                                  concede_at=(concede, None))
+    assert encounter._focus_side_bound(conflict, 0) >= encounter._focus_count(conflict, 0, 10**6)
+
+
+def test_a_track_that_starts_empty_still_counts_its_start():
+    """"Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz": a member with
+    no stress left takes a consequence from any hit; its start is a state of its own in the bound."""
+    empty = rules.Stress(rules.StressTrack(0, 3), rules.StressTrack(3, 3))
+    alrik = encounter.Member("Alrik", 0, 3, rules.AttackType.HARM, 2, 0, empty, 0, 2)
+    for targeting in ("focus", "spread"):
+        conflict = duel(alrik, member("Ork", 1, skill=2, intuition=1), targeting=targeting)
+        assert exact(conflict).solver.states <= encounter.state_bound(conflict)
+
+
 # --- over HTTP --------------------------------------------------------------------------------------
 
 def side(name: str, *members: dict) -> dict:
@@ -374,7 +399,9 @@ def test_rounds_pushed_one_by_one_count_in_the_bound(post):
     status, body = post("/v1/malmsturm/encounter/odds", {**DUEL, "curve_rounds": 20})
     assert status == 200 and body["solver"]["precision"] == "float64" and len(body["odds"]["curve"]) == 20
     status, body = post("/v1/malmsturm/encounter/odds", {**DUEL, "max_rounds": 999})
-    assert status == 422 and body["states"] == 252 * 999 and body["limit"]["value"] == 20000
+    # side states 7 and 9 (E5 focus); all 63 pairs once, the 6 × 8 where both stand once more for the
+    # second turn; two orders (initiative)
+    assert status == 422 and body["states"] == (63 + 6 * 8) * 2 * 999 and body["limit"]["value"] == 20000
 
 
 def test_rolling_over_http_in_german(post):
@@ -419,5 +446,6 @@ def test_too_large_is_refused_before_solving(post, monkeypatch):
     status, body = post("/v1/malmsturm/encounter/odds", {**DUEL, "exact": "required",
                                                           "sides": [side("Helden", body_member("Alrik", boxes=10)),
                                                                     side("Orks", body_member("Ork", boxes=10))]})
-    # (1 + 10 + 10) states per member, both members, two turns a round, two orders
-    assert status == 422 and body["limit"]["value"] == 300 and body["states"] == 21 * 21 * 2 * 2
+    # (1 + 10 + 10) states per member: every pair once, the pairs where both stand once more for the
+    # second turn of a round; two orders
+    assert status == 422 and body["limit"]["value"] == 300 and body["states"] == (21 * 21 + 20 * 20) * 2

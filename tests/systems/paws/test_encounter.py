@@ -261,6 +261,15 @@ def test_starting_wounds_count_toward_out_and_give_up():
     assert down.outcomes == {chains.STALEMATE: 1}
 
 
+def test_the_state_bound_grows_with_the_work_of_one_shot_dice():
+    """A lost round with s one-shot dice left has s + 1 ways to end (E3): many dice are refused
+    before solving, though their states alone would fit under the limit."""
+    many = encounter.Duel(fighter(40, one_shot=100), fighter(40, one_shot=100))
+    assert encounter.state_bound(many) > 20000
+    few = encounter.Duel(fighter(8, one_shot=2), fighter(7, one_shot=2))
+    assert encounter.state_bound(few) == (6 + 8) * (6 + 7) <= 300  # answered exact under auto
+
+
 def test_the_state_bound_holds():
     for a, b in (((3, 0, 2, None, None), (4, 1, 1, 2, None)), ((6, 0, 0, None, 3), (2, 0, 3, None, None))):
         duel = encounter.Duel(fighter(a[0], a[1], one_shot=a[2], out_at=a[3], give_up_at=a[4]),
@@ -310,14 +319,16 @@ def test_too_large_is_refused_before_solving(post, monkeypatch):
     """Limits before work: 422 `encounter-too-large` with `states` and `limit`, without solving."""
     monkeypatch.setattr(chains, "solve", lambda *args, **kwargs: pytest.fail("solved a refused encounter"))
     big = {"a": {"rank": 10, "extra_bonus_dice": 90}, "b": {"rank": 10, "extra_bonus_dice": 90},
-           "one_shot_rescue": {"a": 3, "b": 3}}
+           "one_shot_rescue": {"a": 50, "b": 50}}
     status, body = post("/v1/paws/encounter/odds", big)
     assert status == 422 and body["type"].endswith("/encounter-too-large")
-    assert body["states"] == (101 * 4) ** 2 and body["limit"]["value"] == 20000
-    status, body = post("/v1/paws/encounter/odds", {"a": {"rank": 10}, "b": {"rank": 10},
+    # per side: 50 one-shot dice (51 counts left before the first wound, weighing 51 × 52 / 2 with the
+    # rescues each can still roll), then 100 wounds with none left
+    assert body["states"] == (51 * 52 // 2 + 100) ** 2 and body["limit"]["value"] == 20000
+    status, body = post("/v1/paws/encounter/odds", {"a": {"rank": 10, "extra_bonus_dice": 20}, "b": {"rank": 10},
                                                     "one_shot_rescue": {"a": 2, "b": 2}, "exact": "required"})
     assert status == 422 and body["type"].endswith("/encounter-too-large")
-    assert body["states"] == (11 * 3) ** 2 and body["limit"]["value"] == 300
+    assert body["states"] == (3 * 4 // 2 + 30) * (3 * 4 // 2 + 10) and body["limit"]["value"] == 300
 
 
 def test_auto_answers_float64_above_the_exact_limit(post):
