@@ -66,7 +66,7 @@ def create_app(test_config: Mapping[str, Any] | Config | None = None) -> Flask:
     return app
 
 
-def _resolve_config(test_config) -> Config:
+def _resolve_config(test_config: Mapping[str, Any] | Config | None) -> Config:
     if isinstance(test_config, Config):
         return test_config
     config = config_from_env()

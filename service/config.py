@@ -31,7 +31,9 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
 
 
 class ConfigError(ValueError):
@@ -39,11 +41,11 @@ class ConfigError(ValueError):
 
 
 @dataclass(frozen=True)
-class Kind:
+class Kind(Generic[T]):
     """How the text of a variable becomes a value: ``parse(text, variable)`` raises ``ConfigError``."""
 
-    type: Any
-    parse: Callable[[str, str], Any]
+    type: Any  # the value's type as a field declares it (``tuple[str, ...]`` is no class)
+    parse: Callable[[str, str], T]
 
 
 def _text(raw: str, _variable: str) -> str:
@@ -101,18 +103,18 @@ LOG_LEVEL = Kind(str, _log_level)
 
 
 @dataclass(frozen=True)
-class Setting:
+class Setting(Generic[T]):
     """What a field of ``Config`` or ``Limits`` declares: its variable, kind, default text and help."""
 
     env: str
-    kind: Kind
+    kind: Kind[T]
     default: str
     help: str
     with_file: bool = False
     attribute: str = ""  # the field it fills (set when the table is read)
     limit: bool = False  # a field of Limits
 
-    def value(self, env: Mapping[str, str]) -> Any:
+    def value(self, env: Mapping[str, str]) -> T:
         return self.kind.parse(self.raw(env), self.env)
 
     def raw(self, env: Mapping[str, str]) -> str:
@@ -124,8 +126,9 @@ class Setting:
         return self.default
 
 
-def setting(env: str, kind: Kind, default: str, help: str, *, with_file: bool = False) -> Any:
-    """A field of the settings table: its default is ``default`` parsed as ``kind``."""
+def setting(env: str, kind: Kind[T], default: str, help: str, *, with_file: bool = False) -> T:
+    """A field of the settings table: its default is ``default`` parsed as ``kind`` (so mypy checks
+    the kind against the field's declared type)."""
     declared = Setting(env, kind, default, help, with_file)
     return field(default=kind.parse(default, env), metadata={"setting": declared})
 
@@ -207,7 +210,7 @@ def config_from_env(env: Mapping[str, str] | None = None) -> Config:
     return config
 
 
-def _check_ticket_keys(config) -> None:
+def _check_ticket_keys(config: Config) -> None:
     """Ticket keys name API keys: one that is not an API key could never pass the bearer check."""
     strangers = set(config.ticket_keys) - set(config.api_keys)
     if strangers:

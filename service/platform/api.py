@@ -11,11 +11,15 @@
 from __future__ import annotations
 
 from http import HTTPStatus
+from typing import Any
 
-from apispec import BasePlugin
+import marshmallow as ma
+from apispec import APISpec, BasePlugin
+from flask import Flask, Request, Response
 from flask_smorest import Api, Blueprint
 from webargs import core
 from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import HTTPException
 
 from service.platform.contract import ContractDocs, SchemaRules
 from service.platform.hooks import needs_api_key, request_body
@@ -33,7 +37,7 @@ PARSER = CachedJsonParser()
 
 
 @PARSER.location_loader("json")
-def _parsed_body(req, _schema):
+def _parsed_body(req: Request, _schema: ma.Schema) -> object:
     """The body the request hook parsed (with orjson), instead of parsing it a second time."""
     if not req.get_data(cache=True):
         return core.missing
@@ -53,7 +57,7 @@ _ERROR_DESCRIPTIONS = frozenset(status.phrase for status in HTTPStatus if status
 class ProblemResponses(BasePlugin):
     """Serve the error responses flask-smorest registers as ``application/problem+json``."""
 
-    def response_helper(self, response, **kwargs):
+    def response_helper(self, response: dict, **kwargs: Any) -> dict | None:
         content = response.get("content", {})
         if response.get("description") in _ERROR_DESCRIPTIONS and set(content) == {"application/json"}:
             return {"content": {PROBLEM_MEDIA_TYPE: content["application/json"]}}
@@ -73,26 +77,26 @@ class BearerSecurity(BasePlugin):
                        "WURFWERK_API_KEYS. `/v1/keys`, health, metrics and the docs stay open.",
     }
 
-    def init_spec(self, spec):
+    def init_spec(self, spec: APISpec) -> None:
         super().init_spec(spec)
         spec.components.security_scheme("bearer", self.SCHEME)
 
-    def operation_helper(self, path=None, operations=None, **kwargs):
+    def operation_helper(self, path: str | None = None, operations: dict | None = None, **kwargs: Any) -> None:
         if path is None or not needs_api_key(path):
             return
-        for operation in operations.values():
+        for operation in (operations or {}).values():
             operation["security"] = [{"bearer": []}, {}]
 
 
 class WurfwerkApi(Api):
     ERROR_SCHEMA = ProblemSchema
 
-    def __init__(self, app=None, **kwargs):
+    def __init__(self, app: Flask | None = None, **kwargs: Any) -> None:
         kwargs.setdefault("spec_kwargs", {}).setdefault("extra_plugins", [ProblemResponses(), BearerSecurity(),
                                                                           ContractDocs(), SchemaRules()])
         super().__init__(app, **kwargs)
         # flask-smorest registers its pagination schema whatever the API; nothing here paginates.
         self.spec.components.schemas.pop("PaginationMetadata", None)
 
-    def handle_http_exception(self, error):
+    def handle_http_exception(self, error: HTTPException) -> Response:
         return http_exception_problem(error)

@@ -21,6 +21,7 @@ import gettext
 import io
 from functools import cache
 from importlib.resources import files
+from importlib.resources.abc import Traversable
 from typing import TypeAlias
 
 from babel.messages.mofile import write_mo
@@ -44,7 +45,7 @@ def marked(context: str, message: str) -> str:
     return message
 
 
-def catalog_path(lang: str):
+def catalog_path(lang: str) -> Traversable:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 

@@ -52,7 +52,7 @@ class _Graph:
     ended: dict[Any, str]  # outcome of each ended state
 
 
-def solve(start: Any, step: Step, outcome: Outcome, *, exact: bool = True, max_rounds: int | None = None,
+def solve(start: State, step: Step, outcome: Outcome, *, exact: bool = True, max_rounds: int | None = None,
           curve_rounds: int = 0, cooperate: Callable[[], None] = lambda: time.sleep(0)) -> ChainOdds:
     """The outcome distribution of the chain from ``start``.
 
@@ -78,7 +78,7 @@ def solve(start: Any, step: Step, outcome: Outcome, *, exact: bool = True, max_r
                      states=len(graph.order), max_error=max_error)
 
 
-def _explore(start: Any, step: Step, outcome: Outcome, exact: bool, cooperate: Callable[[], None]) -> _Graph:
+def _explore(start: State, step: Step, outcome: Outcome, exact: bool, cooperate: Callable[[], None]) -> _Graph:
     """Every state reachable from ``start``, with its transitions, in topological order (Kahn)."""
     stay: dict[Any, Number] = {}
     moves: dict[Any, list[tuple[Any, Number]]] = {}
@@ -119,7 +119,7 @@ def _in_floats(graph: _Graph) -> _Graph:
                   ended=graph.ended)
 
 
-def _topological(start: Any, moves: Mapping[Any, list[tuple[Any, Number]]], incoming: dict[Any, int]) -> list[Any]:
+def _topological(start: State, moves: Mapping[Any, list[tuple[Any, Number]]], incoming: dict[Any, int]) -> list[Any]:
     waiting = dict(incoming)
     ready, order = [start], []
     while ready:
@@ -134,7 +134,7 @@ def _topological(start: Any, moves: Mapping[Any, list[tuple[Any, Number]]], inco
     return order
 
 
-def _forward_pass(start: Any, graph: _Graph, one: Number,
+def _forward_pass(start: State, graph: _Graph, one: Number,
                   cooperate: Callable[[], None]) -> tuple[dict[str, Number], dict[Any, Number], Number]:
     mass: dict[Any, Number] = {start: one}
     outcomes: dict[str, Number] = {}
@@ -166,7 +166,7 @@ class _Rounds:
     curve: list[dict[str, float]]
 
 
-def _by_rounds(start: Any, graph: _Graph, one: Number, rounds: int, cooperate: Callable[[], None]) -> _Rounds:
+def _by_rounds(start: State, graph: _Graph, one: Number, rounds: int, cooperate: Callable[[], None]) -> _Rounds:
     """Push the mass ``rounds`` times; what still runs after the last round is ``undecided``."""
     outcomes: dict[str, Number] = {}
     ends: dict[Any, Number] = {}

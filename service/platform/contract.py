@@ -17,17 +17,20 @@ operation's declaration, so it is written here, per operation, by the same rules
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
+from typing import Any
 
 import orjson
-from apispec import BasePlugin
-from flask import request
+from apispec import APISpec, BasePlugin
+from flask import Flask, Response, request
 from marshmallow import Schema, fields
 from marshmallow.decorators import VALIDATES_SCHEMA
 
 from service.platform.hooks import needs_api_key
 from service.platform.http_json import dumps
+from service.platform.receipts import KeyRing
 
-HEADERS = {
+HEADERS: dict[str, dict[str, Any]] = {
     "X-Request-ID": {
         "description": "The request's own `X-Request-ID` when it sent a plausible one (1..128 of "
                        "`A-Za-z0-9._:-`), else a new id; logged with the request.",
@@ -90,7 +93,7 @@ _BODY_ONLY_STATUSES = ("413", "415")
 class ContractDocs(BasePlugin):
     """Document the platform's answers and headers on every operation (see the module docstring)."""
 
-    def init_spec(self, spec):
+    def init_spec(self, spec: APISpec) -> None:
         super().init_spec(spec)
         for name, header in HEADERS.items():
             spec.components.header(name, header)
@@ -101,7 +104,7 @@ class ContractDocs(BasePlugin):
                 "headers": {"X-Request-ID": "X-Request-ID", **{header: header for header in extra}},
             }, platform=True)
 
-    def response_helper(self, response, **kwargs):
+    def response_helper(self, response: dict, **kwargs: Any) -> dict | None:
         """Every response component carries the app's headers; the 401 the scheme it asks for."""
         if kwargs.get("platform"):
             return None
@@ -112,10 +115,10 @@ class ContractDocs(BasePlugin):
             headers["WWW-Authenticate"] = "WWW-Authenticate"
         return {"headers": headers}
 
-    def operation_helper(self, path=None, operations=None, **kwargs):
+    def operation_helper(self, path: str | None = None, operations: dict | None = None, **kwargs: Any) -> None:
         if path is None:
             return
-        for method, operation in operations.items():
+        for method, operation in (operations or {}).items():
             # flask-smorest keys its responses by int, a plugin's by str: one key per status.
             responses = operation["responses"] = {str(status): response for status, response
                                                   in operation.get("responses", {}).items()}
@@ -137,7 +140,7 @@ class ContractDocs(BasePlugin):
                 self._revalidated(operation, responses)
 
     @staticmethod
-    def _with_headers(responses):
+    def _with_headers(responses: dict) -> None:
         for response in responses.values():
             if isinstance(response, dict):  # the operation's own answers; the shared ones are components
                 headers = response.setdefault("headers", {})
@@ -145,7 +148,7 @@ class ContractDocs(BasePlugin):
                     headers.setdefault(name, name)
 
     @staticmethod
-    def _revalidated(operation, responses):
+    def _revalidated(operation: dict, responses: dict) -> None:
         operation.setdefault("parameters", []).append(IF_NONE_MATCH)
         responses["200"]["headers"].update({"ETag": "ETag", "Cache-Control": "Cache-Control"})
         responses["304"] = {"description": "Not Modified: the `If-None-Match` copy is current; no body.",
@@ -183,7 +186,7 @@ def _declared_links(schema_class: type) -> dict:
             for name, link in vars(klass).get("LINKS", {}).items()}
 
 
-def _schema_class(schema) -> type[Schema] | None:
+def _schema_class(schema: Schema | type[Schema] | None) -> type[Schema] | None:
     return schema if isinstance(schema, type) else type(schema) if schema is not None else None
 
 
@@ -191,11 +194,11 @@ class SchemaRules(BasePlugin):
     """Write each schema's ``JSON_SCHEMA_RULES`` into its component, and list on each operation the
     rules its request schemas check beyond the schema (their ``validates_schema`` docstrings)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self._classes: dict[str, type] = {}  # component name -> its marshmallow schema class
 
-    def schema_helper(self, name, definition, **kwargs):
+    def schema_helper(self, name: str, definition: dict, **kwargs: Any) -> dict | None:
         schema_class = _schema_class(kwargs.get("schema"))
         if schema_class is None or not issubclass(schema_class, Schema):
             return None
@@ -203,7 +206,7 @@ class SchemaRules(BasePlugin):
         rules = _declared_rules(schema_class)
         return {"allOf": rules} if rules else None
 
-    def operation_helper(self, path=None, operations=None, **kwargs):
+    def operation_helper(self, path: str | None = None, operations: dict | None = None, **kwargs: Any) -> None:
         for operation in (operations or {}).values():
             body = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
             reference = body.get("schema", {})  # the marshmallow plugin has made it a $ref already
@@ -221,7 +224,7 @@ class SchemaRules(BasePlugin):
                                             f"Checked beyond the schema (422 naming the field):\n{listed}").strip()
 
 
-def checked_rules(schema_class: type[Schema], seen: set | None = None):
+def checked_rules(schema_class: type[Schema], seen: set[type[Schema]] | None = None) -> Iterator[str]:
     """The one-line docstrings of the ``validates_schema`` hooks of ``schema_class`` and of every
     schema nested in it, in body order."""
     seen = set() if seen is None else seen
@@ -239,9 +242,9 @@ def checked_rules(schema_class: type[Schema], seen: set | None = None):
             yield from checked_rules(nested, seen)
 
 
-def _nested_schemas(field):
+def _nested_schemas(field: fields.Field) -> Iterator[type[Schema]]:
     if isinstance(field, fields.Nested):
-        yield _schema_class(field.schema)
+        yield type(field.schema)
     for inner in (getattr(field, "inner", None), getattr(field, "value_field", None)):
         if inner is not None:
             yield from _nested_schemas(inner)
@@ -255,7 +258,7 @@ def _nested_schemas(field):
 # serves (/openapi.json, and so /docs) carries that first phase signed with the app's own key, so
 # "Try it out" sends a body that verifies.
 
-def with_signed_examples(spec: dict, keys, placeholder: dict) -> dict:
+def with_signed_examples(spec: dict, keys: KeyRing, placeholder: dict) -> dict:
     """``spec`` with every first-phase response in a request example signed by ``keys`` (the same
     signed document in the response example's ``request``)."""
     spec = copy.deepcopy(spec)
@@ -266,7 +269,7 @@ def with_signed_examples(spec: dict, keys, placeholder: dict) -> dict:
     return spec
 
 
-def _sign_request_example(operation: dict, keys, placeholder: dict) -> None:
+def _sign_request_example(operation: dict, keys: KeyRing, placeholder: dict) -> None:
     example = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("example")
     if not isinstance(example, dict):
         return
@@ -280,12 +283,12 @@ def _sign_request_example(operation: dict, keys, placeholder: dict) -> None:
                 echoed[member] = signed
 
 
-def install_signed_examples(app, keys, placeholder: dict) -> None:
+def install_signed_examples(app: Flask, keys: KeyRing, placeholder: dict) -> None:
     """Serve /openapi.json with the signed examples (worked out once per app, on first request)."""
     served: dict = {}
 
     @app.after_request
-    def _signed_examples(response):
+    def _signed_examples(response: Response) -> Response:
         if request.endpoint != "api-docs.openapi_json" or response.status_code != 200:
             return response
         if "body" not in served:

@@ -11,9 +11,10 @@ flask-cors as before. tests/platform/test_cors.py holds the two paths to flask-c
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import cast
 
-from flask import Flask, request
+from flask import Flask, Response, request
 from flask_cors import CORS
 
 # What flask-cors reads from a request besides the path: with none of them the answer is constant.
@@ -34,11 +35,13 @@ def install_cors(app: Flask, origins: Iterable[str]) -> None:
     after_request = app.after_request_funcs.setdefault(None, [])
     registered = len(after_request)
     CORS(app, **cors_options(origins))
-    (flask_cors_headers,) = after_request[registered:]  # the one function CORS(app) registers
+    # The one function CORS(app) registers, a plain (not async) after-request function.
+    (flask_cors_headers,) = cast(list[Callable[[Response], Response]], after_request[registered:])
     without_origin = _headers_without_origin(app, flask_cors_headers)
 
-    def cors_headers(response):
-        current = request._get_current_object()  # the proxy's own lookup, once rather than per attribute
+    def cors_headers(response: Response) -> Response:
+        # The proxy's own lookup, once rather than per attribute (flask types the proxy as the Request).
+        current = request._get_current_object()  # type: ignore[attr-defined]
         environ = current.environ
         if current.method == "OPTIONS" or any(key in environ for key in _REQUEST_CORS_KEYS):
             return flask_cors_headers(response)
@@ -49,12 +52,12 @@ def install_cors(app: Flask, origins: Iterable[str]) -> None:
     after_request[registered] = cors_headers
 
 
-def _has_allow_origin(response) -> bool:
+def _has_allow_origin(response: Response) -> bool:
     # Not ``in response.headers``: werkzeug's Headers answers "no" by raising and catching an exception.
     return any(name.lower() == _ALLOW_ORIGIN for name, _value in response.headers)
 
 
-def _headers_without_origin(app: Flask, flask_cors_headers) -> list[tuple[str, str]]:
+def _headers_without_origin(app: Flask, flask_cors_headers: Callable[[Response], Response]) -> list[tuple[str, str]]:
     """What flask-cors adds to the response of a request without Origin, asked of flask-cors."""
     probe = app.response_class()
     before = len(probe.headers)

@@ -145,7 +145,7 @@ class IdempotencyKeyError(InputError):
     problem_type = "validation-error"
 
 
-def is_idempotency_key(value: Any) -> bool:
+def is_idempotency_key(value: object) -> bool:
     return isinstance(value, str) and _IDEMPOTENCY_KEY.fullmatch(value) is not None
 
 

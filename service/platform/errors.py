@@ -12,7 +12,7 @@ class InputError(Exception):
     problem_type = "invalid-input"
     members: dict[str, object] = {}  # a problem type's own members, beside the standard ones
 
-    def __init__(self, field: str, message: str):
+    def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
@@ -39,6 +39,6 @@ class EncounterTooLarge(InputError):
 
     problem_type = "encounter-too-large"
 
-    def __init__(self, field: str, message: str, *, states: int, limit: dict[str, object]):
+    def __init__(self, field: str, message: str, *, states: int, limit: dict[str, object]) -> None:
         super().__init__(field, message)
         self.members = {"states": states, "limit": limit}  # limit: the problem's {name, value, setting}

@@ -6,16 +6,18 @@ and would break the OpenAPI promise that schemathesis checks.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import marshmallow as ma
 from marshmallow import ValidationError, fields, validate
+from marshmallow.fields import Field
 from marshmallow.schema import SchemaMeta
 
 from service.platform.messages import SCHEMA_MESSAGES, say, say_n, word_field
 
 
-def integral(value: Any) -> Any:
+def integral(value: object) -> object:
     """A number with a zero fraction (2.0) as the integer it is in JSON Schema (2020-12, section
     6.1.1: "a number with a zero fractional part"); any other value unchanged."""
     return int(value) if type(value) is float and value.is_integer() else value
@@ -24,10 +26,10 @@ def integral(value: Any) -> Any:
 class Int(fields.Integer):
     """An integer as JSON Schema defines it (2.0 is 2); booleans, 2.5 and strings are refused."""
 
-    def __init__(self, **kwargs: Any):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(strict=True, **kwargs)
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: object, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> int:
         if isinstance(value, bool):
             raise self.make_error("invalid", input=value)
         return super()._deserialize(integral(value), attr, data, **kwargs)
@@ -36,10 +38,10 @@ class Int(fields.Integer):
 class Bool(fields.Boolean):
     """true or false only."""
 
-    def __init__(self, **kwargs: Any):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(truthy={True}, falsy={False}, **kwargs)
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: object, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> bool:
         if not isinstance(value, bool):
             raise self.make_error("invalid", input=value)
         return value
@@ -48,12 +50,13 @@ class Bool(fields.Boolean):
 class IntOrStr(fields.Field):
     """A die face (integer) or a marble colour (string): the values of ``manual`` and of events."""
 
-    def __init__(self, **kwargs: Any):
+    def __init__(self, **kwargs: Any) -> None:
         metadata = {"oneOf": [{"type": "integer"}, {"type": "string", "maxLength": 32}]}
         metadata.update(kwargs.pop("metadata", {}))
         super().__init__(metadata=metadata, **kwargs)
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: object, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> int | str:
         value = integral(value)
         if isinstance(value, bool) or not isinstance(value, (int, str)):
             raise ValidationError(say("must be an integer (a die face) or a string (a marble colour)"))
@@ -65,7 +68,7 @@ class IntOrStr(fields.Field):
         return value
 
 
-def Enum(choices, **kwargs: Any) -> fields.String:
+def Enum(choices: Iterable[str], **kwargs: Any) -> fields.String:
     """A string that must be one of ``choices`` (listed in the spec as an enum)."""
     return fields.String(validate=validate.OneOf(list(choices)), **kwargs)
 
@@ -80,7 +83,9 @@ class _Worded(SchemaMeta):
     through marshmallow's hook for plugins that adjust a class's declared fields."""
 
     @classmethod
-    def get_declared_fields(mcs, klass, cls_fields, inherited_fields, dict_cls=dict):
+    def get_declared_fields(mcs, klass: SchemaMeta, cls_fields: list[tuple[str, Field]],
+                            inherited_fields: list[tuple[str, Field]],
+                            dict_cls: type[dict] = dict) -> dict[str, Field]:
         declared = super().get_declared_fields(klass, cls_fields, inherited_fields, dict_cls)
         for field in declared.values():
             word_field(field)
@@ -99,7 +104,9 @@ class _OptionalFieldsNullable(_Worded):
     plugins that adjust a class's declared fields (apispec then writes ``type: [..., "null"]``)."""
 
     @classmethod
-    def get_declared_fields(mcs, klass, cls_fields, inherited_fields, dict_cls=dict):
+    def get_declared_fields(mcs, klass: SchemaMeta, cls_fields: list[tuple[str, Field]],
+                            inherited_fields: list[tuple[str, Field]],
+                            dict_cls: type[dict] = dict) -> dict[str, Field]:
         declared = super().get_declared_fields(klass, cls_fields, inherited_fields, dict_cls)
         for field in declared.values():
             if not field.required:
@@ -120,11 +127,11 @@ class StrictSchema(WordedSchema, metaclass=_OptionalFieldsNullable):
         unknown = ma.RAISE
 
     @ma.pre_load
-    def null_means_not_given(self, data, **kwargs):
+    def null_means_not_given(self, data: object, **kwargs: Any) -> object:
         if not isinstance(data, dict) or None not in data.values():
             return data
         return {key: value for key, value in data.items()
                 if value is not None or key not in self._optional_data_keys()}
 
-    def _optional_data_keys(self) -> frozenset:
+    def _optional_data_keys(self) -> frozenset[str]:
         return frozenset(field.data_key or name for name, field in self.load_fields.items() if not field.required)

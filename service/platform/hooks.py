@@ -6,9 +6,10 @@ import hmac
 import random
 import re
 import socket
+from collections.abc import Iterable
 
 import orjson
-from flask import Flask, g, request
+from flask import Flask, Response, g, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.platform.errors import InputError
@@ -59,7 +60,7 @@ def _check_api_key() -> None:
                          "unauthorized")
 
 
-def bearer_token_in(keys) -> bool:
+def bearer_token_in(keys: Iterable[str]) -> bool:
     """Whether the request's ``Authorization: Bearer <key>`` names one of ``keys`` (compared in
     constant time)."""
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
@@ -115,7 +116,7 @@ def _is_json_media_type() -> bool:
     return request.mimetype == "application/json" or request.mimetype.endswith("+json")
 
 
-def request_body():
+def request_body() -> object:
     """The JSON body the request hook parsed (None for a request without one)."""
     return g.get("json_body")
 
@@ -126,7 +127,7 @@ def _too_large_detail() -> Message:
                         {"value": limit}, limit=limit_member("body_bytes", limit))
 
 
-def _answer_options(response):
+def _answer_options(response: Response) -> Response:
     """Flask's automatic OPTIONS answer as HTTP means it: 204 with ``Allow`` (no empty text/html
     body), and a CORS preflight allowing exactly the route's methods (flask-cors lists every method)."""
     if request.method != "OPTIONS" or response.status_code != 200 or "Allow" not in response.headers:
@@ -138,14 +139,14 @@ def _answer_options(response):
     return response
 
 
-def _echo_request_id(response):
+def _echo_request_id(response: Response) -> Response:
     response.headers["X-Request-ID"] = g.get("request_id") or new_request_id()
     return response
 
 
 def install_hooks(app: Flask) -> None:
     @app.before_request
-    def _before():
+    def _before() -> None:
         _assign_request_id()
         if request.method == "OPTIONS":  # CORS preflight: answered by flask-cors, never refused
             return
@@ -158,6 +159,6 @@ def install_hooks(app: Flask) -> None:
     app.after_request(_answer_options)  # runs after flask-cors's hook (registered later, run earlier)
 
     @app.errorhandler(RequestEntityTooLarge)
-    def _too_large(_error):
+    def _too_large(_error: RequestEntityTooLarge) -> Response:
         _stop_reading()
         return problem(413, _too_large_detail(), slug="payload-too-large")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 from urllib.parse import parse_qs
 
-from flask import Flask, g, request
+from flask import Flask, Response, g, request
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
@@ -88,7 +88,7 @@ def _best_language(accept_language: str) -> str:
     return SOURCE_LANGUAGE
 
 
-def _language_headers(response):
+def _language_headers(response: Response) -> Response:
     response.headers["Content-Language"] = _negotiated()
     if g.get("wurfwerk_text_language"):
         response.vary.add("Accept-Language")

@@ -6,6 +6,9 @@ the OpenAPI document shows the default values.
 
 from __future__ import annotations
 
+from collections.abc import Sized
+from typing import TypeVar
+
 from marshmallow import ValidationError, validate
 
 from service.config import LIMIT_SETTINGS, Limits
@@ -62,17 +65,22 @@ def check_limit(name: str, actual: int) -> None:
         raise ValidationError(limit_message(name, limit))
 
 
+_T = TypeVar("_T")
+_SizedT = TypeVar("_SizedT", bound=Sized)
+
+
 class AtMost(validate.Range):
     """``Range(min, <limit>)`` where the maximum is the configured limit ``name``.
 
     Subclassing Range lets apispec document ``minimum``/``maximum`` (with the default limit).
     """
 
-    def __init__(self, name: str, *, min: int | None = 0):
+    def __init__(self, name: str, *, min: int | None = 0) -> None:
         super().__init__(min=min, max=getattr(DEFAULT_LIMITS, name))
         self.limit_name = name
 
-    def __call__(self, value):
+    def __call__(self, value: _T) -> _T:
+        assert isinstance(value, int), "AtMost validates Int fields"  # Range's signature takes any value
         if self.min is not None and value < self.min:
             raise ValidationError(say("must be at least %(min)s", min=self.min))
         check_limit(self.limit_name, value)
@@ -82,11 +90,11 @@ class AtMost(validate.Range):
 class LengthAtMost(validate.Length):
     """``Length(min, <limit>)`` for lists whose length is a configured limit."""
 
-    def __init__(self, name: str, *, min: int | None = None):
+    def __init__(self, name: str, *, min: int | None = None) -> None:
         super().__init__(min=min, max=getattr(DEFAULT_LIMITS, name))
         self.limit_name = name
 
-    def __call__(self, value):
+    def __call__(self, value: _SizedT) -> _SizedT:
         if self.min is not None and len(value) < self.min:
             raise ValidationError(say_n("needs at least %(min)s entry", "needs at least %(min)s entries",
                                         self.min, min=self.min))

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Self
 
 from marshmallow import fields, validate
+from marshmallow.types import Validator
 
 from service.platform.catalogs import translations
 
@@ -38,7 +39,7 @@ class Message(str):
     params: Mapping[str, Any]
 
     def __new__(cls, msgid: str, params: Mapping[str, Any] | None = None, *, plural: str | None = None,
-                count: int | None = None, context: str | None = None):
+                count: int | None = None, context: str | None = None) -> Self:
         params = dict(params or {})
         if plural is not None:
             params.setdefault("count", count)
@@ -79,7 +80,7 @@ class LimitMessage(Message):
 
     limit_member: dict
 
-    def __new__(cls, msgid: str, params: Mapping[str, Any], *, limit: dict):
+    def __new__(cls, msgid: str, params: Mapping[str, Any], *, limit: dict) -> Self:
         message = super().__new__(cls, msgid, params)
         message.limit_member = dict(limit)
         return message
@@ -96,7 +97,7 @@ class Template(Message):
     template_plural: str | None
     counted: str | None
 
-    def __new__(cls, msgid: str, plural: str | None = None, counted: str | None = None):
+    def __new__(cls, msgid: str, plural: str | None = None, counted: str | None = None) -> Self:
         template = super().__new__(cls, msgid)
         template.template_plural, template.counted = plural, counted
         return template
@@ -111,12 +112,12 @@ class Choices(Message):
     """"must be one of: a, b, c" for a refused choice, naming the API word of a German one."""
 
     choices: list[str]
-    value: Any
+    value: object
 
-    def __new__(cls, choices: Iterable, value: Any):
-        choices = [str(choice) for choice in choices]
-        message = super().__new__(cls, "must be one of: %(choices)s", {"choices": ", ".join(choices)})
-        message.choices, message.value = choices, value
+    def __new__(cls, choices: Iterable[object], value: object) -> Self:
+        names = [str(choice) for choice in choices]
+        message = super().__new__(cls, "must be one of: %(choices)s", {"choices": ", ".join(names)})
+        message.choices, message.value = names, value
         return message
 
     def say(self, lang: str, glossary: Mapping[str, str] | None = None) -> str:
@@ -138,12 +139,12 @@ class Choices(Message):
 
 class _ChoiceTemplate(Template):
     choices: list
-    def __new__(cls, choices: Iterable):
+    def __new__(cls, choices: Iterable[object]) -> Self:
         template = super().__new__(cls, "must be one of: %(choices)s")
         template.choices = list(choices)
         return template
 
-    def format(self, *args: Any, input: Any = None, **kwargs: Any) -> Message:  # noqa: A002 - marshmallow's name
+    def format(self, *args: Any, input: object = None, **kwargs: Any) -> Message:  # noqa: A002 - marshmallow's name
         return Choices(self.choices, input)
 
 
@@ -162,7 +163,7 @@ def say_n(singular: str, plural: str, count: int, **params: Any) -> Message:
     return Message(singular, params, plural=plural, count=count)
 
 
-def _said(value: Any, lang: str, glossary: Mapping[str, str] | None = None) -> Any:
+def _said(value: object, lang: str, glossary: Mapping[str, str] | None = None) -> object:
     if isinstance(value, Message):
         return value.say(lang, glossary)
     if isinstance(value, (list, tuple)):
@@ -170,7 +171,7 @@ def _said(value: Any, lang: str, glossary: Mapping[str, str] | None = None) -> A
     return value
 
 
-def localized(message: Any, lang: str, glossary: Mapping[str, str] | None = None) -> str:
+def localized(message: str, lang: str, glossary: Mapping[str, str] | None = None) -> str:
     """``message`` in ``lang``: a Message is translated; any other text is passed on as it is."""
     if isinstance(message, Message):
         return message.say(lang, glossary)
@@ -242,12 +243,12 @@ def word_field(field: fields.Field) -> None:
             word_field(inner)
 
 
-def _worded_validator(validator: Any, textual: bool) -> Any:
+def _worded_validator(validator: Validator, textual: bool) -> Validator:
     """A copy of a marshmallow validator with our messages (a validator may be shared by fields)."""
     if isinstance(validator, validate.OneOf):
         if isinstance(validator.error, Message) or validator.error != validator.default_message:
             return validator
-        worded = copy.copy(validator)
+        worded: validate.Validator = copy.copy(validator)
         worded.error = _ChoiceTemplate(validator.choices)
         return worded
     if isinstance(validator, validate.Range) and not isinstance(validator.error, Message):

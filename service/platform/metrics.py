@@ -27,7 +27,7 @@ LATENCY = Histogram("wurfwerk_request_duration_seconds", "Time to answer a reque
                     ["endpoint"], buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5))
 
 
-def _registry():
+def _registry() -> CollectorRegistry:
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
@@ -56,9 +56,10 @@ def _start_timer() -> None:
     request.environ[_STARTED] = time.perf_counter()
 
 
-def _observe(response):
+def _observe(response: Response) -> Response:
     # The endpoint name, not the raw path: unknown paths must not create unbounded label values.
-    current = request._get_current_object()  # the proxy's own lookup, once rather than per attribute
+    # The proxy's own lookup, once rather than per attribute (flask types the proxy as the Request).
+    current = request._get_current_object()  # type: ignore[attr-defined]
     endpoint = current.endpoint or "unmatched"
     key = (current.method, endpoint, response.status_code)
     counter = _REQUEST_COUNTERS.get(key)

@@ -30,7 +30,7 @@ import functools
 import inspect
 from collections.abc import Callable, Mapping
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 import marshmallow as ma
 from flask import Flask, Response, request
@@ -76,6 +76,14 @@ _DERIVING_MEMBERS = frozenset(("ticket", "idempotency_key"))
 
 # -- the declaration ---------------------------------------------------------------------------
 
+Body = Mapping[str, Any]  # a request body as its schema loaded it (the schema vouches for each member's type)
+# What the view of each kind is called with, and answers (the result is a rules dataclass).
+RollingView = Callable[[Body, RandomSource, str], tuple[object, str]]
+OddsView = Callable[[Body], odds_json.Odds]
+ResolvingView = Callable[[Body, str], tuple[object, str]]
+LookupView = Callable[[str], tuple[object, str]]
+
+
 class Kind(enum.Enum):
     ROLLING = "rolling"
     ODDS = "odds"
@@ -106,23 +114,23 @@ class Operation:
     manual_value: Mapping[str, Any] | None = None  # the system's: the JSON Schema of one `manual` value
 
     @classmethod
-    def rolling(cls, path: str, view: Callable[..., Any], *, operation: str, request: type[ma.Schema],
+    def rolling(cls, path: str, view: RollingView, *, operation: str, request: type[ma.Schema],
                 result: type[ma.Schema], example: Mapping[str, Any]) -> Operation:
         return cls(Kind.ROLLING, path, view, operation, request, result, example)
 
     @classmethod
-    def odds(cls, path: str, view: Callable[..., Any], *, operation: str, request: type[ma.Schema],
+    def odds(cls, path: str, view: OddsView, *, operation: str, request: type[ma.Schema],
              example: Mapping[str, Any], encounter: bool = False) -> Operation:
         return cls(Kind.ODDS, path, view, operation, request, None, example, encounter=encounter)
 
     @classmethod
-    def resolving(cls, path: str, view: Callable[..., Any], *, operation: str, request: type[ma.Schema],
+    def resolving(cls, path: str, view: ResolvingView, *, operation: str, request: type[ma.Schema],
                   result: type[ma.Schema], example: Mapping[str, Any],
                   response_example: Mapping[str, Any] | None = None) -> Operation:
         return cls(Kind.RESOLVING, path, view, operation, request, result, example, response_example)
 
     @classmethod
-    def lookup(cls, path: str, view: Callable[..., Any], *, operation: str,
+    def lookup(cls, path: str, view: LookupView, *, operation: str,
                result: type[ma.Schema]) -> Operation:
         return cls(Kind.LOOKUP, path, view, operation, None, result)
 
@@ -240,10 +248,13 @@ class System:
         }
 
 
-def quoting(rulings: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+_View = TypeVar("_View", bound=Callable[..., Any])
+
+
+def quoting(rulings: str) -> Callable[[_View], _View]:
     """Writes ``rulings`` where a view's docstring says ``{rulings}``, so that twins (an encounter and its
     odds) quote one text in their descriptions."""
-    def write_in(view: Callable[..., Any]) -> Callable[..., Any]:
+    def write_in(view: _View) -> _View:
         view.__doc__ = (view.__doc__ or "").replace("{rulings}", rulings.replace("\n", "\n    "))
         return view
     return write_in
@@ -338,7 +349,7 @@ def answer(operation: Operation, body: dict, call: Call) -> dict[str, Any]:
     return document
 
 
-def envelope(operation: Operation, echoed: dict, result: Any, summary: str, lang: str) -> dict[str, Any]:
+def envelope(operation: Operation, echoed: dict, result: object, summary: str, lang: str) -> dict[str, Any]:
     return {"operation": operation.id, "request": echoed, "result": result, "summary": summary, "lang": lang}
 
 
@@ -366,7 +377,7 @@ def randomness_source(operation_id: str, request_body: Mapping[str, Any], random
                           header_key=header_key, batch_item=call.item)
 
 
-def verified_response(document: Any, *, operation: str, field: str) -> dict:
+def verified_response(document: object, *, operation: str, field: str) -> dict:
     """A signed response a client handed back (a draw to apply, a conflict to narrate), after
     checking that its receipt verifies with our keys and that it is a response of ``operation``.
     Raises ``ReceiptError`` (422, naming ``field``) otherwise."""

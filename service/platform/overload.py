@@ -41,7 +41,7 @@ class QueueDelayMonitor:
 
     SMOOTHING = 1 / 3  # the weight of a new sample
 
-    def __init__(self, interval: float = 0.02):
+    def __init__(self, interval: float = 0.02) -> None:
         self.interval = interval
         self._delay = 0.0
         threading.Thread(target=self._run, name="wurfwerk-queue-delay", daemon=True).start()
@@ -68,7 +68,7 @@ class SheddingPolicy:
 class LoadShedder:
     """WSGI middleware: the app, unless the queue delay says the answer would come too late."""
 
-    def __init__(self, app: Callable, policy: SheddingPolicy, monitor: QueueDelayMonitor | None = None):
+    def __init__(self, app: Callable, policy: SheddingPolicy, monitor: QueueDelayMonitor | None = None) -> None:
         self.app = app
         self.policy = policy
         self.monitor = monitor or QueueDelayMonitor()

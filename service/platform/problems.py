@@ -12,7 +12,7 @@ from http import HTTPStatus
 from typing import Any
 
 import marshmallow as ma
-from flask import Flask, current_app, g, request
+from flask import Flask, Response, current_app, g, request
 from werkzeug.exceptions import HTTPException
 
 from service.platform.catalogs import marked, translations
@@ -137,8 +137,8 @@ def problem_document(status: int, detail: str, *, slug: str, instance: str, requ
 
 
 def problem(status: int, detail: str, *, slug: str | None = None,
-            errors: Mapping[str, list[str]] | None = None, headers=None, instance: str | None = None,
-            members: Mapping[str, Any] | None = None):
+            errors: Mapping[str, list[str]] | None = None, headers: Mapping[str, str] | None = None,
+            instance: str | None = None, members: Mapping[str, Any] | None = None) -> Response:
     """``instance`` is the request's path unless a batch answers for one of its items; ``members``
     are a problem type's own extension members (RFC 9457 §3.2). ``detail`` and the ``errors``
     messages are said in the request's language (messages.Message); a message that reports a limit
@@ -160,7 +160,7 @@ def problem(status: int, detail: str, *, slug: str | None = None,
     return json_response(body, status, mimetype=PROBLEM_MEDIA_TYPE, headers=headers)
 
 
-def _limit_of(detail: Any, errors: Mapping[str, list[str]] | None) -> dict | None:
+def _limit_of(detail: str, errors: Mapping[str, list[str]] | None) -> dict | None:
     candidates = [detail, *(message for messages in (errors or {}).values() for message in messages)]
     for message in candidates:
         if isinstance(message, Message) and (limit := message.limit()) is not None:
@@ -190,7 +190,7 @@ def _glossary_for(path: str) -> dict[str, str]:
     return current_app.extensions.get(_GLOSSARIES, {}).get(parts[2], {}) if len(parts) > 2 else {}
 
 
-def flatten_messages(messages: Any, prefix: str = "") -> dict[str, list[str]]:
+def flatten_messages(messages: object, prefix: str = "") -> dict[str, list[str]]:
     """marshmallow's nested messages -> {"dotted.path": [messages]}; schema-level errors keep the
     path of the object they belong to ("body" at the top)."""
     if isinstance(messages, Mapping):
@@ -222,12 +222,12 @@ def _validation_detail(errors: Mapping[str, list[str]]) -> Message:
                  len(errors) - 1, path=first_path, message=first_messages[0])
 
 
-def validation_problem(messages: Any, slug: str = "validation-error", instance: str | None = None):
+def validation_problem(messages: object, slug: str = "validation-error", instance: str | None = None) -> Response:
     errors = flatten_messages(messages)
     return problem(422, _validation_detail(errors), slug=slug, errors=errors, instance=instance)
 
 
-def http_exception_problem(error: HTTPException):
+def http_exception_problem(error: HTTPException) -> Response:
     """The problem for an HTTP error (werkzeug's, or webargs' 422); flask-smorest's handler calls it."""
     data = getattr(error, "data", None) or {}
     if error.code == 422 and "messages" in data:
@@ -257,13 +257,13 @@ def _merge_locations(messages: Mapping[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def input_error_problem(error: InputError, instance: str | None = None):
+def input_error_problem(error: InputError, instance: str | None = None) -> Response:
     return problem(422, say("%(path)s: %(message)s", path=error.field, message=error.message),
                    slug=error.problem_type, errors={error.field: [error.message]}, instance=instance,
                    members=error.members)
 
 
-def unexpected_problem(error: Exception, instance: str | None = None):
+def unexpected_problem(error: Exception, instance: str | None = None) -> Response:
     log.exception("unhandled error in %s %s", request.method, instance or request.path)
     return problem(500, say("The service failed to handle this request; it has been logged."),
                    instance=instance)

@@ -206,14 +206,14 @@ class ManualSource(RandomSource):
                 len(self._values), used=self._position))
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     """A manual value as JSON writes it ("red", 7, true), for a message."""
     if isinstance(value, (str, bool, int, float, type(None))):
         return json.dumps(value, ensure_ascii=False)
     return repr(value)
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

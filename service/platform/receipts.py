@@ -12,10 +12,10 @@ import base64
 import hashlib
 import re
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeAlias
 
 import orjson
 import rfc8785
@@ -30,6 +30,7 @@ from service.platform.results import result_members
 
 ALGORITHM = "Ed25519"
 _SAFE_INTEGER = 2**53 - 1
+JSONValue: TypeAlias = None | bool | int | float | str | Sequence["JSONValue"] | Mapping[str, "JSONValue"]
 
 
 class KeyConfigError(ValueError):
@@ -44,7 +45,7 @@ def b64url_decode(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-def _as_ijson_numbers(value: Any) -> Any:
+def _as_ijson_numbers(value: JSONValue) -> JSONValue:
     """JCS numbers are IEEE doubles: integers beyond 2^53 are canonicalized as the double they become
     (a JavaScript verifier parses them that way too)."""
     if isinstance(value, dict):
@@ -168,7 +169,7 @@ class Verification:
 class KeyRing:
     """One key that signs, and every key (that one included) that verifies."""
 
-    def __init__(self, signing_key: Ed25519PrivateKey, extra_verify_keys=()) -> None:
+    def __init__(self, signing_key: Ed25519PrivateKey, extra_verify_keys: Iterable[Ed25519PublicKey] = ()) -> None:
         # Signing goes through libsodium (PyNaCl): the same deterministic Ed25519 signature as
         # OpenSSL's, in about two thirds of the time, and every response is signed.
         self._private_seed = signing_key.private_bytes_raw()
@@ -221,9 +222,9 @@ class KeyRing:
             return False
         return True
 
-    def verify(self, document: Any) -> Verification:
+    def verify(self, document: object) -> Verification:
         receipt = document.get("receipt") if isinstance(document, dict) else None
-        if not isinstance(receipt, dict):
+        if not isinstance(document, dict) or not isinstance(receipt, dict):
             return Verification(False, None, "the document has no receipt object")
         kid = receipt.get("kid")
         signature = receipt.get("signature")

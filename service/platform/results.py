@@ -40,7 +40,7 @@ def described(description: str | None = None, **schema: Any) -> dict[str, Any]:
     return schema if description is None else {"description": description, **schema}
 
 
-def result_members(value: Any) -> dict[str, Any]:
+def result_members(value: object) -> dict[str, Any]:
     """A result dataclass as the members it is written with, into the response and into the signed
     payload alike: its fields, in declaration order (orjson's ``default`` for dataclasses)."""
     kind = type(value)
@@ -75,7 +75,7 @@ class ResultSchemas:
             schema.result_type = kind  # type: ignore[attr-defined]  # which dataclass it describes
         return schema
 
-    def _field(self, hint: Any, metadata: dict[str, Any], *, top: bool = True) -> fields.Field:
+    def _field(self, hint: object, metadata: dict[str, Any], *, top: bool = True) -> fields.Field:
         options: dict[str, Any] = {"required": True} if top else {}
         if metadata:
             options["metadata"] = metadata

@@ -5,11 +5,12 @@ Nothing here knows a system; the catalogue and the batch read what the systems d
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from http import HTTPStatus
+from typing import Any, TypeVar
 
 import marshmallow as ma
-from flask import request
+from flask import Response, request
 from marshmallow import fields, validate
 
 from service.platform import tickets
@@ -94,8 +95,11 @@ def _rolling_ids(operations: Mapping[str, Operation]) -> list[str]:
     return sorted(operation.id for operation in operations.values() if operation.kind is Kind.ROLLING)
 
 
-def _problems(blp: Blueprint, statuses=DOCUMENTED_STATUSES):
-    def decorator(view):
+_View = TypeVar("_View", bound=Callable[..., Response])
+
+
+def _problems(blp: Blueprint, statuses: Iterable[int] = DOCUMENTED_STATUSES) -> Callable[[_View], _View]:
+    def decorator(view: _View) -> _View:
         for status in statuses:
             view = blp.alt_response(status, response=HTTPStatus(status).name)(view)
         return view
@@ -110,7 +114,7 @@ def make_platform_blueprint(catalogue: list[dict], batchable: Mapping[str, Opera
     @blp.route("/livez", methods=["GET"])
     @blp.response(200, StatusSchema, example={"status": "ok"})
     @blp.doc(operationId="health.live")
-    def livez():
+    def livez() -> Response:
         """Liveness: the process answers
 
         For orchestrators and the container HEALTHCHECK; no dependencies are checked.
@@ -121,7 +125,7 @@ def make_platform_blueprint(catalogue: list[dict], batchable: Mapping[str, Opera
     @blp.response(200, StatusSchema, example={"status": "ready", "kid": "…", "ephemeral_key": False})
     @blp.doc(operationId="health.ready")
     @_problems(blp, (503,))
-    def readyz():
+    def readyz() -> Response:
         """Readiness: the signing key is loaded
 
         `ephemeral_key` is true when no key was configured and the process made one for itself
@@ -139,7 +143,7 @@ def make_platform_blueprint(catalogue: list[dict], batchable: Mapping[str, Opera
     @blp.route("/v1/keys", methods=["GET"])
     @blp.response(200, JwksSchema)
     @blp.doc(operationId="keys.list")
-    def keys():
+    def keys() -> Response:
         """The public keys that verify receipts (JWKS)
 
         One key signs; every listed key verifies (rotation). The `kid` is the RFC 7638 thumbprint of
@@ -153,7 +157,7 @@ def make_platform_blueprint(catalogue: list[dict], batchable: Mapping[str, Opera
                                                     "reason": "the signature does not match the document"})
     @_problems(blp)
     @blp.doc(operationId="receipts.verify")
-    def verify(document):
+    def verify(document: dict[str, Any]) -> Response:
         """Check a receipt against the published keys
 
         Takes a complete signed response and answers 200 with `valid` either way; 422 only when the
@@ -165,7 +169,7 @@ def make_platform_blueprint(catalogue: list[dict], batchable: Mapping[str, Opera
     @blp.route("/v1/systems", methods=["GET"])
     @blp.response(200, CatalogueSchema)
     @blp.doc(operationId="systems.list")
-    def systems():
+    def systems() -> Response:
         """The catalogue: systems, their operations, enums and glossary
 
         Each system lists its id, name, rules file, operations (id, method, path), the enums it uses
@@ -186,7 +190,7 @@ def make_platform_blueprint(catalogue: list[dict], batchable: Mapping[str, Opera
         "description": "Makes the whole batch retry-safe: every rolling item without its own "
                        "`idempotency_key`, `seed` or `manual` derives its dice from the key "
                        "`<Idempotency-Key>#<item index>` (recorded as its `randomness.idempotency_key`)."}])
-    def batch(body):
+    def batch(body: dict[str, Any]) -> Response:
         """Run up to 500 operations in one request
 
         Each item is `{operation, body}`; each result is `{status, body}` in order, where `body` is
@@ -205,7 +209,7 @@ def make_platform_blueprint(catalogue: list[dict], batchable: Mapping[str, Opera
          "expires_at": "2026-12-01T12:00:00Z", "kid": "…", "signature": "…"}]})
     @_problems(blp, DOCUMENTED_STATUSES + (403,))
     @blp.doc(operationId="tickets.issue")
-    def issue_tickets(body):
+    def issue_tickets(body: dict[str, Any]) -> Response:
         """Issue signed roll tickets
 
         A ticket lets one roll happen exactly once: a rolling request that carries it as `ticket`

@@ -103,7 +103,7 @@ class RandomnessFields(StrictSchema):
     )
 
     @validates_schema
-    def _one_source(self, data, **kwargs):
+    def _one_source(self, data: dict[str, Any], **kwargs: Any) -> None:
         """At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`."""
         given = [name for name in ("seed", "manual", "ticket") if name in data]
         if len(given) > 1:
@@ -125,7 +125,7 @@ class IgnoredRandomnessFields(StrictSchema):
                   "pattern": IDEMPOTENCY_KEY_PATTERN, "minLength": 1, "maxLength": 255})
 
     @post_load
-    def _drop_ignored(self, data, **kwargs):
+    def _drop_ignored(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         data.pop("ticket", None)
         data.pop("idempotency_key", None)
         return data

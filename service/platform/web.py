@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from flask import Blueprint, Flask, abort, send_from_directory
+from flask import Blueprint, Flask, Response, abort, send_from_directory
 from flask_swagger_ui import get_swaggerui_blueprint
 
 log = logging.getLogger("wurfwerk")
@@ -47,17 +47,17 @@ def _play_blueprint() -> Blueprint:
         log.warning("service/web/client has no index.js: /play cannot load the JavaScript client")
 
     @play.get("/play")
-    def page():
+    def page() -> Response:
         return send_from_directory(PAGES, "play.html", max_age=0)
 
     @play.get("/play/assets/<path:filename>")
-    def assets(filename: str):
+    def assets(filename: str) -> Response:
         if filename.startswith("client/"):  # the client's files have their own route, below
             abort(404)
         return send_from_directory(PAGES, filename, max_age=300)
 
     @play.get("/play/client/<path:filename>")
-    def client(filename: str):
+    def client(filename: str) -> Response:
         if not filename.endswith(".js"):  # the module files only, not the type declarations
             abort(404)
         return send_from_directory(CLIENT_JS, filename, max_age=300)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import overload
+
 from service.platform.errors import ReceiptError, RuleViolation
 from service.platform.limits import encounter_precision
 from service.platform.messages import say
-from service.platform.operations import EXAMPLE_RECEIPT, Operation, System, quoting, verified_response
+from service.platform.odds import Odds
+from service.platform.operations import EXAMPLE_RECEIPT, Body, Operation, System, quoting, verified_response
 from service.platform.plain_data import plain
-from service.platform.randomness import ManualSource
+from service.platform.randomness import ManualSource, RandomSource
 from service.systems.beutelschneider import encounter, odds, rules, schemas, text
 
 MATTHAEUS = {"red": 9, "green": 6, "blue": 0, "white": 5, "black": 0}
@@ -31,26 +35,33 @@ VALIDATE_EXAMPLE = {"name": "Matthäus", "bag": MATTHAEUS}
 
 # --- body -> rules values -----------------------------------------------------------------------
 
-def bag(body: dict) -> rules.Bag:
+def bag(body: Body) -> rules.Bag:
     return rules.Bag.of(body)
 
 
-def contender(body: dict) -> rules.Contender:
+def contender(body: Body) -> rules.Contender:
     return rules.Contender(body["name"], bag(body["bag"]), rules.Ability(body["ability"]),
                            rules.Difficulty(body["difficulty"]), body.get("side"))
 
 
-def injuring(body: dict) -> frozenset[rules.Ability]:
+def injuring(body: Body) -> frozenset[rules.Ability]:
     return frozenset(rules.Ability(value) for value in body["injuring_abilities"])
 
 
-def colours(values: list | None) -> list | None:
+@overload
+def colours(values: Sequence[str]) -> Sequence[rules.Colour]: ...
+@overload
+def colours(values: Sequence[str | None]) -> Sequence[rules.Colour | None]: ...
+@overload
+def colours(values: None) -> None: ...
+def colours(values: Sequence[str | None] | None) -> Sequence[rules.Colour | None] | None:
+    """The colours named by ``values`` (a kept marble, null, stays None)."""
     if values is None:
         return None
     return [None if value is None else rules.Colour(value) for value in values]
 
 
-def recorded(draw: dict) -> tuple[rules.Bag, tuple[rules.Colour, ...]]:
+def recorded(draw: Body) -> tuple[rules.Bag, tuple[rules.Colour, ...]]:
     """The bag and the marbles of a verified draw, refusing one whose choice was already made."""
     try:
         recorded_bag = bag(draw["request"]["bag"])
@@ -66,7 +77,7 @@ def recorded(draw: dict) -> tuple[rules.Bag, tuple[rules.Colour, ...]]:
 
 # --- creation -----------------------------------------------------------------------------------
 
-def validate_bag(body, lang):
+def validate_bag(body: Body, lang: str) -> tuple[rules.BagCheck, str]:
     """Check a starting bag (Charaktererschaffung)
 
     "Ein neuer Charakter ... wird erschaffen, indem ein leerer Beutel mit insgesamt 20 Murmeln gefüllt
@@ -83,7 +94,7 @@ def validate_bag(body, lang):
 
 # --- challenges ---------------------------------------------------------------------------------
 
-def challenge(body, source, lang):
+def challenge(body: Body, source: RandomSource, lang: str) -> tuple[rules.ChallengeResult, str]:
     """Draw for a challenge (Herausforderung)
 
     Draws 3 (easy), 2 (normal) or 1 (hard) marbles at once; success when at least one has the
@@ -97,7 +108,7 @@ def challenge(body, source, lang):
     return result, text.challenge(result, ability, difficulty, body.get("name"), lang)
 
 
-def challenge_odds(body):
+def challenge_odds(body: Body) -> Odds:
     """Exact odds of a challenge
 
     Outcomes `success`, `failure` (no matching marble, not all black) and `unconscious` (ruling 1:
@@ -106,7 +117,7 @@ def challenge_odds(body):
     return odds.challenge(bag(body["bag"]), rules.Ability(body["ability"]), rules.Difficulty(body["difficulty"]))
 
 
-def first_aid(body, source, lang):
+def first_aid(body: Body, source: RandomSource, lang: str) -> tuple[rules.FirstAidResult, str]:
     """Tend a wounded character (Versorgung von Verletzungen)
 
     Ruling 6: a `skill` challenge of the healer (draws from the healer's bag); on a success every
@@ -118,7 +129,7 @@ def first_aid(body, source, lang):
     return result, text.first_aid(result, difficulty, body.get("name"), lang)
 
 
-def first_aid_odds(body):
+def first_aid_odds(body: Body) -> Odds:
     """Exact odds of first aid
 
     Outcomes `success`, `failure`, `unconscious` of the healer's skill challenge; distribution
@@ -129,7 +140,7 @@ def first_aid_odds(body):
 
 # --- contests and combat ------------------------------------------------------------------------
 
-def contest(body, source, lang):
+def contest(body: Body, source: RandomSource, lang: str) -> tuple[rules.ContestResult, str]:
     """Draw for a contest (Auseinandersetzung)
 
     Every participant draws for their own ability and difficulty (in the order given); the
@@ -147,7 +158,7 @@ def contest(body, source, lang):
     return result, text.contest(result, lang)
 
 
-def contest_odds(body):
+def contest_odds(body: Body) -> Odds:
     """Exact odds of a contest
 
     Outcomes `wins:<side>` per side and `tie` (ruling 2; ruling 8: a participant without `side` is a
@@ -159,7 +170,7 @@ def contest_odds(body):
     return odds.contest(tuple(contender(p) for p in body["participants"]))
 
 
-def combat(body, source, lang):
+def combat(body: Body, source: RandomSource, lang: str) -> tuple[rules.CombatResult, str]:
     """One exchange of blows (Schlagabtausch), or an uneven contest
 
     A contest of two (ruling 2) where `ability` defaults to `combat`. Ruling 3: the loser suffers an
@@ -174,7 +185,7 @@ def combat(body, source, lang):
     return result, text.combat(result, lang, injuring(body))
 
 
-def combat_odds(body):
+def combat_odds(body: Body) -> Odds:
     """Exact odds of an exchange of blows
 
     Mutually exclusive outcomes: `injury:<loser>:<severity>` (a win by a side using an injuring ability,
@@ -188,7 +199,7 @@ def combat_odds(body):
 
 # --- injury and death ---------------------------------------------------------------------------
 
-def injury(body, source, lang):
+def injury(body: Body, source: RandomSource, lang: str) -> tuple[rules.InjuryResult, str]:
     """Suffer an injury (Verletzung)
 
     Draws 1 (light), 2 (serious) or 3 (grave) marbles; "Alle gezogenen Murmeln werden vom Spieler
@@ -200,7 +211,7 @@ def injury(body, source, lang):
     return result, text.injury(result, severity, body.get("name"), lang)
 
 
-def injury_odds(body):
+def injury_odds(body: Body) -> Odds:
     """Exact odds of an injury
 
     Distribution `black_after`: black marbles in the bag afterwards (no outcomes).
@@ -208,7 +219,7 @@ def injury_odds(body):
     return odds.injury(bag(body["bag"]), rules.Severity(body["severity"]))
 
 
-def mortal_danger(body, source, lang):
+def mortal_danger(body: Body, source: RandomSource, lang: str) -> tuple[rules.MortalDangerResult, str]:
     """Face mortal danger (Lebensgefahr)
 
     Draws 1 (low), 2 (clear) or 3 (grave) marbles; "Wenn mindestens eine der gezogenen Murmeln
@@ -218,7 +229,7 @@ def mortal_danger(body, source, lang):
     return result, text.mortal_danger(result, body.get("name"), lang)
 
 
-def mortal_danger_odds(body):
+def mortal_danger_odds(body: Body) -> Odds:
     """Exact odds of mortal danger
 
     Outcomes `dies` (at least one black marble drawn) and `survives`.
@@ -228,7 +239,7 @@ def mortal_danger_odds(body):
 
 # --- healing ------------------------------------------------------------------------------------
 
-def healing(body, source, lang):
+def healing(body: Body, source: RandomSource, lang: str) -> tuple[rules.HealingResult, str]:
     """Draw for healing (Heilung)
 
     Draws 1 (poor), 2 (fair) or 3 (good) marbles, or `draws` (e.g. first aid's `healing_draws`).
@@ -243,7 +254,7 @@ def healing(body, source, lang):
     return result, text.healing(result, body.get("name"), lang)
 
 
-def healing_odds(body):
+def healing_odds(body: Body) -> Odds:
     """Exact odds of a healing draw
 
     Distribution `black_drawn` (black marbles that may be replaced, ruling 4); no outcomes.
@@ -251,7 +262,9 @@ def healing_odds(body):
     return odds.healing(bag(body["bag"]), schemas.healing_draws(body))
 
 
-def _apply_example(view, draw_request: dict, manual: list, apply, replacements: list) -> tuple:
+def _apply_example(view: Callable[[Body, RandomSource, str], tuple[rules.HealingResult | rules.ExperienceResult, str]],
+                   draw_request: dict, manual: list, apply: Callable[..., rules.Bag],
+                   replacements: list) -> tuple:
     """A request and response example for an apply operation: a real draw made offline (with a
     placeholder receipt, since a fixed example cannot carry a valid signature) and its result."""
     operation, source = view.__name__, ManualSource(manual)
@@ -272,7 +285,7 @@ HEALING_APPLY_EXAMPLE, HEALING_APPLY_RESPONSE = _apply_example(
     healing, HEALING_EXAMPLE, ["green", "black"], rules.healed, ["red"])
 
 
-def healing_apply(body, lang):
+def healing_apply(body: Body, lang: str) -> tuple[rules.Applied, str]:
     """Apply the healing choices to a signed draw
 
     `draw` is the complete signed `/healing` response. Ruling 4: `replacements` names exactly one
@@ -290,7 +303,7 @@ def healing_apply(body, lang):
 
 # --- experience ---------------------------------------------------------------------------------
 
-def experience(body, source, lang):
+def experience(body: Body, source: RandomSource, lang: str) -> tuple[rules.ExperienceResult, str]:
     """Draw for experience (Erfahrung)
 
     Draws 1 (little), 2 (some) or 3 (much) marbles. Ruling 5: each may be exchanged for a different
@@ -304,7 +317,7 @@ def experience(body, source, lang):
     return result, text.experience(result, amount, body.get("name"), lang)
 
 
-def experience_odds(body):
+def experience_odds(body: Body) -> Odds:
     """Exact odds of an experience draw
 
     Distributions `drawn:<colour>` (how many marbles of each colour are drawn); no outcomes.
@@ -316,7 +329,7 @@ EXPERIENCE_APPLY_EXAMPLE, EXPERIENCE_APPLY_RESPONSE = _apply_example(
     experience, EXPERIENCE_EXAMPLE, ["white", "green", "red"], rules.experienced, ["red", "red", None])
 
 
-def experience_apply(body, lang):
+def experience_apply(body: Body, lang: str) -> tuple[rules.Applied, str]:
     """Apply the experience choices to a signed draw
 
     `draw` is the complete signed `/experience` response. Ruling 5: `replacements` has one entry per
@@ -350,18 +363,18 @@ nach deren Ende"): one mortal-danger draw of each side unconscious at the end. O
 (ruling 9's default). `max_rounds` counts exchanges."""
 
 
-def encounter_sides(body: dict) -> list[encounter.Side]:
+def encounter_sides(body: Body) -> list[encounter.Side]:
     return [encounter.Side(s["name"], bag(s["bag"]), rules.Ability(s["ability"]), rules.Difficulty(s["difficulty"]))
             for s in body["sides"]]
 
 
-def aftermath(body: dict) -> rules.Danger | None:
+def aftermath(body: Body) -> rules.Danger | None:
     danger = body["aftermath"]["mortal_danger"]
     return None if danger is None else rules.Danger(danger)
 
 
 @quoting(ENCOUNTER_RULINGS)
-def encounter_play(body, source, lang):
+def encounter_play(body: Body, source: RandomSource, lang: str) -> tuple[encounter.EncounterResult, str]:
     """Play a whole fight out, exchange by exchange
 
     {rulings}
@@ -375,7 +388,7 @@ def encounter_play(body, source, lang):
 
 
 @quoting(ENCOUNTER_RULINGS)
-def encounter_odds(body):
+def encounter_odds(body: Body) -> Odds:
     """Chances of a whole fight, in float64
 
     {rulings}

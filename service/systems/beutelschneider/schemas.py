@@ -3,6 +3,10 @@ apispec names components by class name across the whole service."""
 
 from __future__ import annotations
 
+import enum
+from collections.abc import Mapping
+from typing import Any
+
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.contract import given
@@ -28,7 +32,7 @@ DIFFICULTIES = [difficulty.value for difficulty in Difficulty]
 MAX_HEALING_DRAWS = 20
 
 
-def _values(enum) -> list[str]:
+def _values(enum: type[enum.Enum]) -> list[str]:
     return [member.value for member in enum]
 
 
@@ -45,7 +49,7 @@ class BeutelBag(StrictSchema):
                 metadata={"description": "Wounds, illness, curses."})
 
     @validates_schema
-    def _marbles_in_limit(self, data, **kwargs):
+    def _marbles_in_limit(self, data: dict[str, Any], **kwargs: Any) -> None:
         """A bag holds at least 1 marble and at most the limit bag_marbles in all."""
         total = sum(data.get(colour, 0) for colour in COLOURS)
         if total < 1:
@@ -82,7 +86,7 @@ class BeutelCreationRules(StrictSchema):
                metadata={"description": "Marbles to spread over red, green and blue."})
 
     @validates_schema
-    def _adds_up(self, data, **kwargs):
+    def _adds_up(self, data: dict[str, Any], **kwargs: Any) -> None:
         """`size` equals `white` + `free`."""
         if data.get("white", 5) + data.get("free", 15) != data.get("size", 20):
             raise ValidationError(say("must equal white + free"), field_name="size")
@@ -101,7 +105,7 @@ class BeutelChallengeRequest(BeutelNamed):
                       metadata={"description": "easy: 3 marbles, normal: 2 (default), hard: 1."})
 
     @validates_schema
-    def _enough_marbles(self, data, **kwargs):
+    def _enough_marbles(self, data: dict[str, Any], **kwargs: Any) -> None:
         """The bag holds at least as many marbles as the difficulty draws."""
         require_marbles(data, Difficulty(data.get("difficulty", "normal")).draws)
 
@@ -112,7 +116,7 @@ class BeutelFirstAidRequest(BeutelNamed):
                       metadata={"description": "easy: 3 marbles, normal: 2 (default), hard: 1."})
 
     @validates_schema
-    def _enough_marbles(self, data, **kwargs):
+    def _enough_marbles(self, data: dict[str, Any], **kwargs: Any) -> None:
         """The bag holds at least as many marbles as the difficulty draws."""
         require_marbles(data, Difficulty(data.get("difficulty", "normal")).draws)
 
@@ -127,7 +131,7 @@ class BeutelParticipant(StrictSchema):
                                          "a side of its own, named by its name."})
 
     @validates_schema
-    def _enough_marbles(self, data, **kwargs):
+    def _enough_marbles(self, data: dict[str, Any], **kwargs: Any) -> None:
         """Each bag holds at least as many marbles as its difficulty draws."""
         require_marbles(data, Difficulty(data.get("difficulty", "normal")).draws)
 
@@ -137,7 +141,7 @@ class BeutelContestRequest(StrictSchema):
                                validate=LengthAtMost("participants", min=2))
 
     @validates_schema
-    def _sides_apart_from_names(self, data, **kwargs):
+    def _sides_apart_from_names(self, data: dict[str, Any], **kwargs: Any) -> None:
         participants = data.get("participants", [])
         alone = {p["name"] for p in participants if not p.get("side")}
         for index, participant in enumerate(participants):
@@ -148,7 +152,7 @@ class BeutelContestRequest(StrictSchema):
                                       field_name="participants")
 
     @validates_schema
-    def _unique_names(self, data, **kwargs):
+    def _unique_names(self, data: dict[str, Any], **kwargs: Any) -> None:
         """Participant names are unique."""
         names = [participant["name"] for participant in data.get("participants", [])]
         for index, name in enumerate(names):
@@ -179,7 +183,7 @@ class BeutelCombatRequest(StrictSchema):
                                  "hervorgerufen werden können\" is the group's decision)."})
 
     @validates_schema
-    def _different_names(self, data, **kwargs):
+    def _different_names(self, data: dict[str, Any], **kwargs: Any) -> None:
         """The defender's name differs from the attacker's."""
         if "attacker" in data and "defender" in data and data["attacker"]["name"] == data["defender"]["name"]:
             raise ValidationError({"name": [say("must differ from the attacker's name")]}, field_name="defender")
@@ -191,7 +195,7 @@ class BeutelInjuryRequest(BeutelNamed):
                     metadata={"description": "light: 1 marble, serious: 2, grave: 3."})
 
     @validates_schema
-    def _enough_marbles(self, data, **kwargs):
+    def _enough_marbles(self, data: dict[str, Any], **kwargs: Any) -> None:
         """The bag holds at least as many marbles as the severity draws."""
         if "severity" in data:
             require_marbles(data, Severity(data["severity"]).draws)
@@ -202,7 +206,7 @@ class BeutelMortalDangerRequest(BeutelNamed):
     danger = Enum(_values(Danger), required=True, metadata={"description": "low: 1 marble, clear: 2, grave: 3."})
 
     @validates_schema
-    def _enough_marbles(self, data, **kwargs):
+    def _enough_marbles(self, data: dict[str, Any], **kwargs: Any) -> None:
         """The bag holds at least as many marbles as the danger draws."""
         if "danger" in data:
             require_marbles(data, Danger(data["danger"]).draws)
@@ -226,14 +230,14 @@ class BeutelHealingRequest(BeutelNamed):
         "requestBody": {"draw": "$response.body", "replacements": []}}}
 
     @validates_schema
-    def _one_amount(self, data, **kwargs):
+    def _one_amount(self, data: dict[str, Any], **kwargs: Any) -> None:
         """Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn."""
         if ("chances" in data) == ("draws" in data):
             raise ValidationError(say("give either chances or draws (exactly one)"), field_name="chances")
         require_marbles(data, healing_draws(data))
 
 
-def healing_draws(body: dict) -> int:
+def healing_draws(body: Mapping[str, Any]) -> int:
     return body["draws"] if "draws" in body else Chances(body["chances"]).draws
 
 
@@ -251,7 +255,7 @@ class BeutelExperienceRequest(BeutelNamed):
                                  "(red, green, blue, white) or null to keep it."})
 
     @validates_schema
-    def _enough_marbles(self, data, **kwargs):
+    def _enough_marbles(self, data: dict[str, Any], **kwargs: Any) -> None:
         """The bag holds at least as many marbles as the amount draws."""
         if "amount" in data:
             require_marbles(data, Amount(data["amount"]).draws)
@@ -314,7 +318,7 @@ class BeutelEncounterRequest(EncounterFields):
                               metadata={"description": "What follows the fight (E5)."})
 
     @validates_schema
-    def _sides_fit(self, data, **kwargs):
+    def _sides_fit(self, data: dict[str, Any], **kwargs: Any) -> None:
         sides = data.get("sides") or []
         if len(sides) == 2 and sides[0]["name"] == sides[1]["name"]:
             raise ValidationError({1: {"name": ["must differ from the first side's name"]}}, field_name="sides")

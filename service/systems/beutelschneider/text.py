@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from service.platform.catalogs import Catalog, marked, translations
 from service.platform.phrases import number
+from service.systems.beutelschneider.encounter import EncounterResult
 from service.systems.beutelschneider.rules import (
     Ability,
     Amount,
@@ -286,10 +287,10 @@ def applied(kind: str, before: Bag, after: Bag, lang: str) -> str:
     return t.gettext("Experience applied: the bag held %(before)s, now %(after)s.") % values
 
 
-def encounter(result, lang: str) -> str:
+def encounter(result: EncounterResult, lang: str) -> str:
     """"Legionär wins after 6 exchanges; Affenmensch is unconscious." plus the aftermath draws."""
     t = translations(lang)
-    values = {"count": result.exchanges}
+    values: dict[str, object] = {"count": result.exchanges}
     fallen = [side.name for side in result.end if side.unconscious]
     if result.outcome == "both_out":
         line = t.ngettext("After %(count)d exchange both fall unconscious.",

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from service.platform.limits import encounter_precision
-from service.platform.operations import Operation, System
+from service.platform.odds import Odds
+from service.platform.operations import Body, Operation, System
 from service.platform.plain_data import plain
+from service.platform.randomness import RandomSource
 from service.systems.malmsturm import encounter as encounters
 from service.systems.malmsturm import odds, rules, schemas, text
 
@@ -21,22 +23,22 @@ ATTACK_EXAMPLE = {
 }
 
 
-def contender(side: dict) -> rules.Contender:
+def contender(side: Body) -> rules.Contender:
     return rules.Contender(side["skill"], side["modifier"], side.get("name"))
 
 
-def attacker(body: dict) -> rules.Attacker:
+def attacker(body: Body) -> rules.Attacker:
     side = body["attacker"]
     return rules.Attacker(side["skill"], rules.AttackType(side["attack"]), side["modifier"], side.get("name"))
 
 
-def defender(body: dict) -> rules.Defender:
+def defender(body: Body) -> rules.Defender:
     side = body["defender"]
     stress = rules.Stress(**{name: rules.StressTrack(**track) for name, track in side["stress"].items()})
     return rules.Defender(side["skill"], stress, side["consequences"], side["modifier"], side.get("name"))
 
 
-def ladder(lang):
+def ladder(lang: str) -> tuple[rules.LadderResult, str]:
     """The ladder (Stufenleiter) with its labels
 
     Ruling 1: −4 hoffnungslos, −3 erbärmlich, −2 dilettantisch, −1 unterdurchschnittlich, 0 mäßig,
@@ -49,7 +51,7 @@ def ladder(lang):
     return result, text.ladder(result, lang)
 
 
-def action(body, source, lang):
+def action(body: Body, source: RandomSource, lang: str) -> tuple[rules.ActionResult, str]:
     """Roll a simple action (Einfache Aktion)
 
     Total = skill + modifier + 4dF (`dice` dF: 1..8, "meistens 4", ruling 7), read on the ladder
@@ -62,7 +64,7 @@ def action(body, source, lang):
     return result, text.action(result, body["difficulty"], lang)
 
 
-def action_odds(body):
+def action_odds(body: Body) -> Odds:
     """Exact odds of a simple action
 
     Outcomes `success` (total ≥ difficulty, ruling 2) and `failure`; distributions `shifts` (0 on a
@@ -71,7 +73,7 @@ def action_odds(body):
     return odds.action(body["skill"], body["difficulty"], modifier=body["modifier"], dice=body["dice"])
 
 
-def contest(body, source, lang):
+def contest(body: Body, source: RandomSource, lang: str) -> tuple[rules.ContestResult, str]:
     """Roll a contest (Wettstreit)
 
     Each side rolls skill + modifier + 4dF (a first, then b; `dice` dF instead of four, ruling 7).
@@ -82,7 +84,7 @@ def contest(body, source, lang):
     return result, text.contest(result, lang)
 
 
-def contest_odds(body):
+def contest_odds(body: Body) -> Odds:
     """Exact odds of a contest
 
     Outcomes `a`, `b` (a total at least one step above the other's, ruling 3) and `tie`; distribution
@@ -91,7 +93,7 @@ def contest_odds(body):
     return odds.contest(contender(body["a"]), contender(body["b"]), dice=body["dice"])
 
 
-def initiative(body, source, lang):
+def initiative(body: Body, source: RandomSource, lang: str) -> tuple[rules.InitiativeResult, str]:
     """Roll the order of a conflict (Reihenfolge)
 
     "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt." Ruling 4: each participant rolls
@@ -107,7 +109,7 @@ def initiative(body, source, lang):
     return result, text.initiative(result, lang)
 
 
-def initiative_odds(body):
+def initiative_odds(body: Body) -> Odds:
     """Exact odds of the order of a conflict
 
     One outcome `first:<name>` per participant: the probability of acting first under ruling 4
@@ -118,7 +120,7 @@ def initiative_odds(body):
                            dice=body["dice"])
 
 
-def attack(body, source, lang):
+def attack(body: Body, source: RandomSource, lang: str) -> tuple[rules.AttackResult, str]:
     """Roll an attack in a conflict (Angriff)
 
     The attacker rolls skill + modifier + 4dF, then the defender. Ruling 5: a hit when the attacker's
@@ -150,7 +152,7 @@ def attack(body, source, lang):
     return result, text.attack(result, lang)
 
 
-def attack_odds(body):
+def attack_odds(body: Body) -> Odds:
     """Exact odds of an attack
 
     Mutually exclusive outcomes (ruling 5): `taken_out` (the defender is out after the attack),
@@ -176,7 +178,7 @@ ENCOUNTER_EXAMPLE = {
     "policy": {"targeting": "focus", "concede_at_consequences": {}, "defend": True},
 }
 
-def conflict(body: dict) -> encounters.Conflict:
+def conflict(body: Body) -> encounters.Conflict:
     sides = body["sides"]
     members = []
     for side_index, side in enumerate(sides):
@@ -195,7 +197,7 @@ def conflict(body: dict) -> encounters.Conflict:
         defend=policy["defend"], dice=body["dice"])
 
 
-def encounter_roll(body, source, lang):
+def encounter_roll(body: Body, source: RandomSource, lang: str) -> tuple[encounters.EncounterResult, str]:
     """Play out a whole conflict (Konflikt), turn by turn
 
     The body of `malmsturm.encounter.odds` (its `curve_rounds` and `exact` are ignored). With `order:
@@ -228,7 +230,7 @@ def encounter_roll(body, source, lang):
     return result, text.encounter(result, lang)
 
 
-def encounter_odds(body):
+def encounter_odds(body: Body) -> Odds:
     """Exact odds of a whole conflict (Konflikt)
 
     Outcomes `wins:<side>` for each side, `stalemate` (E4) and, with `max_rounds`, `undecided`;

@@ -7,6 +7,7 @@ Spektrum von -4 bis +4 um das Ausgangsniveau."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
@@ -207,7 +208,7 @@ def initiative(participants: list[Participant], source: RandomSource, *,
     ])
 
 
-def _groups(ranked: list[int], key) -> list[list[int]]:
+def _groups(ranked: list[int], key: Callable[[int], object]) -> list[list[int]]:
     """Consecutive runs of equal ``key`` in an already ranked list."""
     groups: list[list[int]] = []
     for index in ranked:

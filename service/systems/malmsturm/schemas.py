@@ -3,6 +3,9 @@ class name)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.contract import given
@@ -23,14 +26,18 @@ LEVEL_MIN, LEVEL_MAX = -10, 20
 MAX_STRESS = 100
 
 
+_T = TypeVar("_T")
+
+
 class LadderRange(validate.Range):
     """Skills, difficulties and modifiers near the ladder (−4..+6, open ends); far beyond it a value
     is a typo, not a character, so it is refused with a message saying why."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(min=LEVEL_MIN, max=LEVEL_MAX)
 
-    def __call__(self, value):
+    def __call__(self, value: _T) -> _T:
+        assert isinstance(value, int), "LadderRange validates Int fields"  # Range's signature takes any value
         if not LEVEL_MIN <= value <= LEVEL_MAX:
             raise ValidationError(say(
                 "must be between %(min)s and +%(max)s: the ladder runs from −4 (hoffnungslos) to +6 "
@@ -39,7 +46,7 @@ class LadderRange(validate.Range):
         return value
 
 
-def Level(description: str, **kwargs) -> Int:
+def Level(description: str, **kwargs: Any) -> Int:
     return Int(validate=LadderRange(), metadata={"description": description}, **kwargs)
 
 
@@ -85,7 +92,7 @@ class MalmInitiativeRequest(StrictSchema):
     dice = Dice()
 
     @validates_schema
-    def _unique_names(self, data, **kwargs):
+    def _unique_names(self, data: dict[str, Any], **kwargs: Any) -> None:
         """Participant names are unique."""
         seen: set[str] = set()
         for index, participant in enumerate(data.get("participants", [])):
@@ -102,7 +109,7 @@ class MalmStressTrackSchema(StrictSchema):
               metadata={"description": "Size of the track; it refills to this after a consequence."})
 
     @validates_schema
-    def _current_within_max(self, data, **kwargs):
+    def _current_within_max(self, data: dict[str, Any], **kwargs: Any) -> None:
         """A track's `current` stress is at most its `max`."""
         if "current" in data and "max" in data and data["current"] > data["max"]:
             raise ValidationError(say("must be at most max (%(max)s)", max=data["max"]), field_name="current")
@@ -152,7 +159,7 @@ class MalmAttackRequest(StrictSchema):
                                                   "difficulty": {"enum": [0, None]}}}},)
 
     @validates_schema
-    def _defense_fits(self, data, **kwargs):
+    def _defense_fits(self, data: dict[str, Any], **kwargs: Any) -> None:
         """A defender who defends needs a `skill`; `difficulty` only with `defend: false`."""
         if data.get("defend", True) and (data.get("defender") or {}).get("skill", 0) is None:
             raise ValidationError({"defender": {"skill": [say("a defender who defends needs a skill (or set "
@@ -184,7 +191,7 @@ INITIATIVE = "initiative"
 class MalmOrderField(fields.Field):
     """``initiative`` (1 v 1: the order is rolled, E1) or every member's name once, in order of action."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         # null: not given (StrictSchema), so the default `initiative`
         metadata = {"anyOf": [{"type": "string", "enum": [INITIATIVE]},
                               {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 64},
@@ -193,7 +200,8 @@ class MalmOrderField(fields.Field):
         metadata.update(kwargs.pop("metadata", {}))
         super().__init__(metadata=metadata, **kwargs)
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: object, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> str | list[str]:
         if value == INITIATIVE:
             return value
         if (not isinstance(value, list) or len(value) > 2 * ENCOUNTER_MAX_MEMBERS
@@ -209,7 +217,7 @@ class MalmEncounterTrackSchema(StrictSchema):
               metadata={"description": f"Size of the track, 1..{ENCOUNTER_MAX_STRESS}."})
 
     @validates_schema
-    def _current_within_max(self, data, **kwargs):
+    def _current_within_max(self, data: dict[str, Any], **kwargs: Any) -> None:
         if "current" in data and "max" in data and data["current"] > data["max"]:
             raise ValidationError(say("must be at most max (%(max)s)", max=data["max"]), field_name="current")
 
@@ -275,7 +283,7 @@ class MalmEncounterRequest(EncounterFields):
     dice = Dice()
 
     @validates_schema
-    def _consistent(self, data, **kwargs):
+    def _consistent(self, data: dict[str, Any], **kwargs: Any) -> None:
         sides = data.get("sides") or []
         if len(sides) != 2:
             return

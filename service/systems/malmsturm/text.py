@@ -4,6 +4,7 @@ the catalogs (``service/locale``), counts use the catalog's plural forms."""
 from __future__ import annotations
 
 from service.platform.catalogs import Catalog, translations
+from service.systems.malmsturm.encounter import EncounterResult
 from service.systems.malmsturm.rules import (
     ActionResult,
     AttackResult,
@@ -137,7 +138,7 @@ def _attack_outcome(result: AttackResult, defender: str, t: Catalog) -> list[str
 
 # --- encounters -----------------------------------------------------------------------------------
 
-def encounter(result, lang: str) -> str:
+def encounter(result: EncounterResult, lang: str) -> str:
     """"Victory for Helden after 6 rounds; Alrik takes a consequence." – the outcome, then what the
     conflict cost each member (``result``: encounter.EncounterResult)."""
     t = translations(lang)

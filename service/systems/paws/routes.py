@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from service.platform.limits import encounter_precision
-from service.platform.operations import Operation, System
+from service.platform.odds import Odds
+from service.platform.operations import Body, Operation, System
+from service.platform.randomness import RandomSource
 from service.systems.paws import encounter as encounters
 from service.systems.paws import odds, rules, schemas, text
 
@@ -22,11 +24,11 @@ CHARACTER_EXAMPLE = {
 }
 
 
-def pool(body: dict) -> rules.Pool:
+def pool(body: Body) -> rules.Pool:
     return schemas.to_pool(body)
 
 
-def test(body, source, lang):
+def test(body: Body, source: RandomSource, lang: str) -> tuple[rules.TestResult, str]:
     """Roll a test (Probe)
 
     Dice = rank, -1 for a `fallback` trait, +1 for a `specialized` one, +1 per active advantage and per
@@ -45,7 +47,7 @@ def test(body, source, lang):
     return result, text.test(result, body.get("name"), lang)
 
 
-def test_odds(body):
+def test_odds(body: Body) -> Odds:
     """Exact odds of a test
 
     Outcomes `success`, `failure` (no success, no catastrophe) and `catastrophe` (every die 1 and no
@@ -56,7 +58,7 @@ def test_odds(body):
     return odds.test(pool(body))
 
 
-def comparison(body, source, lang):
+def comparison(body: Body, source: RandomSource, lang: str) -> tuple[rules.ComparisonResult, str]:
     """Roll a comparison (Vergleich)
 
     a rolls, then b (pools as in `paws.test`). Ruling 4: the side with more successes wins; the loser's
@@ -77,7 +79,7 @@ def comparison(body, source, lang):
     return result, text.comparison(result, lang)
 
 
-def comparison_odds(body):
+def comparison_odds(body: Body) -> Odds:
     """Exact odds of a comparison
 
     Outcomes `a`, `b` and `tie` after the loser's rescue dice (in defense mode `b` is always 0);
@@ -90,7 +92,7 @@ def comparison_odds(body):
     return odds.comparison(pool(body["a"]), pool(body["b"]), mode=rules.Mode(body["mode"]))
 
 
-def rescue(body, source, lang):
+def rescue(body: Body, source: RandomSource, lang: str) -> tuple[rules.RescueResult, str]:
     """Roll the group's rescue dice (Rettungswürfel)
 
     The one-shot rescue dice every player starts with: each is rolled once and spent; each success
@@ -100,7 +102,7 @@ def rescue(body, source, lang):
     return result, text.rescue(result, lang)
 
 
-def rescue_odds(body):
+def rescue_odds(body: Body) -> Odds:
     """Exact odds of the group's rescue dice
 
     Distribution `successes`; outcomes `success` (at least one success) and `failure` (none).
@@ -108,7 +110,7 @@ def rescue_odds(body):
     return odds.rescue(body["dice"])
 
 
-def validate_character(body, lang):
+def validate_character(body: Body, lang: str) -> tuple[text.CharacterResult, str]:
     """Validate a character (Potenzial und Macht)
 
     Ruling 6: every trait has rank >= 1 (a rank 0 is refused with 422) and <= potential; good ranks
@@ -139,14 +141,14 @@ ENCOUNTER_EXAMPLE = {
 }
 
 
-def duel(body: dict) -> encounters.Duel:
+def duel(body: Body) -> encounters.Duel:
     rescue = body["one_shot_rescue"]
     return encounters.Duel(*(encounters.Fighter(schemas.to_pool(body[side]), body[side]["out_at_wounds"],
                                                 body[side]["give_up_at_wounds"], rescue[side])
                              for side in ("a", "b")))
 
 
-def encounter_roll(body, source, lang):
+def encounter_roll(body: Body, source: RandomSource, lang: str) -> tuple[encounters.EncounterResult, str]:
     """Play out a whole duel (Zweikampf), round by round
 
     The body of `paws.encounter.odds` (its `curve_rounds` and `exact` are ignored). Every round is one
@@ -172,7 +174,7 @@ def encounter_roll(body, source, lang):
     return result, text.encounter(result, names, lang)
 
 
-def encounter_odds(body):
+def encounter_odds(body: Body) -> Odds:
     """Exact odds of a whole duel (Zweikampf)
 
     Outcomes `wins:a`, `wins:b` (and `stalemate`, with `max_rounds` also `undecided`); distributions

@@ -4,6 +4,9 @@ here are called ``...Body`` and results ``...ResultSchema``."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
@@ -28,12 +31,12 @@ class PawsAdvantageField(fields.String):
     """``active``, ``passive`` or null. Anything else, a list of two advantages in particular, is
     refused with the one-advantage-per-category rule, so the message tells the client why."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(allow_none=True, load_default=None,
                          validate=validate.OneOf([kind.value for kind in Advantage], error=ONE_ADVANTAGE),
                          **kwargs)
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: object, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> str:
         if not isinstance(value, str):
             raise ValidationError(ONE_ADVANTAGE)
         return super()._deserialize(value, attr, data, **kwargs)
@@ -70,7 +73,7 @@ class PawsPoolSchema(StrictSchema):
                                                 "\"Gegner schwächen\" (\"einen Abzug von einem Würfel\"); not wounds."})
 
     @validates_schema
-    def _pool_fits(self, data, **kwargs):
+    def _pool_fits(self, data: dict[str, Any], **kwargs: Any) -> None:
         """The pool's dice and rescue dice, added up, stay within the limit pool_dice."""
         if not {"rank", "advantages"} <= data.keys():
             return  # a field error is reported already
@@ -89,7 +92,7 @@ def _check(actual: int, what: Message, field: str) -> None:
                                      actual, what=what, problem=error.messages[0])], field_name=field) from error
 
 
-def to_pool(data: dict) -> Pool:
+def to_pool(data: Mapping[str, Any]) -> Pool:
     """The loaded pool body as the rules' ``Pool``."""
     advantages = data.get("advantages") or {}
     return Pool(
@@ -149,7 +152,7 @@ class PawsCharacterBody(StrictSchema):
                          validate=validate.Length(max=MAX_TRAITS))
 
     @validates_schema
-    def _categories_known(self, data, **kwargs):
+    def _categories_known(self, data: dict[str, Any], **kwargs: Any) -> None:
         """Category names are unique, and a trait's `category` is one of `categories`."""
         names = [category["name"] for category in data.get("categories", [])]
         errors: dict = {}

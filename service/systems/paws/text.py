@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from service.platform.catalogs import Catalog, translations
 from service.platform.phrases import capitalized, faces, number, possessive, spoken_by, successes
+from service.systems.paws.encounter import EncounterResult
 from service.systems.paws.rules import (
     GM,
     MEASURED_POTENTIAL,
@@ -242,7 +243,7 @@ def character(result: CharacterResult, power: int, lang: str) -> str:
 
 # --- encounters ---------------------------------------------------------------------------------
 
-def encounter(result, names: dict[str, str], lang: str) -> str:
+def encounter(result: EncounterResult, names: dict[str, str], lang: str) -> str:
     """"Victory for Ryan after 3 rounds; Jack is out of the fight (2 wounds)." – the outcome, then
     what the duel cost each side (``result``: encounter.EncounterResult; ``names``: a and b as named)."""
     t = translations(lang)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from service.platform.limits import encounter_precision
-from service.platform.operations import Operation, System, quoting
+from service.platform.odds import Odds
+from service.platform.operations import Body, Operation, System, quoting
+from service.platform.randomness import RandomSource
 from service.systems.proben import encounter, odds, rules, schemas, text
 
 POOL_EXAMPLE = {"name": "Alrik", "attribute": 3, "skill": 1, "advantages": 0, "disadvantages": 0}
@@ -15,15 +17,15 @@ EXTENDED_EXAMPLE = {**POOL_EXAMPLE, "required": 4, "interval": {"amount": 1, "un
 POOL_FIELDS = ("attribute", "skill", "skill_dice", "advantages", "disadvantages", "name")
 
 
-def pool(body: dict) -> rules.Pool:
+def pool(body: Body) -> rules.Pool:
     return rules.Pool(**{key: body[key] for key in POOL_FIELDS if key in body})
 
 
-def rule(body: dict) -> rules.SuccessRule:
+def rule(body: Body) -> rules.SuccessRule:
     return rules.SuccessRule(body["success_rule"])
 
 
-def test(body, source, lang):
+def test(body: Body, source: RandomSource, lang: str) -> tuple[rules.TestResult, str]:
     """Roll a simple test (Einfache Probe)
 
     Dice = attribute + skill_dice (0..skill, default skill) + advantages - disadvantages; each die
@@ -38,7 +40,7 @@ def test(body, source, lang):
     return result, text.test(result, body["difficulty"], body.get("name"), lang, body["attempt"])
 
 
-def test_odds(body):
+def test_odds(body: Body) -> Odds:
     """Exact odds of a simple test
 
     Outcomes `success`, `partial` (at least one success, not enough), `failure` (no success), and
@@ -47,7 +49,7 @@ def test_odds(body):
     return odds.test(pool(body), body["difficulty"], attempt=body["attempt"], rule=rule(body))
 
 
-def opposed(body, source, lang):
+def opposed(body: Body, source: RandomSource, lang: str) -> tuple[rules.OpposedResult, str]:
     """Roll an opposed test (Vergleichende Probe)
 
     Both sides roll their pool; more successes wins (`decided_by: successes`). Ruling 4: equal
@@ -59,7 +61,7 @@ def opposed(body, source, lang):
     return result, text.opposed(result, body["a"].get("name"), body["b"].get("name"), lang)
 
 
-def opposed_odds(body):
+def opposed_odds(body: Body) -> Odds:
     """Exact odds of an opposed test
 
     Outcomes `a`, `b`, `tie`, including re-rolls of equal rounds (at most 20) per ruling 4.
@@ -67,7 +69,7 @@ def opposed_odds(body):
     return odds.opposed(pool(body["a"]), pool(body["b"]), allow_tie=body["allow_tie"])
 
 
-def cooperation(body, source, lang):
+def cooperation(body: Body, source: RandomSource, lang: str) -> tuple[rules.CooperationResult, str]:
     """Roll a cooperation (Zusammenarbeiten)
 
     Ruling 5: every helper rolls the same test first; each helper with at least one success gives the
@@ -78,7 +80,7 @@ def cooperation(body, source, lang):
     return result, text.cooperation(result, body["difficulty"], body["leader"].get("name"), lang)
 
 
-def cooperation_odds(body):
+def cooperation_odds(body: Body) -> Odds:
     """Exact odds of a cooperation
 
     Outcomes of the leader's test (`success`, `partial`, `failure`) over every number of helpers who
@@ -88,7 +90,7 @@ def cooperation_odds(body):
                             body["difficulty"], rule=rule(body))
 
 
-def extended(body, source, lang):
+def extended(body: Body, source: RandomSource, lang: str) -> tuple[rules.ExtendedResult, str]:
     """Roll an extended test (Erweiterte Probe)
 
     Ruling 6: the first roll uses the full pool, each further roll one die fewer; the test succeeds
@@ -100,7 +102,7 @@ def extended(body, source, lang):
     return result, text.extended(result, body["required"], body.get("name"), lang)
 
 
-def extended_odds(body):
+def extended_odds(body: Body) -> Odds:
     """Exact odds of an extended test
 
     Outcomes `success`, `failure`; distribution `rolls_used` (a failure uses every roll).
@@ -125,14 +127,14 @@ attempt of the step (the next test's difficulty is the step's less those carried
 same `success_rule`. `max_rounds` counts attempts."""
 
 
-def chain(body: dict) -> encounter.Chain:
+def chain(body: Body) -> encounter.Chain:
     steps = tuple(encounter.Step(pool(step["pool"]), step["difficulty"], step["max_attempts"])
                   for step in body["steps"])
     return encounter.Chain(steps, rule(body), body["carry_partial"])
 
 
 @quoting(ENCOUNTER_RULINGS)
-def encounter_play(body, source, lang):
+def encounter_play(body: Body, source: RandomSource, lang: str) -> tuple[encounter.EncounterResult, str]:
     """Play a chain of tests out, attempt by attempt
 
     {rulings}
@@ -146,7 +148,7 @@ def encounter_play(body, source, lang):
 
 
 @quoting(ENCOUNTER_RULINGS)
-def encounter_odds(body):
+def encounter_odds(body: Body) -> Odds:
     """Exact odds of a chain of tests
 
     {rulings}

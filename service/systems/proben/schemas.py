@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
 from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
@@ -28,7 +30,7 @@ class ProbenPool(StrictSchema):
                         metadata={"description": "Nachteile: -1 die each."})
 
     @validates_schema
-    def _pool_fits(self, data, **kwargs):
+    def _pool_fits(self, data: dict[str, Any], **kwargs: Any) -> None:
         """`skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice."""
         skill = data.get("skill", 0)
         skill_dice = data.get("skill_dice", skill)
@@ -41,7 +43,7 @@ class ProbenPool(StrictSchema):
                                   field_name="_schema") from error
 
     @post_load
-    def _default_skill_dice(self, data, **kwargs):
+    def _default_skill_dice(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         data.setdefault("skill_dice", data["skill"])
         return data
 
@@ -76,7 +78,7 @@ class ProbenCooperationRequest(StrictSchema):
     success_rule = Enum([rule.value for rule in SuccessRule], load_default=SuccessRule.MEET.value)
 
     @validates_schema
-    def _leader_fits(self, data, **kwargs):
+    def _leader_fits(self, data: dict[str, Any], **kwargs: Any) -> None:
         """The leader's dice plus one per helper stay within the limit pool_dice."""
         # Every helper may add one die to the leader's pool.
         leader = data.get("leader")

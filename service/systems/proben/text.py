@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from service.platform.catalogs import Catalog, marked, translations
 from service.platform.phrases import faces, number, spoken_by, successes
+from service.systems.proben.encounter import EncounterResult
 from service.systems.proben.rules import CooperationResult, ExtendedResult, OpposedResult, Outcome, TestResult
 
 # Ruling 7: the text's names of the difficulties ("Einfach", "Standard", "Fordernd", "Schwer": 4 and more).
@@ -143,7 +144,7 @@ def duration(amount: int, unit: str, t: Catalog) -> str:
     return f"{amount} {unit}"
 
 
-def encounter(result, lang: str) -> str:
+def encounter(result: EncounterResult, lang: str) -> str:
     """"The chain of tests succeeds after 4 attempts." / "... fails at step 2 after 5 attempts."."""
     t = translations(lang)
     count = len(result.steps)

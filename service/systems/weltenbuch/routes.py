@@ -5,9 +5,10 @@ from __future__ import annotations
 from service.platform.errors import ReceiptError
 from service.platform.limits import encounter_precision
 from service.platform.messages import say
-from service.platform.operations import EXAMPLE_RECEIPT, Operation, System, quoting, verified_response
+from service.platform.odds import Odds
+from service.platform.operations import EXAMPLE_RECEIPT, Body, Operation, System, quoting, verified_response
 from service.platform.plain_data import plain
-from service.platform.randomness import ManualSource
+from service.platform.randomness import ManualSource, RandomSource
 from service.systems.weltenbuch import encounter, odds, rules, schemas, text
 
 CONFLICT_EXAMPLE = {
@@ -37,11 +38,11 @@ NARRATION_EXAMPLE = {
 RESURRECTION_EXAMPLE = {"gods": ["Alvar", "Belra", "Cyrus", "Dunja", "Eldor", "Fenna", "Garm", "Hesta"]}
 
 
-def parties(body: dict) -> list[rules.Party]:
+def parties(body: Body) -> list[rules.Party]:
     return [rules.Party(party["name"], tuple(member(m) for m in party["members"])) for party in body["parties"]]
 
 
-def member(body: dict) -> rules.Member:
+def member(body: Body) -> rules.Member:
     return rules.Member(name=body["name"], role=rules.Role(body["role"]), profile=body["profile"],
                         seat=body.get("seat"), equipment_bonuses=tuple(body["equipment_bonuses"]),
                         magic_bonus=body["magic_bonus"], situation_bonus=body["situation_bonus"],
@@ -59,7 +60,7 @@ def rolled_members(document: dict) -> list[rules.RolledMember]:
                                                   error=str(error))) from error
 
 
-def conflict(body, source, lang):
+def conflict(body: Body, source: RandomSource, lang: str) -> tuple[rules.ConflictResult, str]:
     """Roll a conflict scene (Konfliktszene)
 
     Every member rolls profile + the single largest equipment bonus (it may be negative) + magic bonus +
@@ -80,7 +81,7 @@ def conflict(body, source, lang):
     return result, text.conflict(result, lang)
 
 
-def conflict_odds(body):
+def conflict_odds(body: Body) -> Odds:
     """Exact odds of a conflict scene
 
     Half the faces of an even-sided die are even, so each party's successes are Binomial(its dice, 1/2)
@@ -138,7 +139,7 @@ NARRATION_RESPONSE_EXAMPLE = {
 }
 
 
-def narration(body, lang):
+def narration(body: Body, lang: str) -> tuple[rules.NarrationResult, str]:
     """Apply the dice spent in the narration (Was genau ist geschehen?)
 
     Takes the complete signed `weltenbuch.conflict` response (`conflict`, its receipt must verify and
@@ -167,7 +168,7 @@ def narration(body, lang):
     return result, text.narration(result, lang)
 
 
-def resurrection(body, source, lang):
+def resurrection(body: Body, source: RandomSource, lang: str) -> tuple[rules.ResurrectionResult, str]:
     """Find the god who brought a character back (Wiederauferstehung)
 
     Ruling 6: one of the eight gods, by a d8 (`god` 1..8). When the table gives its eight `gods`
@@ -177,7 +178,7 @@ def resurrection(body, source, lang):
     return result, text.resurrection(result, lang)
 
 
-def resurrection_odds(body):
+def resurrection_odds(body: Body) -> Odds:
     """Exact odds of a resurrection
 
     Outcomes `god:1` .. `god:8`, 1/8 each (ruling 6); distribution `god`.
@@ -203,7 +204,7 @@ Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a 
 prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round."""
 
 
-def scene(body: dict) -> encounter.Scene:
+def scene(body: Body) -> encounter.Scene:
     first, second = parties(body)
     toughness = {name: rules.Toughness(**value) for name, value in body["toughness"].items()}
     return encounter.Scene((first, second), toughness, body["policy"]["targeting"],
@@ -211,7 +212,7 @@ def scene(body: dict) -> encounter.Scene:
 
 
 @quoting(ENCOUNTER_RULINGS)
-def encounter_play(body, source, lang):
+def encounter_play(body: Body, source: RandomSource, lang: str) -> tuple[encounter.EncounterResult, str]:
     """Play a conflict scene out: the roll and the policy's narration
 
     {rulings}
@@ -225,7 +226,7 @@ def encounter_play(body, source, lang):
 
 
 @quoting(ENCOUNTER_RULINGS)
-def encounter_odds(body):
+def encounter_odds(body: Body) -> Odds:
     """Exact odds of a conflict scene and its consequences
 
     {rulings}

@@ -3,6 +3,9 @@ components by class name, and names must be unique across the service."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable
+from typing import Any, TypeVar
+
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.contract import given, not_given
@@ -47,7 +50,7 @@ class WeltenMemberSchema(StrictSchema):
                           "else": {"properties": {"seat": {"type": "null"}, "hero_points": {"enum": [0, None]}}}},)
 
     @validates_schema
-    def _fits_role(self, data, **kwargs):
+    def _fits_role(self, data: dict[str, Any], **kwargs: Any) -> None:
         """A player needs a `seat`; npcs and obstacles have none and spend no hero points."""
         role = data.get("role")
         if role == Role.PLAYER and "seat" not in data:
@@ -60,7 +63,7 @@ class WeltenMemberSchema(StrictSchema):
                 raise ValidationError(say("only players spend hero points"), field_name="hero_points")
 
     @validates_schema
-    def _pool_fits(self, data, **kwargs):
+    def _pool_fits(self, data: dict[str, Any], **kwargs: Any) -> None:
         """profile + bonuses + 2 per hero point stay within the limit pool_dice."""
         # rules.pool is the one formula; the docstring above is written into openapi.yaml.
         dice = rules.pool(data.get("profile", 0), data.get("equipment_bonuses", ()), data.get("magic_bonus", 0),
@@ -78,7 +81,10 @@ class WeltenPartySchema(StrictSchema):
                           validate=LengthAtMost("participants", min=1))
 
 
-def _duplicates(values) -> set:
+_Value = TypeVar("_Value", bound=Hashable)
+
+
+def _duplicates(values: Iterable[_Value]) -> set[_Value]:
     seen: set = set()
     repeated: set = set()
     for value in values:
@@ -101,14 +107,14 @@ class WeltenConflictRequest(StrictSchema):
                           validate=LengthAtMost("parties", min=2))
 
     @validates_schema
-    def _even_die(self, data, **kwargs):
+    def _even_die(self, data: dict[str, Any], **kwargs: Any) -> None:
         """The die has an even number of sides."""
         if data.get("die", DEFAULT_DIE) % 2:
             raise ValidationError(say("must have an even number of sides (“beliebige Würfel mit einer geraden "
                                       "Seitenzahl”)"), field_name="die")
 
     @validates_schema
-    def _unique(self, data, **kwargs):
+    def _unique(self, data: dict[str, Any], **kwargs: Any) -> None:
         """Party names, member names and players' seats are unique across the conflict."""
         parties = data.get("parties") or []
         errors: dict = {}
@@ -151,7 +157,7 @@ class WeltenToughnessSchema(StrictSchema):
                     metadata={"description": "Toughness of equipment in use; lowered first."})
 
     @validates_schema
-    def _current_within_max(self, data, **kwargs):
+    def _current_within_max(self, data: dict[str, Any], **kwargs: Any) -> None:
         """`current` toughness is at most `max`."""
         if data.get("current", 0) > data.get("max", MAX_TOUGHNESS):
             raise ValidationError(say("must be at most max"), field_name="current")
@@ -175,7 +181,7 @@ class WeltenSpendSchema(StrictSchema):
                           "then": not_given("die"), "else": given("die")},)
 
     @validates_schema
-    def _die_or_hero_point(self, data, **kwargs):
+    def _die_or_hero_point(self, data: dict[str, Any], **kwargs: Any) -> None:
         """A hero point entry has no `die` or `target`; any other entry names its `die`."""
         if data.get("hero_point"):
             for field in ("die", "target"):
@@ -259,7 +265,7 @@ class WeltenEncounterRequest(WeltenConflictRequest, EncounterFields):
                                                                         "hold_hero_points": {}})
 
     @validates_schema
-    def _members_known(self, data, **kwargs):
+    def _members_known(self, data: dict[str, Any], **kwargs: Any) -> None:
         members = {m["name"]: m for party in data.get("parties") or [] for m in party["members"]}
         toughness = data.get("toughness") or {}
         for name in members:

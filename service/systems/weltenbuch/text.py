@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from service.platform.catalogs import Catalog, marked, translations
 from service.platform.phrases import capitalized
+from service.systems.weltenbuch.encounter import EncounterResult
 from service.systems.weltenbuch.rules import Actor, ConflictResult, NarrationResult, ResurrectionResult, Turn
 
 
@@ -83,7 +84,7 @@ def resurrection(result: ResurrectionResult, lang: str) -> str:
         "roll": result.god, "god": god}
 
 
-def encounter(result, lang: str) -> str:
+def encounter(result: EncounterResult, lang: str) -> str:
     """"The Heroes win the scene; Toran takes a consequence." (the issue's example line, per party)."""
     t = translations(lang)
     if result.outcome.startswith("wins:"):
