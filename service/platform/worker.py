@@ -180,7 +180,7 @@ def requested_path(exc: BaseException) -> str:
     return (_path_in_line(start) if start is not None else None) or "/"
 
 
-def refused_language(req, exc: BaseException) -> str:
+def refused_language(req: http_message.Request | None, exc: BaseException) -> str:
     """The language of a refusal of gunicorn's: the request's ``lang`` or Accept-Language as far as
     gunicorn parsed them (of a request line too long, its query as far as it was read)."""
     request, start = (req, None) if req is not None else _parse_state(exc)
