@@ -1,38 +1,61 @@
-"""Encounter odds (API.md §1.7, issue 30 "Speed"): each case through the operation's own request path
-in-process (loading the body, the state bound, solving, the JSON form), every cache cleared before
-each call, p50 and p99 over repeated calls, in wall time and in the thread's CPU time (the machine's
-cores are shared: preemption shows in the wall time only); against icepool solving the same
-encounter written with its absorbing-chain solver (``map(..., repeat="inf")``), in the same run,
-CPU time against CPU time (the timeout is wall time).
+"""Encounter odds (API.md §1.7, issue 30 "Speed"), all five systems in one table: in-process, over
+HTTP, and what solves at the caps do to the other requests of their worker.
 
-Run as ``python -m bench.encounter_speed``. ``CASES`` is the table of cases, one ``Case`` each; a
-system adds its own (the other systems' cases live beside these). A case with ``icepool`` None has no
-comparison; ``icepool_timeout`` stops a comparison that would run for minutes (reported as ">").
+- In-process (``run``): each case through the operation's own request path (loading the body, the
+  state bound, solving, the JSON form), every cache cleared before each call, p50 and p99 over
+  repeated calls, in wall time and in the thread's CPU time (the machine's cores are shared:
+  preemption shows in the wall time only); against icepool solving the same encounter written with
+  its absorbing-chain solver (``map(..., repeat="inf")``), in the same run, CPU time in a fresh
+  process against the CPU time of answering the loaded body.
+- Over HTTP (``over_http``): the cases marked ``http`` (the realistic ones, one at each system's
+  caps, the refusals) posted one after another on one keep-alive connection to the service served by
+  gunicorn with its own worker, as bench/run.py serves it.
+- Fairness (``fairness``): one worker; a client posts a system's cap case back to back while
+  another sends ``paws.test`` at a steady rate; the roll's p99 against its p99 with no solve running,
+  in alternating phases of the same run (issue 30: at most 2 x).
+
+Run as ``python -m bench.encounter_speed`` (``--only in_process|http|fairness``); ``bench.run``
+runs it as its ``encounters`` part. ``CASES`` is the table of cases, one ``Case`` each. A case with
+``icepool`` None has no comparison; ``icepool_timeout`` stops a comparison that would run for
+minutes (reported as ">").
 """
 
 from __future__ import annotations
 
+import argparse
+import http.client
 import importlib
 import json
 import math
 import multiprocessing
 import pkgutil
+import shutil
 import statistics
+import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
+from pathlib import Path
+from urllib.parse import urlsplit
 
+import gevent
 import icepool
-from gevent import monkey
 
 from service import create_app
+from service.platform import cooperation
 from service.platform.http_json import json_response
 from service.platform.operations import EXAMPLE_CALL, odds_document, operations_of, respond
 from service.platform.receipts import generate_private_key_pem
+from tests.systems.malmsturm.test_encounter import icepool_duel as malmsturm_icepool_duel
+from tests.systems.paws.test_encounter import icepool_duel as paws_icepool_duel
 
 EVEN_FACE = icepool.Die([0, 1])  # Weltenbuch: an even face of any even die
 PROBEN_DIE = icepool.Die([0, 0, 0, 0, 1, 1])  # success on 5-6
+REALISTIC = {"target_p50_ms": 20, "target_p99_ms": 50}  # issue 30 item 6
+REFUSAL = {"target_p99_ms": 5, "refused": True}
+ROLL = ("/v1/paws/test", {"rank": 3})  # a normal roll: the floor over HTTP and in fairness
 
 
 @dataclass(frozen=True)
@@ -41,12 +64,23 @@ class Case:
     operation: str  # the odds operation's id
     body: dict
     target_p50_ms: float | None = None
-    target_p99_ms: float = 500.0  # anything accepted (issue 30); refusals: 5
+    target_p99_ms: float = 500.0  # anything accepted (issue 30); never over 1 s
     refused: bool = False
     icepool: Callable[[], object] | None = None
     icepool_timeout: float = 120.0
     icepool_runs: int = 3
     calls: int = 20
+    http: bool = False  # also over HTTP
+    cap: bool = False  # its system's case at the caps: posted back to back in ``fairness``
+
+    @property
+    def path(self) -> str:
+        system, *_ = self.operation.split(".")
+        return f"/v1/{system}/encounter/odds"
+
+    @property
+    def system(self) -> str:
+        return self.operation.split(".")[0]
 
 
 # --- the same encounters written for icepool -------------------------------------------------------
@@ -153,11 +187,50 @@ PROBEN_REALISTIC = {"steps": [{"pool": {"attribute": 6, "skill": 2, "advantages"
                               {"pool": {"attribute": 7, "skill": 3}, "difficulty": 4},
                               {"pool": {"attribute": 8, "skill": 2}, "difficulty": 3}], "carry_partial": True}
 
+
+
+def malm_member(name: str, skill: int = 3, defense: int = 2, boxes: int = 4, kind: str = "harm",
+                intuition: int = 1) -> dict:
+    return {"name": name, "attack": {"skill": skill, "type": kind}, "defense": defense, "intuition": intuition,
+            "stress": {"physical": {"current": boxes, "max": boxes}, "mental": {"current": boxes, "max": boxes}}}
+
+
+def malm_groups(size: int, boxes: int, targeting: str, kinds: tuple[str, ...] = ("harm",)) -> dict:
+    heroes = [malm_member(f"H{i}", 3, 2, boxes, kinds[i % len(kinds)]) for i in range(size)]
+    orcs = [malm_member(f"O{i}", 2, 2, boxes, kinds[i % len(kinds)]) for i in range(size)]
+    return {"sides": [{"name": "Helden", "members": heroes}, {"name": "Orks", "members": orcs}],
+            "order": [m["name"] for pair in zip(heroes, orcs) for m in pair], "policy": {"targeting": targeting}}
+
+
+def malm_duel(boxes: int, **extra) -> dict:
+    """Alrik (attack 3, defence 2, intuition 2) against an Ork (2, 1), in initiative order."""
+    return {"sides": [{"name": "Helden", "members": [malm_member("Alrik", 3, 2, boxes, intuition=2)]},
+                      {"name": "Orks", "members": [malm_member("Ork", 2, 1, boxes)]}], **extra}
+
+
+def malmsturm_icepool(boxes: int) -> Callable[[], object]:
+    """``malm_duel`` for icepool: both orders, as initiative mixes them (tests/systems/malmsturm)."""
+    alrik, ork = (3, 2, boxes, 0), (2, 1, boxes, 0)
+    return lambda: (malmsturm_icepool_duel(alrik, ork, 0), malmsturm_icepool_duel(alrik, ork, 1))
+
+
+def paws_duel(a: int, b: int, *, armour: int = 0, one_shot: int = 0, one_shot_b: int | None = None) -> dict:
+    return {"a": {"rank": 0, "extra_bonus_dice": a, "extra_rescue_dice": armour},
+            "b": {"rank": 0, "extra_bonus_dice": b},
+            "one_shot_rescue": {"a": one_shot, "b": one_shot if one_shot_b is None else one_shot_b}}
+
+
+def paws_icepool(a: int, b: int, *, armour: int = 0, one_shot: int = 0) -> Callable[[], object]:
+    """``paws_duel`` for icepool (tests/systems/paws: dice, armour, one-shot, out at, give up at)."""
+    return lambda: paws_icepool_duel((a, armour, one_shot, None, None), (b, 0, one_shot, None, None))
+
+
 CASES: list[Case] = [
+    # Beutelschneider
     Case("beutelschneider 1v1, 20-marble bags, 2 draws", "beutelschneider.encounter.odds",
          _fight(MATTHAEUS, ROBBER), target_p50_ms=150,
          icepool=beutelschneider_icepool([(9, 11, 0, 2), (10, 10, 0, 2)]), icepool_timeout=60, icepool_runs=1,
-         calls=15),
+         calls=15, http=True),
     Case("beutelschneider 1v1, 20-marble bags, 2 draws, curve 100", "beutelschneider.encounter.odds",
          _fight(MATTHAEUS, ROBBER, curve_rounds=100), calls=10),
     Case("beutelschneider Legionär v Affenmensch, 3 draws, aftermath", "beutelschneider.encounter.odds",
@@ -166,30 +239,67 @@ CASES: list[Case] = [
     Case("beutelschneider small bags (8 marbles), 2 draws", "beutelschneider.encounter.odds", _fight(*SMALL),
          icepool=beutelschneider_icepool([(3, 4, 1, 2), (4, 3, 1, 2)]), icepool_runs=1, calls=20),
     Case("beutelschneider at the cap: 19,044 states, 1 draw, max_rounds 1000, curve 100",
-         "beutelschneider.encounter.odds", _fight(SLOW, SLOW, "hard", max_rounds=1000, curve_rounds=100), calls=5),
+         "beutelschneider.encounter.odds", _fight(SLOW, SLOW, "hard", max_rounds=1000, curve_rounds=100), calls=5,
+         http=True, cap=True),
     Case("beutelschneider refused: 6,255,001 states", "beutelschneider.encounter.odds",
          _fight({"red": 40, "green": 30, "white": 30}, {"red": 40, "green": 30, "white": 30}),
-         target_p99_ms=5, refused=True, calls=200),
+         calls=200, http=True, **REFUSAL),
+    # Malmsturm
+    Case("malmsturm 1v1, 3 boxes, initiative (exact)", "malmsturm.encounter.odds", malm_duel(3),
+         icepool=malmsturm_icepool(3), icepool_runs=1, calls=40, http=True, **REALISTIC),
+    Case("malmsturm 1v1, 4 boxes, initiative", "malmsturm.encounter.odds", malm_duel(4),
+         icepool=malmsturm_icepool(4), icepool_runs=1, calls=40, http=True, **REALISTIC),
+    Case("malmsturm 1v1, 4 boxes, curve 20 rounds", "malmsturm.encounter.odds", malm_duel(4, curve_rounds=20),
+         calls=40, http=True, **REALISTIC),
+    Case("malmsturm 2v2 focus, 4 boxes", "malmsturm.encounter.odds", malm_groups(2, 4, "focus"), calls=10),
+    Case("malmsturm 4v4 focus, 4 boxes", "malmsturm.encounter.odds", malm_groups(4, 4, "focus"), calls=5),
+    Case("malmsturm at the cap: 4v4 focus, 6 boxes (bound 18,529)", "malmsturm.encounter.odds",
+         malm_groups(4, 6, "focus"), calls=5, http=True, cap=True),
+    Case("malmsturm 3v3 focus, 8 boxes (bound 13,921)", "malmsturm.encounter.odds", malm_groups(3, 8, "focus"),
+         calls=5),
+    Case("malmsturm 2v2 spread, 3 boxes (bound 9,313)", "malmsturm.encounter.odds", malm_groups(2, 3, "spread"),
+         calls=5),
+    Case("malmsturm 2v2 focus on both tracks, 3 boxes", "malmsturm.encounter.odds",
+         malm_groups(2, 3, "focus", ("harm", "deceive")), calls=5),
+    Case("malmsturm refused: 4v4 focus, 10 boxes", "malmsturm.encounter.odds", malm_groups(4, 10, "focus"),
+         calls=200, http=True, **REFUSAL),
+    Case("malmsturm refused: 4v4 focus on both tracks, 10 boxes", "malmsturm.encounter.odds",
+         malm_groups(4, 10, "focus", ("harm", "deceive")), calls=200, http=True, **REFUSAL),
+    # Paws
+    Case("paws 8v8 (exact)", "paws.encounter.odds", paws_duel(8, 8), icepool=paws_icepool(8, 8), calls=40,
+         http=True, **REALISTIC),
+    Case("paws 8v7, armour, 2 one-shot each", "paws.encounter.odds", paws_duel(8, 7, armour=1, one_shot=2),
+         icepool=paws_icepool(8, 7, armour=1, one_shot=2), calls=40, http=True, **REALISTIC),
+    Case("paws 8v8, curve 30 rounds", "paws.encounter.odds", {**paws_duel(8, 8), "curve_rounds": 30}, calls=40,
+         http=True, **REALISTIC),
+    Case("paws at the cap: 100v100 (bound 10,201)", "paws.encounter.odds", paws_duel(100, 100), calls=5,
+         http=True, cap=True),
+    Case("paws 99v99, one one-shot die (bound 10,200)", "paws.encounter.odds",
+         paws_duel(99, 99, one_shot=1, one_shot_b=0), calls=5),
+    Case("paws refused: 100v100, 50 one-shot each", "paws.encounter.odds", paws_duel(100, 100, one_shot=50),
+         calls=200, http=True, **REFUSAL),
+    # Weltenbuch
     Case("weltenbuch 5 v 5 (25 dice a side)", "weltenbuch.encounter.odds",
-         _scene(PARTY, PARTY, 3, policy={"targeting": "weakest"}), target_p50_ms=20,
-         icepool=weltenbuch_icepool([5] * 5, [5] * 5, 3), calls=50),
+         _scene(PARTY, PARTY, 3, policy={"targeting": "weakest"}),
+         icepool=weltenbuch_icepool([5] * 5, [5] * 5, 3), calls=50, http=True, **REALISTIC),
     Case("weltenbuch at the cap: 20 v 20 members of 100 dice (float64)", "weltenbuch.encounter.odds",
-         _scene(CAP_PARTY, CAP_PARTY, 100, policy={"targeting": "spread"}), calls=5),
+         _scene(CAP_PARTY, CAP_PARTY, 100, policy={"targeting": "spread"}), calls=5, http=True, cap=True),
     Case("weltenbuch refused: exact required over 300 states", "weltenbuch.encounter.odds",
-         _scene(CAP_PARTY[:3], CAP_PARTY[:3], 3, exact="required"), target_p99_ms=5, refused=True, calls=200),
-    Case("proben 10 dice x 3 steps, carry_partial", "proben.encounter.odds", PROBEN_REALISTIC, target_p50_ms=20,
-         icepool=proben_icepool([(10, 3), (10, 4), (10, 3)]), calls=50),
+         _scene(CAP_PARTY[:3], CAP_PARTY[:3], 3, exact="required"), calls=200, http=True, **REFUSAL),
+    # Proben
+    Case("proben 10 dice x 3 steps, carry_partial", "proben.encounter.odds", PROBEN_REALISTIC,
+         icepool=proben_icepool([(10, 3), (10, 4), (10, 3)]), calls=50, http=True, **REALISTIC),
     Case("proben at the cap: 2 steps of 100 dice, difficulty 99, carry (float64), curve 100",
          "proben.encounter.odds",
          {"steps": [{"pool": {"attribute": 100}, "difficulty": 99}] * 2, "carry_partial": True,
-          "curve_rounds": 100}, calls=5),
+          "curve_rounds": 100}, calls=5, http=True, cap=True),
     Case("proben refused: over 20,000 states", "proben.encounter.odds",
          {"steps": [{"pool": {"attribute": 100}, "difficulty": 100}] * 5, "carry_partial": True},
-         target_p99_ms=5, refused=True, calls=200),
+         calls=200, http=True, **REFUSAL),
 ]
 
 
-# --- running --------------------------------------------------------------------------------------
+# --- in-process -----------------------------------------------------------------------------------
 
 def _clear_caches() -> None:
     import service.systems as systems
@@ -245,10 +355,29 @@ def _solving_cpu_ms(operation, case: Case) -> float:
     return statistics.median(cpu)
 
 
+def _row(case: Case, times: list[float], document: dict) -> dict:
+    p50, p99 = statistics.median(times), _percentile(times, 0.99)
+    solver = document.get("solver") or {}
+    return {"case": case.name, "p50_ms": round(p50, 2), "p99_ms": round(p99, 2), "max_ms": round(max(times), 2),
+            "states": solver.get("states", document.get("states")),
+            "precision": solver.get("precision") or ("422" if case.refused else None),
+            "meets": (case.target_p50_ms is None or p50 <= case.target_p50_ms) and p99 <= case.target_p99_ms
+            and max(times) <= 1000,
+            "target": f"p50 <= {case.target_p50_ms} ms, " * (case.target_p50_ms is not None)
+            + f"p99 <= {case.target_p99_ms} ms"}
+
+
 def run(cases: list[Case] = CASES) -> list[dict]:
-    # As in the service's gevent worker: a solve's time.sleep(0) is a greenlet switch, not a yield of
-    # the CPU to the other processes of this shared host.
-    monkey.patch_time()
+    """Every case in-process, with icepool beside the cases that have it; a solve's turns cost what
+    they cost in the service's worker (``gevent.idle`` once per slice, no other greenlet waiting)."""
+    cooperation.install(gevent.idle)
+    try:
+        return _in_process(cases)
+    finally:
+        cooperation.install(None)
+
+
+def _in_process(cases: list[Case]) -> list[dict]:
     app = create_app({"signing_key_pem": generate_private_key_pem()})
     operations = operations_of(app)
     report = []
@@ -264,31 +393,298 @@ def run(cases: list[Case] = CASES) -> list[dict]:
                 times.append((time.perf_counter() - started) * 1000)
                 cpu.append((time.thread_time() - started_cpu) * 1000)
                 assert response.status_code == (422 if case.refused else 200), response.get_data()
-            document = json.loads(response.get_data())
-            solving = _solving_cpu_ms(operation, case) if case.icepool is not None else None
-            p50, p99 = statistics.median(times), _percentile(times, 0.99)
-            row = {"case": case.name, "p50_ms": round(p50, 2), "p99_ms": round(p99, 2),
-                   "max_ms": round(max(times), 2), "cpu_p50_ms": round(statistics.median(cpu), 2),
-                   "cpu_p99_ms": round(_percentile(cpu, 0.99), 2),
-                   "states": document.get("solver", {}).get("states", document.get("states")),
-                   "precision": document.get("solver", {}).get("precision"),
-                   "meets": (case.target_p50_ms is None or p50 <= case.target_p50_ms) and p99 <= case.target_p99_ms
-                   and max(times) <= 1000,
-                   "target": f"p50 <= {case.target_p50_ms} ms, " * (case.target_p50_ms is not None)
-                   + f"p99 <= {case.target_p99_ms} ms"}
+            row = _row(case, times, json.loads(response.get_data()))
+            row["cpu_p50_ms"] = round(statistics.median(cpu), 2)
+            row["cpu_p99_ms"] = round(_percentile(cpu, 0.99), 2)
             if case.icepool is not None:
-                # The median of three fresh processes (icepool keeps caches of its own within one).
+                solving = _solving_cpu_ms(operation, case)
+                # The median of fresh processes (icepool keeps caches of its own within one).
                 runs = [_icepool_seconds(case.icepool, case.icepool_timeout) for _ in range(case.icepool_runs)]
                 seconds = None if None in runs else statistics.median(runs)
                 row["icepool_ms"] = None if seconds is None else round(seconds * 1000, 1)
-                row["solving_cpu_ms"] = round(solving, 2)
-                ours = solving  # CPU time against CPU time, the body's validation apart (icepool does none)
-                row["icepool_over_ours"] = (f"> {case.icepool_timeout * 1000 / ours:.0f}" if seconds is None
-                                            else round(seconds * 1000 / ours, 1))
+                row["solving_cpu_ms"] = round(solving, 2)  # the body's validation apart (icepool does none)
+                row["icepool_over_ours"] = (f"> {case.icepool_timeout * 1000 / solving:.0f}" if seconds is None
+                                            else round(seconds * 1000 / solving, 1))
             report.append(row)
             print(json.dumps(row, ensure_ascii=False), flush=True)
     return report
 
 
+# --- over HTTP ------------------------------------------------------------------------------------
+
+class Client:
+    """One keep-alive connection posting JSON; ``post`` answers (status, milliseconds, document)."""
+
+    def __init__(self, url: str):
+        parts = urlsplit(url)
+        self.connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+
+    def post(self, path: str, body: dict) -> tuple[int, float, dict]:
+        payload = json.dumps(body).encode()
+        started = time.perf_counter()
+        self.connection.request("POST", path, payload, {"Content-Type": "application/json"})
+        response = self.connection.getresponse()
+        data = response.read()
+        return response.status, (time.perf_counter() - started) * 1000, json.loads(data)
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def over_http(url: str, cases: list[Case] = CASES) -> list[dict]:
+    """The ``http`` cases, one request after another on one connection (the service's caches warm, as
+    a worker's are: small tables of binomials and draws, no encounter results)."""
+    client = Client(url)
+    report = [_floor_over_http(client)]
+    try:
+        for case in (c for c in cases if c.http):
+            client.post(case.path, case.body)  # warm
+            times = []
+            for _ in range(case.calls):
+                status, elapsed, document = client.post(case.path, case.body)
+                assert status == (422 if case.refused else 200), document
+                times.append(elapsed)
+            row = _row(case, times, document)
+            report.append(row)
+            print(json.dumps({"http": row}, ensure_ascii=False), flush=True)
+    finally:
+        client.close()
+    return report
+
+
+def _floor_over_http(client: Client, calls: int = 200) -> dict:
+    """A normal roll (``paws.test``) on the same connection: what this host gives any request."""
+    times = [client.post(*ROLL)[1] for _ in range(calls + 1)][1:]
+    return {"case": "paws.test, a normal roll (the floor)", "p50_ms": round(statistics.median(times), 2),
+            "p99_ms": round(_percentile(times, 0.99), 2), "max_ms": round(max(times), 2), "states": None,
+            "precision": "", "meets": True, "target": "none (reference)"}
+
+
+# --- fairness -------------------------------------------------------------------------------------
+
+def _rolls(url: str, seconds: float, interval: float) -> list[float]:
+    """``paws.test`` every ``interval`` seconds (a steady rate: a late answer does not delay the
+    schedule beyond sending the next at once) for ``seconds``; the latencies in ms."""
+    client = Client(url)
+    times = []
+    try:
+        started = time.perf_counter()
+        due = started
+        while due < started + seconds:
+            pause = due - time.perf_counter()
+            if pause > 0:
+                time.sleep(pause)
+            status, elapsed, _ = client.post(*ROLL)
+            assert status == 200
+            times.append(elapsed)
+            due = max(due + interval, time.perf_counter() - interval)
+    finally:
+        client.close()
+    return times
+
+
+def _solving(url: str, case: Case, stop: threading.Event, solved: list[float]) -> None:
+    client = Client(url)
+    try:
+        while not stop.is_set():
+            status, elapsed, document = client.post(case.path, case.body)
+            assert status == 200, document
+            solved.append(elapsed)
+    finally:
+        client.close()
+
+
+def fairness(urls: dict[str, str], cases: list[Case] = CASES, *, rounds: int = 3, seconds: float = 3.0,
+             interval: float = 0.02) -> list[dict]:
+    """Per system and server (``urls``: a name for each, one worker each): rolls with no solve
+    running (the floor) and rolls while its cap case is posted back to back, ``rounds`` times, the
+    servers taking turns and the order of the two phases alternating."""
+    report = []
+    for case in (c for c in cases if c.cap):
+        phases = {name: {"quiet": [], "busy": [], "solves": []} for name in urls}
+        for index in range(rounds):
+            for name, url in urls.items():
+                for solving in ((False, True) if index % 2 == 0 else (True, False)):
+                    measured = phases[name]
+                    if solving:
+                        measured["busy"] += _rolls_beside_solves(url, case, seconds, interval, measured["solves"])
+                    else:
+                        measured["quiet"] += _rolls(url, seconds, interval)
+        for name, measured in phases.items():
+            row = _fairness_row(case, **measured)
+            row["server"] = name
+            report.append(row)
+            print(json.dumps({"fairness": row}, ensure_ascii=False), flush=True)
+    return report
+
+
+def _rolls_beside_solves(url: str, case: Case, seconds: float, interval: float, solves: list[float]) -> list[float]:
+    stop = threading.Event()
+    solver = threading.Thread(target=_solving, args=(url, case, stop, solves))
+    solver.start()
+    time.sleep(0.05)  # the first solve under way
+    try:
+        return _rolls(url, seconds, interval)
+    finally:
+        stop.set()
+        solver.join()
+
+
+def _fairness_row(case: Case, quiet: list[float], busy: list[float], solves: list[float]) -> dict:
+    row = {"case": case.name, "rolls": len(busy), "solves": len(solves),
+           "solve_p50_ms": round(statistics.median(solves), 1),
+           "floor_p50_ms": round(statistics.median(quiet), 2), "floor_p99_ms": round(_percentile(quiet, 0.99), 2),
+           "p50_ms": round(statistics.median(busy), 2), "p99_ms": round(_percentile(busy, 0.99), 2),
+           "max_ms": round(max(busy), 2)}
+    row["p99_vs_floor"] = round(row["p99_ms"] / row["floor_p99_ms"], 2)
+    row["meets"] = row["p99_vs_floor"] <= 2
+    return row
+
+
+def loop_holds(cases: list[Case] = CASES, calls: int = 5) -> list[dict]:
+    """Per cap case: the stretches its solve holds the event loop, between the turns it gives
+    (service/platform/cooperation.py), in-process in a greenlet as the worker runs it, traced by
+    greenlet switches. In the thread's CPU time, which the other processes of a shared host do not
+    lengthen (a roll waits for the wall time of a stretch: more on a crowded host)."""
+    cooperation.install(gevent.idle)
+    app = create_app({"signing_key_pem": generate_private_key_pem()})
+    operations = operations_of(app)
+    report = []
+    try:
+        for case in (c for c in cases if c.cap):
+            stretches = _stretches(app, operations[case.operation], case, calls)
+            row = {"case": case.name, "turns_per_solve": round(len(stretches) / calls),
+                   "hold_p50_ms": round(statistics.median(stretches), 2),
+                   "hold_p99_ms": round(_percentile(stretches, 0.99), 2), "hold_max_ms": round(max(stretches), 2)}
+            report.append(row)
+            print(json.dumps({"holds": row}, ensure_ascii=False), flush=True)
+    finally:
+        cooperation.install(None)
+    return report
+
+
+def _stretches(app, operation, case: Case, calls: int) -> list[float]:
+    """CPU ms of each stretch a greenlet answering ``case`` ``calls`` times ran between switches."""
+    import greenlet
+
+    def solve():
+        with app.test_request_context():
+            for _ in range(calls):
+                _clear_caches()
+                assert respond(operation, dict(case.body), EXAMPLE_CALL).status_code == 200
+                gevent.sleep(0)  # as the worker's turn after each answer
+
+    stretches: list[float] = []
+    began: list[float] = []
+    solver = gevent.spawn(solve)
+
+    def trace(event, args):
+        origin, target = args
+        if target is solver:
+            began.append(time.thread_time())
+        elif origin is solver and began:
+            stretches.append((time.thread_time() - began.pop()) * 1000)
+
+    previous = greenlet.settrace(trace)
+    try:
+        solver.join()
+    finally:
+        greenlet.settrace(previous)
+    return stretches
+
+
+# --- the report -----------------------------------------------------------------------------------
+
+def table(rows: list[dict]) -> str:
+    """One markdown table of in-process or HTTP rows (HTTP rows have no CPU and no icepool)."""
+    lines = ["| case | states | precision | p50 ms | p99 ms | max ms | CPU p50 ms | target | met | icepool ms | "
+             "icepool / ours |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for row in rows:
+        lines.append(f"| {row['case']} | {row['states'] or '–'} | {row['precision']} | {row['p50_ms']} | "
+                     f"{row['p99_ms']} | {row['max_ms']} | {row.get('cpu_p50_ms', '')} | {row['target']} | "
+                     f"{'yes' if row['meets'] else '**no**'} | {_icepool_cell(row)} | "
+                     f"{row.get('icepool_over_ours', '')} |")
+    return "\n".join(lines)
+
+
+def _icepool_cell(row: dict) -> str:
+    if "icepool_ms" not in row:
+        return ""
+    return "stopped" if row["icepool_ms"] is None else str(row["icepool_ms"])
+
+
+def fairness_table(rows: list[dict]) -> str:
+    lines = ["| solves posted back to back | server | solves | solve p50 ms | rolls | roll p50 / p99 ms alone | "
+             "p50 / p99 / max ms beside the solves | p99 ÷ alone | ≤ 2 |", "|---|---|---|---|---|---|---|---|---|"]
+    for row in rows:
+        lines.append(f"| {row['case']} | {row['server']} | {row['solves']} | {row['solve_p50_ms']} | {row['rolls']} | "
+                     f"{row['floor_p50_ms']} / {row['floor_p99_ms']} | {row['p50_ms']} / {row['p99_ms']} / "
+                     f"{row['max_ms']} | {row['p99_vs_floor']} | {'yes' if row['meets'] else '**no**'} |")
+    return "\n".join(lines)
+
+
+def holds_table(rows: list[dict]) -> str:
+    lines = ["| solve at the cap | turns per solve | CPU ms between turns: p50 / p99 / max |", "|---|---|---|"]
+    for row in rows:
+        lines.append(f"| {row['case']} | {row['turns_per_solve']} | {row['hold_p50_ms']} / {row['hold_p99_ms']} / "
+                     f"{row['hold_max_ms']} |")
+    return "\n".join(lines)
+
+
+def serving(workers: int, root: Path | None = None):
+    """A started gunicorn (the service's worker, production config, load shedding off as in
+    bench/run.py; ``root``: an earlier checkout served by this .venv) and its temporary directory;
+    stop it and remove the directory after."""
+    from tests.deploy.processes import ROOT, Gunicorn
+
+    tmp = Path(tempfile.mkdtemp(prefix="wurfwerk-bench-encounters-"))
+    key = tmp / "key.pem"
+    key.write_text(generate_private_key_pem())
+    env = {"WURFWERK_SIGNING_KEY_FILE": str(key), "WURFWERK_MAX_QUEUE_DELAY": "3600"}
+    if root is not None:
+        env["PYTHONPATH"] = str(root)
+    name = f"encounters-{workers}" + ("-before" if root else "")
+    return Gunicorn(tmp, env=env, workers=workers, name=name, root=root or ROOT).start(), tmp
+
+
+def run_all(parts: set[str] | None = None, cases: list[Case] = CASES, before: Path | None = None) -> dict:
+    """In-process, the loop's holds, over HTTP (2 workers, as bench/run.py serves) and fairness (1
+    worker; with ``before``, an earlier checkout's worker beside it); the tables printed at the end."""
+    parts = parts or {"in_process", "holds", "http", "fairness"}
+    results: dict = {}
+    if "in_process" in parts:
+        results["in_process"] = run(cases)
+    if "holds" in parts:
+        results["holds"] = loop_holds(cases)
+    started = []
+    try:
+        if "http" in parts:
+            started.append(serving(2))
+            results["http"] = over_http(started[-1][0].url, cases)
+        if "fairness" in parts:
+            started.append(serving(1))
+            urls = {"this checkout": started[-1][0].url}
+            if before is not None:
+                started.append(serving(1, before))
+                urls["before"] = started[-1][0].url
+            results["fairness"] = fairness(urls, cases)
+    finally:
+        for server, tmp in started:
+            server.stop()
+            shutil.rmtree(tmp, ignore_errors=True)
+    for part, rows in results.items():
+        tabulate = {"fairness": fairness_table, "holds": holds_table}.get(part, table)
+        print(f"\n{part}\n" + tabulate(rows), flush=True)
+    return results
+
+
 if __name__ == "__main__":
-    run()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", action="append", choices=["in_process", "holds", "http", "fairness"])
+    parser.add_argument("--case", action="append", help="only the cases whose name contains this")
+    parser.add_argument("--before", type=Path, metavar="CHECKOUT",
+                        help="fairness also on this earlier checkout's worker, taking turns with this one")
+    arguments = parser.parse_args()
+    run_all(set(arguments.only or ()),
+            [case for case in CASES if not arguments.case or any(part in case.name for part in arguments.case)],
+            arguments.before)

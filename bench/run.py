@@ -326,8 +326,8 @@ def main() -> None:
     if "odds" in wanted:
         results["odds"] = odds_speed.run()
         print(json.dumps({"odds": results["odds"]}, indent=2), flush=True)
-    if "encounters" in wanted:
-        results["encounters"] = encounter_speed.run()
+    if "encounters" in wanted:  # in-process, over HTTP and fairness, each with its own servers
+        results["encounters"] = encounter_speed.run_all()
     tmp = Path(tempfile.mkdtemp(prefix="wurfwerk-bench-"))
     key = tmp / "key.pem"
     key.write_text(generate_private_key_pem())

@@ -14,12 +14,13 @@ Nothing here knows a system or Flask.
 
 from __future__ import annotations
 
-import time
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
+
+from service.platform.cooperation import cooperate as cooperate_by_default
 
 State = Hashable
 Number = Any  # Fraction when exact, float in float64 precision
@@ -28,8 +29,9 @@ Outcome = Callable[[Any], "str | None"]
 
 STALEMATE = "stalemate"
 UNDECIDED = "undecided"
-# gevent workers are cooperative: a long solve gives the other requests of its worker a turn this often.
-COOPERATE_EVERY = 256
+# A long solve may give the other requests of its worker a turn (service/platform/cooperation.py) every
+# this many states: a handful of states is well below a turn's slice.
+COOPERATE_EVERY = 8
 
 
 @dataclass(frozen=True)
@@ -50,16 +52,17 @@ class _Graph:
     stay: dict[Any, Number]  # probability of a running state to stay as it is
     moves: dict[Any, list[tuple[Any, Number]]]  # its other transitions
     ended: dict[Any, str]  # outcome of each ended state
+    edges: int  # transitions of the running states, each self-loop counted
 
 
 def solve(start: State, step: Step, outcome: Outcome, *, exact: bool = True, max_rounds: int | None = None,
-          curve_rounds: int = 0, cooperate: Callable[[], None] = lambda: time.sleep(0)) -> ChainOdds:
+          curve_rounds: int = 0, cooperate: Callable[[], None] = cooperate_by_default) -> ChainOdds:
     """The outcome distribution of the chain from ``start``.
 
     ``exact``: transition probabilities are used as given (Fractions); otherwise converted to float.
     ``max_rounds``: the chain is cut after that many rounds; what still runs is ``undecided``.
     ``curve_rounds``: the per-round curve for rounds 1..curve_rounds (not beyond ``max_rounds``).
-    ``cooperate`` is called every ``COOPERATE_EVERY`` states (under gevent ``time.sleep(0)`` yields).
+    ``cooperate`` is called every ``COOPERATE_EVERY`` states and every round (service/platform/cooperation.py).
     """
     one: Number = Fraction(1) if exact else 1.0
     graph = _explore(start, step, outcome, exact, cooperate)
@@ -72,7 +75,7 @@ def solve(start: State, step: Step, outcome: Outcome, *, exact: bool = True, max
         outcomes, ends, expected = _forward_pass(start, graph, one, cooperate)
     else:
         outcomes, ends, expected = rounds.outcomes, rounds.ends, rounds.expected
-    edges = sum(len(moves) + 1 for moves in graph.moves.values())
+    edges = graph.edges
     max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + edges * (horizon + 1) * 2.0 ** -52
     return ChainOdds(outcomes=outcomes, ends=ends, expected_rounds=expected, curve=tuple(rounds.curve[:horizon]),
                      states=len(graph.order), max_error=max_error)
@@ -84,11 +87,11 @@ def _explore(start: State, step: Step, outcome: Outcome, exact: bool, cooperate:
     moves: dict[Any, list[tuple[Any, Number]]] = {}
     ended: dict[Any, str] = {}
     incoming: dict[Any, int] = {start: 0}
+    edges = 0
     queue = deque([start])
     while queue:
         state = queue.popleft()
-        if len(incoming) % COOPERATE_EVERY == 0:
-            cooperate()
+        cooperate()  # a step may cost as much as a few states of the passes below
         end = outcome(state)
         if end is not None:
             ended[state] = end
@@ -103,12 +106,13 @@ def _explore(start: State, step: Step, outcome: Outcome, exact: bool, cooperate:
             ended[state] = STALEMATE
             continue
         moves[state] = list(merged.items())
+        edges += len(merged) + 1
         for following in merged:
             if following not in incoming:
                 incoming[following] = 0
                 queue.append(following)
             incoming[following] += 1
-    return _Graph(order=_topological(start, moves, incoming), stay=stay, moves=moves, ended=ended)
+    return _Graph(order=_topological(start, moves, incoming), stay=stay, moves=moves, ended=ended, edges=edges)
 
 
 def _in_floats(graph: _Graph) -> _Graph:
@@ -116,7 +120,7 @@ def _in_floats(graph: _Graph) -> _Graph:
     return _Graph(order=graph.order, stay={state: float(p) for state, p in graph.stay.items()},
                   moves={state: [(following, float(p)) for following, p in moves]
                          for state, moves in graph.moves.items()},
-                  ended=graph.ended)
+                  ended=graph.ended, edges=graph.edges)
 
 
 def _topological(start: State, moves: Mapping[Any, list[tuple[Any, Number]]], incoming: dict[Any, int]) -> list[Any]:
@@ -124,6 +128,7 @@ def _topological(start: State, moves: Mapping[Any, list[tuple[Any, Number]]], in
     ready, order = [start], []
     while ready:
         state = ready.pop()
+        cooperate_by_default()
         order.append(state)
         for following, _ in moves.get(state, ()):
             waiting[following] -= 1
@@ -177,7 +182,9 @@ def _by_rounds(start: State, graph: _Graph, one: Number, rounds: int, cooperate:
         cooperate()
         expected += sum(running.values())
         pushed: dict[Any, Number] = {}
-        for state, mass in running.items():
+        for index, (state, mass) in enumerate(running.items()):
+            if index % COOPERATE_EVERY == COOPERATE_EVERY - 1:
+                cooperate()
             if graph.stay[state]:
                 pushed[state] = pushed.get(state, 0) + mass * graph.stay[state]
             for following, probability in graph.moves[state]:

@@ -37,6 +37,7 @@ from flask import Flask, Response, request
 from marshmallow import ValidationError
 from werkzeug.datastructures import Headers
 
+from service.platform import cooperation
 from service.platform import odds as odds_json
 from service.platform.derived_randomness import IDEMPOTENCY_HEADER, request_source
 from service.platform.errors import InputError, ReceiptError
@@ -354,7 +355,13 @@ def envelope(operation: Operation, echoed: dict, result: object, summary: str, l
 
 
 def odds_document(operation: Operation, body: dict) -> dict[str, Any]:
-    odds = operation.view(body)
+    if operation.encounter:  # a turn for the worker's other requests before and after a long solve
+        cooperation.cooperate()
+        with cooperation.long_computation():
+            odds = operation.view(body)
+        cooperation.cooperate()
+    else:
+        odds = operation.view(body)
     document = {"operation": operation.id, "request": dict(body), "odds": odds_json.as_json(odds)}
     if odds.solver is not None:  # an encounter's: how it was solved (API.md §1.7)
         document["solver"] = odds_json.solver_json(odds.solver)

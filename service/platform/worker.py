@@ -23,6 +23,7 @@ documented point where a worker class differs from another:
 
 from __future__ import annotations
 
+import gc
 import re
 import socket
 import time
@@ -41,6 +42,7 @@ from gunicorn.sock import ssl_context
 from gunicorn.workers.ggevent import GeventWorker
 
 from service.config import config_from_env
+from service.platform import cooperation
 from service.platform.i18n import negotiated_language
 from service.platform.messages import Message, Template, say
 from service.platform.overload import LoadShedder, SheddingPolicy
@@ -79,6 +81,9 @@ class Worker(GeventWorker):
                                                         retry_after=config.retry_after,
                                                         cors_origins=config.cors_origins))
         self.wsgi = BodyDeadline(shedder, config.read_timeout)
+        # idle, not sleep(0): gevent resumes a sleep(0) before polling for ready sockets (bench/README.md)
+        cooperation.install(gevent.idle)
+        gc.freeze()  # a full collection then scans what requests made, not the loaded app (bench/README.md)
 
     def run(self):
         """gunicorn's ``GeventWorker.run`` with one change: a worker accepts every waiting connection

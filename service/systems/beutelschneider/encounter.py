@@ -25,7 +25,6 @@ Two passes over the same transition arrays:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -33,6 +32,7 @@ from math import prod
 
 import numpy as np
 
+from service.platform.cooperation import cooperate
 from service.platform.odds import Odds, Solver
 from service.platform.randomness import RandomSource
 from service.platform.results import described
@@ -56,10 +56,6 @@ OPERATIONS_PER_PASS = 48  # floating operations along one path per pass (product
 RUN, OUT_FIRST, OUT_SECOND, OUT_BOTH = "run", "out:0", "out:1", "out:both"
 
 
-def cooperate() -> None:
-    """gevent workers are cooperative: a pass over every state gives the worker's other requests a
-    turn (``time.sleep(0)`` yields under gevent, as in ``service.platform.chains``)."""
-    time.sleep(0)
 ENDED = (OUT_FIRST, OUT_SECOND, OUT_BOTH)
 
 
@@ -164,6 +160,7 @@ class _Fight:
         return np.multiply.outer(first, second)
 
     def _add(self, status: str, side: int | None, offset: tuple[int, int], chance: np.ndarray) -> None:
+        cooperate()  # the worker's other requests get a turn (service/platform/cooperation.py)
         if side is not None and offset == (0, 0):
             side = None  # an injury that drew only black marbles changes nothing
         key = (status, side, offset if side is not None else (0, 0))
@@ -224,6 +221,7 @@ def _shifted_add(target: np.ndarray, mass: np.ndarray, chance: np.ndarray, side:
                  offset: tuple[int, int]) -> None:
     """target[state with ``offset`` marbles of ``side`` turned black] += mass * chance at the state
     (only where the offset fits: elsewhere the chance is 0)."""
+    cooperate()
     down_matching, down_other = offset
     axes = mass.shape[2 * side:2 * side + 2]
     if down_matching >= axes[0] or down_other >= axes[1]:

@@ -18,7 +18,6 @@ integers (ways out of 3^(2 × dice) per attack), so each transition becomes one 
 from __future__ import annotations
 
 import functools
-import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from service.platform import chains
+from service.platform.cooperation import cooperate
 from service.platform.odds import Odds, Probability, Solver
 from service.platform.randomness import RandomSource
 from service.systems.malmsturm import odds as malm_odds
@@ -357,6 +357,7 @@ def encounter_odds(conflict: Conflict, *, exact: bool, max_rounds: int | None = 
     ends = _mixed([(chain.ends, chance) for chain, chance in solved])
     distributions: dict[str, dict[Any, Probability]] = {}
     for index, member in enumerate(conflict.members):
+        cooperate()
         distributions[f"consequences:{member.name}"] = _mixed([({end[index][2]: p}, 1) for end, p in ends.items()])
     expected: dict[str, Probability] = {"rounds": sum(chain.expected_rounds * chance for chain, chance in solved)}
     for name, distribution in distributions.items():
@@ -419,6 +420,7 @@ def _explore(conflict: Conflict, order: Order) -> _Turns:
     seen, stack = {start}, [start]
     while stack:
         state = stack.pop()
+        cooperate()
         name = conflict.outcome(state)
         if name is not None:
             ended[state] = name
@@ -439,7 +441,12 @@ def _explore(conflict: Conflict, order: Order) -> _Turns:
             state_misses.append(miss)
             state_exits.append(reached)
         misses[state], exits[state] = state_misses, state_exits
-    return _Turns(sorted(misses, key=_damage_order(conflict)), misses, exits, ended, per_attack)
+    damage = _damage_order(conflict)
+    damages = {}
+    for state in misses:  # the keys one by one: the worker's other requests get turns between them
+        cooperate()
+        damages[state] = damage(state)
+    return _Turns(sorted(misses, key=damages.__getitem__), misses, exits, ended, per_attack)
 
 
 def solve_turns(conflict: Conflict, order: Order, *, exact: bool, max_rounds: int | None = None,
@@ -459,6 +466,7 @@ def solve_turns(conflict: Conflict, order: Order, *, exact: bool, max_rounds: in
     else:
         pushed = _push_rounds(conflict, turns, miss, number, exact, max_rounds)
         outcomes, ends, expected, curve = pushed.outcomes, pushed.ends, pushed.expected, pushed.curve
+    cooperate()
     edges = sum(len(exits) + 1 for per_turn in turns.exits.values() for exits in per_turn)
     max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + edges * (horizon + 1) * 2.0 ** -52
     return chains.ChainOdds(outcomes=outcomes, ends=ends, expected_rounds=expected, curve=tuple(curve[:horizon]),
@@ -501,7 +509,7 @@ def _forward(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, exac
     ended = turns.ended
     for index, state in enumerate(turns.order):
         if index % chains.COOPERATE_EVERY == chains.COOPERATE_EVERY - 1:
-            time.sleep(0)  # gevent workers are cooperative: give the other requests a turn
+            cooperate()  # the worker's other requests get a turn (service/platform/cooperation.py)
         arrived = arrivals.pop(state, None)
         if arrived is None:
             continue
@@ -561,7 +569,7 @@ def _push_rounds(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, 
     expected = one - one
     curve: list[dict[str, float]] = []
     for round_number in range(1, rounds + 1):
-        time.sleep(0)  # gevent workers are cooperative: give the other requests a turn
+        cooperate()
         expected += mass[running].sum()
         for sources, targets, probabilities in chain.turns:
             mass = _scatter(mass[sources] * probabilities, targets, mass)
@@ -596,6 +604,7 @@ def _vectors(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, exac
     for turn in range(len(next(iter(miss.values()), []))):
         sources, targets, probabilities = [], [], []
         for state in running:
+            cooperate()
             moves = [(reached, number(ways)) for reached, ways in turns.exits[state][turn]]
             if miss[state][turn]:
                 moves.append((state, miss[state][turn]))

@@ -17,7 +17,6 @@ Exact in fractions, or float64 (numpy's convolution) above the exact limit.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -26,6 +25,7 @@ from functools import lru_cache
 import numpy as np
 
 from service.platform.chains import UNDECIDED
+from service.platform.cooperation import cooperate
 from service.platform.odds import Odds, Solver, binomial, binomial_weights
 from service.platform.randomness import RandomSource
 from service.platform.results import described
@@ -102,8 +102,7 @@ def step_ends(step: Step, required: int, carry_partial: bool,
     carried: list = [1 if exact else 1.0]  # weight of each count of carried successes (below ``required``)
     rolled = 0
     for attempt, dice in enumerate(dice_per_attempt, start=1):
-        if not exact:
-            time.sleep(0)  # gevent: between the attempts of a big chain, the worker's other requests get a turn
+        cooperate()  # the worker's other requests get a turn (service/platform/cooperation.py)
         rolled += dice
         successes = _weights(dice) if exact else [float(p) for p in binomial(dice, P_SUCCESS)]
         after = _spread(carried, successes, exact)
@@ -125,6 +124,7 @@ def chain_ends(chain: Chain, exact: bool) -> dict[tuple[str, int], Number]:
         ends, step_denominator = step_ends(step, chain.required(index), chain.carry_partial, exact)
         following: dict[int, Number] = {}
         for attempts, succeeded, weight in ends:
+            cooperate()
             for before, mass in running.items():
                 total = before + attempts
                 if succeeded:

@@ -19,13 +19,13 @@ Würfel ein Erfolg"). So the scene needs no chain: two binomials and the thresho
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate
 
+from service.platform.cooperation import cooperate
 from service.platform.odds import Odds, Solver
 from service.platform.randomness import RandomSource
 from service.platform.results import described
@@ -86,6 +86,7 @@ def thresholds(scene: Scene, index: int) -> list[Threshold]:
     state = {member.name: scene.toughness[member.name] for member in party.members}
     reached = {name: 0 for name, value in state.items() if value.current == 0}
     for hits, name in enumerate(targets(party.members, scene.toughness, scene.targeting), start=1):
+        cooperate()
         state[name], _ = state[name].hit()
         if state[name].current == 0:
             reached.setdefault(name, hits)
@@ -104,6 +105,7 @@ def _ways(dice: int) -> tuple[int, ...]:
     triangle, each entry from the one before)."""
     row = [1]
     for k in range(dice):
+        cooperate()
         row.append(row[-1] * (dice - k) // (k + 1))
     return tuple(row)
 
@@ -114,11 +116,19 @@ def _at_least(dice: int) -> tuple[int, ...]:
     return (*accumulate(reversed(_ways(dice))),)[::-1] + (0,)
 
 
+def _chances(dice: int) -> list[float]:
+    """P(k successes), k = 0..dice, in float64: one correctly rounded division each."""
+    chances = []
+    for ways in _ways(dice):
+        cooperate()  # a division of integers of hundreds of digits each
+        chances.append(ways / 2**dice)
+    return chances
+
+
 def _float_outcomes(scene: Scene) -> dict[str, float]:
     """wins and tie of two binomials in float64: sums of non-negative products, no cancellation."""
     (first, dice_a), (second, dice_b) = ((party.name, party.dice) for party in scene.parties)
-    p_a = [ways / 2**dice_a for ways in _ways(dice_a)]
-    p_b = [ways / 2**dice_b for ways in _ways(dice_b)]
+    p_a, p_b = _chances(dice_a), _chances(dice_b)
     below_b = [0.0, *accumulate(p_b)]  # below_b[k] = P(B < k)
     below_a = [0.0, *accumulate(p_a)]
     wins_a = sum(p * below_b[min(k, len(p_b))] for k, p in enumerate(p_a))
@@ -143,13 +153,12 @@ def odds(scene: Scene, *, exact: bool = True, max_rounds: int | None = None, cur
     distributions: dict = {}
     expected: dict = {}
     for index, party in enumerate(scene.parties):
-        if not exact:
-            time.sleep(0)  # gevent: between the parties of a big scene, the worker's other requests get a turn
         opponent = scene.parties[1 - index]
         ways, at_least = _ways(opponent.dice), _at_least(opponent.dice)
         found = thresholds(scene, index)
         count: dict[int, int] = {}
         for successes, way in enumerate(ways):
+            cooperate()  # the worker's other requests get a turn (service/platform/cooperation.py)
             taken = sum(1 for t in found if not t.saved and t.at is not None and t.at <= successes)
             count[taken] = count.get(taken, 0) + way
         distributions[f"consequences:{party.name}"] = {k: number(w, opponent.dice) for k, w in count.items()}

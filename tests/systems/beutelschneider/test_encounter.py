@@ -325,4 +325,4 @@ def test_a_long_solve_gives_the_worker_a_turn_every_pass(monkeypatch):
     turns = []
     monkeypatch.setattr(encounter, "cooperate", lambda: turns.append(1))
     encounter.odds(SMALL[0], max_rounds=7, curve_rounds=3)
-    assert len(turns) == 7
+    assert len(turns) >= 7  # at least one per pass (and per array operation of a pass)

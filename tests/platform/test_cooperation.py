@@ -1,0 +1,96 @@
+"""Turns for long computations (service/platform/cooperation.py; issue 30 "Fair to everyone else on
+the worker"): a solve gives the worker's other requests a turn between passes, once per slice, with the
+cyclic garbage collector paused. What it buys is measured in bench/README.md ("fairness"), not here."""
+
+from __future__ import annotations
+
+import gc
+
+import gevent
+import pytest
+from gunicorn.workers.ggevent import GeventWorker
+
+from service.platform import cooperation
+from service.platform.worker import Worker
+
+
+@pytest.fixture
+def turns(monkeypatch):
+    """Every ``cooperate`` call yields (no slice), recording whether the collector ran meanwhile."""
+    taken: list[bool] = []
+    monkeypatch.setattr(cooperation, "SLICE_SECONDS", 0.0)
+    cooperation.install(lambda: taken.append(gc.isenabled()))
+    yield taken
+    cooperation.install(None)
+
+
+def _member(name: str, skill: int) -> dict:
+    return {"name": name, "attack": {"skill": skill, "type": "harm"}, "defense": 2,
+            "stress": {"physical": {"current": 3, "max": 3}, "mental": {"current": 3, "max": 3}}}
+
+
+LONG_SOLVES = {
+    "beutelschneider": {"sides": [{"name": "A", "bag": {"red": 5, "green": 3, "white": 3}},
+                                  {"name": "B", "bag": {"red": 6, "green": 2, "white": 3}}]},
+    "malmsturm": {"sides": [{"name": "H", "members": [_member("H0", 3), _member("H1", 2)]},
+                            {"name": "O", "members": [_member("O0", 2), _member("O1", 2)]}],
+                  "order": ["H0", "O0", "H1", "O1"], "policy": {"targeting": "focus"}},
+    "paws": {"a": {"rank": 0, "extra_bonus_dice": 30}, "b": {"rank": 0, "extra_bonus_dice": 30}},
+    "weltenbuch": {"parties": [{"name": "A", "members": [{"name": "a", "role": "npc", "profile": 40}]},
+                               {"name": "B", "members": [{"name": "b", "role": "npc", "profile": 40}]}],
+                   "toughness": {"a": {"current": 3, "max": 3}, "b": {"current": 3, "max": 3}}, "exact": "never"},
+    "proben": {"steps": [{"pool": {"attribute": 30}, "difficulty": 20}] * 2, "carry_partial": True,
+               "exact": "never", "curve_rounds": 10},
+}
+
+
+@pytest.mark.parametrize("system", sorted(LONG_SOLVES))
+def test_a_long_solve_gives_turns_with_the_collector_paused(post, turns, system):
+    status, body = post(f"/v1/{system}/encounter/odds", LONG_SOLVES[system])
+    assert status == 200, body
+    assert len(turns) >= 10  # between passes, not once per request
+    assert turns[0] and turns[-1]  # the platform's turns before and after the solve, collector running
+    assert not any(turns[1:-1])  # the solve's own: collector paused ...
+    assert gc.isenabled()  # ... and running again after it
+
+
+def test_a_turn_comes_once_per_slice(post, turns, monkeypatch):
+    monkeypatch.setattr(cooperation, "SLICE_SECONDS", 3600.0)
+    post("/v1/paws/encounter/odds", LONG_SOLVES["paws"])
+    assert len(turns) == 1  # the platform's call before the solve: no turn had been taken before
+
+
+def test_without_a_worker_nothing_yields(post):
+    cooperation.install(None)
+    status, _ = post("/v1/paws/encounter/odds", LONG_SOLVES["paws"])
+    assert status == 200
+
+
+def test_nested_computations_restore_the_collector_once():
+    with cooperation.long_computation():
+        with cooperation.long_computation():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # another greenlet's solve is still under way
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with cooperation.long_computation():
+            pass
+        assert not gc.isenabled()  # left as it was found
+    finally:
+        gc.enable()
+
+
+def test_the_service_worker_yields_by_gevent_idle_and_freezes_the_app(monkeypatch):
+    """idle, not sleep(0): gevent resumes a greenlet's sleep(0) before it polls for ready sockets."""
+    monkeypatch.setattr(GeventWorker, "load_wsgi", lambda self: None)
+    worker = Worker.__new__(Worker)
+    worker.wsgi = lambda environ, start_response: []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
+    frozen: list[bool] = []
+    try:
+        worker.load_wsgi()
+        assert cooperation._yield_now is gevent.idle
+        assert frozen  # the loaded app out of the collector's full scans
+    finally:
+        cooperation.install(None)
