@@ -10,6 +10,7 @@ The languages are those with a message catalog (``service.platform.catalogs``)."
 from __future__ import annotations
 
 from functools import lru_cache
+from urllib.parse import parse_qs
 
 from flask import Flask, Response, request
 from werkzeug.datastructures import LanguageAccept
@@ -17,7 +18,8 @@ from werkzeug.http import parse_accept_header
 
 from service.platform.catalogs import LANGUAGES, SOURCE_LANGUAGE
 
-__all__ = ["LANGUAGES", "LANG_PARAMETER", "request_lang", "supported_language", "install_language_headers"]
+__all__ = ["LANGUAGES", "LANG_PARAMETER", "request_lang", "negotiated_language", "supported_language",
+           "install_language_headers"]
 
 LANG_PARAMETER = {
     "in": "query",
@@ -64,6 +66,16 @@ def _from_request(environ: dict) -> str:
         if requested is not None:
             return supported_language(requested) or SOURCE_LANGUAGE
     return _best_language(environ.get("HTTP_ACCEPT_LANGUAGE", ""))
+
+
+def negotiated_language(query_string: str, accept_language: str) -> str:
+    """The same choice as ``request_lang`` for answers written outside Flask (the worker's refusals
+    of unparsable requests, the load shedder's 503): ``lang`` of the query, else Accept-Language."""
+    if query_string:
+        requested = parse_qs(query_string).get("lang")
+        if requested:
+            return supported_language(requested[0]) or SOURCE_LANGUAGE
+    return _best_language(accept_language)
 
 
 @lru_cache(maxsize=512)

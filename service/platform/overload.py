@@ -29,7 +29,9 @@ from dataclasses import dataclass
 import orjson
 
 from service.platform.hooks import request_id_from
-from service.platform.problems import PROBLEM_MEDIA_TYPE, problem_document
+from service.platform.i18n import negotiated_language
+from service.platform.messages import say
+from service.platform.problems import PROBLEM_MEDIA_TYPE, problem_document, problem_title
 
 GUARDED_PREFIX = "/v1/"
 
@@ -83,11 +85,14 @@ class LoadShedder:
 
     def _refuse(self, environ: dict, start_response: Callable) -> list[bytes]:
         request_id = request_id_from(environ.get("HTTP_X_REQUEST_ID", ""))
+        lang = negotiated_language(environ.get("QUERY_STRING", ""), environ.get("HTTP_ACCEPT_LANGUAGE", ""))
+        detail = say("The service is at capacity and refused this request unprocessed; retry after %(seconds)s s.",
+                     seconds=self.policy.retry_after)
         body = orjson.dumps(problem_document(
-            503, (f"The service is at capacity and refused this request unprocessed; "
-                  f"retry after {self.policy.retry_after} s."),
-            slug="overloaded", instance=environ.get("PATH_INFO", "/"), request_id=request_id))
+            503, detail.say(lang), slug="overloaded", instance=environ.get("PATH_INFO", "/"),
+            request_id=request_id, title=problem_title(503, lang)))
         headers = [("Content-Type", PROBLEM_MEDIA_TYPE), ("Content-Length", str(len(body))),
+                   ("Content-Language", lang), ("Vary", "Accept-Language"),
                    ("Retry-After", str(self.policy.retry_after)), ("X-Request-ID", request_id),
                    ("Cache-Control", "no-store")]
         headers += self._cors_headers(environ.get("HTTP_ORIGIN"))

@@ -46,8 +46,10 @@ from gunicorn.workers.ggevent import GeventWorker
 
 from service.config import config_from_env
 from service.platform import cooperation
+from service.platform.i18n import negotiated_language
+from service.platform.messages import Message, Template, say
 from service.platform.overload import LoadShedder, SheddingPolicy
-from service.platform.problems import PROBLEM_MEDIA_TYPE, http_error, problem_document
+from service.platform.problems import PROBLEM_MEDIA_TYPE, http_error, problem_document, problem_title
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -56,19 +58,20 @@ _Read = TypeVar("_Read", bytes, list[bytes])
 
 # gunicorn's exception -> (status, problem type, what the client did). Checked in order: the
 # response-header errors are subclasses of the request-header ones but are the app's fault.
-_FAULT = "The service failed to handle this request; it has been logged."
-_GUNICORN_ERRORS: tuple[tuple[type[Exception], int, str, str], ...] = (
+_FAULT = Template("The service failed to handle this request; it has been logged.")
+_GUNICORN_ERRORS: tuple[tuple[type[Exception], int, str, Template | None], ...] = (
     (http_errors.InvalidResponseHeader, 500, "internal-error", _FAULT),
     (http_errors.InvalidResponseHeaderName, 500, "internal-error", _FAULT),
     (http_errors.LimitRequestLine, 414, "uri-too-long",
-     "The request line is longer than {request_line} bytes (WURFWERK_MAX_REQUEST_LINE)."),
-    (http_errors.LimitRequestHeaders, 431, "header-fields-too-large", "{headers_detail}"),
+     Template("The request line is longer than %(request_line)s bytes (WURFWERK_MAX_REQUEST_LINE).")),
+    (http_errors.LimitRequestHeaders, 431, "header-fields-too-large", None),  # _headers_detail
     (http_errors.UnsupportedTransferCoding, 501, "http-error",
-     "This server does not support that transfer coding: {error}."),
-    (http_errors.ExpectationFailed, 417, "http-error", "Unsupported Expect header: {error}."),
-    (http_errors.ForbiddenProxyRequest, 403, "http-error", "Proxy requests from this address are not allowed."),
+     Template("This server does not support that transfer coding: %(error)s.")),
+    (http_errors.ExpectationFailed, 417, "http-error", Template("Unsupported Expect header: %(error)s.")),
+    (http_errors.ForbiddenProxyRequest, 403, "http-error",
+     Template("Proxy requests from this address are not allowed.")),
     (http_errors.ConfigurationProblem, 500, "internal-error", _FAULT),
-    (http_errors.ParseException, 400, "bad-request", "The request is not valid HTTP/1.1: {error}."),
+    (http_errors.ParseException, 400, "bad-request", Template("The request is not valid HTTP/1.1: %(error)s.")),
 )
 _WHOLE_PATH = re.compile(rb"(/[^?# ]{0,2047})[?# ]")
 _TITLES = {400: "Bad Request", 403: "Forbidden", 414: "URI Too Long", 417: "Expectation Failed",
@@ -151,11 +154,13 @@ class Worker(GeventWorker):
         else:
             self.log.warning("Invalid request from ip=%s: %s", (addr or ("",))[0], exc)
         request_id = uuid.uuid4().hex  # the request's own X-Request-ID was not read, or not trusted
-        body = orjson.dumps(problem_document(status, detail, slug=slug, title=_TITLES[status],
+        lang = refused_language(req, exc)
+        body = orjson.dumps(problem_document(status, detail.say(lang), slug=slug, title=problem_title(status, lang),
                                              instance=getattr(req, "path", None) or requested_path(exc),
                                              request_id=request_id))
         head = (f"HTTP/1.1 {status} {_TITLES[status]}\r\nConnection: close\r\n"
                 f"Content-Type: {PROBLEM_MEDIA_TYPE}\r\nContent-Length: {len(body)}\r\n"
+                f"Content-Language: {lang}\r\nVary: Accept-Language\r\n"
                 f"X-Request-ID: {request_id}\r\n\r\n")
         try:
             with gevent.Timeout(1, False):  # a client that does not read its answer gets none
@@ -163,19 +168,21 @@ class Worker(GeventWorker):
         except OSError:
             self.log.debug("Failed to send error message.")
 
-    def _problem_of(self, exc: BaseException) -> tuple[int, str, str]:
+    def _problem_of(self, exc: BaseException) -> tuple[int, str, Message]:
         for error_type, status, slug, detail in _GUNICORN_ERRORS:
             if isinstance(exc, error_type):
-                return status, slug, detail.format(error=exc, request_line=self.cfg.limit_request_line,
-                                                   headers_detail=self._headers_detail(exc))
-        return 500, "internal-error", _FAULT
+                if detail is None:
+                    return status, slug, self._headers_detail(exc)
+                return status, slug, detail.format(error=str(exc), request_line=self.cfg.limit_request_line)
+        return 500, "internal-error", _FAULT.format()
 
-    def _headers_detail(self, exc: BaseException) -> str:
+    def _headers_detail(self, exc: BaseException) -> Message:
         # gunicorn raises LimitRequestHeaders for both limits and tells them apart by its message.
         if "size" in str(exc):
-            return (f"A header field is longer than {self.cfg.limit_request_field_size} bytes "
-                    f"(WURFWERK_MAX_HEADER_BYTES).")
-        return f"The request has more than {self.cfg.limit_request_fields} header fields (WURFWERK_MAX_HEADER_FIELDS)."
+            return say("A header field is longer than %(bytes)s bytes (WURFWERK_MAX_HEADER_BYTES).",
+                       bytes=self.cfg.limit_request_field_size)
+        return say("The request has more than %(count)s header fields (WURFWERK_MAX_HEADER_FIELDS).",
+                   count=self.cfg.limit_request_fields)
 
 
 def requested_path(exc: BaseException) -> str:
@@ -185,15 +192,38 @@ def requested_path(exc: BaseException) -> str:
     ``Request``), and no error type carries the path; the parse's own frames still hold it: the
     ``Request`` being built once its request line is parsed (400, 431), else the bytes of the line
     read so far (414: the path when it ends before the line got too long). "/" when neither has it."""
+    request, start = _parse_state(exc)
+    if request is not None and getattr(request, "path", None):
+        return request.path
+    return (_path_in_line(start) if start is not None else None) or "/"
+
+
+def refused_language(req: http_message.Request | None, exc: BaseException) -> str:
+    """The language of a refusal of gunicorn's: the request's ``lang`` or Accept-Language as far as
+    gunicorn parsed them (of a request line too long, its query as far as it was read)."""
+    request, start = (req, None) if req is not None else _parse_state(exc)
+    headers = getattr(request, "headers", None) or []
+    accept = next((value for name, value in headers if name == "ACCEPT-LANGUAGE"), "")
+    query = getattr(request, "query", None) or (_query_in_line(start) if start is not None else "")
+    return negotiated_language(query, accept)
+
+
+def _parse_state(exc: BaseException) -> tuple[http_message.Request | None, bytes | None]:
+    """The ``Request`` being built when gunicorn refused its head, and the bytes of its line read so far."""
+    request = None
     for frame, _line in traceback.walk_tb(exc.__traceback__):
         candidate = frame.f_locals.get("self")
         if isinstance(candidate, http_message.Request):
-            if getattr(candidate, "path", None):
-                return candidate.path
+            request = candidate
             start = frame.f_locals.get("data") or frame.f_locals.get("buf")
-            if isinstance(start, (bytes, bytearray)):
-                return _path_in_line(bytes(start)) or "/"
-    return "/"
+            if getattr(candidate, "path", None) or isinstance(start, (bytes, bytearray)):
+                return candidate, bytes(start) if isinstance(start, (bytes, bytearray)) else None
+    return request, None
+
+
+def _query_in_line(start: bytes) -> str:
+    _method, _, target = start.split(b"\r\n", 1)[0].partition(b" ")
+    return target.partition(b"?")[2].split(b" ", 1)[0].split(b"#", 1)[0].decode("latin-1")
 
 
 def _path_in_line(start: bytes) -> str | None:
@@ -279,8 +309,8 @@ class _DeadlineInput:
             finally:
                 self._reader = None
         self._stop_reading()
-        raise http_error(408, f"The request body did not arrive within {self._seconds:g} s "
-                              f"(WURFWERK_READ_TIMEOUT).", "request-timeout")
+        raise http_error(408, say("The request body did not arrive within %(seconds)s s (WURFWERK_READ_TIMEOUT).",
+                                  seconds=f"{self._seconds:g}"), "request-timeout")
 
     def _arm(self) -> None:
         # update=True: the loop's clock is read now, not at the start of its turn (as gevent's Timeout).

@@ -192,7 +192,7 @@ const de = {
     "successes_of": "Erfolge von {name}", consequences_of: "Konsequenzen von {name}", attempts: "Versuche",
     black_after_of: "schwarze Murmeln von {name} danach", rounds: "Runden", exchanges: "Schlagabtausche",
     dies_of: "Tod von {name}", consequence_of: "Konsequenzen von {name}", expectedValues: "Erwartungswerte",
-    running: "läuft noch",
+    running: "läuft noch", wounds_of: "Wunden von {name}",
   },
 };
 
@@ -373,7 +373,7 @@ const en = {
     rolls_used: "rolls needed", advantages: "advantages for the leader", god: "god (d8)", successes_of: "successes of {name}",
     consequences_of: "consequences of {name}", attempts: "attempts", black_after_of: "{name}'s black marbles after",
     rounds: "rounds", exchanges: "exchanges", dies_of: "death of {name}", consequence_of: "consequences of {name}",
-    expectedValues: "Expected values", running: "still running",
+    expectedValues: "Expected values", running: "still running", wounds_of: "wounds of {name}",
   },
 };
 

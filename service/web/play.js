@@ -682,7 +682,9 @@ function sideName(request, side) {
 function outcomeWords(key, request) {
   const outcomes = words().outcomes;
   const [kind, ...args] = String(key).split(":");
-  if (kind === "wins") return fill(outcomes.wins, { name: args.join(":") });
+  // Paws' encounter names its sides a and b ("wins:a"); every other wins:<name> carries the name itself.
+  const side = args.length === 1 && (args[0] === "a" || args[0] === "b") && request?.[args[0]] ? args[0] : null;
+  if (kind === "wins") return fill(outcomes.wins, { name: side ? sideName(request, side) : args.join(":") });
   if (kind === "first") return fill(outcomes.first, { name: args.join(":") });
   if (kind === "injury") return fill(outcomes.injury, { name: args.slice(0, -1).join(":"), severity: outcomes[`severity.${args.at(-1)}`] ?? args.at(-1) });
   if (kind === "god") return fill(outcomes.god, { name: request?.gods?.[Number(args[0]) - 1] ?? number(Number(args[0])), n: number(Number(args[0])) });
@@ -696,7 +698,10 @@ function distributionWords(key, request) {
   const [kind, ...args] = key.split(":");
   if (kind === "drawn" && args.length) return fill(names.drawn, { colour: choiceWords("", "", args[0]) });
   if (kind === "successes" && args.length) return fill(names.successes_of, { name: args.join(":") });
-  if (args.length && names[`${kind}_of`]) return fill(names[`${kind}_of`], { name: args.join(":") });
+  if (args.length && names[`${kind}_of`]) {
+    const side = args.length === 1 && (args[0] === "a" || args[0] === "b") && request?.[args[0]] ? args[0] : null;
+    return fill(names[`${kind}_of`], { name: side ? sideName(request, side) : args.join(":") });
+  }
   const side = /^(.*)_(a|b)$/.exec(kind);
   if (side && names[`${side[1]}_side`]) return fill(names[`${side[1]}_side`], { name: sideName(request, side[2]) });
   const label = names[kind] ?? kind.replace(/_/g, " ");

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import socket
 import threading
 import time
 
@@ -108,27 +109,54 @@ def test_the_healthcheck_survives_the_build_and_answers(serving, service_image):
     assert podman("healthcheck", "run", name, check=False).returncode == 0
 
 
+def _batch_in_flight(port: int, body: bytes) -> socket.socket:
+    """A POST /v1/batch that a worker has taken: with ``Expect: 100-continue`` gunicorn answers
+    "100 Continue" once a worker has parsed the head and is about to call the app (RFC 9110 §10.1.1),
+    so from then on the request is in flight; the body follows. Waits at most 30 s for that."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    sock.sendall(b"POST /v1/batch HTTP/1.1\r\nHost: wurfwerk\r\nContent-Type: application/json\r\n"
+                 b"Content-Length: %d\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n" % len(body))
+    interim = b""
+    while not interim.endswith(b"\r\n\r\n"):
+        chunk = sock.recv(1)
+        assert chunk, f"the connection closed before a worker took the request: {interim!r}"
+        interim += chunk
+    assert interim.startswith(b"HTTP/1.1 100"), interim
+    sock.sendall(body)
+    return sock
+
+
+def _final_answer(sock: socket.socket) -> tuple[int, dict]:
+    """Status and JSON body of the answer, read until the server closes (``Connection: close``)."""
+    sock.settimeout(60)
+    with sock:
+        raw = b"".join(iter(lambda: sock.recv(65536), b""))
+    head, _, body = raw.partition(b"\r\n\r\n")
+    return int(head.split(b" ", 2)[1]), json.loads(body)
+
+
 def test_sigterm_finishes_the_requests_in_flight_and_stops_within_the_grace_period(serving):
     """Two slow requests (a full batch each) are running when SIGTERM comes: gunicorn stops accepting,
-    the workers finish them, and the container exits 0 long before podman's 30 s would SIGKILL it."""
+    the workers finish them, and the container exits 0 long before podman's 30 s would SIGKILL it.
+    "Running" is observed, not assumed after a sleep: each request's "100 Continue" says a worker
+    has it (under load a fixed sleep let SIGTERM come before the workers had accepted them)."""
     name, url, keys = serving
+    port = int(url.rsplit(":", 1)[1])
     batch = {"requests": [{"operation": "proben.test", "body": {"attribute": 30, "difficulty": 3}}] * 500}
-    answers: list[requests.Response] = []
-
-    def send():
-        answers.append(requests.post(url + "/v1/batch", json=batch, timeout=60))
-
-    clients = [threading.Thread(target=send) for _ in range(2)]
-    for client in clients:
-        client.start()
-    time.sleep(0.3)  # both requests are with the two workers
+    body = json.dumps(batch).encode()
+    in_flight = [_batch_in_flight(port, body) for _ in range(2)]
+    answers: list[tuple[int, dict]] = []
+    # read while the container stops: what it sent but nobody read would be lost with its network
+    readers = [threading.Thread(target=lambda sock=sock: answers.append(_final_answer(sock))) for sock in in_flight]
+    for reader in readers:
+        reader.start()
     started = time.monotonic()
     podman("stop", "--time", "30", name, timeout=60)
     stopped_after = time.monotonic() - started
-    for client in clients:
-        client.join(60)
-    assert [answer.status_code for answer in answers] == [200, 200]
-    assert all(keys.verify(item["body"]).valid for answer in answers for item in answer.json()["results"][:3])
+    for reader in readers:
+        reader.join(60)
+    assert [status for status, _ in answers] == [200, 200]
+    assert all(keys.verify(item["body"]).valid for _, answer in answers for item in answer["results"][:3])
     assert state(name, "ExitCode") == "0"
     assert stopped_after < 20, f"stopping took {stopped_after:.1f} s"
 

@@ -135,6 +135,30 @@ def test_header_bombs_get_a_problem_and_a_closed_connection_not_a_reset(limited_
     assert requests.get(limited_server.url + "/livez", timeout=5).status_code == 200
 
 
+@pytest.mark.parametrize(("request_bytes", "status", "words"), [
+    (_get("/livez?lang=de", headers=[b"X-Bomb-%d: 1" % i for i in range(20)]), 431,
+     "mehr als 20 Header-Felder"),
+    (_get("/livez?lang=DE-at&" + "a" * 600), 414, "Die Anfragezeile ist länger als 512 Bytes"),
+    (b"GET /livez?lang=de HTTP/1.1\r\nHost: wurfwerk\r\nX Bad: 1\r\n\r\n", 400,
+     "Die Anfrage ist kein gültiges HTTP/1.1"),
+], ids=["header-count", "request-line", "bad-header"])
+def test_the_workers_own_refusals_are_in_the_requested_language(limited_server, request_bytes, status, words):
+    """API.md §1 (issue 29): these are answered before the app, in the language every problem is."""
+    got_status, headers, problem = _answer(raw_exchange(HOST, limited_server.port, request_bytes, timeout=5))
+    assert got_status == status
+    assert headers["content-language"] == "de"
+    assert words in problem["detail"], problem
+    assert problem["title"] != {400: "Bad Request", 414: "URI Too Long", 431: "Request Header Fields Too Large"}[status]
+
+
+def test_a_body_that_stops_arriving_is_refused_in_german_when_asked(limited_server):
+    partial = (b"POST /v1/paws/test HTTP/1.1\r\nHost: wurfwerk\r\nContent-Type: application/json\r\n"
+               b"Accept-Language: de-DE,de;q=0.9\r\nContent-Length: 40\r\n\r\n{\"rank\":")
+    status, headers, problem = _answer(raw_exchange(HOST, limited_server.port, partial, timeout=10))
+    assert status == 408 and headers["content-language"] == "de"
+    assert problem["detail"] == "Der Rumpf der Anfrage kam nicht innerhalb von 2 s an (WURFWERK_READ_TIMEOUT)."
+
+
 def test_requests_just_within_the_limits_are_served(limited_server):
     # Host plus 18 more fields: 19 of the 20 allowed; a field of 1000 bytes of the 1024.
     answer = raw_exchange(HOST, limited_server.port,

@@ -388,6 +388,8 @@ def _encounters() -> Iterator[Case]:
     yield from _each("malmsturm.encounter won after n rounds, n consequences", lambda n: _malm_encounter(
         "wins:Orks", 3, (min(n, 1), 0)) if n <= 1 else None)
     yield "malmsturm.encounter conceded", _malm_encounter("wins:Helden", 4, (0, 1), conceded="Orks")
+    # a side named in the singular concedes in a clause as grammatical as the plural "Orks"
+    yield "malmsturm.encounter conceded by a singular side", _malm_encounter("wins:Orks", 4, (1, 0), conceded="Alrik")
     yield from _each("malmsturm.encounter stalemate after n rounds", lambda n: _malm_encounter("stalemate", n, (0, 0)))
     yield from _each("malmsturm.encounter undecided after n rounds",
                      lambda n: _malm_encounter("undecided", n, (1, 1)), least=1)

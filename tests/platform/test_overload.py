@@ -65,3 +65,19 @@ def test_a_browser_can_read_the_refusal_and_its_retry_after():
         "/v1/keys", headers={"Origin": "https://elsewhere.example"})
     assert "Access-Control-Allow-Origin" not in other.headers
 
+
+
+@pytest.mark.parametrize(("ask", "lang", "words"), [
+    ({"query_string": "lang=de-AT"}, "de", "bitte nach 2 s erneut versuchen"),
+    ({"headers": {"Accept-Language": "fr;q=1, de;q=0.8"}}, "de", "bitte nach 2 s erneut versuchen"),
+    ({"query_string": "lang=fr"}, "en", "retry after 2 s"),
+    ({}, "en", "retry after 2 s"),
+])
+def test_the_refusal_is_in_the_language_every_other_problem_would_be(ask, lang, words):
+    """API.md §1 (issue 29): ``?lang`` in any case and with a region, else Accept-Language, else English."""
+    response = _client(delay=0.2).post("/v1/paws/test", **ask)
+    problem = orjson.loads(response.data)
+    assert response.headers["Content-Language"] == lang
+    assert "Accept-Language" in response.headers["Vary"]
+    assert words in problem["detail"]
+    assert problem["title"] == {"de": "Dienst nicht verfügbar", "en": "Service Unavailable"}[lang]

@@ -493,6 +493,40 @@ def test_a_per_round_curve_is_drawn_with_readable_text_on_a_phone(page, live_url
     _shot(page, screenshots, "curve-de-390")
 
 
+def test_a_real_encounter_shows_its_outcomes_and_curve_in_german(page, live_url, app, screenshots):
+    """Nothing faked: /play rolls paws.encounter and asks the live service's paws.encounter.odds with
+    `curve_rounds`; the chart names the sides ("wins:a" is Ryan) and draws the service's own curve."""
+    body = {"a": {"name": "Ryan", "rank": 3}, "b": {"name": "Jack", "rank": 2}, "curve_rounds": 6}
+    expected = app.test_client().post("/v1/paws/encounter/odds?lang=de", json=body).get_json()["odds"]
+    asked = []
+    page.on("request", lambda request: asked.append(request.post_data_json)
+            if "/v1/paws/encounter/odds" in request.url else None)
+    _open(page, f"{live_url}/play?operation=paws.encounter&lang=de&body={quote(json.dumps(body))}", PHONE)
+    _roll(page)
+    curve = page.locator("[data-testid=odds-curve]")
+    curve.wait_for()
+    assert asked and asked[-1]["curve_rounds"] == 6, asked
+    rows = page.locator("[data-testid=odds-chart] table.bars").first.locator("tr")
+    shown = {rows.nth(i).locator("th").inner_text(): rows.nth(i).get_attribute("data-exact")
+             for i in range(rows.count())}
+    assert shown == {"Sieg für Ryan": "283/330", "Sieg für Jack": "47/330"}, shown
+    keys = sorted({key for point in expected["curve"] for key in point} - {"round"})
+    assert sorted(curve.locator("polyline").evaluate_all("lines => lines.map(l => l.dataset.key)")) == keys
+    # the line of "wins:a" ends at the service's cumulative chance after round 6
+    legend = page.inner_text(".curve-legend")
+    last = expected["curve"][-1]
+    for words, key in [("Sieg für Ryan", "wins:a"), ("Sieg für Jack", "wins:b"), ("läuft noch", "running")]:
+        percent = f"{last[key] * 100:.1f} %".replace(".", ",")
+        assert f"{words}: {percent}" in legend.replace("\u00a0", " "), (legend, words, percent)
+    odds = page.inner_text("#odds")
+    assert "wins:" not in odds and "wounds:" not in odds, odds
+    assert "Wunden von Ryan" in odds and "Wunden von Jack" in odds, odds
+    assert page.inner_text("figure.curve-box figcaption") == "Verlauf über die Runden"
+    assert _sideways(page) == 0
+    assert page.problems == []
+    _shot(page, screenshots, "encounter-curve-de-390")
+
+
 # -- failures ----------------------------------------------------------------------------------------
 
 

@@ -142,17 +142,129 @@ function sourceLabel(source, t) {
 }
 
 /**
- * The odds twins answer with probabilities instead of a roll: show each outcome's chance.
- * @param {Record<string, any>} odds
+ * The side `a` or `b` of a two-sided request by the name the request gave it.
+ * @param {Record<string, any> | undefined} request
+ * @param {string} side
  * @param {Translate} t
  */
-function oddsList(odds, t) {
+function sideName(request, side, t) {
+  const name = request?.[side]?.name;
+  return typeof name === "string" && name ? name : t(`WURFWERK.Odds.side.${side}`);
+}
+
+/** The outcome keys the lang files hold as they are (API.md §1.3 and §1.7). */
+const PLAIN_OUTCOMES = [
+  "success", "failure", "partial", "no_dice", "unconscious", "tie", "dies", "survives", "hit", "miss",
+  "consequence", "taken_out", "catastrophe", "stalemate", "undecided", "both_out",
+];
+
+/**
+ * An outcome key of the odds, or an encounter's `result.outcome`, in words (the terms /play uses):
+ * `wins:<name>` (Paws' `wins:a` by the side's name), `injury:<name>:<severity>`, `failure:<step>`
+ * (0-based, said 1-based), `first:<name>`, `god:<n>`, the sides `a`/`b`; an unknown key as it is.
+ * @param {string} key
+ * @param {Record<string, any> | undefined} request the response's echoed request
+ * @param {Translate} t
+ */
+export function outcomeWords(key, request, t) {
+  const [kind, ...args] = String(key).split(":");
+  const rest = args.join(":");
+  if (kind === "wins" && (rest === "a" || rest === "b") && request?.[rest]) {
+    return t("WURFWERK.Odds.wins", { name: sideName(request, rest, t) });
+  }
+  if (kind === "wins" && args.length) return t("WURFWERK.Odds.wins", { name: rest });
+  if (kind === "first" && args.length) return t("WURFWERK.Odds.first", { name: rest });
+  if (kind === "injury" && args.length >= 2) {
+    const severity = String(args.at(-1));
+    const known = ["light", "serious", "grave"].includes(severity);
+    return t("WURFWERK.Odds.injury", {
+      name: args.slice(0, -1).join(":"),
+      severity: known ? t(`WURFWERK.Odds.severity.${severity}`) : severity,
+    });
+  }
+  if (kind === "god" && args.length) {
+    const n = Number(args[0]);
+    const god = Array.isArray(request?.gods) ? request.gods[n - 1] : undefined;
+    return t("WURFWERK.Odds.god", { name: typeof god === "string" ? god : String(n), n });
+  }
+  if (kind === "failure" && args.length && /^\d+$/.test(rest)) {
+    return t("WURFWERK.Odds.failure_at", { n: Number(rest) + 1 });
+  }
+  if ((kind === "a" || kind === "b") && args.length === 0) {
+    return t("WURFWERK.Odds.wins", { name: sideName(request, kind, t) });
+  }
+  if (args.length === 0 && PLAIN_OUTCOMES.includes(kind)) return t(`WURFWERK.Odds.${kind}`);
+  return String(key);
+}
+
+/** @param {number} probability */
+function percent(probability) {
+  return `${(probability * 100).toFixed(1)} %`;
+}
+
+/**
+ * The odds twins answer with probabilities instead of a roll: show each outcome's chance, in words.
+ * @param {Record<string, any>} odds
+ * @param {Record<string, any> | undefined} request
+ * @param {Translate} t
+ */
+function oddsList(odds, request, t) {
   const items = (odds.outcomes ?? []).map(
-    (/** @type {{outcome: string, probability: number, exact: string}} */ entry) =>
-      `<li><span class="wurfwerk-odds-outcome">${escapeHtml(entry.outcome)}</span> ` +
-      `<span class="wurfwerk-odds-chance" title="${escapeHtml(entry.exact)}">${(entry.probability * 100).toFixed(1)} %</span></li>`,
+    (/** @type {{outcome: string, probability: number, exact: string | null}} */ entry) =>
+      `<li data-outcome="${escapeHtml(entry.outcome)}"><span class="wurfwerk-odds-outcome">${escapeHtml(outcomeWords(entry.outcome, request, t))}</span> ` +
+      `<span class="wurfwerk-odds-chance" title="${escapeHtml(entry.exact ?? "")}">${percent(entry.probability)}</span></li>`,
   );
   return `<p class="wurfwerk-label">${escapeHtml(t("WURFWERK.Card.odds"))}</p><ul class="wurfwerk-odds">${items.join("")}</ul>`;
+}
+
+/**
+ * An encounter's per-round curve (`odds.curve`, asked with `curve_rounds`): one row per round, one
+ * column per outcome with its chance to have happened by then (a missing key: not yet possible), and
+ * the chance that the encounter still runs.
+ * @param {Array<Record<string, number>>} curve
+ * @param {Record<string, any> | undefined} request
+ * @param {Translate} t
+ */
+export function curveTable(curve, request, t) {
+  const outcomes = [...new Set(curve.flatMap((point) => Object.keys(point)))].filter(
+    (key) => key !== "round" && key !== "running",
+  );
+  const columns = [...outcomes, "running"];
+  const heads = columns.map(
+    (key) =>
+      `<th scope="col" data-key="${escapeHtml(key)}">${escapeHtml(key === "running" ? t("WURFWERK.Odds.running") : outcomeWords(key, request, t))}</th>`,
+  );
+  const rows = curve.map(
+    (point) =>
+      `<tr><th scope="row">${escapeHtml(point.round)}</th>` +
+      columns.map((key) => `<td>${percent(point[key] ?? 0)}</td>`).join("") +
+      `</tr>`,
+  );
+  return (
+    `<table class="wurfwerk-curve"><caption>${escapeHtml(t("WURFWERK.Card.curve"))}</caption>` +
+    `<thead><tr><th scope="col">${escapeHtml(t("WURFWERK.Card.round"))}</th>${heads.join("")}</tr></thead>` +
+    `<tbody>${rows.join("")}</tbody></table>`
+  );
+}
+
+/**
+ * What a played-out encounter ended in (`result.outcome`, one of its odds outcomes), in words; the
+ * single operations' fields (a Paws `winner: "a"`, a Malmsturm `winner` that is null when undecided)
+ * would say less or the wrong thing here.
+ * @param {Record<string, any>} response
+ * @param {Translate} t
+ * @returns {{text: string, tone: "good" | "bad" | "neutral"}[]}
+ */
+function encounterOutcome(response, t) {
+  const outcome = response.result?.outcome;
+  if (typeof outcome !== "string") return [];
+  const tone = outcome.startsWith("wins:") || outcome === "success" ? "good" : outcome.startsWith("failure") ? "bad" : "neutral";
+  return [{ text: outcomeWords(outcome, response.request, t), tone }];
+}
+
+/** @param {unknown} operation */
+function isEncounter(operation) {
+  return typeof operation === "string" && operation.endsWith(".encounter");
 }
 
 /**
@@ -175,14 +287,17 @@ export function renderCard(response, { t, link, assets = `${MODULE_PATH}/assets`
     }
     parts.push(`</div>`);
   }
-  const outcomes = outcomesOf(response.result);
+  const outcomes = isEncounter(response.operation)
+    ? encounterOutcome(response, t)
+    : outcomesOf(response.result).map((outcome) => ({ text: t(outcome.key, outcome.data), tone: outcome.tone }));
   if (outcomes.length) {
-    const items = outcomes.map(
-      (outcome) => `<li class="wurfwerk-${outcome.tone}">${escapeHtml(t(outcome.key, outcome.data))}</li>`,
-    );
+    const items = outcomes.map((outcome) => `<li class="wurfwerk-${outcome.tone}">${escapeHtml(outcome.text)}</li>`);
     parts.push(`<ul class="wurfwerk-outcome">${items.join("")}</ul>`);
   }
-  if (response.odds) parts.push(oddsList(response.odds, t));
+  if (response.odds) parts.push(oddsList(response.odds, response.request, t));
+  if (Array.isArray(response.odds?.curve) && response.odds.curve.length) {
+    parts.push(curveTable(response.odds.curve, response.request, t));
+  }
   if (response.randomness?.source) {
     parts.push(`<p class="wurfwerk-source">${escapeHtml(sourceLabel(response.randomness.source, t))}</p>`);
   }

@@ -169,6 +169,29 @@ function assertNoHoles(value, path) {
   }
 }
 
+/** The word that starts a whole encounter (API.md §1.7): `/ww encounter <system> [play] key=value …`. */
+export const ENCOUNTER_WORD = "encounter";
+const PLAY_WORD = "play";
+
+/**
+ * `/ww encounter paws a.rank=3 b.rank=2` asks `paws.encounter.odds` (can we win?), `/ww encounter paws
+ * play …` plays the fight out with `paws.encounter`; the pairs are the body as everywhere else
+ * (`curve_rounds=8` asks for the chances round by round).
+ * @param {{text: string, quotedValue: boolean}[]} words the words after `encounter`
+ */
+function encounterOperation(words) {
+  const system = words[0]?.text;
+  if (!system || system.includes("=")) {
+    throw new CommandError(`expected a system after ${ENCOUNTER_WORD}: ${COMMAND_PREFIX} ${ENCOUNTER_WORD} paws a.rank=3 b.rank=2`);
+  }
+  if (!/^[a-z][a-z-]*$/.test(system)) throw new CommandError(`expected a system such as paws, got: ${system}`);
+  const playing = words[1]?.text === PLAY_WORD;
+  return {
+    operationId: playing ? `${system}.encounter` : `${system}.encounter.odds`,
+    pairs: words.slice(playing ? 2 : 1),
+  };
+}
+
 /**
  * Parse a whole chat line. `/ww` alone or `/ww help` asks for help.
  * @param {string} line
@@ -179,8 +202,10 @@ export function parseCommand(line) {
   const rest = line.trimStart().slice(COMMAND_PREFIX.length);
   const words = tokenize(rest);
   if (words.length === 0 || words[0].text === "help") return { help: true };
-  const operationId = words[0].text;
-  const pairs = words.slice(1);
+  const { operationId, pairs } =
+    words[0].text === ENCOUNTER_WORD && !words[0].quotedValue
+      ? encounterOperation(words.slice(1))
+      : { operationId: words[0].text, pairs: words.slice(1) };
   if (!/^[a-z][a-z-]*(\.[a-z][a-z-]*)+$/.test(operationId)) {
     throw new CommandError(`expected an operation such as paws.test first, got: ${operationId}`);
   }

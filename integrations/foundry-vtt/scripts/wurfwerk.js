@@ -95,6 +95,7 @@ async function whisperHelp() {
   const operations = knownOperations().filter((id) => !id.endsWith(".odds"));
   await whisper(
     `<div class="wurfwerk-help"><p>${escapeHtml(t("WURFWERK.Help.usage"))}</p>` +
+      `<p>${escapeHtml(t("WURFWERK.Help.encounter"))}</p>` +
       `<p>${escapeHtml(t("WURFWERK.Help.operations"))}: ${operations.map((id) => `<code>${id}</code>`).join(", ")}</p></div>`,
   );
 }

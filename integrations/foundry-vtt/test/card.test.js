@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { test } from "node:test";
 
-import { escapeHtml, outcomesOf, playUrl, renderCard, showVerdict } from "../scripts/card.js";
-import { translator } from "./translate.js";
+import { curveTable, escapeHtml, outcomeWords, outcomesOf, playUrl, renderCard, showVerdict } from "../scripts/card.js";
+import { translations, translator } from "./translate.js";
 
 const t = translator("en");
 const moduleRoot = new URL("../", import.meta.url);
@@ -127,7 +127,7 @@ test("German cards use the German lang file", () => {
   assert.match(html, />In \/play öffnen</);
 });
 
-test("odds twins show each outcome's chance", () => {
+test("odds twins show each outcome's chance in words, not as the raw key", () => {
   const html = renderCard(
     {
       operation: "paws.test.odds",
@@ -140,6 +140,109 @@ test("odds twins show each outcome's chance", () => {
     html,
     /<span class="wurfwerk-odds-outcome">success<\/span> <span class="wurfwerk-odds-chance" title="19\/27">70\.4 %<\/span>/,
   );
+  const german = renderCard(
+    {
+      operation: "beutelschneider.combat.odds",
+      request: { attacker: { name: "Ann" }, defender: { name: "Bo" } },
+      odds: {
+        outcomes: [
+          { outcome: "wins:Ann", probability: 0.5, exact: "1/2" },
+          { outcome: "tie", probability: 0.25, exact: "1/4" },
+          { outcome: "injury:Bo:serious", probability: 0.25, exact: "1/4" },
+        ],
+      },
+    },
+    { t: translator("de"), link: null },
+  );
+  const words = [...german.matchAll(/<span class="wurfwerk-odds-outcome">([^<]*)<\/span>/g)].map((m) => m[1]);
+  assert.deepEqual(words, ["Sieg für Ann", "Gleichstand", "ernsthafte Verletzung für Bo"]);
+  assert.doesNotMatch(german, />wins:|>injury:/);
+});
+
+test("outcome keys in words, German and English: sides by name, steps 1-based, unknown keys as they are", () => {
+  const de = translator("de");
+  const paws = { a: { name: "Ryan", rank: 3 }, b: { rank: 2 } };
+  assert.equal(outcomeWords("wins:a", paws, t), "Ryan wins");
+  assert.equal(outcomeWords("wins:b", paws, de), "Sieg für Zweite Seite");
+  assert.equal(outcomeWords("a", paws, de), "Sieg für Ryan");
+  assert.equal(outcomeWords("wins:Helden", {}, de), "Sieg für Helden");
+  assert.equal(outcomeWords("failure:0", {}, de), "scheitert an Schritt 1");
+  assert.equal(outcomeWords("failure:2", {}, t), "fails at step 3");
+  assert.equal(outcomeWords("failure", {}, de), "misslungen");
+  assert.equal(outcomeWords("both_out", {}, de), "beide in Ohnmacht");
+  assert.equal(outcomeWords("undecided", {}, t), "still open after the rounds");
+  assert.equal(outcomeWords("god:3", { gods: ["A", "B", "Hera"] }, de), "Hera (Gott 3)");
+  assert.equal(outcomeWords("first:Ann", {}, t), "Ann acts first");
+  assert.equal(outcomeWords("something:new", {}, t), "something:new");
+});
+
+test("the module says the outcomes in the words /play uses (service/web/labels.js), in both languages", async (context) => {
+  const labels = new URL("../../../service/web/labels.js", import.meta.url);
+  if (!existsSync(labels)) return context.skip("outside the repository (a release zip) there is no /play");
+  const { LABELS } = await import(labels.href);
+  for (const lang of /** @type {const} */ (["de", "en"])) {
+    const module = translations(lang);
+    const outcomes = Object.keys(module).filter((key) => key.startsWith("WURFWERK.Odds.") && !key.includes(".side."));
+    assert.ok(outcomes.length >= 25, `${lang}: ${outcomes.length} outcome words`);
+    for (const key of outcomes) {
+      const name = key.slice("WURFWERK.Odds.".length);
+      const play = name === "running" ? LABELS[lang].distributions.running : LABELS[lang].outcomes[name];
+      assert.equal(module[key], play, `${lang} ${key}`);
+    }
+    assert.equal(module["WURFWERK.Card.curve"], LABELS[lang].ui.curve);
+    assert.equal(module["WURFWERK.Card.round"], LABELS[lang].ui.round);
+    assert.equal(module["WURFWERK.Odds.side.a"], LABELS[lang].fields.a[0]);
+    assert.equal(module["WURFWERK.Odds.side.b"], LABELS[lang].fields.b[0]);
+  }
+});
+
+test("an encounter's curve is a table: a row per round, a column per outcome in words, and 'still running'", () => {
+  const curve = [
+    { round: 1, running: 1.0 },
+    { round: 2, running: 0.65625, "wins:a": 0.34375 },
+    { round: 3, running: 0.388671875, "wins:a": 0.58203125, "wins:b": 0.029296875 },
+  ];
+  const html = renderCard(
+    {
+      operation: "paws.encounter.odds",
+      request: { a: { name: "Ryan" }, b: { name: "Jack" }, curve_rounds: 3 },
+      odds: { outcomes: [{ outcome: "wins:a", probability: 0.86, exact: "283/330" }], curve },
+    },
+    { t: translator("de"), link: null },
+  );
+  assert.match(html, /<table class="wurfwerk-curve"><caption>Verlauf über die Runden<\/caption>/);
+  const heads = [...html.matchAll(/<th scope="col"[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]);
+  assert.deepEqual(heads, ["Runde", "Sieg für Ryan", "Sieg für Jack", "läuft noch"]);
+  const rows = [...html.matchAll(/<tr><th scope="row">(\d+)<\/th>(.*?)<\/tr>/g)].map((m) => [
+    m[1],
+    [...m[2].matchAll(/<td>([^<]*)<\/td>/g)].map((cell) => cell[1]),
+  ]);
+  assert.deepEqual(rows, [
+    ["1", ["0.0 %", "0.0 %", "100.0 %"]],
+    ["2", ["34.4 %", "0.0 %", "65.6 %"]],
+    ["3", ["58.2 %", "2.9 %", "38.9 %"]],
+  ]);
+  assert.equal(curveTable([], {}, t).includes("<tbody></tbody>"), true);
+  assert.doesNotMatch(renderCard({ operation: "paws.test.odds", odds: { outcomes: [] } }, { t, link: null }), /wurfwerk-curve/);
+});
+
+test("a played-out encounter says its outcome in words, not the single operations' winner fields", () => {
+  const paws = renderCard(
+    {
+      operation: "paws.encounter",
+      request: { a: { name: "Ryan", rank: 3 }, b: { name: "Jack", rank: 2 } },
+      result: { outcome: "wins:a", winner: "a", rounds: 2, steps: [] },
+      summary: "Victory for Ryan after 2 rounds.",
+    },
+    { t, link: null },
+  );
+  assert.match(paws, /<ul class="wurfwerk-outcome"><li class="wurfwerk-good">Ryan wins<\/li><\/ul>/);
+  const undecided = renderCard(
+    { operation: "malmsturm.encounter", request: {}, result: { outcome: "undecided", winner: null, rounds: 5 } },
+    { t: translator("de"), link: null },
+  );
+  assert.match(undecided, /<li class="wurfwerk-neutral">nach den Runden noch offen<\/li>/);
+  assert.doesNotMatch(undecided, /Gleichstand/, "winner null is not a tie here");
 });
 
 test("escapeHtml escapes the five characters", () => {

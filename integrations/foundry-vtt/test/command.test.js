@@ -108,3 +108,20 @@ test("setPath and buildBody work on their own", () => {
   assert.deepEqual(body, { a: { b: { c: 1 } } });
   assert.deepEqual(buildBody(["x=1", "y=text"], [false, true]), { x: 1, y: "text" });
 });
+
+test("/ww encounter <system> asks the whole encounter's odds; `play` plays it out (API.md §1.7)", () => {
+  assert.deepEqual(parseCommand("/ww encounter paws a.rank=3 b.rank=2 curve_rounds=5"), {
+    help: false,
+    operationId: "paws.encounter.odds",
+    body: { a: { rank: 3 }, b: { rank: 2 }, curve_rounds: 5 },
+  });
+  assert.deepEqual(parseCommand(`/ww encounter malmsturm play sides.0.name=Helden seed=7`), {
+    help: false,
+    operationId: "malmsturm.encounter",
+    body: { sides: [{ name: "Helden" }], seed: 7 },
+  });
+  assert.throws(() => parseCommand("/ww encounter"), /expected a system after encounter/);
+  assert.throws(() => parseCommand("/ww encounter a.rank=3"), /expected a system after encounter/);
+  assert.throws(() => parseCommand("/ww encounter Paws!"), /expected a system such as paws/);
+  assert.equal(parseCommand("/ww paws.encounter.odds a.rank=1").operationId, "paws.encounter.odds", "the plain form too");
+});

@@ -299,3 +299,63 @@ test("a roll ticket typed as JSON rolls the ticket's dice, and the card says so"
   assert.equal(response.randomness.source, "ticket");
   assert.match(lastMessage().content, /Rolled from a roll ticket/);
 });
+
+test("/ww encounter asks the whole fight's odds and posts them in words with the curve (API.md §1.7)", async () => {
+  globalThis.Hooks.call(
+    "chatMessage",
+    {},
+    "/ww encounter paws a.name=Ryan a.rank=3 b.name=Jack b.rank=2 curve_rounds=4",
+    {},
+  );
+  await waitFor(() => foundry.messages.length === 1);
+  const message = lastMessage();
+  assert.equal(message.whisper, undefined, "the card is public");
+  assert.equal(message.flags.wurfwerk.operation, "paws.encounter.odds");
+  const response = JSON.parse(message.flags.wurfwerk.response);
+  const outcomes = [...message.content.matchAll(/<span class="wurfwerk-odds-outcome">([^<]*)<\/span>/g)].map((m) => m[1]);
+  assert.deepEqual(outcomes.sort(), ["Jack wins", "Ryan wins"]);
+  const chance = response.odds.outcomes.find((/** @type {any} */ entry) => entry.outcome === "wins:a");
+  assert.equal(chance.exact, "283/330", "Ryan (3 dice) against Jack (2 dice), exactly");
+  assert.ok(message.content.includes(`>85.8 %</span>`));
+  assert.equal(response.odds.curve.length, 4);
+  const rows = [...message.content.matchAll(/<tr><th scope="row">(\d+)<\/th>/g)].map((m) => Number(m[1]));
+  assert.deepEqual(rows, [1, 2, 3, 4], "one row per round of the service's curve");
+  assert.match(message.content, /<th scope="col"[^>]*>still running<\/th>/);
+  assert.equal(response.receipt, undefined, "odds carry no receipt (nothing was rolled), so no Verify button");
+  assert.doesNotMatch(message.content, /wurfwerk-verify/);
+});
+
+test("/ww encounter … play plays the fight out: every roll on the card, its receipt ✓", async () => {
+  globalThis.Hooks.call(
+    "chatMessage",
+    {},
+    "/ww encounter paws play a.name=Ryan a.rank=3 b.name=Jack b.rank=2 seed=1",
+    {},
+  );
+  await waitFor(() => foundry.messages.length === 1);
+  const message = lastMessage();
+  assert.equal(message.flags.wurfwerk.operation, "paws.encounter");
+  const response = JSON.parse(message.flags.wurfwerk.response);
+  assert.ok(response.result.steps.length >= 1);
+  assert.ok(message.content.includes(escapeForHtml(response.summary)), "the service's summary line");
+  const winner = response.result.outcome === "wins:a" ? "Ryan" : "Jack";
+  assert.match(message.content, new RegExp(`<li class="wurfwerk-good">${winner} wins</li>`));
+  const faces = [...message.content.matchAll(/assets\/d6-(\d)\.svg/g)].map((match) => Number(match[1]));
+  assert.deepEqual(faces, response.randomness.events.flatMap((/** @type {any} */ event) => event.values));
+  const verdict = verdictElement();
+  await api.verifyMessage(message.id, verdict);
+  assert.equal(verdict.attributes["data-state"], "valid");
+  assert.equal((await serviceVerdict(response)).valid, true);
+});
+
+test("/ww encounter with a system the service does not have is whispered with a suggestion", async () => {
+  globalThis.Hooks.call("chatMessage", {}, "/ww encounter paw a.rank=3 b.rank=2", {});
+  await waitFor(() => foundry.messages.length === 1);
+  assert.deepEqual(lastMessage().whisper, [foundry.user.id]);
+  assert.match(lastMessage().content, /Unknown operation paw\.encounter\.odds\. Did you mean paws\.encounter\.odds\?/);
+});
+
+/** @param {string} text */
+function escapeForHtml(text) {
+  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll("'", "&#39;");
+}

@@ -570,14 +570,14 @@ def _push_rounds(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, 
     curve: list[dict[str, float]] = []
     for round_number in range(1, rounds + 1):
         cooperate()
-        expected += mass[running].sum()
+        expected += _sum(mass[running])
         for sources, targets, probabilities in chain.turns:
             mass = _scatter(mass[sources] * probabilities, targets, mass)
-        curve.append({"round": round_number, "running": float(mass[running].sum()),
+        curve.append({"round": round_number, "running": float(_sum(mass[running])),
                       **{name: float(total) for name, total in _totals(chain, mass).items()}})
     outcomes = _totals(chain, mass)
     if mass[running].any():
-        outcomes[chains.UNDECIDED] = mass[running].sum()
+        outcomes[chains.UNDECIDED] = _sum(mass[running])
     ends = {state: value for state, value in zip(chain.states, mass.tolist(), strict=True) if value}
     return _Pushed(outcomes, ends, expected, curve)
 
@@ -627,8 +627,15 @@ def _scatter(flows: np.ndarray, targets: np.ndarray, like: np.ndarray) -> np.nda
 
 def _totals(chain: _Vectors, mass: np.ndarray) -> dict[str, Probability]:
     """The mass in each outcome's ended states, for the outcomes reached so far."""
-    totals = {name: mass[members].sum() for name, members in chain.ended.items()}
+    totals = {name: _sum(mass[members]) for name, members in chain.ended.items()}
     return {name: total for name, total in totals.items() if total}
+
+
+def _sum(masses: np.ndarray) -> Probability:
+    """The sum as a Python number (a Fraction when exact, else a float), never a numpy scalar,
+    which the JSON writer would refuse."""
+    total = masses.sum()
+    return total.item() if isinstance(total, np.generic) else total
 
 
 def _mixed(parts: list[tuple[dict[Any, Probability], Probability]]) -> dict[Any, Probability]:

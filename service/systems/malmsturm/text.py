@@ -154,7 +154,8 @@ def encounter(result: EncounterResult, lang: str) -> str:
                           result.rounds) % values
     clauses = []
     if result.end.conceded:
-        clauses.append(t.gettext("%(side)s concedes") % {"side": result.end.conceded})
+        # A side's name may be singular ("Alrik") or plural ("Orks"): the clause must agree with neither.
+        clauses.append(t.gettext("%(side)s conceded") % {"side": result.end.conceded})
     for member in result.end.members:
         if member.taken_out and member.consequences_taken:
             clauses.append(t.gettext("%(name)s is taken out") % {"name": member.name})

@@ -404,6 +404,16 @@ def test_rounds_pushed_one_by_one_count_in_the_bound(post):
     assert status == 422 and body["states"] == (63 + 6 * 8) * 2 * 999 and body["limit"]["value"] == 20000
 
 
+def test_a_cut_solve_in_float64_answers_plain_json_numbers(post):
+    """Rounds pushed as float vectors (``max_rounds`` under ``exact: never``) answer Python floats:
+    a numpy scalar reached the JSON writer once and made a 500 (schemathesis found it)."""
+    status, body = post("/v1/malmsturm/encounter/odds", {**DUEL, "exact": "never", "max_rounds": 5, "curve_rounds": 5})
+    assert status == 200, body
+    assert body["solver"]["precision"] == "float64"
+    outcomes = {entry["outcome"]: entry["probability"] for entry in body["odds"]["outcomes"]}
+    assert sum(outcomes.values()) == pytest.approx(1, abs=1e-12) and outcomes["undecided"] > 0
+
+
 def test_rolling_over_http_in_german(post):
     status, body = post("/v1/malmsturm/encounter?lang=de", {**DUEL, "seed": 11})
     assert status == 200, body
