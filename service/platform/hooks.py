@@ -147,7 +147,7 @@ def _echo_request_id(response: Response) -> Response:
 def install_hooks(app: Flask) -> None:
     @app.before_request
     def _before() -> None:
-        current = request._get_current_object()  # the proxy's own lookup, once rather than per attribute
+        current = request._get_current_object()  # type: ignore[attr-defined]  # once, not per attribute
         _assign_request_id(current)
         if current.method == "OPTIONS":  # CORS preflight: answered by flask-cors, never refused
             return
