@@ -19,6 +19,7 @@ while the rest of the request runs uncounted. The same for the bare app (bench/b
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import os
 import re
@@ -45,7 +46,20 @@ TARGETS = {
     "paws.test": ("service", "POST", "/v1/paws/test", PAWS_BODY, None),
 }
 APPS = ("bare", "service")
-SPLIT_ENDPOINT = "bench_sign_only"  # the request split into parts, in both apps
+# The requests split into parts: name -> (app, endpoint, method, path, body). sign-only in both apps
+# (hooks and view); an operation also by phase of its request path (operations.respond).
+SPLITS = {
+    "bare sign-only": ("bare", "bench_sign_only", "/bench/sign-only", PAWS_BODY),
+    "sign-only": ("service", "bench_sign_only", "/bench/sign-only", PAWS_BODY),
+    "paws.test": ("service", "paws.paws_test", "/v1/paws/test", PAWS_BODY),
+    "proben.test": ("service", "proben.proben_test", "/v1/proben/test",
+                    {"attribute": 4, "skill": 2, "difficulty": 2}),
+    "beutelschneider.challenge": ("service", "beutelschneider.beutelschneider_challenge",
+                                  "/v1/beutelschneider/challenge",
+                                  {"bag": {"red": 9, "green": 6, "white": 5}, "ability": "combat",
+                                   "difficulty": "normal"}),
+}
+DEFAULT_SPLITS = ("bare sign-only", "sign-only")
 
 
 def build(app_name: str):
@@ -72,17 +86,81 @@ def build(app_name: str):
     return BodyDeadline(shedder, 10.0), app
 
 
-def parts(app) -> list[tuple[str, dict | list, object]]:
-    """The parts of a request of ``SPLIT_ENDPOINT`` in ``app``, each as (name, holder, key) where
-    ``holder[key]`` is the function to count: the Flask app as a whole (``wsgi_app``, inside the
-    worker's middleware), each request hook, the view."""
+def parts(app, endpoint: str) -> list[tuple[str, object, str]]:
+    """The parts of a request of ``endpoint`` in ``app``, each as (name, owner, attribute) where
+    ``owner.attribute`` is the function to count: the Flask app as a whole (``wsgi_app``, inside the
+    worker's middleware), each request hook, the view; for a declared operation also the phases of
+    its request path (operations.respond), each inclusive of what it calls."""
     app.__dict__.setdefault("wsgi_app", app.wsgi_app)  # Flask.__call__ calls it: an instance's own can be wrapped
-    found = [("Flask app (wsgi_app, without the worker's middleware)", app.__dict__, "wsgi_app")]
+    found: list[tuple[str, object, str]] = [("Flask app (wsgi_app, without the worker's middleware)", app, "wsgi_app")]
     for kind, functions in (("before", app.before_request_funcs.get(None, [])),
                             ("after", app.after_request_funcs.get(None, []))):
-        found += [(f"{kind}_request {_name(function)}", functions, index) for index, function in enumerate(functions)]
-    found.append((f"view {_name(app.view_functions[SPLIT_ENDPOINT])}", app.view_functions, SPLIT_ENDPOINT))
-    return found
+        found += [(f"{kind}_request {_name(function)}", _Slot(functions, index), "function")
+                  for index, function in enumerate(functions)]
+    view = app.view_functions[endpoint]
+    found.append((f"view {_name(getattr(view, 'func', view))}", _Slot(app.view_functions, endpoint), "function"))
+    operation = getattr(view, "args", (None,))[0]
+    if operation is None:
+        return found
+    from service.platform import http_json, operations, receipts
+    from service.platform.runtime import Runtime
+
+    keys = next(value for value in app.extensions.values() if isinstance(value, Runtime)).keys
+    operation.load  # noqa: B018  # the cached loader, made now so that it can be wrapped
+    return found + [
+        ("  phase: Call.of_request (the call on this request)", operations.Call, "of_request"),
+        ("  phase: load (operation.load: validate the body)", operation, "load"),
+        ("  phase: answer (lang, source, view, envelope)", operations, "answer"),
+        ("    Call.lang (language negotiation)", operations.Call, "lang"),
+        ("    randomness_source", operations, "randomness_source"),
+        ("    the rules (operation.view)", operation, "view"),
+        ("    envelope", operations, "envelope"),
+        ("  phase: sign (KeyRing.sign)", keys, "sign"),
+        ("    canonical_bytes (the signed payload's JSON)", receipts, "canonical_bytes"),
+        ("    crypto_sign (Ed25519)", receipts, "crypto_sign"),
+        ("  phase: json_response (the response's JSON)", operations, "json_response"),
+        ("    http_json.dumps", http_json, "dumps"),
+    ]
+
+
+class _Slot:
+    """An item of a list or dict as an attribute ``function``, so that every part is (owner, attribute)."""
+
+    def __init__(self, holder, key) -> None:
+        self.holder, self.key = holder, key
+
+    @property
+    def function(self):
+        return self.holder[self.key]
+
+    @function.setter
+    def function(self, value) -> None:
+        self.holder[self.key] = value
+
+
+def _wrapped(owner, attribute: str, wrapper):
+    """Replace ``owner.attribute`` by ``wrapper(original)`` (frozen dataclasses included); returns the undo."""
+    missing = object()
+    stored = missing if isinstance(owner, _Slot) else vars(owner).get(attribute, missing)
+    original = getattr(owner, attribute)
+    _set(owner, attribute, wrapper(original))  # on a class, called through the class or an instance alike
+
+    def undo() -> None:
+        if stored is not missing:
+            _set(owner, attribute, stored)
+        elif isinstance(owner, _Slot):
+            _set(owner, attribute, original)
+        else:
+            object.__delattr__(owner, attribute)
+
+    return undo
+
+
+def _set(owner, attribute: str, value) -> None:
+    try:
+        setattr(owner, attribute, value)
+    except dataclasses.FrozenInstanceError:
+        object.__setattr__(owner, attribute, value)
 
 
 def _name(function) -> str:
@@ -104,29 +182,29 @@ def wsgi_call(app, method: str, path: str, body, headers):
         environ["wsgi.input"] = io.BytesIO(data or b"")
         status = []
         chunks = b"".join(app(environ, lambda line, _headers: status.append(line)))
-        assert status[0].startswith("200"), (status, chunks)
+        assert status[0].startswith("2"), (status, chunks)
         return chunks
 
     return call
 
 
-def count(calls: int) -> None:
+def count(calls: int, splits: list[str]) -> None:
     """Inside valgrind: the counts of ``plan()``, in its order."""
     apps = {name: build(name) for name in APPS}
     for app_name, method, path, body, headers in TARGETS.values():
         call = _warm(wsgi_call(apps[app_name][0], method, path, body, headers))
         sys.call_tracing(_repeat, (call, calls))
         sys.getswitchinterval()  # callgrind writes the count out
-    for app_name in APPS:
+    for split in splits:
+        app_name, endpoint, path, body = SPLITS[split]
         wsgi, app = apps[app_name]
-        call = _warm(wsgi_call(wsgi, "POST", "/bench/sign-only", PAWS_BODY, None))
-        for _name_of_part, holder, key in parts(app):
-            original = holder[key]
-            holder[key] = _counted(original)
+        call = _warm(wsgi_call(wsgi, "POST", path, body, None))
+        for _name_of_part, owner, attribute in parts(app, endpoint):
+            undo = _wrapped(owner, attribute, _counted)
             try:
                 _repeat(call, calls)
             finally:
-                holder[key] = original
+                undo()
             sys.getswitchinterval()
 
 
@@ -151,24 +229,27 @@ def _repeat(call, times: int) -> None:
         call()
 
 
-def plan() -> list[tuple[str, str]]:
+def plan(splits: list[str]) -> list[tuple[str, str]]:
     """The counts ``count`` writes, in order: (app, what)."""
     rows = [(app_name, target) for target, (app_name, *_request) in TARGETS.items()]
-    for app_name in APPS:
-        rows += [(app_name, name) for name, _holder, _key in parts(build(app_name)[1])]
+    apps = {name: build(name)[1] for name in APPS}
+    for split in splits:
+        app_name, endpoint, _path, _body = SPLITS[split]
+        rows += [(split, name) for name, _owner, _attribute in parts(apps[app_name], endpoint)]
     return rows
 
 
-def instructions(calls: int) -> list[tuple[str, str, float]]:
+def instructions(calls: int, splits: list[str]) -> list[tuple[str, str, float]]:
     """Instructions per call of every count of ``plan()``, from one valgrind run."""
     out = Path(tempfile.mkdtemp(prefix="wurfwerk-callgrind-"))
     command = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=sys_call_tracing",
                "--dump-before=sys_getswitchinterval", f"--callgrind-out-file={out}/counts",
-               sys.executable, "-m", "bench.profile", "--count", "--calls", str(calls)]
+               sys.executable, "-m", "bench.profile", "--count", "--calls", str(calls),
+               *(f"--split={split}" for split in splits)]
     env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(out / "metrics"), "WURFWERK_LOG_LEVEL": "WARNING"}
     (out / "metrics").mkdir()
     try:
-        rows = plan()
+        rows = plan(splits)
         subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
         dumps = sorted(out.glob("counts.*"), key=lambda path: int(path.suffix[1:]))
         totals = [int(re.search(r"^summary: (\d+)", path.read_text(), re.M).group(1)) for path in dumps]
@@ -196,12 +277,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--calls", type=int, default=500)
     parser.add_argument("--cprofile", metavar="TARGET", choices=list(TARGETS))
+    parser.add_argument("--split", action="append", choices=list(SPLITS),
+                        help="a request to split into parts (repeat for several; default: "
+                             + ", ".join(DEFAULT_SPLITS) + ")")
     parser.add_argument("--count", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    splits = args.split or list(DEFAULT_SPLITS)
     # prometheus_client picks its (multiprocess) mode when it is imported: before any app is built.
     os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="wurfwerk-profile-"))
     if args.count:
-        count(args.calls)
+        count(args.calls, splits)
         return
     if args.cprofile:
         profile_functions(args.cprofile, args.calls)
@@ -209,8 +294,8 @@ def main() -> None:
     if not shutil.which("valgrind"):
         sys.exit("valgrind is not installed: apt-get install valgrind")
     print(f"k instructions per request ({args.calls} WSGI calls each, callgrind)")
-    for app_name, what, value in instructions(args.calls):
-        print(f"{app_name:8s} {what:75s} {value / 1000:8.1f}", flush=True)
+    for app_name, what, value in instructions(args.calls, splits):
+        print(f"{app_name:26s} {what:70s} {value / 1000:8.1f}", flush=True)
 
 
 if __name__ == "__main__":

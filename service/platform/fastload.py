@@ -40,8 +40,8 @@ before it can change an answer.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, cast
 
 import marshmallow as ma
 from marshmallow import ValidationError, fields, validate
@@ -68,11 +68,11 @@ def fast_loader(schema: ma.Schema) -> Loader:
     except _Unsupported:
         return schema.load
 
-    def load(data: Any) -> Any:
+    def load(data: object) -> object:
         try:
             return compiled(data)
         except (_Reject, ValidationError):
-            return schema.load(data)
+            return schema.load(cast("Mapping[str, Any]", data))  # any JSON: marshmallow words the refusal
 
     load.compiled = True  # type: ignore[attr-defined]  # tests check the hot schemas compile
     return load
@@ -87,7 +87,7 @@ def _compile_schema(schema: ma.Schema) -> Loader:
     validators = tuple(_schema_hooks(schema, VALIDATES_SCHEMA))
     processors = tuple(_schema_hooks(schema, POST_LOAD))
 
-    def load(data: Any) -> dict:
+    def load(data: object) -> dict:
         if type(data) is not dict or not known_keys.issuperset(data):  # unknown keys are refused
             raise _Reject
         result = {}
@@ -142,7 +142,7 @@ def _require_plain_schema(schema: ma.Schema) -> None:
         raise _Unsupported("per-field validates hooks are not translated")
 
 
-def _schema_hooks(schema: ma.Schema, tag: str):
+def _schema_hooks(schema: ma.Schema, tag: str) -> Iterator[tuple[Callable[..., Any], bool]]:
     for attr_name, pass_collection, options in declared_hooks(schema, tag):
         if pass_collection:
             raise _Unsupported("hooks on collections are not translated")
@@ -213,7 +213,7 @@ def _integer(validators: tuple) -> Loader:
             other_validators.append(validator)
     others = tuple(other_validators)
 
-    def convert(value: Any) -> int:
+    def convert(value: object) -> int:
         value = integral(value)
         if type(value) is not int or not low <= value <= high:
             raise _Reject
@@ -241,7 +241,7 @@ def _string(validators: tuple) -> Loader:
             other_validators.append(validator)
     others = tuple(other_validators)
 
-    def convert(value: Any) -> str:
+    def convert(value: object) -> str:
         if type(value) is not str or not shortest <= len(value) <= longest \
                 or (choices is not None and value not in choices):
             raise _Reject
@@ -256,7 +256,7 @@ def _with_validators(convert: Loader, validators: tuple) -> Loader:
     if not validators:
         return convert
 
-    def convert_and_validate(value: Any) -> Any:
+    def convert_and_validate(value: object) -> object:
         output = convert(value)
         _validate(validators, output)
         return output
@@ -264,14 +264,14 @@ def _with_validators(convert: Loader, validators: tuple) -> Loader:
     return convert_and_validate
 
 
-def _validate(validators: tuple, value: Any) -> None:
+def _validate(validators: tuple, value: object) -> None:
     for validator in validators:  # a validator raises ValidationError, or returns False
         if validator(value) is False:
             raise _Reject
 
 
 def _exactly(python_type: type) -> Loader:
-    def convert(value: Any) -> Any:
+    def convert(value: object) -> object:
         if type(value) is python_type:  # never coerced: 1 or "true" is not true
             return value
         raise _Reject
@@ -282,7 +282,7 @@ def _exactly(python_type: type) -> Loader:
 def _list(field: fields.List) -> Loader:
     inner = _item_loader(field.inner)
 
-    def convert(value: Any) -> list:
+    def convert(value: object) -> list:
         if type(value) is not list:
             raise _Reject
         return [inner(item) for item in value]

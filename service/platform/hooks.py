@@ -9,7 +9,7 @@ import socket
 from collections.abc import Iterable
 
 import orjson
-from flask import Flask, Response, g, request
+from flask import Flask, Request, Response, g, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.platform.errors import InputError
@@ -40,10 +40,10 @@ def new_request_id() -> str:
     return f"{bits:032x}"
 
 
-def _assign_request_id() -> None:
+def _assign_request_id(current: Request) -> None:
     # The WSGI variable rather than request.headers, whose get() raises and catches a KeyError
     # when the header is absent (most requests).
-    g.request_id = request_id_from(request.environ.get("HTTP_X_REQUEST_ID"))
+    g.request_id = request_id_from(current.environ.get("HTTP_X_REQUEST_ID"))
 
 
 def needs_api_key(path: str) -> bool:
@@ -51,9 +51,9 @@ def needs_api_key(path: str) -> bool:
     return path.startswith("/v1/") and path not in _OPEN_V1_PATHS
 
 
-def _check_api_key() -> None:
+def _check_api_key(current: Request) -> None:
     keys = current_runtime().config.api_keys
-    if not keys or not needs_api_key(request.path):
+    if not keys or not needs_api_key(current.path):
         return
     if not bearer_token_in(keys):
         raise http_error(401, say("This API needs `Authorization: Bearer <key>` with a valid key."),
@@ -67,22 +67,22 @@ def bearer_token_in(keys: Iterable[str]) -> bool:
     return scheme.lower() == "bearer" and any(hmac.compare_digest(token.encode(), key.encode()) for key in keys)
 
 
-def _check_body() -> None:
+def _check_body(current: Request) -> None:
     """A body must be JSON; parse it here once (``request_body()`` hands it to the view) so syntax
     errors are a clean 400 before validation."""
-    if request.method not in _BODY_METHODS:
+    if current.method not in _BODY_METHODS:
         return
     try:
-        raw = request.get_data(cache=True)
-        limit = request.max_content_length or len(raw) + 1  # MAX_CONTENT_LENGTH is always set (create_app)
-        if request.content_length is None and len(raw) >= limit and _more_body():
+        raw = current.get_data(cache=True)
+        limit = current.max_content_length or len(raw) + 1  # MAX_CONTENT_LENGTH is always set (create_app)
+        if current.content_length is None and len(raw) >= limit and _more_body(current):
             raise RequestEntityTooLarge
     except RequestEntityTooLarge:
         _stop_reading()
         raise http_error(413, _too_large_detail(), "payload-too-large") from None
-    if (raw or request.mimetype) and not _is_json_media_type():  # an empty text/plain body too
+    if (raw or current.mimetype) and not _is_json_media_type(current):  # an empty text/plain body too
         raise http_error(415, say("The body must be application/json, not %(type)s.",
-                                  type=request.mimetype or say("untyped")), "unsupported-media-type")
+                                  type=current.mimetype or say("untyped")), "unsupported-media-type")
     if not raw:
         # Every POST of this API documents a required JSON body; `{}` asks for all defaults.
         raise InputError("body", say("a JSON object is required (send {} to take every default)"))
@@ -93,10 +93,10 @@ def _check_body() -> None:
                          "malformed-json") from None
 
 
-def _more_body() -> bool:
+def _more_body(current: Request) -> bool:
     """Whether a body without Content-Length (chunked) goes on past the limit: werkzeug reads such a
     body up to the limit and stops there, so one more byte is read past it (never cut, always 413)."""
-    return bool(request.environ["wsgi.input"].read(1))
+    return bool(current.environ["wsgi.input"].read(1))
 
 
 def _stop_reading() -> None:
@@ -110,10 +110,10 @@ def _stop_reading() -> None:
             pass
 
 
-def _is_json_media_type() -> bool:
-    if request.environ.get("CONTENT_TYPE") == "application/json":  # what nearly every client sends
+def _is_json_media_type(current: Request) -> bool:
+    if current.environ.get("CONTENT_TYPE") == "application/json":  # what nearly every client sends
         return True
-    return request.mimetype == "application/json" or request.mimetype.endswith("+json")
+    return current.mimetype == "application/json" or current.mimetype.endswith("+json")
 
 
 def request_body() -> object:
@@ -147,13 +147,14 @@ def _echo_request_id(response: Response) -> Response:
 def install_hooks(app: Flask) -> None:
     @app.before_request
     def _before() -> None:
-        _assign_request_id()
-        if request.method == "OPTIONS":  # CORS preflight: answered by flask-cors, never refused
+        current = request._get_current_object()  # type: ignore[attr-defined]  # once, not per attribute
+        _assign_request_id(current)
+        if current.method == "OPTIONS":  # CORS preflight: answered by flask-cors, never refused
             return
-        if request.routing_exception is not None:  # 404/405 come first: there is nothing to check
+        if current.routing_exception is not None:  # 404/405 come first: there is nothing to check
             return
-        _check_api_key()
-        _check_body()
+        _check_api_key(current)
+        _check_body(current)
 
     app.after_request(_echo_request_id)
     app.after_request(_answer_options)  # runs after flask-cors's hook (registered later, run earlier)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 from urllib.parse import parse_qs
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, request
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
@@ -40,21 +40,27 @@ def supported_language(tag: str) -> str | None:
     return primary if primary in LANGUAGES else None
 
 
+# Kept in the WSGI environ (as the metrics' start time): one dict per request, where ``g`` is a
+# proxy's lookup per read and the answer's headers read both again.
+_LANG = "wurfwerk.lang"
+_TEXT_WRITTEN = "wurfwerk.text_language"
+
+
 def request_lang() -> str:
     """The language of this request's text; the answer then varies on Accept-Language."""
-    g.wurfwerk_text_language = True
-    return _negotiated()
+    environ = request.environ
+    environ[_TEXT_WRITTEN] = True
+    return _negotiated(environ)
 
 
-def _negotiated() -> str:
-    cached = g.get("wurfwerk_lang")
+def _negotiated(environ: dict) -> str:
+    cached = environ.get(_LANG)
     if cached is None:
-        cached = g.wurfwerk_lang = _from_request()
+        cached = environ[_LANG] = _from_request(environ)
     return cached
 
 
-def _from_request() -> str:
-    environ = request.environ
+def _from_request(environ: dict) -> str:
     if environ.get("QUERY_STRING"):  # most calls have no query string: skip parsing one
         requested = request.args.get("lang")
         if requested is not None:
@@ -89,9 +95,14 @@ def _best_language(accept_language: str) -> str:
 
 
 def _language_headers(response: Response) -> Response:
-    response.headers["Content-Language"] = _negotiated()
-    if g.get("wurfwerk_text_language"):
-        response.vary.add("Accept-Language")
+    environ = request.environ
+    headers = response.headers
+    headers["Content-Language"] = _negotiated(environ)
+    if environ.get(_TEXT_WRITTEN):
+        if any(name.lower() == "vary" for name, _value in headers):
+            response.vary.add("Accept-Language")  # joined to what is there (flask-cors's Origin)
+        else:  # what response.vary.add writes on its own, without parsing an empty header set first
+            headers["Vary"] = "Accept-Language"
     return response
 
 

@@ -31,11 +31,14 @@ import traceback
 import uuid
 from collections.abc import Callable, Iterable
 from functools import partial
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 import gevent
 import orjson
+from gevent import get_hub, getcurrent
 from gevent.pool import Pool
 from gevent.server import StreamServer
+from greenlet import greenlet
 from gunicorn.http import errors as http_errors
 from gunicorn.http import message as http_message
 from gunicorn.sock import ssl_context
@@ -47,6 +50,11 @@ from service.platform.i18n import negotiated_language
 from service.platform.messages import Message, Template, say
 from service.platform.overload import LoadShedder, SheddingPolicy
 from service.platform.problems import PROBLEM_MEDIA_TYPE, http_error, problem_document, problem_title
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
+_Read = TypeVar("_Read", bytes, list[bytes])
 
 # gunicorn's exception -> (status, problem type, what the client did). Checked in order: the
 # response-header errors are subclasses of the request-header ones but are the app's fault.
@@ -73,7 +81,10 @@ _TITLES = {400: "Bad Request", 403: "Forbidden", 414: "URI Too Long", 417: "Expe
 class Worker(GeventWorker):
     """gunicorn's gevent worker with the deadlines, limits and shedding of this service."""
 
-    def load_wsgi(self):
+    wsgi: WSGIApplication  # gunicorn's loaded app, then wrapped (load_wsgi)
+    read_timeout: float
+
+    def load_wsgi(self) -> None:
         super().load_wsgi()
         config = config_from_env()
         self.read_timeout = config.read_timeout
@@ -85,14 +96,14 @@ class Worker(GeventWorker):
         cooperation.install(gevent.idle)
         gc.freeze()  # a full collection then scans what requests made, not the loaded app (bench/README.md)
 
-    def run(self):
+    def run(self) -> None:
         """gunicorn's ``GeventWorker.run`` with one change: a worker accepts every waiting connection
         at once, not one per turn of its event loop. gunicorn accepts one at a time when workers
         share a socket, so that no worker takes a whole burst; under load a turn takes as long as
         all ready requests, and a new connection then waited one turn per connection queued before
         it (seconds, for a burst of a few hundred). Here each worker has its own socket
         (``reuse_port`` in deploy/gunicorn.conf.py) and the kernel spreads connections over them."""
-        servers = []
+        servers: list[StreamServer] = []
         for listener in self.sockets:
             listener.setblocking(1)
             server = StreamServer(listener, handle=partial(self.handle, listener), spawn=Pool(self.worker_connections),
@@ -104,7 +115,8 @@ class Worker(GeventWorker):
             gevent.sleep(1.0)
         self._stop(servers)
 
-    def handle_request(self, listener_name, req, sock, addr):
+    def handle_request(self, listener_name: object, req: http_message.Request, sock: socket.socket,
+                       addr: tuple[str, int] | None) -> bool:
         """gunicorn's, then ``gevent.sleep(0)``: the other ready connections get their turn before this
         one's next request is read. A greenlet gives up the event loop only when it would block, and
         the next request of a client that answers quickly (a VTT server, a benchmark, any pipelining
@@ -115,7 +127,7 @@ class Worker(GeventWorker):
         gevent.sleep(0)
         return keep_alive
 
-    def _stop(self, servers):
+    def _stop(self, servers: list[StreamServer]) -> None:
         """As gunicorn's: stop accepting, let requests in flight finish within graceful_timeout."""
         for server in servers:
             server.close()
@@ -129,12 +141,13 @@ class Worker(GeventWorker):
         for server in servers:
             server.stop(timeout=1)
 
-    def timeout_ctx(self):
+    def timeout_ctx(self) -> gevent.Timeout:
         # False: when the head has not arrived in time, the connection is closed without an answer
         # (an idle kept-alive connection is closed that way too, and expects no answer).
         return gevent.Timeout(self.read_timeout, False)
 
-    def handle_error(self, req, client, addr, exc):
+    def handle_error(self, req: http_message.Request | None, client: socket.socket,
+                     addr: tuple[str, int] | None, exc: BaseException) -> None:
         status, slug, detail = self._problem_of(exc)
         if status >= 500:
             self.log.exception("Error handling request", exc_info=exc)
@@ -229,24 +242,38 @@ class BodyDeadline:
     the connection after the answer instead of waiting for the rest of the body.
     """
 
-    def __init__(self, app: Callable, seconds: float):
+    def __init__(self, app: WSGIApplication, seconds: float) -> None:
         self.app = app
         self.seconds = seconds
 
-    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
-        environ["wsgi.input"] = _DeadlineInput(environ["wsgi.input"], time.monotonic() + self.seconds,
-                                               self.seconds, environ.get("gunicorn.socket"))
-        return self.app(environ, start_response)
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        body = _DeadlineInput(environ["wsgi.input"], time.monotonic() + self.seconds, self.seconds,
+                              environ.get("gunicorn.socket"))
+        environ["wsgi.input"] = body
+        try:
+            return self.app(environ, start_response)
+        finally:
+            body.disarm()
+
+
+class _BodyLate(BaseException):
+    """Thrown into a read of the body at its deadline; a BaseException, as gevent's Timeout, so that
+    no ``except Exception`` on the way (gunicorn's, werkzeug's) mistakes it for a failed read."""
 
 
 class _DeadlineInput:
-    """``wsgi.input`` whose reads end at a deadline (a gevent timeout around each read)."""
+    """``wsgi.input`` whose reads end at a deadline: one gevent timer per request, armed by the first
+    read and disarmed when the app returns (a request without a body arms none). The timer
+    interrupts a read in progress; a read begun after it fired fails at once."""
 
-    def __init__(self, stream, deadline: float, seconds: float, sock: socket.socket | None):
+    def __init__(self, stream: BinaryIO, deadline: float, seconds: float, sock: socket.socket | None) -> None:
         self._stream = stream
         self._deadline = deadline
         self._seconds = seconds
         self._sock = sock
+        self._timer: Any = None  # the event loop's timer watcher, once armed
+        self._reader: greenlet | None = None  # the greenlet inside a read, while it reads
+        self._late = False
 
     def read(self, size: int | None = None) -> bytes:
         return self._bounded(self._stream.read, size)
@@ -257,7 +284,7 @@ class _DeadlineInput:
     def readlines(self, hint: int | None = None) -> list[bytes]:
         return self._bounded(self._stream.readlines, hint)
 
-    def __iter__(self):
+    def __iter__(self) -> _DeadlineInput:
         return self
 
     def __next__(self) -> bytes:
@@ -266,19 +293,34 @@ class _DeadlineInput:
             raise StopIteration
         return line
 
-    def _bounded(self, method: Callable, argument):
-        timeout = gevent.Timeout(max(0.0, self._deadline - time.monotonic()))
-        timeout.start()
-        try:
-            return method(argument)
-        except gevent.Timeout as expired:
-            if expired is not timeout:
-                raise
-            self._stop_reading()
-            raise http_error(408, say("The request body did not arrive within %(seconds)s s (WURFWERK_READ_TIMEOUT).",
-                                      seconds=f"{self._seconds:g}"), "request-timeout") from None
-        finally:
-            timeout.close()
+    def disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.close()
+
+    def _bounded(self, method: Callable[[Any], _Read], argument: int | None) -> _Read:
+        if self._timer is None:
+            self._arm()
+        if not self._late:
+            self._reader = getcurrent()
+            try:
+                return method(argument)
+            except _BodyLate:
+                pass
+            finally:
+                self._reader = None
+        self._stop_reading()
+        raise http_error(408, say("The request body did not arrive within %(seconds)s s (WURFWERK_READ_TIMEOUT).",
+                                  seconds=f"{self._seconds:g}"), "request-timeout")
+
+    def _arm(self) -> None:
+        # update=True: the loop's clock is read now, not at the start of its turn (as gevent's Timeout).
+        self._timer = get_hub().loop.timer(max(0.0, self._deadline - time.monotonic()))
+        self._timer.start(self._fire, update=True)
+
+    def _fire(self) -> None:
+        self._late = True
+        if self._reader is not None:
+            self._reader.throw(_BodyLate)
 
     def _stop_reading(self) -> None:
         if self._sock is not None:
@@ -286,4 +328,3 @@ class _DeadlineInput:
                 self._sock.shutdown(socket.SHUT_RD)
             except OSError:
                 pass
-

@@ -79,3 +79,16 @@ def test_an_object_that_is_no_dataclass_is_refused_not_written_from_its_attribut
 
     with pytest.raises(rfc8785.CanonicalizationError):
         canonical_bytes({"result": Plain()})
+
+
+@pytest.mark.parametrize("value", [0.1, -0.5, 100.0, 1e16, 1e-7, -2.5e300, 5e-324, 123456789012345.6])
+def test_every_float_orjson_writes_is_found_wherever_it_stands(value):
+    """orjson writes a float with a point or an exponent (``1e+16``, ``5e-324``): after a key, first in
+    an array and after a comma, it sends the document to the reference implementation."""
+    for document in ({"a": value}, {"a": [value]}, {"a": [1, value]}, {"a": 1, "b": value}):
+        assert not _is_plain_json(orjson.dumps(document)), document
+
+
+def test_integers_and_numbers_inside_strings_stay_on_the_fast_path():
+    document = {"a": [1, -22, 2**53 - 1], "b": {"c": 0}, "d": "2 successes, 1 effect. 3-4e", "e": "x-1.5"}
+    assert _is_plain_json(orjson.dumps(document))
