@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from service.platform.limits import encounter_precision
 from service.platform.odds import Odds
-from service.platform.operations import Body, Operation, System
+from service.platform.operations import Body, Operation, System, quoting
 from service.platform.plain_data import plain
 from service.platform.randomness import RandomSource
 from service.systems.malmsturm import encounter as encounters
@@ -197,6 +197,27 @@ def conflict(body: Body) -> encounters.Conflict:
         defend=policy["defend"], dice=body["dice"])
 
 
+ENCOUNTER_RULINGS = """Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
+rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's name
+once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
+member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
+`policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig); aspects
+and invocations are not modelled; no consequence is taken early. The attack's track loses the
+shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
+Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
+Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
+(E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
+`policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
+standing opponent with the most consequences, then the least stress left on the attack's track, then
+the first in the body; `spread`: a side's members, in their order of action, take its standing
+opponents in body order in turn (the side's first to act the first standing opponent, its second the
+second, wrapping around). A round is every standing member's turn once; `max_rounds` cuts after that
+many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
+0..1 at the start; `dice` dF per roll (ruling 7)."""
+
+
+@quoting(ENCOUNTER_RULINGS)
 def encounter_roll(body: Body, source: RandomSource, lang: str) -> tuple[encounters.EncounterResult, str]:
     """Play out a whole conflict (Konflikt), turn by turn
 
@@ -207,29 +228,13 @@ def encounter_roll(body: Body, source: RandomSource, lang: str) -> tuple[encount
     stress and consequences at the end. Without `max_rounds` a conflict stops after 1000 rounds
     (`undecided`).
 
-    Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
-    rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's name
-    once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
-    member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
-    `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig); aspects
-    and invocations are not modelled; no consequence is taken early. The attack's track loses the
-    shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
-    Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
-    Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
-    (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
-    `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
-    no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
-    standing opponent with the most consequences, then the least stress left on the attack's track, then
-    the first in the body; `spread`: a side's members, in their order of action, take its standing
-    opponents in body order in turn (the side's first to act the first standing opponent, its second the
-    second, wrapping around). A round is every standing member's turn once; `max_rounds` cuts after that
-    many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
-    0..1 at the start; `dice` dF per roll (ruling 7).
+    {rulings}
     """
     result = encounters.play(conflict(body), source, lang, max_rounds=body["max_rounds"])
     return result, text.encounter(result, lang)
 
 
+@quoting(ENCOUNTER_RULINGS)
 def encounter_odds(body: Body) -> Odds:
     """Exact odds of a whole conflict (Konflikt)
 
@@ -244,24 +249,7 @@ def encounter_odds(body: Body) -> Odds:
     answer is a 422 `encounter-too-large`. Exact fractions under `exact: auto` up to
     WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
 
-    Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
-    rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's name
-    once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
-    member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
-    `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig); aspects
-    and invocations are not modelled; no consequence is taken early. The attack's track loses the
-    shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
-    Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
-    Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
-    (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
-    `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
-    no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
-    standing opponent with the most consequences, then the least stress left on the attack's track, then
-    the first in the body; `spread`: a side's members, in their order of action, take its standing
-    opponents in body order in turn (the side's first to act the first standing opponent, its second the
-    second, wrapping around). A round is every standing member's turn once; `max_rounds` cuts after that
-    many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
-    0..1 at the start; `dice` dF per roll (ruling 7).
+    {rulings}
     """
     chain = conflict(body)
     rounds = max(body["max_rounds"] or 0, body["curve_rounds"])  # pushed one by one

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from service.platform.limits import encounter_precision
 from service.platform.odds import Odds
-from service.platform.operations import Body, Operation, System
+from service.platform.operations import Body, Operation, System, quoting
 from service.platform.randomness import RandomSource
 from service.systems.paws import encounter as encounters
 from service.systems.paws import odds, rules, schemas, text
@@ -148,6 +148,20 @@ def duel(body: Body) -> encounters.Duel:
                              for side in ("a", "b")))
 
 
+ENCOUNTER_RULINGS = """Ruling Paws E1: "Der Kampf dauert so lange an, bis einer der Beteiligten Kampfunfähig ist oder
+auf gibt": each round is one contest comparison (`paws.comparison`, rulings 3 and 4: the loser's
+rescue dice of its pool, e.g. armour, every round); "Der Verlierer erleidet eine neue Wunde ...
+Bei Gleichstand wird niemand verletzt." "Kampfunfähig" = no dice left in the pool, or
+`out_at_wounds` wounds in all (the starting `wounds` count). E2: a side gives up ("oder auf gibt")
+at `give_up_at_wounds` wounds in all. E3: one-shot rescue dice (`one_shot_rescue`, "Jeder
+Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht") are rolled one at a
+time after a lost round until one succeeds (4–6), which averts the wound. E4: effects add no
+wounds ("verursachen niemals zusätzliche Wunden") and are not modelled. E5: every wound of the fight
+lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
+`stalemate`."""
+
+
+@quoting(ENCOUNTER_RULINGS)
 def encounter_roll(body: Body, source: RandomSource, lang: str) -> tuple[encounters.EncounterResult, str]:
     """Play out a whole duel (Zweikampf), round by round
 
@@ -157,23 +171,14 @@ def encounter_roll(body: Body, source: RandomSource, lang: str) -> tuple[encount
     (`one_shot_rescue`). `result.outcome` is one of the odds' outcomes, `result.end` the wounds, dice
     and one-shot dice left. Without `max_rounds` a duel stops after 1000 rounds (`undecided`).
 
-    Ruling Paws E1: "Der Kampf dauert so lange an, bis einer der Beteiligten Kampfunfähig ist oder
-    auf gibt": each round is one contest comparison (`paws.comparison`, rulings 3 and 4: the loser's
-    rescue dice of its pool, e.g. armour, every round); "Der Verlierer erleidet eine neue Wunde ...
-    Bei Gleichstand wird niemand verletzt." "Kampfunfähig" = no dice left in the pool, or
-    `out_at_wounds` wounds in all (the starting `wounds` count). E2: a side gives up ("oder auf gibt")
-    at `give_up_at_wounds` wounds in all. E3: one-shot rescue dice (`one_shot_rescue`, "Jeder
-    Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht") are rolled one at a
-    time after a lost round until one succeeds (4–6), which averts the wound. E4: effects add no
-    wounds ("verursachen niemals zusätzliche Wunden") and are not modelled. E5: every wound of the fight
-    lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
-    `stalemate`.
+    {rulings}
     """
     result = encounters.play(duel(body), source, max_rounds=body["max_rounds"])
     names = {side: body[side].get("name") or side.upper() for side in ("a", "b")}
     return result, text.encounter(result, names, lang)
 
 
+@quoting(ENCOUNTER_RULINGS)
 def encounter_odds(body: Body) -> Odds:
     """Exact odds of a whole duel (Zweikampf)
 
@@ -185,17 +190,7 @@ def encounter_odds(body: Body) -> Odds:
     over WURFWERK_MAX_ENCOUNTER_STATES the answer is a 422 `encounter-too-large`. Exact fractions under
     `exact: auto` up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
 
-    Ruling Paws E1: "Der Kampf dauert so lange an, bis einer der Beteiligten Kampfunfähig ist oder
-    auf gibt": each round is one contest comparison (`paws.comparison`, rulings 3 and 4: the loser's
-    rescue dice of its pool, e.g. armour, every round); "Der Verlierer erleidet eine neue Wunde ...
-    Bei Gleichstand wird niemand verletzt." "Kampfunfähig" = no dice left in the pool, or
-    `out_at_wounds` wounds in all (the starting `wounds` count). E2: a side gives up ("oder auf gibt")
-    at `give_up_at_wounds` wounds in all. E3: one-shot rescue dice (`one_shot_rescue`, "Jeder
-    Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht") are rolled one at a
-    time after a lost round until one succeeds (4–6), which averts the wound. E4: effects add no
-    wounds ("verursachen niemals zusätzliche Wunden") and are not modelled. E5: every wound of the fight
-    lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
-    `stalemate`.
+    {rulings}
     """
     fight = duel(body)
     rounds = max(body["max_rounds"] or 0, body["curve_rounds"])  # pushed one by one
