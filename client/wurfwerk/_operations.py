@@ -2731,7 +2731,9 @@ class Paws:
         Outcomes `wins:a`, `wins:b` (and `stalemate`, with `max_rounds` also `undecided`); distributions
         `wounds:a`, `wounds:b` (wounds taken in the fight); expected `rounds`, `wounds:a`, `wounds:b`; with
         `curve_rounds`, the cumulative chances per round. The states, bounded from the body before solving,
-        are (wounds a can still take + 1) × (its one-shot dice + 1) × the same for b; with
+        are per side (S + 1)(S + 2) / 2 for its S one-shot dice (all spent before its first wound, each
+        state weighed by its ways to end a lost round) plus the wounds it can still take, a's times b's;
+        with
         `max_rounds` or `curve_rounds` the rounds are pushed one by one, and the bound is states × rounds;
         over WURFWERK_MAX_ENCOUNTER_STATES the answer is a 422 `encounter-too-large`. Exact fractions under
         `exact: auto` up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
@@ -6432,7 +6434,9 @@ class AsyncPaws:
         Outcomes `wins:a`, `wins:b` (and `stalemate`, with `max_rounds` also `undecided`); distributions
         `wounds:a`, `wounds:b` (wounds taken in the fight); expected `rounds`, `wounds:a`, `wounds:b`; with
         `curve_rounds`, the cumulative chances per round. The states, bounded from the body before solving,
-        are (wounds a can still take + 1) × (its one-shot dice + 1) × the same for b; with
+        are per side (S + 1)(S + 2) / 2 for its S one-shot dice (all spent before its first wound, each
+        state weighed by its ways to end a lost round) plus the wounds it can still take, a's times b's;
+        with
         `max_rounds` or `curve_rounds` the rounds are pushed one by one, and the bound is states × rounds;
         over WURFWERK_MAX_ENCOUNTER_STATES the answer is a 422 `encounter-too-large`. Exact fractions under
         `exact: auto` up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
