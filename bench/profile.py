@@ -57,9 +57,12 @@ TARGETS = {
 DEFAULT_TARGETS = ("bare /livez", "bare sign-only", "/livez", "sign-only", "sign-only with Origin", "preflight",
                    "paws.test")
 APPS = ("bare", "service")
-# The requests split into parts: name -> (app, endpoint, method, path, body). sign-only in both apps
-# (hooks and view); an operation also by phase of its request path (operations.respond).
+# The requests split into parts: name -> (app, endpoint, path, body: a GET without one). /livez and
+# sign-only in both apps (hooks and view); an operation also by phase of its request path
+# (operations.respond).
 SPLITS = {
+    "bare /livez": ("bare", "livez", "/livez", None),
+    "/livez": ("service", "platform.livez", "/livez", None),
     "bare sign-only": ("bare", "bench_sign_only", "/bench/sign-only", PAWS_BODY),
     "sign-only": ("service", "bench_sign_only", "/bench/sign-only", PAWS_BODY),
     "paws.test": ("service", "paws.paws_test", "/v1/paws/test", PAWS_BODY),
@@ -182,22 +185,30 @@ def _name(function) -> str:
     return f"{function.__module__}.{function.__qualname__}".replace(".<locals>", "")
 
 
-def wsgi_call(app, method: str, path: str, body, headers):
-    import orjson
-    from werkzeug.test import EnvironBuilder
+class WsgiCall:
+    """One kind of WSGI call into ``app``; its environs (gunicorn's, with a fresh reader of the body
+    each) are made by ``prepare`` ahead of the calls that are counted, so that they are not."""
 
-    data = orjson.dumps(body) if body is not None else None
-    template = EnvironBuilder(path=path, method=method, data=data, headers=headers,
-                              content_type="application/json" if data else None).get_environ()
+    def __init__(self, app, method: str, path: str, body, headers) -> None:
+        import orjson
+        from werkzeug.test import EnvironBuilder
 
-    def call():
-        environ = gunicorn_environ(template, data or b"")
+        self.app = app
+        self.data = orjson.dumps(body) if body is not None else b""
+        self.template = EnvironBuilder(path=path, method=method, data=self.data or None, headers=headers,
+                                       content_type="application/json" if self.data else None).get_environ()
+        self._environs: list[dict] = []
+
+    def prepare(self, calls: int) -> WsgiCall:
+        self._environs = [gunicorn_environ(self.template, self.data) for _ in range(calls)]
+        return self
+
+    def __call__(self) -> bytes:
+        environ = self._environs.pop() if self._environs else gunicorn_environ(self.template, self.data)
         status = []
-        chunks = b"".join(app(environ, lambda line, _headers: status.append(line)))
+        chunks = b"".join(self.app(environ, lambda line, _headers: status.append(line)))
         assert status[0].startswith("2"), (status, chunks)
         return chunks
-
-    return call
 
 
 def gunicorn_environ(template: dict, data: bytes) -> dict:
@@ -216,17 +227,17 @@ def count(calls: int, targets: list[str], splits: list[str]) -> None:
     apps = {name: build(name) for name in APPS}
     for target in targets:
         app_name, method, path, body, headers = TARGETS[target]
-        call = _warm(wsgi_call(apps[app_name][0], method, path, body, headers))
-        sys.call_tracing(_repeat, (call, calls))
+        call = _warm(WsgiCall(apps[app_name][0], method, path, body, headers))
+        sys.call_tracing(_repeat, (call.prepare(calls), calls))
         sys.getswitchinterval()  # callgrind writes the count out
     for split in splits:
         app_name, endpoint, path, body = SPLITS[split]
         wsgi, app = apps[app_name]
-        call = _warm(wsgi_call(wsgi, "POST", path, body, None))
+        call = _warm(WsgiCall(wsgi, "GET" if body is None else "POST", path, body, None))
         for _name_of_part, owner, attribute in parts(app, endpoint):
             undo = _wrapped(owner, attribute, _counted)
             try:
-                _repeat(call, calls)
+                _repeat(call.prepare(calls), calls)
             finally:
                 undo()
             sys.getswitchinterval()
@@ -289,7 +300,7 @@ def profile_functions(target: str, calls: int) -> None:
     import pstats
 
     app_name, method, path, body, headers = TARGETS[target]
-    call = _warm(wsgi_call(build(app_name)[0], method, path, body, headers))
+    call = _warm(WsgiCall(build(app_name)[0], method, path, body, headers)).prepare(calls)
     profiler = cProfile.Profile()
     profiler.enable()
     _repeat(call, calls)

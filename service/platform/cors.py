@@ -18,8 +18,8 @@ from typing import cast
 from flask import Flask, Request, Response
 from flask_cors import CORS
 
-# What flask-cors reads from a request besides the path: with none of them the answer is constant.
-_REQUEST_CORS_KEYS = ("HTTP_ORIGIN", "HTTP_ACCESS_CONTROL_REQUEST_PRIVATE_NETWORK")
+# What flask-cors reads from a request besides the path: with neither the answer is constant.
+_ORIGIN, _PRIVATE_NETWORK = "HTTP_ORIGIN", "HTTP_ACCESS_CONTROL_REQUEST_PRIVATE_NETWORK"
 _ALLOW_ORIGIN = "access-control-allow-origin"
 
 
@@ -44,10 +44,12 @@ def install_cors(app: Flask, origins: Iterable[str]) -> Callable[[Request, Respo
 
     def cors_headers(current: Request, response: Response) -> Response:
         environ = current.environ
-        if current.method == "OPTIONS" or any(key in environ for key in _REQUEST_CORS_KEYS):
+        if current.method == "OPTIONS" or _ORIGIN in environ or _PRIVATE_NETWORK in environ:
             return flask_cors_headers(response)
+        headers = response.headers
         if not _has_allow_origin(response):  # else flask-cors answered already (its error handlers)
-            response.headers.extend(without_origin)
+            for name, value in without_origin:  # add() rather than extend(), which takes twice as long
+                headers.add(name, value)
         return response
 
     return cors_headers

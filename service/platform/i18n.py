@@ -96,14 +96,15 @@ def _best_language(accept_language: str) -> str:
 
 def language_headers(current: Request, response: Response) -> Response:
     """``Content-Language`` on every answer; ``Vary: Accept-Language`` where text was written
-    (a step of service/platform/request_steps.py)."""
+    (a step of service/platform/request_steps.py). No view sets either header itself, so both are
+    added (``set`` first looks for one to replace, at twice the cost); tests/platform/test_request_ids.py
+    checks that every kind of answer carries each once."""
     environ = current.environ
     headers = response.headers
-    headers["Content-Language"] = _negotiated(environ)
+    headers.add("Content-Language", _negotiated(environ))
     if environ.get(_TEXT_WRITTEN):
         if any(name.lower() == "vary" for name, _value in headers):
             response.vary.add("Accept-Language")  # joined to what is there (flask-cors's Origin)
         else:  # what response.vary.add writes on its own, without parsing an empty header set first
-            headers["Vary"] = "Accept-Language"
+            headers.add("Vary", "Accept-Language")
     return response
-
