@@ -377,26 +377,61 @@ def encounter_odds(conflict: Conflict, *, exact: bool, max_rounds: int | None = 
 # (v_0 = (a_0 + Σ_j a_j Π_{i≥j} miss_i) / (1 − Π miss), v_k = a_k + v_{k−1} miss_{k−1}), so one
 # forward pass over the states in order of damage is exact; rounds start at each visit of turn 0.
 # tests/systems/malmsturm/test_encounter.py holds it against chains.solve over ``round_step``.
+#
+# The solver's states are ints (``_Codes``): every member state numbered so that every hit raises
+# its number, and a whole state the mixed-radix number of its members'. A hit is then one addition,
+# a state hashes as an int, and the states sorted as ints are an order every hit moves forward in.
+
+
+class _Codes:
+    """Every member's states numbered in an order every hit raises (consequences first, then stress
+    lost; taken out last), and a whole state as Σ number_i × place_i over the members (place_0 = 1,
+    place_{i+1} = place_i × member i's count of states). Side 0's members come first, so
+    ``code % split`` is side 0's part and ``code // split`` side 1's."""
+
+    def __init__(self, conflict: Conflict):
+        self.tables = tuple(_member_states(member) for member in conflict.members)
+        self.numbers = tuple({state: number for number, state in enumerate(table)} for table in self.tables)
+        places = [1]
+        for table in self.tables:
+            places.append(places[-1] * len(table))
+        self.places = tuple(places[:-1])
+        self.split = places[len(conflict.side_members[0])]
+
+    def encode(self, state: State) -> int:
+        return sum(numbers[member] * place for numbers, member, place in zip(self.numbers, state, self.places))
+
+    def decode(self, code: int) -> State:
+        return tuple(table[code // place % len(table)] for table, place in zip(self.tables, self.places))
+
+    def is_out(self, code: int, member: int) -> bool:
+        table = self.tables[member]
+        return code // self.places[member] % len(table) == len(table) - 1  # OUT is numbered last
+
+    def opponents_part(self, code: int, side: int) -> int:
+        """The part of ``code`` that holds the other side's members."""
+        return code // self.split if side == 0 else code % self.split
+
+
+def _member_states(member: Member) -> tuple[MemberState, ...]:
+    """Every state the member can be in, in an order every hit raises: more consequences, or the
+    same and more stress lost; taken out (OUT) last."""
+    tops = (max(member.stress.physical.max, member.stress.physical.current),
+            max(member.stress.mental.max, member.stress.mental.current))
+    standing = [(p, m, c) for c in range(rules.CONSEQUENCES_TO_TAKE_OUT)
+                for p in range(tops[0] + 1) for m in range(tops[1] + 1)]
+    standing.sort(key=lambda s: (s[2], tops[0] - s[0] + tops[1] - s[1], s[0]))
+    return (*standing, OUT)
 
 
 @dataclass
 class _Turns:
-    order: list[State]  # running states in an order every hit moves forward in
-    misses: dict[State, list[int]]  # per turn, ways that the state stays (attacker out: all)
-    exits: dict[State, list[tuple[tuple[State, int], ...]]]  # per turn, the states a hit reaches
-    ended: dict[State, str]
+    codes: _Codes
+    order: list[int]  # running states in an order every hit moves forward in
+    misses: dict[int, list[int]]  # per turn, ways that the state stays (attacker out: all)
+    exits: dict[int, list[list[tuple[int, int]]]]  # per turn, the states a hit reaches and their ways
+    ended: dict[int, str]
     per_attack: int
-
-
-def _damage_order(conflict: Conflict) -> Callable[[State], int]:
-    """A number that every hit raises: consequences first, then stress lost."""
-    weights = [(m.stress.physical.max, m.stress.mental.max, m.stress.physical.max + m.stress.mental.max + 1)
-               for m in conflict.members]
-
-    def damage(state: State) -> int:
-        return sum(c * big + (p_max - p) + (m_max - m) for (p, m, c), (p_max, m_max, big) in zip(state, weights))
-
-    return damage
 
 
 def _explore_turns(conflict: Conflict, order: Order) -> _Turns:
@@ -404,49 +439,72 @@ def _explore_turns(conflict: Conflict, order: Order) -> _Turns:
     1 v 1 reaches the same states with the turns swapped, so it is explored once."""
     if len(order) == 2 and ("turns", order[::-1]) in conflict._memo:
         other = conflict._memo["turns", order[::-1]]
-        return _Turns(other.order, {state: ways[::-1] for state, ways in other.misses.items()},
+        return _Turns(other.codes, other.order, {state: ways[::-1] for state, ways in other.misses.items()},
                       {state: exits[::-1] for state, exits in other.exits.items()}, other.ended, other.per_attack)
     turns = conflict._memo["turns", order] = _explore(conflict, order)
     return turns
 
 
+TurnHits = tuple[int, tuple[tuple[int, int], ...]]  # ways it misses; per hit, what it adds to the state and its ways
+
+
 def _explore(conflict: Conflict, order: Order) -> _Turns:
-    slots = conflict.slots(order)
+    codes = _Codes(conflict)
     per_attack = conflict.per_attack
-    misses: dict[State, list[int]] = {}
-    exits: dict[State, list[tuple[tuple[State, int], ...]]] = {}
-    ended: dict[State, str] = {}
-    start = conflict.start()
+    slots = [(attacker, rank, conflict.members[attacker].side, {}) for attacker, rank in conflict.slots(order)]
+    lost: dict[tuple[int, int], bool] = {}  # per side and side part: lost (cached, E3)
+    misses: dict[int, list[int]] = {}
+    exits: dict[int, list[list[tuple[int, int]]]] = {}
+    ended: dict[int, str] = {}
+    start = codes.encode(conflict.start())
     seen, stack = {start}, [start]
     while stack:
-        state = stack.pop()
+        code = stack.pop()
         cooperate()
-        name = conflict.outcome(state)
+        name = _outcome(conflict, codes, code, lost)
         if name is not None:
-            ended[state] = name
+            ended[code] = name
             continue
         state_misses: list[int] = []
-        state_exits: list[tuple[tuple[State, int], ...]] = []
-        for attacker, rank in slots:
-            if state[attacker][2] >= rules.CONSEQUENCES_TO_TAKE_OUT:
+        state_exits: list[list[tuple[int, int]]] = []
+        for attacker, rank, side, known in slots:
+            if codes.is_out(code, attacker):
                 state_misses.append(per_attack)
-                state_exits.append(())
+                state_exits.append([])
                 continue
-            target, miss, hits = conflict.turn_moves(attacker, rank, state)
-            reached = tuple((state[:target] + (after,) + state[target + 1:], ways) for after, ways in hits)
+            opponents = codes.opponents_part(code, side)
+            if opponents not in known:
+                known[opponents] = _turn_hits(conflict, codes, attacker, rank, codes.decode(code))
+            miss, hits = known[opponents]
+            reached = [(code + added, ways) for added, ways in hits]
             for following, _ in reached:
                 if following not in seen:
                     seen.add(following)
                     stack.append(following)
             state_misses.append(miss)
             state_exits.append(reached)
-        misses[state], exits[state] = state_misses, state_exits
-    damage = _damage_order(conflict)
-    damages = {}
-    for state in misses:  # the keys one by one: the worker's other requests get turns between them
-        cooperate()
-        damages[state] = damage(state)
-    return _Turns(sorted(misses, key=damages.__getitem__), misses, exits, ended, per_attack)
+        misses[code], exits[code] = state_misses, state_exits
+    return _Turns(codes, sorted(misses), misses, exits, ended, per_attack)
+
+
+def _outcome(conflict: Conflict, codes: _Codes, code: int, lost: dict[tuple[int, int], bool]) -> str | None:
+    """``Conflict.outcome`` of the state ``code``, each side's part judged once."""
+    for side, part in ((0, code % codes.split), (1, code // codes.split)):
+        if (side, part) not in lost:
+            lost[side, part] = conflict.lost(codes.decode(code), side)
+    if lost[0, code % codes.split]:
+        return f"wins:{conflict.side_names[1]}"
+    if lost[1, code // codes.split]:
+        return f"wins:{conflict.side_names[0]}"
+    return None
+
+
+def _turn_hits(conflict: Conflict, codes: _Codes, attacker: int, rank: int, state: State) -> TurnHits:
+    """``Conflict.turn_moves`` as additions to the state's code."""
+    target, miss, hits = conflict.turn_moves(attacker, rank, state)
+    numbers, place = codes.numbers[target], codes.places[target]
+    before = numbers[state[target]]
+    return miss, tuple(((numbers[after] - before) * place, ways) for after, ways in hits)
 
 
 def solve_turns(conflict: Conflict, order: Order, *, exact: bool, max_rounds: int | None = None,
@@ -469,6 +527,7 @@ def solve_turns(conflict: Conflict, order: Order, *, exact: bool, max_rounds: in
     cooperate()
     edges = sum(len(exits) + 1 for per_turn in turns.exits.values() for exits in per_turn)
     max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + edges * (horizon + 1) * 2.0 ** -52
+    ends = {turns.codes.decode(code): p for code, p in ends.items()}
     return chains.ChainOdds(outcomes=outcomes, ends=ends, expected_rounds=expected, curve=tuple(curve[:horizon]),
                             states=len(turns.misses) * len(order) + len(turns.ended), max_error=max_error)
 
@@ -494,17 +553,17 @@ def _add(into: dict[Any, Probability], key: object, value: Probability) -> None:
     into[key] = into[key] + value if key in into else value
 
 
-Misses = dict[State, list[Probability]]  # per running state and turn: the chance that the state stays
-Masses = tuple[dict[str, Probability], dict[State, Probability], Probability]  # outcomes, ends, expected rounds
+Misses = dict[int, list[Probability]]  # per running state and turn: the chance that the state stays
+Masses = tuple[dict[str, Probability], dict[int, Probability], Probability]  # outcomes, ends, expected rounds
 
 
 def _forward(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, exact: bool) -> Masses:
     one: Probability = Fraction(1) if exact else 1.0
     zero = one - one
     turns_per_round = len(next(iter(turns.misses.values()), [None]))
-    arrivals: dict[State, list[Probability]] = {conflict.start(): [one] + [zero] * (turns_per_round - 1)}
+    arrivals: dict[int, list[Probability]] = {turns.codes.encode(conflict.start()): [one] + [zero] * (turns_per_round - 1)}
     outcomes: dict[str, Probability] = {}
-    ends: dict[State, Probability] = {}
+    ends: dict[int, Probability] = {}
     expected = zero
     ended = turns.ended
     for index, state in enumerate(turns.order):
@@ -550,7 +609,7 @@ def _forward(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, exac
 @dataclass
 class _Pushed:
     outcomes: dict[str, Probability]
-    ends: dict[State, Probability]
+    ends: dict[int, Probability]  # by code
     expected: Probability
     curve: list[dict[str, float]]
 
@@ -564,7 +623,7 @@ def _push_rounds(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, 
     one: Probability = Fraction(1) if exact else 1.0
     chain = _vectors(conflict, turns, miss, number, exact)
     mass = np.zeros(len(chain.states), dtype=object if exact else float)
-    mass[chain.index[conflict.start()]] = one
+    mass[chain.index[turns.codes.encode(conflict.start())]] = one
     running = slice(0, chain.running)
     expected = one - one
     curve: list[dict[str, float]] = []
@@ -584,8 +643,8 @@ def _push_rounds(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, 
 
 @dataclass
 class _Vectors:
-    states: list[State]  # the running ones first
-    index: dict[State, int]
+    states: list[int]  # the running ones first
+    index: dict[int, int]
     running: int  # how many states run (neither ended nor a stalemate)
     ended: dict[str, list[int]]  # per outcome, the states that end in it
     turns: list[tuple[np.ndarray, np.ndarray, np.ndarray]]  # per turn: its edges' sources, targets, probabilities
