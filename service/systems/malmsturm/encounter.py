@@ -153,17 +153,29 @@ class Conflict:
             self._memo[key] = {base + value: int(p * self.per_attack) for value, p in rolls.items()}
         return self._memo[key]
 
+    def shifts(self, attacker: int, defender: int) -> tuple[tuple[int, int], ...]:
+        """Ways of each number of shifts the attack scores (a margin below 1 scores none)."""
+        key = ("shifts", attacker, defender)
+        if key not in self._memo:
+            ways_of: dict[int, int] = {}
+            for margin, ways in self.margins(attacker, defender).items():
+                ways_of[max(margin, 0)] = ways_of.get(max(margin, 0), 0) + ways
+            self._memo[key] = tuple(sorted(ways_of.items()))
+        return self._memo[key]
+
     def hits(self, attacker: int, defender: int, before: MemberState) -> tuple[tuple[MemberState, int], ...]:
-        """The defender's state after the attack, with its ways: ``rules.damage`` of each margin (ruling 5)."""
-        key = ("hits", attacker, defender, before)
+        """The defender's state after the attack, with its ways: ``rules.damage`` of each number of
+        shifts (ruling 5). Attackers alike (the same track and shifts) share it."""
+        track, shifts = self.members[attacker].track, self.shifts(attacker, defender)
+        key = ("hits", track, shifts, defender, before)
         if key not in self._memo:
             member = self.members[defender]
             stress = rules.Stress(rules.StressTrack(before[0], member.stress.physical.max),
                                   rules.StressTrack(before[1], member.stress.mental.max))
             target = rules.Defender(member.defense, stress, before[2], member.modifier, member.name)
             after: dict[MemberState, int] = {}
-            for margin, ways in self.margins(attacker, defender).items():
-                state = after_attack(target, self.members[attacker].track, max(margin, 0))
+            for scored, ways in shifts:
+                state = after_attack(target, track, scored)
                 after[state] = after.get(state, 0) + ways
             self._memo[key] = tuple(after.items())
         return self._memo[key]
