@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+import gmpy2
 import numpy as np
 
 from service.platform import chains
@@ -401,7 +402,7 @@ class _Codes:
     place_{i+1} = place_i × member i's count of states). Side 0's members come first, so
     ``code % split`` is side 0's part and ``code // split`` side 1's."""
 
-    def __init__(self, conflict: Conflict):
+    def __init__(self, conflict: Conflict) -> None:
         self.tables = tuple(_member_states(member) for member in conflict.members)
         self.numbers = tuple({state: number for number, state in enumerate(table)} for table in self.tables)
         places = [1]
@@ -463,7 +464,9 @@ TurnHits = tuple[int, tuple[tuple[int, int], ...]]  # ways it misses; per hit, w
 def _explore(conflict: Conflict, order: Order) -> _Turns:
     codes = _Codes(conflict)
     per_attack = conflict.per_attack
-    slots = [(attacker, rank, conflict.members[attacker].side, {}) for attacker, rank in conflict.slots(order)]
+    known: list[dict[int, TurnHits]] = [{} for _ in order]  # per turn, by the opponents' part of the state
+    slots = [(attacker, rank, conflict.members[attacker].side, known[turn])
+             for turn, (attacker, rank) in enumerate(conflict.slots(order))]
     lost: dict[tuple[int, int], bool] = {}  # per side and side part: lost (cached, E3)
     misses: dict[int, list[int]] = {}
     exits: dict[int, list[list[tuple[int, int]]]] = {}
@@ -479,15 +482,15 @@ def _explore(conflict: Conflict, order: Order) -> _Turns:
             continue
         state_misses: list[int] = []
         state_exits: list[list[tuple[int, int]]] = []
-        for attacker, rank, side, known in slots:
+        for attacker, rank, side, hits_of in slots:
             if codes.is_out(code, attacker):
                 state_misses.append(per_attack)
                 state_exits.append([])
                 continue
             opponents = codes.opponents_part(code, side)
-            if opponents not in known:
-                known[opponents] = _turn_hits(conflict, codes, attacker, rank, codes.decode(code))
-            miss, hits = known[opponents]
+            if opponents not in hits_of:
+                hits_of[opponents] = _turn_hits(conflict, codes, attacker, rank, codes.decode(code))
+            miss, hits = hits_of[opponents]
             reached = [(code + added, ways) for added, ways in hits]
             for following, _ in reached:
                 if following not in seen:
@@ -539,21 +542,31 @@ def solve_turns(conflict: Conflict, order: Order, *, exact: bool, max_rounds: in
     cooperate()
     edges = sum(len(exits) + 1 for per_turn in turns.exits.values() for exits in per_turn)
     max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + edges * (horizon + 1) * 2.0 ** -52
-    ends = {turns.codes.decode(code): p for code, p in ends.items()}
-    return chains.ChainOdds(outcomes=outcomes, ends=ends, expected_rounds=expected, curve=tuple(curve[:horizon]),
+    if exact:
+        outcomes = {name: _fraction(p) for name, p in outcomes.items()}
+        ends, expected = {code: _fraction(p) for code, p in ends.items()}, _fraction(expected)
+    by_state = {turns.codes.decode(code): p for code, p in ends.items()}
+    return chains.ChainOdds(outcomes=outcomes, ends=by_state, expected_rounds=expected, curve=tuple(curve[:horizon]),
                             states=len(turns.misses) * len(order) + len(turns.ended), max_error=max_error)
 
 
 def _numbers(per_attack: int, exact: bool) -> Ways:
-    """ways -> probability, each distinct count converted once (a Fraction costs a gcd)."""
+    """ways -> probability, each distinct count converted once (a rational costs a gcd). Exact
+    sums are gmpy2's rationals (GMP's, in C: a third of the forward pass's time with Fractions),
+    turned into Fractions once at the end (``_fraction``)."""
     known: dict[int, Probability] = {}
 
     def number(ways: int) -> Probability:
         if ways not in known:
-            known[ways] = Fraction(ways, per_attack) if exact else ways / per_attack
+            known[ways] = gmpy2.mpq(ways, per_attack) if exact else ways / per_attack
         return known[ways]
 
     return number
+
+
+def _fraction(value: chains.Number) -> Fraction:
+    """A gmpy2 rational as the Fraction the platform writes."""
+    return Fraction(int(value.numerator), int(value.denominator))
 
 
 def _is_stalemate(misses: list[Probability]) -> bool:
@@ -570,10 +583,11 @@ Masses = tuple[dict[str, Probability], dict[int, Probability], Probability]  # o
 
 
 def _forward(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, exact: bool) -> Masses:
-    one: Probability = Fraction(1) if exact else 1.0
+    one: Probability = gmpy2.mpq(1) if exact else 1.0
     zero = one - one
     turns_per_round = len(next(iter(turns.misses.values()), [None]))
-    arrivals: dict[int, list[Probability]] = {turns.codes.encode(conflict.start()): [one] + [zero] * (turns_per_round - 1)}
+    start = turns.codes.encode(conflict.start())
+    arrivals: dict[int, list[Probability]] = {start: [one] + [zero] * (turns_per_round - 1)}
     outcomes: dict[str, Probability] = {}
     ends: dict[int, Probability] = {}
     expected = zero
@@ -630,9 +644,9 @@ def _push_rounds(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, 
                  rounds: int) -> _Pushed:
     """The mass pushed turn by turn for ``rounds`` rounds: outcomes and ends (what still runs is
     ``undecided``), expected rounds played, and the curve after each round. The masses are a vector
-    over the states (object arrays of Fractions when exact): a turn is one scatter of its edges,
+    over the states (object arrays of rationals when exact): a turn is one scatter of its edges,
     where ended states and stalemates (E4) keep their mass."""
-    one: Probability = Fraction(1) if exact else 1.0
+    one: Probability = gmpy2.mpq(1) if exact else 1.0
     chain = _vectors(conflict, turns, miss, number, exact)
     mass = np.zeros(len(chain.states), dtype=object if exact else float)
     mass[chain.index[turns.codes.encode(conflict.start())]] = one
