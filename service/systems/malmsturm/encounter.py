@@ -437,14 +437,17 @@ def _member_states(member: Member) -> tuple[MemberState, ...]:
     return (*standing, OUT)
 
 
+TurnHits = tuple[int, tuple[tuple[int, int], ...]]  # ways it misses; per hit, what it adds to the state and its ways
+
+
 @dataclass
 class _Turns:
     codes: _Codes
     order: list[int]  # running states in an order every hit moves forward in
-    misses: dict[int, list[int]]  # per turn, ways that the state stays (attacker out: all)
-    exits: dict[int, list[list[tuple[int, int]]]]  # per turn, the states a hit reaches and their ways
+    moves: dict[int, list[TurnHits]]  # per running state and turn (shared by the states alike; attacker out: all miss)
     ended: dict[int, str]
     per_attack: int
+    edges: int  # transitions of the chain, misses included
 
 
 def _explore_turns(conflict: Conflict, order: Order) -> _Turns:
@@ -452,13 +455,10 @@ def _explore_turns(conflict: Conflict, order: Order) -> _Turns:
     1 v 1 reaches the same states with the turns swapped, so it is explored once."""
     if len(order) == 2 and ("turns", order[::-1]) in conflict._memo:
         other = conflict._memo["turns", order[::-1]]
-        return _Turns(other.codes, other.order, {state: ways[::-1] for state, ways in other.misses.items()},
-                      {state: exits[::-1] for state, exits in other.exits.items()}, other.ended, other.per_attack)
+        return _Turns(other.codes, other.order, {state: moves[::-1] for state, moves in other.moves.items()},
+                      other.ended, other.per_attack, other.edges)
     turns = conflict._memo["turns", order] = _explore(conflict, order)
     return turns
-
-
-TurnHits = tuple[int, tuple[tuple[int, int], ...]]  # ways it misses; per hit, what it adds to the state and its ways
 
 
 def _explore(conflict: Conflict, order: Order) -> _Turns:
@@ -468,9 +468,10 @@ def _explore(conflict: Conflict, order: Order) -> _Turns:
     slots = [(attacker, rank, conflict.members[attacker].side, known[turn])
              for turn, (attacker, rank) in enumerate(conflict.slots(order))]
     lost: dict[tuple[int, int], bool] = {}  # per side and side part: lost (cached, E3)
-    misses: dict[int, list[int]] = {}
-    exits: dict[int, list[list[tuple[int, int]]]] = {}
+    out: TurnHits = (per_attack, ())  # an attacker taken out: the turn passes
+    moves: dict[int, list[TurnHits]] = {}
     ended: dict[int, str] = {}
+    edges = 0
     start = codes.encode(conflict.start())
     seen, stack = {start}, [start]
     while stack:
@@ -480,26 +481,22 @@ def _explore(conflict: Conflict, order: Order) -> _Turns:
         if name is not None:
             ended[code] = name
             continue
-        state_misses: list[int] = []
-        state_exits: list[list[tuple[int, int]]] = []
+        state_moves: list[TurnHits] = []
         for attacker, rank, side, hits_of in slots:
             if codes.is_out(code, attacker):
-                state_misses.append(per_attack)
-                state_exits.append([])
+                state_moves.append(out)
                 continue
             opponents = codes.opponents_part(code, side)
             if opponents not in hits_of:
                 hits_of[opponents] = _turn_hits(conflict, codes, attacker, rank, codes.decode(code))
-            miss, hits = hits_of[opponents]
-            reached = [(code + added, ways) for added, ways in hits]
-            for following, _ in reached:
-                if following not in seen:
-                    seen.add(following)
-                    stack.append(following)
-            state_misses.append(miss)
-            state_exits.append(reached)
-        misses[code], exits[code] = state_misses, state_exits
-    return _Turns(codes, sorted(misses), misses, exits, ended, per_attack)
+            state_moves.append(hits_of[opponents])
+            for added, _ in hits_of[opponents][1]:
+                if code + added not in seen:
+                    seen.add(code + added)
+                    stack.append(code + added)
+        moves[code] = state_moves
+        edges += sum(len(hits) + 1 for _, hits in state_moves)
+    return _Turns(codes, sorted(moves), moves, ended, per_attack, edges)
 
 
 def _outcome(conflict: Conflict, codes: _Codes, code: int, lost: dict[tuple[int, int], bool]) -> str | None:
@@ -527,27 +524,23 @@ def solve_turns(conflict: Conflict, order: Order, *, exact: bool, max_rounds: in
     """What ``chains.solve`` over ``round_step`` gives, computed turn by turn (see above)."""
     turns = _explore_turns(conflict, order)
     number = _numbers(turns.per_attack, exact)
-    miss = {state: [number(ways) for ways in ways_list] for state, ways_list in turns.misses.items()}
     horizon = min(curve_rounds, max_rounds) if max_rounds is not None else curve_rounds
     curve: list[dict[str, float]] = []
     if max_rounds is None:
-        outcomes, ends, expected = _forward(conflict, turns, miss, number, exact)
+        outcomes, ends, expected = _forward(conflict, turns, number, exact)
         if horizon:  # the curve alone is pushed, in floats: they are what it shows
-            floats = _numbers(turns.per_attack, False)
-            in_floats = {state: [floats(ways) for ways in ways_list] for state, ways_list in turns.misses.items()}
-            curve = _push_rounds(conflict, turns, in_floats, floats, False, horizon).curve
+            curve = _push_rounds(conflict, turns, _numbers(turns.per_attack, False), False, horizon).curve
     else:
-        pushed = _push_rounds(conflict, turns, miss, number, exact, max_rounds)
+        pushed = _push_rounds(conflict, turns, number, exact, max_rounds)
         outcomes, ends, expected, curve = pushed.outcomes, pushed.ends, pushed.expected, pushed.curve
     cooperate()
-    edges = sum(len(exits) + 1 for per_turn in turns.exits.values() for exits in per_turn)
-    max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + edges * (horizon + 1) * 2.0 ** -52
+    max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + turns.edges * (horizon + 1) * 2.0 ** -52
     if exact:
         outcomes = {name: _fraction(p) for name, p in outcomes.items()}
         ends, expected = {code: _fraction(p) for code, p in ends.items()}, _fraction(expected)
     by_state = {turns.codes.decode(code): p for code, p in ends.items()}
     return chains.ChainOdds(outcomes=outcomes, ends=by_state, expected_rounds=expected, curve=tuple(curve[:horizon]),
-                            states=len(turns.misses) * len(order) + len(turns.ended), max_error=max_error)
+                            states=len(turns.moves) * len(order) + len(turns.ended), max_error=max_error)
 
 
 def _numbers(per_attack: int, exact: bool) -> Ways:
@@ -569,23 +562,22 @@ def _fraction(value: chains.Number) -> Fraction:
     return Fraction(int(value.numerator), int(value.denominator))
 
 
-def _is_stalemate(misses: list[Probability]) -> bool:
+def _is_stalemate(moves: list[TurnHits], per_attack: int) -> bool:
     """E4: every turn of the round misses for certain."""
-    return all(m == 1 for m in misses)
+    return all(miss == per_attack for miss, _ in moves)
 
 
 def _add(into: dict[Any, Probability], key: object, value: Probability) -> None:
     into[key] = into[key] + value if key in into else value
 
 
-Misses = dict[int, list[Probability]]  # per running state and turn: the chance that the state stays
 Masses = tuple[dict[str, Probability], dict[int, Probability], Probability]  # outcomes, ends, expected rounds
 
 
-def _forward(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, exact: bool) -> Masses:
+def _forward(conflict: Conflict, turns: _Turns, number: Ways, exact: bool) -> Masses:
     one: Probability = gmpy2.mpq(1) if exact else 1.0
     zero = one - one
-    turns_per_round = len(next(iter(turns.misses.values()), [None]))
+    turns_per_round = len(next(iter(turns.moves.values()), [None]))
     start = turns.codes.encode(conflict.start())
     arrivals: dict[int, list[Probability]] = {start: [one] + [zero] * (turns_per_round - 1)}
     outcomes: dict[str, Probability] = {}
@@ -598,11 +590,12 @@ def _forward(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, exac
         arrived = arrivals.pop(state, None)
         if arrived is None:
             continue
-        stays = miss[state]
-        if _is_stalemate(stays):
+        moves = turns.moves[state]
+        if _is_stalemate(moves, turns.per_attack):
             _add(outcomes, chains.STALEMATE, sum(arrived))
             _add(ends, state, sum(arrived))
             continue
+        stays = [number(miss) for miss, _ in moves]
         around, entering = one, arrived[0]  # around: Π of the misses from turn j to the last turn
         for turn in range(turns_per_round - 1, 0, -1):
             around = around * stays[turn]
@@ -610,12 +603,12 @@ def _forward(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, exac
                 entering += arrived[turn] * around
         visits = entering / (1 - around * stays[0])
         expected += visits  # every visit of turn 0 starts a round
-        for turn, exits in enumerate(turns.exits[state]):
+        for turn, (_, hits) in enumerate(moves):
             if turn:
                 visits = arrived[turn] + visits * stays[turn - 1]
             following_turn = (turn + 1) % turns_per_round
-            for following, ways in exits:
-                flow = visits * number(ways)
+            for added, ways in hits:
+                following, flow = state + added, visits * number(ways)
                 if following in ended:
                     _add(outcomes, ended[following], flow)
                     _add(ends, following, flow)
@@ -640,14 +633,13 @@ class _Pushed:
     curve: list[dict[str, float]]
 
 
-def _push_rounds(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, exact: bool,
-                 rounds: int) -> _Pushed:
+def _push_rounds(conflict: Conflict, turns: _Turns, number: Ways, exact: bool, rounds: int) -> _Pushed:
     """The mass pushed turn by turn for ``rounds`` rounds: outcomes and ends (what still runs is
     ``undecided``), expected rounds played, and the curve after each round. The masses are a vector
     over the states (object arrays of rationals when exact): a turn is one scatter of its edges,
     where ended states and stalemates (E4) keep their mass."""
     one: Probability = gmpy2.mpq(1) if exact else 1.0
-    chain = _vectors(conflict, turns, miss, number, exact)
+    chain = _vectors(turns, number, exact)
     mass = np.zeros(len(chain.states), dtype=object if exact else float)
     mass[chain.index[turns.codes.encode(conflict.start())]] = one
     running = slice(0, chain.running)
@@ -676,27 +668,30 @@ class _Vectors:
     turns: list[tuple[np.ndarray, np.ndarray, np.ndarray]]  # per turn: its edges' sources, targets, probabilities
 
 
-def _vectors(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, exact: bool) -> _Vectors:
+def _vectors(turns: _Turns, number: Ways, exact: bool) -> _Vectors:
     """The turn-by-turn chain as edge arrays; an ended state or a stalemate keeps its mass."""
-    ended = dict(turns.ended) | {state: chains.STALEMATE for state, stays in miss.items() if _is_stalemate(stays)}
-    running = [state for state in turns.order if state not in ended]
+    ended, running = dict(turns.ended), []
+    for state in turns.order:
+        cooperate()
+        if _is_stalemate(turns.moves[state], turns.per_attack):
+            ended[state] = chains.STALEMATE
+        else:
+            running.append(state)
     states = running + list(ended)
     index = {state: position for position, state in enumerate(states)}
     outcomes: dict[str, list[int]] = {}
     for state, name in ended.items():
         outcomes.setdefault(name, []).append(index[state])
     edges = []
-    for turn in range(len(next(iter(miss.values()), []))):
+    for turn in range(len(next(iter(turns.moves.values()), []))):
         sources, targets, probabilities = [], [], []
         for state in running:
             cooperate()
-            moves = [(reached, number(ways)) for reached, ways in turns.exits[state][turn]]
-            if miss[state][turn]:
-                moves.append((state, miss[state][turn]))
-            for reached, p in moves:
+            miss, hits = turns.moves[state][turn]
+            for reached, ways in [(state + added, ways) for added, ways in hits] + ([(state, miss)] if miss else []):
                 sources.append(index[state])
                 targets.append(index[reached])
-                probabilities.append(p)
+                probabilities.append(number(ways))
         kept = list(range(len(running), len(states)))
         edges.append((np.array(sources + kept, dtype=int), np.array(targets + kept, dtype=int),
                       np.array(probabilities + [1] * len(kept), dtype=object if exact else float)))
