@@ -147,11 +147,11 @@ class Conflict:
             base = a.skill + a.modifier
             if self.defend:
                 base -= d.defense + d.modifier
-                rolls = malm_odds.fudge_sum(2 * self.dice)
+                rolls = malm_odds.fudge_ways(2 * self.dice)
             else:
                 base -= UNDEFENDED_DIFFICULTY
-                rolls = malm_odds.fudge_sum(self.dice)
-            self._memo[key] = {base + value: int(p * self.per_attack) for value, p in rolls.items()}
+                rolls = malm_odds.fudge_ways(self.dice)
+            self._memo[key] = {base + value: ways for value, ways in rolls.items()}
         return self._memo[key]
 
     def shifts(self, attacker: int, defender: int) -> tuple[tuple[int, int], ...]:
