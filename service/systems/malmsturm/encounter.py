@@ -10,9 +10,11 @@ Konflikt aus."
 
 A state is every member's (physical stress left, mental stress left, consequences) at the start of a
 round. Within a member, consequences only grow and stress only shrinks until a consequence refills
-it, so the chain only moves forward (a round without a hit stays), and service/platform/chains.py
-solves it exactly. A round is every member's turn in order, one attack each (E2); it is expanded in
-integers (ways out of 3^(2 × dice) per attack), so each transition becomes one Fraction.
+it, so the chain only moves forward (a round without a hit stays). A round is every member's turn in
+order, one attack each (E2); ``round_step`` expands it in integers (ways out of 3^(2 × dice) per
+attack) for service/platform/chains.py, the reference the tests hold the solver to. The solver walks
+the same chain turn by turn over states numbered as ints ("the solver" below), exact sums in GMP's
+rationals (gmpy2), answered as Fractions.
 """
 
 from __future__ import annotations
@@ -388,12 +390,15 @@ def encounter_odds(conflict: Conflict, *, exact: bool, max_rounds: int | None = 
 # shared by every round that passes them. Turn by turn the chain is a DAG plus one cycle per state:
 # N misses in a row come back to the same turn of the next round. Its flow is solved in closed form
 # (v_0 = (a_0 + Σ_j a_j Π_{i≥j} miss_i) / (1 − Π miss), v_k = a_k + v_{k−1} miss_{k−1}), so one
-# forward pass over the states in order of damage is exact; rounds start at each visit of turn 0.
-# tests/systems/malmsturm/test_encounter.py holds it against chains.solve over ``round_step``.
+# forward pass over the states in an order every hit moves forward in is exact; rounds start at each
+# visit of turn 0. tests/systems/malmsturm/test_encounter.py holds it against chains.solve over
+# ``round_step``.
 #
 # The solver's states are ints (``_Codes``): every member state numbered so that every hit raises
 # its number, and a whole state the mixed-radix number of its members'. A hit is then one addition,
-# a state hashes as an int, and the states sorted as ints are an order every hit moves forward in.
+# a state hashes as an int, and the states sorted as ints are that forward order. A turn's target
+# and hits depend on the opponents' part of the code only: computed once per part (``TurnHits``,
+# what each hit adds to the code) and shared by every state with that part.
 
 
 class _Codes:
