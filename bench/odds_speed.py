@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-import random
 import statistics
 import time
 from collections.abc import Callable
@@ -33,13 +32,14 @@ from service.platform.odds import as_json
 from service.platform.operations import odds_document, operations_of
 from service.platform.receipts import generate_private_key_pem
 from service.systems.beutelschneider import odds as beutelschneider_odds
-from service.systems.beutelschneider.rules import Ability, Bag, Contender, Difficulty
+from service.systems.beutelschneider.rules import Contender
 from service.systems.malmsturm import odds as malmsturm_odds
 from service.systems.malmsturm.rules import Participant
 from service.systems.paws import odds as paws_odds
 from service.systems.paws.rules import Advantage, Advantages, Mode, Pool
 from service.systems.weltenbuch import odds as weltenbuch_odds
 from service.systems.weltenbuch.rules import Member, Party, Role
+from tests.systems.beutelschneider.test_odds import LARGEST_CONTEST_BODY, largest_contenders
 
 PAWS_DIE = icepool.Die([0, 0, 0, 1, 1, 1])  # success on 4-6
 PROBEN_DIE = icepool.Die([0, 0, 0, 0, 1, 1])  # success on 5-6
@@ -101,17 +101,6 @@ class Limit:
 LIMIT_RUNS = 5
 
 
-def _random_contenders() -> tuple[Contender, ...]:
-    """20 participants with random 100-marble bags, every ability and difficulty."""
-    generator = random.Random(5)
-    contenders = []
-    for i in range(20):
-        cuts = sorted(generator.sample(range(1, 100), 4))
-        counts = [b - a for a, b in zip([0, *cuts], [*cuts, 100])]
-        contenders.append(Contender(f"p{i}", Bag(*counts), list(Ability)[i % 3], list(Difficulty)[i % 3]))
-    return tuple(contenders)
-
-
 def _contest_oracle(contenders: tuple[Contender, ...]) -> Callable[[], object]:
     def matching(contender: Contender):
         count = contender.bag.counts()[contender.ability.colour]
@@ -119,14 +108,11 @@ def _contest_oracle(contenders: tuple[Contender, ...]) -> Callable[[], object]:
     return lambda: _wins([matching(contender) for contender in contenders])
 
 
-CONTENDERS = _random_contenders()
+CONTENDERS = largest_contenders()
 BIG_PAWS_POOL = Pool(rank=10, extra_bonus_dice=90, advantages=Advantages(*[Advantage.PASSIVE] * 3),
                      extra_rescue_dice=97)  # 100 dice and 100 rescue dice
 WELTENBUCH_LARGEST = [Party(f"p{p}", tuple(Member(f"p{p}{i}", Role.NPC, 25 - p) for i in range(20)))
                       for p in range(8)]  # 8 parties x 20 members x 18..25 dice: 4000 dice, all parties different
-HTTP_CONTEST = {"participants": [{"name": f"p{i}", "bag": {"red": 40 - i, "green": 30, "blue": 10, "white": 15,
-                                                           "black": 5}, "ability": "combat", "difficulty": "easy"}
-                                 for i in range(20)]}
 MALMSTURM_LIMIT = [Participant(f"P{i}", 0) for i in range(20)]
 
 
@@ -146,7 +132,7 @@ LIMITS: list[Limit] = [
     Limit("beutelschneider contest, 20 random bags of 100", lambda: beutelschneider_odds.contest(CONTENDERS), 25,
           icepool=_contest_oracle(CONTENDERS)),
     Limit("beutelschneider contest, whole request (test client), 20 bags of 100", None, 200,
-          post=("/v1/beutelschneider/contest/odds", HTTP_CONTEST)),
+          post=("/v1/beutelschneider/contest/odds", LARGEST_CONTEST_BODY)),
     Limit("paws test, 100 + 100 rescue dice", lambda: as_json(paws_odds.test(BIG_PAWS_POOL)), 50),
     Limit("paws comparison, 100 v 100", lambda: as_json(paws_odds.comparison(BIG_PAWS_POOL, BIG_PAWS_POOL)), 50),
     Limit("paws comparison (defense), 100 v 100",

@@ -222,26 +222,34 @@ def _clear_caches():
         function.cache_clear()
 
 
-def test_largest_contest_odds_sum_to_one():
-    """20 participants with 100-marble bags, cold caches; its speed is a case of bench/odds_speed.py."""
+def largest_contenders() -> tuple[Contender, ...]:
+    """20 participants with random 100-marble bags, every ability and difficulty (also a case of
+    bench/odds_speed.py)."""
     generator = random.Random(5)
     contenders = []
     for i in range(20):
         cuts = sorted(generator.sample(range(1, 100), 4))
         counts = [b - a for a, b in zip([0, *cuts], [*cuts, 100])]
         contenders.append(Contender(f"p{i}", Bag(*counts), list(Ability)[i % 3], list(Difficulty)[i % 3]))
+    return tuple(contenders)
+
+
+LARGEST_CONTEST_BODY = {"participants": [
+    {"name": f"p{i}", "bag": {"red": 40 - i, "green": 30, "blue": 10, "white": 15, "black": 5}, "ability": "combat",
+     "difficulty": "easy"} for i in range(20)]}
+
+
+def test_largest_contest_odds_sum_to_one():
+    """Cold caches; its speed is a case of bench/odds_speed.py."""
     _clear_caches()
-    result = odds.contest(tuple(contenders))
+    result = odds.contest(largest_contenders())
     assert sum(result.outcomes.values()) == 1
 
 
 def test_largest_contest_odds_over_http_answer_and_sum_to_one(post):
     """Its speed is a case of bench/odds_speed.py."""
-    bag = {"red": 40, "green": 30, "blue": 10, "white": 15, "black": 5}
-    participants = [{"name": f"p{i}", "bag": {**bag, "red": 40 - i}, "ability": "combat", "difficulty": "easy"}
-                    for i in range(20)]
     _clear_caches()
-    status, body = post("/v1/beutelschneider/contest/odds", {"participants": participants})
+    status, body = post("/v1/beutelschneider/contest/odds", LARGEST_CONTEST_BODY)
     assert status == 200
     assert sum(Fraction(o["exact"]) for o in body["odds"]["outcomes"]) == 1
 
