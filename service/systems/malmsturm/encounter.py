@@ -368,12 +368,15 @@ def encounter_odds(conflict: Conflict, *, exact: bool, max_rounds: int | None = 
             continue
         chain = solve_turns(conflict, order, exact=exact, max_rounds=max_rounds, curve_rounds=curve_rounds)
         solved.append((chain, chance if exact else float(chance)))
-    outcomes = _mixed([(chain.outcomes, chance) for chain, chance in solved])
+    mixed = _mixed([(chain.outcomes, chance) for chain, chance in solved])
+    names = [f"wins:{conflict.side_names[0]}", f"wins:{conflict.side_names[1]}", chains.STALEMATE, chains.UNDECIDED]
+    outcomes = {name: mixed[name] for name in names if name in mixed}  # in this order, whatever the solver met first
     ends = _mixed([(chain.ends, chance) for chain, chance in solved])
     distributions: dict[str, dict[Any, Probability]] = {}
     for index, member in enumerate(conflict.members):
         cooperate()
-        distributions[f"consequences:{member.name}"] = _mixed([({end[index][2]: p}, 1) for end, p in ends.items()])
+        consequences = _mixed([({end[index][2]: p}, 1) for end, p in ends.items()])
+        distributions[f"consequences:{member.name}"] = dict(sorted(consequences.items()))
     expected: dict[str, Probability] = {"rounds": sum(chain.expected_rounds * chance for chain, chance in solved)}
     for name, distribution in distributions.items():
         expected[name] = sum(value * p for value, p in distribution.items())
