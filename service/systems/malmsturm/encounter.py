@@ -411,6 +411,8 @@ class _Codes:
     ``code % split`` is side 0's part and ``code // split`` side 1's."""
 
     def __init__(self, conflict: Conflict) -> None:
+        if conflict.side_members[0] != tuple(range(len(conflict.side_members[0]))):
+            raise ValueError("side 0's members must come first (State)")
         self.tables = tuple(_member_states(member) for member in conflict.members)
         self.numbers = tuple({state: number for number, state in enumerate(table)} for table in self.tables)
         places = [1]
@@ -499,9 +501,10 @@ def _explore(conflict: Conflict, order: Order) -> _Turns:
                 hits_of[opponents] = _turn_hits(conflict, codes, attacker, rank, codes.decode(code))
             state_moves.append(hits_of[opponents])
             for added, _ in hits_of[opponents][1]:
-                if code + added not in seen:
-                    seen.add(code + added)
-                    stack.append(code + added)
+                following = code + added
+                if following not in seen:
+                    seen.add(following)
+                    stack.append(following)
         moves[code] = state_moves
         edges += sum(len(hits) + 1 for _, hits in state_moves)
     return _Turns(codes, sorted(moves), moves, ended, per_attack, edges)
