@@ -23,6 +23,7 @@ minutes (reported as ">").
 from __future__ import annotations
 
 import argparse
+import gc
 import http.client
 import importlib
 import json
@@ -31,6 +32,7 @@ import multiprocessing
 import pkgutil
 import shutil
 import statistics
+import sys
 import tempfile
 import threading
 import time
@@ -542,55 +544,142 @@ def _fairness_row(case: Case, quiet: list[float], busy: list[float], solves: lis
 
 
 def loop_holds(cases: list[Case] = CASES, calls: int = 5) -> list[dict]:
-    """Per cap case: the stretches its solve holds the event loop, between the turns it gives
-    (service/platform/cooperation.py), in-process in a greenlet as the worker runs it, traced by
-    greenlet switches. In the thread's CPU time, which the other processes of a shared host do not
-    lengthen (a roll waits for the wall time of a stretch: more on a crowded host)."""
-    cooperation.install(gevent.idle)
+    """Per cap case: the stretches its whole request holds the event loop between turns
+    (service/platform/cooperation.py): the app called as the worker calls it, in a greenlet, from
+    the body's parsing and loading through the bound, the solve and the JSON to the response's
+    last byte. As in the worker: ``gevent.idle`` for the turns, the collector running and the loaded
+    app frozen (``Worker.load_wsgi``), the caches warm as solves posted back to back find them (the
+    first call fills them, untraced). In the thread's CPU time, which the other processes of a
+    shared host do not lengthen; each stretch is named by the turns it lies between, and its
+    garbage collections are counted in it."""
     app = create_app({"signing_key_pem": generate_private_key_pem()})
-    operations = operations_of(app)
+    tracer = _HoldsTracer()
+    cooperation.install(tracer.turn)
+    gc.collect()
+    gc.freeze()
+    gc.callbacks.append(tracer.collection)
     report = []
     try:
         for case in (c for c in cases if c.cap):
-            stretches = _stretches(app, operations[case.operation], case, calls)
-            row = {"case": case.name, "turns_per_solve": round(len(stretches) / calls),
-                   "hold_p50_ms": round(statistics.median(stretches), 2),
-                   "hold_p99_ms": round(_percentile(stretches, 0.99), 2), "hold_max_ms": round(max(stretches), 2)}
+            stretches = tracer.trace(app, case, calls)
+            times = [stretch.cpu_ms for stretch in stretches]
+            longest = max(stretches, key=lambda stretch: stretch.cpu_ms)
+            row = {"case": case.name, "turns_per_request": round(len(stretches) / calls),
+                   "hold_p50_ms": round(statistics.median(times), 2), "hold_p99_ms": round(_percentile(times, 0.99), 2),
+                   "hold_max_ms": round(longest.cpu_ms, 2), "longest": f"{longest.began} → {longest.ended}",
+                   "gc_ms_in_longest": round(longest.gc_ms, 2),
+                   "gc_max_ms": round(max(stretch.gc_ms for stretch in stretches), 2),
+                   "longest_kinds": _longest_kinds(stretches)}
             report.append(row)
             print(json.dumps({"holds": row}, ensure_ascii=False), flush=True)
     finally:
+        gc.callbacks.remove(tracer.collection)
+        gc.unfreeze()
         cooperation.install(None)
     return report
 
 
-def _stretches(app, operation, case: Case, calls: int) -> list[float]:
-    """CPU ms of each stretch a greenlet answering ``case`` ``calls`` times ran between switches."""
-    import greenlet
+@dataclass
+class _Stretch:
+    cpu_ms: float
+    gc_ms: float
+    began: str  # the turn (or the request's start) it followed
+    ended: str  # the turn (or the request's end) that ended it
 
-    def solve():
-        with app.test_request_context():
+
+class _HoldsTracer:
+    """Greenlet switches of one greenlet answering requests, each stretch between them named by the
+    ``cooperate`` calls it lies between (the installed turn records its caller)."""
+
+    REQUEST_START, REQUEST_END = "the request's start", "the response's end"
+
+    def __init__(self):
+        self.turned_at: str | None = None
+        self.gc_ms = 0.0
+        self._gc_started = 0.0
+
+    def turn(self) -> None:
+        self.turned_at = _caller_in_service(sys._getframe(2))  # 1: cooperate, 2: its caller
+        gevent.idle()
+
+    def collection(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._gc_started = time.thread_time()
+        else:
+            self.gc_ms += (time.thread_time() - self._gc_started) * 1000
+
+    def trace(self, app, case: Case, calls: int) -> list[_Stretch]:
+        import greenlet
+
+        def answer():
             for _ in range(calls):
-                _clear_caches()
-                assert respond(operation, dict(case.body), EXAMPLE_CALL).status_code == 200
-                gevent.sleep(0)  # as the worker's turn after each answer
+                self.turned_at = self.REQUEST_START
+                gevent.sleep(0)
+                assert _call_wsgi(app, case) == 200
+                self.turned_at = self.REQUEST_END
+                gevent.sleep(0)  # the worker's turn after each answer (Worker.handle_request)
 
-    stretches: list[float] = []
-    began: list[float] = []
-    solver = gevent.spawn(solve)
+        _call_wsgi(app, case)  # untraced: the caches as a worker has them after its first solve
+        stretches: list[_Stretch] = []
+        began: list[tuple[float, float]] = []
+        follows = [self.REQUEST_START]
+        solver = gevent.spawn(answer)
 
-    def trace(event, args):
-        origin, target = args
-        if target is solver:
-            began.append(time.thread_time())
-        elif origin is solver and began:
-            stretches.append((time.thread_time() - began.pop()) * 1000)
+        def trace(event, args):
+            origin, target = args
+            if target is solver:
+                began.append((time.thread_time(), self.gc_ms))
+            elif origin is solver and began:
+                started, gc_before = began.pop()
+                ended, self.turned_at = self.turned_at or "a blocking call", None
+                if ended != self.REQUEST_START:  # else the driver's own step between two requests
+                    stretches.append(_Stretch((time.thread_time() - started) * 1000, self.gc_ms - gc_before,
+                                              follows[0], ended))
+                follows[0] = ended
 
-    previous = greenlet.settrace(trace)
+        previous = greenlet.settrace(trace)
+        try:
+            solver.join()
+        finally:
+            greenlet.settrace(previous)
+        return stretches
+
+
+def _call_wsgi(app, case: Case) -> int:
+    """POST the case's body to the WSGI app as a server does; the response's status."""
+    from werkzeug.test import EnvironBuilder
+
+    environ = EnvironBuilder(path=case.path, method="POST", data=json.dumps(case.body),
+                             content_type="application/json").get_environ()
+    status = []
+    body = app(environ, lambda line, headers, exc_info=None: status.append(int(line.split()[0])))
     try:
-        solver.join()
+        for _chunk in body:
+            pass
     finally:
-        greenlet.settrace(previous)
-    return stretches
+        getattr(body, "close", lambda: None)()
+    return status[0]
+
+
+def _caller_in_service(frame) -> str:
+    """``path:line function`` of the innermost frame in service/ outside the cooperation module."""
+    root = Path(cooperation.__file__).parent.parent
+    while frame is not None:
+        path = Path(frame.f_code.co_filename)
+        if path.is_relative_to(root) and path.name != "cooperation.py":
+            return f"{path.relative_to(root)}:{frame.f_lineno} {frame.f_code.co_name}"
+        frame = frame.f_back
+    return "?"
+
+
+def _longest_kinds(stretches: list[_Stretch], count: int = 3) -> list[dict]:
+    """The ``count`` longest kinds of stretch (the same pair of turns), longest first."""
+    kinds: dict[tuple[str, str], list[_Stretch]] = {}
+    for stretch in stretches:
+        kinds.setdefault((stretch.began, stretch.ended), []).append(stretch)
+    ranked = sorted(kinds.items(), key=lambda item: -max(s.cpu_ms for s in item[1]))[:count]
+    return [{"from": began, "to": ended, "n": len(found), "max_ms": round(max(s.cpu_ms for s in found), 2),
+             "gc_max_ms": round(max(s.gc_ms for s in found), 2)} for (began, ended), found in ranked]
 
 
 # --- the report -----------------------------------------------------------------------------------
@@ -624,10 +713,11 @@ def fairness_table(rows: list[dict]) -> str:
 
 
 def holds_table(rows: list[dict]) -> str:
-    lines = ["| solve at the cap | turns per solve | CPU ms between turns: p50 / p99 / max |", "|---|---|---|"]
+    lines = ["| request at the cap | turns per request | CPU ms between turns: p50 / p99 / max | "
+             "the longest: between | gc ms in it (most in any) |", "|---|---|---|---|---|"]
     for row in rows:
-        lines.append(f"| {row['case']} | {row['turns_per_solve']} | {row['hold_p50_ms']} / {row['hold_p99_ms']} / "
-                     f"{row['hold_max_ms']} |")
+        lines.append(f"| {row['case']} | {row['turns_per_request']} | {row['hold_p50_ms']} / {row['hold_p99_ms']} / "
+                     f"{row['hold_max_ms']} | {row['longest']} | {row['gc_ms_in_longest']} ({row['gc_max_ms']}) |")
     return "\n".join(lines)
 
 
