@@ -18,12 +18,13 @@ import copy
 from collections.abc import Iterable, Mapping
 from typing import Any, Self
 
+from babel.numbers import format_decimal
 from marshmallow import fields, validate
 from marshmallow.types import Validator
 
 from service.platform.catalogs import translations
 
-__all__ = ["Message", "Template", "localized", "say", "say_n", "word_field", "Choices"]
+__all__ = ["Message", "Number", "Template", "localized", "say", "say_n", "word_field", "Choices"]
 
 
 class Message(str):
@@ -153,6 +154,20 @@ def plural_template(singular: str, plural: str, counted: str) -> Template:
     return Template(singular, plural, counted)
 
 
+class Number(str):
+    """A number parameter, written as the message's language writes it (Babel): "2.5", German „2,5“."""
+
+    value: float
+
+    def __new__(cls, value: float) -> Self:
+        number = super().__new__(cls, format_decimal(value, locale="en"))
+        number.value = value
+        return number
+
+    def say(self, lang: str, glossary: Mapping[str, str] | None = None) -> str:
+        return format_decimal(self.value, locale=lang)
+
+
 def say(msgid: str, **params: Any) -> Message:
     """A problem message: ``msgid`` is the English text with ``%(name)s`` placeholders."""
     return Message(msgid, params)
@@ -164,7 +179,7 @@ def say_n(singular: str, plural: str, count: int, **params: Any) -> Message:
 
 
 def _said(value: object, lang: str, glossary: Mapping[str, str] | None = None) -> object:
-    if isinstance(value, Message):
+    if isinstance(value, (Message, Number)):
         return value.say(lang, glossary)
     if isinstance(value, (list, tuple)):
         return ", ".join(str(_said(item, lang, glossary)) for item in value)

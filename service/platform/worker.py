@@ -47,7 +47,7 @@ from gunicorn.workers.ggevent import GeventWorker
 from service.config import config_from_env
 from service.platform import cooperation
 from service.platform.i18n import negotiated_language
-from service.platform.messages import Message, Template, say
+from service.platform.messages import Message, Number, Template, say
 from service.platform.overload import LoadShedder, SheddingPolicy
 from service.platform.problems import PROBLEM_MEDIA_TYPE, http_error, problem_document, problem_title
 
@@ -310,7 +310,7 @@ class _DeadlineInput:
                 self._reader = None
         self._stop_reading()
         raise http_error(408, say("The request body did not arrive within %(seconds)s s (WURFWERK_READ_TIMEOUT).",
-                                  seconds=f"{self._seconds:g}"), "request-timeout")
+                                  seconds=Number(self._seconds)), "request-timeout")
 
     def _arm(self) -> None:
         # update=True: the loop's clock is read now, not at the start of its turn (as gevent's Timeout).

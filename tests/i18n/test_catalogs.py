@@ -6,7 +6,6 @@ kept in tables); every language other than English has it translated in its ``.p
 from __future__ import annotations
 
 import re
-import time
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -113,12 +112,16 @@ def test_the_catalogs_are_package_data():
     assert set(package.glob("locale/*/LC_MESSAGES/*.po")) <= shipped and shipped
 
 
-def test_compiling_every_catalog_takes_milliseconds():
-    started = time.perf_counter()
-    for lang in TRANSLATED:
-        translations.__wrapped__(lang)  # uncached: read the .po, compile it, load it
-    elapsed = time.perf_counter() - started
-    assert elapsed < 0.5, f"{elapsed * 1000:.0f} ms"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_catalog_compiled_anew_gives_every_translation_of_its_po(lang):
+    """Read, compiled and loaded as at start, uncached; how long that takes is a case of
+    bench/odds_speed.py."""
+    compiled = translations.__wrapped__(lang)
+    wrong = [(m.context, m.id) for m in catalog(lang) if m.id and not isinstance(m.id, tuple)
+             and (compiled.pgettext(m.context, m.id) if m.context else compiled.gettext(m.id)) != m.string]
+    assert not wrong, wrong
 
 
 def test_a_third_language_is_a_new_catalog_and_no_code(tmp_path, monkeypatch):

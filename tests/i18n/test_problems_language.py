@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from marshmallow import fields, validate
 
+from service.platform.messages import Number, localized, say
 from tests.systems.weltenbuch.test_worked_examples import AMBUSH, MANUAL, TOUGHNESS
 from tests.test_bad_input_corpus import _corpus
 
@@ -215,3 +216,15 @@ def test_the_golden_problems_hold(client):
         PROBLEMS_GOLDEN.write_text(current, encoding="utf-8")
     assert PROBLEMS_GOLDEN.read_text(encoding="utf-8") == current, (
         "a problem message changed: read the difference, then `make golden` rewrites tests/i18n/golden/problems.md")
+
+
+READ_TIMEOUT_MESSAGE = "The request body did not arrive within %(seconds)s s (WURFWERK_READ_TIMEOUT)."
+
+
+@pytest.mark.parametrize("value,english,german", [(2.5, "2.5", "2,5"), (10.0, "10", "10"), (0.25, "0.25", "0,25")])
+def test_a_number_in_a_problem_is_written_as_its_language_writes_it(value, english, german):
+    """German writes a decimal comma (the 408's „2,5 s“; tests/platform/test_body_deadline.py over the worker)."""
+    message = say(READ_TIMEOUT_MESSAGE, seconds=Number(value))
+    assert message == f"The request body did not arrive within {english} s (WURFWERK_READ_TIMEOUT)."
+    assert localized(message, "de") == (
+        f"Der Rumpf der Anfrage kam nicht innerhalb von {german} s an (WURFWERK_READ_TIMEOUT).")

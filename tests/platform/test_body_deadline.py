@@ -40,9 +40,9 @@ class RecordingSocket:
         self.shut.append(how)
 
 
-def _call(app, body: io.BytesIO | None, sock: RecordingSocket) -> tuple[str, dict]:
+def _call(app, body: io.BytesIO | None, sock: RecordingSocket, lang: str = "en") -> tuple[str, dict]:
     environ = EnvironBuilder(path="/v1/paws/test" if body else "/livez", method="POST" if body else "GET",
-                             data=BODY if body else None,
+                             data=BODY if body else None, headers={"Accept-Language": lang},
                              content_type="application/json" if body else None).get_environ()
     environ["wsgi.input"] = body or io.BytesIO()
     environ["gunicorn.socket"] = sock
@@ -63,6 +63,17 @@ def test_a_body_later_than_the_deadline_is_408_and_reading_stops(deadline_app):
     assert problem["type"] == "https://wurfwerk.dev/problems/request-timeout"
     assert "WURFWERK_READ_TIMEOUT" in problem["detail"]
     assert sock.shut == [socket.SHUT_RD]
+
+
+@pytest.mark.parametrize("lang,detail", [
+    ("en", "The request body did not arrive within 0.25 s (WURFWERK_READ_TIMEOUT)."),
+    ("de", "Der Rumpf der Anfrage kam nicht innerhalb von 0,25 s an (WURFWERK_READ_TIMEOUT)."),
+])
+def test_the_408_writes_its_seconds_as_the_language_does(app, lang, detail):
+    """German writes a decimal comma: „0,25 s“, not "0.25 s"."""
+    status, problem = _call(BodyDeadline(app.wsgi_app, 0.25), SlowBody(BODY, delay=2.0), RecordingSocket(), lang)
+    assert status.startswith("408")
+    assert problem["detail"] == detail
 
 
 def test_a_body_within_the_deadline_is_served_and_leaves_no_timer_behind(deadline_app):

@@ -10,9 +10,11 @@ Konflikt aus."
 
 A state is every member's (physical stress left, mental stress left, consequences) at the start of a
 round. Within a member, consequences only grow and stress only shrinks until a consequence refills
-it, so the chain only moves forward (a round without a hit stays), and service/platform/chains.py
-solves it exactly. A round is every member's turn in order, one attack each (E2); it is expanded in
-integers (ways out of 3^(2 × dice) per attack), so each transition becomes one Fraction.
+it, so the chain only moves forward (a round without a hit stays). A round is every member's turn in
+order, one attack each (E2); ``round_step`` expands it in integers (ways out of 3^(2 × dice) per
+attack) for service/platform/chains.py, the reference the tests hold the solver to. The solver walks
+the same chain turn by turn over states numbered as ints ("the solver" below), exact sums in GMP's
+rationals (gmpy2), answered as Fractions.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+import gmpy2
 import numpy as np
 
 from service.platform import chains
@@ -146,24 +149,36 @@ class Conflict:
             base = a.skill + a.modifier
             if self.defend:
                 base -= d.defense + d.modifier
-                rolls = malm_odds.fudge_sum(2 * self.dice)
+                rolls = malm_odds.fudge_ways(2 * self.dice)
             else:
                 base -= UNDEFENDED_DIFFICULTY
-                rolls = malm_odds.fudge_sum(self.dice)
-            self._memo[key] = {base + value: int(p * self.per_attack) for value, p in rolls.items()}
+                rolls = malm_odds.fudge_ways(self.dice)
+            self._memo[key] = {base + value: ways for value, ways in rolls.items()}
+        return self._memo[key]
+
+    def shifts(self, attacker: int, defender: int) -> tuple[tuple[int, int], ...]:
+        """Ways of each number of shifts the attack scores (a margin below 1 scores none)."""
+        key = ("shifts", attacker, defender)
+        if key not in self._memo:
+            ways_of: dict[int, int] = {}
+            for margin, ways in self.margins(attacker, defender).items():
+                ways_of[max(margin, 0)] = ways_of.get(max(margin, 0), 0) + ways
+            self._memo[key] = tuple(sorted(ways_of.items()))
         return self._memo[key]
 
     def hits(self, attacker: int, defender: int, before: MemberState) -> tuple[tuple[MemberState, int], ...]:
-        """The defender's state after the attack, with its ways: ``rules.damage`` of each margin (ruling 5)."""
-        key = ("hits", attacker, defender, before)
+        """The defender's state after the attack, with its ways: ``rules.damage`` of each number of
+        shifts (ruling 5). Attackers alike (the same track and shifts) share it."""
+        track, shifts = self.members[attacker].track, self.shifts(attacker, defender)
+        key = ("hits", track, shifts, defender, before)
         if key not in self._memo:
             member = self.members[defender]
             stress = rules.Stress(rules.StressTrack(before[0], member.stress.physical.max),
                                   rules.StressTrack(before[1], member.stress.mental.max))
             target = rules.Defender(member.defense, stress, before[2], member.modifier, member.name)
             after: dict[MemberState, int] = {}
-            for margin, ways in self.margins(attacker, defender).items():
-                state = after_attack(target, self.members[attacker].track, max(margin, 0))
+            for scored, ways in shifts:
+                state = after_attack(target, track, scored)
                 after[state] = after.get(state, 0) + ways
             self._memo[key] = tuple(after.items())
         return self._memo[key]
@@ -353,12 +368,15 @@ def encounter_odds(conflict: Conflict, *, exact: bool, max_rounds: int | None = 
             continue
         chain = solve_turns(conflict, order, exact=exact, max_rounds=max_rounds, curve_rounds=curve_rounds)
         solved.append((chain, chance if exact else float(chance)))
-    outcomes = _mixed([(chain.outcomes, chance) for chain, chance in solved])
+    mixed = _mixed([(chain.outcomes, chance) for chain, chance in solved])
+    names = [f"wins:{conflict.side_names[0]}", f"wins:{conflict.side_names[1]}", chains.STALEMATE, chains.UNDECIDED]
+    outcomes = {name: mixed[name] for name in names if name in mixed}  # in this order, whatever the solver met first
     ends = _mixed([(chain.ends, chance) for chain, chance in solved])
     distributions: dict[str, dict[Any, Probability]] = {}
     for index, member in enumerate(conflict.members):
         cooperate()
-        distributions[f"consequences:{member.name}"] = _mixed([({end[index][2]: p}, 1) for end, p in ends.items()])
+        consequences = _mixed([({end[index][2]: p}, 1) for end, p in ends.items()])
+        distributions[f"consequences:{member.name}"] = dict(sorted(consequences.items()))
     expected: dict[str, Probability] = {"rounds": sum(chain.expected_rounds * chance for chain, chance in solved)}
     for name, distribution in distributions.items():
         expected[name] = sum(value * p for value, p in distribution.items())
@@ -375,28 +393,71 @@ def encounter_odds(conflict: Conflict, *, exact: bool, max_rounds: int | None = 
 # shared by every round that passes them. Turn by turn the chain is a DAG plus one cycle per state:
 # N misses in a row come back to the same turn of the next round. Its flow is solved in closed form
 # (v_0 = (a_0 + Σ_j a_j Π_{i≥j} miss_i) / (1 − Π miss), v_k = a_k + v_{k−1} miss_{k−1}), so one
-# forward pass over the states in order of damage is exact; rounds start at each visit of turn 0.
-# tests/systems/malmsturm/test_encounter.py holds it against chains.solve over ``round_step``.
+# forward pass over the states in an order every hit moves forward in is exact; rounds start at each
+# visit of turn 0. tests/systems/malmsturm/test_encounter.py holds it against chains.solve over
+# ``round_step``.
+#
+# The solver's states are ints (``_Codes``): every member state numbered so that every hit raises
+# its number, and a whole state the mixed-radix number of its members'. A hit is then one addition,
+# a state hashes as an int, and the states sorted as ints are that forward order. A turn's target
+# and hits depend on the opponents' part of the code only: computed once per part (``TurnHits``,
+# what each hit adds to the code) and shared by every state with that part.
+
+
+class _Codes:
+    """Every member's states numbered in an order every hit raises (consequences first, then stress
+    lost; taken out last), and a whole state as Σ number_i × place_i over the members (place_0 = 1,
+    place_{i+1} = place_i × member i's count of states). Side 0's members come first, so
+    ``code % split`` is side 0's part and ``code // split`` side 1's."""
+
+    def __init__(self, conflict: Conflict) -> None:
+        if conflict.side_members[0] != tuple(range(len(conflict.side_members[0]))):
+            raise ValueError("side 0's members must come first (State)")
+        self.tables = tuple(_member_states(member) for member in conflict.members)
+        self.numbers = tuple({state: number for number, state in enumerate(table)} for table in self.tables)
+        places = [1]
+        for table in self.tables:
+            places.append(places[-1] * len(table))
+        self.places = tuple(places[:-1])
+        self.split = places[len(conflict.side_members[0])]
+
+    def encode(self, state: State) -> int:
+        return sum(numbers[member] * place for numbers, member, place in zip(self.numbers, state, self.places))
+
+    def decode(self, code: int) -> State:
+        return tuple(table[code // place % len(table)] for table, place in zip(self.tables, self.places))
+
+    def is_out(self, code: int, member: int) -> bool:
+        table = self.tables[member]
+        return code // self.places[member] % len(table) == len(table) - 1  # OUT is numbered last
+
+    def opponents_part(self, code: int, side: int) -> int:
+        """The part of ``code`` that holds the other side's members."""
+        return code // self.split if side == 0 else code % self.split
+
+
+def _member_states(member: Member) -> tuple[MemberState, ...]:
+    """Every state the member can be in, in an order every hit raises: more consequences, or the
+    same and more stress lost; taken out (OUT) last."""
+    tops = (max(member.stress.physical.max, member.stress.physical.current),
+            max(member.stress.mental.max, member.stress.mental.current))
+    standing = [(p, m, c) for c in range(rules.CONSEQUENCES_TO_TAKE_OUT)
+                for p in range(tops[0] + 1) for m in range(tops[1] + 1)]
+    standing.sort(key=lambda s: (s[2], tops[0] - s[0] + tops[1] - s[1], s[0]))
+    return (*standing, OUT)
+
+
+TurnHits = tuple[int, tuple[tuple[int, int], ...]]  # ways it misses; per hit, what it adds to the state and its ways
 
 
 @dataclass
 class _Turns:
-    order: list[State]  # running states in an order every hit moves forward in
-    misses: dict[State, list[int]]  # per turn, ways that the state stays (attacker out: all)
-    exits: dict[State, list[tuple[tuple[State, int], ...]]]  # per turn, the states a hit reaches
-    ended: dict[State, str]
+    codes: _Codes
+    order: list[int]  # running states in an order every hit moves forward in
+    moves: dict[int, list[TurnHits]]  # per running state and turn (shared by the states alike; attacker out: all miss)
+    ended: dict[int, str]
     per_attack: int
-
-
-def _damage_order(conflict: Conflict) -> Callable[[State], int]:
-    """A number that every hit raises: consequences first, then stress lost."""
-    weights = [(m.stress.physical.max, m.stress.mental.max, m.stress.physical.max + m.stress.mental.max + 1)
-               for m in conflict.members]
-
-    def damage(state: State) -> int:
-        return sum(c * big + (p_max - p) + (m_max - m) for (p, m, c), (p_max, m_max, big) in zip(state, weights))
-
-    return damage
+    edges: int  # transitions of the chain, misses included
 
 
 def _explore_turns(conflict: Conflict, order: Order) -> _Turns:
@@ -404,49 +465,69 @@ def _explore_turns(conflict: Conflict, order: Order) -> _Turns:
     1 v 1 reaches the same states with the turns swapped, so it is explored once."""
     if len(order) == 2 and ("turns", order[::-1]) in conflict._memo:
         other = conflict._memo["turns", order[::-1]]
-        return _Turns(other.order, {state: ways[::-1] for state, ways in other.misses.items()},
-                      {state: exits[::-1] for state, exits in other.exits.items()}, other.ended, other.per_attack)
+        return _Turns(other.codes, other.order, {state: moves[::-1] for state, moves in other.moves.items()},
+                      other.ended, other.per_attack, other.edges)
     turns = conflict._memo["turns", order] = _explore(conflict, order)
     return turns
 
 
 def _explore(conflict: Conflict, order: Order) -> _Turns:
-    slots = conflict.slots(order)
+    codes = _Codes(conflict)
     per_attack = conflict.per_attack
-    misses: dict[State, list[int]] = {}
-    exits: dict[State, list[tuple[tuple[State, int], ...]]] = {}
-    ended: dict[State, str] = {}
-    start = conflict.start()
+    known: list[dict[int, TurnHits]] = [{} for _ in order]  # per turn, by the opponents' part of the state
+    slots = [(attacker, rank, conflict.members[attacker].side, known[turn])
+             for turn, (attacker, rank) in enumerate(conflict.slots(order))]
+    lost: dict[tuple[int, int], bool] = {}  # per side and side part: lost (cached, E3)
+    out: TurnHits = (per_attack, ())  # an attacker taken out: the turn passes
+    moves: dict[int, list[TurnHits]] = {}
+    ended: dict[int, str] = {}
+    edges = 0
+    start = codes.encode(conflict.start())
     seen, stack = {start}, [start]
     while stack:
-        state = stack.pop()
+        code = stack.pop()
         cooperate()
-        name = conflict.outcome(state)
+        name = _outcome(conflict, codes, code, lost)
         if name is not None:
-            ended[state] = name
+            ended[code] = name
             continue
-        state_misses: list[int] = []
-        state_exits: list[tuple[tuple[State, int], ...]] = []
-        for attacker, rank in slots:
-            if state[attacker][2] >= rules.CONSEQUENCES_TO_TAKE_OUT:
-                state_misses.append(per_attack)
-                state_exits.append(())
+        state_moves: list[TurnHits] = []
+        for attacker, rank, side, hits_of in slots:
+            if codes.is_out(code, attacker):
+                state_moves.append(out)
                 continue
-            target, miss, hits = conflict.turn_moves(attacker, rank, state)
-            reached = tuple((state[:target] + (after,) + state[target + 1:], ways) for after, ways in hits)
-            for following, _ in reached:
+            opponents = codes.opponents_part(code, side)
+            if opponents not in hits_of:
+                hits_of[opponents] = _turn_hits(conflict, codes, attacker, rank, codes.decode(code))
+            state_moves.append(hits_of[opponents])
+            for added, _ in hits_of[opponents][1]:
+                following = code + added
                 if following not in seen:
                     seen.add(following)
                     stack.append(following)
-            state_misses.append(miss)
-            state_exits.append(reached)
-        misses[state], exits[state] = state_misses, state_exits
-    damage = _damage_order(conflict)
-    damages = {}
-    for state in misses:  # the keys one by one: the worker's other requests get turns between them
-        cooperate()
-        damages[state] = damage(state)
-    return _Turns(sorted(misses, key=damages.__getitem__), misses, exits, ended, per_attack)
+        moves[code] = state_moves
+        edges += sum(len(hits) + 1 for _, hits in state_moves)
+    return _Turns(codes, sorted(moves), moves, ended, per_attack, edges)
+
+
+def _outcome(conflict: Conflict, codes: _Codes, code: int, lost: dict[tuple[int, int], bool]) -> str | None:
+    """``Conflict.outcome`` of the state ``code``, each side's part judged once."""
+    for side, part in ((0, code % codes.split), (1, code // codes.split)):
+        if (side, part) not in lost:
+            lost[side, part] = conflict.lost(codes.decode(code), side)
+    if lost[0, code % codes.split]:
+        return f"wins:{conflict.side_names[1]}"
+    if lost[1, code // codes.split]:
+        return f"wins:{conflict.side_names[0]}"
+    return None
+
+
+def _turn_hits(conflict: Conflict, codes: _Codes, attacker: int, rank: int, state: State) -> TurnHits:
+    """``Conflict.turn_moves`` as additions to the state's code."""
+    target, miss, hits = conflict.turn_moves(attacker, rank, state)
+    numbers, place = codes.numbers[target], codes.places[target]
+    before = numbers[state[target]]
+    return miss, tuple(((numbers[after] - before) * place, ways) for after, ways in hits)
 
 
 def solve_turns(conflict: Conflict, order: Order, *, exact: bool, max_rounds: int | None = None,
@@ -454,57 +535,64 @@ def solve_turns(conflict: Conflict, order: Order, *, exact: bool, max_rounds: in
     """What ``chains.solve`` over ``round_step`` gives, computed turn by turn (see above)."""
     turns = _explore_turns(conflict, order)
     number = _numbers(turns.per_attack, exact)
-    miss = {state: [number(ways) for ways in ways_list] for state, ways_list in turns.misses.items()}
     horizon = min(curve_rounds, max_rounds) if max_rounds is not None else curve_rounds
     curve: list[dict[str, float]] = []
     if max_rounds is None:
-        outcomes, ends, expected = _forward(conflict, turns, miss, number, exact)
+        outcomes, ends, expected = _forward(conflict, turns, number, exact)
         if horizon:  # the curve alone is pushed, in floats: they are what it shows
-            floats = _numbers(turns.per_attack, False)
-            in_floats = {state: [floats(ways) for ways in ways_list] for state, ways_list in turns.misses.items()}
-            curve = _push_rounds(conflict, turns, in_floats, floats, False, horizon).curve
+            curve = _push_rounds(conflict, turns, _numbers(turns.per_attack, False), False, horizon).curve
     else:
-        pushed = _push_rounds(conflict, turns, miss, number, exact, max_rounds)
+        pushed = _push_rounds(conflict, turns, number, exact, max_rounds)
         outcomes, ends, expected, curve = pushed.outcomes, pushed.ends, pushed.expected, pushed.curve
     cooperate()
-    edges = sum(len(exits) + 1 for per_turn in turns.exits.values() for exits in per_turn)
-    max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + edges * (horizon + 1) * 2.0 ** -52
-    return chains.ChainOdds(outcomes=outcomes, ends=ends, expected_rounds=expected, curve=tuple(curve[:horizon]),
-                            states=len(turns.misses) * len(order) + len(turns.ended), max_error=max_error)
+    max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + turns.edges * (horizon + 1) * 2.0 ** -52
+    if exact:
+        outcomes = {name: _fraction(p) for name, p in outcomes.items()}
+        ends, expected = {code: _fraction(p) for code, p in ends.items()}, _fraction(expected)
+    by_state = {turns.codes.decode(code): p for code, p in ends.items()}
+    return chains.ChainOdds(outcomes=outcomes, ends=by_state, expected_rounds=expected, curve=tuple(curve[:horizon]),
+                            states=len(turns.moves) * len(order) + len(turns.ended), max_error=max_error)
 
 
 def _numbers(per_attack: int, exact: bool) -> Ways:
-    """ways -> probability, each distinct count converted once (a Fraction costs a gcd)."""
+    """ways -> probability, each distinct count converted once (a rational costs a gcd). Exact
+    sums are gmpy2's rationals (GMP's, in C: a third of the forward pass's time with Fractions),
+    turned into Fractions once at the end (``_fraction``)."""
     known: dict[int, Probability] = {}
 
     def number(ways: int) -> Probability:
         if ways not in known:
-            known[ways] = Fraction(ways, per_attack) if exact else ways / per_attack
+            known[ways] = gmpy2.mpq(ways, per_attack) if exact else ways / per_attack
         return known[ways]
 
     return number
 
 
-def _is_stalemate(misses: list[Probability]) -> bool:
+def _fraction(value: chains.Number) -> Fraction:
+    """A gmpy2 rational as the Fraction the platform writes."""
+    return Fraction(int(value.numerator), int(value.denominator))
+
+
+def _is_stalemate(moves: list[TurnHits], per_attack: int) -> bool:
     """E4: every turn of the round misses for certain."""
-    return all(m == 1 for m in misses)
+    return all(miss == per_attack for miss, _ in moves)
 
 
 def _add(into: dict[Any, Probability], key: object, value: Probability) -> None:
     into[key] = into[key] + value if key in into else value
 
 
-Misses = dict[State, list[Probability]]  # per running state and turn: the chance that the state stays
-Masses = tuple[dict[str, Probability], dict[State, Probability], Probability]  # outcomes, ends, expected rounds
+Masses = tuple[dict[str, Probability], dict[int, Probability], Probability]  # outcomes, ends, expected rounds
 
 
-def _forward(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, exact: bool) -> Masses:
-    one: Probability = Fraction(1) if exact else 1.0
+def _forward(conflict: Conflict, turns: _Turns, number: Ways, exact: bool) -> Masses:
+    one: Probability = gmpy2.mpq(1) if exact else 1.0
     zero = one - one
-    turns_per_round = len(next(iter(turns.misses.values()), [None]))
-    arrivals: dict[State, list[Probability]] = {conflict.start(): [one] + [zero] * (turns_per_round - 1)}
+    turns_per_round = len(next(iter(turns.moves.values()), [None]))
+    start = turns.codes.encode(conflict.start())
+    arrivals: dict[int, list[Probability]] = {start: [one] + [zero] * (turns_per_round - 1)}
     outcomes: dict[str, Probability] = {}
-    ends: dict[State, Probability] = {}
+    ends: dict[int, Probability] = {}
     expected = zero
     ended = turns.ended
     for index, state in enumerate(turns.order):
@@ -513,11 +601,12 @@ def _forward(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, exac
         arrived = arrivals.pop(state, None)
         if arrived is None:
             continue
-        stays = miss[state]
-        if _is_stalemate(stays):
+        moves = turns.moves[state]
+        if _is_stalemate(moves, turns.per_attack):
             _add(outcomes, chains.STALEMATE, sum(arrived))
             _add(ends, state, sum(arrived))
             continue
+        stays = [number(miss) for miss, _ in moves]
         around, entering = one, arrived[0]  # around: Π of the misses from turn j to the last turn
         for turn in range(turns_per_round - 1, 0, -1):
             around = around * stays[turn]
@@ -525,12 +614,12 @@ def _forward(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, exac
                 entering += arrived[turn] * around
         visits = entering / (1 - around * stays[0])
         expected += visits  # every visit of turn 0 starts a round
-        for turn, exits in enumerate(turns.exits[state]):
+        for turn, (_, hits) in enumerate(moves):
             if turn:
                 visits = arrived[turn] + visits * stays[turn - 1]
             following_turn = (turn + 1) % turns_per_round
-            for following, ways in exits:
-                flow = visits * number(ways)
+            for added, ways in hits:
+                following, flow = state + added, visits * number(ways)
                 if following in ended:
                     _add(outcomes, ended[following], flow)
                     _add(ends, following, flow)
@@ -550,21 +639,20 @@ def _forward(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, exac
 @dataclass
 class _Pushed:
     outcomes: dict[str, Probability]
-    ends: dict[State, Probability]
+    ends: dict[int, Probability]  # by code
     expected: Probability
     curve: list[dict[str, float]]
 
 
-def _push_rounds(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, exact: bool,
-                 rounds: int) -> _Pushed:
+def _push_rounds(conflict: Conflict, turns: _Turns, number: Ways, exact: bool, rounds: int) -> _Pushed:
     """The mass pushed turn by turn for ``rounds`` rounds: outcomes and ends (what still runs is
     ``undecided``), expected rounds played, and the curve after each round. The masses are a vector
-    over the states (object arrays of Fractions when exact): a turn is one scatter of its edges,
+    over the states (object arrays of rationals when exact): a turn is one scatter of its edges,
     where ended states and stalemates (E4) keep their mass."""
-    one: Probability = Fraction(1) if exact else 1.0
-    chain = _vectors(conflict, turns, miss, number, exact)
+    one: Probability = gmpy2.mpq(1) if exact else 1.0
+    chain = _vectors(turns, number, exact)
     mass = np.zeros(len(chain.states), dtype=object if exact else float)
-    mass[chain.index[conflict.start()]] = one
+    mass[chain.index[turns.codes.encode(conflict.start())]] = one
     running = slice(0, chain.running)
     expected = one - one
     curve: list[dict[str, float]] = []
@@ -584,34 +672,37 @@ def _push_rounds(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, 
 
 @dataclass
 class _Vectors:
-    states: list[State]  # the running ones first
-    index: dict[State, int]
+    states: list[int]  # the running ones first
+    index: dict[int, int]
     running: int  # how many states run (neither ended nor a stalemate)
     ended: dict[str, list[int]]  # per outcome, the states that end in it
     turns: list[tuple[np.ndarray, np.ndarray, np.ndarray]]  # per turn: its edges' sources, targets, probabilities
 
 
-def _vectors(conflict: Conflict, turns: _Turns, miss: Misses, number: Ways, exact: bool) -> _Vectors:
+def _vectors(turns: _Turns, number: Ways, exact: bool) -> _Vectors:
     """The turn-by-turn chain as edge arrays; an ended state or a stalemate keeps its mass."""
-    ended = dict(turns.ended) | {state: chains.STALEMATE for state, stays in miss.items() if _is_stalemate(stays)}
-    running = [state for state in turns.order if state not in ended]
+    ended, running = dict(turns.ended), []
+    for state in turns.order:
+        cooperate()
+        if _is_stalemate(turns.moves[state], turns.per_attack):
+            ended[state] = chains.STALEMATE
+        else:
+            running.append(state)
     states = running + list(ended)
     index = {state: position for position, state in enumerate(states)}
     outcomes: dict[str, list[int]] = {}
     for state, name in ended.items():
         outcomes.setdefault(name, []).append(index[state])
     edges = []
-    for turn in range(len(next(iter(miss.values()), []))):
+    for turn in range(len(next(iter(turns.moves.values()), []))):
         sources, targets, probabilities = [], [], []
         for state in running:
             cooperate()
-            moves = [(reached, number(ways)) for reached, ways in turns.exits[state][turn]]
-            if miss[state][turn]:
-                moves.append((state, miss[state][turn]))
-            for reached, p in moves:
+            miss, hits = turns.moves[state][turn]
+            for reached, ways in [(state + added, ways) for added, ways in hits] + ([(state, miss)] if miss else []):
                 sources.append(index[state])
                 targets.append(index[reached])
-                probabilities.append(p)
+                probabilities.append(number(ways))
         kept = list(range(len(running), len(states)))
         edges.append((np.array(sources + kept, dtype=int), np.array(targets + kept, dtype=int),
                       np.array(probabilities + [1] * len(kept), dtype=object if exact else float)))

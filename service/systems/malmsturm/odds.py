@@ -6,7 +6,7 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb, lcm
 
-from service.platform.odds import Odds, convolve, from_pairs, mean
+from service.platform.odds import Odds, from_pairs, mean
 from service.systems.malmsturm.rules import (
     DICE,
     MAX_ROLL_OFF_ROUNDS,
@@ -23,12 +23,22 @@ ONE_DIE = {face: Fraction(1, 3) for face in (-1, 0, 1)}
 
 
 @lru_cache(maxsize=16)
+def fudge_ways(count: int) -> dict[int, int]:
+    """Ways (of 3**count equally likely rolls) of each sum of ``count`` dF, counted in integers."""
+    ways = {0: 1}
+    for _ in range(count):
+        following: dict[int, int] = {}
+        for total, n in ways.items():
+            for face in ONE_DIE:
+                following[total + face] = following.get(total + face, 0) + n
+        ways = following
+    return ways
+
+
+@lru_cache(maxsize=16)
 def fudge_sum(count: int) -> dict[int, Fraction]:
     """Distribution of the sum of ``count`` dF."""
-    distribution = {0: Fraction(1)}
-    for _ in range(count):
-        distribution = convolve(distribution, ONE_DIE)
-    return distribution
+    return {total: Fraction(n, 3**count) for total, n in fudge_ways(count).items()}
 
 
 def _difference(a_base: int, b_base: int, dice: int = DICE) -> dict[int, Fraction]:
@@ -140,13 +150,8 @@ def roll_off_winner(size: int, rounds: int = MAX_ROLL_OFF_ROUNDS, dice: int = DI
 
 def _ways_below(intuition: int, value: int, *, inclusive: bool, dice: int = DICE) -> int:
     """Ways (of 3**dice) that intuition + dice dF ends below ``value`` (or at it, ``inclusive``)."""
-    return sum(ways for d, ways in _fudge_ways(dice).items()
+    return sum(ways for d, ways in fudge_ways(dice).items()
                if intuition + d < value or (inclusive and intuition + d == value))
-
-
-@lru_cache(maxsize=16)
-def _fudge_ways(dice: int) -> dict[int, int]:
-    return {value: int(p * 3**dice) for value, p in fudge_sum(dice).items()}
 
 
 @lru_cache(maxsize=1024)
@@ -180,7 +185,7 @@ def _p_first(index: int, participants: list[Participant], dice: int = DICE) -> F
     weights, weight_denominator = _peer_weight_numerators(before, after, dice)
     others_list = [other for other in participants if other.intuition != me.intuition]
     total = 0
-    for d, ways_me in _fudge_ways(dice).items():
+    for d, ways_me in fudge_ways(dice).items():
         value = me.intuition + d
         others = 1
         for other in others_list:  # equal totals go to the higher intuition

@@ -125,6 +125,11 @@ CHAIN_CASES = [
     ("a side that concedes", lambda: duel(member("Alrik", 0), member("Ork", 1), order=(1, 0), concede_at=(1, None))),
     ("a stalemate", lambda: duel(member("Alrik", 0, skill=-5, defense=9), member("Ork", 1, skill=3, defense=9),
                                  order=(0, 1))),
+    ("2 v 1 starting hurt, both tracks", lambda: encounter.Conflict(("Helden", "Orks"), (
+        encounter.Member("A", 0, 3, rules.AttackType.HARM, 2, 0,
+                         rules.Stress(rules.StressTrack(1, 3), rules.StressTrack(0, 2)), 1, 0),
+        member("B", 0, skill=2, boxes=2, mental=1, kind="deceive"),
+        member("C", 1, boxes=3, mental=2, consequences=1)), order=(2, 0, 1))),
 ]
 
 
@@ -144,6 +149,63 @@ def test_turn_by_turn_is_the_round_chain(name, make, rounds):
         assert len(by_turns.curve) == len(by_rounds.curve)
         for turns_point, rounds_point in zip(by_turns.curve, by_rounds.curve):  # floats, for a chart
             assert turns_point == pytest.approx(rounds_point, abs=1e-12)
+
+
+def hits_on(conflict: encounter.Conflict, index: int, before: encounter.MemberState):
+    """Every state one hit of any size on either track can leave member ``index`` in (rules.damage)."""
+    m = conflict.members[index]
+    stress = rules.Stress(rules.StressTrack(before[0], m.stress.physical.max),
+                          rules.StressTrack(before[1], m.stress.mental.max))
+    defender = rules.Defender(m.defense, stress, before[2], m.modifier, m.name)
+    return {encounter.after_attack(defender, track, shifts)
+            for track in rules.Track for shifts in range(1, max(m.stress.physical.max, m.stress.mental.max) + 2)}
+
+
+def test_state_codes_rise_with_every_hit_and_decode_back():
+    """The solver numbers states as ints; every hit ("Der Verteidigende verliert so viele
+    Belastungspunkte ...", or a consequence that refills the track, or out) must raise the number, and
+    a code must decode to the state it was made from. Checked over every state rules.damage can reach
+    from the start, member by member, and over every combination of them for a 1 v 2."""
+    hurt = rules.Stress(rules.StressTrack(1, 3), rules.StressTrack(0, 2))
+    conflict = encounter.Conflict(("Helden", "Orks"), (
+        encounter.Member("A", 0, 3, rules.AttackType.HARM, 2, 0, hurt, 1, 0),
+        member("B", 1, boxes=2, mental=1), member("C", 1, boxes=1, mental=3, consequences=1)), order=(0, 1, 2))
+    codes = encounter._Codes(conflict)
+    reachable = []
+    for index, start in enumerate(conflict.start()):
+        seen, todo = {start}, [start]
+        while todo:
+            before = todo.pop()
+            if before == encounter.OUT:
+                continue
+            for after in hits_on(conflict, index, before) - {before}:
+                assert codes.numbers[index][after] > codes.numbers[index][before], (index, before, after)
+                if after not in seen:
+                    seen.add(after)
+                    todo.append(after)
+        assert encounter.OUT in seen
+        reachable.append(sorted(seen))
+    for state in itertools.product(*reachable):
+        code = codes.encode(state)
+        assert codes.decode(code) == state
+        for index, member_state in enumerate(state):
+            assert codes.is_out(code, index) == (member_state == encounter.OUT)
+        assert codes.opponents_part(code, 0) * codes.split + codes.opponents_part(code, 1) == code
+
+
+@pytest.mark.parametrize("rounds", [{}, {"max_rounds": 4}, {"curve_rounds": 3}])
+def test_exact_answers_are_fractions(rounds):
+    """The platform writes exact numbers as Fractions (API.md §1.3); the solver's own rationals
+    (gmpy2) never leave it."""
+    conflict = duel(member("Alrik", 0, boxes=2), member("Ork", 1, skill=2, boxes=2, intuition=1))
+    result = exact(conflict, **rounds)
+    numbers = [*result.outcomes.values(), *result.expected.values()]
+    numbers += [p for distribution in result.distributions.values() for p in distribution.values()]
+    assert numbers and all(type(p) is Fraction for p in numbers)
+    for order, _ in encounter.orders(conflict):
+        chain = encounter.solve_turns(conflict, order, exact=True, **rounds)
+        assert all(type(p) is Fraction for p in [*chain.outcomes.values(), *chain.ends.values(),
+                                                  chain.expected_rounds])
 
 
 # --- an independent simulation --------------------------------------------------------------------

@@ -213,14 +213,10 @@ def test_initiative_odds_by_seeded_sampling():
         assert abs(counts.get(outcome, 0) - trials * p) <= 4 * sigma + 1e-9, (outcome, counts, p)
 
 
-def test_initiative_odds_at_the_participant_limit_are_fast_and_sum_to_one():
-    import time
-    for cached in (odds.roll_off_winner, odds._peer_weights, odds._tie_at_top, odds._peer_weight_numerators):
-        cached.cache_clear()  # measure a cold worker
-    started = time.perf_counter()
+def test_initiative_odds_at_the_participant_limit_sum_to_one():
+    """Its speed is a case of bench/odds_speed.py."""
     ours = odds.initiative([rules.Participant(f"P{i}", 0) for i in range(20)])
     assert sum(ours.outcomes.values()) == 1
-    assert time.perf_counter() - started < 1.0
 
 
 # --- ruling 7: "meistens 4" FUDGE dice, any operation may set 1..8 ----------------------------------
@@ -268,14 +264,10 @@ def test_initiative_sampling_with_two_dice_agrees_with_exact_odds():
         assert abs(counts.get(outcome, 0) - trials * p) <= 4 * sigma + 1e-9, (outcome, counts, p)
 
 
-def test_initiative_odds_with_eight_dice_at_the_participant_limit_are_fast():
-    import time
-    for cached in (odds.roll_off_winner, odds._peer_weights, odds._tie_at_top, odds._peer_weight_numerators):
-        cached.cache_clear()
-    started = time.perf_counter()
+def test_initiative_odds_with_eight_dice_at_the_participant_limit_sum_to_one():
+    """Its speed is a case of bench/odds_speed.py."""
     ours = odds.initiative([rules.Participant(f"P{i}", 0) for i in range(20)], dice=8)
     assert sum(ours.outcomes.values()) == 1
-    assert time.perf_counter() - started < 1.0
 
 
 # --- ruling 5: a defender who does not defend -------------------------------------------------------

@@ -1,10 +1,9 @@
 """Exact Paws odds: against icepool (an independent dice engine), against seeded sampling, and at the
-limits (100-dice pools) for speed."""
+limits (100-dice pools; their speed: bench/odds_speed.py)."""
 
 from __future__ import annotations
 
 import math
-import time
 from collections import Counter
 from fractions import Fraction
 
@@ -211,15 +210,13 @@ def _clear_caches() -> None:
     lambda big: odds.comparison(big, big, mode=Mode.DEFENSE),
     lambda big: odds.rescue(100),
 ])
-def test_odds_at_the_limits_take_well_under_50_ms(compute):
+def test_odds_at_the_limits_sum_to_one(compute):
+    """100 dice and 100 rescue dice, cold caches; their speed is a case of bench/odds_speed.py."""
     big = Pool(rank=10, extra_bonus_dice=90, advantages=Advantages(PASSIVE, PASSIVE, PASSIVE),
                extra_rescue_dice=97)
     assert (big.dice, big.rescue_dice) == (100, 100)
     _clear_caches()
-    started = time.perf_counter()
     document = as_json(compute(big))  # checks the sums, too
-    elapsed = time.perf_counter() - started
-    assert elapsed < 0.05, f"{elapsed * 1000:.1f} ms"
     assert document["outcomes"]
 
 

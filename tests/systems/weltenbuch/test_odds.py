@@ -4,7 +4,6 @@ seeded sampling of the rules (fixed seeds: the counts are deterministic, the tes
 from __future__ import annotations
 
 import random
-import time
 from fractions import Fraction
 
 import icepool
@@ -118,14 +117,11 @@ def test_win_counts_match_a_direct_sum():
     assert odds.win_counts(dice) == direct
 
 
-def test_largest_conflict_is_fast():
-    """8 parties, 20 members, 25 dice each (4000, all parties different): inside the one-second
-    budget (measured about 0.1 s; the bound leaves room for a loaded test machine)."""
+def test_largest_conflict_odds_are_exact_and_sum_to_one():
+    """8 parties, 20 members, 18 to 25 dice each (4000, all parties different); its speed is a case
+    of bench/odds_speed.py."""
     parties = [party(f"p{i}", *[25 - i] * 20) for i in range(8)]
-    odds._counts.cache_clear(), odds._cumulative.cache_clear(), odds.successes.cache_clear()
-    started = time.perf_counter()
     odds.conflict(parties).check()
-    assert time.perf_counter() - started < 1.0
 
 
 def test_resurrection_odds_are_one_eighth_each():
