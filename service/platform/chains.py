@@ -32,7 +32,7 @@ UNDECIDED = "undecided"
 # A long solve may give the other requests of its worker a turn (service/platform/cooperation.py) every
 # this many states: a handful of states is well below a turn's slice.
 COOPERATE_EVERY = 8
-RELEASE_EVERY = 128  # states freed between two calls of ``cooperate`` (1-4 µs each at the caps)
+RELEASE_EVERY = 128  # states freed between two calls of ``cooperate``: a few of its slices' worth at most
 
 
 @dataclass(frozen=True)
@@ -118,8 +118,9 @@ def _explore(start: State, step: Step, outcome: Outcome, exact: bool, cooperate:
 
 
 def _release(graph: _Graph, cooperate: Callable[[], None]) -> None:
-    """Free the graph a slice of states at a time: freed in one piece, the states and transitions of
-    a solve at the caps hold the worker for 10-20 ms (bench/README.md, "The loop's holds")."""
+    """Free the graph a slice of states at a time: freed in one piece when the solve returns, the
+    states and transitions of a solve at the caps held the worker for several slices
+    (bench/README.md, "Around the solves")."""
     order = graph.order
     while order:
         cooperate()

@@ -98,7 +98,7 @@ class Counted:
 
 
 def test_a_solve_frees_its_states_between_turns():
-    """Freed in one piece when the solve returns, a graph at the caps held the worker for 10-20 ms:
+    """Freed in one piece when the solve returns, a graph at the caps held the worker for several slices:
     it is freed a slice at a time, so most states are gone while turns still come."""
     alive_at_turns = []
 

@@ -335,7 +335,7 @@ def _by_rounds(fight: _Fight, rounds: int, curve_rounds: int) -> _Solution:
 
 
 def _black_after(fight: _Fight, ends: dict[str, np.ndarray], side: int) -> dict[int, float]:
-    cooperate()  # each of these passes over the grid after the solve costs about a millisecond at the caps
+    cooperate()  # the passes over the grid after the solve, a turn apart
     total = sum(ends.values(), np.zeros(fight.shape))
     marginal = total.sum(axis=(2, 3)) if side == 0 else total.sum(axis=(0, 1))
     blacks = fight.grids[side].black

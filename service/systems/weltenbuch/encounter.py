@@ -131,7 +131,7 @@ def _float_outcomes(scene: Scene) -> dict[str, float]:
     p_a, p_b = _chances(dice_a), _chances(dice_b)
     below_b = [0.0, *accumulate(p_b)]  # below_b[k] = P(B < k)
     below_a = [0.0, *accumulate(p_a)]
-    cooperate()  # each sum is a pass over the dice (2,000 a party at the caps)
+    cooperate()  # each sum is a pass over every die of a party
     wins_a = sum(p * below_b[min(k, len(p_b))] for k, p in enumerate(p_a))
     cooperate()
     wins_b = sum(p * below_a[min(k, len(p_a))] for k, p in enumerate(p_b))
