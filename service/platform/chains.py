@@ -32,6 +32,7 @@ UNDECIDED = "undecided"
 # A long solve may give the other requests of its worker a turn (service/platform/cooperation.py) every
 # this many states: a handful of states is well below a turn's slice.
 COOPERATE_EVERY = 8
+RELEASE_EVERY = 128  # states freed between two calls of ``cooperate``: a few of its slices' worth at most
 
 
 @dataclass(frozen=True)
@@ -75,10 +76,11 @@ def solve(start: State, step: Step, outcome: Outcome, *, exact: bool = True, max
         outcomes, ends, expected = _forward_pass(start, graph, one, cooperate)
     else:
         outcomes, ends, expected = rounds.outcomes, rounds.ends, rounds.expected
-    edges = graph.edges
+    edges, states = graph.edges, len(graph.order)
+    _release(graph, cooperate)
     max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + edges * (horizon + 1) * 2.0 ** -52
     return ChainOdds(outcomes=outcomes, ends=ends, expected_rounds=expected, curve=tuple(rounds.curve[:horizon]),
-                     states=len(graph.order), max_error=max_error)
+                     states=states, max_error=max_error)
 
 
 def _explore(start: State, step: Step, outcome: Outcome, exact: bool, cooperate: Callable[[], None]) -> _Graph:
@@ -113,6 +115,20 @@ def _explore(start: State, step: Step, outcome: Outcome, exact: bool, cooperate:
                 queue.append(following)
             incoming[following] += 1
     return _Graph(order=_topological(start, moves, incoming), stay=stay, moves=moves, ended=ended, edges=edges)
+
+
+def _release(graph: _Graph, cooperate: Callable[[], None]) -> None:
+    """Free the graph a slice of states at a time: freed in one piece when the solve returns, the
+    states and transitions of a solve at the caps held the worker for several slices
+    (bench/README.md, "Around the solves")."""
+    order = graph.order
+    while order:
+        cooperate()
+        for state in order[-RELEASE_EVERY:]:
+            graph.moves.pop(state, None)
+            graph.stay.pop(state, None)
+            graph.ended.pop(state, None)
+        del order[-RELEASE_EVERY:]
 
 
 def _in_floats(graph: _Graph) -> _Graph:

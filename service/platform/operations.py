@@ -314,6 +314,8 @@ def respond(operation: Operation, body: object, call: Call) -> Response:
     answer it (source, view, envelope), sign, write JSON. Errors become the problems the API
     documents, naming the operation's path."""
     try:
+        if operation.encounter:  # a turn between the request's head and the body's loading (cooperation.py)
+            cooperation.cooperate()
         loaded = operation.load(body)
         if operation.kind is Kind.ODDS:
             call.lang()  # odds carry no text, but a wrong ?lang= is still refused

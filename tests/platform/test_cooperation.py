@@ -5,6 +5,8 @@ cyclic garbage collector paused. What it buys is measured in bench/README.md ("f
 from __future__ import annotations
 
 import gc
+import sys
+from dataclasses import dataclass
 
 import gevent
 import pytest
@@ -14,12 +16,19 @@ from service.platform import cooperation
 from service.platform.worker import Worker
 
 
+@dataclass(frozen=True)
+class Turn:
+    by: str  # the function that called cooperate()
+    collecting: bool  # whether the cyclic collector was running
+
+
 @pytest.fixture
 def turns(monkeypatch):
-    """Every ``cooperate`` call yields (no slice), recording whether the collector ran meanwhile."""
-    taken: list[bool] = []
+    """Every ``cooperate`` call yields (no slice), recording who called it and whether the collector
+    ran meanwhile."""
+    taken: list[Turn] = []
     monkeypatch.setattr(cooperation, "SLICE_SECONDS", 0.0)
-    cooperation.install(lambda: taken.append(gc.isenabled()))
+    cooperation.install(lambda: taken.append(Turn(sys._getframe(2).f_code.co_name, gc.isenabled())))
     yield taken
     cooperation.install(None)
 
@@ -49,15 +58,34 @@ def test_a_long_solve_gives_turns_with_the_collector_paused(post, turns, system)
     status, body = post(f"/v1/{system}/encounter/odds", LONG_SOLVES[system])
     assert status == 200, body
     assert len(turns) >= 10  # between passes, not once per request
-    assert turns[0] and turns[-1]  # the platform's turns before and after the solve, collector running
-    assert not any(turns[1:-1])  # the solve's own: collector paused ...
+    # The platform's: before the body's loading, before the solve and after it, the collector running ...
+    assert [turn.by for turn in turns[:2]] == ["respond", "odds_document"] and turns[-1].by == "odds_document"
+    assert turns[0].collecting and turns[1].collecting and turns[-1].collecting
+    assert not any(turn.collecting for turn in turns[2:-1])  # ... the solve's own: collector paused ...
     assert gc.isenabled()  # ... and running again after it
+
+
+# The passes a solver makes after its last loop (distributions, curves, freeing its graph) each
+# held the worker for several slices at the caps (bench/README.md, "Around the solves").
+PASSES_AFTER_THE_SOLVE = {
+    "beutelschneider": {"_black_after", "_reached"},
+    "paws": {"_release"},
+    "proben": {"_curve"},
+    "weltenbuch": {"_float_outcomes"},
+}
+
+
+@pytest.mark.parametrize("system", sorted(PASSES_AFTER_THE_SOLVE))
+def test_the_passes_after_a_solve_give_turns_too(post, turns, system):
+    status, body = post(f"/v1/{system}/encounter/odds", LONG_SOLVES[system])
+    assert status == 200, body
+    assert PASSES_AFTER_THE_SOLVE[system] <= {turn.by for turn in turns}
 
 
 def test_a_turn_comes_once_per_slice(post, turns, monkeypatch):
     monkeypatch.setattr(cooperation, "SLICE_SECONDS", 3600.0)
     post("/v1/paws/encounter/odds", LONG_SOLVES["paws"])
-    assert len(turns) == 1  # the platform's call before the solve: no turn had been taken before
+    assert [turn.by for turn in turns] == ["respond"]  # the platform's first: no turn had been taken before
 
 
 def test_without_a_worker_nothing_yields(post):

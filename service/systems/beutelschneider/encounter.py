@@ -335,6 +335,7 @@ def _by_rounds(fight: _Fight, rounds: int, curve_rounds: int) -> _Solution:
 
 
 def _black_after(fight: _Fight, ends: dict[str, np.ndarray], side: int) -> dict[int, float]:
+    cooperate()  # the passes over the grid after the solve, a turn apart
     total = sum(ends.values(), np.zeros(fight.shape))
     marginal = total.sum(axis=(2, 3)) if side == 0 else total.sum(axis=(0, 1))
     blacks = fight.grids[side].black
@@ -357,6 +358,7 @@ def _dies(fight: _Fight, ends: dict[str, np.ndarray], side: int, danger: Danger)
 
 def _reached(solution: _Solution, visits_shape: tuple[int, ...]) -> int:
     """Grid points (pairs of bags) the fight reached, running or ended."""
+    cooperate()
     reached = np.zeros(visits_shape, dtype=bool)
     for mass in (*solution.ends.values(), solution.visits):
         reached |= mass > 0

@@ -173,6 +173,7 @@ def odds(chain: Chain, *, exact: bool = True, max_rounds: int | None = None, cur
 def _curve(ends: dict[tuple[str, int], Number], names: Sequence[str], rounds: int) -> tuple[dict[str, float], ...]:
     points = []
     for round_number in range(1, rounds + 1):
+        cooperate()  # each round is a pass over every end: a long curve held the worker for many slices
         point = {"round": round_number,
                  "running": float(sum(chance for (_, total), chance in ends.items() if total > round_number))}
         for name in names:

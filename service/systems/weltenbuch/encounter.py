@@ -131,8 +131,11 @@ def _float_outcomes(scene: Scene) -> dict[str, float]:
     p_a, p_b = _chances(dice_a), _chances(dice_b)
     below_b = [0.0, *accumulate(p_b)]  # below_b[k] = P(B < k)
     below_a = [0.0, *accumulate(p_a)]
+    cooperate()  # each sum is a pass over every die of a party
     wins_a = sum(p * below_b[min(k, len(p_b))] for k, p in enumerate(p_a))
+    cooperate()
     wins_b = sum(p * below_a[min(k, len(p_a))] for k, p in enumerate(p_b))
+    cooperate()
     tie = sum(p * p_b[k] for k, p in enumerate(p_a) if k < len(p_b))
     return {f"wins:{first}": wins_a, f"wins:{second}": wins_b, TIE: tie}
 
