@@ -9,7 +9,8 @@ valgrind builds the apps and warms each target up outside the count, then counts
 calls of each target and divides by ``calls``. callgrind collects only inside ``sys.call_tracing``
 (which nothing else calls) and writes a count out whenever ``sys.getswitchinterval`` is called (nor
 that). The service's app is wrapped as the service's gunicorn worker wraps it (load shedder and body
-deadline), with metrics in multiprocess mode (as in production).
+deadline), with metrics in multiprocess mode (as in production), and every request's body comes
+from gunicorn's own reader (``gunicorn_environ``).
 
 A `sign-only` request is then split into its parts: the Flask app without the worker's middleware,
 each request hook, and the view, each counted alone by running it inside ``sys.call_tracing``
@@ -44,11 +45,24 @@ TARGETS = {
     "sign-only with Origin": ("service", "POST", "/bench/sign-only", PAWS_BODY, ORIGIN),
     "preflight": ("service", "OPTIONS", "/v1/paws/test", None, PREFLIGHT),
     "paws.test": ("service", "POST", "/v1/paws/test", PAWS_BODY, None),
+    "proben.test": ("service", "POST", "/v1/proben/test", {"attribute": 4, "skill": 2, "difficulty": 2}, None),
+    "beutelschneider.challenge": ("service", "POST", "/v1/beutelschneider/challenge",
+                                  {"bag": {"red": 9, "green": 6, "white": 5}, "ability": "combat",
+                                   "difficulty": "normal"}, None),
+    "weltenbuch.conflict": ("service", "POST", "/v1/weltenbuch/conflict", {"parties": [
+        {"name": "Helden", "members": [{"name": "Toran", "role": "player", "seat": 1, "profile": 5}]},
+        {"name": "Orks", "members": [{"name": "Ork", "role": "npc", "profile": 3}]}]}, None),
+    "malmsturm.action": ("service", "POST", "/v1/malmsturm/action", {"skill": 2, "difficulty": 1}, None),
 }
+DEFAULT_TARGETS = ("bare /livez", "bare sign-only", "/livez", "sign-only", "sign-only with Origin", "preflight",
+                   "paws.test")
 APPS = ("bare", "service")
-# The requests split into parts: name -> (app, endpoint, method, path, body). sign-only in both apps
-# (hooks and view); an operation also by phase of its request path (operations.respond).
+# The requests split into parts: name -> (app, endpoint, path, body: a GET without one). /livez and
+# sign-only in both apps (hooks and view); an operation also by phase of its request path
+# (operations.respond).
 SPLITS = {
+    "bare /livez": ("bare", "livez", "/livez", None),
+    "/livez": ("service", "platform.livez", "/livez", None),
     "bare sign-only": ("bare", "bench_sign_only", "/bench/sign-only", PAWS_BODY),
     "sign-only": ("service", "bench_sign_only", "/bench/sign-only", PAWS_BODY),
     "paws.test": ("service", "paws.paws_test", "/v1/paws/test", PAWS_BODY),
@@ -89,14 +103,18 @@ def build(app_name: str):
 def parts(app, endpoint: str) -> list[tuple[str, object, str]]:
     """The parts of a request of ``endpoint`` in ``app``, each as (name, owner, attribute) where
     ``owner.attribute`` is the function to count: the Flask app as a whole (``wsgi_app``, inside the
-    worker's middleware), each request hook, the view; for a declared operation also the phases of
+    worker's middleware), each request hook and each of its steps (service/platform/request_steps.py),
+    the view; for a declared operation also the phases of
     its request path (operations.respond), each inclusive of what it calls."""
     app.__dict__.setdefault("wsgi_app", app.wsgi_app)  # Flask.__call__ calls it: an instance's own can be wrapped
     found: list[tuple[str, object, str]] = [("Flask app (wsgi_app, without the worker's middleware)", app, "wsgi_app")]
+    steps = app.extensions.get("wurfwerk.request_steps", {})  # service/platform/request_steps.py
     for kind, functions in (("before", app.before_request_funcs.get(None, [])),
                             ("after", app.after_request_funcs.get(None, []))):
         found += [(f"{kind}_request {_name(function)}", _Slot(functions, index), "function")
                   for index, function in enumerate(functions)]
+        found += [(f"  step {_name(step)}", _Slot(steps[kind], index), "function")
+                  for index, step in enumerate(steps.get(kind, []))]
     view = app.view_functions[endpoint]
     found.append((f"view {_name(getattr(view, 'func', view))}", _Slot(app.view_functions, endpoint), "function"))
     operation = getattr(view, "args", (None,))[0]
@@ -167,42 +185,59 @@ def _name(function) -> str:
     return f"{function.__module__}.{function.__qualname__}".replace(".<locals>", "")
 
 
-def wsgi_call(app, method: str, path: str, body, headers):
-    import io
+class WsgiCall:
+    """One kind of WSGI call into ``app``; its environs (gunicorn's, with a fresh reader of the body
+    each) are made by ``prepare`` ahead of the calls that are counted, so that they are not."""
 
-    import orjson
-    from werkzeug.test import EnvironBuilder
+    def __init__(self, app, method: str, path: str, body, headers) -> None:
+        import orjson
+        from werkzeug.test import EnvironBuilder
 
-    data = orjson.dumps(body) if body is not None else None
-    template = EnvironBuilder(path=path, method=method, data=data, headers=headers,
-                              content_type="application/json" if data else None).get_environ()
+        self.app = app
+        self.data = orjson.dumps(body) if body is not None else b""
+        self.template = EnvironBuilder(path=path, method=method, data=self.data or None, headers=headers,
+                                       content_type="application/json" if self.data else None).get_environ()
+        self._environs: list[dict] = []
 
-    def call():
-        environ = dict(template)
-        environ["wsgi.input"] = io.BytesIO(data or b"")
+    def prepare(self, calls: int) -> WsgiCall:
+        self._environs = [gunicorn_environ(self.template, self.data) for _ in range(calls)]
+        return self
+
+    def __call__(self) -> bytes:
+        environ = self._environs.pop() if self._environs else gunicorn_environ(self.template, self.data)
         status = []
-        chunks = b"".join(app(environ, lambda line, _headers: status.append(line)))
+        chunks = b"".join(self.app(environ, lambda line, _headers: status.append(line)))
         assert status[0].startswith("2"), (status, chunks)
         return chunks
 
-    return call
+
+def gunicorn_environ(template: dict, data: bytes) -> dict:
+    """``template`` with the body as gunicorn hands it to an app: its own reader of the body, and
+    ``wsgi.input_terminated`` (werkzeug then reads up to ``max_content_length`` rather than to
+    Content-Length, and reads until the body's reader says it has ended)."""
+    from gunicorn.http.body import Body, LengthReader
+    from gunicorn.http.unreader import IterUnreader
+
+    return {**template, "wsgi.input": Body(LengthReader(IterUnreader([data]), len(data))),
+            "wsgi.input_terminated": True}
 
 
-def count(calls: int, splits: list[str]) -> None:
+def count(calls: int, targets: list[str], splits: list[str]) -> None:
     """Inside valgrind: the counts of ``plan()``, in its order."""
     apps = {name: build(name) for name in APPS}
-    for app_name, method, path, body, headers in TARGETS.values():
-        call = _warm(wsgi_call(apps[app_name][0], method, path, body, headers))
-        sys.call_tracing(_repeat, (call, calls))
+    for target in targets:
+        app_name, method, path, body, headers = TARGETS[target]
+        call = _warm(WsgiCall(apps[app_name][0], method, path, body, headers))
+        sys.call_tracing(_repeat, (call.prepare(calls), calls))
         sys.getswitchinterval()  # callgrind writes the count out
     for split in splits:
         app_name, endpoint, path, body = SPLITS[split]
         wsgi, app = apps[app_name]
-        call = _warm(wsgi_call(wsgi, "POST", path, body, None))
+        call = _warm(WsgiCall(wsgi, "GET" if body is None else "POST", path, body, None))
         for _name_of_part, owner, attribute in parts(app, endpoint):
             undo = _wrapped(owner, attribute, _counted)
             try:
-                _repeat(call, calls)
+                _repeat(call.prepare(calls), calls)
             finally:
                 undo()
             sys.getswitchinterval()
@@ -229,9 +264,9 @@ def _repeat(call, times: int) -> None:
         call()
 
 
-def plan(splits: list[str]) -> list[tuple[str, str]]:
+def plan(targets: list[str], splits: list[str]) -> list[tuple[str, str]]:
     """The counts ``count`` writes, in order: (app, what)."""
-    rows = [(app_name, target) for target, (app_name, *_request) in TARGETS.items()]
+    rows = [(TARGETS[target][0], target) for target in targets]
     apps = {name: build(name)[1] for name in APPS}
     for split in splits:
         app_name, endpoint, _path, _body = SPLITS[split]
@@ -239,17 +274,17 @@ def plan(splits: list[str]) -> list[tuple[str, str]]:
     return rows
 
 
-def instructions(calls: int, splits: list[str]) -> list[tuple[str, str, float]]:
+def instructions(calls: int, targets: list[str], splits: list[str]) -> list[tuple[str, str, float]]:
     """Instructions per call of every count of ``plan()``, from one valgrind run."""
     out = Path(tempfile.mkdtemp(prefix="wurfwerk-callgrind-"))
     command = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=sys_call_tracing",
                "--dump-before=sys_getswitchinterval", f"--callgrind-out-file={out}/counts",
                sys.executable, "-m", "bench.profile", "--count", "--calls", str(calls),
-               *(f"--split={split}" for split in splits)]
+               *(f"--target={target}" for target in targets), *(f"--split={split}" for split in splits)]
     env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(out / "metrics"), "WURFWERK_LOG_LEVEL": "WARNING"}
     (out / "metrics").mkdir()
     try:
-        rows = plan(splits)
+        rows = plan(targets, splits)
         subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
         dumps = sorted(out.glob("counts.*"), key=lambda path: int(path.suffix[1:]))
         totals = [int(re.search(r"^summary: (\d+)", path.read_text(), re.M).group(1)) for path in dumps]
@@ -265,7 +300,7 @@ def profile_functions(target: str, calls: int) -> None:
     import pstats
 
     app_name, method, path, body, headers = TARGETS[target]
-    call = _warm(wsgi_call(build(app_name)[0], method, path, body, headers))
+    call = _warm(WsgiCall(build(app_name)[0], method, path, body, headers)).prepare(calls)
     profiler = cProfile.Profile()
     profiler.enable()
     _repeat(call, calls)
@@ -280,13 +315,17 @@ def main() -> None:
     parser.add_argument("--split", action="append", choices=list(SPLITS),
                         help="a request to split into parts (repeat for several; default: "
                              + ", ".join(DEFAULT_SPLITS) + ")")
+    parser.add_argument("--target", action="append", choices=list(TARGETS),
+                        help="a whole request to count (repeat for several; default: " + ", ".join(DEFAULT_TARGETS)
+                             + "); with --target and without --split, no request is split")
     parser.add_argument("--count", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    splits = args.split or list(DEFAULT_SPLITS)
+    targets = args.target or list(DEFAULT_TARGETS)
+    splits = args.split or ([] if args.target else list(DEFAULT_SPLITS))
     # prometheus_client picks its (multiprocess) mode when it is imported: before any app is built.
     os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="wurfwerk-profile-"))
     if args.count:
-        count(args.calls, splits)
+        count(args.calls, targets, splits)
         return
     if args.cprofile:
         profile_functions(args.cprofile, args.calls)
@@ -294,7 +333,7 @@ def main() -> None:
     if not shutil.which("valgrind"):
         sys.exit("valgrind is not installed: apt-get install valgrind")
     print(f"k instructions per request ({args.calls} WSGI calls each, callgrind)")
-    for app_name, what, value in instructions(args.calls, splits):
+    for app_name, what, value in instructions(args.calls, targets, splits):
         print(f"{app_name:26s} {what:70s} {value / 1000:8.1f}", flush=True)
 
 

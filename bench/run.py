@@ -30,6 +30,7 @@ import requests  # noqa: E402
 
 from bench import encounter_speed, odds_speed  # noqa: E402
 from bench.load import cpu_seconds  # noqa: E402
+from bench.profile import gunicorn_environ  # noqa: E402
 from service.platform.receipts import generate_private_key_pem  # noqa: E402
 from tests.deploy.processes import Gunicorn  # noqa: E402
 
@@ -85,16 +86,17 @@ BARE_SIGNED = "/bench/sign-only"
 def throughput(servers: dict, seconds: int, connections: int, rounds: int) -> dict:
     """Every target beside the runs it is held to, ``rounds`` times over: the bare reference
     (bench/bare_app.py: bare `/livez` for `/livez`, the bare signed answer for every POST), the
-    service's `/livez` (the floor) and, for operations, the service's `sign-only`; with a server of
-    an earlier checkout (``servers["before"]``), the same target on it too. Each round gives a ratio
-    per pair and the median is reported, because this machine's speed drifts by tens of per cent
-    within minutes: a ratio is only as good as the closeness in time of its two runs. The order of
-    a target's runs reverses from round to round, so none always runs first.
+    service's `/livez` (the floor) and, for operations, the service's `sign-only`; with servers of
+    earlier checkouts (``servers["before"]``, ``servers["before2"]``, …), the same target on each
+    too. Each round gives a ratio per pair and the median is reported, because this machine's speed
+    drifts by tens of per cent within minutes: a ratio is only as good as the closeness in time of
+    its two runs. The order of a target's runs reverses from round to round, so none always runs first.
 
     Beside requests per second, each run records the server's CPU time per request (master and
     workers, from /proc): wrk shares the two cores, so requests per second also move with the share
     the scheduler gives the server, while CPU per request is what capacity is made of."""
-    service, bare, before = servers["service"], servers["bare"], servers.get("before")
+    service, bare = servers["service"], servers["bare"]
+    befores = {role: server for role, server in servers.items() if role.startswith("before")}
     sign_path, sign_body = REFERENCES["reference.sign_only"]
     targets = {"livez": ("/livez", None), **REFERENCES, **OPERATIONS}
     rounds_of: dict[str, list[dict[str, dict]]] = {name: [] for name in targets}
@@ -108,8 +110,8 @@ def throughput(servers: dict, seconds: int, connections: int, rounds: int) -> di
                 plan["bare"] = (bare, BARE_SIGNED, sign_body)
             if name in OPERATIONS:
                 plan["sign"] = (service, sign_path, sign_body)
-            if before is not None:
-                plan["before"] = (before, path, body)
+            for role, before in befores.items():
+                plan[role] = (before, path, body)
             order = list(plan.items())
             if index % 2:  # which run goes first alternates from round to round
                 order.reverse()
@@ -139,8 +141,9 @@ def _summary(runs: list[dict[str, dict]]) -> dict:
         "bare_p99_ms": round(median(run["bare"]["p99_ms"] for run in runs), 2),
         "bare_cpu_us_per_request": round(median(run["bare"]["cpu_us_per_request"] for run in runs)),
     }
+    befores = sorted(role for role in runs[0] if role.startswith("before"))
     for role, key in (("bare", "vs_bare"), ("floor", "throughput_ratio"), ("sign", "vs_sign_only"),
-                      ("before", "vs_before")):
+                      *((before, f"vs_{before}") for before in befores)):
         if role not in runs[0]:
             continue
         ratios = [run["measured"]["rps"] / run[role]["rps"] for run in runs]
@@ -149,18 +152,18 @@ def _summary(runs: list[dict[str, dict]]) -> dict:
         report[f"capacity_{key}"] = round(median(
             run[role]["cpu_us_per_request"] / run["measured"]["cpu_us_per_request"] for run in runs), 3)
     report["p99_vs_bare"] = round(median(run["measured"]["p99_ms"] / run["bare"]["p99_ms"] for run in runs), 3)
-    if "before" in runs[0]:
-        report["before_vs_bare"] = round(median(run["before"]["rps"] / run["bare"]["rps"] for run in runs), 3)
-        report["before_p99_vs_bare"] = round(median(run["before"]["p99_ms"] / run["bare"]["p99_ms"] for run in runs), 3)
+    for before in befores:
+        report[f"{before}_vs_bare"] = round(median(run[before]["rps"] / run["bare"]["rps"] for run in runs), 3)
+        report[f"{before}_p99_vs_bare"] = round(median(run[before]["p99_ms"] / run["bare"]["p99_ms"] for run in runs),
+                                                3)
     report["non_2xx"] = sum(row["non_2xx"] for run in runs for row in run.values())
     report["socket_errors"] = sorted({row["socket_errors"] for run in runs for row in run.values()} - {""})
     return report
 
 
 def _wsgi_caller(app, path: str, body: dict | None, headers: dict | None = None):
-    """A function making one WSGI call of ``path`` into ``app`` (no sockets)."""
-    import io
-
+    """A function making one WSGI call of ``path`` into ``app`` (no sockets; the body read as
+    gunicorn hands it over)."""
     import orjson
     from werkzeug.test import EnvironBuilder
 
@@ -169,9 +172,7 @@ def _wsgi_caller(app, path: str, body: dict | None, headers: dict | None = None)
                               content_type="application/json" if data else None).get_environ()
 
     def call():
-        environ = dict(template)
-        environ["wsgi.input"] = io.BytesIO(data or b"")
-        return b"".join(app(environ, lambda status, headers: None))
+        return b"".join(app(gunicorn_environ(template, data or b""), lambda status, headers: None))
 
     return call
 
@@ -310,8 +311,9 @@ def main() -> None:
     parser.add_argument("--memory-requests", type=int, default=100_000)
     parser.add_argument("--only", action="append",
                         choices=["throughput", "in_process", "derived", "odds", "encounters", "batch", "memory"])
-    parser.add_argument("--before", type=Path, metavar="CHECKOUT",
-                        help="also serve this earlier checkout and report each target against it (vs_before)")
+    parser.add_argument("--before", type=Path, metavar="CHECKOUT", action="append", default=[],
+                        help="also serve this earlier checkout and report each target against it (vs_before; "
+                             "repeat for several: vs_before2, …, in the order given)")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install wrk")
@@ -339,14 +341,16 @@ def main() -> None:
     if wanted & {"throughput"}:
         servers["bare"] = Gunicorn(tmp, env={**env, "GUNICORN_WORKER_CLASS": "bench.bare_app.BareWorker"},
                                    workers=workers, name="bare", app="bench.bare_app:make()")
-        if args.before:  # an earlier checkout of the repository, served by this .venv
-            servers["before"] = Gunicorn(tmp, env={**env, "PYTHONPATH": str(args.before)}, workers=workers,
-                                         name="before", app="bench.reference_app:make()", root=args.before)
+        for index, checkout in enumerate(args.before, start=1):  # earlier checkouts, served by this .venv
+            role = "before" if index == 1 else f"before{index}"
+            servers[role] = Gunicorn(tmp, env={**env, "PYTHONPATH": str(checkout)}, workers=workers,
+                                     name=role, app="bench.reference_app:make()", root=checkout)
+            results.setdefault("checkouts", {})[role] = str(checkout)
     try:
         for server in servers.values():
             server.start()
         for name, (path, body) in {**REFERENCES, **OPERATIONS}.items():  # fail fast on a wrong body
-            for server in {servers["service"], servers.get("before")} - {None}:
+            for server in [server for role, server in servers.items() if role != "bare"]:
                 response = requests.post(server.url + path, json=body, timeout=10)
                 assert response.status_code == 200, (name, response.text)
         if "throughput" in wanted:

@@ -11,18 +11,19 @@ from flask import Flask
 
 from service.config import Config, config_from_env
 from service.platform.api import WurfwerkApi
-from service.platform.caching import install_revalidation
-from service.platform.contract import install_signed_examples
+from service.platform.caching import revalidated
+from service.platform.contract import signed_examples
 from service.platform.cors import install_cors
 from service.platform.flaskapp import ServiceFlask
-from service.platform.hooks import install_hooks
+from service.platform.hooks import answer_options, check_request, echo_request_id, install_too_large_problem
 from service.platform.http_json import OrjsonProvider
-from service.platform.i18n import install_language_headers
-from service.platform.metrics import install_metrics
+from service.platform.i18n import language_headers
+from service.platform.metrics import install_metrics, observe, start_timer
 from service.platform.openapi import document_systems
 from service.platform.operations import EXAMPLE_RECEIPT, operations_of, route
 from service.platform.problems import register_glossaries, register_problem_handlers
 from service.platform.receipts import KeyRing, generate_private_key_pem
+from service.platform.request_steps import install_request_steps
 from service.platform.routes import make_platform_blueprint
 from service.platform.runtime import Runtime
 from service.platform.web import install_web
@@ -52,13 +53,18 @@ def create_app(test_config: Mapping[str, Any] | Config | None = None) -> Flask:
     app.extensions["wurfwerk"] = _runtime(config)
 
     register_problem_handlers(app)
-    install_hooks(app)
-    install_language_headers(app)
+    install_too_large_problem(app)
     install_metrics(app)
-    install_revalidation(app)
-    # Registered after revalidation, so run before it: the ETag is of the signed spec.
-    install_signed_examples(app, app.extensions["wurfwerk"].keys, EXAMPLE_RECEIPT)
-    install_cors(app, config.cors_origins)
+    cors_headers = install_cors(app, config.cors_origins)
+    install_request_steps(app, before=[check_request, start_timer], after=[
+        cors_headers,
+        signed_examples(app.extensions["wurfwerk"].keys, EXAMPLE_RECEIPT),  # first: the ETag is of the signed spec
+        revalidated,
+        observe,  # the status as answered so far: a preflight counts as 200
+        language_headers,
+        answer_options,
+        echo_request_id,
+    ])
     install_web(app)
 
     api = WurfwerkApi(app)

@@ -39,9 +39,7 @@ PARSER = CachedJsonParser()
 @PARSER.location_loader("json")
 def _parsed_body(req: Request, _schema: ma.Schema) -> object:
     """The body the request hook parsed (with orjson), instead of parsing it a second time."""
-    if not req.get_data(cache=True):
-        return core.missing
-    return request_body()
+    return request_body(core.missing)
 
 
 class WurfwerkBlueprint(Blueprint):

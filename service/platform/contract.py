@@ -17,12 +17,12 @@ operation's declaration, so it is written here, per operation, by the same rules
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import orjson
 from apispec import APISpec, BasePlugin
-from flask import Flask, Response, request
+from flask import Request, Response
 from marshmallow import Schema, fields
 from marshmallow.decorators import VALIDATES_SCHEMA
 
@@ -283,15 +283,17 @@ def _sign_request_example(operation: dict, keys: KeyRing, placeholder: dict) -> 
                 echoed[member] = signed
 
 
-def install_signed_examples(app: Flask, keys: KeyRing, placeholder: dict) -> None:
-    """Serve /openapi.json with the signed examples (worked out once per app, on first request)."""
+def signed_examples(keys: KeyRing, placeholder: dict) -> Callable[[Request, Response], Response]:
+    """The step (service/platform/request_steps.py) serving /openapi.json with the signed examples,
+    worked out once per app, on first request."""
     served: dict = {}
 
-    @app.after_request
-    def _signed_examples(response: Response) -> Response:
-        if request.endpoint != "api-docs.openapi_json" or response.status_code != 200:
+    def _signed_examples(current: Request, response: Response) -> Response:
+        if current.endpoint != "api-docs.openapi_json" or response.status_code != 200:
             return response
         if "body" not in served:
             served["body"] = dumps(with_signed_examples(orjson.loads(response.get_data()), keys, placeholder))
         response.set_data(served["body"])
         return response
+
+    return _signed_examples

@@ -7,6 +7,7 @@ Origin against the allowed origins, its headers against the allowed ones. A requ
 servers (VTT servers, bots, the SDK), so that answer is taken from flask-cors once, at start-up, and
 added as it is; a request with an ``Origin`` (a browser's) and every ``OPTIONS`` request go through
 flask-cors as before. tests/platform/test_cors.py holds the two paths to flask-cors's own answers.
+The headers are a step of service/platform/request_steps.py (``install_cors`` returns it).
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import cast
 
-from flask import Flask, Response, request
+from flask import Flask, Request, Response
 from flask_cors import CORS
 
-# What flask-cors reads from a request besides the path: with none of them the answer is constant.
-_REQUEST_CORS_KEYS = ("HTTP_ORIGIN", "HTTP_ACCESS_CONTROL_REQUEST_PRIVATE_NETWORK")
+# What flask-cors reads from a request besides the path: with neither the answer is constant.
+_ORIGIN, _PRIVATE_NETWORK = "HTTP_ORIGIN", "HTTP_ACCESS_CONTROL_REQUEST_PRIVATE_NETWORK"
 _ALLOW_ORIGIN = "access-control-allow-origin"
 
 
@@ -30,26 +31,28 @@ def cors_options(origins: Iterable[str]) -> dict:
             "expose_headers": ["X-Request-ID"], "max_age": 600, "send_wildcard": origins == ("*",)}
 
 
-def install_cors(app: Flask, origins: Iterable[str]) -> None:
-    """flask-cors on ``app``, its after-request function called only where its answer can vary."""
+def install_cors(app: Flask, origins: Iterable[str]) -> Callable[[Request, Response], Response]:
+    """flask-cors on ``app`` (its handlers of exceptions), and the step adding its headers: its
+    after-request function, called only where its answer can vary."""
     after_request = app.after_request_funcs.setdefault(None, [])
     registered = len(after_request)
     CORS(app, **cors_options(origins))
     # The one function CORS(app) registers, a plain (not async) after-request function.
     (flask_cors_headers,) = cast(list[Callable[[Response], Response]], after_request[registered:])
+    del after_request[registered:]  # the step calls it
     without_origin = _headers_without_origin(app, flask_cors_headers)
 
-    def cors_headers(response: Response) -> Response:
-        # The proxy's own lookup, once rather than per attribute (flask types the proxy as the Request).
-        current = request._get_current_object()  # type: ignore[attr-defined]
+    def cors_headers(current: Request, response: Response) -> Response:
         environ = current.environ
-        if current.method == "OPTIONS" or any(key in environ for key in _REQUEST_CORS_KEYS):
+        if current.method == "OPTIONS" or _ORIGIN in environ or _PRIVATE_NETWORK in environ:
             return flask_cors_headers(response)
+        headers = response.headers
         if not _has_allow_origin(response):  # else flask-cors answered already (its error handlers)
-            response.headers.extend(without_origin)
+            for name, value in without_origin:  # add() rather than extend(), which takes twice as long
+                headers.add(name, value)
         return response
 
-    after_request[registered] = cors_headers
+    return cors_headers
 
 
 def _has_allow_origin(response: Response) -> bool:

@@ -1,16 +1,20 @@
-"""Per-request checks that run before any view: request id, API keys, content type, JSON syntax."""
+"""Per-request checks that run before any view (request id, API keys, content type, JSON syntax), and
+the request's id and OPTIONS answers after it: steps of service/platform/request_steps.py."""
 
 from __future__ import annotations
 
 import hmac
+import io
 import random
 import re
 import socket
 from collections.abc import Iterable
+from typing import BinaryIO
 
 import orjson
 from flask import Flask, Request, Response, g, request
-from werkzeug.exceptions import RequestEntityTooLarge
+from flask.ctx import _AppCtxGlobals
+from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
 from service.platform.errors import InputError
 from service.platform.limits import limit_member
@@ -40,10 +44,23 @@ def new_request_id() -> str:
     return f"{bits:032x}"
 
 
-def _assign_request_id(current: Request) -> None:
+def check_request(current: Request) -> None:
+    """The request's id, then (but for a CORS preflight or an unrouted path) its API key and body."""
+    data = _request_globals()
     # The WSGI variable rather than request.headers, whose get() raises and catches a KeyError
     # when the header is absent (most requests).
-    g.request_id = request_id_from(current.environ.get("HTTP_X_REQUEST_ID"))
+    data.request_id = request_id_from(current.environ.get("HTTP_X_REQUEST_ID"))
+    if current.method == "OPTIONS":  # CORS preflight: answered by flask-cors, never refused
+        return
+    if current.routing_exception is not None:  # 404/405 come first: there is nothing to check
+        return
+    _check_api_key(current)
+    _check_body(current, data)
+
+
+def _request_globals() -> _AppCtxGlobals:
+    # flask.g itself, once: each attribute of the proxy is a lookup of the app context of its own.
+    return g._get_current_object()
 
 
 def needs_api_key(path: str) -> bool:
@@ -55,28 +72,25 @@ def _check_api_key(current: Request) -> None:
     keys = current_runtime().config.api_keys
     if not keys or not needs_api_key(current.path):
         return
-    if not bearer_token_in(keys):
+    if not bearer_token_in(keys, current):
         raise http_error(401, say("This API needs `Authorization: Bearer <key>` with a valid key."),
                          "unauthorized")
 
 
-def bearer_token_in(keys: Iterable[str]) -> bool:
+def bearer_token_in(keys: Iterable[str], current: Request | None = None) -> bool:
     """Whether the request's ``Authorization: Bearer <key>`` names one of ``keys`` (compared in
     constant time)."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    scheme, _, token = (current or request).headers.get("Authorization", "").partition(" ")
     return scheme.lower() == "bearer" and any(hmac.compare_digest(token.encode(), key.encode()) for key in keys)
 
 
-def _check_body(current: Request) -> None:
+def _check_body(current: Request, data: _AppCtxGlobals) -> None:
     """A body must be JSON; parse it here once (``request_body()`` hands it to the view) so syntax
     errors are a clean 400 before validation."""
     if current.method not in _BODY_METHODS:
         return
     try:
-        raw = current.get_data(cache=True)
-        limit = current.max_content_length or len(raw) + 1  # MAX_CONTENT_LENGTH is always set (create_app)
-        if current.content_length is None and len(raw) >= limit and _more_body(current):
-            raise RequestEntityTooLarge
+        raw = read_body(current, current_runtime().config.limits.body_bytes)
     except RequestEntityTooLarge:
         _stop_reading()
         raise http_error(413, _too_large_detail(), "payload-too-large") from None
@@ -87,10 +101,63 @@ def _check_body(current: Request) -> None:
         # Every POST of this API documents a required JSON body; `{}` asks for all defaults.
         raise InputError("body", say("a JSON object is required (send {} to take every default)"))
     try:
-        g.json_body = orjson.loads(raw)  # strict UTF-8, no NaN, at most 1024 levels deep
+        data.json_body = orjson.loads(raw)  # strict UTF-8, no NaN, at most 1024 levels deep
     except orjson.JSONDecodeError:
         raise http_error(400, say("The body is not valid JSON (UTF-8, at most 1024 levels deep)."),
                          "malformed-json") from None
+
+
+def read_body(current: Request, limit: int) -> bytes:
+    """The body as ``current.get_data()`` reads it with ``limit`` as ``max_content_length``, then
+    (a chunked body reaching the limit) one byte more: RequestEntityTooLarge for a body over it,
+    ClientDisconnected for a failed or (where werkzeug notices) short read.
+
+    A body with a plain Content-Length (nearly every request) is read in one call of ``wsgi.input``
+    instead, as werkzeug's ``LimitedStream`` would read it: werkzeug parses the headers through
+    ``request.headers``, and reads in 64 KiB buffers, twice (the second read finds the end), which
+    together cost more than the rest of the request's checks (bench/README.md). The buffer then
+    stands in for ``wsgi.input``, so a later ``get_data()`` reads it again. Every other body goes
+    through werkzeug; tests/platform/test_body_read.py holds both paths to werkzeug's answers."""
+    environ = current.environ
+    declared = environ.get("CONTENT_LENGTH")
+    if not declared or not declared.isascii() or not declared.isdigit() or "HTTP_TRANSFER_ENCODING" in environ:
+        return _read_through_werkzeug(current, limit)
+    length = int(declared)
+    if length == 0:  # nothing to read; werkzeug still reads once where the server terminates the stream
+        return _read_through_werkzeug(current, limit)
+    if length > limit:
+        raise RequestEntityTooLarge
+    raw = _read_exactly(environ["wsgi.input"], length, stops_short=not environ.get("wsgi.input_terminated"))
+    environ["wsgi.input"] = io.BytesIO(raw)
+    return raw
+
+
+def _read_exactly(stream: BinaryIO, length: int, *, stops_short: bool) -> bytes:
+    """``length`` bytes of ``stream``; fewer when it ends first, which is ClientDisconnected where
+    werkzeug's stream holds the body to its Content-Length (``stops_short``: the server does not
+    terminate ``wsgi.input`` itself)."""
+    chunks = []
+    remaining = length
+    while remaining > 0:
+        try:
+            chunk = stream.read(remaining)
+        except (OSError, ValueError):
+            raise ClientDisconnected from None
+        if not chunk:
+            if stops_short:
+                raise ClientDisconnected
+            break
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def _read_through_werkzeug(current: Request, limit: int) -> bytes:
+    current.max_content_length = limit  # Flask's per-request limit, read by werkzeug's stream
+    raw = current.get_data(cache=True)
+    if current.content_length is None and len(raw) >= limit and _more_body(current):
+        raise RequestEntityTooLarge
+    return raw
 
 
 def _more_body(current: Request) -> bool:
@@ -116,9 +183,9 @@ def _is_json_media_type(current: Request) -> bool:
     return current.mimetype == "application/json" or current.mimetype.endswith("+json")
 
 
-def request_body() -> object:
-    """The JSON body the request hook parsed (None for a request without one)."""
-    return g.get("json_body")
+def request_body(default: object = None) -> object:
+    """The JSON body the request hook parsed (``default`` for a request without one)."""
+    return _request_globals().get("json_body", default)
 
 
 def _too_large_detail() -> Message:
@@ -127,10 +194,10 @@ def _too_large_detail() -> Message:
                         {"value": limit}, limit=limit_member("body_bytes", limit))
 
 
-def _answer_options(response: Response) -> Response:
+def answer_options(current: Request, response: Response) -> Response:
     """Flask's automatic OPTIONS answer as HTTP means it: 204 with ``Allow`` (no empty text/html
     body), and a CORS preflight allowing exactly the route's methods (flask-cors lists every method)."""
-    if request.method != "OPTIONS" or response.status_code != 200 or "Allow" not in response.headers:
+    if current.method != "OPTIONS" or response.status_code != 200 or "Allow" not in response.headers:
         return response
     response.status_code = 204
     response.headers.pop("Content-Type", None)
@@ -139,26 +206,14 @@ def _answer_options(response: Response) -> Response:
     return response
 
 
-def _echo_request_id(response: Response) -> Response:
-    response.headers["X-Request-ID"] = g.get("request_id") or new_request_id()
+def echo_request_id(_current: Request, response: Response) -> Response:
+    # Added: no view sets it (tests/platform/test_request_ids.py: once on every kind of answer).
+    response.headers.add("X-Request-ID", _request_globals().get("request_id") or new_request_id())
     return response
 
 
-def install_hooks(app: Flask) -> None:
-    @app.before_request
-    def _before() -> None:
-        current = request._get_current_object()  # type: ignore[attr-defined]  # once, not per attribute
-        _assign_request_id(current)
-        if current.method == "OPTIONS":  # CORS preflight: answered by flask-cors, never refused
-            return
-        if current.routing_exception is not None:  # 404/405 come first: there is nothing to check
-            return
-        _check_api_key(current)
-        _check_body(current)
-
-    app.after_request(_echo_request_id)
-    app.after_request(_answer_options)  # runs after flask-cors's hook (registered later, run earlier)
-
+def install_too_large_problem(app: Flask) -> None:
+    """A 413 problem for a body werkzeug refuses outside the request hook (a form, a view's read)."""
     @app.errorhandler(RequestEntityTooLarge)
     def _too_large(_error: RequestEntityTooLarge) -> Response:
         _stop_reading()

@@ -33,4 +33,6 @@ def dumps(obj: object) -> bytes:
 
 def json_response(body: object, status: int = 200, *, mimetype: str = "application/json",
                   headers: Headers | Mapping[str, str] | None = None) -> Response:
-    return current_app.response_class(dumps(body), status=status, mimetype=mimetype, headers=headers)
+    # The app itself, once: each attribute of the proxy is a lookup of the app context of its own.
+    response_class = current_app._get_current_object().response_class  # type: ignore[attr-defined]
+    return response_class(dumps(body), status=status, mimetype=mimetype, headers=headers)

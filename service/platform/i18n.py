@@ -12,14 +12,14 @@ from __future__ import annotations
 from functools import lru_cache
 from urllib.parse import parse_qs
 
-from flask import Flask, Response, request
+from flask import Request, Response, request
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
 from service.platform.catalogs import LANGUAGES, SOURCE_LANGUAGE
 
 __all__ = ["LANGUAGES", "LANG_PARAMETER", "request_lang", "negotiated_language", "supported_language",
-           "install_language_headers"]
+           "language_headers"]
 
 LANG_PARAMETER = {
     "in": "query",
@@ -48,7 +48,7 @@ _TEXT_WRITTEN = "wurfwerk.text_language"
 
 def request_lang() -> str:
     """The language of this request's text; the answer then varies on Accept-Language."""
-    environ = request.environ
+    environ = request._get_current_object().environ  # type: ignore[attr-defined]  # the proxy's lookup, once
     environ[_TEXT_WRITTEN] = True
     return _negotiated(environ)
 
@@ -94,18 +94,17 @@ def _best_language(accept_language: str) -> str:
     return SOURCE_LANGUAGE
 
 
-def _language_headers(response: Response) -> Response:
-    environ = request.environ
+def language_headers(current: Request, response: Response) -> Response:
+    """``Content-Language`` on every answer; ``Vary: Accept-Language`` where text was written
+    (a step of service/platform/request_steps.py). No view sets either header itself, so both are
+    added (``set`` first looks for one to replace, at twice the cost); tests/platform/test_request_ids.py
+    checks that every kind of answer carries each once."""
+    environ = current.environ
     headers = response.headers
-    headers["Content-Language"] = _negotiated(environ)
+    headers.add("Content-Language", _negotiated(environ))
     if environ.get(_TEXT_WRITTEN):
         if any(name.lower() == "vary" for name, _value in headers):
             response.vary.add("Accept-Language")  # joined to what is there (flask-cors's Origin)
         else:  # what response.vary.add writes on its own, without parsing an empty header set first
-            headers["Vary"] = "Accept-Language"
+            headers.add("Vary", "Accept-Language")
     return response
-
-
-def install_language_headers(app: Flask) -> None:
-    """``Content-Language`` on every answer; ``Vary: Accept-Language`` where text was written."""
-    app.after_request(_language_headers)

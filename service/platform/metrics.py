@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import time
 
-from flask import Flask, Response, request
+from flask import Flask, Request, Response
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
@@ -40,8 +40,7 @@ def metrics_view() -> Response:
 
 
 def install_metrics(app: Flask) -> None:
-    app.before_request(_start_timer)
-    app.after_request(_observe)
+    """``/metrics``; ``start_timer`` and ``observe`` are steps of service/platform/request_steps.py."""
     app.add_url_rule("/metrics", "metrics", metrics_view, methods=["GET"])
 
 
@@ -52,14 +51,12 @@ _REQUEST_COUNTERS: dict[tuple[str, str, int], Counter] = {}
 _LATENCIES: dict[str, Histogram] = {}
 
 
-def _start_timer() -> None:
-    request.environ[_STARTED] = time.perf_counter()
+def start_timer(current: Request) -> None:
+    current.environ[_STARTED] = time.perf_counter()
 
 
-def _observe(response: Response) -> Response:
+def observe(current: Request, response: Response) -> Response:
     # The endpoint name, not the raw path: unknown paths must not create unbounded label values.
-    # The proxy's own lookup, once rather than per attribute (flask types the proxy as the Request).
-    current = request._get_current_object()  # type: ignore[attr-defined]
     endpoint = current.endpoint or "unmatched"
     key = (current.method, endpoint, response.status_code)
     counter = _REQUEST_COUNTERS.get(key)

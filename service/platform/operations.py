@@ -276,7 +276,7 @@ class Call:
 
     @classmethod
     def of_request(cls, item: int | None = None) -> Call:
-        return cls(request.headers, item)
+        return cls(request._get_current_object().headers, item)  # type: ignore[attr-defined]  # the proxy's lookup, once
 
     def lang(self) -> str:
         """``?lang=``, else Accept-Language, else English; a wrong ``?lang=`` raises InputError."""
