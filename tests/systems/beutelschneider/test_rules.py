@@ -102,6 +102,14 @@ def test_bags_are_never_mutated():
     assert (before, after) == (Bag(red=2, black=1), Bag(black=3))
 
 
+def test_a_bag_is_read_and_written_colour_by_colour():
+    counts = {"red": 9, "green": 6, "blue": 1, "white": 5, "black": 2}
+    bag = Bag.of(counts)
+    assert [bag.count(colour) for colour in Colour] == [9, 6, 1, 5, 2]
+    assert (bag.counts(), bag.total) == (counts, 23)
+    assert Bag.of({"white": 3}) == Bag(white=3)
+
+
 def test_drawing_more_than_the_bag_holds_names_the_bag():
     with pytest.raises(InputError) as raised:
         rules.challenge(Bag(red=1), Ability.COMBAT, Difficulty.EASY, manual(R))
