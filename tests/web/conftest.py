@@ -35,7 +35,9 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"]
 
 
-@pytest.fixture(scope="session")
+# Package scope: Playwright's sync API keeps an event loop running in this thread until it stops, so
+# the browser must stop once the last page test is done, before any later test calls asyncio.run.
+@pytest.fixture(scope="package")
 def browser_context(tmp_path_factory):
     """Debian's Chromium driven by Playwright, with a fresh profile; never a downloaded browser."""
     require_tool("chromium", why="the browser tests drive Debian's Chromium")
