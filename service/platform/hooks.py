@@ -77,10 +77,10 @@ def _check_api_key(current: Request) -> None:
                          "unauthorized")
 
 
-def bearer_token_in(keys: Iterable[str], current: Request | None = None) -> bool:
+def bearer_token_in(keys: Iterable[str], current: Request) -> bool:
     """Whether the request's ``Authorization: Bearer <key>`` names one of ``keys`` (compared in
     constant time)."""
-    scheme, _, token = (current or request).headers.get("Authorization", "").partition(" ")
+    scheme, _, token = current.headers.get("Authorization", "").partition(" ")
     return scheme.lower() == "bearer" and any(hmac.compare_digest(token.encode(), key.encode()) for key in keys)
 
 

@@ -221,7 +221,7 @@ def make_platform_blueprint(catalogue: list[dict], batchable: Mapping[str, Opera
         master's): other keys get 403.
         """
         runtime = current_runtime()
-        if runtime.config.ticket_keys and not bearer_token_in(runtime.config.ticket_keys):
+        if runtime.config.ticket_keys and not bearer_token_in(runtime.config.ticket_keys, request):
             raise http_error(403, say("Only the keys in WURFWERK_TICKET_KEYS may issue tickets."), "forbidden")
         return json_response({"tickets": tickets.issue_tickets(runtime.keys, **body)})
 
