@@ -5,7 +5,8 @@ Every figure is a ratio measured in one run on this machine, against a floor mea
 run: throughput and p99 of every target against the bare Flask reference (bench/bare_app.py) served
 beside it, the service's `/livez` and `sign-only` (and, with --before, an earlier checkout), exact odds against
 icepool computing the same distribution, a 500-item batch against 500 single requests, worker RSS
-after 100,000 requests against after 1,000. Results go to stdout and bench/results.json.
+after 100,000 requests against after 1,000. Results go to stdout and bench/results.json (with
+--only, the parts of the file this run does not measure are kept).
 """
 
 from __future__ import annotations
@@ -301,6 +302,15 @@ def _drive_until(server, path: str, body: dict, count: int) -> float:
     return served
 
 
+def _kept_parts(only: list[str] | None) -> dict:
+    """With ``--only``, the parts of the last results.json this run does not measure, so a run of
+    one part does not wipe the others; a full run starts afresh."""
+    path = ROOT / "bench" / "results.json"
+    if not only or not path.is_file():
+        return {}
+    return json.loads(path.read_text())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     # Many short runs rather than a few long ones: a ratio is only as good as the closeness in time
@@ -318,7 +328,7 @@ def main() -> None:
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install wrk")
     wanted = set(args.only or ["throughput", "in_process", "derived", "odds", "encounters", "batch", "memory"])
-    results: dict = {"machine": {"cpus": os.cpu_count()}}
+    results: dict = {**_kept_parts(args.only), "machine": {"cpus": os.cpu_count()}}
     if "in_process" in wanted:
         results["in_process"] = in_process()
         print(json.dumps({"in_process": results["in_process"]}, indent=2), flush=True)
