@@ -419,8 +419,8 @@ class Client:
     """One keep-alive HTTP/1.1 connection posting JSON; ``post`` answers (status, milliseconds,
     document), timed from the request's first byte sent to the response's last byte read. The
     request is encoded before and the JSON parsed after; the response's head is read by hand:
-    http.client parses it with email.parser, 0.3-0.5 ms of the client's CPU per response (as much as a
-    refusal's own work in the service, bench/README.md)."""
+    http.client parses it with email.parser, which costs the client about as much CPU per response as
+    a refusal's own work in the service (bench/README.md, "Refusals over HTTP")."""
 
     def __init__(self, url: str):
         parts = urlsplit(url)

@@ -14,7 +14,7 @@ _MAX_CACHED = 1024
 class ServiceFlask(Flask):
     """Flask asks ``ensure_sync`` for every request hook and view on every request whether it is a
     coroutine function (``inspect.iscoroutinefunction``, five calls deep); a function's answer never
-    changes, and the service runs five hooks and a view per request, so it is asked once per function.
+    changes, and every request runs the same hooks and view, so it is asked once per function.
     Flask documents ``ensure_sync`` as the method to override."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

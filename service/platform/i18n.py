@@ -12,11 +12,12 @@ from __future__ import annotations
 from functools import lru_cache
 from urllib.parse import parse_qs
 
-from flask import Request, Response, request
+from flask import Request, Response
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
 from service.platform.catalogs import LANGUAGES, SOURCE_LANGUAGE
+from service.platform.request_steps import current_request
 
 __all__ = ["LANGUAGES", "LANG_PARAMETER", "request_lang", "negotiated_language", "supported_language",
            "language_headers"]
@@ -48,7 +49,7 @@ _TEXT_WRITTEN = "wurfwerk.text_language"
 
 def request_lang() -> str:
     """The language of this request's text; the answer then varies on Accept-Language."""
-    environ = request._get_current_object().environ  # type: ignore[attr-defined]  # the proxy's lookup, once
+    environ = current_request().environ
     environ[_TEXT_WRITTEN] = True
     return _negotiated(environ)
 
@@ -62,7 +63,7 @@ def _negotiated(environ: dict) -> str:
 
 def _from_request(environ: dict) -> str:
     if environ.get("QUERY_STRING"):  # most calls have no query string: skip parsing one
-        requested = request.args.get("lang")
+        requested = current_request().args.get("lang")
         if requested is not None:
             return supported_language(requested) or SOURCE_LANGUAGE
     return _best_language(environ.get("HTTP_ACCEPT_LANGUAGE", ""))

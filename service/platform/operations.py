@@ -33,7 +33,7 @@ from functools import cached_property
 from typing import Any, TypeVar
 
 import marshmallow as ma
-from flask import Flask, Response, request
+from flask import Flask, Response
 from marshmallow import ValidationError
 from werkzeug.datastructures import Headers
 
@@ -49,6 +49,7 @@ from service.platform.messages import say
 from service.platform.plain_data import plain
 from service.platform.problems import input_error_problem, unexpected_problem, validation_problem
 from service.platform.randomness import RandomSource, make_source
+from service.platform.request_steps import current_request
 from service.platform.runtime import current_runtime
 from service.platform.schemas import (
     envelope_schema,
@@ -276,7 +277,7 @@ class Call:
 
     @classmethod
     def of_request(cls, item: int | None = None) -> Call:
-        return cls(request._get_current_object().headers, item)  # type: ignore[attr-defined]  # the proxy's lookup, once
+        return cls(current_request().headers, item)
 
     def lang(self) -> str:
         """``?lang=``, else Accept-Language, else English; a wrong ``?lang=`` raises InputError."""

@@ -19,6 +19,13 @@ AfterStep = Callable[[Request, Response], Response]
 STEPS = "wurfwerk.request_steps"  # the app's extension holding the lists of steps (bench/profile.py counts each)
 
 
+def current_request() -> Request:
+    """The request behind ``flask.request``, looked up once: read through the proxy, every attribute
+    repeats the lookup. (Werkzeug documents ``_get_current_object`` for this; Flask types the proxy
+    as the Request itself.)"""
+    return request._get_current_object()  # type: ignore[attr-defined]
+
+
 def install_request_steps(app: Flask, before: Sequence[BeforeStep], after: Sequence[AfterStep]) -> None:
     """``before`` run in order before the view (an exception stops the request there, as in any
     before-request function); ``after`` run in order on its response, and on every problem's."""
@@ -26,12 +33,12 @@ def install_request_steps(app: Flask, before: Sequence[BeforeStep], after: Seque
     app.extensions[STEPS] = {"before": before_steps, "after": after_steps}
 
     def before_view() -> None:
-        current = request._get_current_object()  # type: ignore[attr-defined]  # once, not per attribute
+        current = current_request()
         for step in before_steps:
             step(current)
 
     def after_view(response: Response) -> Response:
-        current = request._get_current_object()  # type: ignore[attr-defined]
+        current = current_request()
         for step in after_steps:
             response = step(current, response)
         return response

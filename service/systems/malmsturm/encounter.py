@@ -431,9 +431,9 @@ class _Codes:
         table = self.tables[member]
         return code // self.places[member] % len(table) == len(table) - 1  # OUT is numbered last
 
-    def opponents_part(self, code: int, side: int) -> int:
-        """The part of ``code`` that holds the other side's members."""
-        return code // self.split if side == 0 else code % self.split
+    def part(self, code: int, side: int) -> int:
+        """The part of ``code`` that holds ``side``'s members."""
+        return code % self.split if side == 0 else code // self.split
 
 
 def _member_states(member: Member) -> tuple[MemberState, ...]:
@@ -496,7 +496,7 @@ def _explore(conflict: Conflict, order: Order) -> _Turns:
             if codes.is_out(code, attacker):
                 state_moves.append(out)
                 continue
-            opponents = codes.opponents_part(code, side)
+            opponents = codes.part(code, 1 - side)
             if opponents not in hits_of:
                 hits_of[opponents] = _turn_hits(conflict, codes, attacker, rank, codes.decode(code))
             state_moves.append(hits_of[opponents])
@@ -512,12 +512,13 @@ def _explore(conflict: Conflict, order: Order) -> _Turns:
 
 def _outcome(conflict: Conflict, codes: _Codes, code: int, lost: dict[tuple[int, int], bool]) -> str | None:
     """``Conflict.outcome`` of the state ``code``, each side's part judged once."""
-    for side, part in ((0, code % codes.split), (1, code // codes.split)):
+    parts = codes.part(code, 0), codes.part(code, 1)
+    for side, part in enumerate(parts):
         if (side, part) not in lost:
             lost[side, part] = conflict.lost(codes.decode(code), side)
-    if lost[0, code % codes.split]:
+    if lost[0, parts[0]]:
         return f"wins:{conflict.side_names[1]}"
-    if lost[1, code // codes.split]:
+    if lost[1, parts[1]]:
         return f"wins:{conflict.side_names[0]}"
     return None
 
@@ -556,7 +557,7 @@ def solve_turns(conflict: Conflict, order: Order, *, exact: bool, max_rounds: in
 
 def _numbers(per_attack: int, exact: bool) -> Ways:
     """ways -> probability, each distinct count converted once (a rational costs a gcd). Exact
-    sums are gmpy2's rationals (GMP's, in C: a third of the forward pass's time with Fractions),
+    sums are gmpy2's rationals (GMP's, in C, far cheaper than Fraction's gcd in Python: bench/README.md),
     turned into Fractions once at the end (``_fraction``)."""
     known: dict[int, Probability] = {}
 
@@ -699,7 +700,10 @@ def _vectors(turns: _Turns, number: Ways, exact: bool) -> _Vectors:
         for state in running:
             cooperate()
             miss, hits = turns.moves[state][turn]
-            for reached, ways in [(state + added, ways) for added, ways in hits] + ([(state, miss)] if miss else []):
+            moves = [(state + added, ways) for added, ways in hits]
+            if miss:
+                moves.append((state, miss))
+            for reached, ways in moves:
                 sources.append(index[state])
                 targets.append(index[reached])
                 probabilities.append(number(ways))

@@ -190,7 +190,7 @@ def test_state_codes_rise_with_every_hit_and_decode_back():
         assert codes.decode(code) == state
         for index, member_state in enumerate(state):
             assert codes.is_out(code, index) == (member_state == encounter.OUT)
-        assert codes.opponents_part(code, 0) * codes.split + codes.opponents_part(code, 1) == code
+        assert codes.part(code, 1) * codes.split + codes.part(code, 0) == code
 
 
 @pytest.mark.parametrize("rounds", [{}, {"max_rounds": 4}, {"curve_rounds": 3}])
