@@ -112,8 +112,6 @@ def test_the_catalogs_are_package_data():
     assert set(package.glob("locale/*/LC_MESSAGES/*.po")) <= shipped and shipped
 
 
-
-
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_a_catalog_compiled_anew_gives_every_translation_of_its_po(lang):
     """Read, compiled and loaded as at start, uncached; how long that takes is a case of
