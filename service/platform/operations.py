@@ -39,12 +39,18 @@ from werkzeug.datastructures import Headers
 
 from service.platform import cooperation
 from service.platform import odds as odds_json
-from service.platform.derived_randomness import IDEMPOTENCY_HEADER, request_source
+from service.platform.derived_randomness import (
+    IDEMPOTENCY_HEADER,
+    IdempotencyKeyError,
+    check_idempotency_header,
+    request_source,
+)
 from service.platform.errors import InputError, ReceiptError
 from service.platform.fastload import fast_loader
 from service.platform.hooks import request_body
 from service.platform.http_json import json_response
 from service.platform.i18n import request_lang
+from service.platform.luck import Luck
 from service.platform.messages import say
 from service.platform.plain_data import plain
 from service.platform.problems import input_error_problem, unexpected_problem, validation_problem
@@ -58,6 +64,7 @@ from service.platform.schemas import (
     renamed,
     rolling_request_schema,
 )
+from service.platform.sessions import SessionSource, session_source
 
 EXAMPLE_SEED = 20261129
 EXAMPLE_RECEIPT = {
@@ -67,13 +74,13 @@ EXAMPLE_RECEIPT = {
     "kid": "example-kid",
     "signature": "example-signature",
 }
-ODDS_IGNORE_NOTE = ("The odds do not depend on where the dice come from: `ticket` and `idempotency_key` "
-                    "in the body and the `Idempotency-Key` header are accepted and ignored.")
+ODDS_IGNORE_NOTE = ("The odds do not depend on where the dice come from: `ticket`, `session` and "
+                    "`idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.")
 
 # The members of a rolling request that choose where its random values come from
 # (schemas.RandomnessFields); they are echoed after the operation's own members.
-RANDOMNESS_MEMBERS = ("seed", "manual", "ticket", "idempotency_key")
-_DERIVING_MEMBERS = frozenset(("ticket", "idempotency_key"))
+RANDOMNESS_MEMBERS = ("seed", "manual", "ticket", "session", "idempotency_key")
+_DERIVING_MEMBERS = frozenset(("ticket", "session", "idempotency_key"))
 
 
 # -- the declaration ---------------------------------------------------------------------------
@@ -114,11 +121,12 @@ class Operation:
     encounter: bool = False  # an encounter's odds carry their solver and may be float64 (API.md §1.7)
     system: str = ""
     manual_value: Mapping[str, Any] | None = None  # the system's: the JSON Schema of one `manual` value
+    luck: Luck | None = None  # a rolling operation's: the ordered quantity the luck report measures (luck.py)
 
     @classmethod
     def rolling(cls, path: str, view: RollingView, *, operation: str, request: type[ma.Schema],
-                result: type[ma.Schema], example: Mapping[str, Any]) -> Operation:
-        return cls(Kind.ROLLING, path, view, operation, request, result, example)
+                result: type[ma.Schema], example: Mapping[str, Any], luck: Luck | None = None) -> Operation:
+        return cls(Kind.ROLLING, path, view, operation, request, result, example, luck=luck)
 
     @classmethod
     def odds(cls, path: str, view: OddsView, *, operation: str, request: type[ma.Schema],
@@ -350,6 +358,8 @@ def answer(operation: Operation, body: dict, call: Call) -> dict[str, Any]:
     document["randomness"] = {"source": source.name, "events": source.events}
     if source.idempotency_key is not None:
         document["randomness"]["idempotency_key"] = source.idempotency_key
+    if isinstance(source, SessionSource) and source.hidden:  # the table's part of a hidden roll
+        document["public"] = source.public_part(current_runtime().keys, result)
     return document
 
 
@@ -383,6 +393,12 @@ def randomness_source(operation_id: str, request_body: Mapping[str, Any], random
     header_key = call.headers.get(IDEMPOTENCY_HEADER)
     if header_key is None and _DERIVING_MEMBERS.isdisjoint(randomness):
         return make_source(randomness.get("seed"), randomness.get("manual"))
+    if randomness.get("session") is not None:  # a seat's roll: the session decides the dice
+        if header_key is not None and call.item is None:
+            check_idempotency_header(header_key)
+            raise IdempotencyKeyError(IDEMPOTENCY_HEADER, say("cannot be combined with %(source)s, which is "
+                                                              "reproducible already", source="session"))
+        return session_source(current_runtime().keys, operation_id, randomness["session"])
     return request_source(current_runtime().keys, operation_id, request_body, randomness,
                           header_key=header_key, batch_item=call.item)
 

@@ -1,4 +1,5 @@
-"""Platform endpoints: health, keys, receipt verification, the systems catalogue, batch and tickets.
+"""Platform endpoints: health, keys, receipt verification, the systems catalogue, batch, tickets and
+sessions (session_routes.py).
 
 Nothing here knows a system; the catalogue and the batch read what the systems declared.
 """
@@ -25,6 +26,7 @@ from service.platform.operations import Kind, Operation
 from service.platform.problems import DOCUMENTED_STATUSES, http_error, problem
 from service.platform.runtime import current_runtime
 from service.platform.schemas import IDEMPOTENCY_KEY_PARAMETER, TicketSchema
+from service.platform.session_routes import add_session_routes
 
 
 class StatusSchema(ma.Schema):
@@ -225,4 +227,5 @@ def make_platform_blueprint(catalogue: list[dict], batchable: Mapping[str, Opera
             raise http_error(403, say("Only the keys in WURFWERK_TICKET_KEYS may issue tickets."), "forbidden")
         return json_response({"tickets": tickets.issue_tickets(runtime.keys, **body)})
 
+    add_session_routes(blp, batchable, _problems)
     return blp

@@ -7,6 +7,7 @@ from typing import overload
 
 from service.platform.errors import ReceiptError, RuleViolation
 from service.platform.limits import encounter_precision
+from service.platform.luck import Luck
 from service.platform.messages import say
 from service.platform.odds import Odds
 from service.platform.operations import EXAMPLE_RECEIPT, Body, Operation, System, quoting, verified_response
@@ -435,12 +436,12 @@ SYSTEM = System(
                             example=VALIDATE_EXAMPLE),
         Operation.rolling("/challenge", challenge, operation="challenge",
                           request=schemas.BeutelChallengeRequest, result=schemas.BeutelChallengeResult,
-                          example=CHALLENGE_EXAMPLE),
+                          example=CHALLENGE_EXAMPLE, luck=Luck("matching")),
         Operation.odds("/challenge/odds", challenge_odds, operation="challenge",
                        request=schemas.BeutelChallengeRequest, example=CHALLENGE_EXAMPLE),
         Operation.rolling("/first-aid", first_aid, operation="first-aid",
                           request=schemas.BeutelFirstAidRequest, result=schemas.BeutelFirstAidResult,
-                          example=FIRST_AID_EXAMPLE),
+                          example=FIRST_AID_EXAMPLE, luck=Luck("matching")),
         Operation.odds("/first-aid/odds", first_aid_odds, operation="first-aid",
                        request=schemas.BeutelFirstAidRequest, example=FIRST_AID_EXAMPLE),
         Operation.rolling("/contest", contest, operation="contest", request=schemas.BeutelContestRequest,
@@ -452,7 +453,8 @@ SYSTEM = System(
         Operation.odds("/combat/odds", combat_odds, operation="combat", request=schemas.BeutelCombatRequest,
                        example=COMBAT_EXAMPLE),
         Operation.rolling("/injury", injury, operation="injury", request=schemas.BeutelInjuryRequest,
-                          result=schemas.BeutelInjuryResult, example=INJURY_EXAMPLE),
+                          result=schemas.BeutelInjuryResult, example=INJURY_EXAMPLE,
+                          luck=Luck("black_after", lambda result: result["bag_after"].get("black"), higher=False)),
         Operation.odds("/injury/odds", injury_odds, operation="injury", request=schemas.BeutelInjuryRequest,
                        example=INJURY_EXAMPLE),
         Operation.rolling("/mortal-danger", mortal_danger, operation="mortal-danger",
@@ -461,7 +463,8 @@ SYSTEM = System(
         Operation.odds("/mortal-danger/odds", mortal_danger_odds, operation="mortal-danger",
                        request=schemas.BeutelMortalDangerRequest, example=MORTAL_DANGER_EXAMPLE),
         Operation.rolling("/healing", healing, operation="healing", request=schemas.BeutelHealingRequest,
-                          result=schemas.BeutelHealingResult, example=HEALING_EXAMPLE),
+                          result=schemas.BeutelHealingResult, example=HEALING_EXAMPLE,
+                          luck=Luck("black_drawn", higher=False)),
         Operation.odds("/healing/odds", healing_odds, operation="healing",
                        request=schemas.BeutelHealingRequest, example=HEALING_EXAMPLE),
         Operation.resolving("/healing/apply", healing_apply, operation="healing-apply",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from service.platform.limits import encounter_precision
+from service.platform.luck import Luck
 from service.platform.odds import Odds
 from service.platform.operations import Body, Operation, System, quoting
 from service.platform.plain_data import plain
@@ -290,11 +291,12 @@ SYSTEM = System(
     operations=(
         Operation.lookup("/ladder", ladder, operation="ladder", result=schemas.MalmLadderResult),
         Operation.rolling("/action", action, operation="action", request=schemas.MalmActionRequest,
-                          result=schemas.MalmActionResult, example=ACTION_EXAMPLE),
+                          result=schemas.MalmActionResult, example=ACTION_EXAMPLE, luck=Luck("total")),
         Operation.odds("/action/odds", action_odds, operation="action", request=schemas.MalmActionRequest,
                        example=ACTION_EXAMPLE),
         Operation.rolling("/contest", contest, operation="contest", request=schemas.MalmContestRequest,
-                          result=schemas.MalmContestResult, example=CONTEST_EXAMPLE),
+                          result=schemas.MalmContestResult, example=CONTEST_EXAMPLE,
+                          luck=Luck("margin", lambda result: result["a"]["total"] - result["b"]["total"])),
         Operation.odds("/contest/odds", contest_odds, operation="contest",
                        request=schemas.MalmContestRequest, example=CONTEST_EXAMPLE),
         Operation.rolling("/initiative", initiative, operation="initiative",
@@ -303,7 +305,7 @@ SYSTEM = System(
         Operation.odds("/initiative/odds", initiative_odds, operation="initiative",
                        request=schemas.MalmInitiativeRequest, example=INITIATIVE_EXAMPLE),
         Operation.rolling("/attack", attack, operation="attack", request=schemas.MalmAttackRequest,
-                          result=schemas.MalmAttackResult, example=ATTACK_EXAMPLE),
+                          result=schemas.MalmAttackResult, example=ATTACK_EXAMPLE, luck=Luck("shifts")),
         Operation.odds("/attack/odds", attack_odds, operation="attack", request=schemas.MalmAttackRequest,
                        example=ATTACK_EXAMPLE),
         Operation.rolling("/encounter", encounter_roll, operation="encounter", request=schemas.MalmEncounterRequest,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from service.platform.limits import encounter_precision
+from service.platform.luck import Luck
 from service.platform.odds import Odds
 from service.platform.operations import Body, Operation, System, quoting
 from service.platform.randomness import RandomSource
@@ -229,16 +230,17 @@ SYSTEM = System(
     extra={"combat_effects": [dict(effect) for effect in rules.COMBAT_EFFECTS], "dodging": rules.DODGING},
     operations=(
         Operation.rolling("/test", test, operation="test", request=schemas.PawsTestBody,
-                          result=schemas.PawsTestResultSchema, example=POOL_EXAMPLE),
+                          result=schemas.PawsTestResultSchema, example=POOL_EXAMPLE, luck=Luck("successes")),
         Operation.odds("/test/odds", test_odds, operation="test", request=schemas.PawsTestBody,
                        example=POOL_EXAMPLE),
         Operation.rolling("/comparison", comparison, operation="comparison",
                           request=schemas.PawsComparisonBody, result=schemas.PawsComparisonResultSchema,
-                          example=COMPARISON_EXAMPLE),
+                          example=COMPARISON_EXAMPLE,
+                          luck=Luck("successes_a", lambda result: result["a"]["successes"])),
         Operation.odds("/comparison/odds", comparison_odds, operation="comparison",
                        request=schemas.PawsComparisonBody, example=COMPARISON_EXAMPLE),
         Operation.rolling("/rescue", rescue, operation="rescue", request=schemas.PawsRescueBody,
-                          result=schemas.PawsRescueResultSchema, example=RESCUE_EXAMPLE),
+                          result=schemas.PawsRescueResultSchema, example=RESCUE_EXAMPLE, luck=Luck("successes")),
         Operation.odds("/rescue/odds", rescue_odds, operation="rescue", request=schemas.PawsRescueBody,
                        example=RESCUE_EXAMPLE),
         Operation.resolving("/validate-character", validate_character, operation="validate-character",

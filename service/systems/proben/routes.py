@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from service.platform.limits import encounter_precision
+from service.platform.luck import Luck
 from service.platform.odds import Odds
 from service.platform.operations import Body, Operation, System, quoting
 from service.platform.randomness import RandomSource
@@ -186,7 +187,7 @@ SYSTEM = System(
         "interval_units": ["minute", "hour", "day", "week", "month", "round"]},
     operations=(
         Operation.rolling("/test", test, operation="test", request=schemas.ProbenTestRequest,
-                          result=schemas.ProbenTestResult, example=TEST_EXAMPLE),
+                          result=schemas.ProbenTestResult, example=TEST_EXAMPLE, luck=Luck("successes")),
         Operation.odds("/test/odds", test_odds, operation="test", request=schemas.ProbenTestRequest,
                        example=TEST_EXAMPLE),
         Operation.rolling("/opposed", opposed, operation="opposed", request=schemas.ProbenOpposedRequest,
@@ -199,7 +200,8 @@ SYSTEM = System(
         Operation.odds("/cooperation/odds", cooperation_odds, operation="cooperation",
                        request=schemas.ProbenCooperationRequest, example=COOPERATION_EXAMPLE),
         Operation.rolling("/extended", extended, operation="extended", request=schemas.ProbenExtendedRequest,
-                          result=schemas.ProbenExtendedResult, example=EXTENDED_EXAMPLE),
+                          result=schemas.ProbenExtendedResult, example=EXTENDED_EXAMPLE,
+                          luck=Luck("rolls_used", higher=False)),
         Operation.odds("/extended/odds", extended_odds, operation="extended",
                        request=schemas.ProbenExtendedRequest, example=EXTENDED_EXAMPLE),
         Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.ProbenEncounterRequest,
