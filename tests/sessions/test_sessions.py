@@ -61,7 +61,8 @@ def test_open_answers_a_signed_header_with_the_commit(client):
 
 def test_open_defaults_to_four_hours(client):
     header = client.post("/v1/sessions", json={"seats": ["GM"]}).get_json()["session"]
-    opened, expires = (datetime.fromisoformat(header[name].replace("Z", "+00:00")) for name in ("opened_at", "expires_at"))
+    opened, expires = (datetime.fromisoformat(header[name].replace("Z", "+00:00"))
+                       for name in ("opened_at", "expires_at"))
     assert expires - opened == timedelta(hours=4) and header["context"] is None
 
 

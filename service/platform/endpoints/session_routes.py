@@ -68,7 +68,7 @@ class RevealRequestSchema(StrictSchema):
     session = fields.Nested(SessionHeaderSchema, required=True, metadata={"description": "The session to reveal."})
 
 
-class RevealSchema(ma.Schema):
+class SessionRevealSchema(ma.Schema):
     session = fields.Nested(SessionHeaderSchema, required=True)
     secret = fields.String(required=True, metadata={"description": "base64url of the session's 32-byte secret: "
                                                                    "its SHA-256 is the session's `commit`."})
@@ -80,7 +80,7 @@ class RevealSchema(ma.Schema):
 
 
 class RevealResponseSchema(ma.Schema):
-    reveal = fields.Nested(RevealSchema, required=True)
+    reveal = fields.Nested(SessionRevealSchema, required=True)
 
 
 class ReportRequestSchema(StrictSchema):
@@ -91,18 +91,18 @@ class ReportRequestSchema(StrictSchema):
                                                  "`public` parts of hidden ones, in any order."})
 
 
-class SlotSchema(ma.Schema):
+class SessionSlotSchema(ma.Schema):
     seat = fields.String(required=True)
     index = fields.Integer(required=True)
 
 
-class DuplicateSchema(SlotSchema):
+class SessionDuplicateSchema(SessionSlotSchema):
     cards = fields.List(fields.Integer(), required=True, metadata={"description": "Their positions in the log."})
     repeat = fields.Boolean(required=True, metadata={"description": "true: copies of one card; false: "
                                                                     "different rolls for one slot."})
 
 
-class InvalidCardSchema(ma.Schema):
+class SessionInvalidCardSchema(ma.Schema):
     card = fields.Integer(required=True, metadata={"description": "The card's position in the log."})
     reason = fields.String(required=True, validate=validate.OneOf(
         ["malformed", "signature", "session", "time", "dice", "commitment", "link"]))
@@ -130,7 +130,7 @@ class LuckSeatSchema(ma.Schema):
     summary = fields.String(required=True, metadata={"description": "In the request's language."})
 
 
-class LuckSchema(ma.Schema):
+class SessionLuckSchema(ma.Schema):
     cards = fields.List(fields.Nested(LuckCardSchema), required=True)
     seats = fields.List(fields.Nested(LuckSeatSchema), required=True)
     unmeasured = fields.List(fields.Integer(), required=True, metadata={
@@ -140,12 +140,12 @@ class LuckSchema(ma.Schema):
 
 class ReportResponseSchema(ma.Schema):
     complete = fields.Boolean(required=True)
-    gaps = fields.List(fields.Nested(SlotSchema), required=True)
-    duplicates = fields.List(fields.Nested(DuplicateSchema), required=True)
-    invalid = fields.List(fields.Nested(InvalidCardSchema), required=True)
+    gaps = fields.List(fields.Nested(SessionSlotSchema), required=True)
+    duplicates = fields.List(fields.Nested(SessionDuplicateSchema), required=True)
+    invalid = fields.List(fields.Nested(SessionInvalidCardSchema), required=True)
     after_reveal = fields.List(fields.Integer(), required=True)
-    unshown = fields.List(fields.Nested(SlotSchema), required=True)
-    luck = fields.Nested(LuckSchema, required=True)
+    unshown = fields.List(fields.Nested(SessionSlotSchema), required=True)
+    luck = fields.Nested(SessionLuckSchema, required=True)
 
 
 def _game_master() -> bool:
