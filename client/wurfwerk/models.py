@@ -677,7 +677,7 @@ class BeutelschneiderChallengeRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
@@ -801,7 +801,7 @@ class BeutelschneiderCombatRequest(Model):
     """Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic
     ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision).
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
@@ -909,7 +909,7 @@ class BeutelschneiderContestRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     participants: list[BeutelParticipant]
     seed: int | None = None
@@ -1043,7 +1043,7 @@ class BeutelschneiderEncounterRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     max_rounds: int | None = None
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
@@ -1217,7 +1217,7 @@ class BeutelschneiderExperienceRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
@@ -1343,7 +1343,7 @@ class BeutelschneiderFirstAidRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
@@ -1516,7 +1516,7 @@ class BeutelschneiderHealingRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
@@ -1641,7 +1641,7 @@ class BeutelschneiderInjuryRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
@@ -1765,7 +1765,7 @@ class BeutelschneiderMortalDangerRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
@@ -2687,7 +2687,7 @@ class MalmsturmActionRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     modifier: int | None = None
     """Situational bonus or penalty added to the total (default 0)."""
@@ -2826,7 +2826,7 @@ class MalmsturmAttackRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
@@ -2948,7 +2948,7 @@ class MalmsturmContestRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
@@ -3090,7 +3090,7 @@ class MalmsturmEncounterRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     max_rounds: int | None = None
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
@@ -3218,7 +3218,7 @@ class MalmsturmInitiativeRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     participants: list[MalmParticipant]
     seed: int | None = None
@@ -3494,7 +3494,7 @@ class PawsComparisonRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     mode: Literal["contest", "defense"] | None = None
     """contest: both attack, more successes wins; defense: b only defends, the attack lands with net >= 1, b
@@ -3701,7 +3701,7 @@ class PawsEncounterRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     max_rounds: int | None = None
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
@@ -4018,7 +4018,7 @@ class PawsRescueRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
@@ -4223,7 +4223,7 @@ class PawsTestRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Who rolls (echoed in results)."""
@@ -4520,7 +4520,7 @@ class ProbenCooperationRequest(Model):
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
     leader: ProbenPool
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
@@ -4693,7 +4693,7 @@ class ProbenEncounterRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     max_rounds: int | None = None
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
@@ -4864,7 +4864,7 @@ class ProbenExtendedRequest(Model):
     """
     interval: ProbenInterval | None = None
     """The fixed duration of each roll."""
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Who rolls (echoed in results)."""
@@ -5067,7 +5067,7 @@ class ProbenOpposedRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
@@ -5304,7 +5304,7 @@ class ProbenTestRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Who rolls (echoed in results)."""
@@ -6237,7 +6237,7 @@ class WeltenbuchConflictRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     parties: list[WeltenParty]
     seed: int | None = None
@@ -6377,7 +6377,7 @@ class WeltenbuchEncounterRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     max_rounds: int | None = None
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
@@ -6554,7 +6554,7 @@ class WeltenbuchResurrectionRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
