@@ -55,3 +55,9 @@ def test_the_javascript_client_packs_with_its_changelog(tmp_path):
     files = {entry["path"] for entry in packed[0]["files"]}
     assert {"package.json", "CHANGELOG.md", "README.md", "src/index.js", "index.d.ts"} <= files, files
     assert not any(path.startswith(("node_modules/", "test/")) for path in files), files
+
+
+def test_the_sdk_says_its_version_in_its_user_agent():
+    from wurfwerk import __version__
+
+    assert __version__ == tomllib.loads((ROOT / "client/pyproject.toml").read_text())["project"]["version"]
