@@ -13,7 +13,7 @@ FOUNDRY := integrations/foundry-vtt
 FOUNDRY_NODE := $(FOUNDRY)/node_modules/.package-lock.json
 SPEC_LINT_NODE := tools/spec-lint/node_modules/.package-lock.json
 
-.PHONY: run test bench openapi sdk generate messages golden clean js-client foundry
+.PHONY: run test test-fast bench openapi sdk generate messages golden clean js-client foundry
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,13 @@ test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE) $(SPEC_LINT_NODE)
 	$(BIN)/ruff check .
 	$(BIN)/mypy service
 	$(BIN)/python -m pytest
+
+# The inner loop: lint, types and every test but the containers, the browsers and the slow ones
+# (replica topologies, fuzzing). `make test` runs them all, as CI does.
+test-fast: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy service
+	$(BIN)/python -m pytest -q -m "not slow" --ignore=tests/deploy --ignore=tests/web --ignore=tests/integrations
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
