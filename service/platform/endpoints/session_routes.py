@@ -282,8 +282,11 @@ def _card_luck(card: dict[str, Any], operations: Mapping[str, Operation],
             odds_cache[key] = None
     odds = odds_cache[key]
     distribution = odds.distributions.get(operation.luck.distribution) if odds is not None else None
-    value = operation.luck.rolled(card["result"])
-    point = mid_percentile(distribution, value, operation.luck.higher) if distribution else None
+    try:
+        value = operation.luck.rolled(card["result"])
+        point = mid_percentile(distribution, value, operation.luck.higher) if distribution else None
+    except (KeyError, TypeError, AttributeError):  # a result of another shape (an older release's card)
+        return None
     if point is None:
         return None
     mid, variance = point
