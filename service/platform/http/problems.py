@@ -29,7 +29,8 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "malformed-json": (400, "The body is not valid JSON (or nests deeper than the parser allows)."),
     "bad-request": (400, "The request is malformed in another way (e.g. a bad query parameter)."),
     "unauthorized": (401, "API keys are configured and the bearer key is missing or wrong."),
-    "forbidden": (403, "The bearer key is valid but may not do this (issuing tickets: WURFWERK_TICKET_KEYS)."),
+    "forbidden": (403, "The bearer key is valid but may not do this (issuing tickets, opening sessions: "
+                          "WURFWERK_TICKET_KEYS)."),
     "not-found": (404, "No such path."),
     "method-not-allowed": (405, "The path exists, the method does not; `Allow` lists the methods."),
     "payload-too-large": (413, "The body is larger than WURFWERK_MAX_BODY_BYTES."),
