@@ -30,17 +30,21 @@ $(STAMP): $(RUN_STAMP) client/pyproject.toml
 run: $(RUN_STAMP)
 	PORT=$(PORT) exec $(BIN)/gunicorn --config deploy/gunicorn.conf.py 'service:create_app()'
 
+# Two passes: the in-process tests spread over the cores (pytest-xdist), then the slow ones and those
+# that start servers, containers or browsers, one at a time (tests/conftest.py marks them `system`).
+IN_PROCESS := -n 2 -m "not slow and not system"
 test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE) $(SPEC_LINT_NODE)
 	$(BIN)/ruff check .
 	$(BIN)/mypy service
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(IN_PROCESS)
+	$(BIN)/python -m pytest -m "slow or system"
 
-# The inner loop: lint, types and every test but the containers, the browsers and the slow ones
-# (replica topologies, fuzzing). `make test` runs them all, as CI does.
+# The inner loop: lint, types and the in-process tests (no containers, browsers or slow ones).
+# `make test` runs them all, as CI does.
 test-fast: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy service
-	$(BIN)/python -m pytest -q -m "not slow" --ignore=tests/deploy --ignore=tests/web --ignore=tests/integrations
+	$(BIN)/python -m pytest -q $(IN_PROCESS)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
