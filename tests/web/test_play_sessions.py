@@ -12,8 +12,8 @@ from tests.web.conftest import API_KEY
 from tests.web.test_play import DESKTOP, PHONE, _open, _roll, _shot, _sideways
 
 WORDS = {
-    "de": {"hidden": "verdeckt", "note": "Verdeckter Wurf", "complete": "✓ Vollständig", "gap": "Es fehlt: Rynn, Wurf 1",
-           "source": "Aus der Sitzung gewürfelt", "luck": "Rynn hatte"},
+    "de": {"hidden": "verdeckt", "note": "Verdeckter Wurf", "complete": "✓ Vollständig",
+           "gap": "Es fehlt: Rynn, Wurf 1", "source": "Aus der Sitzung gewürfelt", "luck": "Rynn hatte"},
     "en": {"hidden": "hidden", "note": "Hidden roll", "complete": "✓ Complete", "gap": "Missing: Rynn, roll 1",
            "source": "Rolled in the session", "luck": "Rynn had"},
 }
