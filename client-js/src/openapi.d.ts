@@ -5186,7 +5186,7 @@ export interface components {
             header: components["schemas"]["SessionHeader"];
             /** @description true: a hidden roll; the response adds `public`, the part for the table (a commitment instead of the dice). */
             hidden?: boolean | null;
-            /** @description The seat's roll number, from 0. */
+            /** @description The seat's roll number, from 0 (a negative one is refused as `invalid-session`). */
             index: number;
             /** @description The link signature of the seat's previous card (`receipt.signature`, or `public.signature` of a hidden one); null for index 0. */
             prev: string | null;

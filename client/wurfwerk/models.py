@@ -5670,7 +5670,7 @@ class SessionUse(Model):
     dice).
     """
     index: int
-    """The seat's roll number, from 0."""
+    """The seat's roll number, from 0 (a negative one is refused as `invalid-session`)."""
     prev: str | None
     """The link signature of the seat's previous card (`receipt.signature`, or `public.signature` of a hidden
     one); null for index 0.
@@ -7004,7 +7004,7 @@ class _SessionUseParamRequired(TypedDict):
     header: SessionHeaderParam | SessionHeader
     """The session, exactly as opened."""
     index: int
-    """The seat's roll number, from 0."""
+    """The seat's roll number, from 0 (a negative one is refused as `invalid-session`)."""
     prev: str | None
     """The link signature of the seat's previous card (`receipt.signature`, or `public.signature` of a hidden
     one); null for index 0.

@@ -263,3 +263,9 @@ def test_the_report_gives_each_vector_its_verdict(vector_client, name):
     else:
         assert response.status_code == 200, body
         assert {name: value for name, value in body.items() if name != "luck"} == case["expect"]
+
+
+def test_an_index_beyond_a_million_rolls_is_a_validation_error(client, header):
+    response = client.post("/v1/proben/test", json={**TEST, "session": use(header, index=1_000_000, prev="x")})
+    assert response.status_code == 422 and "session.index" in response.get_json()["errors"]
+    assert response.get_json()["type"].endswith("/validation-error")

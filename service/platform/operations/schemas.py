@@ -70,7 +70,9 @@ class SessionUseSchema(StrictSchema):
                            metadata={"description": "The session, exactly as opened."})
     seat = fields.String(required=True, validate=validate.Length(min=1, max=64),
                          metadata={"description": "One of the session's seats."})
-    index = Int(required=True, metadata={"description": "The seat's roll number, from 0."})
+    index = Int(required=True, validate=validate.Range(max=999_999),
+                metadata={"description": "The seat's roll number, from 0 (a negative one is refused as "
+                                         "`invalid-session`)."})
     prev = fields.String(required=True, allow_none=True, validate=validate.Length(max=128),
                          metadata={"description": "The link signature of the seat's previous card "
                                                   "(`receipt.signature`, or `public.signature` of a "
