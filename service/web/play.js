@@ -953,7 +953,7 @@ async function roll() {
     return;
   }
   const client = newClient();
-  const rolls = Boolean(operation.schema && resolve(operation.schema).properties?.session);
+  const rolls = !operation.id.endsWith(".odds") && Boolean(operation.schema && resolve(operation.schema).properties?.session);
   const session = rolls && body ? state.sessions?.member() : null;
   if (session) { // a roll in the session: the seat's roll number decides the dice, nothing else may
     for (const member of ADVANCED) delete body[member];
