@@ -1,0 +1,1 @@
+"""wurfwerk for Discord (docstring below is replaced)."""
