@@ -25,12 +25,13 @@ from dataclasses import dataclass
 
 import icepool
 
+from oracles.beutelschneider import LARGEST_CONTEST_BODY, largest_contenders
 from service import create_app
-from service.platform import catalogs
-from service.platform.http_json import json_response
-from service.platform.odds import as_json
-from service.platform.operations import odds_document, operations_of
-from service.platform.receipts import generate_private_key_pem
+from service.platform.dice.receipts import generate_private_key_pem
+from service.platform.http.http_json import json_response
+from service.platform.maths.odds import as_json
+from service.platform.operations.operations import odds_document, operations_of
+from service.platform.words import catalogs
 from service.systems.beutelschneider import odds as beutelschneider_odds
 from service.systems.beutelschneider.rules import Contender
 from service.systems.malmsturm import odds as malmsturm_odds
@@ -39,7 +40,6 @@ from service.systems.paws import odds as paws_odds
 from service.systems.paws.rules import Advantage, Advantages, Mode, Pool
 from service.systems.weltenbuch import odds as weltenbuch_odds
 from service.systems.weltenbuch.rules import Member, Party, Role
-from tests.systems.beutelschneider.test_odds import LARGEST_CONTEST_BODY, largest_contenders
 
 PAWS_DIE = icepool.Die([0, 0, 0, 1, 1, 1])  # success on 4-6
 PROBEN_DIE = icepool.Die([0, 0, 0, 0, 1, 1])  # success on 5-6
@@ -178,7 +178,7 @@ def limits(runs: int = LIMIT_RUNS) -> list[dict]:
 def _clear_caches() -> None:
     import service.systems as systems
 
-    modules = [importlib.import_module("service.platform.odds")]
+    modules = [importlib.import_module("service.platform.maths.odds")]
     for module in pkgutil.iter_modules(systems.__path__):
         for part in ("odds", "rules"):
             modules.append(importlib.import_module(f"service.systems.{module.name}.{part}"))

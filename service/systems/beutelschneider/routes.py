@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import overload
 
-from service.platform.errors import ReceiptError, RuleViolation
-from service.platform.limits import encounter_precision
-from service.platform.messages import say
-from service.platform.odds import Odds
-from service.platform.operations import EXAMPLE_RECEIPT, Body, Operation, System, quoting, verified_response
-from service.platform.plain_data import plain
-from service.platform.randomness import ManualSource, RandomSource
+from service.platform.dice.randomness import ManualSource, RandomSource
+from service.platform.http.limits import encounter_precision
+from service.platform.maths.odds import Odds
+from service.platform.operations.operations import EXAMPLE_RECEIPT, Body, Operation, System, quoting, verified_response
+from service.platform.values.errors import ReceiptError, RuleViolation
+from service.platform.values.plain_data import plain
+from service.platform.words.messages import say
 from service.systems.beutelschneider import encounter, odds, rules, schemas, text
 
 MATTHAEUS = {"red": 9, "green": 6, "blue": 0, "white": 5, "black": 0}
@@ -435,49 +435,32 @@ SYSTEM = System(
                             example=VALIDATE_EXAMPLE),
         Operation.rolling("/challenge", challenge, operation="challenge",
                           request=schemas.BeutelChallengeRequest, result=schemas.BeutelChallengeResult,
-                          example=CHALLENGE_EXAMPLE),
-        Operation.odds("/challenge/odds", challenge_odds, operation="challenge",
-                       request=schemas.BeutelChallengeRequest, example=CHALLENGE_EXAMPLE),
+                          example=CHALLENGE_EXAMPLE, odds=challenge_odds),
         Operation.rolling("/first-aid", first_aid, operation="first-aid",
                           request=schemas.BeutelFirstAidRequest, result=schemas.BeutelFirstAidResult,
-                          example=FIRST_AID_EXAMPLE),
-        Operation.odds("/first-aid/odds", first_aid_odds, operation="first-aid",
-                       request=schemas.BeutelFirstAidRequest, example=FIRST_AID_EXAMPLE),
+                          example=FIRST_AID_EXAMPLE, odds=first_aid_odds),
         Operation.rolling("/contest", contest, operation="contest", request=schemas.BeutelContestRequest,
-                          result=schemas.BeutelContestResult, example=CONTEST_EXAMPLE),
-        Operation.odds("/contest/odds", contest_odds, operation="contest",
-                       request=schemas.BeutelContestRequest, example=CONTEST_EXAMPLE),
+                          result=schemas.BeutelContestResult, example=CONTEST_EXAMPLE, odds=contest_odds),
         Operation.rolling("/combat", combat, operation="combat", request=schemas.BeutelCombatRequest,
-                          result=schemas.BeutelCombatResult, example=COMBAT_EXAMPLE),
-        Operation.odds("/combat/odds", combat_odds, operation="combat", request=schemas.BeutelCombatRequest,
-                       example=COMBAT_EXAMPLE),
+                          result=schemas.BeutelCombatResult, example=COMBAT_EXAMPLE, odds=combat_odds),
         Operation.rolling("/injury", injury, operation="injury", request=schemas.BeutelInjuryRequest,
-                          result=schemas.BeutelInjuryResult, example=INJURY_EXAMPLE),
-        Operation.odds("/injury/odds", injury_odds, operation="injury", request=schemas.BeutelInjuryRequest,
-                       example=INJURY_EXAMPLE),
+                          result=schemas.BeutelInjuryResult, example=INJURY_EXAMPLE, odds=injury_odds),
         Operation.rolling("/mortal-danger", mortal_danger, operation="mortal-danger",
                           request=schemas.BeutelMortalDangerRequest, result=schemas.BeutelMortalDangerResult,
-                          example=MORTAL_DANGER_EXAMPLE),
-        Operation.odds("/mortal-danger/odds", mortal_danger_odds, operation="mortal-danger",
-                       request=schemas.BeutelMortalDangerRequest, example=MORTAL_DANGER_EXAMPLE),
+                          example=MORTAL_DANGER_EXAMPLE, odds=mortal_danger_odds),
         Operation.rolling("/healing", healing, operation="healing", request=schemas.BeutelHealingRequest,
-                          result=schemas.BeutelHealingResult, example=HEALING_EXAMPLE),
-        Operation.odds("/healing/odds", healing_odds, operation="healing",
-                       request=schemas.BeutelHealingRequest, example=HEALING_EXAMPLE),
+                          result=schemas.BeutelHealingResult, example=HEALING_EXAMPLE, odds=healing_odds),
         Operation.resolving("/healing/apply", healing_apply, operation="healing-apply",
                             request=schemas.BeutelHealingApplyRequest, result=schemas.BeutelApplyResult,
                             example=HEALING_APPLY_EXAMPLE, response_example=HEALING_APPLY_RESPONSE),
         Operation.rolling("/experience", experience, operation="experience",
                           request=schemas.BeutelExperienceRequest, result=schemas.BeutelExperienceResult,
-                          example=EXPERIENCE_EXAMPLE),
-        Operation.odds("/experience/odds", experience_odds, operation="experience",
-                       request=schemas.BeutelExperienceRequest, example=EXPERIENCE_EXAMPLE),
+                          example=EXPERIENCE_EXAMPLE, odds=experience_odds),
         Operation.resolving("/experience/apply", experience_apply, operation="experience-apply",
                             request=schemas.BeutelExperienceApplyRequest, result=schemas.BeutelApplyResult,
                             example=EXPERIENCE_APPLY_EXAMPLE, response_example=EXPERIENCE_APPLY_RESPONSE),
         Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.BeutelEncounterRequest,
-                          result=schemas.BeutelEncounterResult, example=ENCOUNTER_EXAMPLE),
-        Operation.odds("/encounter/odds", encounter_odds, operation="encounter", request=schemas.BeutelEncounterRequest,
-                       example=ENCOUNTER_EXAMPLE, encounter=True),
+                          result=schemas.BeutelEncounterResult, example=ENCOUNTER_EXAMPLE,
+                          odds=encounter_odds, encounter=True),
     ),
 )

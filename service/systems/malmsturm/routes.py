@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from service.platform.limits import encounter_precision
-from service.platform.odds import Odds
-from service.platform.operations import Body, Operation, System, quoting
-from service.platform.plain_data import plain
-from service.platform.randomness import RandomSource
+from service.platform.dice.randomness import RandomSource
+from service.platform.http.limits import encounter_precision
+from service.platform.maths.odds import Odds
+from service.platform.operations.operations import Body, Operation, System, quoting
+from service.platform.values.plain_data import plain
 from service.systems.malmsturm import encounter as encounters
 from service.systems.malmsturm import odds, rules, schemas, text
 
@@ -290,25 +290,16 @@ SYSTEM = System(
     operations=(
         Operation.lookup("/ladder", ladder, operation="ladder", result=schemas.MalmLadderResult),
         Operation.rolling("/action", action, operation="action", request=schemas.MalmActionRequest,
-                          result=schemas.MalmActionResult, example=ACTION_EXAMPLE),
-        Operation.odds("/action/odds", action_odds, operation="action", request=schemas.MalmActionRequest,
-                       example=ACTION_EXAMPLE),
+                          result=schemas.MalmActionResult, example=ACTION_EXAMPLE, odds=action_odds),
         Operation.rolling("/contest", contest, operation="contest", request=schemas.MalmContestRequest,
-                          result=schemas.MalmContestResult, example=CONTEST_EXAMPLE),
-        Operation.odds("/contest/odds", contest_odds, operation="contest",
-                       request=schemas.MalmContestRequest, example=CONTEST_EXAMPLE),
+                          result=schemas.MalmContestResult, example=CONTEST_EXAMPLE, odds=contest_odds),
         Operation.rolling("/initiative", initiative, operation="initiative",
                           request=schemas.MalmInitiativeRequest, result=schemas.MalmInitiativeResult,
-                          example=INITIATIVE_EXAMPLE),
-        Operation.odds("/initiative/odds", initiative_odds, operation="initiative",
-                       request=schemas.MalmInitiativeRequest, example=INITIATIVE_EXAMPLE),
+                          example=INITIATIVE_EXAMPLE, odds=initiative_odds),
         Operation.rolling("/attack", attack, operation="attack", request=schemas.MalmAttackRequest,
-                          result=schemas.MalmAttackResult, example=ATTACK_EXAMPLE),
-        Operation.odds("/attack/odds", attack_odds, operation="attack", request=schemas.MalmAttackRequest,
-                       example=ATTACK_EXAMPLE),
+                          result=schemas.MalmAttackResult, example=ATTACK_EXAMPLE, odds=attack_odds),
         Operation.rolling("/encounter", encounter_roll, operation="encounter", request=schemas.MalmEncounterRequest,
-                          result=schemas.MalmEncounterResult, example=ENCOUNTER_EXAMPLE),
-        Operation.odds("/encounter/odds", encounter_odds, operation="encounter", request=schemas.MalmEncounterRequest,
-                       example=ENCOUNTER_EXAMPLE, encounter=True),
+                          result=schemas.MalmEncounterResult, example=ENCOUNTER_EXAMPLE,
+                          odds=encounter_odds, encounter=True),
     ),
 )

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from service.platform.limits import encounter_precision
-from service.platform.odds import Odds
-from service.platform.operations import Body, Operation, System, quoting
-from service.platform.randomness import RandomSource
+from service.platform.dice.randomness import RandomSource
+from service.platform.http.limits import encounter_precision
+from service.platform.maths.odds import Odds
+from service.platform.operations.operations import Body, Operation, System, quoting
 from service.systems.paws import encounter as encounters
 from service.systems.paws import odds, rules, schemas, text
 
@@ -229,24 +229,17 @@ SYSTEM = System(
     extra={"combat_effects": [dict(effect) for effect in rules.COMBAT_EFFECTS], "dodging": rules.DODGING},
     operations=(
         Operation.rolling("/test", test, operation="test", request=schemas.PawsTestBody,
-                          result=schemas.PawsTestResultSchema, example=POOL_EXAMPLE),
-        Operation.odds("/test/odds", test_odds, operation="test", request=schemas.PawsTestBody,
-                       example=POOL_EXAMPLE),
+                          result=schemas.PawsTestResultSchema, example=POOL_EXAMPLE, odds=test_odds),
         Operation.rolling("/comparison", comparison, operation="comparison",
                           request=schemas.PawsComparisonBody, result=schemas.PawsComparisonResultSchema,
-                          example=COMPARISON_EXAMPLE),
-        Operation.odds("/comparison/odds", comparison_odds, operation="comparison",
-                       request=schemas.PawsComparisonBody, example=COMPARISON_EXAMPLE),
+                          example=COMPARISON_EXAMPLE, odds=comparison_odds),
         Operation.rolling("/rescue", rescue, operation="rescue", request=schemas.PawsRescueBody,
-                          result=schemas.PawsRescueResultSchema, example=RESCUE_EXAMPLE),
-        Operation.odds("/rescue/odds", rescue_odds, operation="rescue", request=schemas.PawsRescueBody,
-                       example=RESCUE_EXAMPLE),
+                          result=schemas.PawsRescueResultSchema, example=RESCUE_EXAMPLE, odds=rescue_odds),
         Operation.resolving("/validate-character", validate_character, operation="validate-character",
                             request=schemas.PawsCharacterBody, result=schemas.PawsCharacterResultSchema,
                             example=CHARACTER_EXAMPLE),
         Operation.rolling("/encounter", encounter_roll, operation="encounter", request=schemas.PawsEncounterBody,
-                          result=schemas.PawsEncounterResultSchema, example=ENCOUNTER_EXAMPLE),
-        Operation.odds("/encounter/odds", encounter_odds, operation="encounter", request=schemas.PawsEncounterBody,
-                       example=ENCOUNTER_EXAMPLE, encounter=True),
+                          result=schemas.PawsEncounterResultSchema, example=ENCOUNTER_EXAMPLE,
+                          odds=encounter_odds, encounter=True),
     ),
 )

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from service.platform.limits import encounter_precision
-from service.platform.odds import Odds
-from service.platform.operations import Body, Operation, System, quoting
-from service.platform.randomness import RandomSource
+from service.platform.dice.randomness import RandomSource
+from service.platform.http.limits import encounter_precision
+from service.platform.maths.odds import Odds
+from service.platform.operations.operations import Body, Operation, System, quoting
 from service.systems.proben import encounter, odds, rules, schemas, text
 
 POOL_EXAMPLE = {"name": "Alrik", "attribute": 3, "skill": 1, "advantages": 0, "disadvantages": 0}
@@ -186,25 +186,16 @@ SYSTEM = System(
         "interval_units": ["minute", "hour", "day", "week", "month", "round"]},
     operations=(
         Operation.rolling("/test", test, operation="test", request=schemas.ProbenTestRequest,
-                          result=schemas.ProbenTestResult, example=TEST_EXAMPLE),
-        Operation.odds("/test/odds", test_odds, operation="test", request=schemas.ProbenTestRequest,
-                       example=TEST_EXAMPLE),
+                          result=schemas.ProbenTestResult, example=TEST_EXAMPLE, odds=test_odds),
         Operation.rolling("/opposed", opposed, operation="opposed", request=schemas.ProbenOpposedRequest,
-                          result=schemas.ProbenOpposedResult, example=OPPOSED_EXAMPLE),
-        Operation.odds("/opposed/odds", opposed_odds, operation="opposed",
-                       request=schemas.ProbenOpposedRequest, example=OPPOSED_EXAMPLE),
+                          result=schemas.ProbenOpposedResult, example=OPPOSED_EXAMPLE, odds=opposed_odds),
         Operation.rolling("/cooperation", cooperation, operation="cooperation",
                           request=schemas.ProbenCooperationRequest, result=schemas.ProbenCooperationResult,
-                          example=COOPERATION_EXAMPLE),
-        Operation.odds("/cooperation/odds", cooperation_odds, operation="cooperation",
-                       request=schemas.ProbenCooperationRequest, example=COOPERATION_EXAMPLE),
+                          example=COOPERATION_EXAMPLE, odds=cooperation_odds),
         Operation.rolling("/extended", extended, operation="extended", request=schemas.ProbenExtendedRequest,
-                          result=schemas.ProbenExtendedResult, example=EXTENDED_EXAMPLE),
-        Operation.odds("/extended/odds", extended_odds, operation="extended",
-                       request=schemas.ProbenExtendedRequest, example=EXTENDED_EXAMPLE),
+                          result=schemas.ProbenExtendedResult, example=EXTENDED_EXAMPLE, odds=extended_odds),
         Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.ProbenEncounterRequest,
-                          result=schemas.ProbenEncounterResult, example=ENCOUNTER_EXAMPLE),
-        Operation.odds("/encounter/odds", encounter_odds, operation="encounter", request=schemas.ProbenEncounterRequest,
-                       example=ENCOUNTER_EXAMPLE, encounter=True),
+                          result=schemas.ProbenEncounterResult, example=ENCOUNTER_EXAMPLE,
+                          odds=encounter_odds, encounter=True),
     ),
 )

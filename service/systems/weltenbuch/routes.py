@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from service.platform.errors import ReceiptError
-from service.platform.limits import encounter_precision
-from service.platform.messages import say
-from service.platform.odds import Odds
-from service.platform.operations import EXAMPLE_RECEIPT, Body, Operation, System, quoting, verified_response
-from service.platform.plain_data import plain
-from service.platform.randomness import ManualSource, RandomSource
+from service.platform.dice.randomness import ManualSource, RandomSource
+from service.platform.http.limits import encounter_precision
+from service.platform.maths.odds import Odds
+from service.platform.operations.operations import EXAMPLE_RECEIPT, Body, Operation, System, quoting, verified_response
+from service.platform.values.errors import ReceiptError
+from service.platform.values.plain_data import plain
+from service.platform.words.messages import say
 from service.systems.weltenbuch import encounter, odds, rules, schemas, text
 
 CONFLICT_EXAMPLE = {
@@ -264,20 +264,15 @@ SYSTEM = System(
               "Gott": "god"},
     operations=(
         Operation.rolling("/conflict", conflict, operation="conflict", request=schemas.WeltenConflictRequest,
-                          result=schemas.WeltenConflictResult, example=CONFLICT_EXAMPLE),
-        Operation.odds("/conflict/odds", conflict_odds, operation="conflict",
-                       request=schemas.WeltenConflictRequest, example=CONFLICT_EXAMPLE),
+                          result=schemas.WeltenConflictResult, example=CONFLICT_EXAMPLE, odds=conflict_odds),
         Operation.resolving("/narration", narration, operation="narration",
                             request=schemas.WeltenNarrationRequest, result=schemas.WeltenNarrationResult,
                             example=NARRATION_EXAMPLE, response_example=NARRATION_RESPONSE_EXAMPLE),
         Operation.rolling("/resurrection", resurrection, operation="resurrection",
                           request=schemas.WeltenResurrectionRequest, result=schemas.WeltenResurrectionResult,
-                          example=RESURRECTION_EXAMPLE),
-        Operation.odds("/resurrection/odds", resurrection_odds, operation="resurrection",
-                       request=schemas.WeltenResurrectionRequest, example=RESURRECTION_EXAMPLE),
+                          example=RESURRECTION_EXAMPLE, odds=resurrection_odds),
         Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.WeltenEncounterRequest,
-                          result=schemas.WeltenEncounterResult, example=ENCOUNTER_EXAMPLE),
-        Operation.odds("/encounter/odds", encounter_odds, operation="encounter", request=schemas.WeltenEncounterRequest,
-                       example=ENCOUNTER_EXAMPLE, encounter=True),
+                          result=schemas.WeltenEncounterResult, example=ENCOUNTER_EXAMPLE,
+                          odds=encounter_odds, encounter=True),
     ),
 )
