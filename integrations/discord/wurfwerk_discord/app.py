@@ -106,10 +106,11 @@ def create_app(settings: Settings | None = None) -> Flask:
             else:
                 response = call(service, operation_id, body)
                 twin = None
-                try:
-                    twin = call(service, f"{operation_id}.odds", _odds_body(response))
-                except WurfwerkError as error:  # the card goes out without its chance, never without its roll
-                    log.info("odds for %s unavailable: %s", operation_id, error)
+                if f"{operation_id}.odds" in catalog.operations():
+                    try:
+                        twin = call(service, f"{operation_id}.odds", _odds_body(response))
+                    except WurfwerkError as error:  # the card goes out without its chance, never without its roll
+                        log.info("odds for %s unavailable: %s", operation_id, error)
                 message = roll_message(response, twin, catalog, lang, public_url=public_url, user=user,
                                        components=buttons.follow_ups(response, catalog, lang))
         if flags:
@@ -167,7 +168,7 @@ def create_app(settings: Settings | None = None) -> Flask:
             return failure(say("unknown_command", lang, name=f"{system} {sub_name}"))
         except CompactError as error:
             option = _failing_option(table, system, sub_name, subcommands[0].get("options") or [])
-            return failure(say("bad_input", lang, option=option, detail=str(error)))
+            return failure(say("bad_input", lang, option=option, detail=say(error.key, lang, **error.params)))
         user = _user_name(interaction)
         if "name" in (sub.schema.get("properties") or {}) and "name" not in body and user:
             body["name"] = user[:64]

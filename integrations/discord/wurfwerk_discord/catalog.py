@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import requests
@@ -56,7 +57,8 @@ class Catalog:
                 continue
             return current
 
-    def operations(self) -> dict[str, tuple[str, Mapping[str, Any]]]:
+    @cached_property
+    def _operations(self) -> dict[str, tuple[str, Mapping[str, Any]]]:
         """operation id -> (path, the POST operation object)."""
         found: dict[str, tuple[str, Mapping[str, Any]]] = {}
         for path, item in self.spec.get("paths", {}).items():
@@ -64,6 +66,9 @@ class Catalog:
             if operation and operation.get("operationId"):
                 found[operation["operationId"]] = (path, operation)
         return found
+
+    def operations(self) -> dict[str, tuple[str, Mapping[str, Any]]]:
+        return self._operations
 
     def request_schema(self, operation: Mapping[str, Any]) -> Mapping[str, Any]:
         content = operation.get("requestBody", {}).get("content", {}).get("application/json", {})

@@ -29,11 +29,13 @@ FALSE = {"false", "no", "nein", "n", "0", "falsch"}
 
 
 class CompactError(ValueError):
-    """A compact text the schema does not explain; ``args[0]`` names the word."""
+    """A compact text the schema does not explain: ``key`` names the problem (a message of ``words``),
+    ``params`` the word and field it is about."""
 
-    def __init__(self, message: str, *, word: str = "") -> None:
-        super().__init__(message)
-        self.word = word
+    def __init__(self, key: str, **params: str) -> None:
+        super().__init__(f"{key}: {params}")
+        self.key = key
+        self.params = params
 
 
 def kind(schema: Schema) -> str:
@@ -62,13 +64,15 @@ class Words:
 
     def key_of(self, word: str, names: list[str]) -> str | None:
         word = word.casefold()
-        hits = [name for name in names if word == name.casefold() or word in self.field_words(name)]
+        hits = [name for name in names
+                if word == name.casefold() or word in (alias.casefold() for alias in self.field_words(name))]
         return hits[0] if len(hits) == 1 else None
 
     def value_of(self, word: str, field: str, values: list[Any]) -> Any:
         folded = word.casefold()
         for value in values:
-            if value is not None and (folded == str(value).casefold() or folded in self.value_words(field, str(value))):
+            aliases = (alias.casefold() for alias in self.value_words(field, str(value)))
+            if value is not None and (folded == str(value).casefold() or folded in aliases):
                 return value
         return _NO
 
@@ -139,7 +143,7 @@ class Compact:
                 return {"current": int(current), "max": int(maximum)}
         result, index = self._members(properties, words, 0, top=True)
         if index < len(words):
-            raise CompactError(f"unknown word {words[index]!r}", word=words[index])
+            raise CompactError("unknown_word", word=words[index])
         return result
 
     def _members(self, properties: Mapping[str, Schema], words: list[str], index: int, *,
@@ -208,7 +212,7 @@ class Compact:
                 value[member] = int(words[index + 1])
                 index += 2
             if not value:
-                raise CompactError(f"{field}: expected counts such as 'red 3'", word=field)
+                raise CompactError("want_counts", field=field)
             return value, index
         if what == "array":
             items = self.resolve(schema.get("items") or {})
@@ -226,12 +230,12 @@ class Compact:
             inner = {name: self.resolve(member) for name, member in (schema.get("properties") or {}).items()}
             value, after = self._members(inner, words, index, top=False)
             if after == index:
-                raise CompactError(f"{field}: give its parts by name", word=field)
+                raise CompactError("want_parts", field=field)
             return value, after
         if inline:
             return self.scalar(schema, inline, field), index
         if index >= len(words):
-            raise CompactError(f"{field}: a value is missing", word=field)
+            raise CompactError("want_value", field=field)
         return self.scalar(schema, words[index], field), index + 1
 
     def scalar(self, schema: Schema, word: str, field: str) -> Any:
@@ -239,23 +243,24 @@ class Compact:
         if "enum" in schema:
             value = self.words.value_of(word, field, schema["enum"])
             if value is _NO:
-                raise CompactError(f"{field}: {word!r} is none of {', '.join(map(str, schema['enum']))}", word=word)
+                raise CompactError("want_choice", field=field, word=word,
+                                   choices=", ".join(str(value) for value in schema["enum"] if value is not None))
             return value
         if what == "integer":
             if not re.fullmatch(r"[-+]?\d+", word):
-                raise CompactError(f"{field}: {word!r} is not a whole number", word=word)
+                raise CompactError("want_integer", field=field, word=word)
             return int(word)
         if what == "number":
             try:
                 return float(word.replace(",", "."))
             except ValueError as error:
-                raise CompactError(f"{field}: {word!r} is not a number", word=word) from error
+                raise CompactError("want_number", field=field, word=word) from error
         if what == "boolean":
             if word.casefold() in TRUE:
                 return True
             if word.casefold() in FALSE:
                 return False
-            raise CompactError(f"{field}: {word!r} is neither yes nor no", word=word)
+            raise CompactError("want_boolean", field=field, word=word)
         return word
 
     # -- render (the inverse, for examples in descriptions and for the tests) --------------------------

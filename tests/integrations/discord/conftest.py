@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from flask import Flask, request
 from werkzeug.serving import make_server
 
-from service.platform.receipts import generate_private_key_pem
+from service.platform.dice.receipts import generate_private_key_pem
 from tests.deploy.processes import Gunicorn, free_port
 from wurfwerk_discord import Settings, create_app
 from wurfwerk_discord.catalog import Catalog, fetch_catalog
