@@ -15,10 +15,10 @@ from typing import Any
 
 import requests
 from flask import Flask, Response, jsonify, request
-from wurfwerk import Client, InvalidRequest, TransportError, WurfwerkError
 
+from wurfwerk import Client, InvalidRequest, TransportError, WurfwerkError
 from wurfwerk_discord import buttons, discord
-from wurfwerk_discord.card import odds_message, roll_from_link, roll_message, text_message
+from wurfwerk_discord.card import card_link, odds_message, roll_from_link, roll_message, text_message
 from wurfwerk_discord.catalog import Catalog, CatalogSource
 from wurfwerk_discord.commands import Registry
 from wurfwerk_discord.compact import CompactError
@@ -188,7 +188,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         message = interaction.get("message") or {}
         if body is None:  # the follow-up needs the signed roll on the card
             embeds = message.get("embeds") or [{}]
-            conflict = roll_from_link(embeds[0].get("url"))
+            conflict = roll_from_link(card_link(embeds[0]))
             if not isinstance(conflict, dict) or "receipt" not in conflict:
                 return failure(say("card_unreadable", lang))
             body = {"conflict": conflict}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import zlib
 from collections.abc import Mapping
 from fractions import Fraction
@@ -44,6 +45,14 @@ def unpack(packed: str) -> Any:
 
 def share_link(public_url: str, response: Mapping[str, Any], lang: str) -> str:
     return f"{public_url.rstrip('/')}/play?lang={lang}#roll={pack(response)}"
+
+
+def card_link(embed: Mapping[str, Any]) -> str | None:
+    """The share link on a card: the title's link, or the masked link in the description."""
+    if embed.get("url"):
+        return str(embed["url"])
+    found = re.search(r"\]\((https?://[^)\s]+#roll=[A-Za-z0-9_-]+)\)", str(embed.get("description") or ""))
+    return found.group(1) if found else None
 
 
 def roll_from_link(url: str | None) -> Any:
@@ -200,6 +209,9 @@ def roll_message(response: Mapping[str, Any], odds: Mapping[str, Any] | None, ca
     link = share_link(public_url, response, lang)
     if len(link) <= discord.EMBED_URL_MAX:
         embed["url"] = link
+    elif len(embed["description"]) + len(link) + 60 <= discord.EMBED_DESCRIPTION_MAX:
+        # too long for the title's link: a masked link in the description carries it
+        embed["description"] += f"\n\n[{say('verify', lang)}]({link})"
     if user:
         embed["author"] = {"name": discord.clip(user, discord.AUTHOR_MAX)}
     fields = []
@@ -213,7 +225,7 @@ def roll_message(response: Mapping[str, Any], odds: Mapping[str, Any] | None, ca
     embed["fields"] = fields
     receipt = response.get("receipt") or {}
     footer = say("receipt", lang, id=str(receipt.get("id", "?"))[:8])
-    if "url" in embed:
+    if "url" in embed or "#roll=" in embed["description"]:
         footer += f" · {say('verify', lang)}: ↑"
     else:
         footer += f" · {say('no_card_link', lang)}"

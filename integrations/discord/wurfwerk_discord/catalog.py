@@ -186,8 +186,13 @@ def catalog_from_files(spec_path: str, labels_path: str | None) -> Catalog:
     return Catalog(spec=spec, labels=labels)
 
 
-_TOKEN = re.compile(r'''\s+|//[^\n]*|/\*.*?\*/|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[{}\[\]:,]|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*|-?\d+(?:\.\d+)?''',
-                    re.S)
+_TOKEN = re.compile("|".join((
+    r"\s+", r"//[^\n]*", r"/\*.*?\*/",                      # space and comments
+    r'"(?:[^"\\]|\\.)*"', r"'(?:[^'\\]|\\.)*'",            # strings
+    r"[{}\[\]:,]",                                          # punctuation
+    r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*",               # names, and references such as de.systems
+    r"-?\d+(?:\.\d+)?",                                      # numbers
+)), re.S)
 
 
 def parse_labels(source: str) -> dict[str, Any]:

@@ -179,7 +179,7 @@ class Registry:
                                   "required": required}
         de_description = help_de or label_de
         if compact:
-            shown = self.compact.render(schema, example) if example not in (None, [], {}) else ""
+            shown = self.compact.render(schema, example, terse=True) if example not in (None, [], {}) else ""
             if shown:
                 description = say("compact_hint", "en", example=shown)
                 de_description = say("compact_hint", "de", example=self._german(shown))
@@ -218,7 +218,7 @@ class Registry:
             tail = word[len(core):]
             aliases = self._value_aliases("", core) or self._field_aliases(core)
             single = [alias for alias in aliases if "_" not in alias]
-            out.append((single[0] if single else core) + tail)
+            out.append((min(single, key=len) if single else core) + tail)
         return " ".join(out)
 
     # -- an interaction's options -> a request -----------------------------------------------------------
@@ -301,7 +301,7 @@ def _alias_words(labels: list[str]) -> list[str]:
         if not core or core.startswith("—"):
             continue
         first = re.split(r"[\s,]+", core)[0]
-        for word in {first, *first.split("/"), _slug(label) or first}:
+        for word in (first, *first.split("/"), _slug(label) or first):
             if word and word not in words:
                 words.append(word)
         if first.endswith("er") and len(first) > 5:

@@ -265,7 +265,9 @@ class Compact:
 
     # -- render (the inverse, for examples in descriptions and for the tests) --------------------------
 
-    def render(self, schema: Schema, value: Any, depth: int = 0) -> str:
+    def render(self, schema: Schema, value: Any, depth: int = 0, *, terse: bool = False) -> str:
+        """``value`` as compact text; ``terse`` leaves out counts of 0 (for an example to read)."""
+        self._terse = terse
         schema = self.resolve(schema)
         what = kind(schema)
         if what == "any" or (what == "object" and not isinstance(value, dict)):
@@ -285,8 +287,9 @@ class Compact:
 
     def _pairs(self, properties: Mapping[str, Schema], value: Mapping[str, Any]) -> str:
         parts: list[str] = []
+        counts = all(kind(self.resolve(member)) == "integer" for member in properties.values())
         for key, item in value.items():
-            if item is None:
+            if item is None or (counts and item == 0 and getattr(self, "_terse", False)):
                 continue
             member = self.resolve(properties.get(key, {}))
             what = kind(member)
@@ -294,7 +297,9 @@ class Compact:
                 if set(item) == {"current", "max"}:
                     parts.append(f"{key} {item['current']}/{item['max']}")
                 else:
-                    parts.append(f"{key} " + " ".join(f"{name} {count}" for name, count in item.items()))
+                    shown = {name: count for name, count in item.items()
+                             if count or not getattr(self, "_terse", False)}
+                    parts.append(f"{key} " + " ".join(f"{name} {count}" for name, count in shown.items()))
             elif what == "object" and isinstance(item, dict):
                 inner = member.get("properties") or {}
                 if not inner:

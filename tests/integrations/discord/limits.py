@@ -37,10 +37,9 @@ def message_errors(data: dict[str, Any]) -> list[str]:
         title, description = embed.get("title") or "", embed.get("description") or ""
         footer, author = (embed.get("footer") or {}).get("text") or "", (embed.get("author") or {}).get("name") or ""
         fields = embed.get("fields") or []
-        errors += [f"{what} too long" for what, text, limit in (("title", title, 256), ("description", description, 4096),
-                                                                ("footer", footer, 2048), ("author", author, 256),
-                                                                ("url", embed.get("url") or "", 2048))
-                   if len(text) > limit]
+        bounded = (("title", title, 256), ("description", description, 4096), ("footer", footer, 2048),
+                   ("author", author, 256), ("url", embed.get("url") or "", 2048))
+        errors += [f"{what} too long" for what, text, limit in bounded if len(text) > limit]
         if len(fields) > 25:
             errors.append("more than 25 fields")
         for item in fields:

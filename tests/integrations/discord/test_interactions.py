@@ -16,7 +16,7 @@ import requests
 
 from tests.integrations.discord.limits import response_errors
 from tests.integrations.discord.support import example_options
-from wurfwerk_discord.card import roll_from_link
+from wurfwerk_discord.card import card_link, roll_from_link
 
 PING, COMMAND, COMPONENT = 1, 2, 3
 
@@ -88,6 +88,7 @@ def test_every_subcommand_of_every_system_answers_a_signed_card(replicas, discor
         started = time.monotonic()
         body = answered(discord_client.post(replicas[index % 2].url, interaction))
         slowest = max(slowest, time.monotonic() - started)
+        assert slowest < 3.0, (system, name, slowest)  # Discord's deadline for the first answer
         if sub.slow:
             assert body["type"] == 5, (system, name)
             message = webhooks.wait_for(interaction["token"], "PATCH")["json"]
@@ -96,10 +97,13 @@ def test_every_subcommand_of_every_system_answers_a_signed_card(replicas, discor
             assert body["type"] == 4, (system, name, body)
             message = body["data"]
         assert "flags" not in message, (system, name, message)  # an answer for everyone
-        roll = roll_from_link(message["embeds"][0]["url"])
+        link = card_link(message["embeds"][0])
+        if link is None:  # a whole encounter may be too large for a link: the card says so
+            assert sub.slow and "/play" not in json.dumps(message), (system, name)
+            continue
+        roll = roll_from_link(link)
         assert roll["operation"] == sub.operation_id and roll["lang"] == lang
-        assert message["embeds"][0]["description"] == roll["summary"]
-    assert slowest < 3.0  # Discord's deadline for the first answer
+        assert message["embeds"][0]["description"].startswith(roll["summary"])
 
 
 def test_the_card_shows_the_roll_its_exact_chance_and_a_play_link_the_service_verifies(replicas, discord_client,
@@ -241,7 +245,8 @@ def test_a_refused_request_answers_the_services_problem_in_the_users_language(re
                                                                                     locale="de")))
     english = answered(discord_client.post(replicas[0].url, discord_client.command("paws", "test", options)))
     assert german["data"]["flags"] == english["data"]["flags"] == 64
-    assert german["data"]["content"].startswith("Der Würfeldienst hat abgelehnt:") and "rank" in german["data"]["content"]
+    assert german["data"]["content"].startswith("Der Würfeldienst hat abgelehnt:")
+    assert "rank" in german["data"]["content"]
     assert english["data"]["content"].startswith("The dice service refused:")
 
 
