@@ -174,7 +174,7 @@ def catalog_from_files(spec_path: str, labels_path: str | None) -> Catalog:
     with open(spec_path, encoding="utf-8") as handle:
         text = handle.read()
     if spec_path.endswith((".yaml", ".yml")):
-        import yaml  # only for a local spec file; the app itself reads /openapi.json
+        import yaml  # type: ignore[import-untyped]  # only for a local spec file; the app reads /openapi.json
 
         spec = yaml.safe_load(text)
     else:

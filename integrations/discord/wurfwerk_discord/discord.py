@@ -5,7 +5,7 @@ against them). Sources in the package docstring (``wurfwerk_discord/__init__.py`
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
@@ -163,7 +163,7 @@ def command_size(command: Mapping[str, Any], locale: str | None) -> int:
     return size(command)
 
 
-def command_problems(commands: list[Mapping[str, Any]]) -> list[str]:
+def command_problems(commands: Sequence[Mapping[str, Any]]) -> list[str]:
     """Every way a command list breaks Discord's documented constraints (empty when it is valid)."""
     problems: list[str] = []
     names = [command["name"] for command in commands]
@@ -192,7 +192,7 @@ def command_problems(commands: list[Mapping[str, Any]]) -> list[str]:
             here = f"{where} {option.get('name')}"
             check_named(option, here)
             for locale in (None, *(option.get("name_localizations") or {})):
-                shown = (option.get("name_localizations") or {}).get(locale) if locale else option["name"]
+                shown = str((option.get("name_localizations") or {}).get(locale) if locale else option["name"])
                 if shown in seen.setdefault(locale, set()):
                     problems.append(f"{here}: name repeats in locale {locale}")
                 seen[locale].add(shown)
