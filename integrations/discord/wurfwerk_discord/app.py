@@ -150,7 +150,7 @@ def create_app(settings: Settings | None = None) -> Flask:
             return failure(say("service_down", lang))
         except Exception:  # never a stack trace to the chat; the log has it
             log.exception("interaction failed")
-            return failure(say("service_down", lang))
+            return failure(say("app_error", lang))
         return failure(say("unknown_command", lang, name=str(kind)))
 
     def command(interaction: Mapping[str, Any], lang: str) -> Response:
@@ -204,9 +204,11 @@ def create_app(settings: Settings | None = None) -> Flask:
                 message = work()
             except WurfwerkError as error:
                 message = text_message(problem_text(error, lang))
+            except requests.RequestException:
+                message = text_message(say("service_down", lang))
             except Exception:
                 log.exception("deferred interaction failed")
-                message = text_message(say("service_down", lang))
+                message = text_message(say("app_error", lang))
             try:
                 if message.get("flags", 0) & discord.EPHEMERAL and "embeds" not in message:
                     # an error: the loading message goes, the user alone reads what went wrong

@@ -101,7 +101,16 @@ def observed_outcome(operation: str, result: Mapping[str, Any]) -> str | None:
 
 
 def chance(response: Mapping[str, Any], odds: Mapping[str, Any] | None) -> tuple[str, Fraction] | None:
-    """("better", P) for P(luck >= observed), or ("this_outcome"/"better", P) of the observed outcome."""
+    """How lucky the roll was, exactly: the smaller tail, ("better", P(as good or better)) or ("worse",
+    P(as bad or worse)); for outcomes without an order ("this_outcome", P(this outcome))."""
+    found = _chance(response, odds)
+    if found is None:
+        return None
+    kind, better, worse = found
+    return (kind, better) if kind != "better" or better <= worse else ("worse", worse)
+
+
+def _chance(response: Mapping[str, Any], odds: Mapping[str, Any] | None) -> tuple[str, Fraction, Fraction] | None:
     if not odds:
         return None
     table = odds.get("odds") or {}
@@ -110,8 +119,9 @@ def chance(response: Mapping[str, Any], odds: Mapping[str, Any] | None) -> tuple
     for key in LUCK:
         if key in distributions and isinstance(result.get(key), int | float) and not isinstance(result[key], bool):
             value = result[key]
-            total = sum((_fraction(entry) for entry in distributions[key] if entry["value"] >= value), Fraction(0))
-            return "better", total
+            better = sum((_fraction(entry) for entry in distributions[key] if entry["value"] >= value), Fraction(0))
+            worse = sum((_fraction(entry) for entry in distributions[key] if entry["value"] <= value), Fraction(0))
+            return "better", better, worse
     outcome = observed_outcome(str(response.get("operation")), result)
     outcomes = {entry["outcome"]: _fraction(entry) for entry in table.get("outcomes") or []}
     if outcome is None or outcome not in outcomes:
@@ -119,8 +129,10 @@ def chance(response: Mapping[str, Any], odds: Mapping[str, Any] | None) -> tuple
     if outcome in LADDER:
         rank = LADDER.index(outcome)
         better = [name for name in outcomes if name in LADDER and LADDER.index(name) <= rank]
-        return "better", sum((outcomes[name] for name in better), Fraction(0))
-    return "this_outcome", outcomes[outcome]
+        worse = [name for name in outcomes if name in LADDER and LADDER.index(name) >= rank]
+        return ("better", sum((outcomes[name] for name in better), Fraction(0)),
+                sum((outcomes[name] for name in worse), Fraction(0)))
+    return "this_outcome", outcomes[outcome], outcomes[outcome]
 
 
 def percent(value: Fraction | float) -> str:
