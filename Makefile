@@ -16,7 +16,7 @@ SPEC_LINT_NODE := tools/spec-lint/node_modules/.package-lock.json
 DISCORD := integrations/discord
 DISCORD_STAMP := $(VENV)/.installed-discord
 
-.PHONY: run test bench openapi sdk generate messages golden clean js-client foundry discord
+.PHONY: run test test-fast bench openapi sdk generate messages golden clean js-client foundry discord
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,14 @@ test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE) $(SPEC_LINT_NODE)
 discord: $(DISCORD_STAMP)
 	exec $(BIN)/gunicorn --bind 0.0.0.0:$(DISCORD_PORT) --workers 2 --threads 4 --access-logfile - \
 	    --graceful-timeout 20 'wurfwerk_discord:create_app()'
+
+# The inner loop: lint, types and every test but the containers, the browsers and the slow ones
+# (replica topologies, fuzzing). `make test` runs them all, as CI does.
+test-fast: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy service
+	$(BIN)/mypy --strict $(DISCORD)/wurfwerk_discord
+	$(BIN)/python -m pytest -q -m "not slow" --ignore=tests/deploy --ignore=tests/web --ignore=tests/integrations
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run

@@ -2340,16 +2340,14 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         BeutelschneiderChallengeResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2389,14 +2387,12 @@ export interface components {
             /** @description Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision). */
             injuring_abilities?: ("combat" | "skill" | "magic")[] | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         BeutelschneiderCombatResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2429,15 +2425,13 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             participants: components["schemas"]["BeutelParticipant"][];
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         BeutelschneiderContestResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2503,7 +2497,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /**
              * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
              * @default null
@@ -2515,9 +2509,7 @@ export interface components {
             sides: components["schemas"]["BeutelEncounterSide"][];
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         BeutelschneiderEncounterResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2605,7 +2597,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
             /** @description Optional, to learn in one step: per marble drawn a different colour (red, green, blue, white) or null to keep it. */
@@ -2614,9 +2606,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         BeutelschneiderExperienceResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2684,16 +2674,14 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         BeutelschneiderFirstAidResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2789,7 +2777,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
             /** @description Optional, to heal in one step: one colour (red, green, blue) per marble drawn; the k-th black marble drawn takes the k-th colour. */
@@ -2802,9 +2790,7 @@ export interface components {
             chances: unknown;
         } | {
             draws: unknown;
-        }) & {
-            manual?: unknown;
-        });
+        }));
         BeutelschneiderHealingResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2865,7 +2851,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
@@ -2877,9 +2863,7 @@ export interface components {
             severity: "light" | "serious" | "grave";
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         BeutelschneiderInjuryResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2945,16 +2929,14 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         BeutelschneiderMortalDangerResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3339,7 +3321,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /**
              * @description Situational bonus or penalty added to the total (default 0).
              * @default 0
@@ -3351,9 +3333,7 @@ export interface components {
             skill: number;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         MalmsturmActionResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3424,7 +3404,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /**
@@ -3434,9 +3414,7 @@ export interface components {
             take_consequence_early?: boolean | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown & unknown);
         MalmsturmAttackResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3482,14 +3460,12 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         MalmsturmContestResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3567,7 +3543,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /**
              * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
              * @default null
@@ -3585,9 +3561,7 @@ export interface components {
             sides: components["schemas"]["MalmEncounterSide"][];
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         MalmsturmEncounterResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3630,15 +3604,13 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             participants: components["schemas"]["MalmParticipant"][];
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         MalmsturmInitiativeResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3766,7 +3738,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /**
              * @description contest: both attack, more successes wins; defense: b only defends, the attack lands with net >= 1, b cannot win.
              * @default contest
@@ -3777,9 +3749,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         PawsComparisonRescue: {
             /** @description Net successes of the winner cancelled. */
             cancelled: number;
@@ -3875,7 +3845,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /**
              * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
              * @default null
@@ -3887,9 +3857,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         PawsEncounterResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -4060,14 +4028,12 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         PawsRescueResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -4173,7 +4139,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /** @description Who rolls (echoed in results). */
             name?: string | null;
             /**
@@ -4192,9 +4158,7 @@ export interface components {
              * @default 0
              */
             wounds?: number | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         PawsTestRescue: {
             /** @description Negative effects of the failure averted: one per success not spent on a catastrophe. */
             averted: number;
@@ -4309,7 +4273,7 @@ export interface components {
             idempotency_key?: string | null;
             leader: components["schemas"]["ProbenPool"];
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /**
@@ -4319,9 +4283,7 @@ export interface components {
             success_rule?: "meet" | "exceed" | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         ProbenCooperationResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -4408,7 +4370,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /**
              * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
              * @default null
@@ -4426,9 +4388,7 @@ export interface components {
             success_rule?: "meet" | "exceed" | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         ProbenEncounterResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -4508,7 +4468,7 @@ export interface components {
             /** @description The fixed duration of each roll. */
             interval?: components["schemas"]["ProbenInterval"] | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /** @description Who rolls (echoed in results). */
             name?: string | null;
             /** @description Successes to accumulate. */
@@ -4524,9 +4484,7 @@ export interface components {
             skill_dice?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         ProbenExtendedResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -4597,14 +4555,12 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         ProbenOpposedResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -4733,7 +4689,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /** @description Who rolls (echoed in results). */
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
@@ -4753,9 +4709,7 @@ export interface components {
             success_rule?: "meet" | "exceed" | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         ProbenTestResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -5094,15 +5048,13 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             parties: components["schemas"]["WeltenParty"][];
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         WeltenbuchConflictResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -5179,7 +5131,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /**
              * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
              * @default null
@@ -5196,9 +5148,7 @@ export interface components {
             toughness: {
                 [key: string]: components["schemas"]["WeltenToughness"];
             };
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         WeltenbuchEncounterResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -5260,14 +5210,12 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         WeltenbuchResurrectionResponse: {
             /** @enum {string} */
             lang: "en" | "de";

@@ -663,7 +663,7 @@ class BeutelschneiderChallengeRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
@@ -775,7 +775,7 @@ class BeutelschneiderCombatRequest(Model):
     """Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic
     ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision).
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
@@ -871,7 +871,7 @@ class BeutelschneiderContestRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     participants: list[BeutelParticipant]
     seed: int | None = None
@@ -993,7 +993,7 @@ class BeutelschneiderEncounterRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     max_rounds: int | None = None
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
@@ -1155,7 +1155,7 @@ class BeutelschneiderExperienceRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
@@ -1269,7 +1269,7 @@ class BeutelschneiderFirstAidRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
@@ -1430,7 +1430,7 @@ class BeutelschneiderHealingRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
@@ -1543,7 +1543,7 @@ class BeutelschneiderInjuryRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
@@ -1655,7 +1655,7 @@ class BeutelschneiderMortalDangerRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
@@ -2504,7 +2504,7 @@ class MalmsturmActionRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     modifier: int | None = None
     """Situational bonus or penalty added to the total (default 0)."""
@@ -2631,7 +2631,7 @@ class MalmsturmAttackRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
@@ -2741,7 +2741,7 @@ class MalmsturmContestRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
@@ -2871,7 +2871,7 @@ class MalmsturmEncounterRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     max_rounds: int | None = None
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
@@ -2987,7 +2987,7 @@ class MalmsturmInitiativeRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     participants: list[MalmParticipant]
     seed: int | None = None
@@ -3251,7 +3251,7 @@ class PawsComparisonRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     mode: Literal["contest", "defense"] | None = None
     """contest: both attack, more successes wins; defense: b only defends, the attack lands with net >= 1, b
@@ -3446,7 +3446,7 @@ class PawsEncounterRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     max_rounds: int | None = None
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
@@ -3751,7 +3751,7 @@ class PawsRescueRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
@@ -3944,7 +3944,7 @@ class PawsTestRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Who rolls (echoed in results)."""
@@ -4229,7 +4229,7 @@ class ProbenCooperationRequest(Model):
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
     leader: ProbenPool
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
@@ -4390,7 +4390,7 @@ class ProbenEncounterRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     max_rounds: int | None = None
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
@@ -4549,7 +4549,7 @@ class ProbenExtendedRequest(Model):
     """
     interval: ProbenInterval | None = None
     """The fixed duration of each roll."""
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Who rolls (echoed in results)."""
@@ -4740,7 +4740,7 @@ class ProbenOpposedRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
@@ -4965,7 +4965,7 @@ class ProbenTestRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Who rolls (echoed in results)."""
@@ -5648,7 +5648,7 @@ class WeltenbuchConflictRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     parties: list[WeltenParty]
     seed: int | None = None
@@ -5776,7 +5776,7 @@ class WeltenbuchEncounterRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     max_rounds: int | None = None
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
@@ -5941,7 +5941,7 @@ class WeltenbuchResurrectionRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
