@@ -9,6 +9,7 @@ import json
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +27,7 @@ from wurfwerk_discord.words import lang_of, say
 
 log = logging.getLogger("wurfwerk_discord")
 DISCORD_API = "https://discord.com/api/v10"
+ANSWER_BUDGET = 2.7  # seconds for the roll and its odds: Discord wants the first answer within 3
 
 
 @dataclass(frozen=True)
@@ -104,11 +106,15 @@ def create_app(settings: Settings | None = None) -> Flask:
             if odds:
                 message = odds_message(call(service, f"{operation_id}.odds", body), catalog, lang, user=user)
             else:
+                started = time.monotonic()
                 response = call(service, operation_id, body)
                 twin = None
-                if f"{operation_id}.odds" in catalog.operations():
+                # the chance on the card only within Discord's 3 s (the roll itself never waits for it)
+                left = ANSWER_BUDGET - (time.monotonic() - started)
+                if f"{operation_id}.odds" in catalog.operations() and left > 0.2:
                     try:
-                        twin = call(service, f"{operation_id}.odds", _odds_body(response))
+                        quick = service.with_options(timeout=left, max_retries=0)
+                        twin = call(quick, f"{operation_id}.odds", _odds_body(response))
                     except WurfwerkError as error:  # the card goes out without its chance, never without its roll
                         log.info("odds for %s unavailable: %s", operation_id, error)
                 message = roll_message(response, twin, catalog, lang, public_url=public_url, user=user,

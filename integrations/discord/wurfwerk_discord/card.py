@@ -128,10 +128,10 @@ def _chance(response: Mapping[str, Any], odds: Mapping[str, Any] | None) -> tupl
         return None
     if outcome in LADDER:
         rank = LADDER.index(outcome)
-        better = [name for name in outcomes if name in LADDER and LADDER.index(name) <= rank]
-        worse = [name for name in outcomes if name in LADDER and LADDER.index(name) >= rank]
-        return ("better", sum((outcomes[name] for name in better), Fraction(0)),
-                sum((outcomes[name] for name in worse), Fraction(0)))
+        up = [name for name in outcomes if name in LADDER and LADDER.index(name) <= rank]
+        down = [name for name in outcomes if name in LADDER and LADDER.index(name) >= rank]
+        return ("better", sum((outcomes[name] for name in up), Fraction(0)),
+                sum((outcomes[name] for name in down), Fraction(0)))
     return "this_outcome", outcomes[outcome], outcomes[outcome]
 
 
