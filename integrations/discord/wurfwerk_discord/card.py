@@ -215,7 +215,8 @@ def roll_message(response: Mapping[str, Any], odds: Mapping[str, Any] | None, ca
     embed: dict[str, Any] = {
         "title": discord.clip(f"{catalog.words(lang).get('systems', {}).get(system, system)} · {title}",
                               discord.EMBED_TITLE_MAX),
-        "description": discord.clip(str(response.get("summary") or ""), discord.EMBED_DESCRIPTION_MAX) or "–",
+        "description": discord.clip(str(response.get("summary") or ""), discord.EMBED_DESCRIPTION_MAX,
+                                    lines=True) or "–",
         "color": COLOURS.get(system, 0x5865F2),
     }
     link = share_link(public_url, response, lang)
@@ -283,7 +284,8 @@ def odds_message(odds: Mapping[str, Any], catalog: Catalog, lang: str, *, user: 
 
 
 def text_message(text: str, *, ephemeral: bool = True) -> dict[str, Any]:
-    message: dict[str, Any] = {"content": discord.clip(text, discord.CONTENT_MAX), "allowed_mentions": {"parse": []}}
+    message: dict[str, Any] = {"content": discord.clip(text, discord.CONTENT_MAX, lines=True),
+                               "allowed_mentions": {"parse": []}}
     if ephemeral:
         message["flags"] = discord.EPHEMERAL
     return message

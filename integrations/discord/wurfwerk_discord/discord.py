@@ -61,8 +61,13 @@ def verify_signature(public_key_hex: str, signature_hex: str | None, timestamp: 
     return True
 
 
-def clip(text: str, limit: int) -> str:
-    text = " ".join(str(text).split())
+def clip(text: str, limit: int, *, lines: bool = False) -> str:
+    """``text`` within ``limit`` characters (an ellipsis where it was cut); spaces collapsed, and line
+    breaks too unless ``lines``."""
+    if lines:
+        text = "\n".join(" ".join(line.split()) for line in str(text).splitlines())
+    else:
+        text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 

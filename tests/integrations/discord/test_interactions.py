@@ -249,6 +249,7 @@ def test_a_refused_request_answers_the_services_problem_in_the_users_language(re
     assert german["data"]["content"].startswith("Der Würfeldienst hat abgelehnt:")
     assert "rank" in german["data"]["content"]
     assert english["data"]["content"].startswith("The dice service refused:")
+    assert "\n• rank: " in english["data"]["content"]  # the field that is wrong, on a line of its own
 
 
 def test_an_unknown_command_answers_ephemerally(replicas, discord_client):
