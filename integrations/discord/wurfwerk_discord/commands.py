@@ -67,7 +67,7 @@ class Registry:
     def _field_aliases(self, name: str) -> list[str]:
         fields = self.catalog.words("de").get("fields", {})
         labels = [entry[0] for key, entry in fields.items() if key == name or key.endswith(f".{name}")]
-        return _alias_words(labels)
+        return _alias_words(labels, stems=False)
 
     def _value_aliases(self, field_name: str, value: str) -> list[str]:
         choices = self.catalog.words("de").get("choices", {})
@@ -157,7 +157,10 @@ class Registry:
         for name, schema in fields.items():
             what = kind(schema)
             leaves = schema.get("properties") or {}
+            # an object of a few plain settings (advantages, an interval, an aftermath) becomes one option
+            # per setting; a participant (it has a name) stays one compact option, beside its opponent
             if (flatten and what == "object" and leaves and not is_counts(schema, self.catalog.resolve)
+                    and "name" not in leaves
                     and all(kind(self.catalog.resolve(leaf)) in SCALARS for leaf in leaves.values())
                     and not (set(leaves) & (taken - {name}))):
                 for leaf, leaf_schema in leaves.items():
@@ -173,16 +176,16 @@ class Registry:
         name = path[-1]
         what = kind(schema)
         compact = what not in SCALARS
-        label_de, help_de = self.catalog.field_words(operation_id, list(path), "de")
+        label_de, help_de = self._field_words(operation_id, path)
         description = _plain(schema.get("description") or name.replace("_", " "))
         option: dict[str, Any] = {"type": SCALARS.get(what, discord.OPTION_STRING), "name": name,
                                   "required": required}
         de_description = help_de or label_de
         if compact:
-            shown = self.compact.render(schema, example, terse=True) if example not in (None, [], {}) else ""
-            if shown:
-                description = say("compact_hint", "en", example=shown)
-                de_description = say("compact_hint", "de", example=self._german(shown))
+            english = self._example(schema, example, german=False) if example not in (None, [], {}) else ""
+            if english:
+                description = say("compact_hint", "en", example=english)
+                de_description = say("compact_hint", "de", example=self._example(schema, example, german=True))
             option["max_length"] = discord.STRING_OPTION_MAX
         elif "enum" in schema:
             values = [value for value in schema["enum"] if value is not None][: discord.MAX_CHOICES]
@@ -202,6 +205,30 @@ class Registry:
             option["description_localizations"] = {"de": discord.clip(de_description, discord.DESCRIPTION_MAX)}
         return OptionSpec(name=name, path=path, schema=schema, compact=compact, required=required, option=option)
 
+    def _field_words(self, operation_id: str, path: tuple[str, ...]) -> tuple[str | None, str | None]:
+        """The catalog's German words for a field; for a setting inside an object, the bare name's words
+        only when no other system has a field of that name (``amount`` of an interval is not Erfahrung)."""
+        label, help_text = self.catalog.field_words(operation_id, list(path), "de")
+        if len(path) > 1 and label is not None:
+            system = operation_id.split(".")[0]
+            fields = self.catalog.words("de").get("fields", {})
+            specific = any(key in fields for key in (f"{operation_id}.{path[-1]}", f"{path[-2]}.{path[-1]}",
+                                                       f"{system}.{path[-1]}"))
+            if not specific and self._top_fields().get(path[-1], {system}) - {system}:
+                parent, _ = self.catalog.field_words(operation_id, list(path[:-1]), "de")
+                return None, (f"{parent}: {path[-1].replace('_', ' ')}" if parent else None)
+        return label, help_text
+
+    def _top_fields(self) -> dict[str, set[str]]:
+        """Each top-level request field name, by the systems whose operations have it."""
+        if not hasattr(self, "_top"):
+            top: dict[str, set[str]] = {}
+            for operation_id, (_, operation) in self.catalog.operations().items():
+                for name in self.catalog.request_schema(operation).get("properties") or {}:
+                    top.setdefault(name, set()).add(operation_id.split(".")[0])
+            self._top = top
+        return self._top
+
     def _choice(self, operation_id: str, field_name: str, value: str) -> dict[str, Any]:
         choice: dict[str, Any] = {"name": discord.clip(self.catalog.choice_words(operation_id, field_name, value, "en")
                                                        or value, discord.CHOICE_NAME_MAX), "value": value}
@@ -210,16 +237,13 @@ class Registry:
             choice["name_localizations"] = {"de": discord.clip(german, discord.CHOICE_NAME_MAX)}
         return choice
 
-    def _german(self, text: str) -> str:
-        """An example in the German words a player would type: colour and field names translated."""
-        out = []
-        for word in text.split(" "):
-            core = word.rstrip(",;:")
-            tail = word[len(core):]
-            aliases = self._value_aliases("", core) or self._field_aliases(core)
-            single = [alias for alias in aliases if "_" not in alias]
-            out.append((min(single, key=len) if single else core) + tail)
-        return " ".join(out)
+    def _example(self, schema: Mapping[str, Any], example: Any, *, german: bool) -> str:
+        """The documented example in compact form; of a long list, its first item and an ellipsis."""
+        shown = self.compact.render(schema, example, terse=True, german=german)
+        room = discord.DESCRIPTION_MAX - 25
+        if len(shown) > room and isinstance(example, list) and len(example) > 1:
+            shown = self.compact.render(schema, example[:1], terse=True, german=german) + "; …"
+        return shown
 
     # -- an interaction's options -> a request -----------------------------------------------------------
 
@@ -294,16 +318,22 @@ def _slug(label: str) -> str | None:
     return text if discord.valid_name(text) else None
 
 
-def _alias_words(labels: list[str]) -> list[str]:
+ARTICLES = frozenset({"der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "je", "im"})
+
+
+def _alias_words(labels: list[str], *, stems: bool = True) -> list[str]:
+    """The words a player may type for a label: its first word (not an article), the parts of a
+    "Werkzeug/Ausrüstung", the whole label as a name; for a value, "aktiver Vorteil" also as "aktiv"."""
     words: list[str] = []
     for label in labels:
         core = label.split("(")[0].strip().lower()
         if not core or core.startswith("—"):
             continue
         first = re.split(r"[\s,]+", core)[0]
-        for word in (first, *first.split("/"), _slug(label) or first):
+        candidates = [] if first in ARTICLES else [first, *first.split("/")]
+        if stems and first.endswith("iver"):
+            candidates.append(first[:-2])  # "aktiver Vorteil" -> "aktiv"
+        for word in (*candidates, _slug(label) or first):
             if word and word not in words:
                 words.append(word)
-        if first.endswith("er") and len(first) > 5:
-            words.append(first[:-2])  # "aktiver Vorteil" -> "aktiv"
     return words

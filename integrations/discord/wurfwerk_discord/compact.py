@@ -265,9 +265,12 @@ class Compact:
 
     # -- render (the inverse, for examples in descriptions and for the tests) --------------------------
 
-    def render(self, schema: Schema, value: Any, depth: int = 0, *, terse: bool = False) -> str:
-        """``value`` as compact text; ``terse`` leaves out counts of 0 (for an example to read)."""
+    def render(self, schema: Schema, value: Any, depth: int = 0, *, terse: bool = False,
+               german: bool = False) -> str:
+        """``value`` as compact text; ``terse`` leaves out counts of 0 (for an example to read), ``german``
+        writes keys and values in the German words the parser also understands."""
         self._terse = terse
+        self._german = german
         schema = self.resolve(schema)
         what = kind(schema)
         if what == "any" or (what == "object" and not isinstance(value, dict)):
@@ -285,6 +288,19 @@ class Compact:
             return self.render_object(schema, value, depth)
         return _scalar_text(value)
 
+    def _key(self, name: str) -> str:
+        if not getattr(self, "_german", False):
+            return name
+        words = [word for word in self.words.field_words(name) if "_" not in word]
+        return min(words, key=len) if words else name
+
+    def _shown_value(self, field: str, value: Any) -> str:
+        if not getattr(self, "_german", False) or not isinstance(value, str):
+            return _scalar_text(value) if not isinstance(value, bool) or not getattr(self, "_german", False) else (
+                "ja" if value else "nein")
+        words = [word for word in self.words.value_words(field, value) if "_" not in word and " " not in word]
+        return min(words, key=len) if words else value
+
     def _pairs(self, properties: Mapping[str, Schema], value: Mapping[str, Any]) -> str:
         parts: list[str] = []
         counts = all(kind(self.resolve(member)) == "integer" for member in properties.values())
@@ -295,24 +311,25 @@ class Compact:
             what = kind(member)
             if what == "object" and isinstance(item, dict) and is_counts(member, self.resolve):
                 if set(item) == {"current", "max"}:
-                    parts.append(f"{key} {item['current']}/{item['max']}")
+                    parts.append(f"{self._key(key)} {item['current']}/{item['max']}")
                 else:
                     shown = {name: count for name, count in item.items()
                              if count or not getattr(self, "_terse", False)}
-                    parts.append(f"{key} " + " ".join(f"{name} {count}" for name, count in shown.items()))
+                    parts.append(f"{self._key(key)} " + " ".join(f"{self._key(name)} {count}"
+                                                                 for name, count in shown.items()))
             elif what == "object" and isinstance(item, dict):
                 inner = member.get("properties") or {}
                 if not inner:
-                    text = " ".join(f"{name} {_scalar_text(sub)}" for name, sub in item.items())
+                    text = " ".join(f"{name} {self._shown_value(name, sub)}" for name, sub in item.items())
                 else:
                     text = self._pairs(inner, item)
                 if text:
-                    parts.append(f"{key} {text}")
+                    parts.append(f"{self._key(key)} {text}")
             elif isinstance(item, list):
                 if item:
-                    parts.append(f"{key} " + ",".join(_scalar_text(sub) for sub in item))
+                    parts.append(f"{self._key(key)} " + ",".join(self._shown_value(key, sub) for sub in item))
             else:
-                parts.append(f"{key} {_scalar_text(item)}")
+                parts.append(f"{self._key(key)} {self._shown_value(key, item)}")
         return " ".join(parts)
 
     def render_object(self, schema: Schema, value: Mapping[str, Any], depth: int = 0) -> str:
