@@ -24,7 +24,10 @@ and the limits that libraries following it encode):
   of a message together ≤ 6,000 characters. The embed ``url`` has no documented limit; the API refuses
   more than 2,048 (the closed discord-api-docs PR 6531 meant to document it), so the card keeps to it.
 - Components: ≤ 5 action rows of ≤ 5 buttons; a button's ``custom_id`` ≤ 100 characters, label ≤ 80;
-  a link button's ``url`` ≤ 512 and no ``custom_id``.
+  a link button's ``url`` ≤ 512 and no ``custom_id``. A modal (callback type 9): ``custom_id`` ≤ 100,
+  title ≤ 45, ≤ 5 rows of one text input (component type 4, style SHORT 1 or PARAGRAPH 2, label ≤ 45,
+  placeholder ≤ 100, value ≤ 4,000); its submission (interaction type 5) carries the values and, when a
+  button opened it, the ``message`` the button sat on.
 - Commands (CHAT_INPUT, type 1): names match ``^[-_'\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$``
   (unicode; lowercase where a letter has a lowercase form; Discord's page now also lists ``'``),
   descriptions 1..100; ≤ 25 options per command or subcommand, required options before optional ones;

@@ -148,7 +148,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         try:
             if kind == discord.APPLICATION_COMMAND:
                 return command(interaction, lang)
-            if kind == discord.MESSAGE_COMPONENT:
+            if kind in (discord.MESSAGE_COMPONENT, discord.MODAL_SUBMIT):
                 return component(interaction, lang)
         except WurfwerkError as error:
             return failure(problem_text(error, lang))
@@ -197,7 +197,20 @@ def create_app(settings: Settings | None = None) -> Flask:
             conflict = roll_from_link(card_link(embeds[0]))
             if not isinstance(conflict, dict) or "receipt" not in conflict:
                 return failure(say("card_unreadable", lang))
+            if interaction.get("type") == discord.MESSAGE_COMPONENT:
+                # first the toughness at the start of the scene (optional): a form, then the narration
+                return jsonify({"type": discord.MODAL, "data": buttons.narration_form(conflict, lang)})
             body = {"conflict": conflict}
+            toughness = buttons.form_value(interaction.get("data") or {}, "toughness").strip()
+            if toughness:
+                table = registry()
+                schema = table.catalog.request_schema(table.catalog.operations()[operation_id][1])
+                try:
+                    body["toughness"] = table.compact.parse(schema["properties"]["toughness"], toughness,
+                                                            "toughness")
+                except CompactError as error:
+                    return failure(say("bad_input", lang, option="toughness",
+                                       detail=say(error.key, lang, **error.params)))
         flags = discord.EPHEMERAL if int(message.get("flags") or 0) & discord.EPHEMERAL else 0
         return answer(roll_card(registry().catalog, operation_id, body, lang, False, _user_name(interaction), flags))
 

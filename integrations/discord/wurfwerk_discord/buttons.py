@@ -7,8 +7,10 @@ link's fragment), so any replica answers it.
   Proben, the same test again with one die fewer (``attempt`` + 1);
 - ``ww1:injury:<severity>:<r>.<g>.<b>.<w>.<k>:<name>`` and ``ww1:heal:<chances>:<bag>:<name>``:
   Beutelschneider, an injury draw after a failed challenge, a healing draw after an injury;
-- ``ww1:narrate``: Weltenbuch, the narration of the conflict on this card (``weltenbuch.narration`` with
-  the signed conflict from the card's link: the service checks its signature)."""
+- ``ww1:narrate``: Weltenbuch, the narration of the conflict on this card: a form asks for the toughness
+  at the start of the scene (optional, compact: ``Toran 6/6, Grunz 3/3 equipment 1``), then
+  ``weltenbuch.narration`` with the signed conflict from the card's link (the service checks its
+  signature) and that toughness."""
 
 from __future__ import annotations
 
@@ -131,3 +133,34 @@ def request_of(custom_id: str) -> tuple[str, dict[str, Any] | None]:
     except ValueError as error:
         raise ButtonError(custom_id) from error
     raise ButtonError(custom_id)
+
+
+def narration_form(conflict: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """The form a narration button opens: the toughness at the start of the scene, one line for all."""
+    names = [str(member.get("name")) for member in (conflict.get("result") or {}).get("members") or []]
+    example = ", ".join(f"{name} 5/5" for name in names)
+    return {
+        "custom_id": f"{PREFIX}:narrate",
+        "title": discord.clip(say("narration_title", lang), discord.MODAL_TITLE_MAX),
+        "components": [{"type": discord.ACTION_ROW, "components": [{
+            "type": discord.TEXT_INPUT, "custom_id": "toughness", "style": discord.PARAGRAPH,
+            "label": discord.clip(say("toughness_label", lang), discord.TEXT_INPUT_LABEL_MAX),
+            "placeholder": discord.clip(example or "Toran 6/6", discord.PLACEHOLDER_MAX),
+            "required": False, "max_length": discord.TEXT_INPUT_VALUE_MAX,
+        }]}],
+    }
+
+
+def form_value(data: Mapping[str, Any], custom_id: str) -> str:
+    """A text input's value from a modal submission (in an action row, or in a label component)."""
+    stack: list[Any] = list(data.get("components") or [])
+    while stack:
+        item = stack.pop(0)
+        if not isinstance(item, Mapping):
+            continue
+        if item.get("custom_id") == custom_id and "value" in item:
+            return str(item.get("value") or "")
+        stack.extend(item.get("components") or [])
+        if isinstance(item.get("component"), Mapping):
+            stack.append(item["component"])
+    return ""

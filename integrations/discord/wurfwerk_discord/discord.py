@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 # interaction types
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 # interaction callback (response) types
-PONG, CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE = 1, 4, 5, 6, 7
+PONG, CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE, MODAL = 1, 4, 5, 6, 7, 9
 EPHEMERAL = 1 << 6  # message flag 64: only the user who invoked the interaction sees it
 # application command and option types
 COMMAND_CHAT_INPUT = 1
@@ -25,7 +25,8 @@ OPTION_TYPES = frozenset(range(1, 12))
 GUILD_INSTALL, USER_INSTALL = 0, 1
 CONTEXT_GUILD, CONTEXT_BOT_DM, CONTEXT_PRIVATE_CHANNEL = 0, 1, 2
 # components
-ACTION_ROW, BUTTON = 1, 2
+ACTION_ROW, BUTTON, TEXT_INPUT = 1, 2, 4
+SHORT, PARAGRAPH = 1, 2  # text input styles
 PRIMARY, SECONDARY, SUCCESS, DANGER, LINK = 1, 2, 3, 4, 5
 
 # limits of application commands
@@ -47,6 +48,7 @@ FIELD_NAME_MAX, FIELD_VALUE_MAX, FOOTER_MAX, AUTHOR_MAX, EMBED_TOTAL_MAX = 256, 
 EMBED_URL_MAX = 2048  # not in Discord's reference; the value its API enforces (discord-api-docs PR 6531)
 CUSTOM_ID_MAX, BUTTON_LABEL_MAX, LINK_URL_MAX = 100, 80, 512
 ACTION_ROWS_MAX, BUTTONS_PER_ROW = 5, 5
+MODAL_TITLE_MAX, TEXT_INPUT_LABEL_MAX, PLACEHOLDER_MAX, TEXT_INPUT_VALUE_MAX = 45, 45, 100, 4000
 
 
 def verify_signature(public_key_hex: str, signature_hex: str | None, timestamp: str | None, body: bytes) -> bool:
@@ -146,9 +148,32 @@ def response_problems(response: Mapping[str, Any]) -> list[str]:
         return [] if set(response) == {"type"} else ["a PONG carries nothing else"]
     if kind in (DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE):
         return []
+    if kind == MODAL:
+        return modal_problems(response.get("data") or {})
     if kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
         return message_problems(response.get("data") or {})
     return [f"unexpected response type {kind}"]
+
+
+def modal_problems(modal: Mapping[str, Any]) -> list[str]:
+    problems = []
+    if not 1 <= len(modal.get("title") or "") <= MODAL_TITLE_MAX:
+        problems.append("modal title")
+    if not 1 <= len(modal.get("custom_id") or "") <= CUSTOM_ID_MAX:
+        problems.append("modal custom_id")
+    rows = modal.get("components") or []
+    if not 1 <= len(rows) <= ACTION_ROWS_MAX:
+        problems.append("modal rows")
+    for row in rows:
+        for item in row.get("components") or []:
+            if item.get("type") != TEXT_INPUT or item.get("style") not in (SHORT, PARAGRAPH):
+                problems.append("a text input is malformed")
+            if not 1 <= len(item.get("label") or "") <= TEXT_INPUT_LABEL_MAX:
+                problems.append("text input label")
+            if len(item.get("placeholder") or "") > PLACEHOLDER_MAX or len(item.get("value") or "") > \
+                    TEXT_INPUT_VALUE_MAX or not 1 <= len(item.get("custom_id") or "") <= CUSTOM_ID_MAX:
+                problems.append("text input placeholder, value or custom_id")
+    return problems
 
 
 def command_size(command: Mapping[str, Any], locale: str | None) -> int:

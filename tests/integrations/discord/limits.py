@@ -63,7 +63,29 @@ def message_errors(data: dict[str, Any]) -> list[str]:
     return errors
 
 
+def modal_errors(modal: dict[str, Any]) -> list[str]:
+    """A modal: title ≤ 45, custom_id ≤ 100, ≤ 5 rows of one text input (type 4, style 1 or 2, label ≤ 45,
+    placeholder ≤ 100, value ≤ 4,000)."""
+    errors = []
+    if not 1 <= len(modal.get("title", "")) <= 45 or not 1 <= len(modal.get("custom_id", "")) <= 100:
+        errors.append("modal title or custom_id")
+    rows = modal.get("components") or []
+    if not 1 <= len(rows) <= 5:
+        errors.append("modal rows")
+    for row in rows:
+        if row.get("type") != 1 or len(row.get("components") or []) != 1:
+            errors.append("modal row")
+        for item in row.get("components") or []:
+            if item.get("type") != 4 or item.get("style") not in (1, 2) or not 1 <= len(item.get("label", "")) <= 45:
+                errors.append("text input")
+            if len(item.get("placeholder", "")) > 100 or len(item.get("value", "")) > 4000:
+                errors.append("text input placeholder or value")
+    return errors
+
+
 def response_errors(response: dict[str, Any]) -> list[str]:
+    if response.get("type") == 9:
+        return modal_errors(response.get("data") or {})
     if response.get("type") == 1:
         return [] if response == {"type": 1} else ["PONG with data"]
     if response.get("type") == 5:

@@ -15,7 +15,7 @@ import requests
 
 from tests.integrations.discord.limits import response_errors
 from tests.integrations.discord.support import example_options
-from wurfwerk_discord.card import card_link, roll_from_link
+from wurfwerk_discord.card import card_link, roll_from_link, share_link
 
 PING, COMMAND, COMPONENT = 1, 2, 3
 
@@ -204,23 +204,43 @@ def test_beutelschneider_offers_an_injury_after_a_failed_challenge_and_healing_a
     assert healing["request"]["bag"] == {key: value for key, value in injured["result"]["bag_after"].items()}
 
 
-def test_weltenbuch_narrates_the_signed_conflict_on_the_card(replicas, discord_client, service):
+def submit(replicas, discord_client, card: dict, toughness: str, locale: str = "de") -> dict:
+    """The narration form sent back, as Discord posts a modal submission (with the card it came from)."""
+    message = {"id": "55", "embeds": card["data"]["embeds"], "components": card["data"].get("components", [])}
+    data = {"custom_id": "ww1:narrate", "components": [
+        {"type": 1, "components": [{"type": 4, "custom_id": "toughness", "value": toughness}]}]}
+    interaction = discord_client.interaction(5, data, locale=locale, message=message)
+    return answered(discord_client.post(replicas[1].url, interaction))
+
+
+def test_weltenbuch_narrates_the_signed_conflict_on_the_card(replicas, discord_client):
     options = [{"name": "parties", "type": 3,
                 "value": "Helden: Toran role player seat 1 profile 5, Fayla role player seat 2 profile 2; "
                          "Orks: Grunz role npc profile 3"}]
     card = answered(discord_client.post(replicas[0].url, discord_client.command("weltenbuch", "conflict", options,
                                                                                   locale="de")))
     assert list(buttons_of(card["data"])) == ["ww1:narrate"]
-    narration = card_roll(press(replicas, discord_client, card, "ww1:narrate", "de"))
+    form = press(replicas, discord_client, card, "ww1:narrate", "de")
+    assert form["type"] == 9 and form["data"]["custom_id"] == "ww1:narrate"
+    assert "Toran 5/5, Fayla 5/5, Grunz 5/5" == form["data"]["components"][0]["components"][0]["placeholder"]
+    # rules 002: every success die of the conflict lowers the other party's toughness in the narration
+    narration = card_roll(submit(replicas, discord_client, card, "Toran 6/6, Fayla 4/4, Grunz 2/2"))
+    conflict = card_roll(card)
     assert narration["operation"] == "weltenbuch.narration"
-    assert narration["request"]["conflict"]["receipt"] == card_roll(card)["receipt"]
+    assert narration["request"]["conflict"]["receipt"] == conflict["receipt"]
+    assert narration["request"]["toughness"] == {  # the service echoes the default equipment
+        "Toran": {"current": 6, "max": 6, "equipment": 0}, "Fayla": {"current": 4, "max": 4, "equipment": 0},
+        "Grunz": {"current": 2, "max": 2, "equipment": 0}}
+    assert set(narration["result"]["toughness_after"]) == {"Toran", "Fayla", "Grunz"}
+    without = card_roll(submit(replicas, discord_client, card, ""))
+    assert "toughness" not in without["request"] or not without["request"]["toughness"]
+    garbled = submit(replicas, discord_client, card, "Toran sechs")
+    assert garbled["data"]["flags"] == 64 and "toughness" in garbled["data"]["content"]
     # a card whose signed roll was altered: the service refuses it, the user reads why
     forged = card_roll(card)
     forged["result"]["winner"] = "Orks"
-    from wurfwerk_discord.card import share_link
-
     card["data"]["embeds"][0]["url"] = share_link("https://dice.example", forged, "de")
-    refused = press(replicas, discord_client, card, "ww1:narrate", "de")
+    refused = submit(replicas, discord_client, card, "")
     assert refused["data"]["flags"] == 64 and "Würfeldienst hat abgelehnt" in refused["data"]["content"]
 
 
