@@ -26,7 +26,6 @@ _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
 # Paths that stay open when API keys are configured.
 _OPEN_V1_PATHS = ("/v1/keys",)
 _BODY_METHODS = frozenset(("POST", "PUT", "PATCH"))
-# The version (4) and variant (RFC 4122) bits of a UUID, in its 128-bit integer form.
 
 
 def request_id_from(given: str | None) -> str:
