@@ -30,7 +30,7 @@ os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="wurfw
 
 import requests  # noqa: E402
 
-from bench import encounter_speed, odds_speed  # noqa: E402
+from bench import discord_speed, encounter_speed, odds_speed  # noqa: E402
 from bench.load import cpu_seconds  # noqa: E402
 from bench.profile import gunicorn_environ  # noqa: E402
 from service.platform.dice.receipts import generate_private_key_pem  # noqa: E402
@@ -336,14 +336,16 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--memory-requests", type=int, default=100_000)
     parser.add_argument("--only", action="append",
-                        choices=["throughput", "in_process", "derived", "odds", "encounters", "batch", "memory"])
+                        choices=["throughput", "in_process", "derived", "odds", "encounters", "batch", "memory",
+                                 "discord"])
     parser.add_argument("--before", type=Path, metavar="CHECKOUT", action="append", default=[],
                         help="also serve this earlier checkout and report each target against it (vs_before; "
                              "repeat for several: vs_before2, …, in the order given)")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install wrk")
-    wanted = set(args.only or ["throughput", "in_process", "derived", "odds", "encounters", "batch", "memory"])
+    wanted = set(args.only or ["throughput", "in_process", "derived", "odds", "encounters", "batch", "memory",
+                               "discord"])
     results: dict = {**_kept_parts(args.only), "machine": {"cpus": os.cpu_count()}}
     if "in_process" in wanted:
         results["in_process"] = in_process()
@@ -356,6 +358,9 @@ def main() -> None:
         print(json.dumps({"odds": results["odds"]}, indent=2), flush=True)
     if "encounters" in wanted:  # in-process, over HTTP and fairness, each with its own servers
         results["encounters"] = encounter_speed.run_all()
+    if "discord" in wanted:  # the Discord app in front of the service, each under gunicorn
+        results["discord"] = discord_speed.run()
+        print(json.dumps({"discord": results["discord"]}, indent=2), flush=True)
     tmp = Path(tempfile.mkdtemp(prefix="wurfwerk-bench-"))
     key = tmp / "key.pem"
     key.write_text(generate_private_key_pem())
