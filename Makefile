@@ -86,7 +86,7 @@ $(JS_STAMP): client-js/package.json client-js/package-lock.json
 	cd client-js && npm ci --no-audit --no-fund
 
 # The JavaScript client's generated parts, from the committed spec: the operation table and method
-# types, the request/response types (openapi-typescript) and the vendored copies of its three
+# types, the request/response types (openapi-typescript) and the vendored copies of its four
 # runtime packages (so browsers load it without a build step). tests/web/test_client_js.py checks all of them.
 js-client: $(STAMP) $(JS_STAMP)
 	$(BIN)/python client-js/scripts/generate_operations.py
@@ -94,7 +94,9 @@ js-client: $(STAMP) $(JS_STAMP)
 	cp client-js/node_modules/canonicalize/lib/canonicalize.js client-js/src/vendor/canonicalize.js
 	cp client-js/node_modules/@noble/ed25519/index.js client-js/src/vendor/noble-ed25519.js
 	mkdir -p client-js/src/vendor/noble-hashes
-	cd client-js/node_modules/@noble/hashes && cp sha2.js _md.js _u64.js utils.js ../../../src/vendor/noble-hashes/
+	cd client-js/node_modules/@noble/hashes && cp sha2.js _md.js _u64.js utils.js hmac.js hkdf.js ../../../src/vendor/noble-hashes/
+	mkdir -p client-js/src/vendor/noble-ciphers
+	cd client-js/node_modules/@noble/ciphers && cp chacha.js _arx.js _poly1305.js utils.js ../../../src/vendor/noble-ciphers/
 
 # The message catalogs: collect every message of the code into the template, then add new messages to
 # each language's catalog (service/locale/<lang>/LC_MESSAGES/wurfwerk.po) for translating. A new

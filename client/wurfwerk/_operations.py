@@ -106,6 +106,13 @@ from wurfwerk.models import (
     ProbenPoolParam,
     ProbenTestOddsResponse,
     ProbenTestResponse,
+    ReportResponse,
+    RevealResponse,
+    SessionHeader,
+    SessionHeaderParam,
+    SessionResponse,
+    SessionUse,
+    SessionUseParam,
     Status,
     Ticket,
     TicketParam,
@@ -502,6 +509,27 @@ _RECEIPTS_VERIFY = Operation(
     parse=Verification.from_json,
     whole_body=True,
 )
+_SESSIONS_OPEN = Operation(
+    "sessions.open",
+    "POST",
+    "/v1/sessions",
+    rolling=False,
+    parse=SessionResponse.from_json,
+)
+_SESSIONS_REPORT = Operation(
+    "sessions.report",
+    "POST",
+    "/v1/sessions/report",
+    rolling=False,
+    parse=ReportResponse.from_json,
+)
+_SESSIONS_REVEAL = Operation(
+    "sessions.reveal",
+    "POST",
+    "/v1/sessions/reveal",
+    rolling=False,
+    parse=RevealResponse.from_json,
+)
 _WELTENBUCH_CONFLICT = Operation(
     "weltenbuch.conflict",
     "POST",
@@ -611,6 +639,9 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "proben.test": _PROBEN_TEST,
     "proben.test.odds": _PROBEN_TEST_ODDS,
     "receipts.verify": _RECEIPTS_VERIFY,
+    "sessions.open": _SESSIONS_OPEN,
+    "sessions.report": _SESSIONS_REPORT,
+    "sessions.reveal": _SESSIONS_REVEAL,
     "weltenbuch.conflict": _WELTENBUCH_CONFLICT,
     "weltenbuch.conflict.odds": _WELTENBUCH_CONFLICT_ODDS,
     "weltenbuch.encounter": _WELTENBUCH_ENCOUNTER,
@@ -639,6 +670,7 @@ class Beutelschneider:
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderChallengeResponse:
@@ -654,14 +686,17 @@ class Beutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the difficulty draws.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless
-        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
-        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
-        attempt.
+        ``seed``, ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call
+        carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of
+        the first attempt.
 
         Args:
             ability: combat (red), skill (green), magic (blue).
@@ -674,6 +709,9 @@ class Beutelschneider:
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -692,6 +730,7 @@ class Beutelschneider:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -705,6 +744,7 @@ class Beutelschneider:
         difficulty: Literal["easy", "normal", "hard"] | None = "normal",
         idempotency_key: str | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderChallengeOddsResponse:
@@ -713,8 +753,8 @@ class Beutelschneider:
         Outcomes `success`, `failure` (no matching marble, not all black) and `unconscious` (ruling 1:
         all black); distribution `matching` (hypergeometric).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The bag holds at least as many marbles as the difficulty draws.
@@ -728,6 +768,7 @@ class Beutelschneider:
             difficulty: easy: 3 marbles, normal: 2 (default), hard: 1.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -742,6 +783,7 @@ class Beutelschneider:
                 "difficulty": difficulty,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -756,6 +798,7 @@ class Beutelschneider:
         injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderCombatResponse:
@@ -773,14 +816,18 @@ class Beutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The defender's name differs from the attacker's.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
@@ -792,6 +839,9 @@ class Beutelschneider:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -809,6 +859,7 @@ class Beutelschneider:
                 "injuring_abilities": injuring_abilities,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -821,6 +872,7 @@ class Beutelschneider:
         defender: BeutelFighterParam | BeutelFighter,
         idempotency_key: str | None = None,
         injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderCombatOddsResponse:
@@ -833,8 +885,8 @@ class Beutelschneider:
         combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
         Distributions `margin` (0 = tie) and `severity` (0 = no injury).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The defender's name differs from the attacker's.
@@ -848,6 +900,7 @@ class Beutelschneider:
             injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
                 magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
                 werden können" is the group's decision).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -861,6 +914,7 @@ class Beutelschneider:
                 "defender": defender,
                 "idempotency_key": idempotency_key,
                 "injuring_abilities": injuring_abilities,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -873,6 +927,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderContestResponse:
@@ -894,14 +949,18 @@ class Beutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Participant names are unique.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
@@ -910,6 +969,9 @@ class Beutelschneider:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -925,6 +987,7 @@ class Beutelschneider:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -935,6 +998,7 @@ class Beutelschneider:
         *,
         participants: Sequence[BeutelParticipantParam | BeutelParticipant],
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderContestOddsResponse:
@@ -946,8 +1010,8 @@ class Beutelschneider:
         `margin` (0 = tie); expected
         `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - Participant names are unique.
@@ -958,6 +1022,7 @@ class Beutelschneider:
 
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -966,7 +1031,12 @@ class Beutelschneider:
         """
         return self._send(
             _BEUTELSCHNEIDER_CONTEST_ODDS,
-            {"participants": participants, "idempotency_key": idempotency_key, "ticket": ticket},
+            {
+                "participants": participants,
+                "idempotency_key": idempotency_key,
+                "session": session,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -981,6 +1051,7 @@ class Beutelschneider:
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         max_rounds: int | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderEncounterResponse:
@@ -1010,14 +1081,17 @@ class Beutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/encounter`` (``beutelschneider.encounter``). Rolls dice: unless
-        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
-        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
-        attempt.
+        ``seed``, ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call
+        carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of
+        the first attempt.
 
         Args:
             sides: Exactly two; each exchange is a `combat` with the first as attacker.
@@ -1035,6 +1109,9 @@ class Beutelschneider:
                 runs then is the outcome `undecided`. null: until it ends.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -1054,6 +1131,7 @@ class Beutelschneider:
                 "manual": manual,
                 "max_rounds": max_rounds,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1068,6 +1146,7 @@ class Beutelschneider:
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
         max_rounds: int | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderEncounterOddsResponse:
@@ -1098,8 +1177,8 @@ class Beutelschneider:
         state): every `exact` is null, `exact: required` is a 422, the outcomes sum to 1 within
         `solver.max_error` (every term non-negative, no cancellation).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - Each bag holds at least as many marbles as its difficulty draws.
@@ -1118,6 +1197,7 @@ class Beutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1133,6 +1213,7 @@ class Beutelschneider:
                 "exact": exact,
                 "idempotency_key": idempotency_key,
                 "max_rounds": max_rounds,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1148,6 +1229,7 @@ class Beutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderExperienceResponse:
@@ -1163,14 +1245,17 @@ class Beutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the amount draws.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/experience`` (``beutelschneider.experience``). Rolls dice: unless
-        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
-        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
-        attempt.
+        ``seed``, ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call
+        carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of
+        the first attempt.
 
         Args:
             amount: little: 1 marble, some: 2, much: 3.
@@ -1184,6 +1269,9 @@ class Beutelschneider:
                 blue, white) or null to keep it.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -1202,6 +1290,7 @@ class Beutelschneider:
                 "name": name,
                 "replacements": replacements,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1249,6 +1338,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderExperienceOddsResponse:
@@ -1256,8 +1346,8 @@ class Beutelschneider:
 
         Distributions `drawn:<colour>` (how many marbles of each colour are drawn); no outcomes.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The bag holds at least as many marbles as the amount draws.
@@ -1272,6 +1362,7 @@ class Beutelschneider:
             name: Whose bag (used in the summary only).
             replacements: Optional, to learn in one step: per marble drawn a different colour (red, green,
                 blue, white) or null to keep it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1286,6 +1377,7 @@ class Beutelschneider:
                 "idempotency_key": idempotency_key,
                 "name": name,
                 "replacements": replacements,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1300,6 +1392,7 @@ class Beutelschneider:
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderFirstAidResponse:
@@ -1313,14 +1406,17 @@ class Beutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the difficulty draws.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/first-aid`` (``beutelschneider.first-aid``). Rolls dice: unless
-        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
-        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
-        attempt.
+        ``seed``, ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call
+        carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of
+        the first attempt.
 
         Args:
             bag: The healer's bag.
@@ -1332,6 +1428,9 @@ class Beutelschneider:
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -1349,6 +1448,7 @@ class Beutelschneider:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1361,6 +1461,7 @@ class Beutelschneider:
         difficulty: Literal["easy", "normal", "hard"] | None = "normal",
         idempotency_key: str | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderFirstAidOddsResponse:
@@ -1369,8 +1470,8 @@ class Beutelschneider:
         Outcomes `success`, `failure`, `unconscious` of the healer's skill challenge; distribution
         `healing_draws` (ruling 6: green marbles drawn, 0 on a failure).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The bag holds at least as many marbles as the difficulty draws.
@@ -1383,6 +1484,7 @@ class Beutelschneider:
             difficulty: easy: 3 marbles, normal: 2 (default), hard: 1.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1396,6 +1498,7 @@ class Beutelschneider:
                 "difficulty": difficulty,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1412,6 +1515,7 @@ class Beutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderHealingResponse:
@@ -1428,13 +1532,17 @@ class Beutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/healing`` (``beutelschneider.healing``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             bag: The recovering character's bag.
@@ -1449,6 +1557,9 @@ class Beutelschneider:
                 the k-th black marble drawn takes the k-th colour.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -1468,6 +1579,7 @@ class Beutelschneider:
                 "name": name,
                 "replacements": replacements,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1517,6 +1629,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderHealingOddsResponse:
@@ -1524,8 +1637,8 @@ class Beutelschneider:
 
         Distribution `black_drawn` (black marbles that may be replaced, ruling 4); no outcomes.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
@@ -1541,6 +1654,7 @@ class Beutelschneider:
             name: Whose bag (used in the summary only).
             replacements: Optional, to heal in one step: one colour (red, green, blue) per marble drawn;
                 the k-th black marble drawn takes the k-th colour.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1556,6 +1670,7 @@ class Beutelschneider:
                 "idempotency_key": idempotency_key,
                 "name": name,
                 "replacements": replacements,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1570,6 +1685,7 @@ class Beutelschneider:
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderInjuryResponse:
@@ -1583,13 +1699,17 @@ class Beutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the severity draws.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/injury`` (``beutelschneider.injury``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             bag: The injured character's bag.
@@ -1601,6 +1721,9 @@ class Beutelschneider:
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -1618,6 +1741,7 @@ class Beutelschneider:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1630,6 +1754,7 @@ class Beutelschneider:
         severity: Literal["light", "serious", "grave"],
         idempotency_key: str | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderInjuryOddsResponse:
@@ -1637,8 +1762,8 @@ class Beutelschneider:
 
         Distribution `black_after`: black marbles in the bag afterwards (no outcomes).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The bag holds at least as many marbles as the severity draws.
@@ -1651,6 +1776,7 @@ class Beutelschneider:
             severity: light: 1 marble, serious: 2, grave: 3.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1664,6 +1790,7 @@ class Beutelschneider:
                 "severity": severity,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1678,6 +1805,7 @@ class Beutelschneider:
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderMortalDangerResponse:
@@ -1690,14 +1818,17 @@ class Beutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the danger draws.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/mortal-danger`` (``beutelschneider.mortal-danger``). Rolls dice: unless
-        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
-        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
-        attempt.
+        ``seed``, ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call
+        carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of
+        the first attempt.
 
         Args:
             bag: The endangered character's bag.
@@ -1709,6 +1840,9 @@ class Beutelschneider:
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -1726,6 +1860,7 @@ class Beutelschneider:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1738,6 +1873,7 @@ class Beutelschneider:
         danger: Literal["low", "clear", "grave"],
         idempotency_key: str | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderMortalDangerOddsResponse:
@@ -1745,8 +1881,8 @@ class Beutelschneider:
 
         Outcomes `dies` (at least one black marble drawn) and `survives`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The bag holds at least as many marbles as the danger draws.
@@ -1759,6 +1895,7 @@ class Beutelschneider:
             danger: low: 1 marble, clear: 2, grave: 3.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1772,6 +1909,7 @@ class Beutelschneider:
                 "danger": danger,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1833,6 +1971,7 @@ class Malmsturm:
         manual: Sequence[int] | None = None,
         modifier: int | None = 0,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> MalmsturmActionResponse:
@@ -1847,11 +1986,14 @@ class Malmsturm:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
 
         ``POST /v1/malmsturm/action`` (``malmsturm.action``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             difficulty: Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder.
@@ -1864,6 +2006,9 @@ class Malmsturm:
             modifier: Situational bonus or penalty added to the total (default 0).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -1882,6 +2027,7 @@ class Malmsturm:
                 "manual": manual,
                 "modifier": modifier,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1895,6 +2041,7 @@ class Malmsturm:
         dice: int | None = 4,
         idempotency_key: str | None = None,
         modifier: int | None = 0,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> MalmsturmActionOddsResponse:
@@ -1903,8 +2050,8 @@ class Malmsturm:
         Outcomes `success` (total ≥ difficulty, ruling 2) and `failure`; distributions `shifts` (0 on a
         failure) and `total`; `dice` dF as in `malmsturm.action`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/malmsturm/action/odds`` (``malmsturm.action.odds``).
 
@@ -1914,6 +2061,7 @@ class Malmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             modifier: Situational bonus or penalty added to the total (default 0).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1928,6 +2076,7 @@ class Malmsturm:
                 "dice": dice,
                 "idempotency_key": idempotency_key,
                 "modifier": modifier,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1944,6 +2093,7 @@ class Malmsturm:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         take_consequence_early: bool | None = False,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
@@ -1977,13 +2127,16 @@ class Malmsturm:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A track's `current` stress is at most its `max`.
 
         ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             defend: false: the defender does not defend ("kann sich … verteidigen", ruling 5); no defense
@@ -1997,6 +2150,9 @@ class Malmsturm:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
@@ -2017,6 +2173,7 @@ class Malmsturm:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "take_consequence_early": take_consequence_early,
                 "ticket": ticket,
             },
@@ -2032,6 +2189,7 @@ class Malmsturm:
         dice: int | None = 4,
         difficulty: int | None = 0,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         take_consequence_early: bool | None = False,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
@@ -2042,8 +2200,8 @@ class Malmsturm:
         `consequence` (a consequence without being taken out), `hit` (a hit without a consequence) and
         `miss`; distribution `shifts` (0 on a miss).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
@@ -2058,6 +2216,7 @@ class Malmsturm:
             difficulty: The fixed difficulty an undefended attack meets (default 0, mäßig); only with
                 `defend: false`.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
@@ -2074,6 +2233,7 @@ class Malmsturm:
                 "dice": dice,
                 "difficulty": difficulty,
                 "idempotency_key": idempotency_key,
+                "session": session,
                 "take_consequence_early": take_consequence_early,
                 "ticket": ticket,
             },
@@ -2089,6 +2249,7 @@ class Malmsturm:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> MalmsturmContestResponse:
@@ -2102,11 +2263,14 @@ class Malmsturm:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
 
         ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
@@ -2116,6 +2280,9 @@ class Malmsturm:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -2133,6 +2300,7 @@ class Malmsturm:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -2145,6 +2313,7 @@ class Malmsturm:
         b: MalmContenderParam | MalmContender,
         dice: int | None = 4,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> MalmsturmContestOddsResponse:
@@ -2153,14 +2322,15 @@ class Malmsturm:
         Outcomes `a`, `b` (a total at least one step above the other's, ruling 3) and `tie`; distribution
         `margin` (a's total − b's).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/malmsturm/contest/odds`` (``malmsturm.contest.odds``).
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2169,7 +2339,14 @@ class Malmsturm:
         """
         return self._send(
             _MALMSTURM_CONTEST_ODDS,
-            {"a": a, "b": b, "dice": dice, "idempotency_key": idempotency_key, "ticket": ticket},
+            {
+                "a": a,
+                "b": b,
+                "dice": dice,
+                "idempotency_key": idempotency_key,
+                "session": session,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -2186,6 +2363,7 @@ class Malmsturm:
         order: Literal["initiative"] | Sequence[str] | None = "initiative",
         policy: MalmEncounterPolicyParam | MalmEncounterPolicy | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> MalmsturmEncounterResponse:
@@ -2226,11 +2404,15 @@ class Malmsturm:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
 
         ``POST /v1/malmsturm/encounter`` (``malmsturm.encounter``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             sides: Exactly two sides.
@@ -2251,6 +2433,9 @@ class Malmsturm:
                 the same every round.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -2272,6 +2457,7 @@ class Malmsturm:
                 "order": order,
                 "policy": policy,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -2288,6 +2474,7 @@ class Malmsturm:
         max_rounds: int | None = None,
         order: Literal["initiative"] | Sequence[str] | None = "initiative",
         policy: MalmEncounterPolicyParam | MalmEncounterPolicy | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> MalmsturmEncounterOddsResponse:
@@ -2328,8 +2515,8 @@ class Malmsturm:
         many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
         0..1 at the start; `dice` dF per roll (ruling 7).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/malmsturm/encounter/odds`` (``malmsturm.encounter.odds``).
 
@@ -2347,6 +2534,7 @@ class Malmsturm:
             order: initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix
                 both orders by the exact initiative odds; or every member's name once, in order of action,
                 the same every round.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2364,6 +2552,7 @@ class Malmsturm:
                 "max_rounds": max_rounds,
                 "order": order,
                 "policy": policy,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -2377,6 +2566,7 @@ class Malmsturm:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> MalmsturmInitiativeResponse:
@@ -2394,12 +2584,16 @@ class Malmsturm:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Participant names are unique.
 
         ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
@@ -2409,6 +2603,9 @@ class Malmsturm:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -2425,6 +2622,7 @@ class Malmsturm:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -2436,6 +2634,7 @@ class Malmsturm:
         participants: Sequence[MalmParticipantParam | MalmParticipant],
         dice: int | None = 4,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> MalmsturmInitiativeOddsResponse:
@@ -2445,8 +2644,8 @@ class Malmsturm:
         (highest 4dF + intuition; equal totals: higher intuition; still equal: roll-offs, at most 20,
         after which the request order stands); `expected` gives each participant's mean total.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - Participant names are unique.
@@ -2456,6 +2655,7 @@ class Malmsturm:
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2468,6 +2668,7 @@ class Malmsturm:
                 "participants": participants,
                 "dice": dice,
                 "idempotency_key": idempotency_key,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -2514,6 +2715,7 @@ class Paws:
         manual: Sequence[int] | None = None,
         mode: Literal["contest", "defense"] | None = "contest",
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> PawsComparisonResponse:
@@ -2537,12 +2739,15 @@ class Paws:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
 
         ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             a: Side a (the attacker in defense mode).
@@ -2555,6 +2760,9 @@ class Paws:
                 net >= 1, b cannot win.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -2572,6 +2780,7 @@ class Paws:
                 "manual": manual,
                 "mode": mode,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -2584,6 +2793,7 @@ class Paws:
         b: PawsPoolParam | PawsPool,
         idempotency_key: str | None = None,
         mode: Literal["contest", "defense"] | None = "contest",
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> PawsComparisonOddsResponse:
@@ -2596,8 +2806,8 @@ class Paws:
         it). Same rulings as
         `paws.comparison`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
@@ -2610,6 +2820,7 @@ class Paws:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             mode: contest: both attack, more successes wins; defense: b only defends, the attack lands with
                 net >= 1, b cannot win.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2618,7 +2829,14 @@ class Paws:
         """
         return self._send(
             _PAWS_COMPARISON_ODDS,
-            {"a": a, "b": b, "idempotency_key": idempotency_key, "mode": mode, "ticket": ticket},
+            {
+                "a": a,
+                "b": b,
+                "idempotency_key": idempotency_key,
+                "mode": mode,
+                "session": session,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -2634,6 +2852,7 @@ class Paws:
         max_rounds: int | None = None,
         one_shot_rescue: PawsOneShotRescueParam | PawsOneShotRescue | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> PawsEncounterResponse:
@@ -2662,12 +2881,15 @@ class Paws:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
 
         ``POST /v1/paws/encounter`` (``paws.encounter``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             a: Side a.
@@ -2688,6 +2910,9 @@ class Paws:
                 the wound. Default none.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -2708,6 +2933,7 @@ class Paws:
                 "max_rounds": max_rounds,
                 "one_shot_rescue": one_shot_rescue,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -2723,6 +2949,7 @@ class Paws:
         idempotency_key: str | None = None,
         max_rounds: int | None = None,
         one_shot_rescue: PawsOneShotRescueParam | PawsOneShotRescue | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> PawsEncounterOddsResponse:
@@ -2751,8 +2978,8 @@ class Paws:
         lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
         `stalemate`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
@@ -2773,6 +3000,7 @@ class Paws:
             one_shot_rescue: The one-shot rescue dice each side may spend in this fight ("darf nur einmal
                 gewürfelt werden", E3): after a lost round they are rolled one at a time until one averts
                 the wound. Default none.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2789,6 +3017,7 @@ class Paws:
                 "idempotency_key": idempotency_key,
                 "max_rounds": max_rounds,
                 "one_shot_rescue": one_shot_rescue,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -2801,6 +3030,7 @@ class Paws:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> PawsRescueResponse:
@@ -2813,11 +3043,14 @@ class Paws:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
 
-        ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
-        ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
-        its retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
+        ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             dice: The group's one-shot rescue dice to roll now.
@@ -2827,6 +3060,9 @@ class Paws:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -2842,6 +3078,7 @@ class Paws:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -2852,6 +3089,7 @@ class Paws:
         *,
         dice: int,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> PawsRescueOddsResponse:
@@ -2859,14 +3097,15 @@ class Paws:
 
         Distribution `successes`; outcomes `success` (at least one success) and `failure` (none).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/paws/rescue/odds`` (``paws.rescue.odds``).
 
         Args:
             dice: The group's one-shot rescue dice to roll now.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2875,7 +3114,7 @@ class Paws:
         """
         return self._send(
             _PAWS_RESCUE_ODDS,
-            {"dice": dice, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"dice": dice, "idempotency_key": idempotency_key, "session": session, "ticket": ticket},
             {"lang": lang},
         )
 
@@ -2892,6 +3131,7 @@ class Paws:
         name: str | None = None,
         penalty_dice: int | None = 0,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         wounds: int | None = 0,
         lang: str | None = None,
@@ -2914,12 +3154,15 @@ class Paws:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
 
-        ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
-        ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
-        its retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
+        ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             rank: Rank of the trait used: one die per rank.
@@ -2938,6 +3181,9 @@ class Paws:
                 ("einen Abzug von einem Würfel"); not wounds.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -2960,6 +3206,7 @@ class Paws:
                 "name": name,
                 "penalty_dice": penalty_dice,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
                 "wounds": wounds,
             },
@@ -2977,6 +3224,7 @@ class Paws:
         idempotency_key: str | None = None,
         name: str | None = None,
         penalty_dice: int | None = 0,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         wounds: int | None = 0,
         lang: str | None = None,
@@ -2988,8 +3236,8 @@ class Paws:
         averted by rescue successes: all of them after a plain failure, all but the first after a
         catastrophe). Same rulings as `paws.test`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
@@ -3008,6 +3256,7 @@ class Paws:
             name: Who rolls (echoed in results).
             penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
                 ("einen Abzug von einem Würfel"); not wounds.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             wounds: Wounds that hinder this action: -1 die each.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
@@ -3026,6 +3275,7 @@ class Paws:
                 "idempotency_key": idempotency_key,
                 "name": name,
                 "penalty_dice": penalty_dice,
+                "session": session,
                 "ticket": ticket,
                 "wounds": wounds,
             },
@@ -3093,6 +3343,7 @@ class Proben:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
@@ -3106,14 +3357,17 @@ class Proben:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The leader's dice plus one per helper stay within the limit pool_dice.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
         ``POST /v1/proben/cooperation`` (``proben.cooperation``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
@@ -3122,6 +3376,9 @@ class Proben:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -3139,6 +3396,7 @@ class Proben:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,
             },
@@ -3152,6 +3410,7 @@ class Proben:
         helpers: Sequence[ProbenPoolParam | ProbenPool],
         leader: ProbenPoolParam | ProbenPool,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
@@ -3161,8 +3420,8 @@ class Proben:
         Outcomes of the leader's test (`success`, `partial`, `failure`) over every number of helpers who
         helped; distribution `advantages` (helpers with at least one success).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The leader's dice plus one per helper stay within the limit pool_dice.
@@ -3173,6 +3432,7 @@ class Proben:
 
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -3186,6 +3446,7 @@ class Proben:
                 "helpers": helpers,
                 "leader": leader,
                 "idempotency_key": idempotency_key,
+                "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,
             },
@@ -3203,6 +3464,7 @@ class Proben:
         manual: Sequence[int] | None = None,
         max_rounds: int | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
@@ -3228,13 +3490,16 @@ class Proben:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
         ``POST /v1/proben/encounter`` (``proben.encounter``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             steps: The tests, in order; the chain stops at the first that fails.
@@ -3253,6 +3518,9 @@ class Proben:
                 runs then is the outcome `undecided`. null: until it ends.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             success_rule: meet: successes >= difficulty (default); exceed: >.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
@@ -3273,6 +3541,7 @@ class Proben:
                 "manual": manual,
                 "max_rounds": max_rounds,
                 "seed": seed,
+                "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,
             },
@@ -3288,6 +3557,7 @@ class Proben:
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
         max_rounds: int | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
@@ -3310,8 +3580,8 @@ class Proben:
         The bound is Σ over steps of attempts × (required successes with `carry_partial`, else 1) plus
         the ends; exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES under `exact: auto`, float64 above.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
@@ -3331,6 +3601,7 @@ class Proben:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
+            session: Accepted and ignored: the odds do not depend on it.
             success_rule: meet: successes >= difficulty (default); exceed: >.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
@@ -3347,6 +3618,7 @@ class Proben:
                 "exact": exact,
                 "idempotency_key": idempotency_key,
                 "max_rounds": max_rounds,
+                "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,
             },
@@ -3365,6 +3637,7 @@ class Proben:
         manual: Sequence[int] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: TicketParam | Ticket | None = None,
@@ -3380,13 +3653,16 @@ class Proben:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
         ``POST /v1/proben/extended`` (``proben.extended``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             attribute: Attribute value: that many d6.
@@ -3401,6 +3677,9 @@ class Proben:
             name: Who rolls (echoed in results).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
@@ -3423,6 +3702,7 @@ class Proben:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "skill": skill,
                 "skill_dice": skill_dice,
                 "ticket": ticket,
@@ -3440,6 +3720,7 @@ class Proben:
         idempotency_key: str | None = None,
         interval: ProbenIntervalParam | ProbenInterval | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
@@ -3449,8 +3730,8 @@ class Proben:
 
         Outcomes `success`, `failure`; distribution `rolls_used` (a failure uses every roll).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
@@ -3466,6 +3747,7 @@ class Proben:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             interval: The fixed duration of each roll.
             name: Who rolls (echoed in results).
+            session: Accepted and ignored: the odds do not depend on it.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             ticket: Accepted and ignored: the odds do not depend on it.
@@ -3484,6 +3766,7 @@ class Proben:
                 "idempotency_key": idempotency_key,
                 "interval": interval,
                 "name": name,
+                "session": session,
                 "skill": skill,
                 "skill_dice": skill_dice,
                 "ticket": ticket,
@@ -3500,6 +3783,7 @@ class Proben:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> ProbenOpposedResponse:
@@ -3514,13 +3798,16 @@ class Proben:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
         ``POST /v1/proben/opposed`` (``proben.opposed``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             allow_tie: Accept a tie instead of rolling again.
@@ -3530,6 +3817,9 @@ class Proben:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -3547,6 +3837,7 @@ class Proben:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -3559,6 +3850,7 @@ class Proben:
         b: ProbenPoolParam | ProbenPool,
         allow_tie: bool | None = False,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> ProbenOpposedOddsResponse:
@@ -3566,8 +3858,8 @@ class Proben:
 
         Outcomes `a`, `b`, `tie`, including re-rolls of equal rounds (at most 20) per ruling 4.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
@@ -3578,6 +3870,7 @@ class Proben:
         Args:
             allow_tie: Accept a tie instead of rolling again.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -3586,7 +3879,14 @@ class Proben:
         """
         return self._send(
             _PROBEN_OPPOSED_ODDS,
-            {"a": a, "b": b, "allow_tie": allow_tie, "idempotency_key": idempotency_key, "ticket": ticket},
+            {
+                "a": a,
+                "b": b,
+                "allow_tie": allow_tie,
+                "idempotency_key": idempotency_key,
+                "session": session,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -3602,6 +3902,7 @@ class Proben:
         manual: Sequence[int] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
@@ -3622,13 +3923,16 @@ class Proben:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
-        ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
-        ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
-        its retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
+        ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             attribute: Attribute value: that many d6.
@@ -3643,6 +3947,9 @@ class Proben:
             name: Who rolls (echoed in results).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
@@ -3666,6 +3973,7 @@ class Proben:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "skill": skill,
                 "skill_dice": skill_dice,
                 "success_rule": success_rule,
@@ -3684,6 +3992,7 @@ class Proben:
         disadvantages: int | None = 0,
         idempotency_key: str | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
@@ -3695,8 +4004,8 @@ class Proben:
         Outcomes `success`, `partial` (at least one success, not enough), `failure` (no success), and
         `no_dice` when the attempt leaves no dice; distribution `successes`. Same rulings as `proben.test`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
@@ -3712,6 +4021,7 @@ class Proben:
             disadvantages: Nachteile: -1 die each.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Who rolls (echoed in results).
+            session: Accepted and ignored: the odds do not depend on it.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
@@ -3731,6 +4041,7 @@ class Proben:
                 "disadvantages": disadvantages,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "session": session,
                 "skill": skill,
                 "skill_dice": skill_dice,
                 "success_rule": success_rule,
@@ -3765,6 +4076,83 @@ class Receipts:
         return self._send(_RECEIPTS_VERIFY, body, None)
 
 
+class Sessions:
+    """``client.sessions``: Health, keys, receipts, catalogue and batch."""
+
+    def __init__(self, send: Send) -> None:
+        self._send = send
+
+    def open(
+        self,
+        *,
+        seats: Sequence[str],
+        context: str | None = None,
+        ttl_s: int | None = 14400,
+    ) -> SessionResponse:
+        """Open a session: an evening's rolls, committed before the first one.
+
+        Answers a signed header whose `commit` is the SHA-256 of a secret the service derives from
+        its key and the session id (nothing is stored). Every rolling operation then takes
+        `session: {header, seat, index, prev}`: its dice derive from the secret, the seat, the index
+        and the operation, so each seat's roll number has exactly one set of dice. After
+        `POST /v1/sessions/reveal` anyone can check the whole log (`POST /v1/sessions/report`, the
+        SDKs). With API keys configured, only the keys of `WURFWERK_TICKET_KEYS` (the game master's;
+        every key when it is empty) may open one; others get 403.
+
+        ``POST /v1/sessions`` (``sessions.open``).
+
+        Args:
+            seats: The seats that roll (players, the GM), each named once.
+            context: Copied into the session: a VTT's world id.
+            ttl_s: Seconds until the session ends (default 4 hours, at most 7 days).
+        """
+        return self._send(_SESSIONS_OPEN, {"seats": seats, "context": context, "ttl_s": ttl_s}, None)
+
+    def report(
+        self,
+        *,
+        cards: Sequence[Any],
+        reveal: Mapping[str, Any] | Model,
+    ) -> ReportResponse:
+        """Check a session's log and measure each seat's luck from the exact odds.
+
+        The verdict `{complete, gaps, duplicates, invalid, after_reveal, unshown}` is the one
+        `wurfwerk.verify_session` and the JavaScript client's `verifySession` compute offline (README
+        "Sessions"). `luck` gives each valid card its mid-percentile P(X < x) + ½·P(X = x) of the
+        quantity its operation declares, from the odds twin, and each seat its count, mean, a z-test
+        of the mean against ½ (variance (1 − Σp³)/12 per roll) and a summary in the request's
+        language. A reveal that does not verify: 422 `invalid-session`.
+
+        ``POST /v1/sessions/report`` (``sessions.report``).
+
+        Args:
+            cards: The log: signed responses of rolls in the session and `public` parts of hidden ones, in
+                any order.
+            reveal: The reveal, as `POST /v1/sessions/reveal` answered it (its `reveal` member).
+        """
+        return self._send(_SESSIONS_REPORT, {"cards": cards, "reveal": reveal}, None)
+
+    def reveal(
+        self,
+        *,
+        session: SessionHeaderParam | SessionHeader,
+    ) -> RevealResponse:
+        """Reveal a session's secret, signed with the time of the reveal.
+
+        After `expires_at` to anyone. Before it only to a key of `WURFWERK_TICKET_KEYS` when API
+        keys are configured (the game master ends the evening early); otherwise 409
+        `session-open`: without API keys nobody can reveal early, since anybody could. A card
+        issued after `revealed_at` is never valid in a log. A session of a retired key, forged or
+        altered: 422 `invalid-session`.
+
+        ``POST /v1/sessions/reveal`` (``sessions.reveal``).
+
+        Args:
+            session: The session to reveal.
+        """
+        return self._send(_SESSIONS_REVEAL, {"session": session}, None)
+
+
 class Weltenbuch:
     """``client.weltenbuch``: Conflict scenes: parties roll even-sided dice (an even face is a success), the
     party with more successes wins, then the table narrates by spending the dice; toughness, consequences,
@@ -3782,6 +4170,7 @@ class Weltenbuch:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> WeltenbuchConflictResponse:
@@ -3806,15 +4195,19 @@ class Weltenbuch:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The die has an even number of sides.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Party names, member names and players' seats are unique across the conflict.
         - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
         - profile + bonuses + 2 per hero point stay within the limit pool_dice.
 
         ``POST /v1/weltenbuch/conflict`` (``weltenbuch.conflict``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             die: Sides of the die; any even number (an even face is a success).
@@ -3824,6 +4217,9 @@ class Weltenbuch:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -3840,6 +4236,7 @@ class Weltenbuch:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -3851,6 +4248,7 @@ class Weltenbuch:
         parties: Sequence[WeltenPartyParam | WeltenParty],
         die: int | None = 10,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> WeltenbuchConflictOddsResponse:
@@ -3862,8 +4260,8 @@ class Weltenbuch:
         (strictly more successes than every other party) and `tie` (equal top totals, ruling 3). Exact odds
         are computed for at most 8000 dice in the whole conflict (422 naming `parties` beyond).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The die has an even number of sides.
@@ -3876,6 +4274,7 @@ class Weltenbuch:
         Args:
             die: Sides of the die; any even number (an even face is a success).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -3884,7 +4283,13 @@ class Weltenbuch:
         """
         return self._send(
             _WELTENBUCH_CONFLICT_ODDS,
-            {"parties": parties, "die": die, "idempotency_key": idempotency_key, "ticket": ticket},
+            {
+                "parties": parties,
+                "die": die,
+                "idempotency_key": idempotency_key,
+                "session": session,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -3901,6 +4306,7 @@ class Weltenbuch:
         max_rounds: int | None = None,
         policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> WeltenbuchEncounterResponse:
@@ -3927,16 +4333,20 @@ class Weltenbuch:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The die has an even number of sides.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Party names, member names and players' seats are unique across the conflict.
         - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
         - profile + bonuses + 2 per hero point stay within the limit pool_dice.
         - `current` toughness is at most `max`.
 
         ``POST /v1/weltenbuch/encounter`` (``weltenbuch.encounter``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             parties: Exactly two parties.
@@ -3955,6 +4365,9 @@ class Weltenbuch:
                 runs then is the outcome `undecided`. null: until it ends.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -3976,6 +4389,7 @@ class Weltenbuch:
                 "max_rounds": max_rounds,
                 "policy": policy,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -3992,6 +4406,7 @@ class Weltenbuch:
         idempotency_key: str | None = None,
         max_rounds: int | None = None,
         policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> WeltenbuchEncounterOddsResponse:
@@ -4016,8 +4431,8 @@ class Weltenbuch:
         The bound is Σ over the parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
         under `exact: auto`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The die has an even number of sides.
@@ -4040,6 +4455,7 @@ class Weltenbuch:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4057,6 +4473,7 @@ class Weltenbuch:
                 "idempotency_key": idempotency_key,
                 "max_rounds": max_rounds,
                 "policy": policy,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -4120,6 +4537,7 @@ class Weltenbuch:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> WeltenbuchResurrectionResponse:
@@ -4132,11 +4550,15 @@ class Weltenbuch:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
 
         ``POST /v1/weltenbuch/resurrection`` (``weltenbuch.resurrection``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             gods: The eight gods of the table, in d8 order.
@@ -4146,6 +4568,9 @@ class Weltenbuch:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -4161,6 +4586,7 @@ class Weltenbuch:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -4171,6 +4597,7 @@ class Weltenbuch:
         *,
         gods: Sequence[str] | None = None,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> WeltenbuchResurrectionOddsResponse:
@@ -4178,14 +4605,15 @@ class Weltenbuch:
 
         Outcomes `god:1` .. `god:8`, 1/8 each (ruling 6); distribution `god`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/weltenbuch/resurrection/odds`` (``weltenbuch.resurrection.odds``).
 
         Args:
             gods: The eight gods of the table, in d8 order.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4194,7 +4622,7 @@ class Weltenbuch:
         """
         return self._send(
             _WELTENBUCH_RESURRECTION_ODDS,
-            {"gods": gods, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"gods": gods, "idempotency_key": idempotency_key, "session": session, "ticket": ticket},
             {"lang": lang},
         )
 
@@ -4207,6 +4635,7 @@ class Operations:
     paws: Paws
     proben: Proben
     receipts: Receipts
+    sessions: Sessions
     weltenbuch: Weltenbuch
 
     def _bind_namespaces(self) -> None:
@@ -4215,6 +4644,7 @@ class Operations:
         self.paws = Paws(self._send)
         self.proben = Proben(self._send)
         self.receipts = Receipts(self._send)
+        self.sessions = Sessions(self._send)
         self.weltenbuch = Weltenbuch(self._send)
 
     def _send(
@@ -4342,6 +4772,7 @@ class AsyncBeutelschneider:
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderChallengeResponse:
@@ -4357,14 +4788,17 @@ class AsyncBeutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the difficulty draws.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless
-        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
-        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
-        attempt.
+        ``seed``, ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call
+        carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of
+        the first attempt.
 
         Args:
             ability: combat (red), skill (green), magic (blue).
@@ -4377,6 +4811,9 @@ class AsyncBeutelschneider:
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -4395,6 +4832,7 @@ class AsyncBeutelschneider:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -4408,6 +4846,7 @@ class AsyncBeutelschneider:
         difficulty: Literal["easy", "normal", "hard"] | None = "normal",
         idempotency_key: str | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderChallengeOddsResponse:
@@ -4416,8 +4855,8 @@ class AsyncBeutelschneider:
         Outcomes `success`, `failure` (no matching marble, not all black) and `unconscious` (ruling 1:
         all black); distribution `matching` (hypergeometric).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The bag holds at least as many marbles as the difficulty draws.
@@ -4431,6 +4870,7 @@ class AsyncBeutelschneider:
             difficulty: easy: 3 marbles, normal: 2 (default), hard: 1.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4445,6 +4885,7 @@ class AsyncBeutelschneider:
                 "difficulty": difficulty,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -4459,6 +4900,7 @@ class AsyncBeutelschneider:
         injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderCombatResponse:
@@ -4476,14 +4918,18 @@ class AsyncBeutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The defender's name differs from the attacker's.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
@@ -4495,6 +4941,9 @@ class AsyncBeutelschneider:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -4512,6 +4961,7 @@ class AsyncBeutelschneider:
                 "injuring_abilities": injuring_abilities,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -4524,6 +4974,7 @@ class AsyncBeutelschneider:
         defender: BeutelFighterParam | BeutelFighter,
         idempotency_key: str | None = None,
         injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderCombatOddsResponse:
@@ -4536,8 +4987,8 @@ class AsyncBeutelschneider:
         combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
         Distributions `margin` (0 = tie) and `severity` (0 = no injury).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The defender's name differs from the attacker's.
@@ -4551,6 +5002,7 @@ class AsyncBeutelschneider:
             injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
                 magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
                 werden können" is the group's decision).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4564,6 +5016,7 @@ class AsyncBeutelschneider:
                 "defender": defender,
                 "idempotency_key": idempotency_key,
                 "injuring_abilities": injuring_abilities,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -4576,6 +5029,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderContestResponse:
@@ -4597,14 +5051,18 @@ class AsyncBeutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Participant names are unique.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
@@ -4613,6 +5071,9 @@ class AsyncBeutelschneider:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -4628,6 +5089,7 @@ class AsyncBeutelschneider:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -4638,6 +5100,7 @@ class AsyncBeutelschneider:
         *,
         participants: Sequence[BeutelParticipantParam | BeutelParticipant],
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderContestOddsResponse:
@@ -4649,8 +5112,8 @@ class AsyncBeutelschneider:
         `margin` (0 = tie); expected
         `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - Participant names are unique.
@@ -4661,6 +5124,7 @@ class AsyncBeutelschneider:
 
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4669,7 +5133,12 @@ class AsyncBeutelschneider:
         """
         return await self._send(
             _BEUTELSCHNEIDER_CONTEST_ODDS,
-            {"participants": participants, "idempotency_key": idempotency_key, "ticket": ticket},
+            {
+                "participants": participants,
+                "idempotency_key": idempotency_key,
+                "session": session,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -4684,6 +5153,7 @@ class AsyncBeutelschneider:
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         max_rounds: int | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderEncounterResponse:
@@ -4713,14 +5183,17 @@ class AsyncBeutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/encounter`` (``beutelschneider.encounter``). Rolls dice: unless
-        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
-        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
-        attempt.
+        ``seed``, ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call
+        carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of
+        the first attempt.
 
         Args:
             sides: Exactly two; each exchange is a `combat` with the first as attacker.
@@ -4738,6 +5211,9 @@ class AsyncBeutelschneider:
                 runs then is the outcome `undecided`. null: until it ends.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -4757,6 +5233,7 @@ class AsyncBeutelschneider:
                 "manual": manual,
                 "max_rounds": max_rounds,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -4771,6 +5248,7 @@ class AsyncBeutelschneider:
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
         max_rounds: int | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderEncounterOddsResponse:
@@ -4801,8 +5279,8 @@ class AsyncBeutelschneider:
         state): every `exact` is null, `exact: required` is a 422, the outcomes sum to 1 within
         `solver.max_error` (every term non-negative, no cancellation).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - Each bag holds at least as many marbles as its difficulty draws.
@@ -4821,6 +5299,7 @@ class AsyncBeutelschneider:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4836,6 +5315,7 @@ class AsyncBeutelschneider:
                 "exact": exact,
                 "idempotency_key": idempotency_key,
                 "max_rounds": max_rounds,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -4851,6 +5331,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderExperienceResponse:
@@ -4866,14 +5347,17 @@ class AsyncBeutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the amount draws.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/experience`` (``beutelschneider.experience``). Rolls dice: unless
-        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
-        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
-        attempt.
+        ``seed``, ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call
+        carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of
+        the first attempt.
 
         Args:
             amount: little: 1 marble, some: 2, much: 3.
@@ -4887,6 +5371,9 @@ class AsyncBeutelschneider:
                 blue, white) or null to keep it.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -4905,6 +5392,7 @@ class AsyncBeutelschneider:
                 "name": name,
                 "replacements": replacements,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -4952,6 +5440,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderExperienceOddsResponse:
@@ -4959,8 +5448,8 @@ class AsyncBeutelschneider:
 
         Distributions `drawn:<colour>` (how many marbles of each colour are drawn); no outcomes.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The bag holds at least as many marbles as the amount draws.
@@ -4975,6 +5464,7 @@ class AsyncBeutelschneider:
             name: Whose bag (used in the summary only).
             replacements: Optional, to learn in one step: per marble drawn a different colour (red, green,
                 blue, white) or null to keep it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4989,6 +5479,7 @@ class AsyncBeutelschneider:
                 "idempotency_key": idempotency_key,
                 "name": name,
                 "replacements": replacements,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5003,6 +5494,7 @@ class AsyncBeutelschneider:
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderFirstAidResponse:
@@ -5016,14 +5508,17 @@ class AsyncBeutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the difficulty draws.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/first-aid`` (``beutelschneider.first-aid``). Rolls dice: unless
-        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
-        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
-        attempt.
+        ``seed``, ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call
+        carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of
+        the first attempt.
 
         Args:
             bag: The healer's bag.
@@ -5035,6 +5530,9 @@ class AsyncBeutelschneider:
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -5052,6 +5550,7 @@ class AsyncBeutelschneider:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5064,6 +5563,7 @@ class AsyncBeutelschneider:
         difficulty: Literal["easy", "normal", "hard"] | None = "normal",
         idempotency_key: str | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderFirstAidOddsResponse:
@@ -5072,8 +5572,8 @@ class AsyncBeutelschneider:
         Outcomes `success`, `failure`, `unconscious` of the healer's skill challenge; distribution
         `healing_draws` (ruling 6: green marbles drawn, 0 on a failure).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The bag holds at least as many marbles as the difficulty draws.
@@ -5086,6 +5586,7 @@ class AsyncBeutelschneider:
             difficulty: easy: 3 marbles, normal: 2 (default), hard: 1.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5099,6 +5600,7 @@ class AsyncBeutelschneider:
                 "difficulty": difficulty,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5115,6 +5617,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderHealingResponse:
@@ -5131,13 +5634,17 @@ class AsyncBeutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/healing`` (``beutelschneider.healing``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             bag: The recovering character's bag.
@@ -5152,6 +5659,9 @@ class AsyncBeutelschneider:
                 the k-th black marble drawn takes the k-th colour.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -5171,6 +5681,7 @@ class AsyncBeutelschneider:
                 "name": name,
                 "replacements": replacements,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5220,6 +5731,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderHealingOddsResponse:
@@ -5227,8 +5739,8 @@ class AsyncBeutelschneider:
 
         Distribution `black_drawn` (black marbles that may be replaced, ruling 4); no outcomes.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
@@ -5244,6 +5756,7 @@ class AsyncBeutelschneider:
             name: Whose bag (used in the summary only).
             replacements: Optional, to heal in one step: one colour (red, green, blue) per marble drawn;
                 the k-th black marble drawn takes the k-th colour.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5259,6 +5772,7 @@ class AsyncBeutelschneider:
                 "idempotency_key": idempotency_key,
                 "name": name,
                 "replacements": replacements,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5273,6 +5787,7 @@ class AsyncBeutelschneider:
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderInjuryResponse:
@@ -5286,13 +5801,17 @@ class AsyncBeutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the severity draws.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/injury`` (``beutelschneider.injury``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             bag: The injured character's bag.
@@ -5304,6 +5823,9 @@ class AsyncBeutelschneider:
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -5321,6 +5843,7 @@ class AsyncBeutelschneider:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5333,6 +5856,7 @@ class AsyncBeutelschneider:
         severity: Literal["light", "serious", "grave"],
         idempotency_key: str | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderInjuryOddsResponse:
@@ -5340,8 +5864,8 @@ class AsyncBeutelschneider:
 
         Distribution `black_after`: black marbles in the bag afterwards (no outcomes).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The bag holds at least as many marbles as the severity draws.
@@ -5354,6 +5878,7 @@ class AsyncBeutelschneider:
             severity: light: 1 marble, serious: 2, grave: 3.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5367,6 +5892,7 @@ class AsyncBeutelschneider:
                 "severity": severity,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5381,6 +5907,7 @@ class AsyncBeutelschneider:
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderMortalDangerResponse:
@@ -5393,14 +5920,17 @@ class AsyncBeutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the danger draws.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/mortal-danger`` (``beutelschneider.mortal-danger``). Rolls dice: unless
-        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
-        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
-        attempt.
+        ``seed``, ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call
+        carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of
+        the first attempt.
 
         Args:
             bag: The endangered character's bag.
@@ -5412,6 +5942,9 @@ class AsyncBeutelschneider:
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -5429,6 +5962,7 @@ class AsyncBeutelschneider:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5441,6 +5975,7 @@ class AsyncBeutelschneider:
         danger: Literal["low", "clear", "grave"],
         idempotency_key: str | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderMortalDangerOddsResponse:
@@ -5448,8 +5983,8 @@ class AsyncBeutelschneider:
 
         Outcomes `dies` (at least one black marble drawn) and `survives`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The bag holds at least as many marbles as the danger draws.
@@ -5462,6 +5997,7 @@ class AsyncBeutelschneider:
             danger: low: 1 marble, clear: 2, grave: 3.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5475,6 +6011,7 @@ class AsyncBeutelschneider:
                 "danger": danger,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5536,6 +6073,7 @@ class AsyncMalmsturm:
         manual: Sequence[int] | None = None,
         modifier: int | None = 0,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> MalmsturmActionResponse:
@@ -5550,11 +6088,14 @@ class AsyncMalmsturm:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
 
         ``POST /v1/malmsturm/action`` (``malmsturm.action``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             difficulty: Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder.
@@ -5567,6 +6108,9 @@ class AsyncMalmsturm:
             modifier: Situational bonus or penalty added to the total (default 0).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -5585,6 +6129,7 @@ class AsyncMalmsturm:
                 "manual": manual,
                 "modifier": modifier,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5598,6 +6143,7 @@ class AsyncMalmsturm:
         dice: int | None = 4,
         idempotency_key: str | None = None,
         modifier: int | None = 0,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> MalmsturmActionOddsResponse:
@@ -5606,8 +6152,8 @@ class AsyncMalmsturm:
         Outcomes `success` (total ≥ difficulty, ruling 2) and `failure`; distributions `shifts` (0 on a
         failure) and `total`; `dice` dF as in `malmsturm.action`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/malmsturm/action/odds`` (``malmsturm.action.odds``).
 
@@ -5617,6 +6163,7 @@ class AsyncMalmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             modifier: Situational bonus or penalty added to the total (default 0).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5631,6 +6178,7 @@ class AsyncMalmsturm:
                 "dice": dice,
                 "idempotency_key": idempotency_key,
                 "modifier": modifier,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5647,6 +6195,7 @@ class AsyncMalmsturm:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         take_consequence_early: bool | None = False,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
@@ -5680,13 +6229,16 @@ class AsyncMalmsturm:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A track's `current` stress is at most its `max`.
 
         ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             defend: false: the defender does not defend ("kann sich … verteidigen", ruling 5); no defense
@@ -5700,6 +6252,9 @@ class AsyncMalmsturm:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
@@ -5720,6 +6275,7 @@ class AsyncMalmsturm:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "take_consequence_early": take_consequence_early,
                 "ticket": ticket,
             },
@@ -5735,6 +6291,7 @@ class AsyncMalmsturm:
         dice: int | None = 4,
         difficulty: int | None = 0,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         take_consequence_early: bool | None = False,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
@@ -5745,8 +6302,8 @@ class AsyncMalmsturm:
         `consequence` (a consequence without being taken out), `hit` (a hit without a consequence) and
         `miss`; distribution `shifts` (0 on a miss).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
@@ -5761,6 +6318,7 @@ class AsyncMalmsturm:
             difficulty: The fixed difficulty an undefended attack meets (default 0, mäßig); only with
                 `defend: false`.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
@@ -5777,6 +6335,7 @@ class AsyncMalmsturm:
                 "dice": dice,
                 "difficulty": difficulty,
                 "idempotency_key": idempotency_key,
+                "session": session,
                 "take_consequence_early": take_consequence_early,
                 "ticket": ticket,
             },
@@ -5792,6 +6351,7 @@ class AsyncMalmsturm:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> MalmsturmContestResponse:
@@ -5805,11 +6365,14 @@ class AsyncMalmsturm:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
 
         ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
@@ -5819,6 +6382,9 @@ class AsyncMalmsturm:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -5836,6 +6402,7 @@ class AsyncMalmsturm:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5848,6 +6415,7 @@ class AsyncMalmsturm:
         b: MalmContenderParam | MalmContender,
         dice: int | None = 4,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> MalmsturmContestOddsResponse:
@@ -5856,14 +6424,15 @@ class AsyncMalmsturm:
         Outcomes `a`, `b` (a total at least one step above the other's, ruling 3) and `tie`; distribution
         `margin` (a's total − b's).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/malmsturm/contest/odds`` (``malmsturm.contest.odds``).
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5872,7 +6441,14 @@ class AsyncMalmsturm:
         """
         return await self._send(
             _MALMSTURM_CONTEST_ODDS,
-            {"a": a, "b": b, "dice": dice, "idempotency_key": idempotency_key, "ticket": ticket},
+            {
+                "a": a,
+                "b": b,
+                "dice": dice,
+                "idempotency_key": idempotency_key,
+                "session": session,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -5889,6 +6465,7 @@ class AsyncMalmsturm:
         order: Literal["initiative"] | Sequence[str] | None = "initiative",
         policy: MalmEncounterPolicyParam | MalmEncounterPolicy | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> MalmsturmEncounterResponse:
@@ -5929,11 +6506,15 @@ class AsyncMalmsturm:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
 
         ``POST /v1/malmsturm/encounter`` (``malmsturm.encounter``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             sides: Exactly two sides.
@@ -5954,6 +6535,9 @@ class AsyncMalmsturm:
                 the same every round.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -5975,6 +6559,7 @@ class AsyncMalmsturm:
                 "order": order,
                 "policy": policy,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5991,6 +6576,7 @@ class AsyncMalmsturm:
         max_rounds: int | None = None,
         order: Literal["initiative"] | Sequence[str] | None = "initiative",
         policy: MalmEncounterPolicyParam | MalmEncounterPolicy | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> MalmsturmEncounterOddsResponse:
@@ -6031,8 +6617,8 @@ class AsyncMalmsturm:
         many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
         0..1 at the start; `dice` dF per roll (ruling 7).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/malmsturm/encounter/odds`` (``malmsturm.encounter.odds``).
 
@@ -6050,6 +6636,7 @@ class AsyncMalmsturm:
             order: initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix
                 both orders by the exact initiative odds; or every member's name once, in order of action,
                 the same every round.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6067,6 +6654,7 @@ class AsyncMalmsturm:
                 "max_rounds": max_rounds,
                 "order": order,
                 "policy": policy,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -6080,6 +6668,7 @@ class AsyncMalmsturm:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> MalmsturmInitiativeResponse:
@@ -6097,12 +6686,16 @@ class AsyncMalmsturm:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Participant names are unique.
 
         ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
@@ -6112,6 +6705,9 @@ class AsyncMalmsturm:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -6128,6 +6724,7 @@ class AsyncMalmsturm:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -6139,6 +6736,7 @@ class AsyncMalmsturm:
         participants: Sequence[MalmParticipantParam | MalmParticipant],
         dice: int | None = 4,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> MalmsturmInitiativeOddsResponse:
@@ -6148,8 +6746,8 @@ class AsyncMalmsturm:
         (highest 4dF + intuition; equal totals: higher intuition; still equal: roll-offs, at most 20,
         after which the request order stands); `expected` gives each participant's mean total.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - Participant names are unique.
@@ -6159,6 +6757,7 @@ class AsyncMalmsturm:
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6171,6 +6770,7 @@ class AsyncMalmsturm:
                 "participants": participants,
                 "dice": dice,
                 "idempotency_key": idempotency_key,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -6217,6 +6817,7 @@ class AsyncPaws:
         manual: Sequence[int] | None = None,
         mode: Literal["contest", "defense"] | None = "contest",
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> PawsComparisonResponse:
@@ -6240,12 +6841,15 @@ class AsyncPaws:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
 
         ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             a: Side a (the attacker in defense mode).
@@ -6258,6 +6862,9 @@ class AsyncPaws:
                 net >= 1, b cannot win.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -6275,6 +6882,7 @@ class AsyncPaws:
                 "manual": manual,
                 "mode": mode,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -6287,6 +6895,7 @@ class AsyncPaws:
         b: PawsPoolParam | PawsPool,
         idempotency_key: str | None = None,
         mode: Literal["contest", "defense"] | None = "contest",
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> PawsComparisonOddsResponse:
@@ -6299,8 +6908,8 @@ class AsyncPaws:
         it). Same rulings as
         `paws.comparison`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
@@ -6313,6 +6922,7 @@ class AsyncPaws:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             mode: contest: both attack, more successes wins; defense: b only defends, the attack lands with
                 net >= 1, b cannot win.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6321,7 +6931,14 @@ class AsyncPaws:
         """
         return await self._send(
             _PAWS_COMPARISON_ODDS,
-            {"a": a, "b": b, "idempotency_key": idempotency_key, "mode": mode, "ticket": ticket},
+            {
+                "a": a,
+                "b": b,
+                "idempotency_key": idempotency_key,
+                "mode": mode,
+                "session": session,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -6337,6 +6954,7 @@ class AsyncPaws:
         max_rounds: int | None = None,
         one_shot_rescue: PawsOneShotRescueParam | PawsOneShotRescue | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> PawsEncounterResponse:
@@ -6365,12 +6983,15 @@ class AsyncPaws:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
 
         ``POST /v1/paws/encounter`` (``paws.encounter``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             a: Side a.
@@ -6391,6 +7012,9 @@ class AsyncPaws:
                 the wound. Default none.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -6411,6 +7035,7 @@ class AsyncPaws:
                 "max_rounds": max_rounds,
                 "one_shot_rescue": one_shot_rescue,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -6426,6 +7051,7 @@ class AsyncPaws:
         idempotency_key: str | None = None,
         max_rounds: int | None = None,
         one_shot_rescue: PawsOneShotRescueParam | PawsOneShotRescue | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> PawsEncounterOddsResponse:
@@ -6454,8 +7080,8 @@ class AsyncPaws:
         lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
         `stalemate`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
@@ -6476,6 +7102,7 @@ class AsyncPaws:
             one_shot_rescue: The one-shot rescue dice each side may spend in this fight ("darf nur einmal
                 gewürfelt werden", E3): after a lost round they are rolled one at a time until one averts
                 the wound. Default none.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6492,6 +7119,7 @@ class AsyncPaws:
                 "idempotency_key": idempotency_key,
                 "max_rounds": max_rounds,
                 "one_shot_rescue": one_shot_rescue,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -6504,6 +7132,7 @@ class AsyncPaws:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> PawsRescueResponse:
@@ -6516,11 +7145,14 @@ class AsyncPaws:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
 
-        ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
-        ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
-        its retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
+        ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             dice: The group's one-shot rescue dice to roll now.
@@ -6530,6 +7162,9 @@ class AsyncPaws:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -6545,6 +7180,7 @@ class AsyncPaws:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -6555,6 +7191,7 @@ class AsyncPaws:
         *,
         dice: int,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> PawsRescueOddsResponse:
@@ -6562,14 +7199,15 @@ class AsyncPaws:
 
         Distribution `successes`; outcomes `success` (at least one success) and `failure` (none).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/paws/rescue/odds`` (``paws.rescue.odds``).
 
         Args:
             dice: The group's one-shot rescue dice to roll now.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6578,7 +7216,7 @@ class AsyncPaws:
         """
         return await self._send(
             _PAWS_RESCUE_ODDS,
-            {"dice": dice, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"dice": dice, "idempotency_key": idempotency_key, "session": session, "ticket": ticket},
             {"lang": lang},
         )
 
@@ -6595,6 +7233,7 @@ class AsyncPaws:
         name: str | None = None,
         penalty_dice: int | None = 0,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         wounds: int | None = 0,
         lang: str | None = None,
@@ -6617,12 +7256,15 @@ class AsyncPaws:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
 
-        ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
-        ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
-        its retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
+        ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             rank: Rank of the trait used: one die per rank.
@@ -6641,6 +7283,9 @@ class AsyncPaws:
                 ("einen Abzug von einem Würfel"); not wounds.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -6663,6 +7308,7 @@ class AsyncPaws:
                 "name": name,
                 "penalty_dice": penalty_dice,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
                 "wounds": wounds,
             },
@@ -6680,6 +7326,7 @@ class AsyncPaws:
         idempotency_key: str | None = None,
         name: str | None = None,
         penalty_dice: int | None = 0,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         wounds: int | None = 0,
         lang: str | None = None,
@@ -6691,8 +7338,8 @@ class AsyncPaws:
         averted by rescue successes: all of them after a plain failure, all but the first after a
         catastrophe). Same rulings as `paws.test`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
@@ -6711,6 +7358,7 @@ class AsyncPaws:
             name: Who rolls (echoed in results).
             penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
                 ("einen Abzug von einem Würfel"); not wounds.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             wounds: Wounds that hinder this action: -1 die each.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
@@ -6729,6 +7377,7 @@ class AsyncPaws:
                 "idempotency_key": idempotency_key,
                 "name": name,
                 "penalty_dice": penalty_dice,
+                "session": session,
                 "ticket": ticket,
                 "wounds": wounds,
             },
@@ -6796,6 +7445,7 @@ class AsyncProben:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
@@ -6809,14 +7459,17 @@ class AsyncProben:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The leader's dice plus one per helper stay within the limit pool_dice.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
         ``POST /v1/proben/cooperation`` (``proben.cooperation``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
@@ -6825,6 +7478,9 @@ class AsyncProben:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -6842,6 +7498,7 @@ class AsyncProben:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,
             },
@@ -6855,6 +7512,7 @@ class AsyncProben:
         helpers: Sequence[ProbenPoolParam | ProbenPool],
         leader: ProbenPoolParam | ProbenPool,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
@@ -6864,8 +7522,8 @@ class AsyncProben:
         Outcomes of the leader's test (`success`, `partial`, `failure`) over every number of helpers who
         helped; distribution `advantages` (helpers with at least one success).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The leader's dice plus one per helper stay within the limit pool_dice.
@@ -6876,6 +7534,7 @@ class AsyncProben:
 
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6889,6 +7548,7 @@ class AsyncProben:
                 "helpers": helpers,
                 "leader": leader,
                 "idempotency_key": idempotency_key,
+                "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,
             },
@@ -6906,6 +7566,7 @@ class AsyncProben:
         manual: Sequence[int] | None = None,
         max_rounds: int | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
@@ -6931,13 +7592,16 @@ class AsyncProben:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
         ``POST /v1/proben/encounter`` (``proben.encounter``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             steps: The tests, in order; the chain stops at the first that fails.
@@ -6956,6 +7620,9 @@ class AsyncProben:
                 runs then is the outcome `undecided`. null: until it ends.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             success_rule: meet: successes >= difficulty (default); exceed: >.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
@@ -6976,6 +7643,7 @@ class AsyncProben:
                 "manual": manual,
                 "max_rounds": max_rounds,
                 "seed": seed,
+                "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,
             },
@@ -6991,6 +7659,7 @@ class AsyncProben:
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
         max_rounds: int | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
@@ -7013,8 +7682,8 @@ class AsyncProben:
         The bound is Σ over steps of attempts × (required successes with `carry_partial`, else 1) plus
         the ends; exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES under `exact: auto`, float64 above.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
@@ -7034,6 +7703,7 @@ class AsyncProben:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
+            session: Accepted and ignored: the odds do not depend on it.
             success_rule: meet: successes >= difficulty (default); exceed: >.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
@@ -7050,6 +7720,7 @@ class AsyncProben:
                 "exact": exact,
                 "idempotency_key": idempotency_key,
                 "max_rounds": max_rounds,
+                "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,
             },
@@ -7068,6 +7739,7 @@ class AsyncProben:
         manual: Sequence[int] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: TicketParam | Ticket | None = None,
@@ -7083,13 +7755,16 @@ class AsyncProben:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
         ``POST /v1/proben/extended`` (``proben.extended``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             attribute: Attribute value: that many d6.
@@ -7104,6 +7779,9 @@ class AsyncProben:
             name: Who rolls (echoed in results).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
@@ -7126,6 +7804,7 @@ class AsyncProben:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "skill": skill,
                 "skill_dice": skill_dice,
                 "ticket": ticket,
@@ -7143,6 +7822,7 @@ class AsyncProben:
         idempotency_key: str | None = None,
         interval: ProbenIntervalParam | ProbenInterval | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
@@ -7152,8 +7832,8 @@ class AsyncProben:
 
         Outcomes `success`, `failure`; distribution `rolls_used` (a failure uses every roll).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
@@ -7169,6 +7849,7 @@ class AsyncProben:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             interval: The fixed duration of each roll.
             name: Who rolls (echoed in results).
+            session: Accepted and ignored: the odds do not depend on it.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             ticket: Accepted and ignored: the odds do not depend on it.
@@ -7187,6 +7868,7 @@ class AsyncProben:
                 "idempotency_key": idempotency_key,
                 "interval": interval,
                 "name": name,
+                "session": session,
                 "skill": skill,
                 "skill_dice": skill_dice,
                 "ticket": ticket,
@@ -7203,6 +7885,7 @@ class AsyncProben:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> ProbenOpposedResponse:
@@ -7217,13 +7900,16 @@ class AsyncProben:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
         ``POST /v1/proben/opposed`` (``proben.opposed``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             allow_tie: Accept a tie instead of rolling again.
@@ -7233,6 +7919,9 @@ class AsyncProben:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -7250,6 +7939,7 @@ class AsyncProben:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -7262,6 +7952,7 @@ class AsyncProben:
         b: ProbenPoolParam | ProbenPool,
         allow_tie: bool | None = False,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> ProbenOpposedOddsResponse:
@@ -7269,8 +7960,8 @@ class AsyncProben:
 
         Outcomes `a`, `b`, `tie`, including re-rolls of equal rounds (at most 20) per ruling 4.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
@@ -7281,6 +7972,7 @@ class AsyncProben:
         Args:
             allow_tie: Accept a tie instead of rolling again.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -7289,7 +7981,14 @@ class AsyncProben:
         """
         return await self._send(
             _PROBEN_OPPOSED_ODDS,
-            {"a": a, "b": b, "allow_tie": allow_tie, "idempotency_key": idempotency_key, "ticket": ticket},
+            {
+                "a": a,
+                "b": b,
+                "allow_tie": allow_tie,
+                "idempotency_key": idempotency_key,
+                "session": session,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -7305,6 +8004,7 @@ class AsyncProben:
         manual: Sequence[int] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
@@ -7325,13 +8025,16 @@ class AsyncProben:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
-        ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
-        ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
-        its retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
+        ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             attribute: Attribute value: that many d6.
@@ -7346,6 +8049,9 @@ class AsyncProben:
             name: Who rolls (echoed in results).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
@@ -7369,6 +8075,7 @@ class AsyncProben:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "skill": skill,
                 "skill_dice": skill_dice,
                 "success_rule": success_rule,
@@ -7387,6 +8094,7 @@ class AsyncProben:
         disadvantages: int | None = 0,
         idempotency_key: str | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
@@ -7398,8 +8106,8 @@ class AsyncProben:
         Outcomes `success`, `partial` (at least one success, not enough), `failure` (no success), and
         `no_dice` when the attempt leaves no dice; distribution `successes`. Same rulings as `proben.test`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
@@ -7415,6 +8123,7 @@ class AsyncProben:
             disadvantages: Nachteile: -1 die each.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Who rolls (echoed in results).
+            session: Accepted and ignored: the odds do not depend on it.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
@@ -7434,6 +8143,7 @@ class AsyncProben:
                 "disadvantages": disadvantages,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "session": session,
                 "skill": skill,
                 "skill_dice": skill_dice,
                 "success_rule": success_rule,
@@ -7468,6 +8178,83 @@ class AsyncReceipts:
         return await self._send(_RECEIPTS_VERIFY, body, None)
 
 
+class AsyncSessions:
+    """``client.sessions``: Health, keys, receipts, catalogue and batch."""
+
+    def __init__(self, send: AsyncSend) -> None:
+        self._send = send
+
+    async def open(
+        self,
+        *,
+        seats: Sequence[str],
+        context: str | None = None,
+        ttl_s: int | None = 14400,
+    ) -> SessionResponse:
+        """Open a session: an evening's rolls, committed before the first one.
+
+        Answers a signed header whose `commit` is the SHA-256 of a secret the service derives from
+        its key and the session id (nothing is stored). Every rolling operation then takes
+        `session: {header, seat, index, prev}`: its dice derive from the secret, the seat, the index
+        and the operation, so each seat's roll number has exactly one set of dice. After
+        `POST /v1/sessions/reveal` anyone can check the whole log (`POST /v1/sessions/report`, the
+        SDKs). With API keys configured, only the keys of `WURFWERK_TICKET_KEYS` (the game master's;
+        every key when it is empty) may open one; others get 403.
+
+        ``POST /v1/sessions`` (``sessions.open``).
+
+        Args:
+            seats: The seats that roll (players, the GM), each named once.
+            context: Copied into the session: a VTT's world id.
+            ttl_s: Seconds until the session ends (default 4 hours, at most 7 days).
+        """
+        return await self._send(_SESSIONS_OPEN, {"seats": seats, "context": context, "ttl_s": ttl_s}, None)
+
+    async def report(
+        self,
+        *,
+        cards: Sequence[Any],
+        reveal: Mapping[str, Any] | Model,
+    ) -> ReportResponse:
+        """Check a session's log and measure each seat's luck from the exact odds.
+
+        The verdict `{complete, gaps, duplicates, invalid, after_reveal, unshown}` is the one
+        `wurfwerk.verify_session` and the JavaScript client's `verifySession` compute offline (README
+        "Sessions"). `luck` gives each valid card its mid-percentile P(X < x) + ½·P(X = x) of the
+        quantity its operation declares, from the odds twin, and each seat its count, mean, a z-test
+        of the mean against ½ (variance (1 − Σp³)/12 per roll) and a summary in the request's
+        language. A reveal that does not verify: 422 `invalid-session`.
+
+        ``POST /v1/sessions/report`` (``sessions.report``).
+
+        Args:
+            cards: The log: signed responses of rolls in the session and `public` parts of hidden ones, in
+                any order.
+            reveal: The reveal, as `POST /v1/sessions/reveal` answered it (its `reveal` member).
+        """
+        return await self._send(_SESSIONS_REPORT, {"cards": cards, "reveal": reveal}, None)
+
+    async def reveal(
+        self,
+        *,
+        session: SessionHeaderParam | SessionHeader,
+    ) -> RevealResponse:
+        """Reveal a session's secret, signed with the time of the reveal.
+
+        After `expires_at` to anyone. Before it only to a key of `WURFWERK_TICKET_KEYS` when API
+        keys are configured (the game master ends the evening early); otherwise 409
+        `session-open`: without API keys nobody can reveal early, since anybody could. A card
+        issued after `revealed_at` is never valid in a log. A session of a retired key, forged or
+        altered: 422 `invalid-session`.
+
+        ``POST /v1/sessions/reveal`` (``sessions.reveal``).
+
+        Args:
+            session: The session to reveal.
+        """
+        return await self._send(_SESSIONS_REVEAL, {"session": session}, None)
+
+
 class AsyncWeltenbuch:
     """``client.weltenbuch``: Conflict scenes: parties roll even-sided dice (an even face is a success), the
     party with more successes wins, then the table narrates by spending the dice; toughness, consequences,
@@ -7485,6 +8272,7 @@ class AsyncWeltenbuch:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> WeltenbuchConflictResponse:
@@ -7509,15 +8297,19 @@ class AsyncWeltenbuch:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The die has an even number of sides.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Party names, member names and players' seats are unique across the conflict.
         - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
         - profile + bonuses + 2 per hero point stay within the limit pool_dice.
 
         ``POST /v1/weltenbuch/conflict`` (``weltenbuch.conflict``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             die: Sides of the die; any even number (an even face is a success).
@@ -7527,6 +8319,9 @@ class AsyncWeltenbuch:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -7543,6 +8338,7 @@ class AsyncWeltenbuch:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -7554,6 +8350,7 @@ class AsyncWeltenbuch:
         parties: Sequence[WeltenPartyParam | WeltenParty],
         die: int | None = 10,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> WeltenbuchConflictOddsResponse:
@@ -7565,8 +8362,8 @@ class AsyncWeltenbuch:
         (strictly more successes than every other party) and `tie` (equal top totals, ruling 3). Exact odds
         are computed for at most 8000 dice in the whole conflict (422 naming `parties` beyond).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The die has an even number of sides.
@@ -7579,6 +8376,7 @@ class AsyncWeltenbuch:
         Args:
             die: Sides of the die; any even number (an even face is a success).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -7587,7 +8385,13 @@ class AsyncWeltenbuch:
         """
         return await self._send(
             _WELTENBUCH_CONFLICT_ODDS,
-            {"parties": parties, "die": die, "idempotency_key": idempotency_key, "ticket": ticket},
+            {
+                "parties": parties,
+                "die": die,
+                "idempotency_key": idempotency_key,
+                "session": session,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -7604,6 +8408,7 @@ class AsyncWeltenbuch:
         max_rounds: int | None = None,
         policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> WeltenbuchEncounterResponse:
@@ -7630,16 +8435,20 @@ class AsyncWeltenbuch:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The die has an even number of sides.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Party names, member names and players' seats are unique across the conflict.
         - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
         - profile + bonuses + 2 per hero point stay within the limit pool_dice.
         - `current` toughness is at most `max`.
 
         ``POST /v1/weltenbuch/encounter`` (``weltenbuch.encounter``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             parties: Exactly two parties.
@@ -7658,6 +8467,9 @@ class AsyncWeltenbuch:
                 runs then is the outcome `undecided`. null: until it ends.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -7679,6 +8491,7 @@ class AsyncWeltenbuch:
                 "max_rounds": max_rounds,
                 "policy": policy,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -7695,6 +8508,7 @@ class AsyncWeltenbuch:
         idempotency_key: str | None = None,
         max_rounds: int | None = None,
         policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> WeltenbuchEncounterOddsResponse:
@@ -7719,8 +8533,8 @@ class AsyncWeltenbuch:
         The bound is Σ over the parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
         under `exact: auto`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The die has an even number of sides.
@@ -7743,6 +8557,7 @@ class AsyncWeltenbuch:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -7760,6 +8575,7 @@ class AsyncWeltenbuch:
                 "idempotency_key": idempotency_key,
                 "max_rounds": max_rounds,
                 "policy": policy,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -7823,6 +8639,7 @@ class AsyncWeltenbuch:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> WeltenbuchResurrectionResponse:
@@ -7835,11 +8652,15 @@ class AsyncWeltenbuch:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
 
         ``POST /v1/weltenbuch/resurrection`` (``weltenbuch.resurrection``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             gods: The eight gods of the table, in d8 order.
@@ -7849,6 +8670,9 @@ class AsyncWeltenbuch:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -7864,6 +8688,7 @@ class AsyncWeltenbuch:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -7874,6 +8699,7 @@ class AsyncWeltenbuch:
         *,
         gods: Sequence[str] | None = None,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> WeltenbuchResurrectionOddsResponse:
@@ -7881,14 +8707,15 @@ class AsyncWeltenbuch:
 
         Outcomes `god:1` .. `god:8`, 1/8 each (ruling 6); distribution `god`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/weltenbuch/resurrection/odds`` (``weltenbuch.resurrection.odds``).
 
         Args:
             gods: The eight gods of the table, in d8 order.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -7897,7 +8724,7 @@ class AsyncWeltenbuch:
         """
         return await self._send(
             _WELTENBUCH_RESURRECTION_ODDS,
-            {"gods": gods, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"gods": gods, "idempotency_key": idempotency_key, "session": session, "ticket": ticket},
             {"lang": lang},
         )
 
@@ -7910,6 +8737,7 @@ class AsyncOperations:
     paws: AsyncPaws
     proben: AsyncProben
     receipts: AsyncReceipts
+    sessions: AsyncSessions
     weltenbuch: AsyncWeltenbuch
 
     def _bind_namespaces(self) -> None:
@@ -7918,6 +8746,7 @@ class AsyncOperations:
         self.paws = AsyncPaws(self._send)
         self.proben = AsyncProben(self._send)
         self.receipts = AsyncReceipts(self._send)
+        self.sessions = AsyncSessions(self._send)
         self.weltenbuch = AsyncWeltenbuch(self._send)
 
     async def _send(

@@ -89,6 +89,17 @@ PawsProblemKind = Literal[
 ]
 
 
+SessionInvalidCardReason = Literal[
+    "malformed",
+    "signature",
+    "session",
+    "time",
+    "dice",
+    "commitment",
+    "link",
+]
+
+
 TicketsRequestOperation = Literal[
     "beutelschneider.challenge",
     "beutelschneider.combat",
@@ -617,6 +628,8 @@ class BeutelschneiderChallengeOddsRequest(Model):
     """Accepted and ignored: the odds do not depend on it."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -629,6 +642,7 @@ class BeutelschneiderChallengeOddsRequest(Model):
             difficulty=data.get("difficulty"),
             idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -671,6 +685,11 @@ class BeutelschneiderChallengeRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -688,6 +707,7 @@ class BeutelschneiderChallengeRequest(Model):
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -697,6 +717,8 @@ class BeutelschneiderChallengeResponse(Result):
     """The answer of ``beutelschneider.challenge`` (``POST /v1/beutelschneider/challenge``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: BeutelschneiderChallengeRequest
@@ -711,6 +733,7 @@ class BeutelschneiderChallengeResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderChallengeRequest.from_json(data["request"]),
@@ -730,6 +753,8 @@ class BeutelschneiderCombatOddsRequest(Model):
     """Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic
     ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision).
     """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -741,6 +766,7 @@ class BeutelschneiderCombatOddsRequest(Model):
             defender=BeutelFighter.from_json(data["defender"]),
             idempotency_key=data.get("idempotency_key"),
             injuring_abilities=data.get("injuring_abilities"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -781,6 +807,11 @@ class BeutelschneiderCombatRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -797,6 +828,7 @@ class BeutelschneiderCombatRequest(Model):
             injuring_abilities=data.get("injuring_abilities"),
             manual=data.get("manual"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -806,6 +838,8 @@ class BeutelschneiderCombatResponse(Result):
     """The answer of ``beutelschneider.combat`` (``POST /v1/beutelschneider/combat``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: BeutelschneiderCombatRequest
@@ -820,6 +854,7 @@ class BeutelschneiderCombatResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderCombatRequest.from_json(data["request"]),
@@ -834,6 +869,8 @@ class BeutelschneiderContestOddsRequest(Model):
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
     participants: list[BeutelParticipant]
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -843,6 +880,7 @@ class BeutelschneiderContestOddsRequest(Model):
         return cls(
             idempotency_key=data.get("idempotency_key"),
             participants=[BeutelParticipant.from_json(v0) for v0 in data["participants"]],
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -878,6 +916,11 @@ class BeutelschneiderContestRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -892,6 +935,7 @@ class BeutelschneiderContestRequest(Model):
             manual=data.get("manual"),
             participants=[BeutelParticipant.from_json(v0) for v0 in data["participants"]],
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -901,6 +945,8 @@ class BeutelschneiderContestResponse(Result):
     """The answer of ``beutelschneider.contest`` (``POST /v1/beutelschneider/contest``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: BeutelschneiderContestRequest
@@ -915,6 +961,7 @@ class BeutelschneiderContestResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderContestRequest.from_json(data["request"]),
@@ -940,6 +987,8 @@ class BeutelschneiderEncounterOddsRequest(Model):
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
     outcome `undecided`. null: until it ends.
     """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     sides: list[BeutelEncounterSide]
     """Exactly two; each exchange is a `combat` with the first as attacker."""
     ticket: dict[str, Any] | None = None
@@ -954,6 +1003,7 @@ class BeutelschneiderEncounterOddsRequest(Model):
             exact=data.get("exact"),
             idempotency_key=data.get("idempotency_key"),
             max_rounds=data.get("max_rounds"),
+            session=data.get("session"),
             sides=[BeutelEncounterSide.from_json(v0) for v0 in data["sides"]],
             ticket=data.get("ticket"),
         )._with_json(data)
@@ -1003,6 +1053,11 @@ class BeutelschneiderEncounterRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     sides: list[BeutelEncounterSide]
     """Exactly two; each exchange is a `combat` with the first as attacker."""
     ticket: Ticket | None = None
@@ -1022,6 +1077,7 @@ class BeutelschneiderEncounterRequest(Model):
             manual=data.get("manual"),
             max_rounds=data.get("max_rounds"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             sides=[BeutelEncounterSide.from_json(v0) for v0 in data["sides"]],
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
@@ -1032,6 +1088,8 @@ class BeutelschneiderEncounterResponse(Result):
     """The answer of ``beutelschneider.encounter`` (``POST /v1/beutelschneider/encounter``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: BeutelschneiderEncounterRequest
@@ -1046,6 +1104,7 @@ class BeutelschneiderEncounterResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderEncounterRequest.from_json(data["request"]),
@@ -1111,6 +1170,8 @@ class BeutelschneiderExperienceOddsRequest(Model):
     """Optional, to learn in one step: per marble drawn a different colour (red, green, blue, white) or null
     to keep it.
     """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -1123,6 +1184,7 @@ class BeutelschneiderExperienceOddsRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
             replacements=data.get("replacements"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -1167,6 +1229,11 @@ class BeutelschneiderExperienceRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -1184,6 +1251,7 @@ class BeutelschneiderExperienceRequest(Model):
             name=data.get("name"),
             replacements=data.get("replacements"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -1193,6 +1261,8 @@ class BeutelschneiderExperienceResponse(Result):
     """The answer of ``beutelschneider.experience`` (``POST /v1/beutelschneider/experience``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: BeutelschneiderExperienceRequest
@@ -1207,6 +1277,7 @@ class BeutelschneiderExperienceResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderExperienceRequest.from_json(data["request"]),
@@ -1226,6 +1297,8 @@ class BeutelschneiderFirstAidOddsRequest(Model):
     """Accepted and ignored: the odds do not depend on it."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -1237,6 +1310,7 @@ class BeutelschneiderFirstAidOddsRequest(Model):
             difficulty=data.get("difficulty"),
             idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -1277,6 +1351,11 @@ class BeutelschneiderFirstAidRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -1293,6 +1372,7 @@ class BeutelschneiderFirstAidRequest(Model):
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -1302,6 +1382,8 @@ class BeutelschneiderFirstAidResponse(Result):
     """The answer of ``beutelschneider.first-aid`` (``POST /v1/beutelschneider/first-aid``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: BeutelschneiderFirstAidRequest
@@ -1316,6 +1398,7 @@ class BeutelschneiderFirstAidResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderFirstAidRequest.from_json(data["request"]),
@@ -1383,6 +1466,8 @@ class BeutelschneiderHealingOddsRequest(Model):
     """Optional, to heal in one step: one colour (red, green, blue) per marble drawn; the k-th black marble
     drawn takes the k-th colour.
     """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -1396,6 +1481,7 @@ class BeutelschneiderHealingOddsRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
             replacements=data.get("replacements"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -1442,6 +1528,11 @@ class BeutelschneiderHealingRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -1460,6 +1551,7 @@ class BeutelschneiderHealingRequest(Model):
             name=data.get("name"),
             replacements=data.get("replacements"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -1469,6 +1561,8 @@ class BeutelschneiderHealingResponse(Result):
     """The answer of ``beutelschneider.healing`` (``POST /v1/beutelschneider/healing``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: BeutelschneiderHealingRequest
@@ -1483,6 +1577,7 @@ class BeutelschneiderHealingResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderHealingRequest.from_json(data["request"]),
@@ -1500,6 +1595,8 @@ class BeutelschneiderInjuryOddsRequest(Model):
     """Accepted and ignored: the odds do not depend on it."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     severity: Literal["light", "serious", "grave"]
     """light: 1 marble, serious: 2, grave: 3."""
     ticket: dict[str, Any] | None = None
@@ -1512,6 +1609,7 @@ class BeutelschneiderInjuryOddsRequest(Model):
             bag=BeutelBag.from_json(data["bag"]),
             idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
+            session=data.get("session"),
             severity=data["severity"],
             ticket=data.get("ticket"),
         )._with_json(data)
@@ -1551,6 +1649,11 @@ class BeutelschneiderInjuryRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     severity: Literal["light", "serious", "grave"]
     """light: 1 marble, serious: 2, grave: 3."""
     ticket: Ticket | None = None
@@ -1568,6 +1671,7 @@ class BeutelschneiderInjuryRequest(Model):
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             severity=data["severity"],
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
@@ -1578,6 +1682,8 @@ class BeutelschneiderInjuryResponse(Result):
     """The answer of ``beutelschneider.injury`` (``POST /v1/beutelschneider/injury``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: BeutelschneiderInjuryRequest
@@ -1592,6 +1698,7 @@ class BeutelschneiderInjuryResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderInjuryRequest.from_json(data["request"]),
@@ -1611,6 +1718,8 @@ class BeutelschneiderMortalDangerOddsRequest(Model):
     """Accepted and ignored: the odds do not depend on it."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -1622,6 +1731,7 @@ class BeutelschneiderMortalDangerOddsRequest(Model):
             danger=data["danger"],
             idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -1663,6 +1773,11 @@ class BeutelschneiderMortalDangerRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -1679,6 +1794,7 @@ class BeutelschneiderMortalDangerRequest(Model):
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -1688,6 +1804,8 @@ class BeutelschneiderMortalDangerResponse(Result):
     """The answer of ``beutelschneider.mortal-danger`` (``POST /v1/beutelschneider/mortal-danger``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: BeutelschneiderMortalDangerRequest
@@ -1702,6 +1820,7 @@ class BeutelschneiderMortalDangerResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderMortalDangerRequest.from_json(data["request"]),
@@ -1849,6 +1968,10 @@ class EncounterOutcome(Model):
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Event(Model):
     """``Event`` in the API's JSON."""
+    bag: dict[str, int] | None = None
+    """A draw in a session: the bag it was drawn from (colour -> marbles), so a verifier recomputes the draw
+    without the rules.
+    """
     kind: str
     """d<N>, dF or draw."""
     values: list[int | str]
@@ -1857,6 +1980,7 @@ class Event(Model):
     def from_json(cls, data: Mapping[str, Any]) -> Event:
         """``Event`` from its JSON (kept for ``to_dict()``)."""
         return cls(
+            bag=data.get("bag"),
             kind=data["kind"],
             values=data["values"],
         )._with_json(data)
@@ -1895,6 +2019,62 @@ class Jwks(Result):
         """``Jwks`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             keys=[Jwk.from_json(v0) for v0 in data["keys"]],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class LuckCard(Model):
+    """``LuckCard`` in the API's JSON."""
+    card: int
+    exact: str
+    index: int
+    operation: str
+    percentile: float
+    """P(X < x) + ½·P(X = x) (worse + half as good), from 0 to 1."""
+    quantity: str
+    """The distribution of the odds twin."""
+    seat: str
+    value: Any
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> LuckCard:
+        """``LuckCard`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            card=data["card"],
+            exact=data["exact"],
+            index=data["index"],
+            operation=data["operation"],
+            percentile=data["percentile"],
+            quantity=data["quantity"],
+            seat=data["seat"],
+            value=data["value"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class LuckSeat(Model):
+    """``LuckSeat`` in the API's JSON."""
+    count: int
+    mean: float | None
+    p_value: float | None
+    seat: str
+    summary: str
+    """In the request's language."""
+    unusual: bool
+    """p_value below 0.01."""
+    z: float | None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> LuckSeat:
+        """``LuckSeat`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            count=data["count"],
+            mean=data["mean"],
+            p_value=data["p_value"],
+            seat=data["seat"],
+            summary=data["summary"],
+            unusual=data["unusual"],
+            z=data["z"],
         )._with_json(data)
 
 
@@ -2458,6 +2638,8 @@ class MalmsturmActionOddsRequest(Model):
     """Accepted and ignored: the odds do not depend on it."""
     modifier: int | None = None
     """Situational bonus or penalty added to the total (default 0)."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     skill: int
     """Skill level on the ladder (Fertigkeit), e.g. 3 = gut."""
     ticket: dict[str, Any] | None = None
@@ -2471,6 +2653,7 @@ class MalmsturmActionOddsRequest(Model):
             difficulty=data["difficulty"],
             idempotency_key=data.get("idempotency_key"),
             modifier=data.get("modifier"),
+            session=data.get("session"),
             skill=data["skill"],
             ticket=data.get("ticket"),
         )._with_json(data)
@@ -2512,6 +2695,11 @@ class MalmsturmActionRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     skill: int
     """Skill level on the ladder (Fertigkeit), e.g. 3 = gut."""
     ticket: Ticket | None = None
@@ -2530,6 +2718,7 @@ class MalmsturmActionRequest(Model):
             manual=data.get("manual"),
             modifier=data.get("modifier"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             skill=data["skill"],
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
@@ -2540,6 +2729,8 @@ class MalmsturmActionResponse(Result):
     """The answer of ``malmsturm.action`` (``POST /v1/malmsturm/action``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: MalmsturmActionRequest
@@ -2554,6 +2745,7 @@ class MalmsturmActionResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=MalmsturmActionRequest.from_json(data["request"]),
@@ -2577,6 +2769,8 @@ class MalmsturmAttackOddsRequest(Model):
     """The fixed difficulty an undefended attack meets (default 0, mäßig); only with `defend: false`."""
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     take_consequence_early: bool | None = None
     """On a hit, take a consequence instead of losing the stress."""
     ticket: dict[str, Any] | None = None
@@ -2592,6 +2786,7 @@ class MalmsturmAttackOddsRequest(Model):
             dice=data.get("dice"),
             difficulty=data.get("difficulty"),
             idempotency_key=data.get("idempotency_key"),
+            session=data.get("session"),
             take_consequence_early=data.get("take_consequence_early"),
             ticket=data.get("ticket"),
         )._with_json(data)
@@ -2637,6 +2832,11 @@ class MalmsturmAttackRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     take_consequence_early: bool | None = None
     """On a hit, take a consequence instead of losing the stress."""
     ticket: Ticket | None = None
@@ -2657,6 +2857,7 @@ class MalmsturmAttackRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             take_consequence_early=data.get("take_consequence_early"),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
@@ -2667,6 +2868,8 @@ class MalmsturmAttackResponse(Result):
     """The answer of ``malmsturm.attack`` (``POST /v1/malmsturm/attack``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: MalmsturmAttackRequest
@@ -2681,6 +2884,7 @@ class MalmsturmAttackResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=MalmsturmAttackRequest.from_json(data["request"]),
@@ -2698,6 +2902,8 @@ class MalmsturmContestOddsRequest(Model):
     """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -2709,6 +2915,7 @@ class MalmsturmContestOddsRequest(Model):
             b=MalmContender.from_json(data["b"]),
             dice=data.get("dice"),
             idempotency_key=data.get("idempotency_key"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -2747,6 +2954,11 @@ class MalmsturmContestRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -2763,6 +2975,7 @@ class MalmsturmContestRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -2772,6 +2985,8 @@ class MalmsturmContestResponse(Result):
     """The answer of ``malmsturm.contest`` (``POST /v1/malmsturm/contest``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: MalmsturmContestRequest
@@ -2786,6 +3001,7 @@ class MalmsturmContestResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=MalmsturmContestRequest.from_json(data["request"]),
@@ -2816,6 +3032,8 @@ class MalmsturmEncounterOddsRequest(Model):
     the exact initiative odds; or every member's name once, in order of action, the same every round.
     """
     policy: MalmEncounterPolicy | None = None
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     sides: list[MalmEncounterSide]
     """Exactly two sides."""
     ticket: dict[str, Any] | None = None
@@ -2832,6 +3050,7 @@ class MalmsturmEncounterOddsRequest(Model):
             max_rounds=data.get("max_rounds"),
             order=data.get("order"),
             policy=None if data.get("policy") is None else MalmEncounterPolicy.from_json(data["policy"]),
+            session=data.get("session"),
             sides=[MalmEncounterSide.from_json(v0) for v0 in data["sides"]],
             ticket=data.get("ticket"),
         )._with_json(data)
@@ -2886,6 +3105,11 @@ class MalmsturmEncounterRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     sides: list[MalmEncounterSide]
     """Exactly two sides."""
     ticket: Ticket | None = None
@@ -2907,6 +3131,7 @@ class MalmsturmEncounterRequest(Model):
             order=data.get("order"),
             policy=None if data.get("policy") is None else MalmEncounterPolicy.from_json(data["policy"]),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             sides=[MalmEncounterSide.from_json(v0) for v0 in data["sides"]],
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
@@ -2917,6 +3142,8 @@ class MalmsturmEncounterResponse(Result):
     """The answer of ``malmsturm.encounter`` (``POST /v1/malmsturm/encounter``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: MalmsturmEncounterRequest
@@ -2931,6 +3158,7 @@ class MalmsturmEncounterResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=MalmsturmEncounterRequest.from_json(data["request"]),
@@ -2947,6 +3175,8 @@ class MalmsturmInitiativeOddsRequest(Model):
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
     participants: list[MalmParticipant]
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -2957,6 +3187,7 @@ class MalmsturmInitiativeOddsRequest(Model):
             dice=data.get("dice"),
             idempotency_key=data.get("idempotency_key"),
             participants=[MalmParticipant.from_json(v0) for v0 in data["participants"]],
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -2994,6 +3225,11 @@ class MalmsturmInitiativeRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -3009,6 +3245,7 @@ class MalmsturmInitiativeRequest(Model):
             manual=data.get("manual"),
             participants=[MalmParticipant.from_json(v0) for v0 in data["participants"]],
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -3018,6 +3255,8 @@ class MalmsturmInitiativeResponse(Result):
     """The answer of ``malmsturm.initiative`` (``POST /v1/malmsturm/initiative``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: MalmsturmInitiativeRequest
@@ -3032,6 +3271,7 @@ class MalmsturmInitiativeResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=MalmsturmInitiativeRequest.from_json(data["request"]),
@@ -3208,6 +3448,8 @@ class PawsComparisonOddsRequest(Model):
     """contest: both attack, more successes wins; defense: b only defends, the attack lands with net >= 1, b
     cannot win.
     """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -3219,6 +3461,7 @@ class PawsComparisonOddsRequest(Model):
             b=PawsPool.from_json(data["b"]),
             idempotency_key=data.get("idempotency_key"),
             mode=data.get("mode"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -3261,6 +3504,11 @@ class PawsComparisonRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -3277,6 +3525,7 @@ class PawsComparisonRequest(Model):
             manual=data.get("manual"),
             mode=data.get("mode"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -3310,6 +3559,8 @@ class PawsComparisonResponse(Result):
     """The answer of ``paws.comparison`` (``POST /v1/paws/comparison``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: PawsComparisonRequest
@@ -3324,6 +3575,7 @@ class PawsComparisonResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=PawsComparisonRequest.from_json(data["request"]),
@@ -3389,6 +3641,8 @@ class PawsEncounterOddsRequest(Model):
     """The one-shot rescue dice each side may spend in this fight ("darf nur einmal gewürfelt werden", E3):
     after a lost round they are rolled one at a time until one averts the wound. Default none.
     """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -3406,6 +3660,7 @@ class PawsEncounterOddsRequest(Model):
                 None if data.get("one_shot_rescue") is None
                 else PawsOneShotRescue.from_json(data["one_shot_rescue"])
             ),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -3460,6 +3715,11 @@ class PawsEncounterRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -3482,6 +3742,7 @@ class PawsEncounterRequest(Model):
                 else PawsOneShotRescue.from_json(data["one_shot_rescue"])
             ),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -3491,6 +3752,8 @@ class PawsEncounterResponse(Result):
     """The answer of ``paws.encounter`` (``POST /v1/paws/encounter``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: PawsEncounterRequest
@@ -3505,6 +3768,7 @@ class PawsEncounterResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=PawsEncounterRequest.from_json(data["request"]),
@@ -3712,6 +3976,8 @@ class PawsRescueOddsRequest(Model):
     """The group's one-shot rescue dice to roll now."""
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -3721,6 +3987,7 @@ class PawsRescueOddsRequest(Model):
         return cls(
             dice=data["dice"],
             idempotency_key=data.get("idempotency_key"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -3757,6 +4024,11 @@ class PawsRescueRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -3771,6 +4043,7 @@ class PawsRescueRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -3780,6 +4053,8 @@ class PawsRescueResponse(Result):
     """The answer of ``paws.rescue`` (``POST /v1/paws/rescue``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: PawsRescueRequest
@@ -3794,6 +4069,7 @@ class PawsRescueResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=PawsRescueRequest.from_json(data["request"]),
@@ -3887,6 +4163,8 @@ class PawsTestOddsRequest(Model):
     """
     rank: int
     """Rank of the trait used: one die per rank."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
     wounds: int | None = None
@@ -3907,6 +4185,7 @@ class PawsTestOddsRequest(Model):
             name=data.get("name"),
             penalty_dice=data.get("penalty_dice"),
             rank=data["rank"],
+            session=data.get("session"),
             ticket=data.get("ticket"),
             wounds=data.get("wounds"),
         )._with_json(data)
@@ -3958,6 +4237,11 @@ class PawsTestRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -3983,6 +4267,7 @@ class PawsTestRequest(Model):
             penalty_dice=data.get("penalty_dice"),
             rank=data["rank"],
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
             wounds=data.get("wounds"),
         )._with_json(data)
@@ -4014,6 +4299,8 @@ class PawsTestResponse(Result):
     """The answer of ``paws.test`` (``POST /v1/paws/test``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: PawsTestRequest
@@ -4028,6 +4315,7 @@ class PawsTestResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=PawsTestRequest.from_json(data["request"]),
@@ -4185,6 +4473,8 @@ class ProbenCooperationOddsRequest(Model):
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
     leader: ProbenPool
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     success_rule: Literal["meet", "exceed"] | None = None
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
@@ -4197,6 +4487,7 @@ class ProbenCooperationOddsRequest(Model):
             helpers=[ProbenPool.from_json(v0) for v0 in data["helpers"]],
             idempotency_key=data.get("idempotency_key"),
             leader=ProbenPool.from_json(data["leader"]),
+            session=data.get("session"),
             success_rule=data.get("success_rule"),
             ticket=data.get("ticket"),
         )._with_json(data)
@@ -4235,6 +4526,11 @@ class ProbenCooperationRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     success_rule: Literal["meet", "exceed"] | None = None
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
@@ -4252,6 +4548,7 @@ class ProbenCooperationRequest(Model):
             leader=ProbenPool.from_json(data["leader"]),
             manual=data.get("manual"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             success_rule=data.get("success_rule"),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
@@ -4262,6 +4559,8 @@ class ProbenCooperationResponse(Result):
     """The answer of ``proben.cooperation`` (``POST /v1/proben/cooperation``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: ProbenCooperationRequest
@@ -4276,6 +4575,7 @@ class ProbenCooperationResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=ProbenCooperationRequest.from_json(data["request"]),
@@ -4333,6 +4633,8 @@ class ProbenEncounterOddsRequest(Model):
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
     outcome `undecided`. null: until it ends.
     """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     steps: list[ProbenChainStep]
     """The tests, in order; the chain stops at the first that fails."""
     success_rule: Literal["meet", "exceed"] | None = None
@@ -4349,6 +4651,7 @@ class ProbenEncounterOddsRequest(Model):
             exact=data.get("exact"),
             idempotency_key=data.get("idempotency_key"),
             max_rounds=data.get("max_rounds"),
+            session=data.get("session"),
             steps=[ProbenChainStep.from_json(v0) for v0 in data["steps"]],
             success_rule=data.get("success_rule"),
             ticket=data.get("ticket"),
@@ -4400,6 +4703,11 @@ class ProbenEncounterRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     steps: list[ProbenChainStep]
     """The tests, in order; the chain stops at the first that fails."""
     success_rule: Literal["meet", "exceed"] | None = None
@@ -4421,6 +4729,7 @@ class ProbenEncounterRequest(Model):
             manual=data.get("manual"),
             max_rounds=data.get("max_rounds"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             steps=[ProbenChainStep.from_json(v0) for v0 in data["steps"]],
             success_rule=data.get("success_rule"),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
@@ -4432,6 +4741,8 @@ class ProbenEncounterResponse(Result):
     """The answer of ``proben.encounter`` (``POST /v1/proben/encounter``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: ProbenEncounterRequest
@@ -4446,6 +4757,7 @@ class ProbenEncounterResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=ProbenEncounterRequest.from_json(data["request"]),
@@ -4493,6 +4805,8 @@ class ProbenExtendedOddsRequest(Model):
     """Who rolls (echoed in results)."""
     required: int
     """Successes to accumulate."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     skill: int | None = None
     """Skill level (Fertigkeitsstufe)."""
     skill_dice: int | None = None
@@ -4511,6 +4825,7 @@ class ProbenExtendedOddsRequest(Model):
             interval=None if data.get("interval") is None else ProbenInterval.from_json(data["interval"]),
             name=data.get("name"),
             required=data["required"],
+            session=data.get("session"),
             skill=data.get("skill"),
             skill_dice=data.get("skill_dice"),
             ticket=data.get("ticket"),
@@ -4559,6 +4874,11 @@ class ProbenExtendedRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     skill: int | None = None
     """Skill level (Fertigkeitsstufe)."""
     skill_dice: int | None = None
@@ -4582,6 +4902,7 @@ class ProbenExtendedRequest(Model):
             name=data.get("name"),
             required=data["required"],
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             skill=data.get("skill"),
             skill_dice=data.get("skill_dice"),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
@@ -4593,6 +4914,8 @@ class ProbenExtendedResponse(Result):
     """The answer of ``proben.extended`` (``POST /v1/proben/extended``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: ProbenExtendedRequest
@@ -4607,6 +4930,7 @@ class ProbenExtendedResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=ProbenExtendedRequest.from_json(data["request"]),
@@ -4697,6 +5021,8 @@ class ProbenOpposedOddsRequest(Model):
     b: ProbenPool
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -4708,6 +5034,7 @@ class ProbenOpposedOddsRequest(Model):
             allow_tie=data.get("allow_tie"),
             b=ProbenPool.from_json(data["b"]),
             idempotency_key=data.get("idempotency_key"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -4746,6 +5073,11 @@ class ProbenOpposedRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -4762,6 +5094,7 @@ class ProbenOpposedRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -4771,6 +5104,8 @@ class ProbenOpposedResponse(Result):
     """The answer of ``proben.opposed`` (``POST /v1/proben/opposed``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: ProbenOpposedRequest
@@ -4785,6 +5120,7 @@ class ProbenOpposedResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=ProbenOpposedRequest.from_json(data["request"]),
@@ -4904,6 +5240,8 @@ class ProbenTestOddsRequest(Model):
     """Accepted and ignored: the odds do not depend on it."""
     name: str | None = None
     """Who rolls (echoed in results)."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     skill: int | None = None
     """Skill level (Fertigkeitsstufe)."""
     skill_dice: int | None = None
@@ -4924,6 +5262,7 @@ class ProbenTestOddsRequest(Model):
             disadvantages=data.get("disadvantages"),
             idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
+            session=data.get("session"),
             skill=data.get("skill"),
             skill_dice=data.get("skill_dice"),
             success_rule=data.get("success_rule"),
@@ -4973,6 +5312,11 @@ class ProbenTestRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     skill: int | None = None
     """Skill level (Fertigkeitsstufe)."""
     skill_dice: int | None = None
@@ -4998,6 +5342,7 @@ class ProbenTestRequest(Model):
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             skill=data.get("skill"),
             skill_dice=data.get("skill_dice"),
             success_rule=data.get("success_rule"),
@@ -5010,6 +5355,8 @@ class ProbenTestResponse(Result):
     """The answer of ``proben.test`` (``POST /v1/proben/test``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: ProbenTestRequest
@@ -5024,6 +5371,7 @@ class ProbenTestResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=ProbenTestRequest.from_json(data["request"]),
@@ -5062,9 +5410,9 @@ class Randomness(Model):
     events: list[Event]
     idempotency_key: str | None = None
     """The Idempotency-Key the dice derive from (present only when one was given)."""
-    source: Literal["secure", "seeded", "manual", "ticket"]
+    source: Literal["secure", "seeded", "manual", "ticket", "session"]
     """secure: the OS CSPRNG, or derived from an idempotency key; seeded; manual; ticket: derived from the
-    ticket.
+    ticket; session: derived from the session's secret, seat and index.
     """
 
     @classmethod
@@ -5101,6 +5449,244 @@ class Receipt(Model):
             issued_at=data["issued_at"],
             kid=data["kid"],
             signature=data["signature"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ReportResponse(Result):
+    """The answer of ``sessions.report`` (``POST /v1/sessions/report``)."""
+    after_reveal: list[int]
+    complete: bool
+    duplicates: list[SessionDuplicate]
+    gaps: list[SessionSlot]
+    invalid: list[SessionInvalidCard]
+    luck: SessionLuck
+    unshown: list[SessionSlot]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ReportResponse:
+        """``ReportResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            after_reveal=data["after_reveal"],
+            complete=data["complete"],
+            duplicates=[SessionDuplicate.from_json(v0) for v0 in data["duplicates"]],
+            gaps=[SessionSlot.from_json(v0) for v0 in data["gaps"]],
+            invalid=[SessionInvalidCard.from_json(v0) for v0 in data["invalid"]],
+            luck=SessionLuck.from_json(data["luck"]),
+            unshown=[SessionSlot.from_json(v0) for v0 in data["unshown"]],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class RevealResponse(Result):
+    """The answer of ``sessions.reveal`` (``POST /v1/sessions/reveal``)."""
+    reveal: SessionReveal
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RevealResponse:
+        """``RevealResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            reveal=SessionReveal.from_json(data["reveal"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SessionDuplicate(Model):
+    """``SessionDuplicate`` in the API's JSON."""
+    cards: list[int]
+    """Their positions in the log."""
+    index: int
+    repeat: bool
+    """true: copies of one card; false: different rolls for one slot."""
+    seat: str
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionDuplicate:
+        """``SessionDuplicate`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            cards=data["cards"],
+            index=data["index"],
+            repeat=data["repeat"],
+            seat=data["seat"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SessionHeader(Model):
+    """``SessionHeader`` in the API's JSON."""
+    commit: str
+    """base64url SHA-256 of the session's secret."""
+    context: str | None
+    """The opener's context (a VTT's world id), or null."""
+    expires_at: str
+    """RFC 3339 UTC time after which it rolls no more and anyone may reveal it."""
+    id: str
+    """128 random bits, base64url."""
+    kid: str
+    """The key that signed it (see /v1/keys)."""
+    opened_at: str
+    """RFC 3339 UTC time it was opened."""
+    seats: list[str]
+    """The names of the seats that roll in it (players, the GM)."""
+    signature: str
+    """base64url Ed25519 signature over the RFC 8785 canonical JSON of the session without this member."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionHeader:
+        """``SessionHeader`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            commit=data["commit"],
+            context=data["context"],
+            expires_at=data["expires_at"],
+            id=data["id"],
+            kid=data["kid"],
+            opened_at=data["opened_at"],
+            seats=data["seats"],
+            signature=data["signature"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SessionInvalidCard(Model):
+    """``SessionInvalidCard`` in the API's JSON."""
+    card: int
+    """The card's position in the log."""
+    reason: SessionInvalidCardReason
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionInvalidCard:
+        """``SessionInvalidCard`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            card=data["card"],
+            reason=data["reason"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SessionLuck(Model):
+    """``SessionLuck`` in the API's JSON."""
+    cards: list[LuckCard]
+    seats: list[LuckSeat]
+    unmeasured: list[int]
+    """Valid cards whose operation declares no ordered quantity, or whose value its odds do not list."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionLuck:
+        """``SessionLuck`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            cards=[LuckCard.from_json(v0) for v0 in data["cards"]],
+            seats=[LuckSeat.from_json(v0) for v0 in data["seats"]],
+            unmeasured=data["unmeasured"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SessionPublic(Model):
+    """``SessionPublic`` in the API's JSON."""
+    commitment: str
+    """base64url SHA-256 of the RFC 8785 JSON of `{events, result, salt}`; the salt derives from the session's
+    secret, so it can be checked only after the reveal.
+    """
+    issued_at: str
+    kid: str
+    operation: str
+    session: dict[str, Any]
+    """The roll's `session` member as given."""
+    signature: str
+    """Ed25519 over the RFC 8785 JSON of this object without this member."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionPublic:
+        """``SessionPublic`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            commitment=data["commitment"],
+            issued_at=data["issued_at"],
+            kid=data["kid"],
+            operation=data["operation"],
+            session=data["session"],
+            signature=data["signature"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SessionResponse(Result):
+    """The answer of ``sessions.open`` (``POST /v1/sessions``)."""
+    session: SessionHeader
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionResponse:
+        """``SessionResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            session=SessionHeader.from_json(data["session"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SessionReveal(Model):
+    """``SessionReveal`` in the API's JSON."""
+    kid: str
+    revealed_at: str
+    """RFC 3339 UTC time of the reveal; a card issued later is never valid."""
+    secret: str
+    """base64url of the session's 32-byte secret: its SHA-256 is the session's `commit`."""
+    session: SessionHeader
+    signature: str
+    """Ed25519 over the RFC 8785 JSON of this object without this member."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionReveal:
+        """``SessionReveal`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            kid=data["kid"],
+            revealed_at=data["revealed_at"],
+            secret=data["secret"],
+            session=SessionHeader.from_json(data["session"]),
+            signature=data["signature"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SessionSlot(Model):
+    """``SessionSlot`` in the API's JSON."""
+    index: int
+    seat: str
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionSlot:
+        """``SessionSlot`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            index=data["index"],
+            seat=data["seat"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SessionUse(Model):
+    """``SessionUse`` in the API's JSON."""
+    header: SessionHeader
+    """The session, exactly as opened."""
+    hidden: bool | None = None
+    """true: a hidden roll; the response adds `public`, the part for the table (a commitment instead of the
+    dice).
+    """
+    index: int
+    """The seat's roll number, from 0 (a negative one is refused as `invalid-session`)."""
+    prev: str | None
+    """The link signature of the seat's previous card (`receipt.signature`, or `public.signature` of a hidden
+    one); null for index 0.
+    """
+    seat: str
+    """One of the session's seats."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionUse:
+        """``SessionUse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            header=SessionHeader.from_json(data["header"]),
+            hidden=data.get("hidden"),
+            index=data["index"],
+            prev=data["prev"],
+            seat=data["seat"],
         )._with_json(data)
 
 
@@ -5608,6 +6194,8 @@ class WeltenbuchConflictOddsRequest(Model):
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
     parties: list[WeltenParty]
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -5618,6 +6206,7 @@ class WeltenbuchConflictOddsRequest(Model):
             die=data.get("die"),
             idempotency_key=data.get("idempotency_key"),
             parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -5655,6 +6244,11 @@ class WeltenbuchConflictRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -5670,6 +6264,7 @@ class WeltenbuchConflictRequest(Model):
             manual=data.get("manual"),
             parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -5679,6 +6274,8 @@ class WeltenbuchConflictResponse(Result):
     """The answer of ``weltenbuch.conflict`` (``POST /v1/weltenbuch/conflict``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: WeltenbuchConflictRequest
@@ -5693,6 +6290,7 @@ class WeltenbuchConflictResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=WeltenbuchConflictRequest.from_json(data["request"]),
@@ -5721,6 +6319,8 @@ class WeltenbuchEncounterOddsRequest(Model):
     parties: list[WeltenParty]
     """Exactly two parties."""
     policy: WeltenEncounterPolicy | None = None
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
     toughness: dict[str, WeltenToughness]
@@ -5737,6 +6337,7 @@ class WeltenbuchEncounterOddsRequest(Model):
             max_rounds=data.get("max_rounds"),
             parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
             policy=None if data.get("policy") is None else WeltenEncounterPolicy.from_json(data["policy"]),
+            session=data.get("session"),
             ticket=data.get("ticket"),
             toughness={k0: WeltenToughness.from_json(v0) for k0, v0 in data["toughness"].items()},
         )._with_json(data)
@@ -5789,6 +6390,11 @@ class WeltenbuchEncounterRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -5810,6 +6416,7 @@ class WeltenbuchEncounterRequest(Model):
             parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
             policy=None if data.get("policy") is None else WeltenEncounterPolicy.from_json(data["policy"]),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
             toughness={k0: WeltenToughness.from_json(v0) for k0, v0 in data["toughness"].items()},
         )._with_json(data)
@@ -5820,6 +6427,8 @@ class WeltenbuchEncounterResponse(Result):
     """The answer of ``weltenbuch.encounter`` (``POST /v1/weltenbuch/encounter``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: WeltenbuchEncounterRequest
@@ -5834,6 +6443,7 @@ class WeltenbuchEncounterResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=WeltenbuchEncounterRequest.from_json(data["request"]),
@@ -5902,6 +6512,8 @@ class WeltenbuchResurrectionOddsRequest(Model):
     """The eight gods of the table, in d8 order."""
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -5911,6 +6523,7 @@ class WeltenbuchResurrectionOddsRequest(Model):
         return cls(
             gods=data.get("gods"),
             idempotency_key=data.get("idempotency_key"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -5947,6 +6560,11 @@ class WeltenbuchResurrectionRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -5961,6 +6579,7 @@ class WeltenbuchResurrectionRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -5970,6 +6589,8 @@ class WeltenbuchResurrectionResponse(Result):
     """The answer of ``weltenbuch.resurrection`` (``POST /v1/weltenbuch/resurrection``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: WeltenbuchResurrectionRequest
@@ -5984,6 +6605,7 @@ class WeltenbuchResurrectionResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=WeltenbuchResurrectionRequest.from_json(data["request"]),
@@ -6354,6 +6976,49 @@ class ProbenPoolParam(_ProbenPoolParamRequired, total=False):
     """Skill level (Fertigkeitsstufe)."""
     skill_dice: int | None
     """Bonus dice the GM allows from the skill: 0..skill (default skill)."""
+
+
+class SessionHeaderParam(TypedDict):
+    """``SessionHeader`` as a request parameter (a plain dict; required keys: commit, context, expires_at, id,
+    kid, opened_at, seats, signature).
+    """
+    commit: str
+    """base64url SHA-256 of the session's secret."""
+    context: str | None
+    """The opener's context (a VTT's world id), or null."""
+    expires_at: str
+    """RFC 3339 UTC time after which it rolls no more and anyone may reveal it."""
+    id: str
+    """128 random bits, base64url."""
+    kid: str
+    """The key that signed it (see /v1/keys)."""
+    opened_at: str
+    """RFC 3339 UTC time it was opened."""
+    seats: Sequence[str]
+    """The names of the seats that roll in it (players, the GM)."""
+    signature: str
+    """base64url Ed25519 signature over the RFC 8785 canonical JSON of the session without this member."""
+
+
+class _SessionUseParamRequired(TypedDict):
+    header: SessionHeaderParam | SessionHeader
+    """The session, exactly as opened."""
+    index: int
+    """The seat's roll number, from 0 (a negative one is refused as `invalid-session`)."""
+    prev: str | None
+    """The link signature of the seat's previous card (`receipt.signature`, or `public.signature` of a hidden
+    one); null for index 0.
+    """
+    seat: str
+    """One of the session's seats."""
+
+
+class SessionUseParam(_SessionUseParamRequired, total=False):
+    """``SessionUse`` as a request parameter (a plain dict; required keys: header, index, prev, seat)."""
+    hidden: bool | None
+    """true: a hidden roll; the response adds `public`, the part for the table (a commitment instead of the
+    dice).
+    """
 
 
 class TicketParam(TypedDict):
