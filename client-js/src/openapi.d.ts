@@ -280,8 +280,12 @@ export interface paths {
          *     never change (e.g. no marble of an injuring ability's colour and no black left on either side):
          *     `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind es
          *     auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-         *     nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat` injures
-         *     (ruling 9's default). `max_rounds` counts exchanges.
+         *     nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins an
+         *     exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr grüne
+         *     Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
+         *     `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
+         *     `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`.
+         *     `max_rounds` counts exchanges.
          *
          *     `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
          *     `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
@@ -321,10 +325,15 @@ export interface paths {
          *     never change (e.g. no marble of an injuring ability's colour and no black left on either side):
          *     `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind es
          *     auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-         *     nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat` injures
-         *     (ruling 9's default). `max_rounds` counts exchanges.
+         *     nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins an
+         *     exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr grüne
+         *     Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
+         *     `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
+         *     `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`.
+         *     `max_rounds` counts exchanges.
          *
-         *     Outcomes `wins:<name>` per side, `both_out`, `stalemate`, and `undecided` with `max_rounds`;
+         *     Outcomes `wins:<name>` per side, `escapes:<name>` per side whose ability does not injure (E6),
+         *     `both_out`, `stalemate`, and `undecided` with `max_rounds`;
          *     distributions `black_after:<name>` (black marbles at the end); expected `exchanges`,
          *     `black_after:<name>` and, with an aftermath, `dies:<name>`. The state is the two bags, and only
          *     the marbles of a side's ability colour and its other non-black marbles matter: the bound is
@@ -2144,14 +2153,14 @@ export interface components {
             /** @description The end state, per side. */
             end: components["schemas"]["BeutelSideEnd"][];
             exchanges: number;
-            /** @description wins:<name>, both_out, stalemate or undecided (as in the odds). */
+            /** @description wins:<name>, escapes:<name> (E6), both_out, stalemate or undecided (as in the odds). */
             outcome: string;
             /** @description Every exchange, as `beutelschneider.combat` reports it (the first side attacks). */
             steps: components["schemas"]["BeutelCombatResult"][];
         };
         BeutelEncounterSide: {
             /**
-             * @description Kept for the whole fight (E4); combat (default) injures the loser.
+             * @description Kept for the whole fight (E4). A win with an ability of `injuring_abilities` (default: combat) injures the loser; a win with another (skill: fleeing) ends the fight, `escapes:<name>` (E6).
              * @default combat
              * @enum {string|null}
              */
@@ -2467,6 +2476,8 @@ export interface components {
             exact?: "auto" | "required" | "never" | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
             idempotency_key?: string | null;
+            /** @description Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision). E8: the same in every exchange of the fight; E6: a side winning an exchange with an ability not listed gets away (`escapes:<name>`). */
+            injuring_abilities?: ("combat" | "skill" | "magic")[] | null;
             /**
              * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
              * @default null
@@ -2502,6 +2513,8 @@ export interface components {
             exact?: "auto" | "required" | "never" | null;
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
+            /** @description Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision). E8: the same in every exchange of the fight; E6: a side winning an exchange with an ability not listed gets away (`escapes:<name>`). */
+            injuring_abilities?: ("combat" | "skill" | "magic")[] | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: (number | string)[] | null;
             /**
@@ -6821,6 +6834,9 @@ export interface operations {
                      *         },
                      *         "curve_rounds": 10,
                      *         "exact": "auto",
+                     *         "injuring_abilities": [
+                     *           "combat"
+                     *         ],
                      *         "max_rounds": null,
                      *         "seed": 20261129,
                      *         "sides": [
@@ -7782,6 +7798,9 @@ export interface operations {
                      *         },
                      *         "curve_rounds": 10,
                      *         "exact": "auto",
+                     *         "injuring_abilities": [
+                     *           "combat"
+                     *         ],
                      *         "max_rounds": null,
                      *         "sides": [
                      *           {

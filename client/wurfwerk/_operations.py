@@ -978,6 +978,7 @@ class Beutelschneider:
         curve_rounds: int | None = 0,
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         manual: Sequence[int | str] | None = None,
         max_rounds: int | None = None,
         seed: int | None = None,
@@ -998,9 +999,14 @@ class Beutelschneider:
         `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
         es
         auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-        nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat`
-        injures
-        (ruling 9's default). `max_rounds` counts exchanges.
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins
+        an
+        exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr
+        grüne
+        Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
+        `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
+        `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`.
+        `max_rounds` counts exchanges.
 
         `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
         `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
@@ -1030,6 +1036,10 @@ class Beutelschneider:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
                 Sending the same request with the same key again gives the same result. Not with seed or
                 manual, which are reproducible already.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision). E8: the same in every exchange of the fight; E6: a
+                side winning an exchange with an ability not listed gets away (`escapes:<name>`).
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
@@ -1051,6 +1061,7 @@ class Beutelschneider:
                 "curve_rounds": curve_rounds,
                 "exact": exact,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "manual": manual,
                 "max_rounds": max_rounds,
                 "seed": seed,
@@ -1067,6 +1078,7 @@ class Beutelschneider:
         curve_rounds: int | None = 0,
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         max_rounds: int | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
@@ -1085,11 +1097,17 @@ class Beutelschneider:
         `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
         es
         auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-        nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat`
-        injures
-        (ruling 9's default). `max_rounds` counts exchanges.
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins
+        an
+        exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr
+        grüne
+        Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
+        `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
+        `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`.
+        `max_rounds` counts exchanges.
 
-        Outcomes `wins:<name>` per side, `both_out`, `stalemate`, and `undecided` with `max_rounds`;
+        Outcomes `wins:<name>` per side, `escapes:<name>` per side whose ability does not injure (E6),
+        `both_out`, `stalemate`, and `undecided` with `max_rounds`;
         distributions `black_after:<name>` (black marbles at the end); expected `exchanges`,
         `black_after:<name>` and, with an aftermath, `dies:<name>`. The state is the two bags, and only
         the marbles of a side's ability colour and its other non-black marbles matter: the bound is
@@ -1116,6 +1134,10 @@ class Beutelschneider:
                 WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
                 float64.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision). E8: the same in every exchange of the fight; E6: a
+                side winning an exchange with an ability not listed gets away (`escapes:<name>`).
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
             ticket: Accepted and ignored: the odds do not depend on it.
@@ -1132,6 +1154,7 @@ class Beutelschneider:
                 "curve_rounds": curve_rounds,
                 "exact": exact,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "max_rounds": max_rounds,
                 "ticket": ticket,
             },
@@ -4681,6 +4704,7 @@ class AsyncBeutelschneider:
         curve_rounds: int | None = 0,
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         manual: Sequence[int | str] | None = None,
         max_rounds: int | None = None,
         seed: int | None = None,
@@ -4701,9 +4725,14 @@ class AsyncBeutelschneider:
         `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
         es
         auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-        nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat`
-        injures
-        (ruling 9's default). `max_rounds` counts exchanges.
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins
+        an
+        exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr
+        grüne
+        Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
+        `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
+        `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`.
+        `max_rounds` counts exchanges.
 
         `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
         `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
@@ -4733,6 +4762,10 @@ class AsyncBeutelschneider:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
                 Sending the same request with the same key again gives the same result. Not with seed or
                 manual, which are reproducible already.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision). E8: the same in every exchange of the fight; E6: a
+                side winning an exchange with an ability not listed gets away (`escapes:<name>`).
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
@@ -4754,6 +4787,7 @@ class AsyncBeutelschneider:
                 "curve_rounds": curve_rounds,
                 "exact": exact,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "manual": manual,
                 "max_rounds": max_rounds,
                 "seed": seed,
@@ -4770,6 +4804,7 @@ class AsyncBeutelschneider:
         curve_rounds: int | None = 0,
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         max_rounds: int | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
@@ -4788,11 +4823,17 @@ class AsyncBeutelschneider:
         `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
         es
         auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-        nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat`
-        injures
-        (ruling 9's default). `max_rounds` counts exchanges.
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins
+        an
+        exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr
+        grüne
+        Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
+        `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
+        `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`.
+        `max_rounds` counts exchanges.
 
-        Outcomes `wins:<name>` per side, `both_out`, `stalemate`, and `undecided` with `max_rounds`;
+        Outcomes `wins:<name>` per side, `escapes:<name>` per side whose ability does not injure (E6),
+        `both_out`, `stalemate`, and `undecided` with `max_rounds`;
         distributions `black_after:<name>` (black marbles at the end); expected `exchanges`,
         `black_after:<name>` and, with an aftermath, `dies:<name>`. The state is the two bags, and only
         the marbles of a side's ability colour and its other non-black marbles matter: the bound is
@@ -4819,6 +4860,10 @@ class AsyncBeutelschneider:
                 WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
                 float64.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision). E8: the same in every exchange of the fight; E6: a
+                side winning an exchange with an ability not listed gets away (`escapes:<name>`).
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
             ticket: Accepted and ignored: the odds do not depend on it.
@@ -4835,6 +4880,7 @@ class AsyncBeutelschneider:
                 "curve_rounds": curve_rounds,
                 "exact": exact,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "max_rounds": max_rounds,
                 "ticket": ticket,
             },

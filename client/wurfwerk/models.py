@@ -379,7 +379,7 @@ class BeutelEncounterResult(Model):
     """The end state, per side."""
     exchanges: int
     outcome: str
-    """wins:<name>, both_out, stalemate or undecided (as in the odds)."""
+    """wins:<name>, escapes:<name> (E6), both_out, stalemate or undecided (as in the odds)."""
     steps: list[BeutelCombatResult]
     """Every exchange, as `beutelschneider.combat` reports it (the first side attacks)."""
 
@@ -399,7 +399,9 @@ class BeutelEncounterResult(Model):
 class BeutelEncounterSide(Model):
     """``BeutelEncounterSide`` in the API's JSON."""
     ability: Literal["combat", "skill", "magic"] | None = None
-    """Kept for the whole fight (E4); combat (default) injures the loser."""
+    """Kept for the whole fight (E4). A win with an ability of `injuring_abilities` (default: combat) injures
+    the loser; a win with another (skill: fleeing) ends the fight, `escapes:<name>` (E6).
+    """
     bag: BeutelBag
     """The participant's bag."""
     difficulty: Literal["easy", "normal", "hard"] | None = None
@@ -936,6 +938,12 @@ class BeutelschneiderEncounterOddsRequest(Model):
     """
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
+    injuring_abilities: list[Literal["combat", "skill", "magic"]] | None = None
+    """Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic
+    ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision).
+    E8: the same in every exchange of the fight; E6: a side winning an exchange with an ability not listed
+    gets away (`escapes:<name>`).
+    """
     max_rounds: int | None = None
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
     outcome `undecided`. null: until it ends.
@@ -953,6 +961,7 @@ class BeutelschneiderEncounterOddsRequest(Model):
             curve_rounds=data.get("curve_rounds"),
             exact=data.get("exact"),
             idempotency_key=data.get("idempotency_key"),
+            injuring_abilities=data.get("injuring_abilities"),
             max_rounds=data.get("max_rounds"),
             sides=[BeutelEncounterSide.from_json(v0) for v0 in data["sides"]],
             ticket=data.get("ticket"),
@@ -993,6 +1002,12 @@ class BeutelschneiderEncounterRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
+    injuring_abilities: list[Literal["combat", "skill", "magic"]] | None = None
+    """Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic
+    ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision).
+    E8: the same in every exchange of the fight; E6: a side winning an exchange with an ability not listed
+    gets away (`escapes:<name>`).
+    """
     manual: list[int | str] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     max_rounds: int | None = None
@@ -1019,6 +1034,7 @@ class BeutelschneiderEncounterRequest(Model):
             curve_rounds=data.get("curve_rounds"),
             exact=data.get("exact"),
             idempotency_key=data.get("idempotency_key"),
+            injuring_abilities=data.get("injuring_abilities"),
             manual=data.get("manual"),
             max_rounds=data.get("max_rounds"),
             seed=data.get("seed"),
@@ -6039,7 +6055,9 @@ class _BeutelEncounterSideParamRequired(TypedDict):
 class BeutelEncounterSideParam(_BeutelEncounterSideParamRequired, total=False):
     """``BeutelEncounterSide`` as a request parameter (a plain dict; required keys: bag, name)."""
     ability: Literal["combat", "skill", "magic"] | None
-    """Kept for the whole fight (E4); combat (default) injures the loser."""
+    """Kept for the whole fight (E4). A win with an ability of `injuring_abilities` (default: combat) injures
+    the loser; a win with another (skill: fleeing) ends the fight, `escapes:<name>` (E6).
+    """
     difficulty: Literal["easy", "normal", "hard"] | None
     """Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."""
     side: str | None

@@ -359,12 +359,18 @@ changes only the end bags); E2 both draw only black in one exchange: `both_out`;
 never change (e.g. no marble of an injuring ability's colour and no black left on either side):
 `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind es
 auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat` injures
-(ruling 9's default). `max_rounds` counts exchanges."""
+nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins an
+exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr grüne
+Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
+`escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
+`injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`.
+`max_rounds` counts exchanges."""
 
 
 def encounter_sides(body: Body) -> list[encounter.Side]:
-    return [encounter.Side(s["name"], bag(s["bag"]), rules.Ability(s["ability"]), rules.Difficulty(s["difficulty"]))
+    injuring = frozenset(rules.Ability(ability) for ability in body["injuring_abilities"])
+    return [encounter.Side(s["name"], bag(s["bag"]), rules.Ability(s["ability"]), rules.Difficulty(s["difficulty"]),
+                           injuring)
             for s in body["sides"]]
 
 
@@ -393,7 +399,8 @@ def encounter_odds(body: Body) -> Odds:
 
     {rulings}
 
-    Outcomes `wins:<name>` per side, `both_out`, `stalemate`, and `undecided` with `max_rounds`;
+    Outcomes `wins:<name>` per side, `escapes:<name>` per side whose ability does not injure (E6),
+    `both_out`, `stalemate`, and `undecided` with `max_rounds`;
     distributions `black_after:<name>` (black marbles at the end); expected `exchanges`,
     `black_after:<name>` and, with an aftermath, `dies:<name>`. The state is the two bags, and only
     the marbles of a side's ability colour and its other non-black marbles matter: the bound is

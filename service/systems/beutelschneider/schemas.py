@@ -173,14 +173,18 @@ class BeutelFighter(BeutelParticipant):
                                             "e.g. skill to flee."})
 
 
-class BeutelCombatRequest(StrictSchema):
-    attacker = fields.Nested(BeutelFighter, required=True)
-    defender = fields.Nested(BeutelFighter, required=True)
-    injuring_abilities = fields.List(
+def injuring_abilities_field(where: str = "") -> fields.List:
+    return fields.List(
         Enum(ABILITIES), load_default=lambda: [Ability.COMBAT.value], validate=validate.Length(max=len(ABILITIES)),
         metadata={"description": "Ruling 9: the abilities whose win injures (default [combat]); a world where "
                                  "magic wounds adds magic (\"welche Effekte wie Verletzung ... durch Magie "
-                                 "hervorgerufen werden können\" is the group's decision)."})
+                                 "hervorgerufen werden können\" is the group's decision)." + where})
+
+
+class BeutelCombatRequest(StrictSchema):
+    attacker = fields.Nested(BeutelFighter, required=True)
+    defender = fields.Nested(BeutelFighter, required=True)
+    injuring_abilities = injuring_abilities_field()
 
     @validates_schema
     def _different_names(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -298,7 +302,9 @@ BeutelApplyResult = RESULTS.of(rules.Applied)
 
 class BeutelEncounterSide(BeutelParticipant):
     ability = Enum(ABILITIES, load_default=Ability.COMBAT.value,
-                   metadata={"description": "Kept for the whole fight (E4); combat (default) injures the loser."})
+                   metadata={"description": "Kept for the whole fight (E4). A win with an ability of "
+                                            "`injuring_abilities` (default: combat) injures the loser; a win "
+                                            "with another (skill: fleeing) ends the fight, `escapes:<name>` (E6)."})
     difficulty = Enum(DIFFICULTIES, load_default=Difficulty.NORMAL.value,
                       metadata={"description": "Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."})
 
@@ -316,6 +322,9 @@ class BeutelEncounterRequest(EncounterFields):
                                                  "as attacker."})
     aftermath = fields.Nested(BeutelAftermath, load_default=lambda: {"mortal_danger": None},
                               metadata={"description": "What follows the fight (E5)."})
+    injuring_abilities = injuring_abilities_field(
+        " E8: the same in every exchange of the fight; E6: a side winning an exchange with an ability not "
+        "listed gets away (`escapes:<name>`).")
 
     @validates_schema
     def _sides_fit(self, data: dict[str, Any], **kwargs: Any) -> None:

@@ -300,6 +300,11 @@ def encounter(result: EncounterResult, lang: str) -> str:
         line = t.ngettext("%(winner)s wins after %(count)d exchange; %(loser)s is unconscious.",
                           "%(winner)s wins after %(count)d exchanges; %(loser)s is unconscious.",
                           result.exchanges) % values
+    elif result.outcome.startswith("escapes:"):
+        values.update(name=result.outcome[len("escapes:"):])
+        line = t.ngettext("The flight succeeds after %(count)d exchange; fled: %(name)s.",
+                          "The flight succeeds after %(count)d exchanges; fled: %(name)s.",
+                          result.exchanges) % values
     elif result.outcome == "stalemate":
         line = t.ngettext("After %(count)d exchange nothing can change any more: a stalemate.",
                           "After %(count)d exchanges nothing can change any more: a stalemate.",
