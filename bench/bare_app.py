@@ -22,8 +22,8 @@ from gunicorn.workers.ggevent import GeventWorker
 
 from bench.reference_app import PAWS_TEST_DOCUMENT
 from service.config import config_from_env
-from service.platform.receipts import KeyRing, generate_private_key_pem
-from service.platform.worker import Worker
+from service.platform.dice.receipts import KeyRing, generate_private_key_pem
+from service.serving.worker import Worker
 
 
 def make(signing_key_pem: str | None = None) -> Flask:

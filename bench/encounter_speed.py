@@ -47,10 +47,10 @@ import gevent
 import icepool
 
 from service import create_app
-from service.platform import cooperation
-from service.platform.http_json import json_response
-from service.platform.operations import EXAMPLE_CALL, odds_document, operations_of, respond
-from service.platform.receipts import generate_private_key_pem
+from service.platform.dice.receipts import generate_private_key_pem
+from service.platform.http.http_json import json_response
+from service.platform.maths import cooperation
+from service.platform.operations.operations import EXAMPLE_CALL, odds_document, operations_of, respond
 from tests.systems.malmsturm.test_encounter import icepool_duel as malmsturm_icepool_duel
 from tests.systems.paws.test_encounter import icepool_duel as paws_icepool_duel
 
@@ -307,7 +307,7 @@ CASES: list[Case] = [
 def _clear_caches() -> None:
     import service.systems as systems
 
-    modules = [importlib.import_module("service.platform.odds")]
+    modules = [importlib.import_module("service.platform.maths.odds")]
     for module in pkgutil.iter_modules(systems.__path__):
         for part in ("odds", "rules", "encounter"):
             try:
@@ -584,7 +584,7 @@ def _fairness_row(case: Case, quiet: list[float], busy: list[float], solves: lis
 
 def loop_holds(cases: list[Case] = CASES, calls: int = 5) -> list[dict]:
     """Per cap case: the stretches its whole request holds the event loop between turns
-    (service/platform/cooperation.py): the app called as the worker calls it, in a greenlet, from
+    (service/platform/maths/cooperation.py): the app called as the worker calls it, in a greenlet, from
     the body's parsing and loading through the bound, the solve and the JSON to the response's
     last byte. As in the worker: ``gevent.idle`` for the turns, the collector running and the loaded
     app frozen (``Worker.load_wsgi``), the caches warm as solves posted back to back find them (the

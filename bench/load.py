@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from service.platform.receipts import generate_private_key_pem
+from service.platform.dice.receipts import generate_private_key_pem
 from tests.deploy.hostile import LIVEZ, PAWS_TEST, SlowConnections, probe, wrk
 from tests.deploy.processes import Gunicorn
 
@@ -34,7 +34,7 @@ WORKER_MODELS = {
     "gthread-32": {"GUNICORN_WORKER_CLASS": "gthread", "GUNICORN_THREADS": "32"},
     "gthread-256": {"GUNICORN_WORKER_CLASS": "gthread", "GUNICORN_THREADS": "256"},
     "gevent": {"GUNICORN_WORKER_CLASS": "gevent"},
-    # The production worker (service/platform/worker.py): gevent with deadlines and shedding. Shedding
+    # The production worker (service/serving/worker.py): gevent with deadlines and shedding. Shedding
     # is off here, so the wrk runs measure throughput flat out as for the others (`overload` measures
     # shedding); it never refuses /livez, and the slow-client probes are far from overloading it.
     "service-worker": {"WURFWERK_MAX_QUEUE_DELAY": "3600"},

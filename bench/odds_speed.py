@@ -26,11 +26,11 @@ from dataclasses import dataclass
 import icepool
 
 from service import create_app
-from service.platform import catalogs
-from service.platform.http_json import json_response
-from service.platform.odds import as_json
-from service.platform.operations import odds_document, operations_of
-from service.platform.receipts import generate_private_key_pem
+from service.platform.dice.receipts import generate_private_key_pem
+from service.platform.http.http_json import json_response
+from service.platform.maths.odds import as_json
+from service.platform.operations.operations import odds_document, operations_of
+from service.platform.words import catalogs
 from service.systems.beutelschneider import odds as beutelschneider_odds
 from service.systems.beutelschneider.rules import Contender
 from service.systems.malmsturm import odds as malmsturm_odds
@@ -178,7 +178,7 @@ def limits(runs: int = LIMIT_RUNS) -> list[dict]:
 def _clear_caches() -> None:
     import service.systems as systems
 
-    modules = [importlib.import_module("service.platform.odds")]
+    modules = [importlib.import_module("service.platform.maths.odds")]
     for module in pkgutil.iter_modules(systems.__path__):
         for part in ("odds", "rules"):
             modules.append(importlib.import_module(f"service.systems.{module.name}.{part}"))

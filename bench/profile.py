@@ -79,7 +79,7 @@ DEFAULT_SPLITS = ("bare sign-only", "sign-only")
 def build(app_name: str):
     """(the WSGI app to count, the Flask app inside it): the bare app, or the service wrapped as
     its worker wraps it."""
-    from service.platform.receipts import generate_private_key_pem
+    from service.platform.dice.receipts import generate_private_key_pem
 
     pem = generate_private_key_pem()
     if app_name == "bare":
@@ -88,8 +88,8 @@ def build(app_name: str):
         app = make_bare(pem)
         return app, app
     from bench.reference_app import make
-    from service.platform.overload import LoadShedder, SheddingPolicy
-    from service.platform.worker import BodyDeadline
+    from service.serving.overload import LoadShedder, SheddingPolicy
+    from service.serving.worker import BodyDeadline
 
     class QuietMonitor:  # the shedder's decision without the monitor thread's own work in the count
         def delay(self) -> float:
@@ -103,12 +103,12 @@ def build(app_name: str):
 def parts(app, endpoint: str) -> list[tuple[str, object, str]]:
     """The parts of a request of ``endpoint`` in ``app``, each as (name, owner, attribute) where
     ``owner.attribute`` is the function to count: the Flask app as a whole (``wsgi_app``, inside the
-    worker's middleware), each request hook and each of its steps (service/platform/request_steps.py),
+    worker's middleware), each request hook and each of its steps (service/platform/http/request_steps.py),
     the view; for a declared operation also the phases of
     its request path (operations.respond), each inclusive of what it calls."""
     app.__dict__.setdefault("wsgi_app", app.wsgi_app)  # Flask.__call__ calls it: an instance's own can be wrapped
     found: list[tuple[str, object, str]] = [("Flask app (wsgi_app, without the worker's middleware)", app, "wsgi_app")]
-    steps = app.extensions.get("wurfwerk.request_steps", {})  # service/platform/request_steps.py
+    steps = app.extensions.get("wurfwerk.request_steps", {})  # service/platform/http/request_steps.py
     for kind, functions in (("before", app.before_request_funcs.get(None, [])),
                             ("after", app.after_request_funcs.get(None, []))):
         found += [(f"{kind}_request {_name(function)}", _Slot(functions, index), "function")
@@ -120,8 +120,10 @@ def parts(app, endpoint: str) -> list[tuple[str, object, str]]:
     operation = getattr(view, "args", (None,))[0]
     if operation is None:
         return found
-    from service.platform import http_json, operations, receipts
-    from service.platform.runtime import Runtime
+    from service.platform.dice import receipts
+    from service.platform.http import http_json
+    from service.platform.http.runtime import Runtime
+    from service.platform.operations import operations
 
     keys = next(value for value in app.extensions.values() if isinstance(value, Runtime)).keys
     operation.load  # noqa: B018  # the cached loader, made now so that it can be wrapped

@@ -12,9 +12,9 @@ goes through the same Flask stack and hooks, so each step from `/livez` to a rea
 from __future__ import annotations
 
 from service import create_app
-from service.platform.hooks import request_body
-from service.platform.http_json import json_response
-from service.platform.runtime import current_runtime
+from service.platform.http.hooks import request_body
+from service.platform.http.http_json import json_response
+from service.platform.http.runtime import current_runtime
 
 # A paws.test response of the benchmark's body, without its receipt.
 PAWS_TEST_DOCUMENT = {

@@ -32,7 +32,7 @@ import requests  # noqa: E402
 from bench import encounter_speed, odds_speed  # noqa: E402
 from bench.load import cpu_seconds  # noqa: E402
 from bench.profile import gunicorn_environ  # noqa: E402
-from service.platform.receipts import generate_private_key_pem  # noqa: E402
+from service.platform.dice.receipts import generate_private_key_pem  # noqa: E402
 from tests.deploy.processes import Gunicorn  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -223,8 +223,8 @@ def derived_vs_secure(calls: int = 500, rounds: int = 9) -> dict:
     (whose signature is checked on every call), alternating in blocks; the median of the per-round
     ratios. Also the source alone, without the request around it: 3 d6 from each source."""
     from bench.reference_app import make
-    from service.platform.derived_randomness import derived_source, idempotency_label
-    from service.platform.randomness import SecureSource
+    from service.platform.dice.derived_randomness import derived_source, idempotency_label
+    from service.platform.dice.randomness import SecureSource
 
     app = make({"signing_key_pem": generate_private_key_pem()})
     path, body = OPERATIONS["paws.test"]

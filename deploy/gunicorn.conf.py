@@ -74,7 +74,7 @@ def _ownership(path: str) -> str:
 
 
 def _check_keys_load(settings) -> None:
-    from service.platform.receipts import KeyConfigError, KeyRing
+    from service.platform.dice.receipts import KeyConfigError, KeyRing
 
     try:
         KeyRing.from_pem(settings.signing_key_pem, settings.verify_keys_pem)
@@ -84,12 +84,12 @@ def _check_keys_load(settings) -> None:
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-# The service's gevent worker (service/platform/worker.py: why gevent, deadlines, problem+json
+# The service's gevent worker (service/serving/worker.py: why gevent, deadlines, problem+json
 # answers, load shedding); the variables exist to compare worker models (bench/load.py).
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "service.platform.worker.Worker")
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "service.serving.worker.Worker")
 threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 # Each worker listens on a socket of its own (SO_REUSEPORT): the kernel spreads new connections
-# evenly over the workers, and each worker accepts all that wait (service/platform/worker.py).
+# evenly over the workers, and each worker accepts all that wait (service/serving/worker.py).
 reuse_port = True
 # Open connections per worker (greenlets); beyond it the worker stops accepting.
 worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
@@ -152,7 +152,7 @@ def _url(scheme: str, address) -> str:
 
 def when_ready(server):
     """Which key the workers sign with, by its kid (the public thumbprint; never the key)."""
-    from service.platform.receipts import KeyRing
+    from service.platform.dice.receipts import KeyRing
 
     settings = config_from_env()  # now with the development key file, if _ensure_signing_key chose one
     source = ("WURFWERK_SIGNING_KEY" if os.environ.get("WURFWERK_SIGNING_KEY")
@@ -166,7 +166,7 @@ def _ensure_signing_key(server):
     (outside git) and point every worker at it, so all workers sign with the same key."""
     if _settings.signing_key_pem:
         return
-    from service.platform.receipts import generate_private_key_pem
+    from service.platform.dice.receipts import generate_private_key_pem
 
     path = _settings.dev_key_file
     if not os.path.exists(path):

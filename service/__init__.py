@@ -10,23 +10,23 @@ from typing import Any
 from flask import Flask
 
 from service.config import Config, config_from_env
-from service.platform.api import WurfwerkApi
-from service.platform.caching import revalidated
-from service.platform.contract import signed_examples
-from service.platform.cors import install_cors
-from service.platform.flaskapp import ServiceFlask
-from service.platform.hooks import answer_options, check_request, echo_request_id, install_too_large_problem
-from service.platform.http_json import OrjsonProvider
-from service.platform.i18n import language_headers
-from service.platform.metrics import install_metrics, observe, start_timer
-from service.platform.openapi import document_systems
-from service.platform.operations import EXAMPLE_RECEIPT, operations_of, route
-from service.platform.problems import register_glossaries, register_problem_handlers
-from service.platform.receipts import KeyRing, generate_private_key_pem
-from service.platform.request_steps import install_request_steps
-from service.platform.routes import make_platform_blueprint
-from service.platform.runtime import Runtime
-from service.platform.web import install_web
+from service.platform.dice.receipts import KeyRing, generate_private_key_pem
+from service.platform.endpoints.api import WurfwerkApi
+from service.platform.endpoints.routes import make_platform_blueprint
+from service.platform.endpoints.web import install_web
+from service.platform.http.caching import revalidated
+from service.platform.http.cors import install_cors
+from service.platform.http.flaskapp import ServiceFlask
+from service.platform.http.hooks import answer_options, check_request, echo_request_id, install_too_large_problem
+from service.platform.http.http_json import OrjsonProvider
+from service.platform.http.i18n import language_headers
+from service.platform.http.metrics import install_metrics, observe, start_timer
+from service.platform.http.problems import register_glossaries, register_problem_handlers
+from service.platform.http.request_steps import install_request_steps
+from service.platform.http.runtime import Runtime
+from service.platform.operations.contract import signed_examples
+from service.platform.operations.openapi import document_systems
+from service.platform.operations.operations import EXAMPLE_RECEIPT, operations_of, route
 from service.systems import discover
 
 __version__ = version("wurfwerk-service")  # written once, in pyproject.toml

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import settings
 
 from service import create_app
-from service.platform.receipts import generate_private_key_pem
+from service.platform.dice.receipts import generate_private_key_pem
 
 # Property tests draw the same examples on every run, so CI cannot flake on a new draw;
 # WURFWERK_EXPLORE=1 draws fresh ones to hunt for new findings.

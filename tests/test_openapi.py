@@ -37,7 +37,7 @@ def test_committed_spec_equals_served_spec(app, spec):
 
 
 def _unsigned(spec, kid):
-    from service.platform.operations import EXAMPLE_RECEIPT
+    from service.platform.operations.operations import EXAMPLE_RECEIPT
 
     spec = copy.deepcopy(spec)
     for _path, _method, operation in _operations(spec):
@@ -122,7 +122,7 @@ def test_platform_answers_are_documented_on_every_operation(spec):
 
 
 def test_keys_are_documented_where_they_apply_and_open_endpoints_say_so(spec):
-    from service.platform.hooks import needs_api_key
+    from service.platform.http.hooks import needs_api_key
 
     for path, method, operation in _operations(spec):
         where = f"{method.upper()} {path}"

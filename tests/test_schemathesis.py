@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
 
 from service import create_app
-from service.platform.receipts import generate_private_key_pem
+from service.platform.dice.receipts import generate_private_key_pem
 
 ROOT = Path(__file__).resolve().parents[1]
 # A module-level app: schemathesis' fixture-based loader does not work with this pytest version.

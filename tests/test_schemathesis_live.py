@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from service.platform.receipts import generate_private_key_pem
+from service.platform.dice.receipts import generate_private_key_pem
 from tests.deploy.processes import Gunicorn
 
 pytestmark = pytest.mark.slow

@@ -1,4 +1,4 @@
-"""The rules across members that the spec states in JSON Schema 2020-12 (service/platform/contract.py,
+"""The rules across members that the spec states in JSON Schema 2020-12 (service/platform/operations/contract.py,
 ``JSON_SCHEMA_RULES``) say what the service does: a body the spec's schema refuses gets a 422, and a
 body it accepts is served. Checked with jsonschema's 2020-12 validator over the served spec."""
 
@@ -9,7 +9,7 @@ import copy
 import pytest
 from jsonschema import Draft202012Validator
 
-from service.platform.operations import EXAMPLE_SEED, operations_of
+from service.platform.operations.operations import EXAMPLE_SEED, operations_of
 
 
 def _validator(spec, path):

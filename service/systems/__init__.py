@@ -10,7 +10,7 @@ import importlib
 import importlib.util
 import pkgutil
 
-from service.platform.operations import System
+from service.platform.operations.operations import System
 
 
 def discover() -> list[System]:

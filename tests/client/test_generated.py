@@ -8,7 +8,7 @@ import inspect
 import sys
 import types
 
-from service.platform.operations import operations_of
+from service.platform.operations.operations import operations_of
 from wurfwerk import AsyncClient, Client
 from wurfwerk._operations import OPERATIONS
 

@@ -16,7 +16,7 @@ from collections import Counter
 import pytest
 import requests
 
-from service.platform.receipts import KeyRing, generate_private_key_pem
+from service.platform.dice.receipts import KeyRing, generate_private_key_pem
 from tests.deploy.podman import BASE_IMAGE, ENV, PODMAN_COMPOSE, ROOT, container_ip, podman, remove_containers, wait_for
 from tests.deploy.processes import free_port
 

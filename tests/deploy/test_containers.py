@@ -13,7 +13,7 @@ import time
 import pytest
 import requests
 
-from service.platform.receipts import KeyRing, generate_private_key_pem
+from service.platform.dice.receipts import KeyRing, generate_private_key_pem
 from tests.deploy.hostile import LIVEZ, PAWS_TEST, SlowConnections, probe
 from tests.deploy.podman import podman, remove_containers, state, wait_for
 from tests.deploy.processes import free_port

@@ -34,7 +34,7 @@ import pytest
 import requests
 import yaml
 
-from service.platform.receipts import KeyRing, generate_private_key_pem
+from service.platform.dice.receipts import KeyRing, generate_private_key_pem
 from tests.conftest import require_tool
 from tests.deploy.podman import podman
 from tests.deploy.processes import free_port

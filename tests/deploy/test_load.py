@@ -11,7 +11,7 @@ import threading
 import pytest
 import requests
 
-from service.platform.receipts import generate_private_key_pem
+from service.platform.dice.receipts import generate_private_key_pem
 from tests.conftest import require_tool
 from tests.deploy.hostile import LIVEZ, PAWS_TEST, SlowConnections, probe, raw_exchange, wrk
 from tests.deploy.processes import Gunicorn
@@ -57,7 +57,7 @@ def test_two_hundred_slow_connections_neither_stall_the_service_nor_stay_open(tm
 
 
 def test_a_connection_with_requests_waiting_does_not_keep_the_others_waiting(tmp_path):
-    """Fairness between connections (service/platform/worker.py, ``handle_request``): one connection
+    """Fairness between connections (service/serving/worker.py, ``handle_request``): one connection
     sends 1000 requests at once, pipelined, so every next one is already buffered when the previous
     is answered; a second connection's single request must be answered after a few of them, not
     after all. Before the worker yielded between requests it came after all of them (p99 of 0.7 s

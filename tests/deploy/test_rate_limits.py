@@ -15,7 +15,7 @@ import pytest
 import requests
 from requests.structures import CaseInsensitiveDict
 
-from service.platform.receipts import generate_private_key_pem
+from service.platform.dice.receipts import generate_private_key_pem
 from tests.conftest import require_tool
 from tests.deploy.processes import Gunicorn, Haproxy
 

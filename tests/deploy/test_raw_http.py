@@ -9,7 +9,7 @@ import socket
 
 import pytest
 
-from service.platform.receipts import generate_private_key_pem
+from service.platform.dice.receipts import generate_private_key_pem
 from tests.deploy.processes import Gunicorn
 
 pytestmark = pytest.mark.slow

@@ -9,7 +9,7 @@ import time
 import pytest
 import requests
 
-from service.platform.receipts import generate_private_key_pem
+from service.platform.dice.receipts import generate_private_key_pem
 from tests.deploy.processes import Gunicorn, Haproxy, haproxy_available, wait_until_up
 
 pytestmark = [pytest.mark.slow,

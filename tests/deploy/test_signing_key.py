@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from service import create_app
-from service.platform.receipts import KeyRing, generate_private_key_pem
+from service.platform.dice.receipts import KeyRing, generate_private_key_pem
 from tests.deploy.processes import GUNICORN, ROOT
 
 signing_key = runpy.run_path(str(ROOT / "deploy" / "signing_key.py"), run_name="signing_key")

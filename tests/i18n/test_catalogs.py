@@ -14,8 +14,8 @@ import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po
 
-from service.platform import catalogs
-from service.platform.catalogs import KEYWORDS, LANGUAGES, SOURCE_LANGUAGE, catalog_path, translations
+from service.platform.words import catalogs
+from service.platform.words.catalogs import KEYWORDS, LANGUAGES, SOURCE_LANGUAGE, catalog_path, translations
 from service.systems.malmsturm.rules import CONSEQUENCE_EXAMPLES, LADDER
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from service.platform import catalogs
-from service.platform.catalogs import LANGUAGES, SOURCE_LANGUAGE
+from service.platform.words import catalogs
+from service.platform.words.catalogs import LANGUAGES, SOURCE_LANGUAGE
 from tests.i18n.cases import cases
 
 GOLDEN = Path(__file__).parent / "golden" / "summaries.txt"
@@ -136,7 +136,8 @@ def test_a_chat_line_looks_its_catalog_up_once(monkeypatch):
         return translations(lang)
 
     writers = [module for name, module in sys.modules.items()
-               if name == "service.platform.phrases" or name.startswith("service.systems.") and name.endswith(".text")]
+               if name == "service.platform.words.phrases"
+               or name.startswith("service.systems.") and name.endswith(".text")]
     assert len(writers) == 6
     for module in writers:
         monkeypatch.setattr(module, "translations", counted, raising=False)

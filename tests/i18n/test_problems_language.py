@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from marshmallow import fields, validate
 
-from service.platform.messages import Number, localized, say
+from service.platform.words.messages import Number, localized, say
 from tests.systems.weltenbuch.test_worked_examples import AMBUSH, MANUAL, TOUGHNESS
 from tests.test_bad_input_corpus import _corpus
 

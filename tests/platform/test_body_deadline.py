@@ -1,4 +1,4 @@
-"""The body deadline of the service's worker (service/platform/worker.py, ``BodyDeadline``), in-process
+"""The body deadline of the service's worker (service/serving/worker.py, ``BodyDeadline``), in-process
 under gevent: a body that does not arrive in time is a 408 problem and the socket's reading side is
 shut; one that arrives in time is served, and its timer is gone once the app has answered. Over a
 real socket: tests/deploy/test_load.py (408, slow clients closed after WURFWERK_READ_TIMEOUT)."""
@@ -14,8 +14,8 @@ import orjson
 import pytest
 from werkzeug.test import EnvironBuilder
 
-from service.platform import worker
-from service.platform.worker import BodyDeadline
+from service.serving import worker
+from service.serving.worker import BodyDeadline
 
 BODY = orjson.dumps({"rank": 3})
 

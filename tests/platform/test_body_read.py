@@ -17,7 +17,7 @@ from flask import Request
 from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 from werkzeug.test import EnvironBuilder
 
-from service.platform.hooks import _read_through_werkzeug, read_body
+from service.platform.http.hooks import _read_through_werkzeug, read_body
 
 LIMIT = 64
 BODY = b'{"rank": 3}'

@@ -11,8 +11,8 @@ import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.platform.plain_data import plain
-from service.platform.receipts import _as_ijson_numbers, _is_plain_json, canonical_bytes
+from service.platform.dice.receipts import _as_ijson_numbers, _is_plain_json, canonical_bytes
+from service.platform.values.plain_data import plain
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**70), 2**70)

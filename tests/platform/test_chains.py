@@ -1,4 +1,4 @@
-"""The forward-only chain solver (service/platform/chains.py) on chains small enough to check by hand."""
+"""The forward-only chain solver (service/platform/maths/chains.py) on chains small enough to check by hand."""
 
 from dataclasses import dataclass
 from fractions import Fraction
@@ -6,7 +6,7 @@ from typing import ClassVar
 
 import pytest
 
-from service.platform.chains import STALEMATE, UNDECIDED, solve
+from service.platform.maths.chains import STALEMATE, UNDECIDED, solve
 
 HIT_A, HIT_B, MISS = Fraction(1, 2), Fraction(1, 3), Fraction(1, 6)
 

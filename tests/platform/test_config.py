@@ -12,8 +12,8 @@ import pytest
 
 import service
 from service.config import SETTINGS, Config, ConfigError, Limits, config_from_env, env_example, with_readme_table
-from service.platform.limits import LIMIT_VARIABLES
-from service.platform.receipts import generate_private_key_pem
+from service.platform.dice.receipts import generate_private_key_pem
+from service.platform.http.limits import LIMIT_VARIABLES
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"

@@ -1,4 +1,4 @@
-"""Turns for long computations (service/platform/cooperation.py; issue 30 "Fair to everyone else on
+"""Turns for long computations (service/platform/maths/cooperation.py; issue 30 "Fair to everyone else on
 the worker"): a solve gives the worker's other requests a turn between passes, once per slice, with the
 cyclic garbage collector paused. What it buys is measured in bench/README.md ("fairness"), not here."""
 
@@ -12,8 +12,8 @@ import gevent
 import pytest
 from gunicorn.workers.ggevent import GeventWorker
 
-from service.platform import cooperation
-from service.platform.worker import Worker
+from service.platform.maths import cooperation
+from service.serving.worker import Worker
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """CORS headers (API.md §1): the service's shortcut for requests without Origin answers exactly what
-flask-cors itself answers, for every kind of request and origin setting (service/platform/cors.py)."""
+flask-cors itself answers, for every kind of request and origin setting (service/platform/http/cors.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from flask_cors import CORS
 
-from service.platform.cors import cors_options
+from service.platform.http.cors import cors_options
 from tests.conftest import make_app
 
 ORIGIN_SETTINGS = [("*",), ("https://vtt.example",), ("https://vtt.example", "https://other.example")]

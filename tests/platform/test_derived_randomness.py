@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF, HKDFExpand
 
-from service.platform.derived_randomness import (
+from service.platform.dice.derived_randomness import (
     DERIVATION_INFO,
     DERIVATION_SALT,
     STREAM_INFO,
@@ -29,7 +29,7 @@ from service.platform.derived_randomness import (
     stream_key,
     ticket_label,
 )
-from service.platform.receipts import KeyRing, canonical_bytes
+from service.platform.dice.receipts import KeyRing, canonical_bytes
 from tests.stats import chi_square_sf
 
 P_MIN = 1e-6

@@ -113,7 +113,7 @@ def test_api_keys_guard_v1_but_not_keys_health_docs(signing_key_pem):
 
 
 def test_limits_are_configurable(signing_key_pem):
-    from service.platform.limits import Limits
+    from service.platform.http.limits import Limits
 
     client = make_app(signing_key_pem, limits=Limits(pool_dice=5)).test_client()
     response = client.post("/v1/proben/test", json={"attribute": 6, "difficulty": 1})

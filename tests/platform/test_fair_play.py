@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from service.config import ConfigError, config_from_env
-from service.platform.receipts import generate_private_key_pem
-from service.platform.tickets import issue_tickets
+from service.platform.dice.receipts import generate_private_key_pem
+from service.platform.dice.tickets import issue_tickets
 from tests.conftest import make_app
 
 PAWS = "/v1/paws/test"

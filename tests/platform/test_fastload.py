@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marshmallow import ValidationError, fields, validate
 
-from service.platform import fastload
-from service.platform.fields import Bool, Int, StrictSchema
-from service.platform.limits import AtMost, LengthAtMost, Limits
-from service.platform.operations import operations_of
+from service.platform.http.limits import AtMost, LengthAtMost, Limits
+from service.platform.operations import fastload
+from service.platform.operations.fields import Bool, Int, StrictSchema
+from service.platform.operations.operations import operations_of
 from tests.conftest import make_app
 
 JSON_SCALARS = st.none() | st.booleans() | st.integers(-3, 10**6) | st.text(max_size=8) | st.just(2.5)

@@ -22,7 +22,7 @@ def test_revalidated_answers_carry_an_etag_and_cache_control(client, path):
 
 
 def test_keys_of_another_deployment_have_another_etag(client, app, signing_key_pem):
-    from service.platform.receipts import generate_private_key_pem
+    from service.platform.dice.receipts import generate_private_key_pem
     from tests.conftest import make_app
 
     other = make_app(generate_private_key_pem()).test_client()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.platform.i18n import _best_language
+from service.platform.http.i18n import _best_language
 
 
 @pytest.mark.parametrize("header, expected", [

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from service.platform.fields import integral
-from service.platform.operations import EXAMPLE_SEED, operations_of
+from service.platform.operations.fields import integral
+from service.platform.operations.operations import EXAMPLE_SEED, operations_of
 
 
 def _as_floats(value):

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.platform.odds import Odds, exact_sum, mean
+from service.platform.maths.odds import Odds, exact_sum, mean
 
 fractions = st.fractions(max_denominator=2**80)
 

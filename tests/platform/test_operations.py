@@ -10,11 +10,12 @@ import marshmallow as ma
 from flask import Flask
 from webargs.flaskparser import FlaskParser
 
-from service.platform import operations, plain_data
-from service.platform.api import WurfwerkApi
-from service.platform.fields import Int, StrictSchema
-from service.platform.openapi import document_systems
-from service.platform.operations import Operation, System, operations_of, route
+from service.platform.endpoints.api import WurfwerkApi
+from service.platform.operations import operations
+from service.platform.operations.fields import Int, StrictSchema
+from service.platform.operations.openapi import document_systems
+from service.platform.operations.operations import Operation, System, operations_of, route
+from service.platform.values import plain_data
 
 
 class DiceRequest(StrictSchema):

@@ -1,4 +1,4 @@
-"""The load shedder in front of the app (service/platform/overload.py), with a queue delay set by hand."""
+"""The load shedder in front of the app (service/serving/overload.py), with a queue delay set by hand."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import orjson
 import pytest
 from werkzeug.test import Client
 
-from service.platform.overload import LoadShedder, QueueDelayMonitor, SheddingPolicy
+from service.serving.overload import LoadShedder, QueueDelayMonitor, SheddingPolicy
 
 
 class FixedDelay(QueueDelayMonitor):

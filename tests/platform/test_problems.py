@@ -107,7 +107,7 @@ def test_every_problem_type_is_listed_in_the_readme():
     """API.md §1: each distinct problem `type` is a stable URI listed in the README."""
     from pathlib import Path
 
-    from service.platform.problems import PROBLEM_BASE, PROBLEM_TYPES
+    from service.platform.http.problems import PROBLEM_BASE, PROBLEM_TYPES
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     for slug in PROBLEM_TYPES:

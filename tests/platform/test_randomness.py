@@ -10,8 +10,8 @@ from collections import Counter
 
 import pytest
 
-from service.platform.errors import ManualEntryError
-from service.platform.randomness import ManualSource, SecureSource, make_source
+from service.platform.dice.randomness import ManualSource, SecureSource, make_source
+from service.platform.values.errors import ManualEntryError
 from tests.stats import chi_square_sf
 
 

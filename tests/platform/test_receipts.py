@@ -7,7 +7,7 @@ import copy
 import pytest
 import rfc8785
 
-from service.platform.receipts import (
+from service.platform.dice.receipts import (
     KeyRing,
     generate_private_key_pem,
     load_private_key,
@@ -56,7 +56,7 @@ def _changed(document, path):
 def test_signature_is_over_jcs_without_the_signature(app, signed):
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-    from service.platform.receipts import b64url_decode
+    from service.platform.dice.receipts import b64url_decode
 
     jwks = app.test_client().get("/v1/keys").get_json()
     key = jwks["keys"][0]
@@ -117,7 +117,7 @@ def test_keyring_refuses_non_ed25519_keys():
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import ec
 
-    from service.platform.receipts import KeyConfigError
+    from service.platform.dice.receipts import KeyConfigError
 
     pem = ec.generate_private_key(ec.SECP256R1()).private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
@@ -134,7 +134,7 @@ def test_seeds_beyond_exact_json_integers_are_refused(post):
 def test_canonical_form_of_huge_integers_follows_jcs():
     """Integers a client smuggles into a document are canonicalized as the doubles they become,
     like a JavaScript verifier would, instead of crashing the verifier."""
-    from service.platform.receipts import canonical_bytes
+    from service.platform.dice.receipts import canonical_bytes
 
     assert canonical_bytes({"n": 2**63 - 1}) == b'{"n":9223372036854776000}'
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import uuid
 
-from service.platform.hooks import new_request_id
+from service.platform.http.hooks import new_request_id
 
 
 def test_new_ids_are_uuid4_hex():

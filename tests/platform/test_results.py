@@ -8,9 +8,9 @@ import dataclasses
 import pytest
 
 import service
-from service.platform.fields import Int, StrictSchema
-from service.platform.operations import Kind, Operation, System, operations_of
-from service.platform.results import ResultSchemas, described
+from service.platform.operations.fields import Int, StrictSchema
+from service.platform.operations.operations import Kind, Operation, System, operations_of
+from service.platform.values.results import ResultSchemas, described
 from tests.conftest import make_app
 
 

@@ -10,8 +10,8 @@ import pytest
 import rfc8785
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from service.platform.receipts import KeyRing, b64url_decode, generate_private_key_pem, load_private_key
-from service.platform.tickets import TICKET_MEMBERS, TicketError, check_ticket, issue_tickets
+from service.platform.dice.receipts import KeyRing, b64url_decode, generate_private_key_pem, load_private_key
+from service.platform.dice.tickets import TICKET_MEMBERS, TicketError, check_ticket, issue_tickets
 
 PROBLEM = "https://wurfwerk.dev/problems/invalid-ticket"
 

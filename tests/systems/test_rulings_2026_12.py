@@ -8,7 +8,7 @@ import itertools
 from collections import Counter
 from fractions import Fraction
 
-from service.platform.randomness import ManualSource
+from service.platform.dice.randomness import ManualSource
 from service.systems.beutelschneider import odds as beutel_odds
 from service.systems.beutelschneider import rules as beutel
 from service.systems.paws import odds as paws_odds

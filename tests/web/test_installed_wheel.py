@@ -25,7 +25,7 @@ SERVE_FROM_INSTALL = """
 import json, sys
 from pathlib import Path
 import service
-from service.platform.receipts import generate_private_key_pem
+from service.platform.dice.receipts import generate_private_key_pem
 target, paths = Path(sys.argv[1]), json.loads(sys.argv[2])
 assert Path(service.__file__).resolve().is_relative_to(target), service.__file__
 client = service.create_app({"signing_key_pem": generate_private_key_pem()}).test_client()

@@ -32,10 +32,10 @@ from math import prod
 
 import numpy as np
 
-from service.platform.cooperation import cooperate
-from service.platform.odds import Odds, Solver
-from service.platform.randomness import RandomSource
-from service.platform.results import described
+from service.platform.dice.randomness import RandomSource
+from service.platform.maths.cooperation import cooperate
+from service.platform.maths.odds import Odds, Solver
+from service.platform.values.results import described
 from service.systems.beutelschneider import rules
 from service.systems.beutelschneider.rules import Ability, Bag, Colour, Contender, Danger, Difficulty
 
@@ -164,7 +164,7 @@ class _Fight:
         return np.multiply.outer(first, second)
 
     def _add(self, status: str, side: int | None, offset: tuple[int, int], chance: np.ndarray) -> None:
-        cooperate()  # the worker's other requests get a turn (service/platform/cooperation.py)
+        cooperate()  # the worker's other requests get a turn (service/platform/maths/cooperation.py)
         if side is not None and offset == (0, 0):
             side = None  # an injury that drew only black marbles changes nothing
         key = (status, side, offset if side is not None else (0, 0))

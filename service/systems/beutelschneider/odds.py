@@ -13,7 +13,7 @@ from functools import lru_cache
 from math import comb, prod
 from typing import cast
 
-from service.platform.odds import Distribution, Odds, hypergeometric, mean
+from service.platform.maths.odds import Distribution, Odds, hypergeometric, mean
 from service.systems.beutelschneider.rules import (
     DEFAULT_INJURING,
     Ability,

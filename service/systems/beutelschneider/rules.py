@@ -13,10 +13,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from service.platform.errors import InputError, RuleViolation
-from service.platform.messages import say, say_n
-from service.platform.randomness import RandomSource
-from service.platform.results import described
+from service.platform.dice.randomness import RandomSource
+from service.platform.values.errors import InputError, RuleViolation
+from service.platform.values.results import described
+from service.platform.words.messages import say, say_n
 
 
 class Colour(str, Enum):

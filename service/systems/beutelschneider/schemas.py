@@ -9,12 +9,12 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from service.platform.contract import given
-from service.platform.fields import Enum, Int, Name, StrictSchema
-from service.platform.limits import AtMost, LengthAtMost, check_limit
-from service.platform.messages import say, say_n
-from service.platform.results import ResultSchemas
-from service.platform.schemas import EncounterFields
+from service.platform.http.limits import AtMost, LengthAtMost, check_limit
+from service.platform.operations.contract import given
+from service.platform.operations.fields import Enum, Int, Name, StrictSchema
+from service.platform.operations.schemas import EncounterFields
+from service.platform.values.results import ResultSchemas
+from service.platform.words.messages import say, say_n
 from service.systems.beutelschneider import encounter, rules
 from service.systems.beutelschneider.rules import (
     Ability,

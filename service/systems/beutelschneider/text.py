@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from service.platform.catalogs import Catalog, marked, translations
-from service.platform.phrases import number
+from service.platform.words.catalogs import Catalog, marked, translations
+from service.platform.words.phrases import number
 from service.systems.beutelschneider.encounter import EncounterResult
 from service.systems.beutelschneider.rules import (
     Ability,

@@ -12,7 +12,7 @@ A state is every member's (physical stress left, mental stress left, consequence
 round. Within a member, consequences only grow and stress only shrinks until a consequence refills
 it, so the chain only moves forward (a round without a hit stays). A round is every member's turn in
 order, one attack each (E2); ``round_step`` expands it in integers (ways out of 3^(2 × dice) per
-attack) for service/platform/chains.py, the reference the tests hold the solver to. The solver walks
+attack) for service/platform/maths/chains.py, the reference the tests hold the solver to. The solver walks
 the same chain turn by turn over states numbered as ints ("the solver" below), exact sums in GMP's
 rationals (gmpy2), answered as Fractions.
 """
@@ -29,10 +29,10 @@ from typing import Any
 import gmpy2
 import numpy as np
 
-from service.platform import chains
-from service.platform.cooperation import cooperate
-from service.platform.odds import Odds, Probability, Solver
-from service.platform.randomness import RandomSource
+from service.platform.dice.randomness import RandomSource
+from service.platform.maths import chains
+from service.platform.maths.cooperation import cooperate
+from service.platform.maths.odds import Odds, Probability, Solver
 from service.systems.malmsturm import odds as malm_odds
 from service.systems.malmsturm import rules
 
@@ -598,7 +598,7 @@ def _forward(conflict: Conflict, turns: _Turns, number: Ways, exact: bool) -> Ma
     ended = turns.ended
     for index, state in enumerate(turns.order):
         if index % chains.COOPERATE_EVERY == chains.COOPERATE_EVERY - 1:
-            cooperate()  # the worker's other requests get a turn (service/platform/cooperation.py)
+            cooperate()  # the worker's other requests get a turn (service/platform/maths/cooperation.py)
         arrived = arrivals.pop(state, None)
         if arrived is None:
             continue

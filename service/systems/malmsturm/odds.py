@@ -6,7 +6,7 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb, lcm
 
-from service.platform.odds import Odds, from_pairs, mean
+from service.platform.maths.odds import Odds, from_pairs, mean
 from service.systems.malmsturm.rules import (
     DICE,
     MAX_ROLL_OFF_ROUNDS,

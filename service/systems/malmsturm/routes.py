@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from service.platform.limits import encounter_precision
-from service.platform.odds import Odds
-from service.platform.operations import Body, Operation, System, quoting
-from service.platform.plain_data import plain
-from service.platform.randomness import RandomSource
+from service.platform.dice.randomness import RandomSource
+from service.platform.http.limits import encounter_precision
+from service.platform.maths.odds import Odds
+from service.platform.operations.operations import Body, Operation, System, quoting
+from service.platform.values.plain_data import plain
 from service.systems.malmsturm import encounter as encounters
 from service.systems.malmsturm import odds, rules, schemas, text
 

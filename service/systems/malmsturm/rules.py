@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
 
-from service.platform.catalogs import Catalog, marked, translations
-from service.platform.randomness import RandomSource
-from service.platform.results import described
+from service.platform.dice.randomness import RandomSource
+from service.platform.values.results import described
+from service.platform.words.catalogs import Catalog, marked, translations
 
 DICE = 4  # ruling 7: "meistens 4" FUDGE dice; any operation may set 1..8
 MAX_DICE = 8

@@ -8,12 +8,12 @@ from typing import Any, TypeVar
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from service.platform.contract import given
-from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
-from service.platform.limits import LengthAtMost
-from service.platform.messages import say
-from service.platform.results import ResultSchemas
-from service.platform.schemas import EncounterFields
+from service.platform.http.limits import LengthAtMost
+from service.platform.operations.contract import given
+from service.platform.operations.fields import Bool, Enum, Int, Name, StrictSchema
+from service.platform.operations.schemas import EncounterFields
+from service.platform.values.results import ResultSchemas
+from service.platform.words.messages import say
 from service.systems.malmsturm import encounter, rules
 from service.systems.malmsturm.rules import (
     CONSEQUENCES_TO_TAKE_OUT,

@@ -3,7 +3,7 @@ the catalogs (``service/locale``), counts use the catalog's plural forms."""
 
 from __future__ import annotations
 
-from service.platform.catalogs import Catalog, translations
+from service.platform.words.catalogs import Catalog, translations
 from service.systems.malmsturm.encounter import EncounterResult
 from service.systems.malmsturm.rules import (
     ActionResult,

@@ -8,7 +8,7 @@ lange an, bis einer der Beteiligten Kampfunfähig ist oder auf gibt."
 
 A state is (wounds of a, wounds of b, one-shot rescue dice left to a, to b): wounds only grow and
 one-shot dice only shrink, so the chain only moves forward (a tie stays), and
-service/platform/chains.py solves it exactly.
+service/platform/maths/chains.py solves it exactly.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from service.platform import chains
-from service.platform.odds import Odds, Probability, Solver
-from service.platform.randomness import RandomSource
+from service.platform.dice.randomness import RandomSource
+from service.platform.maths import chains
+from service.platform.maths.odds import Odds, Probability, Solver
 from service.systems.paws import odds as paws_odds
 from service.systems.paws import rules
 

@@ -18,7 +18,7 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb, lcm
 
-from service.platform.odds import Odds, mean
+from service.platform.maths.odds import Odds, mean
 from service.systems.paws.rules import Mode, Pool, effects_for
 
 P_SUCCESS = Fraction(1, 2)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from service.platform.limits import encounter_precision
-from service.platform.odds import Odds
-from service.platform.operations import Body, Operation, System, quoting
-from service.platform.randomness import RandomSource
+from service.platform.dice.randomness import RandomSource
+from service.platform.http.limits import encounter_precision
+from service.platform.maths.odds import Odds
+from service.platform.operations.operations import Body, Operation, System, quoting
 from service.systems.paws import encounter as encounters
 from service.systems.paws import odds, rules, schemas, text
 

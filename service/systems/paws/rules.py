@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
 
-from service.platform.randomness import RandomSource
-from service.platform.results import described
+from service.platform.dice.randomness import RandomSource
+from service.platform.values.results import described
 
 SIDES = 6
 SUCCESS_FACES = frozenset({4, 5, 6})

@@ -9,11 +9,11 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
-from service.platform.limits import AtMost, check_limit
-from service.platform.messages import Message, Template, say, say_n
-from service.platform.results import ResultSchemas
-from service.platform.schemas import EncounterFields
+from service.platform.http.limits import AtMost, check_limit
+from service.platform.operations.fields import Bool, Enum, Int, Name, StrictSchema
+from service.platform.operations.schemas import EncounterFields
+from service.platform.values.results import ResultSchemas
+from service.platform.words.messages import Message, Template, say, say_n
 from service.systems.paws import encounter, rules
 from service.systems.paws.rules import ADVANTAGE_CATEGORIES, Advantage, Advantages, Fit, Mode, Pool
 

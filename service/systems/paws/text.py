@@ -5,8 +5,8 @@ their ``.po``; counts use the catalog's plural forms."""
 
 from __future__ import annotations
 
-from service.platform.catalogs import Catalog, translations
-from service.platform.phrases import capitalized, faces, number, possessive, spoken_by, successes
+from service.platform.words.catalogs import Catalog, translations
+from service.platform.words.phrases import capitalized, faces, number, possessive, spoken_by, successes
 from service.systems.paws.encounter import EncounterResult
 from service.systems.paws.rules import (
     GM,

@@ -24,11 +24,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from service.platform.chains import UNDECIDED
-from service.platform.cooperation import cooperate
-from service.platform.odds import Odds, Solver, binomial, binomial_weights
-from service.platform.randomness import RandomSource
-from service.platform.results import described
+from service.platform.dice.randomness import RandomSource
+from service.platform.maths.chains import UNDECIDED
+from service.platform.maths.cooperation import cooperate
+from service.platform.maths.odds import Odds, Solver, binomial, binomial_weights
+from service.platform.values.results import described
 from service.systems.proben import rules
 from service.systems.proben.odds import P_SUCCESS
 from service.systems.proben.rules import Pool, SuccessRule, dice_for_attempt, required_successes
@@ -102,7 +102,7 @@ def step_ends(step: Step, required: int, carry_partial: bool,
     carried: list = [1 if exact else 1.0]  # weight of each count of carried successes (below ``required``)
     rolled = 0
     for attempt, dice in enumerate(dice_per_attempt, start=1):
-        cooperate()  # the worker's other requests get a turn (service/platform/cooperation.py)
+        cooperate()  # the worker's other requests get a turn (service/platform/maths/cooperation.py)
         rolled += dice
         successes = _weights(dice) if exact else [float(p) for p in binomial(dice, P_SUCCESS)]
         after = _spread(carried, successes, exact)

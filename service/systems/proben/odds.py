@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
-from service.platform.odds import Odds, binomial, binomial_weights, from_pairs
+from service.platform.maths.odds import Odds, binomial, binomial_weights, from_pairs
 from service.systems.proben.rules import MAX_OPPOSED_ROUNDS, Pool, SuccessRule, dice_for_attempt, required_successes
 
 P_SUCCESS = Fraction(1, 3)

@@ -6,11 +6,11 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
-from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
-from service.platform.limits import AtMost, LengthAtMost, check_limit
-from service.platform.messages import say
-from service.platform.results import ResultSchemas
-from service.platform.schemas import EncounterFields
+from service.platform.http.limits import AtMost, LengthAtMost, check_limit
+from service.platform.operations.fields import Bool, Enum, Int, Name, StrictSchema
+from service.platform.operations.schemas import EncounterFields
+from service.platform.values.results import ResultSchemas
+from service.platform.words.messages import say
 from service.systems.proben import encounter, rules
 from service.systems.proben.rules import SuccessRule
 

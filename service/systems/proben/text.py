@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from service.platform.catalogs import Catalog, marked, translations
-from service.platform.phrases import faces, number, spoken_by, successes
+from service.platform.words.catalogs import Catalog, marked, translations
+from service.platform.words.phrases import faces, number, spoken_by, successes
 from service.systems.proben.encounter import EncounterResult
 from service.systems.proben.rules import CooperationResult, ExtendedResult, OpposedResult, Outcome, TestResult
 

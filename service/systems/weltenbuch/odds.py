@@ -16,9 +16,9 @@ from itertools import accumulate
 from math import comb
 from operator import mul
 
-from service.platform.errors import InputError
-from service.platform.messages import say
-from service.platform.odds import Odds
+from service.platform.maths.odds import Odds
+from service.platform.values.errors import InputError
+from service.platform.words.messages import say
 from service.systems.weltenbuch.rules import GOD_DIE, Party
 
 # Exact fractions over 2^N grow with all dice of the conflict: beyond 8000 dice (8 parties of 1000)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from service.platform.errors import ReceiptError
-from service.platform.limits import encounter_precision
-from service.platform.messages import say
-from service.platform.odds import Odds
-from service.platform.operations import EXAMPLE_RECEIPT, Body, Operation, System, quoting, verified_response
-from service.platform.plain_data import plain
-from service.platform.randomness import ManualSource, RandomSource
+from service.platform.dice.randomness import ManualSource, RandomSource
+from service.platform.http.limits import encounter_precision
+from service.platform.maths.odds import Odds
+from service.platform.operations.operations import EXAMPLE_RECEIPT, Body, Operation, System, quoting, verified_response
+from service.platform.values.errors import ReceiptError
+from service.platform.values.plain_data import plain
+from service.platform.words.messages import say
 from service.systems.weltenbuch import encounter, odds, rules, schemas, text
 
 CONFLICT_EXAMPLE = {

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Literal
 
-from service.platform.errors import RuleViolation
-from service.platform.messages import say, say_n
-from service.platform.randomness import RandomSource
-from service.platform.results import described
+from service.platform.dice.randomness import RandomSource
+from service.platform.values.errors import RuleViolation
+from service.platform.values.results import described
+from service.platform.words.messages import say, say_n
 
 DEFAULT_DIE = 10
 GM_SEAT = 0

@@ -8,12 +8,12 @@ from typing import Any, TypeVar
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from service.platform.contract import given, not_given
-from service.platform.fields import Bool, Enum, Int, Name, StrictSchema
-from service.platform.limits import AtMost, LengthAtMost, check_limit
-from service.platform.messages import say
-from service.platform.results import ResultSchemas
-from service.platform.schemas import EncounterFields
+from service.platform.http.limits import AtMost, LengthAtMost, check_limit
+from service.platform.operations.contract import given, not_given
+from service.platform.operations.fields import Bool, Enum, Int, Name, StrictSchema
+from service.platform.operations.schemas import EncounterFields
+from service.platform.values.results import ResultSchemas
+from service.platform.words.messages import say
 from service.systems.weltenbuch import encounter, rules
 from service.systems.weltenbuch.rules import DEFAULT_DIE, GOD_DIE, Role
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from service.platform.catalogs import Catalog, marked, translations
-from service.platform.phrases import capitalized
+from service.platform.words.catalogs import Catalog, marked, translations
+from service.platform.words.phrases import capitalized
 from service.systems.weltenbuch.encounter import EncounterResult
 from service.systems.weltenbuch.rules import Actor, ConflictResult, NarrationResult, ResurrectionResult, Turn
 

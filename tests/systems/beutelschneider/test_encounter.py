@@ -19,8 +19,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from service.platform.chains import solve
-from service.platform.randomness import GeneratorSource, ManualSource
+from service.platform.dice.randomness import GeneratorSource, ManualSource
+from service.platform.maths.chains import solve
 from service.systems.beutelschneider import encounter
 from service.systems.beutelschneider.encounter import Side
 from service.systems.beutelschneider.rules import Ability, Bag, Colour, Danger, Difficulty
@@ -45,7 +45,7 @@ def _draws(bag: Bag, count: int):
 
 
 def exact_fight(sides, max_rounds=None):
-    """Fractions over states (bag, bag, status), by ``service.platform.chains.solve``."""
+    """Fractions over states (bag, bag, status), by ``service.platform.maths.chains.solve``."""
     def step(state):
         bags, _ = state[:2], state[2]
         following: dict = {}

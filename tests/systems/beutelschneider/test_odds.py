@@ -11,7 +11,7 @@ from fractions import Fraction
 import icepool
 import pytest
 
-from service.platform.randomness import GeneratorSource
+from service.platform.dice.randomness import GeneratorSource
 from service.systems.beutelschneider import odds, rules
 from service.systems.beutelschneider.rules import Ability, Amount, Bag, Colour, Contender, Danger, Difficulty, Severity
 

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from service.platform.randomness import GeneratorSource
+from service.platform.dice.randomness import GeneratorSource
 from service.systems.beutelschneider import odds, rules
 from service.systems.beutelschneider.rules import Ability, Amount, Bag, Colour, Danger, Difficulty, Severity
 from tests.stats import chi_square_sf

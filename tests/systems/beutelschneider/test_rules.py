@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from service.platform.catalogs import translations
-from service.platform.errors import InputError, RuleViolation
-from service.platform.randomness import ManualSource
+from service.platform.dice.randomness import ManualSource
+from service.platform.values.errors import InputError, RuleViolation
+from service.platform.words.catalogs import translations
 from service.systems.beutelschneider import rules, text
 from service.systems.beutelschneider.rules import Ability, Bag, Colour, Contender, CreationRules, Difficulty, Severity
 

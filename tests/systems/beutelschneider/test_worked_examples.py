@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.platform.randomness import manual_values
+from service.platform.dice.randomness import manual_values
 
 BASE = "/v1/beutelschneider"
 MATTHAEUS = {"red": 9, "green": 6, "blue": 0, "white": 5, "black": 0}

@@ -20,8 +20,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.platform import chains
-from service.platform.randomness import make_source
+from service.platform.dice.randomness import make_source
+from service.platform.maths import chains
 from service.systems.malmsturm import encounter, rules
 from tests.stats import chi_square_sf
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.platform.randomness import manual_values
+from service.platform.dice.randomness import manual_values
 
 STRESS = {"physical": {"current": 3, "max": 3}, "mental": {"current": 2, "max": 2}}
 ATTACK = {"attacker": {"name": "Ragna", "skill": 3, "attack": "harm"},

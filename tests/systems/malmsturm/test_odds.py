@@ -7,7 +7,7 @@ import random
 import icepool
 import pytest
 
-from service.platform.randomness import GeneratorSource
+from service.platform.dice.randomness import GeneratorSource
 from service.systems.malmsturm import odds, rules
 from service.systems.malmsturm.rules import Attacker, AttackType, Contender, Defender, Stress, StressTrack
 

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.platform.randomness import GeneratorSource, manual_values
-from service.platform.schemas import MAX_SEED
+from service.platform.dice.randomness import GeneratorSource, manual_values
+from service.platform.operations.schemas import MAX_SEED
 from service.systems.malmsturm import odds, rules
 from service.systems.malmsturm.rules import Attacker, AttackType, Contender, Defender, Participant, Stress, StressTrack
 from tests.stats import chi_square_sf as chi2_sf

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.platform.randomness import ManualSource
+from service.platform.dice.randomness import ManualSource
 from service.systems.malmsturm import rules
 from service.systems.malmsturm.rules import (
     Attacker,

@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.platform import chains
-from service.platform.randomness import make_source
+from service.platform.dice.randomness import make_source
+from service.platform.maths import chains
 from service.systems.paws import encounter, odds
 from service.systems.paws.rules import Pool
 from tests.stats import chi_square_sf

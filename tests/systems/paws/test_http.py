@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from service.platform.randomness import manual_values
+from service.platform.dice.randomness import manual_values
 
 RYNN = {"name": "Rynn", "rank": 2, "advantages": {"equipment": "active", "situation": "active"}}
 OPPONENT = {"name": "Gegner", "rank": 2, "advantages": {"personal": "passive", "equipment": "passive"}}

@@ -10,8 +10,8 @@ from fractions import Fraction
 import icepool
 import pytest
 
-from service.platform.odds import as_json
-from service.platform.randomness import make_source
+from service.platform.dice.randomness import make_source
+from service.platform.maths.odds import as_json
 from service.systems.paws import odds, rules
 from service.systems.paws.rules import Advantage, Advantages, Mode, Pool
 

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from service.platform.randomness import GeneratorSource, manual_values
+from service.platform.dice.randomness import GeneratorSource, manual_values
 from service.systems.paws import odds, rules
 from service.systems.paws.rules import Advantage, Advantages, Fit, Mode, Pool
 from tests.stats import chi_square_sf as chi2_sf

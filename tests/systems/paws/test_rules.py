@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.platform.randomness import ManualSource, make_source
+from service.platform.dice.randomness import ManualSource, make_source
 from service.systems.paws import rules
 from service.systems.paws.rules import Advantage, Advantages, Category, Fit, Mode, Pool, ProblemKind, Trait
 

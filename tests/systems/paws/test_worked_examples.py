@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.platform.errors import ManualEntryError
+from service.platform.values.errors import ManualEntryError
 from service.systems.paws import rules
 from service.systems.paws.rules import Advantages, Fit, Pool
 from tests.systems.paws.test_rules import ACTIVE, JACK, OPPONENT, PASSIVE, RYAN, RYNN, roll_comparison, roll_test

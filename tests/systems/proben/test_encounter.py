@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.platform.randomness import GeneratorSource, ManualSource
+from service.platform.dice.randomness import GeneratorSource, ManualSource
 from service.systems.proben import encounter
 from service.systems.proben.encounter import Chain, Step
 from service.systems.proben.rules import Pool, SuccessRule, required_successes

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.platform.randomness import manual_values
+from service.platform.dice.randomness import manual_values
 
 
 def test_test_envelope_and_replay(post):

@@ -8,7 +8,7 @@ from fractions import Fraction
 import icepool
 import pytest
 
-from service.platform.randomness import GeneratorSource
+from service.platform.dice.randomness import GeneratorSource
 from service.systems.proben import odds, rules
 from service.systems.proben.rules import Pool
 

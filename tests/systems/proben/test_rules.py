@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from service.platform.errors import ManualEntryError
-from service.platform.randomness import ManualSource
+from service.platform.dice.randomness import ManualSource
+from service.platform.values.errors import ManualEntryError
 from service.systems.proben import rules
 from service.systems.proben.rules import Outcome, Pool, SuccessRule
 

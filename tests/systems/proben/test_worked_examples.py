@@ -4,7 +4,7 @@ test quotes the sentences it checks; the general rules are in test_rules.py."""
 
 from __future__ import annotations
 
-from service.platform.randomness import ManualSource
+from service.platform.dice.randomness import ManualSource
 from service.systems.proben import rules
 from service.systems.proben.rules import Outcome, Pool
 

@@ -19,8 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.platform.limits import Limits
-from service.platform.randomness import GeneratorSource, ManualSource
+from service.platform.dice.randomness import GeneratorSource, ManualSource
+from service.platform.http.limits import Limits
 from service.systems.weltenbuch import encounter
 from service.systems.weltenbuch.encounter import Scene
 from service.systems.weltenbuch.routes import ORC_AMBUSH_MANUAL

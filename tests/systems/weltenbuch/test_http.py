@@ -7,7 +7,7 @@ import copy
 
 import pytest
 
-from service.platform.randomness import manual_values
+from service.platform.dice.randomness import manual_values
 from tests.systems.weltenbuch.test_worked_examples import AMBUSH, MANUAL, ROUND_1, TOUGHNESS
 from wurfwerk import InvalidRequest
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 import icepool
 import pytest
 
-from service.platform.randomness import GeneratorSource
+from service.platform.dice.randomness import GeneratorSource
 from service.systems.weltenbuch import odds, rules
 from service.systems.weltenbuch.rules import Member, Party, Role
 

@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.platform.randomness import GeneratorSource
+from service.platform.dice.randomness import GeneratorSource
 from service.systems.weltenbuch import odds, rules
 from service.systems.weltenbuch.rules import Member, Party, Role
 from tests.stats import chi_square_sf as chi2_sf

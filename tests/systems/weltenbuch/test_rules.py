@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from service.platform.errors import RuleViolation
-from service.platform.randomness import ManualSource
+from service.platform.dice.randomness import ManualSource
+from service.platform.values.errors import RuleViolation
 from service.systems.weltenbuch import rules
 from service.systems.weltenbuch.rules import (
     Actor,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.platform.randomness import manual_values
+from service.platform.dice.randomness import manual_values
 
 # The text writes a d10's ten as "0"; the API reports faces 1..10 (ruling 1) and accepts 0 in `manual`.
 TORAN = [1, 2, 5, 6, 8, 9, 10]  # "(1 2 5 6 8 9 0) = 4 Erfolge"

@@ -1,0 +1,2 @@
+"""Operations as data: the declarations, the one request path ``respond``, request schemas and
+fields, the spec writer, batch."""

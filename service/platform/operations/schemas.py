@@ -1,0 +1,284 @@
+"""Schemas every operation shares: randomness fields, the signed envelope, the odds response."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import ValidationError, fields, post_load, validate, validates_schema
+
+from service.platform.dice.derived_randomness import IDEMPOTENCY_KEY_PATTERN, is_idempotency_key
+from service.platform.operations.contract import given, not_given
+from service.platform.operations.fields import Int, IntOrStr, StrictSchema
+from service.platform.words.messages import Template, say
+
+# API.md allows seeds up to 2^63-1, but receipts are RFC 8785 JSON, whose numbers are IEEE doubles:
+# above 2^53 two seeds share one canonical form, so an altered seed would still verify (and a
+# browser's JSON.parse would silently change it). Seeds are therefore capped at 2^53-1.
+MAX_SEED = 2**53 - 1
+MAX_MANUAL_VALUES = 1000
+
+
+class TicketSchema(StrictSchema):
+    """A roll ticket exactly as ``POST /v1/tickets`` issued it (every member is signed)."""
+
+    id = fields.String(required=True, validate=validate.Length(max=64),
+                       metadata={"description": "128 random bits, base64url."})
+    operation = fields.String(required=True, allow_none=True, validate=validate.Length(max=64),
+                              metadata={"description": "The operation id it is for; null: any rolling operation."})
+    context = fields.String(required=True, allow_none=True, validate=validate.Length(max=200),
+                            metadata={"description": "The issuer's context (a VTT's world or message id), or null."})
+    expires_at = fields.String(required=True, validate=validate.Length(max=32),
+                               metadata={"description": "RFC 3339 UTC time after which it is refused."})
+    kid = fields.String(required=True, validate=validate.Length(max=64),
+                        metadata={"description": "The key that signed it (see /v1/keys)."})
+    signature = fields.String(required=True, validate=validate.Length(max=128),
+                              metadata={"description": "base64url Ed25519 signature over the RFC 8785 "
+                                                       "canonical JSON of the ticket without this member."})
+
+
+def _idempotency_key_rule(value: str) -> None:
+    if not is_idempotency_key(value):
+        raise ValidationError(say("must be 1 to 255 visible ASCII characters (! to ~)"))
+
+
+IDEMPOTENCY_KEY_PARAMETER = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": IDEMPOTENCY_KEY_PATTERN},
+    "description": (
+        "Makes a retry safe: the dice derive, with a secret only the service holds, from this key, the "
+        "operation and the request as understood, so sending the same request with the same key again "
+        "(to any replica sharing the key configuration) gives the same `result` and `randomness.events`. "
+        "The same key with another body derives other dice. Recorded as `randomness.idempotency_key`, with "
+        "`randomness.source` `secure`. Refused (422) with `seed` or `manual`; with a `ticket` the ticket "
+        "decides the dice and the key is only recorded. Signing key rotation changes the derived dice."
+    ),
+}
+
+
+class RandomnessFields(StrictSchema):
+    """Where a roll's random values come from: at most one of ``seed``, ``manual`` and ``ticket``;
+    ``idempotency_key`` (the batch item's form of the ``Idempotency-Key`` header) only without
+    ``seed`` and ``manual``."""
+
+    seed = Int(
+        validate=validate.Range(min=0, max=MAX_SEED,
+                                error=Template("must be between %(min)s and %(max)s (2^53-1: larger integers "
+                                               "are not exact in JSON numbers, so they could not be signed "
+                                               "exactly)")),
+        metadata={"description": "Same request + same seed = same result (within one release). "
+                                 "At most 2^53-1, the largest integer JSON carries exactly."},
+    )
+    manual = fields.List(
+        IntOrStr(),
+        validate=validate.Length(max=MAX_MANUAL_VALUES),
+        metadata={"description": "Physical dice or drawn marbles, consumed in order instead of random values."},
+    )
+    ticket = fields.Nested(
+        TicketSchema,
+        metadata={"description": "A roll ticket from `POST /v1/tickets`: the dice derive from its id with "
+                                 "the service's secret, so the same ticket always gives the same dice (a "
+                                 "second roll with it is a replay). Echoed in the signed response."},
+    )
+    idempotency_key = fields.String(
+        validate=_idempotency_key_rule,
+        metadata={"description": "In a batch item: what the `Idempotency-Key` header is to a single call. "
+                                 "Sending the same request with the same key again gives the same result. "
+                                 "Not with seed or manual, which are reproducible already.",
+                  "pattern": IDEMPOTENCY_KEY_PATTERN, "minLength": 1, "maxLength": 255},
+    )
+
+    CHECKED_BEYOND_SCHEMA = (
+        "`manual` holds exactly the values the rules consume, in order: each a face of the die rolled, "
+        "or a colour still in the bag at that draw (422 naming the index).",
+        "A `ticket` verifies with the service's keys, has not expired and is for this operation.",
+    )
+    # seed, manual and ticket exclude each other; idempotency_key goes with none or a ticket.
+    JSON_SCHEMA_RULES = (
+        {"if": given("seed"), "then": not_given("manual", "ticket", "idempotency_key")},
+        {"if": given("manual"), "then": not_given("ticket")},
+    )
+
+    @validates_schema
+    def _one_source(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`."""
+        given = [name for name in ("seed", "manual", "ticket") if name in data]
+        if len(given) > 1:
+            raise ValidationError(say("give at most one of seed, manual and ticket, not %(given)s",
+                                      given=" + ".join(given)), field_name=given[-1])
+        if "idempotency_key" in data and given and given[0] != "ticket":
+            raise ValidationError(say("cannot be combined with %(source)s, which is reproducible already",
+                                      source=given[0]), field_name="idempotency_key")
+
+
+class IgnoredRandomnessFields(StrictSchema):
+    """An odds twin takes the rolling operation's body: ``ticket`` and ``idempotency_key`` are
+    accepted and dropped, since exact odds do not depend on where dice come from."""
+
+    ticket = fields.Dict(metadata={"description": "Accepted and ignored: the odds do not depend on it."})
+    idempotency_key = fields.String(
+        validate=_idempotency_key_rule,
+        metadata={"description": "Accepted and ignored: the odds do not depend on it.",
+                  "pattern": IDEMPOTENCY_KEY_PATTERN, "minLength": 1, "maxLength": 255})
+
+    @post_load
+    def _drop_ignored(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        data.pop("ticket", None)
+        data.pop("idempotency_key", None)
+        return data
+
+
+class EncounterFields(StrictSchema):
+    """The members every encounter body shares (API.md §1.7); a system's encounter schema adds its own."""
+
+    max_rounds = Int(load_default=None, allow_none=True, validate=validate.Range(min=1, max=1000),
+                     metadata={"description": "Cut the encounter after this many rounds (Beutelschneider: "
+                                              "exchanges); what still runs then is the outcome `undecided`. "
+                                              "null: until it ends."})
+    curve_rounds = Int(load_default=0, validate=validate.Range(min=0, max=100),
+                       metadata={"description": "With n > 0, `odds.curve` gives the cumulative chances for "
+                                                "rounds 1..n (for a chart)."})
+    exact = fields.String(load_default="auto", validate=validate.OneOf(["auto", "required", "never"]),
+                          metadata={"description": "auto: exact fractions when the state bound is at most "
+                                                   "WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; "
+                                                   "required: exact or a 422; never: float64."})
+
+
+class ReceiptSchema(ma.Schema):
+    id = fields.String(required=True, metadata={"description": "UUID4 of this receipt."})
+    issued_at = fields.String(required=True, metadata={"description": "RFC 3339 UTC time of signing."})
+    alg = fields.String(required=True, metadata={"description": "Always Ed25519."})
+    kid = fields.String(required=True, metadata={"description": "Key id: RFC 7638 thumbprint, see /v1/keys."})
+    signature = fields.String(
+        required=True,
+        metadata={"description": "base64url Ed25519 signature over the RFC 8785 canonical JSON of the "
+                                 "whole response without this member."},
+    )
+
+
+class EventSchema(ma.Schema):
+    kind = fields.String(required=True, metadata={"description": "d<N>, dF or draw."})
+    values = fields.List(IntOrStr(), required=True)
+
+
+class RandomnessSchema(ma.Schema):
+    source = fields.String(required=True, validate=validate.OneOf(["secure", "seeded", "manual", "ticket"]),
+                           metadata={"description": "secure: the OS CSPRNG, or derived from an idempotency "
+                                                    "key; seeded; manual; ticket: derived from the ticket."})
+    events = fields.List(fields.Nested(EventSchema), required=True)
+    idempotency_key = fields.String(metadata={"description": "The Idempotency-Key the dice derive from "
+                                                             "(present only when one was given)."})
+
+
+class ProbabilitySchema(ma.Schema):
+    probability = fields.Float(required=True)
+    exact = fields.String(required=True, metadata={"description": "Reduced fraction, e.g. 19/27."})
+
+
+class OutcomeSchema(ProbabilitySchema):
+    outcome = fields.String(required=True)
+
+
+class DistributionPointSchema(ProbabilitySchema):
+    value = IntOrStr(required=True)
+
+
+class OddsSchema(ma.Schema):
+    outcomes = fields.List(fields.Nested(OutcomeSchema), required=True)
+    distributions = fields.Dict(
+        keys=fields.String(), values=fields.List(fields.Nested(DistributionPointSchema)), required=True
+    )
+    expected = fields.Dict(keys=fields.String(), values=fields.Float(), required=True)
+
+
+class EncounterProbabilitySchema(ma.Schema):
+    probability = fields.Float(required=True)
+    exact = fields.String(required=True, allow_none=True,
+                          metadata={"description": "Reduced fraction, e.g. 19/27; null when `solver.precision` "
+                                                   "is float64."})
+
+
+class EncounterOutcomeSchema(EncounterProbabilitySchema):
+    outcome = fields.String(required=True)
+
+
+class EncounterDistributionPointSchema(EncounterProbabilitySchema):
+    value = IntOrStr(required=True)
+
+
+class EncounterOddsSchema(ma.Schema):
+    outcomes = fields.List(fields.Nested(EncounterOutcomeSchema), required=True)
+    distributions = fields.Dict(
+        keys=fields.String(), values=fields.List(fields.Nested(EncounterDistributionPointSchema)), required=True
+    )
+    expected = fields.Dict(keys=fields.String(), values=fields.Float(), required=True)
+    curve = fields.List(
+        fields.Dict(keys=fields.String(), values=fields.Float()),
+        metadata={"description": "With `curve_rounds` > 0, one point per round from 1: `round`, `running` "
+                                 "(the chance that the encounter still runs after it) and, per outcome, the "
+                                 "chance that it has ended so by then (floats, for a chart)."},
+    )
+
+
+class SolverSchema(ma.Schema):
+    states = fields.Integer(required=True, metadata={"description": "States actually reached."})
+    precision = fields.String(required=True, validate=validate.OneOf(["exact", "float64"]))
+    max_error = fields.Float(required=True, metadata={"description": "Bound on the error of every probability "
+                                                                     "and of the outcomes' sum (0 when exact)."})
+
+
+def _schema_name(operation_id: str, suffix: str) -> str:
+    words = operation_id.replace("-", ".").replace("/", ".").split(".")
+    return "".join(word.capitalize() for word in words) + suffix
+
+
+def rolling_request_schema(operation_id: str, request: type[ma.Schema],
+                           manual_value: Mapping[str, Any] | None = None) -> type[ma.Schema]:
+    """The operation's own request schema plus ``seed``/``manual``/``ticket``/``idempotency_key``;
+    ``manual_value`` (JSON Schema) bounds each ``manual`` value in the spec."""
+    rules = ({"properties": {"manual": {"items": dict(manual_value)}}},) if manual_value else ()
+    return type(_schema_name(operation_id, "Request"), (request, RandomnessFields), {"JSON_SCHEMA_RULES": rules})
+
+
+def odds_request_schema(operation_id: str, request: type[ma.Schema]) -> type[ma.Schema]:
+    """The operation's own request schema, taking (and dropping) ``ticket`` and ``idempotency_key``."""
+    return type(_schema_name(operation_id, "Request"), (request, IgnoredRandomnessFields), {})
+
+
+def renamed(operation_id: str, schema: type[ma.Schema], suffix: str) -> type[ma.Schema]:
+    """A same-shaped subclass with a unique name, so apispec names each component once."""
+    return type(_schema_name(operation_id, suffix), (schema,), {})
+
+
+def envelope_schema(operation_id: str, request: type[ma.Schema] | None, result: type[ma.Schema],
+                    *, rolling: bool) -> type[ma.Schema]:
+    members = {
+        "operation": fields.String(required=True, metadata={"example": operation_id}),
+        "result": fields.Nested(result, required=True),
+        "summary": fields.String(required=True, metadata={"description": "One chat line in `lang`."}),
+        "lang": fields.String(required=True, validate=validate.OneOf(["en", "de"])),
+        "receipt": fields.Nested(ReceiptSchema, required=True),
+    }
+    if request is not None:
+        members["request"] = fields.Nested(request, required=True,
+                                           metadata={"description": "The request as understood, defaults filled in."})
+    else:
+        members["request"] = fields.Dict(required=True)
+    if rolling:
+        members["randomness"] = fields.Nested(RandomnessSchema, required=True)
+    return ma.Schema.from_dict(members, name=_schema_name(operation_id, "Response"))
+
+
+def odds_response_schema(operation_id: str, request: type[ma.Schema], *, encounter: bool = False) -> type[ma.Schema]:
+    """An encounter's odds (API.md §1.7) also say how they were solved, and may be float64."""
+    members = {
+        "operation": fields.String(required=True, metadata={"example": operation_id}),
+        "request": fields.Nested(request, required=True),
+        "odds": fields.Nested(EncounterOddsSchema if encounter else OddsSchema, required=True),
+    }
+    if encounter:
+        members["solver"] = fields.Nested(SolverSchema, required=True)
+    return ma.Schema.from_dict(members, name=_schema_name(operation_id, "Response"))

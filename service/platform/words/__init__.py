@@ -1,0 +1,1 @@
+"""What the service says: the message catalogs, ``say()`` and the phrases chat lines share."""
