@@ -83,7 +83,7 @@ def answers(client) -> dict:
 
 if __name__ == "__main__":
     from service import create_app
-    from service.platform.receipts import generate_private_key_pem
+    from service.platform.dice.receipts import generate_private_key_pem
 
     app = create_app({"signing_key_pem": generate_private_key_pem()})
     FIXTURE.write_text(json.dumps(answers(app.test_client()), ensure_ascii=False, indent=1) + "\n")
