@@ -935,16 +935,19 @@ export interface paths {
          *     (`undecided`).
          *
          *     Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
-         *     rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's name
-         *     once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
-         *     member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
-         *     `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig); aspects
-         *     and invocations are not modelled; no consequence is taken early. The attack's track loses the
-         *     shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
-         *     Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
-         *     Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
-         *     (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
-         *     `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+         *     rolled once per conflict (`order: initiative`, ruling 4; E6: for sides of any size, every member rolls
+         *     and all act in that order) or given as every member's name once; it is the same every round. E2: every
+         *     turn is an attack (`malmsturm.attack`, ruling 5) of the member's `attack` (skill + modifier) against
+         *     the target's defence (+ modifier): E7 its `defenses` entry for the attack's kind (the text's table of
+         *     defending skills), else its `defense`; with `policy.defend: false` nobody defends and every attack
+         *     meets the fixed difficulty 0 (mäßig); aspects and invocations are not modelled; no consequence is
+         *     taken early. The attack's track loses the shifts; "Wenn seine Belastungspunkte verbraucht sind, dann
+         *     erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"; "Wer zwei
+         *     Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus", and a member taken out acts no more. A
+         *     side loses when all its members are out (E8 `ends: side_out`, the default; `ends: first_out`: as
+         *     soon as any of its members is out, "bis einer der Konkurrenten freiwillig oder unfreiwillig
+         *     ausscheidet"; echoed in the answer), or (E3) concedes ("eine Partei nachgiebt") as soon as one of
+         *     its members holds `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
          *     no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
          *     standing opponent with the most consequences, then the least stress left on the attack's track, then
          *     the first in the body; `spread`: a side's members, in their order of action, take its standing
@@ -988,16 +991,19 @@ export interface paths {
          *     WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
          *
          *     Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
-         *     rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's name
-         *     once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
-         *     member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
-         *     `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig); aspects
-         *     and invocations are not modelled; no consequence is taken early. The attack's track loses the
-         *     shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
-         *     Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
-         *     Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
-         *     (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
-         *     `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+         *     rolled once per conflict (`order: initiative`, ruling 4; E6: for sides of any size, every member rolls
+         *     and all act in that order) or given as every member's name once; it is the same every round. E2: every
+         *     turn is an attack (`malmsturm.attack`, ruling 5) of the member's `attack` (skill + modifier) against
+         *     the target's defence (+ modifier): E7 its `defenses` entry for the attack's kind (the text's table of
+         *     defending skills), else its `defense`; with `policy.defend: false` nobody defends and every attack
+         *     meets the fixed difficulty 0 (mäßig); aspects and invocations are not modelled; no consequence is
+         *     taken early. The attack's track loses the shifts; "Wenn seine Belastungspunkte verbraucht sind, dann
+         *     erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"; "Wer zwei
+         *     Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus", and a member taken out acts no more. A
+         *     side loses when all its members are out (E8 `ends: side_out`, the default; `ends: first_out`: as
+         *     soon as any of its members is out, "bis einer der Konkurrenten freiwillig oder unfreiwillig
+         *     ausscheidet"; echoed in the answer), or (E3) concedes ("eine Partei nachgiebt") as soon as one of
+         *     its members holds `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
          *     no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
          *     standing opponent with the most consequences, then the least stress left on the attack's track, then
          *     the first in the body; `spread`: a side's members, in their order of action, take its standing
@@ -3175,8 +3181,12 @@ export interface components {
              * @default 0
              */
             consequences?: number | null;
-            /** @description The defence skill against every attack (e.g. Ausweichen, Nerven behalten). */
+            /** @description The defence skill against every attack kind not in `defenses` (e.g. Ausweichen). */
             defense: number;
+            /** @description E7: the defence per attack kind, as the text's table of defending skills has it (Ausweichen against harm, Menschenkenntnis/Wahrnehmung against deceive, Nerven behalten against intimidate and charm, Körperbeherrschung against push, Menschenkenntnis against persuade), e.g. {"harm": 2, "intimidate": 0}; `defense` holds for every kind not listed. Default {}. */
+            defenses?: {
+                [key: string]: number;
+            } | null;
             /**
              * @description Intuition, for `order: initiative` (default 0).
              * @default 0
@@ -3210,6 +3220,7 @@ export interface components {
         };
         MalmEncounterResult: {
             end: components["schemas"]["MalmEndState"];
+            ends: string;
             initiative: components["schemas"]["MalmInitiativeResult"] | null;
             order: string[];
             outcome: string;
@@ -3528,6 +3539,12 @@ export interface components {
              */
             dice?: number | null;
             /**
+             * @description E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder unfreiwillig ausscheidet oder eine Partei nachgiebt"): side_out (default): when every member of a side is out or the side concedes; first_out: when the first member of any side is taken out, the other side winning. With one member a side both are the same. Echoed in the answer.
+             * @default side_out
+             * @enum {string|null}
+             */
+            ends?: "side_out" | "first_out" | null;
+            /**
              * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
              * @default auto
              * @enum {string|null}
@@ -3541,7 +3558,7 @@ export interface components {
              */
             max_rounds?: number | null;
             /**
-             * @description initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix both orders by the exact initiative odds; or every member's name once, in order of action, the same every round.
+             * @description initiative (default, sides of any size, E6): every member rolls initiative once (E1, ruling 4: 4dF + intuition, ties by intuition, then roll-offs) and all act in that order; the odds mix every order by its exact chance (one solve per order: n! orders of n members count in the state bound); or every member's name once, in order of action, the same every round.
              * @default initiative
              */
             order?: "initiative" | string[] | null;
@@ -3572,6 +3589,12 @@ export interface components {
              */
             dice?: number | null;
             /**
+             * @description E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder unfreiwillig ausscheidet oder eine Partei nachgiebt"): side_out (default): when every member of a side is out or the side concedes; first_out: when the first member of any side is taken out, the other side winning. With one member a side both are the same. Echoed in the answer.
+             * @default side_out
+             * @enum {string|null}
+             */
+            ends?: "side_out" | "first_out" | null;
+            /**
              * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
              * @default auto
              * @enum {string|null}
@@ -3587,7 +3610,7 @@ export interface components {
              */
             max_rounds?: number | null;
             /**
-             * @description initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix both orders by the exact initiative odds; or every member's name once, in order of action, the same every round.
+             * @description initiative (default, sides of any size, E6): every member rolls initiative once (E1, ruling 4: 4dF + intuition, ties by intuition, then roll-offs) and all act in that order; the odds mix every order by its exact chance (one solve per order: n! orders of n members count in the state bound); or every member's name once, in order of action, the same every round.
              * @default initiative
              */
             order?: "initiative" | string[] | null;
@@ -10549,6 +10572,7 @@ export interface operations {
                      *       "request": {
                      *         "curve_rounds": 0,
                      *         "dice": 4,
+                     *         "ends": "side_out",
                      *         "exact": "auto",
                      *         "max_rounds": null,
                      *         "order": "initiative",
@@ -10568,6 +10592,7 @@ export interface operations {
                      *                 },
                      *                 "consequences": 0,
                      *                 "defense": 2,
+                     *                 "defenses": {},
                      *                 "intuition": 2,
                      *                 "modifier": 0,
                      *                 "name": "Alrik",
@@ -10594,6 +10619,7 @@ export interface operations {
                      *                 },
                      *                 "consequences": 0,
                      *                 "defense": 1,
+                     *                 "defenses": {},
                      *                 "intuition": 1,
                      *                 "modifier": 0,
                      *                 "name": "Ork",
@@ -10653,6 +10679,7 @@ export interface operations {
                      *             }
                      *           ]
                      *         },
+                     *         "ends": "side_out",
                      *         "initiative": {
                      *           "order": [
                      *             {
@@ -11007,6 +11034,7 @@ export interface operations {
                      *       "request": {
                      *         "curve_rounds": 0,
                      *         "dice": 4,
+                     *         "ends": "side_out",
                      *         "exact": "auto",
                      *         "max_rounds": null,
                      *         "order": "initiative",
@@ -11025,6 +11053,7 @@ export interface operations {
                      *                 },
                      *                 "consequences": 0,
                      *                 "defense": 2,
+                     *                 "defenses": {},
                      *                 "intuition": 2,
                      *                 "modifier": 0,
                      *                 "name": "Alrik",
@@ -11051,6 +11080,7 @@ export interface operations {
                      *                 },
                      *                 "consequences": 0,
                      *                 "defense": 1,
+                     *                 "defenses": {},
                      *                 "intuition": 1,
                      *                 "modifier": 0,
                      *                 "name": "Ork",

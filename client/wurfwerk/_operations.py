@@ -2202,6 +2202,7 @@ class Malmsturm:
         sides: Sequence[MalmEncounterSideParam | MalmEncounterSide],
         curve_rounds: int | None = 0,
         dice: int | None = 4,
+        ends: Literal["side_out", "first_out"] | None = "side_out",
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
@@ -2222,18 +2223,25 @@ class Malmsturm:
         (`undecided`).
 
         Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
-        rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's
-        name
-        once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
-        member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
-        `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig);
-        aspects
-        and invocations are not modelled; no consequence is taken early. The attack's track loses the
-        shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
-        Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
-        Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
-        (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
-        `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+        rolled once per conflict (`order: initiative`, ruling 4; E6: for sides of any size, every member
+        rolls
+        and all act in that order) or given as every member's name once; it is the same every round. E2:
+        every
+        turn is an attack (`malmsturm.attack`, ruling 5) of the member's `attack` (skill + modifier)
+        against
+        the target's defence (+ modifier): E7 its `defenses` entry for the attack's kind (the text's table
+        of
+        defending skills), else its `defense`; with `policy.defend: false` nobody defends and every attack
+        meets the fixed difficulty 0 (mäßig); aspects and invocations are not modelled; no consequence is
+        taken early. The attack's track loses the shifts; "Wenn seine Belastungspunkte verbraucht sind,
+        dann
+        erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"; "Wer zwei
+        Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus", and a member taken out acts no more. A
+        side loses when all its members are out (E8 `ends: side_out`, the default; `ends: first_out`: as
+        soon as any of its members is out, "bis einer der Konkurrenten freiwillig oder unfreiwillig
+        ausscheidet"; echoed in the answer), or (E3) concedes ("eine Partei nachgiebt") as soon as one of
+        its members holds `policy.concede_at_consequences[<side>]` consequences, and loses at once, even
+        mid-round. E4: when
         no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
         standing opponent with the most consequences, then the least stress left on the attack's track,
         then
@@ -2260,6 +2268,11 @@ class Malmsturm:
             curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
                 chart).
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            ends: E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder
+                unfreiwillig ausscheidet oder eine Partei nachgiebt"): side_out (default): when every
+                member of a side is out or the side concedes; first_out: when the first member of any side
+                is taken out, the other side winning. With one member a side both are the same. Echoed in
+                the answer.
             exact: auto: exact fractions when the state bound is at most
                 WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
                 float64.
@@ -2269,9 +2282,11 @@ class Malmsturm:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
-            order: initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix
-                both orders by the exact initiative odds; or every member's name once, in order of action,
-                the same every round.
+            order: initiative (default, sides of any size, E6): every member rolls initiative once (E1,
+                ruling 4: 4dF + intuition, ties by intuition, then roll-offs) and all act in that order;
+                the odds mix every order by its exact chance (one solve per order: n! orders of n members
+                count in the state bound); or every member's name once, in order of action, the same every
+                round.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
@@ -2288,6 +2303,7 @@ class Malmsturm:
                 "sides": sides,
                 "curve_rounds": curve_rounds,
                 "dice": dice,
+                "ends": ends,
                 "exact": exact,
                 "idempotency_key": idempotency_key,
                 "manual": manual,
@@ -2306,6 +2322,7 @@ class Malmsturm:
         sides: Sequence[MalmEncounterSideParam | MalmEncounterSide],
         curve_rounds: int | None = 0,
         dice: int | None = 4,
+        ends: Literal["side_out", "first_out"] | None = "side_out",
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
         max_rounds: int | None = None,
@@ -2328,18 +2345,25 @@ class Malmsturm:
         WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
 
         Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
-        rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's
-        name
-        once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
-        member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
-        `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig);
-        aspects
-        and invocations are not modelled; no consequence is taken early. The attack's track loses the
-        shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
-        Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
-        Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
-        (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
-        `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+        rolled once per conflict (`order: initiative`, ruling 4; E6: for sides of any size, every member
+        rolls
+        and all act in that order) or given as every member's name once; it is the same every round. E2:
+        every
+        turn is an attack (`malmsturm.attack`, ruling 5) of the member's `attack` (skill + modifier)
+        against
+        the target's defence (+ modifier): E7 its `defenses` entry for the attack's kind (the text's table
+        of
+        defending skills), else its `defense`; with `policy.defend: false` nobody defends and every attack
+        meets the fixed difficulty 0 (mäßig); aspects and invocations are not modelled; no consequence is
+        taken early. The attack's track loses the shifts; "Wenn seine Belastungspunkte verbraucht sind,
+        dann
+        erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"; "Wer zwei
+        Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus", and a member taken out acts no more. A
+        side loses when all its members are out (E8 `ends: side_out`, the default; `ends: first_out`: as
+        soon as any of its members is out, "bis einer der Konkurrenten freiwillig oder unfreiwillig
+        ausscheidet"; echoed in the answer), or (E3) concedes ("eine Partei nachgiebt") as soon as one of
+        its members holds `policy.concede_at_consequences[<side>]` consequences, and loses at once, even
+        mid-round. E4: when
         no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
         standing opponent with the most consequences, then the least stress left on the attack's track,
         then
@@ -2361,15 +2385,22 @@ class Malmsturm:
             curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
                 chart).
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            ends: E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder
+                unfreiwillig ausscheidet oder eine Partei nachgiebt"): side_out (default): when every
+                member of a side is out or the side concedes; first_out: when the first member of any side
+                is taken out, the other side winning. With one member a side both are the same. Echoed in
+                the answer.
             exact: auto: exact fractions when the state bound is at most
                 WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
                 float64.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
-            order: initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix
-                both orders by the exact initiative odds; or every member's name once, in order of action,
-                the same every round.
+            order: initiative (default, sides of any size, E6): every member rolls initiative once (E1,
+                ruling 4: 4dF + intuition, ties by intuition, then roll-offs) and all act in that order;
+                the odds mix every order by its exact chance (one solve per order: n! orders of n members
+                count in the state bound); or every member's name once, in order of action, the same every
+                round.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2382,6 +2413,7 @@ class Malmsturm:
                 "sides": sides,
                 "curve_rounds": curve_rounds,
                 "dice": dice,
+                "ends": ends,
                 "exact": exact,
                 "idempotency_key": idempotency_key,
                 "max_rounds": max_rounds,
@@ -5928,6 +5960,7 @@ class AsyncMalmsturm:
         sides: Sequence[MalmEncounterSideParam | MalmEncounterSide],
         curve_rounds: int | None = 0,
         dice: int | None = 4,
+        ends: Literal["side_out", "first_out"] | None = "side_out",
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
         manual: Sequence[int | str] | None = None,
@@ -5948,18 +5981,25 @@ class AsyncMalmsturm:
         (`undecided`).
 
         Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
-        rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's
-        name
-        once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
-        member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
-        `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig);
-        aspects
-        and invocations are not modelled; no consequence is taken early. The attack's track loses the
-        shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
-        Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
-        Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
-        (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
-        `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+        rolled once per conflict (`order: initiative`, ruling 4; E6: for sides of any size, every member
+        rolls
+        and all act in that order) or given as every member's name once; it is the same every round. E2:
+        every
+        turn is an attack (`malmsturm.attack`, ruling 5) of the member's `attack` (skill + modifier)
+        against
+        the target's defence (+ modifier): E7 its `defenses` entry for the attack's kind (the text's table
+        of
+        defending skills), else its `defense`; with `policy.defend: false` nobody defends and every attack
+        meets the fixed difficulty 0 (mäßig); aspects and invocations are not modelled; no consequence is
+        taken early. The attack's track loses the shifts; "Wenn seine Belastungspunkte verbraucht sind,
+        dann
+        erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"; "Wer zwei
+        Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus", and a member taken out acts no more. A
+        side loses when all its members are out (E8 `ends: side_out`, the default; `ends: first_out`: as
+        soon as any of its members is out, "bis einer der Konkurrenten freiwillig oder unfreiwillig
+        ausscheidet"; echoed in the answer), or (E3) concedes ("eine Partei nachgiebt") as soon as one of
+        its members holds `policy.concede_at_consequences[<side>]` consequences, and loses at once, even
+        mid-round. E4: when
         no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
         standing opponent with the most consequences, then the least stress left on the attack's track,
         then
@@ -5986,6 +6026,11 @@ class AsyncMalmsturm:
             curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
                 chart).
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            ends: E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder
+                unfreiwillig ausscheidet oder eine Partei nachgiebt"): side_out (default): when every
+                member of a side is out or the side concedes; first_out: when the first member of any side
+                is taken out, the other side winning. With one member a side both are the same. Echoed in
+                the answer.
             exact: auto: exact fractions when the state bound is at most
                 WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
                 float64.
@@ -5995,9 +6040,11 @@ class AsyncMalmsturm:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
-            order: initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix
-                both orders by the exact initiative odds; or every member's name once, in order of action,
-                the same every round.
+            order: initiative (default, sides of any size, E6): every member rolls initiative once (E1,
+                ruling 4: 4dF + intuition, ties by intuition, then roll-offs) and all act in that order;
+                the odds mix every order by its exact chance (one solve per order: n! orders of n members
+                count in the state bound); or every member's name once, in order of action, the same every
+                round.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
@@ -6014,6 +6061,7 @@ class AsyncMalmsturm:
                 "sides": sides,
                 "curve_rounds": curve_rounds,
                 "dice": dice,
+                "ends": ends,
                 "exact": exact,
                 "idempotency_key": idempotency_key,
                 "manual": manual,
@@ -6032,6 +6080,7 @@ class AsyncMalmsturm:
         sides: Sequence[MalmEncounterSideParam | MalmEncounterSide],
         curve_rounds: int | None = 0,
         dice: int | None = 4,
+        ends: Literal["side_out", "first_out"] | None = "side_out",
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
         max_rounds: int | None = None,
@@ -6054,18 +6103,25 @@ class AsyncMalmsturm:
         WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
 
         Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
-        rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's
-        name
-        once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
-        member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
-        `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig);
-        aspects
-        and invocations are not modelled; no consequence is taken early. The attack's track loses the
-        shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
-        Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
-        Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
-        (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
-        `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+        rolled once per conflict (`order: initiative`, ruling 4; E6: for sides of any size, every member
+        rolls
+        and all act in that order) or given as every member's name once; it is the same every round. E2:
+        every
+        turn is an attack (`malmsturm.attack`, ruling 5) of the member's `attack` (skill + modifier)
+        against
+        the target's defence (+ modifier): E7 its `defenses` entry for the attack's kind (the text's table
+        of
+        defending skills), else its `defense`; with `policy.defend: false` nobody defends and every attack
+        meets the fixed difficulty 0 (mäßig); aspects and invocations are not modelled; no consequence is
+        taken early. The attack's track loses the shifts; "Wenn seine Belastungspunkte verbraucht sind,
+        dann
+        erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"; "Wer zwei
+        Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus", and a member taken out acts no more. A
+        side loses when all its members are out (E8 `ends: side_out`, the default; `ends: first_out`: as
+        soon as any of its members is out, "bis einer der Konkurrenten freiwillig oder unfreiwillig
+        ausscheidet"; echoed in the answer), or (E3) concedes ("eine Partei nachgiebt") as soon as one of
+        its members holds `policy.concede_at_consequences[<side>]` consequences, and loses at once, even
+        mid-round. E4: when
         no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
         standing opponent with the most consequences, then the least stress left on the attack's track,
         then
@@ -6087,15 +6143,22 @@ class AsyncMalmsturm:
             curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
                 chart).
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            ends: E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder
+                unfreiwillig ausscheidet oder eine Partei nachgiebt"): side_out (default): when every
+                member of a side is out or the side concedes; first_out: when the first member of any side
+                is taken out, the other side winning. With one member a side both are the same. Echoed in
+                the answer.
             exact: auto: exact fractions when the state bound is at most
                 WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
                 float64.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
-            order: initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix
-                both orders by the exact initiative odds; or every member's name once, in order of action,
-                the same every round.
+            order: initiative (default, sides of any size, E6): every member rolls initiative once (E1,
+                ruling 4: 4dF + intuition, ties by intuition, then roll-offs) and all act in that order;
+                the odds mix every order by its exact chance (one solve per order: n! orders of n members
+                count in the state bound); or every member's name once, in order of action, the same every
+                round.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6108,6 +6171,7 @@ class AsyncMalmsturm:
                 "sides": sides,
                 "curve_rounds": curve_rounds,
                 "dice": dice,
+                "ends": ends,
                 "exact": exact,
                 "idempotency_key": idempotency_key,
                 "max_rounds": max_rounds,

@@ -2095,7 +2095,13 @@ class MalmEncounterMember(Model):
     consequences: int | None = None
     """Consequences already taken, 0..1 (two take a member out)."""
     defense: int
-    """The defence skill against every attack (e.g. Ausweichen, Nerven behalten)."""
+    """The defence skill against every attack kind not in `defenses` (e.g. Ausweichen)."""
+    defenses: dict[str, int] | None = None
+    """E7: the defence per attack kind, as the text's table of defending skills has it (Ausweichen against
+    harm, Menschenkenntnis/Wahrnehmung against deceive, Nerven behalten against intimidate and charm,
+    Körperbeherrschung against push, Menschenkenntnis against persuade), e.g. {"harm": 2, "intimidate": 0};
+    `defense` holds for every kind not listed. Default {}.
+    """
     intuition: int | None = None
     """Intuition, for `order: initiative` (default 0)."""
     modifier: int | None = None
@@ -2111,6 +2117,7 @@ class MalmEncounterMember(Model):
             attack=MalmEncounterAttack.from_json(data["attack"]),
             consequences=data.get("consequences"),
             defense=data["defense"],
+            defenses=data.get("defenses"),
             intuition=data.get("intuition"),
             modifier=data.get("modifier"),
             name=data["name"],
@@ -2149,6 +2156,7 @@ class MalmEncounterPolicy(Model):
 class MalmEncounterResult(Model):
     """``MalmEncounterResult`` in the API's JSON."""
     end: MalmEndState
+    ends: str
     initiative: MalmInitiativeResult | None
     order: list[str]
     outcome: str
@@ -2161,6 +2169,7 @@ class MalmEncounterResult(Model):
         """``MalmEncounterResult`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             end=MalmEndState.from_json(data["end"]),
+            ends=data["ends"],
             initiative=(
                 None if data["initiative"] is None
                 else MalmInitiativeResult.from_json(data["initiative"])
@@ -2817,6 +2826,12 @@ class MalmsturmEncounterOddsRequest(Model):
     """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
     dice: int | None = None
     """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
+    ends: Literal["side_out", "first_out"] | None = None
+    """E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder unfreiwillig
+    ausscheidet oder eine Partei nachgiebt"): side_out (default): when every member of a side is out or the
+    side concedes; first_out: when the first member of any side is taken out, the other side winning. With
+    one member a side both are the same. Echoed in the answer.
+    """
     exact: Literal["auto", "required", "never"] | None = None
     """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
     above; required: exact or a 422; never: float64.
@@ -2828,8 +2843,10 @@ class MalmsturmEncounterOddsRequest(Model):
     outcome `undecided`. null: until it ends.
     """
     order: Literal["initiative"] | list[str] | None = None
-    """initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix both orders by
-    the exact initiative odds; or every member's name once, in order of action, the same every round.
+    """initiative (default, sides of any size, E6): every member rolls initiative once (E1, ruling 4: 4dF +
+    intuition, ties by intuition, then roll-offs) and all act in that order; the odds mix every order by
+    its exact chance (one solve per order: n! orders of n members count in the state bound); or every
+    member's name once, in order of action, the same every round.
     """
     policy: MalmEncounterPolicy | None = None
     sides: list[MalmEncounterSide]
@@ -2843,6 +2860,7 @@ class MalmsturmEncounterOddsRequest(Model):
         return cls(
             curve_rounds=data.get("curve_rounds"),
             dice=data.get("dice"),
+            ends=data.get("ends"),
             exact=data.get("exact"),
             idempotency_key=data.get("idempotency_key"),
             max_rounds=data.get("max_rounds"),
@@ -2879,6 +2897,12 @@ class MalmsturmEncounterRequest(Model):
     """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
     dice: int | None = None
     """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
+    ends: Literal["side_out", "first_out"] | None = None
+    """E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder unfreiwillig
+    ausscheidet oder eine Partei nachgiebt"): side_out (default): when every member of a side is out or the
+    side concedes; first_out: when the first member of any side is taken out, the other side winning. With
+    one member a side both are the same. Echoed in the answer.
+    """
     exact: Literal["auto", "required", "never"] | None = None
     """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
     above; required: exact or a 422; never: float64.
@@ -2894,8 +2918,10 @@ class MalmsturmEncounterRequest(Model):
     outcome `undecided`. null: until it ends.
     """
     order: Literal["initiative"] | list[str] | None = None
-    """initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix both orders by
-    the exact initiative odds; or every member's name once, in order of action, the same every round.
+    """initiative (default, sides of any size, E6): every member rolls initiative once (E1, ruling 4: 4dF +
+    intuition, ties by intuition, then roll-offs) and all act in that order; the odds mix every order by
+    its exact chance (one solve per order: n! orders of n members count in the state bound); or every
+    member's name once, in order of action, the same every round.
     """
     policy: MalmEncounterPolicy | None = None
     seed: int | None = None
@@ -2916,6 +2942,7 @@ class MalmsturmEncounterRequest(Model):
         return cls(
             curve_rounds=data.get("curve_rounds"),
             dice=data.get("dice"),
+            ends=data.get("ends"),
             exact=data.get("exact"),
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
@@ -6151,7 +6178,7 @@ class _MalmEncounterMemberParamRequired(TypedDict):
     attack: MalmEncounterAttackParam | MalmEncounterAttack
     """The attack this member makes every turn (E2)."""
     defense: int
-    """The defence skill against every attack (e.g. Ausweichen, Nerven behalten)."""
+    """The defence skill against every attack kind not in `defenses` (e.g. Ausweichen)."""
     name: str
     """Unique among all members of both sides."""
     stress: MalmEncounterStressParam | MalmEncounterStress
@@ -6163,6 +6190,12 @@ class MalmEncounterMemberParam(_MalmEncounterMemberParamRequired, total=False):
     """
     consequences: int | None
     """Consequences already taken, 0..1 (two take a member out)."""
+    defenses: Mapping[str, int]
+    """E7: the defence per attack kind, as the text's table of defending skills has it (Ausweichen against
+    harm, Menschenkenntnis/Wahrnehmung against deceive, Nerven behalten against intimidate and charm,
+    Körperbeherrschung against push, Menschenkenntnis against persuade), e.g. {"harm": 2, "intimidate": 0};
+    `defense` holds for every kind not listed. Default {}.
+    """
     intuition: int | None
     """Intuition, for `order: initiative` (default 0)."""
     modifier: int | None
