@@ -373,7 +373,7 @@ def orders(conflict: Conflict) -> list[tuple[Order, Probability]]:
     return [((0, 1), first[f"first:{participants[0].name}"]), ((1, 0), first[f"first:{participants[1].name}"])]
 
 
-def initiative_orders(intuitions: list[int], dice: int) -> list[tuple[Order, Fraction]]:
+def initiative_orders(intuitions: list[int], dice: int) -> list[tuple[Order, Probability]]:
     """E6, ruling 4, as ``rules.initiative`` rolls it: every member rolls dice dF + intuition once,
     highest first; equal totals: higher intuition first; still equal (same total, same intuition):
     roll-offs (``roll_off_orders``). The chance of every whole order, exact: the rolls are counted in
