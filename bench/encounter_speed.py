@@ -46,13 +46,13 @@ from urllib.parse import urlsplit
 import gevent
 import icepool
 
+from oracles.malmsturm import icepool_duel as malmsturm_icepool_duel
+from oracles.paws import icepool_duel as paws_icepool_duel
 from service import create_app
 from service.platform.dice.receipts import generate_private_key_pem
 from service.platform.http.http_json import json_response
 from service.platform.maths import cooperation
 from service.platform.operations.operations import EXAMPLE_CALL, odds_document, operations_of, respond
-from tests.systems.malmsturm.test_encounter import icepool_duel as malmsturm_icepool_duel
-from tests.systems.paws.test_encounter import icepool_duel as paws_icepool_duel
 
 EVEN_FACE = icepool.Die([0, 1])  # Weltenbuch: an even face of any even die
 PROBEN_DIE = icepool.Die([0, 0, 0, 0, 1, 1])  # success on 5-6

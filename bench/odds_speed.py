@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import icepool
 
+from oracles.beutelschneider import LARGEST_CONTEST_BODY, largest_contenders
 from service import create_app
 from service.platform.dice.receipts import generate_private_key_pem
 from service.platform.http.http_json import json_response
@@ -39,7 +40,6 @@ from service.systems.paws import odds as paws_odds
 from service.systems.paws.rules import Advantage, Advantages, Mode, Pool
 from service.systems.weltenbuch import odds as weltenbuch_odds
 from service.systems.weltenbuch.rules import Member, Party, Role
-from tests.systems.beutelschneider.test_odds import LARGEST_CONTEST_BODY, largest_contenders
 
 PAWS_DIE = icepool.Die([0, 0, 0, 1, 1, 1])  # success on 4-6
 PROBEN_DIE = icepool.Die([0, 0, 0, 0, 1, 1])  # success on 5-6

@@ -1,8 +1,8 @@
 """Turns for long computations on a cooperative worker.
 
-The service's gevent worker serves all its connections on one thread: a solve that computes for
-300 ms without a pause holds every other request of that worker for 300 ms (issue 30: a roll beside
-solves at the caps keeps its p99 within 2 x). Long computations call ``cooperate()`` between passes
+The service's gevent worker serves all its connections on one thread: a solve that computes without
+a pause holds every other request of that worker as long (the target, a roll beside solves at the
+caps within 2 x its p99 alone, is in bench/README.md). Long computations call ``cooperate()`` between passes
 of bounded size; once the thread has been held for ``SLICE_SECONDS`` since the last turn, the
 installed ``yield_now`` runs. The worker installs one that lets every ready request run first
 (service/serving/worker.py); without one (tests, scripts, a batch in a thread) it does nothing.
@@ -16,7 +16,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-# Long enough that a turn (~15 µs) costs under 1 % of a solve, short against a roll's own latency.
+# Long enough that a turn's own cost is lost in a solve's, short against a roll's own latency
+# (bench/README.md, encounters: the figures).
 SLICE_SECONDS = 0.002
 
 _yield_now: Callable[[], None] | None = None

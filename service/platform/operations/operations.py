@@ -4,15 +4,14 @@ A system declares each operation once, as a frozen ``Operation`` in the table of
 
     SYSTEM = System("proben", title=..., description=..., rules_file=..., operations=(
         Operation.rolling("/test", test, operation="test", request=schemas.ProbenTestRequest,
-                          result=schemas.ProbenTestResult, example=TEST_EXAMPLE),
-        Operation.odds("/test/odds", test_odds, operation="test", request=schemas.ProbenTestRequest,
-                       example=TEST_EXAMPLE),
+                          result=schemas.ProbenTestResult, example=TEST_EXAMPLE, odds=test_odds),
     ))
 
 There are four kinds (``Kind``), and the view of each takes what its kind gives it:
 
 - ``rolling``: ``view(body, source, lang) -> (result, summary)``; enveloped with its randomness, signed;
-- ``odds``: ``view(body) -> Odds``, the exact twin of a rolling operation; not signed;
+- ``odds``: ``view(body) -> Odds``, the exact twin of a rolling operation, declared on it (``odds=``):
+  its path is the rolling one's plus ``/odds``, its request and example the same; not signed;
 - ``resolving``: ``view(body, lang) -> (result, summary)``, no randomness; enveloped and signed;
 - ``lookup``: ``view(lang) -> (result, summary)``, a GET without a body; enveloped and signed.
 
@@ -112,18 +111,25 @@ class Operation:
     example: Mapping[str, Any] | None = None
     response_example: Mapping[str, Any] | None = None
     encounter: bool = False  # an encounter's odds carry their solver and may be float64 (API.md §1.7)
+    odds_view: OddsView | None = None  # a rolling operation's odds twin, declared on it (``odds_twin``)
     system: str = ""
     manual_value: Mapping[str, Any] | None = None  # the system's: the JSON Schema of one `manual` value
 
     @classmethod
     def rolling(cls, path: str, view: RollingView, *, operation: str, request: type[ma.Schema],
-                result: type[ma.Schema], example: Mapping[str, Any]) -> Operation:
-        return cls(Kind.ROLLING, path, view, operation, request, result, example)
+                result: type[ma.Schema], example: Mapping[str, Any], odds: OddsView | None = None,
+                encounter: bool = False) -> Operation:
+        """A rolling operation; with ``odds`` its odds twin too, at ``<path>/odds`` with the same
+        request and example (``encounter``: a whole encounter, whose odds name their solver)."""
+        return cls(Kind.ROLLING, path, view, operation, request, result, example, encounter=encounter,
+                   odds_view=odds)
 
-    @classmethod
-    def odds(cls, path: str, view: OddsView, *, operation: str, request: type[ma.Schema],
-             example: Mapping[str, Any], encounter: bool = False) -> Operation:
-        return cls(Kind.ODDS, path, view, operation, request, None, example, encounter=encounter)
+    def odds_twin(self) -> Operation:
+        """The exact odds of this rolling operation: the same body answered with every outcome."""
+        if self.odds_view is None:
+            raise TypeError(f"{self.id}: declares no odds twin")
+        return Operation(Kind.ODDS, f"{self.path}/odds", self.odds_view, self.operation, self.request,
+                         None, self.example, encounter=self.encounter)
 
     @classmethod
     def resolving(cls, path: str, view: ResolvingView, *, operation: str, request: type[ma.Schema],
@@ -233,9 +239,12 @@ class System:
     manual_value: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
-        # The declarations of the table are written without their system; they get it here, once.
+        # The declarations of the table are written without their system and their odds twins;
+        # they get both here, once, each twin right after its rolling operation.
+        declared = [(operation, operation.odds_twin()) if operation.odds_view else (operation,)
+                    for operation in self.operations]
         bound = tuple(dataclasses.replace(operation, system=self.id, manual_value=self.manual_value)
-                      for operation in self.operations)
+                      for pair in declared for operation in pair)
         object.__setattr__(self, "operations", bound)
 
     def catalogue_entry(self) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from fractions import Fraction
 import icepool
 import pytest
 
+from oracles.beutelschneider import LARGEST_CONTEST_BODY, largest_contenders
 from service.platform.dice.randomness import GeneratorSource
 from service.systems.beutelschneider import odds, rules
 from service.systems.beutelschneider.rules import Ability, Amount, Bag, Colour, Contender, Danger, Difficulty, Severity
@@ -222,21 +223,10 @@ def _clear_caches():
         function.cache_clear()
 
 
-def largest_contenders() -> tuple[Contender, ...]:
-    """20 participants with random 100-marble bags, every ability and difficulty (also a case of
-    bench/odds_speed.py)."""
-    generator = random.Random(5)
-    contenders = []
-    for i in range(20):
-        cuts = sorted(generator.sample(range(1, 100), 4))
-        counts = [b - a for a, b in zip([0, *cuts], [*cuts, 100])]
-        contenders.append(Contender(f"p{i}", Bag(*counts), list(Ability)[i % 3], list(Difficulty)[i % 3]))
-    return tuple(contenders)
 
 
-LARGEST_CONTEST_BODY = {"participants": [
-    {"name": f"p{i}", "bag": {"red": 40 - i, "green": 30, "blue": 10, "white": 15, "black": 5}, "ability": "combat",
-     "difficulty": "easy"} for i in range(20)]}
+
+
 
 
 def test_largest_contest_odds_sum_to_one():

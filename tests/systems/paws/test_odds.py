@@ -10,22 +10,18 @@ from fractions import Fraction
 import icepool
 import pytest
 
+from oracles.paws import count
 from service.platform.dice.randomness import make_source
 from service.platform.maths.odds import as_json
 from service.systems.paws import odds, rules
 from service.systems.paws.rules import Advantage, Advantages, Mode, Pool
 
-SUCCESS = icepool.d6.map(lambda face: 1 if face >= 4 else 0)
 PASSIVE = Advantage.PASSIVE
 
 
 def pool(dice: int, rescue: int = 0) -> Pool:
     """A pool of exactly ``dice`` dice and ``rescue`` rescue dice."""
     return Pool(rank=0, extra_bonus_dice=dice, extra_rescue_dice=rescue)
-
-
-def count(dice: int) -> icepool.Die:
-    return dice @ SUCCESS if dice else icepool.Die([0])
 
 
 # --- icepool as the reference -------------------------------------------------------------------
