@@ -1854,15 +1854,18 @@ export interface paths {
          * @description The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
          *     ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
          *     bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
-         *     Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
-         *     toughness of a member of the other party chosen by `policy.targeting` (every member needs a
-         *     `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
-         *     target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
-         *     Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
-         *     held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
-         *     immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
-         *     Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
-         *     prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+         *     Schaden verteilt." 2..8 parties (E3, as a conflict); every success die of each party (the losers'
+         *     too) lowers the toughness of a member of the other parties chosen by `policy.targeting` among the
+         *     members of every other party, in body order (every member needs a `toughness` entry); the dice are
+         *     spent turn by turn in the narration order, each member spending all its dice. Rulings
+         *     "Encounters": E1 toughness stops at 0, further dice go to the next target of the policy (none left:
+         *     narration only); "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der
+         *     Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a held-back hero point
+         *     (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler immer einen
+         *     Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine Konsequenz
+         *     vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it prices "2
+         *     dice now or insurance later". E3: obstacles overcome (ruling 7) are named in `end.overcome` and in
+         *     the summary. `max_rounds` has nothing to cut: the scene is one round.
          *
          *     `steps` holds the one round: `conflict` as `weltenbuch.conflict` reports it and `narration` as
          *     `weltenbuch.narration` reports it for the policy's spends (turn by turn in the narration order,
@@ -1899,20 +1902,25 @@ export interface paths {
          * @description The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
          *     ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
          *     bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
-         *     Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
-         *     toughness of a member of the other party chosen by `policy.targeting` (every member needs a
-         *     `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
-         *     target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
-         *     Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
-         *     held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
-         *     immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
-         *     Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
-         *     prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+         *     Schaden verteilt." 2..8 parties (E3, as a conflict); every success die of each party (the losers'
+         *     too) lowers the toughness of a member of the other parties chosen by `policy.targeting` among the
+         *     members of every other party, in body order (every member needs a `toughness` entry); the dice are
+         *     spent turn by turn in the narration order, each member spending all its dice. Rulings
+         *     "Encounters": E1 toughness stops at 0, further dice go to the next target of the policy (none left:
+         *     narration only); "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der
+         *     Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a held-back hero point
+         *     (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler immer einen
+         *     Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine Konsequenz
+         *     vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it prices "2
+         *     dice now or insurance later". E3: obstacles overcome (ruling 7) are named in `end.overcome` and in
+         *     the summary. `max_rounds` has nothing to cut: the scene is one round.
          *
          *     Outcomes `wins:<party>` and `tie`; distribution `consequences:<party>` (how many of its members
          *     take one; `weltenbuch.conflict.odds` gives the successes); expected `consequence:<member>` (its
          *     chance to take one) and, per held hero point, `hero_point:<member>` (the chance it is needed).
-         *     The bound is Σ over the parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
+         *     The bound is Σ over the parties of (dice + 1) for two parties, Π over the members of (dice + 1)
+         *     for more (E3: the dice of several parties meet on the same members, so every member's successes
+         *     count); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
          *     under `exact: auto`.
          *
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
@@ -5042,6 +5050,8 @@ export interface components {
             consequences: string[];
             /** @description Players whose held hero point saved them. */
             hero_points_spent: string[];
+            /** @description Obstacles whose toughness reached 0: overcome (ruling 7, E3), named in the summary. */
+            overcome: string[];
             toughness: {
                 [key: string]: components["schemas"]["WeltenToughnessResult"];
             };
@@ -5176,7 +5186,7 @@ export interface components {
              * @default null
              */
             max_rounds?: number | null;
-            /** @description Exactly two parties. */
+            /** @description 2..8 parties, as a conflict (E3); a party's success dice hit the members of every other party. */
             parties: components["schemas"]["WeltenParty"][];
             policy?: components["schemas"]["WeltenEncounterPolicy"] | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
@@ -5221,7 +5231,7 @@ export interface components {
              * @default null
              */
             max_rounds?: number | null;
-            /** @description Exactly two parties. */
+            /** @description 2..8 parties, as a conflict (E3); a party's success dice hit the members of every other party. */
             parties: components["schemas"]["WeltenParty"][];
             policy?: components["schemas"]["WeltenEncounterPolicy"] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
@@ -15493,6 +15503,7 @@ export interface operations {
                      *           "hero_points_spent": [
                      *             "Fayla"
                      *           ],
+                     *           "overcome": [],
                      *           "toughness": {
                      *             "Fayla": {
                      *               "current": 3,
@@ -15825,7 +15836,7 @@ export interface operations {
                      *           }
                      *         ]
                      *       },
-                     *       "summary": "Orcs win the scene; nobody takes a consequence. Fayla spends a held-back hero point and avoids a consequence."
+                     *       "summary": "Winner of the scene: Orcs; nobody takes a consequence. Fayla spends a held-back hero point and avoids a consequence."
                      *     }
                      */
                     "application/json": components["schemas"]["WeltenbuchEncounterResponse"];

@@ -5504,6 +5504,8 @@ class WeltenSceneEnd(Model):
     consequences: list[str]
     hero_points_spent: list[str]
     """Players whose held hero point saved them."""
+    overcome: list[str]
+    """Obstacles whose toughness reached 0: overcome (ruling 7, E3), named in the summary."""
     toughness: dict[str, WeltenToughnessResult]
 
     @classmethod
@@ -5512,6 +5514,7 @@ class WeltenSceneEnd(Model):
         return cls(
             consequences=data["consequences"],
             hero_points_spent=data["hero_points_spent"],
+            overcome=data["overcome"],
             toughness={k0: WeltenToughnessResult.from_json(v0) for k0, v0 in data["toughness"].items()},
         )._with_json(data)
 
@@ -5762,7 +5765,7 @@ class WeltenbuchEncounterOddsRequest(Model):
     outcome `undecided`. null: until it ends.
     """
     parties: list[WeltenParty]
-    """Exactly two parties."""
+    """2..8 parties, as a conflict (E3); a party's success dice hit the members of every other party."""
     policy: WeltenEncounterPolicy | None = None
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
@@ -5826,7 +5829,7 @@ class WeltenbuchEncounterRequest(Model):
     outcome `undecided`. null: until it ends.
     """
     parties: list[WeltenParty]
-    """Exactly two parties."""
+    """2..8 parties, as a conflict (E3); a party's success dice hit the members of every other party."""
     policy: WeltenEncounterPolicy | None = None
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON

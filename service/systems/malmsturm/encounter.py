@@ -881,7 +881,7 @@ class EncounterResult:
     order: list[str]
     steps: list[Turn]
     end: EndState
-    ends: str  # E8: side_out or first_out, as the body said
+    ends: str = SIDE_OUT  # E8: side_out or first_out, as the body said
 
 
 def play(conflict: Conflict, source: RandomSource, lang: str, *, max_rounds: int | None = None) -> EncounterResult:

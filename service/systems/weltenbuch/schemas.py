@@ -257,8 +257,9 @@ class WeltenEncounterPolicy(StrictSchema):
 
 
 class WeltenEncounterRequest(WeltenConflictRequest, EncounterFields):
-    parties = fields.List(fields.Nested(WeltenPartySchema), required=True, validate=validate.Length(equal=2),
-                          metadata={"description": "Exactly two parties."})
+    parties = fields.List(fields.Nested(WeltenPartySchema), required=True, validate=LengthAtMost("parties", min=2),
+                          metadata={"description": "2..8 parties, as a conflict (E3); a party's success dice hit "
+                                                   "the members of every other party."})
     toughness = fields.Dict(keys=Name(), values=fields.Nested(WeltenToughnessSchema), required=True,
                             metadata={"description": "Toughness at the start of the scene, one entry per member."})
     policy = fields.Nested(WeltenEncounterPolicy, load_default=lambda: {"targeting": "weakest",
