@@ -284,8 +284,18 @@ export interface paths {
          *     exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr grüne
          *     Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
          *     `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
-         *     `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`.
-         *     `max_rounds` counts exchanges.
+         *     `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`;
+         *     E7 a side may have several `members` ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen, so
+         *     gibt es zwei Auseinandersetzungen"; "ein Charakter durchaus Teil mehrerer solcher Paare sein kann"):
+         *     each round every pairing of standing opponents is one exchange, in the order of `pairs` (default:
+         *     each member of the first side against each member of the other, in order), its injury applied at
+         *     once, before the next exchange ("Im ersten Durchgang ... Gegen den zweiten Affenmenschen ..."); a
+         *     member who falls unconscious takes part in no further exchange, a side is out when all its members
+         *     are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
+         *     `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
+         *     of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
+         *     times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
+         *     `curve_rounds`).
          *
          *     `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
          *     `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
@@ -295,6 +305,8 @@ export interface paths {
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
          *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - Each pair names a member of the first side, then one of the second; no pair twice.
+         *     - Exactly one of `bag` and `members`.
          *     - Each bag holds at least as many marbles as its difficulty draws.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
@@ -329,8 +341,18 @@ export interface paths {
          *     exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr grüne
          *     Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
          *     `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
-         *     `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`.
-         *     `max_rounds` counts exchanges.
+         *     `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`;
+         *     E7 a side may have several `members` ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen, so
+         *     gibt es zwei Auseinandersetzungen"; "ein Charakter durchaus Teil mehrerer solcher Paare sein kann"):
+         *     each round every pairing of standing opponents is one exchange, in the order of `pairs` (default:
+         *     each member of the first side against each member of the other, in order), its injury applied at
+         *     once, before the next exchange ("Im ersten Durchgang ... Gegen den zweiten Affenmenschen ..."); a
+         *     member who falls unconscious takes part in no further exchange, a side is out when all its members
+         *     are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
+         *     `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
+         *     of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
+         *     times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
+         *     `curve_rounds`).
          *
          *     Outcomes `wins:<name>` per side, `escapes:<name>` per side whose ability does not injure (E6),
          *     `both_out`, `stalemate`, and `undecided` with `max_rounds`;
@@ -345,6 +367,8 @@ export interface paths {
          *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
+         *     - Each pair names a member of the first side, then one of the second; no pair twice.
+         *     - Exactly one of `bag` and `members`.
          *     - Each bag holds at least as many marbles as its difficulty draws.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
@@ -2161,20 +2185,9 @@ export interface components {
             /** @default 5 */
             white?: number | null;
         };
-        BeutelEncounterResult: {
-            /** @description E5: one mortal-danger draw per side unconscious at the end. */
-            aftermath: components["schemas"]["BeutelAftermathDraw"][];
-            /** @description The end state, per side. */
-            end: components["schemas"]["BeutelSideEnd"][];
-            exchanges: number;
-            /** @description wins:<name>, escapes:<name> (E6), both_out, stalemate or undecided (as in the odds). */
-            outcome: string;
-            /** @description Every exchange, as `beutelschneider.combat` reports it (the first side attacks). */
-            steps: components["schemas"]["BeutelCombatResult"][];
-        };
-        BeutelEncounterSide: {
+        BeutelEncounterMember: {
             /**
-             * @description Kept for the whole fight (E4). A win with an ability of `injuring_abilities` (default: combat) injures the loser; a win with another (skill: fleeing) ends the fight, `escapes:<name>` (E6).
+             * @description Kept for the whole fight (E4). A win with an ability of `injuring_abilities` (default: combat) injures the loser; a win with another (skill: fleeing) gets the member's side away, `escapes:<side>` (E6).
              * @default combat
              * @enum {string|null}
              */
@@ -2197,9 +2210,50 @@ export interface components {
              */
             difficulty?: "easy" | "normal" | "hard" | null;
             name: string;
-            /** @description Ruling 8: the side this participant contends for ("nur eine Seite"); the side of the best participant wins. Without it the participant is a side of its own, named by its name. */
-            side?: string | null;
         };
+        BeutelEncounterResult: {
+            /** @description E5: one mortal-danger draw per side unconscious at the end. */
+            aftermath: components["schemas"]["BeutelAftermathDraw"][];
+            /** @description The end state, per side. */
+            end: components["schemas"]["BeutelSideEnd"][];
+            exchanges: number;
+            /** @description wins:<name>, escapes:<name> (E6), both_out, stalemate or undecided (as in the odds). */
+            outcome: string;
+            /** @description Every exchange, as `beutelschneider.combat` reports it (the first side attacks). */
+            steps: components["schemas"]["BeutelCombatResult"][];
+        };
+        BeutelEncounterSide: {
+            /**
+             * @description Kept for the whole fight (E4). A win with an ability of `injuring_abilities` (default: combat) injures the loser; a win with another (skill: fleeing) ends the fight, `escapes:<name>` (E6).
+             * @default combat
+             * @enum {string|null}
+             */
+            ability?: "combat" | "skill" | "magic" | null;
+            /**
+             * @description The character's bag (a side of one); absent for a side with `members`.
+             * @example {
+             *       "black": 0,
+             *       "blue": 0,
+             *       "green": 6,
+             *       "red": 9,
+             *       "white": 5
+             *     }
+             */
+            bag?: components["schemas"]["BeutelBag"] | null;
+            /**
+             * @description Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1.
+             * @default normal
+             * @enum {string|null}
+             */
+            difficulty?: "easy" | "normal" | "hard" | null;
+            /** @description E7, a side of several ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen, so gibt es zwei Auseinandersetzungen"), 1..4 members: each round every pairing of standing opponents is one exchange (see `pairs`); a member who falls unconscious takes part in no further exchange; the side is out when all its members are. Instead of `bag`; the side's `name` names the side. */
+            members?: components["schemas"]["BeutelEncounterMember"][] | null;
+            name: string;
+        } & ({
+            bag: unknown;
+        } | {
+            members: unknown;
+        });
         BeutelExperienceResult: {
             /** @description The new bag when `replacements` were given, else null. */
             bag_after: components["schemas"]["BeutelBagResult"] | null;
@@ -2497,6 +2551,11 @@ export interface components {
              * @default null
              */
             max_rounds?: number | null;
+            /**
+             * @description E7, optional: the round's exchanges in order, each [member of the first side, member of the second] (the first attacks); a pairing with a member out is skipped. Default: each member of the first side against each member of the other, in order ("einmal der Legionär gegen den einen, und dann der Legionär gegen den anderen Affenmenschen"). A single character counts as a member named by its name.
+             * @default null
+             */
+            pairs?: string[][] | null;
             /** @description Exactly two; each exchange is a `combat` with the first as attacker. */
             sides: components["schemas"]["BeutelEncounterSide"][];
             /** @description Accepted and ignored: the odds do not depend on it. */
@@ -2536,6 +2595,11 @@ export interface components {
              * @default null
              */
             max_rounds?: number | null;
+            /**
+             * @description E7, optional: the round's exchanges in order, each [member of the first side, member of the second] (the first attacks); a pairing with a member out is skipped. Default: each member of the first side against each member of the other, in order ("einmal der Legionär gegen den einen, und dann der Legionär gegen den anderen Affenmenschen"). A single character counts as a member named by its name.
+             * @default null
+             */
+            pairs?: string[][] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description Exactly two; each exchange is a `combat` with the first as attacker. */
@@ -6871,6 +6935,7 @@ export interface operations {
                      *           "combat"
                      *         ],
                      *         "max_rounds": null,
+                     *         "pairs": null,
                      *         "seed": 20261129,
                      *         "sides": [
                      *           {
@@ -7435,7 +7500,7 @@ export interface operations {
                      *           }
                      *         ]
                      *       },
-                     *       "summary": "Affenmensch wins after 12 exchanges; Legionär is unconscious. In mortal danger Legionär draws a black and a red marble and dies."
+                     *       "summary": "Victory for Affenmensch after 12 exchanges; unconscious: Legionär. In mortal danger Legionär draws a black and a red marble and dies."
                      *     }
                      */
                     "application/json": components["schemas"]["BeutelschneiderEncounterResponse"];
@@ -7835,6 +7900,7 @@ export interface operations {
                      *           "combat"
                      *         ],
                      *         "max_rounds": null,
+                     *         "pairs": null,
                      *         "sides": [
                      *           {
                      *             "ability": "combat",

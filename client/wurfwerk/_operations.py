@@ -981,6 +981,7 @@ class Beutelschneider:
         injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         manual: Sequence[int | str] | None = None,
         max_rounds: int | None = None,
+        pairs: Sequence[Sequence[str]] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
@@ -1005,8 +1006,20 @@ class Beutelschneider:
         grüne
         Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
         `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
-        `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`.
-        `max_rounds` counts exchanges.
+        `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`;
+        E7 a side may have several `members` ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen,
+        so
+        gibt es zwei Auseinandersetzungen"; "ein Charakter durchaus Teil mehrerer solcher Paare sein
+        kann"):
+        each round every pairing of standing opponents is one exchange, in the order of `pairs` (default:
+        each member of the first side against each member of the other, in order), its injury applied at
+        once, before the next exchange ("Im ersten Durchgang ... Gegen den zweiten Affenmenschen ..."); a
+        member who falls unconscious takes part in no further exchange, a side is out when all its members
+        are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
+        `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
+        of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
+        times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
+        `curve_rounds`).
 
         `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
         `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
@@ -1017,6 +1030,8 @@ class Beutelschneider:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Each pair names a member of the first side, then one of the second; no pair twice.
+        - Exactly one of `bag` and `members`.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
@@ -1043,6 +1058,11 @@ class Beutelschneider:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
+            pairs: E7, optional: the round's exchanges in order, each [member of the first side, member of
+                the second] (the first attacks); a pairing with a member out is skipped. Default: each
+                member of the first side against each member of the other, in order ("einmal der Legionär
+                gegen den einen, und dann der Legionär gegen den anderen Affenmenschen"). A single
+                character counts as a member named by its name.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
@@ -1064,6 +1084,7 @@ class Beutelschneider:
                 "injuring_abilities": injuring_abilities,
                 "manual": manual,
                 "max_rounds": max_rounds,
+                "pairs": pairs,
                 "seed": seed,
                 "ticket": ticket,
             },
@@ -1080,6 +1101,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         max_rounds: int | None = None,
+        pairs: Sequence[Sequence[str]] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderEncounterOddsResponse:
@@ -1103,8 +1125,20 @@ class Beutelschneider:
         grüne
         Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
         `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
-        `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`.
-        `max_rounds` counts exchanges.
+        `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`;
+        E7 a side may have several `members` ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen,
+        so
+        gibt es zwei Auseinandersetzungen"; "ein Charakter durchaus Teil mehrerer solcher Paare sein
+        kann"):
+        each round every pairing of standing opponents is one exchange, in the order of `pairs` (default:
+        each member of the first side against each member of the other, in order), its injury applied at
+        once, before the next exchange ("Im ersten Durchgang ... Gegen den zweiten Affenmenschen ..."); a
+        member who falls unconscious takes part in no further exchange, a side is out when all its members
+        are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
+        `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
+        of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
+        times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
+        `curve_rounds`).
 
         Outcomes `wins:<name>` per side, `escapes:<name>` per side whose ability does not injure (E6),
         `both_out`, `stalemate`, and `undecided` with `max_rounds`;
@@ -1120,6 +1154,8 @@ class Beutelschneider:
         the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
+        - Each pair names a member of the first side, then one of the second; no pair twice.
+        - Exactly one of `bag` and `members`.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
@@ -1140,6 +1176,11 @@ class Beutelschneider:
                 side winning an exchange with an ability not listed gets away (`escapes:<name>`).
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
+            pairs: E7, optional: the round's exchanges in order, each [member of the first side, member of
+                the second] (the first attacks); a pairing with a member out is skipped. Default: each
+                member of the first side against each member of the other, in order ("einmal der Legionär
+                gegen den einen, und dann der Legionär gegen den anderen Affenmenschen"). A single
+                character counts as a member named by its name.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1156,6 +1197,7 @@ class Beutelschneider:
                 "idempotency_key": idempotency_key,
                 "injuring_abilities": injuring_abilities,
                 "max_rounds": max_rounds,
+                "pairs": pairs,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -4749,6 +4791,7 @@ class AsyncBeutelschneider:
         injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         manual: Sequence[int | str] | None = None,
         max_rounds: int | None = None,
+        pairs: Sequence[Sequence[str]] | None = None,
         seed: int | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
@@ -4773,8 +4816,20 @@ class AsyncBeutelschneider:
         grüne
         Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
         `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
-        `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`.
-        `max_rounds` counts exchanges.
+        `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`;
+        E7 a side may have several `members` ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen,
+        so
+        gibt es zwei Auseinandersetzungen"; "ein Charakter durchaus Teil mehrerer solcher Paare sein
+        kann"):
+        each round every pairing of standing opponents is one exchange, in the order of `pairs` (default:
+        each member of the first side against each member of the other, in order), its injury applied at
+        once, before the next exchange ("Im ersten Durchgang ... Gegen den zweiten Affenmenschen ..."); a
+        member who falls unconscious takes part in no further exchange, a side is out when all its members
+        are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
+        `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
+        of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
+        times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
+        `curve_rounds`).
 
         `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
         `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
@@ -4785,6 +4840,8 @@ class AsyncBeutelschneider:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - Each pair names a member of the first side, then one of the second; no pair twice.
+        - Exactly one of `bag` and `members`.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
@@ -4811,6 +4868,11 @@ class AsyncBeutelschneider:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
+            pairs: E7, optional: the round's exchanges in order, each [member of the first side, member of
+                the second] (the first attacks); a pairing with a member out is skipped. Default: each
+                member of the first side against each member of the other, in order ("einmal der Legionär
+                gegen den einen, und dann der Legionär gegen den anderen Affenmenschen"). A single
+                character counts as a member named by its name.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
@@ -4832,6 +4894,7 @@ class AsyncBeutelschneider:
                 "injuring_abilities": injuring_abilities,
                 "manual": manual,
                 "max_rounds": max_rounds,
+                "pairs": pairs,
                 "seed": seed,
                 "ticket": ticket,
             },
@@ -4848,6 +4911,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         max_rounds: int | None = None,
+        pairs: Sequence[Sequence[str]] | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderEncounterOddsResponse:
@@ -4871,8 +4935,20 @@ class AsyncBeutelschneider:
         grüne
         Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
         `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
-        `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`.
-        `max_rounds` counts exchanges.
+        `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`;
+        E7 a side may have several `members` ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen,
+        so
+        gibt es zwei Auseinandersetzungen"; "ein Charakter durchaus Teil mehrerer solcher Paare sein
+        kann"):
+        each round every pairing of standing opponents is one exchange, in the order of `pairs` (default:
+        each member of the first side against each member of the other, in order), its injury applied at
+        once, before the next exchange ("Im ersten Durchgang ... Gegen den zweiten Affenmenschen ..."); a
+        member who falls unconscious takes part in no further exchange, a side is out when all its members
+        are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
+        `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
+        of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
+        times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
+        `curve_rounds`).
 
         Outcomes `wins:<name>` per side, `escapes:<name>` per side whose ability does not injure (E6),
         `both_out`, `stalemate`, and `undecided` with `max_rounds`;
@@ -4888,6 +4964,8 @@ class AsyncBeutelschneider:
         the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
+        - Each pair names a member of the first side, then one of the second; no pair twice.
+        - Exactly one of `bag` and `members`.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
@@ -4908,6 +4986,11 @@ class AsyncBeutelschneider:
                 side winning an exchange with an ability not listed gets away (`escapes:<name>`).
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
+            pairs: E7, optional: the round's exchanges in order, each [member of the first side, member of
+                the second] (the first attacks); a pairing with a member out is skipped. Default: each
+                member of the first side against each member of the other, in order ("einmal der Legionär
+                gegen den einen, und dann der Legionär gegen den anderen Affenmenschen"). A single
+                character counts as a member named by its name.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4924,6 +5007,7 @@ class AsyncBeutelschneider:
                 "idempotency_key": idempotency_key,
                 "injuring_abilities": injuring_abilities,
                 "max_rounds": max_rounds,
+                "pairs": pairs,
                 "ticket": ticket,
             },
             {"lang": lang},

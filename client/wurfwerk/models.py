@@ -371,6 +371,30 @@ class BeutelCreationRules(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelEncounterMember(Model):
+    """``BeutelEncounterMember`` in the API's JSON."""
+    ability: Literal["combat", "skill", "magic"] | None = None
+    """Kept for the whole fight (E4). A win with an ability of `injuring_abilities` (default: combat) injures
+    the loser; a win with another (skill: fleeing) gets the member's side away, `escapes:<side>` (E6).
+    """
+    bag: BeutelBag
+    """The participant's bag."""
+    difficulty: Literal["easy", "normal", "hard"] | None = None
+    """Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."""
+    name: str
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelEncounterMember:
+        """``BeutelEncounterMember`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            ability=data.get("ability"),
+            bag=BeutelBag.from_json(data["bag"]),
+            difficulty=data.get("difficulty"),
+            name=data["name"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class BeutelEncounterResult(Model):
     """``BeutelEncounterResult`` in the API's JSON."""
     aftermath: list[BeutelAftermathDraw]
@@ -402,25 +426,27 @@ class BeutelEncounterSide(Model):
     """Kept for the whole fight (E4). A win with an ability of `injuring_abilities` (default: combat) injures
     the loser; a win with another (skill: fleeing) ends the fight, `escapes:<name>` (E6).
     """
-    bag: BeutelBag
-    """The participant's bag."""
+    bag: BeutelBag | None = None
+    """The character's bag (a side of one); absent for a side with `members`."""
     difficulty: Literal["easy", "normal", "hard"] | None = None
     """Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."""
-    name: str
-    side: str | None = None
-    """Ruling 8: the side this participant contends for ("nur eine Seite"); the side of the best participant
-    wins. Without it the participant is a side of its own, named by its name.
+    members: list[BeutelEncounterMember] | None = None
+    """E7, a side of several ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen, so gibt es zwei
+    Auseinandersetzungen"), 1..4 members: each round every pairing of standing opponents is one exchange
+    (see `pairs`); a member who falls unconscious takes part in no further exchange; the side is out when
+    all its members are. Instead of `bag`; the side's `name` names the side.
     """
+    name: str
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelEncounterSide:
         """``BeutelEncounterSide`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             ability=data.get("ability"),
-            bag=BeutelBag.from_json(data["bag"]),
+            bag=None if data.get("bag") is None else BeutelBag.from_json(data["bag"]),
             difficulty=data.get("difficulty"),
+            members=data.get("members"),
             name=data["name"],
-            side=data.get("side"),
         )._with_json(data)
 
 
@@ -948,6 +974,12 @@ class BeutelschneiderEncounterOddsRequest(Model):
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
     outcome `undecided`. null: until it ends.
     """
+    pairs: list[list[str]] | None = None
+    """E7, optional: the round's exchanges in order, each [member of the first side, member of the second]
+    (the first attacks); a pairing with a member out is skipped. Default: each member of the first side
+    against each member of the other, in order ("einmal der Legionär gegen den einen, und dann der Legionär
+    gegen den anderen Affenmenschen"). A single character counts as a member named by its name.
+    """
     sides: list[BeutelEncounterSide]
     """Exactly two; each exchange is a `combat` with the first as attacker."""
     ticket: dict[str, Any] | None = None
@@ -963,6 +995,7 @@ class BeutelschneiderEncounterOddsRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             injuring_abilities=data.get("injuring_abilities"),
             max_rounds=data.get("max_rounds"),
+            pairs=data.get("pairs"),
             sides=[BeutelEncounterSide.from_json(v0) for v0 in data["sides"]],
             ticket=data.get("ticket"),
         )._with_json(data)
@@ -1014,6 +1047,12 @@ class BeutelschneiderEncounterRequest(Model):
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
     outcome `undecided`. null: until it ends.
     """
+    pairs: list[list[str]] | None = None
+    """E7, optional: the round's exchanges in order, each [member of the first side, member of the second]
+    (the first attacks); a pairing with a member out is skipped. Default: each member of the first side
+    against each member of the other, in order ("einmal der Legionär gegen den einen, und dann der Legionär
+    gegen den anderen Affenmenschen"). A single character counts as a member named by its name.
+    """
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
@@ -1037,6 +1076,7 @@ class BeutelschneiderEncounterRequest(Model):
             injuring_abilities=data.get("injuring_abilities"),
             manual=data.get("manual"),
             max_rounds=data.get("max_rounds"),
+            pairs=data.get("pairs"),
             seed=data.get("seed"),
             sides=[BeutelEncounterSide.from_json(v0) for v0 in data["sides"]],
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
@@ -6076,23 +6116,41 @@ class BeutelCreationRulesParam(TypedDict, total=False):
     white: int | None
 
 
-class _BeutelEncounterSideParamRequired(TypedDict):
+class _BeutelEncounterMemberParamRequired(TypedDict):
     bag: BeutelBagParam | BeutelBag
     """The participant's bag."""
     name: str
 
 
+class BeutelEncounterMemberParam(_BeutelEncounterMemberParamRequired, total=False):
+    """``BeutelEncounterMember`` as a request parameter (a plain dict; required keys: bag, name)."""
+    ability: Literal["combat", "skill", "magic"] | None
+    """Kept for the whole fight (E4). A win with an ability of `injuring_abilities` (default: combat) injures
+    the loser; a win with another (skill: fleeing) gets the member's side away, `escapes:<side>` (E6).
+    """
+    difficulty: Literal["easy", "normal", "hard"] | None
+    """Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."""
+
+
+class _BeutelEncounterSideParamRequired(TypedDict):
+    name: str
+
+
 class BeutelEncounterSideParam(_BeutelEncounterSideParamRequired, total=False):
-    """``BeutelEncounterSide`` as a request parameter (a plain dict; required keys: bag, name)."""
+    """``BeutelEncounterSide`` as a request parameter (a plain dict; required keys: name)."""
     ability: Literal["combat", "skill", "magic"] | None
     """Kept for the whole fight (E4). A win with an ability of `injuring_abilities` (default: combat) injures
     the loser; a win with another (skill: fleeing) ends the fight, `escapes:<name>` (E6).
     """
+    bag: BeutelBagParam | BeutelBag | None
+    """The character's bag (a side of one); absent for a side with `members`."""
     difficulty: Literal["easy", "normal", "hard"] | None
     """Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."""
-    side: str | None
-    """Ruling 8: the side this participant contends for ("nur eine Seite"); the side of the best participant
-    wins. Without it the participant is a side of its own, named by its name.
+    members: Sequence[BeutelEncounterMemberParam | BeutelEncounterMember] | None
+    """E7, a side of several ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen, so gibt es zwei
+    Auseinandersetzungen"), 1..4 members: each round every pairing of standing opponents is one exchange
+    (see `pairs`); a member who falls unconscious takes part in no further exchange; the side is out when
+    all its members are. Instead of `bag`; the side's `name` names the side.
     """
 
 

@@ -288,7 +288,7 @@ def applied(kind: str, before: Bag, after: Bag, lang: str) -> str:
 
 
 def encounter(result: EncounterResult, lang: str) -> str:
-    """"Legionär wins after 6 exchanges; Affenmensch is unconscious." plus the aftermath draws."""
+    """"Victory for Legionär after 6 exchanges; unconscious: Affenmensch." plus the aftermath draws."""
     t = translations(lang)
     values: dict[str, object] = {"count": result.exchanges}
     fallen = [side.name for side in result.end if side.unconscious]
@@ -296,9 +296,10 @@ def encounter(result: EncounterResult, lang: str) -> str:
         line = t.ngettext("After %(count)d exchange both fall unconscious.",
                           "After %(count)d exchanges both fall unconscious.", result.exchanges) % values
     elif result.outcome.startswith("wins:"):
-        values.update(winner=result.outcome[len("wins:"):], loser=fallen[0])
-        line = t.ngettext("%(winner)s wins after %(count)d exchange; %(loser)s is unconscious.",
-                          "%(winner)s wins after %(count)d exchanges; %(loser)s is unconscious.",
+        # A side's name may be singular or plural ("Brunhild", "die Wölfe"): it stands as a label.
+        values.update(winner=result.outcome[len("wins:"):], names=", ".join(fallen))
+        line = t.ngettext("Victory for %(winner)s after %(count)d exchange; unconscious: %(names)s.",
+                          "Victory for %(winner)s after %(count)d exchanges; unconscious: %(names)s.",
                           result.exchanges) % values
     elif result.outcome.startswith("escapes:"):
         values.update(name=result.outcome[len("escapes:"):])
