@@ -13,7 +13,7 @@ FOUNDRY := integrations/foundry-vtt
 FOUNDRY_NODE := $(FOUNDRY)/node_modules/.package-lock.json
 SPEC_LINT_NODE := tools/spec-lint/node_modules/.package-lock.json
 
-.PHONY: run test bench openapi sdk generate messages golden clean js-client foundry
+.PHONY: run test test-fast bench openapi sdk generate messages golden clean js-client foundry
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,10 +30,21 @@ $(STAMP): $(RUN_STAMP) client/pyproject.toml
 run: $(RUN_STAMP)
 	PORT=$(PORT) exec $(BIN)/gunicorn --config deploy/gunicorn.conf.py 'service:create_app()'
 
+# Two passes: the in-process tests spread over the cores (pytest-xdist), then the slow ones and those
+# that start servers, containers or browsers, one at a time (tests/conftest.py marks them `system`).
+IN_PROCESS := -n 2 -m "not slow and not system"
 test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE) $(SPEC_LINT_NODE)
 	$(BIN)/ruff check .
 	$(BIN)/mypy service
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(IN_PROCESS)
+	$(BIN)/python -m pytest -m "slow or system"
+
+# The inner loop: lint, types and the in-process tests (no containers, browsers or slow ones).
+# `make test` runs them all, as CI does.
+test-fast: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy service
+	$(BIN)/python -m pytest -q $(IN_PROCESS)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run

@@ -3,7 +3,8 @@ never part of `make test`).
 
 Every figure is a ratio measured in one run on this machine, against a floor measured in the same
 run: throughput and p99 of every target against the bare Flask reference (bench/bare_app.py) served
-beside it, the service's `/livez` and `sign-only` (and, with --before, an earlier checkout), exact odds against
+beside it on the service's worker (vs_bare) and on gunicorn's stock gevent worker (vs_stock), the
+service's `/livez` and `sign-only` (and, with --before, an earlier checkout); exact odds against
 icepool computing the same distribution, a 500-item batch against 500 single requests, worker RSS
 after 100,000 requests against after 1,000. Results go to stdout and bench/results.json (with
 --only, the parts of the file this run does not measure are kept).
@@ -96,7 +97,7 @@ def throughput(servers: dict, seconds: int, connections: int, rounds: int) -> di
     Beside requests per second, each run records the server's CPU time per request (master and
     workers, from /proc): wrk shares the two cores, so requests per second also move with the share
     the scheduler gives the server, while CPU per request is what capacity is made of."""
-    service, bare = servers["service"], servers["bare"]
+    service, bare, stock = servers["service"], servers["bare"], servers.get("stock")
     befores = {role: server for role, server in servers.items() if role.startswith("before")}
     sign_path, sign_body = REFERENCES["reference.sign_only"]
     targets = {"livez": ("/livez", None), **REFERENCES, **OPERATIONS}
@@ -109,6 +110,8 @@ def throughput(servers: dict, seconds: int, connections: int, rounds: int) -> di
             else:
                 plan["floor"] = (service, "/livez", None)
                 plan["bare"] = (bare, BARE_SIGNED, sign_body)
+            if stock is not None:  # the same bare app on gunicorn's own gevent worker
+                plan["stock"] = (stock, *plan["bare"][1:])
             if name in OPERATIONS:
                 plan["sign"] = (service, sign_path, sign_body)
             for role, before in befores.items():
@@ -143,8 +146,8 @@ def _summary(runs: list[dict[str, dict]]) -> dict:
         "bare_cpu_us_per_request": round(median(run["bare"]["cpu_us_per_request"] for run in runs)),
     }
     befores = sorted(role for role in runs[0] if role.startswith("before"))
-    for role, key in (("bare", "vs_bare"), ("floor", "throughput_ratio"), ("sign", "vs_sign_only"),
-                      *((before, f"vs_{before}") for before in befores)):
+    for role, key in (("bare", "vs_bare"), ("stock", "vs_stock"), ("floor", "throughput_ratio"),
+                      ("sign", "vs_sign_only"), *((before, f"vs_{before}") for before in befores)):
         if role not in runs[0]:
             continue
         ratios = [run["measured"]["rps"] / run[role]["rps"] for run in runs]
@@ -153,6 +156,8 @@ def _summary(runs: list[dict[str, dict]]) -> dict:
         report[f"capacity_{key}"] = round(median(
             run[role]["cpu_us_per_request"] / run["measured"]["cpu_us_per_request"] for run in runs), 3)
     report["p99_vs_bare"] = round(median(run["measured"]["p99_ms"] / run["bare"]["p99_ms"] for run in runs), 3)
+    if "stock" in runs[0]:
+        report["p99_vs_stock"] = round(median(run["measured"]["p99_ms"] / run["stock"]["p99_ms"] for run in runs), 3)
     for before in befores:
         report[f"{before}_vs_bare"] = round(median(run[before]["rps"] / run["bare"]["rps"] for run in runs), 3)
         report[f"{before}_p99_vs_bare"] = round(median(run[before]["p99_ms"] / run["bare"]["p99_ms"] for run in runs),
@@ -351,6 +356,9 @@ def main() -> None:
     if wanted & {"throughput"}:
         servers["bare"] = Gunicorn(tmp, env={**env, "GUNICORN_WORKER_CLASS": "bench.bare_app.BareWorker"},
                                    workers=workers, name="bare", app="bench.bare_app:make()")
+        # gunicorn's stock gevent worker, same config (access log included), same bare app: vs_stock.
+        servers["stock"] = Gunicorn(tmp, env={**env, "GUNICORN_WORKER_CLASS": "gevent"},
+                                    workers=workers, name="stock", app="bench.bare_app:make()")
         for index, checkout in enumerate(args.before, start=1):  # earlier checkouts, served by this .venv
             role = "before" if index == 1 else f"before{index}"
             servers[role] = Gunicorn(tmp, env={**env, "PYTHONPATH": str(checkout)}, workers=workers,
@@ -360,7 +368,7 @@ def main() -> None:
         for server in servers.values():
             server.start()
         for name, (path, body) in {**REFERENCES, **OPERATIONS}.items():  # fail fast on a wrong body
-            for server in [server for role, server in servers.items() if role != "bare"]:
+            for server in [server for role, server in servers.items() if role not in ("bare", "stock")]:
                 response = requests.post(server.url + path, json=body, timeout=10)
                 assert response.status_code == 200, (name, response.text)
         if "throughput" in wanted:

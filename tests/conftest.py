@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -89,6 +90,17 @@ def require_tool(*commands: str, why: str = "") -> None:
 
 
 _skipped_in_ci: list[str] = []
+
+TESTS = Path(__file__).resolve().parent
+# Suites that start servers, containers or browsers: marked `system`, run after the in-process tests
+# and one at a time (they share ports, images and a browser); see the Makefile's `test`.
+SYSTEM_SUITES = ("deploy", "web", "integrations")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.path.relative_to(TESTS).parts[0] in SYSTEM_SUITES:
+            item.add_marker(pytest.mark.system)
 
 
 def pytest_runtest_logreport(report):

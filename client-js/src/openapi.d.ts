@@ -2417,16 +2417,14 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         BeutelschneiderChallengeResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2466,14 +2464,12 @@ export interface components {
             /** @description Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision). */
             injuring_abilities?: ("combat" | "skill" | "magic")[] | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         BeutelschneiderCombatResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2506,15 +2502,13 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             participants: components["schemas"]["BeutelParticipant"][];
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         BeutelschneiderContestResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2589,7 +2583,7 @@ export interface components {
             /** @description Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision). E8: the same in every exchange of the fight; E6: a side winning an exchange with an ability not listed gets away (`escapes:<name>`). */
             injuring_abilities?: ("combat" | "skill" | "magic")[] | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /**
              * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
              * @default null
@@ -2606,9 +2600,7 @@ export interface components {
             sides: components["schemas"]["BeutelEncounterSide"][];
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         BeutelschneiderEncounterResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2696,7 +2688,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
             /** @description Optional, to learn in one step: per marble drawn a different colour (red, green, blue, white) or null to keep it. */
@@ -2705,9 +2697,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         BeutelschneiderExperienceResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2775,16 +2765,14 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         BeutelschneiderFirstAidResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2880,7 +2868,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
             /** @description Optional, to heal in one step: one colour (red, green, blue) per marble drawn; the k-th black marble drawn takes the k-th colour. */
@@ -2893,9 +2881,7 @@ export interface components {
             chances: unknown;
         } | {
             draws: unknown;
-        }) & {
-            manual?: unknown;
-        });
+        }));
         BeutelschneiderHealingResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -2956,7 +2942,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
@@ -2968,9 +2954,7 @@ export interface components {
             severity: "light" | "serious" | "grave";
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         BeutelschneiderInjuryResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3036,16 +3020,14 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         BeutelschneiderMortalDangerResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3435,7 +3417,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /**
              * @description Situational bonus or penalty added to the total (default 0).
              * @default 0
@@ -3447,9 +3429,7 @@ export interface components {
             skill: number;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         MalmsturmActionResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3520,7 +3500,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /**
@@ -3530,9 +3510,7 @@ export interface components {
             take_consequence_early?: boolean | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown & unknown);
         MalmsturmAttackResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3578,14 +3556,12 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         MalmsturmContestResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3675,7 +3651,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /**
              * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
              * @default null
@@ -3693,9 +3669,7 @@ export interface components {
             sides: components["schemas"]["MalmEncounterSide"][];
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         MalmsturmEncounterResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3738,15 +3712,13 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             participants: components["schemas"]["MalmParticipant"][];
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         MalmsturmInitiativeResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -3874,7 +3846,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /**
              * @description contest: both attack, more successes wins; defense: b only defends, the attack lands with net >= 1, b cannot win.
              * @default contest
@@ -3885,9 +3857,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         PawsComparisonRescue: {
             /** @description Net successes of the winner cancelled. */
             cancelled: number;
@@ -3983,7 +3953,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /**
              * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
              * @default null
@@ -3995,9 +3965,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         PawsEncounterResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -4168,14 +4136,12 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         PawsRescueResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -4281,7 +4247,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /** @description Who rolls (echoed in results). */
             name?: string | null;
             /**
@@ -4300,9 +4266,7 @@ export interface components {
              * @default 0
              */
             wounds?: number | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         PawsTestRescue: {
             /** @description Negative effects of the failure averted: one per success not spent on a catastrophe. */
             averted: number;
@@ -4417,7 +4381,7 @@ export interface components {
             idempotency_key?: string | null;
             leader: components["schemas"]["ProbenPool"];
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /**
@@ -4427,9 +4391,7 @@ export interface components {
             success_rule?: "meet" | "exceed" | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         ProbenCooperationResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -4516,7 +4478,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /**
              * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
              * @default null
@@ -4534,9 +4496,7 @@ export interface components {
             success_rule?: "meet" | "exceed" | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         ProbenEncounterResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -4616,7 +4576,7 @@ export interface components {
             /** @description The fixed duration of each roll. */
             interval?: components["schemas"]["ProbenInterval"] | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /** @description Who rolls (echoed in results). */
             name?: string | null;
             /** @description Successes to accumulate. */
@@ -4632,9 +4592,7 @@ export interface components {
             skill_dice?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         ProbenExtendedResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -4705,14 +4663,12 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         ProbenOpposedResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -4841,7 +4797,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /** @description Who rolls (echoed in results). */
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
@@ -4861,9 +4817,7 @@ export interface components {
             success_rule?: "meet" | "exceed" | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         ProbenTestResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -5204,15 +5158,13 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             parties: components["schemas"]["WeltenParty"][];
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         WeltenbuchConflictResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -5289,7 +5241,7 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /**
              * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
              * @default null
@@ -5306,9 +5258,7 @@ export interface components {
             toughness: {
                 [key: string]: components["schemas"]["WeltenToughness"];
             };
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         WeltenbuchEncounterResponse: {
             /** @enum {string} */
             lang: "en" | "de";
@@ -5370,14 +5320,12 @@ export interface components {
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
-            manual?: (number | string)[] | null;
+            manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & {
-            manual?: unknown;
-        });
+        } & (unknown & unknown);
         WeltenbuchResurrectionResponse: {
             /** @enum {string} */
             lang: "en" | "de";

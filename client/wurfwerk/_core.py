@@ -16,7 +16,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from wurfwerk._models import Model, Result, to_json
 from wurfwerk.errors import RequestTimeout, TransportError, WurfwerkError, error_for_status
 
-__version__ = "2.0.0"
+__version__ = "2.1.0"  # as client/pyproject.toml (tests/test_distributions.py)
 
 R = TypeVar("R", bound=Result)
 # A request body: keyword arguments collected by a generated method, or a whole document to send.

@@ -691,7 +691,7 @@ class BeutelschneiderChallengeRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
@@ -803,7 +803,7 @@ class BeutelschneiderCombatRequest(Model):
     """Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic
     ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision).
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
@@ -899,7 +899,7 @@ class BeutelschneiderContestRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     participants: list[BeutelParticipant]
     seed: int | None = None
@@ -1041,7 +1041,7 @@ class BeutelschneiderEncounterRequest(Model):
     E8: the same in every exchange of the fight; E6: a side winning an exchange with an ability not listed
     gets away (`escapes:<name>`).
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     max_rounds: int | None = None
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
@@ -1211,7 +1211,7 @@ class BeutelschneiderExperienceRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
@@ -1325,7 +1325,7 @@ class BeutelschneiderFirstAidRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
@@ -1486,7 +1486,7 @@ class BeutelschneiderHealingRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
@@ -1599,7 +1599,7 @@ class BeutelschneiderInjuryRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
@@ -1711,7 +1711,7 @@ class BeutelschneiderMortalDangerRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
@@ -2569,7 +2569,7 @@ class MalmsturmActionRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     modifier: int | None = None
     """Situational bonus or penalty added to the total (default 0)."""
@@ -2696,7 +2696,7 @@ class MalmsturmAttackRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
@@ -2806,7 +2806,7 @@ class MalmsturmContestRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
@@ -2951,7 +2951,7 @@ class MalmsturmEncounterRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     max_rounds: int | None = None
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
@@ -3070,7 +3070,7 @@ class MalmsturmInitiativeRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     participants: list[MalmParticipant]
     seed: int | None = None
@@ -3334,7 +3334,7 @@ class PawsComparisonRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     mode: Literal["contest", "defense"] | None = None
     """contest: both attack, more successes wins; defense: b only defends, the attack lands with net >= 1, b
@@ -3529,7 +3529,7 @@ class PawsEncounterRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     max_rounds: int | None = None
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
@@ -3834,7 +3834,7 @@ class PawsRescueRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
@@ -4027,7 +4027,7 @@ class PawsTestRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Who rolls (echoed in results)."""
@@ -4312,7 +4312,7 @@ class ProbenCooperationRequest(Model):
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
     leader: ProbenPool
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
@@ -4473,7 +4473,7 @@ class ProbenEncounterRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     max_rounds: int | None = None
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
@@ -4632,7 +4632,7 @@ class ProbenExtendedRequest(Model):
     """
     interval: ProbenInterval | None = None
     """The fixed duration of each roll."""
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Who rolls (echoed in results)."""
@@ -4823,7 +4823,7 @@ class ProbenOpposedRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
@@ -5048,7 +5048,7 @@ class ProbenTestRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     name: str | None = None
     """Who rolls (echoed in results)."""
@@ -5734,7 +5734,7 @@ class WeltenbuchConflictRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     parties: list[WeltenParty]
     seed: int | None = None
@@ -5862,7 +5862,7 @@ class WeltenbuchEncounterRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     max_rounds: int | None = None
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
@@ -6027,7 +6027,7 @@ class WeltenbuchResurrectionRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
-    manual: list[int | str] | None = None
+    manual: list[int] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON

@@ -74,6 +74,8 @@ _GUNICORN_ERRORS: tuple[tuple[type[Exception], int, str, Template | None], ...] 
     (http_errors.ParseException, 400, "bad-request", Template("The request is not valid HTTP/1.1: %(error)s.")),
 )
 _WHOLE_PATH = re.compile(rb"(/[^?# ]{0,2047})[?# ]")
+_PATH_PREFIX = 256
+_PATH_START = re.compile(rb"(/[^?# ]{0,%d})" % (_PATH_PREFIX - 1))
 _TITLES = {400: "Bad Request", 403: "Forbidden", 414: "URI Too Long", 417: "Expectation Failed",
            431: "Request Header Fields Too Large", 500: "Internal Server Error", 501: "Not Implemented"}
 
@@ -191,7 +193,7 @@ def requested_path(exc: BaseException) -> str:
     gunicorn hands ``handle_error`` no request then (the exception left the constructor of its
     ``Request``), and no error type carries the path; the parse's own frames still hold it: the
     ``Request`` being built once its request line is parsed (400, 431), else the bytes of the line
-    read so far (414: the path when it ends before the line got too long). "/" when neither has it."""
+    read so far (414: the path, or its start when the path alone is too long). "/" when neither has it."""
     request, start = _parse_state(exc)
     if request is not None and getattr(request, "path", None):
         return request.path
@@ -227,10 +229,11 @@ def _query_in_line(start: bytes) -> str:
 
 
 def _path_in_line(start: bytes) -> str | None:
-    """The path of a request line's start (``GET /v1/x?aaaa…``), when it is there whole: followed by
-    the query, or by the space before the HTTP version."""
+    """The path of a request line's start (``GET /v1/x?aaaa…``): whole when it is followed by the
+    query or by the space before the HTTP version, else its first ``_PATH_PREFIX`` bytes (a path
+    too long for the line is named by its start)."""
     _method, _, target = start.split(b"\r\n", 1)[0].partition(b" ")
-    match = _WHOLE_PATH.match(target)
+    match = _WHOLE_PATH.match(target) or _PATH_START.match(target)
     return match.group(1).decode("latin-1") if match else None
 
 

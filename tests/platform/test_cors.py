@@ -1,5 +1,6 @@
-"""CORS headers (API.md §1): the service's shortcut for requests without Origin answers exactly what
-flask-cors itself answers, for every kind of request and origin setting (service/platform/http/cors.py)."""
+"""CORS headers (API.md §1): the service answers exactly what flask-cors alone answers with the same
+options, for every kind of request and origin setting (service/platform/http/cors.py), but for a
+preflight's methods, which are the route's own."""
 
 from __future__ import annotations
 

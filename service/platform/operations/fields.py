@@ -50,8 +50,10 @@ class Bool(fields.Boolean):
 class IntOrStr(fields.Field):
     """A die face (integer) or a marble colour (string): the values of ``manual`` and of events."""
 
-    def __init__(self, **kwargs: Any) -> None:
-        metadata = {"oneOf": [{"type": "integer"}, {"type": "string", "maxLength": 32}]}
+    def __init__(self, faces: Mapping[str, Any] | None = None, **kwargs: Any) -> None:
+        # ``faces``: the JSON Schema of one value where the operation knows its dice (a d6: 1..6),
+        # stated in the spec instead of "an integer or a string"; checked as each value is consumed.
+        metadata = dict(faces) if faces else {"oneOf": [{"type": "integer"}, {"type": "string", "maxLength": 32}]}
         metadata.update(kwargs.pop("metadata", {}))
         super().__init__(metadata=metadata, **kwargs)
 

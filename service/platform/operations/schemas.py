@@ -59,6 +59,15 @@ IDEMPOTENCY_KEY_PARAMETER = {
 }
 
 
+def manual_field(faces: Mapping[str, Any] | None = None) -> fields.List:
+    """``manual``: the table's own dice or marbles; ``faces`` what one of them is, where known."""
+    return fields.List(
+        IntOrStr(faces),
+        validate=validate.Length(max=MAX_MANUAL_VALUES),
+        metadata={"description": "Physical dice or drawn marbles, consumed in order instead of random values."},
+    )
+
+
 class RandomnessFields(StrictSchema):
     """Where a roll's random values come from: at most one of ``seed``, ``manual`` and ``ticket``;
     ``idempotency_key`` (the batch item's form of the ``Idempotency-Key`` header) only without
@@ -72,11 +81,7 @@ class RandomnessFields(StrictSchema):
         metadata={"description": "Same request + same seed = same result (within one release). "
                                  "At most 2^53-1, the largest integer JSON carries exactly."},
     )
-    manual = fields.List(
-        IntOrStr(),
-        validate=validate.Length(max=MAX_MANUAL_VALUES),
-        metadata={"description": "Physical dice or drawn marbles, consumed in order instead of random values."},
-    )
+    manual = manual_field()
     ticket = fields.Nested(
         TicketSchema,
         metadata={"description": "A roll ticket from `POST /v1/tickets`: the dice derive from its id with "
@@ -238,9 +243,9 @@ def _schema_name(operation_id: str, suffix: str) -> str:
 def rolling_request_schema(operation_id: str, request: type[ma.Schema],
                            manual_value: Mapping[str, Any] | None = None) -> type[ma.Schema]:
     """The operation's own request schema plus ``seed``/``manual``/``ticket``/``idempotency_key``;
-    ``manual_value`` (JSON Schema) bounds each ``manual`` value in the spec."""
-    rules = ({"properties": {"manual": {"items": dict(manual_value)}}},) if manual_value else ()
-    return type(_schema_name(operation_id, "Request"), (request, RandomnessFields), {"JSON_SCHEMA_RULES": rules})
+    ``manual_value`` (JSON Schema) states what each ``manual`` value is in the spec (a d6 face)."""
+    members: dict[str, Any] = {"manual": manual_field(manual_value)} if manual_value else {}
+    return type(_schema_name(operation_id, "Request"), (request, RandomnessFields), members)
 
 
 def odds_request_schema(operation_id: str, request: type[ma.Schema]) -> type[ma.Schema]:
