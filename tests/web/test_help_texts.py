@@ -43,8 +43,8 @@ def test_cooperation_one_advantage_per_helper_with_a_success(post):
     assert "jeder Unterstützer mit mindestens 1 Erfolg" in help_text("de", "proben.cooperation")
     assert "each helper with at least 1 success gives the leader one advantage" in help_text("en", "proben.cooperation")
     # A helper of six dice rolls several successes, and still gives one advantage at most.
-    status, answer = post("/v1/proben/cooperation/odds", {"leader": {"attribute": 2},
-                                                          "helpers": [{"name": "Mira", "attribute": 6}], "difficulty": 2})
+    status, answer = post("/v1/proben/cooperation/odds", {
+        "leader": {"attribute": 2}, "helpers": [{"name": "Mira", "attribute": 6}], "difficulty": 2})
     assert status == 200 and [point["value"] for point in answer["odds"]["distributions"]["advantages"]] == [0, 1]
 
 
@@ -63,7 +63,8 @@ def test_the_weltenbuch_encounter_is_one_scene(post):
 def test_the_winners_ability_decides_whether_the_loser_is_injured(post, key):
     """Rulings Beutelschneider 3 and 9: "the loser suffers an injury ... only if the winner used an
     injuring ability"; a winner fleeing with skill injures nobody."""
-    assert re.search(r"(Sieger|Gewinnt der Sieger).*(verletzend|mit einer davon)", help_text("de", key)), help_text("de", key)
+    german = help_text("de", key)
+    assert re.search(r"(Sieger|Gewinnt der Sieger).*(verletzend|mit einer davon)", german), german
     assert "winner" in help_text("en", key)
     outcomes = outcome_names(post, "/v1/beutelschneider/combat/odds", {
         "attacker": {"name": "Dieb", "bag": {"green": 5, "red": 1}, "ability": "skill"},

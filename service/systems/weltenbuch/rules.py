@@ -152,7 +152,7 @@ def winner(totals: Sequence[PartyTotal]) -> str | None:
 def _seat(player: Member) -> int:
     """A player's seat: the request schema requires one for every player."""
     if player.seat is None:
-        raise RuleViolation("parties", f"the player {player.name} needs a seat")
+        raise RuleViolation("parties", say("the player “%(name)s” needs a seat", name=player.name))
     return player.seat
 
 
