@@ -158,3 +158,28 @@ def test_no_schema_validator_or_rule_raises_a_plain_string():
             messages = node.args[1:] if name in FIELD_FIRST else node.args[:1]
             found += [f"{path.relative_to(SERVICE.parent)}:{node.lineno}" for message in messages if _plain(message)]
     assert found == []
+
+
+# --- the catalog's German: the texts' words, one register ---------------------------------------------
+
+def _german() -> str:
+    from babel.messages.pofile import read_po
+
+    with (SERVICE / "locale" / "de" / "LC_MESSAGES" / "wurfwerk.po").open("rb") as catalog:
+        messages = [message.string for message in read_po(catalog) if message.id]
+    return " ".join(part for string in messages for part in (string if isinstance(string, tuple) else (string,)))
+
+
+GERMAN = _german()
+
+
+@pytest.mark.parametrize("word", ["Begegnung", "Spielleitung", "Nichtspielercharakter", "Leiste"])
+def test_the_catalog_uses_the_texts_words(word):
+    """Review 2026-12-03 kind 7: „Begegnung“ (none of the texts uses it: Kampf, Konflikt, Szene,
+    Probenkette), „Spielleitung“ (→ Spielleiter), „Nichtspielercharakter“ (→ Spielleitercharakter)."""
+    assert word not in GERMAN
+
+
+def test_the_catalog_asks_in_the_infinitive():
+    """Review kind 10: one register, the infinitive („… angeben“), never a du-imperative after a semicolon."""
+    assert not re.search(r"[;:] (gib|hol|nenne|benenne|wähle|nimm|setze|lass|prüfe|ändere|trage)\b", GERMAN)

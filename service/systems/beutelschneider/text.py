@@ -306,6 +306,10 @@ def encounter(result: EncounterResult, lang: str) -> str:
         line = t.ngettext("The flight succeeds after %(count)d exchange; fled: %(name)s.",
                           "The flight succeeds after %(count)d exchanges; fled: %(name)s.",
                           result.exchanges) % values
+    elif result.outcome == "stalemate" and result.exchanges == 0:
+        # Review kind 3: a fight that never starts says why, not "after 0 exchanges".
+        line = t.gettext("There is no fight: no exchange could change anything (nobody can injure, win or fall "
+                         "unconscious).")
     elif result.outcome == "stalemate":
         line = t.ngettext("After %(count)d exchange nothing can change any more: a stalemate.",
                           "After %(count)d exchanges nothing can change any more: a stalemate.",

@@ -146,6 +146,9 @@ def encounter(result: EncounterResult, lang: str) -> str:
     if result.winner is not None:
         head = t.ngettext("Victory for %(side)s after %(count)d round", "Victory for %(side)s after %(count)d rounds",
                           result.rounds) % values
+    elif result.outcome == "stalemate" and result.rounds == 0:
+        # Review kind 3: a conflict that never starts says why, not "after 0 rounds".
+        head = t.gettext("There is no conflict: no attack can ever hit")
     elif result.outcome == "stalemate":
         head = t.ngettext("Stalemate after %(count)d round: no attack can hit any more",
                           "Stalemate after %(count)d rounds: no attack can hit any more", result.rounds) % values
