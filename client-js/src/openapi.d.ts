@@ -13892,7 +13892,7 @@ export interface operations {
                      *         "rolls_used": 4,
                      *         "success": false
                      *       },
-                     *       "summary": "Alrik: Extended test: 2 of 4 successes in 4 rolls (4 hours). Failure: the dice are used up."
+                     *       "summary": "Alrik: Extended test: 2 successes of 4 needed in 4 rolls (4 hours). Failure: the dice are used up."
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenExtendedResponse"];
