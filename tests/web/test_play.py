@@ -654,3 +654,21 @@ def test_malmsturm_attack_kinds_and_an_escape_are_words(page, live_url):
     page.wait_for_selector("[data-testid=odds-chart]")
     odds = page.inner_text("#odds")
     assert "Flucht gelungen: Die Diebe" in odds and "escapes" not in odds, odds
+
+
+def test_a_side_with_members_is_usable_on_a_phone(page, live_url):
+    """E7: the text's Legionär against two Affenmenschen, entered on a phone (small bags: in the limits)."""
+    fight = {"sides": [{"name": "Legionär", "bag": {"red": 4, "green": 1, "white": 1, "black": 1}},
+                       {"name": "Affenmenschen", "members": [
+                           {"name": "Affenmensch 1", "bag": {"red": 2, "white": 1, "black": 1}},
+                           {"name": "Affenmensch 2", "bag": {"red": 2, "green": 1, "black": 1}}]}]}
+    _open(page, f"{live_url}/play?operation=beutelschneider.encounter&lang=de&body={quote(json.dumps(fight))}", PHONE)
+    assert _sideways(page) == 0
+    assert page.input_value("[name='sides.1.members.1.name']") == "Affenmensch 2"
+    page.fill("[name='sides.1.members.0.bag.red']", "3")
+    _roll(page)
+    page.wait_for_function("() => !document.querySelector('[data-testid=odds-loading]')")
+    assert _sideways(page) == 0
+    request = json.loads(page.text_content("#raw"))["request"]
+    assert request["sides"][1]["members"][0]["bag"]["red"] == 3
+    assert "Sieg für Affenmenschen" in page.inner_text("#odds") or "Sieg für Legionär" in page.inner_text("#odds")
