@@ -26,8 +26,15 @@ COPY service ./service
 # and `pip install` below copies them into the installed package (pyproject.toml's package data).
 COPY client-js/src ./client-js/src
 COPY deploy/gunicorn.conf.py deploy/signing_key.py ./deploy/
+# The Discord app (integrations/discord) and the SDK it calls the service with: the same image runs it
+# with another command (docker-compose.yml's profile `discord`, deploy/k8s's wurfwerk-discord).
+COPY client/pyproject.toml client/README.md ./client/
+COPY client/wurfwerk ./client/wurfwerk
+COPY integrations/discord/pyproject.toml integrations/discord/README.md ./integrations/discord/
+COPY integrations/discord/wurfwerk_discord ./integrations/discord/wurfwerk_discord
 # The app stays root-owned and read-only for the service user, which owns nothing in the image.
 RUN pip install --no-deps . \
+ && pip install ./client ./integrations/discord \
  && useradd --uid 10001 --user-group --shell /usr/sbin/nologin --no-create-home --home-dir /nonexistent wurfwerk
 
 USER 10001:10001

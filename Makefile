@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+DISCORD_PORT ?= 8010
 # Two stamps: `make run` needs only the service's runtime dependencies (RUN_STAMP); `make test` and the
 # developer targets add the test extra and the SDK on top of them (STAMP).
 RUN_STAMP := $(VENV)/.installed-run
@@ -12,8 +13,10 @@ JS_STAMP := client-js/node_modules/.package-lock.json
 FOUNDRY := integrations/foundry-vtt
 FOUNDRY_NODE := $(FOUNDRY)/node_modules/.package-lock.json
 SPEC_LINT_NODE := tools/spec-lint/node_modules/.package-lock.json
+DISCORD := integrations/discord
+DISCORD_STAMP := $(VENV)/.installed-discord
 
-.PHONY: run test test-fast bench openapi sdk generate messages golden clean js-client foundry
+.PHONY: run test test-fast bench openapi sdk generate messages golden clean js-client foundry discord
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,8 +26,13 @@ $(RUN_STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/pip install --quiet -e .
 	touch $@
 
-$(STAMP): $(RUN_STAMP) client/pyproject.toml
-	$(BIN)/pip install --quiet -e '.[test]' -e './client[verify,async]'
+$(STAMP): $(RUN_STAMP) client/pyproject.toml $(DISCORD)/pyproject.toml
+	$(BIN)/pip install --quiet -e '.[test]' -e './client[verify,async]' -e ./$(DISCORD)
+	touch $@
+
+# The Discord app (integrations/discord) needs only the SDK beside the service's runtime dependencies.
+$(DISCORD_STAMP): $(RUN_STAMP) client/pyproject.toml $(DISCORD)/pyproject.toml
+	$(BIN)/pip install --quiet -e ./client -e ./$(DISCORD)
 	touch $@
 
 run: $(RUN_STAMP)
@@ -36,14 +44,23 @@ IN_PROCESS := -n 2 -m "not slow and not system"
 test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE) $(SPEC_LINT_NODE)
 	$(BIN)/ruff check .
 	$(BIN)/mypy service
+	$(BIN)/mypy --strict $(DISCORD)/wurfwerk_discord
 	$(BIN)/python -m pytest $(IN_PROCESS)
 	$(BIN)/python -m pytest -m "slow or system"
+
+# The Discord app on $(DISCORD_PORT): DISCORD_PUBLIC_KEY (the application's, hex), WURFWERK_URL (the
+# service, default http://localhost:8000), WURFWERK_API_KEY, WURFWERK_PUBLIC_URL (where people open /play).
+# gthread workers: a deferred answer finishes in a thread after the response has gone. README, "Discord".
+discord: $(DISCORD_STAMP)
+	exec $(BIN)/gunicorn --bind 0.0.0.0:$(DISCORD_PORT) --workers 2 --threads 4 --access-logfile - \
+	    --graceful-timeout 20 'wurfwerk_discord:create_app()'
 
 # The inner loop: lint, types and the in-process tests (no containers, browsers or slow ones).
 # `make test` runs them all, as CI does.
 test-fast: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy service
+	$(BIN)/mypy --strict $(DISCORD)/wurfwerk_discord
 	$(BIN)/python -m pytest -q $(IN_PROCESS)
 
 bench: $(STAMP)
@@ -69,7 +86,7 @@ $(JS_STAMP): client-js/package.json client-js/package-lock.json
 	cd client-js && npm ci --no-audit --no-fund
 
 # The JavaScript client's generated parts, from the committed spec: the operation table and method
-# types, the request/response types (openapi-typescript) and the vendored copies of its three
+# types, the request/response types (openapi-typescript) and the vendored copies of its four
 # runtime packages (so browsers load it without a build step). tests/web/test_client_js.py checks all of them.
 js-client: $(STAMP) $(JS_STAMP)
 	$(BIN)/python client-js/scripts/generate_operations.py
@@ -77,7 +94,9 @@ js-client: $(STAMP) $(JS_STAMP)
 	cp client-js/node_modules/canonicalize/lib/canonicalize.js client-js/src/vendor/canonicalize.js
 	cp client-js/node_modules/@noble/ed25519/index.js client-js/src/vendor/noble-ed25519.js
 	mkdir -p client-js/src/vendor/noble-hashes
-	cd client-js/node_modules/@noble/hashes && cp sha2.js _md.js _u64.js utils.js ../../../src/vendor/noble-hashes/
+	cd client-js/node_modules/@noble/hashes && cp sha2.js _md.js _u64.js utils.js hmac.js hkdf.js ../../../src/vendor/noble-hashes/
+	mkdir -p client-js/src/vendor/noble-ciphers
+	cd client-js/node_modules/@noble/ciphers && cp chacha.js _arx.js _poly1305.js utils.js ../../../src/vendor/noble-ciphers/
 
 # The message catalogs: collect every message of the code into the template, then add new messages to
 # each language's catalog (service/locale/<lang>/LC_MESSAGES/wurfwerk.po) for translating. A new

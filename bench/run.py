@@ -30,7 +30,7 @@ os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="wurfw
 
 import requests  # noqa: E402
 
-from bench import encounter_speed, odds_speed  # noqa: E402
+from bench import discord_speed, encounter_speed, odds_speed  # noqa: E402
 from bench.load import cpu_seconds  # noqa: E402
 from bench.profile import gunicorn_environ  # noqa: E402
 from service.platform.dice.receipts import generate_private_key_pem  # noqa: E402
@@ -224,9 +224,11 @@ def in_process(calls: int = 500, rounds: int = 9) -> dict:
 
 def derived_vs_secure(calls: int = 500, rounds: int = 9) -> dict:
     """What a derived roll costs against a secure one (issue 14), in-process as above: the same
-    paws.test body rolled from the CSPRNG, with an `Idempotency-Key` header, and with a ticket
-    (whose signature is checked on every call), alternating in blocks; the median of the per-round
-    ratios. Also the source alone, without the request around it: 3 d6 from each source."""
+    paws.test body rolled from the CSPRNG, with an `Idempotency-Key` header, with a ticket
+    (whose signature is checked on every call) and in a session (issue 41: its header's signature
+    checked, the seat's stream derived), alternating in blocks; the median of the per-round ratios,
+    and a session roll against a ticket roll. Also the source alone, without the request around it:
+    3 d6 from each source."""
     from bench.reference_app import make
     from service.platform.dice.derived_randomness import derived_source, idempotency_label
     from service.platform.dice.randomness import SecureSource
@@ -235,8 +237,11 @@ def derived_vs_secure(calls: int = 500, rounds: int = 9) -> dict:
     path, body = OPERATIONS["paws.test"]
     ticket = app.test_client().post("/v1/tickets", json={"operation": "paws.test"}).get_json()["tickets"][0]
     secure = _wsgi_caller(app, path, body)
+    header = app.test_client().post("/v1/sessions", json={"seats": ["bench"]}).get_json()["session"]
     variants = {"idempotency_key": _wsgi_caller(app, path, body, {"Idempotency-Key": "bench-retry-0001"}),
-                "ticket": _wsgi_caller(app, path, {**body, "ticket": ticket})}
+                "ticket": _wsgi_caller(app, path, {**body, "ticket": ticket}),
+                "session": _wsgi_caller(app, path, {**body, "session": {"header": header, "seat": "bench",
+                                                                         "index": 0, "prev": None}})}
     report: dict = {}
     for name, call in variants.items():
         _block(call, calls)
@@ -245,6 +250,12 @@ def derived_vs_secure(calls: int = 500, rounds: int = 9) -> dict:
             "us": round(statistics.median(derived for _, derived in pairs) * 1e6),
             "secure_us": round(statistics.median(plain for plain, _ in pairs) * 1e6),
             "cost_ratio": round(statistics.median(derived / plain for plain, derived in pairs), 3)}
+    # issue 41: a roll in a session against the same roll with a ticket (target: cost_ratio <= 1.10)
+    pairs = [(_block(variants["ticket"], calls), _block(variants["session"], calls)) for _ in range(rounds)]
+    report["paws.test.session_vs_ticket"] = {
+        "us": round(statistics.median(session for _, session in pairs) * 1e6),
+        "ticket_us": round(statistics.median(ticket for ticket, _ in pairs) * 1e6),
+        "cost_ratio": round(statistics.median(session / ticket for ticket, session in pairs), 3)}
     keys = app.extensions["wurfwerk"].keys
     label = idempotency_label("paws.test", "bench-retry-0001", body)
     source_pairs = [(_block(lambda: SecureSource().roll(3, 6), calls * 10),
@@ -325,14 +336,16 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--memory-requests", type=int, default=100_000)
     parser.add_argument("--only", action="append",
-                        choices=["throughput", "in_process", "derived", "odds", "encounters", "batch", "memory"])
+                        choices=["throughput", "in_process", "derived", "odds", "encounters", "batch", "memory",
+                                 "discord"])
     parser.add_argument("--before", type=Path, metavar="CHECKOUT", action="append", default=[],
                         help="also serve this earlier checkout and report each target against it (vs_before; "
                              "repeat for several: vs_before2, …, in the order given)")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install wrk")
-    wanted = set(args.only or ["throughput", "in_process", "derived", "odds", "encounters", "batch", "memory"])
+    wanted = set(args.only or ["throughput", "in_process", "derived", "odds", "encounters", "batch", "memory",
+                               "discord"])
     results: dict = {**_kept_parts(args.only), "machine": {"cpus": os.cpu_count()}}
     if "in_process" in wanted:
         results["in_process"] = in_process()
@@ -345,6 +358,9 @@ def main() -> None:
         print(json.dumps({"odds": results["odds"]}, indent=2), flush=True)
     if "encounters" in wanted:  # in-process, over HTTP and fairness, each with its own servers
         results["encounters"] = encounter_speed.run_all()
+    if "discord" in wanted:  # the Discord app in front of the service, each under gunicorn
+        results["discord"] = discord_speed.run()
+        print(json.dumps({"discord": results["discord"]}, indent=2), flush=True)
     tmp = Path(tempfile.mkdtemp(prefix="wurfwerk-bench-"))
     key = tmp / "key.pem"
     key.write_text(generate_private_key_pem())

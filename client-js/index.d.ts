@@ -94,5 +94,24 @@ export class Client {
 export function verifyReceipt(response: unknown, jwks: { keys: Array<{ kid: string; kty: string; crv: string; x: string }> }): Promise<Verification>;
 export function receiptVerdict(check: Verification | undefined, error?: unknown): Verdict;
 export function signingPayload(response: { receipt: object }): Uint8Array;
+export function signatureMatches(jwks: { keys: Array<{ kid: string; kty: string; crv: string; x: string }> },
+  kid: string, payload: Uint8Array, signature: string): Promise<boolean>;
+
+/** The verdict on a session's log: the same in verifySession, wurfwerk.verify_session and POST /v1/sessions/report. */
+export interface SessionVerdict {
+  complete: boolean;
+  gaps: Array<{ seat: string; index: number }>;
+  duplicates: Array<{ seat: string; index: number; cards: number[]; repeat: boolean }>;
+  invalid: Array<{ card: number; reason: "malformed" | "signature" | "session" | "time" | "dice" | "commitment" | "link" }>;
+  after_reveal: number[];
+  unshown: Array<{ seat: string; index: number }>;
+}
+/** A reveal that does not verify: `reason` is malformed, signature, session or secret. */
+export class RevealError extends Error {
+  readonly reason: "malformed" | "signature" | "session" | "secret";
+}
+/** A session's log (cards and public parts, any order) checked offline against the reveal and the JWKS. */
+export function verifySession(cards: readonly unknown[], reveal: object,
+  jwks: { keys: Array<{ kid: string; kty: string; crv: string; x: string }> }): Promise<SessionVerdict>;
 export function methodName(operationId: string): string;
 export const OPERATIONS: readonly Operation[];

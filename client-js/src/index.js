@@ -2,5 +2,6 @@
 // by URL or relative path, Node 20+ by the package name.
 export { Client, methodName } from "./client.js";
 export { WurfwerkError } from "./errors.js";
-export { receiptVerdict, verifyReceipt, signingPayload } from "./receipts.js";
+export { receiptVerdict, verifyReceipt, signingPayload, signatureMatches } from "./receipts.js";
+export { RevealError, verifySession } from "./sessions.js";
 export { OPERATIONS } from "./operations.js";

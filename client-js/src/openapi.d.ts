@@ -89,8 +89,9 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - The bag holds at least as many marbles as the difficulty draws.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.challenge"];
@@ -114,7 +115,7 @@ export interface paths {
          * @description Outcomes `success`, `failure` (no matching marble, not all black) and `unconscious` (ruling 1:
          *     all black); distribution `matching` (hypergeometric).
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - The bag holds at least as many marbles as the difficulty draws.
@@ -149,8 +150,9 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - The defender's name differs from the attacker's.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Each bag holds at least as many marbles as its difficulty draws.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
@@ -178,7 +180,7 @@ export interface paths {
          *     combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
          *     Distributions `margin` (0 = tie) and `severity` (0 = no injury).
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - The defender's name differs from the attacker's.
@@ -217,7 +219,8 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Participant names are unique.
          *     - Each bag holds at least as many marbles as its difficulty draws.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
@@ -246,7 +249,7 @@ export interface paths {
          *     `margin` (0 = tie); expected
          *     `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - Participant names are unique.
@@ -304,7 +307,8 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Each pair names a member of the first side, then one of the second; no pair twice.
          *     - Exactly one of `bag` and `members`.
          *     - Each bag holds at least as many marbles as its difficulty draws.
@@ -364,7 +368,7 @@ export interface paths {
          *     state): every `exact` is null, `exact: required` is a 422, the outcomes sum to 1 within
          *     `solver.max_error` (every term non-negative, no cancellation).
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - Each pair names a member of the first side, then one of the second; no pair twice.
@@ -399,8 +403,9 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - The bag holds at least as many marbles as the amount draws.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.experience"];
@@ -450,7 +455,7 @@ export interface paths {
          * Exact odds of an experience draw
          * @description Distributions `drawn:<colour>` (how many marbles of each colour are drawn); no outcomes.
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - The bag holds at least as many marbles as the amount draws.
@@ -481,8 +486,9 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - The bag holds at least as many marbles as the difficulty draws.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.first-aid"];
@@ -506,7 +512,7 @@ export interface paths {
          * @description Outcomes `success`, `failure`, `unconscious` of the healer's skill challenge; distribution
          *     `healing_draws` (ruling 6: green marbles drawn, 0 on a failure).
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - The bag holds at least as many marbles as the difficulty draws.
@@ -540,8 +546,9 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.healing"];
@@ -592,7 +599,7 @@ export interface paths {
          * Exact odds of a healing draw
          * @description Distribution `black_drawn` (black marbles that may be replaced, ruling 4); no outcomes.
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
@@ -623,8 +630,9 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - The bag holds at least as many marbles as the severity draws.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.injury"];
@@ -647,7 +655,7 @@ export interface paths {
          * Exact odds of an injury
          * @description Distribution `black_after`: black marbles in the bag afterwards (no outcomes).
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - The bag holds at least as many marbles as the severity draws.
@@ -677,8 +685,9 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - The bag holds at least as many marbles as the danger draws.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.mortal-danger"];
@@ -701,7 +710,7 @@ export interface paths {
          * Exact odds of mortal danger
          * @description Outcomes `dies` (at least one black marble drawn) and `survives`.
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - The bag holds at least as many marbles as the danger draws.
@@ -782,7 +791,8 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          */
         post: operations["malmsturm.action"];
         delete?: never;
@@ -805,7 +815,7 @@ export interface paths {
          * @description Outcomes `success` (total ≥ difficulty, ruling 2) and `failure`; distributions `shifts` (0 on a
          *     failure) and `total`; `dice` dF as in `malmsturm.action`.
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["malmsturm.action.odds"];
         delete?: never;
@@ -851,8 +861,9 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - A track's `current` stress is at most its `max`.
          */
         post: operations["malmsturm.attack"];
@@ -877,7 +888,7 @@ export interface paths {
          *     `consequence` (a consequence without being taken out), `hit` (a hit without a consequence) and
          *     `miss`; distribution `shifts` (0 on a miss).
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
@@ -908,7 +919,8 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          */
         post: operations["malmsturm.contest"];
         delete?: never;
@@ -931,7 +943,7 @@ export interface paths {
          * @description Outcomes `a`, `b` (a total at least one step above the other's, ruling 3) and `tie`; distribution
          *     `margin` (a's total − b's).
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["malmsturm.contest.odds"];
         delete?: never;
@@ -983,7 +995,8 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          */
         post: operations["malmsturm.encounter"];
         delete?: never;
@@ -1036,7 +1049,7 @@ export interface paths {
          *     many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
          *     0..1 at the start; `dice` dF per roll (ruling 7).
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["malmsturm.encounter.odds"];
         delete?: never;
@@ -1067,7 +1080,8 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Participant names are unique.
          */
         post: operations["malmsturm.initiative"];
@@ -1092,7 +1106,7 @@ export interface paths {
          *     (highest 4dF + intuition; equal totals: higher intuition; still equal: roll-offs, at most 20,
          *     after which the request order stands); `expected` gives each participant's mean total.
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - Participant names are unique.
@@ -1156,7 +1170,8 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
          */
         post: operations["paws.comparison"];
@@ -1184,7 +1199,7 @@ export interface paths {
          *     it). Same rulings as
          *     `paws.comparison`.
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
@@ -1228,7 +1243,8 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
          */
         post: operations["paws.encounter"];
@@ -1270,7 +1286,7 @@ export interface paths {
          *     lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
          *     `stalemate`.
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
@@ -1299,7 +1315,8 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          */
         post: operations["paws.rescue"];
         delete?: never;
@@ -1321,7 +1338,7 @@ export interface paths {
          * Exact odds of the group's rescue dice
          * @description Distribution `successes`; outcomes `success` (at least one success) and `failure` (none).
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["paws.rescue.odds"];
         delete?: never;
@@ -1356,7 +1373,8 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
          */
         post: operations["paws.test"];
@@ -1382,7 +1400,7 @@ export interface paths {
          *     averted by rescue successes: all of them after a plain failure, all but the first after a
          *     catastrophe). Same rulings as `paws.test`.
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
@@ -1444,8 +1462,9 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - The leader's dice plus one per helper stay within the limit pool_dice.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.cooperation"];
@@ -1469,7 +1488,7 @@ export interface paths {
          * @description Outcomes of the leader's test (`success`, `partial`, `failure`) over every number of helpers who
          *     helped; distribution `advantages` (helpers with at least one success).
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - The leader's dice plus one per helper stay within the limit pool_dice.
@@ -1510,7 +1529,8 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.encounter"];
@@ -1546,7 +1566,7 @@ export interface paths {
          *     The bound is Σ over steps of attempts × (required successes with `carry_partial`, else 1) plus
          *     the ends; exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES under `exact: auto`, float64 above.
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
@@ -1576,7 +1596,8 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.extended"];
@@ -1599,7 +1620,7 @@ export interface paths {
          * Exact odds of an extended test
          * @description Outcomes `success`, `failure`; distribution `rolls_used` (a failure uses every roll).
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
@@ -1630,7 +1651,8 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.opposed"];
@@ -1653,7 +1675,7 @@ export interface paths {
          * Exact odds of an opposed test
          * @description Outcomes `a`, `b`, `tie`, including re-rolls of equal rounds (at most 20) per ruling 4.
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
@@ -1687,7 +1709,8 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.test"];
@@ -1711,7 +1734,7 @@ export interface paths {
          * @description Outcomes `success`, `partial` (at least one success, not enough), `failure` (no success), and
          *     `no_dice` when the attempt leaves no dice; distribution `successes`. Same rulings as `proben.test`.
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
@@ -1739,6 +1762,81 @@ export interface paths {
          *     JSON of the whole response without `receipt.signature`.
          */
         post: operations["receipts.verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a session: an evening's rolls, committed before the first one
+         * @description Answers a signed header whose `commit` is the SHA-256 of a secret the service derives from
+         *     its key and the session id (nothing is stored). Every rolling operation then takes
+         *     `session: {header, seat, index, prev}`: its dice derive from the secret, the seat, the index
+         *     and the operation, so each seat's roll number has exactly one set of dice. After
+         *     `POST /v1/sessions/reveal` anyone can check the whole log (`POST /v1/sessions/report`, the
+         *     SDKs). With API keys configured, only the keys of `WURFWERK_TICKET_KEYS` (the game master's;
+         *     every key when it is empty) may open one; others get 403.
+         */
+        post: operations["sessions.open"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a session's log and measure each seat's luck from the exact odds
+         * @description The verdict `{complete, gaps, duplicates, invalid, after_reveal, unshown}` is the one
+         *     `wurfwerk.verify_session` and the JavaScript client's `verifySession` compute offline (README
+         *     "Sessions"). `luck` gives each valid card its mid-percentile P(X < x) + ½·P(X = x) of the
+         *     quantity its operation declares, from the odds twin, and each seat its count, mean, a z-test
+         *     of the mean against ½ (variance (1 − Σp³)/12 per roll) and a summary in the request's
+         *     language. A reveal that does not verify: 422 `invalid-session`.
+         */
+        post: operations["sessions.report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/reveal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reveal a session's secret, signed with the time of the reveal
+         * @description After `expires_at` to anyone. Before it only to a key of `WURFWERK_TICKET_KEYS` when API
+         *     keys are configured (the game master ends the evening early); otherwise 409
+         *     `session-open`: without API keys nobody can reveal early, since anybody could. A card
+         *     issued after `revealed_at` is never valid in a log. A session of a retired key, forged or
+         *     altered: 422 `invalid-session`.
+         */
+        post: operations["sessions.reveal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1820,8 +1918,9 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - The die has an even number of sides.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Party names, member names and players' seats are unique across the conflict.
          *     - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
          *     - profile + bonuses + 2 per hero point stay within the limit pool_dice.
@@ -1849,7 +1948,7 @@ export interface paths {
          *     (strictly more successes than every other party) and `tie` (equal top totals, ruling 3). Exact odds
          *     are computed for at most 8000 dice in the whole conflict (422 naming `parties` beyond).
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - The die has an even number of sides.
@@ -1898,8 +1997,9 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - The die has an even number of sides.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Party names, member names and players' seats are unique across the conflict.
          *     - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
          *     - profile + bonuses + 2 per hero point stay within the limit pool_dice.
@@ -1947,7 +2047,7 @@ export interface paths {
          *     count); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
          *     under `exact: auto`.
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
          *     - The die has an even number of sides.
@@ -2019,7 +2119,8 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          */
         post: operations["weltenbuch.resurrection"];
         delete?: never;
@@ -2041,7 +2142,7 @@ export interface paths {
          * Exact odds of a resurrection
          * @description Outcomes `god:1` .. `god:8`, 1/8 each (ruling 6); distribution `god`.
          *
-         *     The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          */
         post: operations["weltenbuch.resurrection.odds"];
         delete?: never;
@@ -2381,6 +2482,10 @@ export interface components {
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
             ticket?: {
                 [key: string]: unknown;
             } | null;
@@ -2422,14 +2527,18 @@ export interface components {
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         BeutelschneiderChallengeResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example beutelschneider.challenge */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -2445,6 +2554,10 @@ export interface components {
             idempotency_key?: string | null;
             /** @description Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision). */
             injuring_abilities?: ("combat" | "skill" | "magic")[] | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
             ticket?: {
                 [key: string]: unknown;
@@ -2467,14 +2580,18 @@ export interface components {
             manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         BeutelschneiderCombatResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example beutelschneider.combat */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -2487,6 +2604,10 @@ export interface components {
             /** @description Accepted and ignored: the odds do not depend on it. */
             idempotency_key?: string | null;
             participants: components["schemas"]["BeutelParticipant"][];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
             ticket?: {
                 [key: string]: unknown;
@@ -2506,14 +2627,18 @@ export interface components {
             participants: components["schemas"]["BeutelParticipant"][];
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         BeutelschneiderContestResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example beutelschneider.contest */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -2550,6 +2675,10 @@ export interface components {
              * @default null
              */
             pairs?: string[][] | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
             /** @description Exactly two; each exchange is a `combat` with the first as attacker. */
             sides: components["schemas"]["BeutelEncounterSide"][];
             /** @description Accepted and ignored: the odds do not depend on it. */
@@ -2596,16 +2725,20 @@ export interface components {
             pairs?: string[][] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description Exactly two; each exchange is a `combat` with the first as attacker. */
             sides: components["schemas"]["BeutelEncounterSide"][];
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         BeutelschneiderEncounterResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example beutelschneider.encounter */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -2658,6 +2791,10 @@ export interface components {
             /** @description Optional, to learn in one step: per marble drawn a different colour (red, green, blue, white) or null to keep it. */
             replacements?: ("red" | "green" | "blue" | "white" | "black" | null)[] | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
             ticket?: {
                 [key: string]: unknown;
             } | null;
@@ -2695,14 +2832,18 @@ export interface components {
             replacements?: ("red" | "green" | "blue" | "white" | "black" | null)[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         BeutelschneiderExperienceResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example beutelschneider.experience */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -2733,6 +2874,10 @@ export interface components {
             idempotency_key?: string | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
             ticket?: {
                 [key: string]: unknown;
@@ -2770,14 +2915,18 @@ export interface components {
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         BeutelschneiderFirstAidResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example beutelschneider.first-aid */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -2832,6 +2981,10 @@ export interface components {
             /** @description Optional, to heal in one step: one colour (red, green, blue) per marble drawn; the k-th black marble drawn takes the k-th colour. */
             replacements?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
             ticket?: {
                 [key: string]: unknown;
             } | null;
@@ -2875,9 +3028,11 @@ export interface components {
             replacements?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & ({
+        } & (unknown & unknown & unknown & ({
             chances: unknown;
         } | {
             draws: unknown;
@@ -2887,6 +3042,8 @@ export interface components {
             lang: "en" | "de";
             /** @example beutelschneider.healing */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -2911,6 +3068,10 @@ export interface components {
             idempotency_key?: string | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
             /**
              * @description light: 1 marble, serious: 2, grave: 3.
              * @enum {string}
@@ -2947,6 +3108,8 @@ export interface components {
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /**
              * @description light: 1 marble, serious: 2, grave: 3.
              * @enum {string}
@@ -2954,12 +3117,14 @@ export interface components {
             severity: "light" | "serious" | "grave";
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         BeutelschneiderInjuryResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example beutelschneider.injury */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -2989,6 +3154,10 @@ export interface components {
             idempotency_key?: string | null;
             /** @description Whose bag (used in the summary only). */
             name?: string | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
             ticket?: {
                 [key: string]: unknown;
@@ -3025,14 +3194,18 @@ export interface components {
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         BeutelschneiderMortalDangerResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example beutelschneider.mortal-danger */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -3107,6 +3280,10 @@ export interface components {
             probability: number;
         };
         Event: {
+            /** @description A draw in a session: the bag it was drawn from (colour -> marbles), so a verifier recomputes the draw without the rules. */
+            bag?: {
+                [key: string]: number;
+            };
             /** @description d<N>, dF or draw. */
             kind: string;
             values: (number | string)[];
@@ -3129,6 +3306,29 @@ export interface components {
             setting: string;
             /** @description Its value on this deployment. */
             value: number;
+        };
+        LuckCard: {
+            card: number;
+            exact: string;
+            index: number;
+            operation: string;
+            /** @description P(X < x) + ½·P(X = x) (worse + half as good), from 0 to 1. */
+            percentile: number;
+            /** @description The distribution of the odds twin. */
+            quantity: string;
+            seat: string;
+            value: unknown;
+        };
+        LuckSeat: {
+            count: number;
+            mean: number | null;
+            p_value: number | null;
+            seat: string;
+            /** @description In the request's language. */
+            summary: string;
+            /** @description p_value below 0.01. */
+            unusual: boolean;
+            z: number | null;
         };
         MalmActionResult: {
             dice: number[];
@@ -3393,6 +3593,10 @@ export interface components {
              * @default 0
              */
             modifier?: number | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
             /** @description Skill level on the ladder (Fertigkeit), e.g. 3 = gut. */
             skill: number;
             /** @description Accepted and ignored: the odds do not depend on it. */
@@ -3425,16 +3629,20 @@ export interface components {
             modifier?: number | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description Skill level on the ladder (Fertigkeit), e.g. 3 = gut. */
             skill: number;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         MalmsturmActionResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example malmsturm.action */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -3463,6 +3671,10 @@ export interface components {
             difficulty?: number | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
             idempotency_key?: string | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
             /**
              * @description On a hit, take a consequence instead of losing the stress.
              * @default false
@@ -3503,6 +3715,8 @@ export interface components {
             manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /**
              * @description On a hit, take a consequence instead of losing the stress.
              * @default false
@@ -3510,12 +3724,14 @@ export interface components {
             take_consequence_early?: boolean | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & unknown);
         MalmsturmAttackResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example malmsturm.attack */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -3534,6 +3750,10 @@ export interface components {
             dice?: number | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
             idempotency_key?: string | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
             ticket?: {
                 [key: string]: unknown;
@@ -3559,14 +3779,18 @@ export interface components {
             manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         MalmsturmContestResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example malmsturm.contest */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -3611,6 +3835,10 @@ export interface components {
              */
             order?: "initiative" | string[] | null;
             policy?: components["schemas"]["MalmEncounterPolicy"] | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
             /** @description Exactly two sides. */
             sides: components["schemas"]["MalmEncounterSide"][];
             /** @description Accepted and ignored: the odds do not depend on it. */
@@ -3665,16 +3893,20 @@ export interface components {
             policy?: components["schemas"]["MalmEncounterPolicy"] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description Exactly two sides. */
             sides: components["schemas"]["MalmEncounterSide"][];
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         MalmsturmEncounterResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example malmsturm.encounter */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -3692,6 +3924,10 @@ export interface components {
             /** @description Accepted and ignored: the odds do not depend on it. */
             idempotency_key?: string | null;
             participants: components["schemas"]["MalmParticipant"][];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
             ticket?: {
                 [key: string]: unknown;
@@ -3716,14 +3952,18 @@ export interface components {
             participants: components["schemas"]["MalmParticipant"][];
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         MalmsturmInitiativeResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example malmsturm.initiative */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -3828,6 +4068,10 @@ export interface components {
              */
             mode?: "contest" | "defense" | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
             ticket?: {
                 [key: string]: unknown;
             } | null;
@@ -3855,9 +4099,11 @@ export interface components {
             mode?: "contest" | "defense" | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         PawsComparisonRescue: {
             /** @description Net successes of the winner cancelled. */
             cancelled: number;
@@ -3873,6 +4119,8 @@ export interface components {
             lang: "en" | "de";
             /** @example paws.comparison */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -3923,6 +4171,10 @@ export interface components {
             /** @description The one-shot rescue dice each side may spend in this fight ("darf nur einmal gewürfelt werden", E3): after a lost round they are rolled one at a time until one averts the wound. Default none. */
             one_shot_rescue?: components["schemas"]["PawsOneShotRescue"] | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
             ticket?: {
                 [key: string]: unknown;
             } | null;
@@ -3963,14 +4215,18 @@ export interface components {
             one_shot_rescue?: components["schemas"]["PawsOneShotRescue"] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         PawsEncounterResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example paws.encounter */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -4120,6 +4376,10 @@ export interface components {
             /** @description Accepted and ignored: the odds do not depend on it. */
             idempotency_key?: string | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
             ticket?: {
                 [key: string]: unknown;
             } | null;
@@ -4139,14 +4399,18 @@ export interface components {
             manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         PawsRescueResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example paws.rescue */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -4210,6 +4474,10 @@ export interface components {
             /** @description Rank of the trait used: one die per rank. */
             rank: number;
             /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
             ticket?: {
                 [key: string]: unknown;
             } | null;
@@ -4259,6 +4527,8 @@ export interface components {
             rank: number;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
             /**
@@ -4266,7 +4536,7 @@ export interface components {
              * @default 0
              */
             wounds?: number | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         PawsTestRescue: {
             /** @description Negative effects of the failure averted: one per success not spent on a catastrophe. */
             averted: number;
@@ -4280,6 +4550,8 @@ export interface components {
             lang: "en" | "de";
             /** @example paws.test */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -4358,6 +4630,10 @@ export interface components {
             /** @description Accepted and ignored: the odds do not depend on it. */
             idempotency_key?: string | null;
             leader: components["schemas"]["ProbenPool"];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
             /**
              * @default meet
              * @enum {string|null}
@@ -4384,6 +4660,8 @@ export interface components {
             manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /**
              * @default meet
              * @enum {string|null}
@@ -4391,12 +4669,14 @@ export interface components {
             success_rule?: "meet" | "exceed" | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         ProbenCooperationResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example proben.cooperation */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -4438,6 +4718,10 @@ export interface components {
              * @default null
              */
             max_rounds?: number | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
             /** @description The tests, in order; the chain stops at the first that fails. */
             steps: components["schemas"]["ProbenChainStep"][];
             /**
@@ -4486,6 +4770,8 @@ export interface components {
             max_rounds?: number | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description The tests, in order; the chain stops at the first that fails. */
             steps: components["schemas"]["ProbenChainStep"][];
             /**
@@ -4496,12 +4782,14 @@ export interface components {
             success_rule?: "meet" | "exceed" | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         ProbenEncounterResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example proben.encounter */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -4540,6 +4828,10 @@ export interface components {
             name?: string | null;
             /** @description Successes to accumulate. */
             required: number;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
             /**
              * @description Skill level (Fertigkeitsstufe).
              * @default 0
@@ -4583,6 +4875,8 @@ export interface components {
             required: number;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /**
              * @description Skill level (Fertigkeitsstufe).
              * @default 0
@@ -4592,12 +4886,14 @@ export interface components {
             skill_dice?: number | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         ProbenExtendedResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example proben.extended */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -4642,6 +4938,10 @@ export interface components {
             /** @description Accepted and ignored: the odds do not depend on it. */
             idempotency_key?: string | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
             ticket?: {
                 [key: string]: unknown;
             } | null;
@@ -4666,14 +4966,18 @@ export interface components {
             manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         ProbenOpposedResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example proben.opposed */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -4750,6 +5054,10 @@ export interface components {
             idempotency_key?: string | null;
             /** @description Who rolls (echoed in results). */
             name?: string | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
             /**
              * @description Skill level (Fertigkeitsstufe).
              * @default 0
@@ -4802,6 +5110,8 @@ export interface components {
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /**
              * @description Skill level (Fertigkeitsstufe).
              * @default 0
@@ -4817,12 +5127,14 @@ export interface components {
             success_rule?: "meet" | "exceed" | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         ProbenTestResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example proben.test */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -4868,10 +5180,10 @@ export interface components {
             /** @description The Idempotency-Key the dice derive from (present only when one was given). */
             idempotency_key?: string;
             /**
-             * @description secure: the OS CSPRNG, or derived from an idempotency key; seeded; manual; ticket: derived from the ticket.
+             * @description secure: the OS CSPRNG, or derived from an idempotency key; seeded; manual; ticket: derived from the ticket; session: derived from the session's secret, seat and index.
              * @enum {string}
              */
-            source: "secure" | "seeded" | "manual" | "ticket";
+            source: "secure" | "seeded" | "manual" | "ticket" | "session";
         };
         Receipt: {
             /** @description Always Ed25519. */
@@ -4884,6 +5196,124 @@ export interface components {
             kid: string;
             /** @description base64url Ed25519 signature over the RFC 8785 canonical JSON of the whole response without this member. */
             signature: string;
+        };
+        ReportRequest: {
+            /** @description The log: signed responses of rolls in the session and `public` parts of hidden ones, in any order. */
+            cards: unknown[];
+            /** @description The reveal, as `POST /v1/sessions/reveal` answered it (its `reveal` member). */
+            reveal: {
+                [key: string]: unknown;
+            };
+        };
+        ReportResponse: {
+            after_reveal: number[];
+            complete: boolean;
+            duplicates: components["schemas"]["SessionDuplicate"][];
+            gaps: components["schemas"]["SessionSlot"][];
+            invalid: components["schemas"]["SessionInvalidCard"][];
+            luck: components["schemas"]["SessionLuck"];
+            unshown: components["schemas"]["SessionSlot"][];
+        };
+        RevealRequest: {
+            /** @description The session to reveal. */
+            session: components["schemas"]["SessionHeader"];
+        };
+        RevealResponse: {
+            reveal: components["schemas"]["SessionReveal"];
+        };
+        SessionDuplicate: {
+            /** @description Their positions in the log. */
+            cards: number[];
+            index: number;
+            /** @description true: copies of one card; false: different rolls for one slot. */
+            repeat: boolean;
+            seat: string;
+        };
+        SessionHeader: {
+            /** @description base64url SHA-256 of the session's secret. */
+            commit: string;
+            /** @description The opener's context (a VTT's world id), or null. */
+            context: string | null;
+            /** @description RFC 3339 UTC time after which it rolls no more and anyone may reveal it. */
+            expires_at: string;
+            /** @description 128 random bits, base64url. */
+            id: string;
+            /** @description The key that signed it (see /v1/keys). */
+            kid: string;
+            /** @description RFC 3339 UTC time it was opened. */
+            opened_at: string;
+            /** @description The names of the seats that roll in it (players, the GM). */
+            seats: string[];
+            /** @description base64url Ed25519 signature over the RFC 8785 canonical JSON of the session without this member. */
+            signature: string;
+        };
+        SessionInvalidCard: {
+            /** @description The card's position in the log. */
+            card: number;
+            /** @enum {string} */
+            reason: "malformed" | "signature" | "session" | "time" | "dice" | "commitment" | "link";
+        };
+        SessionLuck: {
+            cards: components["schemas"]["LuckCard"][];
+            seats: components["schemas"]["LuckSeat"][];
+            /** @description Valid cards whose operation declares no ordered quantity, or whose value its odds do not list. */
+            unmeasured: number[];
+        };
+        SessionPublic: {
+            /** @description base64url SHA-256 of the RFC 8785 JSON of `{events, result, salt}`; the salt derives from the session's secret, so it can be checked only after the reveal. */
+            commitment: string;
+            issued_at: string;
+            kid: string;
+            operation: string;
+            /** @description The roll's `session` member as given. */
+            session: {
+                [key: string]: unknown;
+            };
+            /** @description Ed25519 over the RFC 8785 JSON of this object without this member. */
+            signature: string;
+        };
+        SessionResponse: {
+            session: components["schemas"]["SessionHeader"];
+        };
+        SessionReveal: {
+            kid: string;
+            /** @description RFC 3339 UTC time of the reveal; a card issued later is never valid. */
+            revealed_at: string;
+            /** @description base64url of the session's 32-byte secret: its SHA-256 is the session's `commit`. */
+            secret: string;
+            session: components["schemas"]["SessionHeader"];
+            /** @description Ed25519 over the RFC 8785 JSON of this object without this member. */
+            signature: string;
+        };
+        SessionSlot: {
+            index: number;
+            seat: string;
+        };
+        SessionUse: {
+            /** @description The session, exactly as opened. */
+            header: components["schemas"]["SessionHeader"];
+            /** @description true: a hidden roll; the response adds `public`, the part for the table (a commitment instead of the dice). */
+            hidden?: boolean | null;
+            /** @description The seat's roll number, from 0 (a negative one is refused as `invalid-session`). */
+            index: number;
+            /** @description The link signature of the seat's previous card (`receipt.signature`, or `public.signature` of a hidden one); null for index 0. */
+            prev: string | null;
+            /** @description One of the session's seats. */
+            seat: string;
+        };
+        SessionsRequest: {
+            /**
+             * @description Copied into the session: a VTT's world id.
+             * @default null
+             */
+            context?: string | null;
+            /** @description The seats that roll (players, the GM), each named once. */
+            seats: string[];
+            /**
+             * @description Seconds until the session ends (default 4 hours, at most 7 days).
+             * @default 14400
+             */
+            ttl_s?: number | null;
         };
         Solver: {
             /** @description Bound on the error of every probability and of the outcomes' sum (0 when exact). */
@@ -5139,6 +5569,10 @@ export interface components {
             idempotency_key?: string | null;
             parties: components["schemas"]["WeltenParty"][];
             /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
             ticket?: {
                 [key: string]: unknown;
             } | null;
@@ -5162,14 +5596,18 @@ export interface components {
             parties: components["schemas"]["WeltenParty"][];
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         WeltenbuchConflictResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example weltenbuch.conflict */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -5205,6 +5643,10 @@ export interface components {
             /** @description 2..8 parties, as a conflict (E3); a party's success dice hit the members of every other party. */
             parties: components["schemas"]["WeltenParty"][];
             policy?: components["schemas"]["WeltenEncounterPolicy"] | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
             ticket?: {
                 [key: string]: unknown;
@@ -5252,18 +5694,22 @@ export interface components {
             policy?: components["schemas"]["WeltenEncounterPolicy"] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
             /** @description Toughness at the start of the scene, one entry per member. */
             toughness: {
                 [key: string]: components["schemas"]["WeltenToughness"];
             };
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         WeltenbuchEncounterResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example weltenbuch.encounter */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -5304,6 +5750,10 @@ export interface components {
             /** @description Accepted and ignored: the odds do not depend on it. */
             idempotency_key?: string | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
             ticket?: {
                 [key: string]: unknown;
             } | null;
@@ -5323,14 +5773,18 @@ export interface components {
             manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
-        } & (unknown & unknown);
+        } & (unknown & unknown & unknown);
         WeltenbuchResurrectionResponse: {
             /** @enum {string} */
             lang: "en" | "de";
             /** @example weltenbuch.resurrection */
             operation: string;
+            /** @description A hidden roll in a session only: the part for the table, signed on its own. */
+            public?: components["schemas"]["SessionPublic"];
             randomness: components["schemas"]["Randomness"];
             receipt: components["schemas"]["Receipt"];
             /** @description The request as understood, defaults filled in. */
@@ -5343,6 +5797,18 @@ export interface components {
     responses: {
         /** @description Bad Request */
         BAD_REQUEST: {
+            headers: {
+                "Content-Language": components["headers"]["Content-Language"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict */
+        CONFLICT: {
             headers: {
                 "Content-Language": components["headers"]["Content-Language"];
                 Vary: components["headers"]["Vary"];
@@ -14533,6 +14999,249 @@ export interface operations {
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
             408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    "sessions.open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "context": "world-7",
+                 *       "seats": [
+                 *         "GM",
+                 *         "Rynn",
+                 *         "Alva"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["SessionsRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "session": {
+                     *         "commit": "dGhlIGNvbW1pdCBvZiB0aGUgc2Vzc2lvbiBzZWNyZXQ",
+                     *         "context": "world-7",
+                     *         "expires_at": "2026-12-01T23:00:00Z",
+                     *         "id": "q3Lc9vYzR0C1l4oQ8nXwAg",
+                     *         "kid": "…",
+                     *         "opened_at": "2026-12-01T19:00:00Z",
+                     *         "seats": [
+                     *           "GM",
+                     *           "Rynn",
+                     *           "Alva"
+                     *         ],
+                     *         "signature": "…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    "sessions.report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "cards": [],
+                 *       "reveal": {
+                 *         "kid": "…",
+                 *         "revealed_at": "2026-12-01T23:00:05.000Z",
+                 *         "secret": "…",
+                 *         "session": {
+                 *           "commit": "dGhlIGNvbW1pdCBvZiB0aGUgc2Vzc2lvbiBzZWNyZXQ",
+                 *           "context": "world-7",
+                 *           "expires_at": "2026-12-01T23:00:00Z",
+                 *           "id": "q3Lc9vYzR0C1l4oQ8nXwAg",
+                 *           "kid": "…",
+                 *           "opened_at": "2026-12-01T19:00:00Z",
+                 *           "seats": [
+                 *             "GM",
+                 *             "Rynn",
+                 *             "Alva"
+                 *           ],
+                 *           "signature": "…"
+                 *         },
+                 *         "signature": "…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReportRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "after_reveal": [],
+                     *       "complete": false,
+                     *       "duplicates": [],
+                     *       "gaps": [
+                     *         {
+                     *           "index": 3,
+                     *           "seat": "Rynn"
+                     *         }
+                     *       ],
+                     *       "invalid": [
+                     *         {
+                     *           "card": 7,
+                     *           "reason": "dice"
+                     *         }
+                     *       ],
+                     *       "luck": {
+                     *         "cards": [],
+                     *         "seats": [
+                     *           {
+                     *             "count": 12,
+                     *             "mean": 0.23,
+                     *             "p_value": 0.009,
+                     *             "seat": "Rynn",
+                     *             "summary": "Rynn had bad luck: …",
+                     *             "unusual": true,
+                     *             "z": -2.6
+                     *           }
+                     *         ],
+                     *         "unmeasured": []
+                     *       },
+                     *       "unshown": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReportResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    "sessions.reveal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "session": {
+                 *         "commit": "dGhlIGNvbW1pdCBvZiB0aGUgc2Vzc2lvbiBzZWNyZXQ",
+                 *         "context": "world-7",
+                 *         "expires_at": "2026-12-01T23:00:00Z",
+                 *         "id": "q3Lc9vYzR0C1l4oQ8nXwAg",
+                 *         "kid": "…",
+                 *         "opened_at": "2026-12-01T19:00:00Z",
+                 *         "seats": [
+                 *           "GM",
+                 *           "Rynn",
+                 *           "Alva"
+                 *         ],
+                 *         "signature": "…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RevealRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "reveal": {
+                     *         "kid": "…",
+                     *         "revealed_at": "2026-12-01T23:00:05.000Z",
+                     *         "secret": "…",
+                     *         "session": {
+                     *           "commit": "dGhlIGNvbW1pdCBvZiB0aGUgc2Vzc2lvbiBzZWNyZXQ",
+                     *           "context": "world-7",
+                     *           "expires_at": "2026-12-01T23:00:00Z",
+                     *           "id": "q3Lc9vYzR0C1l4oQ8nXwAg",
+                     *           "kid": "…",
+                     *           "opened_at": "2026-12-01T19:00:00Z",
+                     *           "seats": [
+                     *             "GM",
+                     *             "Rynn",
+                     *             "Alva"
+                     *           ],
+                     *           "signature": "…"
+                     *         },
+                     *         "signature": "…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevealResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            409: components["responses"]["CONFLICT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];

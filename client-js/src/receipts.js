@@ -87,6 +87,21 @@ export async function verifyReceipt(response, jwks) {
 }
 
 /**
+ * Whether `signature` (base64url) is the Ed25519 signature of `payload` (bytes) by the JWKS key
+ * `kid`: for the other signed objects of the service (tickets, sessions, their public parts and
+ * reveals), whose payload is the RFC 8785 JSON of the object without its `signature` member.
+ */
+export async function signatureMatches(jwks, kid, payload, signature) {
+  const jwk = (jwks?.keys ?? []).find((key) => key.kid === kid && key.kty === "OKP" && key.crv === ALGORITHM);
+  if (typeof kid !== "string" || !jwk || typeof signature !== "string") return false;
+  try {
+    return await ed25519Verify(base64urlBytes(jwk.x), base64urlBytes(signature), payload);
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The three verdicts a person should see, from a `verifyReceipt` answer or from the error that kept
  * the check from running: `verified` (✓), `not-genuine` (✗: the signature does not fit the
  * document) and `not-checked` (the keys could not be fetched, the response has no receipt, or it was

@@ -8,6 +8,9 @@
     from wurfwerk import AsyncClient          # pip install 'wurfwerk[async]'
     async with AsyncClient("http://localhost:8000") as client:
         roll = await client.with_options(timeout=2.5).paws.test(rank=2)
+
+    from wurfwerk import verify_session       # a session's log, checked offline (the ``verify`` extra)
+    verdict = verify_session(cards, reveal, jwks)
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ from wurfwerk.errors import (
     Unauthorized,
     WurfwerkError,
 )
+from wurfwerk.sessions import RevealError, verify_session
 
 __all__ = ["AsyncClient", "Client", "Conflict", "InvalidRequest", "Model", "NotFound", "Options", "RateLimited",
-           "RequestTimeout", "Result", "ServerError", "TransportError", "Unauthorized", "WurfwerkError",
-           "__version__"]
+           "RequestTimeout", "Result", "RevealError", "ServerError", "TransportError", "Unauthorized",
+           "WurfwerkError", "__version__", "verify_session"]

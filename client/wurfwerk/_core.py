@@ -24,9 +24,10 @@ Body = Mapping[str, Any] | Model | None
 # requests' and httpx's header mappings both look names up ignoring case.
 CaseInsensitive = Mapping[str, str]
 
-# The members that make a roll reproducible (or bound to an issued ticket, or to the caller's own key):
-# a body carrying one of them rolls the same dice on every attempt, so it needs no Idempotency-Key.
-DETERMINISTIC_MEMBERS = ("seed", "manual", "ticket", "idempotency_key")
+# The members that make a roll reproducible (or bound to an issued ticket, a session's seat and index, or
+# to the caller's own key): a body carrying one of them rolls the same dice on every attempt, so it needs
+# no Idempotency-Key (and a session refuses one).
+DETERMINISTIC_MEMBERS = ("seed", "manual", "ticket", "session", "idempotency_key")
 RETRY_STATUSES = frozenset({408, 429})
 # Never sleep longer than this on a Retry-After: a longer wait means "not now" and becomes the error.
 MAX_RETRY_AFTER = 60.0

@@ -106,6 +106,13 @@ from wurfwerk.models import (
     ProbenPoolParam,
     ProbenTestOddsResponse,
     ProbenTestResponse,
+    ReportResponse,
+    RevealResponse,
+    SessionHeader,
+    SessionHeaderParam,
+    SessionResponse,
+    SessionUse,
+    SessionUseParam,
     Status,
     Ticket,
     TicketParam,
@@ -502,6 +509,27 @@ _RECEIPTS_VERIFY = Operation(
     parse=Verification.from_json,
     whole_body=True,
 )
+_SESSIONS_OPEN = Operation(
+    "sessions.open",
+    "POST",
+    "/v1/sessions",
+    rolling=False,
+    parse=SessionResponse.from_json,
+)
+_SESSIONS_REPORT = Operation(
+    "sessions.report",
+    "POST",
+    "/v1/sessions/report",
+    rolling=False,
+    parse=ReportResponse.from_json,
+)
+_SESSIONS_REVEAL = Operation(
+    "sessions.reveal",
+    "POST",
+    "/v1/sessions/reveal",
+    rolling=False,
+    parse=RevealResponse.from_json,
+)
 _WELTENBUCH_CONFLICT = Operation(
     "weltenbuch.conflict",
     "POST",
@@ -611,6 +639,9 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "proben.test": _PROBEN_TEST,
     "proben.test.odds": _PROBEN_TEST_ODDS,
     "receipts.verify": _RECEIPTS_VERIFY,
+    "sessions.open": _SESSIONS_OPEN,
+    "sessions.report": _SESSIONS_REPORT,
+    "sessions.reveal": _SESSIONS_REVEAL,
     "weltenbuch.conflict": _WELTENBUCH_CONFLICT,
     "weltenbuch.conflict.odds": _WELTENBUCH_CONFLICT_ODDS,
     "weltenbuch.encounter": _WELTENBUCH_ENCOUNTER,
@@ -639,6 +670,7 @@ class Beutelschneider:
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderChallengeResponse:
@@ -654,14 +686,17 @@ class Beutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the difficulty draws.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless
-        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
-        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
-        attempt.
+        ``seed``, ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call
+        carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of
+        the first attempt.
 
         Args:
             ability: combat (red), skill (green), magic (blue).
@@ -674,6 +709,9 @@ class Beutelschneider:
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -692,6 +730,7 @@ class Beutelschneider:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -705,6 +744,7 @@ class Beutelschneider:
         difficulty: Literal["easy", "normal", "hard"] | None = "normal",
         idempotency_key: str | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderChallengeOddsResponse:
@@ -713,8 +753,8 @@ class Beutelschneider:
         Outcomes `success`, `failure` (no matching marble, not all black) and `unconscious` (ruling 1:
         all black); distribution `matching` (hypergeometric).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The bag holds at least as many marbles as the difficulty draws.
@@ -728,6 +768,7 @@ class Beutelschneider:
             difficulty: easy: 3 marbles, normal: 2 (default), hard: 1.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -742,6 +783,7 @@ class Beutelschneider:
                 "difficulty": difficulty,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -756,6 +798,7 @@ class Beutelschneider:
         injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderCombatResponse:
@@ -773,14 +816,18 @@ class Beutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The defender's name differs from the attacker's.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
@@ -792,6 +839,9 @@ class Beutelschneider:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -809,6 +859,7 @@ class Beutelschneider:
                 "injuring_abilities": injuring_abilities,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -821,6 +872,7 @@ class Beutelschneider:
         defender: BeutelFighterParam | BeutelFighter,
         idempotency_key: str | None = None,
         injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderCombatOddsResponse:
@@ -833,8 +885,8 @@ class Beutelschneider:
         combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
         Distributions `margin` (0 = tie) and `severity` (0 = no injury).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The defender's name differs from the attacker's.
@@ -848,6 +900,7 @@ class Beutelschneider:
             injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
                 magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
                 werden können" is the group's decision).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -861,6 +914,7 @@ class Beutelschneider:
                 "defender": defender,
                 "idempotency_key": idempotency_key,
                 "injuring_abilities": injuring_abilities,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -873,6 +927,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderContestResponse:
@@ -894,14 +949,18 @@ class Beutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Participant names are unique.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
@@ -910,6 +969,9 @@ class Beutelschneider:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -925,6 +987,7 @@ class Beutelschneider:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -935,6 +998,7 @@ class Beutelschneider:
         *,
         participants: Sequence[BeutelParticipantParam | BeutelParticipant],
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderContestOddsResponse:
@@ -946,8 +1010,8 @@ class Beutelschneider:
         `margin` (0 = tie); expected
         `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - Participant names are unique.
@@ -958,6 +1022,7 @@ class Beutelschneider:
 
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -966,7 +1031,12 @@ class Beutelschneider:
         """
         return self._send(
             _BEUTELSCHNEIDER_CONTEST_ODDS,
-            {"participants": participants, "idempotency_key": idempotency_key, "ticket": ticket},
+            {
+                "participants": participants,
+                "idempotency_key": idempotency_key,
+                "session": session,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -983,6 +1053,7 @@ class Beutelschneider:
         max_rounds: int | None = None,
         pairs: Sequence[Sequence[str]] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderEncounterResponse:
@@ -1029,16 +1100,19 @@ class Beutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Each pair names a member of the first side, then one of the second; no pair twice.
         - Exactly one of `bag` and `members`.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/encounter`` (``beutelschneider.encounter``). Rolls dice: unless
-        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
-        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
-        attempt.
+        ``seed``, ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call
+        carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of
+        the first attempt.
 
         Args:
             sides: Exactly two; each exchange is a `combat` with the first as attacker.
@@ -1065,6 +1139,9 @@ class Beutelschneider:
                 character counts as a member named by its name.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -1086,6 +1163,7 @@ class Beutelschneider:
                 "max_rounds": max_rounds,
                 "pairs": pairs,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1102,6 +1180,7 @@ class Beutelschneider:
         injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         max_rounds: int | None = None,
         pairs: Sequence[Sequence[str]] | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderEncounterOddsResponse:
@@ -1150,8 +1229,8 @@ class Beutelschneider:
         state): every `exact` is null, `exact: required` is a 422, the outcomes sum to 1 within
         `solver.max_error` (every term non-negative, no cancellation).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - Each pair names a member of the first side, then one of the second; no pair twice.
@@ -1181,6 +1260,7 @@ class Beutelschneider:
                 member of the first side against each member of the other, in order ("einmal der Legionär
                 gegen den einen, und dann der Legionär gegen den anderen Affenmenschen"). A single
                 character counts as a member named by its name.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1198,6 +1278,7 @@ class Beutelschneider:
                 "injuring_abilities": injuring_abilities,
                 "max_rounds": max_rounds,
                 "pairs": pairs,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1213,6 +1294,7 @@ class Beutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderExperienceResponse:
@@ -1228,14 +1310,17 @@ class Beutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the amount draws.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/experience`` (``beutelschneider.experience``). Rolls dice: unless
-        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
-        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
-        attempt.
+        ``seed``, ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call
+        carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of
+        the first attempt.
 
         Args:
             amount: little: 1 marble, some: 2, much: 3.
@@ -1249,6 +1334,9 @@ class Beutelschneider:
                 blue, white) or null to keep it.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -1267,6 +1355,7 @@ class Beutelschneider:
                 "name": name,
                 "replacements": replacements,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1314,6 +1403,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderExperienceOddsResponse:
@@ -1321,8 +1411,8 @@ class Beutelschneider:
 
         Distributions `drawn:<colour>` (how many marbles of each colour are drawn); no outcomes.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The bag holds at least as many marbles as the amount draws.
@@ -1337,6 +1427,7 @@ class Beutelschneider:
             name: Whose bag (used in the summary only).
             replacements: Optional, to learn in one step: per marble drawn a different colour (red, green,
                 blue, white) or null to keep it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1351,6 +1442,7 @@ class Beutelschneider:
                 "idempotency_key": idempotency_key,
                 "name": name,
                 "replacements": replacements,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1365,6 +1457,7 @@ class Beutelschneider:
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderFirstAidResponse:
@@ -1378,14 +1471,17 @@ class Beutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the difficulty draws.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/first-aid`` (``beutelschneider.first-aid``). Rolls dice: unless
-        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
-        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
-        attempt.
+        ``seed``, ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call
+        carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of
+        the first attempt.
 
         Args:
             bag: The healer's bag.
@@ -1397,6 +1493,9 @@ class Beutelschneider:
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -1414,6 +1513,7 @@ class Beutelschneider:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1426,6 +1526,7 @@ class Beutelschneider:
         difficulty: Literal["easy", "normal", "hard"] | None = "normal",
         idempotency_key: str | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderFirstAidOddsResponse:
@@ -1434,8 +1535,8 @@ class Beutelschneider:
         Outcomes `success`, `failure`, `unconscious` of the healer's skill challenge; distribution
         `healing_draws` (ruling 6: green marbles drawn, 0 on a failure).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The bag holds at least as many marbles as the difficulty draws.
@@ -1448,6 +1549,7 @@ class Beutelschneider:
             difficulty: easy: 3 marbles, normal: 2 (default), hard: 1.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1461,6 +1563,7 @@ class Beutelschneider:
                 "difficulty": difficulty,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1477,6 +1580,7 @@ class Beutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderHealingResponse:
@@ -1493,13 +1597,17 @@ class Beutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/healing`` (``beutelschneider.healing``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             bag: The recovering character's bag.
@@ -1514,6 +1622,9 @@ class Beutelschneider:
                 the k-th black marble drawn takes the k-th colour.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -1533,6 +1644,7 @@ class Beutelschneider:
                 "name": name,
                 "replacements": replacements,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1582,6 +1694,7 @@ class Beutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderHealingOddsResponse:
@@ -1589,8 +1702,8 @@ class Beutelschneider:
 
         Distribution `black_drawn` (black marbles that may be replaced, ruling 4); no outcomes.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
@@ -1606,6 +1719,7 @@ class Beutelschneider:
             name: Whose bag (used in the summary only).
             replacements: Optional, to heal in one step: one colour (red, green, blue) per marble drawn;
                 the k-th black marble drawn takes the k-th colour.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1621,6 +1735,7 @@ class Beutelschneider:
                 "idempotency_key": idempotency_key,
                 "name": name,
                 "replacements": replacements,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1635,6 +1750,7 @@ class Beutelschneider:
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderInjuryResponse:
@@ -1648,13 +1764,17 @@ class Beutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the severity draws.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/injury`` (``beutelschneider.injury``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             bag: The injured character's bag.
@@ -1666,6 +1786,9 @@ class Beutelschneider:
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -1683,6 +1806,7 @@ class Beutelschneider:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1695,6 +1819,7 @@ class Beutelschneider:
         severity: Literal["light", "serious", "grave"],
         idempotency_key: str | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderInjuryOddsResponse:
@@ -1702,8 +1827,8 @@ class Beutelschneider:
 
         Distribution `black_after`: black marbles in the bag afterwards (no outcomes).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The bag holds at least as many marbles as the severity draws.
@@ -1716,6 +1841,7 @@ class Beutelschneider:
             severity: light: 1 marble, serious: 2, grave: 3.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1729,6 +1855,7 @@ class Beutelschneider:
                 "severity": severity,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1743,6 +1870,7 @@ class Beutelschneider:
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderMortalDangerResponse:
@@ -1755,14 +1883,17 @@ class Beutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the danger draws.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/mortal-danger`` (``beutelschneider.mortal-danger``). Rolls dice: unless
-        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
-        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
-        attempt.
+        ``seed``, ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call
+        carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of
+        the first attempt.
 
         Args:
             bag: The endangered character's bag.
@@ -1774,6 +1905,9 @@ class Beutelschneider:
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -1791,6 +1925,7 @@ class Beutelschneider:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1803,6 +1938,7 @@ class Beutelschneider:
         danger: Literal["low", "clear", "grave"],
         idempotency_key: str | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderMortalDangerOddsResponse:
@@ -1810,8 +1946,8 @@ class Beutelschneider:
 
         Outcomes `dies` (at least one black marble drawn) and `survives`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The bag holds at least as many marbles as the danger draws.
@@ -1824,6 +1960,7 @@ class Beutelschneider:
             danger: low: 1 marble, clear: 2, grave: 3.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1837,6 +1974,7 @@ class Beutelschneider:
                 "danger": danger,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1898,6 +2036,7 @@ class Malmsturm:
         manual: Sequence[int] | None = None,
         modifier: int | None = 0,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> MalmsturmActionResponse:
@@ -1912,11 +2051,14 @@ class Malmsturm:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
 
         ``POST /v1/malmsturm/action`` (``malmsturm.action``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             difficulty: Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder.
@@ -1929,6 +2071,9 @@ class Malmsturm:
             modifier: Situational bonus or penalty added to the total (default 0).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -1947,6 +2092,7 @@ class Malmsturm:
                 "manual": manual,
                 "modifier": modifier,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -1960,6 +2106,7 @@ class Malmsturm:
         dice: int | None = 4,
         idempotency_key: str | None = None,
         modifier: int | None = 0,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> MalmsturmActionOddsResponse:
@@ -1968,8 +2115,8 @@ class Malmsturm:
         Outcomes `success` (total ≥ difficulty, ruling 2) and `failure`; distributions `shifts` (0 on a
         failure) and `total`; `dice` dF as in `malmsturm.action`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/malmsturm/action/odds`` (``malmsturm.action.odds``).
 
@@ -1979,6 +2126,7 @@ class Malmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             modifier: Situational bonus or penalty added to the total (default 0).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1993,6 +2141,7 @@ class Malmsturm:
                 "dice": dice,
                 "idempotency_key": idempotency_key,
                 "modifier": modifier,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -2009,6 +2158,7 @@ class Malmsturm:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         take_consequence_early: bool | None = False,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
@@ -2042,13 +2192,16 @@ class Malmsturm:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A track's `current` stress is at most its `max`.
 
         ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             defend: false: the defender does not defend ("kann sich … verteidigen", ruling 5); no defense
@@ -2062,6 +2215,9 @@ class Malmsturm:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
@@ -2082,6 +2238,7 @@ class Malmsturm:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "take_consequence_early": take_consequence_early,
                 "ticket": ticket,
             },
@@ -2097,6 +2254,7 @@ class Malmsturm:
         dice: int | None = 4,
         difficulty: int | None = 0,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         take_consequence_early: bool | None = False,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
@@ -2107,8 +2265,8 @@ class Malmsturm:
         `consequence` (a consequence without being taken out), `hit` (a hit without a consequence) and
         `miss`; distribution `shifts` (0 on a miss).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
@@ -2123,6 +2281,7 @@ class Malmsturm:
             difficulty: The fixed difficulty an undefended attack meets (default 0, mäßig); only with
                 `defend: false`.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
@@ -2139,6 +2298,7 @@ class Malmsturm:
                 "dice": dice,
                 "difficulty": difficulty,
                 "idempotency_key": idempotency_key,
+                "session": session,
                 "take_consequence_early": take_consequence_early,
                 "ticket": ticket,
             },
@@ -2154,6 +2314,7 @@ class Malmsturm:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> MalmsturmContestResponse:
@@ -2167,11 +2328,14 @@ class Malmsturm:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
 
         ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
@@ -2181,6 +2345,9 @@ class Malmsturm:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -2198,6 +2365,7 @@ class Malmsturm:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -2210,6 +2378,7 @@ class Malmsturm:
         b: MalmContenderParam | MalmContender,
         dice: int | None = 4,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> MalmsturmContestOddsResponse:
@@ -2218,14 +2387,15 @@ class Malmsturm:
         Outcomes `a`, `b` (a total at least one step above the other's, ruling 3) and `tie`; distribution
         `margin` (a's total − b's).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/malmsturm/contest/odds`` (``malmsturm.contest.odds``).
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2234,7 +2404,14 @@ class Malmsturm:
         """
         return self._send(
             _MALMSTURM_CONTEST_ODDS,
-            {"a": a, "b": b, "dice": dice, "idempotency_key": idempotency_key, "ticket": ticket},
+            {
+                "a": a,
+                "b": b,
+                "dice": dice,
+                "idempotency_key": idempotency_key,
+                "session": session,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -2252,6 +2429,7 @@ class Malmsturm:
         order: Literal["initiative"] | Sequence[str] | None = "initiative",
         policy: MalmEncounterPolicyParam | MalmEncounterPolicy | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> MalmsturmEncounterResponse:
@@ -2299,11 +2477,15 @@ class Malmsturm:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
 
         ``POST /v1/malmsturm/encounter`` (``malmsturm.encounter``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             sides: Exactly two sides.
@@ -2331,6 +2513,9 @@ class Malmsturm:
                 round.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -2353,6 +2538,7 @@ class Malmsturm:
                 "order": order,
                 "policy": policy,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -2370,6 +2556,7 @@ class Malmsturm:
         max_rounds: int | None = None,
         order: Literal["initiative"] | Sequence[str] | None = "initiative",
         policy: MalmEncounterPolicyParam | MalmEncounterPolicy | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> MalmsturmEncounterOddsResponse:
@@ -2417,8 +2604,8 @@ class Malmsturm:
         many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
         0..1 at the start; `dice` dF per roll (ruling 7).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/malmsturm/encounter/odds`` (``malmsturm.encounter.odds``).
 
@@ -2443,6 +2630,7 @@ class Malmsturm:
                 the odds mix every order by its exact chance (one solve per order: n! orders of n members
                 count in the state bound); or every member's name once, in order of action, the same every
                 round.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2461,6 +2649,7 @@ class Malmsturm:
                 "max_rounds": max_rounds,
                 "order": order,
                 "policy": policy,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -2474,6 +2663,7 @@ class Malmsturm:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> MalmsturmInitiativeResponse:
@@ -2491,12 +2681,16 @@ class Malmsturm:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Participant names are unique.
 
         ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
@@ -2506,6 +2700,9 @@ class Malmsturm:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -2522,6 +2719,7 @@ class Malmsturm:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -2533,6 +2731,7 @@ class Malmsturm:
         participants: Sequence[MalmParticipantParam | MalmParticipant],
         dice: int | None = 4,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> MalmsturmInitiativeOddsResponse:
@@ -2542,8 +2741,8 @@ class Malmsturm:
         (highest 4dF + intuition; equal totals: higher intuition; still equal: roll-offs, at most 20,
         after which the request order stands); `expected` gives each participant's mean total.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - Participant names are unique.
@@ -2553,6 +2752,7 @@ class Malmsturm:
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2565,6 +2765,7 @@ class Malmsturm:
                 "participants": participants,
                 "dice": dice,
                 "idempotency_key": idempotency_key,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -2611,6 +2812,7 @@ class Paws:
         manual: Sequence[int] | None = None,
         mode: Literal["contest", "defense"] | None = "contest",
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> PawsComparisonResponse:
@@ -2634,12 +2836,15 @@ class Paws:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
 
         ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             a: Side a (the attacker in defense mode).
@@ -2652,6 +2857,9 @@ class Paws:
                 net >= 1, b cannot win.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -2669,6 +2877,7 @@ class Paws:
                 "manual": manual,
                 "mode": mode,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -2681,6 +2890,7 @@ class Paws:
         b: PawsPoolParam | PawsPool,
         idempotency_key: str | None = None,
         mode: Literal["contest", "defense"] | None = "contest",
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> PawsComparisonOddsResponse:
@@ -2693,8 +2903,8 @@ class Paws:
         it). Same rulings as
         `paws.comparison`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
@@ -2707,6 +2917,7 @@ class Paws:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             mode: contest: both attack, more successes wins; defense: b only defends, the attack lands with
                 net >= 1, b cannot win.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2715,7 +2926,14 @@ class Paws:
         """
         return self._send(
             _PAWS_COMPARISON_ODDS,
-            {"a": a, "b": b, "idempotency_key": idempotency_key, "mode": mode, "ticket": ticket},
+            {
+                "a": a,
+                "b": b,
+                "idempotency_key": idempotency_key,
+                "mode": mode,
+                "session": session,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -2731,6 +2949,7 @@ class Paws:
         max_rounds: int | None = None,
         one_shot_rescue: PawsOneShotRescueParam | PawsOneShotRescue | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> PawsEncounterResponse:
@@ -2759,12 +2978,15 @@ class Paws:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
 
         ``POST /v1/paws/encounter`` (``paws.encounter``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             a: Side a.
@@ -2785,6 +3007,9 @@ class Paws:
                 the wound. Default none.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -2805,6 +3030,7 @@ class Paws:
                 "max_rounds": max_rounds,
                 "one_shot_rescue": one_shot_rescue,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -2820,6 +3046,7 @@ class Paws:
         idempotency_key: str | None = None,
         max_rounds: int | None = None,
         one_shot_rescue: PawsOneShotRescueParam | PawsOneShotRescue | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> PawsEncounterOddsResponse:
@@ -2848,8 +3075,8 @@ class Paws:
         lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
         `stalemate`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
@@ -2870,6 +3097,7 @@ class Paws:
             one_shot_rescue: The one-shot rescue dice each side may spend in this fight ("darf nur einmal
                 gewürfelt werden", E3): after a lost round they are rolled one at a time until one averts
                 the wound. Default none.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2886,6 +3114,7 @@ class Paws:
                 "idempotency_key": idempotency_key,
                 "max_rounds": max_rounds,
                 "one_shot_rescue": one_shot_rescue,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -2898,6 +3127,7 @@ class Paws:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> PawsRescueResponse:
@@ -2910,11 +3140,14 @@ class Paws:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
 
-        ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
-        ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
-        its retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
+        ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             dice: The group's one-shot rescue dice to roll now.
@@ -2924,6 +3157,9 @@ class Paws:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -2939,6 +3175,7 @@ class Paws:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -2949,6 +3186,7 @@ class Paws:
         *,
         dice: int,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> PawsRescueOddsResponse:
@@ -2956,14 +3194,15 @@ class Paws:
 
         Distribution `successes`; outcomes `success` (at least one success) and `failure` (none).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/paws/rescue/odds`` (``paws.rescue.odds``).
 
         Args:
             dice: The group's one-shot rescue dice to roll now.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2972,7 +3211,7 @@ class Paws:
         """
         return self._send(
             _PAWS_RESCUE_ODDS,
-            {"dice": dice, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"dice": dice, "idempotency_key": idempotency_key, "session": session, "ticket": ticket},
             {"lang": lang},
         )
 
@@ -2989,6 +3228,7 @@ class Paws:
         name: str | None = None,
         penalty_dice: int | None = 0,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         wounds: int | None = 0,
         lang: str | None = None,
@@ -3011,12 +3251,15 @@ class Paws:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
 
-        ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
-        ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
-        its retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
+        ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             rank: Rank of the trait used: one die per rank.
@@ -3035,6 +3278,9 @@ class Paws:
                 ("einen Abzug von einem Würfel"); not wounds.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -3057,6 +3303,7 @@ class Paws:
                 "name": name,
                 "penalty_dice": penalty_dice,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
                 "wounds": wounds,
             },
@@ -3074,6 +3321,7 @@ class Paws:
         idempotency_key: str | None = None,
         name: str | None = None,
         penalty_dice: int | None = 0,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         wounds: int | None = 0,
         lang: str | None = None,
@@ -3085,8 +3333,8 @@ class Paws:
         averted by rescue successes: all of them after a plain failure, all but the first after a
         catastrophe). Same rulings as `paws.test`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
@@ -3105,6 +3353,7 @@ class Paws:
             name: Who rolls (echoed in results).
             penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
                 ("einen Abzug von einem Würfel"); not wounds.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             wounds: Wounds that hinder this action: -1 die each.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
@@ -3123,6 +3372,7 @@ class Paws:
                 "idempotency_key": idempotency_key,
                 "name": name,
                 "penalty_dice": penalty_dice,
+                "session": session,
                 "ticket": ticket,
                 "wounds": wounds,
             },
@@ -3190,6 +3440,7 @@ class Proben:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
@@ -3203,14 +3454,17 @@ class Proben:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The leader's dice plus one per helper stay within the limit pool_dice.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
         ``POST /v1/proben/cooperation`` (``proben.cooperation``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
@@ -3219,6 +3473,9 @@ class Proben:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -3236,6 +3493,7 @@ class Proben:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,
             },
@@ -3249,6 +3507,7 @@ class Proben:
         helpers: Sequence[ProbenPoolParam | ProbenPool],
         leader: ProbenPoolParam | ProbenPool,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
@@ -3258,8 +3517,8 @@ class Proben:
         Outcomes of the leader's test (`success`, `partial`, `failure`) over every number of helpers who
         helped; distribution `advantages` (helpers with at least one success).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The leader's dice plus one per helper stay within the limit pool_dice.
@@ -3270,6 +3529,7 @@ class Proben:
 
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -3283,6 +3543,7 @@ class Proben:
                 "helpers": helpers,
                 "leader": leader,
                 "idempotency_key": idempotency_key,
+                "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,
             },
@@ -3300,6 +3561,7 @@ class Proben:
         manual: Sequence[int] | None = None,
         max_rounds: int | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
@@ -3325,13 +3587,16 @@ class Proben:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
         ``POST /v1/proben/encounter`` (``proben.encounter``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             steps: The tests, in order; the chain stops at the first that fails.
@@ -3350,6 +3615,9 @@ class Proben:
                 runs then is the outcome `undecided`. null: until it ends.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             success_rule: meet: successes >= difficulty (default); exceed: >.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
@@ -3370,6 +3638,7 @@ class Proben:
                 "manual": manual,
                 "max_rounds": max_rounds,
                 "seed": seed,
+                "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,
             },
@@ -3385,6 +3654,7 @@ class Proben:
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
         max_rounds: int | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
@@ -3407,8 +3677,8 @@ class Proben:
         The bound is Σ over steps of attempts × (required successes with `carry_partial`, else 1) plus
         the ends; exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES under `exact: auto`, float64 above.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
@@ -3428,6 +3698,7 @@ class Proben:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
+            session: Accepted and ignored: the odds do not depend on it.
             success_rule: meet: successes >= difficulty (default); exceed: >.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
@@ -3444,6 +3715,7 @@ class Proben:
                 "exact": exact,
                 "idempotency_key": idempotency_key,
                 "max_rounds": max_rounds,
+                "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,
             },
@@ -3462,6 +3734,7 @@ class Proben:
         manual: Sequence[int] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: TicketParam | Ticket | None = None,
@@ -3477,13 +3750,16 @@ class Proben:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
         ``POST /v1/proben/extended`` (``proben.extended``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             attribute: Attribute value: that many d6.
@@ -3498,6 +3774,9 @@ class Proben:
             name: Who rolls (echoed in results).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
@@ -3520,6 +3799,7 @@ class Proben:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "skill": skill,
                 "skill_dice": skill_dice,
                 "ticket": ticket,
@@ -3537,6 +3817,7 @@ class Proben:
         idempotency_key: str | None = None,
         interval: ProbenIntervalParam | ProbenInterval | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
@@ -3546,8 +3827,8 @@ class Proben:
 
         Outcomes `success`, `failure`; distribution `rolls_used` (a failure uses every roll).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
@@ -3563,6 +3844,7 @@ class Proben:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             interval: The fixed duration of each roll.
             name: Who rolls (echoed in results).
+            session: Accepted and ignored: the odds do not depend on it.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             ticket: Accepted and ignored: the odds do not depend on it.
@@ -3581,6 +3863,7 @@ class Proben:
                 "idempotency_key": idempotency_key,
                 "interval": interval,
                 "name": name,
+                "session": session,
                 "skill": skill,
                 "skill_dice": skill_dice,
                 "ticket": ticket,
@@ -3597,6 +3880,7 @@ class Proben:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> ProbenOpposedResponse:
@@ -3611,13 +3895,16 @@ class Proben:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
         ``POST /v1/proben/opposed`` (``proben.opposed``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             allow_tie: Accept a tie instead of rolling again.
@@ -3627,6 +3914,9 @@ class Proben:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -3644,6 +3934,7 @@ class Proben:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -3656,6 +3947,7 @@ class Proben:
         b: ProbenPoolParam | ProbenPool,
         allow_tie: bool | None = False,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> ProbenOpposedOddsResponse:
@@ -3663,8 +3955,8 @@ class Proben:
 
         Outcomes `a`, `b`, `tie`, including re-rolls of equal rounds (at most 20) per ruling 4.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
@@ -3675,6 +3967,7 @@ class Proben:
         Args:
             allow_tie: Accept a tie instead of rolling again.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -3683,7 +3976,14 @@ class Proben:
         """
         return self._send(
             _PROBEN_OPPOSED_ODDS,
-            {"a": a, "b": b, "allow_tie": allow_tie, "idempotency_key": idempotency_key, "ticket": ticket},
+            {
+                "a": a,
+                "b": b,
+                "allow_tie": allow_tie,
+                "idempotency_key": idempotency_key,
+                "session": session,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -3699,6 +3999,7 @@ class Proben:
         manual: Sequence[int] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
@@ -3719,13 +4020,16 @@ class Proben:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
-        ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
-        ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
-        its retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
+        ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             attribute: Attribute value: that many d6.
@@ -3740,6 +4044,9 @@ class Proben:
             name: Who rolls (echoed in results).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
@@ -3763,6 +4070,7 @@ class Proben:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "skill": skill,
                 "skill_dice": skill_dice,
                 "success_rule": success_rule,
@@ -3781,6 +4089,7 @@ class Proben:
         disadvantages: int | None = 0,
         idempotency_key: str | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
@@ -3792,8 +4101,8 @@ class Proben:
         Outcomes `success`, `partial` (at least one success, not enough), `failure` (no success), and
         `no_dice` when the attempt leaves no dice; distribution `successes`. Same rulings as `proben.test`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
@@ -3809,6 +4118,7 @@ class Proben:
             disadvantages: Nachteile: -1 die each.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Who rolls (echoed in results).
+            session: Accepted and ignored: the odds do not depend on it.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
@@ -3828,6 +4138,7 @@ class Proben:
                 "disadvantages": disadvantages,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "session": session,
                 "skill": skill,
                 "skill_dice": skill_dice,
                 "success_rule": success_rule,
@@ -3862,6 +4173,83 @@ class Receipts:
         return self._send(_RECEIPTS_VERIFY, body, None)
 
 
+class Sessions:
+    """``client.sessions``: Health, keys, receipts, catalogue and batch."""
+
+    def __init__(self, send: Send) -> None:
+        self._send = send
+
+    def open(
+        self,
+        *,
+        seats: Sequence[str],
+        context: str | None = None,
+        ttl_s: int | None = 14400,
+    ) -> SessionResponse:
+        """Open a session: an evening's rolls, committed before the first one.
+
+        Answers a signed header whose `commit` is the SHA-256 of a secret the service derives from
+        its key and the session id (nothing is stored). Every rolling operation then takes
+        `session: {header, seat, index, prev}`: its dice derive from the secret, the seat, the index
+        and the operation, so each seat's roll number has exactly one set of dice. After
+        `POST /v1/sessions/reveal` anyone can check the whole log (`POST /v1/sessions/report`, the
+        SDKs). With API keys configured, only the keys of `WURFWERK_TICKET_KEYS` (the game master's;
+        every key when it is empty) may open one; others get 403.
+
+        ``POST /v1/sessions`` (``sessions.open``).
+
+        Args:
+            seats: The seats that roll (players, the GM), each named once.
+            context: Copied into the session: a VTT's world id.
+            ttl_s: Seconds until the session ends (default 4 hours, at most 7 days).
+        """
+        return self._send(_SESSIONS_OPEN, {"seats": seats, "context": context, "ttl_s": ttl_s}, None)
+
+    def report(
+        self,
+        *,
+        cards: Sequence[Any],
+        reveal: Mapping[str, Any] | Model,
+    ) -> ReportResponse:
+        """Check a session's log and measure each seat's luck from the exact odds.
+
+        The verdict `{complete, gaps, duplicates, invalid, after_reveal, unshown}` is the one
+        `wurfwerk.verify_session` and the JavaScript client's `verifySession` compute offline (README
+        "Sessions"). `luck` gives each valid card its mid-percentile P(X < x) + ½·P(X = x) of the
+        quantity its operation declares, from the odds twin, and each seat its count, mean, a z-test
+        of the mean against ½ (variance (1 − Σp³)/12 per roll) and a summary in the request's
+        language. A reveal that does not verify: 422 `invalid-session`.
+
+        ``POST /v1/sessions/report`` (``sessions.report``).
+
+        Args:
+            cards: The log: signed responses of rolls in the session and `public` parts of hidden ones, in
+                any order.
+            reveal: The reveal, as `POST /v1/sessions/reveal` answered it (its `reveal` member).
+        """
+        return self._send(_SESSIONS_REPORT, {"cards": cards, "reveal": reveal}, None)
+
+    def reveal(
+        self,
+        *,
+        session: SessionHeaderParam | SessionHeader,
+    ) -> RevealResponse:
+        """Reveal a session's secret, signed with the time of the reveal.
+
+        After `expires_at` to anyone. Before it only to a key of `WURFWERK_TICKET_KEYS` when API
+        keys are configured (the game master ends the evening early); otherwise 409
+        `session-open`: without API keys nobody can reveal early, since anybody could. A card
+        issued after `revealed_at` is never valid in a log. A session of a retired key, forged or
+        altered: 422 `invalid-session`.
+
+        ``POST /v1/sessions/reveal`` (``sessions.reveal``).
+
+        Args:
+            session: The session to reveal.
+        """
+        return self._send(_SESSIONS_REVEAL, {"session": session}, None)
+
+
 class Weltenbuch:
     """``client.weltenbuch``: Conflict scenes: parties roll even-sided dice (an even face is a success), the
     party with more successes wins, then the table narrates by spending the dice; toughness, consequences,
@@ -3879,6 +4267,7 @@ class Weltenbuch:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> WeltenbuchConflictResponse:
@@ -3903,15 +4292,19 @@ class Weltenbuch:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The die has an even number of sides.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Party names, member names and players' seats are unique across the conflict.
         - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
         - profile + bonuses + 2 per hero point stay within the limit pool_dice.
 
         ``POST /v1/weltenbuch/conflict`` (``weltenbuch.conflict``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             die: Sides of the die; any even number (an even face is a success).
@@ -3921,6 +4314,9 @@ class Weltenbuch:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -3937,6 +4333,7 @@ class Weltenbuch:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -3948,6 +4345,7 @@ class Weltenbuch:
         parties: Sequence[WeltenPartyParam | WeltenParty],
         die: int | None = 10,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> WeltenbuchConflictOddsResponse:
@@ -3959,8 +4357,8 @@ class Weltenbuch:
         (strictly more successes than every other party) and `tie` (equal top totals, ruling 3). Exact odds
         are computed for at most 8000 dice in the whole conflict (422 naming `parties` beyond).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The die has an even number of sides.
@@ -3973,6 +4371,7 @@ class Weltenbuch:
         Args:
             die: Sides of the die; any even number (an even face is a success).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -3981,7 +4380,13 @@ class Weltenbuch:
         """
         return self._send(
             _WELTENBUCH_CONFLICT_ODDS,
-            {"parties": parties, "die": die, "idempotency_key": idempotency_key, "ticket": ticket},
+            {
+                "parties": parties,
+                "die": die,
+                "idempotency_key": idempotency_key,
+                "session": session,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -3998,6 +4403,7 @@ class Weltenbuch:
         max_rounds: int | None = None,
         policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> WeltenbuchEncounterResponse:
@@ -4027,16 +4433,20 @@ class Weltenbuch:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The die has an even number of sides.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Party names, member names and players' seats are unique across the conflict.
         - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
         - profile + bonuses + 2 per hero point stay within the limit pool_dice.
         - `current` toughness is at most `max`.
 
         ``POST /v1/weltenbuch/encounter`` (``weltenbuch.encounter``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             parties: 2..8 parties, as a conflict (E3); a party's success dice hit the members of every
@@ -4056,6 +4466,9 @@ class Weltenbuch:
                 runs then is the outcome `undecided`. null: until it ends.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -4077,6 +4490,7 @@ class Weltenbuch:
                 "max_rounds": max_rounds,
                 "policy": policy,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -4093,6 +4507,7 @@ class Weltenbuch:
         idempotency_key: str | None = None,
         max_rounds: int | None = None,
         policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> WeltenbuchEncounterOddsResponse:
@@ -4122,8 +4537,8 @@ class Weltenbuch:
         count); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
         under `exact: auto`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The die has an even number of sides.
@@ -4147,6 +4562,7 @@ class Weltenbuch:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4164,6 +4580,7 @@ class Weltenbuch:
                 "idempotency_key": idempotency_key,
                 "max_rounds": max_rounds,
                 "policy": policy,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -4227,6 +4644,7 @@ class Weltenbuch:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> WeltenbuchResurrectionResponse:
@@ -4239,11 +4657,15 @@ class Weltenbuch:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
 
         ``POST /v1/weltenbuch/resurrection`` (``weltenbuch.resurrection``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             gods: The eight gods of the table, in d8 order.
@@ -4253,6 +4675,9 @@ class Weltenbuch:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -4268,6 +4693,7 @@ class Weltenbuch:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -4278,6 +4704,7 @@ class Weltenbuch:
         *,
         gods: Sequence[str] | None = None,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> WeltenbuchResurrectionOddsResponse:
@@ -4285,14 +4712,15 @@ class Weltenbuch:
 
         Outcomes `god:1` .. `god:8`, 1/8 each (ruling 6); distribution `god`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/weltenbuch/resurrection/odds`` (``weltenbuch.resurrection.odds``).
 
         Args:
             gods: The eight gods of the table, in d8 order.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4301,7 +4729,7 @@ class Weltenbuch:
         """
         return self._send(
             _WELTENBUCH_RESURRECTION_ODDS,
-            {"gods": gods, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"gods": gods, "idempotency_key": idempotency_key, "session": session, "ticket": ticket},
             {"lang": lang},
         )
 
@@ -4314,6 +4742,7 @@ class Operations:
     paws: Paws
     proben: Proben
     receipts: Receipts
+    sessions: Sessions
     weltenbuch: Weltenbuch
 
     def _bind_namespaces(self) -> None:
@@ -4322,6 +4751,7 @@ class Operations:
         self.paws = Paws(self._send)
         self.proben = Proben(self._send)
         self.receipts = Receipts(self._send)
+        self.sessions = Sessions(self._send)
         self.weltenbuch = Weltenbuch(self._send)
 
     def _send(
@@ -4449,6 +4879,7 @@ class AsyncBeutelschneider:
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderChallengeResponse:
@@ -4464,14 +4895,17 @@ class AsyncBeutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the difficulty draws.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless
-        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
-        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
-        attempt.
+        ``seed``, ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call
+        carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of
+        the first attempt.
 
         Args:
             ability: combat (red), skill (green), magic (blue).
@@ -4484,6 +4918,9 @@ class AsyncBeutelschneider:
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -4502,6 +4939,7 @@ class AsyncBeutelschneider:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -4515,6 +4953,7 @@ class AsyncBeutelschneider:
         difficulty: Literal["easy", "normal", "hard"] | None = "normal",
         idempotency_key: str | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderChallengeOddsResponse:
@@ -4523,8 +4962,8 @@ class AsyncBeutelschneider:
         Outcomes `success`, `failure` (no matching marble, not all black) and `unconscious` (ruling 1:
         all black); distribution `matching` (hypergeometric).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The bag holds at least as many marbles as the difficulty draws.
@@ -4538,6 +4977,7 @@ class AsyncBeutelschneider:
             difficulty: easy: 3 marbles, normal: 2 (default), hard: 1.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4552,6 +4992,7 @@ class AsyncBeutelschneider:
                 "difficulty": difficulty,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -4566,6 +5007,7 @@ class AsyncBeutelschneider:
         injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderCombatResponse:
@@ -4583,14 +5025,18 @@ class AsyncBeutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The defender's name differs from the attacker's.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/combat`` (``beutelschneider.combat``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
@@ -4602,6 +5048,9 @@ class AsyncBeutelschneider:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -4619,6 +5068,7 @@ class AsyncBeutelschneider:
                 "injuring_abilities": injuring_abilities,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -4631,6 +5081,7 @@ class AsyncBeutelschneider:
         defender: BeutelFighterParam | BeutelFighter,
         idempotency_key: str | None = None,
         injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderCombatOddsResponse:
@@ -4643,8 +5094,8 @@ class AsyncBeutelschneider:
         combat), and `tie`. So P(<name> wins) = `wins:<name>` + the `injury:<other>:*` outcomes.
         Distributions `margin` (0 = tie) and `severity` (0 = no injury).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The defender's name differs from the attacker's.
@@ -4658,6 +5109,7 @@ class AsyncBeutelschneider:
             injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
                 magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
                 werden können" is the group's decision).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4671,6 +5123,7 @@ class AsyncBeutelschneider:
                 "defender": defender,
                 "idempotency_key": idempotency_key,
                 "injuring_abilities": injuring_abilities,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -4683,6 +5136,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderContestResponse:
@@ -4704,14 +5158,18 @@ class AsyncBeutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Participant names are unique.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/contest`` (``beutelschneider.contest``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
@@ -4720,6 +5178,9 @@ class AsyncBeutelschneider:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -4735,6 +5196,7 @@ class AsyncBeutelschneider:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -4745,6 +5207,7 @@ class AsyncBeutelschneider:
         *,
         participants: Sequence[BeutelParticipantParam | BeutelParticipant],
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderContestOddsResponse:
@@ -4756,8 +5219,8 @@ class AsyncBeutelschneider:
         `margin` (0 = tie); expected
         `matching:<name>` and `unconscious:<name>` (probability, ruling 1).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - Participant names are unique.
@@ -4768,6 +5231,7 @@ class AsyncBeutelschneider:
 
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4776,7 +5240,12 @@ class AsyncBeutelschneider:
         """
         return await self._send(
             _BEUTELSCHNEIDER_CONTEST_ODDS,
-            {"participants": participants, "idempotency_key": idempotency_key, "ticket": ticket},
+            {
+                "participants": participants,
+                "idempotency_key": idempotency_key,
+                "session": session,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -4793,6 +5262,7 @@ class AsyncBeutelschneider:
         max_rounds: int | None = None,
         pairs: Sequence[Sequence[str]] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderEncounterResponse:
@@ -4839,16 +5309,19 @@ class AsyncBeutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Each pair names a member of the first side, then one of the second; no pair twice.
         - Exactly one of `bag` and `members`.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/encounter`` (``beutelschneider.encounter``). Rolls dice: unless
-        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
-        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
-        attempt.
+        ``seed``, ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call
+        carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of
+        the first attempt.
 
         Args:
             sides: Exactly two; each exchange is a `combat` with the first as attacker.
@@ -4875,6 +5348,9 @@ class AsyncBeutelschneider:
                 character counts as a member named by its name.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -4896,6 +5372,7 @@ class AsyncBeutelschneider:
                 "max_rounds": max_rounds,
                 "pairs": pairs,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -4912,6 +5389,7 @@ class AsyncBeutelschneider:
         injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         max_rounds: int | None = None,
         pairs: Sequence[Sequence[str]] | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderEncounterOddsResponse:
@@ -4960,8 +5438,8 @@ class AsyncBeutelschneider:
         state): every `exact` is null, `exact: required` is a 422, the outcomes sum to 1 within
         `solver.max_error` (every term non-negative, no cancellation).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - Each pair names a member of the first side, then one of the second; no pair twice.
@@ -4991,6 +5469,7 @@ class AsyncBeutelschneider:
                 member of the first side against each member of the other, in order ("einmal der Legionär
                 gegen den einen, und dann der Legionär gegen den anderen Affenmenschen"). A single
                 character counts as a member named by its name.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5008,6 +5487,7 @@ class AsyncBeutelschneider:
                 "injuring_abilities": injuring_abilities,
                 "max_rounds": max_rounds,
                 "pairs": pairs,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5023,6 +5503,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderExperienceResponse:
@@ -5038,14 +5519,17 @@ class AsyncBeutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the amount draws.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/experience`` (``beutelschneider.experience``). Rolls dice: unless
-        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
-        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
-        attempt.
+        ``seed``, ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call
+        carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of
+        the first attempt.
 
         Args:
             amount: little: 1 marble, some: 2, much: 3.
@@ -5059,6 +5543,9 @@ class AsyncBeutelschneider:
                 blue, white) or null to keep it.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -5077,6 +5564,7 @@ class AsyncBeutelschneider:
                 "name": name,
                 "replacements": replacements,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5124,6 +5612,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"] | None] | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderExperienceOddsResponse:
@@ -5131,8 +5620,8 @@ class AsyncBeutelschneider:
 
         Distributions `drawn:<colour>` (how many marbles of each colour are drawn); no outcomes.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The bag holds at least as many marbles as the amount draws.
@@ -5147,6 +5636,7 @@ class AsyncBeutelschneider:
             name: Whose bag (used in the summary only).
             replacements: Optional, to learn in one step: per marble drawn a different colour (red, green,
                 blue, white) or null to keep it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5161,6 +5651,7 @@ class AsyncBeutelschneider:
                 "idempotency_key": idempotency_key,
                 "name": name,
                 "replacements": replacements,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5175,6 +5666,7 @@ class AsyncBeutelschneider:
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderFirstAidResponse:
@@ -5188,14 +5680,17 @@ class AsyncBeutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the difficulty draws.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/first-aid`` (``beutelschneider.first-aid``). Rolls dice: unless
-        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
-        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
-        attempt.
+        ``seed``, ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call
+        carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of
+        the first attempt.
 
         Args:
             bag: The healer's bag.
@@ -5207,6 +5702,9 @@ class AsyncBeutelschneider:
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -5224,6 +5722,7 @@ class AsyncBeutelschneider:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5236,6 +5735,7 @@ class AsyncBeutelschneider:
         difficulty: Literal["easy", "normal", "hard"] | None = "normal",
         idempotency_key: str | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderFirstAidOddsResponse:
@@ -5244,8 +5744,8 @@ class AsyncBeutelschneider:
         Outcomes `success`, `failure`, `unconscious` of the healer's skill challenge; distribution
         `healing_draws` (ruling 6: green marbles drawn, 0 on a failure).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The bag holds at least as many marbles as the difficulty draws.
@@ -5258,6 +5758,7 @@ class AsyncBeutelschneider:
             difficulty: easy: 3 marbles, normal: 2 (default), hard: 1.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5271,6 +5772,7 @@ class AsyncBeutelschneider:
                 "difficulty": difficulty,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5287,6 +5789,7 @@ class AsyncBeutelschneider:
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderHealingResponse:
@@ -5303,13 +5806,17 @@ class AsyncBeutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/healing`` (``beutelschneider.healing``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             bag: The recovering character's bag.
@@ -5324,6 +5831,9 @@ class AsyncBeutelschneider:
                 the k-th black marble drawn takes the k-th colour.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -5343,6 +5853,7 @@ class AsyncBeutelschneider:
                 "name": name,
                 "replacements": replacements,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5392,6 +5903,7 @@ class AsyncBeutelschneider:
         idempotency_key: str | None = None,
         name: str | None = None,
         replacements: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderHealingOddsResponse:
@@ -5399,8 +5911,8 @@ class AsyncBeutelschneider:
 
         Distribution `black_drawn` (black marbles that may be replaced, ruling 4); no outcomes.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
@@ -5416,6 +5928,7 @@ class AsyncBeutelschneider:
             name: Whose bag (used in the summary only).
             replacements: Optional, to heal in one step: one colour (red, green, blue) per marble drawn;
                 the k-th black marble drawn takes the k-th colour.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5431,6 +5944,7 @@ class AsyncBeutelschneider:
                 "idempotency_key": idempotency_key,
                 "name": name,
                 "replacements": replacements,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5445,6 +5959,7 @@ class AsyncBeutelschneider:
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderInjuryResponse:
@@ -5458,13 +5973,17 @@ class AsyncBeutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the severity draws.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/injury`` (``beutelschneider.injury``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             bag: The injured character's bag.
@@ -5476,6 +5995,9 @@ class AsyncBeutelschneider:
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -5493,6 +6015,7 @@ class AsyncBeutelschneider:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5505,6 +6028,7 @@ class AsyncBeutelschneider:
         severity: Literal["light", "serious", "grave"],
         idempotency_key: str | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderInjuryOddsResponse:
@@ -5512,8 +6036,8 @@ class AsyncBeutelschneider:
 
         Distribution `black_after`: black marbles in the bag afterwards (no outcomes).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The bag holds at least as many marbles as the severity draws.
@@ -5526,6 +6050,7 @@ class AsyncBeutelschneider:
             severity: light: 1 marble, serious: 2, grave: 3.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5539,6 +6064,7 @@ class AsyncBeutelschneider:
                 "severity": severity,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5553,6 +6079,7 @@ class AsyncBeutelschneider:
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderMortalDangerResponse:
@@ -5565,14 +6092,17 @@ class AsyncBeutelschneider:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the danger draws.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/mortal-danger`` (``beutelschneider.mortal-danger``). Rolls dice: unless
-        ``seed``, ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an
-        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
-        attempt.
+        ``seed``, ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call
+        carries an Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of
+        the first attempt.
 
         Args:
             bag: The endangered character's bag.
@@ -5584,6 +6114,9 @@ class AsyncBeutelschneider:
             name: Whose bag (used in the summary only).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -5601,6 +6134,7 @@ class AsyncBeutelschneider:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5613,6 +6147,7 @@ class AsyncBeutelschneider:
         danger: Literal["low", "clear", "grave"],
         idempotency_key: str | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> BeutelschneiderMortalDangerOddsResponse:
@@ -5620,8 +6155,8 @@ class AsyncBeutelschneider:
 
         Outcomes `dies` (at least one black marble drawn) and `survives`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The bag holds at least as many marbles as the danger draws.
@@ -5634,6 +6169,7 @@ class AsyncBeutelschneider:
             danger: low: 1 marble, clear: 2, grave: 3.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Whose bag (used in the summary only).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5647,6 +6183,7 @@ class AsyncBeutelschneider:
                 "danger": danger,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5708,6 +6245,7 @@ class AsyncMalmsturm:
         manual: Sequence[int] | None = None,
         modifier: int | None = 0,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> MalmsturmActionResponse:
@@ -5722,11 +6260,14 @@ class AsyncMalmsturm:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
 
         ``POST /v1/malmsturm/action`` (``malmsturm.action``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             difficulty: Difficulty to meet or beat (Schwierigkeitsgrad), on the ladder.
@@ -5739,6 +6280,9 @@ class AsyncMalmsturm:
             modifier: Situational bonus or penalty added to the total (default 0).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -5757,6 +6301,7 @@ class AsyncMalmsturm:
                 "manual": manual,
                 "modifier": modifier,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5770,6 +6315,7 @@ class AsyncMalmsturm:
         dice: int | None = 4,
         idempotency_key: str | None = None,
         modifier: int | None = 0,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> MalmsturmActionOddsResponse:
@@ -5778,8 +6324,8 @@ class AsyncMalmsturm:
         Outcomes `success` (total ≥ difficulty, ruling 2) and `failure`; distributions `shifts` (0 on a
         failure) and `total`; `dice` dF as in `malmsturm.action`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/malmsturm/action/odds`` (``malmsturm.action.odds``).
 
@@ -5789,6 +6335,7 @@ class AsyncMalmsturm:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             modifier: Situational bonus or penalty added to the total (default 0).
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5803,6 +6350,7 @@ class AsyncMalmsturm:
                 "dice": dice,
                 "idempotency_key": idempotency_key,
                 "modifier": modifier,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -5819,6 +6367,7 @@ class AsyncMalmsturm:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         take_consequence_early: bool | None = False,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
@@ -5852,13 +6401,16 @@ class AsyncMalmsturm:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - A track's `current` stress is at most its `max`.
 
         ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             defend: false: the defender does not defend ("kann sich … verteidigen", ruling 5); no defense
@@ -5872,6 +6424,9 @@ class AsyncMalmsturm:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
@@ -5892,6 +6447,7 @@ class AsyncMalmsturm:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "take_consequence_early": take_consequence_early,
                 "ticket": ticket,
             },
@@ -5907,6 +6463,7 @@ class AsyncMalmsturm:
         dice: int | None = 4,
         difficulty: int | None = 0,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         take_consequence_early: bool | None = False,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
@@ -5917,8 +6474,8 @@ class AsyncMalmsturm:
         `consequence` (a consequence without being taken out), `hit` (a hit without a consequence) and
         `miss`; distribution `shifts` (0 on a miss).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
@@ -5933,6 +6490,7 @@ class AsyncMalmsturm:
             difficulty: The fixed difficulty an undefended attack meets (default 0, mäßig); only with
                 `defend: false`.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
@@ -5949,6 +6507,7 @@ class AsyncMalmsturm:
                 "dice": dice,
                 "difficulty": difficulty,
                 "idempotency_key": idempotency_key,
+                "session": session,
                 "take_consequence_early": take_consequence_early,
                 "ticket": ticket,
             },
@@ -5964,6 +6523,7 @@ class AsyncMalmsturm:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> MalmsturmContestResponse:
@@ -5977,11 +6537,14 @@ class AsyncMalmsturm:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
 
         ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
@@ -5991,6 +6554,9 @@ class AsyncMalmsturm:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -6008,6 +6574,7 @@ class AsyncMalmsturm:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -6020,6 +6587,7 @@ class AsyncMalmsturm:
         b: MalmContenderParam | MalmContender,
         dice: int | None = 4,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> MalmsturmContestOddsResponse:
@@ -6028,14 +6596,15 @@ class AsyncMalmsturm:
         Outcomes `a`, `b` (a total at least one step above the other's, ruling 3) and `tie`; distribution
         `margin` (a's total − b's).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/malmsturm/contest/odds`` (``malmsturm.contest.odds``).
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6044,7 +6613,14 @@ class AsyncMalmsturm:
         """
         return await self._send(
             _MALMSTURM_CONTEST_ODDS,
-            {"a": a, "b": b, "dice": dice, "idempotency_key": idempotency_key, "ticket": ticket},
+            {
+                "a": a,
+                "b": b,
+                "dice": dice,
+                "idempotency_key": idempotency_key,
+                "session": session,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -6062,6 +6638,7 @@ class AsyncMalmsturm:
         order: Literal["initiative"] | Sequence[str] | None = "initiative",
         policy: MalmEncounterPolicyParam | MalmEncounterPolicy | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> MalmsturmEncounterResponse:
@@ -6109,11 +6686,15 @@ class AsyncMalmsturm:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
 
         ``POST /v1/malmsturm/encounter`` (``malmsturm.encounter``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             sides: Exactly two sides.
@@ -6141,6 +6722,9 @@ class AsyncMalmsturm:
                 round.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -6163,6 +6747,7 @@ class AsyncMalmsturm:
                 "order": order,
                 "policy": policy,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -6180,6 +6765,7 @@ class AsyncMalmsturm:
         max_rounds: int | None = None,
         order: Literal["initiative"] | Sequence[str] | None = "initiative",
         policy: MalmEncounterPolicyParam | MalmEncounterPolicy | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> MalmsturmEncounterOddsResponse:
@@ -6227,8 +6813,8 @@ class AsyncMalmsturm:
         many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
         0..1 at the start; `dice` dF per roll (ruling 7).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/malmsturm/encounter/odds`` (``malmsturm.encounter.odds``).
 
@@ -6253,6 +6839,7 @@ class AsyncMalmsturm:
                 the odds mix every order by its exact chance (one solve per order: n! orders of n members
                 count in the state bound); or every member's name once, in order of action, the same every
                 round.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6271,6 +6858,7 @@ class AsyncMalmsturm:
                 "max_rounds": max_rounds,
                 "order": order,
                 "policy": policy,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -6284,6 +6872,7 @@ class AsyncMalmsturm:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> MalmsturmInitiativeResponse:
@@ -6301,12 +6890,16 @@ class AsyncMalmsturm:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Participant names are unique.
 
         ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
@@ -6316,6 +6909,9 @@ class AsyncMalmsturm:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -6332,6 +6928,7 @@ class AsyncMalmsturm:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -6343,6 +6940,7 @@ class AsyncMalmsturm:
         participants: Sequence[MalmParticipantParam | MalmParticipant],
         dice: int | None = 4,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> MalmsturmInitiativeOddsResponse:
@@ -6352,8 +6950,8 @@ class AsyncMalmsturm:
         (highest 4dF + intuition; equal totals: higher intuition; still equal: roll-offs, at most 20,
         after which the request order stands); `expected` gives each participant's mean total.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - Participant names are unique.
@@ -6363,6 +6961,7 @@ class AsyncMalmsturm:
         Args:
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6375,6 +6974,7 @@ class AsyncMalmsturm:
                 "participants": participants,
                 "dice": dice,
                 "idempotency_key": idempotency_key,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -6421,6 +7021,7 @@ class AsyncPaws:
         manual: Sequence[int] | None = None,
         mode: Literal["contest", "defense"] | None = "contest",
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> PawsComparisonResponse:
@@ -6444,12 +7045,15 @@ class AsyncPaws:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
 
         ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             a: Side a (the attacker in defense mode).
@@ -6462,6 +7066,9 @@ class AsyncPaws:
                 net >= 1, b cannot win.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -6479,6 +7086,7 @@ class AsyncPaws:
                 "manual": manual,
                 "mode": mode,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -6491,6 +7099,7 @@ class AsyncPaws:
         b: PawsPoolParam | PawsPool,
         idempotency_key: str | None = None,
         mode: Literal["contest", "defense"] | None = "contest",
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> PawsComparisonOddsResponse:
@@ -6503,8 +7112,8 @@ class AsyncPaws:
         it). Same rulings as
         `paws.comparison`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
@@ -6517,6 +7126,7 @@ class AsyncPaws:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             mode: contest: both attack, more successes wins; defense: b only defends, the attack lands with
                 net >= 1, b cannot win.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6525,7 +7135,14 @@ class AsyncPaws:
         """
         return await self._send(
             _PAWS_COMPARISON_ODDS,
-            {"a": a, "b": b, "idempotency_key": idempotency_key, "mode": mode, "ticket": ticket},
+            {
+                "a": a,
+                "b": b,
+                "idempotency_key": idempotency_key,
+                "mode": mode,
+                "session": session,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -6541,6 +7158,7 @@ class AsyncPaws:
         max_rounds: int | None = None,
         one_shot_rescue: PawsOneShotRescueParam | PawsOneShotRescue | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> PawsEncounterResponse:
@@ -6569,12 +7187,15 @@ class AsyncPaws:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
 
         ``POST /v1/paws/encounter`` (``paws.encounter``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             a: Side a.
@@ -6595,6 +7216,9 @@ class AsyncPaws:
                 the wound. Default none.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -6615,6 +7239,7 @@ class AsyncPaws:
                 "max_rounds": max_rounds,
                 "one_shot_rescue": one_shot_rescue,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -6630,6 +7255,7 @@ class AsyncPaws:
         idempotency_key: str | None = None,
         max_rounds: int | None = None,
         one_shot_rescue: PawsOneShotRescueParam | PawsOneShotRescue | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> PawsEncounterOddsResponse:
@@ -6658,8 +7284,8 @@ class AsyncPaws:
         lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
         `stalemate`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
@@ -6680,6 +7306,7 @@ class AsyncPaws:
             one_shot_rescue: The one-shot rescue dice each side may spend in this fight ("darf nur einmal
                 gewürfelt werden", E3): after a lost round they are rolled one at a time until one averts
                 the wound. Default none.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6696,6 +7323,7 @@ class AsyncPaws:
                 "idempotency_key": idempotency_key,
                 "max_rounds": max_rounds,
                 "one_shot_rescue": one_shot_rescue,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -6708,6 +7336,7 @@ class AsyncPaws:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> PawsRescueResponse:
@@ -6720,11 +7349,14 @@ class AsyncPaws:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
 
-        ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
-        ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
-        its retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
+        ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             dice: The group's one-shot rescue dice to roll now.
@@ -6734,6 +7366,9 @@ class AsyncPaws:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -6749,6 +7384,7 @@ class AsyncPaws:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -6759,6 +7395,7 @@ class AsyncPaws:
         *,
         dice: int,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> PawsRescueOddsResponse:
@@ -6766,14 +7403,15 @@ class AsyncPaws:
 
         Distribution `successes`; outcomes `success` (at least one success) and `failure` (none).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/paws/rescue/odds`` (``paws.rescue.odds``).
 
         Args:
             dice: The group's one-shot rescue dice to roll now.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6782,7 +7420,7 @@ class AsyncPaws:
         """
         return await self._send(
             _PAWS_RESCUE_ODDS,
-            {"dice": dice, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"dice": dice, "idempotency_key": idempotency_key, "session": session, "ticket": ticket},
             {"lang": lang},
         )
 
@@ -6799,6 +7437,7 @@ class AsyncPaws:
         name: str | None = None,
         penalty_dice: int | None = 0,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         wounds: int | None = 0,
         lang: str | None = None,
@@ -6821,12 +7460,15 @@ class AsyncPaws:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
 
-        ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
-        ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
-        its retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
+        ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             rank: Rank of the trait used: one die per rank.
@@ -6845,6 +7487,9 @@ class AsyncPaws:
                 ("einen Abzug von einem Würfel"); not wounds.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -6867,6 +7512,7 @@ class AsyncPaws:
                 "name": name,
                 "penalty_dice": penalty_dice,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
                 "wounds": wounds,
             },
@@ -6884,6 +7530,7 @@ class AsyncPaws:
         idempotency_key: str | None = None,
         name: str | None = None,
         penalty_dice: int | None = 0,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         wounds: int | None = 0,
         lang: str | None = None,
@@ -6895,8 +7542,8 @@ class AsyncPaws:
         averted by rescue successes: all of them after a plain failure, all but the first after a
         catastrophe). Same rulings as `paws.test`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
@@ -6915,6 +7562,7 @@ class AsyncPaws:
             name: Who rolls (echoed in results).
             penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
                 ("einen Abzug von einem Würfel"); not wounds.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             wounds: Wounds that hinder this action: -1 die each.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
@@ -6933,6 +7581,7 @@ class AsyncPaws:
                 "idempotency_key": idempotency_key,
                 "name": name,
                 "penalty_dice": penalty_dice,
+                "session": session,
                 "ticket": ticket,
                 "wounds": wounds,
             },
@@ -7000,6 +7649,7 @@ class AsyncProben:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
@@ -7013,14 +7663,17 @@ class AsyncProben:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The leader's dice plus one per helper stay within the limit pool_dice.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
         ``POST /v1/proben/cooperation`` (``proben.cooperation``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
@@ -7029,6 +7682,9 @@ class AsyncProben:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -7046,6 +7702,7 @@ class AsyncProben:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,
             },
@@ -7059,6 +7716,7 @@ class AsyncProben:
         helpers: Sequence[ProbenPoolParam | ProbenPool],
         leader: ProbenPoolParam | ProbenPool,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
@@ -7068,8 +7726,8 @@ class AsyncProben:
         Outcomes of the leader's test (`success`, `partial`, `failure`) over every number of helpers who
         helped; distribution `advantages` (helpers with at least one success).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The leader's dice plus one per helper stay within the limit pool_dice.
@@ -7080,6 +7738,7 @@ class AsyncProben:
 
         Args:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -7093,6 +7752,7 @@ class AsyncProben:
                 "helpers": helpers,
                 "leader": leader,
                 "idempotency_key": idempotency_key,
+                "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,
             },
@@ -7110,6 +7770,7 @@ class AsyncProben:
         manual: Sequence[int] | None = None,
         max_rounds: int | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
@@ -7135,13 +7796,16 @@ class AsyncProben:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
         ``POST /v1/proben/encounter`` (``proben.encounter``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             steps: The tests, in order; the chain stops at the first that fails.
@@ -7160,6 +7824,9 @@ class AsyncProben:
                 runs then is the outcome `undecided`. null: until it ends.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             success_rule: meet: successes >= difficulty (default); exceed: >.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
@@ -7180,6 +7847,7 @@ class AsyncProben:
                 "manual": manual,
                 "max_rounds": max_rounds,
                 "seed": seed,
+                "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,
             },
@@ -7195,6 +7863,7 @@ class AsyncProben:
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
         max_rounds: int | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
@@ -7217,8 +7886,8 @@ class AsyncProben:
         The bound is Σ over steps of attempts × (required successes with `carry_partial`, else 1) plus
         the ends; exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES under `exact: auto`, float64 above.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
@@ -7238,6 +7907,7 @@ class AsyncProben:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
+            session: Accepted and ignored: the odds do not depend on it.
             success_rule: meet: successes >= difficulty (default); exceed: >.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
@@ -7254,6 +7924,7 @@ class AsyncProben:
                 "exact": exact,
                 "idempotency_key": idempotency_key,
                 "max_rounds": max_rounds,
+                "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,
             },
@@ -7272,6 +7943,7 @@ class AsyncProben:
         manual: Sequence[int] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: TicketParam | Ticket | None = None,
@@ -7287,13 +7959,16 @@ class AsyncProben:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
         ``POST /v1/proben/extended`` (``proben.extended``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             attribute: Attribute value: that many d6.
@@ -7308,6 +7983,9 @@ class AsyncProben:
             name: Who rolls (echoed in results).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
@@ -7330,6 +8008,7 @@ class AsyncProben:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "skill": skill,
                 "skill_dice": skill_dice,
                 "ticket": ticket,
@@ -7347,6 +8026,7 @@ class AsyncProben:
         idempotency_key: str | None = None,
         interval: ProbenIntervalParam | ProbenInterval | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
@@ -7356,8 +8036,8 @@ class AsyncProben:
 
         Outcomes `success`, `failure`; distribution `rolls_used` (a failure uses every roll).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
@@ -7373,6 +8053,7 @@ class AsyncProben:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             interval: The fixed duration of each roll.
             name: Who rolls (echoed in results).
+            session: Accepted and ignored: the odds do not depend on it.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             ticket: Accepted and ignored: the odds do not depend on it.
@@ -7391,6 +8072,7 @@ class AsyncProben:
                 "idempotency_key": idempotency_key,
                 "interval": interval,
                 "name": name,
+                "session": session,
                 "skill": skill,
                 "skill_dice": skill_dice,
                 "ticket": ticket,
@@ -7407,6 +8089,7 @@ class AsyncProben:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> ProbenOpposedResponse:
@@ -7421,13 +8104,16 @@ class AsyncProben:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
         ``POST /v1/proben/opposed`` (``proben.opposed``). Rolls dice: unless ``seed``, ``manual``,
-        ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
-        call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
+        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             allow_tie: Accept a tie instead of rolling again.
@@ -7437,6 +8123,9 @@ class AsyncProben:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -7454,6 +8143,7 @@ class AsyncProben:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -7466,6 +8156,7 @@ class AsyncProben:
         b: ProbenPoolParam | ProbenPool,
         allow_tie: bool | None = False,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> ProbenOpposedOddsResponse:
@@ -7473,8 +8164,8 @@ class AsyncProben:
 
         Outcomes `a`, `b`, `tie`, including re-rolls of equal rounds (at most 20) per ruling 4.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
@@ -7485,6 +8176,7 @@ class AsyncProben:
         Args:
             allow_tie: Accept a tie instead of rolling again.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -7493,7 +8185,14 @@ class AsyncProben:
         """
         return await self._send(
             _PROBEN_OPPOSED_ODDS,
-            {"a": a, "b": b, "allow_tie": allow_tie, "idempotency_key": idempotency_key, "ticket": ticket},
+            {
+                "a": a,
+                "b": b,
+                "allow_tie": allow_tie,
+                "idempotency_key": idempotency_key,
+                "session": session,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -7509,6 +8208,7 @@ class AsyncProben:
         manual: Sequence[int] | None = None,
         name: str | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
@@ -7529,13 +8229,16 @@ class AsyncProben:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
-        ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket`` or
-        ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per call, the same on
-        its retries), so a retry returns the dice of the first attempt.
+        ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
+        ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
+        call, the same on its retries), so a retry returns the dice of the first attempt.
 
         Args:
             attribute: Attribute value: that many d6.
@@ -7550,6 +8253,9 @@ class AsyncProben:
             name: Who rolls (echoed in results).
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
@@ -7573,6 +8279,7 @@ class AsyncProben:
                 "manual": manual,
                 "name": name,
                 "seed": seed,
+                "session": session,
                 "skill": skill,
                 "skill_dice": skill_dice,
                 "success_rule": success_rule,
@@ -7591,6 +8298,7 @@ class AsyncProben:
         disadvantages: int | None = 0,
         idempotency_key: str | None = None,
         name: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         skill: int | None = 0,
         skill_dice: int | None = None,
         success_rule: Literal["meet", "exceed"] | None = "meet",
@@ -7602,8 +8310,8 @@ class AsyncProben:
         Outcomes `success`, `partial` (at least one success, not enough), `failure` (no success), and
         `no_dice` when the attempt leaves no dice; distribution `successes`. Same rulings as `proben.test`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
@@ -7619,6 +8327,7 @@ class AsyncProben:
             disadvantages: Nachteile: -1 die each.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             name: Who rolls (echoed in results).
+            session: Accepted and ignored: the odds do not depend on it.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
@@ -7638,6 +8347,7 @@ class AsyncProben:
                 "disadvantages": disadvantages,
                 "idempotency_key": idempotency_key,
                 "name": name,
+                "session": session,
                 "skill": skill,
                 "skill_dice": skill_dice,
                 "success_rule": success_rule,
@@ -7672,6 +8382,83 @@ class AsyncReceipts:
         return await self._send(_RECEIPTS_VERIFY, body, None)
 
 
+class AsyncSessions:
+    """``client.sessions``: Health, keys, receipts, catalogue and batch."""
+
+    def __init__(self, send: AsyncSend) -> None:
+        self._send = send
+
+    async def open(
+        self,
+        *,
+        seats: Sequence[str],
+        context: str | None = None,
+        ttl_s: int | None = 14400,
+    ) -> SessionResponse:
+        """Open a session: an evening's rolls, committed before the first one.
+
+        Answers a signed header whose `commit` is the SHA-256 of a secret the service derives from
+        its key and the session id (nothing is stored). Every rolling operation then takes
+        `session: {header, seat, index, prev}`: its dice derive from the secret, the seat, the index
+        and the operation, so each seat's roll number has exactly one set of dice. After
+        `POST /v1/sessions/reveal` anyone can check the whole log (`POST /v1/sessions/report`, the
+        SDKs). With API keys configured, only the keys of `WURFWERK_TICKET_KEYS` (the game master's;
+        every key when it is empty) may open one; others get 403.
+
+        ``POST /v1/sessions`` (``sessions.open``).
+
+        Args:
+            seats: The seats that roll (players, the GM), each named once.
+            context: Copied into the session: a VTT's world id.
+            ttl_s: Seconds until the session ends (default 4 hours, at most 7 days).
+        """
+        return await self._send(_SESSIONS_OPEN, {"seats": seats, "context": context, "ttl_s": ttl_s}, None)
+
+    async def report(
+        self,
+        *,
+        cards: Sequence[Any],
+        reveal: Mapping[str, Any] | Model,
+    ) -> ReportResponse:
+        """Check a session's log and measure each seat's luck from the exact odds.
+
+        The verdict `{complete, gaps, duplicates, invalid, after_reveal, unshown}` is the one
+        `wurfwerk.verify_session` and the JavaScript client's `verifySession` compute offline (README
+        "Sessions"). `luck` gives each valid card its mid-percentile P(X < x) + ½·P(X = x) of the
+        quantity its operation declares, from the odds twin, and each seat its count, mean, a z-test
+        of the mean against ½ (variance (1 − Σp³)/12 per roll) and a summary in the request's
+        language. A reveal that does not verify: 422 `invalid-session`.
+
+        ``POST /v1/sessions/report`` (``sessions.report``).
+
+        Args:
+            cards: The log: signed responses of rolls in the session and `public` parts of hidden ones, in
+                any order.
+            reveal: The reveal, as `POST /v1/sessions/reveal` answered it (its `reveal` member).
+        """
+        return await self._send(_SESSIONS_REPORT, {"cards": cards, "reveal": reveal}, None)
+
+    async def reveal(
+        self,
+        *,
+        session: SessionHeaderParam | SessionHeader,
+    ) -> RevealResponse:
+        """Reveal a session's secret, signed with the time of the reveal.
+
+        After `expires_at` to anyone. Before it only to a key of `WURFWERK_TICKET_KEYS` when API
+        keys are configured (the game master ends the evening early); otherwise 409
+        `session-open`: without API keys nobody can reveal early, since anybody could. A card
+        issued after `revealed_at` is never valid in a log. A session of a retired key, forged or
+        altered: 422 `invalid-session`.
+
+        ``POST /v1/sessions/reveal`` (``sessions.reveal``).
+
+        Args:
+            session: The session to reveal.
+        """
+        return await self._send(_SESSIONS_REVEAL, {"session": session}, None)
+
+
 class AsyncWeltenbuch:
     """``client.weltenbuch``: Conflict scenes: parties roll even-sided dice (an even face is a success), the
     party with more successes wins, then the table narrates by spending the dice; toughness, consequences,
@@ -7689,6 +8476,7 @@ class AsyncWeltenbuch:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> WeltenbuchConflictResponse:
@@ -7713,15 +8501,19 @@ class AsyncWeltenbuch:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The die has an even number of sides.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Party names, member names and players' seats are unique across the conflict.
         - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
         - profile + bonuses + 2 per hero point stay within the limit pool_dice.
 
         ``POST /v1/weltenbuch/conflict`` (``weltenbuch.conflict``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             die: Sides of the die; any even number (an even face is a success).
@@ -7731,6 +8523,9 @@ class AsyncWeltenbuch:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -7747,6 +8542,7 @@ class AsyncWeltenbuch:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -7758,6 +8554,7 @@ class AsyncWeltenbuch:
         parties: Sequence[WeltenPartyParam | WeltenParty],
         die: int | None = 10,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> WeltenbuchConflictOddsResponse:
@@ -7769,8 +8566,8 @@ class AsyncWeltenbuch:
         (strictly more successes than every other party) and `tie` (equal top totals, ruling 3). Exact odds
         are computed for at most 8000 dice in the whole conflict (422 naming `parties` beyond).
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The die has an even number of sides.
@@ -7783,6 +8580,7 @@ class AsyncWeltenbuch:
         Args:
             die: Sides of the die; any even number (an even face is a success).
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -7791,7 +8589,13 @@ class AsyncWeltenbuch:
         """
         return await self._send(
             _WELTENBUCH_CONFLICT_ODDS,
-            {"parties": parties, "die": die, "idempotency_key": idempotency_key, "ticket": ticket},
+            {
+                "parties": parties,
+                "die": die,
+                "idempotency_key": idempotency_key,
+                "session": session,
+                "ticket": ticket,
+            },
             {"lang": lang},
         )
 
@@ -7808,6 +8612,7 @@ class AsyncWeltenbuch:
         max_rounds: int | None = None,
         policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> WeltenbuchEncounterResponse:
@@ -7837,16 +8642,20 @@ class AsyncWeltenbuch:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - The die has an even number of sides.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
         - Party names, member names and players' seats are unique across the conflict.
         - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
         - profile + bonuses + 2 per hero point stay within the limit pool_dice.
         - `current` toughness is at most `max`.
 
         ``POST /v1/weltenbuch/encounter`` (``weltenbuch.encounter``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             parties: 2..8 parties, as a conflict (E3); a party's success dice hit the members of every
@@ -7866,6 +8675,9 @@ class AsyncWeltenbuch:
                 runs then is the outcome `undecided`. null: until it ends.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -7887,6 +8699,7 @@ class AsyncWeltenbuch:
                 "max_rounds": max_rounds,
                 "policy": policy,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -7903,6 +8716,7 @@ class AsyncWeltenbuch:
         idempotency_key: str | None = None,
         max_rounds: int | None = None,
         policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> WeltenbuchEncounterOddsResponse:
@@ -7932,8 +8746,8 @@ class AsyncWeltenbuch:
         count); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
         under `exact: auto`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
         - The die has an even number of sides.
@@ -7957,6 +8771,7 @@ class AsyncWeltenbuch:
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -7974,6 +8789,7 @@ class AsyncWeltenbuch:
                 "idempotency_key": idempotency_key,
                 "max_rounds": max_rounds,
                 "policy": policy,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -8037,6 +8853,7 @@ class AsyncWeltenbuch:
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
         seed: int | None = None,
+        session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
         lang: str | None = None,
     ) -> WeltenbuchResurrectionResponse:
@@ -8049,11 +8866,15 @@ class AsyncWeltenbuch:
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-        - At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`.
+        - A `session` verifies with the service's keys and its current key, has not ended, names one of its
+        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`.
 
         ``POST /v1/weltenbuch/resurrection`` (``weltenbuch.resurrection``). Rolls dice: unless ``seed``,
-        ``manual``, ``ticket`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
-        (one per call, the same on its retries), so a retry returns the dice of the first attempt.
+        ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
+        Idempotency-Key (one per call, the same on its retries), so a retry returns the dice of the first
+        attempt.
 
         Args:
             gods: The eight gods of the table, in d8 order.
@@ -8063,6 +8884,9 @@ class AsyncWeltenbuch:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
+            session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
+                secret, the seat, the index and the operation, never from the body. Echoed in the signed
+                response, with `randomness.source` `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -8078,6 +8902,7 @@ class AsyncWeltenbuch:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
                 "ticket": ticket,
             },
             {"lang": lang},
@@ -8088,6 +8913,7 @@ class AsyncWeltenbuch:
         *,
         gods: Sequence[str] | None = None,
         idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
     ) -> WeltenbuchResurrectionOddsResponse:
@@ -8095,14 +8921,15 @@ class AsyncWeltenbuch:
 
         Outcomes `god:1` .. `god:8`, 1/8 each (ruling 6); distribution `god`.
 
-        The odds do not depend on where the dice come from: `ticket` and `idempotency_key` in the body and
-        the `Idempotency-Key` header are accepted and ignored.
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
 
         ``POST /v1/weltenbuch/resurrection/odds`` (``weltenbuch.resurrection.odds``).
 
         Args:
             gods: The eight gods of the table, in d8 order.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -8111,7 +8938,7 @@ class AsyncWeltenbuch:
         """
         return await self._send(
             _WELTENBUCH_RESURRECTION_ODDS,
-            {"gods": gods, "idempotency_key": idempotency_key, "ticket": ticket},
+            {"gods": gods, "idempotency_key": idempotency_key, "session": session, "ticket": ticket},
             {"lang": lang},
         )
 
@@ -8124,6 +8951,7 @@ class AsyncOperations:
     paws: AsyncPaws
     proben: AsyncProben
     receipts: AsyncReceipts
+    sessions: AsyncSessions
     weltenbuch: AsyncWeltenbuch
 
     def _bind_namespaces(self) -> None:
@@ -8132,6 +8960,7 @@ class AsyncOperations:
         self.paws = AsyncPaws(self._send)
         self.proben = AsyncProben(self._send)
         self.receipts = AsyncReceipts(self._send)
+        self.sessions = AsyncSessions(self._send)
         self.weltenbuch = AsyncWeltenbuch(self._send)
 
     async def _send(

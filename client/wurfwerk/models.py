@@ -89,6 +89,17 @@ PawsProblemKind = Literal[
 ]
 
 
+SessionInvalidCardReason = Literal[
+    "malformed",
+    "signature",
+    "session",
+    "time",
+    "dice",
+    "commitment",
+    "link",
+]
+
+
 TicketsRequestOperation = Literal[
     "beutelschneider.challenge",
     "beutelschneider.combat",
@@ -645,6 +656,8 @@ class BeutelschneiderChallengeOddsRequest(Model):
     """Accepted and ignored: the odds do not depend on it."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -657,6 +670,7 @@ class BeutelschneiderChallengeOddsRequest(Model):
             difficulty=data.get("difficulty"),
             idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -699,6 +713,11 @@ class BeutelschneiderChallengeRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -716,6 +735,7 @@ class BeutelschneiderChallengeRequest(Model):
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -725,6 +745,8 @@ class BeutelschneiderChallengeResponse(Result):
     """The answer of ``beutelschneider.challenge`` (``POST /v1/beutelschneider/challenge``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: BeutelschneiderChallengeRequest
@@ -739,6 +761,7 @@ class BeutelschneiderChallengeResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderChallengeRequest.from_json(data["request"]),
@@ -758,6 +781,8 @@ class BeutelschneiderCombatOddsRequest(Model):
     """Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic
     ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision).
     """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -769,6 +794,7 @@ class BeutelschneiderCombatOddsRequest(Model):
             defender=BeutelFighter.from_json(data["defender"]),
             idempotency_key=data.get("idempotency_key"),
             injuring_abilities=data.get("injuring_abilities"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -809,6 +835,11 @@ class BeutelschneiderCombatRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -825,6 +856,7 @@ class BeutelschneiderCombatRequest(Model):
             injuring_abilities=data.get("injuring_abilities"),
             manual=data.get("manual"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -834,6 +866,8 @@ class BeutelschneiderCombatResponse(Result):
     """The answer of ``beutelschneider.combat`` (``POST /v1/beutelschneider/combat``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: BeutelschneiderCombatRequest
@@ -848,6 +882,7 @@ class BeutelschneiderCombatResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderCombatRequest.from_json(data["request"]),
@@ -862,6 +897,8 @@ class BeutelschneiderContestOddsRequest(Model):
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
     participants: list[BeutelParticipant]
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -871,6 +908,7 @@ class BeutelschneiderContestOddsRequest(Model):
         return cls(
             idempotency_key=data.get("idempotency_key"),
             participants=[BeutelParticipant.from_json(v0) for v0 in data["participants"]],
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -906,6 +944,11 @@ class BeutelschneiderContestRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -920,6 +963,7 @@ class BeutelschneiderContestRequest(Model):
             manual=data.get("manual"),
             participants=[BeutelParticipant.from_json(v0) for v0 in data["participants"]],
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -929,6 +973,8 @@ class BeutelschneiderContestResponse(Result):
     """The answer of ``beutelschneider.contest`` (``POST /v1/beutelschneider/contest``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: BeutelschneiderContestRequest
@@ -943,6 +989,7 @@ class BeutelschneiderContestResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderContestRequest.from_json(data["request"]),
@@ -980,6 +1027,8 @@ class BeutelschneiderEncounterOddsRequest(Model):
     against each member of the other, in order ("einmal der Legionär gegen den einen, und dann der Legionär
     gegen den anderen Affenmenschen"). A single character counts as a member named by its name.
     """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     sides: list[BeutelEncounterSide]
     """Exactly two; each exchange is a `combat` with the first as attacker."""
     ticket: dict[str, Any] | None = None
@@ -996,6 +1045,7 @@ class BeutelschneiderEncounterOddsRequest(Model):
             injuring_abilities=data.get("injuring_abilities"),
             max_rounds=data.get("max_rounds"),
             pairs=data.get("pairs"),
+            session=data.get("session"),
             sides=[BeutelEncounterSide.from_json(v0) for v0 in data["sides"]],
             ticket=data.get("ticket"),
         )._with_json(data)
@@ -1057,6 +1107,11 @@ class BeutelschneiderEncounterRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     sides: list[BeutelEncounterSide]
     """Exactly two; each exchange is a `combat` with the first as attacker."""
     ticket: Ticket | None = None
@@ -1078,6 +1133,7 @@ class BeutelschneiderEncounterRequest(Model):
             max_rounds=data.get("max_rounds"),
             pairs=data.get("pairs"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             sides=[BeutelEncounterSide.from_json(v0) for v0 in data["sides"]],
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
@@ -1088,6 +1144,8 @@ class BeutelschneiderEncounterResponse(Result):
     """The answer of ``beutelschneider.encounter`` (``POST /v1/beutelschneider/encounter``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: BeutelschneiderEncounterRequest
@@ -1102,6 +1160,7 @@ class BeutelschneiderEncounterResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderEncounterRequest.from_json(data["request"]),
@@ -1167,6 +1226,8 @@ class BeutelschneiderExperienceOddsRequest(Model):
     """Optional, to learn in one step: per marble drawn a different colour (red, green, blue, white) or null
     to keep it.
     """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -1179,6 +1240,7 @@ class BeutelschneiderExperienceOddsRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
             replacements=data.get("replacements"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -1223,6 +1285,11 @@ class BeutelschneiderExperienceRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -1240,6 +1307,7 @@ class BeutelschneiderExperienceRequest(Model):
             name=data.get("name"),
             replacements=data.get("replacements"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -1249,6 +1317,8 @@ class BeutelschneiderExperienceResponse(Result):
     """The answer of ``beutelschneider.experience`` (``POST /v1/beutelschneider/experience``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: BeutelschneiderExperienceRequest
@@ -1263,6 +1333,7 @@ class BeutelschneiderExperienceResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderExperienceRequest.from_json(data["request"]),
@@ -1282,6 +1353,8 @@ class BeutelschneiderFirstAidOddsRequest(Model):
     """Accepted and ignored: the odds do not depend on it."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -1293,6 +1366,7 @@ class BeutelschneiderFirstAidOddsRequest(Model):
             difficulty=data.get("difficulty"),
             idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -1333,6 +1407,11 @@ class BeutelschneiderFirstAidRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -1349,6 +1428,7 @@ class BeutelschneiderFirstAidRequest(Model):
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -1358,6 +1438,8 @@ class BeutelschneiderFirstAidResponse(Result):
     """The answer of ``beutelschneider.first-aid`` (``POST /v1/beutelschneider/first-aid``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: BeutelschneiderFirstAidRequest
@@ -1372,6 +1454,7 @@ class BeutelschneiderFirstAidResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderFirstAidRequest.from_json(data["request"]),
@@ -1439,6 +1522,8 @@ class BeutelschneiderHealingOddsRequest(Model):
     """Optional, to heal in one step: one colour (red, green, blue) per marble drawn; the k-th black marble
     drawn takes the k-th colour.
     """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -1452,6 +1537,7 @@ class BeutelschneiderHealingOddsRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
             replacements=data.get("replacements"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -1498,6 +1584,11 @@ class BeutelschneiderHealingRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -1516,6 +1607,7 @@ class BeutelschneiderHealingRequest(Model):
             name=data.get("name"),
             replacements=data.get("replacements"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -1525,6 +1617,8 @@ class BeutelschneiderHealingResponse(Result):
     """The answer of ``beutelschneider.healing`` (``POST /v1/beutelschneider/healing``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: BeutelschneiderHealingRequest
@@ -1539,6 +1633,7 @@ class BeutelschneiderHealingResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderHealingRequest.from_json(data["request"]),
@@ -1556,6 +1651,8 @@ class BeutelschneiderInjuryOddsRequest(Model):
     """Accepted and ignored: the odds do not depend on it."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     severity: Literal["light", "serious", "grave"]
     """light: 1 marble, serious: 2, grave: 3."""
     ticket: dict[str, Any] | None = None
@@ -1568,6 +1665,7 @@ class BeutelschneiderInjuryOddsRequest(Model):
             bag=BeutelBag.from_json(data["bag"]),
             idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
+            session=data.get("session"),
             severity=data["severity"],
             ticket=data.get("ticket"),
         )._with_json(data)
@@ -1607,6 +1705,11 @@ class BeutelschneiderInjuryRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     severity: Literal["light", "serious", "grave"]
     """light: 1 marble, serious: 2, grave: 3."""
     ticket: Ticket | None = None
@@ -1624,6 +1727,7 @@ class BeutelschneiderInjuryRequest(Model):
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             severity=data["severity"],
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
@@ -1634,6 +1738,8 @@ class BeutelschneiderInjuryResponse(Result):
     """The answer of ``beutelschneider.injury`` (``POST /v1/beutelschneider/injury``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: BeutelschneiderInjuryRequest
@@ -1648,6 +1754,7 @@ class BeutelschneiderInjuryResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderInjuryRequest.from_json(data["request"]),
@@ -1667,6 +1774,8 @@ class BeutelschneiderMortalDangerOddsRequest(Model):
     """Accepted and ignored: the odds do not depend on it."""
     name: str | None = None
     """Whose bag (used in the summary only)."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -1678,6 +1787,7 @@ class BeutelschneiderMortalDangerOddsRequest(Model):
             danger=data["danger"],
             idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -1719,6 +1829,11 @@ class BeutelschneiderMortalDangerRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -1735,6 +1850,7 @@ class BeutelschneiderMortalDangerRequest(Model):
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -1744,6 +1860,8 @@ class BeutelschneiderMortalDangerResponse(Result):
     """The answer of ``beutelschneider.mortal-danger`` (``POST /v1/beutelschneider/mortal-danger``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: BeutelschneiderMortalDangerRequest
@@ -1758,6 +1876,7 @@ class BeutelschneiderMortalDangerResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderMortalDangerRequest.from_json(data["request"]),
@@ -1905,6 +2024,10 @@ class EncounterOutcome(Model):
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Event(Model):
     """``Event`` in the API's JSON."""
+    bag: dict[str, int] | None = None
+    """A draw in a session: the bag it was drawn from (colour -> marbles), so a verifier recomputes the draw
+    without the rules.
+    """
     kind: str
     """d<N>, dF or draw."""
     values: list[int | str]
@@ -1913,6 +2036,7 @@ class Event(Model):
     def from_json(cls, data: Mapping[str, Any]) -> Event:
         """``Event`` from its JSON (kept for ``to_dict()``)."""
         return cls(
+            bag=data.get("bag"),
             kind=data["kind"],
             values=data["values"],
         )._with_json(data)
@@ -1951,6 +2075,62 @@ class Jwks(Result):
         """``Jwks`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             keys=[Jwk.from_json(v0) for v0 in data["keys"]],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class LuckCard(Model):
+    """``LuckCard`` in the API's JSON."""
+    card: int
+    exact: str
+    index: int
+    operation: str
+    percentile: float
+    """P(X < x) + ½·P(X = x) (worse + half as good), from 0 to 1."""
+    quantity: str
+    """The distribution of the odds twin."""
+    seat: str
+    value: Any
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> LuckCard:
+        """``LuckCard`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            card=data["card"],
+            exact=data["exact"],
+            index=data["index"],
+            operation=data["operation"],
+            percentile=data["percentile"],
+            quantity=data["quantity"],
+            seat=data["seat"],
+            value=data["value"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class LuckSeat(Model):
+    """``LuckSeat`` in the API's JSON."""
+    count: int
+    mean: float | None
+    p_value: float | None
+    seat: str
+    summary: str
+    """In the request's language."""
+    unusual: bool
+    """p_value below 0.01."""
+    z: float | None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> LuckSeat:
+        """``LuckSeat`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            count=data["count"],
+            mean=data["mean"],
+            p_value=data["p_value"],
+            seat=data["seat"],
+            summary=data["summary"],
+            unusual=data["unusual"],
+            z=data["z"],
         )._with_json(data)
 
 
@@ -2523,6 +2703,8 @@ class MalmsturmActionOddsRequest(Model):
     """Accepted and ignored: the odds do not depend on it."""
     modifier: int | None = None
     """Situational bonus or penalty added to the total (default 0)."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     skill: int
     """Skill level on the ladder (Fertigkeit), e.g. 3 = gut."""
     ticket: dict[str, Any] | None = None
@@ -2536,6 +2718,7 @@ class MalmsturmActionOddsRequest(Model):
             difficulty=data["difficulty"],
             idempotency_key=data.get("idempotency_key"),
             modifier=data.get("modifier"),
+            session=data.get("session"),
             skill=data["skill"],
             ticket=data.get("ticket"),
         )._with_json(data)
@@ -2577,6 +2760,11 @@ class MalmsturmActionRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     skill: int
     """Skill level on the ladder (Fertigkeit), e.g. 3 = gut."""
     ticket: Ticket | None = None
@@ -2595,6 +2783,7 @@ class MalmsturmActionRequest(Model):
             manual=data.get("manual"),
             modifier=data.get("modifier"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             skill=data["skill"],
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
@@ -2605,6 +2794,8 @@ class MalmsturmActionResponse(Result):
     """The answer of ``malmsturm.action`` (``POST /v1/malmsturm/action``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: MalmsturmActionRequest
@@ -2619,6 +2810,7 @@ class MalmsturmActionResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=MalmsturmActionRequest.from_json(data["request"]),
@@ -2642,6 +2834,8 @@ class MalmsturmAttackOddsRequest(Model):
     """The fixed difficulty an undefended attack meets (default 0, mäßig); only with `defend: false`."""
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     take_consequence_early: bool | None = None
     """On a hit, take a consequence instead of losing the stress."""
     ticket: dict[str, Any] | None = None
@@ -2657,6 +2851,7 @@ class MalmsturmAttackOddsRequest(Model):
             dice=data.get("dice"),
             difficulty=data.get("difficulty"),
             idempotency_key=data.get("idempotency_key"),
+            session=data.get("session"),
             take_consequence_early=data.get("take_consequence_early"),
             ticket=data.get("ticket"),
         )._with_json(data)
@@ -2702,6 +2897,11 @@ class MalmsturmAttackRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     take_consequence_early: bool | None = None
     """On a hit, take a consequence instead of losing the stress."""
     ticket: Ticket | None = None
@@ -2722,6 +2922,7 @@ class MalmsturmAttackRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             take_consequence_early=data.get("take_consequence_early"),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
@@ -2732,6 +2933,8 @@ class MalmsturmAttackResponse(Result):
     """The answer of ``malmsturm.attack`` (``POST /v1/malmsturm/attack``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: MalmsturmAttackRequest
@@ -2746,6 +2949,7 @@ class MalmsturmAttackResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=MalmsturmAttackRequest.from_json(data["request"]),
@@ -2763,6 +2967,8 @@ class MalmsturmContestOddsRequest(Model):
     """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -2774,6 +2980,7 @@ class MalmsturmContestOddsRequest(Model):
             b=MalmContender.from_json(data["b"]),
             dice=data.get("dice"),
             idempotency_key=data.get("idempotency_key"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -2812,6 +3019,11 @@ class MalmsturmContestRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -2828,6 +3040,7 @@ class MalmsturmContestRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -2837,6 +3050,8 @@ class MalmsturmContestResponse(Result):
     """The answer of ``malmsturm.contest`` (``POST /v1/malmsturm/contest``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: MalmsturmContestRequest
@@ -2851,6 +3066,7 @@ class MalmsturmContestResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=MalmsturmContestRequest.from_json(data["request"]),
@@ -2889,6 +3105,8 @@ class MalmsturmEncounterOddsRequest(Model):
     member's name once, in order of action, the same every round.
     """
     policy: MalmEncounterPolicy | None = None
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     sides: list[MalmEncounterSide]
     """Exactly two sides."""
     ticket: dict[str, Any] | None = None
@@ -2906,6 +3124,7 @@ class MalmsturmEncounterOddsRequest(Model):
             max_rounds=data.get("max_rounds"),
             order=data.get("order"),
             policy=None if data.get("policy") is None else MalmEncounterPolicy.from_json(data["policy"]),
+            session=data.get("session"),
             sides=[MalmEncounterSide.from_json(v0) for v0 in data["sides"]],
             ticket=data.get("ticket"),
         )._with_json(data)
@@ -2968,6 +3187,11 @@ class MalmsturmEncounterRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     sides: list[MalmEncounterSide]
     """Exactly two sides."""
     ticket: Ticket | None = None
@@ -2990,6 +3214,7 @@ class MalmsturmEncounterRequest(Model):
             order=data.get("order"),
             policy=None if data.get("policy") is None else MalmEncounterPolicy.from_json(data["policy"]),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             sides=[MalmEncounterSide.from_json(v0) for v0 in data["sides"]],
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
@@ -3000,6 +3225,8 @@ class MalmsturmEncounterResponse(Result):
     """The answer of ``malmsturm.encounter`` (``POST /v1/malmsturm/encounter``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: MalmsturmEncounterRequest
@@ -3014,6 +3241,7 @@ class MalmsturmEncounterResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=MalmsturmEncounterRequest.from_json(data["request"]),
@@ -3030,6 +3258,8 @@ class MalmsturmInitiativeOddsRequest(Model):
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
     participants: list[MalmParticipant]
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -3040,6 +3270,7 @@ class MalmsturmInitiativeOddsRequest(Model):
             dice=data.get("dice"),
             idempotency_key=data.get("idempotency_key"),
             participants=[MalmParticipant.from_json(v0) for v0 in data["participants"]],
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -3077,6 +3308,11 @@ class MalmsturmInitiativeRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -3092,6 +3328,7 @@ class MalmsturmInitiativeRequest(Model):
             manual=data.get("manual"),
             participants=[MalmParticipant.from_json(v0) for v0 in data["participants"]],
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -3101,6 +3338,8 @@ class MalmsturmInitiativeResponse(Result):
     """The answer of ``malmsturm.initiative`` (``POST /v1/malmsturm/initiative``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: MalmsturmInitiativeRequest
@@ -3115,6 +3354,7 @@ class MalmsturmInitiativeResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=MalmsturmInitiativeRequest.from_json(data["request"]),
@@ -3291,6 +3531,8 @@ class PawsComparisonOddsRequest(Model):
     """contest: both attack, more successes wins; defense: b only defends, the attack lands with net >= 1, b
     cannot win.
     """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -3302,6 +3544,7 @@ class PawsComparisonOddsRequest(Model):
             b=PawsPool.from_json(data["b"]),
             idempotency_key=data.get("idempotency_key"),
             mode=data.get("mode"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -3344,6 +3587,11 @@ class PawsComparisonRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -3360,6 +3608,7 @@ class PawsComparisonRequest(Model):
             manual=data.get("manual"),
             mode=data.get("mode"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -3393,6 +3642,8 @@ class PawsComparisonResponse(Result):
     """The answer of ``paws.comparison`` (``POST /v1/paws/comparison``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: PawsComparisonRequest
@@ -3407,6 +3658,7 @@ class PawsComparisonResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=PawsComparisonRequest.from_json(data["request"]),
@@ -3472,6 +3724,8 @@ class PawsEncounterOddsRequest(Model):
     """The one-shot rescue dice each side may spend in this fight ("darf nur einmal gewürfelt werden", E3):
     after a lost round they are rolled one at a time until one averts the wound. Default none.
     """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -3489,6 +3743,7 @@ class PawsEncounterOddsRequest(Model):
                 None if data.get("one_shot_rescue") is None
                 else PawsOneShotRescue.from_json(data["one_shot_rescue"])
             ),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -3543,6 +3798,11 @@ class PawsEncounterRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -3565,6 +3825,7 @@ class PawsEncounterRequest(Model):
                 else PawsOneShotRescue.from_json(data["one_shot_rescue"])
             ),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -3574,6 +3835,8 @@ class PawsEncounterResponse(Result):
     """The answer of ``paws.encounter`` (``POST /v1/paws/encounter``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: PawsEncounterRequest
@@ -3588,6 +3851,7 @@ class PawsEncounterResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=PawsEncounterRequest.from_json(data["request"]),
@@ -3795,6 +4059,8 @@ class PawsRescueOddsRequest(Model):
     """The group's one-shot rescue dice to roll now."""
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -3804,6 +4070,7 @@ class PawsRescueOddsRequest(Model):
         return cls(
             dice=data["dice"],
             idempotency_key=data.get("idempotency_key"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -3840,6 +4107,11 @@ class PawsRescueRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -3854,6 +4126,7 @@ class PawsRescueRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -3863,6 +4136,8 @@ class PawsRescueResponse(Result):
     """The answer of ``paws.rescue`` (``POST /v1/paws/rescue``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: PawsRescueRequest
@@ -3877,6 +4152,7 @@ class PawsRescueResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=PawsRescueRequest.from_json(data["request"]),
@@ -3970,6 +4246,8 @@ class PawsTestOddsRequest(Model):
     """
     rank: int
     """Rank of the trait used: one die per rank."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
     wounds: int | None = None
@@ -3990,6 +4268,7 @@ class PawsTestOddsRequest(Model):
             name=data.get("name"),
             penalty_dice=data.get("penalty_dice"),
             rank=data["rank"],
+            session=data.get("session"),
             ticket=data.get("ticket"),
             wounds=data.get("wounds"),
         )._with_json(data)
@@ -4041,6 +4320,11 @@ class PawsTestRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -4066,6 +4350,7 @@ class PawsTestRequest(Model):
             penalty_dice=data.get("penalty_dice"),
             rank=data["rank"],
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
             wounds=data.get("wounds"),
         )._with_json(data)
@@ -4097,6 +4382,8 @@ class PawsTestResponse(Result):
     """The answer of ``paws.test`` (``POST /v1/paws/test``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: PawsTestRequest
@@ -4111,6 +4398,7 @@ class PawsTestResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=PawsTestRequest.from_json(data["request"]),
@@ -4268,6 +4556,8 @@ class ProbenCooperationOddsRequest(Model):
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
     leader: ProbenPool
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     success_rule: Literal["meet", "exceed"] | None = None
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
@@ -4280,6 +4570,7 @@ class ProbenCooperationOddsRequest(Model):
             helpers=[ProbenPool.from_json(v0) for v0 in data["helpers"]],
             idempotency_key=data.get("idempotency_key"),
             leader=ProbenPool.from_json(data["leader"]),
+            session=data.get("session"),
             success_rule=data.get("success_rule"),
             ticket=data.get("ticket"),
         )._with_json(data)
@@ -4318,6 +4609,11 @@ class ProbenCooperationRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     success_rule: Literal["meet", "exceed"] | None = None
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
@@ -4335,6 +4631,7 @@ class ProbenCooperationRequest(Model):
             leader=ProbenPool.from_json(data["leader"]),
             manual=data.get("manual"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             success_rule=data.get("success_rule"),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
@@ -4345,6 +4642,8 @@ class ProbenCooperationResponse(Result):
     """The answer of ``proben.cooperation`` (``POST /v1/proben/cooperation``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: ProbenCooperationRequest
@@ -4359,6 +4658,7 @@ class ProbenCooperationResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=ProbenCooperationRequest.from_json(data["request"]),
@@ -4416,6 +4716,8 @@ class ProbenEncounterOddsRequest(Model):
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
     outcome `undecided`. null: until it ends.
     """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     steps: list[ProbenChainStep]
     """The tests, in order; the chain stops at the first that fails."""
     success_rule: Literal["meet", "exceed"] | None = None
@@ -4432,6 +4734,7 @@ class ProbenEncounterOddsRequest(Model):
             exact=data.get("exact"),
             idempotency_key=data.get("idempotency_key"),
             max_rounds=data.get("max_rounds"),
+            session=data.get("session"),
             steps=[ProbenChainStep.from_json(v0) for v0 in data["steps"]],
             success_rule=data.get("success_rule"),
             ticket=data.get("ticket"),
@@ -4483,6 +4786,11 @@ class ProbenEncounterRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     steps: list[ProbenChainStep]
     """The tests, in order; the chain stops at the first that fails."""
     success_rule: Literal["meet", "exceed"] | None = None
@@ -4504,6 +4812,7 @@ class ProbenEncounterRequest(Model):
             manual=data.get("manual"),
             max_rounds=data.get("max_rounds"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             steps=[ProbenChainStep.from_json(v0) for v0 in data["steps"]],
             success_rule=data.get("success_rule"),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
@@ -4515,6 +4824,8 @@ class ProbenEncounterResponse(Result):
     """The answer of ``proben.encounter`` (``POST /v1/proben/encounter``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: ProbenEncounterRequest
@@ -4529,6 +4840,7 @@ class ProbenEncounterResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=ProbenEncounterRequest.from_json(data["request"]),
@@ -4576,6 +4888,8 @@ class ProbenExtendedOddsRequest(Model):
     """Who rolls (echoed in results)."""
     required: int
     """Successes to accumulate."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     skill: int | None = None
     """Skill level (Fertigkeitsstufe)."""
     skill_dice: int | None = None
@@ -4594,6 +4908,7 @@ class ProbenExtendedOddsRequest(Model):
             interval=None if data.get("interval") is None else ProbenInterval.from_json(data["interval"]),
             name=data.get("name"),
             required=data["required"],
+            session=data.get("session"),
             skill=data.get("skill"),
             skill_dice=data.get("skill_dice"),
             ticket=data.get("ticket"),
@@ -4642,6 +4957,11 @@ class ProbenExtendedRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     skill: int | None = None
     """Skill level (Fertigkeitsstufe)."""
     skill_dice: int | None = None
@@ -4665,6 +4985,7 @@ class ProbenExtendedRequest(Model):
             name=data.get("name"),
             required=data["required"],
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             skill=data.get("skill"),
             skill_dice=data.get("skill_dice"),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
@@ -4676,6 +4997,8 @@ class ProbenExtendedResponse(Result):
     """The answer of ``proben.extended`` (``POST /v1/proben/extended``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: ProbenExtendedRequest
@@ -4690,6 +5013,7 @@ class ProbenExtendedResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=ProbenExtendedRequest.from_json(data["request"]),
@@ -4780,6 +5104,8 @@ class ProbenOpposedOddsRequest(Model):
     b: ProbenPool
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -4791,6 +5117,7 @@ class ProbenOpposedOddsRequest(Model):
             allow_tie=data.get("allow_tie"),
             b=ProbenPool.from_json(data["b"]),
             idempotency_key=data.get("idempotency_key"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -4829,6 +5156,11 @@ class ProbenOpposedRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -4845,6 +5177,7 @@ class ProbenOpposedRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -4854,6 +5187,8 @@ class ProbenOpposedResponse(Result):
     """The answer of ``proben.opposed`` (``POST /v1/proben/opposed``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: ProbenOpposedRequest
@@ -4868,6 +5203,7 @@ class ProbenOpposedResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=ProbenOpposedRequest.from_json(data["request"]),
@@ -4987,6 +5323,8 @@ class ProbenTestOddsRequest(Model):
     """Accepted and ignored: the odds do not depend on it."""
     name: str | None = None
     """Who rolls (echoed in results)."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     skill: int | None = None
     """Skill level (Fertigkeitsstufe)."""
     skill_dice: int | None = None
@@ -5007,6 +5345,7 @@ class ProbenTestOddsRequest(Model):
             disadvantages=data.get("disadvantages"),
             idempotency_key=data.get("idempotency_key"),
             name=data.get("name"),
+            session=data.get("session"),
             skill=data.get("skill"),
             skill_dice=data.get("skill_dice"),
             success_rule=data.get("success_rule"),
@@ -5056,6 +5395,11 @@ class ProbenTestRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     skill: int | None = None
     """Skill level (Fertigkeitsstufe)."""
     skill_dice: int | None = None
@@ -5081,6 +5425,7 @@ class ProbenTestRequest(Model):
             manual=data.get("manual"),
             name=data.get("name"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             skill=data.get("skill"),
             skill_dice=data.get("skill_dice"),
             success_rule=data.get("success_rule"),
@@ -5093,6 +5438,8 @@ class ProbenTestResponse(Result):
     """The answer of ``proben.test`` (``POST /v1/proben/test``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: ProbenTestRequest
@@ -5107,6 +5454,7 @@ class ProbenTestResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=ProbenTestRequest.from_json(data["request"]),
@@ -5145,9 +5493,9 @@ class Randomness(Model):
     events: list[Event]
     idempotency_key: str | None = None
     """The Idempotency-Key the dice derive from (present only when one was given)."""
-    source: Literal["secure", "seeded", "manual", "ticket"]
+    source: Literal["secure", "seeded", "manual", "ticket", "session"]
     """secure: the OS CSPRNG, or derived from an idempotency key; seeded; manual; ticket: derived from the
-    ticket.
+    ticket; session: derived from the session's secret, seat and index.
     """
 
     @classmethod
@@ -5184,6 +5532,244 @@ class Receipt(Model):
             issued_at=data["issued_at"],
             kid=data["kid"],
             signature=data["signature"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ReportResponse(Result):
+    """The answer of ``sessions.report`` (``POST /v1/sessions/report``)."""
+    after_reveal: list[int]
+    complete: bool
+    duplicates: list[SessionDuplicate]
+    gaps: list[SessionSlot]
+    invalid: list[SessionInvalidCard]
+    luck: SessionLuck
+    unshown: list[SessionSlot]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ReportResponse:
+        """``ReportResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            after_reveal=data["after_reveal"],
+            complete=data["complete"],
+            duplicates=[SessionDuplicate.from_json(v0) for v0 in data["duplicates"]],
+            gaps=[SessionSlot.from_json(v0) for v0 in data["gaps"]],
+            invalid=[SessionInvalidCard.from_json(v0) for v0 in data["invalid"]],
+            luck=SessionLuck.from_json(data["luck"]),
+            unshown=[SessionSlot.from_json(v0) for v0 in data["unshown"]],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class RevealResponse(Result):
+    """The answer of ``sessions.reveal`` (``POST /v1/sessions/reveal``)."""
+    reveal: SessionReveal
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RevealResponse:
+        """``RevealResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            reveal=SessionReveal.from_json(data["reveal"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SessionDuplicate(Model):
+    """``SessionDuplicate`` in the API's JSON."""
+    cards: list[int]
+    """Their positions in the log."""
+    index: int
+    repeat: bool
+    """true: copies of one card; false: different rolls for one slot."""
+    seat: str
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionDuplicate:
+        """``SessionDuplicate`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            cards=data["cards"],
+            index=data["index"],
+            repeat=data["repeat"],
+            seat=data["seat"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SessionHeader(Model):
+    """``SessionHeader`` in the API's JSON."""
+    commit: str
+    """base64url SHA-256 of the session's secret."""
+    context: str | None
+    """The opener's context (a VTT's world id), or null."""
+    expires_at: str
+    """RFC 3339 UTC time after which it rolls no more and anyone may reveal it."""
+    id: str
+    """128 random bits, base64url."""
+    kid: str
+    """The key that signed it (see /v1/keys)."""
+    opened_at: str
+    """RFC 3339 UTC time it was opened."""
+    seats: list[str]
+    """The names of the seats that roll in it (players, the GM)."""
+    signature: str
+    """base64url Ed25519 signature over the RFC 8785 canonical JSON of the session without this member."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionHeader:
+        """``SessionHeader`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            commit=data["commit"],
+            context=data["context"],
+            expires_at=data["expires_at"],
+            id=data["id"],
+            kid=data["kid"],
+            opened_at=data["opened_at"],
+            seats=data["seats"],
+            signature=data["signature"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SessionInvalidCard(Model):
+    """``SessionInvalidCard`` in the API's JSON."""
+    card: int
+    """The card's position in the log."""
+    reason: SessionInvalidCardReason
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionInvalidCard:
+        """``SessionInvalidCard`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            card=data["card"],
+            reason=data["reason"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SessionLuck(Model):
+    """``SessionLuck`` in the API's JSON."""
+    cards: list[LuckCard]
+    seats: list[LuckSeat]
+    unmeasured: list[int]
+    """Valid cards whose operation declares no ordered quantity, or whose value its odds do not list."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionLuck:
+        """``SessionLuck`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            cards=[LuckCard.from_json(v0) for v0 in data["cards"]],
+            seats=[LuckSeat.from_json(v0) for v0 in data["seats"]],
+            unmeasured=data["unmeasured"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SessionPublic(Model):
+    """``SessionPublic`` in the API's JSON."""
+    commitment: str
+    """base64url SHA-256 of the RFC 8785 JSON of `{events, result, salt}`; the salt derives from the session's
+    secret, so it can be checked only after the reveal.
+    """
+    issued_at: str
+    kid: str
+    operation: str
+    session: dict[str, Any]
+    """The roll's `session` member as given."""
+    signature: str
+    """Ed25519 over the RFC 8785 JSON of this object without this member."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionPublic:
+        """``SessionPublic`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            commitment=data["commitment"],
+            issued_at=data["issued_at"],
+            kid=data["kid"],
+            operation=data["operation"],
+            session=data["session"],
+            signature=data["signature"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SessionResponse(Result):
+    """The answer of ``sessions.open`` (``POST /v1/sessions``)."""
+    session: SessionHeader
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionResponse:
+        """``SessionResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            session=SessionHeader.from_json(data["session"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SessionReveal(Model):
+    """``SessionReveal`` in the API's JSON."""
+    kid: str
+    revealed_at: str
+    """RFC 3339 UTC time of the reveal; a card issued later is never valid."""
+    secret: str
+    """base64url of the session's 32-byte secret: its SHA-256 is the session's `commit`."""
+    session: SessionHeader
+    signature: str
+    """Ed25519 over the RFC 8785 JSON of this object without this member."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionReveal:
+        """``SessionReveal`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            kid=data["kid"],
+            revealed_at=data["revealed_at"],
+            secret=data["secret"],
+            session=SessionHeader.from_json(data["session"]),
+            signature=data["signature"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SessionSlot(Model):
+    """``SessionSlot`` in the API's JSON."""
+    index: int
+    seat: str
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionSlot:
+        """``SessionSlot`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            index=data["index"],
+            seat=data["seat"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SessionUse(Model):
+    """``SessionUse`` in the API's JSON."""
+    header: SessionHeader
+    """The session, exactly as opened."""
+    hidden: bool | None = None
+    """true: a hidden roll; the response adds `public`, the part for the table (a commitment instead of the
+    dice).
+    """
+    index: int
+    """The seat's roll number, from 0 (a negative one is refused as `invalid-session`)."""
+    prev: str | None
+    """The link signature of the seat's previous card (`receipt.signature`, or `public.signature` of a hidden
+    one); null for index 0.
+    """
+    seat: str
+    """One of the session's seats."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionUse:
+        """``SessionUse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            header=SessionHeader.from_json(data["header"]),
+            hidden=data.get("hidden"),
+            index=data["index"],
+            prev=data["prev"],
+            seat=data["seat"],
         )._with_json(data)
 
 
@@ -5694,6 +6280,8 @@ class WeltenbuchConflictOddsRequest(Model):
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
     parties: list[WeltenParty]
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -5704,6 +6292,7 @@ class WeltenbuchConflictOddsRequest(Model):
             die=data.get("die"),
             idempotency_key=data.get("idempotency_key"),
             parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -5741,6 +6330,11 @@ class WeltenbuchConflictRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -5756,6 +6350,7 @@ class WeltenbuchConflictRequest(Model):
             manual=data.get("manual"),
             parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -5765,6 +6360,8 @@ class WeltenbuchConflictResponse(Result):
     """The answer of ``weltenbuch.conflict`` (``POST /v1/weltenbuch/conflict``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: WeltenbuchConflictRequest
@@ -5779,6 +6376,7 @@ class WeltenbuchConflictResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=WeltenbuchConflictRequest.from_json(data["request"]),
@@ -5807,6 +6405,8 @@ class WeltenbuchEncounterOddsRequest(Model):
     parties: list[WeltenParty]
     """2..8 parties, as a conflict (E3); a party's success dice hit the members of every other party."""
     policy: WeltenEncounterPolicy | None = None
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
     toughness: dict[str, WeltenToughness]
@@ -5823,6 +6423,7 @@ class WeltenbuchEncounterOddsRequest(Model):
             max_rounds=data.get("max_rounds"),
             parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
             policy=None if data.get("policy") is None else WeltenEncounterPolicy.from_json(data["policy"]),
+            session=data.get("session"),
             ticket=data.get("ticket"),
             toughness={k0: WeltenToughness.from_json(v0) for k0, v0 in data["toughness"].items()},
         )._with_json(data)
@@ -5875,6 +6476,11 @@ class WeltenbuchEncounterRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -5896,6 +6502,7 @@ class WeltenbuchEncounterRequest(Model):
             parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
             policy=None if data.get("policy") is None else WeltenEncounterPolicy.from_json(data["policy"]),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
             toughness={k0: WeltenToughness.from_json(v0) for k0, v0 in data["toughness"].items()},
         )._with_json(data)
@@ -5906,6 +6513,8 @@ class WeltenbuchEncounterResponse(Result):
     """The answer of ``weltenbuch.encounter`` (``POST /v1/weltenbuch/encounter``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: WeltenbuchEncounterRequest
@@ -5920,6 +6529,7 @@ class WeltenbuchEncounterResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=WeltenbuchEncounterRequest.from_json(data["request"]),
@@ -5988,6 +6598,8 @@ class WeltenbuchResurrectionOddsRequest(Model):
     """The eight gods of the table, in d8 order."""
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
     ticket: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
 
@@ -5997,6 +6609,7 @@ class WeltenbuchResurrectionOddsRequest(Model):
         return cls(
             gods=data.get("gods"),
             idempotency_key=data.get("idempotency_key"),
+            session=data.get("session"),
             ticket=data.get("ticket"),
         )._with_json(data)
 
@@ -6033,6 +6646,11 @@ class WeltenbuchResurrectionRequest(Model):
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
     carries exactly.
     """
+    session: SessionUse | None = None
+    """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
+    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
+    `session`.
+    """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
     same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
@@ -6047,6 +6665,7 @@ class WeltenbuchResurrectionRequest(Model):
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
             seed=data.get("seed"),
+            session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             ticket=None if data.get("ticket") is None else Ticket.from_json(data["ticket"]),
         )._with_json(data)
 
@@ -6056,6 +6675,8 @@ class WeltenbuchResurrectionResponse(Result):
     """The answer of ``weltenbuch.resurrection`` (``POST /v1/weltenbuch/resurrection``)."""
     lang: Literal["en", "de"]
     operation: str
+    public: SessionPublic | None = None
+    """A hidden roll in a session only: the part for the table, signed on its own."""
     randomness: Randomness
     receipt: Receipt
     request: WeltenbuchResurrectionRequest
@@ -6070,6 +6691,7 @@ class WeltenbuchResurrectionResponse(Result):
         return cls(
             lang=data["lang"],
             operation=data["operation"],
+            public=None if data.get("public") is None else SessionPublic.from_json(data["public"]),
             randomness=Randomness.from_json(data["randomness"]),
             receipt=Receipt.from_json(data["receipt"]),
             request=WeltenbuchResurrectionRequest.from_json(data["request"]),
@@ -6466,6 +7088,49 @@ class ProbenPoolParam(_ProbenPoolParamRequired, total=False):
     """Skill level (Fertigkeitsstufe)."""
     skill_dice: int | None
     """Bonus dice the GM allows from the skill: 0..skill (default skill)."""
+
+
+class SessionHeaderParam(TypedDict):
+    """``SessionHeader`` as a request parameter (a plain dict; required keys: commit, context, expires_at, id,
+    kid, opened_at, seats, signature).
+    """
+    commit: str
+    """base64url SHA-256 of the session's secret."""
+    context: str | None
+    """The opener's context (a VTT's world id), or null."""
+    expires_at: str
+    """RFC 3339 UTC time after which it rolls no more and anyone may reveal it."""
+    id: str
+    """128 random bits, base64url."""
+    kid: str
+    """The key that signed it (see /v1/keys)."""
+    opened_at: str
+    """RFC 3339 UTC time it was opened."""
+    seats: Sequence[str]
+    """The names of the seats that roll in it (players, the GM)."""
+    signature: str
+    """base64url Ed25519 signature over the RFC 8785 canonical JSON of the session without this member."""
+
+
+class _SessionUseParamRequired(TypedDict):
+    header: SessionHeaderParam | SessionHeader
+    """The session, exactly as opened."""
+    index: int
+    """The seat's roll number, from 0 (a negative one is refused as `invalid-session`)."""
+    prev: str | None
+    """The link signature of the seat's previous card (`receipt.signature`, or `public.signature` of a hidden
+    one); null for index 0.
+    """
+    seat: str
+    """One of the session's seats."""
+
+
+class SessionUseParam(_SessionUseParamRequired, total=False):
+    """``SessionUse`` as a request parameter (a plain dict; required keys: header, index, prev, seat)."""
+    hidden: bool | None
+    """true: a hidden roll; the response adds `public`, the part for the table (a commitment instead of the
+    dice).
+    """
 
 
 class TicketParam(TypedDict):

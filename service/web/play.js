@@ -5,11 +5,14 @@
 // it and never rolls again. Plain ES module on the JavaScript client; nothing from elsewhere.
 import { Client, OPERATIONS, WurfwerkError } from "../client/index.js";
 import { LABELS } from "./labels.js";
+import { sessionPanel } from "./session.js";
 
 const ADVANCED = ["seed", "manual", "ticket", "idempotency_key"];
 // An encounter form's options, shown after its characters (sides, parties, toughness, steps).
 const OPTIONS = ["order", "ends", "pairs", "policy", "injuring_abilities", "aftermath", "dice", "die", "max_rounds",
   "curve_rounds", "exact"];
+// Set by the session panel (session.js), never typed into the form.
+const PANEL_MEMBERS = ["session"];
 // The apply steps take a whole signed response; "continue" carries it over from the step before.
 const CARRIED = {
   "beutelschneider.healing-apply": { field: "draw", from: "beutelschneider.healing", next: "continueHealing" },
@@ -365,7 +368,7 @@ function objectEditor(schema, path, required, context) {
   const requiredNames = new Set(schema.required ?? []);
   const root = path === "";
   const carried = root ? CARRIED[context.operation] : null;
-  const members = Object.entries(schema.properties).map(([name, property]) => {
+  const members = Object.entries(schema.properties).filter(([name]) => !(root && PANEL_MEMBERS.includes(name))).map(([name, property]) => {
     const memberPath = root ? name : `${path}.${name}`;
     const memberRequired = requiredNames.has(name) && (root || required);
     const editor = carried?.field === name ? carriedEditor(memberPath, carried)
@@ -661,7 +664,7 @@ function showEvents(randomness) {
   const events = $("events");
   events.replaceChildren();
   if (!randomness) return;
-  const known = ["secure", "seeded", "manual", "ticket"];
+  const known = ["secure", "seeded", "manual", "ticket", "session"];
   events.append(element("li", { text: known.includes(randomness.source) ? t(`source.${randomness.source}`) : t("source.other", { source: randomness.source }) }));
   for (const event of randomness.events) {
     events.append(element("li", { text: `${kindWords(event.kind)}: ${event.values.map((value) => valueWords(event.kind, value)).join(", ")}` }));
@@ -798,7 +801,7 @@ async function showOdds(client, operationId, request, generation) {
     section.hidden = true;
     return;
   }
-  const { seed: _seed, manual: _manual, ticket: _ticket, idempotency_key: _key, ...oddsBody } = request ?? {};
+  const { seed: _seed, manual: _manual, ticket: _ticket, idempotency_key: _key, session: _session, ...oddsBody } = request ?? {};
   section.hidden = false;
   box.replaceChildren(element("p", { text: t("loading"), "data-testid": "odds-loading" }));
   try {
@@ -919,6 +922,7 @@ function showResponse(client, response, { shared = false } = {}) {
   $("result").hidden = false;
   $("shared-note").hidden = !shared;
   $("summary").textContent = response.summary ?? "";
+  $("hidden-note").hidden = !response.request?.session?.hidden;
   $("raw").textContent = JSON.stringify(response, null, 2);
   showDice(response);
   showState(response);
@@ -958,10 +962,17 @@ async function roll() {
     return;
   }
   const client = newClient();
+  const rolls = !operation.id.endsWith(".odds") && Boolean(operation.schema && resolve(operation.schema).properties?.session);
+  const session = rolls && body ? state.sessions?.member() : null;
+  if (session) { // a roll in the session: the seat's roll number decides the dice, nothing else may
+    for (const member of ADVANCED) delete body[member];
+    body.session = session;
+  }
   button.disabled = true;
   const generation = state.generation;
   try {
     const response = await client.call(operation.id, body);
+    if (session) state.sessions.record(response);
     if (generation !== state.generation) return;
     const shown = showResponse(client, response);
     if (matchMedia("(max-width: 40rem)").matches) $("result").scrollIntoView({ block: "start" });
@@ -1084,11 +1095,13 @@ async function start() {
     }
     state.lang = $("lang").value;
     applyLanguage();
+    state.sessions?.render();
     const chosen = $("operation").value;
     fillSystems();
     leaveSharedView();
     chooseOperation(chosen, body ?? undefined);
   });
+  state.sessions = sessionPanel({ t, element, client: newClient, lang: () => state.lang, showError, showMessage });
   document.body.dataset.ready = "true";
 }
 

@@ -137,7 +137,9 @@ def played(service_image, tmp_path_factory):
     objects = _rendered()
     kinds = {item["kind"] for item in objects}
     assert kinds == {"Deployment"} | NOT_PLAYED, f"a new kind must be played or validated: {kinds}"
-    [deployment] = [item for item in objects if item["kind"] == "Deployment"]
+    # the API; the Discord app's Deployment (same image, another command) is validated in test_kubernetes.py
+    [deployment] = [item for item in objects if item["kind"] == "Deployment"
+                    and item["metadata"]["name"] == "wurfwerk-api"]
     pod = deployment["spec"]["template"]["spec"]
     [container] = pod["containers"]
     [secret_volume] = [volume["secret"] for volume in pod["volumes"] if "secret" in volume]

@@ -47,7 +47,7 @@ def test_every_object_validates_strictly_for_a_current_kubernetes(rendered):
     lines = result.stdout.splitlines()
     passed = result.returncode == 0 and lines and all(line.startswith("INFO ") for line in lines)
     assert passed, result.stdout + result.stderr
-    assert len(lines) == 10
+    assert len(lines) == 12
 
 
 def _api_pod(objects) -> dict:
@@ -108,3 +108,30 @@ def test_the_ingress_goes_through_the_balancer_running_the_one_haproxy_config(ob
     env = {item["name"]: item.get("value") for item in balancer["env"]}
     assert env["WURFWERK_REPLICAS"].startswith("wurfwerk-api-replicas.$(POD_NAMESPACE).svc")
     assert objects[("Service", "wurfwerk-api-replicas")]["spec"]["clusterIP"] == "None"
+
+
+def test_the_discord_app_runs_beside_the_api_from_the_same_image(objects):
+    """integrations/discord: a second Deployment of the same image with another command, non-root on a
+    read-only root, its key from a Secret, calling the API through its Service; /interactions routed to it."""
+    deployment = objects[("Deployment", "wurfwerk-discord")]
+    assert deployment["spec"]["replicas"] == 2
+    labels = deployment["spec"]["selector"]["matchLabels"]
+    assert labels["app.kubernetes.io/component"] == "discord"
+    api = objects[("Deployment", "wurfwerk-api")]["spec"]["selector"]["matchLabels"]
+    assert api["app.kubernetes.io/component"] == "api"  # the API's Services never select the app's pods
+    pod = deployment["spec"]["template"]["spec"]
+    [container] = pod["containers"]
+    assert container["image"] == objects[("Deployment", "wurfwerk-api")]["spec"]["template"]["spec"][
+        "containers"][0]["image"]
+    assert container["command"][0] == "gunicorn" and container["command"][-1] == "wurfwerk_discord:create_app()"
+    assert pod["securityContext"]["runAsNonRoot"] is True
+    assert container["securityContext"]["readOnlyRootFilesystem"] is True
+    env = {item["name"]: item for item in container["env"]}
+    assert env["DISCORD_PUBLIC_KEY"]["valueFrom"]["secretKeyRef"]["name"] == "wurfwerk-discord"
+    assert env["WURFWERK_URL"]["value"] == "http://wurfwerk-api"
+    assert container["livenessProbe"]["httpGet"]["path"] == "/livez"
+    service = objects[("Service", "wurfwerk-discord")]
+    assert service["spec"]["selector"]["app.kubernetes.io/component"] == "discord"
+    [rule] = objects[("Ingress", "wurfwerk")]["spec"]["rules"]
+    routed = {path["path"]: path["backend"]["service"]["name"] for path in rule["http"]["paths"]}
+    assert routed == {"/": "wurfwerk-balancer", "/interactions": "wurfwerk-discord"}

@@ -22,7 +22,9 @@ VENDORED = {
     "src/vendor/canonicalize.js": "node_modules/canonicalize/lib/canonicalize.js",
     "src/vendor/noble-ed25519.js": "node_modules/@noble/ed25519/index.js",
     **{f"src/vendor/noble-hashes/{name}": f"node_modules/@noble/hashes/{name}"
-       for name in ("sha2.js", "_md.js", "_u64.js", "utils.js")},
+       for name in ("sha2.js", "_md.js", "_u64.js", "utils.js", "hmac.js", "hkdf.js")},
+    **{f"src/vendor/noble-ciphers/{name}": f"node_modules/@noble/ciphers/{name}"
+       for name in ("chacha.js", "_arx.js", "_poly1305.js", "utils.js")},
 }
 
 

@@ -13,6 +13,8 @@ declare module "fvtt-types/configuration" {
     "wurfwerk.apiKey": string;
     "wurfwerk.language": "auto" | "de" | "en";
     "wurfwerk.physicalDice": boolean;
+    /** The world's session (issue 41), as JSON text: `{header, reveal}`; empty: none. */
+    "wurfwerk.session": string;
   }
 
   interface FlagConfig {
@@ -22,8 +24,10 @@ declare module "fvtt-types/configuration" {
         operation: string;
         /** The request body as typed, as JSON text. */
         body: string;
-        /** The complete signed response, as JSON text. */
-        response: string;
+        /** The complete signed response, as JSON text (a hidden roll's: only on the GM's whisper). */
+        response?: string;
+        /** A hidden roll's public part in a session, as JSON text: what the table sees. */
+        public?: string;
       };
     };
   }
@@ -33,6 +37,10 @@ declare module "fvtt-types/configuration" {
       api: {
         roll(operationId: string, body?: Record<string, any>): Promise<Record<string, any> | null>;
         verifyMessage(messageId: string, verdict: Element): Promise<void>;
+        openSession(seats?: string[]): Promise<Record<string, any> | null>;
+        revealSession(): Promise<Record<string, any> | null>;
+        exportSessionLog(): Record<string, any> | null;
+        checkSessionLog(log?: string | Record<string, any>): Promise<Record<string, any> | null>;
       };
     };
   }

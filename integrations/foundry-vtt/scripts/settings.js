@@ -39,6 +39,13 @@ export function registerSettings() {
     type: Boolean,
     default: false,
   });
+  // The world's session (issue 41): set by the GM through the macro API, read by every client.
+  game.settings.register(MODULE_ID, "session", {
+    scope: "world",
+    config: false,
+    type: String,
+    default: "",
+  });
 }
 
 /**

@@ -2,13 +2,14 @@
 // the chat card, Dice So Nice and physical dice. Everything Foundry-specific is in this file; the pure
 // parts (command, card, dice, manual, problems) are imported and tested on their own.
 
-import { Client } from "./client.js";
+import { Client, verifySession } from "./client.js";
 import { isWurfwerkCommand, parseCommand } from "./command.js";
 import { escapeHtml, playUrl, renderCard, showVerdict } from "./card.js";
 import { diceGroups, rollData } from "./dice.js";
 import { facesForm, manualProblems, parseFaces, takesManualValues } from "./manual.js";
 import { closestOperation, problemHtml } from "./problems.js";
 import { MODULE_ID, readSettings, registerSettings } from "./settings.js";
+import { nextSlot, readLog, sessionLog, verdictHtml } from "./session.js";
 
 /** @typedef {Record<string, any>} Json */
 /** @typedef {import("./client.js").OperationId} OperationId */
@@ -184,11 +185,155 @@ async function animateDice(response) {
 async function postCard(operationId, body, response, settings) {
   const link = playUrl(settings.serviceUrl, operationId, body, settings.language);
   const content = renderCard(response, { t, link });
-  return ChatMessage.create({
-    content,
-    speaker: ChatMessage.getSpeaker(),
-    flags: { [MODULE_ID]: { operation: operationId, body: JSON.stringify(body), response: JSON.stringify(response) } },
-  });
+  const flags = { operation: operationId, body: JSON.stringify(body), response: JSON.stringify(response) };
+  if (response.public) {
+    // A hidden roll in the session: the full card only for the game masters (and the roller), the
+    // public part, a commitment without dice or outcome, for the table.
+    const gameMasters = game.users.filter((user) => user.isGM).map((user) => user.id);
+    await ChatMessage.create({
+      content,
+      speaker: ChatMessage.getSpeaker(),
+      whisper: [...new Set([...gameMasters, game.user.id])],
+      blind: game.settings.get("core", "rollMode") === "blindroll",
+      flags: { [MODULE_ID]: flags },
+    });
+    const use = response.public.session;
+    return ChatMessage.create({
+      content: `<div class="wurfwerk-card wurfwerk-hidden"><p>${escapeHtml(t("WURFWERK.Session.hiddenCard", {
+        seat: use.seat, n: use.index + 1 }))}</p><p class="wurfwerk-commitment"><code>${escapeHtml(
+        response.public.commitment.slice(0, 16))}…</code></p></div>`,
+      speaker: ChatMessage.getSpeaker(),
+      flags: { [MODULE_ID]: { operation: operationId, body: "{}", public: JSON.stringify(response.public) } },
+    });
+  }
+  return ChatMessage.create({ content, speaker: ChatMessage.getSpeaker(), flags: { [MODULE_ID]: flags } });
+}
+
+// -- the world's session (issue 41) ------------------------------------------------------------------
+
+/**
+ * The session the GM opened for the world, or null.
+ * @returns {{header: Json, reveal: Json | null} | null}
+ */
+function worldSession() {
+  const stored = String(game.settings.get(MODULE_ID, "session") ?? "");
+  if (!stored) return null;
+  try {
+    const session = JSON.parse(stored);
+    return session?.header ? session : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Every card in the chat log this client can see: signed responses and public parts of hidden rolls.
+ * @returns {Json[]}
+ */
+function chatCards() {
+  /** @type {Json[]} */
+  const cards = [];
+  for (const message of game.messages.contents) {
+    for (const stored of [message.getFlag(MODULE_ID, "response"), message.getFlag(MODULE_ID, "public")]) {
+      if (typeof stored !== "string") continue;
+      try {
+        cards.push(JSON.parse(stored));
+      } catch {
+        // not ours to judge here; the check names it
+      }
+    }
+  }
+  return cards;
+}
+
+/**
+ * The `session` member of this user's next roll: the world's open session, the user's name as the
+ * seat, the roll number and link after the user's last card in the chat log; hidden in the blind and
+ * GM roll modes. Null outside a session (or for a user without a seat, or after it ended).
+ * @returns {Json | null}
+ */
+function sessionMember() {
+  const session = worldSession();
+  if (!session || session.reveal || Date.parse(session.header.expires_at) <= Date.now()) return null;
+  const seat = game.user.name;
+  if (!session.header.seats.includes(seat)) return null;
+  const mode = game.settings.get("core", "rollMode");
+  const hidden = mode === "blindroll" || mode === "gmroll";
+  return { header: session.header, seat, ...nextSlot(chatCards(), session.header.id, seat), ...(hidden ? { hidden } : {}) };
+}
+
+/**
+ * The macro API: `api.openSession()` (a GM): a session for every user of the world (or `seats`);
+ * every roll of every user then goes through it. Resolves to the session, or null after a whisper.
+ * @param {string[]} [seats]
+ */
+export async function openSession(seats) {
+  try {
+    if (!game.user.isGM) throw new Error(t("WURFWERK.Session.gmOnly"));
+    const settings = readSettings();
+    if (!settings.serviceUrl) throw new Error(t("WURFWERK.Problem.noServiceUrl"));
+    const names = seats ?? game.users.map((user) => user.name);
+    const { session } = await clientFor(settings).call("sessions.open", { seats: [...new Set(names)] });
+    await game.settings.set(MODULE_ID, "session", JSON.stringify({ header: session, reveal: null }));
+    await ChatMessage.create({
+      content: `<div class="wurfwerk-session"><p>${escapeHtml(t("WURFWERK.Session.opened", {
+        seats: session.seats.join(", "), until: session.expires_at }))}</p><p><code>${escapeHtml(session.commit)}</code></p></div>`,
+      speaker: ChatMessage.getSpeaker(),
+    });
+    return session;
+  } catch (error) {
+    await whisperProblem(error);
+    return null;
+  }
+}
+
+/** The macro API: `api.revealSession()` (a GM ends the evening, or anyone after it ended). */
+export async function revealSession() {
+  try {
+    const session = worldSession();
+    if (!session) throw new Error(t("WURFWERK.Session.none"));
+    const { reveal } = await clientFor(readSettings()).call("sessions.reveal", { session: /** @type {any} */ (session.header) });
+    await game.settings.set(MODULE_ID, "session", JSON.stringify({ header: session.header, reveal }));
+    await ChatMessage.create({
+      content: `<div class="wurfwerk-session"><p>${escapeHtml(t("WURFWERK.Session.revealed"))}</p></div>`,
+      speaker: ChatMessage.getSpeaker(),
+    });
+    return reveal;
+  } catch (error) {
+    await whisperProblem(error);
+    return null;
+  }
+}
+
+/** The macro API: `api.exportSessionLog()` saves the session's log (the chat's cards) as a file. */
+export function exportSessionLog() {
+  const session = worldSession();
+  if (!session) return null;
+  const log = sessionLog(session.header, chatCards(), session.reveal);
+  saveDataToFile(JSON.stringify(log, null, 1), "application/json", `wurfwerk-session-${session.header.id}.json`);
+  return log;
+}
+
+/**
+ * The macro API: `api.checkSessionLog(log?)` checks a log file's text (or the world's own log) in
+ * this browser, every die recomputed (verifySession), and whispers the verdict.
+ * @param {string | Json} [log]
+ */
+export async function checkSessionLog(log) {
+  try {
+    const session = worldSession();
+    const given = log === undefined ? (session ? sessionLog(session.header, chatCards(), session.reveal) : null) : log;
+    if (given === null) throw new Error(t("WURFWERK.Session.none"));
+    const { cards, reveal, header } = readLog(given);
+    const client = clientFor(readSettings());
+    const revealed = reveal ?? (await client.call("sessions.reveal", { session: /** @type {any} */ (header ?? session?.header) })).reveal;
+    const verdict = await verifySession(cards, revealed, await client.keys());
+    await whisper(verdictHtml(verdict, cards.length, t));
+    return verdict;
+  } catch (error) {
+    await whisperProblem(error);
+    return null;
+  }
 }
 
 /**
@@ -205,12 +350,14 @@ export async function roll(operationId, body = {}) {
     if (!settings.serviceUrl) throw new Error(t("WURFWERK.Problem.noServiceUrl"));
     assertKnownOperation(operationId);
     const client = clientFor(settings);
-    const response =
-      settings.physicalDice && takesManualValues(operationId)
+    const session = sessionMember(); // in the world's session, the seat's roll number decides the dice
+    const response = session
+      ? await callOperation(client, operationId, { ...body, session })
+      : settings.physicalDice && takesManualValues(operationId)
         ? await callWithPhysicalDice(client, operationId, body)
         : await callOperation(client, operationId, body);
     if (response === null) return null;
-    await animateDice(response);
+    if (!response.public) await animateDice(response); // a hidden roll's dice are nobody else's business
     await postCard(operationId, body, response, settings);
     return response;
   } catch (error) {
@@ -284,7 +431,7 @@ export async function runCommand(line) {
 Hooks.once("init", () => {
   registerSettings();
   const module = game.modules.get(MODULE_ID);
-  if (module) module.api = { roll, verifyMessage };
+  if (module) module.api = { roll, verifyMessage, openSession, revealSession, exportSessionLog, checkSessionLog };
 });
 Hooks.on("chatMessage", onChatMessage);
 document.addEventListener("click", onClick);

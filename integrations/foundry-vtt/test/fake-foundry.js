@@ -17,7 +17,11 @@ export function installFakeFoundry({ lang = "en", translations, dialogAnswers = 
   /** @type {{roll: any, user: any, synchronize: boolean}[]} */
   const animations = [];
   const modules = new Map([["wurfwerk", /** @type {any} */ ({ id: "wurfwerk", active: true })]]);
-  const user = { id: "user-1", name: "Gamemaster" };
+  const user = { id: "user-1", name: "Gamemaster", isGM: true };
+  /** The world's users (a session gives each a seat); tests add players. */
+  const users = [user];
+  /** @type {{data: string, type: string, filename: string}[]} */
+  const downloads = [];
 
   const Hooks = {
     /** @param {string} name @param {Function} handler */
@@ -114,10 +118,15 @@ export function installFakeFoundry({ lang = "en", translations, dialogAnswers = 
       },
     },
     modules,
+    users,
     messages: {
       /** @param {string} id */
       get(id) {
         return messages.find((message) => message.id === id);
+      },
+      /** Foundry's collection: the messages this client can see (the fake sees them all). */
+      get contents() {
+        return [...messages];
       },
     },
     /** @type {any} */
@@ -149,7 +158,12 @@ export function installFakeFoundry({ lang = "en", translations, dialogAnswers = 
     },
   };
 
+  settings.set("core.rollMode", { config: { default: "publicroll" }, value: "publicroll" });
   Object.assign(globalThis, {
+    /** Foundry's download of a generated file. */
+    saveDataToFile(/** @type {string} */ data, /** @type {string} */ type, /** @type {string} */ filename) {
+      downloads.push({ data, type, filename });
+    },
     Hooks,
     ChatMessage,
     Roll,
@@ -168,6 +182,8 @@ export function installFakeFoundry({ lang = "en", translations, dialogAnswers = 
     user,
     clickListeners,
     dialogAnswers,
+    users,
+    downloads,
     /** Turn Dice So Nice on: game.dice3d records each showForRoll call. */
     enableDiceSoNice() {
       modules.set("dice-so-nice", { id: "dice-so-nice", active: true });

@@ -75,18 +75,16 @@ async function closedPort() {
   return address.port;
 }
 
-test("init registers the four world settings and the macro API", () => {
-  const registered = [...foundry.settings.entries()].map(([key, { config }]) => [
-    key,
-    config.scope,
-    config.config,
-    config.type,
-  ]);
+test("init registers the four world settings, the hidden session setting and the macro API", () => {
+  const registered = [...foundry.settings.entries()]
+    .filter(([key]) => key.startsWith("wurfwerk."))
+    .map(([key, { config }]) => [key, config.scope, config.config, config.type]);
   assert.deepEqual(registered, [
     ["wurfwerk.serviceUrl", "world", true, String],
     ["wurfwerk.apiKey", "world", true, String],
     ["wurfwerk.language", "world", true, String],
     ["wurfwerk.physicalDice", "world", true, Boolean],
+    ["wurfwerk.session", "world", false, String],
   ]);
   assert.deepEqual(Object.keys(foundry.settings.get("wurfwerk.language")?.config.choices), ["auto", "de", "en"]);
   assert.equal(typeof api.roll, "function");

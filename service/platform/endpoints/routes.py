@@ -1,4 +1,5 @@
-"""Platform endpoints: health, keys, receipt verification, the systems catalogue, batch and tickets.
+"""Platform endpoints: health, keys, receipt verification, the systems catalogue, batch, tickets and
+sessions (session_routes.py).
 
 Nothing here knows a system; the catalogue and the batch read what the systems declared.
 """
@@ -16,6 +17,7 @@ from marshmallow import fields, validate
 from service.platform.dice import tickets
 from service.platform.dice.derived_randomness import IDEMPOTENCY_HEADER, check_idempotency_header
 from service.platform.endpoints.api import WurfwerkBlueprint as Blueprint
+from service.platform.endpoints.session_routes import add_session_routes
 from service.platform.http.hooks import bearer_token_in
 from service.platform.http.http_json import json_response
 from service.platform.http.problems import DOCUMENTED_STATUSES, http_error, problem
@@ -225,4 +227,5 @@ def make_platform_blueprint(catalogue: list[dict], batchable: Mapping[str, Opera
             raise http_error(403, say("Only the keys in WURFWERK_TICKET_KEYS may issue tickets."), "forbidden")
         return json_response({"tickets": tickets.issue_tickets(runtime.keys, **body)})
 
+    add_session_routes(blp, batchable, _problems)
     return blp

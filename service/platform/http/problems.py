@@ -29,7 +29,8 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "malformed-json": (400, "The body is not valid JSON (or nests deeper than the parser allows)."),
     "bad-request": (400, "The request is malformed in another way (e.g. a bad query parameter)."),
     "unauthorized": (401, "API keys are configured and the bearer key is missing or wrong."),
-    "forbidden": (403, "The bearer key is valid but may not do this (issuing tickets: WURFWERK_TICKET_KEYS)."),
+    "forbidden": (403, "The bearer key is valid but may not do this (issuing tickets, opening sessions: "
+                          "WURFWERK_TICKET_KEYS)."),
     "not-found": (404, "No such path."),
     "method-not-allowed": (405, "The path exists, the method does not; `Allow` lists the methods."),
     "payload-too-large": (413, "The body is larger than WURFWERK_MAX_BODY_BYTES."),
@@ -42,6 +43,11 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
                                  "and `limit`. Refused before solving."),
     "invalid-receipt": (422, "A signed response handed back does not verify or is of the wrong operation."),
     "invalid-ticket": (422, "A roll ticket is forged, altered, expired, for another operation or from a retired key."),
+    "invalid-session": (422, "A session is forged, altered, ended or from a retired key, names a seat it does not "
+                             "have, a negative index or a wrong `prev`; or a reveal handed to the report does "
+                             "not verify."),
+    "session-open": (409, "A session's secret was asked for before `expires_at` by a key that may not end it "
+                          "early (or without API keys, where nobody may)."),
     "request-timeout": (408, "The body did not arrive within WURFWERK_READ_TIMEOUT; the connection is closed."),
     "uri-too-long": (414, "The request line is longer than WURFWERK_MAX_REQUEST_LINE."),
     "header-fields-too-large": (431, "More header fields than WURFWERK_MAX_HEADER_FIELDS, "
@@ -70,6 +76,7 @@ TITLES = {
     403: marked("problem title", "Forbidden"),
     404: marked("problem title", "Not Found"),
     405: marked("problem title", "Method Not Allowed"),
+    409: marked("problem title", "Conflict"),
     408: marked("problem title", "Request Timeout"),
     413: marked("problem title", "Content Too Large"),
     414: marked("problem title", "URI Too Long"),

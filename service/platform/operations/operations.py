@@ -36,8 +36,14 @@ from flask import Flask, Response
 from marshmallow import ValidationError
 from werkzeug.datastructures import Headers
 
-from service.platform.dice.derived_randomness import IDEMPOTENCY_HEADER, request_source
+from service.platform.dice.derived_randomness import (
+    IDEMPOTENCY_HEADER,
+    IdempotencyKeyError,
+    check_idempotency_header,
+    request_source,
+)
 from service.platform.dice.randomness import RandomSource, make_source
+from service.platform.dice.sessions import SessionSource, session_source
 from service.platform.http.hooks import request_body
 from service.platform.http.http_json import json_response
 from service.platform.http.i18n import request_lang
@@ -46,6 +52,7 @@ from service.platform.http.request_steps import current_request
 from service.platform.http.runtime import current_runtime
 from service.platform.maths import cooperation
 from service.platform.maths import odds as odds_json
+from service.platform.maths.luck import Luck
 from service.platform.operations.fastload import fast_loader
 from service.platform.operations.schemas import (
     envelope_schema,
@@ -66,13 +73,13 @@ EXAMPLE_RECEIPT = {
     "kid": "example-kid",
     "signature": "example-signature",
 }
-ODDS_IGNORE_NOTE = ("The odds do not depend on where the dice come from: `ticket` and `idempotency_key` "
-                    "in the body and the `Idempotency-Key` header are accepted and ignored.")
+ODDS_IGNORE_NOTE = ("The odds do not depend on where the dice come from: `ticket`, `session` and "
+                    "`idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.")
 
 # The members of a rolling request that choose where its random values come from
 # (schemas.RandomnessFields); they are echoed after the operation's own members.
-RANDOMNESS_MEMBERS = ("seed", "manual", "ticket", "idempotency_key")
-_DERIVING_MEMBERS = frozenset(("ticket", "idempotency_key"))
+RANDOMNESS_MEMBERS = ("seed", "manual", "ticket", "session", "idempotency_key")
+_DERIVING_MEMBERS = frozenset(("ticket", "session", "idempotency_key"))
 
 
 # -- the declaration ---------------------------------------------------------------------------
@@ -114,15 +121,16 @@ class Operation:
     odds_view: OddsView | None = None  # a rolling operation's odds twin, declared on it (``odds_twin``)
     system: str = ""
     manual_value: Mapping[str, Any] | None = None  # the system's: the JSON Schema of one `manual` value
+    luck: Luck | None = None  # a rolling operation's: the ordered quantity the luck report measures (luck.py)
 
     @classmethod
     def rolling(cls, path: str, view: RollingView, *, operation: str, request: type[ma.Schema],
                 result: type[ma.Schema], example: Mapping[str, Any], odds: OddsView | None = None,
-                encounter: bool = False) -> Operation:
+                encounter: bool = False, luck: Luck | None = None) -> Operation:
         """A rolling operation; with ``odds`` its odds twin too, at ``<path>/odds`` with the same
         request and example (``encounter``: a whole encounter, whose odds name their solver)."""
         return cls(Kind.ROLLING, path, view, operation, request, result, example, encounter=encounter,
-                   odds_view=odds)
+                   odds_view=odds, luck=luck)
 
     def odds_twin(self) -> Operation:
         """The exact odds of this rolling operation: the same body answered with every outcome."""
@@ -359,6 +367,8 @@ def answer(operation: Operation, body: dict, call: Call) -> dict[str, Any]:
     document["randomness"] = {"source": source.name, "events": source.events}
     if source.idempotency_key is not None:
         document["randomness"]["idempotency_key"] = source.idempotency_key
+    if isinstance(source, SessionSource) and source.hidden:  # the table's part of a hidden roll
+        document["public"] = source.public_part(current_runtime().keys, result)
     return document
 
 
@@ -392,6 +402,12 @@ def randomness_source(operation_id: str, request_body: Mapping[str, Any], random
     header_key = call.headers.get(IDEMPOTENCY_HEADER)
     if header_key is None and _DERIVING_MEMBERS.isdisjoint(randomness):
         return make_source(randomness.get("seed"), randomness.get("manual"))
+    if randomness.get("session") is not None:  # a seat's roll: the session decides the dice
+        if header_key is not None and call.item is None:
+            check_idempotency_header(header_key)
+            raise IdempotencyKeyError(IDEMPOTENCY_HEADER, say("cannot be combined with %(source)s, which is "
+                                                              "reproducible already", source="session"))
+        return session_source(current_runtime().keys, operation_id, randomness["session"])
     return request_source(current_runtime().keys, operation_id, request_body, randomness,
                           header_key=header_key, batch_item=call.item)
 

@@ -10,7 +10,7 @@ from marshmallow import ValidationError, fields, post_load, validate, validates_
 
 from service.platform.dice.derived_randomness import IDEMPOTENCY_KEY_PATTERN, is_idempotency_key
 from service.platform.operations.contract import given, not_given
-from service.platform.operations.fields import Int, IntOrStr, StrictSchema
+from service.platform.operations.fields import Bool, Int, IntOrStr, StrictSchema
 from service.platform.words.messages import Template, say
 
 # API.md allows seeds up to 2^63-1, but receipts are RFC 8785 JSON, whose numbers are IEEE doubles:
@@ -36,6 +36,49 @@ class TicketSchema(StrictSchema):
     signature = fields.String(required=True, validate=validate.Length(max=128),
                               metadata={"description": "base64url Ed25519 signature over the RFC 8785 "
                                                        "canonical JSON of the ticket without this member."})
+
+
+class SessionHeaderSchema(StrictSchema):
+    """A session exactly as ``POST /v1/sessions`` opened it (every member is signed)."""
+
+    id = fields.String(required=True, validate=validate.Length(max=64),
+                       metadata={"description": "128 random bits, base64url."})
+    seats = fields.List(fields.String(validate=validate.Length(min=1, max=64)), required=True,
+                        validate=validate.Length(min=1, max=50),
+                        metadata={"description": "The names of the seats that roll in it (players, the GM)."})
+    context = fields.String(required=True, allow_none=True, validate=validate.Length(max=200),
+                            metadata={"description": "The opener's context (a VTT's world id), or null."})
+    opened_at = fields.String(required=True, validate=validate.Length(max=32),
+                              metadata={"description": "RFC 3339 UTC time it was opened."})
+    expires_at = fields.String(required=True, validate=validate.Length(max=32),
+                               metadata={"description": "RFC 3339 UTC time after which it rolls no more and "
+                                                        "anyone may reveal it."})
+    commit = fields.String(required=True, validate=validate.Length(max=64),
+                           metadata={"description": "base64url SHA-256 of the session's secret."})
+    kid = fields.String(required=True, validate=validate.Length(max=64),
+                        metadata={"description": "The key that signed it (see /v1/keys)."})
+    signature = fields.String(required=True, validate=validate.Length(max=128),
+                              metadata={"description": "base64url Ed25519 signature over the RFC 8785 "
+                                                       "canonical JSON of the session without this member."})
+
+
+class SessionUseSchema(StrictSchema):
+    """A roll's place in a session: the session, the seat, the seat's roll number and the link to
+    the seat's previous card."""
+
+    header = fields.Nested(SessionHeaderSchema, required=True,
+                           metadata={"description": "The session, exactly as opened."})
+    seat = fields.String(required=True, validate=validate.Length(min=1, max=64),
+                         metadata={"description": "One of the session's seats."})
+    index = Int(required=True, validate=validate.Range(max=999_999),
+                metadata={"description": "The seat's roll number, from 0 (a negative one is refused as "
+                                         "`invalid-session`)."})
+    prev = fields.String(required=True, allow_none=True, validate=validate.Length(max=128),
+                         metadata={"description": "The link signature of the seat's previous card "
+                                                  "(`receipt.signature`, or `public.signature` of a "
+                                                  "hidden one); null for index 0."})
+    hidden = Bool(metadata={"description": "true: a hidden roll; the response adds `public`, the part "
+                                           "for the table (a commitment instead of the dice)."})
 
 
 def _idempotency_key_rule(value: str) -> None:
@@ -88,6 +131,12 @@ class RandomnessFields(StrictSchema):
                                  "the service's secret, so the same ticket always gives the same dice (a "
                                  "second roll with it is a replay). Echoed in the signed response."},
     )
+    session = fields.Nested(
+        SessionUseSchema,
+        metadata={"description": "A roll in a session from `POST /v1/sessions`: the dice derive from the "
+                                 "session's secret, the seat, the index and the operation, never from the "
+                                 "body. Echoed in the signed response, with `randomness.source` `session`."},
+    )
     idempotency_key = fields.String(
         validate=_idempotency_key_rule,
         metadata={"description": "In a batch item: what the `Idempotency-Key` header is to a single call. "
@@ -100,18 +149,25 @@ class RandomnessFields(StrictSchema):
         "`manual` holds exactly the values the rules consume, in order: each a face of the die rolled, "
         "or a colour still in the bag at that draw (422 naming the index).",
         "A `ticket` verifies with the service's keys, has not expired and is for this operation.",
+        "A `session` verifies with the service's keys and its current key, has not ended, names one of its "
+        "seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).",
     )
-    # seed, manual and ticket exclude each other; idempotency_key goes with none or a ticket.
+    # seed, manual, ticket and session exclude each other; idempotency_key goes with none or a ticket.
     JSON_SCHEMA_RULES = (
         {"if": given("seed"), "then": not_given("manual", "ticket", "idempotency_key")},
         {"if": given("manual"), "then": not_given("ticket")},
+        {"if": given("session"), "then": not_given("seed", "manual", "ticket", "idempotency_key")},
     )
 
     @validates_schema
     def _one_source(self, data: dict[str, Any], **kwargs: Any) -> None:
-        """At most one of `seed`, `manual` and `ticket`; `idempotency_key` not with `seed` or `manual`."""
-        given = [name for name in ("seed", "manual", "ticket") if name in data]
+        """At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
+        `manual` or `session`."""
+        given = [name for name in ("seed", "manual", "ticket", "session") if name in data]
         if len(given) > 1:
+            if "session" in given:
+                raise ValidationError(say("give at most one of seed, manual, ticket and session, not %(given)s",
+                                          given=" + ".join(given)), field_name=given[-1])
             raise ValidationError(say("give at most one of seed, manual and ticket, not %(given)s",
                                       given=" + ".join(given)), field_name=given[-1])
         if "idempotency_key" in data and given and given[0] != "ticket":
@@ -124,6 +180,7 @@ class IgnoredRandomnessFields(StrictSchema):
     accepted and dropped, since exact odds do not depend on where dice come from."""
 
     ticket = fields.Dict(metadata={"description": "Accepted and ignored: the odds do not depend on it."})
+    session = fields.Dict(metadata={"description": "Accepted and ignored: the odds do not depend on it."})
     idempotency_key = fields.String(
         validate=_idempotency_key_rule,
         metadata={"description": "Accepted and ignored: the odds do not depend on it.",
@@ -132,6 +189,7 @@ class IgnoredRandomnessFields(StrictSchema):
     @post_load
     def _drop_ignored(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         data.pop("ticket", None)
+        data.pop("session", None)
         data.pop("idempotency_key", None)
         return data
 
@@ -167,15 +225,34 @@ class ReceiptSchema(ma.Schema):
 class EventSchema(ma.Schema):
     kind = fields.String(required=True, metadata={"description": "d<N>, dF or draw."})
     values = fields.List(IntOrStr(), required=True)
+    bag = fields.Dict(keys=fields.String(), values=fields.Integer(),
+                      metadata={"description": "A draw in a session: the bag it was drawn from (colour -> "
+                                               "marbles), so a verifier recomputes the draw without the rules."})
 
 
 class RandomnessSchema(ma.Schema):
-    source = fields.String(required=True, validate=validate.OneOf(["secure", "seeded", "manual", "ticket"]),
+    source = fields.String(required=True, validate=validate.OneOf(["secure", "seeded", "manual", "ticket", "session"]),
                            metadata={"description": "secure: the OS CSPRNG, or derived from an idempotency "
-                                                    "key; seeded; manual; ticket: derived from the ticket."})
+                                                    "key; seeded; manual; ticket: derived from the ticket; "
+                                                    "session: derived from the session's secret, seat and "
+                                                    "index."})
     events = fields.List(fields.Nested(EventSchema), required=True)
     idempotency_key = fields.String(metadata={"description": "The Idempotency-Key the dice derive from "
                                                              "(present only when one was given)."})
+
+
+class SessionPublicSchema(ma.Schema):
+    """What the table sees of a hidden roll in a session: its slot and a commitment to its outcome."""
+
+    operation = fields.String(required=True)
+    session = fields.Dict(required=True, metadata={"description": "The roll's `session` member as given."})
+    commitment = fields.String(required=True, metadata={
+        "description": "base64url SHA-256 of the RFC 8785 JSON of `{events, result, salt}`; the salt derives "
+                       "from the session's secret, so it can be checked only after the reveal."})
+    issued_at = fields.String(required=True)
+    kid = fields.String(required=True)
+    signature = fields.String(required=True, metadata={
+        "description": "Ed25519 over the RFC 8785 JSON of this object without this member."})
 
 
 class ProbabilitySchema(ma.Schema):
@@ -274,6 +351,8 @@ def envelope_schema(operation_id: str, request: type[ma.Schema] | None, result: 
         members["request"] = fields.Dict(required=True)
     if rolling:
         members["randomness"] = fields.Nested(RandomnessSchema, required=True)
+        members["public"] = fields.Nested(SessionPublicSchema, metadata={
+            "description": "A hidden roll in a session only: the part for the table, signed on its own."})
     return ma.Schema.from_dict(members, name=_schema_name(operation_id, "Response"))
 
 

@@ -7,6 +7,7 @@ from typing import overload
 
 from service.platform.dice.randomness import ManualSource, RandomSource
 from service.platform.http.limits import encounter_precision
+from service.platform.maths.luck import Luck
 from service.platform.maths.odds import Odds
 from service.platform.operations.operations import EXAMPLE_RECEIPT, Body, Operation, System, quoting, verified_response
 from service.platform.values.errors import ReceiptError, RuleViolation
@@ -480,21 +481,23 @@ SYSTEM = System(
                             example=VALIDATE_EXAMPLE),
         Operation.rolling("/challenge", challenge, operation="challenge",
                           request=schemas.BeutelChallengeRequest, result=schemas.BeutelChallengeResult,
-                          example=CHALLENGE_EXAMPLE, odds=challenge_odds),
+                          example=CHALLENGE_EXAMPLE, odds=challenge_odds, luck=Luck("matching")),
         Operation.rolling("/first-aid", first_aid, operation="first-aid",
                           request=schemas.BeutelFirstAidRequest, result=schemas.BeutelFirstAidResult,
-                          example=FIRST_AID_EXAMPLE, odds=first_aid_odds),
+                          example=FIRST_AID_EXAMPLE, odds=first_aid_odds, luck=Luck("matching")),
         Operation.rolling("/contest", contest, operation="contest", request=schemas.BeutelContestRequest,
                           result=schemas.BeutelContestResult, example=CONTEST_EXAMPLE, odds=contest_odds),
         Operation.rolling("/combat", combat, operation="combat", request=schemas.BeutelCombatRequest,
                           result=schemas.BeutelCombatResult, example=COMBAT_EXAMPLE, odds=combat_odds),
         Operation.rolling("/injury", injury, operation="injury", request=schemas.BeutelInjuryRequest,
-                          result=schemas.BeutelInjuryResult, example=INJURY_EXAMPLE, odds=injury_odds),
+                          result=schemas.BeutelInjuryResult, example=INJURY_EXAMPLE, odds=injury_odds,
+                          luck=Luck("black_after", lambda result: result["bag_after"].get("black"), higher=False)),
         Operation.rolling("/mortal-danger", mortal_danger, operation="mortal-danger",
                           request=schemas.BeutelMortalDangerRequest, result=schemas.BeutelMortalDangerResult,
                           example=MORTAL_DANGER_EXAMPLE, odds=mortal_danger_odds),
         Operation.rolling("/healing", healing, operation="healing", request=schemas.BeutelHealingRequest,
-                          result=schemas.BeutelHealingResult, example=HEALING_EXAMPLE, odds=healing_odds),
+                          result=schemas.BeutelHealingResult, example=HEALING_EXAMPLE, odds=healing_odds,
+                          luck=Luck("black_drawn", higher=False)),
         Operation.resolving("/healing/apply", healing_apply, operation="healing-apply",
                             request=schemas.BeutelHealingApplyRequest, result=schemas.BeutelApplyResult,
                             example=HEALING_APPLY_EXAMPLE, response_example=HEALING_APPLY_RESPONSE),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from service.platform.dice.randomness import RandomSource
 from service.platform.http.limits import encounter_precision
+from service.platform.maths.luck import Luck
 from service.platform.maths.odds import Odds
 from service.platform.operations.operations import Body, Operation, System, quoting
 from service.platform.values.plain_data import plain
@@ -294,14 +295,17 @@ SYSTEM = System(
     operations=(
         Operation.lookup("/ladder", ladder, operation="ladder", result=schemas.MalmLadderResult),
         Operation.rolling("/action", action, operation="action", request=schemas.MalmActionRequest,
-                          result=schemas.MalmActionResult, example=ACTION_EXAMPLE, odds=action_odds),
+                          result=schemas.MalmActionResult, example=ACTION_EXAMPLE, odds=action_odds,
+                          luck=Luck("total")),
         Operation.rolling("/contest", contest, operation="contest", request=schemas.MalmContestRequest,
-                          result=schemas.MalmContestResult, example=CONTEST_EXAMPLE, odds=contest_odds),
+                          result=schemas.MalmContestResult, example=CONTEST_EXAMPLE, odds=contest_odds,
+                          luck=Luck("margin", lambda result: result["a"]["total"] - result["b"]["total"])),
         Operation.rolling("/initiative", initiative, operation="initiative",
                           request=schemas.MalmInitiativeRequest, result=schemas.MalmInitiativeResult,
                           example=INITIATIVE_EXAMPLE, odds=initiative_odds),
         Operation.rolling("/attack", attack, operation="attack", request=schemas.MalmAttackRequest,
-                          result=schemas.MalmAttackResult, example=ATTACK_EXAMPLE, odds=attack_odds),
+                          result=schemas.MalmAttackResult, example=ATTACK_EXAMPLE, odds=attack_odds,
+                          luck=Luck("shifts")),
         Operation.rolling("/encounter", encounter_roll, operation="encounter", request=schemas.MalmEncounterRequest,
                           result=schemas.MalmEncounterResult, example=ENCOUNTER_EXAMPLE,
                           odds=encounter_odds, encounter=True),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from service.platform.dice.randomness import RandomSource
 from service.platform.http.limits import encounter_precision
+from service.platform.maths.luck import Luck
 from service.platform.maths.odds import Odds
 from service.platform.operations.operations import Body, Operation, System, quoting
 from service.systems.paws import encounter as encounters
@@ -229,12 +230,15 @@ SYSTEM = System(
     extra={"combat_effects": [dict(effect) for effect in rules.COMBAT_EFFECTS], "dodging": rules.DODGING},
     operations=(
         Operation.rolling("/test", test, operation="test", request=schemas.PawsTestBody,
-                          result=schemas.PawsTestResultSchema, example=POOL_EXAMPLE, odds=test_odds),
+                          result=schemas.PawsTestResultSchema, example=POOL_EXAMPLE, odds=test_odds,
+                          luck=Luck("successes")),
         Operation.rolling("/comparison", comparison, operation="comparison",
                           request=schemas.PawsComparisonBody, result=schemas.PawsComparisonResultSchema,
-                          example=COMPARISON_EXAMPLE, odds=comparison_odds),
+                          example=COMPARISON_EXAMPLE, odds=comparison_odds,
+                          luck=Luck("successes_a", lambda result: result["a"]["successes"])),
         Operation.rolling("/rescue", rescue, operation="rescue", request=schemas.PawsRescueBody,
-                          result=schemas.PawsRescueResultSchema, example=RESCUE_EXAMPLE, odds=rescue_odds),
+                          result=schemas.PawsRescueResultSchema, example=RESCUE_EXAMPLE, odds=rescue_odds,
+                          luck=Luck("successes")),
         Operation.resolving("/validate-character", validate_character, operation="validate-character",
                             request=schemas.PawsCharacterBody, result=schemas.PawsCharacterResultSchema,
                             example=CHARACTER_EXAMPLE),

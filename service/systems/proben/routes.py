@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from service.platform.dice.randomness import RandomSource
 from service.platform.http.limits import encounter_precision
+from service.platform.maths.luck import Luck
 from service.platform.maths.odds import Odds
 from service.platform.operations.operations import Body, Operation, System, quoting
 from service.systems.proben import encounter, odds, rules, schemas, text
@@ -186,14 +187,16 @@ SYSTEM = System(
         "interval_units": ["minute", "hour", "day", "week", "month", "round"]},
     operations=(
         Operation.rolling("/test", test, operation="test", request=schemas.ProbenTestRequest,
-                          result=schemas.ProbenTestResult, example=TEST_EXAMPLE, odds=test_odds),
+                          result=schemas.ProbenTestResult, example=TEST_EXAMPLE, odds=test_odds,
+                          luck=Luck("successes")),
         Operation.rolling("/opposed", opposed, operation="opposed", request=schemas.ProbenOpposedRequest,
                           result=schemas.ProbenOpposedResult, example=OPPOSED_EXAMPLE, odds=opposed_odds),
         Operation.rolling("/cooperation", cooperation, operation="cooperation",
                           request=schemas.ProbenCooperationRequest, result=schemas.ProbenCooperationResult,
                           example=COOPERATION_EXAMPLE, odds=cooperation_odds),
         Operation.rolling("/extended", extended, operation="extended", request=schemas.ProbenExtendedRequest,
-                          result=schemas.ProbenExtendedResult, example=EXTENDED_EXAMPLE, odds=extended_odds),
+                          result=schemas.ProbenExtendedResult, example=EXTENDED_EXAMPLE, odds=extended_odds,
+                          luck=Luck("rolls_used", higher=False)),
         Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.ProbenEncounterRequest,
                           result=schemas.ProbenEncounterResult, example=ENCOUNTER_EXAMPLE,
                           odds=encounter_odds, encounter=True),

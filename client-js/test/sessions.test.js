@@ -1,0 +1,45 @@
+// verifySession against the session vectors shared with the Python SDK and the report
+// (tests/sessions/vectors.json): every case gets the verdict written there, computed offline.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { describe, test } from "node:test";
+
+import { RevealError, verifySession } from "../src/index.js";
+
+const VECTORS = JSON.parse(readFileSync(new URL("../../tests/sessions/vectors.json", import.meta.url), "utf8"));
+
+function inputs(testCase) {
+  const cards = testCase.cards.map((card) => (Number.isInteger(card) ? VECTORS.log[card] : card));
+  const reveal = (testCase.reveal ?? "reveal") === "reveal" ? VECTORS.reveal : testCase.reveal;
+  return [cards, reveal];
+}
+
+describe("verifySession on the shared vectors", () => {
+  for (const testCase of VECTORS.cases) {
+    test(`${testCase.name}: ${testCase.note}`, async () => {
+      const [cards, reveal] = inputs(testCase);
+      if (testCase.expect_error) {
+        await assert.rejects(verifySession(cards, reveal, VECTORS.jwks),
+          (error) => error instanceof RevealError && error.reason === testCase.expect_error);
+      } else {
+        assert.deepEqual(await verifySession(cards, reveal, VECTORS.jwks), testCase.expect);
+      }
+    });
+  }
+
+  test("the reveal as the service answered it ({reveal}) is taken too", async () => {
+    const [cards, reveal] = inputs(VECTORS.cases.find((testCase) => testCase.name === "complete"));
+    assert.equal((await verifySession(cards, { reveal }, VECTORS.jwks)).complete, true);
+  });
+
+  test("a die changed in any card is found", async () => {
+    const [cards, reveal] = inputs(VECTORS.cases.find((testCase) => testCase.name === "complete"));
+    for (const [position, card] of cards.entries()) {
+      if (!card.receipt) continue;
+      const changed = structuredClone(card);
+      changed.randomness.events[0].values[0] = { d6: 7, d10: 11, dF: 2 }[changed.randomness.events[0].kind] ?? "gold";
+      const verdict = await verifySession(cards.with(position, changed), reveal, VECTORS.jwks);
+      assert.deepEqual(verdict.invalid.find((entry) => entry.card === position), { card: position, reason: "signature" });
+    }
+  });
+});

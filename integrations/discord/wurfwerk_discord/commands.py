@@ -1,0 +1,339 @@
+"""The slash commands, generated from the service's operation table (its OpenAPI description) and the
+words of its catalog: one command per system, one subcommand per rolling operation (an operation with an
+``.odds`` twin), named after the operation id's last part; one option per request field, named after
+the field; German names and descriptions from the /play catalog; choices for enums; a compact text
+option (see ``compact``) for a field that is an object or a list; ``odds`` and ``secret`` on every
+subcommand. The same table turns an interaction's options back into the request body."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from wurfwerk_discord import discord
+from wurfwerk_discord.catalog import Catalog
+from wurfwerk_discord.compact import Compact, Words, is_counts, kind
+from wurfwerk_discord.words import say
+
+# Randomness controls and batch plumbing: a chat command rolls with the service's dice. (A table rolling
+# physical dice uses /play or the SDK; `manual` needs a list per event, which an option cannot hold well.)
+EXCLUDED_FIELDS = frozenset({"seed", "manual", "ticket", "idempotency_key", "session"})
+ODDS, SECRET = "odds", "secret"
+SCALARS = {"integer": discord.OPTION_INTEGER, "number": discord.OPTION_NUMBER,
+           "boolean": discord.OPTION_BOOLEAN, "string": discord.OPTION_STRING}
+# Operations that may take longer than Discord's 3 s (whole encounters, above all their odds at the limits):
+# answered with a deferred response and a follow-up through the interaction's webhook.
+SLOW = ("encounter",)
+
+
+@dataclass
+class OptionSpec:
+    name: str
+    path: tuple[str, ...]
+    schema: Mapping[str, Any]
+    compact: bool
+    required: bool
+    option: dict[str, Any]
+
+
+@dataclass
+class Subcommand:
+    system: str
+    name: str
+    operation_id: str
+    schema: Mapping[str, Any]
+    options: dict[str, OptionSpec] = field(default_factory=dict)
+
+    @property
+    def slow(self) -> bool:
+        return self.name in SLOW
+
+
+class Registry:
+    """The command list and, for each subcommand, how its options become a request body."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.compact = Compact(catalog.resolve, Words(self._field_aliases, self._value_aliases))
+        self.subcommands: dict[tuple[str, str], Subcommand] = {}
+        self.skipped: dict[str, str] = {}
+        self.commands = self._build()
+
+    # -- aliases (German words a player may type in a compact text) ------------------------------------
+
+    def _field_aliases(self, name: str) -> list[str]:
+        fields = self.catalog.words("de").get("fields", {})
+        labels = [entry[0] for key, entry in fields.items() if key == name or key.endswith(f".{name}")]
+        return _alias_words(labels, stems=False)
+
+    def _value_aliases(self, field_name: str, value: str) -> list[str]:
+        choices = self.catalog.words("de").get("choices", {})
+        labels = [text for key, text in choices.items()
+                  if key == value or key.endswith(f".{field_name}.{value}") or key == f"{field_name}.{value}"]
+        return _alias_words(labels)
+
+    # -- building ----------------------------------------------------------------------------------
+
+    def _build(self) -> list[dict[str, Any]]:
+        operations = self.catalog.operations()
+        systems: dict[str, list[str]] = {}
+        for operation_id in operations:
+            if f"{operation_id}.odds" in operations:
+                systems.setdefault(operation_id.split(".")[0], []).append(operation_id)
+        commands = []
+        for system, operation_ids in systems.items():
+            subcommands = []
+            for operation_id in operation_ids:
+                sub = self._subcommand(system, operation_id, operations[operation_id][1])
+                if sub is not None:
+                    subcommands.append(sub)
+            command = {
+                "type": discord.COMMAND_CHAT_INPUT,
+                "name": system,
+                "description": say("command", "en", system=self._system_name(system)),
+                "description_localizations": {"de": say("command", "de", system=self._system_name(system))},
+                "options": subcommands[: discord.MAX_OPTIONS],
+                "integration_types": [discord.GUILD_INSTALL, discord.USER_INSTALL],
+                "contexts": [discord.CONTEXT_GUILD, discord.CONTEXT_BOT_DM, discord.CONTEXT_PRIVATE_CHANNEL],
+            }
+            fit_budget(command)
+            commands.append(command)
+        return commands
+
+    def _system_name(self, system: str) -> str:
+        return str(self.catalog.words("de").get("systems", {}).get(system, system.capitalize()))
+
+    def _subcommand(self, system: str, operation_id: str, operation: Mapping[str, Any]) -> dict[str, Any] | None:
+        name = operation_id.split(".", 1)[1]
+        schema = self.catalog.request_schema(operation)
+        sub = Subcommand(system, name, operation_id, schema)
+        required = set(schema.get("required") or [])
+        fields = {key: self.catalog.resolve(value) for key, value in (schema.get("properties") or {}).items()
+                  if key not in EXCLUDED_FIELDS}
+        example = self.catalog.example(operation) or {}
+        specs = self._field_options(operation_id, fields, required, example, flatten=True)
+        if len(specs) + 2 > discord.MAX_OPTIONS:
+            specs = self._field_options(operation_id, fields, required, example, flatten=False)
+        if len(specs) + 2 > discord.MAX_OPTIONS:
+            self.skipped[operation_id] = f"{len(specs)} request fields: more than Discord's 25 options"
+            return None
+        specs.sort(key=lambda spec: not spec.required)  # Discord: required options come first
+        for spec in specs:
+            sub.options[spec.name] = spec
+        label_en, _ = self.catalog.operation_words(operation_id, "en")
+        label_de, help_de = self.catalog.operation_words(operation_id, "de")
+        summary = operation.get("summary") or label_en or name
+        extra = [
+            {"type": discord.OPTION_BOOLEAN, "name": ODDS, "name_localizations": {"de": "chancen"},
+             "description": say("odds_option", "en"), "description_localizations": {"de": say("odds_option", "de")}},
+            {"type": discord.OPTION_BOOLEAN, "name": SECRET, "name_localizations": {"de": "geheim"},
+             "description": say("secret_option", "en"),
+             "description_localizations": {"de": say("secret_option", "de")}},
+        ]
+        options = [spec.option for spec in specs] + extra
+        _dedupe_localized_names(options)
+        self.subcommands[(system, name)] = sub
+        subcommand: dict[str, Any] = {
+            "type": discord.OPTION_SUB_COMMAND,
+            "name": name,
+            "description": discord.clip(_plain(summary), discord.DESCRIPTION_MAX),
+            "options": options,
+        }
+        if label_de:
+            localized = _slug(label_de)
+            if localized:
+                subcommand["name_localizations"] = {"de": localized}
+            subcommand["description_localizations"] = {"de": discord.clip(help_de or label_de,
+                                                                          discord.DESCRIPTION_MAX)}
+        return subcommand
+
+    def _field_options(self, operation_id: str, fields: Mapping[str, Mapping[str, Any]], required: set[str],
+                       example: Mapping[str, Any], *, flatten: bool) -> list[OptionSpec]:
+        specs: list[OptionSpec] = []
+        taken = set(fields) | {ODDS, SECRET}
+        for name, schema in fields.items():
+            what = kind(schema)
+            leaves = schema.get("properties") or {}
+            # an object of a few plain settings (advantages, an interval, an aftermath) becomes one option
+            # per setting; a participant (it has a name) stays one compact option, beside its opponent
+            if (flatten and what == "object" and leaves and not is_counts(schema, self.catalog.resolve)
+                    and "name" not in leaves
+                    and all(kind(self.catalog.resolve(leaf)) in SCALARS for leaf in leaves.values())
+                    and not (set(leaves) & (taken - {name}))):
+                for leaf, leaf_schema in leaves.items():
+                    specs.append(self._option(operation_id, (name, leaf), self.catalog.resolve(leaf_schema),
+                                              False, (example.get(name) or {}).get(leaf)))
+                taken |= set(leaves)
+                continue
+            specs.append(self._option(operation_id, (name,), schema, name in required, example.get(name)))
+        return specs
+
+    def _option(self, operation_id: str, path: tuple[str, ...], schema: Mapping[str, Any], required: bool,
+                example: Any) -> OptionSpec:
+        name = path[-1]
+        what = kind(schema)
+        compact = what not in SCALARS
+        label_de, help_de = self._field_words(operation_id, path)
+        description = _plain(schema.get("description") or name.replace("_", " "))
+        option: dict[str, Any] = {"type": SCALARS.get(what, discord.OPTION_STRING), "name": name,
+                                  "required": required}
+        de_description = help_de or label_de
+        if compact:
+            english = self._example(schema, example, german=False) if example not in (None, [], {}) else ""
+            if english:
+                description = say("compact_hint", "en", example=english)
+                de_description = say("compact_hint", "de", example=self._example(schema, example, german=True))
+            option["max_length"] = discord.STRING_OPTION_MAX
+        elif "enum" in schema:
+            values = [value for value in schema["enum"] if value is not None][: discord.MAX_CHOICES]
+            option["choices"] = [self._choice(operation_id, name, str(value)) for value in values]
+        elif what == "integer":
+            for bound, key in (("minimum", "min_value"), ("maximum", "max_value")):
+                if bound in schema and abs(schema[bound]) <= discord.INTEGER_OPTION_LIMIT:
+                    option[key] = schema[bound]
+        elif what == "string" and "maxLength" in schema:
+            option["max_length"] = min(schema["maxLength"], discord.STRING_OPTION_MAX)
+        option["description"] = discord.clip(description, discord.DESCRIPTION_MAX)
+        if label_de:
+            localized = _slug(label_de)
+            if localized:
+                option["name_localizations"] = {"de": localized}
+        if de_description:
+            option["description_localizations"] = {"de": discord.clip(de_description, discord.DESCRIPTION_MAX)}
+        return OptionSpec(name=name, path=path, schema=schema, compact=compact, required=required, option=option)
+
+    def _field_words(self, operation_id: str, path: tuple[str, ...]) -> tuple[str | None, str | None]:
+        """The catalog's German words for a field; for a setting inside an object, the bare name's words
+        only when no other system has a field of that name (``amount`` of an interval is not Erfahrung)."""
+        label, help_text = self.catalog.field_words(operation_id, list(path), "de")
+        if len(path) > 1 and label is not None:
+            system = operation_id.split(".")[0]
+            fields = self.catalog.words("de").get("fields", {})
+            specific = any(key in fields for key in (f"{operation_id}.{path[-1]}", f"{path[-2]}.{path[-1]}",
+                                                       f"{system}.{path[-1]}"))
+            if not specific and self._top_fields().get(path[-1], {system}) - {system}:
+                parent, _ = self.catalog.field_words(operation_id, list(path[:-1]), "de")
+                return None, (f"{parent}: {path[-1].replace('_', ' ')}" if parent else None)
+        return label, help_text
+
+    def _top_fields(self) -> dict[str, set[str]]:
+        """Each top-level request field name, by the systems whose operations have it."""
+        if not hasattr(self, "_top"):
+            top: dict[str, set[str]] = {}
+            for operation_id, (_, operation) in self.catalog.operations().items():
+                for name in self.catalog.request_schema(operation).get("properties") or {}:
+                    top.setdefault(name, set()).add(operation_id.split(".")[0])
+            self._top = top
+        return self._top
+
+    def _choice(self, operation_id: str, field_name: str, value: str) -> dict[str, Any]:
+        choice: dict[str, Any] = {"name": discord.clip(self.catalog.choice_words(operation_id, field_name, value, "en")
+                                                       or value, discord.CHOICE_NAME_MAX), "value": value}
+        german = self.catalog.choice_words(operation_id, field_name, value, "de")
+        if german:
+            choice["name_localizations"] = {"de": discord.clip(german, discord.CHOICE_NAME_MAX)}
+        return choice
+
+    def _example(self, schema: Mapping[str, Any], example: Any, *, german: bool) -> str:
+        """The documented example in compact form; of a long list, its first item and an ellipsis."""
+        shown = self.compact.render(schema, example, terse=True, german=german)
+        room = discord.DESCRIPTION_MAX - 25
+        if len(shown) > room and isinstance(example, list) and len(example) > 1:
+            shown = self.compact.render(schema, example[:1], terse=True, german=german) + "; …"
+        return shown
+
+    # -- an interaction's options -> a request -----------------------------------------------------------
+
+    def request(self, system: str, name: str, given: list[Mapping[str, Any]]) -> tuple[Subcommand, dict[str, Any],
+                                                                                        bool, bool]:
+        """(subcommand, body, odds?, secret?) for a chat-input interaction's subcommand options."""
+        sub = self.subcommands[(system, name)]
+        body: dict[str, Any] = {}
+        odds = secret = False
+        for option in given:
+            option_name, value = option["name"], option.get("value")
+            if option_name == ODDS:
+                odds = bool(value)
+                continue
+            if option_name == SECRET:
+                secret = bool(value)
+                continue
+            spec = sub.options.get(option_name)
+            if spec is None:
+                raise KeyError(option_name)
+            if spec.compact:
+                value = self.compact.parse(spec.schema, str(value), option_name)
+            target = body
+            for part in spec.path[:-1]:
+                target = target.setdefault(part, {})
+            target[spec.path[-1]] = value
+        return sub, body, odds, secret
+
+
+def fit_budget(command: dict[str, Any]) -> None:
+    """Discord counts the names, descriptions and choice values of a command together, per locale (at
+    most 4,000 characters): shorten the option descriptions until every locale fits."""
+    for limit in (100, 80, 64, 50, 40, 32, 24, 16, 8):
+        if max(discord.command_size(command, locale) for locale in (None, "de")) <= discord.COMMAND_TOTAL_MAX:
+            return
+        for sub in command["options"]:
+            for option in sub.get("options", []):
+                option["description"] = discord.clip(option["description"], limit)
+                for locale, text in list(option.get("description_localizations", {}).items()):
+                    option["description_localizations"][locale] = discord.clip(text, limit)
+
+
+def _dedupe_localized_names(options: list[dict[str, Any]]) -> None:
+    seen: set[str] = set()
+    for option in options:
+        localized = option.get("name_localizations", {}).get("de")
+        if localized is None:
+            seen.add(option["name"])
+            continue
+        if localized in seen:
+            del option["name_localizations"]
+            seen.add(option["name"])
+        else:
+            seen.add(localized)
+
+
+def _plain(text: str) -> str:
+    text = re.sub(r"`([^`]*)`", r"\1", text).replace("**", "")
+    first = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
+    return " ".join(first.split())
+
+
+def _slug(label: str) -> str | None:
+    """A German label as a command or option name: lowercase letters, digits, '-' and '_', 1..32."""
+    text = label.split("(")[0].strip().lower()
+    text = re.sub(r"[\s/]+", "_", text)
+    text = "".join(character for character in text if character in "-_" or unicodedata.category(character)[0] in "LN")
+    text = text.strip("_-")
+    while len(text) > discord.NAME_MAX and "_" in text:
+        text = text.rsplit("_", 1)[0]
+    text = text[: discord.NAME_MAX]
+    return text if discord.valid_name(text) else None
+
+
+ARTICLES = frozenset({"der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "je", "im"})
+
+
+def _alias_words(labels: list[str], *, stems: bool = True) -> list[str]:
+    """The words a player may type for a label: its first word (not an article), the parts of a
+    "Werkzeug/Ausrüstung", the whole label as a name; for a value, "aktiver Vorteil" also as "aktiv"."""
+    words: list[str] = []
+    for label in labels:
+        core = label.split("(")[0].strip().lower()
+        if not core or core.startswith("—"):
+            continue
+        first = re.split(r"[\s,]+", core)[0]
+        candidates = [] if first in ARTICLES else [first, *first.split("/")]
+        if stems and first.endswith("iver"):
+            candidates.append(first[:-2])  # "aktiver Vorteil" -> "aktiv"
+        for word in (*candidates, _slug(label) or first):
+            if word and word not in words:
+                words.append(word)
+    return words

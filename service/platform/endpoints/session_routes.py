@@ -1,0 +1,324 @@
+"""``POST /v1/sessions``, ``/v1/sessions/reveal`` and ``/v1/sessions/report`` (issue 41).
+
+Opening and revealing follow tickets (sessions.py); the report checks a log (session_log.py) and
+measures each seat's luck from the exact odds (luck.py) with the operations' own odds twins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+import marshmallow as ma
+from flask import Response, request
+from marshmallow import fields, validate
+
+from service.platform.dice import sessions
+from service.platform.dice.receipts import canonical_bytes
+from service.platform.dice.session_log import RevealError, verify_log
+from service.platform.endpoints.api import WurfwerkBlueprint as Blueprint
+from service.platform.http.hooks import bearer_token_in
+from service.platform.http.http_json import json_response
+from service.platform.http.i18n import request_lang
+from service.platform.http.problems import http_error
+from service.platform.http.runtime import current_runtime
+from service.platform.maths.luck import mid_percentile, seat_test
+from service.platform.operations.fields import Int, StrictSchema
+from service.platform.operations.operations import RANDOMNESS_MEMBERS, Kind, Operation
+from service.platform.operations.schemas import SessionHeaderSchema
+from service.platform.words.messages import Number, localized, say, say_n
+
+MAX_REPORT_CARDS = 2000
+_View = TypeVar("_View", bound=Callable[..., Response])
+
+SESSION_EXAMPLE = {"id": "q3Lc9vYzR0C1l4oQ8nXwAg", "seats": ["GM", "Rynn", "Alva"], "context": "world-7",
+                   "opened_at": "2026-12-01T19:00:00Z", "expires_at": "2026-12-01T23:00:00Z",
+                   "commit": "dGhlIGNvbW1pdCBvZiB0aGUgc2Vzc2lvbiBzZWNyZXQ", "kid": "…", "signature": "…"}
+REVEAL_EXAMPLE = {"session": SESSION_EXAMPLE, "secret": "…", "revealed_at": "2026-12-01T23:00:05.000Z",
+                  "kid": "…", "signature": "…"}
+
+
+class SessionsRequestSchema(StrictSchema):
+    LINKS = {"roll": {
+        "operationId": "paws.test",
+        "description": "The first roll of the first seat in the session (any rolling operation takes one).",
+        "requestBody": {"rank": 2, "session": {"header": "$response.body#/session", "seat": "GM",
+                                               "index": 0, "prev": None}}}}
+    seats = fields.List(fields.String(validate=validate.Length(min=1, max=sessions.MAX_SEAT_CHARS)),
+                        required=True, validate=validate.Length(min=1, max=sessions.MAX_SEATS),
+                        metadata={"description": "The seats that roll (players, the GM), each named once."})
+    context = fields.String(load_default=None, allow_none=True,
+                            validate=validate.Length(max=sessions.MAX_CONTEXT_CHARS),
+                            metadata={"description": "Copied into the session: a VTT's world id."})
+    ttl_s = Int(load_default=sessions.DEFAULT_TTL_S, validate=validate.Range(min=1, max=sessions.MAX_TTL_S),
+                metadata={"description": "Seconds until the session ends (default 4 hours, at most 7 days)."})
+
+    @ma.validates("seats")
+    def _unique(self, seats: list[str], **kwargs: Any) -> None:
+        """Each seat is named once."""
+        if len(set(seats)) != len(seats):
+            raise ma.ValidationError(say("each seat must be named once"))
+
+
+class SessionResponseSchema(ma.Schema):
+    session = fields.Nested(SessionHeaderSchema, required=True)
+
+
+class RevealRequestSchema(StrictSchema):
+    session = fields.Nested(SessionHeaderSchema, required=True, metadata={"description": "The session to reveal."})
+
+
+class SessionRevealSchema(ma.Schema):
+    session = fields.Nested(SessionHeaderSchema, required=True)
+    secret = fields.String(required=True, metadata={"description": "base64url of the session's 32-byte secret: "
+                                                                   "its SHA-256 is the session's `commit`."})
+    revealed_at = fields.String(required=True, metadata={"description": "RFC 3339 UTC time of the reveal; a "
+                                                                        "card issued later is never valid."})
+    kid = fields.String(required=True)
+    signature = fields.String(required=True, metadata={
+        "description": "Ed25519 over the RFC 8785 JSON of this object without this member."})
+
+
+class RevealResponseSchema(ma.Schema):
+    reveal = fields.Nested(SessionRevealSchema, required=True)
+
+
+class ReportRequestSchema(StrictSchema):
+    reveal = fields.Dict(required=True, metadata={"description": "The reveal, as `POST /v1/sessions/reveal` "
+                                                                 "answered it (its `reveal` member)."})
+    cards = fields.List(fields.Raw(), required=True, validate=validate.Length(max=MAX_REPORT_CARDS),
+                        metadata={"description": "The log: signed responses of rolls in the session and "
+                                                 "`public` parts of hidden ones, in any order."})
+
+
+class SessionSlotSchema(ma.Schema):
+    seat = fields.String(required=True)
+    index = fields.Integer(required=True)
+
+
+class SessionDuplicateSchema(SessionSlotSchema):
+    cards = fields.List(fields.Integer(), required=True, metadata={"description": "Their positions in the log."})
+    repeat = fields.Boolean(required=True, metadata={"description": "true: copies of one card; false: "
+                                                                    "different rolls for one slot."})
+
+
+class SessionInvalidCardSchema(ma.Schema):
+    card = fields.Integer(required=True, metadata={"description": "The card's position in the log."})
+    reason = fields.String(required=True, validate=validate.OneOf(
+        ["malformed", "signature", "session", "time", "dice", "commitment", "link"]))
+
+
+class LuckCardSchema(ma.Schema):
+    card = fields.Integer(required=True)
+    seat = fields.String(required=True)
+    index = fields.Integer(required=True)
+    operation = fields.String(required=True)
+    quantity = fields.String(required=True, metadata={"description": "The distribution of the odds twin."})
+    value = fields.Raw(required=True)
+    percentile = fields.Float(required=True, metadata={"description": "P(X < x) + ½·P(X = x) (worse + half "
+                                                                      "as good), from 0 to 1."})
+    exact = fields.String(required=True)
+
+
+class LuckSeatSchema(ma.Schema):
+    seat = fields.String(required=True)
+    count = fields.Integer(required=True)
+    mean = fields.Float(required=True, allow_none=True)
+    z = fields.Float(required=True, allow_none=True)
+    p_value = fields.Float(required=True, allow_none=True)
+    unusual = fields.Boolean(required=True, metadata={"description": "p_value below 0.01."})
+    summary = fields.String(required=True, metadata={"description": "In the request's language."})
+
+
+class SessionLuckSchema(ma.Schema):
+    cards = fields.List(fields.Nested(LuckCardSchema), required=True)
+    seats = fields.List(fields.Nested(LuckSeatSchema), required=True)
+    unmeasured = fields.List(fields.Integer(), required=True, metadata={
+        "description": "Valid cards whose operation declares no ordered quantity, or whose value its "
+                       "odds do not list."})
+
+
+class ReportResponseSchema(ma.Schema):
+    complete = fields.Boolean(required=True)
+    gaps = fields.List(fields.Nested(SessionSlotSchema), required=True)
+    duplicates = fields.List(fields.Nested(SessionDuplicateSchema), required=True)
+    invalid = fields.List(fields.Nested(SessionInvalidCardSchema), required=True)
+    after_reveal = fields.List(fields.Integer(), required=True)
+    unshown = fields.List(fields.Nested(SessionSlotSchema), required=True)
+    luck = fields.Nested(SessionLuckSchema, required=True)
+
+
+def _game_master() -> bool:
+    """Whether the request's key may open sessions and end them early: with API keys configured, a key of
+    WURFWERK_TICKET_KEYS (every API key when that is empty, as for tickets)."""
+    config = current_runtime().config
+    return not config.ticket_keys or bearer_token_in(config.ticket_keys, request)
+
+
+REVEAL_REASONS = {
+    "malformed": say("must be the reveal exactly as POST /v1/sessions/reveal answered it"),
+    "signature": say("does not verify with this service's keys: the reveal was altered or not made here"),
+    "session": say("the session does not verify with this service's keys"),
+    "secret": say("the secret is not the one the session committed to"),
+}
+
+
+def add_session_routes(blp: Blueprint, operations: Mapping[str, Operation],
+                       problems: Callable[..., Callable[[_View], _View]]) -> None:
+    """The three endpoints, on the platform's blueprint (``problems`` documents their problem answers)."""
+    @blp.route("/v1/sessions", methods=["POST"])
+    @blp.arguments(SessionsRequestSchema(), example={"seats": ["GM", "Rynn", "Alva"], "context": "world-7"})
+    @blp.response(200, SessionResponseSchema, example={"session": SESSION_EXAMPLE})
+    @problems(blp, (400, 401, 403, 413, 415, 422))
+    @blp.doc(operationId="sessions.open")
+    def open_session(body: dict[str, Any]) -> Response:
+        """Open a session: an evening's rolls, committed before the first one
+
+        Answers a signed header whose `commit` is the SHA-256 of a secret the service derives from
+        its key and the session id (nothing is stored). Every rolling operation then takes
+        `session: {header, seat, index, prev}`: its dice derive from the secret, the seat, the index
+        and the operation, so each seat's roll number has exactly one set of dice. After
+        `POST /v1/sessions/reveal` anyone can check the whole log (`POST /v1/sessions/report`, the
+        SDKs). With API keys configured, only the keys of `WURFWERK_TICKET_KEYS` (the game master's;
+        every key when it is empty) may open one; others get 403.
+        """
+        runtime = current_runtime()
+        if runtime.config.api_keys and not _game_master():
+            raise http_error(403, say("Only the keys in WURFWERK_TICKET_KEYS may open sessions."), "forbidden")
+        return json_response({"session": sessions.open_session(runtime.keys, **body)})
+
+    @blp.route("/v1/sessions/reveal", methods=["POST"])
+    @blp.arguments(RevealRequestSchema(), example={"session": SESSION_EXAMPLE})
+    @blp.response(200, RevealResponseSchema, example={"reveal": REVEAL_EXAMPLE})
+    @problems(blp, (400, 401, 409, 413, 415, 422))
+    @blp.doc(operationId="sessions.reveal")
+    def reveal(body: dict[str, Any]) -> Response:
+        """Reveal a session's secret, signed with the time of the reveal
+
+        After `expires_at` to anyone. Before it only to a key of `WURFWERK_TICKET_KEYS` when API
+        keys are configured (the game master ends the evening early); otherwise 409
+        `session-open`: without API keys nobody can reveal early, since anybody could. A card
+        issued after `revealed_at` is never valid in a log. A session of a retired key, forged or
+        altered: 422 `invalid-session`.
+        """
+        runtime = current_runtime()
+        header = sessions.check_header(runtime.keys, body["session"], "session")
+        if not sessions.has_ended(header) and not (runtime.config.api_keys and _game_master()):
+            raise http_error(409, say("The session is open until %(time)s; only the game master's key may "
+                                      "reveal it earlier.", time=header["expires_at"]), "session-open")
+        return json_response({"reveal": sessions.reveal(runtime.keys, header)})
+
+    @blp.route("/v1/sessions/report", methods=["POST"])
+    @blp.arguments(ReportRequestSchema(), example={"reveal": REVEAL_EXAMPLE, "cards": []})
+    @blp.response(200, ReportResponseSchema, example={
+        "complete": False, "gaps": [{"seat": "Rynn", "index": 3}], "duplicates": [],
+        "invalid": [{"card": 7, "reason": "dice"}], "after_reveal": [], "unshown": [],
+        "luck": {"cards": [], "seats": [{"seat": "Rynn", "count": 12, "mean": 0.23, "z": -2.6,
+                                         "p_value": 0.009, "unusual": True,
+                                         "summary": "Rynn had bad luck: …"}], "unmeasured": []}})
+    @problems(blp)
+    @blp.doc(operationId="sessions.report")
+    def report(body: dict[str, Any]) -> Response:
+        """Check a session's log and measure each seat's luck from the exact odds
+
+        The verdict `{complete, gaps, duplicates, invalid, after_reveal, unshown}` is the one
+        `wurfwerk.verify_session` and the JavaScript client's `verifySession` compute offline (README
+        "Sessions"). `luck` gives each valid card its mid-percentile P(X < x) + ½·P(X = x) of the
+        quantity its operation declares, from the odds twin, and each seat its count, mean, a z-test
+        of the mean against ½ (variance (1 − Σp³)/12 per roll) and a summary in the request's
+        language. A reveal that does not verify: 422 `invalid-session`.
+        """
+        keys = current_runtime().keys
+        try:
+            verdict = verify_log(body["cards"], body["reveal"], signature_ok=keys.signature_matches,
+                                 receipt_ok=lambda card: keys.verify(card).valid)
+        except RevealError as error:
+            raise sessions.SessionError("reveal", REVEAL_REASONS[error.reason]) from None
+        verdict["luck"] = luck_report(body["cards"], body["reveal"]["session"], verdict, operations,
+                                      request_lang())
+        return json_response(verdict)
+
+
+def luck_report(cards: list[Any], header: Mapping[str, Any], verdict: Mapping[str, Any],
+                operations: Mapping[str, Operation], lang: str) -> dict[str, Any]:
+    """Each valid full card's mid-percentile and each seat's test (luck.py)."""
+    excluded = {entry["card"] for entry in verdict["invalid"]} | set(verdict["after_reveal"])
+    for duplicate in verdict["duplicates"]:  # a slot counts once: its first card
+        excluded |= set(duplicate["cards"][1:])
+    measured, unmeasured = [], []
+    odds_cache: dict[bytes, Any] = {}
+    for position, card in enumerate(cards):
+        if position in excluded or not isinstance(card, dict) or "receipt" not in card:
+            continue
+        point = _card_luck(card, operations, odds_cache)
+        if point is None:
+            unmeasured.append(position)
+            continue
+        use = card["request"]["session"]
+        measured.append({"card": position, "seat": use["seat"], "index": use["index"], **point})
+    seats = []
+    for seat in header["seats"]:
+        points = [point for point in measured if point["seat"] == seat]
+        test = seat_test([float(point["mid"]) for point in points], [float(point["variance"]) for point in points])
+        seats.append({"seat": seat, **test, "summary": localized(_seat_words(seat, test), lang)})
+    return {"cards": [{key: value for key, value in point.items() if key not in ("mid", "variance")}
+                      for point in measured],
+            "seats": seats, "unmeasured": unmeasured}
+
+
+def _card_luck(card: dict[str, Any], operations: Mapping[str, Operation],
+               odds_cache: dict[bytes, Any]) -> dict[str, Any] | None:
+    operation = operations.get(card["operation"])
+    twin = operations.get(f"{card['operation']}.odds")
+    if operation is None or operation.luck is None or twin is None or twin.kind is not Kind.ODDS \
+            or twin.encounter or not isinstance(card.get("result"), dict):
+        return None
+    body = {name: value for name, value in card["request"].items() if name not in RANDOMNESS_MEMBERS}
+    key = canonical_bytes({"operation": twin.id, "body": body})
+    if key not in odds_cache:
+        try:
+            odds_cache[key] = twin.view(twin.load(body))
+        except Exception:  # a card's request the odds cannot take: not measured
+            odds_cache[key] = None
+    odds = odds_cache[key]
+    distribution = odds.distributions.get(operation.luck.distribution) if odds is not None else None
+    try:
+        value = operation.luck.rolled(card["result"])
+        point = mid_percentile(distribution, value, operation.luck.higher) if distribution else None
+    except (KeyError, TypeError, AttributeError):  # a result of another shape (an older release's card)
+        return None
+    if point is None:
+        return None
+    mid, variance = point
+    return {"operation": operation.id, "quantity": operation.luck.distribution, "value": value,
+            "percentile": float(mid), "exact": f"{mid.numerator}/{mid.denominator}" if mid.denominator != 1
+            else str(mid.numerator), "mid": mid, "variance": variance}
+
+
+def _seat_words(seat: str, test: Mapping[str, Any]) -> str:
+    count = test["count"]
+    if not count:
+        return say("%(seat)s: no measured rolls", seat=seat)
+    percent = Number(round(test["mean"] * 100))
+    if test["mean"] < 0.4:
+        line = say_n("%(seat)s had bad luck: on average %(percent)s %% of what the dice could give was "
+                     "worse (%(count)d roll)",
+                     "%(seat)s had bad luck: on average %(percent)s %% of what the dice could give was "
+                     "worse (%(count)d rolls)", count, seat=seat, percent=percent)
+    elif test["mean"] > 0.6:
+        line = say_n("%(seat)s had good luck: on average %(percent)s %% of what the dice could give was "
+                     "worse (%(count)d roll)",
+                     "%(seat)s had good luck: on average %(percent)s %% of what the dice could give was "
+                     "worse (%(count)d rolls)", count, seat=seat, percent=percent)
+    else:
+        line = say_n("%(seat)s had average luck: on average %(percent)s %% of what the dice could give was "
+                     "worse (%(count)d roll)",
+                     "%(seat)s had average luck: on average %(percent)s %% of what the dice could give was "
+                     "worse (%(count)d rolls)", count, seat=seat, percent=percent)
+    if test["p_value"] is None:
+        return line
+    p_value = Number(round(test["p_value"], 3))
+    if test["unusual"]:
+        return say("%(line)s; unusual for fair dice (p = %(p)s)", line=line, p=p_value)
+    return say("%(line)s; that fits fair dice (p = %(p)s)", line=line, p=p_value)
+
