@@ -6474,7 +6474,7 @@ export interface operations {
                      *         ],
                      *         "winner": null
                      *       },
-                     *       "summary": "Exchange of blows: Legionär (combat): a black and two red marbles; Affenmensch (combat): two red and a green marble. A tie: nobody prevails."
+                     *       "summary": "Exchange of blows – Legionär (combat): a black and two red marbles; Affenmensch (combat): two red and a green marble. A tie: nobody prevails."
                      *     }
                      */
                     "application/json": components["schemas"]["BeutelschneiderCombatResponse"];
@@ -6836,7 +6836,7 @@ export interface operations {
                      *         "winner": null,
                      *         "winning_side": null
                      *       },
-                     *       "summary": "Contest: Matthäus (skill): a green and a red marble; Bartholomäus (skill): a red and a green marble. A tie: nobody prevails."
+                     *       "summary": "Contest – Matthäus (skill): a green and a red marble; Bartholomäus (skill): a red and a green marble. A tie: nobody prevails."
                      *     }
                      */
                     "application/json": components["schemas"]["BeutelschneiderContestResponse"];

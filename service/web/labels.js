@@ -215,7 +215,7 @@ const de = {
     tie: "Gleichstand", dies: "stirbt", survives: "überlebt", hit: "Treffer", miss: "kein Treffer",
     consequence: "Treffer mit Konsequenz", taken_out: "scheidet aus", catastrophe: "Katastrophe",
     wins: "Sieg für {name}", injury: "{severity} Verletzung für {name}", first: "{name} handelt zuerst",
-    god: "{name} (Gott {n})", stalemate: "Patt: nichts kann sich mehr ändern",
+    god: "{name} (Gott {n})", god_unnamed: "Gott {n}", stalemate: "Patt: nichts kann sich mehr ändern",
     undecided: "nach den Runden noch offen", both_out: "beide in Ohnmacht", escapes: "Flucht gelungen: {name}", "failure_at": "scheitert an Schritt {n}", "severity.light": "weniger schwere", "severity.serious": "ernsthafte", "severity.grave": "sehr schwere",
   },
   distributions: {
@@ -431,7 +431,7 @@ const en = {
     success: "success", failure: "failure", partial: "partial success", no_dice: "no dice", unconscious: "unconscious",
     tie: "tie", dies: "dies", survives: "survives", hit: "hit", miss: "miss", consequence: "hit with a consequence",
     taken_out: "taken out", catastrophe: "catastrophe", wins: "{name} wins", injury: "{severity} injury for {name}",
-    first: "{name} acts first", god: "{name} (god {n})", stalemate: "stalemate: nothing can change any more",
+    first: "{name} acts first", god: "{name} (god {n})", god_unnamed: "god {n}", stalemate: "stalemate: nothing can change any more",
     undecided: "still open after the rounds", both_out: "both unconscious", escapes: "got away: {name}", failure_at: "fails at step {n}",
     "severity.light": "light", "severity.serious": "serious", "severity.grave": "grave",
   },

@@ -699,7 +699,10 @@ function outcomeWords(key, request) {
   if (kind === "first") return fill(outcomes.first, { name: args.join(":") });
   if (kind === "escapes") return fill(outcomes.escapes, { name: args.join(":") });
   if (kind === "injury") return fill(outcomes.injury, { name: args.slice(0, -1).join(":"), severity: outcomes[`severity.${args.at(-1)}`] ?? args.at(-1) });
-  if (kind === "god") return fill(outcomes.god, { name: request?.gods?.[Number(args[0]) - 1] ?? number(Number(args[0])), n: number(Number(args[0])) });
+  if (kind === "god") {  // without the table's gods only the number: never "3 (Gott 3)" (review row 19)
+    const god = request?.gods?.[Number(args[0]) - 1];
+    return fill(god ? outcomes.god : outcomes.god_unnamed, { name: god, n: number(Number(args[0])) });
+  }
   if ((kind === "a" || kind === "b") && args.length === 0) return fill(outcomes.wins, { name: sideName(request, kind) });
   if (kind === "failure" && args.length) return fill(outcomes.failure_at, { n: number(Number(args[0]) + 1) });
   return outcomes[kind] ?? kind.replace(/_/g, " ");

@@ -672,3 +672,12 @@ def test_a_side_with_members_is_usable_on_a_phone(page, live_url):
     request = json.loads(page.text_content("#raw"))["request"]
     assert request["sides"][1]["members"][0]["bag"]["red"] == 3
     assert "Sieg für Affenmenschen" in page.inner_text("#odds") or "Sieg für Legionär" in page.inner_text("#odds")
+
+
+def test_resurrection_odds_name_a_god_by_number_only_without_the_tables_gods(page, live_url):
+    """Review 2026-12-03, row 19 carried over: „3 (Gott 3)“ without names."""
+    _open(page, f"{live_url}/play?operation=weltenbuch.resurrection&lang=de&body={quote(json.dumps({}))}")
+    _roll(page)
+    page.wait_for_selector("[data-testid=odds-chart]")
+    odds = page.inner_text("#odds")
+    assert "Gott 3" in odds and "(Gott" not in odds, odds

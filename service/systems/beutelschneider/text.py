@@ -172,13 +172,14 @@ def _contest_verdict(result: ContestResult | CombatResult, t: Catalog) -> str:
 
 def contest(result: ContestResult, lang: str) -> str:
     t = translations(lang)
-    head = t.gettext("Contest: %(contestants)s.") % {"contestants": _contestants(result, t)}
+    # One colon a line (review row 34): the kind of draw is a heading before a dash.
+    head = t.gettext("Contest – %(contestants)s.") % {"contestants": _contestants(result, t)}
     return f"{head} {_contest_verdict(result, t)}"
 
 
 def combat(result: CombatResult, lang: str, injuring: frozenset[Ability] = frozenset({Ability.COMBAT})) -> str:
     t = translations(lang)
-    sentences = [t.gettext("Exchange of blows: %(contestants)s.") % {"contestants": _contestants(result, t)}]
+    sentences = [t.gettext("Exchange of blows – %(contestants)s.") % {"contestants": _contestants(result, t)}]
     wound = result.injury
     if wound is None:
         if result.winner is None:
