@@ -12164,7 +12164,7 @@ export interface operations {
                      *         "net": 1,
                      *         "winner": "a"
                      *       },
-                     *       "summary": "Comparison, Rynn vs. Gegner: 2:0. Gegner's rescue dice: 4, 3 → 1 success. It cancels one success of Rynn. Rynn wins by one success. Gegner narrates."
+                     *       "summary": "Comparison, Rynn vs. Gegner: 2:0. Rescue dice for Gegner: 4, 3 → 1 success. It cancels one success of Rynn. Rynn wins by one success. Gegner narrates."
                      *     }
                      */
                     "application/json": components["schemas"]["PawsComparisonResponse"];
