@@ -143,7 +143,13 @@ def encounter(result: EncounterResult, lang: str) -> str:
     conflict cost each member (``result``: encounter.EncounterResult)."""
     t = translations(lang)
     values = {"count": result.rounds, "side": result.winner}
-    if result.winner is not None:
+    if result.winner is not None and result.end.conceded:
+        # Review kind 4: the concession first (it causes the victory), in the present; the side's name
+        # as a label ("die Orks", "Alrik" alike).
+        head = t.ngettext("Gives in after %(count)d round: %(conceded)s; victory for %(side)s",
+                          "Gives in after %(count)d rounds: %(conceded)s; victory for %(side)s",
+                          result.rounds) % {**values, "conceded": result.end.conceded}
+    elif result.winner is not None:
         head = t.ngettext("Victory for %(side)s after %(count)d round", "Victory for %(side)s after %(count)d rounds",
                           result.rounds) % values
     elif result.outcome == "stalemate" and result.rounds == 0:
@@ -156,9 +162,6 @@ def encounter(result: EncounterResult, lang: str) -> str:
         head = t.ngettext("Still undecided after %(count)d round", "Still undecided after %(count)d rounds",
                           result.rounds) % values
     clauses = []
-    if result.end.conceded:
-        # A side's name may be singular ("Alrik") or plural ("Orks"): the clause must agree with neither.
-        clauses.append(t.gettext("%(side)s conceded") % {"side": result.end.conceded})
     for member in result.end.members:
         if member.taken_out and member.consequences_taken:
             clauses.append(t.gettext("%(name)s is taken out") % {"name": member.name})
