@@ -379,21 +379,30 @@ def initiative_orders(intuitions: list[int], dice: int) -> list[tuple[Order, Pro
     roll-offs (``roll_off_orders``). The chance of every whole order, exact: the rolls are counted in
     integer ways per tie structure (the ranked groups), each structure then spread over the
     roll-offs' orders."""
+    return list(_initiative_orders(tuple(intuitions), dice))
+
+
+@functools.lru_cache(maxsize=64)
+def _initiative_orders(intuitions: tuple[int, ...], dice: int) -> tuple[tuple[Order, Probability], ...]:
     ways_of = sorted(malm_odds.fudge_ways(dice).items())
     count = len(intuitions)
+    # Per member and face sum: its sort key (higher total, then higher intuition, first) and its ways.
+    keys = [[(-(intuition + value), -intuition) for value, _ in ways_of] for intuition in intuitions]
+    weights = [ways for _, ways in ways_of]
     structures: dict[tuple[tuple[int, ...], ...], int] = {}
-    for combo in itertools.product(ways_of, repeat=count):
-        cooperate()
-        keys = [(intuition + value, intuition) for intuition, (value, _) in zip(intuitions, combo)]
-        ranked = sorted(range(count), key=lambda index: (-keys[index][0], -keys[index][1]))
-        groups: list[list[int]] = []
-        for index in ranked:
-            if groups and keys[groups[-1][0]] == keys[index]:
+    for step, combo in enumerate(itertools.product(range(len(ways_of)), repeat=count)):
+        if step % 4096 == 0:
+            cooperate()
+        rolled = [keys[member][face] for member, face in enumerate(combo)]
+        ranked = sorted(range(count), key=rolled.__getitem__)  # stable: request order within a tie
+        groups: list[list[int]] = [[ranked[0]]]
+        for index in ranked[1:]:
+            if rolled[index] == rolled[groups[-1][0]]:
                 groups[-1].append(index)
             else:
                 groups.append([index])
         structure = tuple(tuple(group) for group in groups)
-        structures[structure] = structures.get(structure, 0) + math.prod(ways for _, ways in combo)
+        structures[structure] = structures.get(structure, 0) + math.prod(weights[face] for face in combo)
     chances: dict[Order, Fraction] = {}
     denominator = 3 ** (dice * count)
     for structure, ways in structures.items():
@@ -404,7 +413,7 @@ def initiative_orders(intuitions: list[int], dice: int) -> list[tuple[Order, Pro
                        for prefix, chance in partial.items() for ranks, inner in spread.items()}
         for order, chance in partial.items():
             chances[order] = chances.get(order, Fraction(0)) + chance
-    return sorted(chances.items())
+    return tuple(sorted(chances.items()))
 
 
 @functools.lru_cache(maxsize=256)
