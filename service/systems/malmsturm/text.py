@@ -94,9 +94,12 @@ def attack(result: AttackResult, lang: str) -> str:
 
 
 def _attack_outcome(result: AttackResult, defender: str, t: Catalog) -> list[str]:
+    if result.taken_out and not result.consequence_required:
+        # Review 2026-12-03 kind 11: a defender already out loses nothing; the line says so, no stress.
+        return [t.gettext("A hit.") if result.hit else t.gettext("A miss."),
+                t.gettext("%(defender)s is already out: the attack changes nothing.") % {"defender": defender}]
     if not result.hit:
-        return [t.gettext("A miss."), *([t.gettext("%(defender)s is already out.") % {"defender": defender}]
-                                        if result.taken_out else [])]
+        return [t.gettext("A miss.")]
     track = result.stress_after.track(result.track)
     values = {"count": result.shifts, "track": _track(result.track, t), "defender": defender,
               "current": track.current, "max": track.max}
@@ -129,10 +132,7 @@ def _attack_outcome(result: AttackResult, defender: str, t: Catalog) -> list[str
                                     len(suggested)) % {
             "consequences": ", ".join(suggestion.label for suggestion in suggested)})
     if result.taken_out:
-        if result.consequence_required:
-            sentences.append(t.gettext("%(defender)s is taken out of the conflict.") % values)
-        else:
-            sentences.append(t.gettext("%(defender)s is already out.") % values)
+        sentences.append(t.gettext("%(defender)s is taken out of the conflict.") % values)
     return sentences
 
 
