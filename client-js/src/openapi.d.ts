@@ -283,8 +283,22 @@ export interface paths {
          *     never change (e.g. no marble of an injuring ability's colour and no black left on either side):
          *     `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind es
          *     auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-         *     nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat` injures
-         *     (ruling 9's default). `max_rounds` counts exchanges.
+         *     nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins an
+         *     exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr grüne
+         *     Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
+         *     `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
+         *     `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`;
+         *     E7 a side may have several `members` ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen, so
+         *     gibt es zwei Auseinandersetzungen"; "ein Charakter durchaus Teil mehrerer solcher Paare sein kann"):
+         *     each round every pairing of standing opponents is one exchange, in the order of `pairs` (default:
+         *     each member of the first side against each member of the other, in order), its injury applied at
+         *     once, before the next exchange ("Im ersten Durchgang ... Gegen den zweiten Affenmenschen ..."); a
+         *     member who falls unconscious takes part in no further exchange, a side is out when all its members
+         *     are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
+         *     `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
+         *     of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
+         *     times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
+         *     `curve_rounds`).
          *
          *     `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
          *     `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
@@ -295,6 +309,8 @@ export interface paths {
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
          *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
+         *     - Each pair names a member of the first side, then one of the second; no pair twice.
+         *     - Exactly one of `bag` and `members`.
          *     - Each bag holds at least as many marbles as its difficulty draws.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
@@ -325,10 +341,25 @@ export interface paths {
          *     never change (e.g. no marble of an injuring ability's colour and no black left on either side):
          *     `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind es
          *     auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-         *     nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat` injures
-         *     (ruling 9's default). `max_rounds` counts exchanges.
+         *     nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins an
+         *     exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr grüne
+         *     Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
+         *     `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
+         *     `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`;
+         *     E7 a side may have several `members` ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen, so
+         *     gibt es zwei Auseinandersetzungen"; "ein Charakter durchaus Teil mehrerer solcher Paare sein kann"):
+         *     each round every pairing of standing opponents is one exchange, in the order of `pairs` (default:
+         *     each member of the first side against each member of the other, in order), its injury applied at
+         *     once, before the next exchange ("Im ersten Durchgang ... Gegen den zweiten Affenmenschen ..."); a
+         *     member who falls unconscious takes part in no further exchange, a side is out when all its members
+         *     are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
+         *     `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
+         *     of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
+         *     times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
+         *     `curve_rounds`).
          *
-         *     Outcomes `wins:<name>` per side, `both_out`, `stalemate`, and `undecided` with `max_rounds`;
+         *     Outcomes `wins:<name>` per side, `escapes:<name>` per side whose ability does not injure (E6),
+         *     `both_out`, `stalemate`, and `undecided` with `max_rounds`;
          *     distributions `black_after:<name>` (black marbles at the end); expected `exchanges`,
          *     `black_after:<name>` and, with an aftermath, `dies:<name>`. The state is the two bags, and only
          *     the marbles of a side's ability colour and its other non-black marbles matter: the bound is
@@ -340,6 +371,8 @@ export interface paths {
          *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
          *
          *     Checked beyond the schema (422 naming the field):
+         *     - Each pair names a member of the first side, then one of the second; no pair twice.
+         *     - Exactly one of `bag` and `members`.
          *     - Each bag holds at least as many marbles as its difficulty draws.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
@@ -938,16 +971,19 @@ export interface paths {
          *     (`undecided`).
          *
          *     Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
-         *     rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's name
-         *     once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
-         *     member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
-         *     `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig); aspects
-         *     and invocations are not modelled; no consequence is taken early. The attack's track loses the
-         *     shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
-         *     Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
-         *     Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
-         *     (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
-         *     `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+         *     rolled once per conflict (`order: initiative`, ruling 4; E6: for sides of any size, every member rolls
+         *     and all act in that order) or given as every member's name once; it is the same every round. E2: every
+         *     turn is an attack (`malmsturm.attack`, ruling 5) of the member's `attack` (skill + modifier) against
+         *     the target's defence (+ modifier): E7 its `defenses` entry for the attack's kind (the text's table of
+         *     defending skills), else its `defense`; with `policy.defend: false` nobody defends and every attack
+         *     meets the fixed difficulty 0 (mäßig); aspects and invocations are not modelled; no consequence is
+         *     taken early. The attack's track loses the shifts; "Wenn seine Belastungspunkte verbraucht sind, dann
+         *     erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"; "Wer zwei
+         *     Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus", and a member taken out acts no more. A
+         *     side loses when all its members are out (E8 `ends: side_out`, the default; `ends: first_out`: as
+         *     soon as any of its members is out, "bis einer der Konkurrenten freiwillig oder unfreiwillig
+         *     ausscheidet"; echoed in the answer), or (E3) concedes ("eine Partei nachgiebt") as soon as one of
+         *     its members holds `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
          *     no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
          *     standing opponent with the most consequences, then the least stress left on the attack's track, then
          *     the first in the body; `spread`: a side's members, in their order of action, take its standing
@@ -992,16 +1028,19 @@ export interface paths {
          *     WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
          *
          *     Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
-         *     rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's name
-         *     once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
-         *     member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
-         *     `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig); aspects
-         *     and invocations are not modelled; no consequence is taken early. The attack's track loses the
-         *     shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
-         *     Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
-         *     Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
-         *     (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
-         *     `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+         *     rolled once per conflict (`order: initiative`, ruling 4; E6: for sides of any size, every member rolls
+         *     and all act in that order) or given as every member's name once; it is the same every round. E2: every
+         *     turn is an attack (`malmsturm.attack`, ruling 5) of the member's `attack` (skill + modifier) against
+         *     the target's defence (+ modifier): E7 its `defenses` entry for the attack's kind (the text's table of
+         *     defending skills), else its `defense`; with `policy.defend: false` nobody defends and every attack
+         *     meets the fixed difficulty 0 (mäßig); aspects and invocations are not modelled; no consequence is
+         *     taken early. The attack's track loses the shifts; "Wenn seine Belastungspunkte verbraucht sind, dann
+         *     erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"; "Wer zwei
+         *     Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus", and a member taken out acts no more. A
+         *     side loses when all its members are out (E8 `ends: side_out`, the default; `ends: first_out`: as
+         *     soon as any of its members is out, "bis einer der Konkurrenten freiwillig oder unfreiwillig
+         *     ausscheidet"; echoed in the answer), or (E3) concedes ("eine Partei nachgiebt") as soon as one of
+         *     its members holds `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
          *     no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
          *     standing opponent with the most consequences, then the least stress left on the attack's track, then
          *     the first in the body; `spread`: a side's members, in their order of action, take its standing
@@ -1938,15 +1977,18 @@ export interface paths {
          * @description The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
          *     ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
          *     bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
-         *     Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
-         *     toughness of a member of the other party chosen by `policy.targeting` (every member needs a
-         *     `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
-         *     target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
-         *     Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
-         *     held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
-         *     immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
-         *     Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
-         *     prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+         *     Schaden verteilt." 2..8 parties (E3, as a conflict); every success die of each party (the losers'
+         *     too) lowers the toughness of a member of the other parties chosen by `policy.targeting` among the
+         *     members of every other party, in body order (every member needs a `toughness` entry); the dice are
+         *     spent turn by turn in the narration order, each member spending all its dice. Rulings
+         *     "Encounters": E1 toughness stops at 0, further dice go to the next target of the policy (none left:
+         *     narration only); "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der
+         *     Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a held-back hero point
+         *     (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler immer einen
+         *     Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine Konsequenz
+         *     vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it prices "2
+         *     dice now or insurance later". E3: obstacles overcome (ruling 7) are named in `end.overcome` and in
+         *     the summary. `max_rounds` has nothing to cut: the scene is one round.
          *
          *     `steps` holds the one round: `conflict` as `weltenbuch.conflict` reports it and `narration` as
          *     `weltenbuch.narration` reports it for the policy's spends (turn by turn in the narration order,
@@ -1984,20 +2026,25 @@ export interface paths {
          * @description The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
          *     ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
          *     bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
-         *     Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
-         *     toughness of a member of the other party chosen by `policy.targeting` (every member needs a
-         *     `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
-         *     target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
-         *     Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
-         *     held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
-         *     immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
-         *     Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
-         *     prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+         *     Schaden verteilt." 2..8 parties (E3, as a conflict); every success die of each party (the losers'
+         *     too) lowers the toughness of a member of the other parties chosen by `policy.targeting` among the
+         *     members of every other party, in body order (every member needs a `toughness` entry); the dice are
+         *     spent turn by turn in the narration order, each member spending all its dice. Rulings
+         *     "Encounters": E1 toughness stops at 0, further dice go to the next target of the policy (none left:
+         *     narration only); "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der
+         *     Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a held-back hero point
+         *     (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler immer einen
+         *     Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine Konsequenz
+         *     vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it prices "2
+         *     dice now or insurance later". E3: obstacles overcome (ruling 7) are named in `end.overcome` and in
+         *     the summary. `max_rounds` has nothing to cut: the scene is one round.
          *
          *     Outcomes `wins:<party>` and `tie`; distribution `consequences:<party>` (how many of its members
          *     take one; `weltenbuch.conflict.odds` gives the successes); expected `consequence:<member>` (its
          *     chance to take one) and, per held hero point, `hero_point:<member>` (the chance it is needed).
-         *     The bound is Σ over the parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
+         *     The bound is Σ over the parties of (dice + 1) for two parties, Π over the members of (dice + 1)
+         *     for more (E3: the dice of several parties meet on the same members, so every member's successes
+         *     count); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
          *     under `exact: auto`.
          *
          *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
@@ -2239,20 +2286,9 @@ export interface components {
             /** @default 5 */
             white?: number | null;
         };
-        BeutelEncounterResult: {
-            /** @description E5: one mortal-danger draw per side unconscious at the end. */
-            aftermath: components["schemas"]["BeutelAftermathDraw"][];
-            /** @description The end state, per side. */
-            end: components["schemas"]["BeutelSideEnd"][];
-            exchanges: number;
-            /** @description wins:<name>, both_out, stalemate or undecided (as in the odds). */
-            outcome: string;
-            /** @description Every exchange, as `beutelschneider.combat` reports it (the first side attacks). */
-            steps: components["schemas"]["BeutelCombatResult"][];
-        };
-        BeutelEncounterSide: {
+        BeutelEncounterMember: {
             /**
-             * @description Kept for the whole fight (E4); combat (default) injures the loser.
+             * @description Kept for the whole fight (E4). A win with an ability of `injuring_abilities` (default: combat) injures the loser; a win with another (skill: fleeing) gets the member's side away, `escapes:<side>` (E6).
              * @default combat
              * @enum {string|null}
              */
@@ -2275,9 +2311,50 @@ export interface components {
              */
             difficulty?: "easy" | "normal" | "hard" | null;
             name: string;
-            /** @description Ruling 8: the side this participant contends for ("nur eine Seite"); the side of the best participant wins. Without it the participant is a side of its own, named by its name. */
-            side?: string | null;
         };
+        BeutelEncounterResult: {
+            /** @description E5: one mortal-danger draw per side unconscious at the end. */
+            aftermath: components["schemas"]["BeutelAftermathDraw"][];
+            /** @description The end state, per side. */
+            end: components["schemas"]["BeutelSideEnd"][];
+            exchanges: number;
+            /** @description wins:<name>, escapes:<name> (E6), both_out, stalemate or undecided (as in the odds). */
+            outcome: string;
+            /** @description Every exchange, as `beutelschneider.combat` reports it (the first side attacks). */
+            steps: components["schemas"]["BeutelCombatResult"][];
+        };
+        BeutelEncounterSide: {
+            /**
+             * @description Kept for the whole fight (E4). A win with an ability of `injuring_abilities` (default: combat) injures the loser; a win with another (skill: fleeing) ends the fight, `escapes:<name>` (E6).
+             * @default combat
+             * @enum {string|null}
+             */
+            ability?: "combat" | "skill" | "magic" | null;
+            /**
+             * @description The character's bag (a side of one); absent for a side with `members`.
+             * @example {
+             *       "black": 0,
+             *       "blue": 0,
+             *       "green": 6,
+             *       "red": 9,
+             *       "white": 5
+             *     }
+             */
+            bag?: components["schemas"]["BeutelBag"] | null;
+            /**
+             * @description Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1.
+             * @default normal
+             * @enum {string|null}
+             */
+            difficulty?: "easy" | "normal" | "hard" | null;
+            /** @description E7, a side of several ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen, so gibt es zwei Auseinandersetzungen"), 1..4 members: each round every pairing of standing opponents is one exchange (see `pairs`); a member who falls unconscious takes part in no further exchange; the side is out when all its members are. Instead of `bag`; the side's `name` names the side. */
+            members?: components["schemas"]["BeutelEncounterMember"][] | null;
+            name: string;
+        } & ({
+            bag: unknown;
+        } | {
+            members: unknown;
+        });
         BeutelExperienceResult: {
             /** @description The new bag when `replacements` were given, else null. */
             bag_after: components["schemas"]["BeutelBagResult"] | null;
@@ -2586,11 +2663,18 @@ export interface components {
             exact?: "auto" | "required" | "never" | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
             idempotency_key?: string | null;
+            /** @description Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision). E8: the same in every exchange of the fight; E6: a side winning an exchange with an ability not listed gets away (`escapes:<name>`). */
+            injuring_abilities?: ("combat" | "skill" | "magic")[] | null;
             /**
              * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
              * @default null
              */
             max_rounds?: number | null;
+            /**
+             * @description E7, optional: the round's exchanges in order, each [member of the first side, member of the second] (the first attacks); a pairing with a member out is skipped. Default: each member of the first side against each member of the other, in order ("einmal der Legionär gegen den einen, und dann der Legionär gegen den anderen Affenmenschen"). A single character counts as a member named by its name.
+             * @default null
+             */
+            pairs?: string[][] | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
             session?: {
                 [key: string]: unknown;
@@ -2625,6 +2709,8 @@ export interface components {
             exact?: "auto" | "required" | "never" | null;
             /** @description In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with the same key again gives the same result. Not with seed or manual, which are reproducible already. */
             idempotency_key?: string | null;
+            /** @description Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision). E8: the same in every exchange of the fight; E6: a side winning an exchange with an ability not listed gets away (`escapes:<name>`). */
+            injuring_abilities?: ("combat" | "skill" | "magic")[] | null;
             /** @description Physical dice or drawn marbles, consumed in order instead of random values. */
             manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /**
@@ -2632,6 +2718,11 @@ export interface components {
              * @default null
              */
             max_rounds?: number | null;
+            /**
+             * @description E7, optional: the round's exchanges in order, each [member of the first side, member of the second] (the first attacks); a pairing with a member out is skipped. Default: each member of the first side against each member of the other, in order ("einmal der Legionär gegen den einen, und dann der Legionär gegen den anderen Affenmenschen"). A single character counts as a member named by its name.
+             * @default null
+             */
+            pairs?: string[][] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
@@ -3344,8 +3435,12 @@ export interface components {
              * @default 0
              */
             consequences?: number | null;
-            /** @description The defence skill against every attack (e.g. Ausweichen, Nerven behalten). */
+            /** @description The defence skill against every attack kind not in `defenses` (e.g. Ausweichen). */
             defense: number;
+            /** @description E7: the defence per attack kind, as the text's table of defending skills has it (Ausweichen against harm, Menschenkenntnis/Wahrnehmung against deceive, Nerven behalten against intimidate and charm, Körperbeherrschung against push, Menschenkenntnis against persuade), e.g. {"harm": 2, "intimidate": 0}; `defense` holds for every kind not listed. Default {}. */
+            defenses?: {
+                [key: string]: number;
+            } | null;
             /**
              * @description Intuition, for `order: initiative` (default 0).
              * @default 0
@@ -3379,6 +3474,7 @@ export interface components {
         };
         MalmEncounterResult: {
             end: components["schemas"]["MalmEndState"];
+            ends: string;
             initiative: components["schemas"]["MalmInitiativeResult"] | null;
             order: string[];
             outcome: string;
@@ -3715,6 +3811,12 @@ export interface components {
              */
             dice?: number | null;
             /**
+             * @description E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder unfreiwillig ausscheidet oder eine Partei nachgiebt"): side_out (default): when every member of a side is out or the side concedes; first_out: when the first member of any side is taken out, the other side winning. With one member a side both are the same. Echoed in the answer.
+             * @default side_out
+             * @enum {string|null}
+             */
+            ends?: "side_out" | "first_out" | null;
+            /**
              * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
              * @default auto
              * @enum {string|null}
@@ -3728,7 +3830,7 @@ export interface components {
              */
             max_rounds?: number | null;
             /**
-             * @description initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix both orders by the exact initiative odds; or every member's name once, in order of action, the same every round.
+             * @description initiative (default, sides of any size, E6): every member rolls initiative once (E1, ruling 4: 4dF + intuition, ties by intuition, then roll-offs) and all act in that order; the odds mix every order by its exact chance (one solve per order: n! orders of n members count in the state bound); or every member's name once, in order of action, the same every round.
              * @default initiative
              */
             order?: "initiative" | string[] | null;
@@ -3763,6 +3865,12 @@ export interface components {
              */
             dice?: number | null;
             /**
+             * @description E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder unfreiwillig ausscheidet oder eine Partei nachgiebt"): side_out (default): when every member of a side is out or the side concedes; first_out: when the first member of any side is taken out, the other side winning. With one member a side both are the same. Echoed in the answer.
+             * @default side_out
+             * @enum {string|null}
+             */
+            ends?: "side_out" | "first_out" | null;
+            /**
              * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
              * @default auto
              * @enum {string|null}
@@ -3778,7 +3886,7 @@ export interface components {
              */
             max_rounds?: number | null;
             /**
-             * @description initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix both orders by the exact initiative odds; or every member's name once, in order of action, the same every round.
+             * @description initiative (default, sides of any size, E6): every member rolls initiative once (E1, ruling 4: 4dF + intuition, ties by intuition, then roll-offs) and all act in that order; the odds mix every order by its exact chance (one solve per order: n! orders of n members count in the state bound); or every member's name once, in order of action, the same every round.
              * @default initiative
              */
             order?: "initiative" | string[] | null;
@@ -5390,6 +5498,8 @@ export interface components {
             consequences: string[];
             /** @description Players whose held hero point saved them. */
             hero_points_spent: string[];
+            /** @description Obstacles whose toughness reached 0: overcome (ruling 7, E3), named in the summary. */
+            overcome: string[];
             toughness: {
                 [key: string]: components["schemas"]["WeltenToughnessResult"];
             };
@@ -5530,7 +5640,7 @@ export interface components {
              * @default null
              */
             max_rounds?: number | null;
-            /** @description Exactly two parties. */
+            /** @description 2..8 parties, as a conflict (E3); a party's success dice hit the members of every other party. */
             parties: components["schemas"]["WeltenParty"][];
             policy?: components["schemas"]["WeltenEncounterPolicy"] | null;
             /** @description Accepted and ignored: the odds do not depend on it. */
@@ -5579,7 +5689,7 @@ export interface components {
              * @default null
              */
             max_rounds?: number | null;
-            /** @description Exactly two parties. */
+            /** @description 2..8 parties, as a conflict (E3); a party's success dice hit the members of every other party. */
             parties: components["schemas"]["WeltenParty"][];
             policy?: components["schemas"]["WeltenEncounterPolicy"] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
@@ -6364,7 +6474,7 @@ export interface operations {
                      *         ],
                      *         "winner": null
                      *       },
-                     *       "summary": "Exchange of blows: Legionär (combat): a black and two red marbles; Affenmensch (combat): two red and a green marble. A tie: nobody prevails."
+                     *       "summary": "Exchange of blows – Legionär (combat): a black and two red marbles; Affenmensch (combat): two red and a green marble. A tie: nobody prevails."
                      *     }
                      */
                     "application/json": components["schemas"]["BeutelschneiderCombatResponse"];
@@ -6726,7 +6836,7 @@ export interface operations {
                      *         "winner": null,
                      *         "winning_side": null
                      *       },
-                     *       "summary": "Contest: Matthäus (skill): a green and a red marble; Bartholomäus (skill): a red and a green marble. A tie: nobody prevails."
+                     *       "summary": "Contest – Matthäus (skill): a green and a red marble; Bartholomäus (skill): a red and a green marble. A tie: nobody prevails."
                      *     }
                      */
                     "application/json": components["schemas"]["BeutelschneiderContestResponse"];
@@ -7235,7 +7345,11 @@ export interface operations {
                      *         },
                      *         "curve_rounds": 10,
                      *         "exact": "auto",
+                     *         "injuring_abilities": [
+                     *           "combat"
+                     *         ],
                      *         "max_rounds": null,
+                     *         "pairs": null,
                      *         "seed": 20261129,
                      *         "sides": [
                      *           {
@@ -7800,7 +7914,7 @@ export interface operations {
                      *           }
                      *         ]
                      *       },
-                     *       "summary": "Affenmensch wins after 12 exchanges; Legionär is unconscious. In mortal danger Legionär draws a black and a red marble and dies."
+                     *       "summary": "Victory for Affenmensch after 12 exchanges; unconscious: Legionär. In mortal danger Legionär draws a black and a red marble and dies."
                      *     }
                      */
                     "application/json": components["schemas"]["BeutelschneiderEncounterResponse"];
@@ -8196,7 +8310,11 @@ export interface operations {
                      *         },
                      *         "curve_rounds": 10,
                      *         "exact": "auto",
+                     *         "injuring_abilities": [
+                     *           "combat"
+                     *         ],
                      *         "max_rounds": null,
+                     *         "pairs": null,
                      *         "sides": [
                      *           {
                      *             "ability": "combat",
@@ -10944,6 +11062,7 @@ export interface operations {
                      *       "request": {
                      *         "curve_rounds": 0,
                      *         "dice": 4,
+                     *         "ends": "side_out",
                      *         "exact": "auto",
                      *         "max_rounds": null,
                      *         "order": "initiative",
@@ -10963,6 +11082,7 @@ export interface operations {
                      *                 },
                      *                 "consequences": 0,
                      *                 "defense": 2,
+                     *                 "defenses": {},
                      *                 "intuition": 2,
                      *                 "modifier": 0,
                      *                 "name": "Alrik",
@@ -10989,6 +11109,7 @@ export interface operations {
                      *                 },
                      *                 "consequences": 0,
                      *                 "defense": 1,
+                     *                 "defenses": {},
                      *                 "intuition": 1,
                      *                 "modifier": 0,
                      *                 "name": "Ork",
@@ -11048,6 +11169,7 @@ export interface operations {
                      *             }
                      *           ]
                      *         },
+                     *         "ends": "side_out",
                      *         "initiative": {
                      *           "order": [
                      *             {
@@ -11402,6 +11524,7 @@ export interface operations {
                      *       "request": {
                      *         "curve_rounds": 0,
                      *         "dice": 4,
+                     *         "ends": "side_out",
                      *         "exact": "auto",
                      *         "max_rounds": null,
                      *         "order": "initiative",
@@ -11420,6 +11543,7 @@ export interface operations {
                      *                 },
                      *                 "consequences": 0,
                      *                 "defense": 2,
+                     *                 "defenses": {},
                      *                 "intuition": 2,
                      *                 "modifier": 0,
                      *                 "name": "Alrik",
@@ -11446,6 +11570,7 @@ export interface operations {
                      *                 },
                      *                 "consequences": 0,
                      *                 "defense": 1,
+                     *                 "defenses": {},
                      *                 "intuition": 1,
                      *                 "modifier": 0,
                      *                 "name": "Ork",
@@ -12039,7 +12164,7 @@ export interface operations {
                      *         "net": 1,
                      *         "winner": "a"
                      *       },
-                     *       "summary": "Comparison, Rynn vs. Gegner: 2:0. Gegner's rescue dice: 4, 3 → 1 success. It cancels one success of Rynn. Rynn wins by one success. Gegner narrates."
+                     *       "summary": "Comparison, Rynn vs. Gegner: 2:0. Rescue dice for Gegner: 4, 3 → 1 success. It cancels one success of Rynn. Rynn wins by one success. Gegner narrates."
                      *     }
                      */
                     "application/json": components["schemas"]["PawsComparisonResponse"];
@@ -14233,7 +14358,7 @@ export interface operations {
                      *         "rolls_used": 4,
                      *         "success": false
                      *       },
-                     *       "summary": "Alrik: Extended test: 2 of 4 successes in 4 rolls (4 hours). Failure: the dice are used up."
+                     *       "summary": "Alrik: Extended test: 2 successes of 4 needed in 4 rolls (4 hours). Failure: the dice are used up."
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenExtendedResponse"];
@@ -16101,6 +16226,7 @@ export interface operations {
                      *           "hero_points_spent": [
                      *             "Fayla"
                      *           ],
+                     *           "overcome": [],
                      *           "toughness": {
                      *             "Fayla": {
                      *               "current": 3,
@@ -16433,7 +16559,7 @@ export interface operations {
                      *           }
                      *         ]
                      *       },
-                     *       "summary": "Orcs win the scene; nobody takes a consequence. Fayla spends a held-back hero point and avoids a consequence."
+                     *       "summary": "Winner of the scene: Orcs; nobody takes a consequence. Fayla spends a held-back hero point and avoids a consequence."
                      *     }
                      */
                     "application/json": components["schemas"]["WeltenbuchEncounterResponse"];

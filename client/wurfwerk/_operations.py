@@ -1048,8 +1048,10 @@ class Beutelschneider:
         curve_rounds: int | None = 0,
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         max_rounds: int | None = None,
+        pairs: Sequence[Sequence[str]] | None = None,
         seed: int | None = None,
         session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
@@ -1069,9 +1071,26 @@ class Beutelschneider:
         `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
         es
         auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-        nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat`
-        injures
-        (ruling 9's default). `max_rounds` counts exchanges.
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins
+        an
+        exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr
+        grüne
+        Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
+        `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
+        `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`;
+        E7 a side may have several `members` ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen,
+        so
+        gibt es zwei Auseinandersetzungen"; "ein Charakter durchaus Teil mehrerer solcher Paare sein
+        kann"):
+        each round every pairing of standing opponents is one exchange, in the order of `pairs` (default:
+        each member of the first side against each member of the other, in order), its injury applied at
+        once, before the next exchange ("Im ersten Durchgang ... Gegen den zweiten Affenmenschen ..."); a
+        member who falls unconscious takes part in no further exchange, a side is out when all its members
+        are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
+        `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
+        of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
+        times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
+        `curve_rounds`).
 
         `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
         `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
@@ -1085,6 +1104,8 @@ class Beutelschneider:
         seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Each pair names a member of the first side, then one of the second; no pair twice.
+        - Exactly one of `bag` and `members`.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
@@ -1104,9 +1125,18 @@ class Beutelschneider:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
                 Sending the same request with the same key again gives the same result. Not with seed or
                 manual, which are reproducible already.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision). E8: the same in every exchange of the fight; E6: a
+                side winning an exchange with an ability not listed gets away (`escapes:<name>`).
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
+            pairs: E7, optional: the round's exchanges in order, each [member of the first side, member of
+                the second] (the first attacks); a pairing with a member out is skipped. Default: each
+                member of the first side against each member of the other, in order ("einmal der Legionär
+                gegen den einen, und dann der Legionär gegen den anderen Affenmenschen"). A single
+                character counts as a member named by its name.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
@@ -1128,8 +1158,10 @@ class Beutelschneider:
                 "curve_rounds": curve_rounds,
                 "exact": exact,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "manual": manual,
                 "max_rounds": max_rounds,
+                "pairs": pairs,
                 "seed": seed,
                 "session": session,
                 "ticket": ticket,
@@ -1145,7 +1177,9 @@ class Beutelschneider:
         curve_rounds: int | None = 0,
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         max_rounds: int | None = None,
+        pairs: Sequence[Sequence[str]] | None = None,
         session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
@@ -1164,11 +1198,29 @@ class Beutelschneider:
         `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
         es
         auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-        nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat`
-        injures
-        (ruling 9's default). `max_rounds` counts exchanges.
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins
+        an
+        exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr
+        grüne
+        Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
+        `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
+        `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`;
+        E7 a side may have several `members` ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen,
+        so
+        gibt es zwei Auseinandersetzungen"; "ein Charakter durchaus Teil mehrerer solcher Paare sein
+        kann"):
+        each round every pairing of standing opponents is one exchange, in the order of `pairs` (default:
+        each member of the first side against each member of the other, in order), its injury applied at
+        once, before the next exchange ("Im ersten Durchgang ... Gegen den zweiten Affenmenschen ..."); a
+        member who falls unconscious takes part in no further exchange, a side is out when all its members
+        are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
+        `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
+        of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
+        times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
+        `curve_rounds`).
 
-        Outcomes `wins:<name>` per side, `both_out`, `stalemate`, and `undecided` with `max_rounds`;
+        Outcomes `wins:<name>` per side, `escapes:<name>` per side whose ability does not injure (E6),
+        `both_out`, `stalemate`, and `undecided` with `max_rounds`;
         distributions `black_after:<name>` (black marbles at the end); expected `exchanges`,
         `black_after:<name>` and, with an aftermath, `dies:<name>`. The state is the two bags, and only
         the marbles of a side's ability colour and its other non-black marbles matter: the bound is
@@ -1181,6 +1233,8 @@ class Beutelschneider:
         the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
+        - Each pair names a member of the first side, then one of the second; no pair twice.
+        - Exactly one of `bag` and `members`.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
@@ -1195,8 +1249,17 @@ class Beutelschneider:
                 WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
                 float64.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision). E8: the same in every exchange of the fight; E6: a
+                side winning an exchange with an ability not listed gets away (`escapes:<name>`).
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
+            pairs: E7, optional: the round's exchanges in order, each [member of the first side, member of
+                the second] (the first attacks); a pairing with a member out is skipped. Default: each
+                member of the first side against each member of the other, in order ("einmal der Legionär
+                gegen den einen, und dann der Legionär gegen den anderen Affenmenschen"). A single
+                character counts as a member named by its name.
             session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
@@ -1212,7 +1275,9 @@ class Beutelschneider:
                 "curve_rounds": curve_rounds,
                 "exact": exact,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "max_rounds": max_rounds,
+                "pairs": pairs,
                 "session": session,
                 "ticket": ticket,
             },
@@ -2356,6 +2421,7 @@ class Malmsturm:
         sides: Sequence[MalmEncounterSideParam | MalmEncounterSide],
         curve_rounds: int | None = 0,
         dice: int | None = 4,
+        ends: Literal["side_out", "first_out"] | None = "side_out",
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
@@ -2377,18 +2443,25 @@ class Malmsturm:
         (`undecided`).
 
         Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
-        rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's
-        name
-        once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
-        member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
-        `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig);
-        aspects
-        and invocations are not modelled; no consequence is taken early. The attack's track loses the
-        shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
-        Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
-        Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
-        (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
-        `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+        rolled once per conflict (`order: initiative`, ruling 4; E6: for sides of any size, every member
+        rolls
+        and all act in that order) or given as every member's name once; it is the same every round. E2:
+        every
+        turn is an attack (`malmsturm.attack`, ruling 5) of the member's `attack` (skill + modifier)
+        against
+        the target's defence (+ modifier): E7 its `defenses` entry for the attack's kind (the text's table
+        of
+        defending skills), else its `defense`; with `policy.defend: false` nobody defends and every attack
+        meets the fixed difficulty 0 (mäßig); aspects and invocations are not modelled; no consequence is
+        taken early. The attack's track loses the shifts; "Wenn seine Belastungspunkte verbraucht sind,
+        dann
+        erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"; "Wer zwei
+        Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus", and a member taken out acts no more. A
+        side loses when all its members are out (E8 `ends: side_out`, the default; `ends: first_out`: as
+        soon as any of its members is out, "bis einer der Konkurrenten freiwillig oder unfreiwillig
+        ausscheidet"; echoed in the answer), or (E3) concedes ("eine Partei nachgiebt") as soon as one of
+        its members holds `policy.concede_at_consequences[<side>]` consequences, and loses at once, even
+        mid-round. E4: when
         no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
         standing opponent with the most consequences, then the least stress left on the attack's track,
         then
@@ -2419,6 +2492,11 @@ class Malmsturm:
             curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
                 chart).
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            ends: E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder
+                unfreiwillig ausscheidet oder eine Partei nachgiebt"): side_out (default): when every
+                member of a side is out or the side concedes; first_out: when the first member of any side
+                is taken out, the other side winning. With one member a side both are the same. Echoed in
+                the answer.
             exact: auto: exact fractions when the state bound is at most
                 WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
                 float64.
@@ -2428,9 +2506,11 @@ class Malmsturm:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
-            order: initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix
-                both orders by the exact initiative odds; or every member's name once, in order of action,
-                the same every round.
+            order: initiative (default, sides of any size, E6): every member rolls initiative once (E1,
+                ruling 4: 4dF + intuition, ties by intuition, then roll-offs) and all act in that order;
+                the odds mix every order by its exact chance (one solve per order: n! orders of n members
+                count in the state bound); or every member's name once, in order of action, the same every
+                round.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
@@ -2450,6 +2530,7 @@ class Malmsturm:
                 "sides": sides,
                 "curve_rounds": curve_rounds,
                 "dice": dice,
+                "ends": ends,
                 "exact": exact,
                 "idempotency_key": idempotency_key,
                 "manual": manual,
@@ -2469,6 +2550,7 @@ class Malmsturm:
         sides: Sequence[MalmEncounterSideParam | MalmEncounterSide],
         curve_rounds: int | None = 0,
         dice: int | None = 4,
+        ends: Literal["side_out", "first_out"] | None = "side_out",
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
         max_rounds: int | None = None,
@@ -2492,18 +2574,25 @@ class Malmsturm:
         WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
 
         Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
-        rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's
-        name
-        once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
-        member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
-        `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig);
-        aspects
-        and invocations are not modelled; no consequence is taken early. The attack's track loses the
-        shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
-        Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
-        Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
-        (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
-        `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+        rolled once per conflict (`order: initiative`, ruling 4; E6: for sides of any size, every member
+        rolls
+        and all act in that order) or given as every member's name once; it is the same every round. E2:
+        every
+        turn is an attack (`malmsturm.attack`, ruling 5) of the member's `attack` (skill + modifier)
+        against
+        the target's defence (+ modifier): E7 its `defenses` entry for the attack's kind (the text's table
+        of
+        defending skills), else its `defense`; with `policy.defend: false` nobody defends and every attack
+        meets the fixed difficulty 0 (mäßig); aspects and invocations are not modelled; no consequence is
+        taken early. The attack's track loses the shifts; "Wenn seine Belastungspunkte verbraucht sind,
+        dann
+        erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"; "Wer zwei
+        Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus", and a member taken out acts no more. A
+        side loses when all its members are out (E8 `ends: side_out`, the default; `ends: first_out`: as
+        soon as any of its members is out, "bis einer der Konkurrenten freiwillig oder unfreiwillig
+        ausscheidet"; echoed in the answer), or (E3) concedes ("eine Partei nachgiebt") as soon as one of
+        its members holds `policy.concede_at_consequences[<side>]` consequences, and loses at once, even
+        mid-round. E4: when
         no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
         standing opponent with the most consequences, then the least stress left on the attack's track,
         then
@@ -2525,15 +2614,22 @@ class Malmsturm:
             curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
                 chart).
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            ends: E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder
+                unfreiwillig ausscheidet oder eine Partei nachgiebt"): side_out (default): when every
+                member of a side is out or the side concedes; first_out: when the first member of any side
+                is taken out, the other side winning. With one member a side both are the same. Echoed in
+                the answer.
             exact: auto: exact fractions when the state bound is at most
                 WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
                 float64.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
-            order: initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix
-                both orders by the exact initiative odds; or every member's name once, in order of action,
-                the same every round.
+            order: initiative (default, sides of any size, E6): every member rolls initiative once (E1,
+                ruling 4: 4dF + intuition, ties by intuition, then roll-offs) and all act in that order;
+                the odds mix every order by its exact chance (one solve per order: n! orders of n members
+                count in the state bound); or every member's name once, in order of action, the same every
+                round.
             session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
@@ -2547,6 +2643,7 @@ class Malmsturm:
                 "sides": sides,
                 "curve_rounds": curve_rounds,
                 "dice": dice,
+                "ends": ends,
                 "exact": exact,
                 "idempotency_key": idempotency_key,
                 "max_rounds": max_rounds,
@@ -4315,15 +4412,18 @@ class Weltenbuch:
         The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
         ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
         bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
-        Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
-        toughness of a member of the other party chosen by `policy.targeting` (every member needs a
-        `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
-        target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
-        Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
-        held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
-        immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
-        Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
-        prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+        Schaden verteilt." 2..8 parties (E3, as a conflict); every success die of each party (the losers'
+        too) lowers the toughness of a member of the other parties chosen by `policy.targeting` among the
+        members of every other party, in body order (every member needs a `toughness` entry); the dice are
+        spent turn by turn in the narration order, each member spending all its dice. Rulings
+        "Encounters": E1 toughness stops at 0, further dice go to the next target of the policy (none left:
+        narration only); "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der
+        Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a held-back hero point
+        (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler immer einen
+        Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine Konsequenz
+        vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it prices "2
+        dice now or insurance later". E3: obstacles overcome (ruling 7) are named in `end.overcome` and in
+        the summary. `max_rounds` has nothing to cut: the scene is one round.
 
         `steps` holds the one round: `conflict` as `weltenbuch.conflict` reports it and `narration` as
         `weltenbuch.narration` reports it for the policy's spends (turn by turn in the narration order,
@@ -4349,7 +4449,8 @@ class Weltenbuch:
         attempt.
 
         Args:
-            parties: Exactly two parties.
+            parties: 2..8 parties, as a conflict (E3); a party's success dice hit the members of every
+                other party.
             toughness: Toughness at the start of the scene, one entry per member.
             curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
                 chart).
@@ -4415,20 +4516,25 @@ class Weltenbuch:
         The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
         ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
         bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
-        Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
-        toughness of a member of the other party chosen by `policy.targeting` (every member needs a
-        `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
-        target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
-        Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
-        held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
-        immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
-        Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
-        prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+        Schaden verteilt." 2..8 parties (E3, as a conflict); every success die of each party (the losers'
+        too) lowers the toughness of a member of the other parties chosen by `policy.targeting` among the
+        members of every other party, in body order (every member needs a `toughness` entry); the dice are
+        spent turn by turn in the narration order, each member spending all its dice. Rulings
+        "Encounters": E1 toughness stops at 0, further dice go to the next target of the policy (none left:
+        narration only); "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der
+        Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a held-back hero point
+        (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler immer einen
+        Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine Konsequenz
+        vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it prices "2
+        dice now or insurance later". E3: obstacles overcome (ruling 7) are named in `end.overcome` and in
+        the summary. `max_rounds` has nothing to cut: the scene is one round.
 
         Outcomes `wins:<party>` and `tie`; distribution `consequences:<party>` (how many of its members
         take one; `weltenbuch.conflict.odds` gives the successes); expected `consequence:<member>` (its
         chance to take one) and, per held hero point, `hero_point:<member>` (the chance it is needed).
-        The bound is Σ over the parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
+        The bound is Σ over the parties of (dice + 1) for two parties, Π over the members of (dice + 1)
+        for more (E3: the dice of several parties meet on the same members, so every member's successes
+        count); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
         under `exact: auto`.
 
         The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
@@ -4444,7 +4550,8 @@ class Weltenbuch:
         ``POST /v1/weltenbuch/encounter/odds`` (``weltenbuch.encounter.odds``).
 
         Args:
-            parties: Exactly two parties.
+            parties: 2..8 parties, as a conflict (E3); a party's success dice hit the members of every
+                other party.
             toughness: Toughness at the start of the scene, one entry per member.
             curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
                 chart).
@@ -5150,8 +5257,10 @@ class AsyncBeutelschneider:
         curve_rounds: int | None = 0,
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         manual: Sequence[Literal["red", "green", "blue", "white", "black"]] | None = None,
         max_rounds: int | None = None,
+        pairs: Sequence[Sequence[str]] | None = None,
         seed: int | None = None,
         session: SessionUseParam | SessionUse | None = None,
         ticket: TicketParam | Ticket | None = None,
@@ -5171,9 +5280,26 @@ class AsyncBeutelschneider:
         `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
         es
         auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-        nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat`
-        injures
-        (ruling 9's default). `max_rounds` counts exchanges.
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins
+        an
+        exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr
+        grüne
+        Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
+        `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
+        `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`;
+        E7 a side may have several `members` ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen,
+        so
+        gibt es zwei Auseinandersetzungen"; "ein Charakter durchaus Teil mehrerer solcher Paare sein
+        kann"):
+        each round every pairing of standing opponents is one exchange, in the order of `pairs` (default:
+        each member of the first side against each member of the other, in order), its injury applied at
+        once, before the next exchange ("Im ersten Durchgang ... Gegen den zweiten Affenmenschen ..."); a
+        member who falls unconscious takes part in no further exchange, a side is out when all its members
+        are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
+        `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
+        of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
+        times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
+        `curve_rounds`).
 
         `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
         `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
@@ -5187,6 +5313,8 @@ class AsyncBeutelschneider:
         seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Each pair names a member of the first side, then one of the second; no pair twice.
+        - Exactly one of `bag` and `members`.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
@@ -5206,9 +5334,18 @@ class AsyncBeutelschneider:
             idempotency_key: In a batch item: what the `Idempotency-Key` header is to a single call.
                 Sending the same request with the same key again gives the same result. Not with seed or
                 manual, which are reproducible already.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision). E8: the same in every exchange of the fight; E6: a
+                side winning an exchange with an ability not listed gets away (`escapes:<name>`).
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
+            pairs: E7, optional: the round's exchanges in order, each [member of the first side, member of
+                the second] (the first attacks); a pairing with a member out is skipped. Default: each
+                member of the first side against each member of the other, in order ("einmal der Legionär
+                gegen den einen, und dann der Legionär gegen den anderen Affenmenschen"). A single
+                character counts as a member named by its name.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
@@ -5230,8 +5367,10 @@ class AsyncBeutelschneider:
                 "curve_rounds": curve_rounds,
                 "exact": exact,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "manual": manual,
                 "max_rounds": max_rounds,
+                "pairs": pairs,
                 "seed": seed,
                 "session": session,
                 "ticket": ticket,
@@ -5247,7 +5386,9 @@ class AsyncBeutelschneider:
         curve_rounds: int | None = 0,
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
         max_rounds: int | None = None,
+        pairs: Sequence[Sequence[str]] | None = None,
         session: Mapping[str, Any] | Model | None = None,
         ticket: Mapping[str, Any] | Model | None = None,
         lang: str | None = None,
@@ -5266,11 +5407,29 @@ class AsyncBeutelschneider:
         `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
         es
         auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-        nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat`
-        injures
-        (ruling 9's default). `max_rounds` counts exchanges.
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins
+        an
+        exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr
+        grüne
+        Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
+        `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
+        `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`;
+        E7 a side may have several `members` ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen,
+        so
+        gibt es zwei Auseinandersetzungen"; "ein Charakter durchaus Teil mehrerer solcher Paare sein
+        kann"):
+        each round every pairing of standing opponents is one exchange, in the order of `pairs` (default:
+        each member of the first side against each member of the other, in order), its injury applied at
+        once, before the next exchange ("Im ersten Durchgang ... Gegen den zweiten Affenmenschen ..."); a
+        member who falls unconscious takes part in no further exchange, a side is out when all its members
+        are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
+        `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
+        of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
+        times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
+        `curve_rounds`).
 
-        Outcomes `wins:<name>` per side, `both_out`, `stalemate`, and `undecided` with `max_rounds`;
+        Outcomes `wins:<name>` per side, `escapes:<name>` per side whose ability does not injure (E6),
+        `both_out`, `stalemate`, and `undecided` with `max_rounds`;
         distributions `black_after:<name>` (black marbles at the end); expected `exchanges`,
         `black_after:<name>` and, with an aftermath, `dies:<name>`. The state is the two bags, and only
         the marbles of a side's ability colour and its other non-black marbles matter: the bound is
@@ -5283,6 +5442,8 @@ class AsyncBeutelschneider:
         the body and the `Idempotency-Key` header are accepted and ignored.
 
         Checked beyond the schema (422 naming the field):
+        - Each pair names a member of the first side, then one of the second; no pair twice.
+        - Exactly one of `bag` and `members`.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
@@ -5297,8 +5458,17 @@ class AsyncBeutelschneider:
                 WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
                 float64.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision). E8: the same in every exchange of the fight; E6: a
+                side winning an exchange with an ability not listed gets away (`escapes:<name>`).
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
+            pairs: E7, optional: the round's exchanges in order, each [member of the first side, member of
+                the second] (the first attacks); a pairing with a member out is skipped. Default: each
+                member of the first side against each member of the other, in order ("einmal der Legionär
+                gegen den einen, und dann der Legionär gegen den anderen Affenmenschen"). A single
+                character counts as a member named by its name.
             session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
@@ -5314,7 +5484,9 @@ class AsyncBeutelschneider:
                 "curve_rounds": curve_rounds,
                 "exact": exact,
                 "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
                 "max_rounds": max_rounds,
+                "pairs": pairs,
                 "session": session,
                 "ticket": ticket,
             },
@@ -6458,6 +6630,7 @@ class AsyncMalmsturm:
         sides: Sequence[MalmEncounterSideParam | MalmEncounterSide],
         curve_rounds: int | None = 0,
         dice: int | None = 4,
+        ends: Literal["side_out", "first_out"] | None = "side_out",
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
         manual: Sequence[int] | None = None,
@@ -6479,18 +6652,25 @@ class AsyncMalmsturm:
         (`undecided`).
 
         Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
-        rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's
-        name
-        once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
-        member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
-        `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig);
-        aspects
-        and invocations are not modelled; no consequence is taken early. The attack's track loses the
-        shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
-        Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
-        Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
-        (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
-        `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+        rolled once per conflict (`order: initiative`, ruling 4; E6: for sides of any size, every member
+        rolls
+        and all act in that order) or given as every member's name once; it is the same every round. E2:
+        every
+        turn is an attack (`malmsturm.attack`, ruling 5) of the member's `attack` (skill + modifier)
+        against
+        the target's defence (+ modifier): E7 its `defenses` entry for the attack's kind (the text's table
+        of
+        defending skills), else its `defense`; with `policy.defend: false` nobody defends and every attack
+        meets the fixed difficulty 0 (mäßig); aspects and invocations are not modelled; no consequence is
+        taken early. The attack's track loses the shifts; "Wenn seine Belastungspunkte verbraucht sind,
+        dann
+        erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"; "Wer zwei
+        Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus", and a member taken out acts no more. A
+        side loses when all its members are out (E8 `ends: side_out`, the default; `ends: first_out`: as
+        soon as any of its members is out, "bis einer der Konkurrenten freiwillig oder unfreiwillig
+        ausscheidet"; echoed in the answer), or (E3) concedes ("eine Partei nachgiebt") as soon as one of
+        its members holds `policy.concede_at_consequences[<side>]` consequences, and loses at once, even
+        mid-round. E4: when
         no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
         standing opponent with the most consequences, then the least stress left on the attack's track,
         then
@@ -6521,6 +6701,11 @@ class AsyncMalmsturm:
             curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
                 chart).
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            ends: E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder
+                unfreiwillig ausscheidet oder eine Partei nachgiebt"): side_out (default): when every
+                member of a side is out or the side concedes; first_out: when the first member of any side
+                is taken out, the other side winning. With one member a side both are the same. Echoed in
+                the answer.
             exact: auto: exact fractions when the state bound is at most
                 WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
                 float64.
@@ -6530,9 +6715,11 @@ class AsyncMalmsturm:
             manual: Physical dice or drawn marbles, consumed in order instead of random values.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
-            order: initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix
-                both orders by the exact initiative odds; or every member's name once, in order of action,
-                the same every round.
+            order: initiative (default, sides of any size, E6): every member rolls initiative once (E1,
+                ruling 4: 4dF + intuition, ties by intuition, then roll-offs) and all act in that order;
+                the odds mix every order by its exact chance (one solve per order: n! orders of n members
+                count in the state bound); or every member's name once, in order of action, the same every
+                round.
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
@@ -6552,6 +6739,7 @@ class AsyncMalmsturm:
                 "sides": sides,
                 "curve_rounds": curve_rounds,
                 "dice": dice,
+                "ends": ends,
                 "exact": exact,
                 "idempotency_key": idempotency_key,
                 "manual": manual,
@@ -6571,6 +6759,7 @@ class AsyncMalmsturm:
         sides: Sequence[MalmEncounterSideParam | MalmEncounterSide],
         curve_rounds: int | None = 0,
         dice: int | None = 4,
+        ends: Literal["side_out", "first_out"] | None = "side_out",
         exact: Literal["auto", "required", "never"] | None = "auto",
         idempotency_key: str | None = None,
         max_rounds: int | None = None,
@@ -6594,18 +6783,25 @@ class AsyncMalmsturm:
         WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
 
         Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
-        rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's
-        name
-        once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
-        member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
-        `policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig);
-        aspects
-        and invocations are not modelled; no consequence is taken early. The attack's track loses the
-        shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
-        Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
-        Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
-        (E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
-        `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+        rolled once per conflict (`order: initiative`, ruling 4; E6: for sides of any size, every member
+        rolls
+        and all act in that order) or given as every member's name once; it is the same every round. E2:
+        every
+        turn is an attack (`malmsturm.attack`, ruling 5) of the member's `attack` (skill + modifier)
+        against
+        the target's defence (+ modifier): E7 its `defenses` entry for the attack's kind (the text's table
+        of
+        defending skills), else its `defense`; with `policy.defend: false` nobody defends and every attack
+        meets the fixed difficulty 0 (mäßig); aspects and invocations are not modelled; no consequence is
+        taken early. The attack's track loses the shifts; "Wenn seine Belastungspunkte verbraucht sind,
+        dann
+        erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"; "Wer zwei
+        Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus", and a member taken out acts no more. A
+        side loses when all its members are out (E8 `ends: side_out`, the default; `ends: first_out`: as
+        soon as any of its members is out, "bis einer der Konkurrenten freiwillig oder unfreiwillig
+        ausscheidet"; echoed in the answer), or (E3) concedes ("eine Partei nachgiebt") as soon as one of
+        its members holds `policy.concede_at_consequences[<side>]` consequences, and loses at once, even
+        mid-round. E4: when
         no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
         standing opponent with the most consequences, then the least stress left on the attack's track,
         then
@@ -6627,15 +6823,22 @@ class AsyncMalmsturm:
             curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
                 chart).
             dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            ends: E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder
+                unfreiwillig ausscheidet oder eine Partei nachgiebt"): side_out (default): when every
+                member of a side is out or the side concedes; first_out: when the first member of any side
+                is taken out, the other side winning. With one member a side both are the same. Echoed in
+                the answer.
             exact: auto: exact fractions when the state bound is at most
                 WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
                 float64.
             idempotency_key: Accepted and ignored: the odds do not depend on it.
             max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
                 runs then is the outcome `undecided`. null: until it ends.
-            order: initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix
-                both orders by the exact initiative odds; or every member's name once, in order of action,
-                the same every round.
+            order: initiative (default, sides of any size, E6): every member rolls initiative once (E1,
+                ruling 4: 4dF + intuition, ties by intuition, then roll-offs) and all act in that order;
+                the odds mix every order by its exact chance (one solve per order: n! orders of n members
+                count in the state bound); or every member's name once, in order of action, the same every
+                round.
             session: Accepted and ignored: the odds do not depend on it.
             ticket: Accepted and ignored: the odds do not depend on it.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
@@ -6649,6 +6852,7 @@ class AsyncMalmsturm:
                 "sides": sides,
                 "curve_rounds": curve_rounds,
                 "dice": dice,
+                "ends": ends,
                 "exact": exact,
                 "idempotency_key": idempotency_key,
                 "max_rounds": max_rounds,
@@ -8417,15 +8621,18 @@ class AsyncWeltenbuch:
         The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
         ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
         bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
-        Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
-        toughness of a member of the other party chosen by `policy.targeting` (every member needs a
-        `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
-        target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
-        Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
-        held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
-        immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
-        Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
-        prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+        Schaden verteilt." 2..8 parties (E3, as a conflict); every success die of each party (the losers'
+        too) lowers the toughness of a member of the other parties chosen by `policy.targeting` among the
+        members of every other party, in body order (every member needs a `toughness` entry); the dice are
+        spent turn by turn in the narration order, each member spending all its dice. Rulings
+        "Encounters": E1 toughness stops at 0, further dice go to the next target of the policy (none left:
+        narration only); "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der
+        Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a held-back hero point
+        (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler immer einen
+        Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine Konsequenz
+        vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it prices "2
+        dice now or insurance later". E3: obstacles overcome (ruling 7) are named in `end.overcome` and in
+        the summary. `max_rounds` has nothing to cut: the scene is one round.
 
         `steps` holds the one round: `conflict` as `weltenbuch.conflict` reports it and `narration` as
         `weltenbuch.narration` reports it for the policy's spends (turn by turn in the narration order,
@@ -8451,7 +8658,8 @@ class AsyncWeltenbuch:
         attempt.
 
         Args:
-            parties: Exactly two parties.
+            parties: 2..8 parties, as a conflict (E3); a party's success dice hit the members of every
+                other party.
             toughness: Toughness at the start of the scene, one entry per member.
             curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
                 chart).
@@ -8517,20 +8725,25 @@ class AsyncWeltenbuch:
         The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
         ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
         bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
-        Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
-        toughness of a member of the other party chosen by `policy.targeting` (every member needs a
-        `toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
-        target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
-        Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
-        held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
-        immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
-        Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
-        prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round.
+        Schaden verteilt." 2..8 parties (E3, as a conflict); every success die of each party (the losers'
+        too) lowers the toughness of a member of the other parties chosen by `policy.targeting` among the
+        members of every other party, in body order (every member needs a `toughness` entry); the dice are
+        spent turn by turn in the narration order, each member spending all its dice. Rulings
+        "Encounters": E1 toughness stops at 0, further dice go to the next target of the policy (none left:
+        narration only); "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der
+        Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a held-back hero point
+        (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler immer einen
+        Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine Konsequenz
+        vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it prices "2
+        dice now or insurance later". E3: obstacles overcome (ruling 7) are named in `end.overcome` and in
+        the summary. `max_rounds` has nothing to cut: the scene is one round.
 
         Outcomes `wins:<party>` and `tie`; distribution `consequences:<party>` (how many of its members
         take one; `weltenbuch.conflict.odds` gives the successes); expected `consequence:<member>` (its
         chance to take one) and, per held hero point, `hero_point:<member>` (the chance it is needed).
-        The bound is Σ over the parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
+        The bound is Σ over the parties of (dice + 1) for two parties, Π over the members of (dice + 1)
+        for more (E3: the dice of several parties meet on the same members, so every member's successes
+        count); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
         under `exact: auto`.
 
         The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
@@ -8546,7 +8759,8 @@ class AsyncWeltenbuch:
         ``POST /v1/weltenbuch/encounter/odds`` (``weltenbuch.encounter.odds``).
 
         Args:
-            parties: Exactly two parties.
+            parties: 2..8 parties, as a conflict (E3); a party's success dice hit the members of every
+                other party.
             toughness: Toughness at the start of the scene, one entry per member.
             curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
                 chart).

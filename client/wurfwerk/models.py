@@ -382,6 +382,30 @@ class BeutelCreationRules(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelEncounterMember(Model):
+    """``BeutelEncounterMember`` in the API's JSON."""
+    ability: Literal["combat", "skill", "magic"] | None = None
+    """Kept for the whole fight (E4). A win with an ability of `injuring_abilities` (default: combat) injures
+    the loser; a win with another (skill: fleeing) gets the member's side away, `escapes:<side>` (E6).
+    """
+    bag: BeutelBag
+    """The participant's bag."""
+    difficulty: Literal["easy", "normal", "hard"] | None = None
+    """Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."""
+    name: str
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelEncounterMember:
+        """``BeutelEncounterMember`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            ability=data.get("ability"),
+            bag=BeutelBag.from_json(data["bag"]),
+            difficulty=data.get("difficulty"),
+            name=data["name"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class BeutelEncounterResult(Model):
     """``BeutelEncounterResult`` in the API's JSON."""
     aftermath: list[BeutelAftermathDraw]
@@ -390,7 +414,7 @@ class BeutelEncounterResult(Model):
     """The end state, per side."""
     exchanges: int
     outcome: str
-    """wins:<name>, both_out, stalemate or undecided (as in the odds)."""
+    """wins:<name>, escapes:<name> (E6), both_out, stalemate or undecided (as in the odds)."""
     steps: list[BeutelCombatResult]
     """Every exchange, as `beutelschneider.combat` reports it (the first side attacks)."""
 
@@ -410,26 +434,30 @@ class BeutelEncounterResult(Model):
 class BeutelEncounterSide(Model):
     """``BeutelEncounterSide`` in the API's JSON."""
     ability: Literal["combat", "skill", "magic"] | None = None
-    """Kept for the whole fight (E4); combat (default) injures the loser."""
-    bag: BeutelBag
-    """The participant's bag."""
+    """Kept for the whole fight (E4). A win with an ability of `injuring_abilities` (default: combat) injures
+    the loser; a win with another (skill: fleeing) ends the fight, `escapes:<name>` (E6).
+    """
+    bag: BeutelBag | None = None
+    """The character's bag (a side of one); absent for a side with `members`."""
     difficulty: Literal["easy", "normal", "hard"] | None = None
     """Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."""
-    name: str
-    side: str | None = None
-    """Ruling 8: the side this participant contends for ("nur eine Seite"); the side of the best participant
-    wins. Without it the participant is a side of its own, named by its name.
+    members: list[BeutelEncounterMember] | None = None
+    """E7, a side of several ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen, so gibt es zwei
+    Auseinandersetzungen"), 1..4 members: each round every pairing of standing opponents is one exchange
+    (see `pairs`); a member who falls unconscious takes part in no further exchange; the side is out when
+    all its members are. Instead of `bag`; the side's `name` names the side.
     """
+    name: str
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelEncounterSide:
         """``BeutelEncounterSide`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             ability=data.get("ability"),
-            bag=BeutelBag.from_json(data["bag"]),
+            bag=None if data.get("bag") is None else BeutelBag.from_json(data["bag"]),
             difficulty=data.get("difficulty"),
+            members=data.get("members"),
             name=data["name"],
-            side=data.get("side"),
         )._with_json(data)
 
 
@@ -983,9 +1011,21 @@ class BeutelschneiderEncounterOddsRequest(Model):
     """
     idempotency_key: str | None = None
     """Accepted and ignored: the odds do not depend on it."""
+    injuring_abilities: list[Literal["combat", "skill", "magic"]] | None = None
+    """Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic
+    ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision).
+    E8: the same in every exchange of the fight; E6: a side winning an exchange with an ability not listed
+    gets away (`escapes:<name>`).
+    """
     max_rounds: int | None = None
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
     outcome `undecided`. null: until it ends.
+    """
+    pairs: list[list[str]] | None = None
+    """E7, optional: the round's exchanges in order, each [member of the first side, member of the second]
+    (the first attacks); a pairing with a member out is skipped. Default: each member of the first side
+    against each member of the other, in order ("einmal der Legionär gegen den einen, und dann der Legionär
+    gegen den anderen Affenmenschen"). A single character counts as a member named by its name.
     """
     session: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
@@ -1002,7 +1042,9 @@ class BeutelschneiderEncounterOddsRequest(Model):
             curve_rounds=data.get("curve_rounds"),
             exact=data.get("exact"),
             idempotency_key=data.get("idempotency_key"),
+            injuring_abilities=data.get("injuring_abilities"),
             max_rounds=data.get("max_rounds"),
+            pairs=data.get("pairs"),
             session=data.get("session"),
             sides=[BeutelEncounterSide.from_json(v0) for v0 in data["sides"]],
             ticket=data.get("ticket"),
@@ -1043,11 +1085,23 @@ class BeutelschneiderEncounterRequest(Model):
     """In a batch item: what the `Idempotency-Key` header is to a single call. Sending the same request with
     the same key again gives the same result. Not with seed or manual, which are reproducible already.
     """
+    injuring_abilities: list[Literal["combat", "skill", "magic"]] | None = None
+    """Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic
+    ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision).
+    E8: the same in every exchange of the fight; E6: a side winning an exchange with an ability not listed
+    gets away (`escapes:<name>`).
+    """
     manual: list[Literal["red", "green", "blue", "white", "black"]] | None = None
     """Physical dice or drawn marbles, consumed in order instead of random values."""
     max_rounds: int | None = None
     """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
     outcome `undecided`. null: until it ends.
+    """
+    pairs: list[list[str]] | None = None
+    """E7, optional: the round's exchanges in order, each [member of the first side, member of the second]
+    (the first attacks); a pairing with a member out is skipped. Default: each member of the first side
+    against each member of the other, in order ("einmal der Legionär gegen den einen, und dann der Legionär
+    gegen den anderen Affenmenschen"). A single character counts as a member named by its name.
     """
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
@@ -1074,8 +1128,10 @@ class BeutelschneiderEncounterRequest(Model):
             curve_rounds=data.get("curve_rounds"),
             exact=data.get("exact"),
             idempotency_key=data.get("idempotency_key"),
+            injuring_abilities=data.get("injuring_abilities"),
             manual=data.get("manual"),
             max_rounds=data.get("max_rounds"),
+            pairs=data.get("pairs"),
             seed=data.get("seed"),
             session=None if data.get("session") is None else SessionUse.from_json(data["session"]),
             sides=[BeutelEncounterSide.from_json(v0) for v0 in data["sides"]],
@@ -2259,7 +2315,13 @@ class MalmEncounterMember(Model):
     consequences: int | None = None
     """Consequences already taken, 0..1 (two take a member out)."""
     defense: int
-    """The defence skill against every attack (e.g. Ausweichen, Nerven behalten)."""
+    """The defence skill against every attack kind not in `defenses` (e.g. Ausweichen)."""
+    defenses: dict[str, int] | None = None
+    """E7: the defence per attack kind, as the text's table of defending skills has it (Ausweichen against
+    harm, Menschenkenntnis/Wahrnehmung against deceive, Nerven behalten against intimidate and charm,
+    Körperbeherrschung against push, Menschenkenntnis against persuade), e.g. {"harm": 2, "intimidate": 0};
+    `defense` holds for every kind not listed. Default {}.
+    """
     intuition: int | None = None
     """Intuition, for `order: initiative` (default 0)."""
     modifier: int | None = None
@@ -2275,6 +2337,7 @@ class MalmEncounterMember(Model):
             attack=MalmEncounterAttack.from_json(data["attack"]),
             consequences=data.get("consequences"),
             defense=data["defense"],
+            defenses=data.get("defenses"),
             intuition=data.get("intuition"),
             modifier=data.get("modifier"),
             name=data["name"],
@@ -2313,6 +2376,7 @@ class MalmEncounterPolicy(Model):
 class MalmEncounterResult(Model):
     """``MalmEncounterResult`` in the API's JSON."""
     end: MalmEndState
+    ends: str
     initiative: MalmInitiativeResult | None
     order: list[str]
     outcome: str
@@ -2325,6 +2389,7 @@ class MalmEncounterResult(Model):
         """``MalmEncounterResult`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             end=MalmEndState.from_json(data["end"]),
+            ends=data["ends"],
             initiative=(
                 None if data["initiative"] is None
                 else MalmInitiativeResult.from_json(data["initiative"])
@@ -3017,6 +3082,12 @@ class MalmsturmEncounterOddsRequest(Model):
     """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
     dice: int | None = None
     """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
+    ends: Literal["side_out", "first_out"] | None = None
+    """E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder unfreiwillig
+    ausscheidet oder eine Partei nachgiebt"): side_out (default): when every member of a side is out or the
+    side concedes; first_out: when the first member of any side is taken out, the other side winning. With
+    one member a side both are the same. Echoed in the answer.
+    """
     exact: Literal["auto", "required", "never"] | None = None
     """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
     above; required: exact or a 422; never: float64.
@@ -3028,8 +3099,10 @@ class MalmsturmEncounterOddsRequest(Model):
     outcome `undecided`. null: until it ends.
     """
     order: Literal["initiative"] | list[str] | None = None
-    """initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix both orders by
-    the exact initiative odds; or every member's name once, in order of action, the same every round.
+    """initiative (default, sides of any size, E6): every member rolls initiative once (E1, ruling 4: 4dF +
+    intuition, ties by intuition, then roll-offs) and all act in that order; the odds mix every order by
+    its exact chance (one solve per order: n! orders of n members count in the state bound); or every
+    member's name once, in order of action, the same every round.
     """
     policy: MalmEncounterPolicy | None = None
     session: dict[str, Any] | None = None
@@ -3045,6 +3118,7 @@ class MalmsturmEncounterOddsRequest(Model):
         return cls(
             curve_rounds=data.get("curve_rounds"),
             dice=data.get("dice"),
+            ends=data.get("ends"),
             exact=data.get("exact"),
             idempotency_key=data.get("idempotency_key"),
             max_rounds=data.get("max_rounds"),
@@ -3082,6 +3156,12 @@ class MalmsturmEncounterRequest(Model):
     """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
     dice: int | None = None
     """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
+    ends: Literal["side_out", "first_out"] | None = None
+    """E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder unfreiwillig
+    ausscheidet oder eine Partei nachgiebt"): side_out (default): when every member of a side is out or the
+    side concedes; first_out: when the first member of any side is taken out, the other side winning. With
+    one member a side both are the same. Echoed in the answer.
+    """
     exact: Literal["auto", "required", "never"] | None = None
     """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
     above; required: exact or a 422; never: float64.
@@ -3097,8 +3177,10 @@ class MalmsturmEncounterRequest(Model):
     outcome `undecided`. null: until it ends.
     """
     order: Literal["initiative"] | list[str] | None = None
-    """initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix both orders by
-    the exact initiative odds; or every member's name once, in order of action, the same every round.
+    """initiative (default, sides of any size, E6): every member rolls initiative once (E1, ruling 4: 4dF +
+    intuition, ties by intuition, then roll-offs) and all act in that order; the odds mix every order by
+    its exact chance (one solve per order: n! orders of n members count in the state bound); or every
+    member's name once, in order of action, the same every round.
     """
     policy: MalmEncounterPolicy | None = None
     seed: int | None = None
@@ -3124,6 +3206,7 @@ class MalmsturmEncounterRequest(Model):
         return cls(
             curve_rounds=data.get("curve_rounds"),
             dice=data.get("dice"),
+            ends=data.get("ends"),
             exact=data.get("exact"),
             idempotency_key=data.get("idempotency_key"),
             manual=data.get("manual"),
@@ -6047,6 +6130,8 @@ class WeltenSceneEnd(Model):
     consequences: list[str]
     hero_points_spent: list[str]
     """Players whose held hero point saved them."""
+    overcome: list[str]
+    """Obstacles whose toughness reached 0: overcome (ruling 7, E3), named in the summary."""
     toughness: dict[str, WeltenToughnessResult]
 
     @classmethod
@@ -6055,6 +6140,7 @@ class WeltenSceneEnd(Model):
         return cls(
             consequences=data["consequences"],
             hero_points_spent=data["hero_points_spent"],
+            overcome=data["overcome"],
             toughness={k0: WeltenToughnessResult.from_json(v0) for k0, v0 in data["toughness"].items()},
         )._with_json(data)
 
@@ -6317,7 +6403,7 @@ class WeltenbuchEncounterOddsRequest(Model):
     outcome `undecided`. null: until it ends.
     """
     parties: list[WeltenParty]
-    """Exactly two parties."""
+    """2..8 parties, as a conflict (E3); a party's success dice hit the members of every other party."""
     policy: WeltenEncounterPolicy | None = None
     session: dict[str, Any] | None = None
     """Accepted and ignored: the odds do not depend on it."""
@@ -6384,7 +6470,7 @@ class WeltenbuchEncounterRequest(Model):
     outcome `undecided`. null: until it ends.
     """
     parties: list[WeltenParty]
-    """Exactly two parties."""
+    """2..8 parties, as a conflict (E3); a party's success dice hit the members of every other party."""
     policy: WeltenEncounterPolicy | None = None
     seed: int | None = None
     """Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON
@@ -6652,21 +6738,41 @@ class BeutelCreationRulesParam(TypedDict, total=False):
     white: int | None
 
 
-class _BeutelEncounterSideParamRequired(TypedDict):
+class _BeutelEncounterMemberParamRequired(TypedDict):
     bag: BeutelBagParam | BeutelBag
     """The participant's bag."""
     name: str
 
 
-class BeutelEncounterSideParam(_BeutelEncounterSideParamRequired, total=False):
-    """``BeutelEncounterSide`` as a request parameter (a plain dict; required keys: bag, name)."""
+class BeutelEncounterMemberParam(_BeutelEncounterMemberParamRequired, total=False):
+    """``BeutelEncounterMember`` as a request parameter (a plain dict; required keys: bag, name)."""
     ability: Literal["combat", "skill", "magic"] | None
-    """Kept for the whole fight (E4); combat (default) injures the loser."""
+    """Kept for the whole fight (E4). A win with an ability of `injuring_abilities` (default: combat) injures
+    the loser; a win with another (skill: fleeing) gets the member's side away, `escapes:<side>` (E6).
+    """
     difficulty: Literal["easy", "normal", "hard"] | None
     """Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."""
-    side: str | None
-    """Ruling 8: the side this participant contends for ("nur eine Seite"); the side of the best participant
-    wins. Without it the participant is a side of its own, named by its name.
+
+
+class _BeutelEncounterSideParamRequired(TypedDict):
+    name: str
+
+
+class BeutelEncounterSideParam(_BeutelEncounterSideParamRequired, total=False):
+    """``BeutelEncounterSide`` as a request parameter (a plain dict; required keys: name)."""
+    ability: Literal["combat", "skill", "magic"] | None
+    """Kept for the whole fight (E4). A win with an ability of `injuring_abilities` (default: combat) injures
+    the loser; a win with another (skill: fleeing) ends the fight, `escapes:<name>` (E6).
+    """
+    bag: BeutelBagParam | BeutelBag | None
+    """The character's bag (a side of one); absent for a side with `members`."""
+    difficulty: Literal["easy", "normal", "hard"] | None
+    """Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."""
+    members: Sequence[BeutelEncounterMemberParam | BeutelEncounterMember] | None
+    """E7, a side of several ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen, so gibt es zwei
+    Auseinandersetzungen"), 1..4 members: each round every pairing of standing opponents is one exchange
+    (see `pairs`); a member who falls unconscious takes part in no further exchange; the side is out when
+    all its members are. Instead of `bag`; the side's `name` names the side.
     """
 
 
@@ -6755,7 +6861,7 @@ class _MalmEncounterMemberParamRequired(TypedDict):
     attack: MalmEncounterAttackParam | MalmEncounterAttack
     """The attack this member makes every turn (E2)."""
     defense: int
-    """The defence skill against every attack (e.g. Ausweichen, Nerven behalten)."""
+    """The defence skill against every attack kind not in `defenses` (e.g. Ausweichen)."""
     name: str
     """Unique among all members of both sides."""
     stress: MalmEncounterStressParam | MalmEncounterStress
@@ -6767,6 +6873,12 @@ class MalmEncounterMemberParam(_MalmEncounterMemberParamRequired, total=False):
     """
     consequences: int | None
     """Consequences already taken, 0..1 (two take a member out)."""
+    defenses: Mapping[str, int]
+    """E7: the defence per attack kind, as the text's table of defending skills has it (Ausweichen against
+    harm, Menschenkenntnis/Wahrnehmung against deceive, Nerven behalten against intimidate and charm,
+    Körperbeherrschung against push, Menschenkenntnis against persuade), e.g. {"harm": 2, "intimidate": 0};
+    `defense` holds for every kind not listed. Default {}.
+    """
     intuition: int | None
     """Intuition, for `order: initiative` (default 0)."""
     modifier: int | None

@@ -8,6 +8,9 @@ import { LABELS } from "./labels.js";
 import { sessionPanel } from "./session.js";
 
 const ADVANCED = ["seed", "manual", "ticket", "idempotency_key"];
+// An encounter form's options, shown after its characters (sides, parties, toughness, steps).
+const OPTIONS = ["order", "ends", "pairs", "policy", "injuring_abilities", "aftermath", "dice", "die", "max_rounds",
+  "curve_rounds", "exact"];
 // Set by the session panel (session.js), never typed into the form.
 const PANEL_MEMBERS = ["session"];
 // The apply steps take a whole signed response; "continue" carries it over from the step before.
@@ -375,6 +378,11 @@ function objectEditor(schema, path, required, context) {
     if (fallback) node.dataset.fallback = "true"; // the tests look for fields the catalog misses
     return { name, editor, node };
   });
+  // Issue 40: the characters first, the options after (an encounter's max_rounds, curve and precision
+  // come first in the spec, shared by every encounter).
+  if (root && context.operation.endsWith(".encounter")) {
+    members.sort((x, y) => Number(OPTIONS.includes(x.name)) - Number(OPTIONS.includes(y.name)));
+  }
   const main = members.filter((member) => !(root && ADVANCED.includes(member.name)));
   const advanced = members.filter((member) => root && ADVANCED.includes(member.name));
   let node;
@@ -689,8 +697,12 @@ function outcomeWords(key, request) {
   const side = args.length === 1 && (args[0] === "a" || args[0] === "b") && request?.[args[0]] ? args[0] : null;
   if (kind === "wins") return fill(outcomes.wins, { name: side ? sideName(request, side) : args.join(":") });
   if (kind === "first") return fill(outcomes.first, { name: args.join(":") });
+  if (kind === "escapes") return fill(outcomes.escapes, { name: args.join(":") });
   if (kind === "injury") return fill(outcomes.injury, { name: args.slice(0, -1).join(":"), severity: outcomes[`severity.${args.at(-1)}`] ?? args.at(-1) });
-  if (kind === "god") return fill(outcomes.god, { name: request?.gods?.[Number(args[0]) - 1] ?? number(Number(args[0])), n: number(Number(args[0])) });
+  if (kind === "god") {  // without the table's gods only the number: never "3 (Gott 3)" (review row 19)
+    const god = request?.gods?.[Number(args[0]) - 1];
+    return fill(god ? outcomes.god : outcomes.god_unnamed, { name: god, n: number(Number(args[0])) });
+  }
   if ((kind === "a" || kind === "b") && args.length === 0) return fill(outcomes.wins, { name: sideName(request, kind) });
   if (kind === "failure" && args.length) return fill(outcomes.failure_at, { n: number(Number(args[0]) + 1) });
   return outcomes[kind] ?? kind.replace(/_/g, " ");
@@ -998,8 +1010,11 @@ function distance(a, b) {
 
 /** What the query asks for, or what is wrong with it (said, never silently replaced). */
 function readRequestLink() {
-  const asked = params.get("operation");
-  if (asked === null) return { problem: null };
+  const named = params.get("operation");
+  if (named === null) return { problem: null };
+  // An odds twin (listed by /v1/systems) opens its operation's form: the page shows the odds beside every roll.
+  const twinOf = named.endsWith(".odds") ? named.slice(0, -".odds".length) : null;
+  const asked = twinOf && state.operations.has(twinOf) ? twinOf : named;
   const known = OPERATIONS.filter((operation) => operation.system && !operation.id.endsWith(".odds") && state.operations.has(operation.id));
   if (!known.some((operation) => operation.id === asked)) {
     const [best] = known.map((operation) => [distance(asked, operation.id), operation.id]).sort((x, y) => x[0] - y[0]);

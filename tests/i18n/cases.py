@@ -24,7 +24,8 @@ Case = tuple[str, Callable[[str], str]]
 
 
 def cases() -> list[Case]:
-    return [*_paws(), *_proben(), *_weltenbuch(), *_malmsturm(), *_beutelschneider(), *_encounters()]
+    return [*_paws(), *_proben(), *_weltenbuch(), *_malmsturm(), *_beutelschneider(), *_encounters(),
+            *_encounters_of_issue_40()]
 
 
 def said(render: Callable[..., str], *args: object) -> Callable[[str], str]:
@@ -402,3 +403,48 @@ def _encounters() -> Iterator[Case]:
     yield "paws.encounter stalemate", _paws_encounter("stalemate", 0, (0, 0), out=False)
     yield from _each("paws.encounter undecided after n rounds", lambda n: _paws_encounter(
         "undecided", n, (1, 1), out=False), least=1)
+
+
+# --- encounters (Beutelschneider and Weltenbuch, issue 40) ------------------------------------------
+
+def _beutel_encounter(outcome: str, exchanges: int, fallen: tuple[str, ...], standing: tuple[str, ...] = ()):
+    from service.systems.beutelschneider import encounter as beutel_encounter
+
+    end = [beutel_encounter.SideEnd(name, BAG, True) for name in fallen]
+    end += [beutel_encounter.SideEnd(name, BAG, False) for name in standing]
+    result = beutel_encounter.EncounterResult([], outcome, exchanges, end, [])
+    return said(beutel_text.encounter, result)
+
+
+def _welten_encounter(outcome: str, consequences: list[str], overcome: list[str], spent: list[str] = ()):
+    from service.systems.weltenbuch import encounter as welten_encounter
+
+    end = welten_encounter.SceneEnd({}, consequences, list(spent), overcome)
+    return said(welten_text.encounter, welten_encounter.EncounterResult([], outcome, end))
+
+
+def _encounters_of_issue_40() -> Iterator[Case]:
+    # Side and party names in the singular and the plural, with s, x, z and spaces: labels, never subjects.
+    for side in ("Brunhild", "Die Wölfe", "Max", "Hans", "Fritz"):
+        yield (f"beutelschneider.encounter won by “{side}”",
+               _beutel_encounter(f"wins:{side}", 4, ("Affenmensch",), (side,)))
+        yield f"beutelschneider.encounter escape of “{side}”", _beutel_encounter(f"escapes:{side}", 2, (), (side,))
+        yield (f"weltenbuch.encounter won by “{side}”",
+               _welten_encounter(f"wins:{side}", ["Toran"], []))
+    yield from _each("beutelschneider.encounter won after n exchanges",
+                     lambda n: _beutel_encounter("wins:Legionär", n, ("Affenmensch",)), least=1)
+    yield from _each("beutelschneider.encounter escape after n exchanges",
+                     lambda n: _beutel_encounter("escapes:Dieb", n, ()), least=1)
+    yield ("beutelschneider.encounter one against several, two fallen",
+           _beutel_encounter("wins:Legionär", 7, ("Affenmensch 1", "Affenmensch 2"), ("Legionär",)))
+    # a fight that never starts says why (review kind 3)
+    yield from _each("beutelschneider.encounter stalemate after n exchanges",
+                     lambda n: _beutel_encounter("stalemate", n, ()))
+    yield from _each("beutelschneider.encounter both out after n exchanges",
+                     lambda n: _beutel_encounter("both_out", n, ("A", "B")), least=1)
+    yield ("weltenbuch.encounter three parties, an obstacle overcome",
+           _welten_encounter("wins:Die Helden", ["Ork"], ["Das Tor"]))
+    yield ("weltenbuch.encounter tie, two obstacles overcome, a hero point",
+           _welten_encounter("tie", [], ["Felsklippe", "Die Wölfe"], ["Fayla"]))
+    yield from _each("weltenbuch.encounter n consequences",
+                     lambda n: _welten_encounter("wins:Heroes", [f"Orc {i}" for i in range(1, n + 1)], []))

@@ -114,14 +114,15 @@ def test_a_german_word_is_answered_with_the_api_word(post):
     status, body = post("/v1/beutelschneider/challenge?lang=de",
                         {"bag": {"red": 3}, "ability": "Kampf", "difficulty": "normal"})
     assert body["errors"]["ability"] == [
-        "muss eines davon sein: combat (Kampf), skill (Geschick), magic (Magie); „Kampf“ heißt hier combat"]
+        "muss einer dieser Werte sein: combat (Kampf), skill (Geschick), magic (Magie); „Kampf“ heißt hier combat"]
     status, body = post("/v1/beutelschneider/challenge", {"bag": {"red": 3}, "ability": "kampf",
                                                           "difficulty": "besonders schwer"})
     assert body["errors"] == {"ability": ["must be one of: combat, skill, magic; “kampf” is called combat here"],
                               "difficulty": ["must be one of: easy, normal, hard; “besonders schwer” is called "
                                              "hard here"]}
     status, body = post("/v1/beutelschneider/challenge?lang=de", {"bag": {"red": 3}, "ability": "Feuer"})
-    assert body["errors"]["ability"] == ["muss eines davon sein: combat (Kampf), skill (Geschick), magic (Magie)"]
+    assert body["errors"]["ability"] == [
+        "muss einer dieser Werte sein: combat (Kampf), skill (Geschick), magic (Magie)"]
 
 
 def test_the_english_slips_are_gone(post):

@@ -92,7 +92,7 @@ def test_row_10_fifteen_marbles_in_all(post):
 def test_row_11_an_averted_catastrophe_is_announced(post):
     body = {"name": "Rynn", "rank": 1, "advantages": {"equipment": "passive"}, "manual": [1, 5]}
     assert summary(post, "/v1/paws/test", body, "de") == (
-        "Rynn – Probe mit 1W6: 1 → kein Erfolg. Katastrophe! Rettungswürfel: 5 → 1 Erfolg. Er wendet die "
+        "Rynn – Probe mit 1W6: 1 → kein Erfolg. Katastrophe! Rettungswürfel: 5 → 1 Erfolg. Das wendet die "
         "Katastrophe ab, die Probe misslingt nur. Rynn erzählt.")
 
 
@@ -110,10 +110,11 @@ def test_rows_13_31_number_words_and_possessives_in_a_rescued_comparison(post):
                                                    "advantages": {"equipment": "passive", "personal": "passive"}},
             "manual": [5, 5, 2, 2, 5, 5]}
     de = summary(post, "/v1/paws/comparison", body, "de")
-    assert "Gegners Rettungswürfel: 5, 5 → 2 Erfolge. Zwei Erfolge heben Rynns Vorsprung auf" in de
+    # Issue 40 (review 2026-12-03, kind 2): names after "für"/"von", no possessive of a name at all.
+    assert "Rettungswürfel für Gegner: 5, 5 → 2 Erfolge. Zwei Erfolge heben den Vorsprung von Rynn auf" in de
     en = summary(post, "/v1/paws/comparison", body, "en")
     assert en.startswith("Comparison, Rynn vs. Gegner: 2:0.")
-    assert "Gegner's rescue dice: 5, 5 → 2 successes. Two successes cancel Rynn's lead" in en
+    assert "Rescue dice for Gegner: 5, 5 → 2 successes. Two successes cancel the lead of Rynn" in en
 
 
 def test_row_14_no_dice_reads_as_words(post):

@@ -196,7 +196,7 @@ def test_end_of_scene_hero_points_are_reported_and_obstacles_overcome(post):
     assert status == 200, body
     assert body["result"]["hero_points_spent"] == [{"member": "Toran", "spend": None, "restored": 3}]
     assert body["result"]["overcome"] == ["Felsklippe"]
-    assert "1 Heldenpunkt ausgegeben" in body["summary"] and body["summary"].endswith("Felsklippe ist überwunden.")
+    assert "1 Heldenpunkt ausgegeben" in body["summary"] and body["summary"].endswith("Überwunden: Felsklippe.")
 
 
 # --- Proben 7, Malmsturm 9 --------------------------------------------------------------------------

@@ -430,7 +430,7 @@ def test_continue_carries_a_draw_into_its_apply_step_and_a_conflict_into_narrati
     assert page.input_value("[data-testid=operation]") == "beutelschneider.experience-apply"
     page.select_option("[name='replacements.0']", json.dumps("blue"))
     _roll(page)
-    assert "Legionär's bag after" in page.inner_text("[data-testid=state]")
+    assert "Bag after, Legionär" in page.inner_text("[data-testid=state]")  # no possessive: names ending in s
 
     _open(page, f"{origin}/play?operation=weltenbuch.conflict&lang=de", viewport)
     _roll(page)
@@ -617,3 +617,67 @@ def test_a_page_on_another_origin_calls_the_api_and_verifies_with_the_js_client(
     assert outcome["secure"] is (host == "localhost")
     assert outcome["valid"] is True and outcome["refused"] == 422
     assert outcome["summary"]
+
+
+# -- encounter forms (issue 40) ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("operation, first", [("beutelschneider.encounter", "sides"), ("malmsturm.encounter", "sides"),
+                                              ("weltenbuch.encounter", "parties"), ("proben.encounter", "steps")])
+def test_an_encounter_form_shows_the_characters_first_then_the_options(page, live_url, operation, first):
+    _open(page, f"{live_url}/play?operation={operation}&lang=de")
+    fields = page.locator("#form > div > .field").evaluate_all("nodes => nodes.map(n => n.dataset.field)")
+    assert fields[0] == first, fields
+    for option in ("max_rounds", "curve_rounds", "exact"):
+        assert fields.index(option) > fields.index(first), fields
+
+
+def test_every_odds_twin_link_opens_its_operation(page, live_url, app):
+    with app.test_client() as client:
+        systems = client.get("/v1/systems").get_json()
+    twins = [op["id"] for system in systems["systems"] for op in system["operations"] if op["id"].endswith(".odds")]
+    assert "beutelschneider.encounter.odds" in twins
+    for twin in twins:
+        _open(page, f"{live_url}/play?operation={twin}&lang=de")
+        assert page.is_hidden("[data-testid=error]") or "Operation" not in page.inner_text("[data-testid=error]"), twin
+        assert page.input_value("[data-testid=operation]") == twin.removesuffix(".odds"), twin
+
+
+def test_malmsturm_attack_kinds_and_an_escape_are_words(page, live_url):
+    _open(page, f"{live_url}/play?operation=malmsturm.encounter&lang=de")
+    kinds = page.locator("[name='sides.0.members.0.attack.type'] option").all_inner_texts()
+    assert "körperlich verletzen" in kinds and "einschüchtern" in kinds and "harm" not in kinds, kinds
+    flight = {"sides": [{"name": "Die Diebe", "bag": {"green": 6, "white": 2}, "ability": "skill"},
+                        {"name": "Wache", "bag": {"red": 1, "white": 6}}]}
+    _open(page, f"{live_url}/play?operation=beutelschneider.encounter&lang=de&body={quote(json.dumps(flight))}")
+    _roll(page)
+    page.wait_for_selector("[data-testid=odds-chart]")
+    odds = page.inner_text("#odds")
+    assert "Flucht gelungen: Die Diebe" in odds and "escapes" not in odds, odds
+
+
+def test_a_side_with_members_is_usable_on_a_phone(page, live_url):
+    """E7: the text's Legionär against two Affenmenschen, entered on a phone (small bags: in the limits)."""
+    fight = {"sides": [{"name": "Legionär", "bag": {"red": 4, "green": 1, "white": 1, "black": 1}},
+                       {"name": "Affenmenschen", "members": [
+                           {"name": "Affenmensch 1", "bag": {"red": 2, "white": 1, "black": 1}},
+                           {"name": "Affenmensch 2", "bag": {"red": 2, "green": 1, "black": 1}}]}]}
+    _open(page, f"{live_url}/play?operation=beutelschneider.encounter&lang=de&body={quote(json.dumps(fight))}", PHONE)
+    assert _sideways(page) == 0
+    assert page.input_value("[name='sides.1.members.1.name']") == "Affenmensch 2"
+    page.fill("[name='sides.1.members.0.bag.red']", "3")
+    _roll(page)
+    page.wait_for_function("() => !document.querySelector('[data-testid=odds-loading]')")
+    assert _sideways(page) == 0
+    request = json.loads(page.text_content("#raw"))["request"]
+    assert request["sides"][1]["members"][0]["bag"]["red"] == 3
+    assert "Sieg für Affenmenschen" in page.inner_text("#odds") or "Sieg für Legionär" in page.inner_text("#odds")
+
+
+def test_resurrection_odds_name_a_god_by_number_only_without_the_tables_gods(page, live_url):
+    """Review 2026-12-03, row 19 carried over: „3 (Gott 3)“ without names."""
+    _open(page, f"{live_url}/play?operation=weltenbuch.resurrection&lang=de&body={quote(json.dumps({}))}")
+    _roll(page)
+    page.wait_for_selector("[data-testid=odds-chart]")
+    odds = page.inner_text("#odds")
+    assert "Gott 3" in odds and "(Gott" not in odds, odds

@@ -15,7 +15,7 @@ from service.config import LIMIT_SETTINGS, Limits
 from service.platform.http.runtime import current_runtime
 from service.platform.values.errors import EncounterTooLarge
 from service.platform.words.catalogs import marked
-from service.platform.words.messages import LimitMessage, Message, say, say_n
+from service.platform.words.messages import LimitMessage, Message, Number, say, say_n
 
 DEFAULT_LIMITS = Limits()
 
@@ -124,20 +124,20 @@ def encounter_precision(states: int, exact: str, *, float_only: bool = False, ro
     if states > limits.encounter_states:
         raise EncounterTooLarge("body", say("the encounter has up to %(states)s states, more than the limit "
                                             "%(limit)s (WURFWERK_MAX_ENCOUNTER_STATES)",
-                                            states=states, limit=limits.encounter_states),
+                                            states=Number(states), limit=Number(limits.encounter_states)),
                                 states=states, limit=limit_member("encounter_states", limits.encounter_states))
     if exact == "required" and digits > MAX_EXACT_DIGITS:
         too_long = say("exact fractions of this encounter would have up to %(digits)s digits, more than %(limit)s",
-                       digits=digits, limit=MAX_EXACT_DIGITS)
+                       digits=Number(digits), limit=Number(MAX_EXACT_DIGITS))
         raise EncounterTooLarge("exact", too_long, states=states,
                                 limit=limit_member("encounter_exact_states", limits.encounter_exact_states))
     if exact == "required" and (float_only or states > limits.encounter_exact_states):
         limit = 0 if float_only else limits.encounter_exact_states
         reason = (say("this system answers encounters in float64 only") if float_only else
                   say("exact answers are given up to %(limit)s states (WURFWERK_MAX_ENCOUNTER_EXACT_STATES)",
-                      limit=limit))
+                      limit=Number(limit)))
         raise EncounterTooLarge("exact", say("the encounter has up to %(states)s states; %(reason)s",
-                                             states=states, reason=reason),
+                                             states=Number(states), reason=reason),
                                 states=states, limit=limit_member("encounter_exact_states", limit))
     return (exact != "never" and not float_only and states <= limits.encounter_exact_states
             and digits <= MAX_EXACT_DIGITS)

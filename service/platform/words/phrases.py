@@ -41,10 +41,3 @@ def number(count: int, t: Catalog) -> str:
 def capitalized(text: str) -> str:
     """A sentence that starts with a word from a table ("Zwei Erfolge heben …")."""
     return text[:1].upper() + text[1:]
-
-
-def possessive(name: str, lang: str) -> str:
-    """``Rynn's`` / ``Rynns`` (``Max'`` in German, ``Jess'`` in English, after a sibilant)."""
-    if lang == "de":
-        return f"{name}'" if name[-1:].lower() in ("s", "ß", "x", "z") else f"{name}s"
-    return f"{name}'" if name.endswith("s") else f"{name}'s"

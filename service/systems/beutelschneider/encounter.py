@@ -40,10 +40,11 @@ from service.systems.beutelschneider import rules
 from service.systems.beutelschneider.rules import Ability, Bag, Colour, Contender, Danger, Difficulty
 
 WINS = "wins:{}"
+ESCAPES = "escapes:{}"
 BOTH_OUT = "both_out"
 STALEMATE = "stalemate"
 UNDECIDED = "undecided"
-# Ruling 9: the abilities that injure in combat (the default; the body has no field for it yet).
+# Ruling 9: the abilities that injure in combat (the default; E8: a body's `injuring_abilities`).
 INJURING = frozenset({Ability.COMBAT})
 # The rolling twin without max_rounds stops here (the largest max_rounds a body may give).
 MAX_EXCHANGES = 1000
@@ -54,9 +55,11 @@ UNIT_ROUNDOFF = 2.0**-53
 OPERATIONS_PER_PASS = 48  # floating operations along one path per pass (products, sums, one division)
 
 RUN, OUT_FIRST, OUT_SECOND, OUT_BOTH = "run", "out:0", "out:1", "out:both"
+# E6: the side that wins an exchange with an ability that does not injure gets away (side 0, side 1).
+ESCAPE_FIRST, ESCAPE_SECOND = "escape:0", "escape:1"
 
 
-ENDED = (OUT_FIRST, OUT_SECOND, OUT_BOTH)
+ENDED = (OUT_FIRST, OUT_SECOND, OUT_BOTH, ESCAPE_FIRST, ESCAPE_SECOND)
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,7 @@ class Side:
     bag: Bag
     ability: Ability = Ability.COMBAT
     difficulty: Difficulty = Difficulty.NORMAL
+    injuring: frozenset[Ability] = INJURING  # E8: the fight's `injuring_abilities` (ruling 9)
 
     @property
     def matching(self) -> int:
@@ -77,7 +81,7 @@ class Side:
 
     @property
     def injures(self) -> bool:
-        return self.ability in INJURING
+        return self.ability in self.injuring
 
     def contender(self, bag: Bag | None = None) -> Contender:
         return Contender(self.name, bag or self.bag, self.ability, self.difficulty)
@@ -192,11 +196,14 @@ class _Fight:
         return self._joint(winner_chance, loser_chance) if winner == 0 else self._joint(loser_chance, winner_chance)
 
     def _injure(self, status: str, winner: int, margin: int, chance: np.ndarray) -> None:
-        """Ruling 3: only a winner using combat injures, severity = margin, drawn from the loser's bag
-        at once; E1: also in the exchange in which someone falls unconscious."""
+        """Ruling 3: only a winner using an injuring ability (ruling 9, E8) injures, severity = margin,
+        drawn from the loser's bag at once; E1: also in the exchange in which someone falls
+        unconscious. E6: a winner whose ability does not injure gets away ("Hat ... der Fliehende mehr
+        grüne Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends,
+        unless the loser fell unconscious in that exchange (then it is a win, as ever)."""
         loser = 1 - winner
         if not self.sides[winner].injures:
-            self._add(status, None, (0, 0), chance)
+            self._add((ESCAPE_FIRST, ESCAPE_SECOND)[winner] if status == RUN else status, None, (0, 0), chance)
             return
         for offset, injured in self.grids[loser].injury(margin):
             spread = injured[:, :, None, None] if loser == 0 else injured[None, None, :, :]
@@ -248,7 +255,12 @@ class _Solution:
 
 
 def _outcome_names(sides: Sequence[Side]) -> dict[str, str]:
-    return {OUT_SECOND: WINS.format(sides[0].name), OUT_FIRST: WINS.format(sides[1].name), OUT_BOTH: BOTH_OUT}
+    """The outcomes of a fight by status; ``escapes:<name>`` only for a side that can get away (E6)."""
+    names = {OUT_SECOND: WINS.format(sides[0].name), OUT_FIRST: WINS.format(sides[1].name), OUT_BOTH: BOTH_OUT}
+    for status, side in ((ESCAPE_FIRST, sides[0]), (ESCAPE_SECOND, sides[1])):
+        if not side.injures:
+            names[status] = ESCAPES.format(side.name)
+    return names
 
 
 def _ended(fight: _Fight, visits: np.ndarray) -> dict[str, np.ndarray]:
@@ -287,7 +299,7 @@ def _by_jumps(fight: _Fight) -> _Solution:
     ends = _ended(fight, visits)
     ends[STALEMATE] = stalemate
     names = _outcome_names(fight.sides)
-    outcomes = {names[status]: float(ends[status].sum()) for status in ENDED}
+    outcomes = {names[status]: float(ends[status].sum()) for status in ENDED if status in names}
     outcomes[STALEMATE] = float(stalemate.sum())
     return _Solution(outcomes, ends, visits, [], passes)
 
@@ -297,10 +309,11 @@ def _by_rounds(fight: _Fight, rounds: int, curve_rounds: int) -> _Solution:
     stuck = fight.leave() == 0  # E3: a stalemate ends the fight when it is reached (no exchange counted)
     any_stuck = bool(stuck.any())
     # One row per way to end: the chance that the next exchange ends the fight so, from each state.
-    ending = np.stack([sum((chance for (s, _, _), chance in fight.moves.items() if s == status),
-                           np.zeros(fight.shape)).ravel() for status in ENDED])
     names = _outcome_names(fight.sides)
-    totals = dict.fromkeys([*(names[status] for status in ENDED), STALEMATE], 0.0)
+    statuses = [status for status in ENDED if status in names]
+    ending = np.stack([sum((chance for (s, _, _), chance in fight.moves.items() if s == status),
+                           np.zeros(fight.shape)).ravel() for status in statuses])
+    totals = dict.fromkeys([*(names[status] for status in statuses), STALEMATE], 0.0)
     mass, visits, stalemate = _start(fight), np.zeros(fight.shape), np.zeros(fight.shape)
     curve: list[dict[str, float]] = []
     played = 0
@@ -317,7 +330,7 @@ def _by_rounds(fight: _Fight, rounds: int, curve_rounds: int) -> _Solution:
         for side, offset, chance in moves:
             _shifted_add(following, mass, chance, side, offset)
         if round_number <= curve_rounds:
-            for status, total in zip(ENDED, ending @ visits.ravel()):
+            for status, total in zip(statuses, ending @ visits.ravel()):
                 totals[names[status]] = float(total)
             newly_stuck = float(following[stuck].sum()) if any_stuck else 0.0
             totals[STALEMATE] = float(stalemate.sum()) + newly_stuck
@@ -327,7 +340,7 @@ def _by_rounds(fight: _Fight, rounds: int, curve_rounds: int) -> _Solution:
     mass = np.where(stuck, 0.0, mass)
     ends = _ended(fight, visits)
     ends[STALEMATE], ends[UNDECIDED] = stalemate, mass
-    outcomes = {names[status]: float(ends[status].sum()) for status in ENDED}
+    outcomes = {names[status]: float(ends[status].sum()) for status in ENDED if status in names}
     outcomes[STALEMATE] = float(stalemate.sum())
     outcomes[UNDECIDED] = float(mass.sum())
     cut = outcomes[UNDECIDED] if played < rounds else 0.0
@@ -367,7 +380,8 @@ def _reached(solution: _Solution, visits_shape: tuple[int, ...]) -> int:
 
 def odds(sides: Sequence[Side], *, aftermath: Danger | None = None, max_rounds: int | None = None,
          curve_rounds: int = 0) -> Odds:
-    """The fight's outcomes ``wins:<name>``, ``both_out`` (E2), ``stalemate`` (E3) and, with
+    """The fight's outcomes ``wins:<name>``, ``escapes:<name>`` (E6, a side whose ability does not
+    injure), ``both_out`` (E2), ``stalemate`` (E3) and, with
     ``max_rounds``, ``undecided``; distributions ``black_after:<name>``; expected ``exchanges``,
     ``black_after:<name>`` and, with an aftermath, ``dies:<name>`` (E5)."""
     fight = _Fight((sides[0], sides[1]))
@@ -411,7 +425,8 @@ class AftermathDraw:
 class EncounterResult:
     steps: list[rules.CombatResult] = field(metadata=described(
         "Every exchange, as `beutelschneider.combat` reports it (the first side attacks)."))
-    outcome: str = field(metadata=described("wins:<name>, both_out, stalemate or undecided (as in the odds)."))
+    outcome: str = field(metadata=described(
+        "wins:<name>, escapes:<name> (E6), both_out, stalemate or undecided (as in the odds)."))
     exchanges: int
     end: list[SideEnd] = field(metadata=described("The end state, per side."))
     aftermath: list[AftermathDraw] = field(metadata=described(
@@ -435,8 +450,9 @@ def _grid_point(sides: Sequence[Side], bags: Sequence[Bag]) -> tuple[int, ...]:
 def play(sides: Sequence[Side], source: RandomSource, *, aftermath: Danger | None = None,
          max_rounds: int | None = None) -> EncounterResult:
     """One fight, exchange by exchange, each a ``rules.combat`` of the two (side 0 attacks); stops when
-    someone is unconscious, at ``max_rounds`` (``undecided``, without it at 1000 exchanges) or when
-    nothing can change any more (E3, the same test as the odds')."""
+    someone is unconscious, when a side whose ability does not injure wins an exchange (E6), at
+    ``max_rounds`` (``undecided``, without it at 1000 exchanges) or when nothing can change any more
+    (E3, the same test as the odds')."""
     can_change = _can_change((sides[0], sides[1]))
     bags = [side.bag for side in sides]
     steps: list[rules.CombatResult] = []
@@ -445,13 +461,18 @@ def play(sides: Sequence[Side], source: RandomSource, *, aftermath: Danger | Non
         if not can_change[_grid_point(sides, bags)]:
             outcome = STALEMATE
             break
-        result = rules.combat(sides[0].contender(bags[0]), sides[1].contender(bags[1]), source)
+        result = rules.combat(sides[0].contender(bags[0]), sides[1].contender(bags[1]), source,
+                              injuring=sides[0].injuring)
         steps.append(result)
         if result.injury is not None:
             bags[0 if result.injury.target == sides[0].name else 1] = result.injury.bag_after
         out = [participant.unconscious for participant in result.participants]
         if any(out):
             outcome = BOTH_OUT if all(out) else WINS.format(sides[1 if out[0] else 0].name)
+            break
+        winner = next((side for side in sides if side.name == result.winner), None)
+        if winner is not None and not winner.injures:  # E6: the flight (or any way out) succeeds
+            outcome = ESCAPES.format(winner.name)
             break
     after = [AftermathDraw(side.name, *_mortal_danger(bag, aftermath, source))
              for side, bag, fallen in zip(sides, bags, out) if fallen and aftermath is not None]

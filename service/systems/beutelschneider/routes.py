@@ -13,7 +13,7 @@ from service.platform.operations.operations import EXAMPLE_RECEIPT, Body, Operat
 from service.platform.values.errors import ReceiptError, RuleViolation
 from service.platform.values.plain_data import plain
 from service.platform.words.messages import say
-from service.systems.beutelschneider import encounter, odds, rules, schemas, text
+from service.systems.beutelschneider import encounter, groups, odds, rules, schemas, text
 
 MATTHAEUS = {"red": 9, "green": 6, "blue": 0, "white": 5, "black": 0}
 WOUNDED = {"red": 8, "green": 6, "blue": 0, "white": 3, "black": 3}
@@ -360,13 +360,47 @@ changes only the end bags); E2 both draw only black in one exchange: `both_out`;
 never change (e.g. no marble of an injuring ability's colour and no black left on either side):
 `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind es
 auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-nach deren Ende"): one mortal-danger draw of each side unconscious at the end. Only `combat` injures
-(ruling 9's default). `max_rounds` counts exchanges."""
+nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins an
+exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr grüne
+Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
+`escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
+`injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`;
+E7 a side may have several `members` ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen, so
+gibt es zwei Auseinandersetzungen"; "ein Charakter durchaus Teil mehrerer solcher Paare sein kann"):
+each round every pairing of standing opponents is one exchange, in the order of `pairs` (default:
+each member of the first side against each member of the other, in order), its injury applied at
+once, before the next exchange ("Im ersten Durchgang ... Gegen den zweiten Affenmenschen ..."); a
+member who falls unconscious takes part in no further exchange, a side is out when all its members
+are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
+`max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
+of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
+times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
+`curve_rounds`)."""
 
 
 def encounter_sides(body: Body) -> list[encounter.Side]:
-    return [encounter.Side(s["name"], bag(s["bag"]), rules.Ability(s["ability"]), rules.Difficulty(s["difficulty"]))
+    injuring = frozenset(rules.Ability(ability) for ability in body["injuring_abilities"])
+    return [encounter.Side(s["name"], bag(s["bag"]), rules.Ability(s["ability"]), rules.Difficulty(s["difficulty"]),
+                           injuring)
             for s in body["sides"]]
+
+
+def is_group_fight(body: Body) -> bool:
+    """E7: a side with `members`, or `pairs`; otherwise the fight of two characters as before."""
+    return body.get("pairs") is not None or any("members" in side for side in body["sides"])
+
+
+def group_fight(body: Body) -> groups.Fight:
+    injuring = frozenset(rules.Ability(ability) for ability in body["injuring_abilities"])
+    sides = tuple(groups.Group(side["name"], tuple(
+        encounter.Side(m["name"], bag(m["bag"]), rules.Ability(m["ability"]), rules.Difficulty(m["difficulty"]),
+                       injuring) for m in side.get("members") or [side])) for side in body["sides"])
+    names = [member.name for side in sides for member in side.members]
+    if body.get("pairs") is None:
+        pairs = groups.default_pairs(len(sides[0].members), len(sides[1].members))
+    else:
+        pairs = tuple((names.index(a), names.index(b)) for a, b in body["pairs"])
+    return groups.Fight((sides[0], sides[1]), pairs)
 
 
 def aftermath(body: Body) -> rules.Danger | None:
@@ -384,7 +418,11 @@ def encounter_play(body: Body, source: RandomSource, lang: str) -> tuple[encount
     `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
     (`undecided`). `curve_rounds` and `exact` are accepted and ignored.
     """
-    result = encounter.play(encounter_sides(body), source, aftermath=aftermath(body), max_rounds=body["max_rounds"])
+    if is_group_fight(body):
+        result = groups.play(group_fight(body), source, aftermath=aftermath(body), max_rounds=body["max_rounds"])
+    else:
+        result = encounter.play(encounter_sides(body), source, aftermath=aftermath(body),
+                                max_rounds=body["max_rounds"])
     return result, text.encounter(result, lang)
 
 
@@ -394,7 +432,8 @@ def encounter_odds(body: Body) -> Odds:
 
     {rulings}
 
-    Outcomes `wins:<name>` per side, `both_out`, `stalemate`, and `undecided` with `max_rounds`;
+    Outcomes `wins:<name>` per side, `escapes:<name>` per side whose ability does not injure (E6),
+    `both_out`, `stalemate`, and `undecided` with `max_rounds`;
     distributions `black_after:<name>` (black marbles at the end); expected `exchanges`,
     `black_after:<name>` and, with an aftermath, `dies:<name>`. The state is the two bags, and only
     the marbles of a side's ability colour and its other non-black marbles matter: the bound is
@@ -403,6 +442,12 @@ def encounter_odds(body: Body) -> Odds:
     state): every `exact` is null, `exact: required` is a 422, the outcomes sum to 1 within
     `solver.max_error` (every term non-negative, no cancellation).
     """
+    if is_group_fight(body):
+        fight = group_fight(body)
+        rounds = max(body["max_rounds"] or 0, body["curve_rounds"])
+        encounter_precision(groups.state_bound(fight), body["exact"], float_only=True, rounds=rounds)
+        return groups.odds(fight, aftermath=aftermath(body), max_rounds=body["max_rounds"],
+                           curve_rounds=body["curve_rounds"])
     sides = encounter_sides(body)
     encounter_precision(encounter.state_bound(sides), body["exact"], float_only=True)
     return encounter.odds(sides, aftermath=aftermath(body), max_rounds=body["max_rounds"],

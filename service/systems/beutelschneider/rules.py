@@ -372,7 +372,7 @@ def healing(bag: Bag, draws: int, source: RandomSource,
     colour per marble drawn (the number of black ones is not known yet); the k-th black marble drawn
     takes the k-th colour, the rest are unused."""
     if replacements is not None:
-        _check_count(replacements, draws, "one healing colour per marble drawn (ruling 4, given up front)")
+        _check_count(replacements, draws, say("one healing colour per marble drawn (ruling 4, given up front)"))
         _check_healing_colours(replacements)
     drawn = draw(bag, draws, source)
     blacks = drawn.count(Colour.BLACK)

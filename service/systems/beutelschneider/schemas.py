@@ -173,14 +173,18 @@ class BeutelFighter(BeutelParticipant):
                                             "e.g. skill to flee."})
 
 
-class BeutelCombatRequest(StrictSchema):
-    attacker = fields.Nested(BeutelFighter, required=True)
-    defender = fields.Nested(BeutelFighter, required=True)
-    injuring_abilities = fields.List(
+def injuring_abilities_field(where: str = "") -> fields.List:
+    return fields.List(
         Enum(ABILITIES), load_default=lambda: [Ability.COMBAT.value], validate=validate.Length(max=len(ABILITIES)),
         metadata={"description": "Ruling 9: the abilities whose win injures (default [combat]); a world where "
                                  "magic wounds adds magic (\"welche Effekte wie Verletzung ... durch Magie "
-                                 "hervorgerufen werden können\" is the group's decision)."})
+                                 "hervorgerufen werden können\" is the group's decision)." + where})
+
+
+class BeutelCombatRequest(StrictSchema):
+    attacker = fields.Nested(BeutelFighter, required=True)
+    defender = fields.Nested(BeutelFighter, required=True)
+    injuring_abilities = injuring_abilities_field()
 
     @validates_schema
     def _different_names(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -296,9 +300,55 @@ BeutelApplyResult = RESULTS.of(rules.Applied)
 
 # --- encounters (API.md §1.7) -------------------------------------------------------------------
 
-class BeutelEncounterSide(BeutelParticipant):
+ENCOUNTER_MAX_MEMBERS = 4  # per side (E7)
+
+
+class BeutelEncounterMember(BeutelParticipant):
+    """E7: one member of a side of several."""
+
+    class Meta(StrictSchema.Meta):
+        exclude = ("side",)
+
     ability = Enum(ABILITIES, load_default=Ability.COMBAT.value,
-                   metadata={"description": "Kept for the whole fight (E4); combat (default) injures the loser."})
+                   metadata={"description": "Kept for the whole fight (E4). A win with an ability of "
+                                            "`injuring_abilities` (default: combat) injures the loser; a win "
+                                            "with another (skill: fleeing) gets the member's side away, "
+                                            "`escapes:<side>` (E6)."})
+    difficulty = Enum(DIFFICULTIES, load_default=Difficulty.NORMAL.value,
+                      metadata={"description": "Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."})
+
+
+class BeutelEncounterSide(BeutelParticipant):
+    """One character (name, bag, ability, difficulty: as before), or E7 a side of several:
+    `{name, members: [...]}`."""
+
+    class Meta(StrictSchema.Meta):
+        exclude = ("side",)
+
+    JSON_SCHEMA_RULES = ({"oneOf": [given("bag"), given("members")]},)
+    bag = fields.Nested(BeutelBag, metadata={
+        "description": "The character's bag (a side of one); absent for a side with `members`.",
+        "example": {"red": 9, "green": 6, "blue": 0, "white": 5, "black": 0}})
+    members = fields.List(fields.Nested(BeutelEncounterMember),
+                          validate=validate.Length(min=1, max=ENCOUNTER_MAX_MEMBERS),
+                          metadata={"description": (
+                              "E7, a side of several (\"Kämpft beispielsweise ein Legionär gegen zwei "
+                              "Affenmenschen, so gibt es zwei Auseinandersetzungen\"), 1..4 members: each round "
+                              "every pairing of standing opponents is one exchange (see `pairs`); a member who "
+                              "falls unconscious takes part in no further exchange; the side is out when all "
+                              "its members are. Instead of `bag`; the side's `name` names the side.")})
+
+    @validates_schema
+    def _bag_or_members(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """Exactly one of `bag` and `members`."""
+        if ("bag" in data) == ("members" in data):
+            raise ValidationError(say("give either a bag (one character) or members (a side of several)"),
+                                  field_name="bag")
+
+    ability = Enum(ABILITIES, load_default=Ability.COMBAT.value,
+                   metadata={"description": "Kept for the whole fight (E4). A win with an ability of "
+                                            "`injuring_abilities` (default: combat) injures the loser; a win "
+                                            "with another (skill: fleeing) ends the fight, `escapes:<name>` (E6)."})
     difficulty = Enum(DIFFICULTIES, load_default=Difficulty.NORMAL.value,
                       metadata={"description": "Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."})
 
@@ -316,18 +366,70 @@ class BeutelEncounterRequest(EncounterFields):
                                                  "as attacker."})
     aftermath = fields.Nested(BeutelAftermath, load_default=lambda: {"mortal_danger": None},
                               metadata={"description": "What follows the fight (E5)."})
+    injuring_abilities = injuring_abilities_field(
+        " E8: the same in every exchange of the fight; E6: a side winning an exchange with an ability not "
+        "listed gets away (`escapes:<name>`).")
+    pairs = fields.List(fields.List(Name(), validate=validate.Length(equal=2)),
+                        validate=validate.Length(min=1, max=ENCOUNTER_MAX_MEMBERS ** 2), load_default=None,
+                        allow_none=True, metadata={"description": (
+                            "E7, optional: the round's exchanges in order, each [member of the first side, "
+                            "member of the second] (the first attacks); a pairing with a member out is "
+                            "skipped. Default: each member of the first side against each member of the other, "
+                            "in order (\"einmal der Legionär gegen den einen, und dann der Legionär gegen den "
+                            "anderen Affenmenschen\"). A single character counts as a member named by its "
+                            "name.")})
 
     @validates_schema
     def _sides_fit(self, data: dict[str, Any], **kwargs: Any) -> None:
         sides = data.get("sides") or []
         if len(sides) == 2 and sides[0]["name"] == sides[1]["name"]:
-            raise ValidationError({1: {"name": ["must differ from the first side's name"]}}, field_name="sides")
+            raise ValidationError({1: {"name": [say("must differ from the first side's name")]}}, field_name="sides")
         danger = (data.get("aftermath") or {}).get("mortal_danger")
+        seen: list[str] = []
         for index, side in enumerate(sides):
-            if danger is not None and sum(side["bag"].values()) < Danger(danger).draws:
-                raise ValidationError({index: {"bag": [f"holds {sum(side['bag'].values())} marbles, but the "
-                                                       f"aftermath draws {Danger(danger).draws}"]}},
-                                      field_name="sides")
+            for position, member in enumerate(side.get("members") or [side]):
+                where = ({index: {"members": {position: {"name": None}}}} if "members" in side
+                         else {index: {"name": None}})
+                if member["name"] in seen:
+                    raise ValidationError(_at(where, say("“%(name)s” is already in the fight; names must be unique",
+                                                         name=member["name"])), field_name="sides")
+                seen.append(member["name"])
+                marbles = sum(member["bag"].values())
+                if danger is not None and marbles < Danger(danger).draws:
+                    at = ({index: {"members": {position: {"bag": None}}}} if "members" in side
+                          else {index: {"bag": None}})
+                    raise ValidationError(_at(at, say_n("holds %(count)d marble, but the aftermath draws %(draws)d",
+                                                        "holds %(count)d marbles, but the aftermath draws %(draws)d",
+                                                        marbles, draws=Danger(danger).draws)), field_name="sides")
+
+    @validates_schema
+    def _pairs_fit(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """Each pair names a member of the first side, then one of the second; no pair twice."""
+        sides, pairs = data.get("sides") or [], data.get("pairs")
+        if len(sides) != 2 or pairs is None:
+            return
+        names = [[member["name"] for member in side.get("members") or [side]] for side in sides]
+        for index, pair in enumerate(pairs):
+            for position, name in enumerate(pair):
+                if name not in names[position]:
+                    raise ValidationError({index: {position: [say(
+                        "“%(name)s” is no member of the side “%(side)s”", name=name, side=sides[position]["name"])]}},
+                        field_name="pairs")
+            if pair in pairs[:index]:
+                raise ValidationError({index: [say("this pairing is already listed")]}, field_name="pairs")
+
+
+def _at(where: dict, message: object) -> dict:
+    """``where`` (nested dicts ending in a None leaf) with the message list at the leaf."""
+    result: dict = {}
+    target, source = result, where
+    while True:
+        key, value = next(iter(source.items()))
+        if value is None:
+            target[key] = [message]
+            return result
+        target[key] = {}
+        target, source = target[key], value
 
 
 BeutelEncounterResult = RESULTS.of(encounter.EncounterResult)

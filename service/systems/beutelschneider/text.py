@@ -172,13 +172,14 @@ def _contest_verdict(result: ContestResult | CombatResult, t: Catalog) -> str:
 
 def contest(result: ContestResult, lang: str) -> str:
     t = translations(lang)
-    head = t.gettext("Contest: %(contestants)s.") % {"contestants": _contestants(result, t)}
+    # One colon a line (review row 34): the kind of draw is a heading before a dash.
+    head = t.gettext("Contest – %(contestants)s.") % {"contestants": _contestants(result, t)}
     return f"{head} {_contest_verdict(result, t)}"
 
 
 def combat(result: CombatResult, lang: str, injuring: frozenset[Ability] = frozenset({Ability.COMBAT})) -> str:
     t = translations(lang)
-    sentences = [t.gettext("Exchange of blows: %(contestants)s.") % {"contestants": _contestants(result, t)}]
+    sentences = [t.gettext("Exchange of blows – %(contestants)s.") % {"contestants": _contestants(result, t)}]
     wound = result.injury
     if wound is None:
         if result.winner is None:
@@ -288,7 +289,7 @@ def applied(kind: str, before: Bag, after: Bag, lang: str) -> str:
 
 
 def encounter(result: EncounterResult, lang: str) -> str:
-    """"Legionär wins after 6 exchanges; Affenmensch is unconscious." plus the aftermath draws."""
+    """"Victory for Legionär after 6 exchanges; unconscious: Affenmensch." plus the aftermath draws."""
     t = translations(lang)
     values: dict[str, object] = {"count": result.exchanges}
     fallen = [side.name for side in result.end if side.unconscious]
@@ -296,10 +297,20 @@ def encounter(result: EncounterResult, lang: str) -> str:
         line = t.ngettext("After %(count)d exchange both fall unconscious.",
                           "After %(count)d exchanges both fall unconscious.", result.exchanges) % values
     elif result.outcome.startswith("wins:"):
-        values.update(winner=result.outcome[len("wins:"):], loser=fallen[0])
-        line = t.ngettext("%(winner)s wins after %(count)d exchange; %(loser)s is unconscious.",
-                          "%(winner)s wins after %(count)d exchanges; %(loser)s is unconscious.",
+        # A side's name may be singular or plural ("Brunhild", "die Wölfe"): it stands as a label.
+        values.update(winner=result.outcome[len("wins:"):], names=", ".join(fallen))
+        line = t.ngettext("Victory for %(winner)s after %(count)d exchange; unconscious: %(names)s.",
+                          "Victory for %(winner)s after %(count)d exchanges; unconscious: %(names)s.",
                           result.exchanges) % values
+    elif result.outcome.startswith("escapes:"):
+        values.update(name=result.outcome[len("escapes:"):])
+        line = t.ngettext("The flight succeeds after %(count)d exchange; fled: %(name)s.",
+                          "The flight succeeds after %(count)d exchanges; fled: %(name)s.",
+                          result.exchanges) % values
+    elif result.outcome == "stalemate" and result.exchanges == 0:
+        # Review kind 3: a fight that never starts says why, not "after 0 exchanges".
+        line = t.gettext("There is no fight: no exchange could change anything (nobody can injure, win or fall "
+                         "unconscious).")
     elif result.outcome == "stalemate":
         line = t.ngettext("After %(count)d exchange nothing can change any more: a stalemate.",
                           "After %(count)d exchanges nothing can change any more: a stalemate.",

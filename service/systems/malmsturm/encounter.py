@@ -20,6 +20,8 @@ rationals (gmpy2), answered as Fractions.
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -40,6 +42,7 @@ OUT = (0, 0, rules.CONSEQUENCES_TO_TAKE_OUT)  # a member taken out: its stress n
 UNDEFENDED_DIFFICULTY = 0  # ruling 5: an attack nobody defends meets mäßig (0)
 ROLLING_ROUND_CAP = 1000  # a rolled conflict without max_rounds stops here (undecided)
 FOCUS, SPREAD = "focus", "spread"
+SIDE_OUT, FIRST_OUT = "side_out", "first_out"  # E8: when a conflict of groups ends
 
 MemberState = tuple[int, int, int]  # physical stress left, mental stress left, consequences
 State = tuple[MemberState, ...]  # every member, side 0 first, in body order
@@ -59,10 +62,16 @@ class Member:
     stress: rules.Stress
     consequences: int
     intuition: int
+    defenses: tuple[tuple[rules.AttackType, int], ...] = ()  # E7: per attack kind, beside ``defense``
 
     @property
     def track(self) -> rules.Track:
         return rules.TRACK_OF[self.attack]
+
+    def defense_against(self, kind: rules.AttackType) -> int:
+        """E7: the defence against an attack kind (the text's table of defending skills), ``defense``
+        for every kind not listed."""
+        return next((value for listed, value in self.defenses if listed is kind), self.defense)
 
     def start(self) -> MemberState:
         return (self.stress.physical.current, self.stress.mental.current, self.consequences)
@@ -71,7 +80,7 @@ class Member:
 @dataclass(frozen=True, eq=False)
 class Conflict:
     """The body as the rules see it. ``order``: member indices in order of action, or None for
-    ``initiative`` (1 v 1 only: both orders, weighted by the exact initiative odds)."""
+    ``initiative`` (E6: every order, weighted by the exact initiative odds). ``ends``: E8."""
 
     side_names: tuple[str, str]
     members: tuple[Member, ...]
@@ -80,6 +89,7 @@ class Conflict:
     concede_at: tuple[int | None, int | None] = (None, None)
     defend: bool = True
     dice: int = rules.DICE
+    ends: str = SIDE_OUT
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)  # per-conflict caches, keyed by kind
 
     def start(self) -> State:
@@ -99,10 +109,12 @@ class Conflict:
         return self.side_members[1 - side]
 
     def lost(self, state: State, side: int) -> bool:
-        """Every member out ("scheidet aus"), or E3: a member holds the side's concede_at consequences
+        """Every member out ("scheidet aus"; E8 ``first_out``: any member out, "bis einer der
+        Konkurrenten ... ausscheidet"), or E3: a member holds the side's concede_at consequences
         ("eine Partei nachgiebt")."""
         members = self.side_members[side]
-        if all(state[index][2] >= rules.CONSEQUENCES_TO_TAKE_OUT for index in members):
+        out = (any if self.ends == FIRST_OUT else all)
+        if out(state[index][2] >= rules.CONSEQUENCES_TO_TAKE_OUT for index in members):
             return True
         threshold = self.concede_at[side]
         return threshold is not None and any(state[index][2] >= threshold for index in members)
@@ -148,7 +160,7 @@ class Conflict:
             a, d = self.members[attacker], self.members[defender]
             base = a.skill + a.modifier
             if self.defend:
-                base -= d.defense + d.modifier
+                base -= d.defense_against(a.attack) + d.modifier
                 rolls = malm_odds.fudge_ways(2 * self.dice)
             else:
                 base -= UNDEFENDED_DIFFICULTY
@@ -338,24 +350,116 @@ def state_bound(conflict: Conflict) -> int:
     """States the solve can reach, bounded before solving: from the member states of each side
     (``spread``: every combination; ``focus``: as ``_focus_side_bound``), every pair of side states
     once, and the pairs where both sides still stand once per turn of a round (the solve runs turn
-    by turn, see below; a side's bound holds at least one lost state: all out, or conceded); twice
-    under ``initiative`` (a solve per order)."""
+    by turn, see below; a side's bound holds at least one lost state: all out, or conceded); under
+    ``initiative`` once per order of action (E6: a solve per order, at most n! of n members)."""
     side_bound = _focus_side_bound if conflict.targeting == FOCUS else _spread_side_bound
     first, second = side_bound(conflict, 0), side_bound(conflict, 1)
     turn_states = first * second + (first - 1) * (second - 1) * (turns_per_round(conflict) - 1)
-    return turn_states * (2 if conflict.order is None else 1)
+    return turn_states * (math.factorial(len(conflict.members)) if conflict.order is None else 1)
 
 
 # --- the odds ---------------------------------------------------------------------------------------
 
 def orders(conflict: Conflict) -> list[tuple[Order, Probability]]:
     """The order of action and its chance: as given, or E1 "Die Reihenfolge wird über einen
-    Intuitions-Wurf ermittelt" for 1 v 1, by the exact odds of ``malmsturm.initiative`` (ruling 4)."""
+    Intuitions-Wurf ermittelt", by the exact odds of ``malmsturm.initiative`` (ruling 4): for 1 v 1
+    who acts first, for larger sides (E6) every whole order (``initiative_orders``)."""
     if conflict.order is not None:
         return [(conflict.order, Fraction(1))]
     participants = [rules.Participant(member.name, member.intuition) for member in conflict.members]
+    if len(participants) > 2:
+        return initiative_orders([member.intuition for member in conflict.members], conflict.dice)
     first = malm_odds.initiative(participants, dice=conflict.dice).outcomes
     return [((0, 1), first[f"first:{participants[0].name}"]), ((1, 0), first[f"first:{participants[1].name}"])]
+
+
+def initiative_orders(intuitions: list[int], dice: int) -> list[tuple[Order, Probability]]:
+    """E6, ruling 4, as ``rules.initiative`` rolls it: every member rolls dice dF + intuition once,
+    highest first; equal totals: higher intuition first; still equal (same total, same intuition):
+    roll-offs (``roll_off_orders``). The chance of every whole order, exact: the rolls are counted in
+    integer ways per tie structure (the ranked groups), each structure then spread over the
+    roll-offs' orders."""
+    return list(_initiative_orders(tuple(intuitions), dice))
+
+
+@functools.lru_cache(maxsize=64)
+def _initiative_orders(intuitions: tuple[int, ...], dice: int) -> tuple[tuple[Order, Probability], ...]:
+    ways_of = sorted(malm_odds.fudge_ways(dice).items())
+    count = len(intuitions)
+    # Per member and face sum: its sort key (higher total, then higher intuition, first) and its ways.
+    keys = [[(-(intuition + value), -intuition) for value, _ in ways_of] for intuition in intuitions]
+    weights = [ways for _, ways in ways_of]
+    structures: dict[tuple[tuple[int, ...], ...], int] = {}
+    for step, combo in enumerate(itertools.product(range(len(ways_of)), repeat=count)):
+        if step % 4096 == 0:
+            cooperate()
+        rolled = [keys[member][face] for member, face in enumerate(combo)]
+        ranked = sorted(range(count), key=rolled.__getitem__)  # stable: request order within a tie
+        groups: list[list[int]] = [[ranked[0]]]
+        for index in ranked[1:]:
+            if rolled[index] == rolled[groups[-1][0]]:
+                groups[-1].append(index)
+            else:
+                groups.append([index])
+        structure = tuple(tuple(group) for group in groups)
+        structures[structure] = structures.get(structure, 0) + math.prod(weights[face] for face in combo)
+    chances: dict[Order, Fraction] = {}
+    denominator = 3 ** (dice * count)
+    for structure, ways in structures.items():
+        partial: dict[Order, Fraction] = {(): Fraction(ways, denominator)}
+        for group in structure:
+            spread = roll_off_orders(len(group), rules.MAX_ROLL_OFF_ROUNDS, dice)
+            partial = {prefix + tuple(group[rank] for rank in ranks): chance * inner
+                       for prefix, chance in partial.items() for ranks, inner in spread.items()}
+        for order, chance in partial.items():
+            chances[order] = chances.get(order, Fraction(0)) + chance
+    return tuple(sorted(chances.items()))
+
+
+@functools.lru_cache(maxsize=256)
+def roll_off_orders(size: int, rounds: int, dice: int) -> dict[Order, Fraction]:
+    """The chance of every order of a tied group (members 0..size-1 in request order) after its
+    roll-offs, as ``rules._roll_off`` rolls them: each rolls dice dF, higher first; groups still tied
+    roll again; after ``rounds`` roll-offs a group keeps the request order. A roll-off's result is
+    an ordered partition of the group by value; its chance depends on the block sizes only."""
+    if size == 1 or rounds == 0:
+        return {tuple(range(size)): Fraction(1)}
+    values = sorted(malm_odds.fudge_ways(dice).items(), reverse=True)
+    chances: dict[Order, Fraction] = {}
+    for blocks in _ordered_partitions(tuple(range(size))):
+        ways = _partition_ways(tuple(len(block) for block in blocks), tuple(values))
+        if not ways:
+            continue
+        partial: dict[Order, Fraction] = {(): Fraction(ways, 3 ** (dice * size))}
+        for block in blocks:
+            inner = roll_off_orders(len(block), rounds - 1, dice)
+            partial = {prefix + tuple(block[rank] for rank in ranks): chance * p
+                       for prefix, chance in partial.items() for ranks, p in inner.items()}
+        for order, chance in partial.items():
+            chances[order] = chances.get(order, Fraction(0)) + chance
+    return chances
+
+
+def _ordered_partitions(items: tuple[int, ...]) -> list[tuple[tuple[int, ...], ...]]:
+    """Every ordered partition of ``items`` into non-empty blocks (each block in ascending order)."""
+    if not items:
+        return [()]
+    found = []
+    for size in range(1, len(items) + 1):
+        for first in itertools.combinations(items, size):
+            rest = tuple(item for item in items if item not in first)
+            found += [(first, *tail) for tail in _ordered_partitions(rest)]
+    return found
+
+
+@functools.lru_cache(maxsize=256)
+def _partition_ways(sizes: tuple[int, ...], values: tuple[tuple[int, int], ...]) -> int:
+    """Ways that blocks of these sizes roll values strictly decreasing block to block, each block
+    one value: Σ over v_1 > ... > v_m of Π ways(v_j)^size_j (``values`` from the highest)."""
+    if not sizes:
+        return 1
+    return sum(ways ** sizes[0] * _partition_ways(sizes[1:], values[position + 1:])
+               for position, (_, ways) in enumerate(values))
 
 
 def encounter_odds(conflict: Conflict, *, exact: bool, max_rounds: int | None = None,
@@ -786,6 +890,7 @@ class EncounterResult:
     order: list[str]
     steps: list[Turn]
     end: EndState
+    ends: str = SIDE_OUT  # E8: side_out or first_out, as the body said
 
 
 def play(conflict: Conflict, source: RandomSource, lang: str, *, max_rounds: int | None = None) -> EncounterResult:
@@ -814,7 +919,7 @@ def play(conflict: Conflict, source: RandomSource, lang: str, *, max_rounds: int
     name = conflict.outcome(final) or (chains.UNDECIDED if conflict.can_change(final, order) else chains.STALEMATE)
     return EncounterResult(name, name.removeprefix("wins:") if name.startswith("wins:") else None, rounds,
                            initiative, [conflict.members[index].name for index in order], steps,
-                           _end(conflict, final))
+                           _end(conflict, final), conflict.ends)
 
 
 def _attack(conflict: Conflict, attacker: int, defender: int, before: MemberState, source: RandomSource,
@@ -823,7 +928,8 @@ def _attack(conflict: Conflict, attacker: int, defender: int, before: MemberStat
     stress = rules.Stress(rules.StressTrack(before[0], d.stress.physical.max),
                           rules.StressTrack(before[1], d.stress.mental.max))
     return rules.attack(rules.Attacker(a.skill, a.attack, a.modifier, a.name),
-                        rules.Defender(d.defense if conflict.defend else None, stress, before[2], d.modifier, d.name),
+                        rules.Defender(d.defense_against(a.attack) if conflict.defend else None, stress, before[2],
+                                       d.modifier, d.name),
                         source, take_consequence_early=False, lang=lang, dice=conflict.dice,
                         defend=conflict.defend, difficulty=UNDEFENDED_DIFFICULTY)
 
@@ -839,7 +945,8 @@ def _end(conflict: Conflict, state: State) -> EndState:
     conceded = None
     for side in (0, 1):
         threshold = conflict.concede_at[side]
-        all_out = all(state[i][2] >= rules.CONSEQUENCES_TO_TAKE_OUT for i in conflict.side_members[side])
-        if conflict.lost(state, side) and threshold is not None and not all_out:
+        outs = [state[i][2] >= rules.CONSEQUENCES_TO_TAKE_OUT for i in conflict.side_members[side]]
+        out = any(outs) if conflict.ends == FIRST_OUT else all(outs)
+        if conflict.lost(state, side) and threshold is not None and not out:
             conceded = conflict.side_names[side]
     return EndState(members, conceded)

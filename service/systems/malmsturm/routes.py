@@ -187,7 +187,8 @@ def conflict(body: Body) -> encounters.Conflict:
             stress = rules.Stress(**{name: rules.StressTrack(**track) for name, track in member["stress"].items()})
             members.append(encounters.Member(
                 member["name"], side_index, member["attack"]["skill"], rules.AttackType(member["attack"]["type"]),
-                member["defense"], member["modifier"], stress, member["consequences"], member["intuition"]))
+                member["defense"], member["modifier"], stress, member["consequences"], member["intuition"],
+                tuple((rules.AttackType(kind), value) for kind, value in sorted(member["defenses"].items()))))
     names = [member.name for member in members]
     policy = body["policy"]
     concede = policy["concede_at_consequences"]
@@ -195,20 +196,23 @@ def conflict(body: Body) -> encounters.Conflict:
         side_names=(sides[0]["name"], sides[1]["name"]), members=tuple(members),
         order=None if body["order"] == schemas.INITIATIVE else tuple(names.index(name) for name in body["order"]),
         targeting=policy["targeting"], concede_at=(concede.get(sides[0]["name"]), concede.get(sides[1]["name"])),
-        defend=policy["defend"], dice=body["dice"])
+        defend=policy["defend"], dice=body["dice"], ends=body["ends"])
 
 
 ENCOUNTER_RULINGS = """Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
-rolled once per conflict (`order: initiative`, 1 v 1 only, ruling 4) or given as every member's name
-once; it is the same every round. E2: every turn is an attack (`malmsturm.attack`, ruling 5) of the
-member's `attack` (skill + modifier) against the target's `defense` (+ modifier); with
-`policy.defend: false` nobody defends and every attack meets the fixed difficulty 0 (mäßig); aspects
-and invocations are not modelled; no consequence is taken early. The attack's track loses the
-shifts; "Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz und die
-Belastungspunkte werden wieder aufgefüllt"; "Wer zwei Konseuenzen hingenommen hat, scheidet aus dem
-Konflikt aus", and a member taken out acts no more. A side loses when all its members are out, or
-(E3) concedes ("eine Partei nachgiebt") as soon as one of its members holds
-`policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+rolled once per conflict (`order: initiative`, ruling 4; E6: for sides of any size, every member rolls
+and all act in that order) or given as every member's name once; it is the same every round. E2: every
+turn is an attack (`malmsturm.attack`, ruling 5) of the member's `attack` (skill + modifier) against
+the target's defence (+ modifier): E7 its `defenses` entry for the attack's kind (the text's table of
+defending skills), else its `defense`; with `policy.defend: false` nobody defends and every attack
+meets the fixed difficulty 0 (mäßig); aspects and invocations are not modelled; no consequence is
+taken early. The attack's track loses the shifts; "Wenn seine Belastungspunkte verbraucht sind, dann
+erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"; "Wer zwei
+Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus", and a member taken out acts no more. A
+side loses when all its members are out (E8 `ends: side_out`, the default; `ends: first_out`: as
+soon as any of its members is out, "bis einer der Konkurrenten freiwillig oder unfreiwillig
+ausscheidet"; echoed in the answer), or (E3) concedes ("eine Partei nachgiebt") as soon as one of
+its members holds `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
 no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
 standing opponent with the most consequences, then the least stress left on the attack's track, then
 the first in the body; `spread`: a side's members, in their order of action, take its standing

@@ -186,6 +186,7 @@ MalmStressResult = RESULTS.of(rules.Stress)
 ENCOUNTER_MAX_MEMBERS = 4  # per side ("Up to 4 members per side")
 ENCOUNTER_MAX_STRESS = 10  # per track ("tracks ≤ 10")
 INITIATIVE = "initiative"
+SIDE_OUT, FIRST_OUT = encounter.SIDE_OUT, encounter.FIRST_OUT
 
 
 class MalmOrderField(fields.Field):
@@ -238,7 +239,15 @@ class MalmEncounterMemberSchema(StrictSchema):
     name = Name(required=True, metadata={"description": "Unique among all members of both sides."})
     attack = fields.Nested(MalmEncounterAttackSchema, required=True,
                            metadata={"description": "The attack this member makes every turn (E2)."})
-    defense = Level("The defence skill against every attack (e.g. Ausweichen, Nerven behalten).", required=True)
+    defense = Level("The defence skill against every attack kind not in `defenses` (e.g. Ausweichen).",
+                    required=True)
+    defenses = fields.Dict(
+        keys=Enum([a.value for a in AttackType]), values=Level("The defence skill against this kind."),
+        load_default=dict, metadata={"description": (
+            "E7: the defence per attack kind, as the text's table of defending skills has it (Ausweichen "
+            "against harm, Menschenkenntnis/Wahrnehmung against deceive, Nerven behalten against intimidate "
+            "and charm, Körperbeherrschung against push, Menschenkenntnis against persuade), e.g. "
+            "{\"harm\": 2, \"intimidate\": 0}; `defense` holds for every kind not listed. Default {}.")})
     modifier = Level("Added to both its attack and its defence (default 0).", load_default=0)
     stress = fields.Nested(MalmEncounterStressSchema, required=True)
     consequences = Int(load_default=0, validate=validate.Range(min=0, max=CONSEQUENCES_TO_TAKE_OUT - 1),
@@ -277,8 +286,15 @@ class MalmEncounterRequest(EncounterFields):
     sides = fields.List(fields.Nested(MalmEncounterSideSchema), required=True,
                         validate=validate.Length(equal=2), metadata={"description": "Exactly two sides."})
     order = MalmOrderField(load_default=INITIATIVE, metadata={"description": (
-        "initiative (default; 1 v 1 only): the order is rolled once (E1, ruling 4), the odds mix both orders "
-        "by the exact initiative odds; or every member's name once, in order of action, the same every round.")})
+        "initiative (default, sides of any size, E6): every member rolls initiative once (E1, ruling 4: 4dF + "
+        "intuition, ties by intuition, then roll-offs) and all act in that order; the odds mix every order by "
+        "its exact chance (one solve per order: n! orders of n members count in the state bound); or every "
+        "member's name once, in order of action, the same every round.")})
+    ends = Enum([SIDE_OUT, FIRST_OUT], load_default=SIDE_OUT, metadata={"description": (
+        "E8, when a conflict of groups ends (\"bis einer der Konkurrenten freiwillig oder unfreiwillig "
+        "ausscheidet oder eine Partei nachgiebt\"): side_out (default): when every member of a side is out "
+        "or the side concedes; first_out: when the first member of any side is taken out, the other side "
+        "winning. With one member a side both are the same. Echoed in the answer.")})
     policy = fields.Nested(MalmEncounterPolicySchema, load_default=_default_policy)
     dice = Dice()
 
@@ -295,9 +311,6 @@ class MalmEncounterRequest(EncounterFields):
                 raise ValidationError(say("duplicate member name “%(name)s”: names must be unique", name=name),
                                       field_name="sides")
         order = data.get("order", INITIATIVE)
-        if order == INITIATIVE and len(names) != 2:
-            raise ValidationError(say("initiative is allowed for 1 v 1 only; give the order as a list of the "
-                                      "members' names"), field_name="order")
         if order != INITIATIVE and sorted(order) != sorted(names):
             raise ValidationError(say("must name every member of both sides exactly once"), field_name="order")
         concede = (data.get("policy") or {}).get("concede_at_consequences", {})

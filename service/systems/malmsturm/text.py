@@ -94,9 +94,12 @@ def attack(result: AttackResult, lang: str) -> str:
 
 
 def _attack_outcome(result: AttackResult, defender: str, t: Catalog) -> list[str]:
+    if result.taken_out and not result.consequence_required:
+        # Review 2026-12-03 kind 11: a defender already out loses nothing; the line says so, no stress.
+        return [t.gettext("A hit.") if result.hit else t.gettext("A miss."),
+                t.gettext("%(defender)s is already out: the attack changes nothing.") % {"defender": defender}]
     if not result.hit:
-        return [t.gettext("A miss."), *([t.gettext("%(defender)s is already out.") % {"defender": defender}]
-                                        if result.taken_out else [])]
+        return [t.gettext("A miss.")]
     track = result.stress_after.track(result.track)
     values = {"count": result.shifts, "track": _track(result.track, t), "defender": defender,
               "current": track.current, "max": track.max}
@@ -129,10 +132,7 @@ def _attack_outcome(result: AttackResult, defender: str, t: Catalog) -> list[str
                                     len(suggested)) % {
             "consequences": ", ".join(suggestion.label for suggestion in suggested)})
     if result.taken_out:
-        if result.consequence_required:
-            sentences.append(t.gettext("%(defender)s is taken out of the conflict.") % values)
-        else:
-            sentences.append(t.gettext("%(defender)s is already out.") % values)
+        sentences.append(t.gettext("%(defender)s is taken out of the conflict.") % values)
     return sentences
 
 
@@ -143,9 +143,18 @@ def encounter(result: EncounterResult, lang: str) -> str:
     conflict cost each member (``result``: encounter.EncounterResult)."""
     t = translations(lang)
     values = {"count": result.rounds, "side": result.winner}
-    if result.winner is not None:
+    if result.winner is not None and result.end.conceded:
+        # Review kind 4: the concession first (it causes the victory), in the present; the side's name
+        # as a label ("die Orks", "Alrik" alike).
+        head = t.ngettext("Gives in after %(count)d round: %(conceded)s; victory for %(side)s",
+                          "Gives in after %(count)d rounds: %(conceded)s; victory for %(side)s",
+                          result.rounds) % {**values, "conceded": result.end.conceded}
+    elif result.winner is not None:
         head = t.ngettext("Victory for %(side)s after %(count)d round", "Victory for %(side)s after %(count)d rounds",
                           result.rounds) % values
+    elif result.outcome == "stalemate" and result.rounds == 0:
+        # Review kind 3: a conflict that never starts says why, not "after 0 rounds".
+        head = t.gettext("There is no conflict: no attack can ever hit")
     elif result.outcome == "stalemate":
         head = t.ngettext("Stalemate after %(count)d round: no attack can hit any more",
                           "Stalemate after %(count)d rounds: no attack can hit any more", result.rounds) % values
@@ -153,9 +162,6 @@ def encounter(result: EncounterResult, lang: str) -> str:
         head = t.ngettext("Still undecided after %(count)d round", "Still undecided after %(count)d rounds",
                           result.rounds) % values
     clauses = []
-    if result.end.conceded:
-        # A side's name may be singular ("Alrik") or plural ("Orks"): the clause must agree with neither.
-        clauses.append(t.gettext("%(side)s conceded") % {"side": result.end.conceded})
     for member in result.end.members:
         if member.taken_out and member.consequences_taken:
             clauses.append(t.gettext("%(name)s is taken out") % {"name": member.name})

@@ -6,7 +6,7 @@ their ``.po``; counts use the catalog's plural forms."""
 from __future__ import annotations
 
 from service.platform.words.catalogs import Catalog, translations
-from service.platform.words.phrases import capitalized, faces, number, possessive, spoken_by, successes
+from service.platform.words.phrases import capitalized, faces, number, spoken_by, successes
 from service.systems.paws.encounter import EncounterResult
 from service.systems.paws.rules import (
     GM,
@@ -92,22 +92,21 @@ def _side_name(side: Side, key: str) -> str:
 
 
 def _comparison_rescue(rescue: ComparisonRescue, loser: str, winner: str, t: Catalog, lang: str) -> str:
-    """What each rescue success of the loser did (ruling 3); ``lang`` writes the possessives."""
-    dice = t.gettext("%(loser_s)s rescue dice: %(faces)s → %(successes)s.") % {
-        "loser": loser, "loser_s": possessive(loser, lang), "faces": faces(rescue.dice),
-        "successes": successes(rescue.successes, t)}
-    values = {"count": rescue.cancelled, "winner": winner, "winner_s": possessive(winner, lang),
-              "number": number(rescue.cancelled, t)}
+    """What each rescue success of the loser did (ruling 3). Names stand after "for" and "of", never
+    as possessives ("die Wölfe' Rettungswürfel", "Jess' lead": review 2026-12-03, kind 2)."""
+    dice = t.gettext("Rescue dice for %(loser)s: %(faces)s → %(successes)s.") % {
+        "loser": loser, "faces": faces(rescue.dice), "successes": successes(rescue.successes, t)}
+    values = {"count": rescue.cancelled, "winner": winner, "number": number(rescue.cancelled, t)}
     if rescue.successes == 0:
         return " ".join([dice, t.gettext("Nothing is averted.")])
     if rescue.rescued:
         if rescue.catastrophe_averted:
-            did = [capitalized(t.ngettext("It cancels %(winner_s)s lead; the tie averts the catastrophe too.",
-                                          "%(number)s successes cancel %(winner_s)s lead; the tie averts the "
+            did = [capitalized(t.ngettext("That cancels the lead of %(winner)s; the tie averts the catastrophe too.",
+                                          "%(number)s successes cancel the lead of %(winner)s; the tie averts the "
                                           "catastrophe too.", rescue.cancelled) % values)]
         else:
-            did = [capitalized(t.ngettext("It cancels %(winner_s)s lead.",
-                                          "%(number)s successes cancel %(winner_s)s lead.",
+            did = [capitalized(t.ngettext("That cancels the lead of %(winner)s.",
+                                          "%(number)s successes cancel the lead of %(winner)s.",
                                           rescue.cancelled) % values)]
         unused = rescue.successes - rescue.cancelled
         if unused:

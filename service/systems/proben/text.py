@@ -102,13 +102,14 @@ def extended(result: ExtendedResult, required: int, name: str | None, lang: str)
               "rolls": t.ngettext("%(count)d roll", "%(count)d rolls", result.rolls_used)
               % {"count": result.rolls_used},
               "duration": duration(result.elapsed.amount, result.elapsed.unit, t) if result.elapsed else ""}
+    # The count that agrees with "success(es)" is the one rolled, not the one required ("2 of 1 success").
     if result.elapsed:
-        line = t.ngettext("Extended test: %(total)d of %(required)d success in %(rolls)s (%(duration)s).",
-                          "Extended test: %(total)d of %(required)d successes in %(rolls)s (%(duration)s).",
-                          required) % values
+        line = t.ngettext("Extended test: %(total)d success of %(required)d needed in %(rolls)s (%(duration)s).",
+                          "Extended test: %(total)d successes of %(required)d needed in %(rolls)s (%(duration)s).",
+                          total) % values
     else:
-        line = t.ngettext("Extended test: %(total)d of %(required)d success in %(rolls)s.",
-                          "Extended test: %(total)d of %(required)d successes in %(rolls)s.", required) % values
+        line = t.ngettext("Extended test: %(total)d success of %(required)d needed in %(rolls)s.",
+                          "Extended test: %(total)d successes of %(required)d needed in %(rolls)s.", total) % values
     verdict = t.gettext("Success.") if result.success else t.gettext("Failure: the dice are used up.")
     return f"{spoken_by(name, line, t)} {verdict}"
 

@@ -14,7 +14,13 @@ Zähigkeit um drei Punkte zu regenerieren und dadurch eine Konsequenz vermeiden"
 Since the policy fixes which member the k-th success die on a party hits, each member takes a
 consequence exactly when the other party rolls at least its threshold of successes; the successes of
 a party are Binomial(its dice, 1/2) whatever the die ("zeigt er eine gerade Zahl, dann ist dieser
-Würfel ein Erfolg"). So the scene needs no chain: two binomials and the thresholds.
+Würfel ein Erfolg"). So the scene of two parties needs no chain: two binomials and the thresholds.
+
+E3 (2..8 parties): a party's success dice hit the members of every other party, picked by the
+policy among all of them (body order across the parties); a member at 0 is skipped (E1), so the
+parties' dice meet on the same members and the order they are spent in counts: turn by turn in the
+narration order, each member spending all its dice at once. The odds then count every member's
+successes (Binomial(its dice, 1/2) each): Π over the members of (dice + 1) cases, each one ledger.
 """
 
 from __future__ import annotations
@@ -23,7 +29,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from itertools import accumulate
+from itertools import accumulate, product
+from math import comb, prod
 
 from service.platform.dice.randomness import RandomSource
 from service.platform.maths.cooperation import cooperate
@@ -41,7 +48,7 @@ UNDECIDED = "undecided"
 
 @dataclass(frozen=True)
 class Scene:
-    parties: tuple[Party, Party]
+    parties: tuple[Party, ...]  # E3: 2..8
     toughness: Mapping[str, Toughness]
     targeting: str = WEAKEST
     hold_hero_points: Mapping[str, int] = field(default_factory=dict)
@@ -49,8 +56,16 @@ class Scene:
 
 
 def state_bound(scene: Scene) -> int:
-    """The successes each party can roll: (dice + 1) per party."""
-    return sum(party.dice + 1 for party in scene.parties)
+    """Two parties: the successes each party can roll, (dice + 1) per party. More (E3): every
+    member's successes, Π over the members of (dice + 1)."""
+    if len(scene.parties) == 2:
+        return sum(party.dice + 1 for party in scene.parties)
+    return prod(member.dice + 1 for party in scene.parties for member in party.members)
+
+
+def others(scene: Scene, index: int) -> list[rules.Member]:
+    """The members party ``index``'s success dice can hit (E3: of every other party, in body order)."""
+    return [member for other, party in enumerate(scene.parties) if other != index for member in party.members]
 
 
 def targets(members: Sequence[rules.Member], toughness: Mapping[str, Toughness], targeting: str) -> list[str]:
@@ -149,6 +164,8 @@ def odds(scene: Scene, *, exact: bool = True, max_rounds: int | None = None, cur
         return Fraction(ways, 2**dice) if exact else ways / 2**dice  # int / int rounds correctly
 
     zero = number(0, 0)
+    if len(scene.parties) > 2:
+        return _many_odds(scene, exact=exact, max_rounds=max_rounds, curve_rounds=curve_rounds)
     outcomes: dict[str, Fraction | float] = (dict(conflict_odds.conflict(list(scene.parties)).outcomes) if exact
                                              else dict(_float_outcomes(scene)))
     if max_rounds is not None:
@@ -171,8 +188,7 @@ def odds(scene: Scene, *, exact: bool = True, max_rounds: int | None = None, cur
             if scene.hold_hero_points.get(t.member, 0):
                 expected[f"hero_point:{t.member}"] = reached if t.saved else zero
     precision = "exact" if exact else "float64"
-    curve = tuple({"round": r, "running": 0.0, **{k: float(v) for k, v in outcomes.items()}}
-                  for r in range(1, min(curve_rounds, max_rounds or curve_rounds) + 1)) or None
+    curve = _curve(outcomes, curve_rounds, max_rounds)
     # Every float is one correctly rounded division or a sum of non-negative products of them.
     max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + 8 * _all_dice(scene) * 2.0**-53
     return Odds(outcomes=outcomes, distributions=distributions, expected=expected,
@@ -184,6 +200,82 @@ def _all_dice(scene: Scene) -> int:
     return sum(party.dice for party in scene.parties) + 1
 
 
+def _curve(outcomes: Mapping[str, Fraction | float], curve_rounds: int,
+           max_rounds: int | None) -> tuple[dict[str, float], ...] | None:
+    return tuple({"round": r, "running": 0.0, **{k: float(v) for k, v in outcomes.items()}}
+                 for r in range(1, min(curve_rounds, max_rounds or curve_rounds) + 1)) or None
+
+
+def _many_odds(scene: Scene, *, exact: bool, max_rounds: int | None, curve_rounds: int) -> Odds:
+    """E3, three parties or more: every member's successes counted, each case one ledger (``_spent``).
+    Integer ways over 2^(all dice), one division per figure at the end."""
+    rolling = [member for party in scene.parties for member in party.members if member.dice > 0]
+    total_dice = sum(member.dice for member in rolling)
+    saved = {t.member for index in range(len(scene.parties)) for t in thresholds(scene, index) if t.saved}
+    characters = [member for party in scene.parties for member in party.members if member.role is not Role.OBSTACLE]
+    consequence = dict.fromkeys((member.name for member in characters), 0)
+    needed = dict.fromkeys((name for name in consequence if scene.hold_hero_points.get(name, 0)), 0)
+    counts: list[dict[int, int]] = [{} for _ in scene.parties]
+    party_of = {member.name: index for index, party in enumerate(scene.parties) for member in party.members}
+    turns = [name for turn in rules.narration_order(list(scene.parties)) for name in turn.members]
+    queues = [targets(others(scene, index), scene.toughness, scene.targeting) for index in range(len(scene.parties))]
+    for case in product(*(range(member.dice + 1) for member in rolling)):
+        cooperate()
+        ways = prod(comb(member.dice, k) for member, k in zip(rolling, case))
+        successes = {member.name: k for member, k in zip(rolling, case)}
+        left = _spent(scene, turns, party_of, queues, successes)
+        at_zero = [member.name for member in characters if left[member.name][0] == 0]
+        taken = [name for name in at_zero if name not in saved]
+        for name in taken:
+            consequence[name] += ways
+        for name in at_zero:
+            if name in needed:
+                needed[name] += ways
+        for index, party in enumerate(scene.parties):
+            count = sum(1 for member in party.members if member.name in taken)
+            counts[index][count] = counts[index].get(count, 0) + ways
+    denominator = 2**total_dice
+
+    def number(ways: int) -> Fraction | float:
+        return Fraction(ways, denominator) if exact else ways / denominator
+
+    conflict = conflict_odds.conflict(list(scene.parties)).outcomes
+    outcomes: dict[str, Fraction | float] = {name: p if exact else float(p) for name, p in conflict.items()}
+    if max_rounds is not None:
+        outcomes[UNDECIDED] = number(0)
+    distributions: dict = {f"consequences:{party.name}": {k: number(w) for k, w in sorted(counts[index].items())}
+                           for index, party in enumerate(scene.parties)}
+    expected: dict = {f"consequence:{name}": number(ways) for name, ways in consequence.items()}
+    expected.update({f"hero_point:{name}": number(ways) for name, ways in needed.items()})
+    max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + 8 * _all_dice(scene) * 2.0**-53
+    return Odds(outcomes=outcomes, distributions=distributions, expected=expected,
+                solver=Solver(states=state_bound(scene), precision="exact" if exact else "float64",
+                              max_error=max_error),
+                curve=_curve(outcomes, curve_rounds, max_rounds))
+
+
+def _spent(scene: Scene, turns: Sequence[str], party_of: Mapping[str, int], queues: Sequence[Sequence[str]],
+           successes: Mapping[str, int]) -> dict[str, tuple[int, int]]:
+    """(toughness, equipment) left per member once every member has spent its ``successes`` in its
+    turn, each on the next target of its party's queue that is not at 0 (E1); what ``spends`` and
+    ``rules.narration`` do with the dice, counted."""
+    left = {name: (value.current, value.equipment) for name, value in scene.toughness.items()}
+    used = [0] * len(scene.parties)
+    for name in turns:
+        index = party_of[name]
+        queue = queues[index]
+        for _ in range(successes.get(name, 0)):
+            while used[index] < len(queue) and sum(left[queue[used[index]]]) == 0:
+                used[index] += 1
+            if used[index] == len(queue):
+                break
+            target = queue[used[index]]
+            used[index] += 1
+            current, equipment = left[target]
+            left[target] = (current, equipment - 1) if equipment else (current - 1, 0)
+    return left
+
+
 # --- the rolling twin ---------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -191,6 +283,8 @@ class SceneEnd:
     toughness: dict[str, Toughness]
     consequences: list[str]
     hero_points_spent: list[str] = field(metadata=described("Players whose held hero point saved them."))
+    overcome: list[str] = field(default_factory=list, metadata=described(
+        "Obstacles whose toughness reached 0: overcome (ruling 7, E3), named in the summary."))
 
 
 @dataclass(frozen=True)
@@ -209,19 +303,26 @@ class EncounterResult:
 
 def spends(scene: Scene, conflict: rules.ConflictResult) -> list[Spend]:
     """The ledger the policy writes: turn by turn in the narration order, every member spends all its
-    dice; a success hits the next target of the other party (E1), a failure is narration only."""
+    dice; a success hits the next target of its party's queue over the members of every other party
+    (E3) that is not at 0 (E1), a failure is narration only."""
     party_of = {m.name: index for index, party in enumerate(scene.parties) for m in party.members}
-    queues = [targets(party.members, scene.toughness, scene.targeting) for party in scene.parties]
-    used = [0, 0]
+    queues = [targets(others(scene, index), scene.toughness, scene.targeting) for index in range(len(scene.parties))]
+    used = [0] * len(scene.parties)
+    left = {name: value.current + value.equipment for name, value in scene.toughness.items()}
     rolls = {roll.name: roll for roll in conflict.members}
     ledger = []
     for turn in conflict.narration_order:
         for name in turn.members:
-            other = 1 - party_of[name]
+            index = party_of[name]
+            queue = queues[index]
             for die, face in enumerate(rolls[name].dice):
                 target = None
-                if rules.is_success(face) and used[other] < len(queues[other]):
-                    target, used[other] = queues[other][used[other]], used[other] + 1
+                if rules.is_success(face):
+                    while used[index] < len(queue) and left[queue[used[index]]] == 0:
+                        used[index] += 1
+                    if used[index] < len(queue):
+                        target, used[index] = queue[used[index]], used[index] + 1
+                        left[target] -= 1
                 ledger.append(Spend(name, die, target))
     return ledger
 
@@ -233,9 +334,10 @@ def play(scene: Scene, source: RandomSource) -> EncounterResult:
     members = [rules.RolledMember(m.name, m.party, m.role, tuple(m.dice)) for m in conflict.members]
     ledger = spends(scene, conflict)
     without = rules.narration(members, scene.toughness, ledger)
-    saved = {t.member for index in (0, 1) for t in thresholds(scene, index) if t.saved}
+    saved = {t.member for index in range(len(scene.parties)) for t in thresholds(scene, index) if t.saved}
     hero_points = [HeroPoints(name, 1) for name in without.consequences if name in saved]
     narration = rules.narration(members, scene.toughness, ledger, hero_points)
     outcome = f"wins:{conflict.winner}" if conflict.winner is not None else TIE
-    end = SceneEnd(narration.toughness_after, narration.consequences, [h.member for h in hero_points])
+    end = SceneEnd(narration.toughness_after, narration.consequences, [h.member for h in hero_points],
+                   list(narration.overcome))
     return EncounterResult([SceneRound(conflict, narration)], outcome, end)

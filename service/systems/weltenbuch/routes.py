@@ -193,21 +193,23 @@ ENCOUNTER_EXAMPLE = {**CONFLICT_EXAMPLE, "toughness": NARRATION_EXAMPLE["toughne
 ENCOUNTER_RULINGS = """The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
 ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
 bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
-Schaden verteilt." Two parties; every success die of each party (the losers' too) lowers the
-toughness of a member of the other party chosen by `policy.targeting` (every member needs a
-`toughness` entry). Rulings "Encounters": E1 toughness stops at 0, further dice go to the next
-target of the policy (none left: narration only); "Beträgt die Zähigkeit eines Profils nach einem
-Konflikt null, erleidet der Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a
-held-back hero point (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler
-immer einen Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine
-Konsequenz vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it
-prices "2 dice now or insurance later". `max_rounds` has nothing to cut: the scene is one round."""
+Schaden verteilt." 2..8 parties (E3, as a conflict); every success die of each party (the losers'
+too) lowers the toughness of a member of the other parties chosen by `policy.targeting` among the
+members of every other party, in body order (every member needs a `toughness` entry); the dice are
+spent turn by turn in the narration order, each member spending all its dice. Rulings
+"Encounters": E1 toughness stops at 0, further dice go to the next target of the policy (none left:
+narration only); "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der
+Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a held-back hero point
+(`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler immer einen
+Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine Konsequenz
+vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it prices "2
+dice now or insurance later". E3: obstacles overcome (ruling 7) are named in `end.overcome` and in
+the summary. `max_rounds` has nothing to cut: the scene is one round."""
 
 
 def scene(body: Body) -> encounter.Scene:
-    first, second = parties(body)
     toughness = {name: rules.Toughness(**value) for name, value in body["toughness"].items()}
-    return encounter.Scene((first, second), toughness, body["policy"]["targeting"],
+    return encounter.Scene(tuple(parties(body)), toughness, body["policy"]["targeting"],
                            dict(body["policy"]["hold_hero_points"]), body["die"])
 
 
@@ -234,7 +236,9 @@ def encounter_odds(body: Body) -> Odds:
     Outcomes `wins:<party>` and `tie`; distribution `consequences:<party>` (how many of its members
     take one; `weltenbuch.conflict.odds` gives the successes); expected `consequence:<member>` (its
     chance to take one) and, per held hero point, `hero_point:<member>` (the chance it is needed).
-    The bound is Σ over the parties of (dice + 1); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
+    The bound is Σ over the parties of (dice + 1) for two parties, Π over the members of (dice + 1)
+    for more (E3: the dice of several parties meet on the same members, so every member's successes
+    count); exact up to WURFWERK_MAX_ENCOUNTER_EXACT_STATES
     under `exact: auto`.
     """
     encounter_scene = scene(body)

@@ -152,7 +152,7 @@ def winner(totals: Sequence[PartyTotal]) -> str | None:
 def _seat(player: Member) -> int:
     """A player's seat: the request schema requires one for every player."""
     if player.seat is None:
-        raise RuleViolation("parties", f"the player {player.name} needs a seat")
+        raise RuleViolation("parties", say("the player “%(name)s” needs a seat", name=player.name))
     return player.seat
 
 
@@ -352,6 +352,10 @@ def _check_target(index: int, spend: Spend, member: RolledMember, face: int,
     if target is None:
         raise RuleViolation(f"spends.{index}.target", say("“%(name)s” is not a member of the conflict",
                                                               name=spend.target))
+    if target.name == member.name:  # review 2026-12-03 kind 9: say what is wrong, not "its own party"
+        raise RuleViolation(f"spends.{index}.target",
+                            say("%(member)s cannot spend a die on itself: the target is an opponent (“Gegner”)",
+                                member=member.name))
     if target.party == member.party:
         raise RuleViolation(f"spends.{index}.target",
                             say("%(target)s is in the party of %(member)s, not an opponent (“Gegner”)",

@@ -257,8 +257,9 @@ class WeltenEncounterPolicy(StrictSchema):
 
 
 class WeltenEncounterRequest(WeltenConflictRequest, EncounterFields):
-    parties = fields.List(fields.Nested(WeltenPartySchema), required=True, validate=validate.Length(equal=2),
-                          metadata={"description": "Exactly two parties."})
+    parties = fields.List(fields.Nested(WeltenPartySchema), required=True, validate=LengthAtMost("parties", min=2),
+                          metadata={"description": "2..8 parties, as a conflict (E3); a party's success dice hit "
+                                                   "the members of every other party."})
     toughness = fields.Dict(keys=Name(), values=fields.Nested(WeltenToughnessSchema), required=True,
                             metadata={"description": "Toughness at the start of the scene, one entry per member."})
     policy = fields.Nested(WeltenEncounterPolicy, load_default=lambda: {"targeting": "weakest",
@@ -270,14 +271,14 @@ class WeltenEncounterRequest(WeltenConflictRequest, EncounterFields):
         toughness = data.get("toughness") or {}
         for name in members:
             if name not in toughness:
-                raise ValidationError({name: ["every member needs a toughness entry"]}, field_name="toughness")
+                raise ValidationError({name: [say("every member needs a toughness entry")]}, field_name="toughness")
         for name in toughness:
             if name not in members:
-                raise ValidationError({name: ["is not a member of the scene"]}, field_name="toughness")
+                raise ValidationError({name: [say("is not a member of the scene")]}, field_name="toughness")
         for name in (data.get("policy") or {}).get("hold_hero_points", {}):
             if name not in members or members[name]["role"] != Role.PLAYER:
-                raise ValidationError({"hold_hero_points": {name: ["only a player of the scene holds hero "
-                                                                   "points"]}}, field_name="policy")
+                raise ValidationError({"hold_hero_points": {name: [say("only a player of the scene holds hero "
+                                                                       "points")]}}, field_name="policy")
 
 
 WeltenEncounterResult = RESULTS.of(encounter.EncounterResult)

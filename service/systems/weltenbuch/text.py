@@ -58,11 +58,14 @@ def narration(result: NarrationResult, lang: str) -> str:
     if result.consequences:
         sentences.append(t.ngettext("A consequence for %(names)s.", "Consequences for %(names)s.",
                                     len(result.consequences)) % {"names": ", ".join(result.consequences)})
-    overcome = getattr(result, "overcome", [])
-    if overcome:  # ruling 7
-        sentences.append(t.ngettext("%(names)s is overcome.", "%(names)s are overcome.", len(overcome))
-                         % {"names": _listed(overcome, t)})
+    sentences += _overcome(getattr(result, "overcome", []), t)
     return " ".join(sentences)
+
+
+def _overcome(overcome: Sequence[str], t: Catalog) -> list[str]:
+    """Ruling 7 (and E3 in the encounter's summary): the obstacles overcome, as a label, so that a
+    name in the plural ("die Wölfe") and one in the singular read alike."""
+    return [t.gettext("Overcome: %(names)s.") % {"names": _listed(overcome, t)}] if overcome else []
 
 
 def _listed(names: Sequence[str], t: Catalog) -> str:
@@ -85,19 +88,20 @@ def resurrection(result: ResurrectionResult, lang: str) -> str:
 
 
 def encounter(result: EncounterResult, lang: str) -> str:
-    """"The Heroes win the scene; Toran takes a consequence." (the issue's example line, per party)."""
+    """"Winner of the scene: Heroes; a consequence for Toran. Overcome: Gate." A party's name may be
+    singular or plural, so it stands as a label, never as a verb's subject (review 2026-12-03, kind 1)."""
     t = translations(lang)
     if result.outcome.startswith("wins:"):
-        line = t.gettext("%(party)s win the scene") % {"party": result.outcome[len("wins:"):]}
+        line = t.gettext("Winner of the scene: %(party)s") % {"party": result.outcome[len("wins:"):]}
     else:
         line = t.gettext("A tie: every party reaches only part of its goal")
     consequences = result.end.consequences
     if not consequences:
         tail = t.gettext("nobody takes a consequence.")
     else:
-        tail = t.ngettext("%(names)s takes a consequence.", "%(names)s take a consequence each.",
+        tail = t.ngettext("a consequence for %(names)s.", "a consequence each for %(names)s.",
                           len(consequences)) % {"names": _listed(consequences, t)}
-    sentences = [f"{line}; {tail}"]
+    sentences = [f"{line}; {tail}", *_overcome(result.end.overcome, t)]
     for name in result.end.hero_points_spent:
         sentences.append(t.gettext("%(name)s spends a held-back hero point and avoids a consequence.")
                          % {"name": name})

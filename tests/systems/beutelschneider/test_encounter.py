@@ -58,7 +58,10 @@ def exact_fight(sides, max_rounds=None):
                 results = [((bags[0], bags[1], status), Fraction(1))]
                 if matching[0] != matching[1]:
                     winner = 0 if matching[0] > matching[1] else 1
-                    if sides[winner].ability is Ability.COMBAT:  # ruling 3
+                    if sides[winner].ability not in sides[winner].injuring:  # E6: a way out
+                        results = [((bags[0], bags[1], f"esc{winner}" if status == "run" else status),
+                                    Fraction(1))]
+                    else:  # ruling 3, ruling 9 (E8)
                         loser, severity = 1 - winner, abs(matching[0] - matching[1])
                         results = []
                         for hit, q in _draws(bags[loser], min(severity, bags[loser].total)):
@@ -70,7 +73,8 @@ def exact_fight(sides, max_rounds=None):
                     following[state_after] = following.get(state_after, 0) + p0 * p1 * q
         return list(following.items())
 
-    names = {"out0": f"wins:{sides[1].name}", "out1": f"wins:{sides[0].name}", "both": "both_out"}
+    names = {"out0": f"wins:{sides[1].name}", "out1": f"wins:{sides[0].name}", "both": "both_out",
+             "esc0": f"escapes:{sides[0].name}", "esc1": f"escapes:{sides[1].name}"}
     return solve((sides[0].bag, sides[1].bag, "run"), step, lambda state: names.get(state[2]),
                  max_rounds=max_rounds)
 
@@ -80,6 +84,14 @@ SMALL = [
      Side("B", Bag(red=2, white=2, black=1), difficulty=Difficulty.EASY)),
     (Side("A", Bag(red=2, white=2, black=2), difficulty=Difficulty.HARD), Side("B", Bag(red=1, green=2, black=1))),
     (Side("Dieb", Bag(green=3, red=1, black=2), ability=Ability.SKILL), Side("Wache", Bag(red=3, white=1, black=1))),
+    # E8: magic injures in this world; the Magier's wins wound, the Dieb's still flee (E6).
+    (Side("Magier", Bag(blue=3, red=1, black=1), ability=Ability.MAGIC,
+          injuring=frozenset({Ability.COMBAT, Ability.MAGIC})),
+     Side("Dieb", Bag(green=2, red=1, white=1, black=1), ability=Ability.SKILL,
+          injuring=frozenset({Ability.COMBAT, Ability.MAGIC}))),
+    # Both flee: the first exchange either wins ends the fight (E6), never a stalemate.
+    (Side("A", Bag(green=2, white=1, black=1), ability=Ability.SKILL), Side("B", Bag(green=1, white=2, black=1),
+                                                                            ability=Ability.SKILL)),
 ]
 
 
@@ -89,7 +101,8 @@ def test_float64_fight_matches_an_exact_solver_on_small_bags(sides):
     ours = encounter.odds(sides)
     error = ours.solver.max_error
     assert ours.solver.precision == "float64" and 0 < error <= 1e-9
-    for name in ("wins:" + sides[0].name, "wins:" + sides[1].name, "both_out", "stalemate"):
+    assert set(exact.outcomes) <= set(ours.outcomes)
+    for name in ours.outcomes:
         assert ours.outcomes[name] == pytest.approx(float(exact.outcomes.get(name, 0)), abs=error)
     assert ours.expected["exchanges"] == pytest.approx(float(exact.expected_rounds), rel=1e-12)
     black = {}
@@ -142,9 +155,15 @@ def monte_carlo(sides, fights, seed):
         drawn = [_draw_counts(rng, bags[i][live], sides[i].difficulty.draws) for i in (0, 1)]
         out = [drawn[i][:, 2] == sides[i].difficulty.draws for i in (0, 1)]
         margin = drawn[0][:, 0] - drawn[1][:, 0]
+        escaped = np.zeros(len(live), dtype=bool)
         for winner, loser, sign in ((0, 1, 1), (1, 0, -1)):
             hit = sign * margin > 0
-            if sides[winner].ability is not Ability.COMBAT or not hit.any():
+            if sides[winner].ability not in sides[winner].injuring:  # E6: the winner gets away
+                away = hit & ~out[loser]
+                outcome[live[away]] = f"escapes:{sides[winner].name}"
+                escaped |= away
+                continue
+            if not hit.any():
                 continue
             severity = np.minimum(sign * margin[hit], sides[loser].bag.total)
             hurt = np.zeros((hit.sum(), 3), dtype=int)
@@ -155,7 +174,7 @@ def monte_carlo(sides, fights, seed):
             changed = bags[loser][live[hit]] - hurt
             changed[:, 2] += hurt.sum(axis=1)
             bags[loser][live[hit]] = changed
-        done = out[0] | out[1]
+        done = out[0] | out[1] | escaped
         outcome[live[out[0] & out[1]]] = "both_out"
         outcome[live[out[0] & ~out[1]]] = f"wins:{sides[1].name}"
         outcome[live[out[1] & ~out[0]]] = f"wins:{sides[0].name}"
@@ -326,3 +345,102 @@ def test_a_long_solve_gives_the_worker_a_turn_every_pass(monkeypatch):
     monkeypatch.setattr(encounter, "cooperate", lambda: turns.append(1))
     encounter.odds(SMALL[0], max_rounds=7, curve_rounds=3)
     assert len(turns) >= 7  # at least one per pass (and per array operation of a pass)
+
+
+# --- E6: a flight succeeds; E8: injuring_abilities in the whole fight (rulings of 2026-12-03) ------
+
+THIEF = Bag(red=3, green=8, white=5, black=2)
+GUARD = Bag(red=9, green=4, white=5, black=1)
+BOTH_MAGIC = frozenset({Ability.COMBAT, Ability.MAGIC})
+
+
+@pytest.mark.parametrize("sides,seed", [
+    ((Side("Dieb", THIEF, ability=Ability.SKILL), Side("Wache", GUARD)), 20261203),
+    ((Side("Wache", GUARD, difficulty=Difficulty.EASY), Side("Dieb", THIEF, ability=Ability.SKILL,
+                                                           difficulty=Difficulty.EASY)), 40),
+    ((Side("Magierin", Bag(blue=8, red=2, white=5, black=1), ability=Ability.MAGIC, injuring=BOTH_MAGIC),
+      Side("Ork", Bag(red=9, green=3, white=5), injuring=BOTH_MAGIC)), 9),
+])
+def test_e6_e8_match_100000_sampled_fights(sides, seed):
+    """E6: "Hat beispielsweise der Fliehende mehr grüne Murmeln ... gezogen als der Angreifer rote, so
+    ist die Flucht gelungen"; E8 / ruling 9: a world where magic wounds (the Magierin's wins injure)."""
+    fights = 100_000
+    counts = monte_carlo(sides, fights, seed=seed)
+    odds = encounter.odds(sides)
+    assert abs(sum(odds.outcomes.values()) - 1) <= odds.solver.max_error
+    assert set(counts) <= {name for name, p in odds.outcomes.items() if p > 0}
+    for name, p in odds.outcomes.items():
+        sigma = math.sqrt(fights * p * (1 - p))
+        assert abs(counts.get(name, 0) - fights * p) <= 3 * sigma, (name, counts, p)
+
+
+def test_e6_the_flight_ends_the_fight_and_is_an_outcome_of_the_fleeing_side_only():
+    sides = (Side("Dieb", THIEF, ability=Ability.SKILL), Side("Wache", GUARD))
+    odds = encounter.odds(sides)
+    assert set(odds.outcomes) == {"escapes:Dieb", "wins:Dieb", "wins:Wache", "both_out", "stalemate"}
+    assert odds.outcomes["escapes:Dieb"] > 0.5 and odds.outcomes["stalemate"] == 0
+    # Before E6 the fleeing side could only lose or knock the attacker out by its bad luck.
+    assert odds.outcomes["wins:Wache"] < 0.5
+
+
+def test_e6_the_texts_flight_with_manual_marbles():
+    """"Hat beispielsweise der Fliehende mehr grüne Murmeln (Flucht wird über Geschick abgehandelt)
+    gezogen als der Angreifer rote, so ist die Flucht gelungen": the Dieb draws two green, the Wache
+    one red."""
+    sides = (Side("Dieb", THIEF, ability=Ability.SKILL), Side("Wache", GUARD))
+    played = encounter.play(sides, ManualSource(["green", "green", "red", "white"]))
+    assert played.outcome == "escapes:Dieb" and played.exchanges == 1
+    assert played.steps[0].injury is None and [end.bag for end in played.end] == [THIEF, GUARD]
+
+
+def test_e6_a_lost_exchange_still_injures_the_fleeing_side():
+    """"Wenn aber der Angreifer mehr rote Murmeln gezogen hat als der Fliehende grüne, so führt jede
+    überschüssige rote Murmel zu einer Verletzung": 2 red against no green, a serious injury; the
+    next exchange the Dieb wins gets it away."""
+    sides = (Side("Dieb", THIEF, ability=Ability.SKILL), Side("Wache", GUARD))
+    played = encounter.play(sides, ManualSource(["white", "red", "red", "red", "green", "green",
+                                                 "green", "white", "white", "green"]), max_rounds=3)
+    first, second = played.steps
+    assert first.injury.target == "Dieb" and first.injury.severity.value == "serious"
+    assert played.outcome == "escapes:Dieb" and played.exchanges == 2
+
+
+def test_e8_magic_injures_in_the_fight_only_when_the_body_says_so():
+    bags = (Bag(blue=4, red=1, white=2), Bag(red=3, white=3))
+    manual = ["blue", "blue", "white", "white"]
+    plain = encounter.play((Side("M", bags[0], ability=Ability.MAGIC), Side("O", bags[1])), ManualSource(manual))
+    assert plain.outcome == "escapes:M" and plain.steps[0].injury is None
+    hurt = encounter.play((Side("M", bags[0], ability=Ability.MAGIC, injuring=BOTH_MAGIC),
+                           Side("O", bags[1], injuring=BOTH_MAGIC)), ManualSource([*manual, "red", "white"]),
+                          max_rounds=1)
+    assert hurt.outcome == "undecided" and hurt.steps[0].injury.target == "O"
+    assert hurt.end[1].bag == Bag(red=2, white=2, black=2)
+
+
+def test_e6_seeded_rolling_fights_agree_with_the_odds():
+    sides = SMALL[2]
+    odds = encounter.odds(sides)
+    source = GeneratorSource(random.Random(11), "seeded")
+    runs = 2000
+    counts: dict[str, int] = {}
+    for _ in range(runs):
+        outcome = encounter.play(sides, source).outcome
+        counts[outcome] = counts.get(outcome, 0) + 1
+    assert counts.get("escapes:Dieb", 0) > 0
+    names = [name for name, p in odds.outcomes.items() if p > 0]
+    statistic = sum((counts.get(name, 0) - runs * odds.outcomes[name]) ** 2 / (runs * odds.outcomes[name])
+                    for name in names)
+    assert chi_square_sf(statistic, len(names) - 1) > 1e-3, counts
+
+
+def test_e6_e8_over_http(post):
+    body = {"sides": [{"name": "Die Wölfe", "bag": {"red": 6, "blue": 4, "white": 5}, "ability": "magic"},
+                      {"name": "Felix", "bag": GUARD.counts()}],
+            "injuring_abilities": ["combat", "magic"]}
+    status, answer = post("/v1/beutelschneider/encounter/odds", body)
+    assert status == 200 and answer["request"]["injuring_abilities"] == ["combat", "magic"]
+    assert not any(entry["outcome"].startswith("escapes:") for entry in answer["odds"]["outcomes"])
+    flee = {**body, "injuring_abilities": ["combat"], "manual": ["blue", "blue", "white", "green"]}
+    status, played = post("/v1/beutelschneider/encounter?lang=de", flee)
+    assert status == 200 and played["result"]["outcome"] == "escapes:Die Wölfe"
+    assert played["summary"] == "Die Flucht gelingt nach 1 Schlagabtausch; geflohen: Die Wölfe."

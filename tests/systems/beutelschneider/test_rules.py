@@ -140,11 +140,11 @@ def test_combat_lines():
     defender = Contender("Affenmensch", Bag(red=3, green=3), Ability.COMBAT, Difficulty.NORMAL)
     result = rules.combat(attacker, defender, manual(R, R, G, G, G, R))
     assert text.combat(result, "de") == (
-        "Schlagabtausch: Legionär (Kampf): zwei rote Murmeln; Affenmensch (Kampf): zwei grüne Murmeln. "
+        "Schlagabtausch – Legionär (Kampf): zwei rote Murmeln; Affenmensch (Kampf): zwei grüne Murmeln. "
         "Legionär setzt sich mit zwei Murmeln Vorsprung durch. Affenmensch erleidet eine ernsthafte "
         "Verletzung: eine grüne und eine rote Murmel durch schwarze ersetzt.")
     assert text.combat(result, "en") == (
-        "Exchange of blows: Legionär (combat): two red marbles; Affenmensch (combat): two green marbles. "
+        "Exchange of blows – Legionär (combat): two red marbles; Affenmensch (combat): two green marbles. "
         "Legionär prevails by two marbles. Affenmensch suffers a serious injury: a green and a red marble "
         "replaced by black ones.")
 

@@ -449,7 +449,9 @@ def test_rolling_over_http_in_german(post):
 
 
 @pytest.mark.parametrize("change, field", [
-    ({"sides": [side("Helden", body_member("Alrik"), body_member("Brok")), side("Orks", body_member("Ork"))]}, "order"),
+    ({"ends": "all_out"}, "ends"),
+    ({"sides": [side("Helden", body_member("Alrik", defenses={"bite": 2})), side("Orks", body_member("Ork"))]},
+     "sides"),
     ({"order": ["Alrik"]}, "order"),
     ({"sides": [side("Helden", body_member("Alrik")), side("Orks", body_member("Alrik"))]}, "sides"),
     ({"policy": {"concede_at_consequences": {"Elfen": 1}}}, "policy"),

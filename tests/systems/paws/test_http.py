@@ -134,8 +134,8 @@ def test_the_rescued_catastrophe_of_the_issue(post):
     assert (result["winner"], result["b"]["catastrophe"], result["narrator"]) == (None, False, "gm")
     assert result["b"]["rescue"]["catastrophe_averted"] is True
     assert response["summary"] == (
-        "Vergleich Rynn gegen Gegner: 1:0. Katastrophe für Gegner! Gegners Rettungswürfel: 6 → 1 Erfolg. Er hebt "
-        "Rynns Vorsprung auf; der Gleichstand wendet auch die Katastrophe ab. Gleichstand. "
+        "Vergleich Rynn gegen Gegner: 1:0. Katastrophe für Gegner! Rettungswürfel für Gegner: 6 → 1 Erfolg. Das hebt "
+        "den Vorsprung von Rynn auf; der Gleichstand wendet auch die Katastrophe ab. Gleichstand. "
         "Der Spielleiter erzählt.")
 
 

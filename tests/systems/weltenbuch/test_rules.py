@@ -174,6 +174,11 @@ def test_target_must_be_an_opponent():
     with pytest.raises(RuleViolation) as error:
         narrate([("Orc", 0, "Rock")])
     assert error.value.field == "spends.0.target"
+    # Review 2026-12-03 kind 9: a member aiming at itself is told so, not that it is in its own party.
+    with pytest.raises(RuleViolation) as error:
+        narrate([("Orc", 0, "Orc")])
+    assert error.value.field == "spends.0.target"
+    assert "itself" in error.value.message.say("en") and "selbst" in error.value.message.say("de")
 
 
 def test_complete_only_when_every_die_is_spent_and_then_consequences():

@@ -1,0 +1,196 @@
+"""Beutelschneider fights of sides with several members (RULINGS.md "Encounters" E7, 2026-12-03):
+"Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen, so gibt es zwei Auseinandersetzungen –
+einmal der Legionär gegen den einen, und dann der Legionär gegen den anderen Affenmenschen."
+
+Oracles: the fight of two characters' own solver (a side of one through the group solver answers
+the same), an independent Monte Carlo of 100,000 fights drawn marble by marble, seeded rolling fights,
+and the text's first round with `manual` marbles.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from service.platform.dice.randomness import GeneratorSource
+from service.systems.beutelschneider import encounter, groups
+from service.systems.beutelschneider.encounter import Side
+from service.systems.beutelschneider.rules import Ability, Bag, Danger, Difficulty
+from tests.stats import chi_square_sf
+from tests.systems.beutelschneider.test_encounter import _draw_counts
+
+LEGIONARY = Bag(red=8, green=4, white=5, black=3)
+APE_MAN = Bag(red=10, green=5, white=5)
+
+
+def fight_of(first, second, pairs=None) -> groups.Fight:
+    g = (groups.Group(first[0], tuple(first[1])), groups.Group(second[0], tuple(second[1])))
+    return groups.Fight(g, pairs or groups.default_pairs(len(first[1]), len(second[1])))
+
+
+@pytest.mark.parametrize("a, b", [
+    (Side("A", Bag(red=3, green=1, white=1, black=1)), Side("B", Bag(red=2, white=2, black=1),
+                                                            difficulty=Difficulty.EASY)),
+    (Side("Dieb", Bag(green=3, red=1, black=2), ability=Ability.SKILL), Side("Wache", Bag(red=3, white=1, black=1))),
+    (Side("L", Bag(red=5, green=2, white=2, black=1)), Side("A", Bag(red=3, green=2, white=2))),
+])
+def test_a_side_of_one_answers_as_the_fight_of_two_characters(a, b):
+    ours = groups.odds(fight_of((a.name, [a]), (b.name, [b])), aftermath=Danger.LOW)
+    theirs = encounter.odds((a, b), aftermath=Danger.LOW)
+    tolerance = ours.solver.max_error + theirs.solver.max_error
+    for name, p in theirs.outcomes.items():
+        assert ours.outcomes[name] == pytest.approx(p, abs=tolerance), name
+    for name in (f"black_after:{a.name}", f"black_after:{b.name}"):
+        for value, p in theirs.distributions[name].items():
+            assert ours.distributions[name][value] == pytest.approx(p, abs=tolerance)
+    assert ours.expected["exchanges"] == pytest.approx(theirs.expected["exchanges"], rel=1e-9)
+    assert ours.expected[f"dies:{a.name}"] == pytest.approx(theirs.expected[f"dies:{a.name}"], abs=tolerance)
+
+
+# --- an independent Monte Carlo: 100,000 fights at once -------------------------------------------
+
+def monte_carlo(first, second, fights, seed):
+    """Rounds of every pairing (first side's member attacking), marble by marble; ruling 1 and 3, E6, E7."""
+    rng = np.random.default_rng(seed)
+    members = [*first, *second]
+    side = [0] * len(first) + [1] * len(second)
+    pairs = [(a, len(first) + b) for a in range(len(first)) for b in range(len(second))]
+    bags = [np.tile([m.matching, m.others, m.bag.black], (fights, 1)) for m in members]
+    out = [np.zeros(fights, dtype=bool) for _ in members]
+    outcome = np.full(fights, "", dtype=object)
+    running = np.ones(fights, dtype=bool)
+    while running.any():
+        for a, b in pairs:
+            live = np.flatnonzero(running & ~out[a] & ~out[b])
+            if not len(live):
+                continue
+            drawn = [_draw_counts(rng, bags[i][live], members[i].difficulty.draws) for i in (a, b)]
+            fell = [drawn[0][:, 2] == members[a].difficulty.draws, drawn[1][:, 2] == members[b].difficulty.draws]
+            margin = drawn[0][:, 0] - drawn[1][:, 0]
+            for winner, loser, sign, k in ((a, b, 1, 1), (b, a, -1, 0)):
+                won = sign * margin > 0
+                if not members[winner].injures:
+                    away = live[won & ~fell[k]]
+                    outcome[away] = f"escapes:{('F', 'S')[side[winner]]}"
+                    running[away] = False
+                    continue
+                for severity in (1, 2, 3):
+                    rows = live[won & (sign * margin == severity)]
+                    if len(rows):
+                        hurt = _draw_counts(rng, bags[loser][rows], min(severity, members[loser].bag.total))
+                        changed = bags[loser][rows] - hurt
+                        changed[:, 2] += hurt.sum(axis=1)
+                        bags[loser][rows] = changed
+            out[a][live[fell[0]]] = True
+            out[b][live[fell[1]]] = True
+            gone = [np.logical_and.reduce([out[i] for i in range(len(members)) if side[i] == s]) for s in (0, 1)]
+            ended = running & (gone[0] | gone[1])
+            outcome[ended & gone[0] & gone[1]] = "both_out"
+            outcome[ended & gone[0] & ~gone[1]] = "wins:S"
+            outcome[ended & gone[1] & ~gone[0]] = "wins:F"
+            running &= ~ended
+    return {name: int((outcome == name).sum()) for name in set(outcome)}
+
+
+ONE_AGAINST_TWO = ([Side("Legionär", Bag(red=4, green=1, white=1, black=1))],
+                   [Side("Affe 1", Bag(red=2, white=1, black=1)), Side("Affe 2", Bag(red=2, green=1, black=1))])
+TWO_AGAINST_TWO = ([Side("Dieb", Bag(green=3, red=1, black=1), ability=Ability.SKILL),
+                    Side("Wolf", Bag(red=2, white=1, black=1))],
+                   [Side("Wache 1", Bag(red=2, white=1, black=1)), Side("Wache 2", Bag(red=1, white=2, black=1))])
+
+
+@pytest.mark.parametrize("members, seed", [(ONE_AGAINST_TWO, 7), (TWO_AGAINST_TWO, 8)])
+def test_e7_matches_100000_sampled_fights(members, seed):
+    fight = fight_of(("F", members[0]), ("S", members[1]))
+    odds = groups.odds(fight)
+    assert abs(sum(odds.outcomes.values()) - 1) <= odds.solver.max_error <= 1e-8
+    fights = 100_000
+    counts = monte_carlo(members[0], members[1], fights, seed)
+    assert set(counts) <= {name for name, p in odds.outcomes.items() if p > 0}
+    for name, p in odds.outcomes.items():
+        sigma = math.sqrt(fights * p * (1 - p))
+        assert abs(counts.get(name, 0) - fights * p) <= 3 * sigma, (name, counts, p)
+
+
+def test_seeded_rolling_group_fights_agree_with_the_odds():
+    fight = fight_of(("F", ONE_AGAINST_TWO[0]), ("S", ONE_AGAINST_TWO[1]))
+    odds = groups.odds(fight)
+    source = GeneratorSource(random.Random(12), "seeded")
+    runs = 1000
+    counts: dict[str, int] = {}
+    for _ in range(runs):
+        outcome = groups.play(fight, source).outcome
+        counts[outcome] = counts.get(outcome, 0) + 1
+    names = [name for name, p in odds.outcomes.items() if p > 0]
+    statistic = sum((counts.get(name, 0) - runs * odds.outcomes[name]) ** 2 / (runs * odds.outcomes[name])
+                    for name in names)
+    assert chi_square_sf(statistic, len(names) - 1) > 1e-3, counts
+
+
+def test_max_rounds_counts_rounds_of_every_pairing():
+    fight = fight_of(("F", ONE_AGAINST_TWO[0]), ("S", ONE_AGAINST_TWO[1]))
+    free = groups.odds(fight, curve_rounds=4)
+    cut = groups.odds(fight, max_rounds=4, curve_rounds=4)
+    assert cut.outcomes["undecided"] == pytest.approx(free.curve[3]["running"], abs=1e-12)
+    assert cut.curve == free.curve
+    assert abs(sum(cut.outcomes.values()) - 1) <= cut.solver.max_error
+
+
+# --- the text's fight ----------------------------------------------------------------------------
+
+TEXT_FIGHT = {"sides": [{"name": "Legionär", "bag": LEGIONARY.counts(), "difficulty": "easy"},
+                        {"name": "Affenmenschen", "members": [
+                            {"name": "Affenmensch 1", "bag": APE_MAN.counts(), "difficulty": "easy"},
+                            {"name": "Affenmensch 2", "bag": APE_MAN.counts(), "difficulty": "easy"}]}]}
+
+
+def test_the_texts_first_round_against_two_ape_men(post):
+    """"Im ersten Durchgang zieht der Legionär drei rote Murmeln, der Affenmensch jedoch nur eine. Zwei
+    Murmeln aus dem Beutel des Affenmenschen müssen durch schwarze Murmeln ersetzt werden. Gegen den
+    zweiten Affenmenschen sieht es schlechter für den Legionär aus, er zieht zwar zwei rote Murmeln, sein
+    Gegner jedoch drei, und der Legionär erleidet eine Verletzung, die dazu führt, dass eine seiner
+    Murmeln durch eine schwarze ausgetauscht werden muss.\""""
+    manual = ["red", "red", "red", "red", "white", "green",  # Legionär 3 red, Affenmensch 1 one red
+              "red", "green",  # the serious injury: two marbles of Affenmensch 1 turn black
+              "red", "red", "white", "red", "red", "red",  # Legionär 2 red, Affenmensch 2 three
+              "green"]  # the light injury: one marble of the Legionär turns black
+    status, body = post("/v1/beutelschneider/encounter?lang=de", {**TEXT_FIGHT, "max_rounds": 1, "manual": manual})
+    assert status == 200, body
+    first, second = body["result"]["steps"]
+    assert [p["name"] for p in first["participants"]] == ["Legionär", "Affenmensch 1"]
+    assert first["winner"] == "Legionär" and first["margin"] == 2 and first["injury"]["severity"] == "serious"
+    assert [p["name"] for p in second["participants"]] == ["Legionär", "Affenmensch 2"]
+    assert second["winner"] == "Affenmensch 2" and second["injury"]["target"] == "Legionär"
+    assert second["injury"]["severity"] == "light"
+    ends = {end["name"]: end["bag"] for end in body["result"]["end"]}
+    assert ends["Affenmensch 1"] == {"red": 9, "green": 4, "blue": 0, "white": 5, "black": 2}
+    assert ends["Legionär"] == {"red": 8, "green": 3, "blue": 0, "white": 5, "black": 4}
+    assert body["result"]["outcome"] == "undecided" and body["result"]["exchanges"] == 2
+
+
+def test_the_texts_fight_is_too_large_and_refused_before_solving(post, monkeypatch):
+    monkeypatch.setattr(groups, "odds", lambda *a, **k: pytest.fail("solved"))
+    status, body = post("/v1/beutelschneider/encounter/odds", TEXT_FIGHT)
+    assert status == 422 and body["type"].endswith("/encounter-too-large")
+    # Π over the members of 2 (red + 1)(other non-black + 1), times the two pairings of a round
+    assert body["states"] == 2 * 9 * 10 * (2 * 11 * 11) ** 2 * 2
+
+
+def test_explicit_pairs_set_the_order_and_unknown_names_are_refused(post):
+    small = {"sides": [{"name": "L", "bag": {"red": 3, "green": 1, "black": 1}},
+                       {"name": "Affen", "members": [{"name": "A1", "bag": {"red": 2, "white": 1}},
+                                                     {"name": "A2", "bag": {"red": 1, "white": 2}}]}]}
+    status, body = post("/v1/beutelschneider/encounter", {**small, "pairs": [["L", "A2"], ["L", "A1"]], "seed": 1})
+    assert status == 200, body
+    assert [p["name"] for p in body["result"]["steps"][0]["participants"]] == ["L", "A2"]
+    status, odds = post("/v1/beutelschneider/encounter/odds", small)
+    assert status == 200 and {e["outcome"] for e in odds["odds"]["outcomes"]} >= {"wins:L", "wins:Affen"}
+    assert "black_after:A2" in odds["odds"]["expected"]
+    status, bad = post("/v1/beutelschneider/encounter/odds?lang=de", {**small, "pairs": [["A1", "L"]]})
+    assert status == 422 and "pairs.0.0" in bad["errors"]
+    status, both = post("/v1/beutelschneider/encounter/odds", {"sides": [
+        {"name": "L", "bag": {"red": 1}, "members": [{"name": "x", "bag": {"red": 1}}]}, small["sides"][1]]})
+    assert status == 422
