@@ -175,16 +175,16 @@ class Worker(GeventWorker):
             if isinstance(exc, error_type):
                 if detail is None:
                     return status, slug, self._headers_detail(exc)
-                return status, slug, detail.format(error=str(exc), request_line=self.cfg.limit_request_line)
+                return status, slug, detail.format(error=str(exc), request_line=Number(self.cfg.limit_request_line))
         return 500, "internal-error", _FAULT.format()
 
     def _headers_detail(self, exc: BaseException) -> Message:
         # gunicorn raises LimitRequestHeaders for both limits and tells them apart by its message.
         if "size" in str(exc):
             return say("A header field is longer than %(bytes)s bytes (WURFWERK_MAX_HEADER_BYTES).",
-                       bytes=self.cfg.limit_request_field_size)
+                       bytes=Number(self.cfg.limit_request_field_size))
         return say("The request has more than %(count)s header fields (WURFWERK_MAX_HEADER_FIELDS).",
-                   count=self.cfg.limit_request_fields)
+                   count=Number(self.cfg.limit_request_fields))
 
 
 def requested_path(exc: BaseException) -> str:

@@ -156,7 +156,7 @@ def test_a_body_that_stops_arriving_is_refused_in_german_when_asked(limited_serv
                b"Accept-Language: de-DE,de;q=0.9\r\nContent-Length: 40\r\n\r\n{\"rank\":")
     status, headers, problem = _answer(raw_exchange(HOST, limited_server.port, partial, timeout=10))
     assert status == 408 and headers["content-language"] == "de"
-    assert problem["detail"] == "Der Rumpf der Anfrage kam nicht innerhalb von 2 s an (WURFWERK_READ_TIMEOUT)."
+    assert problem["detail"] == "Der Anfragekörper kam nicht innerhalb von 2 s an (WURFWERK_READ_TIMEOUT)."
 
 
 def test_requests_just_within_the_limits_are_served(limited_server):

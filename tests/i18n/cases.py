@@ -390,6 +390,7 @@ def _encounters() -> Iterator[Case]:
         "wins:Orks", 3, (min(n, 1), 0)) if n <= 1 else None)
     yield "malmsturm.encounter conceded", _malm_encounter("wins:Helden", 4, (0, 1), conceded="Orks")
     # a side named in the singular concedes in a clause as grammatical as the plural "Orks"
+    yield "malmsturm.encounter conceded after 1 round", _malm_encounter("wins:Helden", 1, (0, 1), conceded="Orks")
     yield "malmsturm.encounter conceded by a singular side", _malm_encounter("wins:Orks", 4, (1, 0), conceded="Alrik")
     yield from _each("malmsturm.encounter stalemate after n rounds", lambda n: _malm_encounter("stalemate", n, (0, 0)))
     yield from _each("malmsturm.encounter undecided after n rounds",
@@ -400,6 +401,11 @@ def _encounters() -> Iterator[Case]:
         "wins:b", 4, (n, 1), out=False, gave_up=True), least=1)
     yield from _each("paws.encounter winner takes n wounds", lambda n: _paws_encounter(
         "wins:a", 6, (n, 2)), least=1)
+    yield "paws.encounter gives up after 1 round", _paws_encounter("wins:b", 1, (1, 0), out=False, gave_up=True)
+    # review 2026-12-03 kind 3: a fight that never starts is said not to happen, not "after 0 rounds"
+    yield "paws.encounter never starts, the loser gives up before", _paws_encounter(
+        "wins:b", 0, (0, 0), out=False, gave_up=True)
+    yield "paws.encounter never starts, the loser is out before", _paws_encounter("wins:a", 0, (0, 0))
     yield "paws.encounter stalemate", _paws_encounter("stalemate", 0, (0, 0), out=False)
     yield from _each("paws.encounter undecided after n rounds", lambda n: _paws_encounter(
         "undecided", n, (1, 1), out=False), least=1)

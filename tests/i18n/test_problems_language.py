@@ -228,4 +228,4 @@ def test_a_number_in_a_problem_is_written_as_its_language_writes_it(value, engli
     message = say(READ_TIMEOUT_MESSAGE, seconds=Number(value))
     assert message == f"The request body did not arrive within {english} s (WURFWERK_READ_TIMEOUT)."
     assert localized(message, "de") == (
-        f"Der Rumpf der Anfrage kam nicht innerhalb von {german} s an (WURFWERK_READ_TIMEOUT).")
+        f"Der Anfragekörper kam nicht innerhalb von {german} s an (WURFWERK_READ_TIMEOUT).")

@@ -55,7 +55,7 @@ def test_wrong_method_is_405_with_allow(client):
 def test_oversized_body_is_413(client):
     huge = '{"name": "' + "x" * 70000 + '"}'
     body = _assert_problem(client.post("/v1/proben/test", data=huge, content_type="application/json"), 413)
-    assert "65536 bytes" in body["detail"]
+    assert "65,536 bytes" in body["detail"]
     assert body["limit"] == {"name": "body_bytes", "value": 65536, "setting": "WURFWERK_MAX_BODY_BYTES"}
 
 

@@ -67,7 +67,7 @@ def test_a_body_later_than_the_deadline_is_408_and_reading_stops(deadline_app):
 
 @pytest.mark.parametrize("lang,detail", [
     ("en", "The request body did not arrive within 0.25 s (WURFWERK_READ_TIMEOUT)."),
-    ("de", "Der Rumpf der Anfrage kam nicht innerhalb von 0,25 s an (WURFWERK_READ_TIMEOUT)."),
+    ("de", "Der Anfragekörper kam nicht innerhalb von 0,25 s an (WURFWERK_READ_TIMEOUT)."),
 ])
 def test_the_408_writes_its_seconds_as_the_language_does(app, lang, detail):
     """German writes a decimal comma: „0,25 s“, not "0.25 s"."""

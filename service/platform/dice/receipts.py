@@ -237,10 +237,10 @@ class KeyRing:
         try:
             signature_bytes = b64url_decode(signature)
             self._verify_keys[kid].verify(signature_bytes, signing_payload(document))
+        except rfc8785.CanonicalizationError:  # a ValueError: caught before the clause below
+            return Verification(False, kid, "the document cannot be canonicalized (RFC 8785)")
         except (InvalidSignature, ValueError, TypeError):
             return Verification(False, kid, "the signature does not match the document")
-        except rfc8785.CanonicalizationError:
-            return Verification(False, kid, "the document cannot be canonicalized (RFC 8785)")
         return Verification(True, kid, "the signature matches the document")
 
     def jwks(self) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from service.platform.http.limits import limit_member
 from service.platform.http.problems import http_error, problem
 from service.platform.http.runtime import current_runtime
 from service.platform.values.errors import InputError
-from service.platform.words.messages import LimitMessage, Message, say
+from service.platform.words.messages import LimitMessage, Message, Number, say
 
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
 # Paths that stay open when API keys are configured.
@@ -185,7 +185,7 @@ def request_body(default: object = None) -> object:
 def _too_large_detail() -> Message:
     limit = current_runtime().config.limits.body_bytes
     return LimitMessage("The body is larger than %(value)s bytes, the most this service allows.",
-                        {"value": limit}, limit=limit_member("body_bytes", limit))
+                        {"value": Number(limit)}, limit=limit_member("body_bytes", limit))
 
 
 def answer_options(current: Request, response: Response) -> Response:

@@ -81,10 +81,12 @@ TITLES = {
     413: marked("problem title", "Content Too Large"),
     414: marked("problem title", "URI Too Long"),
     415: marked("problem title", "Unsupported Media Type"),
+    417: marked("problem title", "Expectation Failed"),
     422: marked("problem title", "Unprocessable Content"),
     429: marked("problem title", "Too Many Requests"),
     431: marked("problem title", "Request Header Fields Too Large"),
     500: marked("problem title", "Internal Server Error"),
+    501: marked("problem title", "Not Implemented"),
     503: marked("problem title", "Service Unavailable"),
 }
 # werkzeug's own descriptions of the HTTP errors a client meets, in our words.

@@ -412,6 +412,14 @@ def randomness_source(operation_id: str, request_body: Mapping[str, Any], random
                           header_key=header_key, batch_item=call.item)
 
 
+# The reasons of a receipt that does not verify (receipts.Verification.reason, English in the 200 answer of
+# /v1/receipts/verify), as catalog messages for a problem in the request's language.
+RECEIPT_REASONS = {str(reason): reason for reason in (
+    say("the document has no receipt object"), say("receipt.alg is not Ed25519"), say("unknown key id (kid)"),
+    say("receipt.signature is missing"), say("the signature does not match the document"),
+    say("the document cannot be canonicalized (RFC 8785)"))}
+
+
 def verified_response(document: object, *, operation: str, field: str) -> dict:
     """A signed response a client handed back (a draw to apply, a conflict to narrate), after
     checking that its receipt verifies with our keys and that it is a response of ``operation``.
@@ -420,7 +428,8 @@ def verified_response(document: object, *, operation: str, field: str) -> dict:
         raise ReceiptError(field, say("must be the complete signed response object"))
     verification = current_runtime().keys.verify(document)
     if not verification.valid:
-        raise ReceiptError(f"{field}.receipt", say("does not verify: %(reason)s", reason=verification.reason))
+        raise ReceiptError(f"{field}.receipt", say("does not verify: %(reason)s",
+                           reason=RECEIPT_REASONS.get(verification.reason, verification.reason)))
     if document.get("operation") != operation:
         raise ReceiptError(f"{field}.operation", say("must be a %(operation)s response, got %(given)s",
                                                      operation=operation, given=repr(document.get("operation"))))

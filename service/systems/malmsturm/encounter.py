@@ -23,7 +23,7 @@ import functools
 import itertools
 import math
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -384,25 +384,8 @@ def initiative_orders(intuitions: list[int], dice: int) -> list[tuple[Order, Pro
 
 @functools.lru_cache(maxsize=64)
 def _initiative_orders(intuitions: tuple[int, ...], dice: int) -> tuple[tuple[Order, Probability], ...]:
-    ways_of = sorted(malm_odds.fudge_ways(dice).items())
     count = len(intuitions)
-    # Per member and face sum: its sort key (higher total, then higher intuition, first) and its ways.
-    keys = [[(-(intuition + value), -intuition) for value, _ in ways_of] for intuition in intuitions]
-    weights = [ways for _, ways in ways_of]
-    structures: dict[tuple[tuple[int, ...], ...], int] = {}
-    for step, combo in enumerate(itertools.product(range(len(ways_of)), repeat=count)):
-        if step % 4096 == 0:
-            cooperate()
-        rolled = [keys[member][face] for member, face in enumerate(combo)]
-        ranked = sorted(range(count), key=rolled.__getitem__)  # stable: request order within a tie
-        groups: list[list[int]] = [[ranked[0]]]
-        for index in ranked[1:]:
-            if rolled[index] == rolled[groups[-1][0]]:
-                groups[-1].append(index)
-            else:
-                groups.append([index])
-        structure = tuple(tuple(group) for group in groups)
-        structures[structure] = structures.get(structure, 0) + math.prod(weights[face] for face in combo)
+    structures = _tie_structures(intuitions, dice)
     chances: dict[Order, Fraction] = {}
     denominator = 3 ** (dice * count)
     for structure, ways in structures.items():
@@ -416,40 +399,131 @@ def _initiative_orders(intuitions: tuple[int, ...], dice: int) -> tuple[tuple[Or
     return tuple(sorted(chances.items()))
 
 
+def _tie_structures(intuitions: tuple[int, ...], dice: int) -> dict[tuple[tuple[int, ...], ...], int]:
+    """The integer ways (of 3^(dice × count) rolls) of every tie structure: the members ranked by
+    their roll (higher total first, then higher intuition), a block per set of equal keys, each block
+    in request order. A roll's key holds the intuition, so only members of equal intuition can tie:
+    the structures are the ordered partitions into such blocks, and the ways of one are a sum over
+    strictly decreasing keys, one per block (``_structure_ways``). A few thousand products for five
+    members instead of enumerating the 9^5 rolls one by one (review of issue 40: 3 v 2 by initiative
+    at the state limit spent two thirds of its time there)."""
+    ways_of = malm_odds.fudge_ways(dice)
+    keys = sorted({(intuition + value, intuition) for intuition in set(intuitions) for value in ways_of},
+                  reverse=True)  # best first
+    per_member = [tuple(ways_of.get(total - intuition, 0) if kept == intuition else 0 for total, kept in keys)
+                  for intuition in intuitions]
+    structures: dict[tuple[tuple[int, ...], ...], int] = {}
+    for structure in _tie_partitions(tuple(range(len(intuitions))), intuitions):
+        cooperate()
+        ways = _structure_ways(structure, per_member)
+        if ways:
+            structures[structure] = ways
+    return structures
+
+
+def _tie_partitions(items: tuple[int, ...], intuitions: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """Every ordered partition of ``items`` into blocks of equal intuition (each block ascending)."""
+    if not items:
+        yield ()
+        return
+    for size in range(1, len(items) + 1):
+        for first in itertools.combinations(items, size):
+            if len({intuitions[item] for item in first}) != 1:
+                continue
+            rest = tuple(item for item in items if item not in first)
+            for tail in _tie_partitions(rest, intuitions):
+                yield (first, *tail)
+
+
+def _structure_ways(structure: tuple[tuple[int, ...], ...], per_member: list[tuple[int, ...]]) -> int:
+    """Σ over keys k_1 better than k_2 … better than k_m of Π_blocks Π_members ways(member rolls k_j)."""
+    keys = len(per_member[0])
+    below = [1] * keys  # ways of the blocks so far with the last block's key better than each key
+    for position, block in enumerate(structure):
+        here = [math.prod(per_member[member][key] for member in block) for key in range(keys)]
+        if position:
+            here = [ways * below[key] for key, ways in enumerate(here)]
+        below, running = [0] * keys, 0
+        for key in range(keys):
+            below[key] = running  # strictly better keys only
+            running += here[key]
+    return running
+
+
 @functools.lru_cache(maxsize=256)
 def roll_off_orders(size: int, rounds: int, dice: int) -> dict[Order, Fraction]:
     """The chance of every order of a tied group (members 0..size-1 in request order) after its
     roll-offs, as ``rules._roll_off`` rolls them: each rolls dice dF, higher first; groups still tied
-    roll again; after ``rounds`` roll-offs a group keeps the request order. A roll-off's result is
-    an ordered partition of the group by value; its chance depends on the block sizes only."""
-    if size == 1 or rounds == 0:
-        return {tuple(range(size)): Fraction(1)}
-    values = sorted(malm_odds.fudge_ways(dice).items(), reverse=True)
+    roll again; after ``rounds`` roll-offs a group keeps the request order.
+
+    The members roll alike, so the roll-offs end in an ordered partition of the group whose chance
+    depends on its block sizes only (``_roll_off_sizes``), spread evenly over the s!/Πb! partitions
+    of those sizes; each ends in the order of its blocks, a block still tied in request order. An
+    order's chance is then the sum over the block sizes it can be cut into with every block
+    ascending."""
+    sizes = _roll_off_sizes(size, rounds, dice)
+    denominator = 3 ** (dice * size * rounds) * math.factorial(size)
     chances: dict[Order, Fraction] = {}
-    for blocks in _ordered_partitions(tuple(range(size))):
-        ways = _partition_ways(tuple(len(block) for block in blocks), tuple(values))
-        if not ways:
-            continue
-        partial: dict[Order, Fraction] = {(): Fraction(ways, 3 ** (dice * size))}
-        for block in blocks:
-            inner = roll_off_orders(len(block), rounds - 1, dice)
-            partial = {prefix + tuple(block[rank] for rank in ranks): chance * p
-                       for prefix, chance in partial.items() for ranks, p in inner.items()}
-        for order, chance in partial.items():
-            chances[order] = chances.get(order, Fraction(0)) + chance
+    for order in itertools.permutations(range(size)):
+        ways = 0
+        for blocks, count in sizes.items():
+            start, fits = 0, True
+            for block in blocks:
+                part = order[start:start + block]
+                if any(a > b for a, b in itertools.pairwise(part)):
+                    fits = False
+                    break
+                start += block
+            if fits:
+                ways += count * math.prod(math.factorial(block) for block in blocks)
+        if ways:
+            chances[order] = Fraction(ways, denominator)
     return chances
 
 
-def _ordered_partitions(items: tuple[int, ...]) -> list[tuple[tuple[int, ...], ...]]:
+@functools.lru_cache(maxsize=256)
+def _roll_off_sizes(size: int, rounds: int, dice: int) -> dict[tuple[int, ...], int]:
+    """The block sizes a tied group of ``size`` ends in after ``rounds`` roll-offs, in integer ways
+    of 3^(dice × size × rounds) (every branch rolls that many dice in all): a roll-off splits the
+    group into blocks by value (``_partition_ways`` for one assignment of members, times the
+    assignments), each block of two or more rolls off again."""
+    if size == 1 or rounds == 0:
+        return {(size,): 3 ** (dice * size * rounds)}
+    values = tuple(sorted(malm_odds.fudge_ways(dice).items(), reverse=True))
+    found: dict[tuple[int, ...], int] = {}
+    for first in _compositions(size):
+        assignments = math.factorial(size) // math.prod(math.factorial(block) for block in first)
+        ways = _partition_ways(first, values) * assignments
+        if not ways:
+            continue
+        partial: dict[tuple[int, ...], int] = {(): ways}
+        for block in first:
+            inner = _roll_off_sizes(block, rounds - 1, dice)
+            partial = {prefix + blocks: chance * p for prefix, chance in partial.items() for blocks, p in inner.items()}
+        for blocks, chance in partial.items():
+            found[blocks] = found.get(blocks, 0) + chance
+    return found
+
+
+@functools.lru_cache(maxsize=32)
+def _compositions(total: int) -> tuple[tuple[int, ...], ...]:
+    """Every sequence of positive sizes summing to ``total``."""
+    if total == 0:
+        return ((),)
+    return tuple((first, *rest) for first in range(1, total + 1) for rest in _compositions(total - first))
+
+
+@functools.lru_cache(maxsize=32)
+def _ordered_partitions(items: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """Every ordered partition of ``items`` into non-empty blocks (each block in ascending order)."""
     if not items:
-        return [()]
-    found = []
+        return ((),)
+    found: list[tuple[tuple[int, ...], ...]] = []
     for size in range(1, len(items) + 1):
         for first in itertools.combinations(items, size):
             rest = tuple(item for item in items if item not in first)
             found += [(first, *tail) for tail in _ordered_partitions(rest)]
-    return found
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=256)

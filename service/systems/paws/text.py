@@ -244,10 +244,26 @@ def character(result: CharacterResult, power: int, lang: str) -> str:
 
 def encounter(result: EncounterResult, names: dict[str, str], lang: str) -> str:
     """"Victory for Ryan after 3 rounds; Jack is out of the fight (2 wounds)." – the outcome, then
-    what the duel cost each side (``result``: encounter.EncounterResult; ``names``: a and b as named)."""
+    what the duel cost each side (``result``: encounter.EncounterResult; ``names``: a and b as named).
+    A side that gives up is said first, before the victory it gives away (review 2026-12-03 kind 4);
+    a fight whose loser is out or gives up before the first round is said not to happen (kind 3)."""
     t = translations(lang)
     values = {"count": result.rounds, "side": names.get(result.winner or "", "")}
-    if result.winner is not None:
+    if result.winner is not None and result.rounds == 0:
+        first_out = "b" if result.winner == "a" else "a"
+        given_up = {"name": names[first_out], "side": values["side"]}
+        if result.end.gave_up[first_out]:
+            return t.gettext("There is no fight: %(name)s gives up before it starts; victory for %(side)s.") % given_up
+        return t.gettext("There is no fight: %(name)s is out of the fight before it starts; victory for "
+                         "%(side)s.") % given_up
+    loser = {"a": "b", "b": "a"}.get(result.winner or "")
+    if loser is not None and result.end.gave_up[loser] and result.end.wounds_taken[loser]:
+        taken = result.end.wounds_taken[loser]
+        wounds = t.ngettext("%(count)d wound", "%(count)d wounds", taken) % {"count": taken}
+        head = t.ngettext("%(name)s gives up after %(count)d round (%(wounds)s); victory for %(side)s",
+                          "%(name)s gives up after %(count)d rounds (%(wounds)s); victory for %(side)s",
+                          result.rounds) % {**values, "name": names[loser], "wounds": wounds}
+    elif result.winner is not None:
         head = t.ngettext("Victory for %(side)s after %(count)d round", "Victory for %(side)s after %(count)d rounds",
                           result.rounds) % values
     elif result.outcome == "stalemate":
@@ -263,8 +279,7 @@ def encounter(result: EncounterResult, names: dict[str, str], lang: str) -> str:
             clauses.append(t.ngettext("%(name)s is out of the fight (%(count)d wound)",
                                       "%(name)s is out of the fight (%(count)d wounds)", taken) % values)
         elif result.end.gave_up[side] and taken:
-            clauses.append(t.ngettext("%(name)s gives up (%(count)d wound)", "%(name)s gives up (%(count)d wounds)",
-                                      taken) % values)
+            continue  # said first, in the head
         elif taken:
             clauses.append(t.ngettext("%(name)s takes %(count)d wound", "%(name)s takes %(count)d wounds",
                                       taken) % values)

@@ -7,6 +7,7 @@ a duel, and an independent simulation of 100,000 conflicts written from the text
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -235,3 +236,59 @@ def test_orders_for_four_members_are_quick():
     assert time.perf_counter() - began < 1.0 and len(chances) == 24
     assert sum(p for _, p in chances) == 1
     assert list(itertools.permutations(range(4))) == sorted(order for order, _ in chances)
+
+
+# --- E6's orders, counted two ways --------------------------------------------------------------------
+
+def _rolled_structures(intuitions: tuple[int, ...], dice: int) -> dict[tuple[tuple[int, ...], ...], int]:
+    """Ruling 4 roll by roll: every member's dF sum, ranked by total, then intuition; equal keys tie."""
+    faces = odds.fudge_ways(dice)
+    found: dict[tuple[tuple[int, ...], ...], int] = {}
+    for rolled in itertools.product(sorted(faces), repeat=len(intuitions)):
+        keys = [(-(intuition + value), -intuition) for intuition, value in zip(intuitions, rolled, strict=True)]
+        ranked = sorted(range(len(intuitions)), key=keys.__getitem__)
+        groups: list[list[int]] = [[ranked[0]]]
+        for index in ranked[1:]:
+            if keys[index] == keys[groups[-1][0]]:
+                groups[-1].append(index)
+            else:
+                groups.append([index])
+        structure = tuple(tuple(group) for group in groups)
+        found[structure] = found.get(structure, 0) + math.prod(faces[value] for value in rolled)
+    return found
+
+
+@pytest.mark.parametrize("intuitions", [(2, 1, 0), (1, 1, 0), (0, 0, 0, 0), (3, 1, 1, 0), (2, 2, 1, 1, 0)])
+@pytest.mark.parametrize("dice", [4, 2])
+def test_the_tie_structures_are_the_rolls_counted_one_by_one(intuitions, dice):
+    """Ruling 4 ("bei Gleichstand ... Intuition, dann Stechen"): the ways of every tie structure,
+    counted from the keys (a sum over decreasing keys per block), equal the 9^n rolls enumerated."""
+    assert encounter._tie_structures(intuitions, dice) == _rolled_structures(intuitions, dice)
+
+
+@functools.cache
+def _rolled_off(size: int, rounds: int, dice: int) -> dict[tuple[int, ...], Fraction]:
+    """Roll-offs as `rules._roll_off` rolls them, every roll of the group enumerated: higher first,
+    groups still tied roll again, after `rounds` roll-offs a group keeps the request order."""
+    if size == 1 or rounds == 0:
+        return {tuple(range(size)): Fraction(1)}
+    faces = odds.fudge_ways(dice)
+    chances: dict[tuple[int, ...], Fraction] = {}
+    for rolled in itertools.product(sorted(faces), repeat=size):
+        weight = Fraction(math.prod(faces[value] for value in rolled), 3 ** (dice * size))
+        partial = {(): weight}
+        for value in sorted(set(rolled), reverse=True):
+            block = [member for member in range(size) if rolled[member] == value]
+            inner = _rolled_off(len(block), rounds - 1, dice)
+            partial = {prefix + tuple(block[rank] for rank in ranks): chance * p
+                       for prefix, chance in partial.items() for ranks, p in inner.items()}
+        for order, chance in partial.items():
+            chances[order] = chances.get(order, Fraction(0)) + chance
+    return chances
+
+
+@pytest.mark.parametrize("size, rounds, dice", [(2, 20, 4), (3, 3, 4), (3, 2, 2), (4, 2, 2), (4, 1, 4)])
+def test_roll_offs_by_block_sizes_are_the_rolls_enumerated(size, rounds, dice):
+    """The roll-offs' orders from their block sizes alone (the members roll alike) equal every roll of
+    every roll-off enumerated, the cap included."""
+    assert encounter.roll_off_orders(size, rounds, dice) == _rolled_off(size, rounds, dice)

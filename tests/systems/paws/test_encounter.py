@@ -302,3 +302,19 @@ def test_pools_whose_exact_fractions_would_not_fit_in_text_answer_in_float64(cli
     assert answer.get_json()["solver"]["precision"] == "float64"
     refused = client.post("/v1/paws/encounter/odds", json={**body, "exact": "required"})
     assert refused.status_code == 422 and refused.get_json()["type"].endswith("/encounter-too-large")
+
+
+def test_a_fight_given_up_before_it_starts_is_said_not_to_happen(post):
+    """E2, "bis einer der Beteiligten Kampfunfähig ist oder auf gibt": starting wounds at the side's
+    give-up mark end the duel before the first round, so the summary says there is no fight (review
+    2026-12-03 kind 3), not "Sieg für Jack nach 0 Runden"; a concession is said before the victory it
+    gives away (kind 4)."""
+    body = {"a": {"name": "Ryan", "rank": 3, "wounds": 2, "give_up_at_wounds": 2}, "b": {"name": "Jack", "rank": 2},
+            "seed": 1}
+    status, answer = post("/v1/paws/encounter?lang=de", body)
+    assert status == 200 and answer["result"]["rounds"] == 0
+    assert answer["summary"] == "Es kommt zu keinem Kampf: Ryan gibt schon vorher auf; Sieg für Jack."
+    status, answer = post("/v1/paws/encounter?lang=de", {"a": {"name": "Ryan", "rank": 3, "give_up_at_wounds": 1},
+                                                         "b": {"name": "Jack", "rank": 5}, "seed": 1})
+    assert status == 200 and answer["result"]["winner"] == "b" and answer["result"]["rounds"] == 1
+    assert answer["summary"] == "Ryan gibt nach 1 Runde auf (1 Wunde); Sieg für Jack."
