@@ -17,10 +17,10 @@ import pytest
 from service.platform.dice.receipts import generate_private_key_pem
 from tests.deploy.processes import Gunicorn
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.system]  # system: it starts gunicorn
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMATHESIS = str(Path(sys.executable).with_name("schemathesis"))
-MAX_SECONDS = 180  # the whole run: fuzzing and stateful repeat until it is spent (schemathesis --max-time)
+MAX_SECONDS = 120  # the whole run: fuzzing and stateful repeat until it is spent (schemathesis --max-time)
 PHASES = ("Examples", "Coverage", "Fuzzing", "Stateful")
 
 
