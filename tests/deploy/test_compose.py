@@ -175,8 +175,15 @@ def test_a_replica_stopped_and_started_under_load_fails_no_request_and_serves_at
         # The balancer re-resolves `api` and health-checks the new address: the replica serves again.
         wait_for(lambda: _served(replica) >= 5, 60, "the restarted replica got no traffic", interval=1)
     assert new_address != old_address, "podman gave the restarted replica its old address: nothing was shown"
-    assert load.failures == []
+    assert load.failures == [], (load.failures, _balancer_log_of_unusual_endings(compose))
     assert Counter(load.statuses) == {200: len(load.statuses)} and len(load.statuses) > served_while_stopped
+
+
+def _balancer_log_of_unusual_endings(compose: Compose) -> list[str]:
+    """HAProxy's log lines of sessions that did not end normally (their termination state, four
+    characters after the byte counts, is not ``----``): which side closed, and when."""
+    log = podman("logs", compose.container("lb"), check=False)
+    return [line for line in (log.stdout + log.stderr).splitlines() if line and " ---- " not in line][-20:]
 
 
 def test_a_key_provided_as_a_root_only_secret_file_replaces_the_made_one(compose, tmp_path):
