@@ -55,7 +55,9 @@ def create_app(test_config: Mapping[str, Any] | Config | None = None) -> Flask:
     register_problem_handlers(app)
     install_too_large_problem(app)
     install_metrics(app)
+    cors_headers = install_cors(app, config.cors_origins)
     install_request_steps(app, before=[check_request, start_timer], after=[
+        cors_headers,
         signed_examples(app.extensions["wurfwerk"].keys, EXAMPLE_RECEIPT),  # first: the ETag is of the signed spec
         revalidated,
         observe,  # the status as answered so far: a preflight counts as 200
@@ -63,7 +65,6 @@ def create_app(test_config: Mapping[str, Any] | Config | None = None) -> Flask:
         answer_options,
         echo_request_id,
     ])
-    install_cors(app, config.cors_origins)  # after the steps: Flask runs it before them
     install_web(app)
 
     api = WurfwerkApi(app)
