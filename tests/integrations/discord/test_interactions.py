@@ -238,7 +238,7 @@ def test_weltenbuch_narrates_the_signed_conflict_on_the_card(replicas, discord_c
     assert garbled["data"]["flags"] == 64 and "toughness" in garbled["data"]["content"]
     # a card whose signed roll was altered: the service refuses it, the user reads why
     forged = card_roll(card)
-    forged["result"]["winner"] = "Orks"
+    forged["result"]["winner"] = "Orks" if forged["result"]["winner"] != "Orks" else "Helden"  # always a change
     card["data"]["embeds"][0]["url"] = share_link("https://dice.example", forged, "de")
     refused = submit(replicas, discord_client, card, "")
     assert refused["data"]["flags"] == 64 and "Würfeldienst hat abgelehnt" in refused["data"]["content"]
