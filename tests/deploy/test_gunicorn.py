@@ -87,7 +87,9 @@ def test_started_as_make_run_does_metrics_count_and_the_log_says_where_and_which
             assert requests.post(server.url + "/v1/paws/test", json={"rank": 2}, timeout=5).status_code == 200
         kid = _kid(server)
         for _ in range(4):  # whichever worker answers /metrics, it counts all 30
-            answer = requests.get(server.url + "/metrics", timeout=5)
+            # Connection: close, because the response kept in `answer` keeps its socket open, and a
+            # stopping worker waits for an idle connection until WURFWERK_READ_TIMEOUT
+            answer = requests.get(server.url + "/metrics", headers={"Connection": "close"}, timeout=5)
             content_type = answer.headers["Content-Type"]
             assert content_type.startswith("text/plain;") and content_type.count("charset=") == 1, content_type
             count = re.search(r'wurfwerk_requests_total\{endpoint="paws.paws_test",method="POST",'
