@@ -38,15 +38,23 @@ $(DISCORD_STAMP): $(RUN_STAMP) client/pyproject.toml $(DISCORD)/pyproject.toml
 run: $(RUN_STAMP)
 	PORT=$(PORT) exec $(BIN)/gunicorn --config deploy/gunicorn.conf.py 'service:create_app()'
 
-# Two passes: the in-process tests, slow ones included, spread over the cores (pytest-xdist), then
-# those that start servers, containers or browsers, one at a time (tests/conftest.py marks them `system`).
-# The second pass leaves out test_schemathesis.py, whose cases schemathesis builds while collecting.
+# Three passes: the in-process tests, slow ones included, spread over the cores (pytest-xdist); then
+# the browser and integration suites, one at a time, beside the live schemathesis run (its output
+# follows theirs); then the other `system` tests alone (the deploy suite), whose load and timing
+# tests want the machine to themselves. tests/conftest.py marks the suites that start servers, containers or browsers `system`;
+# the later passes leave out test_schemathesis.py, whose cases schemathesis builds while collecting.
+# (Not xdist's `--dist loadgroup`: with pytest 9.2 it no longer keeps a group on one worker.)
 test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE) $(SPEC_LINT_NODE)
 	$(BIN)/ruff check .
 	$(BIN)/mypy service
 	MYPYPATH=client $(BIN)/mypy --strict $(DISCORD)/wurfwerk_discord  # the SDK from its folder: its editable install hides it from mypy
 	$(BIN)/python -m pytest -n 2 -m "not system"
-	$(BIN)/python -m pytest -m system --ignore=tests/test_schemathesis.py
+	live_log=$$(mktemp); $(BIN)/python -m pytest tests/test_schemathesis_live.py >$$live_log 2>&1 & live=$$!; \
+	$(BIN)/python -m pytest -m system tests/web tests/integrations; browsers=$$?; \
+	wait $$live; live_status=$$?; cat $$live_log; rm -f $$live_log; \
+	[ $$browsers -eq 0 ] && [ $$live_status -eq 0 ]
+	$(BIN)/python -m pytest -m system --ignore=tests/web --ignore=tests/integrations \
+	    --ignore=tests/test_schemathesis.py --ignore=tests/test_schemathesis_live.py
 
 # The Discord app on $(DISCORD_PORT): DISCORD_PUBLIC_KEY (the application's, hex), WURFWERK_URL (the
 # service, default http://localhost:8000), WURFWERK_API_KEY, WURFWERK_PUBLIC_URL (where people open /play).

@@ -92,8 +92,8 @@ def require_tool(*commands: str, why: str = "") -> None:
 _skipped_in_ci: list[str] = []
 
 TESTS = Path(__file__).resolve().parent
-# Suites that start servers, containers or browsers: marked `system`, run after the in-process tests
-# and one at a time (they share ports, images and a browser); see the Makefile's `test`.
+# Suites that start servers, containers or browsers: marked `system`, run after the in-process tests,
+# one at a time within a suite (they share images and a browser); see the Makefile's `test`.
 SYSTEM_SUITES = ("deploy", "web", "integrations")
 
 
