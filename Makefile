@@ -41,8 +41,9 @@ run: $(RUN_STAMP)
 # Three passes: the in-process tests, slow ones included, spread over the cores (pytest-xdist); then
 # the browser and integration suites, one at a time, beside the live schemathesis run (its output
 # follows theirs); then the other `system` tests alone (the deploy suite), whose load and timing
-# tests want the machine to themselves. tests/conftest.py marks the suites that start servers, containers or browsers `system`;
-# the later passes leave out test_schemathesis.py, whose cases schemathesis builds while collecting.
+# tests want the machine to themselves. tests/conftest.py marks the suites that start servers,
+# containers or browsers `system`; the later passes leave out test_schemathesis.py, whose cases
+# schemathesis builds while collecting.
 # (Not xdist's `--dist loadgroup`: with pytest 9.2 it no longer keeps a group on one worker.)
 test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE) $(SPEC_LINT_NODE)
 	$(BIN)/ruff check .
