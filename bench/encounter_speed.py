@@ -420,7 +420,7 @@ class Client:
     document), timed from the request's first byte sent to the response's last byte read. The
     request is encoded before and the JSON parsed after; the response's head is read by hand:
     http.client parses it with email.parser, which costs the client about as much CPU per response as
-    a refusal's own work in the service (bench/README.md, "Refusals over HTTP")."""
+    a refusal's own work in the service (bench/history/2026-12-01-to-03.md, "Refusals over HTTP")."""
 
     def __init__(self, url: str):
         parts = urlsplit(url)

@@ -123,8 +123,8 @@ class Worker(GeventWorker):
         one's next request is read. A greenlet gives up the event loop only when it would block, and
         the next request of a client that answers quickly (a VTT server, a benchmark, any pipelining
         client) is often already in the socket buffer: without the yield a few such connections took
-        turns among themselves while the rest waited (figures: bench/README.md, "Connections take
-        turns"). tests/deploy/test_load.py checks the order of answers."""
+        turns among themselves while the rest waited (figures: bench/history/2026-12-01-to-03.md,
+        "Connections take turns"). tests/deploy/test_load.py checks the order of answers."""
         keep_alive = super().handle_request(listener_name, req, sock, addr)
         gevent.sleep(0)
         return keep_alive

@@ -66,7 +66,7 @@ def test_a_long_solve_gives_turns_with_the_collector_paused(post, turns, system)
 
 
 # The passes a solver makes after its last loop (distributions, curves, freeing its graph) each
-# held the worker for several slices at the caps (bench/README.md, "Around the solves").
+# held the worker for several slices at the caps (bench/history/2026-12-01-to-03.md, "Around the solves").
 PASSES_AFTER_THE_SOLVE = {
     "beutelschneider": {"_black_after", "_reached"},
     "paws": {"_release"},

@@ -62,7 +62,7 @@ def _as_ijson_numbers(value: JSONValue) -> JSONValue:
 # Multilingual Plane (JCS sorts keys by UTF-16 code units, orjson by code points). Receipts are
 # signed on every request, so that common case takes the fast path; anything else goes through the
 # reference implementation. tests/platform/test_canonical.py holds the two to the same bytes.
-# The checks run on orjson's bytes (figures: bench/README.md, "Signatures"): OPT_STRICT_INTEGER
+# The checks run on orjson's bytes (figures: bench/history/2026-12-01-to-03.md, "Signatures"): OPT_STRICT_INTEGER
 # refuses integers beyond 2^53; a float is a number token with a `.` or an exponent right after
 # `":`, `,` or `[` (a match inside a string only costs the slow path); a character outside the BMP
 # is a four-byte UTF-8 sequence, found by deleting their lead bytes.

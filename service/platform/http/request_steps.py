@@ -5,7 +5,7 @@ plain function of the request (and, after the view, the response), and ``create_
 steps in the order they run. Flask calls an after-request function with the response alone, so
 each of seven such functions looked the request up again through ``flask.request``, a proxy whose
 every attribute costs as much as a few dozen dictionary lookups; here the request is taken once per
-hook and handed to every step (bench/README.md, "The platform's own cost", has the figures).
+hook and handed to every step (bench/history/2026-12-01-to-03.md, "The platform's own cost", has the figures).
 """
 
 from __future__ import annotations

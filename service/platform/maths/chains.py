@@ -120,7 +120,7 @@ def _explore(start: State, step: Step, outcome: Outcome, exact: bool, cooperate:
 def _release(graph: _Graph, cooperate: Callable[[], None]) -> None:
     """Free the graph a slice of states at a time: freed in one piece when the solve returns, the
     states and transitions of a solve at the caps held the worker for several slices
-    (bench/README.md, "Around the solves")."""
+    (bench/history/2026-12-01-to-03.md, "Around the solves")."""
     order = graph.order
     while order:
         cooperate()
