@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.profile              # instructions per request under callgrind, by target and part
     .venv/bin/python -m bench.profile --cprofile TARGET   # cProfile of one kind of request, by function
+    .venv/bin/python -m bench.profile --time       # microseconds per part, and their share of a request over HTTP
 
 Over HTTP this shared 2-core machine moves figures by tens of per cent within minutes; callgrind
 counts the instructions a request executes, which barely move from run to run. One process under
@@ -15,19 +16,28 @@ from gunicorn's own reader (``gunicorn_environ``).
 A `sign-only` request is then split into its parts: the Flask app without the worker's middleware,
 each request hook, and the view, each counted alone by running it inside ``sys.call_tracing``
 while the rest of the request runs uncounted. The same for the bare app (bench/bare_app.py).
+
+Instructions weigh every part alike; over HTTP a request also spends time in gunicorn, the socket
+and the access log, and a part's instructions are not its time. ``--time`` splits the same requests
+into the same parts by the clock (each part timed alone, the best of ``ROUNDS`` rounds) and divides
+each by the server's CPU time per request over HTTP that the last ``throughput`` run of
+``bench/run.py`` recorded (``bench/results.json``): the share of a served request a part takes.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import gc
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,6 +84,7 @@ SPLITS = {
                                    "difficulty": "normal"}),
 }
 DEFAULT_SPLITS = ("bare sign-only", "sign-only")
+DEFAULT_TIME_SPLITS = ("bare /livez", "/livez", "bare sign-only", "paws.test")
 
 
 def build(app_name: str):
@@ -266,6 +277,78 @@ def _repeat(call, times: int) -> None:
         call()
 
 
+ROUNDS = 5
+# The request of each split in the throughput part of bench/run.py (bench/results.json): its key and
+# whether its figure is the bare app's.
+THROUGHPUT_KEYS = {"bare /livez": ("livez", True), "/livez": ("livez", False),
+                   "bare sign-only": ("reference.sign_only", True), "sign-only": ("reference.sign_only", False)}
+
+
+def timed_parts(calls: int, splits: list[str]) -> list[tuple[str, str, float, float | None]]:
+    """(split, part, microseconds per request, share of the request's CPU time over HTTP) for every
+    part of ``splits``, the whole WSGI call first."""
+    throughput = _last_throughput()
+    apps = {name: build(name) for name in APPS}
+    rows = []
+    for split in splits:
+        app_name, endpoint, path, body = SPLITS[split]
+        wsgi, app = apps[app_name]
+        call = _warm(WsgiCall(wsgi, "GET" if body is None else "POST", path, body, None))
+        key, bare = THROUGHPUT_KEYS.get(split, (split, False))
+        served = throughput.get(key, {}).get("bare_cpu_us_per_request" if bare else "cpu_us_per_request")
+        whole = _best_of_rounds(functools.partial(_clocked_calls, call, calls))
+        rows.append((split, "the whole WSGI call (as the worker calls the app)", whole, served))
+        for part, owner, attribute in parts(app, endpoint):
+            rows.append((split, part, _part_time(call, calls, owner, attribute), served))
+    return [(split, part, us, us / served if served else None) for split, part, us, served in rows]
+
+
+def _last_throughput() -> dict:
+    try:
+        return json.loads((ROOT / "bench" / "results.json").read_text()).get("throughput", {})
+    except FileNotFoundError:
+        return {}
+
+
+def _part_time(call, calls: int, owner, attribute: str) -> float:
+    """Microseconds per request inside ``owner.attribute``, the best of ``ROUNDS`` rounds."""
+    spent = [0.0]
+
+    def clocked(function):
+        def timed(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[0] += time.perf_counter() - started
+
+        return timed
+
+    undo = _wrapped(owner, attribute, clocked)
+    try:
+        def one_round() -> float:
+            spent[0] = 0.0
+            _repeat(call.prepare(calls), calls)
+            return spent[0] / calls * 1e6
+
+        return _best_of_rounds(one_round)
+    finally:
+        undo()
+
+
+def _clocked_calls(call, calls: int) -> float:
+    """Microseconds per call of ``calls`` calls, their environs made beforehand."""
+    call.prepare(calls)
+    started = time.perf_counter()
+    _repeat(call, calls)
+    return (time.perf_counter() - started) / calls * 1e6
+
+
+def _best_of_rounds(one_round) -> float:
+    # The least of several rounds: what the part costs when nothing else takes the core.
+    return min(one_round() for _ in range(ROUNDS))
+
+
 def plan(targets: list[str], splits: list[str]) -> list[tuple[str, str]]:
     """The counts ``count`` writes, in order: (app, what)."""
     rows = [(TARGETS[target][0], target) for target in targets]
@@ -310,6 +393,13 @@ def profile_functions(target: str, calls: int) -> None:
     pstats.Stats(profiler).sort_stats("cumulative").print_stats(60)
 
 
+def print_timed_parts(calls: int, splits: list[str]) -> None:
+    print(f"microseconds per request ({calls} WSGI calls, best of {ROUNDS} rounds) and the share of the "
+          "server's CPU time per request over HTTP (bench/results.json)")
+    for split, part, us, share in timed_parts(calls, splits):
+        print(f"{split:26s} {part:70s} {us:7.1f}  {f'{share:6.1%}' if share is not None else '     -'}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--calls", type=int, default=500)
@@ -320,6 +410,9 @@ def main() -> None:
     parser.add_argument("--target", action="append", choices=list(TARGETS),
                         help="a whole request to count (repeat for several; default: " + ", ".join(DEFAULT_TARGETS)
                              + "); with --target and without --split, no request is split")
+    parser.add_argument("--time", action="store_true",
+                        help="microseconds per part of each --split (default: " + ", ".join(DEFAULT_TIME_SPLITS)
+                             + ") and their share of the request's CPU time over HTTP (bench/results.json)")
     parser.add_argument("--count", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     targets = args.target or list(DEFAULT_TARGETS)
@@ -331,6 +424,9 @@ def main() -> None:
         return
     if args.cprofile:
         profile_functions(args.cprofile, args.calls)
+        return
+    if args.time:
+        print_timed_parts(args.calls, args.split or list(DEFAULT_TIME_SPLITS))
         return
     if not shutil.which("valgrind"):
         sys.exit("valgrind is not installed: apt-get install valgrind")
