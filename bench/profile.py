@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import functools
 import gc
 import json
 import os
@@ -296,7 +295,7 @@ def timed_parts(calls: int, splits: list[str]) -> list[tuple[str, str, float, fl
         call = _warm(WsgiCall(wsgi, "GET" if body is None else "POST", path, body, None))
         key, bare = THROUGHPUT_KEYS.get(split, (split, False))
         served = throughput.get(key, {}).get("bare_cpu_us_per_request" if bare else "cpu_us_per_request")
-        whole = _best_of_rounds(functools.partial(_clocked_calls, call, calls))
+        whole = _best_of_rounds(lambda call=call: seconds_per_call(call.prepare(calls), calls) * 1e6)
         rows.append((split, "the whole WSGI call (as the worker calls the app)", whole, served))
         for part, owner, attribute in parts(app, endpoint):
             rows.append((split, part, _part_time(call, calls, owner, attribute), served))
@@ -336,12 +335,11 @@ def _part_time(call, calls: int, owner, attribute: str) -> float:
         undo()
 
 
-def _clocked_calls(call, calls: int) -> float:
-    """Microseconds per call of ``calls`` calls, their environs made beforehand."""
-    call.prepare(calls)
+def seconds_per_call(call, calls: int) -> float:
+    """Seconds per call over ``calls`` calls (bench/run.py times its blocks with it too)."""
     started = time.perf_counter()
     _repeat(call, calls)
-    return (time.perf_counter() - started) / calls * 1e6
+    return (time.perf_counter() - started) / calls
 
 
 def _best_of_rounds(one_round) -> float:

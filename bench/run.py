@@ -32,7 +32,7 @@ import requests  # noqa: E402
 
 from bench import discord_speed, encounter_speed, odds_speed  # noqa: E402
 from bench.load import cpu_seconds  # noqa: E402
-from bench.profile import gunicorn_environ  # noqa: E402
+from bench.profile import gunicorn_environ, seconds_per_call  # noqa: E402
 from service.platform.dice.receipts import generate_private_key_pem  # noqa: E402
 from tests.deploy.processes import Gunicorn  # noqa: E402
 
@@ -183,14 +183,6 @@ def _wsgi_caller(app, path: str, body: dict | None, headers: dict | None = None)
     return call
 
 
-def _block(call, calls: int) -> float:
-    """Seconds per call over ``calls`` calls."""
-    started = time.perf_counter()
-    for _ in range(calls):
-        call()
-    return (time.perf_counter() - started) / calls
-
-
 def in_process(calls: int = 500, rounds: int = 9) -> dict:
     """The same comparison without sockets, wrk or gunicorn: WSGI calls into one app, so the ratio
     shows what the service itself costs per operation, undisturbed by the load generator sharing
@@ -205,14 +197,15 @@ def in_process(calls: int = 500, rounds: int = 9) -> dict:
     app = make({"signing_key_pem": pem})
     bare = make_bare(pem)
     floor_call = _wsgi_caller(app, "/livez", None)
-    _block(floor_call, calls)  # warm up
+    seconds_per_call(floor_call, calls)  # warm up
     report = {}
     for name, (path, body) in {"livez": ("/livez", None), **REFERENCES, **OPERATIONS}.items():
         call = _wsgi_caller(app, path, body)
         bare_call = _wsgi_caller(bare, "/livez", None) if body is None else _wsgi_caller(bare, BARE_SIGNED, body)
-        _block(call, calls)
-        _block(bare_call, calls)
-        blocks = [(_block(floor_call, calls), _block(call, calls), _block(bare_call, calls)) for _ in range(rounds)]
+        seconds_per_call(call, calls)
+        seconds_per_call(bare_call, calls)
+        blocks = [(seconds_per_call(floor_call, calls), seconds_per_call(call, calls),
+                   seconds_per_call(bare_call, calls)) for _ in range(rounds)]
         report[name] = {"us": round(statistics.median(seconds for _, seconds, _ in blocks) * 1e6),
                         "livez_us": round(statistics.median(floor for floor, _, _ in blocks) * 1e6),
                         "bare_us": round(statistics.median(bare for _, _, bare in blocks) * 1e6),
@@ -244,22 +237,23 @@ def derived_vs_secure(calls: int = 500, rounds: int = 9) -> dict:
                                                                          "index": 0, "prev": None}})}
     report: dict = {}
     for name, call in variants.items():
-        _block(call, calls)
-        pairs = [(_block(secure, calls), _block(call, calls)) for _ in range(rounds)]
+        seconds_per_call(call, calls)
+        pairs = [(seconds_per_call(secure, calls), seconds_per_call(call, calls)) for _ in range(rounds)]
         report[f"paws.test.{name}"] = {
             "us": round(statistics.median(derived for _, derived in pairs) * 1e6),
             "secure_us": round(statistics.median(plain for plain, _ in pairs) * 1e6),
             "cost_ratio": round(statistics.median(derived / plain for plain, derived in pairs), 3)}
     # issue 41: a roll in a session against the same roll with a ticket (target: cost_ratio <= 1.10)
-    pairs = [(_block(variants["ticket"], calls), _block(variants["session"], calls)) for _ in range(rounds)]
+    pairs = [(seconds_per_call(variants["ticket"], calls), seconds_per_call(variants["session"], calls))
+             for _ in range(rounds)]
     report["paws.test.session_vs_ticket"] = {
         "us": round(statistics.median(session for _, session in pairs) * 1e6),
         "ticket_us": round(statistics.median(ticket for ticket, _ in pairs) * 1e6),
         "cost_ratio": round(statistics.median(session / ticket for ticket, session in pairs), 3)}
     keys = app.extensions["wurfwerk"].keys
     label = idempotency_label("paws.test", "bench-retry-0001", body)
-    source_pairs = [(_block(lambda: SecureSource().roll(3, 6), calls * 10),
-                     _block(lambda: derived_source(keys, label, "secure").roll(3, 6), calls * 10))
+    source_pairs = [(seconds_per_call(lambda: SecureSource().roll(3, 6), calls * 10),
+                     seconds_per_call(lambda: derived_source(keys, label, "secure").roll(3, 6), calls * 10))
                     for _ in range(rounds)]
     report["source_only.3d6"] = {
         "us": round(statistics.median(derived for _, derived in source_pairs) * 1e6, 2),
