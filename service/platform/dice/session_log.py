@@ -40,6 +40,7 @@ import base64
 import binascii
 import hashlib
 import hmac
+import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -55,6 +56,7 @@ MAX_INDEX = 10_000
 MAX_BAG_MARBLES = 1000
 SEED_BYTES = (16, 64)
 _SAFE_INTEGER = 2**53 - 1
+_DIE_KIND = re.compile("d[0-9]{1,4}")
 
 SignatureCheck = Callable[[str, bytes, str], bool]  # (kid, payload, signature) -> valid
 ReceiptCheck = Callable[[Mapping[str, Any]], bool]  # a signed response -> its receipt verifies
@@ -187,7 +189,7 @@ def recompute_events(secret: bytes, operation: str, seat: str, seed: str, index:
         kind, count = event.get("kind"), len(event["values"])
         if kind == "dF":
             values: list[Any] = [stream.below(3) - 1 for _ in range(count)]
-        elif isinstance(kind, str) and kind.startswith("d") and kind[1:].isdigit() and 0 < int(kind[1:]) <= 1000:
+        elif isinstance(kind, str) and _DIE_KIND.fullmatch(kind) and 0 < int(kind[1:]) <= 1000:
             sides = int(kind[1:])
             values = [stream.below(sides) + 1 for _ in range(count)]
         elif kind == "draw" and isinstance(event.get("bag"), Mapping):

@@ -92,8 +92,8 @@ class SessionsRequestSchema(StrictSchema):
     context = fields.String(load_default=None, allow_none=True,
                             validate=validate.Length(max=sessions.MAX_CONTEXT_CHARS),
                             metadata={"description": "Copied into the session: a VTT's world id."})
-    ttl_s = Int(load_default=sessions.DEFAULT_TTL_S, validate=validate.Range(min=60, max=sessions.MAX_TTL_S),
-                metadata={"description": "The evening's length in seconds (default 4 hours, 1 minute to 7 days): "
+    ttl_s = Int(load_default=sessions.DEFAULT_TTL_S, validate=validate.Range(min=1, max=sessions.MAX_TTL_S),
+                metadata={"description": "The evening's length in seconds (default 4 hours, at most 7 days): "
                                          "rolls until then, the reveal only after it."})
 
     @ma.validates("seats")
@@ -139,7 +139,7 @@ class ReportRequestSchema(StrictSchema):
                         metadata={"description": "The seats' seeds, as their holders hand them over after the "
                                                  "session: the dice of a seat whose seed is missing (or does not "
                                                  "match its commitment) are `unverified`. Open seats need none."})
-    cards = fields.List(fields.Raw(), required=True, validate=validate.Length(max=MAX_REPORT_CARDS),
+    cards = fields.List(fields.Raw(allow_none=True), required=True, validate=validate.Length(max=MAX_REPORT_CARDS),
                         metadata={"description": "The log: signed responses of rolls in the session and "
                                                  "`public` parts of hidden ones, in any order."})
 
@@ -273,7 +273,7 @@ def add_session_routes(blp: Blueprint, operations: Mapping[str, Operation],
         try:
             return json_response({"reveal": sessions.reveal(runtime.keys, header)})
         except sessions.SessionOpen as error:
-            raise http_error(409, str(error.args[0]), "session-open") from None
+            raise http_error(409, error.args[0], "session-open") from None
 
     @blp.route("/v1/sessions/report", methods=["POST"])
     @blp.arguments(ReportRequestSchema(), example={"reveal": REVEAL_EXAMPLE, "seeds": {"Rynn": "…"}, "cards": []})
