@@ -15089,11 +15089,11 @@ export interface operations {
                  *       "seats": [
                  *         "GM",
                  *         {
-                 *           "commit": "…",
+                 *           "commit": "RwbiWXeG-eSSOcQKP1yHl-IUPBFKq3rQARzY-Uf489I",
                  *           "name": "Rynn"
                  *         },
                  *         {
-                 *           "commit": "…",
+                 *           "commit": "o6fXGaghO68jYmQS_7iQetCLVYSMRlq2vk5AwgDIuGg",
                  *           "name": "Alva"
                  *         }
                  *       ],
@@ -15129,9 +15129,9 @@ export interface operations {
                      *         ],
                      *         "opened_at": "2026-12-01T19:00:00Z",
                      *         "seat_commits": {
-                     *           "Alva": "…",
+                     *           "Alva": "o6fXGaghO68jYmQS_7iQetCLVYSMRlq2vk5AwgDIuGg",
                      *           "GM": "…",
-                     *           "Rynn": "…"
+                     *           "Rynn": "RwbiWXeG-eSSOcQKP1yHl-IUPBFKq3rQARzY-Uf489I"
                      *         },
                      *         "seats": [
                      *           "GM",
@@ -15186,9 +15186,9 @@ export interface operations {
                  *           ],
                  *           "opened_at": "2026-12-01T19:00:00Z",
                  *           "seat_commits": {
-                 *             "Alva": "…",
+                 *             "Alva": "o6fXGaghO68jYmQS_7iQetCLVYSMRlq2vk5AwgDIuGg",
                  *             "GM": "…",
-                 *             "Rynn": "…"
+                 *             "Rynn": "RwbiWXeG-eSSOcQKP1yHl-IUPBFKq3rQARzY-Uf489I"
                  *           },
                  *           "seats": [
                  *             "GM",
@@ -15294,9 +15294,9 @@ export interface operations {
                  *         ],
                  *         "opened_at": "2026-12-01T19:00:00Z",
                  *         "seat_commits": {
-                 *           "Alva": "…",
+                 *           "Alva": "o6fXGaghO68jYmQS_7iQetCLVYSMRlq2vk5AwgDIuGg",
                  *           "GM": "…",
-                 *           "Rynn": "…"
+                 *           "Rynn": "RwbiWXeG-eSSOcQKP1yHl-IUPBFKq3rQARzY-Uf489I"
                  *         },
                  *         "seats": [
                  *           "GM",
@@ -15338,9 +15338,9 @@ export interface operations {
                      *           ],
                      *           "opened_at": "2026-12-01T19:00:00Z",
                      *           "seat_commits": {
-                     *             "Alva": "…",
+                     *             "Alva": "o6fXGaghO68jYmQS_7iQetCLVYSMRlq2vk5AwgDIuGg",
                      *             "GM": "…",
-                     *             "Rynn": "…"
+                     *             "Rynn": "RwbiWXeG-eSSOcQKP1yHl-IUPBFKq3rQARzY-Uf489I"
                      *           },
                      *           "seats": [
                      *             "GM",

@@ -39,8 +39,8 @@ import base64
 import binascii
 import hashlib
 import hmac
-import re
 import os
+import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -335,7 +335,8 @@ def _broken_links(valid: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return broken
 
 
-def _slot_findings(valid: Sequence[dict[str, Any]], seats: Sequence[str]) -> tuple[list[dict], list[dict]]:
+def _slot_findings(valid: Sequence[dict[str, Any]],
+                   seats: Sequence[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The duplicates and the unshown hidden rolls, in seat order, then by index."""
     order = {seat: number for number, seat in enumerate(seats)}
     duplicates, unshown = [], []

@@ -328,7 +328,8 @@ def _broken_links(valid: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return broken
 
 
-def _slot_findings(valid: Sequence[dict[str, Any]], seats: Sequence[str]) -> tuple[list[dict], list[dict]]:
+def _slot_findings(valid: Sequence[dict[str, Any]],
+                   seats: Sequence[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The duplicates and the unshown hidden rolls, in seat order, then by index."""
     order = {seat: number for number, seat in enumerate(seats)}
     duplicates, unshown = [], []

@@ -31,8 +31,11 @@ from service.platform.words.messages import Number, localized, say, say_n
 MAX_REPORT_CARDS = 2000
 _View = TypeVar("_View", bound=Callable[..., Response])
 
+# Two seats' commitments, as their clients would send them (base64url SHA-256 of a seed; examples only).
+RYNN_COMMIT = "RwbiWXeG-eSSOcQKP1yHl-IUPBFKq3rQARzY-Uf489I"
+ALVA_COMMIT = "o6fXGaghO68jYmQS_7iQetCLVYSMRlq2vk5AwgDIuGg"
 SESSION_EXAMPLE = {"version": 2, "id": "q3Lc9vYzR0C1l4oQ8nXwAg", "seats": ["GM", "Rynn", "Alva"],
-                   "seat_commits": {"GM": "…", "Rynn": "…", "Alva": "…"}, "open_seats": ["GM"],
+                   "seat_commits": {"GM": "…", "Rynn": RYNN_COMMIT, "Alva": ALVA_COMMIT}, "open_seats": ["GM"],
                    "context": "world-7", "opened_at": "2026-12-01T19:00:00Z", "expires_at": "2026-12-01T23:00:00Z",
                    "commit": "dGhlIGNvbW1pdCBvZiB0aGUgc2Vzc2lvbiBzZWNyZXQ", "kid": "…", "signature": "…"}
 REVEAL_EXAMPLE = {"session": SESSION_EXAMPLE, "secret": "…", "revealed_at": "2026-12-01T23:00:00Z",
@@ -42,7 +45,7 @@ SEAT_SCHEMA = {"oneOf": [
      "description": "An open seat: the service makes its seat key and hands it to the opener."},
     {"type": "object", "additionalProperties": False, "required": ["name", "commit"], "properties": {
         "name": {"type": "string", "minLength": 1, "maxLength": sessions.MAX_SEAT_CHARS},
-        "commit": {"type": "string", "minLength": 43, "maxLength": 43,
+        "commit": {"type": "string", "pattern": "^[A-Za-z0-9_-]{43}$",
                    "description": "base64url(SHA-256(seed)) of the seed the seat's own client made."}}},
 ]}
 
@@ -230,8 +233,8 @@ def add_session_routes(blp: Blueprint, operations: Mapping[str, Operation],
                        problems: Callable[..., Callable[[_View], _View]]) -> None:
     """The three endpoints, on the platform's blueprint (``problems`` documents their problem answers)."""
     @blp.route("/v1/sessions", methods=["POST"])
-    @blp.arguments(SessionsRequestSchema(), example={"seats": ["GM", {"name": "Rynn", "commit": "…"},
-                                                                {"name": "Alva", "commit": "…"}],
+    @blp.arguments(SessionsRequestSchema(), example={"seats": ["GM", {"name": "Rynn", "commit": RYNN_COMMIT},
+                                                                {"name": "Alva", "commit": ALVA_COMMIT}],
                                                       "context": "world-7", "ttl_s": 14400})
     @blp.response(200, SessionResponseSchema, example={"session": SESSION_EXAMPLE, "seat_keys": {"GM": "…"}})
     @problems(blp, (400, 401, 403, 413, 415, 422))
