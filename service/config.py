@@ -161,7 +161,7 @@ class Config:
     require_signing_key: bool = setting("WURFWERK_REQUIRE_SIGNING_KEY", FLAG, "0", "1 (the image, the Kubernetes manifests): no configured key is a startup error, and a key made up at startup makes /readyz answer 503.")
     dev_key_file: str = setting("WURFWERK_DEV_KEY_FILE", TEXT, ".dev/signing-key.pem", "Where `make run` creates a development key when no key is configured.")
     api_keys: tuple[str, ...] = setting("WURFWERK_API_KEYS", CSV, "", "Comma-separated API keys; when set, every /v1 call except /v1/keys needs `Authorization: Bearer <key>`.")
-    ticket_keys: tuple[str, ...] = setting("WURFWERK_TICKET_KEYS", CSV, "", "Comma-separated API keys that may issue roll tickets (`POST /v1/tickets`, e.g. the game master's), open sessions (`POST /v1/sessions`) and reveal one before it ends; empty: every API key may. Each must also be in WURFWERK_API_KEYS.")
+    ticket_keys: tuple[str, ...] = setting("WURFWERK_TICKET_KEYS", CSV, "", "Comma-separated API keys that may issue roll tickets (`POST /v1/tickets`, e.g. the game master's) and open sessions (`POST /v1/sessions`); empty: every API key may. Each must also be in WURFWERK_API_KEYS.")
     cors_origins: tuple[str, ...] = setting("WURFWERK_CORS_ORIGINS", CSV, "*", "Comma-separated origins allowed by CORS (`*` for any).")
     # Serving (service/serving/worker.py, deploy/gunicorn.conf.py): what a client may send, how long it may take, overload.
     read_timeout: float = setting("WURFWERK_READ_TIMEOUT", SECONDS, "10", "Seconds a client has to send a request's head (from connecting or from the previous answer, so idle kept-alive connections close too), and again its body (408 after it); then the connection is closed.")
