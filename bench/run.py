@@ -220,8 +220,8 @@ def derived_vs_secure(calls: int = 500, rounds: int = 9) -> dict:
     paws.test body rolled from the CSPRNG, with an `Idempotency-Key` header, with a ticket
     (whose signature is checked on every call) and in a session (issues 41 and 48: its header's
     signature and the seat's key checked, the seat's stream derived), alternating in blocks; the
-    median of the per-round ratios, and a session roll against a ticket roll. Also the source alone, without the request around it:
-    3 d6 from each source."""
+    median of the per-round ratios, and a session roll against a ticket roll. Also the source
+    alone, without the request around it: 3 d6 from each source."""
     from bench.reference_app import make
     from service.platform.dice.derived_randomness import derived_source, idempotency_label
     from service.platform.dice.randomness import SecureSource
