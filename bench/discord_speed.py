@@ -91,8 +91,9 @@ def run(calls: int = 200) -> dict[str, Any]:
     env = {**os.environ, "DISCORD_PUBLIC_KEY": public, "WURFWERK_URL": service.url,
            "PYTHONPATH": os.pathsep.join(str(path) for path in paths)}
     # as `make discord` starts it
-    app = subprocess.Popen([GUNICORN, "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "4",
-                            "wurfwerk_discord:create_app()"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+    app = subprocess.Popen([GUNICORN, "--config", "python:wurfwerk_discord.serving", "--bind", f"127.0.0.1:{port}",
+                            "--access-logfile", "/dev/null", "wurfwerk_discord:create_app()"], cwd=ROOT, env=env,
+                           stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         wait_until_up(f"http://127.0.0.1:{port}/livez")

@@ -48,11 +48,22 @@ def share_link(public_url: str, response: Mapping[str, Any], lang: str) -> str:
 
 
 def card_link(embed: Mapping[str, Any]) -> str | None:
-    """The share link on a card: the title's link, or the masked link in the description."""
+    """The share link on a card: the title's link, or the masked link the app puts at the end of the
+    description (the last one: a player's text before it is escaped and never forms a link)."""
     if embed.get("url"):
         return str(embed["url"])
-    found = re.search(r"\]\((https?://[^)\s]+#roll=[A-Za-z0-9_-]+)\)", str(embed.get("description") or ""))
-    return found.group(1) if found else None
+    found = re.findall(r"(?<!\\)\]\((https?://[^)\s]+#roll=[A-Za-z0-9_-]+)\)", str(embed.get("description") or ""))
+    return found[-1] if found else None
+
+
+def newest_signature(embeds: list[Mapping[str, Any]]) -> str | None:
+    """The receipt signature of the newest signed roll on a card (its last embed with a readable link)."""
+    for embed in reversed(embeds):
+        roll = roll_from_link(card_link(embed))
+        signature = (roll.get("receipt") or {}).get("signature") if isinstance(roll, Mapping) else None
+        if isinstance(signature, str) and signature:
+            return signature
+    return None
 
 
 def roll_from_link(url: str | None) -> Any:
@@ -215,8 +226,8 @@ def roll_message(response: Mapping[str, Any], odds: Mapping[str, Any] | None, ca
     embed: dict[str, Any] = {
         "title": discord.clip(f"{catalog.words(lang).get('systems', {}).get(system, system)} · {title}",
                               discord.EMBED_TITLE_MAX),
-        "description": discord.clip(str(response.get("summary") or ""), discord.EMBED_DESCRIPTION_MAX,
-                                    lines=True) or "–",
+        "description": discord.clip_escaped(discord.escape_markdown(str(response.get("summary") or "")),
+                                            discord.EMBED_DESCRIPTION_MAX, lines=True) or "–",
         "color": COLOURS.get(system, 0x5865F2),
     }
     link = share_link(public_url, response, lang)
@@ -229,7 +240,8 @@ def roll_message(response: Mapping[str, Any], odds: Mapping[str, Any] | None, ca
         embed["author"] = {"name": discord.clip(user, discord.AUTHOR_MAX)}
     fields = []
     for label, lines in list(dice_groups(response, catalog, lang).items())[:MAX_GROUPS]:
-        fields.append({"name": discord.clip(label, discord.FIELD_NAME_MAX),
+        label = label.strip() or say("roll", lang)  # Discord refuses a field without a name
+        fields.append({"name": discord.clip_escaped(discord.escape_markdown(label), discord.FIELD_NAME_MAX),
                        "value": discord.clip(" | ".join(lines), discord.FIELD_VALUE_MAX), "inline": True})
     found = chance(response, odds)
     if found is not None:
@@ -281,6 +293,38 @@ def odds_message(odds: Mapping[str, Any], catalog: Catalog, lang: str, *, user: 
     if user:
         embed["author"] = {"name": discord.clip(user, discord.AUTHOR_MAX)}
     return {"embeds": [embed], "allowed_mentions": {"parse": []}}
+
+
+EMBED_KEYS = ("title", "description", "url", "color")
+
+
+def plain_embed(embed: Mapping[str, Any]) -> dict[str, Any]:
+    """An embed as the app wrote it, from the copy Discord sends back (which adds members of its own)."""
+    plain: dict[str, Any] = {key: embed[key] for key in EMBED_KEYS if embed.get(key) not in (None, "")}
+    if (embed.get("author") or {}).get("name"):
+        plain["author"] = {"name": embed["author"]["name"]}
+    if (embed.get("footer") or {}).get("text"):
+        plain["footer"] = {"text": embed["footer"]["text"]}
+    plain["fields"] = [{"name": item.get("name", ""), "value": item.get("value", ""),
+                        "inline": bool(item.get("inline"))} for item in embed.get("fields") or []]
+    return plain
+
+
+def embed_size(embed: Mapping[str, Any]) -> int:
+    """The characters Discord counts against a message's 6,000 for one embed."""
+    return (len(embed.get("title") or "") + len(embed.get("description") or "")
+            + len((embed.get("footer") or {}).get("text") or "") + len((embed.get("author") or {}).get("name") or "")
+            + sum(len(item.get("name") or "") + len(item.get("value") or "") for item in embed.get("fields") or []))
+
+
+def stacked(card: Mapping[str, Any], follow_up: Mapping[str, Any], components: list[dict[str, Any]]) -> dict[str, Any]:
+    """The card a follow-up leaves: its embeds, then the follow-up's below; the oldest go first when the
+    message would break Discord's limits (10 embeds, 6,000 characters together)."""
+    embeds = [plain_embed(embed) for embed in card.get("embeds") or []] + list(follow_up.get("embeds") or [])
+    while len(embeds) > 1 and (len(embeds) > discord.EMBEDS_MAX
+                               or sum(map(embed_size, embeds)) > discord.EMBED_TOTAL_MAX):
+        embeds.pop(0)
+    return {"embeds": embeds, "components": components, "allowed_mentions": {"parse": []}}
 
 
 def text_message(text: str, *, ephemeral: bool = True) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from wurfwerk_discord import discord
 from wurfwerk_discord.catalog import Catalog
-from wurfwerk_discord.compact import Compact, Words, is_counts, kind
+from wurfwerk_discord.compact import Compact, CompactError, Words, is_counts, kind
 from wurfwerk_discord.words import say
 
 # Randomness controls and batch plumbing: a chat command rolls with the service's dice. (A table rolling
@@ -27,6 +27,15 @@ SCALARS = {"integer": discord.OPTION_INTEGER, "number": discord.OPTION_NUMBER,
 # Operations that may take longer than Discord's 3 s (whole encounters, above all their odds at the limits):
 # answered with a deferred response and a follow-up through the interaction's webhook.
 SLOW = ("encounter",)
+
+
+class OptionError(ValueError):
+    """An option the player typed that does not become a request: which option, and why (``cause``)."""
+
+    def __init__(self, option: str, cause: CompactError) -> None:
+        super().__init__(f"{option}: {cause}")
+        self.option = option
+        self.cause = cause
 
 
 @dataclass
@@ -264,13 +273,79 @@ class Registry:
             spec = sub.options.get(option_name)
             if spec is None:
                 raise KeyError(option_name)
-            if spec.compact:
-                value = self.compact.parse(spec.schema, str(value), option_name)
+            try:
+                if spec.compact:
+                    value = self.compact.parse(spec.schema, str(value), option_name)
+                value = _named(value, spec.path[-1])
+            except CompactError as error:
+                raise OptionError(option_name, error) from error
             target = body
             for part in spec.path[:-1]:
                 target = target.setdefault(part, {})
             target[spec.path[-1]] = value
         return sub, body, odds, secret
+
+
+    # -- the player's words for options and fields, in errors ----------------------------------------------
+
+    def option_word(self, system: str, name: str, option: str, lang: str) -> str:
+        """An option as the player sees it in their client (German: its localized name)."""
+        if option in (ODDS, SECRET):
+            return {ODDS: "chancen", SECRET: "geheim"}[option] if lang == "de" else option
+        spec = self.subcommands[(system, name)].options.get(option)
+        if spec is None:
+            return option
+        return str((spec.option.get("name_localizations") or {}).get(lang, option)) if lang == "de" else option
+
+    def path_words(self, system: str, name: str, path: str, lang: str) -> str | None:
+        """A field path the service names (``parties.0.members.0.seat``) as the option it came from, with the
+        field inside it in the user's words (``parteien (Platz)``); None when no option holds it."""
+        sub = self.subcommands.get((system, name))
+        if sub is None:
+            return None
+        parts = path.split(".")
+        holders = [spec for spec in sub.options.values() if list(spec.path) == parts[: len(spec.path)]]
+        if not holders:
+            return None
+        spec = max(holders, key=lambda each: len(each.path))
+        shown = self.option_word(system, name, spec.name, lang)
+        inner = [part for part in parts[len(spec.path):] if not part.isdigit()]
+        if inner:
+            label = self.catalog.field_words(sub.operation_id, inner, lang)[0]
+            if label:
+                shown += f" ({label})"
+        return shown
+
+    def error_text(self, system: str, name: str, error: OptionError, lang: str) -> str:
+        """Why an option did not parse, once, in the user's words: the option as typed, then the reason
+        (the field inside it, when the reason is about one, and the choices in the user's words)."""
+        sub = self.subcommands[(system, name)]
+        cause = error.cause
+        params = dict(cause.params)
+        if cause.values:
+            params["choices"] = ", ".join(self.catalog.choice_words(sub.operation_id, params.get("field", ""),
+                                                                    str(value), lang) or str(value)
+                                          for value in cause.values)
+        detail = say(cause.key, lang, **params)
+        field_name = params.get("field", "")
+        if field_name and field_name != error.option:
+            label = self.catalog.field_words(sub.operation_id, [field_name], lang)[0]
+            detail = f"{label or field_name}: {detail}"
+        return say("bad_input", lang, option=self.option_word(system, name, error.option, lang), detail=detail)
+
+
+def _named(value: Any, key: str) -> Any:
+    """A request value with every name trimmed; a name that is empty after trimming is refused (Discord
+    cannot show a card field without a name, and nobody is called " ")."""
+    if key == "name" and isinstance(value, str):
+        if not value.strip():
+            raise CompactError("want_name", field=key)
+        return value.strip()
+    if isinstance(value, dict):
+        return {item_key: _named(item, item_key) for item_key, item in value.items()}
+    if isinstance(value, list):
+        return [_named(item, key) for item in value]
+    return value
 
 
 def fit_budget(command: dict[str, Any]) -> None:

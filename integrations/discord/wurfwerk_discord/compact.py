@@ -32,10 +32,11 @@ class CompactError(ValueError):
     """A compact text the schema does not explain: ``key`` names the problem (a message of ``words``),
     ``params`` the word and field it is about."""
 
-    def __init__(self, key: str, **params: str) -> None:
+    def __init__(self, key: str, *, values: list[Any] | None = None, **params: str) -> None:
         super().__init__(f"{key}: {params}")
         self.key = key
         self.params = params
+        self.values = values or []  # of a choice: the values it takes, to name them in the user's words
 
 
 def kind(schema: Schema) -> str:
@@ -244,6 +245,7 @@ class Compact:
             value = self.words.value_of(word, field, schema["enum"])
             if value is _NO:
                 raise CompactError("want_choice", field=field, word=word,
+                                   values=[value for value in schema["enum"] if value is not None],
                                    choices=", ".join(str(value) for value in schema["enum"] if value is not None))
             return value
         if what == "integer":
