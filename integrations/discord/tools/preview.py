@@ -54,18 +54,22 @@ pre { background:#1e1f22; border-radius:4px; padding:7px; font-size:13px; margin
 
 
 def markdown(text: str) -> str:
-    """The part of Discord's markdown the cards use: code blocks, inline code, bold, masked links."""
+    """The part of Discord's markdown the cards use: code blocks, inline code, bold, masked links, and the
+    backslash escapes of a player's text (the character shown, its meaning gone)."""
     out = []
     for index, part in enumerate(re.split(r"```\n?(.*?)```", text, flags=re.S)):
         if index % 2:
             out.append(f"<pre>{html.escape(part)}</pre>")
             continue
-        part = html.escape(part)
+        escaped = re.findall(r"\\([^\w\s])", part)
+        numbers = iter(range(len(escaped)))
+        part = html.escape(re.sub(r"\\([^\w\s])", lambda _, count=numbers: f"\0{next(count)}\0", part))
         part = re.sub(r"`([^`]+)`", r"<code>\1</code>", part)
         part = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", part)
         part = re.sub(r"\[([^\]]+)\]\((https?://[^)\s]+)\)", r'<a href="\2" style="color:#00a8fc">\1</a>', part)
         for emoji, colour in MARBLES.items():  # Discord draws its own emoji; headless Chromium has no emoji font
             part = part.replace(emoji, f'<span class="marble" style="background:{colour}"></span>')
+        part = re.sub("\0(\\d+)\0", lambda match, shown=escaped: html.escape(shown[int(match.group(1))]), part)
         out.append(part.replace("\n", "<br>"))
     return "".join(out)
 
@@ -83,7 +87,7 @@ def embed_html(embed: dict[str, Any]) -> str:
     if embed.get("description"):
         parts.append(f'<div class="description">{markdown(embed["description"])}</div>')
     fields = "".join(
-        f'<div class="field{"" if item.get("inline") else " wide"}"><div class="name">{html.escape(item["name"])}</div>'
+        f'<div class="field{"" if item.get("inline") else " wide"}"><div class="name">{markdown(item["name"])}</div>'
         f'<div>{markdown(item["value"])}</div></div>' for item in embed.get("fields", []))
     if fields:
         parts.append(f'<div class="fields">{fields}</div>')

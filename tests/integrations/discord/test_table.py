@@ -160,10 +160,11 @@ def test_a_member_without_a_name_in_a_compact_option_is_refused(replicas, discor
 # -- served as `make discord` serves it ------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def served(service, public_key_hex) -> Iterator[str]:
+def served(service, public_key_hex, webhooks) -> Iterator[str]:
     """The app under gunicorn with its own settings module, as `make discord` starts it."""
     port = free_port()
     env = {**os.environ, "DISCORD_PUBLIC_KEY": public_key_hex, "WURFWERK_URL": service.url,
+           "DISCORD_API_BASE": webhooks.url,
            "PYTHONPATH": os.pathsep.join([ROOT, os.path.join(ROOT, "client"),
                                           os.path.join(ROOT, "integrations", "discord")])}
     process = subprocess.Popen([GUNICORN, "--config", "python:wurfwerk_discord.serving", "--bind",
@@ -233,7 +234,13 @@ def test_a_timestamp_outside_five_minutes_is_refused_even_when_signed(served, di
     assert (response.json() == {"type": 1}) == (status == 200)
 
 
-def test_served_so_a_command_still_rolls(served, discord_client):
+def test_served_so_a_command_still_rolls_and_a_deferred_card_arrives(served, discord_client, webhooks):
     body = answered(discord_client.post(served, discord_client.command(
         "paws", "test", [{"name": "rank", "type": 4, "value": 2}], locale="de")))
     assert body["type"] == 4 and newest_roll(body["data"])["operation"] == "paws.test"
+    # the deferred answer's follow-up runs after the response, as a greenlet of the gevent worker
+    options = [{"name": "a", "type": 3, "value": "Rynn rank 3"}, {"name": "b", "type": 3, "value": "Gegner rank 2"}]
+    interaction = discord_client.command("paws", "encounter", options, locale="de")
+    assert answered(discord_client.post(served, interaction)) == {"type": 5, "data": {"flags": 0}}
+    card = webhooks.wait_for(interaction["token"], "PATCH")["json"]
+    assert newest_roll(card)["operation"] == "paws.encounter"
