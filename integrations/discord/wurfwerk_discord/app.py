@@ -225,6 +225,9 @@ def create_app(settings: Settings | None = None) -> Flask:
         embeds = message.get("embeds") or [{}]
         if body is None:  # the narration needs the signed conflict on the card
             return narration(interaction, operation_id, embeds, lang)
+        on_card = {str(item.get("custom_id")) for item in buttons.buttons_in(message.get("components") or [])}
+        if custom_id not in on_card:  # a button this card does not (or no longer) carry
+            return failure(say("button_expired", lang))
         signature = newest_signature(embeds)
         if signature is None:
             return failure(say("card_unreadable", lang))

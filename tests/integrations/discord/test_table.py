@@ -59,7 +59,10 @@ def lost_paws_test(replicas, discord_client, locale: str = "de") -> dict:
 def test_a_button_pressed_twice_or_replayed_answers_the_same_dice_and_leaves_the_card(replicas, discord_client):
     card = lost_paws_test(replicas, discord_client)
     press = discord_client.press("ww1:rescue:3", on_the_card(card), locale="de")
-    first = answered(discord_client.post(replicas[1].url, press))
+    body = json.dumps(press).encode()
+    stamp = str(int(time.time()))
+    signature = discord_client.sign(body, stamp)
+    first = answered(discord_client.post(replicas[1].url, press, raw=body, timestamp=stamp, signature=signature))
     assert first["type"] == 7  # UPDATE_MESSAGE: the card itself, not a new message
     updated = first["data"]
     assert [roll_from_link(card_link(embed))["operation"] for embed in updated["embeds"]] == ["paws.test",
@@ -71,15 +74,23 @@ def test_a_button_pressed_twice_or_replayed_answers_the_same_dice_and_leaves_the
     # the same button again (a second click before the card changed, on the other replica): the same dice
     again = answered(discord_client.post(replicas[0].url, discord_client.press("ww1:rescue:3", on_the_card(card),
                                                                                locale="de")))
-    # the very same interaction, replayed byte for byte with its signature
-    body = json.dumps(press).encode()
-    stamp = str(int(time.time()))
-    replayed = answered(discord_client.post(replicas[1].url, press, raw=body, timestamp=stamp,
-                                            signature=discord_client.sign(body, stamp)))
+    # the very same interaction, replayed byte for byte with its timestamp and signature
+    replayed = answered(discord_client.post(replicas[1].url, press, raw=body, timestamp=stamp, signature=signature))
     for answer in (again, replayed):
         assert answer["type"] == 7 and custom_ids(answer["data"]) == []
         assert newest_roll(answer["data"])["result"] == rescue["result"]
         assert newest_roll(answer["data"])["randomness"]["events"] == rescue["randomness"]["events"]
+
+
+def test_a_button_the_card_does_not_carry_is_refused(replicas, discord_client):
+    card = lost_paws_test(replicas, discord_client)
+    used = answered(discord_client.post(replicas[1].url, discord_client.press("ww1:rescue:1", on_the_card(card),
+                                                                              locale="de")))["data"]
+    for custom_id, message in (("ww1:rescue:2", used), ("ww1:rescue:7", card)):  # used up; never offered
+        answer = answered(discord_client.post(replicas[0].url, discord_client.press(custom_id, on_the_card(message),
+                                                                                    locale="de")))
+        assert answer["type"] == 4 and answer["data"]["flags"] == 64
+        assert answer["data"]["content"] == "Dieser Knopf gilt auf dieser Karte nicht (mehr)."
 
 
 def test_the_dice_of_a_button_come_from_its_card_another_card_rolls_its_own(replicas, discord_client):
