@@ -85,17 +85,20 @@ def problem_text(error: WurfwerkError, lang: str, words: FieldWords | None = Non
     if isinstance(error, TransportError):
         return say("service_down", lang)
     problem = error.problem or {}
-    parts = [say("service_error", lang, title=problem.get("title") or error.status or "?")]
+    # the service's words may quote what the player typed: escaped, so that it shows as typed
+    title = discord.escape_markdown(str(problem.get("title") or error.status or "?"))
+    parts = [say("service_error", lang, title=title)]
     errors = problem.get("errors") if isinstance(error, InvalidRequest) else None
     if isinstance(errors, Mapping) and errors:
         for field, messages in list(errors.items())[:8]:
-            shown = "; ".join(map(str, messages)) if isinstance(messages, list) else str(messages)
+            shown = discord.escape_markdown("; ".join(map(str, messages)) if isinstance(messages, list)
+                                            else str(messages))
             option = words(str(field), lang) if words else None
             line = "• " + (say("field_error", lang, option=option, message=shown) if option else shown)
             if line not in parts:
                 parts.append(line)
     elif problem.get("detail"):
-        parts.append(str(problem["detail"]))
+        parts.append(discord.escape_markdown(str(problem["detail"])))
     return "\n".join(parts)
 
 

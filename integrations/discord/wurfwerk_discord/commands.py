@@ -335,6 +335,8 @@ class Registry:
         sub = self.subcommands[(system, name)]
         cause = error.cause
         params = dict(cause.params)
+        if "word" in params:  # as the player typed it, shown as typed
+            params["word"] = discord.escape_markdown(params["word"])
         if cause.values:
             params["choices"] = ", ".join(self.catalog.choice_words(sub.operation_id, params.get("field", ""),
                                                                     str(value), lang) or str(value)

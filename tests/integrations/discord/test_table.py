@@ -151,6 +151,14 @@ def test_a_name_written_as_markdown_shows_as_typed_and_never_links(replicas, dis
     assert card_link(embed).startswith("https://dice.example/play?lang=de#roll=")  # the card's own link
 
 
+def test_a_markdown_word_in_an_error_shows_as_typed(replicas, discord_client):
+    answer = answered(discord_client.post(replicas[0].url, discord_client.command(
+        "beutelschneider", "challenge", [{"name": "bag", "type": 3, "value": "[hier](https://evil.example) 3"},
+                                         {"name": "ability", "type": 3, "value": "combat"}], locale="de")))
+    assert answer["data"]["content"] == r"„charakterbeutel“ verstehe ich nicht: „\[hier\](https://evil.example)“ " \
+                                        "passt hier nicht"
+
+
 @pytest.mark.parametrize("option, value", [("name", "   "), ("name", "\u3000")])
 def test_a_name_that_is_empty_after_trimming_is_refused(replicas, discord_client, option, value):
     answer = answered(discord_client.post(replicas[0].url, discord_client.command(
