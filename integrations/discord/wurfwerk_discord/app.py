@@ -52,7 +52,7 @@ class Settings:
     bot_token: str | None = None
     application_id: str | None = None
     timeout: float = 2.5  # the service's answer must leave room in Discord's 3 s
-    # An interaction is a few kilobytes; a card's message with ten embeds and their links stays under 64 KiB.
+    # An interaction is small; the largest, a press on a card of ten embeds with their links, stays well below.
     max_body_bytes: int = 131072
     timestamp_window: float = discord.TIMESTAMP_WINDOW
 
@@ -225,23 +225,28 @@ def create_app(settings: Settings | None = None) -> Flask:
         roller = buttons.roller_of(message)
         if roller is not None and roller != buttons.presser_of(interaction):
             return failure(say("not_your_roll", lang))
-        embeds = message.get("embeds") or [{}]
         if body is None:  # the narration needs the signed conflict on the card
-            return narration(interaction, operation_id, embeds, lang)
-        on_card = {str(item.get("custom_id")) for item in buttons.buttons_in(message.get("components") or [])}
+            return narration(interaction, operation_id, message.get("embeds") or [{}], lang)
+        return follow_up(interaction, custom_id, operation_id, body, message, lang)
+
+    def follow_up(interaction: Mapping[str, Any], custom_id: str, operation_id: str, body: dict[str, Any],
+                  card: Mapping[str, Any], lang: str) -> Response:
+        """A rolling follow-up, once: its dice from the card's newest signed roll and the button; the card
+        updated in place with the follow-up below it and the used choice gone."""
+        on_card = {str(item.get("custom_id")) for item in buttons.buttons_in(card.get("components") or [])}
         if custom_id not in on_card:  # a button this card does not (or no longer) carry
             return failure(say("button_expired", lang))
-        signature = newest_signature(embeds)
+        signature = newest_signature(card.get("embeds") or [])
         if signature is None:
             return failure(say("card_unreadable", lang))
         table = registry()
         if "idempotency_key" in (table.catalog.request_schema(table.catalog.operations()[operation_id][1])
                                  .get("properties") or {}):
             body["idempotency_key"] = buttons.idempotency_key(signature, custom_id)
-        follow_up = roll_card(table.catalog, operation_id, body, lang, False, _user_name(interaction), 0)
-        kept = buttons.remaining(message.get("components") or [], custom_id)
-        card = stacked(message, follow_up, buttons.rows(kept + buttons.buttons_in(follow_up.get("components") or [])))
-        return jsonify({"type": discord.UPDATE_MESSAGE, "data": card})
+        added = roll_card(table.catalog, operation_id, body, lang, False, _user_name(interaction), 0)
+        kept = buttons.remaining(card.get("components") or [], custom_id)
+        updated = stacked(card, added, buttons.rows(kept + buttons.buttons_in(added.get("components") or [])))
+        return jsonify({"type": discord.UPDATE_MESSAGE, "data": updated})
 
     def narration(interaction: Mapping[str, Any], operation_id: str, embeds: list[Mapping[str, Any]],
                   lang: str) -> Response:
