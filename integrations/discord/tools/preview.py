@@ -112,7 +112,8 @@ def page(messages: list[tuple[str, dict[str, Any]]]) -> str:
 
 
 def roll_cards(service_url: str) -> list[tuple[str, dict[str, Any]]]:
-    """Real answers of the app (in-process, signed like Discord) to three commands, in German."""
+    """Real answers of the app (in-process, signed like Discord) to three commands, in German, and a
+    follow-up button pressed on the first."""
     sys.path.insert(0, str(HERE.parent))
     from wurfwerk_discord import Settings, create_app
 
@@ -132,16 +133,26 @@ def roll_cards(service_url: str) -> list[tuple[str, dict[str, Any]]]:
                                             {"name": "difficulty", "type": 4, "value": 2},
                                             {"name": "name", "type": 3, "value": "Alrik"}]),
     ]
-    def answer(system: str, name: str, options: list[dict[str, Any]]) -> dict[str, Any]:
-        interaction = {"type": 2, "id": "1", "application_id": "1", "token": "t", "locale": "de",
-                       "member": {"user": {"id": "7", "username": "ryan", "global_name": "Ryan"}},
-                       "data": {"name": system, "type": 1, "options": [{"type": 1, "name": name, "options": options}]}}
+    numbers = iter(range(1, 10**6))
+
+    def post(interaction: dict[str, Any]) -> dict[str, Any]:
+        # each interaction its own id: the app rolls the same dice for the same interaction
+        interaction = {**interaction, "id": str(next(numbers)), "application_id": "1", "token": "t", "locale": "de",
+                       "member": {"user": {"id": "7", "username": "ryan", "global_name": "Ryan"}}}
         raw = json.dumps(interaction).encode()
         stamp = str(int(time.time()))
         response = client.post("/interactions", data=raw, headers={
             "X-Signature-Ed25519": key.sign(stamp.encode() + raw).hex(), "X-Signature-Timestamp": stamp,
             "Content-Type": "application/json"})
         return dict(response.get_json()["data"])
+
+    def answer(system: str, name: str, options: list[dict[str, Any]]) -> dict[str, Any]:
+        return post({"type": 2, "data": {"name": system, "type": 1,
+                                         "options": [{"type": 1, "name": name, "options": options}]}})
+
+    def press(card: dict[str, Any], custom_id: str) -> dict[str, Any]:
+        message = {**card, "interaction_metadata": {"id": "1", "type": 2, "user": {"id": "7"}}}
+        return post({"type": 3, "message": message, "data": {"custom_id": custom_id, "component_type": 2}})
 
     cards = []
     for shown, system, name, options in commands:
@@ -151,6 +162,10 @@ def roll_cards(service_url: str) -> list[tuple[str, dict[str, Any]]]:
                 break
             data = answer(system, name, options)
         cards.append((shown, data))
+    paws = cards[0][1]
+    if any(button["custom_id"] == "ww1:rescue:2" for row in paws.get("components", []) for button in row["components"]):
+        # the follow-up pressed: the card updated in place, the rescue dice below the lost test
+        cards.append(("/paws test → 2 Rettungswürfel", press(paws, "ww1:rescue:2")))
     return cards
 
 
