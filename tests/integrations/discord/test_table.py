@@ -263,3 +263,26 @@ def test_served_so_a_command_still_rolls_and_a_deferred_card_arrives(served, dis
     assert answered(discord_client.post(served, interaction)) == {"type": 5, "data": {"flags": 0}}
     card = webhooks.wait_for(interaction["token"], "PATCH")["json"]
     assert newest_roll(card)["operation"] == "paws.encounter"
+
+
+@pytest.mark.parametrize("stamp, fresh", [("1000", True), ("1300", True), ("700", True), ("1301", False),
+                                          ("699", False), ("1", False), ("", False), (None, False), ("1e3", False),
+                                          ("-1000", False), (" 1000", False), ("１０００", False)])
+def test_a_timestamp_is_fresh_only_as_plain_unix_seconds_within_five_minutes(stamp, fresh):
+    from wurfwerk_discord.discord import fresh_timestamp
+
+    assert fresh_timestamp(stamp, now=1000.0) is fresh
+
+
+def test_a_long_chain_of_follow_ups_keeps_the_card_within_discords_limits():
+    from wurfwerk_discord.card import embed_size, stacked
+
+    def embed(number: int) -> dict:
+        return {"title": f"Probe {number}", "description": "x" * 900, "url": f"https://dice.example/#roll={number}",
+                "fields": [{"name": "Alrik", "value": "`6` `5` → 2", "inline": True}], "footer": {"text": "Beleg"}}
+
+    card = {"embeds": [embed(number) for number in range(9)], "components": []}
+    updated = stacked(card, {"embeds": [embed(9), embed(10)]}, [])
+    assert len(updated["embeds"]) <= 10 and sum(map(embed_size, updated["embeds"])) <= 6000
+    assert [item["title"] for item in updated["embeds"]][-2:] == ["Probe 9", "Probe 10"]  # the oldest went first
+    assert not response_errors({"type": 7, "data": updated})
