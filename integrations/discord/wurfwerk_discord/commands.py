@@ -210,7 +210,8 @@ class Registry:
             option["max_length"] = discord.STRING_OPTION_MAX
         elif "enum" in schema:
             values = [value for value in schema["enum"] if value is not None][: discord.MAX_CHOICES]
-            option["choices"] = [self._choice(operation_id, name, str(value)) for value in values]
+            worded = self._worded_field(operation_id, name, values)
+            option["choices"] = [self._choice(operation_id, worded, str(value)) for value in values]
         elif what == "integer":
             for bound, key in (("minimum", "min_value"), ("maximum", "max_value")):
                 if bound in schema and abs(schema[bound]) <= discord.INTEGER_OPTION_LIMIT:
@@ -236,7 +237,7 @@ class Registry:
                                                        f"{system}.{path[-1]}"))
             if not specific and self._top_fields().get(path[-1], {system}) - {system}:
                 parent, _ = self.catalog.field_words(operation_id, list(path[:-1]), lang)
-                return None, parent
+                return parent, parent  # the interval's amount is its "Dauer je Wurf", with its unit beside it
         return label, help_text
 
     def _top_fields(self) -> dict[str, set[str]]:
@@ -248,6 +249,35 @@ class Registry:
                     top.setdefault(name, set()).add(operation_id.split(".")[0])
             self._top = top
         return self._top
+
+    def _worded_field(self, operation_id: str, field_name: str, values: list[Any]) -> str:
+        """The field whose catalog words name these choices: the field itself, else one with the same choices
+        (``mortal_danger`` after a fight takes the words of ``danger``: gering, deutlich, besonders groß)."""
+        def worded(name: str) -> bool:
+            return all(self.catalog.choice_words(operation_id, name, str(value), "de") for value in values)
+
+        if worded(field_name):
+            return field_name
+        same = sorted(name for name, choices in self._enums().items() if choices == frozenset(map(str, values)))
+        return next((name for name in same if worded(name)), field_name)
+
+    def _enums(self) -> dict[str, frozenset[str]]:
+        """Every request field with choices, by name, with its choices (over all operations)."""
+        if not hasattr(self, "_enum_fields"):
+            found: dict[str, frozenset[str]] = {}
+
+            def visit(schema: Mapping[str, Any], depth: int) -> None:
+                for name, member in (schema.get("properties") or {}).items():
+                    member = self.catalog.resolve(member)
+                    if "enum" in member:
+                        found.setdefault(name, frozenset(str(value) for value in member["enum"] if value is not None))
+                    if depth < 4:
+                        visit(member, depth + 1)
+
+            for _, operation in self.catalog.operations().values():
+                visit(self.catalog.request_schema(operation), 0)
+            self._enum_fields = found
+        return self._enum_fields
 
     def _choice(self, operation_id: str, field_name: str, value: str) -> dict[str, Any]:
         choice: dict[str, Any] = {"name": discord.clip(self.catalog.choice_words(operation_id, field_name, value, "en")

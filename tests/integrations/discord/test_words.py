@@ -322,3 +322,19 @@ def test_the_odds_table_reads_in_german(replicas, discord_client, webhooks):
 def test_the_card_link_still_carries_the_roll(cards):
     title, answer = next((title, answer) for title, answer in cards["de"] if title == "paws test odds=False")
     assert roll_from_link(card_link(answer["data"]["embeds"][0]))["operation"] == "paws.test"
+
+
+def test_every_option_subcommand_and_choice_has_german_words(registry):
+    for command in registry.commands:
+        for item in walk(command):
+            assert "de" in (item.get("description_localizations") or {}), item["name"]
+            if item is not command:
+                assert "de" in (item.get("name_localizations") or {}), item["name"]
+            for choice in item.get("choices") or []:
+                assert "de" in (choice.get("name_localizations") or {}), (item["name"], choice["value"])
+    beutel = next(command for command in registry.commands if command["name"] == "beutelschneider")
+    encounter = next(sub for sub in beutel["options"] if sub["name"] == "encounter")
+    danger = next(option for option in encounter["options"] if option["name"] == "mortal_danger")
+    # the choices of the danger after a fight are the danger's choices, in its words (no "low / clear")
+    assert [choice["name_localizations"]["de"] for choice in danger["choices"]] == ["gering", "deutlich",
+                                                                                     "besonders groß"]
