@@ -18,7 +18,9 @@ signed roll and the button's ``custom_id``; the service derives the dice from th
 so pressing again, or the same interaction replayed, answers the same dice. The answer replaces the
 card (UPDATE_MESSAGE) by the card with the follow-up added below and the used button's group gone
 (the three rescue buttons are one choice). Only the player whose roll the card shows may press its
-follow-ups: Discord names that player in the message's ``interaction_metadata``."""
+follow-ups: Discord names that player in the message's ``interaction_metadata``. The narration rolls
+nothing (it reads the signed conflict and the toughness typed into its form): its button stays, so a
+corrected toughness can be narrated again."""
 
 from __future__ import annotations
 
@@ -179,11 +181,6 @@ def group_of(custom_id: str) -> str:
     """The choice a button belongs to (``ww1:rescue``): pressing one of them uses up all of them."""
     prefix, _, rest = custom_id.partition(":")
     return f"{prefix}:{rest.partition(':')[0]}"
-
-
-def rolls_dice(operation_id: str) -> bool:
-    """Whether a follow-up rolls (the narration only reads the signed conflict and the toughness)."""
-    return operation_id != "weltenbuch.narration"
 
 
 def idempotency_key(card_signature: str, custom_id: str) -> str:
