@@ -93,6 +93,7 @@ export interface paths {
          *     - The bag holds at least as many marbles as the difficulty draws.
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.challenge"];
@@ -155,6 +156,7 @@ export interface paths {
          *     - The defender's name differs from the attacker's.
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          *     - Each bag holds at least as many marbles as its difficulty draws.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
@@ -225,6 +227,7 @@ export interface paths {
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Participant names are unique.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          *     - Each bag holds at least as many marbles as its difficulty draws.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
@@ -314,6 +317,7 @@ export interface paths {
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Each pair names a member of the first side, then one of the second; no pair twice.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          *     - Exactly one of `bag` and `members`.
          *     - Each bag holds at least as many marbles as its difficulty draws.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
@@ -411,6 +415,7 @@ export interface paths {
          *     - The bag holds at least as many marbles as the amount draws.
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.experience"];
@@ -495,6 +500,7 @@ export interface paths {
          *     - The bag holds at least as many marbles as the difficulty draws.
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.first-aid"];
@@ -556,6 +562,7 @@ export interface paths {
          *     - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.healing"];
@@ -641,6 +648,7 @@ export interface paths {
          *     - The bag holds at least as many marbles as the severity draws.
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.injury"];
@@ -697,6 +705,7 @@ export interface paths {
          *     - The bag holds at least as many marbles as the danger draws.
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.mortal-danger"];
@@ -803,6 +812,7 @@ export interface paths {
          *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          */
         post: operations["malmsturm.action"];
         delete?: never;
@@ -875,6 +885,7 @@ export interface paths {
          *     - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          *     - A track's `current` stress is at most its `max`.
          */
         post: operations["malmsturm.attack"];
@@ -933,6 +944,7 @@ export interface paths {
          *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          */
         post: operations["malmsturm.contest"];
         delete?: never;
@@ -1010,6 +1022,7 @@ export interface paths {
          *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          */
         post: operations["malmsturm.encounter"];
         delete?: never;
@@ -1097,6 +1110,7 @@ export interface paths {
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Participant names are unique.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          */
         post: operations["malmsturm.initiative"];
         delete?: never;
@@ -1187,6 +1201,7 @@ export interface paths {
          *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
          */
         post: operations["paws.comparison"];
@@ -1261,6 +1276,7 @@ export interface paths {
          *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
          */
         post: operations["paws.encounter"];
@@ -1334,6 +1350,7 @@ export interface paths {
          *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          */
         post: operations["paws.rescue"];
         delete?: never;
@@ -1394,6 +1411,7 @@ export interface paths {
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          */
         post: operations["paws.test"];
         delete?: never;
@@ -1484,6 +1502,7 @@ export interface paths {
          *     - The leader's dice plus one per helper stay within the limit pool_dice.
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.cooperation"];
@@ -1551,6 +1570,7 @@ export interface paths {
          *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.encounter"];
@@ -1620,6 +1640,7 @@ export interface paths {
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          */
         post: operations["proben.extended"];
         delete?: never;
@@ -1675,6 +1696,7 @@ export interface paths {
          *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.opposed"];
@@ -1735,6 +1757,7 @@ export interface paths {
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          */
         post: operations["proben.test"];
         delete?: never;
@@ -1861,6 +1884,9 @@ export interface paths {
          *     reveal is signed by the key that opened the session, so every replica answers the same
          *     document whenever asked. A session of a rotated key reveals while its private key is kept in
          *     WURFWERK_RETIRED_SIGNING_KEYS. Forged or altered: 422 `invalid-session`.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          */
         post: operations["sessions.reveal"];
         delete?: never;
@@ -1949,6 +1975,7 @@ export interface paths {
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Party names, member names and players' seats are unique across the conflict.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          *     - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
          *     - profile + bonuses + 2 per hero point stay within the limit pool_dice.
          */
@@ -2029,6 +2056,7 @@ export interface paths {
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Party names, member names and players' seats are unique across the conflict.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          *     - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
          *     - profile + bonuses + 2 per hero point stay within the limit pool_dice.
          *     - `current` toughness is at most `max`.
@@ -2150,6 +2178,7 @@ export interface paths {
          *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+         *     - A header of sessions version 1 (no `version`) is refused with what changed.
          */
         post: operations["weltenbuch.resurrection"];
         delete?: never;

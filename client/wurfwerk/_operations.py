@@ -693,6 +693,7 @@ class Beutelschneider:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless
@@ -826,6 +827,7 @@ class Beutelschneider:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
@@ -962,6 +964,7 @@ class Beutelschneider:
         `manual` or `session`.
         - Participant names are unique.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
@@ -1116,6 +1119,7 @@ class Beutelschneider:
         `manual` or `session`.
         - Each pair names a member of the first side, then one of the second; no pair twice.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - Exactly one of `bag` and `members`.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
@@ -1329,6 +1333,7 @@ class Beutelschneider:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/experience`` (``beutelschneider.experience``). Rolls dice: unless
@@ -1493,6 +1498,7 @@ class Beutelschneider:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/first-aid`` (``beutelschneider.first-aid``). Rolls dice: unless
@@ -1622,6 +1628,7 @@ class Beutelschneider:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/healing`` (``beutelschneider.healing``). Rolls dice: unless ``seed``,
@@ -1792,6 +1799,7 @@ class Beutelschneider:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/injury`` (``beutelschneider.injury``). Rolls dice: unless ``seed``,
@@ -1914,6 +1922,7 @@ class Beutelschneider:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/mortal-danger`` (``beutelschneider.mortal-danger``). Rolls dice: unless
@@ -2084,6 +2093,7 @@ class Malmsturm:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
 
         ``POST /v1/malmsturm/action`` (``malmsturm.action``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -2229,6 +2239,7 @@ class Malmsturm:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - A track's `current` stress is at most its `max`.
 
         ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed``, ``manual``,
@@ -2367,6 +2378,7 @@ class Malmsturm:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
 
         ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -2519,6 +2531,7 @@ class Malmsturm:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
 
         ``POST /v1/malmsturm/encounter`` (``malmsturm.encounter``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -2727,6 +2740,7 @@ class Malmsturm:
         `manual` or `session`.
         - Participant names are unique.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
 
         ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -2884,6 +2898,7 @@ class Paws:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
 
         ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed``, ``manual``,
@@ -3029,6 +3044,7 @@ class Paws:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
 
         ``POST /v1/paws/encounter`` (``paws.encounter``). Rolls dice: unless ``seed``, ``manual``,
@@ -3194,6 +3210,7 @@ class Paws:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
 
         ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
         ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -3309,6 +3326,7 @@ class Paws:
         `manual` or `session`.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
 
         ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
         ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -3515,6 +3533,7 @@ class Proben:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
@@ -3650,6 +3669,7 @@ class Proben:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
@@ -3818,6 +3838,7 @@ class Proben:
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
 
         ``POST /v1/proben/extended`` (``proben.extended``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -3964,6 +3985,7 @@ class Proben:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
@@ -4094,6 +4116,7 @@ class Proben:
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
 
         ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
         ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -4320,6 +4343,9 @@ class Sessions:
         document whenever asked. A session of a rotated key reveals while its private key is kept in
         WURFWERK_RETIRED_SIGNING_KEYS. Forged or altered: 422 `invalid-session`.
 
+        Checked beyond the schema (422 naming the field):
+        - A header of sessions version 1 (no `version`) is refused with what changed.
+
         ``POST /v1/sessions/reveal`` (``sessions.reveal``).
 
         Args:
@@ -4378,6 +4404,7 @@ class Weltenbuch:
         `manual` or `session`.
         - Party names, member names and players' seats are unique across the conflict.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
         - profile + bonuses + 2 per hero point stay within the limit pool_dice.
 
@@ -4522,6 +4549,7 @@ class Weltenbuch:
         `manual` or `session`.
         - Party names, member names and players' seats are unique across the conflict.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
         - profile + bonuses + 2 per hero point stay within the limit pool_dice.
         - `current` toughness is at most `max`.
@@ -4747,6 +4775,7 @@ class Weltenbuch:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
 
         ``POST /v1/weltenbuch/resurrection`` (``weltenbuch.resurrection``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -4989,6 +5018,7 @@ class AsyncBeutelschneider:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless
@@ -5122,6 +5152,7 @@ class AsyncBeutelschneider:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
@@ -5258,6 +5289,7 @@ class AsyncBeutelschneider:
         `manual` or `session`.
         - Participant names are unique.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
@@ -5412,6 +5444,7 @@ class AsyncBeutelschneider:
         `manual` or `session`.
         - Each pair names a member of the first side, then one of the second; no pair twice.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - Exactly one of `bag` and `members`.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
@@ -5625,6 +5658,7 @@ class AsyncBeutelschneider:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/experience`` (``beutelschneider.experience``). Rolls dice: unless
@@ -5789,6 +5823,7 @@ class AsyncBeutelschneider:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/first-aid`` (``beutelschneider.first-aid``). Rolls dice: unless
@@ -5918,6 +5953,7 @@ class AsyncBeutelschneider:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/healing`` (``beutelschneider.healing``). Rolls dice: unless ``seed``,
@@ -6088,6 +6124,7 @@ class AsyncBeutelschneider:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/injury`` (``beutelschneider.injury``). Rolls dice: unless ``seed``,
@@ -6210,6 +6247,7 @@ class AsyncBeutelschneider:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/mortal-danger`` (``beutelschneider.mortal-danger``). Rolls dice: unless
@@ -6380,6 +6418,7 @@ class AsyncMalmsturm:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
 
         ``POST /v1/malmsturm/action`` (``malmsturm.action``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -6525,6 +6564,7 @@ class AsyncMalmsturm:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - A track's `current` stress is at most its `max`.
 
         ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed``, ``manual``,
@@ -6663,6 +6703,7 @@ class AsyncMalmsturm:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
 
         ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -6815,6 +6856,7 @@ class AsyncMalmsturm:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
 
         ``POST /v1/malmsturm/encounter`` (``malmsturm.encounter``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -7023,6 +7065,7 @@ class AsyncMalmsturm:
         `manual` or `session`.
         - Participant names are unique.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
 
         ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -7180,6 +7223,7 @@ class AsyncPaws:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
 
         ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed``, ``manual``,
@@ -7325,6 +7369,7 @@ class AsyncPaws:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
 
         ``POST /v1/paws/encounter`` (``paws.encounter``). Rolls dice: unless ``seed``, ``manual``,
@@ -7490,6 +7535,7 @@ class AsyncPaws:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
 
         ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
         ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -7605,6 +7651,7 @@ class AsyncPaws:
         `manual` or `session`.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
 
         ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
         ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -7811,6 +7858,7 @@ class AsyncProben:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
@@ -7946,6 +7994,7 @@ class AsyncProben:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
@@ -8114,6 +8163,7 @@ class AsyncProben:
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
 
         ``POST /v1/proben/extended`` (``proben.extended``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -8260,6 +8310,7 @@ class AsyncProben:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
@@ -8390,6 +8441,7 @@ class AsyncProben:
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
 
         ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
         ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -8616,6 +8668,9 @@ class AsyncSessions:
         document whenever asked. A session of a rotated key reveals while its private key is kept in
         WURFWERK_RETIRED_SIGNING_KEYS. Forged or altered: 422 `invalid-session`.
 
+        Checked beyond the schema (422 naming the field):
+        - A header of sessions version 1 (no `version`) is refused with what changed.
+
         ``POST /v1/sessions/reveal`` (``sessions.reveal``).
 
         Args:
@@ -8674,6 +8729,7 @@ class AsyncWeltenbuch:
         `manual` or `session`.
         - Party names, member names and players' seats are unique across the conflict.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
         - profile + bonuses + 2 per hero point stay within the limit pool_dice.
 
@@ -8818,6 +8874,7 @@ class AsyncWeltenbuch:
         `manual` or `session`.
         - Party names, member names and players' seats are unique across the conflict.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
         - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
         - profile + bonuses + 2 per hero point stay within the limit pool_dice.
         - `current` toughness is at most `max`.
@@ -9043,6 +9100,7 @@ class AsyncWeltenbuch:
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
+        - A header of sessions version 1 (no `version`) is refused with what changed.
 
         ``POST /v1/weltenbuch/resurrection`` (``weltenbuch.resurrection``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an

@@ -41,10 +41,10 @@ SESSION_EXAMPLE = {"version": 2, "id": "q3Lc9vYzR0C1l4oQ8nXwAg", "seats": ["GM",
 REVEAL_EXAMPLE = {"session": SESSION_EXAMPLE, "secret": "…", "revealed_at": "2026-12-01T23:00:00Z",
                   "kid": "…", "signature": "…"}
 SEAT_SCHEMA = {"oneOf": [
-    {"type": "string", "minLength": 1, "maxLength": sessions.MAX_SEAT_CHARS,
+    {"type": "string", "minLength": 1, "maxLength": sessions.MAX_SEAT_CHARS, "pattern": r"\S",
      "description": "An open seat: the service makes its seat key and hands it to the opener."},
     {"type": "object", "additionalProperties": False, "required": ["name", "commit"], "properties": {
-        "name": {"type": "string", "minLength": 1, "maxLength": sessions.MAX_SEAT_CHARS},
+        "name": {"type": "string", "minLength": 1, "maxLength": sessions.MAX_SEAT_CHARS, "pattern": r"\S"},
         "commit": {"type": "string", "pattern": "^[A-Za-z0-9_-]{43}$",
                    "description": "base64url(SHA-256(seed)) of the seed the seat's own client made."}}},
 ]}
@@ -59,16 +59,18 @@ class SeatField(fields.Field):
     def _deserialize(self, value: object, attr: str | None, data: Mapping[str, Any] | None,
                      **kwargs: Any) -> dict[str, Any]:
         if isinstance(value, str):
-            value = {"name": value, "commit": None}
-        elif not isinstance(value, Mapping) or set(value) != {"name", "commit"}:
+            return {"name": self._name(value), "commit": None}
+        if not isinstance(value, Mapping) or set(value) != {"name", "commit"}:
             raise ma.ValidationError(say("must be a seat's name or {name, commit}"))
-        name, commit = value["name"], value["commit"]
-        if not isinstance(name, str) or not 1 <= len(name.strip()) <= sessions.MAX_SEAT_CHARS \
-                or len(name) > sessions.MAX_SEAT_CHARS:
-            raise ma.ValidationError(say("a seat's name has 1 to %(max)s characters", max=sessions.MAX_SEAT_CHARS))
-        if commit is not None and not _is_commit(commit):
+        if not _is_commit(value["commit"]):
             raise ma.ValidationError(say("commit must be base64url(SHA-256(seed)): 43 characters"))
-        return {"name": name, "commit": commit}
+        return {"name": self._name(value["name"]), "commit": value["commit"]}
+
+    @staticmethod
+    def _name(name: object) -> str:
+        if not isinstance(name, str) or not name.strip() or len(name) > sessions.MAX_SEAT_CHARS:
+            raise ma.ValidationError(say("a seat's name has 1 to %(max)s characters", max=sessions.MAX_SEAT_CHARS))
+        return name
 
 
 def _is_commit(text: object) -> bool:

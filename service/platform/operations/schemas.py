@@ -80,10 +80,10 @@ class SessionHeaderSchema(StrictSchema):
                               metadata={"description": "base64url Ed25519 signature over the RFC 8785 "
                                                        "canonical JSON of the session without this member."})
 
+    # A schema validator, not a pre_load hook, so the compiled loader (fastload.py) keeps this schema.
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def _not_version_1(self, data: dict[str, Any], original: object, **kwargs: Any) -> None:
-        """A header of sessions v1 (no ``version``) is refused with what changed, beside the members it
-        lacks. (A schema hook, not a pre_load one, so the compiled loader keeps this schema.)"""
+        """A header of sessions version 1 (no `version`) is refused with what changed."""
         if isinstance(original, Mapping) and "version" not in original and "commit" in original:
             raise ValidationError(V1_SESSION)
 
