@@ -89,15 +89,18 @@ UNREACHABLE = {
     "the document cannot be canonicalized (RFC 8785)": "a JSON body always canonicalizes (integers past 2^53 "
                                                        "become doubles, orjson refuses NaN and 65-bit integers)",
     # Not problems: the luck report of POST /v1/sessions/report says them in a 200 answer.
-    "%(seat)s: no measured rolls": "a line of the luck report, not a problem",
-    "%(seat)s had bad luck: on average %(percent)s %% of what the dice could give was worse (%(count)d roll)":
-        "a line of the luck report, not a problem",
-    "%(seat)s had good luck: on average %(percent)s %% of what the dice could give was worse (%(count)d roll)":
-        "a line of the luck report, not a problem",
-    "%(seat)s had average luck: on average %(percent)s %% of what the dice could give was worse (%(count)d roll)":
-        "a line of the luck report, not a problem",
-    "%(line)s; unusual for fair dice (p = %(p)s)": "a line of the luck report, not a problem",
-    "%(line)s; that fits fair dice (p = %(p)s)": "a line of the luck report, not a problem",
+    "%(seat)s: no measured rolls or draws": "a line of the luck report, not a problem",
+    "%(seat)s had bad luck: on average only %(percent)s %% of the possible results would have been worse "
+    "(%(counted)s).": "a line of the luck report, not a problem",
+    "%(seat)s had good luck: on average %(percent)s %% of the possible results would have been worse "
+    "(%(counted)s).": "a line of the luck report, not a problem",
+    "%(seat)s had neither good nor bad luck: on average %(percent)s %% of the possible results would have "
+    "been worse (%(counted)s).": "a line of the luck report, not a problem",
+    "%(line)s With fair chance that would be unusual (p = %(p)s).": "a line of the luck report, not a problem",
+    "%(line)s That fits fair chance (p = %(p)s).": "a line of the luck report, not a problem",
+    "%(count)d marble draw": "a part of the luck report's line, not a problem",
+    "%(count)d dice roll": "a part of the luck report's line, not a problem",
+    "%(rolls)s and %(draws)s": "a part of the luck report's line, not a problem",
 }
 
 @dataclass(frozen=True)

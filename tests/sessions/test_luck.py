@@ -95,6 +95,23 @@ def test_the_seats_are_summed_up_in_german_and_english(vector_client):
         assert f"{round(english['mean'] * 100)} %" in english["summary"]
 
 
+def test_the_luck_line_reads_aloud_and_counts_marble_draws_as_draws(vector_client):
+    """Issue 53: "Rynn hatte Pech: …" in plain words; a Beutelschneider card is a draw ("Zug"), not a roll."""
+    cards, reveal, seeds = case_inputs(CASES["complete"])
+    body = {"reveal": reveal, "cards": cards, "seeds": seeds}
+    de = {seat["seat"]: seat for seat in
+          vector_client.post("/v1/sessions/report?lang=de", json=body).get_json()["luck"]["seats"]}
+    en = {seat["seat"]: seat for seat in
+          vector_client.post("/v1/sessions/report?lang=en", json=body).get_json()["luck"]["seats"]}
+    assert "(1 Wurf und 1 Zug)" in de["Alva"]["summary"] and "(1 dice roll and 1 marble draw)" in en["Alva"]["summary"]
+    assert "(2 Würfe)" in de["Rynn"]["summary"] and "(2 dice rolls)" in en["Rynn"]["summary"]
+    for seat in de.values():
+        mood = ("hatte Pech: Im Schnitt wären nur" if seat["mean"] < 0.4 else
+                "hatte Glück: Im Schnitt wären" if seat["mean"] > 0.6 else "hatte weder Glück noch Pech")
+        assert seat["summary"].startswith(f"{seat['seat']} {mood}"), seat["summary"]
+        assert "Würfel geben konnten" not in seat["summary"]
+
+
 def test_cards_the_verdict_refuses_are_not_measured(vector_client):
     cards, reveal, _seeds = case_inputs(CASES["alter"])
     luck = vector_client.post("/v1/sessions/report", json={"reveal": reveal, "cards": cards}).get_json()["luck"]

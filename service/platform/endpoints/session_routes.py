@@ -26,7 +26,7 @@ from service.platform.maths.luck import mid_percentile, seat_test
 from service.platform.operations.fields import Int, StrictSchema
 from service.platform.operations.operations import RANDOMNESS_MEMBERS, Kind, Operation
 from service.platform.operations.schemas import SessionHeaderSchema
-from service.platform.words.messages import Number, localized, say, say_n
+from service.platform.words.messages import Message, Number, localized, say, say_n
 
 MAX_REPORT_CARDS = 2000
 _View = TypeVar("_View", bound=Callable[..., Response])
@@ -331,15 +331,24 @@ def luck_report(cards: list[Any], header: Mapping[str, Any], verdict: Mapping[st
             unmeasured.append(position)
             continue
         use = card["request"]["session"]
-        measured.append({"card": position, "seat": use["seat"], "index": use["index"], **point})
+        measured.append({"card": position, "seat": use["seat"], "index": use["index"], **point,
+                         "draw": _is_draw(card)})
     seats = []
     for seat in header["seats"]:
         points = [point for point in measured if point["seat"] == seat]
         test = seat_test([float(point["mid"]) for point in points], [float(point["variance"]) for point in points])
-        seats.append({"seat": seat, **test, "summary": localized(_seat_words(seat, test), lang)})
-    return {"cards": [{key: value for key, value in point.items() if key not in ("mid", "variance")}
+        draws = sum(point["draw"] for point in points)
+        words = _seat_words(seat, test, rolls=len(points) - draws, draws=draws)
+        seats.append({"seat": seat, **test, "summary": localized(words, lang)})
+    return {"cards": [{key: value for key, value in point.items() if key not in ("mid", "variance", "draw")}
                       for point in measured],
             "seats": seats, "unmeasured": unmeasured}
+
+
+def _is_draw(card: Mapping[str, Any]) -> bool:
+    """A card whose random values are marbles drawn, not dice rolled (a "Zug", not a "Wurf")."""
+    events = card.get("randomness", {}).get("events", [])
+    return bool(events) and all(isinstance(event, dict) and event.get("kind") == "draw" for event in events)
 
 
 def _card_luck(card: dict[str, Any], operations: Mapping[str, Operation],
@@ -371,30 +380,34 @@ def _card_luck(card: dict[str, Any], operations: Mapping[str, Operation],
             else str(mid.numerator), "mid": mid, "variance": variance}
 
 
-def _seat_words(seat: str, test: Mapping[str, Any]) -> str:
-    count = test["count"]
-    if not count:
-        return say("%(seat)s: no measured rolls", seat=seat)
+def _seat_words(seat: str, test: Mapping[str, Any], *, rolls: int, draws: int) -> Message:
+    """One seat's luck in a sentence or two a player can read aloud: how it went, how many rolls
+    and draws it rests on, and whether fair chance explains it."""
+    if not test["count"]:
+        return say("%(seat)s: no measured rolls or draws", seat=seat)
+    counted = _counted(rolls, draws)
     percent = Number(round(test["mean"] * 100))
     if test["mean"] < 0.4:
-        line = say_n("%(seat)s had bad luck: on average %(percent)s %% of what the dice could give was "
-                     "worse (%(count)d roll)",
-                     "%(seat)s had bad luck: on average %(percent)s %% of what the dice could give was "
-                     "worse (%(count)d rolls)", count, seat=seat, percent=percent)
+        line = say("%(seat)s had bad luck: on average only %(percent)s %% of the possible results would have "
+                   "been worse (%(counted)s).", seat=seat, percent=percent, counted=counted)
     elif test["mean"] > 0.6:
-        line = say_n("%(seat)s had good luck: on average %(percent)s %% of what the dice could give was "
-                     "worse (%(count)d roll)",
-                     "%(seat)s had good luck: on average %(percent)s %% of what the dice could give was "
-                     "worse (%(count)d rolls)", count, seat=seat, percent=percent)
+        line = say("%(seat)s had good luck: on average %(percent)s %% of the possible results would have been "
+                   "worse (%(counted)s).", seat=seat, percent=percent, counted=counted)
     else:
-        line = say_n("%(seat)s had average luck: on average %(percent)s %% of what the dice could give was "
-                     "worse (%(count)d roll)",
-                     "%(seat)s had average luck: on average %(percent)s %% of what the dice could give was "
-                     "worse (%(count)d rolls)", count, seat=seat, percent=percent)
+        line = say("%(seat)s had neither good nor bad luck: on average %(percent)s %% of the possible results "
+                   "would have been worse (%(counted)s).", seat=seat, percent=percent, counted=counted)
     if test["p_value"] is None:
         return line
     p_value = Number(round(test["p_value"], 3))
     if test["unusual"]:
-        return say("%(line)s; unusual for fair dice (p = %(p)s)", line=line, p=p_value)
-    return say("%(line)s; that fits fair dice (p = %(p)s)", line=line, p=p_value)
+        return say("%(line)s With fair chance that would be unusual (p = %(p)s).", line=line, p=p_value)
+    return say("%(line)s That fits fair chance (p = %(p)s).", line=line, p=p_value)
 
+
+def _counted(rolls: int, draws: int) -> Message:
+    """"12 dice rolls", "3 marble draws" or both, joined by "and"."""
+    rolled = say_n("%(count)d dice roll", "%(count)d dice rolls", rolls)
+    drawn = say_n("%(count)d marble draw", "%(count)d marble draws", draws)
+    if rolls and draws:
+        return say("%(rolls)s and %(draws)s", rolls=rolled, draws=drawn)
+    return rolled if rolls else drawn
