@@ -1,0 +1,87 @@
+"""Issue 52, for operators: the example balancer (deploy/balancer/haproxy.cfg, as compose and the
+Kubernetes Ingress run it) keeps /metrics from the public unless WURFWERK_METRICS_ALLOW lists the
+client's network, and one request id runs through the balancer's log line, the replica's access log
+line and what the user is shown."""
+
+from __future__ import annotations
+
+import http.client
+import json
+
+import pytest
+
+from service.platform.dice.receipts import generate_private_key_pem
+from tests.conftest import require_tool
+from tests.deploy.processes import Gunicorn, Haproxy
+
+pytestmark = pytest.mark.slow
+MONITOR, STRANGER = "127.0.0.66", "127.0.0.67"
+
+
+@pytest.fixture(scope="module")
+def replica(tmp_path_factory):
+    require_tool("haproxy", why="the balancer of compose and Kubernetes")
+    tmp = tmp_path_factory.mktemp("replica")
+    key = tmp / "key.pem"
+    key.write_text(generate_private_key_pem())
+    server = Gunicorn(tmp, env={"WURFWERK_SIGNING_KEY_FILE": str(key), "GUNICORN_ACCESS_LOG": "1"},
+                      workers=1).start()
+    yield server
+    server.stop()
+
+
+def _balancer(tmp_path_factory, replica, **env):
+    return Haproxy(tmp_path_factory.mktemp("balancer"), [replica.port], env=env).start()
+
+
+@pytest.fixture(scope="module")
+def closed(tmp_path_factory, replica):
+    balancer = _balancer(tmp_path_factory, replica)
+    yield balancer
+    balancer.stop()
+
+
+@pytest.fixture(scope="module")
+def allowing(tmp_path_factory, replica):
+    balancer = _balancer(tmp_path_factory, replica, WURFWERK_METRICS_ALLOW=f"{MONITOR}/32 10.0.0.0/8")
+    yield balancer
+    balancer.stop()
+
+
+def _get(balancer, path: str, source: str = "127.0.0.1", method: str = "GET") -> tuple[int, dict, str]:
+    connection = http.client.HTTPConnection("127.0.0.1", balancer.port, timeout=10, source_address=(source, 0))
+    try:
+        connection.request(method, path)
+        response = connection.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read().decode()
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("path", ["/metrics", "/metrics?name=wurfwerk_requests_total", "/%6detrics",
+                                  "/metrics/"])
+def test_by_default_the_balancer_refuses_metrics_to_everyone(closed, path):
+    status, headers, body = _get(closed, path)
+    assert status == 403 and headers["content-type"] == "application/problem+json", (status, body)
+    problem = json.loads(body)
+    assert problem["status"] == 403 and problem["request_id"] == headers["x-request-id"]
+    assert "wurfwerk_requests_total" not in body
+    assert _get(closed, "/livez")[0] == 200 and _get(closed, "/v1/keys")[0] == 200
+
+
+def test_the_networks_in_metrics_allow_read_metrics_and_no_one_else(allowing):
+    status, _, body = _get(allowing, "/metrics", source=MONITOR)
+    assert status == 200 and "wurfwerk_requests_total" in body
+    assert _get(allowing, "/metrics", source=STRANGER)[0] == 403
+
+
+def test_one_request_id_in_the_answer_the_balancer_log_and_the_replica_access_log(closed, replica):
+    """A client that sends no X-Request-ID gets the balancer's; both logs carry that one."""
+    status, headers, body = _get(closed, "/v1/paws/test", method="POST")  # no body: a problem to report
+    assert status == 422 and json.loads(body)["request_id"] == headers["x-request-id"]
+    request_id = headers["x-request-id"]
+    replica_lines = [line for line in replica.log.read_text().splitlines() if line.endswith(f"request_id={request_id}")]
+    assert len(replica_lines) == 1 and '"POST /v1/paws/test HTTP/1.1" 422' in replica_lines[0]
+    closed.stop()  # the log is written as the balancer goes; stopping flushes it
+    balancer_lines = [line for line in closed.log.read_text().splitlines() if f"{{{request_id}}}" in line]
+    assert len(balancer_lines) == 1 and "POST /v1/paws/test" in balancer_lines[0], closed.log.read_text()[-2000:]
