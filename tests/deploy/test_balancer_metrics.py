@@ -59,7 +59,7 @@ def _get(balancer, path: str, source: str = "127.0.0.1", method: str = "GET") ->
 
 
 @pytest.mark.parametrize("path", ["/metrics", "/metrics?name=wurfwerk_requests_total", "/%6detrics",
-                                  "/metrics/"])
+                                  "/metrics/", "//metrics", "/%2fmetrics", "/%2F%2Fmetrics"])
 def test_by_default_the_balancer_refuses_metrics_to_everyone(closed, path):
     status, headers, body = _get(closed, path)
     assert status == 403 and headers["content-type"] == "application/problem+json", (status, body)

@@ -166,6 +166,6 @@ def test_metrics_are_not_public_through_the_ingress(objects):
         assert not reaches_metrics or path["backend"]["service"]["name"] == "wurfwerk-balancer", path
     [config] = [item for (kind, name), item in objects.items()
                 if kind == "ConfigMap" and name.startswith("wurfwerk-balancer")]
-    assert "acl metrics_path path,url_dec -m beg /metrics" in config["data"]["haproxy.cfg"]
+    assert "acl metrics_path path,url_dec -m reg ^/+metrics" in config["data"]["haproxy.cfg"]
     balancer = objects[("Deployment", "wurfwerk-balancer")]["spec"]["template"]["spec"]["containers"][0]
     assert "WURFWERK_METRICS_ALLOW" not in {item["name"] for item in balancer["env"]}
