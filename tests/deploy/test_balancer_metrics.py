@@ -12,6 +12,7 @@ import pytest
 
 from service.platform.dice.receipts import generate_private_key_pem
 from tests.conftest import require_tool
+from tests.deploy.podman import wait_for
 from tests.deploy.processes import Gunicorn, Haproxy
 
 pytestmark = pytest.mark.slow
@@ -80,8 +81,36 @@ def test_one_request_id_in_the_answer_the_balancer_log_and_the_replica_access_lo
     status, headers, body = _get(closed, "/v1/paws/test", method="POST")  # no body: a problem to report
     assert status == 422 and json.loads(body)["request_id"] == headers["x-request-id"]
     request_id = headers["x-request-id"]
-    replica_lines = [line for line in replica.log.read_text().splitlines() if line.endswith(f"request_id={request_id}")]
-    assert len(replica_lines) == 1 and '"POST /v1/paws/test HTTP/1.1" 422' in replica_lines[0]
+
+    def replica_lines() -> list[str]:
+        return [line for line in replica.log.read_text().splitlines() if line.endswith(f"request_id={request_id}")]
+
+    # The worker writes its access line once the answer is sent, so the client may read it first.
+    [line] = wait_for(replica_lines, 10, "no access log line of the request")
+    assert '"POST /v1/paws/test HTTP/1.1" 422' in line
     closed.stop()  # the log is written as the balancer goes; stopping flushes it
     balancer_lines = [line for line in closed.log.read_text().splitlines() if f"{{{request_id}}}" in line]
     assert len(balancer_lines) == 1 and "POST /v1/paws/test" in balancer_lines[0], closed.log.read_text()[-2000:]
+
+
+@pytest.mark.parametrize("trusted", ["127.0.0.1/32", ""], ids=["behind-a-trusted-proxy", "empty-as-compose-passes"])
+def test_behind_an_ingress_the_allowed_network_is_the_forwarded_client(tmp_path_factory, replica, trusted):
+    """The Kubernetes example: the Ingress controller (here 127.0.0.1, in WURFWERK_TRUSTED_PROXIES) names
+    the client in X-Forwarded-For, and that address is what WURFWERK_METRICS_ALLOW is checked against.
+    Empty, as compose passes it when unset, trusts no one."""
+    balancer = _balancer(tmp_path_factory, replica, WURFWERK_METRICS_ALLOW="10.9.8.7/32",
+                         WURFWERK_TRUSTED_PROXIES=trusted)
+    try:
+        def status(forwarded_for: str | None) -> int:
+            connection = http.client.HTTPConnection("127.0.0.1", balancer.port, timeout=10)
+            try:
+                headers = {"X-Forwarded-For": forwarded_for} if forwarded_for else {}
+                connection.request("GET", "/metrics", headers=headers)
+                return connection.getresponse().status
+            finally:
+                connection.close()
+
+        assert status(None) == 403 and status("10.9.8.6") == 403
+        assert status("10.9.8.7") == (200 if trusted else 403)
+    finally:
+        balancer.stop()
