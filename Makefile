@@ -60,10 +60,10 @@ test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE) $(SPEC_LINT_NODE) $(WEB_NODE)
 
 # The Discord app on $(DISCORD_PORT): DISCORD_PUBLIC_KEY (the application's, hex), WURFWERK_URL (the
 # service, default http://localhost:8000), WURFWERK_API_KEY, WURFWERK_PUBLIC_URL (where people open /play).
-# gthread workers: a deferred answer finishes in a thread after the response has gone. README, "Discord".
+# The service's gevent worker, so slow clients cost nothing (wurfwerk_discord/serving.py). README, "Discord".
 discord: $(DISCORD_STAMP)
-	exec $(BIN)/gunicorn --bind 0.0.0.0:$(DISCORD_PORT) --workers 2 --threads 4 --access-logfile - \
-	    --graceful-timeout 20 'wurfwerk_discord:create_app()'
+	DISCORD_PORT=$(DISCORD_PORT) exec $(BIN)/gunicorn --config python:wurfwerk_discord.serving \
+	    'wurfwerk_discord:create_app()'
 
 # The inner loop: lint, types and the in-process tests but the slow ones (schemathesis, spectral).
 # `make test` runs them all, as CI does.

@@ -1,4 +1,5 @@
-"""The Discord app's answer time (issue 42): p99 of a command's answer ≤ 300 ms on this machine.
+"""The Discord app's answer time (issue 42): p99 of a command's answer ≤ 300 ms on this machine; since
+issue 49 also of a follow-up button's (the card updated in place with its follow-up).
 
 The service and the app each under gunicorn as `make run` and `make discord` start them, on loopback;
 interactions signed like Discord's (a fresh key pair standing in for the application's) posted one at a
@@ -61,23 +62,49 @@ def interaction(system: str, sub: str, options: list[dict[str, Any]], number: in
                      "options": [{"type": 1, "name": sub, "options": options}]}}
 
 
+# A follow-up button, pressed by the card's roller: the card updated in place with the follow-up (issue 49).
+BUTTONS: dict[str, tuple[str, str, list[dict[str, Any]], str]] = {
+    "paws rescue button": ("paws", "test", [{"name": "rank", "type": 4, "value": 0}], "ww1:rescue:2"),
+}
+
+
+def press(custom_id: str, card: dict[str, Any], number: int) -> dict[str, Any]:
+    message = {"id": "1", "embeds": card["embeds"], "components": card.get("components", []),
+               "interaction_metadata": {"id": "1", "type": 2, "user": {"id": "7"}}}
+    return {"id": str(number), "application_id": "1", "type": 3, "token": f"bench-{number}", "version": 1,
+            "locale": "de", "member": {"user": {"id": "7", "username": "bench"}}, "message": message,
+            "data": {"custom_id": custom_id, "component_type": 2}}
+
+
+def percentiles(times: list[float]) -> dict[str, float]:
+    times = sorted(times)
+    return {"p50_ms": round(statistics.median(times), 1),
+            "p99_ms": round(times[min(len(times) - 1, int(len(times) * 0.99))], 1)}
+
+
+def timed(session: requests.Session, app_url: str, key: Ed25519PrivateKey, body: dict[str, Any],
+          kind: int) -> tuple[float, dict[str, Any]]:
+    started = time.perf_counter()
+    response = signed_post(session, app_url, key, body)
+    elapsed = (time.perf_counter() - started) * 1000
+    answer = response.json()
+    assert response.status_code == 200 and answer["type"] == kind and "embeds" in answer["data"], answer
+    return elapsed, answer
+
+
 def measure(app_url: str, key: Ed25519PrivateKey, calls: int) -> dict[str, dict[str, float]]:
-    """Per command: p50 and p99 of ``calls`` answers in milliseconds (after 5 warm-up calls)."""
+    """Per command and button: p50 and p99 of ``calls`` answers in milliseconds (after 5 warm-up calls)."""
     results = {}
     with requests.Session() as session:
         for name, (system, sub, options) in COMMANDS.items():
-            times = []
-            for number in range(calls + 5):
-                started = time.perf_counter()
-                response = signed_post(session, app_url, key, interaction(system, sub, options, number))
-                elapsed = (time.perf_counter() - started) * 1000
-                answer = response.json()
-                assert response.status_code == 200 and answer["type"] == 4 and "embeds" in answer["data"], answer
-                if number >= 5:
-                    times.append(elapsed)
-            times.sort()
-            results[name] = {"p50_ms": round(statistics.median(times), 1),
-                             "p99_ms": round(times[min(len(times) - 1, int(len(times) * 0.99))], 1)}
+            times = [timed(session, app_url, key, interaction(system, sub, options, number), 4)[0]
+                     for number in range(calls + 5)]
+            results[name] = percentiles(times[5:])
+        for name, (system, sub, options, custom_id) in BUTTONS.items():
+            _, card = timed(session, app_url, key, interaction(system, sub, options, 0), 4)
+            times = [timed(session, app_url, key, press(custom_id, card["data"], number), 7)[0]
+                     for number in range(calls + 5)]
+            results[name] = percentiles(times[5:])
     return results
 
 
@@ -91,8 +118,9 @@ def run(calls: int = 200) -> dict[str, Any]:
     env = {**os.environ, "DISCORD_PUBLIC_KEY": public, "WURFWERK_URL": service.url,
            "PYTHONPATH": os.pathsep.join(str(path) for path in paths)}
     # as `make discord` starts it
-    app = subprocess.Popen([GUNICORN, "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "4",
-                            "wurfwerk_discord:create_app()"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+    app = subprocess.Popen([GUNICORN, "--config", "python:wurfwerk_discord.serving", "--bind", f"127.0.0.1:{port}",
+                            "--access-logfile", "/dev/null", "wurfwerk_discord:create_app()"], cwd=ROOT, env=env,
+                           stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         wait_until_up(f"http://127.0.0.1:{port}/livez")

@@ -218,10 +218,10 @@ def in_process(calls: int = 500, rounds: int = 9) -> dict:
 def derived_vs_secure(calls: int = 500, rounds: int = 9) -> dict:
     """What a derived roll costs against a secure one (issue 14), in-process as above: the same
     paws.test body rolled from the CSPRNG, with an `Idempotency-Key` header, with a ticket
-    (whose signature is checked on every call) and in a session (issue 41: its header's signature
-    checked, the seat's stream derived), alternating in blocks; the median of the per-round ratios,
-    and a session roll against a ticket roll. Also the source alone, without the request around it:
-    3 d6 from each source."""
+    (whose signature is checked on every call) and in a session (issues 41 and 48: its header's
+    signature and the seat's key checked, the seat's stream derived), alternating in blocks; the
+    median of the per-round ratios, and a session roll against a ticket roll. Also the source
+    alone, without the request around it: 3 d6 from each source."""
     from bench.reference_app import make
     from service.platform.dice.derived_randomness import derived_source, idempotency_label
     from service.platform.dice.randomness import SecureSource
@@ -230,11 +230,11 @@ def derived_vs_secure(calls: int = 500, rounds: int = 9) -> dict:
     path, body = OPERATIONS["paws.test"]
     ticket = app.test_client().post("/v1/tickets", json={"operation": "paws.test"}).get_json()["tickets"][0]
     secure = _wsgi_caller(app, path, body)
-    header = app.test_client().post("/v1/sessions", json={"seats": ["bench"]}).get_json()["session"]
+    opened = app.test_client().post("/v1/sessions", json={"seats": ["bench"]}).get_json()
+    seat = {"header": opened["session"], "seat": "bench", "seat_key": opened["seat_keys"]["bench"]}
     variants = {"idempotency_key": _wsgi_caller(app, path, body, {"Idempotency-Key": "bench-retry-0001"}),
                 "ticket": _wsgi_caller(app, path, {**body, "ticket": ticket}),
-                "session": _wsgi_caller(app, path, {**body, "session": {"header": header, "seat": "bench",
-                                                                         "index": 0, "prev": None}})}
+                "session": _wsgi_caller(app, path, {**body, "session": {**seat, "index": 0, "prev": None}})}
     report: dict = {}
     for name, call in variants.items():
         seconds_per_call(call, calls)

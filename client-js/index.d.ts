@@ -100,18 +100,25 @@ export function signatureMatches(jwks: { keys: Array<{ kid: string; kty: string;
 /** The verdict on a session's log: the same in verifySession, wurfwerk.verify_session and POST /v1/sessions/report. */
 export interface SessionVerdict {
   complete: boolean;
-  gaps: Array<{ seat: string; index: number }>;
+  gaps: Array<{ seat: string; from: number; to: number }>;
   duplicates: Array<{ seat: string; index: number; cards: number[]; repeat: boolean }>;
   invalid: Array<{ card: number; reason: "malformed" | "signature" | "session" | "time" | "dice" | "commitment" | "link" }>;
   after_reveal: number[];
   unshown: Array<{ seat: string; index: number }>;
+  unverified: string[];
 }
 /** A reveal that does not verify: `reason` is malformed, signature, session or secret. */
 export class RevealError extends Error {
   readonly reason: "malformed" | "signature" | "session" | "secret";
 }
-/** A session's log (cards and public parts, any order) checked offline against the reveal and the JWKS. */
+/** A session's log (cards and public parts, any order) checked offline against the reveal, the JWKS
+ * and the seats' seeds (a seat without its seed is `unverified`). */
 export function verifySession(cards: readonly unknown[], reveal: object,
-  jwks: { keys: Array<{ kid: string; kty: string; crv: string; x: string }> }): Promise<SessionVerdict>;
+  jwks: { keys: Array<{ kid: string; kty: string; crv: string; x: string }> },
+  options?: { seeds?: Record<string, string>; maxIndex?: number }): Promise<SessionVerdict>;
+/** A new seat seed (32 random bytes, base64url): keep it, send only its seedCommit to the game master. */
+export function makeSeed(): string;
+/** base64url(SHA-256(seed)): what the session header holds for a seat. */
+export function seedCommit(seed: string): string;
 export function methodName(operationId: string): string;
 export const OPERATIONS: readonly Operation[];

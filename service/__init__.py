@@ -84,7 +84,8 @@ def _runtime(config: Config) -> Runtime:
     if ephemeral:
         log.warning("no WURFWERK_SIGNING_KEY configured: using a key for this process only; "
                     "receipts will not verify on other processes")
-    keys = KeyRing.from_pem(config.signing_key_pem or generate_private_key_pem(), config.verify_keys_pem)
+    keys = KeyRing.from_pem(config.signing_key_pem or generate_private_key_pem(), config.verify_keys_pem,
+                           config.retired_keys_pem)
     return Runtime(config=config, keys=keys, ephemeral_key=ephemeral)
 
 

@@ -147,6 +147,7 @@ class Limits:
     die_sides: int = setting("WURFWERK_MAX_DIE_SIDES", POSITIVE_INT, "100", "Most sides of one die (the least is 2).")
     extended_target: int = setting("WURFWERK_MAX_EXTENDED_TARGET", POSITIVE_INT, "100", "Highest `required` of an extended test.")
     encounter_states: int = setting("WURFWERK_MAX_ENCOUNTER_STATES", POSITIVE_INT, "20000", "Most states of one encounter (`/encounter/odds`), bounded from the body before solving (422 `encounter-too-large` above).")
+    session_index: int = setting("WURFWERK_MAX_SESSION_INDEX", POSITIVE_INT, "10000", "Highest roll number (`index`) of a seat in a session (422 above; a card above it is `malformed` in a log).")
     encounter_exact_states: int = setting("WURFWERK_MAX_ENCOUNTER_EXACT_STATES", POSITIVE_INT, "300", "Most states an encounter is solved for in exact fractions; above, `exact: auto` answers in float64 and `exact: required` is refused.")
 
 
@@ -156,10 +157,11 @@ class Config:
 
     signing_key_pem: str = setting("WURFWERK_SIGNING_KEY", TEXT, "", "PEM (PKCS#8) Ed25519 private key that signs receipts.", with_file=True)
     verify_keys_pem: str = setting("WURFWERK_VERIFY_KEYS", TEXT, "", "Extra PEM public keys that verify but never sign (key rotation).", with_file=True)
+    retired_keys_pem: str = setting("WURFWERK_RETIRED_SIGNING_KEYS", TEXT, "", "PEM private keys of earlier signing keys (key rotation): they never sign a new receipt, ticket or session, but they verify, and sessions opened under them can still be revealed.", with_file=True)
     require_signing_key: bool = setting("WURFWERK_REQUIRE_SIGNING_KEY", FLAG, "0", "1 (the image, the Kubernetes manifests): no configured key is a startup error, and a key made up at startup makes /readyz answer 503.")
     dev_key_file: str = setting("WURFWERK_DEV_KEY_FILE", TEXT, ".dev/signing-key.pem", "Where `make run` creates a development key when no key is configured.")
     api_keys: tuple[str, ...] = setting("WURFWERK_API_KEYS", CSV, "", "Comma-separated API keys; when set, every /v1 call except /v1/keys needs `Authorization: Bearer <key>`.")
-    ticket_keys: tuple[str, ...] = setting("WURFWERK_TICKET_KEYS", CSV, "", "Comma-separated API keys that may issue roll tickets (`POST /v1/tickets`, e.g. the game master's), open sessions (`POST /v1/sessions`) and reveal one before it ends; empty: every API key may. Each must also be in WURFWERK_API_KEYS.")
+    ticket_keys: tuple[str, ...] = setting("WURFWERK_TICKET_KEYS", CSV, "", "Comma-separated API keys that may issue roll tickets (`POST /v1/tickets`, e.g. the game master's) and open sessions (`POST /v1/sessions`); empty: every API key may. Each must also be in WURFWERK_API_KEYS.")
     cors_origins: tuple[str, ...] = setting("WURFWERK_CORS_ORIGINS", CSV, "*", "Comma-separated origins allowed by CORS (`*` for any).")
     metrics_token: str = setting("WURFWERK_METRICS_TOKEN", TEXT, "", "When set, `/metrics` answers only `Authorization: Bearer <token>` (401 otherwise); empty: open to whoever reaches the replica. The example balancer refuses /metrics from outside either way (WURFWERK_METRICS_ALLOW).", with_file=True)
     # Serving (service/serving/worker.py, deploy/gunicorn.conf.py): what a client may send, how long it may take, overload.

@@ -3,5 +3,5 @@
 export { Client, methodName } from "./client.js";
 export { WurfwerkError } from "./errors.js";
 export { receiptVerdict, verifyReceipt, signingPayload, signatureMatches } from "./receipts.js";
-export { RevealError, verifySession } from "./sessions.js";
+export { RevealError, makeSeed, seedCommit, verifySession } from "./sessions.js";
 export { OPERATIONS } from "./operations.js";

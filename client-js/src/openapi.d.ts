@@ -89,9 +89,10 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - The bag holds at least as many marbles as the difficulty draws.
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.challenge"];
@@ -150,9 +151,10 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - The defender's name differs from the attacker's.
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          *     - Each bag holds at least as many marbles as its difficulty draws.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
@@ -219,9 +221,10 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Participant names are unique.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          *     - Each bag holds at least as many marbles as its difficulty draws.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
@@ -307,9 +310,10 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Each pair names a member of the first side, then one of the second; no pair twice.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          *     - Exactly one of `bag` and `members`.
          *     - Each bag holds at least as many marbles as its difficulty draws.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
@@ -403,9 +407,10 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - The bag holds at least as many marbles as the amount draws.
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.experience"];
@@ -486,9 +491,10 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - The bag holds at least as many marbles as the difficulty draws.
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.first-aid"];
@@ -546,9 +552,10 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.healing"];
@@ -630,9 +637,10 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - The bag holds at least as many marbles as the severity draws.
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.injury"];
@@ -685,9 +693,10 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - The bag holds at least as many marbles as the danger draws.
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
          */
         post: operations["beutelschneider.mortal-danger"];
@@ -791,8 +800,9 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          */
         post: operations["malmsturm.action"];
         delete?: never;
@@ -861,9 +871,10 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          *     - A track's `current` stress is at most its `max`.
          */
         post: operations["malmsturm.attack"];
@@ -919,8 +930,9 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          */
         post: operations["malmsturm.contest"];
         delete?: never;
@@ -995,8 +1007,9 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          */
         post: operations["malmsturm.encounter"];
         delete?: never;
@@ -1080,9 +1093,10 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Participant names are unique.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          */
         post: operations["malmsturm.initiative"];
         delete?: never;
@@ -1170,8 +1184,9 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
          */
         post: operations["paws.comparison"];
@@ -1243,8 +1258,9 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
          */
         post: operations["paws.encounter"];
@@ -1315,8 +1331,9 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          */
         post: operations["paws.rescue"];
         delete?: never;
@@ -1373,9 +1390,10 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          */
         post: operations["paws.test"];
         delete?: never;
@@ -1462,9 +1480,10 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - The leader's dice plus one per helper stay within the limit pool_dice.
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.cooperation"];
@@ -1529,8 +1548,9 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.encounter"];
@@ -1596,9 +1616,10 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          */
         post: operations["proben.extended"];
         delete?: never;
@@ -1651,8 +1672,9 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.opposed"];
@@ -1709,9 +1731,10 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          */
         post: operations["proben.test"];
         delete?: never;
@@ -1780,12 +1803,14 @@ export interface paths {
         /**
          * Open a session: an evening's rolls, committed before the first one
          * @description Answers a signed header whose `commit` is the SHA-256 of a secret the service derives from
-         *     its key and the session id (nothing is stored). Every rolling operation then takes
-         *     `session: {header, seat, index, prev}`: its dice derive from the secret, the seat, the index
-         *     and the operation, so each seat's roll number has exactly one set of dice. After
-         *     `POST /v1/sessions/reveal` anyone can check the whole log (`POST /v1/sessions/report`, the
-         *     SDKs). With API keys configured, only the keys of `WURFWERK_TICKET_KEYS` (the game master's;
-         *     every key when it is empty) may open one; others get 403.
+         *     its key and the session id (nothing is stored), with each seat's commitment to its own seed.
+         *     Every rolling operation then takes `session: {header, seat, seed | seat_key, index, prev}`:
+         *     its dice derive from the secret, the seat, the seat's seed, the index and the operation, so
+         *     nobody but the seat can roll its slots, and each slot has exactly one set of dice. A seat
+         *     given by name alone is open: its `seat_key` is answered here, to the opener only. After the
+         *     session ends, `POST /v1/sessions/reveal` and `POST /v1/sessions/report` (or the SDKs) check
+         *     the whole log. With API keys configured, only the keys of `WURFWERK_TICKET_KEYS` (the game
+         *     master's; every key when it is empty) may open one; others get 403.
          */
         post: operations["sessions.open"];
         delete?: never;
@@ -1805,12 +1830,13 @@ export interface paths {
         put?: never;
         /**
          * Check a session's log and measure each seat's luck from the exact odds
-         * @description The verdict `{complete, gaps, duplicates, invalid, after_reveal, unshown}` is the one
-         *     `wurfwerk.verify_session` and the JavaScript client's `verifySession` compute offline (README
-         *     "Sessions"). `luck` gives each valid card its mid-percentile P(X < x) + ½·P(X = x) of the
-         *     quantity its operation declares, from the odds twin, and each seat its count, mean, a z-test
-         *     of the mean against ½ (variance (1 − Σp³)/12 per roll) and a summary in the request's
-         *     language. A reveal that does not verify: 422 `invalid-session`.
+         * @description The verdict `{complete, gaps, duplicates, invalid, after_reveal, unshown, unverified}` is the
+         *     one `wurfwerk.verify_session` and the JavaScript client's `verifySession` compute offline
+         *     (README "Sessions"); `seeds` are the seats' seeds, handed over after the evening (a seat
+         *     without one is `unverified`). `luck` gives each valid card its mid-percentile
+         *     P(X < x) + ½·P(X = x) of the quantity its operation declares, from the odds twin, and each
+         *     seat its count, mean, a z-test of the mean against ½ (variance (1 − Σp³)/12 per roll) and a
+         *     summary in the request's language. A reveal that does not verify: 422 `invalid-session`.
          */
         post: operations["sessions.report"];
         delete?: never;
@@ -1829,12 +1855,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reveal a session's secret, signed with the time of the reveal
-         * @description After `expires_at` to anyone. Before it only to a key of `WURFWERK_TICKET_KEYS` when API
-         *     keys are configured (the game master ends the evening early); otherwise 409
-         *     `session-open`: without API keys nobody can reveal early, since anybody could. A card
-         *     issued after `revealed_at` is never valid in a log. A session of a retired key, forged or
-         *     altered: 422 `invalid-session`.
+         * Reveal a session's secret after it ended: the same signed answer every time
+         * @description Only after `expires_at`, to anyone (409 `session-open` before: no key may reveal early, so
+         *     nobody can learn the secret while dice still fall). `revealed_at` is `expires_at` and the
+         *     reveal is signed by the key that opened the session, so every replica answers the same
+         *     document whenever asked. A session of a rotated key reveals while its private key is kept in
+         *     WURFWERK_RETIRED_SIGNING_KEYS. Forged or altered: 422 `invalid-session`.
          */
         post: operations["sessions.reveal"];
         delete?: never;
@@ -1918,10 +1944,11 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - The die has an even number of sides.
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Party names, member names and players' seats are unique across the conflict.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          *     - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
          *     - profile + bonuses + 2 per hero point stay within the limit pool_dice.
          */
@@ -1997,10 +2024,11 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - The die has an even number of sides.
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
          *     - Party names, member names and players' seats are unique across the conflict.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          *     - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
          *     - profile + bonuses + 2 per hero point stay within the limit pool_dice.
          *     - `current` toughness is at most `max`.
@@ -2119,8 +2147,9 @@ export interface paths {
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
          *     - A `ticket` verifies with the service's keys, has not expired and is for this operation.
-         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+         *     - A `session` verifies with the service's keys and its current key, has not ended, names one of its seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, and `prev` null exactly at index 0 (422 `invalid-session`).
          *     - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`, `manual` or `session`.
+         *     - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
          */
         post: operations["weltenbuch.resurrection"];
         delete?: never;
@@ -2527,7 +2556,7 @@ export interface components {
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
@@ -2580,7 +2609,7 @@ export interface components {
             manual?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
@@ -2627,7 +2656,7 @@ export interface components {
             participants: components["schemas"]["BeutelParticipant"][];
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
@@ -2725,7 +2754,7 @@ export interface components {
             pairs?: string[][] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description Exactly two; each exchange is a `combat` with the first as attacker. */
             sides: components["schemas"]["BeutelEncounterSide"][];
@@ -2832,7 +2861,7 @@ export interface components {
             replacements?: ("red" | "green" | "blue" | "white" | "black" | null)[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
@@ -2915,7 +2944,7 @@ export interface components {
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
@@ -3028,7 +3057,7 @@ export interface components {
             replacements?: ("red" | "green" | "blue" | "white" | "black")[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
@@ -3108,7 +3137,7 @@ export interface components {
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /**
              * @description light: 1 marble, serious: 2, grave: 3.
@@ -3194,7 +3223,7 @@ export interface components {
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
@@ -3629,7 +3658,7 @@ export interface components {
             modifier?: number | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description Skill level on the ladder (Fertigkeit), e.g. 3 = gut. */
             skill: number;
@@ -3715,7 +3744,7 @@ export interface components {
             manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /**
              * @description On a hit, take a consequence instead of losing the stress.
@@ -3779,7 +3808,7 @@ export interface components {
             manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
@@ -3893,7 +3922,7 @@ export interface components {
             policy?: components["schemas"]["MalmEncounterPolicy"] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description Exactly two sides. */
             sides: components["schemas"]["MalmEncounterSide"][];
@@ -3952,7 +3981,7 @@ export interface components {
             participants: components["schemas"]["MalmParticipant"][];
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
@@ -4099,7 +4128,7 @@ export interface components {
             mode?: "contest" | "defense" | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
@@ -4215,7 +4244,7 @@ export interface components {
             one_shot_rescue?: components["schemas"]["PawsOneShotRescue"] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
@@ -4399,7 +4428,7 @@ export interface components {
             manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
@@ -4527,7 +4556,7 @@ export interface components {
             rank: number;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
@@ -4660,7 +4689,7 @@ export interface components {
             manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /**
              * @default meet
@@ -4770,7 +4799,7 @@ export interface components {
             max_rounds?: number | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description The tests, in order; the chain stops at the first that fails. */
             steps: components["schemas"]["ProbenChainStep"][];
@@ -4875,7 +4904,7 @@ export interface components {
             required: number;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /**
              * @description Skill level (Fertigkeitsstufe).
@@ -4966,7 +4995,7 @@ export interface components {
             manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
@@ -5110,7 +5139,7 @@ export interface components {
             name?: string | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /**
              * @description Skill level (Fertigkeitsstufe).
@@ -5180,7 +5209,7 @@ export interface components {
             /** @description The Idempotency-Key the dice derive from (present only when one was given). */
             idempotency_key?: string;
             /**
-             * @description secure: the OS CSPRNG, or derived from an idempotency key; seeded; manual; ticket: derived from the ticket; session: derived from the session's secret, seat and index.
+             * @description secure: the OS CSPRNG, or derived from an idempotency key; seeded; manual; ticket: derived from the ticket; session: derived from the session's secret, the seat, its seed and the index.
              * @enum {string}
              */
             source: "secure" | "seeded" | "manual" | "ticket" | "session";
@@ -5204,15 +5233,22 @@ export interface components {
             reveal: {
                 [key: string]: unknown;
             };
+            /** @description The seats' seeds, as their holders hand them over after the session: the dice of a seat whose seed is missing (or does not match its commitment) are `unverified`. Open seats need none. */
+            seeds?: {
+                [key: string]: string;
+            } | null;
         };
         ReportResponse: {
             after_reveal: number[];
             complete: boolean;
             duplicates: components["schemas"]["SessionDuplicate"][];
-            gaps: components["schemas"]["SessionSlot"][];
+            /** @description Runs of slots below a seat's highest valid card that no card claims. */
+            gaps: components["schemas"]["SessionGap"][];
             invalid: components["schemas"]["SessionInvalidCard"][];
             luck: components["schemas"]["SessionLuck"];
             unshown: components["schemas"]["SessionSlot"][];
+            /** @description Seats with cards whose dice could not be recomputed: their seed was not given or does not match the seat's commitment. */
+            unverified: string[];
         };
         RevealRequest: {
             /** @description The session to reveal. */
@@ -5229,6 +5265,13 @@ export interface components {
             repeat: boolean;
             seat: string;
         };
+        SessionGap: {
+            /** @description The first missing index. */
+            from: number;
+            seat: string;
+            /** @description The last missing index (inclusive). */
+            to: number;
+        };
         SessionHeader: {
             /** @description base64url SHA-256 of the session's secret. */
             commit: string;
@@ -5240,12 +5283,23 @@ export interface components {
             id: string;
             /** @description The key that signed it (see /v1/keys). */
             kid: string;
+            /** @description Seats opened without a commitment: the service made their seat keys and handed them to the opener, so their dice are the opener's to know. */
+            open_seats: string[];
             /** @description RFC 3339 UTC time it was opened. */
             opened_at: string;
+            /** @description Each seat's commitment: base64url(SHA-256(seed)) of the seed the seat's own client made (an open seat's: of its seat key). */
+            seat_commits: {
+                [key: string]: string;
+            };
             /** @description The names of the seats that roll in it (players, the GM). */
             seats: string[];
             /** @description base64url Ed25519 signature over the RFC 8785 canonical JSON of the session without this member. */
             signature: string;
+            /**
+             * @description 2: sessions v2 (seats commit to their own seeds).
+             * @enum {integer}
+             */
+            version: 2;
         };
         SessionInvalidCard: {
             /** @description The card's position in the log. */
@@ -5265,7 +5319,7 @@ export interface components {
             issued_at: string;
             kid: string;
             operation: string;
-            /** @description The roll's `session` member as given. */
+            /** @description The roll's `session` member as echoed: without the seed, with `seed_commit`. */
             session: {
                 [key: string]: unknown;
             };
@@ -5273,6 +5327,10 @@ export interface components {
             signature: string;
         };
         SessionResponse: {
+            /** @description The keys of the open seats, for the opener only: a roll of an open seat carries its `seat_key`. Never part of a card. */
+            seat_keys: {
+                [key: string]: string;
+            };
             session: components["schemas"]["SessionHeader"];
         };
         SessionReveal: {
@@ -5294,12 +5352,16 @@ export interface components {
             header: components["schemas"]["SessionHeader"];
             /** @description true: a hidden roll; the response adds `public`, the part for the table (a commitment instead of the dice). */
             hidden?: boolean | null;
-            /** @description The seat's roll number, from 0 (a negative one is refused as `invalid-session`). */
+            /** @description The seat's roll number, from 0 to WURFWERK_MAX_SESSION_INDEX (default 10,000). */
             index: number;
             /** @description The link signature of the seat's previous card (`receipt.signature`, or `public.signature` of a hidden one); null for index 0. */
             prev: string | null;
             /** @description One of the session's seats. */
             seat: string;
+            /** @description An open seat's key, as `POST /v1/sessions` answered it to the opener. Never echoed. */
+            seat_key?: string | null;
+            /** @description The seat's seed (a seat that committed to one): base64url (no padding) of 16 to 64 random bytes that the seat's own client made and keeps; `commit` in the header is base64url(SHA-256(these bytes)). It enters the dice and is never echoed. */
+            seed?: string | null;
         };
         SessionsRequest: {
             /**
@@ -5307,10 +5369,14 @@ export interface components {
              * @default null
              */
             context?: string | null;
-            /** @description The seats that roll (players, the GM), each named once. */
-            seats: string[];
+            /** @description The seats that roll (players, the GM), each named once: a name alone is an open seat, `{name, commit}` a seat whose own client made a seed and sends only its SHA-256. */
+            seats: (string | {
+                /** @description base64url(SHA-256(seed)) of the seed the seat's own client made. */
+                commit: string;
+                name: string;
+            })[];
             /**
-             * @description Seconds until the session ends (default 4 hours, at most 7 days).
+             * @description The evening's length in seconds (default 4 hours, at most 7 days): rolls until then, the reveal only after it.
              * @default 14400
              */
             ttl_s?: number | null;
@@ -5596,7 +5662,7 @@ export interface components {
             parties: components["schemas"]["WeltenParty"][];
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
@@ -5694,7 +5760,7 @@ export interface components {
             policy?: components["schemas"]["WeltenEncounterPolicy"] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
@@ -5773,7 +5839,7 @@ export interface components {
             manual?: number[] | null;
             /** @description Same request + same seed = same result (within one release). At most 2^53-1, the largest integer JSON carries exactly. */
             seed?: number | null;
-            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the index and the operation, never from the body. Echoed in the signed response, with `randomness.source` `session`. */
+            /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
             /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
@@ -15022,9 +15088,16 @@ export interface operations {
                  *       "context": "world-7",
                  *       "seats": [
                  *         "GM",
-                 *         "Rynn",
-                 *         "Alva"
-                 *       ]
+                 *         {
+                 *           "commit": "RwbiWXeG-eSSOcQKP1yHl-IUPBFKq3rQARzY-Uf489I",
+                 *           "name": "Rynn"
+                 *         },
+                 *         {
+                 *           "commit": "o6fXGaghO68jYmQS_7iQetCLVYSMRlq2vk5AwgDIuGg",
+                 *           "name": "Alva"
+                 *         }
+                 *       ],
+                 *       "ttl_s": 14400
                  *     }
                  */
                 "application/json": components["schemas"]["SessionsRequest"];
@@ -15042,19 +15115,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "seat_keys": {
+                     *         "GM": "…"
+                     *       },
                      *       "session": {
                      *         "commit": "dGhlIGNvbW1pdCBvZiB0aGUgc2Vzc2lvbiBzZWNyZXQ",
                      *         "context": "world-7",
                      *         "expires_at": "2026-12-01T23:00:00Z",
                      *         "id": "q3Lc9vYzR0C1l4oQ8nXwAg",
                      *         "kid": "…",
+                     *         "open_seats": [
+                     *           "GM"
+                     *         ],
                      *         "opened_at": "2026-12-01T19:00:00Z",
+                     *         "seat_commits": {
+                     *           "Alva": "o6fXGaghO68jYmQS_7iQetCLVYSMRlq2vk5AwgDIuGg",
+                     *           "GM": "…",
+                     *           "Rynn": "RwbiWXeG-eSSOcQKP1yHl-IUPBFKq3rQARzY-Uf489I"
+                     *         },
                      *         "seats": [
                      *           "GM",
                      *           "Rynn",
                      *           "Alva"
                      *         ],
-                     *         "signature": "…"
+                     *         "signature": "…",
+                     *         "version": 2
                      *       }
                      *     }
                      */
@@ -15088,7 +15173,7 @@ export interface operations {
                  *       "cards": [],
                  *       "reveal": {
                  *         "kid": "…",
-                 *         "revealed_at": "2026-12-01T23:00:05.000Z",
+                 *         "revealed_at": "2026-12-01T23:00:00Z",
                  *         "secret": "…",
                  *         "session": {
                  *           "commit": "dGhlIGNvbW1pdCBvZiB0aGUgc2Vzc2lvbiBzZWNyZXQ",
@@ -15096,15 +15181,27 @@ export interface operations {
                  *           "expires_at": "2026-12-01T23:00:00Z",
                  *           "id": "q3Lc9vYzR0C1l4oQ8nXwAg",
                  *           "kid": "…",
+                 *           "open_seats": [
+                 *             "GM"
+                 *           ],
                  *           "opened_at": "2026-12-01T19:00:00Z",
+                 *           "seat_commits": {
+                 *             "Alva": "o6fXGaghO68jYmQS_7iQetCLVYSMRlq2vk5AwgDIuGg",
+                 *             "GM": "…",
+                 *             "Rynn": "RwbiWXeG-eSSOcQKP1yHl-IUPBFKq3rQARzY-Uf489I"
+                 *           },
                  *           "seats": [
                  *             "GM",
                  *             "Rynn",
                  *             "Alva"
                  *           ],
-                 *           "signature": "…"
+                 *           "signature": "…",
+                 *           "version": 2
                  *         },
                  *         "signature": "…"
+                 *       },
+                 *       "seeds": {
+                 *         "Rynn": "…"
                  *       }
                  *     }
                  */
@@ -15128,8 +15225,9 @@ export interface operations {
                      *       "duplicates": [],
                      *       "gaps": [
                      *         {
-                     *           "index": 3,
-                     *           "seat": "Rynn"
+                     *           "from": 3,
+                     *           "seat": "Rynn",
+                     *           "to": 4
                      *         }
                      *       ],
                      *       "invalid": [
@@ -15153,7 +15251,10 @@ export interface operations {
                      *         ],
                      *         "unmeasured": []
                      *       },
-                     *       "unshown": []
+                     *       "unshown": [],
+                     *       "unverified": [
+                     *         "Alva"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["ReportResponse"];
@@ -15188,13 +15289,22 @@ export interface operations {
                  *         "expires_at": "2026-12-01T23:00:00Z",
                  *         "id": "q3Lc9vYzR0C1l4oQ8nXwAg",
                  *         "kid": "…",
+                 *         "open_seats": [
+                 *           "GM"
+                 *         ],
                  *         "opened_at": "2026-12-01T19:00:00Z",
+                 *         "seat_commits": {
+                 *           "Alva": "o6fXGaghO68jYmQS_7iQetCLVYSMRlq2vk5AwgDIuGg",
+                 *           "GM": "…",
+                 *           "Rynn": "RwbiWXeG-eSSOcQKP1yHl-IUPBFKq3rQARzY-Uf489I"
+                 *         },
                  *         "seats": [
                  *           "GM",
                  *           "Rynn",
                  *           "Alva"
                  *         ],
-                 *         "signature": "…"
+                 *         "signature": "…",
+                 *         "version": 2
                  *       }
                  *     }
                  */
@@ -15215,7 +15325,7 @@ export interface operations {
                      * @example {
                      *       "reveal": {
                      *         "kid": "…",
-                     *         "revealed_at": "2026-12-01T23:00:05.000Z",
+                     *         "revealed_at": "2026-12-01T23:00:00Z",
                      *         "secret": "…",
                      *         "session": {
                      *           "commit": "dGhlIGNvbW1pdCBvZiB0aGUgc2Vzc2lvbiBzZWNyZXQ",
@@ -15223,13 +15333,22 @@ export interface operations {
                      *           "expires_at": "2026-12-01T23:00:00Z",
                      *           "id": "q3Lc9vYzR0C1l4oQ8nXwAg",
                      *           "kid": "…",
+                     *           "open_seats": [
+                     *             "GM"
+                     *           ],
                      *           "opened_at": "2026-12-01T19:00:00Z",
+                     *           "seat_commits": {
+                     *             "Alva": "o6fXGaghO68jYmQS_7iQetCLVYSMRlq2vk5AwgDIuGg",
+                     *             "GM": "…",
+                     *             "Rynn": "RwbiWXeG-eSSOcQKP1yHl-IUPBFKq3rQARzY-Uf489I"
+                     *           },
                      *           "seats": [
                      *             "GM",
                      *             "Rynn",
                      *             "Alva"
                      *           ],
-                     *           "signature": "…"
+                     *           "signature": "…",
+                     *           "version": 2
                      *         },
                      *         "signature": "…"
                      *       }

@@ -1,7 +1,9 @@
-// verifySession(cards, reveal, jwks): a session's log checked offline, every die recomputed here.
-// The verdict is the one POST /v1/sessions/report and the Python SDK's wurfwerk.verify_session
-// answer (tests/sessions/vectors.json holds the three to it); the service's README ("Sessions: a
-// provably fair evening") explains each member. Nothing is taken from the service but the JWKS:
+// verifySession(cards, reveal, jwks, {seeds}): a session's log checked offline, every die recomputed
+// here; makeSeed() and seedCommit(seed) make a seat's seed and the commitment the game master puts in
+// the session (keep the seed to yourself until the session has ended). The verdict is the one
+// POST /v1/sessions/report and the Python SDK's wurfwerk.verify_session answer
+// (tests/sessions/vectors.json, with its hostile corpus, holds the three to it); the service's README
+// ("Sessions: a provably fair evening") explains each member. Nothing is taken from the service but the JWKS:
 // signatures are checked like receipts (receipts.js), HKDF-Expand comes from @noble/hashes, ChaCha20
 // from @noble/ciphers (vendored byte copies, as the others), and the rejection sampling is the README's.
 import canonicalize from "./vendor/canonicalize.js";
@@ -12,7 +14,13 @@ import { signatureMatches, verifyReceipt } from "./receipts.js";
 
 const STREAM_INFO = "wurfwerk/randomness/stream/v1\u0000";
 const SALT_INFO = "wurfwerk/session/commitment-salt/v1\u0000";
-const HEADER_MEMBERS = ["id", "seats", "context", "opened_at", "expires_at", "commit", "kid", "signature"];
+const SEAT_KEY_INFO = "wurfwerk/session/seat-key/v2\u0000";
+const HEADER_MEMBERS = ["version", "id", "seats", "seat_commits", "open_seats", "context", "opened_at",
+  "expires_at", "commit", "kid", "signature"];
+const MAX_DEPTH = 32;
+const MAX_INDEX = 10000;
+const MAX_BAG_MARBLES = 1000;
+const SEED_BYTES = [16, 64];
 const REVEAL_MEMBERS = ["session", "secret", "revealed_at", "kid", "signature"];
 const PUBLIC_MEMBERS = ["operation", "session", "commitment", "issued_at", "kid", "signature"];
 
@@ -72,6 +80,31 @@ function base64urlBytes(text) {
   return Uint8Array.from(binary, (character) => character.charCodeAt(0));
 }
 
+/** The bytes `text` spells in canonical base64url (the one spelling the service writes), when there
+ * are `least` to `most` of them; null otherwise (an alias spelling of the same bytes included). */
+function canonicalBytes(text, least, most) {
+  if (typeof text !== "string" || !/^[A-Za-z0-9_-]*$/.test(text)) return null;
+  let bytes;
+  try {
+    bytes = base64urlBytes(text);
+  } catch {
+    return null;
+  }
+  if (base64url(bytes) !== text || bytes.length < least || bytes.length > most) return null;
+  return bytes;
+}
+
+function isSignature(text) {
+  return canonicalBytes(text, 64, 64) !== null;
+}
+
+/** Whether `value` nests objects and arrays deeper than MAX_DEPTH levels (a scalar: 0 levels). */
+function tooDeep(value, depth = 0) {
+  if (value === null || typeof value !== "object") return false;
+  if (depth >= MAX_DEPTH) return true;
+  return Object.values(value).some((item) => tooDeep(item, depth + 1));
+}
+
 function time(text) {
   if (typeof text !== "string") return null;
   const moment = Date.parse(text);
@@ -122,9 +155,13 @@ class Stream {
   }
 }
 
-function rollStream(secret, operation, seat, index) {
-  const label = canonical({ domain: "session", operation, seat, index });
+function rollStream(secret, operation, seat, seed, index) {
+  const label = canonical({ domain: "session", operation, seat, seed, index });
   return new Stream(expand(sha256, secret, concat(encoder.encode(STREAM_INFO), label), 32));
+}
+
+function seatKey(secret, seat) {
+  return base64url(expand(sha256, secret, concat(encoder.encode(SEAT_KEY_INFO), encoder.encode(seat)), 32));
 }
 
 function sortedKeys(object) {
@@ -132,24 +169,20 @@ function sortedKeys(object) {
 }
 
 /** Whether `events` are exactly the dice the secret gives this roll (their kinds, counts and bags). */
-function diceMatch(secret, operation, seat, index, events) {
-  const stream = rollStream(secret, operation, seat, index);
+function diceMatch(secret, operation, seat, seed, index, events) {
+  const stream = rollStream(secret, operation, seat, seed, index);
   for (const event of events) {
     if (!isObject(event) || !Array.isArray(event.values)) return false;
     const { kind, values } = event;
     let expected;
     if (kind === "dF") {
       expected = values.map(() => stream.below(3) - 1);
-    } else if (typeof kind === "string" && /^d[0-9]+$/.test(kind) && Number(kind.slice(1)) > 0) {
+    } else if (typeof kind === "string" && /^d[0-9]{1,4}$/.test(kind) && Number(kind.slice(1)) > 0
+        && Number(kind.slice(1)) <= 1000) {
       const sides = Number(kind.slice(1));
       expected = values.map(() => stream.below(sides) + 1);
     } else if (kind === "draw" && isObject(event.bag)) {
-      const marbles = [];
-      for (const colour of sortedKeys(event.bag)) {
-        const count = event.bag[colour];
-        if (!Number.isInteger(count)) throw new Malformed("a bag count that is no integer");
-        for (let n = 0; n < count; n += 1) marbles.push(colour);
-      }
+      const marbles = drawBag(event.bag);
       if (values.length > marbles.length) return false;
       for (let place = 0; place < values.length; place += 1) {
         const chosen = place + stream.below(marbles.length - place);
@@ -164,6 +197,20 @@ function diceMatch(secret, operation, seat, index, events) {
   return true;
 }
 
+/** The marbles of a draw's recorded bag, sorted; throws Malformed for a bag no draw has. */
+function drawBag(bag) {
+  const counts = Object.values(bag);
+  if (!counts.every((count) => Number.isInteger(count) && count >= 0)
+      || counts.reduce((total, count) => total + count, 0) > MAX_BAG_MARBLES) {
+    throw new Malformed("a bag no draw has");
+  }
+  const marbles = [];
+  for (const colour of sortedKeys(bag)) {
+    for (let n = 0; n < bag[colour]; n += 1) marbles.push(colour);
+  }
+  return marbles;
+}
+
 function commitment(secret, operation, seat, index, result, events) {
   const label = canonical({ operation, seat, index });
   const salt = base64url(expand(sha256, secret, concat(encoder.encode(SALT_INFO), label), 32));
@@ -173,43 +220,57 @@ function commitment(secret, operation, seat, index, result, events) {
 // -- the verdict ------------------------------------------------------------------------------------
 
 async function checkReveal(reveal, jwks) {
-  if (!isObject(reveal) || !hasExactly(reveal, REVEAL_MEMBERS)
-      || !["secret", "revealed_at", "kid", "signature"].every((name) => typeof reveal[name] === "string")
-      || time(reveal.revealed_at) === null) throw new RevealError("malformed");
+  if (!isObject(reveal) || tooDeep(reveal) || !hasExactly(reveal, REVEAL_MEMBERS)
+      || !["secret", "revealed_at", "kid"].every((name) => typeof reveal[name] === "string")
+      || !isSignature(reveal.signature)) throw new RevealError("malformed");
   const header = reveal.session;
-  if (!isObject(header) || !hasExactly(header, HEADER_MEMBERS) || typeof header.kid !== "string"
-      || typeof header.signature !== "string" || !Array.isArray(header.seats) || time(header.opened_at) === null
-      || time(header.expires_at) === null) throw new RevealError("malformed");
+  if (!isObject(header) || !hasExactly(header, HEADER_MEMBERS) || header.version !== 2
+      || typeof header.kid !== "string" || !isSignature(header.signature) || !Array.isArray(header.seats)
+      || !isObject(header.seat_commits) || !Array.isArray(header.open_seats) || time(header.opened_at) === null
+      || time(header.expires_at) === null || reveal.revealed_at !== header.expires_at) {
+    throw new RevealError("malformed");
+  }
   if (!await signatureMatches(jwks, reveal.kid, canonical(unsigned(reveal)), reveal.signature)) {
     throw new RevealError("signature");
   }
   if (!await signatureMatches(jwks, header.kid, canonical(unsigned(header)), header.signature)) {
     throw new RevealError("session");
   }
-  let secret;
-  try {
-    secret = base64urlBytes(reveal.secret);
-  } catch {
-    throw new RevealError("secret");
-  }
-  if (base64url(sha256(secret)) !== header.commit) throw new RevealError("secret");
+  const secret = canonicalBytes(reveal.secret, 32, 32);
+  if (secret === null || base64url(sha256(secret)) !== header.commit) throw new RevealError("secret");
   return { header, secret };
+}
+
+/** The seed of every seat whose dice can be recomputed: an open seat's from the secret, any other's
+ * as given, when its SHA-256 is the seat's commitment. */
+function provenSeeds(header, secret, seeds) {
+  const proven = new Map();
+  for (const seat of header.seats) {
+    const seed = header.open_seats.includes(seat) ? seatKey(secret, seat)
+      : (isObject(seeds) && Object.hasOwn(seeds, seat) ? seeds[seat] : undefined);
+    const bytes = canonicalBytes(seed, ...SEED_BYTES);
+    if (bytes !== null && Object.hasOwn(header.seat_commits, seat)
+        && base64url(sha256(bytes)) === header.seat_commits[seat]) proven.set(seat, seed);
+  }
+  return proven;
 }
 
 function isPublic(part) {
   return isObject(part) && hasExactly(part, PUBLIC_MEMBERS) && isObject(part.session)
     && typeof part.operation === "string"
-    && ["commitment", "issued_at", "kid", "signature"].every((name) => typeof part[name] === "string");
+    && ["commitment", "issued_at", "kid"].every((name) => typeof part[name] === "string")
+    && isSignature(part.signature);
 }
 
 /** A card's form (full or public), its session member, link signature and time; null when neither. */
-function readCard(card) {
-  if (!isObject(card)) return null;
+function readCard(card, maxIndex) {
+  if (!isObject(card) || tooDeep(card)) return null;
   let use; let hidden; let link; let issuedAt; let form;
   if (Object.hasOwn(card, "receipt")) {
     const { request, receipt, randomness } = card;
     if (!isObject(request) || !isObject(receipt) || !isObject(request.session) || !isObject(randomness)
-        || !Array.isArray(randomness.events) || typeof card.operation !== "string") return null;
+        || !Array.isArray(randomness.events) || typeof card.operation !== "string"
+        || !isSignature(receipt.signature)) return null;
     use = request.session;
     hidden = use.hidden === true;
     if (hidden && !isPublic(card.public)) return null;
@@ -221,25 +282,31 @@ function readCard(card) {
   } else {
     return null;
   }
-  if (typeof link !== "string" || issuedAt === null || !isObject(use)) return null;
+  const prev = use.prev ?? null;
+  if (issuedAt === null || (prev !== null && !isSignature(prev)) || (isIndex(use.index) && use.index > maxIndex)) {
+    return null;
+  }
   return { form, cardObject: card, use, hidden, link, issuedAt };
 }
 
-async function cardReason(entry, header, secret, openedAt, expiresAt, slotted, jwks) {
+async function cardReason(entry, header, secret, seeds, openedAt, expiresAt, jwks) {
   const { cardObject: card, use } = entry;
   const part = entry.form === "public" ? card : card.public;
   if (entry.form === "full" && !(await verifyReceipt(card, jwks)).valid) return "signature";
   if (entry.hidden && !await signatureMatches(jwks, part.kid, canonical(unsigned(part)), part.signature)) {
     return "signature";
   }
-  if (!same(use.header, header) || !slotted) return "session";
+  if (!same(use.header, header) || !entry.slotted || use.seed_commit !== header.seat_commits[use.seat]) {
+    return "session";
+  }
   if (entry.hidden && entry.form === "full" && (!same(part.session, use) || part.operation !== card.operation)) {
     return "session";
   }
   if (!(openedAt <= entry.issuedAt && entry.issuedAt < expiresAt)) return "time";
   if (entry.form === "full") {
     const { events } = card.randomness;
-    if (!diceMatch(secret, card.operation, use.seat, use.index, events)) return "dice";
+    const seed = seeds.get(use.seat);
+    if (seed !== undefined && !diceMatch(secret, card.operation, use.seat, seed, use.index, events)) return "dice";
     if (entry.hidden && commitment(secret, card.operation, use.seat, use.index, card.result ?? null, events)
         !== part.commitment) return "commitment";
   }
@@ -256,34 +323,57 @@ function slotsOf(entries) {
   return slots;
 }
 
+/** Per seat, the runs of indices below its highest valid card that no card claims. */
+function gapsOf(entries, valid, seats) {
+  const gaps = [];
+  for (const seat of seats) {
+    const highest = Math.max(-1, ...valid.filter((entry) => entry.use.seat === seat).map((entry) => entry.use.index));
+    const claimed = [...new Set(entries.filter((entry) => entry.use.seat === seat && entry.use.index < highest)
+      .map((entry) => entry.use.index))].sort((a, b) => a - b);
+    let expected = 0;
+    for (const index of [...claimed, highest]) {
+      if (index > expected) gaps.push({ seat, from: expected, to: index - 1 });
+      expected = index + 1;
+    }
+  }
+  return gaps;
+}
+
 /**
- * The verdict `{complete, gaps, duplicates, invalid, after_reveal, unshown}` on a session's log
- * (signed cards and public parts of hidden ones, in any order), from the reveal (or `{reveal}` as
- * the service answered it) and the JWKS (`GET /v1/keys`). Rejects with a `RevealError` when the
- * reveal itself does not verify.
+ * The verdict `{complete, gaps, duplicates, invalid, after_reveal, unshown, unverified}` on a
+ * session's log (signed cards and public parts of hidden ones, in any order), from the reveal (or
+ * `{reveal}` as the service answered it), the JWKS (`GET /v1/keys`) and the seats' seeds
+ * (`{seeds: {seat: seed}}`; a seat without one is `unverified`). Rejects with a `RevealError` when
+ * the reveal itself does not verify.
  */
-export async function verifySession(cards, reveal, jwks) {
+export async function verifySession(cards, reveal, jwks, { seeds = {}, maxIndex = MAX_INDEX } = {}) {
   if (isObject(reveal) && hasExactly(reveal, ["reveal"])) reveal = reveal.reveal;
   const { header, secret } = await checkReveal(reveal, jwks);
-  const revealedAt = time(reveal.revealed_at);
+  const revealedAt = time(header.expires_at);
   const openedAt = time(header.opened_at);
   const expiresAt = time(header.expires_at);
   const seats = [...header.seats];
+  const knownSeeds = provenSeeds(header, secret, seeds);
   const invalid = new Map();
   const afterReveal = [];
   const entries = [];
   for (const [position, card] of cards.entries()) {
-    const entry = readCard(card);
+    let entry;
+    try {
+      entry = readCard(card, maxIndex);
+    } catch {
+      entry = null;
+    }
     if (entry === null) {
       invalid.set(position, "malformed");
       continue;
     }
     entry.card = position;
-    const slotted = seats.includes(entry.use.seat) && isIndex(entry.use.index);
-    if (slotted) entries.push(entry);
+    entry.slotted = seats.includes(entry.use.seat) && isIndex(entry.use.index);
+    if (entry.slotted) entries.push(entry);
     let reason;
     try {
-      reason = await cardReason(entry, header, secret, openedAt, expiresAt, slotted, jwks);
+      reason = await cardReason(entry, header, secret, knownSeeds, openedAt, expiresAt, jwks);
     } catch {
       reason = "malformed"; // no JSON a signature could cover, or a bag no draw has
     }
@@ -291,7 +381,7 @@ export async function verifySession(cards, reveal, jwks) {
     else if (entry.issuedAt > revealedAt) afterReveal.push(position);
   }
   let valid = entries.filter((entry) => !invalid.has(entry.card) && !afterReveal.includes(entry.card));
-  let slots = slotsOf(valid);
+  const slots = slotsOf(valid);
   for (const here of slots.values()) { // the links, now that every slot is known
     const { seat, index } = here[0].use;
     const before = slots.get(JSON.stringify([seat, index - 1]));
@@ -304,9 +394,8 @@ export async function verifySession(cards, reveal, jwks) {
     }
   }
   valid = valid.filter((entry) => !invalid.has(entry.card));
-  slots = slotsOf(valid);
   const order = new Map(seats.map((seat, number) => [seat, number]));
-  const sortedSlots = [...slots.values()].sort((a, b) =>
+  const sortedSlots = [...slotsOf(valid).values()].sort((a, b) =>
     order.get(a[0].use.seat) - order.get(b[0].use.seat) || a[0].use.index - b[0].use.index);
   const duplicates = [];
   const unshown = [];
@@ -322,22 +411,32 @@ export async function verifySession(cards, reveal, jwks) {
       unshown.push({ seat, index });
     }
   }
-  const claimed = new Set(entries.map((entry) => JSON.stringify([entry.use.seat, entry.use.index])));
-  const gaps = [];
-  for (const seat of seats) {
-    const highest = Math.max(-1, ...valid.filter((entry) => entry.use.seat === seat).map((entry) => entry.use.index));
-    for (let index = 0; index < highest; index += 1) {
-      if (!claimed.has(JSON.stringify([seat, index]))) gaps.push({ seat, index });
-    }
-  }
   const invalidList = [...invalid.entries()].sort(([a], [b]) => a - b).map(([card, reason]) => ({ card, reason }));
+  const unverified = seats.filter((seat) => !knownSeeds.has(seat)
+    && valid.some((entry) => entry.use.seat === seat && entry.form === "full"));
+  const gaps = gapsOf(entries, valid, seats);
   afterReveal.sort((a, b) => a - b);
   return {
-    complete: !(gaps.length || duplicates.length || invalidList.length || afterReveal.length || unshown.length),
+    complete: !(gaps.length || duplicates.length || invalidList.length || afterReveal.length || unshown.length
+      || unverified.length),
     gaps,
     duplicates,
     invalid: invalidList,
     after_reveal: afterReveal,
     unshown,
+    unverified,
   };
+}
+
+/** A new seat seed: 32 random bytes in base64url. Keep it; send only `seedCommit(seed)` to the game
+ * master, and the seed itself in every roll of your seat (the service never echoes it). */
+export function makeSeed() {
+  return base64url(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+/** What the session header holds for a seat: base64url(SHA-256(seed bytes)). */
+export function seedCommit(seed) {
+  const bytes = canonicalBytes(seed, ...SEED_BYTES);
+  if (bytes === null) throw new TypeError("a seed is 16 to 64 bytes in canonical base64url (makeSeed() makes one)");
+  return base64url(sha256(bytes));
 }

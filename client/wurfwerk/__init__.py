@@ -10,7 +10,7 @@
         roll = await client.with_options(timeout=2.5).paws.test(rank=2)
 
     from wurfwerk import verify_session       # a session's log, checked offline (the ``verify`` extra)
-    verdict = verify_session(cards, reveal, jwks)
+    verdict = verify_session(cards, reveal, jwks, seeds={"Rynn": seed})
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from wurfwerk.errors import (
     Unauthorized,
     WurfwerkError,
 )
-from wurfwerk.sessions import RevealError, verify_session
+from wurfwerk.sessions import RevealError, make_seed, seed_commit, verify_session
 
 __all__ = ["AsyncClient", "Client", "Conflict", "InvalidRequest", "Model", "NotFound", "Options", "RateLimited",
            "RequestTimeout", "Result", "RevealError", "ServerError", "TransportError", "Unauthorized",
-           "WurfwerkError", "__version__", "verify_session"]
+           "WurfwerkError", "__version__", "make_seed", "seed_commit", "verify_session"]

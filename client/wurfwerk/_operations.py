@@ -687,10 +687,12 @@ class Beutelschneider:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the difficulty draws.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless
@@ -710,8 +712,9 @@ class Beutelschneider:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -817,10 +820,12 @@ class Beutelschneider:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - The defender's name differs from the attacker's.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
@@ -840,8 +845,9 @@ class Beutelschneider:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -950,10 +956,12 @@ class Beutelschneider:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Participant names are unique.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
@@ -970,8 +978,9 @@ class Beutelschneider:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -1101,10 +1110,12 @@ class Beutelschneider:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Each pair names a member of the first side, then one of the second; no pair twice.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - Exactly one of `bag` and `members`.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
@@ -1140,8 +1151,9 @@ class Beutelschneider:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -1311,10 +1323,12 @@ class Beutelschneider:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the amount draws.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/experience`` (``beutelschneider.experience``). Rolls dice: unless
@@ -1335,8 +1349,9 @@ class Beutelschneider:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -1472,10 +1487,12 @@ class Beutelschneider:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the difficulty draws.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/first-aid`` (``beutelschneider.first-aid``). Rolls dice: unless
@@ -1494,8 +1511,9 @@ class Beutelschneider:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -1598,10 +1616,12 @@ class Beutelschneider:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/healing`` (``beutelschneider.healing``). Rolls dice: unless ``seed``,
@@ -1623,8 +1643,9 @@ class Beutelschneider:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -1765,10 +1786,12 @@ class Beutelschneider:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the severity draws.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/injury`` (``beutelschneider.injury``). Rolls dice: unless ``seed``,
@@ -1787,8 +1810,9 @@ class Beutelschneider:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -1884,10 +1908,12 @@ class Beutelschneider:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the danger draws.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/mortal-danger`` (``beutelschneider.mortal-danger``). Rolls dice: unless
@@ -1906,8 +1932,9 @@ class Beutelschneider:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -2052,9 +2079,11 @@ class Malmsturm:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
 
         ``POST /v1/malmsturm/action`` (``malmsturm.action``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -2072,8 +2101,9 @@ class Malmsturm:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -2193,10 +2223,12 @@ class Malmsturm:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - A track's `current` stress is at most its `max`.
 
         ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed``, ``manual``,
@@ -2216,8 +2248,9 @@ class Malmsturm:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
@@ -2329,9 +2362,11 @@ class Malmsturm:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
 
         ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -2346,8 +2381,9 @@ class Malmsturm:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -2478,9 +2514,11 @@ class Malmsturm:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
 
         ``POST /v1/malmsturm/encounter`` (``malmsturm.encounter``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -2514,8 +2552,9 @@ class Malmsturm:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -2682,10 +2721,12 @@ class Malmsturm:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Participant names are unique.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
 
         ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -2701,8 +2742,9 @@ class Malmsturm:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -2837,9 +2879,11 @@ class Paws:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
 
         ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed``, ``manual``,
@@ -2858,8 +2902,9 @@ class Paws:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -2979,9 +3024,11 @@ class Paws:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
 
         ``POST /v1/paws/encounter`` (``paws.encounter``). Rolls dice: unless ``seed``, ``manual``,
@@ -3008,8 +3055,9 @@ class Paws:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -3141,9 +3189,11 @@ class Paws:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
 
         ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
         ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -3158,8 +3208,9 @@ class Paws:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -3252,10 +3303,12 @@ class Paws:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
 
         ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
         ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -3279,8 +3332,9 @@ class Paws:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -3455,10 +3509,12 @@ class Proben:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - The leader's dice plus one per helper stay within the limit pool_dice.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
@@ -3474,8 +3530,9 @@ class Proben:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -3588,9 +3645,11 @@ class Proben:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
@@ -3616,8 +3675,9 @@ class Proben:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             success_rule: meet: successes >= difficulty (default); exceed: >.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
@@ -3751,11 +3811,13 @@ class Proben:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
 
         ``POST /v1/proben/extended`` (``proben.extended``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -3775,8 +3837,9 @@ class Proben:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
@@ -3896,9 +3959,11 @@ class Proben:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
@@ -3915,8 +3980,9 @@ class Proben:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -4021,11 +4087,13 @@ class Proben:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
 
         ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
         ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -4045,8 +4113,9 @@ class Proben:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
@@ -4182,26 +4251,30 @@ class Sessions:
     def open(
         self,
         *,
-        seats: Sequence[str],
+        seats: Sequence[str | Mapping[str, Any] | Model],
         context: str | None = None,
         ttl_s: int | None = 14400,
     ) -> SessionResponse:
         """Open a session: an evening's rolls, committed before the first one.
 
         Answers a signed header whose `commit` is the SHA-256 of a secret the service derives from
-        its key and the session id (nothing is stored). Every rolling operation then takes
-        `session: {header, seat, index, prev}`: its dice derive from the secret, the seat, the index
-        and the operation, so each seat's roll number has exactly one set of dice. After
-        `POST /v1/sessions/reveal` anyone can check the whole log (`POST /v1/sessions/report`, the
-        SDKs). With API keys configured, only the keys of `WURFWERK_TICKET_KEYS` (the game master's;
-        every key when it is empty) may open one; others get 403.
+        its key and the session id (nothing is stored), with each seat's commitment to its own seed.
+        Every rolling operation then takes `session: {header, seat, seed | seat_key, index, prev}`:
+        its dice derive from the secret, the seat, the seat's seed, the index and the operation, so
+        nobody but the seat can roll its slots, and each slot has exactly one set of dice. A seat
+        given by name alone is open: its `seat_key` is answered here, to the opener only. After the
+        session ends, `POST /v1/sessions/reveal` and `POST /v1/sessions/report` (or the SDKs) check
+        the whole log. With API keys configured, only the keys of `WURFWERK_TICKET_KEYS` (the game
+        master's; every key when it is empty) may open one; others get 403.
 
         ``POST /v1/sessions`` (``sessions.open``).
 
         Args:
-            seats: The seats that roll (players, the GM), each named once.
+            seats: The seats that roll (players, the GM), each named once: a name alone is an open seat,
+                `{name, commit}` a seat whose own client made a seed and sends only its SHA-256.
             context: Copied into the session: a VTT's world id.
-            ttl_s: Seconds until the session ends (default 4 hours, at most 7 days).
+            ttl_s: The evening's length in seconds (default 4 hours, at most 7 days): rolls until then, the
+                reveal only after it.
         """
         return self._send(_SESSIONS_OPEN, {"seats": seats, "context": context, "ttl_s": ttl_s}, None)
 
@@ -4210,15 +4283,17 @@ class Sessions:
         *,
         cards: Sequence[Any],
         reveal: Mapping[str, Any] | Model,
+        seeds: Mapping[str, str] | None = None,
     ) -> ReportResponse:
         """Check a session's log and measure each seat's luck from the exact odds.
 
-        The verdict `{complete, gaps, duplicates, invalid, after_reveal, unshown}` is the one
-        `wurfwerk.verify_session` and the JavaScript client's `verifySession` compute offline (README
-        "Sessions"). `luck` gives each valid card its mid-percentile P(X < x) + ½·P(X = x) of the
-        quantity its operation declares, from the odds twin, and each seat its count, mean, a z-test
-        of the mean against ½ (variance (1 − Σp³)/12 per roll) and a summary in the request's
-        language. A reveal that does not verify: 422 `invalid-session`.
+        The verdict `{complete, gaps, duplicates, invalid, after_reveal, unshown, unverified}` is the
+        one `wurfwerk.verify_session` and the JavaScript client's `verifySession` compute offline
+        (README "Sessions"); `seeds` are the seats' seeds, handed over after the evening (a seat
+        without one is `unverified`). `luck` gives each valid card its mid-percentile
+        P(X < x) + ½·P(X = x) of the quantity its operation declares, from the odds twin, and each
+        seat its count, mean, a z-test of the mean against ½ (variance (1 − Σp³)/12 per roll) and a
+        summary in the request's language. A reveal that does not verify: 422 `invalid-session`.
 
         ``POST /v1/sessions/report`` (``sessions.report``).
 
@@ -4226,21 +4301,24 @@ class Sessions:
             cards: The log: signed responses of rolls in the session and `public` parts of hidden ones, in
                 any order.
             reveal: The reveal, as `POST /v1/sessions/reveal` answered it (its `reveal` member).
+            seeds: The seats' seeds, as their holders hand them over after the session: the dice of a seat
+                whose seed is missing (or does not match its commitment) are `unverified`. Open seats need
+                none.
         """
-        return self._send(_SESSIONS_REPORT, {"cards": cards, "reveal": reveal}, None)
+        return self._send(_SESSIONS_REPORT, {"cards": cards, "reveal": reveal, "seeds": seeds}, None)
 
     def reveal(
         self,
         *,
         session: SessionHeaderParam | SessionHeader,
     ) -> RevealResponse:
-        """Reveal a session's secret, signed with the time of the reveal.
+        """Reveal a session's secret after it ended: the same signed answer every time.
 
-        After `expires_at` to anyone. Before it only to a key of `WURFWERK_TICKET_KEYS` when API
-        keys are configured (the game master ends the evening early); otherwise 409
-        `session-open`: without API keys nobody can reveal early, since anybody could. A card
-        issued after `revealed_at` is never valid in a log. A session of a retired key, forged or
-        altered: 422 `invalid-session`.
+        Only after `expires_at`, to anyone (409 `session-open` before: no key may reveal early, so
+        nobody can learn the secret while dice still fall). `revealed_at` is `expires_at` and the
+        reveal is signed by the key that opened the session, so every replica answers the same
+        document whenever asked. A session of a rotated key reveals while its private key is kept in
+        WURFWERK_RETIRED_SIGNING_KEYS. Forged or altered: 422 `invalid-session`.
 
         ``POST /v1/sessions/reveal`` (``sessions.reveal``).
 
@@ -4293,11 +4371,13 @@ class Weltenbuch:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - The die has an even number of sides.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Party names, member names and players' seats are unique across the conflict.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
         - profile + bonuses + 2 per hero point stay within the limit pool_dice.
 
@@ -4315,8 +4395,9 @@ class Weltenbuch:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -4434,11 +4515,13 @@ class Weltenbuch:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - The die has an even number of sides.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Party names, member names and players' seats are unique across the conflict.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
         - profile + bonuses + 2 per hero point stay within the limit pool_dice.
         - `current` toughness is at most `max`.
@@ -4467,8 +4550,9 @@ class Weltenbuch:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -4658,9 +4742,11 @@ class Weltenbuch:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
 
         ``POST /v1/weltenbuch/resurrection`` (``weltenbuch.resurrection``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -4676,8 +4762,9 @@ class Weltenbuch:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -4896,10 +4983,12 @@ class AsyncBeutelschneider:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the difficulty draws.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/challenge`` (``beutelschneider.challenge``). Rolls dice: unless
@@ -4919,8 +5008,9 @@ class AsyncBeutelschneider:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -5026,10 +5116,12 @@ class AsyncBeutelschneider:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - The defender's name differs from the attacker's.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
@@ -5049,8 +5141,9 @@ class AsyncBeutelschneider:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -5159,10 +5252,12 @@ class AsyncBeutelschneider:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Participant names are unique.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
@@ -5179,8 +5274,9 @@ class AsyncBeutelschneider:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -5310,10 +5406,12 @@ class AsyncBeutelschneider:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Each pair names a member of the first side, then one of the second; no pair twice.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - Exactly one of `bag` and `members`.
         - Each bag holds at least as many marbles as its difficulty draws.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
@@ -5349,8 +5447,9 @@ class AsyncBeutelschneider:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -5520,10 +5619,12 @@ class AsyncBeutelschneider:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the amount draws.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/experience`` (``beutelschneider.experience``). Rolls dice: unless
@@ -5544,8 +5645,9 @@ class AsyncBeutelschneider:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -5681,10 +5783,12 @@ class AsyncBeutelschneider:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the difficulty draws.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/first-aid`` (``beutelschneider.first-aid``). Rolls dice: unless
@@ -5703,8 +5807,9 @@ class AsyncBeutelschneider:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -5807,10 +5912,12 @@ class AsyncBeutelschneider:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - Exactly one of `chances` and `draws`; the bag holds at least as many marbles as are drawn.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/healing`` (``beutelschneider.healing``). Rolls dice: unless ``seed``,
@@ -5832,8 +5939,9 @@ class AsyncBeutelschneider:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -5974,10 +6082,12 @@ class AsyncBeutelschneider:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the severity draws.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/injury`` (``beutelschneider.injury``). Rolls dice: unless ``seed``,
@@ -5996,8 +6106,9 @@ class AsyncBeutelschneider:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -6093,10 +6204,12 @@ class AsyncBeutelschneider:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - The bag holds at least as many marbles as the danger draws.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - A bag holds at least 1 marble and at most the limit bag_marbles in all.
 
         ``POST /v1/beutelschneider/mortal-danger`` (``beutelschneider.mortal-danger``). Rolls dice: unless
@@ -6115,8 +6228,9 @@ class AsyncBeutelschneider:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -6261,9 +6375,11 @@ class AsyncMalmsturm:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
 
         ``POST /v1/malmsturm/action`` (``malmsturm.action``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -6281,8 +6397,9 @@ class AsyncMalmsturm:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -6402,10 +6519,12 @@ class AsyncMalmsturm:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - A defender who defends needs a `skill`; `difficulty` only with `defend: false`.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - A track's `current` stress is at most its `max`.
 
         ``POST /v1/malmsturm/attack`` (``malmsturm.attack``). Rolls dice: unless ``seed``, ``manual``,
@@ -6425,8 +6544,9 @@ class AsyncMalmsturm:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
@@ -6538,9 +6658,11 @@ class AsyncMalmsturm:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
 
         ``POST /v1/malmsturm/contest`` (``malmsturm.contest``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -6555,8 +6677,9 @@ class AsyncMalmsturm:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -6687,9 +6810,11 @@ class AsyncMalmsturm:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
 
         ``POST /v1/malmsturm/encounter`` (``malmsturm.encounter``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -6723,8 +6848,9 @@ class AsyncMalmsturm:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -6891,10 +7017,12 @@ class AsyncMalmsturm:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Participant names are unique.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
 
         ``POST /v1/malmsturm/initiative`` (``malmsturm.initiative``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -6910,8 +7038,9 @@ class AsyncMalmsturm:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -7046,9 +7175,11 @@ class AsyncPaws:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
 
         ``POST /v1/paws/comparison`` (``paws.comparison``). Rolls dice: unless ``seed``, ``manual``,
@@ -7067,8 +7198,9 @@ class AsyncPaws:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -7188,9 +7320,11 @@ class AsyncPaws:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
 
         ``POST /v1/paws/encounter`` (``paws.encounter``). Rolls dice: unless ``seed``, ``manual``,
@@ -7217,8 +7351,9 @@ class AsyncPaws:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -7350,9 +7485,11 @@ class AsyncPaws:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
 
         ``POST /v1/paws/rescue`` (``paws.rescue``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
         ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -7367,8 +7504,9 @@ class AsyncPaws:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -7461,10 +7599,12 @@ class AsyncPaws:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
 
         ``POST /v1/paws/test`` (``paws.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
         ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -7488,8 +7628,9 @@ class AsyncPaws:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -7664,10 +7805,12 @@ class AsyncProben:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - The leader's dice plus one per helper stay within the limit pool_dice.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
@@ -7683,8 +7826,9 @@ class AsyncProben:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -7797,9 +7941,11 @@ class AsyncProben:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
@@ -7825,8 +7971,9 @@ class AsyncProben:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             success_rule: meet: successes >= difficulty (default); exceed: >.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
@@ -7960,11 +8107,13 @@ class AsyncProben:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
 
         ``POST /v1/proben/extended`` (``proben.extended``). Rolls dice: unless ``seed``, ``manual``,
         ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key
@@ -7984,8 +8133,9 @@ class AsyncProben:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
@@ -8105,9 +8255,11 @@ class AsyncProben:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
 
@@ -8124,8 +8276,9 @@ class AsyncProben:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -8230,11 +8383,13 @@ class AsyncProben:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
         pool_dice.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
 
         ``POST /v1/proben/test`` (``proben.test``). Rolls dice: unless ``seed``, ``manual``, ``ticket``,
         ``session`` or ``idempotency_key`` fixes the dice, the call carries an Idempotency-Key (one per
@@ -8254,8 +8409,9 @@ class AsyncProben:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
@@ -8391,26 +8547,30 @@ class AsyncSessions:
     async def open(
         self,
         *,
-        seats: Sequence[str],
+        seats: Sequence[str | Mapping[str, Any] | Model],
         context: str | None = None,
         ttl_s: int | None = 14400,
     ) -> SessionResponse:
         """Open a session: an evening's rolls, committed before the first one.
 
         Answers a signed header whose `commit` is the SHA-256 of a secret the service derives from
-        its key and the session id (nothing is stored). Every rolling operation then takes
-        `session: {header, seat, index, prev}`: its dice derive from the secret, the seat, the index
-        and the operation, so each seat's roll number has exactly one set of dice. After
-        `POST /v1/sessions/reveal` anyone can check the whole log (`POST /v1/sessions/report`, the
-        SDKs). With API keys configured, only the keys of `WURFWERK_TICKET_KEYS` (the game master's;
-        every key when it is empty) may open one; others get 403.
+        its key and the session id (nothing is stored), with each seat's commitment to its own seed.
+        Every rolling operation then takes `session: {header, seat, seed | seat_key, index, prev}`:
+        its dice derive from the secret, the seat, the seat's seed, the index and the operation, so
+        nobody but the seat can roll its slots, and each slot has exactly one set of dice. A seat
+        given by name alone is open: its `seat_key` is answered here, to the opener only. After the
+        session ends, `POST /v1/sessions/reveal` and `POST /v1/sessions/report` (or the SDKs) check
+        the whole log. With API keys configured, only the keys of `WURFWERK_TICKET_KEYS` (the game
+        master's; every key when it is empty) may open one; others get 403.
 
         ``POST /v1/sessions`` (``sessions.open``).
 
         Args:
-            seats: The seats that roll (players, the GM), each named once.
+            seats: The seats that roll (players, the GM), each named once: a name alone is an open seat,
+                `{name, commit}` a seat whose own client made a seed and sends only its SHA-256.
             context: Copied into the session: a VTT's world id.
-            ttl_s: Seconds until the session ends (default 4 hours, at most 7 days).
+            ttl_s: The evening's length in seconds (default 4 hours, at most 7 days): rolls until then, the
+                reveal only after it.
         """
         return await self._send(_SESSIONS_OPEN, {"seats": seats, "context": context, "ttl_s": ttl_s}, None)
 
@@ -8419,15 +8579,17 @@ class AsyncSessions:
         *,
         cards: Sequence[Any],
         reveal: Mapping[str, Any] | Model,
+        seeds: Mapping[str, str] | None = None,
     ) -> ReportResponse:
         """Check a session's log and measure each seat's luck from the exact odds.
 
-        The verdict `{complete, gaps, duplicates, invalid, after_reveal, unshown}` is the one
-        `wurfwerk.verify_session` and the JavaScript client's `verifySession` compute offline (README
-        "Sessions"). `luck` gives each valid card its mid-percentile P(X < x) + ½·P(X = x) of the
-        quantity its operation declares, from the odds twin, and each seat its count, mean, a z-test
-        of the mean against ½ (variance (1 − Σp³)/12 per roll) and a summary in the request's
-        language. A reveal that does not verify: 422 `invalid-session`.
+        The verdict `{complete, gaps, duplicates, invalid, after_reveal, unshown, unverified}` is the
+        one `wurfwerk.verify_session` and the JavaScript client's `verifySession` compute offline
+        (README "Sessions"); `seeds` are the seats' seeds, handed over after the evening (a seat
+        without one is `unverified`). `luck` gives each valid card its mid-percentile
+        P(X < x) + ½·P(X = x) of the quantity its operation declares, from the odds twin, and each
+        seat its count, mean, a z-test of the mean against ½ (variance (1 − Σp³)/12 per roll) and a
+        summary in the request's language. A reveal that does not verify: 422 `invalid-session`.
 
         ``POST /v1/sessions/report`` (``sessions.report``).
 
@@ -8435,21 +8597,24 @@ class AsyncSessions:
             cards: The log: signed responses of rolls in the session and `public` parts of hidden ones, in
                 any order.
             reveal: The reveal, as `POST /v1/sessions/reveal` answered it (its `reveal` member).
+            seeds: The seats' seeds, as their holders hand them over after the session: the dice of a seat
+                whose seed is missing (or does not match its commitment) are `unverified`. Open seats need
+                none.
         """
-        return await self._send(_SESSIONS_REPORT, {"cards": cards, "reveal": reveal}, None)
+        return await self._send(_SESSIONS_REPORT, {"cards": cards, "reveal": reveal, "seeds": seeds}, None)
 
     async def reveal(
         self,
         *,
         session: SessionHeaderParam | SessionHeader,
     ) -> RevealResponse:
-        """Reveal a session's secret, signed with the time of the reveal.
+        """Reveal a session's secret after it ended: the same signed answer every time.
 
-        After `expires_at` to anyone. Before it only to a key of `WURFWERK_TICKET_KEYS` when API
-        keys are configured (the game master ends the evening early); otherwise 409
-        `session-open`: without API keys nobody can reveal early, since anybody could. A card
-        issued after `revealed_at` is never valid in a log. A session of a retired key, forged or
-        altered: 422 `invalid-session`.
+        Only after `expires_at`, to anyone (409 `session-open` before: no key may reveal early, so
+        nobody can learn the secret while dice still fall). `revealed_at` is `expires_at` and the
+        reveal is signed by the key that opened the session, so every replica answers the same
+        document whenever asked. A session of a rotated key reveals while its private key is kept in
+        WURFWERK_RETIRED_SIGNING_KEYS. Forged or altered: 422 `invalid-session`.
 
         ``POST /v1/sessions/reveal`` (``sessions.reveal``).
 
@@ -8502,11 +8667,13 @@ class AsyncWeltenbuch:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - The die has an even number of sides.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Party names, member names and players' seats are unique across the conflict.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
         - profile + bonuses + 2 per hero point stay within the limit pool_dice.
 
@@ -8524,8 +8691,9 @@ class AsyncWeltenbuch:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -8643,11 +8811,13 @@ class AsyncWeltenbuch:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - The die has an even number of sides.
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
         - Party names, member names and players' seats are unique across the conflict.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
         - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
         - profile + bonuses + 2 per hero point stay within the limit pool_dice.
         - `current` toughness is at most `max`.
@@ -8676,8 +8846,9 @@ class AsyncWeltenbuch:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.
@@ -8867,9 +9038,11 @@ class AsyncWeltenbuch:
         a colour still in the bag at that draw (422 naming the index).
         - A `ticket` verifies with the service's keys, has not expired and is for this operation.
         - A `session` verifies with the service's keys and its current key, has not ended, names one of its
-        seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).
+        seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX,
+        and `prev` null exactly at index 0 (422 `invalid-session`).
         - At most one of `seed`, `manual`, `ticket` and `session`; `idempotency_key` not with `seed`,
         `manual` or `session`.
+        - Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither.
 
         ``POST /v1/weltenbuch/resurrection`` (``weltenbuch.resurrection``). Rolls dice: unless ``seed``,
         ``manual``, ``ticket``, ``session`` or ``idempotency_key`` fixes the dice, the call carries an
@@ -8885,8 +9058,9 @@ class AsyncWeltenbuch:
             seed: Same request + same seed = same result (within one release). At most 2^53-1, the largest
                 integer JSON carries exactly.
             session: A roll in a session from `POST /v1/sessions`: the dice derive from the session's
-                secret, the seat, the index and the operation, never from the body. Echoed in the signed
-                response, with `randomness.source` `session`.
+                secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
+                in the signed response without the seed (with `seed_commit`), with `randomness.source`
+                `session`.
             ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
                 secret, so the same ticket always gives the same dice (a second roll with it is a replay).
                 Echoed in the signed response.

@@ -715,8 +715,8 @@ class BeutelschneiderChallengeRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
@@ -837,8 +837,8 @@ class BeutelschneiderCombatRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
@@ -946,8 +946,8 @@ class BeutelschneiderContestRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
@@ -1109,8 +1109,8 @@ class BeutelschneiderEncounterRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     sides: list[BeutelEncounterSide]
     """Exactly two; each exchange is a `combat` with the first as attacker."""
@@ -1287,8 +1287,8 @@ class BeutelschneiderExperienceRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
@@ -1409,8 +1409,8 @@ class BeutelschneiderFirstAidRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
@@ -1586,8 +1586,8 @@ class BeutelschneiderHealingRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
@@ -1707,8 +1707,8 @@ class BeutelschneiderInjuryRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     severity: Literal["light", "serious", "grave"]
     """light: 1 marble, serious: 2, grave: 3."""
@@ -1831,8 +1831,8 @@ class BeutelschneiderMortalDangerRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
@@ -2762,8 +2762,8 @@ class MalmsturmActionRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     skill: int
     """Skill level on the ladder (Fertigkeit), e.g. 3 = gut."""
@@ -2899,8 +2899,8 @@ class MalmsturmAttackRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     take_consequence_early: bool | None = None
     """On a hit, take a consequence instead of losing the stress."""
@@ -3021,8 +3021,8 @@ class MalmsturmContestRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
@@ -3189,8 +3189,8 @@ class MalmsturmEncounterRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     sides: list[MalmEncounterSide]
     """Exactly two sides."""
@@ -3310,8 +3310,8 @@ class MalmsturmInitiativeRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
@@ -3589,8 +3589,8 @@ class PawsComparisonRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
@@ -3800,8 +3800,8 @@ class PawsEncounterRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
@@ -4109,8 +4109,8 @@ class PawsRescueRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
@@ -4322,8 +4322,8 @@ class PawsTestRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
@@ -4611,8 +4611,8 @@ class ProbenCooperationRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     success_rule: Literal["meet", "exceed"] | None = None
     ticket: Ticket | None = None
@@ -4788,8 +4788,8 @@ class ProbenEncounterRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     steps: list[ProbenChainStep]
     """The tests, in order; the chain stops at the first that fails."""
@@ -4959,8 +4959,8 @@ class ProbenExtendedRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     skill: int | None = None
     """Skill level (Fertigkeitsstufe)."""
@@ -5158,8 +5158,8 @@ class ProbenOpposedRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
@@ -5397,8 +5397,8 @@ class ProbenTestRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     skill: int | None = None
     """Skill level (Fertigkeitsstufe)."""
@@ -5495,7 +5495,7 @@ class Randomness(Model):
     """The Idempotency-Key the dice derive from (present only when one was given)."""
     source: Literal["secure", "seeded", "manual", "ticket", "session"]
     """secure: the OS CSPRNG, or derived from an idempotency key; seeded; manual; ticket: derived from the
-    ticket; session: derived from the session's secret, seat and index.
+    ticket; session: derived from the session's secret, the seat, its seed and the index.
     """
 
     @classmethod
@@ -5541,10 +5541,15 @@ class ReportResponse(Result):
     after_reveal: list[int]
     complete: bool
     duplicates: list[SessionDuplicate]
-    gaps: list[SessionSlot]
+    gaps: list[SessionGap]
+    """Runs of slots below a seat's highest valid card that no card claims."""
     invalid: list[SessionInvalidCard]
     luck: SessionLuck
     unshown: list[SessionSlot]
+    unverified: list[str]
+    """Seats with cards whose dice could not be recomputed: their seed was not given or does not match the
+    seat's commitment.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ReportResponse:
@@ -5553,10 +5558,11 @@ class ReportResponse(Result):
             after_reveal=data["after_reveal"],
             complete=data["complete"],
             duplicates=[SessionDuplicate.from_json(v0) for v0 in data["duplicates"]],
-            gaps=[SessionSlot.from_json(v0) for v0 in data["gaps"]],
+            gaps=[SessionGap.from_json(v0) for v0 in data["gaps"]],
             invalid=[SessionInvalidCard.from_json(v0) for v0 in data["invalid"]],
             luck=SessionLuck.from_json(data["luck"]),
             unshown=[SessionSlot.from_json(v0) for v0 in data["unshown"]],
+            unverified=data["unverified"],
         )._with_json(data)
 
 
@@ -5595,6 +5601,25 @@ class SessionDuplicate(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class SessionGap(Model):
+    """``SessionGap`` in the API's JSON."""
+    from_: int = dataclasses.field(metadata={"json": "from"})
+    """The first missing index."""
+    seat: str
+    to: int
+    """The last missing index (inclusive)."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionGap:
+        """``SessionGap`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            from_=data["from"],
+            seat=data["seat"],
+            to=data["to"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class SessionHeader(Model):
     """``SessionHeader`` in the API's JSON."""
     commit: str
@@ -5607,12 +5632,22 @@ class SessionHeader(Model):
     """128 random bits, base64url."""
     kid: str
     """The key that signed it (see /v1/keys)."""
+    open_seats: list[str]
+    """Seats opened without a commitment: the service made their seat keys and handed them to the opener, so
+    their dice are the opener's to know.
+    """
     opened_at: str
     """RFC 3339 UTC time it was opened."""
+    seat_commits: dict[str, str]
+    """Each seat's commitment: base64url(SHA-256(seed)) of the seed the seat's own client made (an open
+    seat's: of its seat key).
+    """
     seats: list[str]
     """The names of the seats that roll in it (players, the GM)."""
     signature: str
     """base64url Ed25519 signature over the RFC 8785 canonical JSON of the session without this member."""
+    version: Literal[2]
+    """2: sessions v2 (seats commit to their own seeds)."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SessionHeader:
@@ -5623,9 +5658,12 @@ class SessionHeader(Model):
             expires_at=data["expires_at"],
             id=data["id"],
             kid=data["kid"],
+            open_seats=data["open_seats"],
             opened_at=data["opened_at"],
+            seat_commits=data["seat_commits"],
             seats=data["seats"],
             signature=data["signature"],
+            version=data["version"],
         )._with_json(data)
 
 
@@ -5674,7 +5712,7 @@ class SessionPublic(Model):
     kid: str
     operation: str
     session: dict[str, Any]
-    """The roll's `session` member as given."""
+    """The roll's `session` member as echoed: without the seed, with `seed_commit`."""
     signature: str
     """Ed25519 over the RFC 8785 JSON of this object without this member."""
 
@@ -5694,12 +5732,17 @@ class SessionPublic(Model):
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class SessionResponse(Result):
     """The answer of ``sessions.open`` (``POST /v1/sessions``)."""
+    seat_keys: dict[str, str]
+    """The keys of the open seats, for the opener only: a roll of an open seat carries its `seat_key`. Never
+    part of a card.
+    """
     session: SessionHeader
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SessionResponse:
         """``SessionResponse`` from its JSON (kept for ``to_dict()``)."""
         return cls(
+            seat_keys=data["seat_keys"],
             session=SessionHeader.from_json(data["session"]),
         )._with_json(data)
 
@@ -5753,13 +5796,20 @@ class SessionUse(Model):
     dice).
     """
     index: int
-    """The seat's roll number, from 0 (a negative one is refused as `invalid-session`)."""
+    """The seat's roll number, from 0 to WURFWERK_MAX_SESSION_INDEX (default 10,000)."""
     prev: str | None
     """The link signature of the seat's previous card (`receipt.signature`, or `public.signature` of a hidden
     one); null for index 0.
     """
     seat: str
     """One of the session's seats."""
+    seat_key: str | None = None
+    """An open seat's key, as `POST /v1/sessions` answered it to the opener. Never echoed."""
+    seed: str | None = None
+    """The seat's seed (a seat that committed to one): base64url (no padding) of 16 to 64 random bytes that
+    the seat's own client made and keeps; `commit` in the header is base64url(SHA-256(these bytes)). It
+    enters the dice and is never echoed.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SessionUse:
@@ -5770,6 +5820,8 @@ class SessionUse(Model):
             index=data["index"],
             prev=data["prev"],
             seat=data["seat"],
+            seat_key=data.get("seat_key"),
+            seed=data.get("seed"),
         )._with_json(data)
 
 
@@ -6332,8 +6384,8 @@ class WeltenbuchConflictRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
@@ -6478,8 +6530,8 @@ class WeltenbuchEncounterRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
@@ -6648,8 +6700,8 @@ class WeltenbuchResurrectionRequest(Model):
     """
     session: SessionUse | None = None
     """A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the
-    index and the operation, never from the body. Echoed in the signed response, with `randomness.source`
-    `session`.
+    seat's seed, the index and the operation, never from the body. Echoed in the signed response without
+    the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
     """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
@@ -7092,7 +7144,7 @@ class ProbenPoolParam(_ProbenPoolParamRequired, total=False):
 
 class SessionHeaderParam(TypedDict):
     """``SessionHeader`` as a request parameter (a plain dict; required keys: commit, context, expires_at, id,
-    kid, opened_at, seats, signature).
+    kid, open_seats, opened_at, seat_commits, seats, signature, version).
     """
     commit: str
     """base64url SHA-256 of the session's secret."""
@@ -7104,19 +7156,29 @@ class SessionHeaderParam(TypedDict):
     """128 random bits, base64url."""
     kid: str
     """The key that signed it (see /v1/keys)."""
+    open_seats: Sequence[str]
+    """Seats opened without a commitment: the service made their seat keys and handed them to the opener, so
+    their dice are the opener's to know.
+    """
     opened_at: str
     """RFC 3339 UTC time it was opened."""
+    seat_commits: Mapping[str, str]
+    """Each seat's commitment: base64url(SHA-256(seed)) of the seed the seat's own client made (an open
+    seat's: of its seat key).
+    """
     seats: Sequence[str]
     """The names of the seats that roll in it (players, the GM)."""
     signature: str
     """base64url Ed25519 signature over the RFC 8785 canonical JSON of the session without this member."""
+    version: Literal[2]
+    """2: sessions v2 (seats commit to their own seeds)."""
 
 
 class _SessionUseParamRequired(TypedDict):
     header: SessionHeaderParam | SessionHeader
     """The session, exactly as opened."""
     index: int
-    """The seat's roll number, from 0 (a negative one is refused as `invalid-session`)."""
+    """The seat's roll number, from 0 to WURFWERK_MAX_SESSION_INDEX (default 10,000)."""
     prev: str | None
     """The link signature of the seat's previous card (`receipt.signature`, or `public.signature` of a hidden
     one); null for index 0.
@@ -7130,6 +7192,13 @@ class SessionUseParam(_SessionUseParamRequired, total=False):
     hidden: bool | None
     """true: a hidden roll; the response adds `public`, the part for the table (a commitment instead of the
     dice).
+    """
+    seat_key: str | None
+    """An open seat's key, as `POST /v1/sessions` answered it to the opener. Never echoed."""
+    seed: str | None
+    """The seat's seed (a seat that committed to one): base64url (no padding) of 16 to 64 random bytes that
+    the seat's own client made and keeps; `commit` in the header is base64url(SHA-256(these bytes)). It
+    enters the dice and is never echoed.
     """
 
 

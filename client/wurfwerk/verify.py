@@ -16,6 +16,7 @@ from wurfwerk._models import Model, to_json
 from wurfwerk.models import Jwks, Verification
 
 _SAFE_INTEGER = 2**53 - 1
+MAX_DEPTH = 32  # the service refuses deeper request bodies; none of its documents comes near
 UNKNOWN_KID = "unknown key id (kid)"
 
 
@@ -53,12 +54,28 @@ def _ijson(value: Any) -> Any:
     return value
 
 
+def _nests_deeper_than(value: object, limit: int) -> bool:
+    """Whether ``value`` nests objects and arrays more than ``limit`` levels deep (without recursion)."""
+    pending: list[tuple[object, int]] = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        children = item.values() if isinstance(item, Mapping) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        if depth >= limit:
+            return True
+        pending.extend((child, depth + 1) for child in children)
+    return False
+
+
 def verify_offline(document: Mapping[str, Any], jwks: Mapping[str, Any]) -> dict[str, Any]:
     """``{"valid", "kid", "reason"}`` like ``POST /v1/receipts/verify``, computed locally."""
     import rfc8785
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+    if _nests_deeper_than(document, MAX_DEPTH):  # no response of the service does; it would exhaust recursion
+        return {"valid": False, "kid": None, "reason": "the document cannot be canonicalized (RFC 8785)"}
     plain = to_json(document)
     receipt = plain.get("receipt")
     if not isinstance(receipt, dict):

@@ -40,7 +40,7 @@ mkdir -p "$stage/vendor/wurfwerk-client"
 (cd "$root/client-js/src" && find . -name '*.js' -exec cp --parents {} "$stage/vendor/wurfwerk-client/" \;)
 cat > "$stage/scripts/client.js" <<'JS'
 // The release's copy of the JavaScript client (client-js/src), bundled by `make foundry`.
-export { Client, WurfwerkError, verifyReceipt, verifySession } from "../vendor/wurfwerk-client/index.js";
+export { Client, WurfwerkError, makeSeed, seedCommit, verifyReceipt, verifySession } from "../vendor/wurfwerk-client/index.js";
 JS
 
 rm -f "$out/$zip_name"

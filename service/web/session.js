@@ -1,22 +1,26 @@
-// /play's session panel (issue 41): open a session, roll in it by seat (hidden rolls too), save the
-// log, reveal, and "check a session" for a saved or pasted log. The check runs in the browser with
-// the JavaScript client's verifySession (every die recomputed here); the luck lines come from
-// POST /v1/sessions/report, in the page's language.
-import { verifySession, RevealError } from "../client/index.js";
+// /play's session panel (sessions v2, issue 48): a player makes a seed here (only its commitment
+// leaves the browser), the game master opens a session with each seat's commitment (a name alone is an
+// open seat whose key this page receives), picks its length, shares it; each page rolls only the seats
+// it holds a seed or key for. After the end: reveal, and "check a session" for a saved or pasted log.
+// The check runs in the browser with the JavaScript client's verifySession (every die recomputed here,
+// with the seeds this browser holds and those pasted); the luck lines come from POST /v1/sessions/report.
+import { makeSeed, seedCommit, verifySession, RevealError } from "../client/index.js";
 
 const STORE = "wurfwerk.session";
-const LOG_FORMAT = "wurfwerk-session-log/1";
+const SEEDS = "wurfwerk.seeds"; // {commitment: seed}: the seeds made in this browser
+const LOG_FORMAT = "wurfwerk-session-log/2";
 
 /** The panel. `page` gives what play.js owns: `t(key, values)`, `element(...)`, `client()`, `lang()`,
  * `showError(error)`, `showMessage(text)`. */
 export function sessionPanel(page) {
   const $ = (id) => document.getElementById(id);
   let active = load();
+  let revealTimer = null;
 
   function load() {
     try {
       const stored = JSON.parse(localStorage.getItem(STORE) ?? "null");
-      return stored?.header ? stored : null;
+      return stored?.header?.version === 2 && stored.proofs ? stored : null; // a version 1 session is gone
     } catch {
       return null;
     }
@@ -25,6 +29,36 @@ export function sessionPanel(page) {
   function save() {
     if (active) localStorage.setItem(STORE, JSON.stringify(active));
     else localStorage.removeItem(STORE);
+  }
+
+  function mySeeds() {
+    try {
+      return JSON.parse(localStorage.getItem(SEEDS) ?? "{}") ?? {};
+    } catch {
+      return {};
+    }
+  }
+
+  /** The proof this page holds for each seat it may roll: an open seat's key, or a seed made here. */
+  function proofs(header, seatKeys) {
+    const seeds = mySeeds();
+    const held = {};
+    for (const seat of header.seats) {
+      if (seatKeys?.[seat]) held[seat] = { seat_key: seatKeys[seat] };
+      else if (seeds[header.seat_commits[seat]]) held[seat] = { seed: seeds[header.seat_commits[seat]] };
+    }
+    return held;
+  }
+
+  function ended() {
+    return Boolean(active) && Date.now() >= Date.parse(active.header.expires_at);
+  }
+
+  /** The seeds of this page's seats, once the session has ended (never before: they would give the dice away). */
+  function seedsToShare() {
+    if (!ended()) return {};
+    return Object.fromEntries(Object.entries(active.proofs).filter(([, proof]) => proof.seed)
+      .map(([seat, proof]) => [seat, proof.seed]));
   }
 
   function seatRoll(card) {
@@ -40,26 +74,63 @@ export function sessionPanel(page) {
     $("session-about").textContent = page.t("sessionAbout", {
       seats: header.seats.join(", "), until: new Date(header.expires_at).toLocaleString(page.lang()),
       commit: header.commit.slice(0, 10) });
+    $("session-share").value = JSON.stringify(header);
     const seat = $("session-seat");
     const chosen = seat.value;
-    seat.replaceChildren(...header.seats.map((name) => page.element("option", { value: name, text: name })));
-    if (header.seats.includes(chosen)) seat.value = chosen;
+    const rollable = header.seats.filter((name) => active.proofs[name]);
+    seat.replaceChildren(...rollable.map((name) => page.element("option", { value: name, text: name })));
+    if (rollable.includes(chosen)) seat.value = chosen;
+    if (!rollable.length) page.showMessage(page.t("sessionNoSeats"));
+    const revealButton = $("session-reveal");
+    revealButton.disabled = !ended();
+    revealButton.textContent = ended() ? page.t("sessionReveal")
+      : page.t("sessionRevealAt", { time: new Date(header.expires_at).toLocaleTimeString(page.lang()) });
+    clearTimeout(revealTimer);
+    if (!ended()) revealTimer = setTimeout(render, Math.min(Date.parse(header.expires_at) - Date.now() + 50, 60_000));
     $("session-log").replaceChildren(...active.cards.map((card) => page.element("li", {},
       page.element("span", { class: "seat-roll", text: seatRoll(card) }),
       card.request.session.hidden ? page.element("span", { class: "badge", text: page.t("sessionHiddenBadge") }) : null,
       page.element("span", { text: ` ${card.summary ?? ""}` }))));
   }
 
+  function start(header, seatKeys) {
+    active = { header, proofs: proofs(header, seatKeys), next: Object.fromEntries(header.seats.map((seat) => [seat, 0])),
+      links: Object.fromEntries(header.seats.map((seat) => [seat, null])), cards: [], reveal: null };
+    save();
+    render();
+  }
+
+  /** "Rynn: commitment" or "GM": a seat with its player's commitment, or an open seat. */
+  function seatOf(text) {
+    const [name, commit] = text.split(":").map((part) => part.trim());
+    return commit ? { name, commit } : name;
+  }
+
   async function open() {
-    const seats = $("session-seats").value.split(",").map((seat) => seat.trim()).filter(Boolean);
+    const seats = $("session-seats").value.split(",").map((seat) => seat.trim()).filter(Boolean).map(seatOf);
+    const hours = Number($("session-hours").value);
     try {
-      const { session } = await page.client().call("sessions.open", { seats: [...new Set(seats)] });
-      active = { header: session, next: Object.fromEntries(session.seats.map((seat) => [seat, 0])),
-        links: Object.fromEntries(session.seats.map((seat) => [seat, null])), cards: [], reveal: null };
-      save();
-      render();
+      const { session, seat_keys: seatKeys } = await page.client().call("sessions.open", {
+        seats, ttl_s: Math.max(1, Math.round(hours * 3600)) });
+      start(session, seatKeys);
     } catch (error) {
       page.showError(error);
+    }
+  }
+
+  function makeMySeed() {
+    const name = $("session-my-name").value.trim();
+    const seed = makeSeed();
+    const commit = seedCommit(seed);
+    localStorage.setItem(SEEDS, JSON.stringify({ ...mySeeds(), [commit]: seed }));
+    $("session-my-commit").value = `${name || "?"}: ${commit}`;
+  }
+
+  function join() {
+    try {
+      start(JSON.parse($("session-join-header").value), {});
+    } catch {
+      page.showMessage(page.t("sessionNoLog"));
     }
   }
 
@@ -67,7 +138,8 @@ export function sessionPanel(page) {
   function member() {
     if (!active) return null;
     const seat = $("session-seat").value;
-    const use = { header: active.header, seat, index: active.next[seat], prev: active.links[seat] };
+    if (!active.proofs[seat]) return null;
+    const use = { header: active.header, seat, ...active.proofs[seat], index: active.next[seat], prev: active.links[seat] };
     if ($("session-hidden").checked) use.hidden = true;
     return use;
   }
@@ -84,7 +156,8 @@ export function sessionPanel(page) {
   }
 
   function logFile() {
-    return { format: LOG_FORMAT, session: active.header, reveal: active.reveal, cards: active.cards };
+    return { format: LOG_FORMAT, session: active.header, reveal: active.reveal, seeds: seedsToShare(),
+      cards: active.cards };
   }
 
   function download() {
@@ -114,13 +187,25 @@ export function sessionPanel(page) {
     render();
   }
 
-  /** A log file, `{reveal, cards}`, or a plain list of cards, as `{cards, reveal, header}`. */
+  /** A log file, `{reveal, seeds, cards}`, or a plain list of cards, as `{cards, reveal, header, seeds}`. */
   function readLog(text) {
     const log = JSON.parse(text);
-    if (Array.isArray(log)) return { cards: log, reveal: null };
+    if (Array.isArray(log)) return { cards: log, reveal: null, seeds: {} };
     const cards = Array.isArray(log?.cards) ? log.cards : null;
     if (!cards) throw new SyntaxError("cards");
-    return { cards, reveal: log.reveal?.reveal ?? log.reveal ?? null, header: log.session ?? null };
+    return { cards, reveal: log.reveal?.reveal ?? log.reveal ?? null, header: log.session ?? null,
+      seeds: log.seeds ?? {} };
+  }
+
+  /** Every seed the check can use: the log's, the pasted ones, and this browser's for the session's seats. */
+  function seedsFor(header, logSeeds) {
+    const text = $("check-seeds").value.trim();
+    const pasted = text ? JSON.parse(text) : {};
+    if (typeof pasted !== "object" || pasted === null || Array.isArray(pasted)) throw new SyntaxError("seeds");
+    const mine = mySeeds();
+    const own = Object.fromEntries((header?.seats ?? []).filter((seat) => mine[header.seat_commits?.[seat]])
+      .map((seat) => [seat, mine[header.seat_commits[seat]]]));
+    return { ...own, ...logSeeds, ...pasted };
   }
 
   function headerOf(cards) {
@@ -134,7 +219,10 @@ export function sessionPanel(page) {
   function verdictLines(verdict) {
     const lines = [];
     const slot = ({ seat, index }) => page.t("sessionSeatRoll", { seat, n: index + 1 });
-    for (const gap of verdict.gaps) lines.push(["bad", page.t("sessionGap", { roll: slot(gap) })]);
+    for (const gap of verdict.gaps) {
+      lines.push(["bad", gap.from === gap.to ? page.t("sessionGap", { roll: slot({ seat: gap.seat, index: gap.from }) })
+        : page.t("sessionGapRange", { seat: gap.seat, from: gap.from + 1, to: gap.to + 1 })]);
+    }
     for (const duplicate of verdict.duplicates) {
       lines.push(["bad", page.t(duplicate.repeat ? "sessionRepeat" : "sessionReroll",
         { roll: slot(duplicate), cards: duplicate.cards.map((card) => card + 1).join(", ") })]);
@@ -144,6 +232,8 @@ export function sessionPanel(page) {
     }
     for (const card of verdict.after_reveal) lines.push(["bad", page.t("sessionAfterReveal", { card: card + 1 })]);
     for (const hidden of verdict.unshown) lines.push(["note", page.t("sessionUnshown", { roll: slot(hidden) })]);
+    for (const seat of verdict.unverified) lines.push(["note", page.t("sessionUnverified", { seat })]);
+    lines.push(["note", page.t("sessionBlindSpot")]);
     return lines;
   }
 
@@ -159,6 +249,13 @@ export function sessionPanel(page) {
       return;
     }
     const client = page.client();
+    let seeds;
+    try {
+      seeds = seedsFor(log.header ?? headerOf(log.cards), log.seeds);
+    } catch {
+      box.replaceChildren(page.element("p", { class: "bad", text: page.t("sessionBadSeeds") }));
+      return;
+    }
     try {
       let { reveal: revealed } = log;
       if (!revealed) {
@@ -167,7 +264,7 @@ export function sessionPanel(page) {
         ({ reveal: revealed } = await client.call("sessions.reveal", { session: header }));
       }
       const jwks = await client.keys();
-      const verdict = await verifySession(log.cards, revealed, jwks);
+      const verdict = await verifySession(log.cards, revealed, jwks, { seeds });
       const lines = verdictLines(verdict);
       const head = verdict.complete
         ? page.element("p", { class: "good", "data-testid": "check-complete", text: page.t("sessionComplete", { count: log.cards.length }) })
@@ -175,7 +272,7 @@ export function sessionPanel(page) {
       const list = page.element("ul", {}, ...lines.map(([kind, text]) => page.element("li", { class: kind, text })));
       box.replaceChildren(head, list);
       try {
-        const report = await client.call("sessions.report", { reveal: revealed, cards: log.cards });
+        const report = await client.call("sessions.report", { reveal: revealed, seeds, cards: log.cards });
         box.append(page.element("ul", { class: "luck", "data-testid": "check-luck" },
           ...report.luck.seats.map((seat) => page.element("li", { text: seat.summary }))));
       } catch {
@@ -192,6 +289,8 @@ export function sessionPanel(page) {
   }
 
   $("session-open").addEventListener("click", open);
+  $("session-make-seed").addEventListener("click", makeMySeed);
+  $("session-join").addEventListener("click", join);
   $("session-download").addEventListener("click", download);
   $("session-reveal").addEventListener("click", reveal);
   $("session-leave").addEventListener("click", leave);

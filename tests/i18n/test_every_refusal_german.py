@@ -26,6 +26,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 from service import create_app
+from service.platform.dice import sessions
 from service.platform.dice.receipts import generate_private_key_pem
 from service.platform.words import messages as words
 from tests.conftest import make_app
@@ -34,6 +35,7 @@ from tests.systems.weltenbuch.test_worked_examples import AMBUSH, MANUAL, TOUGHN
 from tests.test_bad_input_corpus import _corpus
 
 SERVICE = Path(__file__).parents[2] / "service"
+RYNN_SEED = sessions.b64url(bytes(range(32)))  # a seat's seed, as its own client makes one
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]")
 # The keywords of the Makefile's `messages` recipe that make a problem message (not `marked` labels or
 # the gettext calls of chat lines).
@@ -63,6 +65,7 @@ UNREACHABLE = {
     "must be less than %(max)s": "no request field has an exclusive bound",
     "must be more than %(min)s and less than %(max)s": "no request field has an exclusive bound",
     "must be at least %(min)s character long": "no request string has a minimum length without a maximum",
+    "must be at most %(max)s": "no request number has an upper bound without a lower one",
     "must be exactly %(equal)s character long": "no request string has an exact length",
     "must be valid UTF-8 text": "marshmallow says it for bytes; a JSON body gives text only",
     "is not a valid value": "marshmallow's validator_failed, for a validator that returns False: every "
@@ -331,43 +334,73 @@ def _keyed(client) -> list[Case]:
     player = {"Authorization": f"Bearer {PLAYER}"}
     ticket = client.post("/v1/tickets", json={"count": 1, "operation": "paws.test"}, headers=gm).get_json()
     ticket = ticket["tickets"][0]
-    session = client.post("/v1/sessions", json={"seats": ["GM", "Rynn"]}, headers=gm).get_json()["session"]
-    short = client.post("/v1/sessions", json={"seats": ["GM"], "ttl_s": 1}, headers=gm).get_json()["session"]
+    rynn_commit = sessions.seed_commit(sessions.seed_bytes(RYNN_SEED) or b"")
+    opened = client.post("/v1/sessions", json={"seats": ["GM", {"name": "Rynn", "commit": rynn_commit}]},
+                         headers=gm).get_json()
+    session, gm_key = opened["session"], opened["seat_keys"]["GM"]
+    short = client.post("/v1/sessions", json={"seats": ["GM"], "ttl_s": 1}, headers=gm).get_json()
     brief = client.post("/v1/tickets", json={"count": 1, "ttl_s": 1}, headers=gm).get_json()["tickets"][0]
     time.sleep(1.1)  # both have ended (the service's clock, to the second)
     forged = {**session, "context": "other"}
-    use = {"header": session, "seat": "GM", "index": 0, "prev": None}
+    use = {"header": session, "seat": "GM", "seat_key": gm_key, "index": 0, "prev": None}
+    version_1 = {name: value for name, value in session.items() if name not in ("version", "seat_commits",
+                                                                              "open_seats")}
+    ended = client.post("/v1/sessions/reveal", json={"session": short["session"]}, headers=gm).get_json()["reveal"]
+    unsigned_reveal = {**ended, "signature": "A" * 86}
     return [Case(path, body, headers=headers, keyed=True) for path, body, headers in [
         ("/v1/paws/test", PAWS, {}),
         ("/v1/tickets", {"count": 1}, player),
         ("/v1/sessions", {"seats": ["GM"]}, player),
         ("/v1/sessions", {"seats": ["GM", "GM"]}, gm),
+        ("/v1/sessions", {"seats": [" "]}, gm),
+        ("/v1/sessions", {"seats": [{"name": "GM"}]}, gm),
+        ("/v1/sessions", {"seats": [{"name": "GM", "commit": "x"}]}, gm),
         ("/v1/proben/test", {**PROBE, "ticket": ticket}, gm),
         ("/v1/paws/test", {**PAWS, "ticket": {**ticket, "context": "other"}}, gm),
         ("/v1/paws/test", {**PAWS, "ticket": {"id": "x"}}, gm),
         ("/v1/paws/test", {**PAWS, "session": {**use, "header": forged}}, gm),
+        ("/v1/paws/test", {**PAWS, "session": {**use, "header": version_1}}, gm),
         ("/v1/paws/test", {**PAWS, "session": {**use, "seat": "Alva"}}, gm),
+        ("/v1/paws/test", {**PAWS, "session": {**use, "seat_key": RYNN_SEED}}, gm),
+        ("/v1/paws/test", {**PAWS, "session": {**use, "seed": RYNN_SEED, "seat_key": None}}, gm),
+        ("/v1/paws/test", {**PAWS, "session": {**use, "seat": "Rynn"}}, gm),
+        ("/v1/paws/test", {**PAWS, "session": {**use, "seed": RYNN_SEED}}, gm),
+        ("/v1/paws/test", {**PAWS, "session": {**use, "seat_key": None}}, gm),
         ("/v1/paws/test", {**PAWS, "session": {**use, "index": -1}}, gm),
         ("/v1/paws/test", {**PAWS, "session": {**use, "prev": "abc"}}, gm),
         ("/v1/paws/test", {**PAWS, "session": {**use, "index": 1}}, gm),
+        ("/v1/paws/test", {**PAWS, "session": {**use, "index": 10_001, "prev": "abc"}}, gm),
         ("/v1/paws/test", {**PAWS, "session": {**use, "index": 10**7}}, gm),
         ("/v1/paws/test", {**PAWS, "seed": 1, "session": use}, gm),
         ("/v1/paws/test", {**PAWS, "ticket": brief}, gm),
-        ("/v1/paws/test", {**PAWS, "session": {"header": short, "seat": "GM", "index": 0, "prev": None}}, gm),
+        ("/v1/paws/test", {**PAWS, "session": {"header": short["session"], "seat": "GM",
+                                               "seat_key": short["seat_keys"]["GM"], "index": 0, "prev": None}}, gm),
         ("/v1/sessions/reveal", {"session": session}, player),
         ("/v1/sessions/report", {"reveal": {"session": session}, "cards": []}, gm),
+        ("/v1/sessions/report", {"reveal": unsigned_reveal, "cards": []}, gm),
         ("/v1/sessions/report", {"reveal": {"session": forged, "secret": "x", "revealed_at": "x", "kid": "x",
                                             "signature": "x"}, "cards": []}, gm),
+        ("/v1/receipts/verify", nested_body(40), gm),
     ]]
+
+
+def nested_body(depth: int) -> dict:
+    body: dict = {"receipt": {}}
+    for _ in range(depth):
+        body = {"operation": body}
+    return body
 
 
 def _rotated(client, signing_key_pem: str) -> list[Case]:
     """A ticket and a session of a key since retired: the app signs with a new key and only verifies with
     the old one (WURFWERK_VERIFY_KEYS)."""
     ticket = client.post("/v1/tickets", json={"count": 1}).get_json()["tickets"][0]
-    session = client.post("/v1/sessions", json={"seats": ["GM"]}).get_json()["session"]
+    opened = client.post("/v1/sessions", json={"seats": ["GM"], "ttl_s": 1}).get_json()
+    time.sleep(1.1)  # ended: a reveal is asked for, and the private key is gone
+    use = {"header": opened["session"], "seat": "GM", "seat_key": opened["seat_keys"]["GM"], "index": 0, "prev": None}
     return [Case("/v1/paws/test", {**PAWS, "ticket": ticket}),
-            Case("/v1/paws/test", {**PAWS, "session": {"header": session, "seat": "GM", "index": 0, "prev": None}})]
+            Case("/v1/paws/test", {**PAWS, "session": use}),
+            Case("/v1/sessions/reveal", {"session": opened["session"]})]
 
 
 def _public_pem(private_pem: str) -> str:

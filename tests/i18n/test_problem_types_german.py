@@ -139,7 +139,7 @@ def problems(apps) -> dict[str, tuple[str, dict]]:
                                "attribute": 2, "difficulty": 2, "ticket": ticket["tickets"][0]})),
         "invalid-session": ("POST /v1/paws/test, a seat the session does not have",
                             _de(keyed, "/v1/paws/test", headers=gm, body={"rank": 1, "session": {
-                                "header": session, "seat": "Alva", "index": 0, "prev": None}})),
+                                "header": session, "seat": "Alva", "seat_key": "x", "index": 0, "prev": None}})),
         "session-open": ("POST /v1/sessions/reveal before the end, without API keys",
                          _de(plain, "/v1/sessions/reveal", body={"session": plain.post(
                              "/v1/sessions", json={"seats": ["GM"]}).get_json()["session"]})),

@@ -51,7 +51,7 @@ def _uniformity_p(values, faces) -> float:
 
 
 def _source(label_number: int, name: str = "secure"):
-    return derived_source(KEYS, ticket_label("paws.test", f"ticket-{label_number}"), name)
+    return derived_source(KEYS, ticket_label("paws.test", f"ticket-{label_number}", {}), name)
 
 
 # -- the construction ----------------------------------------------------------------------------
@@ -124,12 +124,14 @@ def test_the_same_label_gives_the_same_values():
 def test_other_labels_keys_and_domains_give_other_values():
     reference = _source(1).roll(32, 100)
     assert _source(2).roll(32, 100) != reference
-    assert derived_source(fixed_keys("another key"), ticket_label("paws.test", "ticket-1"),
+    assert derived_source(fixed_keys("another key"), ticket_label("paws.test", "ticket-1", {}),
                           "ticket").roll(32, 100) != reference
-    assert derived_source(KEYS, ticket_label("proben.test", "ticket-1"), "ticket").roll(32, 100) != reference
+    assert derived_source(KEYS, ticket_label("proben.test", "ticket-1", {}), "ticket").roll(32, 100) != reference
+    assert derived_source(KEYS, ticket_label("paws.test", "ticket-1", {"rank": 5}), "ticket").roll(32, 100) \
+        != derived_source(KEYS, ticket_label("paws.test", "ticket-1", {"rank": 1}), "ticket").roll(32, 100)
     # The same string as an idempotency key and as a ticket id names two different streams.
     as_key = derived_source(KEYS, idempotency_label("paws.test", "ticket-1", {}), "secure").roll(32, 100)
-    assert as_key != derived_source(KEYS, ticket_label("paws.test", "ticket-1"), "ticket").roll(32, 100)
+    assert as_key != derived_source(KEYS, ticket_label("paws.test", "ticket-1", {}), "ticket").roll(32, 100)
 
 
 def test_an_idempotency_label_covers_the_request_body():

@@ -121,9 +121,11 @@ def test_a_ticket_roll_replays_instead_of_rolling_again(twin_apps):
     assert rolled["request"]["ticket"] == ticket  # echoed with its context, under the receipt
     _, replayed = roll(second, PAWS, {"rank": 5, "ticket": ticket})
     assert dice_of(replayed) == dice_of(rolled)
-    # Another body cannot buy other dice: the stream is the ticket's, the body only reads it.
-    _, more_dice = roll(first, PAWS, {"rank": 7, "ticket": ticket})
-    assert more_dice["result"]["dice"][:5] == rolled["result"]["dice"][:5]
+    # Another body is a second roll of the ticket (README "Fair play"): its dice derive from the request
+    # as understood, and its card carries the same ticket id, which is how a table sees the reuse.
+    _, other_body = roll(first, PAWS, {"rank": 1, "ticket": ticket})
+    assert other_body["request"]["ticket"]["id"] == rolled["request"]["ticket"]["id"]
+    assert other_body["randomness"]["events"] != rolled["randomness"]["events"]
     # A replica with another key did not issue it and refuses it.
     status, problem = roll(stranger, PAWS, {"rank": 5, "ticket": ticket})
     assert status == 422 and problem["type"] == INVALID_TICKET

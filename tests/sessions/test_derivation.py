@@ -31,8 +31,17 @@ def derivation_key() -> bytes:
 
 
 def session_secret(session_id: str) -> bytes:
-    return HKDFExpand(hashes.SHA256(), 32, b"wurfwerk/session/secret/v1\x00" + session_id.encode()).derive(
+    return HKDFExpand(hashes.SHA256(), 32, b"wurfwerk/session/secret/v2\x00" + session_id.encode()).derive(
         derivation_key())
+
+
+def seed_of(seat: str, secret: bytes) -> str:
+    """A player's seed as handed over after the evening; an open seat's key from the secret (HKDF-Expand
+    under `wurfwerk/session/seat-key/v2`, a zero byte and the seat)."""
+    if seat in VECTORS["session"]["open_seats"]:
+        return b64url(HKDFExpand(hashes.SHA256(), 32, b"wurfwerk/session/seat-key/v2\x00" + seat.encode())
+                      .derive(secret))
+    return VECTORS["seeds"][seat]
 
 
 class Stream:
@@ -54,11 +63,18 @@ class Stream:
 
 def stream_for(card: dict) -> Stream:
     use = card["request"]["session"]
+    secret = session_secret(use["header"]["id"])
     label = rfc8785.dumps({"domain": "session", "operation": card["operation"], "seat": use["seat"],
-                           "index": use["index"]})
-    key = HKDFExpand(hashes.SHA256(), 32, b"wurfwerk/randomness/stream/v1\x00" + label).derive(
-        session_secret(use["header"]["id"]))
+                           "seed": seed_of(use["seat"], secret), "index": use["index"]})
+    key = HKDFExpand(hashes.SHA256(), 32, b"wurfwerk/randomness/stream/v1\x00" + label).derive(secret)
     return Stream(key)
+
+
+def test_each_seats_commitment_is_the_hash_of_its_seed():
+    secret = session_secret(VECTORS["session"]["id"])
+    for seat in VECTORS["session"]["seats"]:
+        seed = base64.urlsafe_b64decode(seed_of(seat, secret) + "=" * (-len(seed_of(seat, secret)) % 4))
+        assert b64url(hashlib.sha256(seed).digest()) == VECTORS["session"]["seat_commits"][seat]
 
 
 def test_the_commit_is_the_hash_of_the_secret_and_the_reveal_shows_that_secret():

@@ -59,8 +59,9 @@ def test_the_seat_test_flags_a_run_of_bad_rolls_and_not_an_average_one():
 
 
 def test_the_report_measures_each_card_with_its_odds_twin(vector_client):
-    cards, reveal = case_inputs(CASES["complete"])
-    luck = vector_client.post("/v1/sessions/report", json={"reveal": reveal, "cards": cards}).get_json()["luck"]
+    cards, reveal, seeds = case_inputs(CASES["complete"])
+    luck = vector_client.post("/v1/sessions/report", json={"reveal": reveal, "cards": cards,
+                                                           "seeds": seeds}).get_json()["luck"]
     measured = {point["card"]: point for point in luck["cards"]}
     assert set(measured) == {0, 1, 3, 4, 5, 7}  # Weltenbuch's conflict declares no quantity
     assert luck["unmeasured"] == [2]
@@ -84,8 +85,8 @@ def test_the_report_measures_each_card_with_its_odds_twin(vector_client):
 
 
 def test_the_seats_are_summed_up_in_german_and_english(vector_client):
-    cards, reveal = case_inputs(CASES["complete"])
-    body = {"reveal": reveal, "cards": cards}
+    cards, reveal, seeds = case_inputs(CASES["complete"])
+    body = {"reveal": reveal, "cards": cards, "seeds": seeds}
     en = vector_client.post("/v1/sessions/report?lang=en", json=body).get_json()["luck"]["seats"]
     de = vector_client.post("/v1/sessions/report?lang=de", json=body).get_json()["luck"]["seats"]
     for english, german in zip(en, de, strict=True):
@@ -95,10 +96,10 @@ def test_the_seats_are_summed_up_in_german_and_english(vector_client):
 
 
 def test_cards_the_verdict_refuses_are_not_measured(vector_client):
-    cards, reveal = case_inputs(CASES["alter"])
+    cards, reveal, _seeds = case_inputs(CASES["alter"])
     luck = vector_client.post("/v1/sessions/report", json={"reveal": reveal, "cards": cards}).get_json()["luck"]
     assert 0 not in {point["card"] for point in luck["cards"]}
-    cards, reveal = case_inputs(CASES["repeat"])
+    cards, reveal, _seeds = case_inputs(CASES["repeat"])
     luck = vector_client.post("/v1/sessions/report", json={"reveal": reveal, "cards": cards}).get_json()["luck"]
     assert 9 not in {point["card"] for point in luck["cards"]}  # a copy counts once
 

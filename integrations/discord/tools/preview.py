@@ -54,18 +54,22 @@ pre { background:#1e1f22; border-radius:4px; padding:7px; font-size:13px; margin
 
 
 def markdown(text: str) -> str:
-    """The part of Discord's markdown the cards use: code blocks, inline code, bold, masked links."""
+    """The part of Discord's markdown the cards use: code blocks, inline code, bold, masked links, and the
+    backslash escapes of a player's text (the character shown, its meaning gone)."""
     out = []
     for index, part in enumerate(re.split(r"```\n?(.*?)```", text, flags=re.S)):
         if index % 2:
             out.append(f"<pre>{html.escape(part)}</pre>")
             continue
-        part = html.escape(part)
+        escaped = re.findall(r"\\([^\w\s])", part)
+        numbers = iter(range(len(escaped)))
+        part = html.escape(re.sub(r"\\([^\w\s])", lambda _, count=numbers: f"\0{next(count)}\0", part))
         part = re.sub(r"`([^`]+)`", r"<code>\1</code>", part)
         part = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", part)
         part = re.sub(r"\[([^\]]+)\]\((https?://[^)\s]+)\)", r'<a href="\2" style="color:#00a8fc">\1</a>', part)
         for emoji, colour in MARBLES.items():  # Discord draws its own emoji; headless Chromium has no emoji font
             part = part.replace(emoji, f'<span class="marble" style="background:{colour}"></span>')
+        part = re.sub("\0(\\d+)\0", lambda match, shown=escaped: html.escape(shown[int(match.group(1))]), part)
         out.append(part.replace("\n", "<br>"))
     return "".join(out)
 
@@ -83,7 +87,7 @@ def embed_html(embed: dict[str, Any]) -> str:
     if embed.get("description"):
         parts.append(f'<div class="description">{markdown(embed["description"])}</div>')
     fields = "".join(
-        f'<div class="field{"" if item.get("inline") else " wide"}"><div class="name">{html.escape(item["name"])}</div>'
+        f'<div class="field{"" if item.get("inline") else " wide"}"><div class="name">{markdown(item["name"])}</div>'
         f'<div>{markdown(item["value"])}</div></div>' for item in embed.get("fields", []))
     if fields:
         parts.append(f'<div class="fields">{fields}</div>')
@@ -108,7 +112,8 @@ def page(messages: list[tuple[str, dict[str, Any]]]) -> str:
 
 
 def roll_cards(service_url: str) -> list[tuple[str, dict[str, Any]]]:
-    """Real answers of the app (in-process, signed like Discord) to three commands, in German."""
+    """Real answers of the app (in-process, signed like Discord) to three commands, in German, and a
+    follow-up button pressed on the first."""
     sys.path.insert(0, str(HERE.parent))
     from wurfwerk_discord import Settings, create_app
 
@@ -128,16 +133,26 @@ def roll_cards(service_url: str) -> list[tuple[str, dict[str, Any]]]:
                                             {"name": "difficulty", "type": 4, "value": 2},
                                             {"name": "name", "type": 3, "value": "Alrik"}]),
     ]
-    def answer(system: str, name: str, options: list[dict[str, Any]]) -> dict[str, Any]:
-        interaction = {"type": 2, "id": "1", "application_id": "1", "token": "t", "locale": "de",
-                       "member": {"user": {"id": "7", "username": "ryan", "global_name": "Ryan"}},
-                       "data": {"name": system, "type": 1, "options": [{"type": 1, "name": name, "options": options}]}}
+    numbers = iter(range(1, 10**6))
+
+    def post(interaction: dict[str, Any]) -> dict[str, Any]:
+        # each interaction its own id: the app rolls the same dice for the same interaction
+        interaction = {**interaction, "id": str(next(numbers)), "application_id": "1", "token": "t", "locale": "de",
+                       "member": {"user": {"id": "7", "username": "ryan", "global_name": "Ryan"}}}
         raw = json.dumps(interaction).encode()
         stamp = str(int(time.time()))
         response = client.post("/interactions", data=raw, headers={
             "X-Signature-Ed25519": key.sign(stamp.encode() + raw).hex(), "X-Signature-Timestamp": stamp,
             "Content-Type": "application/json"})
         return dict(response.get_json()["data"])
+
+    def answer(system: str, name: str, options: list[dict[str, Any]]) -> dict[str, Any]:
+        return post({"type": 2, "data": {"name": system, "type": 1,
+                                         "options": [{"type": 1, "name": name, "options": options}]}})
+
+    def press(card: dict[str, Any], custom_id: str) -> dict[str, Any]:
+        message = {**card, "interaction_metadata": {"id": "1", "type": 2, "user": {"id": "7"}}}
+        return post({"type": 3, "message": message, "data": {"custom_id": custom_id, "component_type": 2}})
 
     cards = []
     for shown, system, name, options in commands:
@@ -147,6 +162,10 @@ def roll_cards(service_url: str) -> list[tuple[str, dict[str, Any]]]:
                 break
             data = answer(system, name, options)
         cards.append((shown, data))
+    paws = cards[0][1]
+    if any(button["custom_id"] == "ww1:rescue:2" for row in paws.get("components", []) for button in row["components"]):
+        # the follow-up pressed: the card updated in place, the rescue dice below the lost test
+        cards.append(("/paws test → 2 Rettungswürfel", press(paws, "ww1:rescue:2")))
     return cards
 
 

@@ -42,6 +42,20 @@ and the limits that libraries following it encode):
   ``PUT /applications/{id}/guilds/{guild}/commands`` replaces the whole list, with ``Authorization: Bot``.
 """
 
-from wurfwerk_discord.app import Settings, create_app
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from wurfwerk_discord.app import Settings, create_app
 
 __all__ = ["Settings", "create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    """The app on first use, not on import: gunicorn imports this package for its settings
+    (``wurfwerk_discord.serving``) in the master, before the gevent worker patches the standard library,
+    and requests must not have imported ``ssl`` by then."""
+    if name in __all__:
+        from wurfwerk_discord import app
+
+        return getattr(app, name)
+    raise AttributeError(name)

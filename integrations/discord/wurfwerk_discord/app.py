@@ -1,13 +1,16 @@
-"""The Flask app: ``POST /interactions``. Every request's signature is checked before its body is read as
-JSON; PING answers PONG; a command rolls through the SDK and answers a card (type 4), a slow one is
-deferred (type 5) and finished through the interaction's webhook from a thread; a button rolls its
-follow-up. Nothing is kept between requests except the service's spec and words, read once."""
+"""The Flask app: ``POST /interactions``. A body over the limit is refused before it is read; the
+timestamp must lie within 5 minutes and the signature be right before the body is parsed as JSON; PING
+answers PONG; a command rolls through the SDK and answers a card (type 4), a slow one is deferred (type 5)
+and its "thinking" message edited through the interaction's webhook from a thread (into the card, or
+into what went wrong); a button rolls its follow-up once and updates its card (``buttons``). Nothing is
+kept between requests except the service's spec and words, read once."""
 
 from __future__ import annotations
 
 import json
 import logging
 import os
+import socket
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -19,14 +22,23 @@ from flask import Flask, Response, jsonify, request
 
 from wurfwerk import Client, InvalidRequest, TransportError, WurfwerkError
 from wurfwerk_discord import buttons, discord
-from wurfwerk_discord.card import card_link, odds_message, roll_from_link, roll_message, text_message
+from wurfwerk_discord.card import (
+    card_link,
+    newest_signature,
+    odds_message,
+    roll_from_link,
+    roll_message,
+    stacked,
+    text_message,
+)
 from wurfwerk_discord.catalog import Catalog, CatalogSource
-from wurfwerk_discord.commands import Registry
+from wurfwerk_discord.commands import OptionError, Registry
 from wurfwerk_discord.compact import CompactError
 from wurfwerk_discord.words import lang_of, say
 
 log = logging.getLogger("wurfwerk_discord")
 DISCORD_API = "https://discord.com/api/v10"
+FieldWords = Callable[[str, str], str | None]  # (field path, language) -> the option as the player typed it
 ANSWER_BUDGET = 2.7  # seconds for the roll and its odds: Discord wants the first answer within 3
 
 
@@ -40,6 +52,9 @@ class Settings:
     bot_token: str | None = None
     application_id: str | None = None
     timeout: float = 2.5  # the service's answer must leave room in Discord's 3 s
+    # An interaction is small; the largest, a press on a card of ten embeds with their links, stays well below.
+    max_body_bytes: int = 131072
+    timestamp_window: float = discord.TIMESTAMP_WINDOW
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -51,7 +66,8 @@ class Settings:
                    discord_api=env.get("DISCORD_API_BASE", DISCORD_API),
                    bot_token=env.get("DISCORD_BOT_TOKEN") or None,
                    application_id=env.get("DISCORD_APPLICATION_ID") or None,
-                   timeout=float(env.get("DISCORD_SERVICE_TIMEOUT", "2.5")))
+                   timeout=float(env.get("DISCORD_SERVICE_TIMEOUT", "2.5")),
+                   max_body_bytes=int(env.get("DISCORD_MAX_BODY_BYTES", "131072")))
 
 
 def call(client: Client, operation_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
@@ -62,19 +78,27 @@ def call(client: Client, operation_id: str, body: Mapping[str, Any]) -> dict[str
     return dict(method(**body).to_dict())
 
 
-def problem_text(error: WurfwerkError, lang: str) -> str:
-    """What went wrong, in the user's language: the service's problem title, detail and field errors."""
+def problem_text(error: WurfwerkError, lang: str, words: FieldWords | None = None) -> str:
+    """What went wrong, in the user's language, said once: the service's problem title, then each field
+    error under the option the player typed (``words``); the detail only when there are no field errors
+    (it repeats the first of them)."""
     if isinstance(error, TransportError):
         return say("service_down", lang)
     problem = error.problem or {}
-    parts = [say("service_error", lang, title=problem.get("title") or error.status or "?")]
-    if problem.get("detail"):
-        parts.append(str(problem["detail"]))
+    # the service's words may quote what the player typed: escaped, so that it shows as typed
+    title = discord.escape_markdown(str(problem.get("title") or error.status or "?"))
+    parts = [say("service_error", lang, title=title)]
     errors = problem.get("errors") if isinstance(error, InvalidRequest) else None
-    if isinstance(errors, Mapping):
+    if isinstance(errors, Mapping) and errors:
         for field, messages in list(errors.items())[:8]:
-            shown = "; ".join(map(str, messages)) if isinstance(messages, list) else str(messages)
-            parts.append(f"• {field}: {shown}")
+            shown = discord.escape_markdown("; ".join(map(str, messages)) if isinstance(messages, list)
+                                            else str(messages))
+            option = words(str(field), lang) if words else None
+            line = "• " + (say("field_error", lang, option=option, message=shown) if option else shown)
+            if line not in parts:
+                parts.append(line)
+    elif problem.get("detail"):
+        parts.append(discord.escape_markdown(str(problem["detail"])))
     return "\n".join(parts)
 
 
@@ -131,9 +155,13 @@ def create_app(settings: Settings | None = None) -> Flask:
 
     @app.post("/interactions")
     def interactions() -> Response | tuple[Response, int]:
-        raw = request.get_data(cache=False)
-        if not discord.verify_signature(settings.public_key, request.headers.get("X-Signature-Ed25519"),
-                                        request.headers.get("X-Signature-Timestamp"), raw):
+        raw = bounded_body(settings.max_body_bytes)
+        if raw is None:  # too large, and nothing read past the limit: not worth a signature check
+            return jsonify({"error": "body too large"}), 413
+        timestamp = request.headers.get("X-Signature-Timestamp")
+        if not discord.fresh_timestamp(timestamp, time.time(), settings.timestamp_window) or \
+                not discord.verify_signature(settings.public_key, request.headers.get("X-Signature-Ed25519"),
+                                             timestamp, raw):
             return jsonify({"error": say("bad_signature", "en")}), 401
         try:
             interaction = json.loads(raw)
@@ -151,7 +179,7 @@ def create_app(settings: Settings | None = None) -> Flask:
             if kind in (discord.MESSAGE_COMPONENT, discord.MODAL_SUBMIT):
                 return component(interaction, lang)
         except WurfwerkError as error:
-            return failure(problem_text(error, lang))
+            return failure(problem_text(error, lang, _options_of(interaction, registry)))
         except requests.RequestException:  # the spec could not be fetched: the service is away
             return failure(say("service_down", lang))
         except Exception:  # never a stack trace to the chat; the log has it
@@ -172,12 +200,14 @@ def create_app(settings: Settings | None = None) -> Flask:
             sub, body, odds, secret = table.request(system, sub_name, subcommands[0].get("options") or [])
         except KeyError:
             return failure(say("unknown_command", lang, name=f"{system} {sub_name}"))
-        except CompactError as error:
-            option = _failing_option(table, system, sub_name, subcommands[0].get("options") or [])
-            return failure(say("bad_input", lang, option=option, detail=say(error.key, lang, **error.params)))
+        except OptionError as error:
+            return failure(table.error_text(system, sub_name, error, lang))
         user = _user_name(interaction)
         if "name" in (sub.schema.get("properties") or {}) and "name" not in body and user:
             body["name"] = user[:64]
+        if not odds and "idempotency_key" in (sub.schema.get("properties") or {}) and interaction.get("id"):
+            # the same interaction, delivered or replayed again, rolls the same dice
+            body["idempotency_key"] = f"discord-interaction-{interaction['id']}"[:255]
         flags = discord.EPHEMERAL if secret else 0
         if sub.slow:
             deferred(interaction, lambda: roll_card(table.catalog, sub.operation_id, body, lang, odds, user, flags),
@@ -192,25 +222,52 @@ def create_app(settings: Settings | None = None) -> Flask:
         except buttons.ButtonError:
             return failure(say("button_expired", lang))
         message = interaction.get("message") or {}
-        if body is None:  # the follow-up needs the signed roll on the card
-            embeds = message.get("embeds") or [{}]
-            conflict = roll_from_link(card_link(embeds[0]))
-            if not isinstance(conflict, dict) or "receipt" not in conflict:
-                return failure(say("card_unreadable", lang))
-            if interaction.get("type") == discord.MESSAGE_COMPONENT:
-                # first the toughness at the start of the scene (optional): a form, then the narration
-                return jsonify({"type": discord.MODAL, "data": buttons.narration_form(conflict, lang)})
-            body = {"conflict": conflict}
-            toughness = buttons.form_value(interaction.get("data") or {}, "toughness").strip()
-            if toughness:
-                table = registry()
-                schema = table.catalog.request_schema(table.catalog.operations()[operation_id][1])
-                try:
-                    body["toughness"] = table.compact.parse(schema["properties"]["toughness"], toughness,
-                                                            "toughness")
-                except CompactError as error:
-                    return failure(say("bad_input", lang, option="toughness",
-                                       detail=say(error.key, lang, **error.params)))
+        roller = buttons.roller_of(message)
+        if roller is not None and roller != buttons.presser_of(interaction):
+            return failure(say("not_your_roll", lang))
+        if body is None:  # the narration needs the signed conflict on the card
+            return narration(interaction, operation_id, message.get("embeds") or [{}], lang)
+        return follow_up(interaction, custom_id, operation_id, body, message, lang)
+
+    def follow_up(interaction: Mapping[str, Any], custom_id: str, operation_id: str, body: dict[str, Any],
+                  card: Mapping[str, Any], lang: str) -> Response:
+        """A rolling follow-up, once: its dice from the card's newest signed roll and the button; the card
+        updated in place with the follow-up below it and the used choice gone."""
+        on_card = {str(item.get("custom_id")) for item in buttons.buttons_in(card.get("components") or [])}
+        if custom_id not in on_card:  # a button this card does not (or no longer) carry
+            return failure(say("button_expired", lang))
+        signature = newest_signature(card.get("embeds") or [])
+        if signature is None:
+            return failure(say("card_unreadable", lang))
+        table = registry()
+        if "idempotency_key" in (table.catalog.request_schema(table.catalog.operations()[operation_id][1])
+                                 .get("properties") or {}):
+            body["idempotency_key"] = buttons.idempotency_key(signature, custom_id)
+        added = roll_card(table.catalog, operation_id, body, lang, False, _user_name(interaction), 0)
+        kept = buttons.remaining(card.get("components") or [], custom_id)
+        updated = stacked(card, added, buttons.rows(kept + buttons.buttons_in(added.get("components") or [])))
+        return jsonify({"type": discord.UPDATE_MESSAGE, "data": updated})
+
+    def narration(interaction: Mapping[str, Any], operation_id: str, embeds: list[Mapping[str, Any]],
+                  lang: str) -> Response:
+        """The narration form (a button press), then the narration of the signed conflict (its submission)."""
+        conflict = roll_from_link(card_link(embeds[0]))
+        if not isinstance(conflict, dict) or "receipt" not in conflict:
+            return failure(say("card_unreadable", lang))
+        if interaction.get("type") == discord.MESSAGE_COMPONENT:
+            # first the toughness at the start of the scene (optional): a form, then the narration
+            return jsonify({"type": discord.MODAL, "data": buttons.narration_form(conflict, lang)})
+        body: dict[str, Any] = {"conflict": conflict}
+        toughness = buttons.form_value(interaction.get("data") or {}, "toughness").strip()
+        if toughness:
+            table = registry()
+            schema = table.catalog.request_schema(table.catalog.operations()[operation_id][1])
+            try:
+                body["toughness"] = table.compact.parse(schema["properties"]["toughness"], toughness, "toughness")
+            except CompactError as error:
+                return failure(say("bad_input", lang, option=say("toughness_field", lang),
+                                   detail=say(error.key, lang, **error.params)))
+        message = interaction.get("message") or {}
         flags = discord.EPHEMERAL if int(message.get("flags") or 0) & discord.EPHEMERAL else 0
         return answer(roll_card(registry().catalog, operation_id, body, lang, False, _user_name(interaction), flags))
 
@@ -222,19 +279,16 @@ def create_app(settings: Settings | None = None) -> Flask:
             try:
                 message = work()
             except WurfwerkError as error:
-                message = text_message(problem_text(error, lang))
+                message = _in_place(problem_text(error, lang, _options_of(interaction, registry)))
             except requests.RequestException:
-                message = text_message(say("service_down", lang))
+                message = _in_place(say("service_down", lang))
             except Exception:
                 log.exception("deferred interaction failed")
-                message = text_message(say("app_error", lang))
+                message = _in_place(say("app_error", lang))
+            message.pop("flags", None)  # an edit keeps the flags the deferred answer set
             try:
-                if message.get("flags", 0) & discord.EPHEMERAL and "embeds" not in message:
-                    # an error: the loading message goes, the user alone reads what went wrong
-                    requests.delete(f"{base}/messages/@original", timeout=5)
-                    requests.post(base, json=message, timeout=5)
-                else:
-                    requests.patch(f"{base}/messages/@original", json=message, timeout=5)
+                # the "… is thinking" message becomes the card, or says what went wrong in its place
+                requests.patch(f"{base}/messages/@original", json=message, timeout=5)
             except requests.RequestException:
                 log.exception("could not deliver the follow-up")
 
@@ -245,6 +299,37 @@ def create_app(settings: Settings | None = None) -> Flask:
         return jsonify({"status": "ok"})
 
     return app
+
+
+def bounded_body(limit: int) -> bytes | None:
+    """The request body, or None when it is longer than ``limit``: a declared length above it is refused
+    before a byte is read, and an undeclared one (chunked) is read to one byte past the limit at most.
+    After a refusal the socket's reading side is shut, so the server does not drain the rest."""
+    declared = request.content_length
+    if declared is None or declared <= limit:
+        stream = request.stream
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = stream.read(limit + 1 - size)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+            size += len(chunk)
+    sock = request.environ.get("gunicorn.socket")
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RD)
+        except OSError:
+            pass
+    return None
+
+
+def _in_place(text: str) -> dict[str, Any]:
+    """An error that takes the place of a deferred card: its text, no embeds or buttons left over."""
+    message = text_message(text, ephemeral=False)
+    message.update(embeds=[], components=[])
+    return message
 
 
 def _odds_body(response: Mapping[str, Any]) -> dict[str, Any]:
@@ -261,13 +346,20 @@ def _user_name(interaction: Mapping[str, Any]) -> str | None:
     return str(name) if name else None
 
 
-def _failing_option(table: Registry, system: str, name: str, given: list[Mapping[str, Any]]) -> str:
-    sub = table.subcommands.get((system, name))
-    for option in given:
-        spec = sub.options.get(option["name"]) if sub else None
-        if spec and spec.compact:
-            try:
-                table.compact.parse(spec.schema, str(option.get("value")), spec.name)
-            except CompactError:
-                return spec.name
-    return name
+def _options_of(interaction: Mapping[str, Any], registry: Callable[[], Registry]) -> FieldWords | None:
+    """For a command: a field path of the service's -> the option it came from, as the player typed it."""
+    data = interaction.get("data") or {}
+    if interaction.get("type") == discord.MODAL_SUBMIT:  # the narration form: its one field
+        return lambda path, lang: say("toughness_field", lang) if path.split(".")[0] == "toughness" else None
+    subs = [option for option in data.get("options") or [] if option.get("type") == discord.OPTION_SUB_COMMAND]
+    if interaction.get("type") != discord.APPLICATION_COMMAND or not subs:
+        return None
+    system, name = str(data.get("name")), str(subs[0].get("name"))
+
+    def words(path: str, lang: str) -> str | None:
+        try:
+            return registry().path_words(system, name, path, lang)
+        except (KeyError, requests.RequestException):
+            return None
+
+    return words

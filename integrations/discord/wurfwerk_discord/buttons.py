@@ -10,10 +10,21 @@ link's fragment), so any replica answers it.
 - ``ww1:narrate``: Weltenbuch, the narration of the conflict on this card: a form asks for the toughness
   at the start of the scene (optional, compact: ``Toran 6/6, Grunz 3/3 equipment 1``), then
   ``weltenbuch.narration`` with the signed conflict from the card's link (the service checks its
-  signature) and that toughness."""
+  signature) and that toughness.
+
+One roll per button (API.md §1.9): a rolling follow-up's dice derive from the card it hangs on and the
+button. Its request carries an ``idempotency_key`` made of the receipt signature of the card's newest
+signed roll and the button's ``custom_id``; the service derives the dice from that key and the request,
+so pressing again, or the same interaction replayed, answers the same dice. The answer replaces the
+card (UPDATE_MESSAGE) by the card with the follow-up added below and the used button's group gone
+(the three rescue buttons are one choice). Only the player whose roll the card shows may press its
+follow-ups: Discord names that player in the message's ``interaction_metadata``. The narration rolls
+nothing (it reads the signed conflict and the toughness typed into its form): its button stays, so a
+corrected toughness can be narrated again."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -164,3 +175,51 @@ def form_value(data: Mapping[str, Any], custom_id: str) -> str:
         if isinstance(item.get("component"), Mapping):
             stack.append(item["component"])
     return ""
+
+
+def group_of(custom_id: str) -> str:
+    """The choice a button belongs to (``ww1:rescue``): pressing one of them uses up all of them."""
+    prefix, _, rest = custom_id.partition(":")
+    return f"{prefix}:{rest.partition(':')[0]}"
+
+
+def idempotency_key(card_signature: str, custom_id: str) -> str:
+    """The follow-up's key: the card's signed roll and the button, hashed (visible ASCII, 79 characters)."""
+    digest = hashlib.sha256(f"{card_signature}\n{custom_id}".encode()).hexdigest()
+    return f"discord-button-{digest}"
+
+
+def roller_of(message: Mapping[str, Any]) -> str | None:
+    """The id of the user whose command made the card: ``interaction_metadata.user`` (the older
+    ``interaction.user`` where Discord still sends only that)."""
+    for key in ("interaction_metadata", "interaction"):
+        user = (message.get(key) or {}).get("user") or {}
+        if user.get("id"):
+            return str(user["id"])
+    return None
+
+
+def presser_of(interaction: Mapping[str, Any]) -> str | None:
+    user = (interaction.get("member") or {}).get("user") or interaction.get("user") or {}
+    return str(user["id"]) if user.get("id") else None
+
+
+def remaining(components: list[Mapping[str, Any]], used: str) -> list[dict[str, Any]]:
+    """The card's buttons without the used one's group, as plain buttons (Discord sends them back with
+    members of its own that a message need not carry)."""
+    kept = []
+    for row in components or []:
+        for item in row.get("components") or []:
+            if item.get("type") != discord.BUTTON:
+                continue
+            if item.get("style") == discord.LINK:
+                kept.append({"type": discord.BUTTON, "style": discord.LINK, "label": item.get("label", ""),
+                             "url": item.get("url", "")})
+            elif group_of(str(item.get("custom_id") or "")) != group_of(used):
+                kept.append(button(str(item["custom_id"]), str(item.get("label") or ""),
+                                   int(item.get("style") or discord.SECONDARY)))
+    return kept
+
+
+def buttons_in(rows_: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    return [dict(item) for row in rows_ or [] for item in row.get("components") or []]

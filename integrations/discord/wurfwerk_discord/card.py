@@ -27,6 +27,7 @@ LADDER = ("success", "partial", "failure", "no_dice", "catastrophe", "unconsciou
 # A result's luck quantity, higher is better: "as good or better" is P(X >= x) of its distribution.
 LUCK = ("successes", "matching", "total")
 MAX_GROUPS = 20
+FRACTION_DENOMINATOR_LIMIT = 10**6
 
 
 # -- the share link -------------------------------------------------------------------------------------
@@ -48,11 +49,22 @@ def share_link(public_url: str, response: Mapping[str, Any], lang: str) -> str:
 
 
 def card_link(embed: Mapping[str, Any]) -> str | None:
-    """The share link on a card: the title's link, or the masked link in the description."""
+    """The share link on a card: the title's link, or the masked link the app puts at the end of the
+    description (the last one: a player's text before it is escaped and never forms a link)."""
     if embed.get("url"):
         return str(embed["url"])
-    found = re.search(r"\]\((https?://[^)\s]+#roll=[A-Za-z0-9_-]+)\)", str(embed.get("description") or ""))
-    return found.group(1) if found else None
+    found = re.findall(r"(?<!\\)\]\((https?://[^)\s]+#roll=[A-Za-z0-9_-]+)\)", str(embed.get("description") or ""))
+    return found[-1] if found else None
+
+
+def newest_signature(embeds: list[Mapping[str, Any]]) -> str | None:
+    """The receipt signature of the newest signed roll on a card (its last embed with a readable link)."""
+    for embed in reversed(embeds):
+        roll = roll_from_link(card_link(embed))
+        signature = (roll.get("receipt") or {}).get("signature") if isinstance(roll, Mapping) else None
+        if isinstance(signature, str) and signature:
+            return signature
+    return None
 
 
 def roll_from_link(url: str | None) -> Any:
@@ -135,11 +147,33 @@ def _chance(response: Mapping[str, Any], odds: Mapping[str, Any] | None) -> tupl
     return "this_outcome", outcomes[outcome], outcomes[outcome]
 
 
-def percent(value: Fraction | float) -> str:
-    number = float(value) * 100
-    if 0 < number < 1:
-        return f"{number:.2f} %"
-    return f"{number:.0f} %" if abs(number - round(number)) < 0.05 or number >= 10 else f"{number:.1f} %"
+def number(value: float | int, lang: str, digits: int = 3) -> str:
+    """A number as the user's language writes it: German ``1.234,5``, English ``1,234.5``; at most
+    ``digits`` decimals, none trailing."""
+    text = f"{value:,.{digits}f}" if isinstance(value, float) else f"{value:,}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    if text in ("-0", ""):
+        text = "0"
+    return text.translate(str.maketrans(",.", ".,")) if lang == "de" else text
+
+
+def percent(value: Fraction | float, lang: str = "en") -> str:
+    share = float(value) * 100
+    if 0 < share < 0.01:
+        return f"< {number(0.01, lang)} %"
+    if 99.99 < share < 100:
+        return f"> {number(99.99, lang)} %"
+    if 0 < share < 1:
+        return f"{number(round(share, 2), lang, 2)} %"
+    whole = abs(share - round(share)) < 0.05 or share >= 10
+    return f"{number(round(share), lang) if whole else number(round(share, 1), lang, 1)} %"
+
+
+def short_fraction(value: Fraction) -> str | None:
+    """The exact chance as a fraction a player can read (``7/27``), or None when its denominator is long
+    (a fraction of a floating-point solution, or of many dice, says nothing the percentage does not)."""
+    return str(value) if value.denominator < FRACTION_DENOMINATOR_LIMIT else None
 
 
 # -- dice and marbles, grouped by participant ------------------------------------------------------------
@@ -160,17 +194,21 @@ def dice_groups(response: Mapping[str, Any], catalog: Catalog, lang: str) -> dic
     default = str(request.get("name") or say("roll", lang))
 
     def label_for(key: str, node: Mapping[str, Any], parent: str) -> str:
+        """Whose dice these are, in the user's words (never an API key: without words, the parent's label)."""
         if node.get("name"):
             return str(node["name"])
         if node.get("target"):
-            return f"{node['target']} · {catalog.field_words(operation, [key], lang)[0] or key}"
+            if key == "injury" and catalog.ui("injuryOf", lang):
+                return str(catalog.ui("injuryOf", lang)).replace("{name}", str(node["target"]))
+            words = catalog.field_words(operation, [key], lang)[0]
+            return f"{node['target']} · {words}" if words else str(node["target"])
         side = request.get(key)
         if isinstance(side, Mapping) and side.get("name"):
             return str(side["name"])
         if key in ("a", "b", "attacker", "defender", "leader"):
-            return str(catalog.field_words(operation, [key], lang)[0] or key)
-        if key == "rescue":
-            return f"{parent} · {catalog.ui('rescue', lang) or key}"
+            return str(catalog.field_words(operation, [key], lang)[0] or parent)
+        if key == "rescue" and catalog.ui("rescue", lang):
+            return f"{parent} · {catalog.ui('rescue', lang)}"
         return parent
 
     def walk(node: Any, label: str, depth: int) -> None:
@@ -215,8 +253,8 @@ def roll_message(response: Mapping[str, Any], odds: Mapping[str, Any] | None, ca
     embed: dict[str, Any] = {
         "title": discord.clip(f"{catalog.words(lang).get('systems', {}).get(system, system)} · {title}",
                               discord.EMBED_TITLE_MAX),
-        "description": discord.clip(str(response.get("summary") or ""), discord.EMBED_DESCRIPTION_MAX,
-                                    lines=True) or "–",
+        "description": discord.clip_escaped(discord.escape_markdown(str(response.get("summary") or "")),
+                                            discord.EMBED_DESCRIPTION_MAX, lines=True) or "–",
         "color": COLOURS.get(system, 0x5865F2),
     }
     link = share_link(public_url, response, lang)
@@ -229,12 +267,15 @@ def roll_message(response: Mapping[str, Any], odds: Mapping[str, Any] | None, ca
         embed["author"] = {"name": discord.clip(user, discord.AUTHOR_MAX)}
     fields = []
     for label, lines in list(dice_groups(response, catalog, lang).items())[:MAX_GROUPS]:
-        fields.append({"name": discord.clip(label, discord.FIELD_NAME_MAX),
+        label = label.strip() or say("roll", lang)  # Discord refuses a field without a name
+        fields.append({"name": discord.clip_escaped(discord.escape_markdown(label), discord.FIELD_NAME_MAX),
                        "value": discord.clip(" | ".join(lines), discord.FIELD_VALUE_MAX), "inline": True})
     found = chance(response, odds)
     if found is not None:
         key, value = found
-        fields.append({"name": say(key, lang), "value": f"**{percent(value)}** ({value})", "inline": False})
+        fraction = short_fraction(value)
+        fields.append({"name": say(key, lang), "value": f"**{percent(value, lang)}**" + (f" ({fraction})" if fraction
+                                                                                        else ""), "inline": False})
     embed["fields"] = fields
     receipt = response.get("receipt") or {}
     footer = say("receipt", lang, id=str(receipt.get("id", "?"))[:8])
@@ -251,36 +292,80 @@ def roll_message(response: Mapping[str, Any], odds: Mapping[str, Any] | None, ca
 
 
 def odds_message(odds: Mapping[str, Any], catalog: Catalog, lang: str, *, user: str | None = None) -> dict[str, Any]:
+    """The odds as a short table in a code block: each possible outcome's chance (and its fraction when it is
+    short), then the expected values, then how the odds were computed, all in the user's words."""
     operation = str(odds.get("operation") or "").removesuffix(".odds")
     system = operation.split(".")[0]
     title = catalog.operation_words(operation, lang)[0] or operation
+    request = odds.get("request") if isinstance(odds.get("request"), Mapping) else None
     table = odds.get("odds") or {}
-    rows = []
-    for entry in table.get("outcomes") or []:
-        exact = entry.get("exact") or ""
-        rows.append((catalog.outcome_words(entry["outcome"], lang), percent(entry.get("probability") or 0), exact))
     lines = []
-    if rows:
-        width = min(max(len(row[0]) for row in rows), 28)
-        lines = [f"{discord.clip(name, width):<{width}} {share:>8}  {exact}" for name, share, exact in rows]
-    for key, value in list((table.get("expected") or {}).items())[:6]:
-        lines.append(f"{say('expected', lang)} {key.replace('_', ' ')}: {value:.3g}" if isinstance(value, float)
-                     else f"{say('expected', lang)} {key}: {value}")
+    for entry in table.get("outcomes") or []:
+        share = _fraction(entry)
+        if not share:
+            continue  # as /play: an outcome that cannot happen is not listed
+        fraction = short_fraction(share) if entry.get("exact") else None
+        label = catalog.outcome_words(entry["outcome"], lang, request)
+        lines.append(f"{percent(share, lang):>9}  {_code_safe(label)}" + (f" ({fraction})" if fraction else ""))
+    expected = [(key, value) for key, value in (table.get("expected") or {}).items()
+                if isinstance(value, int | float) and not isinstance(value, bool)]
+    if expected:
+        lines += ["", str(catalog.words(lang).get("distributions", {}).get("expectedValues") or say("expected", lang))]
+        lines += [f"  {_code_safe(catalog.distribution_words(key, lang, request))}: {number(value, lang)}"
+                  for key, value in expected[:10]]
     solver = odds.get("solver")
-    if isinstance(solver, Mapping):
-        lines.append(f"solver: {solver.get('precision')}, {solver.get('states')} states")
+    if isinstance(solver, Mapping) and isinstance(solver.get("states"), int):
+        words = "solver_exact" if solver.get("precision") == "exact" else "solver_float"
+        lines += ["", say(words, lang, states=number(solver["states"], lang))]
     description = "```\n" + "\n".join(lines) + "\n```" if lines else "–"
     if len(description) > discord.EMBED_DESCRIPTION_MAX:
-        description = discord.clip("\n".join(lines), discord.EMBED_DESCRIPTION_MAX - 8)
+        description = discord.clip("\n".join(lines), discord.EMBED_DESCRIPTION_MAX - 8, lines=True)
         description = "```\n" + description + "\n```"
+    system_words = catalog.words(lang).get("systems", {}).get(system, system.capitalize())
     embed: dict[str, Any] = {
-        "title": discord.clip(say("odds_title", lang, operation=f"{system.capitalize()} · {title}"),
-                              discord.EMBED_TITLE_MAX),
+        "title": discord.clip(say("odds_title", lang, operation=f"{system_words} · {title}"), discord.EMBED_TITLE_MAX),
         "description": description, "color": COLOURS.get(system, 0x5865F2),
     }
     if user:
         embed["author"] = {"name": discord.clip(user, discord.AUTHOR_MAX)}
     return {"embeds": [embed], "allowed_mentions": {"parse": []}}
+
+
+def _code_safe(text: str) -> str:
+    """Text for a code block: a player's backtick cannot close it (a look-alike takes its place)."""
+    return str(text).replace("`", "ˋ")
+
+
+EMBED_KEYS = ("title", "description", "url", "color")
+
+
+def plain_embed(embed: Mapping[str, Any]) -> dict[str, Any]:
+    """An embed as the app wrote it, from the copy Discord sends back (which adds members of its own)."""
+    plain: dict[str, Any] = {key: embed[key] for key in EMBED_KEYS if embed.get(key) not in (None, "")}
+    if (embed.get("author") or {}).get("name"):
+        plain["author"] = {"name": embed["author"]["name"]}
+    if (embed.get("footer") or {}).get("text"):
+        plain["footer"] = {"text": embed["footer"]["text"]}
+    plain["fields"] = [{"name": item.get("name", ""), "value": item.get("value", ""),
+                        "inline": bool(item.get("inline"))} for item in embed.get("fields") or []]
+    return plain
+
+
+def embed_size(embed: Mapping[str, Any]) -> int:
+    """The characters Discord counts against a message's 6,000 for one embed."""
+    return (len(embed.get("title") or "") + len(embed.get("description") or "")
+            + len((embed.get("footer") or {}).get("text") or "") + len((embed.get("author") or {}).get("name") or "")
+            + sum(len(item.get("name") or "") + len(item.get("value") or "") for item in embed.get("fields") or []))
+
+
+def stacked(card: Mapping[str, Any], follow_up: Mapping[str, Any], components: list[dict[str, Any]]) -> dict[str, Any]:
+    """The card a follow-up leaves: its embeds, then the follow-up's below; the oldest go first when the
+    message would break Discord's limits (10 embeds, 6,000 characters together)."""
+    embeds = [plain_embed(embed) for embed in card.get("embeds") or []] + list(follow_up.get("embeds") or [])
+    while len(embeds) > 1 and (len(embeds) > discord.EMBEDS_MAX
+                               or sum(map(embed_size, embeds)) > discord.EMBED_TOTAL_MAX):
+        embeds.pop(0)
+    return {"embeds": embeds, "components": components, "allowed_mentions": {"parse": []}}
 
 
 def text_message(text: str, *, ephemeral: bool = True) -> dict[str, Any]:

@@ -111,29 +111,67 @@ class Catalog:
                 return str(choices[key])
         return None
 
-    def outcome_words(self, outcome: str, lang: str) -> str:
+    def side_name(self, request: Mapping[str, Any] | None, side: str, lang: str) -> str:
+        """A side of a contest by the name the request gives it, else by its field's words."""
+        named = (request or {}).get(side)
+        if isinstance(named, Mapping) and named.get("name"):
+            return str(named["name"])
+        label = self.words(lang).get("fields", {}).get(side)
+        return str(label[0]) if label else side
+
+    def outcome_words(self, outcome: str, lang: str, request: Mapping[str, Any] | None = None) -> str:
+        """An odds outcome (``wins:Orks``, ``a``, ``injury:Bo:grave``, ``god:3``) in the user's words, as /play
+        says it (service/web/play.js, ``outcomeWords``)."""
         outcomes = self.words(lang).get("outcomes", {})
-        head, _, rest = outcome.partition(":")
-        if not rest:
-            return str(outcomes.get(head, head.replace("_", " ")))
-        if head == "wins":
-            return str(outcomes.get("wins", "{name}")).replace("{name}", rest)
-        if head == "first":
-            return str(outcomes.get("first", "{name}")).replace("{name}", rest)
-        if head == "failure":
-            return str(outcomes.get("failure_at", "{n}")).replace("{n}", str(int(rest) + 1))
-        if head == "god":
-            return str(outcomes.get("god", "{n}")).replace("{name}", "").replace("{n}", rest).strip(" ()")
-        if head == "injury":
-            name, _, severity = rest.partition(":")
-            adjective = outcomes.get(f"severity.{severity}", severity)
-            return str(outcomes.get("injury", "{severity} {name}")).replace("{severity}", adjective).replace(
-                "{name}", name)
-        return outcome
+        kind, *args = str(outcome).split(":")
+        rest = ":".join(args)
+        side = args[0] if len(args) == 1 and args[0] in ("a", "b") and (request or {}).get(args[0]) else None
+        if kind in ("wins", "first", "escapes"):
+            name = self.side_name(request, side, lang) if side else rest
+            return _fill(outcomes.get(kind, "{name}"), name=name)
+        if kind == "injury" and args:
+            severity = outcomes.get(f"severity.{args[-1]}", args[-1])
+            return _fill(outcomes.get("injury", "{severity} {name}"), name=":".join(args[:-1]), severity=severity)
+        if kind == "god" and args and args[0].isdigit():
+            gods = (request or {}).get("gods") or []
+            god = gods[int(args[0]) - 1] if 0 < int(args[0]) <= len(gods) else None
+            return _fill(outcomes.get("god" if god else "god_unnamed", "{n}"), name=god or "", n=args[0])
+        if kind in ("a", "b") and not args:
+            return _fill(outcomes.get("wins", "{name}"), name=self.side_name(request, kind, lang))
+        if kind == "failure" and args and args[0].isdigit():
+            return _fill(outcomes.get("failure_at", "{n}"), n=int(args[0]) + 1)
+        return str(outcomes.get(kind, kind.replace("_", " ")))
+
+    def distribution_words(self, key: str, lang: str, request: Mapping[str, Any] | None = None) -> str:
+        """A distribution's or an expected value's key (``matching:Bo``, ``successes_a``, ``drawn:red``) in the
+        user's words, as /play says it (service/web/play.js, ``distributionWords``)."""
+        names = self.words(lang).get("distributions", {})
+        kind, *args = key.split(":")
+        rest = ":".join(args)
+        if kind == "drawn" and args:
+            colour = self.words(lang).get("choices", {}).get(args[0], args[0])
+            return _fill(names.get("drawn", "{colour}"), colour=colour)
+        if kind == "successes" and args:
+            return _fill(names.get("successes_of", "{name}"), name=rest)
+        if args and f"{kind}_of" in names:
+            side = args[0] if len(args) == 1 and args[0] in ("a", "b") and (request or {}).get(args[0]) else None
+            return _fill(names[f"{kind}_of"], name=self.side_name(request, side, lang) if side else rest)
+        sided = re.fullmatch(r"(.*)_(a|b)", kind)
+        if sided and f"{sided.group(1)}_side" in names:
+            return _fill(names[f"{sided.group(1)}_side"], name=self.side_name(request, sided.group(2), lang))
+        label = str(names.get(kind, kind.replace("_", " ")))
+        return f"{label}: {rest}" if args else label
 
     def ui(self, key: str, lang: str) -> str | None:
         value = self.words(lang).get("ui", {}).get(key)
         return str(value) if value is not None else None
+
+
+def _fill(template: Any, **values: Any) -> str:
+    text = str(template)
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", str(value))
+    return text
 
 
 # -- loading from the service ------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Any
 
 from wurfwerk_discord import discord
 from wurfwerk_discord.catalog import Catalog
-from wurfwerk_discord.compact import Compact, Words, is_counts, kind
+from wurfwerk_discord.compact import Compact, CompactError, Words, is_counts, kind
 from wurfwerk_discord.words import say
 
 # Randomness controls and batch plumbing: a chat command rolls with the service's dice. (A table rolling
@@ -27,6 +27,17 @@ SCALARS = {"integer": discord.OPTION_INTEGER, "number": discord.OPTION_NUMBER,
 # Operations that may take longer than Discord's 3 s (whole encounters, above all their odds at the limits):
 # answered with a deferred response and a follow-up through the interaction's webhook.
 SLOW = ("encounter",)
+# Systems whose chance is marbles drawn from a bag, not dice: their words say "ziehen", never "würfeln".
+DRAWING_SYSTEMS = frozenset({"beutelschneider"})
+
+
+class OptionError(ValueError):
+    """An option the player typed that does not become a request: which option, and why (``cause``)."""
+
+    def __init__(self, option: str, cause: CompactError) -> None:
+        super().__init__(f"{option}: {cause}")
+        self.option = option
+        self.cause = cause
 
 
 @dataclass
@@ -60,6 +71,9 @@ class Registry:
         self.compact = Compact(catalog.resolve, Words(self._field_aliases, self._value_aliases))
         self.subcommands: dict[tuple[str, str], Subcommand] = {}
         self.skipped: dict[str, str] = {}
+        # per command, option or subcommand (by id) and locale (None: English): shorter whole descriptions,
+        # taken in turn while a command is over Discord's 4,000 characters (fit_budget)
+        self.shorter: dict[int, dict[str | None, list[str]]] = {}
         self.commands = self._build()
 
     # -- aliases (German words a player may type in a compact text) ------------------------------------
@@ -90,16 +104,17 @@ class Registry:
                 sub = self._subcommand(system, operation_id, operations[operation_id][1])
                 if sub is not None:
                     subcommands.append(sub)
+            words = "command_draws" if system in DRAWING_SYSTEMS else "command"
             command = {
                 "type": discord.COMMAND_CHAT_INPUT,
                 "name": system,
-                "description": say("command", "en", system=self._system_name(system)),
-                "description_localizations": {"de": say("command", "de", system=self._system_name(system))},
+                "description": say(words, "en", system=self._system_name(system)),
+                "description_localizations": {"de": say(words, "de", system=self._system_name(system))},
                 "options": subcommands[: discord.MAX_OPTIONS],
                 "integration_types": [discord.GUILD_INSTALL, discord.USER_INSTALL],
                 "contexts": [discord.CONTEXT_GUILD, discord.CONTEXT_BOT_DM, discord.CONTEXT_PRIVATE_CHANNEL],
             }
-            fit_budget(command)
+            fit_budget(command, self.shorter)
             commands.append(command)
         return commands
 
@@ -123,32 +138,37 @@ class Registry:
         specs.sort(key=lambda spec: not spec.required)  # Discord: required options come first
         for spec in specs:
             sub.options[spec.name] = spec
-        label_en, _ = self.catalog.operation_words(operation_id, "en")
+        label_en, help_en = self.catalog.operation_words(operation_id, "en")
         label_de, help_de = self.catalog.operation_words(operation_id, "de")
         summary = operation.get("summary") or label_en or name
+        odds_words = "odds_option_draws" if system in DRAWING_SYSTEMS else "odds_option"
         extra = [
-            {"type": discord.OPTION_BOOLEAN, "name": ODDS, "name_localizations": {"de": "chancen"},
-             "description": say("odds_option", "en"), "description_localizations": {"de": say("odds_option", "de")}},
-            {"type": discord.OPTION_BOOLEAN, "name": SECRET, "name_localizations": {"de": "geheim"},
-             "description": say("secret_option", "en"),
-             "description_localizations": {"de": say("secret_option", "de")}},
+            {"type": discord.OPTION_BOOLEAN, "name": ODDS, "name_localizations": {"de": "chancen"}},
+            {"type": discord.OPTION_BOOLEAN, "name": SECRET, "name_localizations": {"de": "geheim"}},
         ]
+        for option, words in zip(extra, (odds_words, "secret_option"), strict=True):
+            self._describe(option, [say(words, "en"), say(f"{words}_short", "en")],
+                           [say(words, "de"), say(f"{words}_short", "de")])
         options = [spec.option for spec in specs] + extra
         _dedupe_localized_names(options)
         self.subcommands[(system, name)] = sub
-        subcommand: dict[str, Any] = {
-            "type": discord.OPTION_SUB_COMMAND,
-            "name": name,
-            "description": discord.clip(_plain(summary), discord.DESCRIPTION_MAX),
-            "options": options,
-        }
+        subcommand: dict[str, Any] = {"type": discord.OPTION_SUB_COMMAND, "name": name, "options": options}
+        self._describe(subcommand, [*_sentences(help_en), label_en, _plain(summary), name],
+                       [*_sentences(help_de), label_de] if label_de else [])
         if label_de:
             localized = _slug(label_de)
             if localized:
                 subcommand["name_localizations"] = {"de": localized}
-            subcommand["description_localizations"] = {"de": discord.clip(help_de or label_de,
-                                                                          discord.DESCRIPTION_MAX)}
         return subcommand
+
+    def _describe(self, item: dict[str, Any], english: list[str | None], german: list[str | None]) -> None:
+        """An item's descriptions: the first candidate that fits Discord's 100 characters whole, in English and
+        in German; the shorter ones that also fit are kept for fit_budget. Nothing is ever cut."""
+        choices = {None: whole(english), "de": whole(german)}
+        item["description"] = choices[None].pop(0) if choices[None] else str(item["name"]).replace("_", " ")
+        if choices["de"]:
+            item["description_localizations"] = {"de": choices["de"].pop(0)}
+        self.shorter[id(item)] = {locale: found for locale, found in choices.items() if found}
 
     def _field_options(self, operation_id: str, fields: Mapping[str, Mapping[str, Any]], required: set[str],
                        example: Mapping[str, Any], *, flatten: bool) -> list[OptionSpec]:
@@ -176,47 +196,48 @@ class Registry:
         name = path[-1]
         what = kind(schema)
         compact = what not in SCALARS
-        label_de, help_de = self._field_words(operation_id, path)
-        description = _plain(schema.get("description") or name.replace("_", " "))
+        label_de, help_de = self._field_words(operation_id, path, "de")
+        label_en, help_en = self._field_words(operation_id, path, "en")
+        english: list[str | None] = [*_sentences(help_en), label_en, _plain(schema.get("description") or ""),
+                                     name.replace("_", " ")]
+        german: list[str | None] = [*_sentences(help_de), label_de]
         option: dict[str, Any] = {"type": SCALARS.get(what, discord.OPTION_STRING), "name": name,
                                   "required": required}
-        de_description = help_de or label_de
         if compact:
-            english = self._example(schema, example, german=False) if example not in (None, [], {}) else ""
-            if english:
-                description = say("compact_hint", "en", example=english)
-                de_description = say("compact_hint", "de", example=self._example(schema, example, german=True))
+            if example not in (None, [], {}):
+                english = [*self._examples(schema, example, "en"), *english]
+                german = [*self._examples(schema, example, "de"), *german]
             option["max_length"] = discord.STRING_OPTION_MAX
         elif "enum" in schema:
             values = [value for value in schema["enum"] if value is not None][: discord.MAX_CHOICES]
-            option["choices"] = [self._choice(operation_id, name, str(value)) for value in values]
+            worded = self._worded_field(operation_id, name, values)
+            option["choices"] = [self._choice(operation_id, worded, str(value)) for value in values]
         elif what == "integer":
             for bound, key in (("minimum", "min_value"), ("maximum", "max_value")):
                 if bound in schema and abs(schema[bound]) <= discord.INTEGER_OPTION_LIMIT:
                     option[key] = schema[bound]
         elif what == "string" and "maxLength" in schema:
             option["max_length"] = min(schema["maxLength"], discord.STRING_OPTION_MAX)
-        option["description"] = discord.clip(description, discord.DESCRIPTION_MAX)
+        self._describe(option, english, german)
         if label_de:
             localized = _slug(label_de)
             if localized:
                 option["name_localizations"] = {"de": localized}
-        if de_description:
-            option["description_localizations"] = {"de": discord.clip(de_description, discord.DESCRIPTION_MAX)}
         return OptionSpec(name=name, path=path, schema=schema, compact=compact, required=required, option=option)
 
-    def _field_words(self, operation_id: str, path: tuple[str, ...]) -> tuple[str | None, str | None]:
-        """The catalog's German words for a field; for a setting inside an object, the bare name's words
-        only when no other system has a field of that name (``amount`` of an interval is not Erfahrung)."""
-        label, help_text = self.catalog.field_words(operation_id, list(path), "de")
+    def _field_words(self, operation_id: str, path: tuple[str, ...], lang: str) -> tuple[str | None, str | None]:
+        """The catalog's words for a field; for a setting inside an object, the bare name's words only when
+        no other system has a field of that name (``amount`` of an interval is not Erfahrung): else the
+        object's words."""
+        label, help_text = self.catalog.field_words(operation_id, list(path), lang)
         if len(path) > 1 and label is not None:
             system = operation_id.split(".")[0]
-            fields = self.catalog.words("de").get("fields", {})
+            fields = self.catalog.words(lang).get("fields", {})
             specific = any(key in fields for key in (f"{operation_id}.{path[-1]}", f"{path[-2]}.{path[-1]}",
                                                        f"{system}.{path[-1]}"))
             if not specific and self._top_fields().get(path[-1], {system}) - {system}:
-                parent, _ = self.catalog.field_words(operation_id, list(path[:-1]), "de")
-                return None, (f"{parent}: {path[-1].replace('_', ' ')}" if parent else None)
+                parent, _ = self.catalog.field_words(operation_id, list(path[:-1]), lang)
+                return parent, parent  # the interval's amount is its "Dauer je Wurf", with its unit beside it
         return label, help_text
 
     def _top_fields(self) -> dict[str, set[str]]:
@@ -229,6 +250,35 @@ class Registry:
             self._top = top
         return self._top
 
+    def _worded_field(self, operation_id: str, field_name: str, values: list[Any]) -> str:
+        """The field whose catalog words name these choices: the field itself, else one with the same choices
+        (``mortal_danger`` after a fight takes the words of ``danger``: gering, deutlich, besonders groß)."""
+        def worded(name: str) -> bool:
+            return all(self.catalog.choice_words(operation_id, name, str(value), "de") for value in values)
+
+        if worded(field_name):
+            return field_name
+        same = sorted(name for name, choices in self._enums().items() if choices == frozenset(map(str, values)))
+        return next((name for name in same if worded(name)), field_name)
+
+    def _enums(self) -> dict[str, frozenset[str]]:
+        """Every request field with choices, by name, with its choices (over all operations)."""
+        if not hasattr(self, "_enum_fields"):
+            found: dict[str, frozenset[str]] = {}
+
+            def visit(schema: Mapping[str, Any], depth: int) -> None:
+                for name, member in (schema.get("properties") or {}).items():
+                    member = self.catalog.resolve(member)
+                    if "enum" in member:
+                        found.setdefault(name, frozenset(str(value) for value in member["enum"] if value is not None))
+                    if depth < 4:
+                        visit(member, depth + 1)
+
+            for _, operation in self.catalog.operations().values():
+                visit(self.catalog.request_schema(operation), 0)
+            self._enum_fields = found
+        return self._enum_fields
+
     def _choice(self, operation_id: str, field_name: str, value: str) -> dict[str, Any]:
         choice: dict[str, Any] = {"name": discord.clip(self.catalog.choice_words(operation_id, field_name, value, "en")
                                                        or value, discord.CHOICE_NAME_MAX), "value": value}
@@ -237,13 +287,15 @@ class Registry:
             choice["name_localizations"] = {"de": discord.clip(german, discord.CHOICE_NAME_MAX)}
         return choice
 
-    def _example(self, schema: Mapping[str, Any], example: Any, *, german: bool) -> str:
-        """The documented example in compact form; of a long list, its first item and an ellipsis."""
-        shown = self.compact.render(schema, example, terse=True, german=german)
-        room = discord.DESCRIPTION_MAX - 25
-        if len(shown) > room and isinstance(example, list) and len(example) > 1:
-            shown = self.compact.render(schema, example[:1], terse=True, german=german) + "; …"
-        return shown
+    def _examples(self, schema: Mapping[str, Any], example: Any, lang: str) -> list[str]:
+        """The documented example in compact form, in the user's words, as hints from the longest to the
+        shortest: the whole example, then (of a list) its first item and an ellipsis."""
+        german = lang == "de"
+        shown = [self.compact.render(schema, example, terse=True, german=german)]
+        if isinstance(example, list) and len(example) > 1:
+            shown.append(self.compact.render(schema, example[:1], terse=True, german=german) + "; …")
+        return [say(hint, lang, example=text) for text in shown if text.strip()
+                for hint in ("compact_hint", "compact_hint_short")]
 
     # -- an interaction's options -> a request -----------------------------------------------------------
 
@@ -264,8 +316,12 @@ class Registry:
             spec = sub.options.get(option_name)
             if spec is None:
                 raise KeyError(option_name)
-            if spec.compact:
-                value = self.compact.parse(spec.schema, str(value), option_name)
+            try:
+                if spec.compact:
+                    value = self.compact.parse(spec.schema, str(value), option_name)
+                value = _named(value, spec.path[-1])
+            except CompactError as error:
+                raise OptionError(option_name, error) from error
             target = body
             for part in spec.path[:-1]:
                 target = target.setdefault(part, {})
@@ -273,17 +329,103 @@ class Registry:
         return sub, body, odds, secret
 
 
-def fit_budget(command: dict[str, Any]) -> None:
-    """Discord counts the names, descriptions and choice values of a command together, per locale (at
-    most 4,000 characters): shorten the option descriptions until every locale fits."""
-    for limit in (100, 80, 64, 50, 40, 32, 24, 16, 8):
-        if max(discord.command_size(command, locale) for locale in (None, "de")) <= discord.COMMAND_TOTAL_MAX:
-            return
-        for sub in command["options"]:
-            for option in sub.get("options", []):
-                option["description"] = discord.clip(option["description"], limit)
-                for locale, text in list(option.get("description_localizations", {}).items()):
-                    option["description_localizations"][locale] = discord.clip(text, limit)
+    # -- the player's words for options and fields, in errors ----------------------------------------------
+
+    def option_word(self, system: str, name: str, option: str, lang: str) -> str:
+        """An option as the player sees it in their client (German: its localized name)."""
+        if option in (ODDS, SECRET):
+            return {ODDS: "chancen", SECRET: "geheim"}[option] if lang == "de" else option
+        spec = self.subcommands[(system, name)].options.get(option)
+        if spec is None:
+            return option
+        return str((spec.option.get("name_localizations") or {}).get(lang, option)) if lang == "de" else option
+
+    def path_words(self, system: str, name: str, path: str, lang: str) -> str | None:
+        """A field path the service names (``parties.0.members.0.seat``) as the option it came from, with the
+        field inside it in the user's words (``parteien (Platz)``); None when no option holds it."""
+        sub = self.subcommands.get((system, name))
+        if sub is None:
+            return None
+        parts = path.split(".")
+        holders = [spec for spec in sub.options.values() if list(spec.path) == parts[: len(spec.path)]]
+        if not holders:
+            return None
+        spec = max(holders, key=lambda each: len(each.path))
+        shown = self.option_word(system, name, spec.name, lang)
+        inner = [part for part in parts[len(spec.path):] if not part.isdigit()]
+        if inner:
+            label = self.catalog.field_words(sub.operation_id, inner, lang)[0]
+            if label:
+                shown += f" ({label})"
+        return shown
+
+    def error_text(self, system: str, name: str, error: OptionError, lang: str) -> str:
+        """Why an option did not parse, once, in the user's words: the option as typed, then the reason
+        (the field inside it, when the reason is about one, and the choices in the user's words)."""
+        sub = self.subcommands[(system, name)]
+        cause = error.cause
+        params = dict(cause.params)
+        if "word" in params:  # as the player typed it, shown as typed
+            params["word"] = discord.escape_markdown(params["word"])
+        if cause.values:
+            params["choices"] = ", ".join(self.catalog.choice_words(sub.operation_id, params.get("field", ""),
+                                                                    str(value), lang) or str(value)
+                                          for value in cause.values)
+        detail = say(cause.key, lang, **params)
+        field_name = params.get("field", "")
+        if field_name and field_name != error.option:
+            spec = sub.options.get(error.option)
+            inside = [*(spec.path if spec else ()), field_name]
+            label = self.catalog.field_words(sub.operation_id, inside, lang)[0]
+            detail = f"{label or field_name}: {detail}"
+        return say("bad_input", lang, option=self.option_word(system, name, error.option, lang), detail=detail)
+
+
+def _named(value: Any, key: str) -> Any:
+    """A request value with every name trimmed; a name that is empty after trimming is refused (Discord
+    cannot show a card field without a name, and nobody is called " ")."""
+    if key == "name" and isinstance(value, str):
+        if not value.strip():
+            raise CompactError("want_name", field=key)
+        return value.strip()
+    if isinstance(value, dict):
+        return {item_key: _named(item, item_key) for item_key, item in value.items()}
+    if isinstance(value, list):
+        return [_named(item, key) for item in value]
+    return value
+
+
+def whole(candidates: list[str | None], limit: int = discord.DESCRIPTION_MAX) -> list[str]:
+    """The candidates that fit ``limit`` whole (spaces collapsed), in order, each once."""
+    found: list[str] = []
+    for text in candidates:
+        tidy = " ".join(str(text or "").split())
+        if tidy and len(tidy) <= limit and tidy not in found:
+            found.append(tidy)
+    return found
+
+
+def fit_budget(command: dict[str, Any], shorter: Mapping[int, Mapping[str | None, list[str]]]) -> None:
+    """Discord counts the names, descriptions and choices of a command together, per locale (at most 4,000
+    characters): while a locale is over, the longest description that has a shorter whole alternative
+    takes it. A description is never cut."""
+    def walk(item: dict[str, Any]) -> list[dict[str, Any]]:
+        return [item] + [found for option in item.get("options") or [] for found in walk(option)]
+
+    def text(item: dict[str, Any], locale: str | None) -> str:
+        return str((item.get("description_localizations") or {}).get(locale) if locale else item["description"])
+
+    for locale in (None, "de"):
+        while discord.command_size(command, locale) > discord.COMMAND_TOTAL_MAX:
+            items = [item for item in walk(command) if shorter.get(id(item), {}).get(locale)]
+            if not items:
+                return
+            item = max(items, key=lambda each: len(text(each, locale)))
+            replacement = shorter[id(item)][locale].pop(0)
+            if locale:
+                item["description_localizations"][locale] = replacement
+            else:
+                item["description"] = replacement
 
 
 def _dedupe_localized_names(options: list[dict[str, Any]]) -> None:
@@ -298,6 +440,15 @@ def _dedupe_localized_names(options: list[dict[str, Any]]) -> None:
             seen.add(option["name"])
         else:
             seen.add(localized)
+
+
+def _sentences(text: str | None) -> list[str]:
+    """A help text whole, then its first sentence (a sentence ends after a word of two lowercase letters or
+    more, so that "z. B." and "e.g." do not end one)."""
+    if not text:
+        return []
+    first = re.split(r"(?<=[a-zäöüß]{2}[.!?])\s+(?=[A-ZÄÖÜ„\"(])", text.strip(), maxsplit=1)[0]
+    return [text, first]
 
 
 def _plain(text: str) -> str:
@@ -329,11 +480,14 @@ def _alias_words(labels: list[str], *, stems: bool = True) -> list[str]:
         core = label.split("(")[0].strip().lower()
         if not core or core.startswith("—"):
             continue
-        first = re.split(r"[\s,]+", core)[0]
+        first, *others = re.split(r"[\s,]+", core)
         candidates = [] if first in ARTICLES else [first, *first.split("/")]
         if stems and first.endswith("iver"):
             candidates.append(first[:-2])  # "aktiver Vorteil" -> "aktiv"
-        for word in (*candidates, _slug(label) or first):
+        # a value's other words too ("besonders einfach" -> "einfach"): the parser takes only a word that no
+        # other value of the field has, so "besonders", shared with "besonders schwer", names neither
+        extra = [word for word in others if len(word) >= 4 and word not in ARTICLES] if stems else []
+        for word in (*candidates, _slug(label) or first, *extra):
             if word and word not in words:
                 words.append(word)
     return words

@@ -32,10 +32,11 @@ class CompactError(ValueError):
     """A compact text the schema does not explain: ``key`` names the problem (a message of ``words``),
     ``params`` the word and field it is about."""
 
-    def __init__(self, key: str, **params: str) -> None:
+    def __init__(self, key: str, *, values: list[Any] | None = None, **params: str) -> None:
         super().__init__(f"{key}: {params}")
         self.key = key
         self.params = params
+        self.values = values or []  # of a choice: the values it takes, to name them in the user's words
 
 
 def kind(schema: Schema) -> str:
@@ -69,12 +70,21 @@ class Words:
         return hits[0] if len(hits) == 1 else None
 
     def value_of(self, word: str, field: str, values: list[Any]) -> Any:
+        """The value a word names: the value itself, or a word only one of the values has (a word that
+        starts two choices, "besonders" of "besonders einfach" and "besonders schwer", names neither)."""
         folded = word.casefold()
-        for value in values:
-            aliases = (alias.casefold() for alias in self.value_words(field, str(value)))
-            if value is not None and (folded == str(value).casefold() or folded in aliases):
-                return value
-        return _NO
+        named = [value for value in values if value is not None and folded == str(value).casefold()]
+        if named:
+            return named[0]
+        hits = [value for value in values if value is not None and folded in self.unique_value_words(field, value,
+                                                                                                     values)]
+        return hits[0] if len(hits) == 1 else _NO
+
+    def unique_value_words(self, field: str, value: Any, values: list[Any]) -> list[str]:
+        """The words for ``value`` that no other of ``values`` also has (lowercase)."""
+        others = {alias.casefold() for other in values if other is not None and other != value
+                  for alias in self.value_words(field, str(other))}
+        return [alias.casefold() for alias in self.value_words(field, str(value)) if alias.casefold() not in others]
 
 
 _NO = object()
@@ -244,6 +254,7 @@ class Compact:
             value = self.words.value_of(word, field, schema["enum"])
             if value is _NO:
                 raise CompactError("want_choice", field=field, word=word,
+                                   values=[value for value in schema["enum"] if value is not None],
                                    choices=", ".join(str(value) for value in schema["enum"] if value is not None))
             return value
         if what == "integer":
@@ -288,34 +299,41 @@ class Compact:
             return self.render_object(schema, value, depth)
         return _scalar_text(value)
 
-    def _key(self, name: str) -> str:
+    def _key(self, name: str, names: list[str]) -> str:
+        """A key in German: its shortest word that the parser reads back as this key among ``names`` (a word
+        two keys share, "art" of attack and of type, would be read as neither)."""
         if not getattr(self, "_german", False):
             return name
-        words = [word for word in self.words.field_words(name) if "_" not in word]
+        words = [word for word in self.words.field_words(name) if "_" not in word
+                 and self.words.key_of(word, names) == name]
         return min(words, key=len) if words else name
 
-    def _shown_value(self, field: str, value: Any) -> str:
+    def _shown_value(self, field: str, value: Any, values: list[Any] | None = None) -> str:
         if not getattr(self, "_german", False) or not isinstance(value, str):
             return _scalar_text(value) if not isinstance(value, bool) or not getattr(self, "_german", False) else (
                 "ja" if value else "nein")
-        words = [word for word in self.words.value_words(field, value) if "_" not in word and " " not in word]
+        words = [word for word in self.words.unique_value_words(field, value, values or [value])
+                 if "_" not in word and " " not in word]
         return min(words, key=len) if words else value
 
     def _pairs(self, properties: Mapping[str, Schema], value: Mapping[str, Any]) -> str:
         parts: list[str] = []
         counts = all(kind(self.resolve(member)) == "integer" for member in properties.values())
+        names = list(properties)
         for key, item in value.items():
             if item is None or (counts and item == 0 and getattr(self, "_terse", False)):
                 continue
             member = self.resolve(properties.get(key, {}))
             what = kind(member)
+            values = list(member.get("enum") or []) or list(self.resolve(member.get("items") or {}).get("enum") or [])
             if what == "object" and isinstance(item, dict) and is_counts(member, self.resolve):
                 if set(item) == {"current", "max"}:
-                    parts.append(f"{self._key(key)} {item['current']}/{item['max']}")
+                    parts.append(f"{self._key(key, names)} {item['current']}/{item['max']}")
                 else:
                     shown = {name: count for name, count in item.items()
                              if count or not getattr(self, "_terse", False)}
-                    parts.append(f"{self._key(key)} " + " ".join(f"{self._key(name)} {count}"
+                    inner_names = list(member.get("properties") or {})
+                    parts.append(f"{self._key(key, names)} " + " ".join(f"{self._key(name, inner_names)} {count}"
                                                                  for name, count in shown.items()))
             elif what == "object" and isinstance(item, dict):
                 inner = member.get("properties") or {}
@@ -324,12 +342,13 @@ class Compact:
                 else:
                     text = self._pairs(inner, item)
                 if text:
-                    parts.append(f"{self._key(key)} {text}")
+                    parts.append(f"{self._key(key, names)} {text}")
             elif isinstance(item, list):
                 if item:
-                    parts.append(f"{self._key(key)} " + ",".join(self._shown_value(key, sub) for sub in item))
+                    parts.append(f"{self._key(key, names)} " + ",".join(self._shown_value(key, sub, values)
+                                                                         for sub in item))
             else:
-                parts.append(f"{self._key(key)} {self._shown_value(key, item)}")
+                parts.append(f"{self._key(key, names)} {self._shown_value(key, item, values)}")
         return " ".join(parts)
 
     def render_object(self, schema: Schema, value: Mapping[str, Any], depth: int = 0) -> str:

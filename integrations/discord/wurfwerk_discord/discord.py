@@ -51,6 +51,20 @@ ACTION_ROWS_MAX, BUTTONS_PER_ROW = 5, 5
 MODAL_TITLE_MAX, TEXT_INPUT_LABEL_MAX, PLACEHOLDER_MAX, TEXT_INPUT_VALUE_MAX = 45, 45, 100, 4000
 
 
+TIMESTAMP_WINDOW = 300.0  # seconds: a signed interaction older or newer than this is refused (a replay)
+# What starts or closes Discord's markdown: emphasis, code, spoilers, quotes, headings, lists, masked links
+# (without their brackets no ``[text](url)``), mentions and timestamps (``<@id>``, ``<t:0>``).
+MARKDOWN_SPECIALS = frozenset("\\*_~`|>#-[]<")
+
+
+def fresh_timestamp(timestamp: str | None, now: float, window: float = TIMESTAMP_WINDOW) -> bool:
+    """Whether ``X-Signature-Timestamp`` (Unix seconds) lies within ``window`` of ``now``, either way: a
+    captured interaction cannot be replayed later, and a clock far ahead is no way around it."""
+    if not timestamp or not timestamp.isascii() or not timestamp.isdigit() or len(timestamp) > 12:
+        return False
+    return abs(int(timestamp) - now) <= window
+
+
 def verify_signature(public_key_hex: str, signature_hex: str | None, timestamp: str | None, body: bytes) -> bool:
     """Ed25519 over the timestamp header followed by the raw body, with the application's public key."""
     if not signature_hex or not timestamp:
@@ -71,6 +85,23 @@ def clip(text: str, limit: int, *, lines: bool = False) -> str:
     else:
         text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def escape_markdown(text: str) -> str:
+    """Text a player typed, shown as typed: every character that Discord's markdown gives a meaning is
+    escaped with a backslash, which Discord drops when it renders."""
+    return "".join("\\" + character if character in MARKDOWN_SPECIALS else character for character in str(text))
+
+
+def clip_escaped(text: str, limit: int, *, lines: bool = False) -> str:
+    """``clip`` of escaped text that never ends in half an escape (a lone backslash)."""
+    clipped = clip(text, limit, lines=lines)
+    body = clipped.removesuffix("…")
+    trailing = len(body) - len(body.rstrip("\\"))
+    if trailing % 2:
+        body = body[:-1]
+        return body + "…" if clipped.endswith("…") else body
+    return clipped
 
 
 def valid_name(name: str) -> bool:

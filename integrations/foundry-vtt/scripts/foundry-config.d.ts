@@ -15,9 +15,19 @@ declare module "fvtt-types/configuration" {
     "wurfwerk.physicalDice": boolean;
     /** The world's session (issue 41), as JSON text: `{header, reveal}`; empty: none. */
     "wurfwerk.session": string;
+    /** This browser's seat seeds (sessions v2), as JSON text `{userId: seed}`. */
+    "wurfwerk.seeds": string;
+    /** The open seats' keys of the sessions this browser opened, as JSON text `{sessionId: {seat: key}}`. */
+    "wurfwerk.seatKeys": string;
   }
 
   interface FlagConfig {
+    User: {
+      wurfwerk: {
+        /** base64url(SHA-256(seed)) of the user's seat seed, which stays in the user's browser. */
+        seedCommit: string;
+      };
+    };
     ChatMessage: {
       wurfwerk: {
         /** The operation id, e.g. paws.test. */
@@ -37,7 +47,8 @@ declare module "fvtt-types/configuration" {
       api: {
         roll(operationId: string, body?: Record<string, any>): Promise<Record<string, any> | null>;
         verifyMessage(messageId: string, verdict: Element): Promise<void>;
-        openSession(seats?: string[]): Promise<Record<string, any> | null>;
+        publishSeedCommit(): Promise<string>;
+        openSession(seats?: string[], hours?: number): Promise<Record<string, any> | null>;
         revealSession(): Promise<Record<string, any> | null>;
         exportSessionLog(): Record<string, any> | null;
         checkSessionLog(log?: string | Record<string, any>): Promise<Record<string, any> | null>;

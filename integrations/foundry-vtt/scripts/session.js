@@ -1,10 +1,12 @@
-// The pure parts of a session in the world (issue 41): each user's next roll number and link, read off
-// the chat log; the log file (the format /play's "Sitzung prüfen" reads); the verdict in words.
-// The Foundry glue (wurfwerk.js) keeps the session's header in a world setting and posts the cards.
+// The pure parts of a session in the world (issues 41 and 48): each user's next roll number and link,
+// read off the chat log; the log file (the format /play's "Sitzung prüfen" reads, with the seeds this
+// browser may hand over once the session has ended); the verdict in words. The Foundry glue
+// (wurfwerk.js) keeps the session's header in a world setting, each user's seed in that user's browser,
+// and posts the cards.
 
 import { escapeHtml } from "./card.js";
 
-export const LOG_FORMAT = "wurfwerk-session-log/1";
+export const LOG_FORMAT = "wurfwerk-session-log/2";
 
 /** @typedef {Record<string, any>} Json */
 
@@ -45,12 +47,14 @@ export function nextSlot(cards, sessionId, seat) {
 }
 
 /**
- * The session's cards among `cards` (full cards and public parts, each once), as a log file.
+ * The session's cards among `cards` (full cards and public parts, each once), as a log file, with the
+ * `seeds` this browser holds for the session's seats (give them only once the session has ended).
  * @param {Json} header
  * @param {Json[]} cards
  * @param {Json | null} reveal
+ * @param {Record<string, string>} [seeds]
  */
-export function sessionLog(header, cards, reveal) {
+export function sessionLog(header, cards, reveal, seeds = {}) {
   const seen = new Set();
   const own = [];
   for (const card of cards) {
@@ -61,24 +65,25 @@ export function sessionLog(header, cards, reveal) {
     seen.add(key);
     own.push(card);
   }
-  return { format: LOG_FORMAT, session: header, reveal, cards: own };
+  return { format: LOG_FORMAT, session: header, reveal, seeds, cards: own };
 }
 
 /**
- * A log file, `{reveal, cards}` or a plain list of cards.
+ * A log file, `{reveal, seeds, cards}` or a plain list of cards.
  * @param {string | Json} log
- * @returns {{cards: Json[], reveal: Json | null, header: Json | null}}
+ * @returns {{cards: Json[], reveal: Json | null, header: Json | null, seeds: Record<string, string>}}
  */
 export function readLog(log) {
   const value = typeof log === "string" ? JSON.parse(log) : log;
-  if (Array.isArray(value)) return { cards: value, reveal: null, header: null };
+  if (Array.isArray(value)) return { cards: value, reveal: null, header: null, seeds: {} };
   if (!Array.isArray(value?.cards)) throw new SyntaxError("not a session log");
-  return { cards: value.cards, reveal: value.reveal?.reveal ?? value.reveal ?? null, header: value.session ?? null };
+  return { cards: value.cards, reveal: value.reveal?.reveal ?? value.reveal ?? null, header: value.session ?? null,
+    seeds: value.seeds && typeof value.seeds === "object" ? value.seeds : {} };
 }
 
 /**
  * The verdict of verifySession in words, as chat HTML.
- * @param {{complete: boolean, gaps: Json[], duplicates: Json[], invalid: Json[], after_reveal: number[], unshown: Json[]}} verdict
+ * @param {{complete: boolean, gaps: Json[], duplicates: Json[], invalid: Json[], after_reveal: number[], unshown: Json[], unverified: string[]}} verdict
  * @param {number} count
  * @param {(key: string, data?: Record<string, string | number>) => string} t
  */
@@ -86,13 +91,17 @@ export function verdictHtml(verdict, count, t) {
   /** @param {Json} slot */
   const roll = (slot) => t("WURFWERK.Session.seatRoll", { seat: slot.seat, n: slot.index + 1 });
   const lines = [
-    ...verdict.gaps.map((gap) => t("WURFWERK.Session.gap", { roll: roll(gap) })),
+    ...verdict.gaps.map((gap) => (gap.from === gap.to
+      ? t("WURFWERK.Session.gap", { roll: roll({ seat: gap.seat, index: gap.from }) })
+      : t("WURFWERK.Session.gapRange", { seat: gap.seat, from: gap.from + 1, to: gap.to + 1 }))),
     ...verdict.duplicates.map((duplicate) => t(duplicate.repeat ? "WURFWERK.Session.repeat" : "WURFWERK.Session.reroll",
       { roll: roll(duplicate), cards: duplicate.cards.map((/** @type {number} */ card) => card + 1).join(", ") })),
     ...verdict.invalid.map((entry) => t("WURFWERK.Session.invalid",
       { card: entry.card + 1, why: t(`WURFWERK.Session.why.${entry.reason}`) })),
     ...verdict.after_reveal.map((card) => t("WURFWERK.Session.afterReveal", { card: card + 1 })),
     ...verdict.unshown.map((slot) => t("WURFWERK.Session.unshown", { roll: roll(slot) })),
+    ...verdict.unverified.map((seat) => t("WURFWERK.Session.unverified", { seat })),
+    t("WURFWERK.Session.blindSpot"),
   ];
   const head = verdict.complete ? t("WURFWERK.Session.complete", { count }) : t("WURFWERK.Session.incomplete");
   return `<div class="wurfwerk-session-verdict" data-complete="${verdict.complete}"><p>${escapeHtml(head)}</p>` +

@@ -46,6 +46,11 @@ export function registerSettings() {
     type: String,
     default: "",
   });
+  // Sessions v2 (issue 48), in this browser only: each user's seed (JSON {userId: seed}; only its
+  // commitment leaves the browser, as the user's flag), and the open seats' keys of the sessions this
+  // game master opened (JSON {sessionId: {seat: key}}).
+  game.settings.register(MODULE_ID, "seeds", { scope: "client", config: false, type: String, default: "{}" });
+  game.settings.register(MODULE_ID, "seatKeys", { scope: "client", config: false, type: String, default: "{}" });
 }
 
 /**

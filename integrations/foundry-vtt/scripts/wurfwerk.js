@@ -2,7 +2,7 @@
 // the chat card, Dice So Nice and physical dice. Everything Foundry-specific is in this file; the pure
 // parts (command, card, dice, manual, problems) are imported and tested on their own.
 
-import { Client, verifySession } from "./client.js";
+import { Client, makeSeed, seedCommit, verifySession } from "./client.js";
 import { isWurfwerkCommand, parseCommand } from "./command.js";
 import { escapeHtml, playUrl, renderCard, showVerdict } from "./card.js";
 import { diceGroups, rollData } from "./dice.js";
@@ -247,9 +247,65 @@ function chatCards() {
 }
 
 /**
+ * @param {"seeds" | "seatKeys"} key
+ * @returns {Record<string, any>}
+ */
+function browserStore(key) {
+  try {
+    return JSON.parse(String(game.settings.get(MODULE_ID, key) ?? "{}")) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * This user's seat seed, made in this browser the first time it is needed (sessions v2): it stays
+ * here; only its commitment is published, as the user's flag, for the game master to open a session.
+ * @returns {Promise<string>}
+ */
+export async function publishSeedCommit() {
+  const seeds = browserStore("seeds");
+  let seed = seeds[game.user.id];
+  if (typeof seed !== "string") {
+    seed = makeSeed();
+    await game.settings.set(MODULE_ID, "seeds", JSON.stringify({ ...seeds, [game.user.id]: seed }));
+  }
+  const commit = seedCommit(seed);
+  if (game.user.getFlag(MODULE_ID, "seedCommit") !== commit) await game.user.setFlag(MODULE_ID, "seedCommit", commit);
+  return seed;
+}
+
+/**
+ * What proves this user's seat in `header`: the seed of this browser (when its commitment is the
+ * seat's), or an open seat's key the game master received; null when this browser holds neither.
+ * @param {Json} header
+ * @param {string} seat
+ * @returns {Json | null}
+ */
+function seatProof(header, seat) {
+  const key = browserStore("seatKeys")[header.id]?.[seat];
+  if (header.open_seats.includes(seat)) return typeof key === "string" ? { seat_key: key } : null;
+  const seed = browserStore("seeds")[game.user.id];
+  return typeof seed === "string" && seedCommit(seed) === header.seat_commits[seat] ? { seed } : null;
+}
+
+/**
+ * The seeds this browser may hand over for the session's seats: only once the session has ended.
+ * @param {Json} header
+ * @returns {Record<string, string>}
+ */
+function seedsToShare(header) {
+  if (Date.parse(header.expires_at) > Date.now()) return {};
+  const seed = browserStore("seeds")[game.user.id];
+  const seat = game.user.name;
+  return typeof seed === "string" && header.seat_commits[seat] === seedCommit(seed) ? { [seat]: seed } : {};
+}
+
+/**
  * The `session` member of this user's next roll: the world's open session, the user's name as the
- * seat, the roll number and link after the user's last card in the chat log; hidden in the blind and
- * GM roll modes. Null outside a session (or for a user without a seat, or after it ended).
+ * seat with this browser's proof of it, the roll number and link after the user's last card in the chat
+ * log; hidden in the blind and GM roll modes. Null outside a session (or for a user without a seat or
+ * proof in this browser, or after it ended).
  * @returns {Json | null}
  */
 function sessionMember() {
@@ -257,27 +313,43 @@ function sessionMember() {
   if (!session || session.reveal || Date.parse(session.header.expires_at) <= Date.now()) return null;
   const seat = game.user.name;
   if (!session.header.seats.includes(seat)) return null;
+  const proof = seatProof(session.header, seat);
+  if (!proof) return null;
   const mode = game.settings.get("core", "rollMode");
   const hidden = mode === "blindroll" || mode === "gmroll";
-  return { header: session.header, seat, ...nextSlot(chatCards(), session.header.id, seat), ...(hidden ? { hidden } : {}) };
+  return { header: session.header, seat, ...proof, ...nextSlot(chatCards(), session.header.id, seat),
+    ...(hidden ? { hidden } : {}) };
 }
 
 /**
- * The macro API: `api.openSession()` (a GM): a session for every user of the world (or `seats`);
- * every roll of every user then goes through it. Resolves to the session, or null after a whisper.
+ * The macro API: `api.openSession(seats?, hours?)` (a GM): a session for every user of the world (or
+ * `seats`) lasting `hours` (default 4). A user whose client published a seed commitment gets a seat with
+ * it; any other seat is open, its key kept in this GM's browser. Every roll of every user then goes
+ * through it. Resolves to the session, or null after a whisper.
  * @param {string[]} [seats]
+ * @param {number} [hours]
  */
-export async function openSession(seats) {
+export async function openSession(seats, hours = 4) {
   try {
     if (!game.user.isGM) throw new Error(t("WURFWERK.Session.gmOnly"));
     const settings = readSettings();
     if (!settings.serviceUrl) throw new Error(t("WURFWERK.Problem.noServiceUrl"));
-    const names = seats ?? game.users.map((user) => user.name);
-    const { session } = await clientFor(settings).call("sessions.open", { seats: [...new Set(names)] });
+    await publishSeedCommit();
+    const names = [...new Set(seats ?? game.users.map((user) => user.name))];
+    const commits = new Map(game.users.map((user) => [user.name, user.getFlag(MODULE_ID, "seedCommit")]));
+    const { session, seat_keys: seatKeys } = await clientFor(settings).call("sessions.open", {
+      seats: names.map((name) => {
+        const commit = commits.get(name);
+        return commit ? { name, commit } : name; // without a commitment: an open seat, its key for this GM
+      }),
+      ttl_s: Math.round(hours * 3600) });
+    await game.settings.set(MODULE_ID, "seatKeys", JSON.stringify({ ...browserStore("seatKeys"), [session.id]: seatKeys }));
     await game.settings.set(MODULE_ID, "session", JSON.stringify({ header: session, reveal: null }));
+    const open = session.open_seats.length
+      ? `<p>${escapeHtml(t("WURFWERK.Session.openSeats", { seats: session.open_seats.join(", ") }))}</p>` : "";
     await ChatMessage.create({
       content: `<div class="wurfwerk-session"><p>${escapeHtml(t("WURFWERK.Session.opened", {
-        seats: session.seats.join(", "), until: session.expires_at }))}</p><p><code>${escapeHtml(session.commit)}</code></p></div>`,
+        seats: session.seats.join(", "), until: session.expires_at }))}</p><p><code>${escapeHtml(session.commit)}</code></p>${open}</div>`,
       speaker: ChatMessage.getSpeaker(),
     });
     return session;
@@ -309,7 +381,7 @@ export async function revealSession() {
 export function exportSessionLog() {
   const session = worldSession();
   if (!session) return null;
-  const log = sessionLog(session.header, chatCards(), session.reveal);
+  const log = sessionLog(session.header, chatCards(), session.reveal, seedsToShare(session.header));
   saveDataToFile(JSON.stringify(log, null, 1), "application/json", `wurfwerk-session-${session.header.id}.json`);
   return log;
 }
@@ -322,12 +394,14 @@ export function exportSessionLog() {
 export async function checkSessionLog(log) {
   try {
     const session = worldSession();
-    const given = log === undefined ? (session ? sessionLog(session.header, chatCards(), session.reveal) : null) : log;
+    const given = log === undefined
+      ? (session ? sessionLog(session.header, chatCards(), session.reveal, seedsToShare(session.header)) : null) : log;
     if (given === null) throw new Error(t("WURFWERK.Session.none"));
-    const { cards, reveal, header } = readLog(given);
+    const { cards, reveal, header, seeds } = readLog(given);
     const client = clientFor(readSettings());
     const revealed = reveal ?? (await client.call("sessions.reveal", { session: /** @type {any} */ (header ?? session?.header) })).reveal;
-    const verdict = await verifySession(cards, revealed, await client.keys());
+    const own = revealed?.session ? seedsToShare(revealed.session) : {};
+    const verdict = await verifySession(cards, revealed, await client.keys(), { seeds: { ...own, ...seeds } });
     await whisper(verdictHtml(verdict, cards.length, t));
     return verdict;
   } catch (error) {
@@ -431,7 +505,14 @@ export async function runCommand(line) {
 Hooks.once("init", () => {
   registerSettings();
   const module = game.modules.get(MODULE_ID);
-  if (module) module.api = { roll, verifyMessage, openSession, revealSession, exportSessionLog, checkSessionLog };
+  if (module) {
+    module.api = { roll, verifyMessage, publishSeedCommit, openSession, revealSession, exportSessionLog, checkSessionLog };
+  }
+});
+// Every browser publishes its user's seed commitment at login, so the GM can open a session in which
+// each user's dice depend on a seed only that user's browser holds (sessions v2).
+Hooks.once("ready", () => {
+  publishSeedCommit().catch((error) => console.warn("wurfwerk: no seed commitment published", error));
 });
 Hooks.on("chatMessage", onChatMessage);
 document.addEventListener("click", onClick);

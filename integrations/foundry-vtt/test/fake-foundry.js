@@ -17,8 +17,28 @@ export function installFakeFoundry({ lang = "en", translations, dialogAnswers = 
   /** @type {{roll: any, user: any, synchronize: boolean}[]} */
   const animations = [];
   const modules = new Map([["wurfwerk", /** @type {any} */ ({ id: "wurfwerk", active: true })]]);
-  const user = { id: "user-1", name: "Gamemaster", isGM: true };
-  /** The world's users (a session gives each a seat); tests add players. */
+  /** Each user's flags, by user id (a user's flags follow the user, not the browser). */
+  const userFlags = new Map();
+  /**
+   * A user with Foundry's getFlag and setFlag, stored by the user's id.
+   * @template {{id: string}} T
+   * @param {T} props
+   */
+  function withUserFlags(props) {
+    return Object.assign(props, {
+      /** @param {string} scope @param {string} key */
+      getFlag(scope, key) {
+        return userFlags.get(this.id)?.[`${scope}.${key}`];
+      },
+      /** @param {string} scope @param {string} key @param {unknown} value */
+      async setFlag(scope, key, value) {
+        userFlags.set(this.id, { ...userFlags.get(this.id), [`${scope}.${key}`]: value });
+        return this;
+      },
+    });
+  }
+  const user = withUserFlags({ id: "user-1", name: "Gamemaster", isGM: true });
+  /** The world's users (a session gives each a seat); tests add players (with `withUserFlags`). */
   const users = [user];
   /** @type {{data: string, type: string, filename: string}[]} */
   const downloads = [];
@@ -183,6 +203,7 @@ export function installFakeFoundry({ lang = "en", translations, dialogAnswers = 
     clickListeners,
     dialogAnswers,
     users,
+    withUserFlags,
     downloads,
     /** Turn Dice So Nice on: game.dice3d records each showForRoll call. */
     enableDiceSoNice() {

@@ -75,7 +75,7 @@ async function closedPort() {
   return address.port;
 }
 
-test("init registers the four world settings, the hidden session setting and the macro API", () => {
+test("init registers the four world settings, the hidden session setting, the browser's seeds and the macro API", () => {
   const registered = [...foundry.settings.entries()]
     .filter(([key]) => key.startsWith("wurfwerk."))
     .map(([key, { config }]) => [key, config.scope, config.config, config.type]);
@@ -85,6 +85,8 @@ test("init registers the four world settings, the hidden session setting and the
     ["wurfwerk.language", "world", true, String],
     ["wurfwerk.physicalDice", "world", true, Boolean],
     ["wurfwerk.session", "world", false, String],
+    ["wurfwerk.seeds", "client", false, String],
+    ["wurfwerk.seatKeys", "client", false, String],
   ]);
   assert.deepEqual(Object.keys(foundry.settings.get("wurfwerk.language")?.config.choices), ["auto", "de", "en"]);
   assert.equal(typeof api.roll, "function");

@@ -1,13 +1,16 @@
-// The world's session (issue 41) against the fake Foundry and a live wurfwerk that needs an API key
-// (WURFWERK_KEYED_URL, key `table-key`: every key may end a session early there): the GM opens it for
-// every user, each user's rolls go through it with that user's seat and counter, a roll in the blind
-// roll mode is hidden (the full card whispered, the public part for the table), the log exports as a
-// file and its check names a gap. Plus the pure parts of scripts/session.js.
+// The world's session (issues 41 and 48) against the fake Foundry and a live wurfwerk that needs an API
+// key (WURFWERK_KEYED_URL, key `table-key`): each user's browser makes a seed and publishes only its
+// commitment, the GM opens the session for every user (a user without a commitment gets an open seat
+// whose key stays in the GM's browser), each user's rolls go through it with that user's seat, seed and
+// counter, a roll in the blind roll mode is hidden (the full card whispered, the public part for the
+// table), the reveal waits for the end, the log exports with the seeds only then, and its check names a
+// gap. Plus the pure parts of scripts/session.js.
 import assert from "node:assert/strict";
 import { installFakeFoundry } from "./fake-foundry.js";
 import { missing, needing } from "./needs.js";
 import { translations } from "./translate.js";
 import { nextSlot, readLog, sessionLog, slotOf, verdictHtml } from "../scripts/session.js";
+import { seedCommit } from "../../../client-js/src/index.js";
 
 const { test, before } = needing("WURFWERK_URL");
 const foundry = installFakeFoundry({ translations: translations("en") });
@@ -21,7 +24,7 @@ before(async () => {
   await import("../scripts/wurfwerk.js");
   globalThis.Hooks.callAll("init");
   api = foundry.modules.get("wurfwerk").api;
-  foundry.users.push(player);
+  foundry.users.push(foundry.withUserFlags(player));
   await globalThis.game.settings.set("wurfwerk", "serviceUrl", process.env.WURFWERK_KEYED_URL ?? "");
   await globalThis.game.settings.set("wurfwerk", "apiKey", "table-key");
 });
@@ -31,7 +34,12 @@ function actAs(user) {
   Object.assign(globalThis.game.user, user);
 }
 
-/** @param {string} key */
+/** @param {string} userId the seed this (shared, fake) browser holds for a user */
+function browserSeed(userId) {
+  return JSON.parse(String(globalThis.game.settings.get("wurfwerk", "seeds")))[userId];
+}
+
+/** @param {any} message @param {string} key */
 function flag(message, key) {
   const stored = message.flags?.wurfwerk?.[key];
   return typeof stored === "string" ? JSON.parse(stored) : undefined;
@@ -39,10 +47,16 @@ function flag(message, key) {
 
 test("an evening: open, roll by seat, a hidden GM roll, export, check", keyed, async () => {
   const gm = { id: "user-1", name: "Gamemaster", isGM: true };
+  actAs(player);
+  const seed = await api.publishSeedCommit(); // Rynn's browser, at login
+  assert.equal(player.getFlag("wurfwerk", "seedCommit"), seedCommit(seed));
   actAs(gm);
-  const header = await api.openSession();
+  const header = await api.openSession(undefined, 12 / 3600); // twelve seconds
   assert.deepEqual(header.seats, ["Gamemaster", "Rynn"]);
+  assert.equal(header.seat_commits.Rynn, seedCommit(seed), "Rynn's seat is Rynn's seed's");
+  assert.deepEqual(header.open_seats, [], "the GM's own browser published a commitment too");
   assert.match(foundry.messages.at(-1).content, new RegExp(header.commit));
+  assert.doesNotMatch(JSON.stringify(foundry.messages), new RegExp(seed), "the seed never reaches the chat");
 
   actAs(player);
   const first = await api.roll("paws.test", { rank: 2 });
@@ -64,18 +78,22 @@ test("an evening: open, roll by seat, a hidden GM roll, export, check", keyed, a
   assert.equal(table.whisper, undefined, "the public part for the table");
   assert.doesNotMatch(table.content, /successes|Erfolg|outcome/);
 
+  assert.equal(await api.revealSession(), null, "no reveal before the end");
+  await new Promise((resolve) => { setTimeout(resolve, Math.max(0, Date.parse(header.expires_at) - Date.now() + 100)); });
   await api.revealSession();
   const log = api.exportSessionLog();
+  assert.deepEqual(log.seeds, { Gamemaster: browserSeed("user-1") }, "this browser's seat's seed, after the end");
   assert.equal(foundry.downloads.length, 1);
   assert.deepEqual(JSON.parse(foundry.downloads[0].data), log);
   assert.equal(log.cards.length, 4, "two open cards, the hidden full card and its public part");
+  actAs(player); // Rynn's browser checks the GM's file: its own seed and the GM's from the file
   const verdict = await api.checkSessionLog(foundry.downloads[0].data);
   assert.equal(verdict.complete, true, JSON.stringify(verdict));
   assert.match(foundry.messages.at(-1).content, /Complete/);
 
   const dropped = { ...log, cards: log.cards.filter((card) => card !== log.cards[0]) };
   const gap = await api.checkSessionLog(JSON.stringify(dropped));
-  assert.deepEqual(gap.gaps, [{ seat: "Rynn", index: 0 }]);
+  assert.deepEqual(gap.gaps, [{ seat: "Rynn", from: 0, to: 0 }]);
   assert.match(foundry.messages.at(-1).content, /Missing: Rynn, roll 1/);
 });
 
@@ -102,8 +120,11 @@ test("the pure parts: the next slot, the log, a log read back, the verdict in wo
   assert.deepEqual(readLog(cards).cards, cards);
   assert.throws(() => readLog("{}"), SyntaxError);
   const t = (/** @type {string} */ key, /** @type {any} */ data = {}) => `${key}${JSON.stringify(data)}`;
-  const html = verdictHtml({ complete: false, gaps: [{ seat: "R<b>", index: 0 }], duplicates: [], invalid: [{ card: 2, reason: "dice" }],
-    after_reveal: [], unshown: [] }, 3, t);
+  const html = verdictHtml({ complete: false, gaps: [{ seat: "R<b>", from: 0, to: 0 }, { seat: "Alva", from: 2, to: 5 }],
+    duplicates: [], invalid: [{ card: 2, reason: "dice" }], after_reveal: [], unshown: [], unverified: ["Alva"] }, 3, t);
+  assert.match(html, /gapRange\{&quot;seat&quot;:&quot;Alva&quot;,&quot;from&quot;:3,&quot;to&quot;:6\}/);
+  assert.match(html, /unverified/);
+  assert.match(html, /blindSpot/);
   assert.match(html, /data-complete="false"/);
   assert.match(html, /WURFWERK\.Session\.why\.dice/);
   assert.doesNotMatch(html, /<b>/, "names are escaped");

@@ -28,7 +28,7 @@ from service.platform.words.messages import say
 #   random bytes    = the ChaCha20 keystream under the stream key (nonce and counter 0)
 #
 # The label names the input: {"domain": "idempotency-key", "operation", "idempotency_key",
-# "request"} or {"domain": "ticket", "operation", "ticket"}. RFC 8785 is injective (equal bytes only
+# "request"} or {"domain": "ticket", "operation", "ticket", "request"}. RFC 8785 is injective (equal bytes only
 # for equal JSON values), so no two different labels share a stream, and the domain member keeps
 # idempotency keys and tickets apart even for equal strings. Without the derivation key the stream
 # key is a PRF output an outsider cannot compute, and the keystream of an unknown ChaCha20 key cannot
@@ -42,10 +42,11 @@ _CHACHA_BLOCK = 64
 _ZERO_NONCE = bytes(16)  # cryptography's ChaCha20 nonce: 32-bit counter || 96-bit nonce
 
 
-def derivation_key(keys: KeyRing) -> bytes:
-    """The secret every derived stream comes from: HKDF of the signing key's private seed, under
-    this module's own salt and info label (so it is never the signing key itself)."""
-    return keys.derived_secret(DERIVATION_SALT, DERIVATION_INFO)
+def derivation_key(keys: KeyRing, kid: str | None = None) -> bytes:
+    """The secret every derived stream comes from: HKDF of the signing key's private seed (or of the
+    retired key ``kid``'s), under this module's own salt and info label (so it is never the signing
+    key itself)."""
+    return keys.derived_secret(DERIVATION_SALT, DERIVATION_INFO, kid)
 
 
 def stream_key(key: bytes, label_bytes: bytes) -> bytes:
@@ -119,10 +120,12 @@ def idempotency_label(operation: str, idempotency_key: str, request: Mapping[str
             "request": dict(request)}
 
 
-def ticket_label(operation: str, ticket_id: str) -> dict:
-    """What a ticket roll derives from: the ticket id and the operation, not the body, so changing
-    the body cannot buy other dice with the same ticket."""
-    return {"domain": "ticket", "operation": operation, "ticket": ticket_id}
+def ticket_label(operation: str, ticket_id: str, request: Mapping[str, Any]) -> dict:
+    """What a ticket roll derives from: the ticket id, the operation and the request as understood
+    (defaults filled in, without the randomness members). The same ticket and request always give
+    the same card; any other request with it is a second roll, and every card it gives carries the
+    ticket's id, so a table that remembers the ids it has seen sees the ticket used twice."""
+    return {"domain": "ticket", "operation": operation, "ticket": ticket_id, "request": dict(request)}
 
 
 def derived_source(keys: KeyRing, label: Mapping[str, Any], name: str) -> DerivedSource:
@@ -170,7 +173,7 @@ def request_source(keys: KeyRing, operation: str, request: Mapping[str, Any],
     ticket = randomness.get("ticket")
     if ticket is not None:
         check_ticket(keys, ticket, operation=operation)
-        source: RandomSource = derived_source(keys, ticket_label(operation, ticket["id"]), "ticket")
+        source: RandomSource = derived_source(keys, ticket_label(operation, ticket["id"], request), "ticket")
     elif key is not None:
         source = derived_source(keys, idempotency_label(operation, key, request), "secure")
     else:

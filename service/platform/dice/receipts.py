@@ -144,6 +144,14 @@ def load_public_keys(pem_text: str) -> list[Ed25519PublicKey]:
     return keys
 
 
+def load_private_keys(pem_text: str) -> list[Ed25519PrivateKey]:
+    """Every Ed25519 private key of a PEM bundle (retired keys); none for an empty text."""
+    blocks = re.findall(r"-----BEGIN PRIVATE KEY-----.*?-----END PRIVATE KEY-----", pem_text, re.DOTALL)
+    if pem_text.strip() and not blocks:
+        raise KeyConfigError("no PEM private key found")
+    return [load_private_key(block) for block in blocks]
+
+
 def private_key_pem(key: Ed25519PrivateKey) -> str:
     return key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
@@ -169,20 +177,32 @@ class Verification:
 class KeyRing:
     """One key that signs, and every key (that one included) that verifies."""
 
-    def __init__(self, signing_key: Ed25519PrivateKey, extra_verify_keys: Iterable[Ed25519PublicKey] = ()) -> None:
+    def __init__(self, signing_key: Ed25519PrivateKey, extra_verify_keys: Iterable[Ed25519PublicKey] = (),
+                 retired_keys: Iterable[Ed25519PrivateKey] = ()) -> None:
         # Signing goes through libsodium (PyNaCl): the same deterministic Ed25519 signature as
         # OpenSSL's, in about two thirds of the time, and every response is signed.
         self._private_seed = signing_key.private_bytes_raw()
         _public, self._sodium_secret = crypto_sign_seed_keypair(self._private_seed)
-        self._derived_secrets: dict[tuple[bytes, bytes], bytes] = {}
+        self._derived_secrets: dict[tuple[str, bytes, bytes], bytes] = {}
         self.kid = key_id(signing_key.public_key())
         self._verify_keys = {self.kid: signing_key.public_key()}
         for public_key in extra_verify_keys:
             self._verify_keys[key_id(public_key)] = public_key
+        # A retired key signs no new receipt, ticket or session; it verifies, and it still derives the
+        # secrets of the sessions opened under it, so they can be revealed after a rotation.
+        self._private_seeds = {self.kid: self._private_seed}
+        for private_key in retired_keys:
+            kid = key_id(private_key.public_key())
+            self._private_seeds.setdefault(kid, private_key.private_bytes_raw())
+            self._verify_keys.setdefault(kid, private_key.public_key())
 
     @classmethod
-    def from_pem(cls, signing_pem: str, verify_pem: str = "") -> KeyRing:
-        return cls(load_private_key(signing_pem), load_public_keys(verify_pem))
+    def from_pem(cls, signing_pem: str, verify_pem: str = "", retired_pem: str = "") -> KeyRing:
+        return cls(load_private_key(signing_pem), load_public_keys(verify_pem), load_private_keys(retired_pem))
+
+    def holds_private_key(self, kid: str) -> bool:
+        """Whether secrets derived under ``kid`` can still be computed (the signing key or a retired one)."""
+        return kid in self._private_seeds
 
     def sign(self, document: dict[str, Any]) -> dict[str, Any]:
         """Attach a receipt to ``document`` (in place) and return it."""
@@ -197,19 +217,26 @@ class KeyRing:
         receipt["signature"] = b64url(signature)
         return document
 
-    def derived_secret(self, salt: bytes, info: bytes) -> bytes:
-        """A 32-byte secret derived from the signing key with HKDF-SHA256 under ``info``, a label
-        naming its one use: the private key itself never leaves this class, and two uses with
-        different labels get independent secrets. Rotating the signing key changes every one."""
-        secret = self._derived_secrets.get((salt, info))
+    def derived_secret(self, salt: bytes, info: bytes, kid: str | None = None) -> bytes:
+        """A 32-byte secret derived from the signing key (or the retired key ``kid``) with
+        HKDF-SHA256 under ``info``, a label naming its one use: the private key itself never leaves
+        this class, and two uses with different labels get independent secrets. Rotating the signing
+        key changes every one; ``KeyError`` for a ``kid`` whose private key is not held."""
+        kid = kid or self.kid
+        secret = self._derived_secrets.get((kid, salt, info))
         if secret is None:
-            secret = HKDF(algorithm=hashes.SHA256(), length=32, salt=salt, info=info).derive(self._private_seed)
-            self._derived_secrets[(salt, info)] = secret
+            seed = self._private_seeds[kid]
+            secret = HKDF(algorithm=hashes.SHA256(), length=32, salt=salt, info=info).derive(seed)
+            self._derived_secrets[(kid, salt, info)] = secret
         return secret
 
-    def signature_of(self, payload: bytes) -> str:
-        """base64url Ed25519 signature of ``payload`` with the signing key (``kid``)."""
-        return b64url(crypto_sign(payload, self._sodium_secret)[:64])
+    def signature_of(self, payload: bytes, kid: str | None = None) -> str:
+        """base64url Ed25519 signature of ``payload`` with the signing key, or with the retired key
+        ``kid`` (a session's reveal is signed by the key that opened it, so it never changes)."""
+        if kid is None or kid == self.kid:
+            return b64url(crypto_sign(payload, self._sodium_secret)[:64])
+        _public, secret = crypto_sign_seed_keypair(self._private_seeds[kid])
+        return b64url(crypto_sign(payload, secret)[:64])
 
     def signature_matches(self, kid: str, payload: bytes, signature: str) -> bool:
         """Whether ``signature`` is the Ed25519 signature of ``payload`` by the key ``kid``."""

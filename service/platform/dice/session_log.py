@@ -1,35 +1,46 @@
 """Checking a session's log after the reveal: the verdict of ``POST /v1/sessions/report``.
 
 The Python SDK (``wurfwerk.verify_session``) and the JavaScript client (``verifySession``) compute
-the same verdict on their own, from the JWKS; tests/sessions/vectors.json holds the three to it.
+the same verdict on their own, from the JWKS; tests/sessions/vectors.json, whose hostile corpus
+holds every attack of issue 48, holds the three to it.
 
 A *card* in a log is either a signed response of a roll in the session (open or hidden: the full
-card) or the ``public`` part of a hidden roll (what the table saw). The verdict:
+card) or the ``public`` part of a hidden roll (what the table saw). Cards are read as JSON values,
+as a JavaScript verifier sees them: a number written ``1.0`` is the number 1 (RFC 8785 signs both
+alike). The verdict:
 
 - ``invalid``: ``[{card, reason}]`` by position in the log, one reason per card, the first that
-  applies in this order: ``malformed`` (not a card), ``signature`` (its receipt or public part does
-  not verify: altered or forged), ``session`` (another session, or a seat or index it does not
-  have), ``time`` (issued outside the session), ``dice`` (the events are not the dice the secret
-  gives that seat, index and operation), ``commitment`` (a hidden card whose result and events do
-  not match the commitment its public part showed), ``link`` (``prev`` is not the link signature
-  of a card in the seat's previous slot, or not null at index 0);
+  applies in this order: ``malformed`` (not a card: nested more than 32 levels, a signature or
+  ``prev`` not in canonical base64url, an index above the session limit, a bag no draw has),
+  ``signature`` (its receipt or public part does not verify: altered or forged), ``session``
+  (another session, or a seat or index it does not have), ``time`` (issued outside the session),
+  ``dice`` (the events are not the dice the secret and the seat's seed give that slot),
+  ``commitment`` (a hidden card whose result and events do not match the commitment its public part
+  showed), ``link`` (``prev`` is not the link signature of a card in the seat's previous slot, or
+  not null at index 0);
 - ``after_reveal``: positions of cards issued after ``revealed_at`` (never valid; not in the chain);
 - ``duplicates``: ``[{seat, index, cards, repeat}]``: a slot with more than one card; ``repeat``
   true when they are copies of one card, false when they are different rolls (a re-roll);
-- ``gaps``: ``[{seat, index}]``: a slot below a seat's highest valid card that no card claims;
-- ``unshown``: ``[{seat, index}]``: hidden rolls whose full card is not in the log (the table saw
-  the commitment; the dice cannot be checked without the card);
+- ``gaps``: ``[{seat, from, to}]``: runs of slots below a seat's highest valid card that no card
+  claims;
+- ``unshown``: ``[{seat, index}]``: hidden rolls whose full card is not in the log;
+- ``unverified``: seats with valid full cards whose dice could not be recomputed, because the
+  seat's seed was not given (or does not match its commitment); open seats need none;
 - ``complete``: none of the above.
 
 A card's *link signature*, which the seat's next card names as ``prev``: ``receipt.signature`` of
-an open card, ``public.signature`` of a hidden one (the table only ever saw that).
+an open card, ``public.signature`` of a hidden one (the table only ever saw that). Signatures are
+compared as bytes: only the canonical spelling is accepted, so an alias spelling is ``malformed``.
+The work is linear in the log's size: gaps are runs, never lists of slots.
 """
 
 from __future__ import annotations
 
 import base64
+import binascii
 import hashlib
 import hmac
+import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -37,9 +48,15 @@ from typing import Any
 import rfc8785
 
 from service.platform.dice.derived_randomness import STREAM_INFO
-from service.platform.dice.sessions import HEADER_MEMBERS, PUBLIC_MEMBERS, REVEAL_MEMBERS, SALT_INFO
+from service.platform.dice.sessions import HEADER_MEMBERS, PUBLIC_MEMBERS, REVEAL_MEMBERS, SALT_INFO, SEAT_KEY_INFO
 
 REASONS = ("malformed", "signature", "session", "time", "dice", "commitment", "link")
+MAX_DEPTH = 32
+MAX_INDEX = 10_000
+MAX_BAG_MARBLES = 1000
+SEED_BYTES = (16, 64)
+_SAFE_INTEGER = 2**53 - 1
+_DIE_KIND = re.compile("d[0-9]{1,4}")
 
 SignatureCheck = Callable[[str, bytes, str], bool]  # (kid, payload, signature) -> valid
 ReceiptCheck = Callable[[Mapping[str, Any]], bool]  # a signed response -> its receipt verifies
@@ -53,12 +70,30 @@ class RevealError(ValueError):
         self.reason = reason
 
 
+class _Malformed(ValueError):
+    """A value no signed document of the service has."""
+
+
 def _b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
 
-def _b64url_decode(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+def _canonical_bytes(text: object, sizes: tuple[int, int]) -> bytes | None:
+    """The bytes ``text`` spells in canonical base64url (the one spelling the service writes), when
+    there are ``sizes[0]`` to ``sizes[1]`` of them; None otherwise."""
+    if not isinstance(text, str) or not text.isascii() or "=" in text or "+" in text or "/" in text:
+        return None
+    try:
+        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        return None
+    if _b64url(data) != text or not sizes[0] <= len(data) <= sizes[1]:
+        return None
+    return data
+
+
+def _is_signature(text: object) -> bool:
+    return _canonical_bytes(text, (64, 64)) is not None
 
 
 def _canonical(value: Any) -> bytes:  # noqa: ANN401  # any JSON value
@@ -78,7 +113,21 @@ def _time(text: object) -> datetime | None:
         return None
 
 
-# -- the dice, recomputed from the secret alone --------------------------------------------------
+def json_value(value: object, depth: int = 0) -> Any:  # noqa: ANN401  # any JSON value
+    """``value`` as a JavaScript verifier reads it: an integral number is an integer (``1.0`` is
+    1); ``_Malformed`` when it nests deeper than ``MAX_DEPTH``."""
+    if isinstance(value, (dict, list)) and depth >= MAX_DEPTH:
+        raise _Malformed("nested too deeply")
+    if isinstance(value, dict):
+        return {key: json_value(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, list):
+        return [json_value(item, depth + 1) for item in value]
+    if isinstance(value, float) and value.is_integer() and abs(value) <= _SAFE_INTEGER:
+        return int(value)
+    return value
+
+
+# -- the dice, recomputed from the secret and the seed ---------------------------------------------
 
 class _Stream:
     """The ChaCha20 keystream (zero nonce, counter 0) under ``key``, read as uniform integers by
@@ -105,16 +154,34 @@ class _Stream:
                 return value % bound
 
 
-def roll_stream_key(secret: bytes, operation: str, seat: str, index: int) -> bytes:
-    label = _canonical({"domain": "session", "operation": operation, "seat": seat, "index": index})
-    return hmac.digest(secret, STREAM_INFO + label + b"\x01", hashlib.sha256)
+def _expand(key: bytes, info: bytes) -> bytes:
+    """HKDF-Expand-SHA256 for one 32-byte block (RFC 5869 §2.3)."""
+    return hmac.digest(key, info + b"\x01", hashlib.sha256)
 
 
-def recompute_events(secret: bytes, operation: str, seat: str, index: int,
+def seat_key(secret: bytes, seat: str) -> str:
+    return _b64url(_expand(secret, SEAT_KEY_INFO + seat.encode()))
+
+
+def roll_stream_key(secret: bytes, operation: str, seat: str, seed: str, index: int) -> bytes:
+    label = _canonical({"domain": "session", "operation": operation, "seat": seat, "seed": seed, "index": index})
+    return _expand(secret, STREAM_INFO + label)
+
+
+def _draw_bag(bag: Mapping[str, Any]) -> list[str]:
+    """The marbles of a draw's recorded bag, sorted; ``_Malformed`` for a bag no draw has."""
+    counts = list(bag.values())
+    if not all(isinstance(count, int) and not isinstance(count, bool) and count >= 0 for count in counts) \
+            or sum(counts) > MAX_BAG_MARBLES:
+        raise _Malformed("a bag no draw has")
+    return [colour for colour in sorted(bag) for _ in range(bag[colour])]
+
+
+def recompute_events(secret: bytes, operation: str, seat: str, seed: str, index: int,
                      events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]] | None:
-    """The events the secret gives this roll, in the shape (kinds, counts, bags) of ``events``;
-    None when ``events`` has a shape no roll has."""
-    stream = _Stream(roll_stream_key(secret, operation, seat, index))
+    """The events the secret and seed give this roll, in the shape (kinds, counts, bags) of
+    ``events``; None when ``events`` has a shape no roll has."""
+    stream = _Stream(roll_stream_key(secret, operation, seat, seed, index))
     recomputed: list[dict[str, Any]] = []
     for event in events:
         if not isinstance(event, Mapping) or not isinstance(event.get("values"), list):
@@ -122,12 +189,11 @@ def recompute_events(secret: bytes, operation: str, seat: str, index: int,
         kind, count = event.get("kind"), len(event["values"])
         if kind == "dF":
             values: list[Any] = [stream.below(3) - 1 for _ in range(count)]
-        elif isinstance(kind, str) and kind.startswith("d") and kind[1:].isdigit() and int(kind[1:]) > 0:
+        elif isinstance(kind, str) and _DIE_KIND.fullmatch(kind) and 0 < int(kind[1:]) <= 1000:
             sides = int(kind[1:])
             values = [stream.below(sides) + 1 for _ in range(count)]
         elif kind == "draw" and isinstance(event.get("bag"), Mapping):
-            bag = event["bag"]
-            marbles = [colour for colour in sorted(bag) for _ in range(bag[colour])]
+            marbles = _draw_bag(event["bag"])
             if count > len(marbles):
                 return None
             for position in range(count):
@@ -142,7 +208,7 @@ def recompute_events(secret: bytes, operation: str, seat: str, index: int,
 
 def commitment(secret: bytes, operation: str, seat: str, index: int, result: object, events: object) -> str:
     label = _canonical({"operation": operation, "seat": seat, "index": index})
-    salt = _b64url(hmac.digest(secret, SALT_INFO + label + b"\x01", hashlib.sha256))
+    salt = _b64url(_expand(secret, SALT_INFO + label))
     return _b64url(hashlib.sha256(_canonical({"events": events, "result": result, "salt": salt})).digest())
 
 
@@ -151,76 +217,123 @@ def commitment(secret: bytes, operation: str, seat: str, index: int, result: obj
 def check_reveal(reveal: object, signature_ok: SignatureCheck) -> tuple[dict[str, Any], bytes]:
     """The session header and its secret, after checking the reveal's signature, the header's and
     that the secret is the one the header committed to; ``RevealError`` otherwise."""
+    try:
+        reveal = json_value(reveal)
+    except _Malformed:
+        raise RevealError("malformed") from None
     if not isinstance(reveal, Mapping) or set(reveal) != set(REVEAL_MEMBERS) \
-            or not all(isinstance(reveal[name], str) for name in ("secret", "revealed_at", "kid", "signature")) \
-            or _time(reveal["revealed_at"]) is None:
+            or not all(isinstance(reveal[name], str) for name in ("secret", "revealed_at", "kid")) \
+            or not _is_signature(reveal["signature"]):
         raise RevealError("malformed")
     header = reveal["session"]
-    if not isinstance(header, Mapping) or set(header) != set(HEADER_MEMBERS) \
-            or not isinstance(header["kid"], str) or not isinstance(header["signature"], str) \
-            or not isinstance(header["seats"], list) or _time(header["opened_at"]) is None \
-            or _time(header["expires_at"]) is None:
+    if not isinstance(header, Mapping) or set(header) != set(HEADER_MEMBERS) or header["version"] != 2 \
+            or not isinstance(header["kid"], str) or not _is_signature(header["signature"]) \
+            or not isinstance(header["seats"], list) or not isinstance(header["seat_commits"], Mapping) \
+            or not isinstance(header["open_seats"], list) or _time(header["opened_at"]) is None \
+            or _time(header["expires_at"]) is None or reveal["revealed_at"] != header["expires_at"]:
         raise RevealError("malformed")
     if not signature_ok(reveal["kid"], _canonical(_unsigned(reveal)), reveal["signature"]):
         raise RevealError("signature")
     if not signature_ok(header["kid"], _canonical(_unsigned(header)), header["signature"]):
         raise RevealError("session")
-    try:
-        secret = _b64url_decode(reveal["secret"])
-    except ValueError:
-        raise RevealError("secret") from None
-    if _b64url(hashlib.sha256(secret).digest()) != header["commit"]:
+    secret = _canonical_bytes(reveal["secret"], (32, 32))
+    if secret is None or _b64url(hashlib.sha256(secret).digest()) != header["commit"]:
         raise RevealError("secret")
     return dict(header), secret
 
 
-def verify_log(cards: Sequence[object], reveal: object, *, signature_ok: SignatureCheck,
-               receipt_ok: ReceiptCheck) -> dict[str, Any]:
+def proven_seeds(header: Mapping[str, Any], secret: bytes, seeds: Mapping[str, object]) -> dict[str, str]:
+    """The seed of every seat whose dice can be recomputed: an open seat's from the secret, any
+    other's as given, when its SHA-256 is the seat's commitment."""
+    proven = {}
+    for seat in header["seats"]:
+        seed = seat_key(secret, seat) if seat in header["open_seats"] else seeds.get(seat)
+        data = _canonical_bytes(seed, SEED_BYTES)
+        if data is not None and _b64url(hashlib.sha256(data).digest()) == header["seat_commits"].get(seat):
+            assert isinstance(seed, str)
+            proven[seat] = seed
+    return proven
+
+
+def verify_log(cards: Sequence[object], reveal: object, *, seeds: Mapping[str, object] | None = None,
+               signature_ok: SignatureCheck, receipt_ok: ReceiptCheck, max_index: int = MAX_INDEX) -> dict[str, Any]:
     """The verdict on ``cards`` (see the module docstring); ``RevealError`` when the reveal fails."""
     header, secret = check_reveal(reveal, signature_ok)
-    assert isinstance(reveal, Mapping)
-    revealed_at = _time(reveal["revealed_at"])
-    opened_at, expires_at = _time(header["opened_at"]), _time(header["expires_at"])
-    seats = list(header["seats"])
+    revealed_at = _time(header["expires_at"])
+    known_seeds = proven_seeds(header, secret, seeds if isinstance(seeds, Mapping) else {})
+    context = _LogContext(header, secret, known_seeds, signature_ok, receipt_ok)
     invalid: dict[int, str] = {}
     after_reveal: list[int] = []
-    entries: list[dict[str, Any]] = []  # the cards that name a slot: position, seat, index, link, prev, form
+    entries: list[dict[str, Any]] = []  # the cards that name a slot
     for position, card in enumerate(cards):
-        entry = _read_card(card)
+        try:
+            entry = _read_card(json_value(card), max_index)
+        except _Malformed:
+            entry = None
         if entry is None:
             invalid[position] = "malformed"
             continue
         entry["card"] = position
         use = entry["use"]
-        slotted = use.get("seat") in seats and _is_index(use.get("index"))
-        if slotted:
+        entry["slotted"] = use.get("seat") in header["seats"] and _is_index(use.get("index"))
+        if entry["slotted"]:
             entries.append(entry)
         try:
-            reason = _card_reason(entry, header, secret, opened_at, expires_at, slotted, signature_ok, receipt_ok)
-        except (rfc8785.CanonicalizationError, TypeError, ValueError):  # no JSON a signature could cover
-            reason = "malformed"
+            reason = context.card_reason(entry)
+        except (rfc8785.CanonicalizationError, _Malformed, TypeError, ValueError):
+            reason = "malformed"  # no JSON a signature could cover, or a bag no draw has
         if reason is not None:
             invalid[position] = reason
         elif revealed_at is not None and entry["issued_at"] > revealed_at:
             after_reveal.append(position)
     valid = [entry for entry in entries if entry["card"] not in invalid and entry["card"] not in after_reveal]
+    for entry in _broken_links(valid):
+        invalid[entry["card"]] = "link"
+    valid = [entry for entry in valid if entry["card"] not in invalid]
+    duplicates, unshown = _slot_findings(valid, header["seats"])
+    invalid_list = [{"card": position, "reason": reason} for position, reason in sorted(invalid.items())]
+    unverified = [seat for seat in header["seats"] if seat not in known_seeds
+                  and any(entry["use"]["seat"] == seat and entry["form"] == "full" for entry in valid)]
+    gaps = _gaps(entries, valid, header["seats"])
+    return {
+        "complete": not (gaps or duplicates or invalid_list or after_reveal or unshown or unverified),
+        "gaps": gaps,
+        "duplicates": duplicates,
+        "invalid": invalid_list,
+        "after_reveal": sorted(after_reveal),
+        "unshown": unshown,
+        "unverified": unverified,
+    }
+
+
+def _by_slot(entries: Sequence[dict[str, Any]]) -> dict[tuple[str, int], list[dict[str, Any]]]:
     slots: dict[tuple[str, int], list[dict[str, Any]]] = {}
-    for entry in valid:
+    for entry in entries:
         slots.setdefault((entry["use"]["seat"], entry["use"]["index"]), []).append(entry)
-    for (seat, index), here in slots.items():  # the links, now that every slot is known
+    return slots
+
+
+def _broken_links(valid: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cards whose ``prev`` names no card of the seat's previous slot (when that slot is in the
+    log), or is not null at index 0."""
+    slots = _by_slot(valid)
+    broken = []
+    for (seat, index), here in slots.items():
         before = slots.get((seat, index - 1))
+        links = {other["link"] for other in before or ()}
         for entry in here:
             prev = entry["use"].get("prev")
-            if (index == 0 and prev is not None) or \
-                    (index > 0 and before is not None and prev not in {other["link"] for other in before}):
-                invalid[entry["card"]] = "link"
-    valid = [entry for entry in valid if entry["card"] not in invalid]
-    slots = {}
-    for entry in valid:
-        slots.setdefault((entry["use"]["seat"], entry["use"]["index"]), []).append(entry)
+            if (index == 0 and prev is not None) or (index > 0 and before is not None and prev not in links):
+                broken.append(entry)
+    return broken
+
+
+def _slot_findings(valid: Sequence[dict[str, Any]],
+                   seats: Sequence[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The duplicates and the unshown hidden rolls, in seat order, then by index."""
     order = {seat: number for number, seat in enumerate(seats)}
     duplicates, unshown = [], []
-    for (seat, index), here in sorted(slots.items(), key=lambda item: (order[item[0][0]], item[0][1])):
+    for (seat, index), here in sorted(_by_slot(valid).items(), key=lambda item: (order[item[0][0]], item[0][1])):
         links = {entry["link"] for entry in here}
         forms = [(entry["link"], entry["form"]) for entry in here]
         if len(links) > 1 or len(set(forms)) < len(forms):
@@ -228,29 +341,32 @@ def verify_log(cards: Sequence[object], reveal: object, *, signature_ok: Signatu
                                "repeat": len(links) == 1})
         if any(entry["hidden"] for entry in here) and not any(entry["form"] == "full" for entry in here):
             unshown.append({"seat": seat, "index": index})
-    claimed = {(entry["use"]["seat"], entry["use"]["index"]) for entry in entries}
+    return duplicates, unshown
+
+
+def _gaps(entries: Sequence[dict[str, Any]], valid: Sequence[dict[str, Any]],
+          seats: Sequence[str]) -> list[dict[str, Any]]:
+    """Per seat, the runs of indices below its highest valid card that no card claims."""
     gaps = []
     for seat in seats:
-        highest = max((index for (name, index) in slots if name == seat), default=-1)
-        gaps += [{"seat": seat, "index": index} for index in range(highest) if (seat, index) not in claimed]
-    invalid_list = [{"card": position, "reason": reason} for position, reason in sorted(invalid.items())]
-    return {
-        "complete": not (gaps or duplicates or invalid_list or after_reveal or unshown),
-        "gaps": gaps,
-        "duplicates": duplicates,
-        "invalid": invalid_list,
-        "after_reveal": sorted(after_reveal),
-        "unshown": unshown,
-    }
+        highest = max((entry["use"]["index"] for entry in valid if entry["use"]["seat"] == seat), default=-1)
+        claimed = sorted({entry["use"]["index"] for entry in entries
+                          if entry["use"]["seat"] == seat and entry["use"]["index"] < highest})
+        expected = 0
+        for index in [*claimed, highest]:
+            if index > expected:
+                gaps.append({"seat": seat, "from": expected, "to": index - 1})
+            expected = index + 1
+    return gaps
 
 
 def _is_index(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _read_card(card: object) -> dict[str, Any] | None:
+def _read_card(card: object, max_index: int) -> dict[str, Any] | None:
     """A card's form (``full`` or ``public``), its ``session`` member, link signature and time; None
-    when it is neither form."""
+    when it is neither form or spells a signature, ``prev`` or an index as no card does."""
     if not isinstance(card, Mapping):
         return None
     if "receipt" in card:
@@ -258,7 +374,8 @@ def _read_card(card: object) -> dict[str, Any] | None:
         randomness = card.get("randomness")
         if not isinstance(request, Mapping) or not isinstance(receipt, Mapping) \
                 or not isinstance(request.get("session"), Mapping) or not isinstance(randomness, Mapping) \
-                or not isinstance(randomness.get("events"), list) or not isinstance(card.get("operation"), str):
+                or not isinstance(randomness.get("events"), list) or not isinstance(card.get("operation"), str) \
+                or not _is_signature(receipt.get("signature")):
             return None
         use = request["session"]
         hidden = use.get("hidden") is True
@@ -273,7 +390,9 @@ def _read_card(card: object) -> dict[str, Any] | None:
         issued_at = _time(card["issued_at"])
     else:
         return None
-    if not isinstance(link, str) or issued_at is None or not isinstance(use, Mapping):
+    prev = use.get("prev")
+    if issued_at is None or (prev is not None and not _is_signature(prev)) \
+            or (_is_index(use.get("index")) and use["index"] > max_index):
         return None
     return {"form": form, "card_object": card, "use": use, "hidden": hidden, "link": link, "issued_at": issued_at}
 
@@ -281,31 +400,49 @@ def _read_card(card: object) -> dict[str, Any] | None:
 def _is_public(part: object) -> bool:
     return isinstance(part, Mapping) and set(part) == set(PUBLIC_MEMBERS) \
         and isinstance(part["session"], Mapping) and isinstance(part["operation"], str) \
-        and all(isinstance(part[name], str) for name in ("commitment", "issued_at", "kid", "signature"))
+        and all(isinstance(part[name], str) for name in ("commitment", "issued_at", "kid")) \
+        and _is_signature(part["signature"])
 
 
-def _card_reason(entry: dict[str, Any], header: Mapping[str, Any], secret: bytes, opened_at: datetime | None,
-                 expires_at: datetime | None, slotted: bool, signature_ok: SignatureCheck,
-                 receipt_ok: ReceiptCheck) -> str | None:
-    card, use = entry["card_object"], entry["use"]
-    public = card if entry["form"] == "public" else card.get("public")
-    if entry["form"] == "full" and not receipt_ok(card):
-        return "signature"
-    if entry["hidden"] and not signature_ok(public["kid"], _canonical(_unsigned(public)), public["signature"]):
-        return "signature"
-    if use.get("header") != header or not slotted:
-        return "session"
-    if entry["hidden"] and entry["form"] == "full" \
-            and (public["session"] != use or public["operation"] != card["operation"]):
-        return "session"
-    if opened_at is None or expires_at is None or not opened_at <= entry["issued_at"] < expires_at:
-        return "time"
-    operation = card["operation"]
-    if entry["form"] == "full":
-        events = card["randomness"]["events"]
-        if recompute_events(secret, operation, use["seat"], use["index"], events) != events:
+class _LogContext:
+    """What every card of one log is checked against."""
+
+    def __init__(self, header: Mapping[str, Any], secret: bytes, seeds: Mapping[str, str],
+                 signature_ok: SignatureCheck, receipt_ok: ReceiptCheck) -> None:
+        self.header, self.secret, self.seeds = header, secret, seeds
+        self.signature_ok, self.receipt_ok = signature_ok, receipt_ok
+        self.opened_at, self.expires_at = _time(header["opened_at"]), _time(header["expires_at"])
+
+    def card_reason(self, entry: dict[str, Any]) -> str | None:
+        """The first reason (REASONS' order, after ``malformed``) that ``entry``'s card is invalid."""
+        card, use = entry["card_object"], entry["use"]
+        public = card if entry["form"] == "public" else card.get("public")
+        if entry["form"] == "full" and not self.receipt_ok(card):
+            return "signature"
+        if entry["hidden"] and not self.signature_ok(public["kid"], _canonical(_unsigned(public)),
+                                                     public["signature"]):
+            return "signature"
+        if use.get("header") != self.header or not entry["slotted"] \
+                or use.get("seed_commit") != self.header["seat_commits"].get(use["seat"]):
+            return "session"
+        if entry["hidden"] and entry["form"] == "full" \
+                and (public["session"] != use or public["operation"] != card["operation"]):
+            return "session"
+        if self.opened_at is None or self.expires_at is None \
+                or not self.opened_at <= entry["issued_at"] < self.expires_at:
+            return "time"
+        if entry["form"] == "full":
+            return self._full_card_reason(card, use, public if entry["hidden"] else None)
+        return None
+
+    def _full_card_reason(self, card: Mapping[str, Any], use: Mapping[str, Any],
+                          public: Mapping[str, Any] | None) -> str | None:
+        operation, events = card["operation"], card["randomness"]["events"]
+        seed = self.seeds.get(use["seat"])
+        if seed is not None and \
+                recompute_events(self.secret, operation, use["seat"], seed, use["index"], events) != events:
             return "dice"
-        if entry["hidden"] and commitment(secret, operation, use["seat"], use["index"], card.get("result"),
-                                          events) != public["commitment"]:
+        if public is not None and commitment(self.secret, operation, use["seat"], use["index"], card.get("result"),
+                                             events) != public["commitment"]:
             return "commitment"
-    return None
+        return None

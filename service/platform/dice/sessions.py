@@ -1,25 +1,31 @@
-"""Sessions: an evening's rolls committed before the first one, kept by nobody (issue 41).
+"""Sessions (version 2): an evening's rolls, fair against the people at the table, kept by nobody.
 
-A session header is ``{id, seats, context, opened_at, expires_at, commit, kid, signature}``, signed
-like a ticket (Ed25519 over the RFC 8785 JSON of the other members). Its *secret* derives from the
-service's derivation key and the id, so nothing is stored; ``commit`` is the base64url SHA-256 of
-that secret, published before the first roll. A roll in a session names ``{header, seat, index,
-prev}``: its dice derive from the secret, the seat, the index and the operation, never from the
-body, so a seat's roll number ``index`` has exactly one set of dice per operation. After the
-reveal (``POST /v1/sessions/reveal``, the secret signed with ``revealed_at``) anyone recomputes
-every card's dice and checks the log (session_log.py, the SDKs).
+Who can do what (API.md §1.8; README "What is guaranteed, and what is not" states each line):
 
-The construction (README "Sessions"):
+- anyone holding cards, public parts or headers learns no die of a slot before the reveal: a slot's
+  dice need the seat's *seed*, which only the seat's own client knows;
+- the opener cannot learn, choose or grind a player seat's dice: the seat's seed enters them, and
+  the seat's commitment to it is in the signed header before any die exists, so the seat cannot
+  grind its seed either (it does not know the session's secret when it commits);
+- one reveal per session, only after it ended, signed by the key that opened it: the same answer
+  whenever and by whomever asked;
+- an *open* seat (given without a commitment) gets a seat key the service derives; the opener
+  receives it, so its dice are the opener's to know. Tables use it for the game master's own seat.
 
-    session secret = HKDF-Expand-SHA256(PRK = derivation key, info = SECRET_INFO || UTF-8 id, L = 32)
+A session header is ``{version, id, seats, seat_commits, open_seats, context, opened_at, expires_at,
+commit, kid, signature}``, signed like a ticket. The construction (README "How the session's dice are
+derived"):
+
+    session secret = HKDF-Expand-SHA256(PRK = derivation key of the header's kid,
+                                        info = SECRET_INFO || UTF-8 id, L = 32)
     commit         = base64url(SHA-256(session secret))
+    seat key       = base64url(HKDF-Expand-SHA256(PRK = session secret, info = SEAT_KEY_INFO || UTF-8 seat))
+                     (an open seat's seed; its SHA-256 is in ``seat_commits`` like every other seat's)
     roll stream    = HKDF-Expand-SHA256(PRK = session secret, info = STREAM_INFO || RFC 8785 JSON of
-                     {"domain": "session", "operation", "seat", "index"}, L = 32), then ChaCha20 and
-                     the rejection sampling of derived_randomness.py, exactly as for tickets
-    commitment     = base64url(SHA-256(RFC 8785 JSON of {"events", "result", "salt"})), where salt =
-                     base64url(HKDF-Expand-SHA256(PRK = session secret, info = SALT_INFO || RFC 8785 JSON
-                     of {"operation", "seat", "index"}, L = 32)): a hidden roll's commitment cannot be
-                     brute-forced over the few possible results before the secret is revealed.
+                     {"domain": "session", "operation", "seat", "seed", "index"}, L = 32), then
+                     ChaCha20 and the rejection sampling of derived_randomness.py
+    commitment     = base64url(SHA-256(RFC 8785 JSON of {"events", "result", "salt"})), salt as in
+                     version 1 (from the secret, the operation, the seat and the index)
 
 Signatures cannot be confused: a receipt's payload has a ``receipt`` member, a ticket's exactly the
 ticket's members, a header's ``commit``, a public part's ``commitment``, a reveal's ``secret``.
@@ -27,10 +33,12 @@ ticket's members, a header's ``commit``, a public part's ``commitment``, a revea
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import hmac
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -39,25 +47,32 @@ from service.platform.dice.receipts import KeyRing, b64url, canonical_bytes
 from service.platform.values.errors import InputError
 from service.platform.words.messages import say
 
+VERSION = 2
 DEFAULT_TTL_S = 14_400
 MAX_TTL_S = 604_800
-MAX_SEATS = 50
+MAX_SEATS = 20
 MAX_SEAT_CHARS = 64
 MAX_CONTEXT_CHARS = 200
-HEADER_MEMBERS = ("id", "seats", "context", "opened_at", "expires_at", "commit", "kid", "signature")
-USE_MEMBERS = ("header", "seat", "index", "prev", "hidden")
+SEED_BYTES = (16, 64)
+HEADER_MEMBERS = ("version", "id", "seats", "seat_commits", "open_seats", "context", "opened_at",
+                  "expires_at", "commit", "kid", "signature")
 PUBLIC_MEMBERS = ("operation", "session", "commitment", "issued_at", "kid", "signature")
 REVEAL_MEMBERS = ("session", "secret", "revealed_at", "kid", "signature")
-SECRET_INFO = b"wurfwerk/session/secret/v1\x00"
+SECRET_INFO = b"wurfwerk/session/secret/v2\x00"
+SEAT_KEY_INFO = b"wurfwerk/session/seat-key/v2\x00"
 SALT_INFO = b"wurfwerk/session/commitment-salt/v1\x00"
 _TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
 
 class SessionError(InputError):
-    """A session that is forged, altered, expired or from a retired key, or a seat or index it
-    does not have."""
+    """A session that is forged, altered, expired or from a retired key, or a seat, seed or index
+    it does not have."""
 
     problem_type = "invalid-session"
+
+
+class SessionOpen(Exception):
+    """A reveal asked for before the session ended (409 ``session-open``)."""
 
 
 def _utc_now() -> datetime:
@@ -73,32 +88,68 @@ def parse_time(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
-def _signed(keys: KeyRing, unsigned: dict[str, Any]) -> dict[str, Any]:
-    return {**unsigned, "signature": keys.signature_of(canonical_bytes(unsigned))}
+def _signed(keys: KeyRing, unsigned: dict[str, Any], kid: str | None = None) -> dict[str, Any]:
+    return {**unsigned, "signature": keys.signature_of(canonical_bytes(unsigned), kid)}
 
 
 def _unsigned(document: Mapping[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in document.items() if name != "signature"}
 
 
+def _expand(key: bytes, info: bytes) -> bytes:
+    """HKDF-Expand-SHA256 for one 32-byte block (RFC 5869 §2.3)."""
+    return hmac.digest(key, info + b"\x01", hashlib.sha256)
+
+
+# -- seeds: a seat's own contribution ---------------------------------------------------------------
+
+def seed_bytes(text: object) -> bytes | None:
+    """The bytes of a seed (or seat key) written in canonical base64url (no padding, no other
+    spelling of the same bytes), 16 to 64 of them; None otherwise."""
+    if not isinstance(text, str) or not text.isascii() or "=" in text:
+        return None
+    try:
+        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        return None
+    if b64url(data) != text or not SEED_BYTES[0] <= len(data) <= SEED_BYTES[1]:
+        return None
+    return data
+
+
+def seed_commit(seed: bytes) -> str:
+    """What a header holds for a seat: base64url(SHA-256(seed))."""
+    return b64url(hashlib.sha256(seed).digest())
+
+
+def make_seed() -> str:
+    """A fresh seed, as a seat's own client makes one (the SDKs and /play do the same)."""
+    return b64url(os.urandom(32))
+
+
 # -- the secret and what derives from it ----------------------------------------------------------
 
-def session_secret(keys: KeyRing, session_id: str) -> bytes:
-    """HKDF-Expand of the derivation key under the session's id (one 32-byte block)."""
-    return hmac.digest(derivation_key(keys), SECRET_INFO + session_id.encode() + b"\x01", hashlib.sha256)
+def session_secret(keys: KeyRing, kid: str, session_id: str) -> bytes:
+    """HKDF-Expand of the derivation key of ``kid`` (the signing key or a retired one) under the id."""
+    return _expand(derivation_key(keys, kid), SECRET_INFO + session_id.encode())
 
 
 def commit_of(secret: bytes) -> str:
     return b64url(hashlib.sha256(secret).digest())
 
 
-def roll_label(operation: str, seat: str, index: int) -> dict[str, Any]:
-    return {"domain": "session", "operation": operation, "seat": seat, "index": index}
+def seat_key(secret: bytes, seat: str) -> str:
+    """An open seat's credential: only the service (and, after the reveal, everybody) can derive it."""
+    return b64url(_expand(secret, SEAT_KEY_INFO + seat.encode()))
+
+
+def roll_label(operation: str, seat: str, seed: str, index: int) -> dict[str, Any]:
+    return {"domain": "session", "operation": operation, "seat": seat, "seed": seed, "index": index}
 
 
 def commitment_salt(secret: bytes, operation: str, seat: str, index: int) -> str:
     label = canonical_bytes({"operation": operation, "seat": seat, "index": index})
-    return b64url(hmac.digest(secret, SALT_INFO + label + b"\x01", hashlib.sha256))
+    return b64url(_expand(secret, SALT_INFO + label))
 
 
 def commitment(secret: bytes, operation: str, seat: str, index: int, result: object, events: object) -> str:
@@ -107,16 +158,16 @@ def commitment(secret: bytes, operation: str, seat: str, index: int, result: obj
 
 
 class SessionSource(DerivedSource):
-    """The dice of one seat's roll: a ticket-like stream under the session secret. A draw's event
-    also records the bag it was drawn from (colour -> marbles), so a verifier that does not know the
-    rules can still recompute the draw."""
+    """The dice of one seat's roll: a ticket-like stream under the session secret and the seat's
+    seed. A draw's event also records the bag it was drawn from (colour -> marbles), so a verifier
+    that does not know the rules can still recompute the draw."""
 
-    def __init__(self, secret: bytes, operation: str, use: Mapping[str, Any]) -> None:
-        label = roll_label(operation, use["seat"], use["index"])
+    def __init__(self, secret: bytes, operation: str, use: Mapping[str, Any], seed: str) -> None:
+        label = roll_label(operation, use["seat"], seed, use["index"])
         super().__init__(KeyStream(stream_key(secret, canonical_bytes(label))), "session")
         self.secret = secret
         self.operation = operation
-        self.use = use
+        self.use = echoed_use(use)
 
     def draw(self, bag: Mapping[str, int], count: int) -> list[str]:
         values = super().draw(bag, count)
@@ -140,60 +191,110 @@ class SessionSource(DerivedSource):
         })
 
 
+def echoed_use(use: Mapping[str, Any]) -> dict[str, Any]:
+    """A roll's ``session`` member as the card shows it: the seed or seat key never, its commitment
+    (``seed_commit``) instead."""
+    echoed = {name: value for name, value in use.items() if name not in ("seed", "seat_key")}
+    echoed["seed_commit"] = use["header"]["seat_commits"][use["seat"]]
+    return echoed
+
+
 # -- opening, checking, revealing ------------------------------------------------------------------
 
-def open_session(keys: KeyRing, *, seats: list[str], context: str | None = None,
+def open_session(keys: KeyRing, *, seats: Sequence[Mapping[str, Any]], context: str | None = None,
                  ttl_s: int = DEFAULT_TTL_S, now: datetime | None = None) -> dict[str, Any]:
+    """``{session, seat_keys}``: the signed header, and the credentials of the open seats (the
+    seats given without ``commit``), which only the opener receives."""
     opened = (now or _utc_now()).replace(microsecond=0)
     session_id = b64url(os.urandom(16))
-    return _signed(keys, {
-        "id": session_id, "seats": list(seats), "context": context,
+    secret = session_secret(keys, keys.kid, session_id)
+    open_keys = {seat["name"]: seat_key(secret, seat["name"]) for seat in seats if seat.get("commit") is None}
+    commits = {seat["name"]: seat["commit"] if seat.get("commit") is not None
+               else seed_commit(seed_bytes(open_keys[seat["name"]]) or b"") for seat in seats}
+    header = _signed(keys, {
+        "version": VERSION, "id": session_id, "seats": [seat["name"] for seat in seats],
+        "seat_commits": commits, "open_seats": list(open_keys), "context": context,
         "opened_at": opened.strftime(_TIME_FORMAT),
         "expires_at": (opened + timedelta(seconds=ttl_s)).strftime(_TIME_FORMAT),
-        "commit": commit_of(session_secret(keys, session_id)), "kid": keys.kid,
+        "commit": commit_of(secret), "kid": keys.kid,
     })
+    return {"session": header, "seat_keys": open_keys}
 
 
 def check_header(keys: KeyRing, header: object, field: str) -> dict[str, Any]:
-    """The header, after checking that this service signed it with its current key (not when it
-    expires: rolling checks that, revealing needs it)."""
-    if not isinstance(header, Mapping) or set(header) != set(HEADER_MEMBERS):
+    """The header, after checking that this service signed it (with its current key or a key it
+    still verifies with); not when it expires: rolling checks that, revealing needs it."""
+    if not isinstance(header, Mapping) or set(header) != set(HEADER_MEMBERS) or header["version"] != VERSION:
         raise SessionError(field, say("must be a session exactly as POST /v1/sessions opened it "
                                       "(members %(members)s)", members=", ".join(HEADER_MEMBERS)))
     if not isinstance(header["kid"], str) or not isinstance(header["signature"], str) \
             or not keys.signature_matches(header["kid"], canonical_bytes(_unsigned(header)), header["signature"]):
         raise SessionError(f"{field}.signature", say("does not verify with this service's keys: the session "
                                                      "was altered or not opened here"))
-    if header["kid"] != keys.kid:
-        raise SessionError(f"{field}.kid", say("was opened under a signing key that has since been retired; "
-                                               "open a new session"))
     return dict(header)
 
 
-def session_source(keys: KeyRing, operation: str, use: Mapping[str, Any], *, field: str = "session",
-                   now: datetime | None = None) -> SessionSource:
-    """The dice of a roll in a session, after checking the header, the seat, the index, ``prev``
-    and the expiry; ``SessionError`` naming the member otherwise."""
+def session_source(keys: KeyRing, operation: str, use: Mapping[str, Any], *, max_index: int,
+                   field: str = "session", now: datetime | None = None) -> SessionSource:
+    """The dice of a roll in a session, after checking the header, the seat, its seed or key, the
+    index, ``prev`` and the expiry; ``SessionError`` naming the member otherwise."""
     header = check_header(keys, use["header"], f"{field}.header")
+    if header["kid"] != keys.kid:
+        raise SessionError(f"{field}.header.kid", say("was opened under a signing key that has since been "
+                                                      "retired; open a new session"))
     if (now or _utc_now()) >= parse_time(header["expires_at"]):
         raise SessionError(f"{field}.header.expires_at", say("the session ended at %(time)s",
                                                              time=header["expires_at"]))
-    if use["seat"] not in header["seats"]:
+    seat = use["seat"]
+    if seat not in header["seats"]:
         raise SessionError(f"{field}.seat", say("%(seat)s is not a seat of this session (%(seats)s)",
-                                                seat=use["seat"], seats=", ".join(header["seats"])))
-    if use["index"] < 0:
-        raise SessionError(f"{field}.index", say("must be 0 or more: a seat's rolls are numbered from 0"))
+                                                seat=seat, seats=", ".join(header["seats"])))
+    seed = _proven_seed(header, use, field)
+    if not 0 <= use["index"] <= max_index:
+        raise SessionError(f"{field}.index", say("must be from 0 to %(max)s: a seat's rolls are numbered from 0 "
+                                                 "(WURFWERK_MAX_SESSION_INDEX)", max=max_index))
     if use["index"] == 0 and use.get("prev") is not None:
         raise SessionError(f"{field}.prev", say("must be null for a seat's first roll (index 0)"))
     if use["index"] > 0 and not use.get("prev"):
         raise SessionError(f"{field}.prev", say("must be the signature of this seat's previous card"))
-    return SessionSource(session_secret(keys, header["id"]), operation, use)
+    return SessionSource(session_secret(keys, header["kid"], header["id"]), operation, use, seed)
 
 
-def reveal(keys: KeyRing, header: Mapping[str, Any], *, now: datetime | None = None) -> dict[str, Any]:
-    return _signed(keys, {"session": dict(header), "secret": b64url(session_secret(keys, header["id"])),
-                          "revealed_at": timestamp(now or _utc_now()), "kid": keys.kid})
+def _proven_seed(header: Mapping[str, Any], use: Mapping[str, Any], field: str) -> str:
+    """The seat's seed (or an open seat's key), after checking it against the header's commitment."""
+    seat = use["seat"]
+    member = "seat_key" if seat in header["open_seats"] else "seed"
+    other = "seed" if member == "seat_key" else "seat_key"
+    if use.get(other) is not None:
+        raise SessionError(f"{field}.{other}", say("%(seat)s is an open seat: its rolls carry the seat_key the "
+                                                   "opener received, not a seed", seat=seat)
+                           if member == "seat_key" else
+                           say("%(seat)s committed to its own seed: its rolls carry that seed, not a seat_key",
+                               seat=seat))
+    given = use.get(member)
+    data = seed_bytes(given)
+    if data is None or not hmac.compare_digest(seed_commit(data), header["seat_commits"][seat]):
+        raise SessionError(f"{field}.{member}", say("is not the %(what)s of %(seat)s in this session",
+                                                    what=member, seat=seat))
+    assert isinstance(given, str)
+    return given
 
 
 def has_ended(header: Mapping[str, Any], now: datetime | None = None) -> bool:
     return (now or _utc_now()) >= parse_time(header["expires_at"])
+
+
+def reveal(keys: KeyRing, header: Mapping[str, Any], *, now: datetime | None = None) -> dict[str, Any]:
+    """The session's secret, signed by the key that opened it, dated at the session's end: only
+    after the end, and the same document every time (Ed25519 signatures are deterministic)."""
+    if not has_ended(header, now):
+        raise SessionOpen(say("The session is open until %(time)s; it can be revealed only after it ends.",
+                              time=header["expires_at"]))
+    kid = header["kid"]
+    if not keys.holds_private_key(kid):
+        raise SessionError("session.kid", say("was opened under a signing key whose private key this service no "
+                                              "longer holds; its operator keeps retired keys in "
+                                              "WURFWERK_RETIRED_SIGNING_KEYS (README \"Key rotation\")"))
+    secret = session_secret(keys, kid, header["id"])
+    return _signed(keys, {"session": dict(header), "secret": b64url(secret),
+                          "revealed_at": header["expires_at"], "kid": kid}, kid)

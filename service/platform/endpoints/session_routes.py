@@ -14,7 +14,7 @@ from flask import Response, request
 from marshmallow import fields, validate
 
 from service.platform.dice import sessions
-from service.platform.dice.receipts import canonical_bytes
+from service.platform.dice.receipts import b64url, b64url_decode, canonical_bytes
 from service.platform.dice.session_log import RevealError, verify_log
 from service.platform.endpoints.api import WurfwerkBlueprint as Blueprint
 from service.platform.http.hooks import bearer_token_in
@@ -31,11 +31,54 @@ from service.platform.words.messages import Number, localized, say, say_n
 MAX_REPORT_CARDS = 2000
 _View = TypeVar("_View", bound=Callable[..., Response])
 
-SESSION_EXAMPLE = {"id": "q3Lc9vYzR0C1l4oQ8nXwAg", "seats": ["GM", "Rynn", "Alva"], "context": "world-7",
-                   "opened_at": "2026-12-01T19:00:00Z", "expires_at": "2026-12-01T23:00:00Z",
+# Two seats' commitments, as their clients would send them (base64url SHA-256 of a seed; examples only).
+RYNN_COMMIT = "RwbiWXeG-eSSOcQKP1yHl-IUPBFKq3rQARzY-Uf489I"
+ALVA_COMMIT = "o6fXGaghO68jYmQS_7iQetCLVYSMRlq2vk5AwgDIuGg"
+SESSION_EXAMPLE = {"version": 2, "id": "q3Lc9vYzR0C1l4oQ8nXwAg", "seats": ["GM", "Rynn", "Alva"],
+                   "seat_commits": {"GM": "…", "Rynn": RYNN_COMMIT, "Alva": ALVA_COMMIT}, "open_seats": ["GM"],
+                   "context": "world-7", "opened_at": "2026-12-01T19:00:00Z", "expires_at": "2026-12-01T23:00:00Z",
                    "commit": "dGhlIGNvbW1pdCBvZiB0aGUgc2Vzc2lvbiBzZWNyZXQ", "kid": "…", "signature": "…"}
-REVEAL_EXAMPLE = {"session": SESSION_EXAMPLE, "secret": "…", "revealed_at": "2026-12-01T23:00:05.000Z",
+REVEAL_EXAMPLE = {"session": SESSION_EXAMPLE, "secret": "…", "revealed_at": "2026-12-01T23:00:00Z",
                   "kid": "…", "signature": "…"}
+SEAT_SCHEMA = {"oneOf": [
+    {"type": "string", "minLength": 1, "maxLength": sessions.MAX_SEAT_CHARS,
+     "description": "An open seat: the service makes its seat key and hands it to the opener."},
+    {"type": "object", "additionalProperties": False, "required": ["name", "commit"], "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": sessions.MAX_SEAT_CHARS},
+        "commit": {"type": "string", "pattern": "^[A-Za-z0-9_-]{43}$",
+                   "description": "base64url(SHA-256(seed)) of the seed the seat's own client made."}}},
+]}
+
+
+class SeatField(fields.Field):
+    """A seat when opening: a name (an open seat) or ``{name, commit}`` (a seat with its own seed)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(metadata=SEAT_SCHEMA, **kwargs)
+
+    def _deserialize(self, value: object, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> dict[str, Any]:
+        if isinstance(value, str):
+            value = {"name": value, "commit": None}
+        elif not isinstance(value, Mapping) or set(value) != {"name", "commit"}:
+            raise ma.ValidationError(say("must be a seat's name or {name, commit}"))
+        name, commit = value["name"], value["commit"]
+        if not isinstance(name, str) or not 1 <= len(name.strip()) <= sessions.MAX_SEAT_CHARS \
+                or len(name) > sessions.MAX_SEAT_CHARS:
+            raise ma.ValidationError(say("a seat's name has 1 to %(max)s characters", max=sessions.MAX_SEAT_CHARS))
+        if commit is not None and not _is_commit(commit):
+            raise ma.ValidationError(say("commit must be base64url(SHA-256(seed)): 43 characters"))
+        return {"name": name, "commit": commit}
+
+
+def _is_commit(text: object) -> bool:
+    """43 characters of canonical base64url: the spelling of 32 bytes (a SHA-256)."""
+    if not isinstance(text, str) or len(text) != 43:
+        return False
+    try:
+        return b64url(b64url_decode(text)) == text
+    except ValueError:
+        return False
 
 
 class SessionsRequestSchema(StrictSchema):
@@ -43,25 +86,32 @@ class SessionsRequestSchema(StrictSchema):
         "operationId": "paws.test",
         "description": "The first roll of the first seat in the session (any rolling operation takes one).",
         "requestBody": {"rank": 2, "session": {"header": "$response.body#/session", "seat": "GM",
+                                               "seat_key": "$response.body#/seat_keys/GM",
                                                "index": 0, "prev": None}}}}
-    seats = fields.List(fields.String(validate=validate.Length(min=1, max=sessions.MAX_SEAT_CHARS)),
-                        required=True, validate=validate.Length(min=1, max=sessions.MAX_SEATS),
-                        metadata={"description": "The seats that roll (players, the GM), each named once."})
+    seats = fields.List(SeatField(), required=True, validate=validate.Length(min=1, max=sessions.MAX_SEATS),
+                        metadata={"description": "The seats that roll (players, the GM), each named once: a "
+                                                 "name alone is an open seat, `{name, commit}` a seat whose "
+                                                 "own client made a seed and sends only its SHA-256."})
     context = fields.String(load_default=None, allow_none=True,
                             validate=validate.Length(max=sessions.MAX_CONTEXT_CHARS),
                             metadata={"description": "Copied into the session: a VTT's world id."})
     ttl_s = Int(load_default=sessions.DEFAULT_TTL_S, validate=validate.Range(min=1, max=sessions.MAX_TTL_S),
-                metadata={"description": "Seconds until the session ends (default 4 hours, at most 7 days)."})
+                metadata={"description": "The evening's length in seconds (default 4 hours, at most 7 days): "
+                                         "rolls until then, the reveal only after it."})
 
     @ma.validates("seats")
-    def _unique(self, seats: list[str], **kwargs: Any) -> None:
+    def _unique(self, seats: list[dict[str, Any]], **kwargs: Any) -> None:
         """Each seat is named once."""
-        if len(set(seats)) != len(seats):
+        names = [seat["name"] for seat in seats]
+        if len(set(names)) != len(names):
             raise ma.ValidationError(say("each seat must be named once"))
 
 
 class SessionResponseSchema(ma.Schema):
     session = fields.Nested(SessionHeaderSchema, required=True)
+    seat_keys = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
+        "description": "The keys of the open seats, for the opener only: a roll of an open seat carries its "
+                       "`seat_key`. Never part of a card."})
 
 
 class RevealRequestSchema(StrictSchema):
@@ -86,7 +136,13 @@ class RevealResponseSchema(ma.Schema):
 class ReportRequestSchema(StrictSchema):
     reveal = fields.Dict(required=True, metadata={"description": "The reveal, as `POST /v1/sessions/reveal` "
                                                                  "answered it (its `reveal` member)."})
-    cards = fields.List(fields.Raw(), required=True, validate=validate.Length(max=MAX_REPORT_CARDS),
+    seeds = fields.Dict(keys=fields.String(validate=validate.Length(max=64)),
+                        values=fields.String(validate=validate.Length(max=96)), load_default=dict,
+                        validate=validate.Length(max=sessions.MAX_SEATS),
+                        metadata={"description": "The seats' seeds, as their holders hand them over after the "
+                                                 "session: the dice of a seat whose seed is missing (or does not "
+                                                 "match its commitment) are `unverified`. Open seats need none."})
+    cards = fields.List(fields.Raw(allow_none=True), required=True, validate=validate.Length(max=MAX_REPORT_CARDS),
                         metadata={"description": "The log: signed responses of rolls in the session and "
                                                  "`public` parts of hidden ones, in any order."})
 
@@ -94,6 +150,12 @@ class ReportRequestSchema(StrictSchema):
 class SessionSlotSchema(ma.Schema):
     seat = fields.String(required=True)
     index = fields.Integer(required=True)
+
+
+class SessionGapSchema(ma.Schema):
+    seat = fields.String(required=True)
+    from_ = fields.Integer(required=True, data_key="from", metadata={"description": "The first missing index."})
+    to = fields.Integer(required=True, metadata={"description": "The last missing index (inclusive)."})
 
 
 class SessionDuplicateSchema(SessionSlotSchema):
@@ -140,16 +202,20 @@ class SessionLuckSchema(ma.Schema):
 
 class ReportResponseSchema(ma.Schema):
     complete = fields.Boolean(required=True)
-    gaps = fields.List(fields.Nested(SessionSlotSchema), required=True)
+    gaps = fields.List(fields.Nested(SessionGapSchema), required=True, metadata={
+        "description": "Runs of slots below a seat's highest valid card that no card claims."})
     duplicates = fields.List(fields.Nested(SessionDuplicateSchema), required=True)
     invalid = fields.List(fields.Nested(SessionInvalidCardSchema), required=True)
     after_reveal = fields.List(fields.Integer(), required=True)
     unshown = fields.List(fields.Nested(SessionSlotSchema), required=True)
+    unverified = fields.List(fields.String(), required=True, metadata={
+        "description": "Seats with cards whose dice could not be recomputed: their seed was not given or "
+                       "does not match the seat's commitment."})
     luck = fields.Nested(SessionLuckSchema, required=True)
 
 
 def _game_master() -> bool:
-    """Whether the request's key may open sessions and end them early: with API keys configured, a key of
+    """Whether the request's key may open sessions: with API keys configured, a key of
     WURFWERK_TICKET_KEYS (every API key when that is empty, as for tickets)."""
     config = current_runtime().config
     return not config.ticket_keys or bearer_token_in(config.ticket_keys, request)
@@ -167,25 +233,29 @@ def add_session_routes(blp: Blueprint, operations: Mapping[str, Operation],
                        problems: Callable[..., Callable[[_View], _View]]) -> None:
     """The three endpoints, on the platform's blueprint (``problems`` documents their problem answers)."""
     @blp.route("/v1/sessions", methods=["POST"])
-    @blp.arguments(SessionsRequestSchema(), example={"seats": ["GM", "Rynn", "Alva"], "context": "world-7"})
-    @blp.response(200, SessionResponseSchema, example={"session": SESSION_EXAMPLE})
+    @blp.arguments(SessionsRequestSchema(), example={"seats": ["GM", {"name": "Rynn", "commit": RYNN_COMMIT},
+                                                                {"name": "Alva", "commit": ALVA_COMMIT}],
+                                                      "context": "world-7", "ttl_s": 14400})
+    @blp.response(200, SessionResponseSchema, example={"session": SESSION_EXAMPLE, "seat_keys": {"GM": "…"}})
     @problems(blp, (400, 401, 403, 413, 415, 422))
     @blp.doc(operationId="sessions.open")
     def open_session(body: dict[str, Any]) -> Response:
         """Open a session: an evening's rolls, committed before the first one
 
         Answers a signed header whose `commit` is the SHA-256 of a secret the service derives from
-        its key and the session id (nothing is stored). Every rolling operation then takes
-        `session: {header, seat, index, prev}`: its dice derive from the secret, the seat, the index
-        and the operation, so each seat's roll number has exactly one set of dice. After
-        `POST /v1/sessions/reveal` anyone can check the whole log (`POST /v1/sessions/report`, the
-        SDKs). With API keys configured, only the keys of `WURFWERK_TICKET_KEYS` (the game master's;
-        every key when it is empty) may open one; others get 403.
+        its key and the session id (nothing is stored), with each seat's commitment to its own seed.
+        Every rolling operation then takes `session: {header, seat, seed | seat_key, index, prev}`:
+        its dice derive from the secret, the seat, the seat's seed, the index and the operation, so
+        nobody but the seat can roll its slots, and each slot has exactly one set of dice. A seat
+        given by name alone is open: its `seat_key` is answered here, to the opener only. After the
+        session ends, `POST /v1/sessions/reveal` and `POST /v1/sessions/report` (or the SDKs) check
+        the whole log. With API keys configured, only the keys of `WURFWERK_TICKET_KEYS` (the game
+        master's; every key when it is empty) may open one; others get 403.
         """
         runtime = current_runtime()
         if runtime.config.api_keys and not _game_master():
             raise http_error(403, say("Only the keys in WURFWERK_TICKET_KEYS may open sessions."), "forbidden")
-        return json_response({"session": sessions.open_session(runtime.keys, **body)})
+        return json_response(sessions.open_session(runtime.keys, **body))
 
     @blp.route("/v1/sessions/reveal", methods=["POST"])
     @blp.arguments(RevealRequestSchema(), example={"session": SESSION_EXAMPLE})
@@ -193,26 +263,26 @@ def add_session_routes(blp: Blueprint, operations: Mapping[str, Operation],
     @problems(blp, (400, 401, 409, 413, 415, 422))
     @blp.doc(operationId="sessions.reveal")
     def reveal(body: dict[str, Any]) -> Response:
-        """Reveal a session's secret, signed with the time of the reveal
+        """Reveal a session's secret after it ended: the same signed answer every time
 
-        After `expires_at` to anyone. Before it only to a key of `WURFWERK_TICKET_KEYS` when API
-        keys are configured (the game master ends the evening early); otherwise 409
-        `session-open`: without API keys nobody can reveal early, since anybody could. A card
-        issued after `revealed_at` is never valid in a log. A session of a retired key, forged or
-        altered: 422 `invalid-session`.
+        Only after `expires_at`, to anyone (409 `session-open` before: no key may reveal early, so
+        nobody can learn the secret while dice still fall). `revealed_at` is `expires_at` and the
+        reveal is signed by the key that opened the session, so every replica answers the same
+        document whenever asked. A session of a rotated key reveals while its private key is kept in
+        WURFWERK_RETIRED_SIGNING_KEYS. Forged or altered: 422 `invalid-session`.
         """
         runtime = current_runtime()
         header = sessions.check_header(runtime.keys, body["session"], "session")
-        if not sessions.has_ended(header) and not (runtime.config.api_keys and _game_master()):
-            raise http_error(409, say("The session is open until %(time)s; only the game master's key may "
-                                      "reveal it earlier.", time=header["expires_at"]), "session-open")
-        return json_response({"reveal": sessions.reveal(runtime.keys, header)})
+        try:
+            return json_response({"reveal": sessions.reveal(runtime.keys, header)})
+        except sessions.SessionOpen as error:
+            raise http_error(409, error.args[0], "session-open") from None
 
     @blp.route("/v1/sessions/report", methods=["POST"])
-    @blp.arguments(ReportRequestSchema(), example={"reveal": REVEAL_EXAMPLE, "cards": []})
+    @blp.arguments(ReportRequestSchema(), example={"reveal": REVEAL_EXAMPLE, "seeds": {"Rynn": "…"}, "cards": []})
     @blp.response(200, ReportResponseSchema, example={
-        "complete": False, "gaps": [{"seat": "Rynn", "index": 3}], "duplicates": [],
-        "invalid": [{"card": 7, "reason": "dice"}], "after_reveal": [], "unshown": [],
+        "complete": False, "gaps": [{"seat": "Rynn", "from": 3, "to": 4}], "duplicates": [],
+        "invalid": [{"card": 7, "reason": "dice"}], "after_reveal": [], "unshown": [], "unverified": ["Alva"],
         "luck": {"cards": [], "seats": [{"seat": "Rynn", "count": 12, "mean": 0.23, "z": -2.6,
                                          "p_value": 0.009, "unusual": True,
                                          "summary": "Rynn had bad luck: …"}], "unmeasured": []}})
@@ -221,17 +291,21 @@ def add_session_routes(blp: Blueprint, operations: Mapping[str, Operation],
     def report(body: dict[str, Any]) -> Response:
         """Check a session's log and measure each seat's luck from the exact odds
 
-        The verdict `{complete, gaps, duplicates, invalid, after_reveal, unshown}` is the one
-        `wurfwerk.verify_session` and the JavaScript client's `verifySession` compute offline (README
-        "Sessions"). `luck` gives each valid card its mid-percentile P(X < x) + ½·P(X = x) of the
-        quantity its operation declares, from the odds twin, and each seat its count, mean, a z-test
-        of the mean against ½ (variance (1 − Σp³)/12 per roll) and a summary in the request's
-        language. A reveal that does not verify: 422 `invalid-session`.
+        The verdict `{complete, gaps, duplicates, invalid, after_reveal, unshown, unverified}` is the
+        one `wurfwerk.verify_session` and the JavaScript client's `verifySession` compute offline
+        (README "Sessions"); `seeds` are the seats' seeds, handed over after the evening (a seat
+        without one is `unverified`). `luck` gives each valid card its mid-percentile
+        P(X < x) + ½·P(X = x) of the quantity its operation declares, from the odds twin, and each
+        seat its count, mean, a z-test of the mean against ½ (variance (1 − Σp³)/12 per roll) and a
+        summary in the request's language. A reveal that does not verify: 422 `invalid-session`.
         """
-        keys = current_runtime().keys
+        runtime = current_runtime()
+        keys = runtime.keys
         try:
-            verdict = verify_log(body["cards"], body["reveal"], signature_ok=keys.signature_matches,
-                                 receipt_ok=lambda card: keys.verify(card).valid)
+            verdict = verify_log(body["cards"], body["reveal"], seeds=body["seeds"],
+                                 signature_ok=keys.signature_matches,
+                                 receipt_ok=lambda card: keys.verify(card).valid,
+                                 max_index=runtime.config.limits.session_index)
         except RevealError as error:
             raise sessions.SessionError("reveal", REVEAL_REASONS[error.reason]) from None
         verdict["luck"] = luck_report(body["cards"], body["reveal"]["session"], verdict, operations,

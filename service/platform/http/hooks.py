@@ -20,6 +20,7 @@ from service.platform.http.limits import limit_member
 from service.platform.http.problems import http_error, problem
 from service.platform.http.runtime import current_runtime
 from service.platform.values.errors import InputError
+from service.platform.values.plain_data import MAX_JSON_DEPTH, json_depth
 from service.platform.words.messages import LimitMessage, Message, Number, say
 
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
@@ -99,6 +100,10 @@ def _check_body(current: Request, data: _AppCtxGlobals) -> None:
     except orjson.JSONDecodeError:
         raise http_error(400, say("The body is not valid JSON (UTF-8, at most 1024 levels deep)."),
                          "malformed-json") from None
+    # No document of this API nests deeper; deeper ones would exhaust the recursion of the RFC 8785
+    # canonicalizer that checks signed documents handed back.
+    if raw.count(b"[") + raw.count(b"{") > MAX_JSON_DEPTH and json_depth(data.json_body) > MAX_JSON_DEPTH:
+        raise InputError("body", say("is nested more than %(max)s levels deep", max=MAX_JSON_DEPTH))
 
 
 def read_body(current: Request, limit: int) -> bytes:

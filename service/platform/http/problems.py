@@ -44,10 +44,10 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "invalid-receipt": (422, "A signed response handed back does not verify or is of the wrong operation."),
     "invalid-ticket": (422, "A roll ticket is forged, altered, expired, for another operation or from a retired key."),
     "invalid-session": (422, "A session is forged, altered, ended or from a retired key, names a seat it does not "
-                             "have, a negative index or a wrong `prev`; or a reveal handed to the report does "
-                             "not verify."),
-    "session-open": (409, "A session's secret was asked for before `expires_at` by a key that may not end it "
-                          "early (or without API keys, where nobody may)."),
+                             "have, a wrong seed or seat key, an index above WURFWERK_MAX_SESSION_INDEX or a "
+                             "wrong `prev`; a reveal of a key whose private half is gone; or a reveal handed to "
+                             "the report does not verify."),
+    "session-open": (409, "A session's secret was asked for before `expires_at` (no key may reveal early)."),
     "request-timeout": (408, "The body did not arrive within WURFWERK_READ_TIMEOUT; the connection is closed."),
     "uri-too-long": (414, "The request line is longer than WURFWERK_MAX_REQUEST_LINE."),
     "header-fields-too-large": (431, "More header fields than WURFWERK_MAX_HEADER_FIELDS, "

@@ -7,8 +7,11 @@ compiles a request schema once into plain closures for the field kinds the reque
 - a body it can fully check (every field of a known kind, every validator passing, the schema's
   own ``validates_schema`` and ``post_load`` hooks run exactly as marshmallow runs them) gives the
   same dict ``schema.load`` would give;
-- anything else (a wrong type, a failing validator, null, an unknown key, a kind it does not
-  know) is handed to ``schema.load``, which then words the error exactly as before, or accepts
+- null is taken as marshmallow takes it where that is plain: an optional field of a StrictSchema
+  as not given, a compiled field that allows null as None, a field of another kind by its own
+  ``deserialize``;
+- anything else (a wrong type, a failing validator, a refused null, an unknown key, a kind it does
+  not know) is handed to ``schema.load``, which then words the error exactly as before, or accepts
   what the fast path was too cautious to accept.
 
 So the fast path may only ever *accept* what marshmallow accepts, with the same result; it never
@@ -86,13 +89,17 @@ def _compile_schema(schema: ma.Schema) -> Loader:
     known_keys = frozenset(data_key for data_key, *_ in plans)
     validators = tuple(_schema_hooks(schema, VALIDATES_SCHEMA))
     processors = tuple(_schema_hooks(schema, POST_LOAD))
+    # StrictSchema's pre_load hook: an optional field given as null counts as not given.
+    drops_nulls = any(name == _NULL_HOOK for name, _, _ in declared_hooks(schema, PRE_LOAD))
 
     def load(data: object) -> dict:
         if type(data) is not dict or not known_keys.issuperset(data):  # unknown keys are refused
             raise _Reject
         result = {}
-        for data_key, attribute, required, default, default_factory, convert, with_context in plans:
+        for data_key, attribute, required, default, default_factory, convert, with_context, allows_null in plans:
             value = data.get(data_key, _MISSING)
+            if value is None and drops_nulls and not required:
+                value = _MISSING
             if value is _MISSING:
                 if required:
                     raise _Reject
@@ -100,9 +107,11 @@ def _compile_schema(schema: ma.Schema) -> Loader:
                     result[attribute] = default_factory()
                 elif default is not _MISSING:
                     result[attribute] = default
-            elif value is None:  # null: refused or allowed, marshmallow knows which and says why
-                raise _Reject
-            elif with_context:
+            elif value is None and not with_context:  # null: None where allowed; else marshmallow says why
+                if not allows_null:
+                    raise _Reject
+                result[attribute] = None
+            elif with_context:  # a field of its own kind deserializes null itself, exactly
                 result[attribute] = convert(value, data_key, data)
             else:
                 result[attribute] = convert(value)
@@ -166,10 +175,12 @@ def _field_plan(name: str, field: fields.Field) -> tuple:
     default = field.load_default
     default_factory = default if callable(default) else None
     compiled = _compiled(field)
+    # Field.deserialize answers None for null when the field allows it (compiled kinds have no pre_load).
+    allows_null = field.allow_none
     if compiled is None:
         # Schema._deserialize calls field.deserialize(value, data_key, data): keep the context.
-        return data_key, attribute, field.required, default, default_factory, field.deserialize, True
-    return data_key, attribute, field.required, default, default_factory, compiled, False
+        return data_key, attribute, field.required, default, default_factory, field.deserialize, True, allows_null
+    return data_key, attribute, field.required, default, default_factory, compiled, False, allows_null
 
 
 def _item_loader(field: fields.Field) -> Loader:

@@ -363,6 +363,8 @@ def answer(operation: Operation, body: dict, call: Call) -> dict[str, Any]:
     source = randomness_source(operation.id, body, randomness, call)
     result, summary = operation.view(body, source, lang)
     source.finish()
+    if isinstance(source, SessionSource):  # the seat's seed or key is never echoed
+        randomness["session"] = source.use
     document = envelope(operation, {**body, **randomness}, result, summary, lang)
     document["randomness"] = {"source": source.name, "events": source.events}
     if source.idempotency_key is not None:
@@ -407,7 +409,9 @@ def randomness_source(operation_id: str, request_body: Mapping[str, Any], random
             check_idempotency_header(header_key)
             raise IdempotencyKeyError(IDEMPOTENCY_HEADER, say("cannot be combined with %(source)s, which is "
                                                               "reproducible already", source="session"))
-        return session_source(current_runtime().keys, operation_id, randomness["session"])
+        runtime = current_runtime()
+        return session_source(runtime.keys, operation_id, randomness["session"],
+                              max_index=runtime.config.limits.session_index)
     return request_source(current_runtime().keys, operation_id, request_body, randomness,
                           header_key=header_key, batch_item=call.item)
 

@@ -38,14 +38,33 @@ class TicketSchema(StrictSchema):
                                                        "canonical JSON of the ticket without this member."})
 
 
+SEED_DESCRIPTION = ("base64url (no padding) of 16 to 64 random bytes that the seat's own client made and keeps; "
+                    "`commit` in the header is base64url(SHA-256(these bytes)).")
+V1_SESSION = say("this is a version 1 session: since 2026-12-04 (sessions v2) a header commits to each seat's "
+                 "seed and a roll carries the seat's seed (or an open seat's seat_key); open a new session "
+                 "with POST /v1/sessions")
+
+
 class SessionHeaderSchema(StrictSchema):
     """A session exactly as ``POST /v1/sessions`` opened it (every member is signed)."""
 
+    version = Int(required=True, validate=validate.Equal(2),
+                  metadata={"description": "2: sessions v2 (seats commit to their own seeds)."})
     id = fields.String(required=True, validate=validate.Length(max=64),
                        metadata={"description": "128 random bits, base64url."})
     seats = fields.List(fields.String(validate=validate.Length(min=1, max=64)), required=True,
-                        validate=validate.Length(min=1, max=50),
+                        validate=validate.Length(min=1, max=20),
                         metadata={"description": "The names of the seats that roll in it (players, the GM)."})
+    seat_commits = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=64)),
+                               values=fields.String(validate=validate.Length(max=64)), required=True,
+                               metadata={"description": "Each seat's commitment: base64url(SHA-256(seed)) of "
+                                                        "the seed the seat's own client made (an open seat's: "
+                                                        "of its seat key)."})
+    open_seats = fields.List(fields.String(validate=validate.Length(min=1, max=64)), required=True,
+                             validate=validate.Length(max=20),
+                             metadata={"description": "Seats opened without a commitment: the service made "
+                                                      "their seat keys and handed them to the opener, so their "
+                                                      "dice are the opener's to know."})
     context = fields.String(required=True, allow_none=True, validate=validate.Length(max=200),
                             metadata={"description": "The opener's context (a VTT's world id), or null."})
     opened_at = fields.String(required=True, validate=validate.Length(max=32),
@@ -61,24 +80,47 @@ class SessionHeaderSchema(StrictSchema):
                               metadata={"description": "base64url Ed25519 signature over the RFC 8785 "
                                                        "canonical JSON of the session without this member."})
 
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def _not_version_1(self, data: dict[str, Any], original: object, **kwargs: Any) -> None:
+        """A header of sessions v1 (no ``version``) is refused with what changed, beside the members it
+        lacks. (A schema hook, not a pre_load one, so the compiled loader keeps this schema.)"""
+        if isinstance(original, Mapping) and "version" not in original and "commit" in original:
+            raise ValidationError(V1_SESSION)
+
 
 class SessionUseSchema(StrictSchema):
-    """A roll's place in a session: the session, the seat, the seat's roll number and the link to
-    the seat's previous card."""
+    """A roll's place in a session: the session, the seat and its proof (seed or seat key), the
+    seat's roll number and the link to the seat's previous card."""
 
     header = fields.Nested(SessionHeaderSchema, required=True,
                            metadata={"description": "The session, exactly as opened."})
     seat = fields.String(required=True, validate=validate.Length(min=1, max=64),
                          metadata={"description": "One of the session's seats."})
-    index = Int(required=True, validate=validate.Range(max=999_999),
-                metadata={"description": "The seat's roll number, from 0 (a negative one is refused as "
-                                         "`invalid-session`)."})
+    seed = fields.String(validate=validate.Length(max=96), load_only=True,
+                         metadata={"description": "The seat's seed (a seat that committed to one): " + SEED_DESCRIPTION
+                                                  + " It enters the dice and is never echoed."})
+    seat_key = fields.String(validate=validate.Length(max=96), load_only=True,
+                             metadata={"description": "An open seat's key, as `POST /v1/sessions` answered it "
+                                                      "to the opener. Never echoed."})
+    index = Int(required=True, validate=validate.Range(min=0, max=999_999),
+                metadata={"description": "The seat's roll number, from 0 to WURFWERK_MAX_SESSION_INDEX "
+                                         "(default 10,000)."})
     prev = fields.String(required=True, allow_none=True, validate=validate.Length(max=128),
                          metadata={"description": "The link signature of the seat's previous card "
                                                   "(`receipt.signature`, or `public.signature` of a "
                                                   "hidden one); null for index 0."})
     hidden = Bool(metadata={"description": "true: a hidden roll; the response adds `public`, the part "
                                            "for the table (a commitment instead of the dice)."})
+
+    @validates_schema
+    def _one_proof(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """Exactly one of ``seed`` and ``seat_key``: a version 1 roll named neither."""
+        given = [name for name in ("seed", "seat_key") if data.get(name) is not None]
+        if not given:
+            raise ValidationError(say("a roll in a session carries the seat's seed (or an open seat's seat_key) "
+                                      "since sessions v2 (2026-12-04)"), field_name="seed")
+        if len(given) > 1:
+            raise ValidationError(say("give the seed or the seat_key, not both"), field_name="seat_key")
 
 
 def _idempotency_key_rule(value: str) -> None:
@@ -134,8 +176,9 @@ class RandomnessFields(StrictSchema):
     session = fields.Nested(
         SessionUseSchema,
         metadata={"description": "A roll in a session from `POST /v1/sessions`: the dice derive from the "
-                                 "session's secret, the seat, the index and the operation, never from the "
-                                 "body. Echoed in the signed response, with `randomness.source` `session`."},
+                                 "session's secret, the seat, the seat's seed, the index and the operation, "
+                                 "never from the body. Echoed in the signed response without the seed (with "
+                                 "`seed_commit`), with `randomness.source` `session`."},
     )
     idempotency_key = fields.String(
         validate=_idempotency_key_rule,
@@ -150,7 +193,8 @@ class RandomnessFields(StrictSchema):
         "or a colour still in the bag at that draw (422 naming the index).",
         "A `ticket` verifies with the service's keys, has not expired and is for this operation.",
         "A `session` verifies with the service's keys and its current key, has not ended, names one of its "
-        "seats, an index of 0 or more, and `prev` null exactly at index 0 (422 `invalid-session`).",
+        "seats with that seat's seed (or an open seat's key), an index from 0 to WURFWERK_MAX_SESSION_INDEX, "
+        "and `prev` null exactly at index 0 (422 `invalid-session`).",
     )
     # seed, manual, ticket and session exclude each other; idempotency_key goes with none or a ticket.
     JSON_SCHEMA_RULES = (
@@ -234,8 +278,8 @@ class RandomnessSchema(ma.Schema):
     source = fields.String(required=True, validate=validate.OneOf(["secure", "seeded", "manual", "ticket", "session"]),
                            metadata={"description": "secure: the OS CSPRNG, or derived from an idempotency "
                                                     "key; seeded; manual; ticket: derived from the ticket; "
-                                                    "session: derived from the session's secret, seat and "
-                                                    "index."})
+                                                    "session: derived from the session's secret, the seat, "
+                                                    "its seed and the index."})
     events = fields.List(fields.Nested(EventSchema), required=True)
     idempotency_key = fields.String(metadata={"description": "The Idempotency-Key the dice derive from "
                                                              "(present only when one was given)."})
@@ -245,7 +289,8 @@ class SessionPublicSchema(ma.Schema):
     """What the table sees of a hidden roll in a session: its slot and a commitment to its outcome."""
 
     operation = fields.String(required=True)
-    session = fields.Dict(required=True, metadata={"description": "The roll's `session` member as given."})
+    session = fields.Dict(required=True, metadata={"description": "The roll's `session` member as echoed: "
+                                                                  "without the seed, with `seed_commit`."})
     commitment = fields.String(required=True, metadata={
         "description": "base64url SHA-256 of the RFC 8785 JSON of `{events, result, salt}`; the salt derives "
                        "from the session's secret, so it can be checked only after the reveal."})

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeAlias
 
 import orjson
@@ -61,3 +61,25 @@ def _converter_for(kind: type) -> Converter:
 
 _SCALARS: frozenset[type] = frozenset((str, int, bool, type(None)))
 _CONVERTERS: dict[type, Converter] = {kind: (lambda value: value) for kind in _SCALARS}
+
+
+# The deepest nesting a request may have: every document of this API is far shallower, and the
+# signed documents handed back (cards, draws, conflicts) are canonicalized recursively.
+MAX_JSON_DEPTH = 32
+
+
+def json_depth(value: object) -> int:
+    """How deeply ``value`` (parsed JSON) nests objects and arrays (a scalar: 0), without recursion."""
+    deepest = 0
+    pending: list[tuple[object, int]] = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict):
+            children: Iterable[object] = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth + 1)
+        pending.extend((child, depth + 1) for child in children)
+    return deepest

@@ -87,7 +87,8 @@ class Webhooks:
                         return call
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise TimeoutError(f"no {method} for {token}: {self.calls}")
+                    seen = [call["method"] for call in self.calls if call["token"] == token]
+                    raise TimeoutError(f"no {method} for {token}, only {seen}")
                 self.arrived.wait(left)
 
 

@@ -16,6 +16,7 @@ import requests
 from tests.integrations.discord.limits import response_errors
 from tests.integrations.discord.support import example_options
 from wurfwerk_discord.card import card_link, roll_from_link, share_link
+from wurfwerk_discord.discord import escape_markdown
 
 PING, COMMAND, COMPONENT = 1, 2, 3
 
@@ -29,7 +30,8 @@ def answered(response: requests.Response) -> dict:
 
 
 def card_roll(body: dict) -> dict:
-    roll = roll_from_link(body["data"]["embeds"][0]["url"])
+    """The signed roll of a card: of a card a follow-up updated, the newest (its last embed)."""
+    roll = roll_from_link(body["data"]["embeds"][-1]["url"])
     assert roll["receipt"]["signature"]
     return roll
 
@@ -102,7 +104,7 @@ def test_every_subcommand_of_every_system_answers_a_signed_card(replicas, discor
             continue
         roll = roll_from_link(link)
         assert roll["operation"] == sub.operation_id and roll["lang"] == lang
-        assert message["embeds"][0]["description"].startswith(roll["summary"])
+        assert message["embeds"][0]["description"].startswith(escape_markdown(roll["summary"]))
 
 
 def test_the_card_shows_the_roll_its_exact_chance_and_a_play_link_the_service_verifies(replicas, discord_client,
@@ -152,8 +154,10 @@ def test_a_bag_in_german_compact_form_is_understood(replicas, discord_client):
 # -- buttons: pressed with the custom_id they came with, on the other replica --------------------------------
 
 def press(replicas, discord_client, card: dict, custom_id: str, locale: str = "en-US") -> dict:
+    """The button pressed by the card's roller (user 7, as Discord names them in interaction_metadata)."""
     message = {"id": "55", "embeds": card["data"]["embeds"], "components": card["data"].get("components", []),
-               "flags": card["data"].get("flags", 0)}
+               "flags": card["data"].get("flags", 0), "interaction_metadata": {"id": "1", "type": 2,
+                                                                              "user": {"id": "7"}}}
     return answered(discord_client.post(replicas[1].url, discord_client.press(custom_id, message, locale=locale)))
 
 
@@ -235,7 +239,7 @@ def test_weltenbuch_narrates_the_signed_conflict_on_the_card(replicas, discord_c
     without = card_roll(submit(replicas, discord_client, card, ""))
     assert "toughness" not in without["request"] or not without["request"]["toughness"]
     garbled = submit(replicas, discord_client, card, "Toran sechs")
-    assert garbled["data"]["flags"] == 64 and "toughness" in garbled["data"]["content"]
+    assert garbled["data"]["flags"] == 64 and "• „Zähigkeit“: " in garbled["data"]["content"]
     # a card whose signed roll was altered: the service refuses it, the user reads why
     forged = card_roll(card)
     forged["result"]["winner"] = "Orks" if forged["result"]["winner"] != "Orks" else "Helden"  # always a change
@@ -257,7 +261,8 @@ def test_bad_compact_input_names_the_option(replicas, discord_client):
     options = [{"name": "bag", "type": 3, "value": "lila 3"}, {"name": "ability", "type": 3, "value": "combat"}]
     body = answered(discord_client.post(replicas[0].url, discord_client.command("beutelschneider", "challenge",
                                                                                   options, locale="de")))
-    assert body["data"]["flags"] == 64 and "„bag“" in body["data"]["content"] and "lila" in body["data"]["content"]
+    assert body["data"]["flags"] == 64
+    assert body["data"]["content"] == "„charakterbeutel“ verstehe ich nicht: „lila“ passt hier nicht"
 
 
 def test_a_refused_request_answers_the_services_problem_in_the_users_language(replicas, discord_client):
@@ -267,9 +272,11 @@ def test_a_refused_request_answers_the_services_problem_in_the_users_language(re
     english = answered(discord_client.post(replicas[0].url, discord_client.command("paws", "test", options)))
     assert german["data"]["flags"] == english["data"]["flags"] == 64
     assert german["data"]["content"].startswith("Der Würfeldienst hat abgelehnt:")
-    assert "rank" in german["data"]["content"]
+    # the option as the player typed it, on a line of its own, said once (not again as the problem's detail)
+    assert german["data"]["content"] == "Der Würfeldienst hat abgelehnt: Ungültige Eingabe\n" \
+                                        "• „rang_der_eigenschaft“: muss zwischen 0 und 10 liegen"
     assert english["data"]["content"].startswith("The dice service refused:")
-    assert "\n• rank: " in english["data"]["content"]  # the field that is wrong, on a line of its own
+    assert english["data"]["content"].endswith("\n• 'rank': must be between 0 and 10")
 
 
 def test_an_unknown_command_answers_ephemerally(replicas, discord_client):
@@ -299,11 +306,15 @@ def test_encounter_odds_are_deferred_and_delivered_through_the_webhook(replicas,
     assert not response_errors({"type": 4, "data": call["json"]})
 
 
-def test_a_deferred_failure_replaces_the_loading_message_by_an_ephemeral_follow_up(replicas, discord_client,
-                                                                                    webhooks):
+def test_a_failing_deferred_encounter_edits_its_own_thinking_message(replicas, discord_client, webhooks):
+    """Issue 49: the public "… denkt nach" message becomes the error; nothing is deleted, nothing new sent."""
     options = [{"name": "a", "type": 3, "value": "Rynn rank 99"}, {"name": "b", "type": 3, "value": "Gegner rank 2"}]
-    interaction = discord_client.command("paws", "encounter", options)
+    interaction = discord_client.command("paws", "encounter", options, locale="de")
     assert answered(discord_client.post(replicas[1].url, interaction))["type"] == 5
-    assert webhooks.wait_for(interaction["token"], "DELETE")["message"] == "@original"
-    follow_up = webhooks.wait_for(interaction["token"], "POST")["json"]
-    assert follow_up["flags"] == 64 and follow_up["content"].startswith("The dice service refused:")
+    edit = webhooks.wait_for(interaction["token"], "PATCH")
+    assert edit["message"] == "@original"
+    assert edit["json"]["content"] == "Der Würfeldienst hat abgelehnt: Ungültige Eingabe\n" \
+                                      "• „erste_seite (Rang der Eigenschaft)“: muss zwischen 0 und 10 liegen"
+    assert edit["json"]["embeds"] == [] and edit["json"]["components"] == [] and "flags" not in edit["json"]
+    time.sleep(0.3)
+    assert [call["method"] for call in webhooks.calls if call["token"] == interaction["token"]] == ["PATCH"]
