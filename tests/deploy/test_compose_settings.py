@@ -28,7 +28,7 @@ PASSED = re.compile(r"^\$\{(?P<name>\w+):-(?P<default>[^}]*)\}$")
 def _documented() -> list[str]:
     names = [line.split("=", 1)[0] for line in (ROOT / ".env.example").read_text().splitlines()
              if line and not line.startswith("#")]
-    assert len(names) == len(set(names)) >= 28
+    assert len(names) == len(set(names)) >= 31
     return names
 
 
