@@ -13,6 +13,7 @@ JS_STAMP := client-js/node_modules/.package-lock.json
 FOUNDRY := integrations/foundry-vtt
 FOUNDRY_NODE := $(FOUNDRY)/node_modules/.package-lock.json
 SPEC_LINT_NODE := tools/spec-lint/node_modules/.package-lock.json
+WEB_NODE := tests/web/node_modules/.package-lock.json
 DISCORD := integrations/discord
 DISCORD_STAMP := $(VENV)/.installed-discord
 
@@ -45,7 +46,7 @@ run: $(RUN_STAMP)
 # containers or browsers `system`; the later passes leave out test_schemathesis.py, whose cases
 # schemathesis builds while collecting.
 # (Not xdist's `--dist loadgroup`: with pytest 9.2 it no longer keeps a group on one worker.)
-test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE) $(SPEC_LINT_NODE)
+test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE) $(SPEC_LINT_NODE) $(WEB_NODE)
 	$(BIN)/ruff check .
 	$(BIN)/mypy service
 	MYPYPATH=client $(BIN)/mypy --strict $(DISCORD)/wurfwerk_discord  # the SDK from its folder: its editable install hides it from mypy
@@ -131,9 +132,15 @@ $(SPEC_LINT_NODE): tools/spec-lint/package-lock.json
 	cd tools/spec-lint && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# axe-core for the browser tests' accessibility checks (tests/web/accessibility.py), from its lockfile.
+$(WEB_NODE): tests/web/package-lock.json
+	cd tests/web && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 # BASE_URL=https://…: where you publish dist/foundry/ (module.json's manifest and download point there).
 foundry:
 	BASE_URL='$(BASE_URL)' bash $(FOUNDRY)/release.sh dist/foundry
 
 clean:
-	rm -rf $(VENV) .pytest_cache client-js/node_modules $(FOUNDRY)/node_modules tools/spec-lint/node_modules
+	rm -rf $(VENV) .pytest_cache client-js/node_modules $(FOUNDRY)/node_modules tools/spec-lint/node_modules \
+	    tests/web/node_modules

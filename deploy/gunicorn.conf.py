@@ -106,6 +106,10 @@ graceful_timeout = 20
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "0"))
 max_requests_jitter = max_requests // 10
 accesslog = "-" if os.environ.get("GUNICORN_ACCESS_LOG", "1") == "1" else None
+# gunicorn's default line, then the X-Request-ID the answer carried: the id a user is shown (a problem's
+# `request_id`, /play's receipt) finds its line. The response's header, not the request's: the service
+# makes an id where the client sent none or an implausible one.
+access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" request_id=%({x-request-id}o)s'
 errorlog = "-"
 # The app is built in each worker after the fork: nothing random or keyed is shared by fork.
 preload_app = False

@@ -30,6 +30,16 @@ def provided_key() -> str:
     return ""
 
 
+def refuse_a_host_key_file() -> None:
+    """WURFWERK_SIGNING_KEY_FILE in compose's environment (or .env) names a file of the host, which no
+    container sees: said at once rather than ignored for a key made up instead."""
+    path = os.environ.get("WURFWERK_SIGNING_KEY_FILE", "").strip()
+    if path:
+        raise SystemExit(f"WURFWERK_SIGNING_KEY_FILE={path} names a file the containers cannot see: provide it with "
+                         f"WURFWERK_SIGNING_KEY_PEM={path} docker compose -f docker-compose.yml "
+                         "-f deploy/compose.key-file.yml up, or its PEM in WURFWERK_SIGNING_KEY")
+
+
 def new_key() -> str:
     return Ed25519PrivateKey.generate().private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
@@ -64,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("target", type=Path)
     parser.add_argument("--owner", type=int, default=10001, help="uid (and gid) of the service user")
     args = parser.parse_args(argv)
+    refuse_a_host_key_file()
     pem = provided_key()
     if pem:
         check_key(pem)

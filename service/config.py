@@ -163,6 +163,7 @@ class Config:
     api_keys: tuple[str, ...] = setting("WURFWERK_API_KEYS", CSV, "", "Comma-separated API keys; when set, every /v1 call except /v1/keys needs `Authorization: Bearer <key>`.")
     ticket_keys: tuple[str, ...] = setting("WURFWERK_TICKET_KEYS", CSV, "", "Comma-separated API keys that may issue roll tickets (`POST /v1/tickets`, e.g. the game master's) and open sessions (`POST /v1/sessions`); empty: every API key may. Each must also be in WURFWERK_API_KEYS.")
     cors_origins: tuple[str, ...] = setting("WURFWERK_CORS_ORIGINS", CSV, "*", "Comma-separated origins allowed by CORS (`*` for any).")
+    metrics_token: str = setting("WURFWERK_METRICS_TOKEN", TEXT, "", "When set, `/metrics` answers only `Authorization: Bearer <token>` (401 otherwise); empty: open to whoever reaches the replica. The example balancer refuses /metrics from outside either way (WURFWERK_METRICS_ALLOW).", with_file=True)
     # Serving (service/serving/worker.py, deploy/gunicorn.conf.py): what a client may send, how long it may take, overload.
     read_timeout: float = setting("WURFWERK_READ_TIMEOUT", SECONDS, "10", "Seconds a client has to send a request's head (from connecting or from the previous answer, so idle kept-alive connections close too), and again its body (408 after it); then the connection is closed.")
     request_line_bytes: int = setting("WURFWERK_MAX_REQUEST_LINE", POSITIVE_INT, "4094", "Longest request line (method, path with query, version) in bytes (414 above; at most 8190).")

@@ -70,7 +70,7 @@ def methods_dts(found: list[dict]) -> str:
         )
     members = "\n".join(f"  {system}: {{\n" + "\n".join(lines) + "\n  };" for system, lines in systems.items())
     ids = "\n".join(f"  | {json.dumps(operation['id'])}" for operation in found)
-    return (HEADER + 'import type { CallOptions, RequestBody, ResponseBody } from "../index";\n\n'
+    return (HEADER + 'import type { CallOptions, RequestBody, ResponseBody } from "../index.js";\n\n'
             f"export type OperationId =\n{ids};\n\n"
             "/** One namespace per system, one method per operation. */\n"
             f"export interface SystemMethods {{\n{members}\n}}\n")

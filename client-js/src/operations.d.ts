@@ -1,5 +1,5 @@
 // Generated from openapi.yaml by `make js-client` (client-js/scripts/generate_operations.py). Do not edit.
-import type { CallOptions, RequestBody, ResponseBody } from "../index";
+import type { CallOptions, RequestBody, ResponseBody } from "../index.js";
 
 export type OperationId =
   | "batch.run"

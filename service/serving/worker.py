@@ -151,11 +151,11 @@ class Worker(GeventWorker):
     def handle_error(self, req: http_message.Request | None, client: socket.socket,
                      addr: tuple[str, int] | None, exc: BaseException) -> None:
         status, slug, detail = self._problem_of(exc)
-        if status >= 500:
-            self.log.exception("Error handling request", exc_info=exc)
-        else:
-            self.log.warning("Invalid request from ip=%s: %s", (addr or ("",))[0], exc)
         request_id = uuid.uuid4().hex  # the request's own X-Request-ID was not read, or not trusted
+        if status >= 500:
+            self.log.exception("Error handling request request_id=%s", request_id, exc_info=exc)
+        else:
+            self.log.warning("Invalid request from ip=%s: %s request_id=%s", (addr or ("",))[0], exc, request_id)
         lang = refused_language(req, exc)
         body = orjson.dumps(problem_document(status, detail.say(lang), slug=slug, title=problem_title(status, lang),
                                              instance=getattr(req, "path", None) or requested_path(exc),

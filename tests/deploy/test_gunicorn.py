@@ -103,3 +103,34 @@ def test_started_as_make_run_does_metrics_count_and_the_log_says_where_and_which
     assert f"[{master}] [INFO] Signing receipts with kid {kid} (from WURFWERK_SIGNING_KEY_FILE={key_file})" in log
     pem_body = "".join(key_file.read_text().splitlines()[1:-1])
     assert pem_body not in log.replace("\n", "") and "PRIVATE KEY" not in log
+
+
+def test_the_access_log_line_carries_the_request_id_a_user_is_shown(tmp_path):
+    """Issue 52: a player reports the `request_id` of a problem (or of a roll); the operator finds its
+    line in the access log. The id the client sent when it is plausible, else the one the service made
+    (and put into the problem), and also for what gunicorn refuses before the app (a 414)."""
+    key = tmp_path / "key.pem"
+    key.write_text(generate_private_key_pem())
+    server = Gunicorn(tmp_path, env={"WURFWERK_SIGNING_KEY_FILE": str(key), "GUNICORN_ACCESS_LOG": "1"},
+                      workers=1).start()
+    try:
+        sent = requests.post(server.url + "/v1/paws/test", json={"rank": 2}, timeout=5,
+                             headers={"X-Request-ID": "table-7-roll-42", "Connection": "close"})
+        refused = requests.post(server.url + "/v1/paws/test", json={"rank": 99}, timeout=5,
+                                headers={"Connection": "close"})
+        too_long = requests.get(server.url + "/v1/keys?" + "x" * 5000, timeout=5)
+    finally:
+        server.stop()
+    assert sent.headers["X-Request-ID"] == "table-7-roll-42"
+    assert refused.status_code == 422 and too_long.status_code == 414
+    made = refused.json()["request_id"]
+    assert made and made == refused.headers["X-Request-ID"]
+    lines = server.log.read_text().splitlines()
+
+    def line_of(request_id: str) -> str:
+        [line] = [line for line in lines if line.endswith(f"request_id={request_id}")]
+        return line
+
+    assert '"POST /v1/paws/test HTTP/1.1" 200' in line_of("table-7-roll-42")
+    assert '"POST /v1/paws/test HTTP/1.1" 422' in line_of(made)
+    assert "Invalid request" in line_of(too_long.json()["request_id"])

@@ -135,3 +135,37 @@ def test_the_discord_app_runs_beside_the_api_from_the_same_image(objects):
     [rule] = objects[("Ingress", "wurfwerk")]["spec"]["rules"]
     routed = {path["path"]: path["backend"]["service"]["name"] for path in rule["http"]["paths"]}
     assert routed == {"/": "wurfwerk-balancer", "/interactions": "wurfwerk-discord"}
+
+
+def test_api_keys_ticket_keys_and_the_metrics_token_come_from_an_optional_secret(objects):
+    """Issue 52: Kubernetes had no wiring for API keys. Each setting from its key of the Secret
+    `wurfwerk-api-keys`, optional (no Secret: an open API, as without the variables); the Discord app
+    takes its own key from its Secret."""
+    [container] = _api_pod(objects)["containers"]
+    env = {item["name"]: item for item in container["env"]}
+    wired = {name: env[name]["valueFrom"]["secretKeyRef"]
+             for name in ("WURFWERK_API_KEYS", "WURFWERK_TICKET_KEYS", "WURFWERK_METRICS_TOKEN")}
+    assert wired == {
+        "WURFWERK_API_KEYS": {"name": "wurfwerk-api-keys", "key": "api-keys", "optional": True},
+        "WURFWERK_TICKET_KEYS": {"name": "wurfwerk-api-keys", "key": "ticket-keys", "optional": True},
+        "WURFWERK_METRICS_TOKEN": {"name": "wurfwerk-api-keys", "key": "metrics-token", "optional": True}}
+    assert not any("value" in env[name] for name in wired)  # never a key in the manifests
+    discord = objects[("Deployment", "wurfwerk-discord")]["spec"]["template"]["spec"]["containers"][0]
+    discord_env = {item["name"]: item for item in discord["env"]}
+    assert discord_env["WURFWERK_API_KEY"]["valueFrom"]["secretKeyRef"] == {
+        "name": "wurfwerk-discord", "key": "api-key", "optional": True}
+
+
+def test_metrics_are_not_public_through_the_ingress(objects):
+    """Every public path but /interactions ends at the balancer, whose configuration (the ConfigMap, the
+    file tests/deploy/test_balancer_metrics.py runs) refuses /metrics outside WURFWERK_METRICS_ALLOW;
+    the example sets no such network."""
+    [rule] = objects[("Ingress", "wurfwerk")]["spec"]["rules"]
+    for path in rule["http"]["paths"]:
+        reaches_metrics = path["pathType"] == "Prefix" and "/metrics".startswith(path["path"])
+        assert not reaches_metrics or path["backend"]["service"]["name"] == "wurfwerk-balancer", path
+    [config] = [item for (kind, name), item in objects.items()
+                if kind == "ConfigMap" and name.startswith("wurfwerk-balancer")]
+    assert "acl metrics_path path,url_dec -m reg ^/+metrics" in config["data"]["haproxy.cfg"]
+    balancer = objects[("Deployment", "wurfwerk-balancer")]["spec"]["template"]["spec"]["containers"][0]
+    assert "WURFWERK_METRICS_ALLOW" not in {item["name"] for item in balancer["env"]}

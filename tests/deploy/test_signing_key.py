@@ -66,6 +66,7 @@ def test_the_development_key_writer_names_the_place_it_cannot_write(tmp_path):
 @pytest.fixture
 def keygen(monkeypatch, tmp_path):
     monkeypatch.delenv("WURFWERK_SIGNING_KEY", raising=False)
+    monkeypatch.delenv("WURFWERK_SIGNING_KEY_FILE", raising=False)
     target = tmp_path / "keys" / "signing-key.pem"
 
     def run(provided: str = "") -> str:
@@ -98,9 +99,21 @@ def test_keygen_refuses_a_provided_key_that_is_no_ed25519_key(keygen):
         run("-----BEGIN PRIVATE KEY-----\nnonsense\n-----END PRIVATE KEY-----\n")
 
 
+def test_keygen_refuses_a_key_file_of_the_host_instead_of_ignoring_it(keygen, monkeypatch):
+    """Issue 52: a WURFWERK_SIGNING_KEY_FILE in .env reaches keygen (docker-compose.yml passes it) and
+    stops `compose up` with the way to provide that file, instead of a key made up in its place."""
+    run, target = keygen
+    monkeypatch.setenv("WURFWERK_SIGNING_KEY_FILE", "/etc/wurfwerk/signing-key.pem")
+    expected = "WURFWERK_SIGNING_KEY_PEM=/etc/wurfwerk/signing-key.pem .*compose.key-file.yml"
+    with pytest.raises(SystemExit, match=expected):
+        run()
+    assert not target.exists()
+
+
 def test_keygen_runs_as_a_script(tmp_path):
     target = tmp_path / "signing-key.pem"
-    env = {key: value for key, value in os.environ.items() if key != "WURFWERK_SIGNING_KEY"}
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("WURFWERK_SIGNING_KEY", "WURFWERK_SIGNING_KEY_FILE")}
     result = subprocess.run([sys.executable, str(ROOT / "deploy" / "signing_key.py"), str(target), "--owner",
                              str(os.getuid())], capture_output=True, text=True, env=env, timeout=60, check=True)
     assert result.stdout.strip() == f"created a new signing key at {target}"

@@ -460,7 +460,7 @@ def _cases(app, keyed_app, rotated_app, signing_key_pem) -> Iterator[tuple[Any, 
         yield client, Case(path, body)
     for case in [*_bodies(), *_raw(), *_signed(client)]:
         yield client, case
-    for case in _keyed(keyed_client):
+    for case in [*_keyed(keyed_client), Case("/metrics", method="GET", headers={"Authorization": f"Bearer {GM}"})]:
         yield keyed_client, case
     rotated_client = rotated_app.test_client()
     for case in _rotated(client, signing_key_pem):
@@ -470,7 +470,7 @@ def _cases(app, keyed_app, rotated_app, signing_key_pem) -> Iterator[tuple[Any, 
 @pytest.fixture(scope="module")
 def run(signing_key_pem) -> Run:
     app = make_app(signing_key_pem)
-    keyed_app = make_app(signing_key_pem, api_keys=(GM, PLAYER), ticket_keys=(GM,))
+    keyed_app = make_app(signing_key_pem, api_keys=(GM, PLAYER), ticket_keys=(GM,), metrics_token="scrape")
     keyless_app = create_app({"require_signing_key": True})
     rotated_app = make_app(generate_private_key_pem(), verify_keys_pem=_public_pem(signing_key_pem))
     result = Run()

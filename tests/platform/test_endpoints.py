@@ -20,6 +20,23 @@ def test_metrics_count_requests(client):
     assert answer.content_type.count("charset=") == 1, answer.content_type
 
 
+def test_a_metrics_token_limits_metrics_to_its_bearer(signing_key_pem):
+    """Issue 52: WURFWERK_METRICS_TOKEN; an API key is no metrics token, and the API keys do not
+    close /metrics by themselves."""
+    client = make_app(signing_key_pem, metrics_token="scrape-me", api_keys=("s3cret",)).test_client()
+    for headers in ({}, {"Authorization": "Bearer s3cret"}, {"Authorization": "Bearer scrape-me-not"},
+                    {"Authorization": "Basic scrape-me"}):
+        refused = client.get("/metrics", headers=headers)
+        assert refused.status_code == 401 and refused.mimetype == "application/problem+json", headers
+        assert refused.headers["WWW-Authenticate"].startswith("Bearer")
+        assert "wurfwerk_requests_total" not in refused.text
+    german = client.get("/metrics", headers={"Accept-Language": "de"}).get_json()
+    assert german["detail"].startswith("/metrics verlangt")
+    scraped = client.get("/metrics", headers={"Authorization": "Bearer scrape-me"})
+    assert scraped.status_code == 200 and "wurfwerk_requests_total" in scraped.text
+    assert client.get("/livez").status_code == 200
+
+
 def test_openapi_and_docs_are_served_locally(client):
     spec = client.get("/openapi.json").get_json()
     assert spec["openapi"].startswith("3.")

@@ -86,26 +86,18 @@ def test_method_names_follow_the_issue():
     assert {"paws.test", "malmsturm.ladder", "batch.run"} <= ids
 
 
-def test_types_compile_with_typescript(tmp_path):
-    usage = tmp_path / "usage.ts"
-    usage.write_text(
-        f'import {{ Client, WurfwerkError, verifyReceipt }} from "{CLIENT_JS}/index";\n'
-        "const client = new Client({ baseUrl: 'http://localhost', lang: 'de', timeoutMs: 500 });\n"
-        "export async function roll(): Promise<number> {\n"
-        "  const response = await client.paws.test({ rank: 3, name: null, seed: 1 });\n"
-        "  const odds = await client.paws.testOdds({ rank: 3 });\n"
-        "  const applied = await client.beutelschneider.healingApply({ draw: {} as never, replacements: ['red'] });\n"
-        "  const verdict = await verifyReceipt(response, await client.keys());\n"
-        "  try { await client.call('malmsturm.ladder'); }\n"
-        "  catch (e) { if (e instanceof WurfwerkError) return e.status; }\n"
-        "  return response.result.successes + odds.odds.outcomes.length + (verdict.valid ? 1 : 0)\n"
-        "    + Object.keys(applied.result.bag_after).length;\n"
-        "}\n"
-        "// @ts-expect-error: rank is required\n"
-        "client.paws.test({});\n")
-    result = subprocess.run(
-        ["npx", "--no-install", "tsc", "--noEmit", "--strict", "--target", "es2022", "--module", "esnext",
-         "--moduleResolution", "bundler", str(usage)], cwd=CLIENT_JS, capture_output=True, text=True, timeout=300)
+TYPE_CHECKS = CLIENT_JS / "test" / "types"
+
+
+@pytest.mark.parametrize("resolution", ["nodenext", "node16", "bundler"])
+def test_a_typescript_program_finds_the_methods_under_each_module_resolution(resolution):
+    """Issue 52: with `moduleResolution: nodenext` an import without its extension in index.d.ts left
+    the client without its methods. test/types/consumer.ts imports the package by its name, as an
+    installed one, and its @ts-expect-error lines fail when the types fall back to `any`."""
+    config = TYPE_CHECKS / f"tsconfig.{resolution}.json"
+    assert json.loads(config.read_text())["compilerOptions"]["moduleResolution"] == resolution
+    result = subprocess.run(["npx", "--no-install", "tsc", "--project", str(config)], cwd=CLIENT_JS,
+                            capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import time
 
-from flask import Flask, Request, Response
+from flask import Flask, Request, Response, request
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
@@ -20,6 +20,11 @@ from prometheus_client import (
     generate_latest,
     multiprocess,
 )
+
+from service.platform.http.hooks import bearer_token_in
+from service.platform.http.problems import http_error
+from service.platform.http.runtime import current_runtime
+from service.platform.words.messages import say
 
 REQUESTS = Counter("wurfwerk_requests_total", "HTTP requests answered.",
                    ["method", "endpoint", "status"])
@@ -36,6 +41,10 @@ def _registry() -> CollectorRegistry:
 
 
 def metrics_view() -> Response:
+    token = current_runtime().config.metrics_token
+    if token and not bearer_token_in((token,), request):
+        raise http_error(401, say("/metrics needs `Authorization: Bearer <token>` with the metrics token."),
+                         "unauthorized")
     return Response(generate_latest(_registry()), content_type=CONTENT_TYPE_LATEST)  # it names its charset
 
 
