@@ -5391,6 +5391,8 @@ export interface components {
             seat_key?: string | null;
             /** @description The seat's seed (a seat that committed to one): base64url (no padding) of 16 to 64 random bytes that the seat's own client made and keeps; `commit` in the header is base64url(SHA-256(these bytes)). It enters the dice and is never echoed. */
             seed?: string | null;
+            /** @description In the signed card, instead of the seed or key: the seat's commitment from the header. */
+            readonly seed_commit?: string | null;
         };
         SessionsRequest: {
             /**

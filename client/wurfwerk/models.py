@@ -5810,6 +5810,8 @@ class SessionUse(Model):
     the seat's own client made and keeps; `commit` in the header is base64url(SHA-256(these bytes)). It
     enters the dice and is never echoed.
     """
+    seed_commit: str | None = None
+    """In the signed card, instead of the seed or key: the seat's commitment from the header."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SessionUse:
@@ -5822,6 +5824,7 @@ class SessionUse(Model):
             seat=data["seat"],
             seat_key=data.get("seat_key"),
             seed=data.get("seed"),
+            seed_commit=data.get("seed_commit"),
         )._with_json(data)
 
 
@@ -7200,6 +7203,8 @@ class SessionUseParam(_SessionUseParamRequired, total=False):
     the seat's own client made and keeps; `commit` in the header is base64url(SHA-256(these bytes)). It
     enters the dice and is never echoed.
     """
+    seed_commit: str | None
+    """In the signed card, instead of the seed or key: the seat's commitment from the header."""
 
 
 class TicketParam(TypedDict):

@@ -102,6 +102,9 @@ class SessionUseSchema(StrictSchema):
     seat_key = fields.String(validate=validate.Length(max=96), load_only=True,
                              metadata={"description": "An open seat's key, as `POST /v1/sessions` answered it "
                                                       "to the opener. Never echoed."})
+    seed_commit = fields.String(dump_only=True,
+                                metadata={"description": "In the signed card, instead of the seed or key: the "
+                                                         "seat's commitment from the header."})
     index = Int(required=True, validate=validate.Range(min=0, max=999_999),
                 metadata={"description": "The seat's roll number, from 0 to WURFWERK_MAX_SESSION_INDEX "
                                          "(default 10,000)."})
