@@ -29,6 +29,8 @@ $(RUN_STAMP): $(BIN)/python pyproject.toml
 
 $(STAMP): $(RUN_STAMP) client/pyproject.toml $(DISCORD)/pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]' -e './client[verify,async]' -e ./$(DISCORD)
+	# A developer's clone checks commit subjects (tools/git-hooks/commit-msg); outside git, nothing to do.
+	git config core.hooksPath tools/git-hooks 2>/dev/null || true
 	touch $@
 
 # The Discord app (integrations/discord) needs only the SDK beside the service's runtime dependencies.
