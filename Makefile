@@ -92,6 +92,7 @@ generate: $(STAMP)
 	$(MAKE) openapi
 	$(MAKE) sdk
 	$(BIN)/python -c 'from pathlib import Path; from service.config import write_docs; write_docs(Path("."))'  # README's settings table, .env.example
+	$(BIN)/python -c 'from pathlib import Path; from service.systems import discover, with_readme_table; readme = Path("README.md"); readme.write_text(with_readme_table(readme.read_text(), discover()))'  # README's systems table
 	$(MAKE) js-client
 
 $(JS_STAMP): client-js/package.json client-js/package-lock.json

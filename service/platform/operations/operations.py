@@ -239,6 +239,7 @@ class System:
     description: str
     rules_file: str
     operations: tuple[Operation, ...]
+    tagline: str = ""  # what the system rolls, in a few words (README's systems table)
     enums: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     glossary: Mapping[str, str] = dataclasses.field(default_factory=dict)
     extra: Mapping[str, Any] = dataclasses.field(default_factory=dict)

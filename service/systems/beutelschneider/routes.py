@@ -458,6 +458,7 @@ SYSTEM = System(
     "beutelschneider",
     manual_value={"type": "string", "enum": schemas.COLOURS, "description": "The colour of a marble drawn."},
     title="Beutelschneider",
+    tagline="marble bag",
     rules_file="000_617633d4e2bd3e3f.txt",
     description="A marble-bag RPG: each character is a bag of red (combat), green (skill), blue (magic), "
                 "white (potential) and black (wounds) marbles, drawn without replacement.",

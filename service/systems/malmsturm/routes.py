@@ -267,6 +267,7 @@ SYSTEM = System(
     "malmsturm",
     manual_value={"type": "integer", "minimum": -1, "maximum": 1, "description": "A dF face: -1, 0 or +1."},
     title="Malmsturm",
+    tagline="FATE, 4dF",
     rules_file="004_c170d2e352f902aa.txt",
     description="FATE/FUDGE: four dF read on the ladder; simple actions, contests, initiative, "
                 "attacks with stress and consequences.",

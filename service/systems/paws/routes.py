@@ -206,6 +206,7 @@ SYSTEM = System(
     "paws",
     manual_value={"type": "integer", "minimum": 1, "maximum": 6, "description": "A d6 face."},
     title="Paws",
+    tagline="d6 trait pools, 4–6",
     rules_file="001_d67bcf46ff845203.txt",
     description="Trait pools of d6, successes on 4–6: tests, comparisons with cancellation and rescue "
                 "dice, the group's rescue dice, character validation (potential and power).",

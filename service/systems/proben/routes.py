@@ -169,6 +169,7 @@ SYSTEM = System(
     "proben",
     manual_value={"type": "integer", "minimum": 1, "maximum": 6, "description": "A d6 face."},
     title="Proben",
+    tagline="attribute pools, 5–6",
     rules_file="003_ff7aef635d957c0a.txt",
     description="Attribute pools of d6, successes on 5–6: tests, opposed tests, cooperation, extended tests.",
     enums={"success_rule": ["meet", "exceed"], "outcome": ["success", "partial", "failure", "no_dice"],

@@ -252,6 +252,7 @@ SYSTEM = System(
     manual_value={"type": "integer", "minimum": 1, "maximum": 100,
                   "description": "A face of the die rolled: 1..`die` in a conflict, 1..8 for resurrection."},
     title="Weltenbuch",
+    tagline="conflict scenes, even faces",
     rules_file="002_610240ae8bf5cc8e.txt",
     description="Conflict scenes: parties roll even-sided dice (an even face is a success), the party with "
                 "more successes wins, then the table narrates by spending the dice; toughness, "
