@@ -1927,11 +1927,13 @@ export interface paths {
         put?: never;
         /**
          * Issue signed roll tickets
-         * @description A ticket lets one roll happen exactly once: a rolling request that carries it as `ticket`
-         *     derives its dice from the ticket id with a secret only the service holds, so sending it
-         *     again gives the same dice (a replay, not a new roll). The service keeps no record: the
-         *     ticket is its own proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after
-         *     `expires_at`, for another operation than `operation`, and after the signing key is rotated.
+         * @description A rolling request that carries a ticket as `ticket` derives its dice from the ticket id, the
+         *     operation and the request as understood, with a secret only the service holds: the same
+         *     ticket and request give the same dice again (a replay, not a new roll); another request is
+         *     a second roll, and every card carries the ticket's id, so a table that remembers the ids
+         *     it has seen sees the ticket used twice. The service keeps no record: the ticket is its own
+         *     proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after `expires_at`, for
+         *     another operation than `operation`, and after the signing key is rotated.
          *     With API keys configured, `WURFWERK_TICKET_KEYS` may limit issuing to some of them (the game
          *     master's): other keys get 403.
          */
@@ -2587,7 +2589,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         BeutelschneiderChallengeResponse: {
@@ -2640,7 +2642,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         BeutelschneiderCombatResponse: {
@@ -2687,7 +2689,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         BeutelschneiderContestResponse: {
@@ -2787,7 +2789,7 @@ export interface components {
             session?: components["schemas"]["SessionUse"] | null;
             /** @description Exactly two; each exchange is a `combat` with the first as attacker. */
             sides: components["schemas"]["BeutelEncounterSide"][];
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         BeutelschneiderEncounterResponse: {
@@ -2892,7 +2894,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         BeutelschneiderExperienceResponse: {
@@ -2975,7 +2977,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         BeutelschneiderFirstAidResponse: {
@@ -3088,7 +3090,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown & ({
             chances: unknown;
@@ -3173,7 +3175,7 @@ export interface components {
              * @enum {string}
              */
             severity: "light" | "serious" | "grave";
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         BeutelschneiderInjuryResponse: {
@@ -3254,7 +3256,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         BeutelschneiderMortalDangerResponse: {
@@ -3691,7 +3693,7 @@ export interface components {
             session?: components["schemas"]["SessionUse"] | null;
             /** @description Skill level on the ladder (Fertigkeit), e.g. 3 = gut. */
             skill: number;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         MalmsturmActionResponse: {
@@ -3780,7 +3782,7 @@ export interface components {
              * @default false
              */
             take_consequence_early?: boolean | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown & unknown);
         MalmsturmAttackResponse: {
@@ -3839,7 +3841,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         MalmsturmContestResponse: {
@@ -3955,7 +3957,7 @@ export interface components {
             session?: components["schemas"]["SessionUse"] | null;
             /** @description Exactly two sides. */
             sides: components["schemas"]["MalmEncounterSide"][];
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         MalmsturmEncounterResponse: {
@@ -4012,7 +4014,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         MalmsturmInitiativeResponse: {
@@ -4159,7 +4161,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         PawsComparisonRescue: {
@@ -4275,7 +4277,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         PawsEncounterResponse: {
@@ -4459,7 +4461,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         PawsRescueResponse: {
@@ -4587,7 +4589,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
             /**
              * @description Wounds that hinder this action: -1 die each.
@@ -4725,7 +4727,7 @@ export interface components {
              * @enum {string|null}
              */
             success_rule?: "meet" | "exceed" | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         ProbenCooperationResponse: {
@@ -4838,7 +4840,7 @@ export interface components {
              * @enum {string|null}
              */
             success_rule?: "meet" | "exceed" | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         ProbenEncounterResponse: {
@@ -4942,7 +4944,7 @@ export interface components {
             skill?: number | null;
             /** @description Bonus dice the GM allows from the skill: 0..skill (default skill). */
             skill_dice?: number | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         ProbenExtendedResponse: {
@@ -5026,7 +5028,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         ProbenOpposedResponse: {
@@ -5183,7 +5185,7 @@ export interface components {
              * @enum {string|null}
              */
             success_rule?: "meet" | "exceed" | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         ProbenTestResponse: {
@@ -5695,7 +5697,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         WeltenbuchConflictResponse: {
@@ -5793,7 +5795,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
             /** @description Toughness at the start of the scene, one entry per member. */
             toughness: {
@@ -5872,7 +5874,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         WeltenbuchResurrectionResponse: {

@@ -716,8 +716,9 @@ class Beutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -850,8 +851,9 @@ class Beutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -984,8 +986,9 @@ class Beutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1158,8 +1161,9 @@ class Beutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1357,8 +1361,9 @@ class Beutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1520,8 +1525,9 @@ class Beutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1653,8 +1659,9 @@ class Beutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1821,8 +1828,9 @@ class Beutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1944,8 +1952,9 @@ class Beutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2114,8 +2123,9 @@ class Malmsturm:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2263,8 +2273,9 @@ class Malmsturm:
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2396,8 +2407,9 @@ class Malmsturm:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2568,8 +2580,9 @@ class Malmsturm:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2759,8 +2772,9 @@ class Malmsturm:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2920,8 +2934,9 @@ class Paws:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -3074,8 +3089,9 @@ class Paws:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -3228,8 +3244,9 @@ class Paws:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -3353,8 +3370,9 @@ class Paws:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             wounds: Wounds that hinder this action: -1 die each.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
@@ -3552,8 +3570,9 @@ class Proben:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -3699,8 +3718,9 @@ class Proben:
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
             success_rule: meet: successes >= difficulty (default); exceed: >.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -3863,8 +3883,9 @@ class Proben:
                 `session`.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4005,8 +4026,9 @@ class Proben:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4142,8 +4164,9 @@ class Proben:
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4425,8 +4448,9 @@ class Weltenbuch:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4581,8 +4605,9 @@ class Weltenbuch:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4794,8 +4819,9 @@ class Weltenbuch:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4953,11 +4979,13 @@ class Operations:
     ) -> TicketsResponse:
         """Issue signed roll tickets.
 
-        A ticket lets one roll happen exactly once: a rolling request that carries it as `ticket`
-        derives its dice from the ticket id with a secret only the service holds, so sending it
-        again gives the same dice (a replay, not a new roll). The service keeps no record: the
-        ticket is its own proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after
-        `expires_at`, for another operation than `operation`, and after the signing key is rotated.
+        A rolling request that carries a ticket as `ticket` derives its dice from the ticket id, the
+        operation and the request as understood, with a secret only the service holds: the same
+        ticket and request give the same dice again (a replay, not a new roll); another request is
+        a second roll, and every card carries the ticket's id, so a table that remembers the ids
+        it has seen sees the ticket used twice. The service keeps no record: the ticket is its own
+        proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after `expires_at`, for
+        another operation than `operation`, and after the signing key is rotated.
         With API keys configured, `WURFWERK_TICKET_KEYS` may limit issuing to some of them (the game
         master's): other keys get 403.
 
@@ -5041,8 +5069,9 @@ class AsyncBeutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5175,8 +5204,9 @@ class AsyncBeutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5309,8 +5339,9 @@ class AsyncBeutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5483,8 +5514,9 @@ class AsyncBeutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5682,8 +5714,9 @@ class AsyncBeutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5845,8 +5878,9 @@ class AsyncBeutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5978,8 +6012,9 @@ class AsyncBeutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6146,8 +6181,9 @@ class AsyncBeutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6269,8 +6305,9 @@ class AsyncBeutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6439,8 +6476,9 @@ class AsyncMalmsturm:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6588,8 +6626,9 @@ class AsyncMalmsturm:
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6721,8 +6760,9 @@ class AsyncMalmsturm:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6893,8 +6933,9 @@ class AsyncMalmsturm:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -7084,8 +7125,9 @@ class AsyncMalmsturm:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -7245,8 +7287,9 @@ class AsyncPaws:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -7399,8 +7442,9 @@ class AsyncPaws:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -7553,8 +7597,9 @@ class AsyncPaws:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -7678,8 +7723,9 @@ class AsyncPaws:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             wounds: Wounds that hinder this action: -1 die each.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
@@ -7877,8 +7923,9 @@ class AsyncProben:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -8024,8 +8071,9 @@ class AsyncProben:
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
             success_rule: meet: successes >= difficulty (default); exceed: >.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -8188,8 +8236,9 @@ class AsyncProben:
                 `session`.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -8330,8 +8379,9 @@ class AsyncProben:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -8467,8 +8517,9 @@ class AsyncProben:
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -8750,8 +8801,9 @@ class AsyncWeltenbuch:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -8906,8 +8958,9 @@ class AsyncWeltenbuch:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -9119,8 +9172,9 @@ class AsyncWeltenbuch:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -9278,11 +9332,13 @@ class AsyncOperations:
     ) -> TicketsResponse:
         """Issue signed roll tickets.
 
-        A ticket lets one roll happen exactly once: a rolling request that carries it as `ticket`
-        derives its dice from the ticket id with a secret only the service holds, so sending it
-        again gives the same dice (a replay, not a new roll). The service keeps no record: the
-        ticket is its own proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after
-        `expires_at`, for another operation than `operation`, and after the signing key is rotated.
+        A rolling request that carries a ticket as `ticket` derives its dice from the ticket id, the
+        operation and the request as understood, with a secret only the service holds: the same
+        ticket and request give the same dice again (a replay, not a new roll); another request is
+        a second roll, and every card carries the ticket's id, so a table that remembers the ids
+        it has seen sees the ticket used twice. The service keeps no record: the ticket is its own
+        proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after `expires_at`, for
+        another operation than `operation`, and after the signing key is rotated.
         With API keys configured, `WURFWERK_TICKET_KEYS` may limit issuing to some of them (the game
         master's): other keys get 403.
 

@@ -172,9 +172,10 @@ class RandomnessFields(StrictSchema):
     manual = manual_field()
     ticket = fields.Nested(
         TicketSchema,
-        metadata={"description": "A roll ticket from `POST /v1/tickets`: the dice derive from its id with "
-                                 "the service's secret, so the same ticket always gives the same dice (a "
-                                 "second roll with it is a replay). Echoed in the signed response."},
+        metadata={"description": "A roll ticket from `POST /v1/tickets`: the dice derive from its id, the "
+                                 "operation and the request as understood, with the service's secret, so the "
+                                 "same ticket and request give the same dice (a replay); another request is a "
+                                 "second roll that carries the same ticket id. Echoed in the signed response."},
     )
     session = fields.Nested(
         SessionUseSchema,
