@@ -138,9 +138,9 @@ def commit_of(secret: bytes) -> str:
     return b64url(hashlib.sha256(secret).digest())
 
 
-def seat_key(secret: bytes, seat: str) -> str:
+def seat_key(secret: bytes, seat: str) -> bytes:
     """An open seat's credential: only the service (and, after the reveal, everybody) can derive it."""
-    return b64url(_expand(secret, SEAT_KEY_INFO + seat.encode()))
+    return _expand(secret, SEAT_KEY_INFO + seat.encode())
 
 
 def roll_label(operation: str, seat: str, seed: str, index: int) -> dict[str, Any]:
@@ -209,8 +209,8 @@ def open_session(keys: KeyRing, *, seats: Sequence[Mapping[str, Any]], context: 
     session_id = b64url(os.urandom(16))
     secret = session_secret(keys, keys.kid, session_id)
     open_keys = {seat["name"]: seat_key(secret, seat["name"]) for seat in seats if seat.get("commit") is None}
-    commits = {seat["name"]: seat["commit"] if seat.get("commit") is not None
-               else seed_commit(seed_bytes(open_keys[seat["name"]]) or b"") for seat in seats}
+    commits = {seat["name"]: seed_commit(open_keys[seat["name"]]) if seat.get("commit") is None else seat["commit"]
+               for seat in seats}
     header = _signed(keys, {
         "version": VERSION, "id": session_id, "seats": [seat["name"] for seat in seats],
         "seat_commits": commits, "open_seats": list(open_keys), "context": context,
@@ -218,7 +218,7 @@ def open_session(keys: KeyRing, *, seats: Sequence[Mapping[str, Any]], context: 
         "expires_at": (opened + timedelta(seconds=ttl_s)).strftime(_TIME_FORMAT),
         "commit": commit_of(secret), "kid": keys.kid,
     })
-    return {"session": header, "seat_keys": open_keys}
+    return {"session": header, "seat_keys": {seat: b64url(key) for seat, key in open_keys.items()}}
 
 
 def check_header(keys: KeyRing, header: object, field: str) -> dict[str, Any]:
