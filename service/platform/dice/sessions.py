@@ -103,18 +103,28 @@ def _expand(key: bytes, info: bytes) -> bytes:
 
 # -- seeds: a seat's own contribution ---------------------------------------------------------------
 
-def seed_bytes(text: object) -> bytes | None:
-    """The bytes of a seed (or seat key) written in canonical base64url (no padding, no other
-    spelling of the same bytes), 16 to 64 of them; None otherwise."""
+def canonical_bytes_of(text: object, least: int, most: int) -> bytes | None:
+    """The ``least`` to ``most`` bytes ``text`` spells in canonical base64url (no padding, no other
+    spelling of the same bytes); None otherwise."""
     if not isinstance(text, str) or not text.isascii() or "=" in text:
         return None
     try:
         data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
     except (binascii.Error, ValueError):
         return None
-    if b64url(data) != text or not SEED_BYTES[0] <= len(data) <= SEED_BYTES[1]:
+    if b64url(data) != text or not least <= len(data) <= most:
         return None
     return data
+
+
+def seed_bytes(text: object) -> bytes | None:
+    """The bytes of a seed (or seat key): 16 to 64 in canonical base64url; None otherwise."""
+    return canonical_bytes_of(text, *SEED_BYTES)
+
+
+def is_commit(text: object) -> bool:
+    """A seat's commitment: a SHA-256 (32 bytes) in canonical base64url."""
+    return canonical_bytes_of(text, 32, 32) is not None
 
 
 def seed_commit(seed: bytes) -> str:
