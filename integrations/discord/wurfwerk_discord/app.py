@@ -242,6 +242,8 @@ def create_app(settings: Settings | None = None) -> Flask:
             return failure(problem_text(error, lang, _options_of(interaction, registry)))
         except requests.RequestException:  # the spec could not be fetched: the service is away
             return failure(say("service_down", lang))
+        except sessions.Busy:
+            return failure(say("session_busy", lang))
         except Exception:  # never a stack trace to the chat; the log has it
             log.exception("interaction failed")
             return failure(say("app_error", lang))
@@ -387,6 +389,8 @@ def create_app(settings: Settings | None = None) -> Flask:
                 message = _in_place(problem_text(error, lang, _options_of(interaction, registry)))
             except requests.RequestException:
                 message = _in_place(say("service_down", lang))
+            except sessions.Busy:
+                message = _in_place(say("session_busy", lang))
             except Exception:
                 log.exception("deferred interaction failed")
                 message = _in_place(say("app_error", lang))

@@ -48,7 +48,7 @@ LENGTH_EXAMPLE = {"de": "4 h, 90 min oder 2 tage", "en": "4 h, 90 min or 2 days"
 DEFAULT_LENGTH_S = 14_400
 MAX_LENGTH_S = 604_800
 MAX_SEAT_CHARS = 64
-ROLL_ATTEMPTS = 3
+ROLL_ATTEMPTS = 8  # rolls of one seat at once (a player's double click, a bot): each loser tries again
 # Discord takes files up to 10 MiB from an app; a session's log stays far below it in any evening.
 MAX_EXPORT_BYTES = 10 * 1024 * 1024
 UNITS = {
