@@ -17,6 +17,7 @@ import requests
 
 from tests.integrations.discord.conftest import SESSION_SECRET, _replica
 from tests.integrations.discord.limits import response_errors
+from tests.integrations.discord.support import example_options
 from tests.integrations.discord.test_words import ALSO_GERMAN, api_words, shown_texts
 from wurfwerk import verify_session
 from wurfwerk_discord import sessions
@@ -318,3 +319,21 @@ def test_session_cards_read_in_german_and_english(replicas, discord_client, webh
                     words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text)) - {"Gast", "Rynn", "Spielleitung"}
                     assert not {word for word in words if word.lower() in english}, text
 
+
+
+def test_a_whole_encounter_in_a_session_hidden_answers_in_two_steps(replicas, discord_client, webhooks, registry,
+                                                                    catalog):
+    """A slow operation is deferred (the thinking message public): its edit is the table's part, then the full
+    card follows for the roller alone."""
+    table = Table(discord_client, replicas, webhooks)
+    table.open([RYNN], "1 h")
+    sub = registry.subcommands[("paws", "encounter")]
+    options = example_options(registry, catalog, sub) + [{"name": "secret", "type": 5, "value": True}]
+    assert table.post(table.command("paws", "encounter", options, RYNN)) == {"type": 5, "data": {"flags": 0}}
+    public = webhooks.wait_for(table.tokens[-1], "PATCH")["json"]
+    assert public["embeds"][0]["title"].startswith("Verdeckter Wurf · ") and "flags" not in public
+    private = webhooks.wait_for(table.tokens[-1], "POST")["json"]
+    full = newest(private)
+    assert private["flags"] == 64 and full["operation"] == "paws.encounter"
+    assert full["request"]["session"]["hidden"] is True and full["request"]["session"]["index"] == 0
+    assert f"`{full['public']['commitment']}`" == public["embeds"][0]["fields"][0]["value"]
