@@ -337,3 +337,20 @@ def test_a_whole_encounter_in_a_session_hidden_answers_in_two_steps(replicas, di
     assert private["flags"] == 64 and full["operation"] == "paws.encounter"
     assert full["request"]["session"]["hidden"] is True and full["request"]["session"]["index"] == 0
     assert f"`{full['public']['commitment']}`" == public["embeds"][0]["fields"][0]["value"]
+
+
+def test_the_store_gives_each_slot_once_and_each_key_one_card(tmp_path):
+    store = sessions.Store(str(tmp_path / "sessions.sqlite3"))
+    header = {"id": "s1", "expires_at": "2099-01-01T00:00:00Z", "context": "discord:1:2"}
+    store.open("1", header, "100", {"100": "Spielleitung", "101": "Rynn"})
+    with pytest.raises(sessions.Running):
+        store.open("1", {**header, "id": "s2"}, "101", {"101": "Rynn"})
+    card = sessions.Card("Rynn", 0, {"receipt": {"signature": "first"}}, None)
+    assert store.record("s1", "101", 0, "command:1", card, "first") is None
+    assert store.slot("s1", "101") == ("Rynn", 1, "first")
+    with pytest.raises(sessions.SlotTaken):  # a roll that read index 0 before the first was recorded
+        store.record("s1", "101", 0, "command:2", sessions.Card("Rynn", 0, {"other": 1}, None), "second")
+    # the same key again (a replay that rolled meanwhile): the card recorded first, the seat unmoved
+    assert store.record("s1", "101", 1, "command:1", sessions.Card("Rynn", 1, {}, None), "x") == card
+    assert store.slot("s1", "101") == ("Rynn", 1, "first") and store.slot("s1", "102") is None
+    assert [each.response for each in store.cards("s1")] == [card.response]
