@@ -205,7 +205,9 @@ def test_an_evening_in_a_session_from_opening_to_a_complete_check(replicas, disc
     wait_until(header)
     late = table.roll(RYNN)["data"]  # the session has ended: a roll outside it, as without one
     assert "session" not in newest(late)["request"] and "Sitzung" not in footer(late)
-    shown = json.dumps(table.answers) + json.dumps([call["json"] for call in table.webhook_calls()])
+    calls = table.webhook_calls()
+    shown = json.dumps(table.answers) + json.dumps([call["json"] for call in calls]) + "".join(
+        data.decode() for call in calls for data in call["files"].values())  # the export before the end too
 
     exported = table.post(table.command("session", "export", [], GUEST))  # anyone at the table may
     log = json.loads(webhooks.wait_for(table.tokens[-1], "PATCH")["files"]["files[0]"])
