@@ -368,6 +368,7 @@ def command() -> dict[str, Any]:
 # -- messages -------------------------------------------------------------------------------------------------
 
 COLOUR = 0x5865F2
+MAX_FINDINGS = 30  # lines of a verdict; the export has every card for the rest
 
 
 def opened_message(table: Table, lang: str) -> dict[str, Any]:
@@ -447,7 +448,10 @@ def verdict_message(table: Table, report: Mapping[str, Any], cards: int, lang: s
               for item in report.get("unshown") or []]
     lines += [say("session_unverified", lang, seat=seat(name)) for name in report.get("unverified") or []]
     head = say("session_complete" if report.get("complete") else "session_incomplete", lang, cards=cards)
-    description = "\n".join([head, *(f"• {line}" for line in lines[:30])])
+    shown = [f"• {line}" for line in lines[:MAX_FINDINGS]]
+    if len(lines) > MAX_FINDINGS:
+        shown.append(say("session_more", lang, count=len(lines) - MAX_FINDINGS))
+    description = "\n".join([head, *shown])
     embed: dict[str, Any] = {
         "title": say("session_check_title", lang, id=table.id),
         "description": discord.clip(description, discord.EMBED_DESCRIPTION_MAX, lines=True),

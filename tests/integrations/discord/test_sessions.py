@@ -20,8 +20,10 @@ from tests.integrations.discord.limits import response_errors
 from tests.integrations.discord.support import example_options
 from tests.integrations.discord.test_words import ALSO_GERMAN, api_words, shown_texts
 from wurfwerk import verify_session
+from wurfwerk.sessions import REASONS
 from wurfwerk_discord import sessions
 from wurfwerk_discord.card import card_link, roll_from_link
+from wurfwerk_discord.words import WORDS
 
 COMMAND, COMPONENT, USER_OPTION = 2, 3, 6
 GM, RYNN, TORAN, GUEST = ("100", "Spielleitung"), ("101", "Rynn"), ("102", "Toran"), ("103", "Gast")
@@ -356,3 +358,21 @@ def test_the_store_gives_each_slot_once_and_each_key_one_card(tmp_path):
     assert store.record("s1", "101", 1, "command:1", sessions.Card("Rynn", 1, {}, None), "x") == card
     assert store.slot("s1", "101") == ("Rynn", 1, "first") and store.slot("s1", "102") is None
     assert [each.response for each in store.cards("s1")] == [card.response]
+
+
+def test_a_verdict_that_finds_something_says_each_finding_in_the_players_words():
+    table = sessions.Table("s1", "1", {"id": "s1"}, "100", 0.0)
+    report = {"complete": False, "gaps": [{"seat": "Rynn*", "from": 2, "to": 3}],
+              "duplicates": [{"seat": "Toran", "index": 1, "cards": [4, 5], "repeat": False}],
+              "invalid": [{"card": 7, "reason": "dice"}] + [{"card": 8 + n, "reason": "link"} for n in range(30)],
+              "after_reveal": [], "unshown": [{"seat": "Toran", "index": 0}], "unverified": ["Gast"],
+              "luck": {"seats": [{"seat": "Rynn", "summary": "Rynn hatte Glück"}]}}
+    embed = sessions.verdict_message(table, report, 40, "de")["embeds"][0]
+    lines = embed["description"].split("\n")
+    assert lines[:5] == ["Nicht vollständig (40 Karten):", "• Lücke bei Rynn\\*: Nr. 2 bis 3",
+                         "• Toran Nr. 1: 2 Karten für einen Wurf", "• Karte 7: die Würfel stimmen nicht",
+                         "• Karte 8: die Kette zum vorigen Wurf stimmt nicht"]
+    assert lines[-1] == "… und 5 weitere Befunde (alle im Export)" and len(lines) == 32
+    assert embed["fields"] == [{"name": "Glück", "value": "Rynn hatte Glück", "inline": False}]
+    for lang in ("de", "en"):  # every reason the verifiers give (the SDK's list) has its words
+        assert {f"reason_{reason}" for reason in REASONS} <= set(WORDS[lang])
