@@ -422,13 +422,18 @@ def create_app(settings: Settings | None = None) -> Flask:
             return failure(say("session_no_channel", lang))
         if name == sessions.OPEN:
             return open_session(interaction, channel, options, lang)
-        table = store.latest(channel)
-        if table is None:
-            return failure(say("session_none", lang))
-        if name == sessions.CHECK and table.running():
-            return failure(say("session_still_open", lang, until=sessions.when(table.header)))
+        if name == sessions.END:
+            return end_session(interaction, channel, lang)
         if name not in (sessions.EXPORT, sessions.CHECK):
             return failure(say("unknown_command", lang, name=f"{sessions.COMMAND} {name}"))
+        which = next((str(option.get("value") or "").strip() for option in options
+                      if option.get("name") == sessions.WHICH), "")
+        table = store.find(channel, which) if which else store.latest(channel)
+        if table is None:
+            return failure(say("session_unknown", lang, id=discord.escape_markdown(which)) if which
+                           else say("session_none", lang))
+        if name == sessions.CHECK and not table.ended():
+            return failure(say("session_still_open", lang, until=sessions.when(table.header)))
         work = (lambda: export_log(table, lang)) if name == sessions.EXPORT else (lambda: check_log(table, lang))
         deferred(interaction, work, lang)
         # the export only to whoever asked (anyone may); the check for the whole table
@@ -445,10 +450,11 @@ def create_app(settings: Settings | None = None) -> Flask:
             return failure(say("bad_input", lang, option=say("session_length_field", lang),
                                detail=say(error.key, lang, word=discord.escape_markdown(error.word))))
         context = sessions.context_of(channel, str(interaction.get("id")))
+        again = store.opened_by(channel, context)
+        if again is not None:  # the same interaction again: the same answer, never a second session of its seeds
+            return answer(sessions.opened_message(again, lang))
         current = store.latest(channel)
         if current is not None and current.running():
-            if current.header.get("context") == context:  # the same interaction again: the same answer
-                return answer(sessions.opened_message(current, lang))
             return failure(say("session_running", lang, until=sessions.when(current.header)))
         opener = _user_id(interaction)
         if opener is None:
@@ -477,13 +483,27 @@ def create_app(settings: Settings | None = None) -> Flask:
             return failure(say("session_running", lang, until=sessions.when(running.table.header)))
         return answer(sessions.opened_message(table, lang))
 
+    def end_session(interaction: Mapping[str, Any], channel: str, lang: str) -> Response:
+        """End the channel's running session early: its opener, or a member who may manage messages here."""
+        assert store is not None
+        table = store.latest(channel)
+        if table is None or not table.running():
+            return failure(say("session_not_running", lang))
+        permissions = str((interaction.get("member") or {}).get("permissions") or "0")
+        moderator = permissions.isdigit() and bool(int(permissions) & sessions.MANAGE_MESSAGES)
+        if _user_id(interaction) != table.opener and not moderator:
+            return failure(say("session_not_opener", lang))
+        store.close(table.id)
+        return answer(text_message(say("session_closed", lang, id=table.id, until=sessions.when(table.header)),
+                                   ephemeral=False))
+
     def revealed(table: sessions.Table, service: Client) -> dict[str, Any]:
         return dict(service.sessions.reveal(session=cast(SessionHeaderParam, table.header)).to_dict()["reveal"])
 
     def export_log(table: sessions.Table, lang: str) -> Rolled:
         assert store is not None
         reveal = None
-        if not table.running():
+        if table.ended():
             with client(lang) as service:
                 reveal = revealed(table, service.with_options(timeout=LONG_TIMEOUT))
         document = sessions.log_document(store, table, secret, reveal)

@@ -41,7 +41,9 @@ from wurfwerk_discord.words import say
 
 SEED_INFO = b"wurfwerk-discord/seat-seed/v1\x00"
 COMMAND = "session"
-OPEN, EXPORT, CHECK = "open", "export", "check"
+OPEN, END, EXPORT, CHECK = "open", "end", "export", "check"
+WHICH = "session"  # export's and check's option: the session's id (its opening card's footer)
+MANAGE_MESSAGES = 1 << 13  # a member with this permission in the channel may end anyone's session
 PLAYERS = 10  # Discord user options on /session open; the opener sits too (the service takes 20 seats)
 LENGTH = "length"
 LENGTH_EXAMPLE = {"de": "4 h, 90 min oder 2 tage", "en": "4 h, 90 min or 2 days"}
@@ -120,7 +122,7 @@ def when(header: Mapping[str, Any], style: str = "f") -> str:
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
     id TEXT PRIMARY KEY, channel TEXT NOT NULL, header TEXT NOT NULL, opener TEXT NOT NULL,
-    expires REAL NOT NULL, opened REAL NOT NULL);
+    expires REAL NOT NULL, opened REAL NOT NULL, closed REAL);
 CREATE INDEX IF NOT EXISTS sessions_by_channel ON sessions (channel, opened);
 CREATE TABLE IF NOT EXISTS seats (
     session TEXT NOT NULL, user TEXT NOT NULL, seat TEXT NOT NULL, next_index INTEGER NOT NULL DEFAULT 0,
@@ -132,6 +134,9 @@ CREATE TABLE IF NOT EXISTS cards (
 """
 
 
+TABLE_COLUMNS = "id, channel, header, opener, expires, closed"
+
+
 @dataclass(frozen=True)
 class Table:
     """A session of a channel, as the store holds it."""
@@ -141,9 +146,15 @@ class Table:
     header: dict[str, Any]
     opener: str
     expires: float
+    closed: float | None = None  # when it was ended early: no roll goes in after that
 
     def running(self, now: float | None = None) -> bool:
-        return (time.time() if now is None else now) < self.expires
+        """Whether rolls go into it: before its end, unless it was ended early."""
+        return self.closed is None and not self.ended(now)
+
+    def ended(self, now: float | None = None) -> bool:
+        """Whether its ``expires_at`` has passed: only then can it be revealed (ending early does not move it)."""
+        return (time.time() if now is None else now) >= self.expires
 
 
 @dataclass(frozen=True)
@@ -189,14 +200,34 @@ class Store:
     def _table(row: tuple[Any, ...] | None) -> Table | None:
         if row is None:
             return None
-        return Table(id=row[0], channel=row[1], header=json.loads(row[2]), opener=row[3], expires=row[4])
+        return Table(id=row[0], channel=row[1], header=json.loads(row[2]), opener=row[3], expires=row[4],
+                     closed=row[5])
 
     def latest(self, channel: str) -> Table | None:
         """The channel's newest session, running or ended."""
         with self._connection() as connection:
             return self._table(connection.execute(
-                "SELECT id, channel, header, opener, expires FROM sessions WHERE channel = ? "
-                "ORDER BY opened DESC LIMIT 1", (channel,)).fetchone())
+                f"SELECT {TABLE_COLUMNS} FROM sessions WHERE channel = ? ORDER BY opened DESC LIMIT 1",
+                (channel,)).fetchone())
+
+    def find(self, channel: str, session: str) -> Table | None:
+        """A session of this channel by its id (never another channel's)."""
+        with self._connection() as connection:
+            return self._table(connection.execute(
+                f"SELECT {TABLE_COLUMNS} FROM sessions WHERE channel = ? AND id = ?", (channel, session)).fetchone())
+
+    def opened_by(self, channel: str, context: str) -> Table | None:
+        """The session of this channel opened with this context (by this interaction), if any: a context is
+        used once, since the seats' seeds derive from it."""
+        with self._connection() as connection:
+            rows = connection.execute(f"SELECT {TABLE_COLUMNS} FROM sessions WHERE channel = ?", (channel,)).fetchall()
+        return next((table for table in map(self._table, rows)
+                     if table is not None and table.header.get("context") == context), None)
+
+    def close(self, session: str) -> None:
+        """End a session early: from now on no roll goes into it."""
+        with self._transaction() as connection:
+            connection.execute("UPDATE sessions SET closed = ? WHERE id = ? AND closed IS NULL", (time.time(), session))
 
     def open(self, channel: str, header: Mapping[str, Any], opener: str, seats: Mapping[str, str]) -> Table:
         """Record a new session with its seats (user -> seat); ``Running`` when one runs in the channel."""
@@ -204,11 +235,11 @@ class Store:
                       expires=float(unix(str(header["expires_at"]))))
         with self._transaction() as connection:
             current = self._table(connection.execute(
-                "SELECT id, channel, header, opener, expires FROM sessions WHERE channel = ? "
-                "ORDER BY opened DESC LIMIT 1", (channel,)).fetchone())
+                f"SELECT {TABLE_COLUMNS} FROM sessions WHERE channel = ? ORDER BY opened DESC LIMIT 1",
+                (channel,)).fetchone())
             if current is not None and current.running():
                 raise Running(current)
-            connection.execute("INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?)",
+            connection.execute("INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, NULL)",
                                (table.id, channel, json.dumps(table.header), opener, table.expires, time.time()))
             connection.executemany("INSERT INTO seats (session, user, seat) VALUES (?, ?, ?)",
                                    [(table.id, user, seat) for user, seat in seats.items()])
@@ -350,13 +381,20 @@ def command() -> dict[str, Any]:
                          "session_player") for number in range(1, PLAYERS + 1)]
     length = described({"type": discord.OPTION_STRING, "name": LENGTH, "name_localizations": {"de": "dauer"},
                         "required": False, "max_length": 40}, "session_length", example=LENGTH_EXAMPLE)
+
+    def which() -> list[dict[str, Any]]:
+        return [described({"type": discord.OPTION_STRING, "name": WHICH, "name_localizations": {"de": "sitzung"},
+                           "required": False, "max_length": 64}, "session_which")]
+
     subcommands = [
         described({"type": discord.OPTION_SUB_COMMAND, "name": OPEN, "name_localizations": {"de": "eröffnen"},
                    "options": [*players, length]}, "session_open"),
+        described({"type": discord.OPTION_SUB_COMMAND, "name": END, "name_localizations": {"de": "beenden"},
+                   "options": []}, "session_end"),
         described({"type": discord.OPTION_SUB_COMMAND, "name": EXPORT, "name_localizations": {"de": "exportieren"},
-                   "options": []}, "session_export"),
+                   "options": which()}, "session_export"),
         described({"type": discord.OPTION_SUB_COMMAND, "name": CHECK, "name_localizations": {"de": "prüfen"},
-                   "options": []}, "session_check"),
+                   "options": which()}, "session_check"),
     ]
     return described({"type": discord.COMMAND_CHAT_INPUT, "name": COMMAND, "name_localizations": {"de": "sitzung"},
                       "options": subcommands,

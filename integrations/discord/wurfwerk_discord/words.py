@@ -68,6 +68,16 @@ WORDS: dict[str, dict[str, str]] = {
         "session_export_short": "Das Protokoll als Datei",
         "session_check": "Nach dem Ende: aufdecken und jeden Wurf der Sitzung prüfen",
         "session_check_short": "Nach dem Ende prüfen",
+        "session_end": "Beenden: kein Wurf geht mehr hinein; aufdecken und prüfen erst nach dem geplanten Ende",
+        "session_end_short": "Die Sitzung beenden",
+        "session_which": "Welche Sitzung (die Kennung unter ihrer Eröffnung); ohne Angabe die neueste",
+        "session_which_short": "Welche Sitzung; ohne Angabe die neueste",
+        "session_closed": "Die Sitzung {id} ist beendet: kein Wurf geht mehr hinein. Aufdecken und prüfen "
+                          "geht nach ihrem geplanten Ende, {until}.",
+        "session_not_opener": "Beenden darf nur, wer die Sitzung eröffnet hat, oder wer hier Nachrichten "
+                              "verwalten darf.",
+        "session_unknown": "Eine Sitzung „{id}“ gab es in diesem Kanal nicht.",
+        "session_not_running": "In diesem Kanal läuft gerade keine Sitzung.",
         "session_opened_title": "Sitzung eröffnet",
         "session_opened": "Bis {until} ({left}) geht jeder Wurf dieser Plätze in die Sitzung. Jeder Würfel hängt am "
                           "Geheimnis des Würfeldienstes und am Startwert des Platzes, beide vorab zugesagt; "
@@ -85,15 +95,15 @@ WORDS: dict[str, dict[str, str]] = {
         "session_no_channel": "Eine Sitzung gehört zu einem Kanal; hier gibt es keinen.",
         "session_running": "In diesem Kanal läuft schon eine Sitzung, bis {until}.",
         "session_none": "In diesem Kanal gab es noch keine Sitzung.",
-        "session_still_open": "Die Sitzung läuft noch bis {until}; aufdecken und prüfen geht erst danach.",
+        "session_still_open": "Aufdecken und prüfen geht erst nach dem Ende der Sitzung, {until}.",
         "session_busy": "Zu viele Würfe zugleich auf diesem Platz; bitte noch einmal.",
         "session_bot": "{name} ist eine App, kein Mensch am Tisch.",
         "bad_length": "„{word}“ ist keine Dauer wie „4 h“ oder „90 min“",
         "length_range": "eine Sitzung dauert mindestens 1 s und höchstens 7 Tage",
         "session_length_field": "dauer",
         "session_export_text": "Protokoll der Sitzung {id}: {cards} Karten.",
-        "session_export_open": "Die Sitzung läuft noch bis {until}: verdeckte Würfe stehen darin nur mit ihrer "
-                               "Zusage, ohne Startwerte; nach dem Ende noch einmal exportieren.",
+        "session_export_open": "Bis zum Ende der Sitzung, {until}, stehen verdeckte Würfe darin nur mit ihrer "
+                               "Zusage, ohne Startwerte; danach noch einmal exportieren.",
         "session_export_ended": "Mit Aufdeckung und Startwerten: so prüft es jeder selbst, mit dem Python-SDK "
                                 "oder beim Würfeldienst.",
         "session_export_large": "Das Protokoll ist zu groß für eine Datei in Discord ({size}).",
@@ -177,6 +187,15 @@ WORDS: dict[str, dict[str, str]] = {
         "session_export_short": "The log as a file",
         "session_check": "After the end: reveal and check every roll of the session",
         "session_check_short": "Check after the end",
+        "session_end": "End it: no more rolls go in; revealing and checking still wait for its planned end",
+        "session_end_short": "End the session",
+        "session_which": "Which session (the id below its opening card); the newest when not given",
+        "session_which_short": "Which session; the newest when not given",
+        "session_closed": "Session {id} has ended: no more rolls go in. It can be revealed and checked after "
+                          "its planned end, {until}.",
+        "session_not_opener": "Only whoever opened the session, or whoever may manage messages here, can end it.",
+        "session_unknown": "This channel had no session '{id}'.",
+        "session_not_running": "No session is running in this channel.",
         "session_opened_title": "Session opened",
         "session_opened": "Until {until} ({left}) every roll of these seats goes into the session. Every die "
                           "depends on the dice service's secret and the seat's seed, both committed to "
@@ -194,15 +213,15 @@ WORDS: dict[str, dict[str, str]] = {
         "session_no_channel": "A session belongs to a channel; there is none here.",
         "session_running": "A session is already running in this channel, until {until}.",
         "session_none": "This channel has had no session yet.",
-        "session_still_open": "The session runs until {until}; it can be revealed and checked only after that.",
+        "session_still_open": "The session can be revealed and checked only after its end, {until}.",
         "session_busy": "Too many rolls at once on this seat; please try again.",
         "session_bot": "{name} is an app, not a person at the table.",
         "bad_length": "'{word}' is not a length such as '4 h' or '90 min'",
         "length_range": "a session lasts at least 1 s and at most 7 days",
         "session_length_field": "length",
         "session_export_text": "Log of session {id}: {cards} cards.",
-        "session_export_open": "The session runs until {until}: hidden rolls appear only with their commitment, "
-                               "without seeds; export again after the end.",
+        "session_export_open": "Until the session's end, {until}, hidden rolls appear only with their "
+                               "commitment, without seeds; export again after it.",
         "session_export_ended": "With the reveal and the seeds: anyone can check it, with the Python SDK "
                                 "or at the dice service.",
         "session_export_large": "The log is too large for a file in Discord ({size}).",

@@ -195,7 +195,8 @@ def test_an_evening_in_a_session_from_opening_to_a_complete_check(replicas, disc
 
     # before the end: no check, and the export holds what the table saw (hidden rolls as public parts)
     early = table.post(table.command("session", "check", [], GM))
-    assert early["data"]["flags"] == 64 and early["data"]["content"].startswith("Die Sitzung läuft noch bis <t:")
+    assert early["data"]["flags"] == 64
+    assert early["data"]["content"].startswith("Aufdecken und prüfen geht erst nach dem Ende der Sitzung, <t:")
     exported = table.post(table.command("session", "export", [], RYNN))
     assert exported == {"type": 5, "data": {"flags": 64}}
     call = webhooks.wait_for(table.tokens[-1], "PATCH")
@@ -376,3 +377,37 @@ def test_a_verdict_that_finds_something_says_each_finding_in_the_players_words()
     assert embed["fields"] == [{"name": "Glück", "value": "Rynn hatte Glück", "inline": False}]
     for lang in ("de", "en"):  # every reason the verifiers give (the SDK's list) has its words
         assert {f"reason_{reason}" for reason in REASONS} <= set(WORDS[lang])
+
+
+def test_ending_early_stops_the_rolls_and_an_older_session_stays_reachable(replicas, discord_client, webhooks,
+                                                                            store):
+    table = Table(discord_client, replicas, webhooks)
+    opening = table.command("session", "open", [{"name": "player1", "type": USER_OPTION, "value": RYNN[0]}], GM,
+                            {"users": {RYNN[0]: {"id": RYNN[0], "username": "rynn", "global_name": "Rynn"}}})
+    table.post(opening)
+    first = store.latest(table.channel)
+    assert used(table.roll(RYNN)["data"])["index"] == 0
+    refused = table.post(table.command("session", "end", [], RYNN))  # a player may not end the table's session
+    assert refused["data"]["content"] == ("Beenden darf nur, wer die Sitzung eröffnet hat, oder wer hier "
+                                          "Nachrichten verwalten darf.")
+    ended = table.post(table.command("session", "end", [], GM))
+    assert "flags" not in ended["data"] and ended["data"]["content"].startswith(
+        f"Die Sitzung {first.id} ist beendet: kein Wurf geht mehr hinein.")
+    assert "session" not in newest(table.roll(RYNN)["data"])["request"]  # no roll goes in any more
+    assert table.post(opening)["data"]["embeds"][0]["footer"]["text"] == f"Sitzung {first.id}"  # no second one
+    assert store.latest(table.channel).id == first.id
+    nothing = table.post(table.command("session", "end", [], GM))
+    assert nothing["data"]["content"] == "In diesem Kanal läuft gerade keine Sitzung."
+
+    table.open([RYNN], "1 h", who=TORAN)  # the channel is free for a new session
+    second = store.latest(table.channel)
+    moderator = table.command("session", "end", [], GUEST)
+    moderator["member"]["permissions"] = str(1 << 13 | 1 << 10)  # MANAGE_MESSAGES (and VIEW_CHANNEL)
+    assert table.post(moderator)["data"]["content"].startswith(f"Die Sitzung {second.id} ist beendet")
+    table.post(table.command("session", "export", [{"name": "session", "type": 3, "value": first.id}], GUEST))
+    log = json.loads(webhooks.wait_for(table.tokens[-1], "PATCH")["files"]["files[0]"])
+    assert log["session"]["id"] == first.id and len(log["cards"]) == 1  # before its planned end: no reveal
+    unknown = table.post(table.command("session", "check", [{"name": "session", "type": 3, "value": "x*y"}], GM))
+    assert unknown["data"]["content"] == "Eine Sitzung „x\\*y“ gab es in diesem Kanal nicht."
+    early = table.post(table.command("session", "check", [{"name": "session", "type": 3, "value": first.id}], GM))
+    assert early["data"]["content"].startswith("Aufdecken und prüfen geht erst nach dem Ende der Sitzung, <t:")
