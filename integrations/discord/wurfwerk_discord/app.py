@@ -43,8 +43,9 @@ DISCORD_API = "https://discord.com/api/v10"
 FieldWords = Callable[[str, str], str | None]  # (field path, language) -> the option as the player typed it
 ANSWER_BUDGET = 2.7  # seconds for the roll and its odds: Discord wants the first answer within 3
 LONG_TIMEOUT = 60.0  # seconds for a deferred answer's calls (a reveal and a whole log's report)
-# seconds before each try of a second message: Discord may not know the interaction's answer at once
-FOLLOW_UP_PAUSES = (0.0, 0.3, 1.0, 2.0, 4.0)
+# seconds before each try of a message through the interaction's webhook: Discord answers 404 "Unknown
+# Webhook" at random for some seconds after an answer (discord-api-docs issue 7220: retrying for ~10 s helps)
+FOLLOW_UP_PAUSES = (0.0, 0.5, 1.0, 2.0, 4.0, 8.0)
 
 
 @dataclass(frozen=True)
@@ -360,20 +361,10 @@ def create_app(settings: Settings | None = None) -> Flask:
 
     def send_later(interaction: Mapping[str, Any], message: dict[str, Any]) -> None:
         """A second message of an answer (a follow-up through the interaction's webhook), from a thread right
-        after the answer: tried again for a while when Discord does not know the answer yet (404)."""
+        after the answer."""
         url = webhook(interaction)
-
-        def run() -> None:
-            for pause in FOLLOW_UP_PAUSES:
-                time.sleep(pause)
-                try:
-                    if requests.post(url, json=message, timeout=5).status_code != 404:
-                        return
-                except requests.RequestException:
-                    log.info("follow-up message not delivered yet, trying again")
-            log.error("could not deliver a follow-up message")
-
-        threading.Thread(target=run, name="discord-second-message", daemon=True).start()
+        threading.Thread(target=lambda: deliver("POST", url, json=message), name="discord-second-message",
+                         daemon=True).start()
 
     def deferred(interaction: Mapping[str, Any], work: Callable[[], Rolled], lang: str) -> None:
         base = webhook(interaction)
@@ -399,14 +390,14 @@ def create_app(settings: Settings | None = None) -> Flask:
             try:
                 # the "… is thinking" message becomes the card, or says what went wrong in its place
                 if attached is None:
-                    requests.patch(f"{base}/messages/@original", json=message, timeout=5)
+                    deliver("PATCH", f"{base}/messages/@original", json=message)
                 else:  # a file: multipart, the message in payload_json (Discord's "Uploading Files")
                     name, data = attached
                     message["attachments"] = [{"id": 0, "filename": name}]
-                    requests.patch(f"{base}/messages/@original", data={"payload_json": json.dumps(message)},
-                                   files={"files[0]": (name, data, "application/json")}, timeout=30)
+                    deliver("PATCH", f"{base}/messages/@original", data={"payload_json": json.dumps(message)},
+                            files={"files[0]": (name, data, "application/json")})
                 if later is not None:
-                    requests.post(base, json=later, timeout=5)
+                    deliver("POST", base, json=later)
             except requests.RequestException:
                 log.exception("could not deliver the follow-up")
 
@@ -554,6 +545,21 @@ def bounded_body(limit: int) -> bytes | None:
         except OSError:
             pass
     return None
+
+
+def deliver(method: str, url: str, **sent: Any) -> None:
+    """A message through an interaction's webhook, tried again while Discord answers 404 (it may not know the
+    interaction's answer yet) or cannot be reached; the last try's connection error is raised."""
+    for number, pause in enumerate(FOLLOW_UP_PAUSES, 1):
+        time.sleep(pause)
+        try:
+            if requests.request(method, url, timeout=30, **sent).status_code != 404:
+                return
+        except requests.RequestException:
+            if number == len(FOLLOW_UP_PAUSES):
+                raise
+        log.info("%s through the webhook not delivered yet, trying again", method)
+    log.error("could not deliver a message through the webhook: %s", method)
 
 
 def _add_footer(message: dict[str, Any], words: str) -> None:

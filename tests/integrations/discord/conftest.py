@@ -66,6 +66,8 @@ class Webhooks:
     def __init__(self) -> None:
         self.calls: list[dict[str, Any]] = []
         self.arrived = threading.Condition()
+        # per interaction token, how many calls to answer 404 first (Discord does, at random, for some seconds)
+        self.unknown_first: dict[str, int] = {}
         app = Flask("webhooks")
 
         @app.route("/webhooks/<application_id>/<token>", methods=["POST"])
@@ -76,6 +78,9 @@ class Webhooks:
             if files:  # multipart (a message with a file): the message is its payload_json
                 body = json.loads(request.form["payload_json"])
             with self.arrived:
+                if self.unknown_first.get(token):
+                    self.unknown_first[token] -= 1
+                    return '{"message": "Unknown Webhook", "code": 10015}', 404
                 self.calls.append({"method": request.method, "application_id": application_id, "token": token,
                                    "message": message, "json": body, "files": files})
                 self.arrived.notify_all()

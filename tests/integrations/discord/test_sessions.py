@@ -411,3 +411,16 @@ def test_ending_early_stops_the_rolls_and_an_older_session_stays_reachable(repli
     assert unknown["data"]["content"] == "Eine Sitzung „x\\*y“ gab es in diesem Kanal nicht."
     early = table.post(table.command("session", "check", [{"name": "session", "type": 3, "value": first.id}], GM))
     assert early["data"]["content"].startswith("Aufdecken und prüfen geht erst nach dem Ende der Sitzung, <t:")
+
+
+def test_a_second_message_is_tried_again_while_discord_does_not_know_the_answer(replicas, discord_client,
+                                                                              webhooks):
+    """discord-api-docs issue 7220: a follow-up may meet 404 "Unknown Webhook" for some seconds."""
+    table = Table(discord_client, replicas, webhooks)
+    table.open([RYNN], "1 h")
+    hidden = table.command("paws", "test", [{"name": "rank", "type": 4, "value": 2},
+                                            {"name": "secret", "type": 5, "value": True}], RYNN)
+    webhooks.unknown_first[hidden["token"]] = 2
+    table.post(hidden)
+    private = webhooks.wait_for(hidden["token"], "POST")["json"]
+    assert private["flags"] == 64 and webhooks.unknown_first[hidden["token"]] == 0
