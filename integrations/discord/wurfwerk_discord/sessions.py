@@ -19,6 +19,9 @@ interaction, so no player sees a slot before the table does.
   never shown to anyone, is rolled again at the next index). Each roll is recorded under the key of
   what asked for it (the interaction, or the card and button of a follow-up), so a replayed
   interaction or a second press answers the stored card, never another slot.
+- **Ending early** (``/session end``, by the opener or a member who may manage messages there) only
+  stops the rolls going in and frees the channel: the header's ``expires_at`` stays the end, so the
+  reveal, the seeds and the check still wait for it.
 """
 
 from __future__ import annotations
