@@ -99,7 +99,7 @@ def test_a_limit_is_a_member_for_operators_and_words_for_players(post):
     status, body = post("/v1/paws/test?lang=de", {"rank": 3, "extra_bonus_dice": 101})
     assert body["limit"] == {"name": "pool_dice", "value": 100, "setting": "WURFWERK_MAX_POOL_DICE"}
     assert body["errors"]["extra_bonus_dice"] == [
-        "darf höchstens 100 sein (mehr Würfel in einem Pool erlaubt dieser Dienst nicht)"]
+        "darf höchstens 100 sein (mehr Würfel in einem Würfelpool erlaubt dieser Dienst nicht)"]
     status, body = post("/v1/beutelschneider/challenge", {"bag": {"red": 60, "white": 50}, "ability": "combat",
                                                           "difficulty": "normal"})
     assert body["limit"]["name"] == "bag_marbles"

@@ -74,8 +74,9 @@ def test_the_winners_ability_decides_whether_the_loser_is_injured(post, key):
 
 
 def test_allow_tie_the_higher_base_decides_first(post):
-    """Ruling Proben 4: "equal → higher base (attribute + skill); equal base → roll again, unless allow_tie"."""
-    assert "zuerst der höhere Grundwert" in help_text("de", "allow_tie")
+    """Ruling Proben 4: "equal → higher base (attribute + skill)"; the text's word: "Bei Gleichstand entscheidet der
+    höhere Basiswert (Attribut + Fertigkeit)" (issue 53: the glossary's word, not „Grundwert“)."""
+    assert "zuerst der höhere Basiswert" in help_text("de", "allow_tie")
     assert "higher base value" in help_text("en", "allow_tie")
     different = outcome_names(post, "/v1/proben/opposed/odds", {"a": {"name": "A", "attribute": 2, "skill": 1},
                                                                 "b": {"name": "B", "attribute": 2}, "allow_tie": True})

@@ -19,7 +19,8 @@ export function takesManualValues(operationId) {
 
 /**
  * What a player typed into the dialog → the `manual` list: whole numbers as numbers (dice, dF as -1 0 1,
- * also "+1"), everything else as a marble colour. Commas or spaces separate.
+ * also "+1"), everything else as a marble colour, in the glossary's German (rot, grün, …) or as the API
+ * writes it (red, green, …). Commas or spaces separate.
  * @param {string} text
  * @returns {Array<number | string>}
  */
@@ -27,7 +28,15 @@ export function parseFaces(text) {
   return text
     .split(/[\s,;]+/)
     .filter((word) => word !== "")
-    .map((word) => (/^[+-]?\d+$/.test(word) ? Number(word) : word.toLowerCase()));
+    .map((word) => (/^[+-]?\d+$/.test(word) ? Number(word) : colourOf(word.toLowerCase())));
+}
+
+/** The API's colour for a German one (service/locale/glossary.json); any other word as typed. */
+const API_COLOURS = { rot: "red", "grün": "green", blau: "blue", "weiß": "white", schwarz: "black" };
+
+/** @param {string} word */
+function colourOf(word) {
+  return Object.hasOwn(API_COLOURS, word) ? API_COLOURS[/** @type {keyof typeof API_COLOURS} */ (word)] : word;
 }
 
 /**

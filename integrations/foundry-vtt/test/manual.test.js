@@ -10,6 +10,8 @@ test("typed faces become the manual list: numbers for dice, colour names for mar
   assert.deepEqual(parseFaces("-1, 0, +1 1"), [-1, 0, 1, 1]);
   assert.deepEqual(parseFaces(" Red  white;black "), ["red", "white", "black"]);
   assert.deepEqual(parseFaces(""), []);
+  // The German hint names the glossary's colours, and they are what a German player types.
+  assert.deepEqual(parseFaces("Rot grün, weiß schwarz blau"), ["red", "green", "white", "black", "blue"]);
 });
 
 test("only operations with randomness take manual values", () => {

@@ -12,6 +12,7 @@ from service.platform.maths.odds import Odds
 from service.platform.operations.operations import EXAMPLE_RECEIPT, Body, Operation, System, quoting, verified_response
 from service.platform.values.errors import ReceiptError, RuleViolation
 from service.platform.values.plain_data import plain
+from service.platform.words.glossary import api_glossary
 from service.platform.words.messages import say
 from service.systems.beutelschneider import encounter, groups, odds, rules, schemas, text
 
@@ -466,16 +467,7 @@ SYSTEM = System(
            "severity": [s.value for s in rules.Severity], "danger": [d.value for d in rules.Danger],
            "chances": [c.value for c in rules.Chances], "amount": [a.value for a in rules.Amount],
            "bag_problem": [p.value for p in rules.BagProblem]},
-    glossary={"Charakterbeutel": "bag", "Murmel": "marble", "rot": "red", "grün": "green", "blau": "blue",
-              "weiß": "white", "schwarz": "black", "Kampf": "combat", "Geschick": "skill", "Magie": "magic",
-              "Herausforderung": "challenge", "Auseinandersetzung": "contest", "Kampf (Schlagabtausch)": "combat",
-              "gewöhnlich": "normal", "besonders einfach": "easy", "besonders schwer": "hard",
-              "Verletzung": "injury", "weniger schwer / ernsthaft / sehr schwer": "light / serious / grave",
-              "Ohnmacht": "unconscious", "Tod / Lebensgefahr": "mortal-danger",
-              "gering / deutlich / besonders groß": "low / clear / grave", "Heilung": "healing",
-              "schlecht / zufriedenstellend / besonders gut": "poor / fair / good", "Erfahrung": "experience",
-              "gering / etwas / besonders viel": "little / some / much", "Versorgung": "first-aid",
-              "Charaktererschaffung": "validate-bag", "Vorsprung": "margin"},
+    glossary=api_glossary("beutelschneider"),  # service/locale/glossary.json, the one glossary
     operations=(
         Operation.resolving("/validate-bag", validate_bag, operation="validate-bag",
                             request=schemas.BeutelValidateBagRequest, result=schemas.BeutelValidateBagResult,

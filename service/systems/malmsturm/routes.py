@@ -8,6 +8,7 @@ from service.platform.maths.luck import Luck
 from service.platform.maths.odds import Odds
 from service.platform.operations.operations import Body, Operation, System, quoting
 from service.platform.values.plain_data import plain
+from service.platform.words.glossary import api_glossary
 from service.systems.malmsturm import encounter as encounters
 from service.systems.malmsturm import odds, rules, schemas, text
 
@@ -280,15 +281,7 @@ SYSTEM = System(
         "severity": [s.severity for s in rules.SEVERITIES],
         "ladder": [plain(rung) for rung in rules.LADDER],
     },
-    glossary={"Stufenleiter": "ladder", "FUDGE-Würfel": "dF", "Fertigkeit": "skill",
-              "Einfache Aktion": "action", "Schwierigkeitsgrad": "difficulty", "Wettstreit": "contest",
-              "Konflikt": "conflict", "Erfolge": "shifts", "Intuition": "intuition",
-              "Reihenfolge": "initiative", "Angriff": "attack", "Angreifer": "attacker",
-              "Verteidiger": "defender", "Belastungspunkte": "stress",
-              "körperliche Belastung": "physical", "mentale Belastung": "mental",
-              "Konsequenz": "consequence", "ausscheiden": "taken_out", "Treffer": "hit",
-              "körperlich verletzen": "harm", "täuschen": "deceive", "einschüchtern": "intimidate",
-              "becircen": "charm", "wegstoßen": "push", "überreden": "persuade"},
+    glossary=api_glossary("malmsturm"),  # service/locale/glossary.json, the one glossary
     extra={"consequences": [plain(severity) for severity in rules.SEVERITIES],
            "attack_skills": {attack.value: skills for attack, skills in rules.ATTACK_SKILLS.items()},
            "consequence_examples": {attack.value: [plain(example) for example in examples]

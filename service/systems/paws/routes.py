@@ -7,6 +7,7 @@ from service.platform.http.limits import encounter_precision
 from service.platform.maths.luck import Luck
 from service.platform.maths.odds import Odds
 from service.platform.operations.operations import Body, Operation, System, quoting
+from service.platform.words.glossary import api_glossary
 from service.systems.paws import encounter as encounters
 from service.systems.paws import odds, rules, schemas, text
 
@@ -216,18 +217,7 @@ SYSTEM = System(
            "mode": [mode.value for mode in rules.Mode],
            "winner": ["a", "b", None],
            "problem_kind": [kind.value for kind in rules.ProblemKind]},
-    glossary={"Eigenschaft": "trait", "Rang": "rank", "Schlechte Eigenschaft": "bad trait",
-              "Potenzial": "potential", "Macht": "power", "Kategorie": "category", "Probe": "test",
-              "Vergleich": "comparison", "Erfolg": "successes", "Effekt": "effects",
-              "Katastrophe": "catastrophe", "Vorteil": "advantages", "aktiver Vorteil": "active",
-              "passiver Vorteil": "passive", "Bonuswürfel": "extra_bonus_dice / active advantage",
-              "Rettungswürfel": "rescue_dice / extra_rescue_dice / passive advantage",
-              "Werkzeug/Ausrüstung": "equipment", "Zauber, Drogen, Elixiere": "personal",
-              "Situation": "situation", "ausweichen auf eine andere Eigenschaft": "fit: fallback",
-              "spezialisierte Eigenschaft": "fit: specialized", "Wunde": "wounds",
-              "Angreifer": "a (defense mode)", "Verteidiger": "b (defense mode)",
-              "Gegenangriff": "mode: contest", "Unentschieden / Gleichstand": "tie (winner null)",
-              "Gegner schwächen": "penalty_dice"},
+    glossary=api_glossary("paws"),  # service/locale/glossary.json, the one glossary
     extra={"combat_effects": [dict(effect) for effect in rules.COMBAT_EFFECTS], "dodging": rules.DODGING},
     operations=(
         Operation.rolling("/test", test, operation="test", request=schemas.PawsTestBody,

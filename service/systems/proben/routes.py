@@ -7,6 +7,7 @@ from service.platform.http.limits import encounter_precision
 from service.platform.maths.luck import Luck
 from service.platform.maths.odds import Odds
 from service.platform.operations.operations import Body, Operation, System, quoting
+from service.platform.words.glossary import api_glossary
 from service.systems.proben import encounter, odds, rules, schemas, text
 
 POOL_EXAMPLE = {"name": "Alrik", "attribute": 3, "skill": 1, "advantages": 0, "disadvantages": 0}
@@ -174,13 +175,7 @@ SYSTEM = System(
     description="Attribute pools of d6, successes on 5–6: tests, opposed tests, cooperation, extended tests.",
     enums={"success_rule": ["meet", "exceed"], "outcome": ["success", "partial", "failure", "no_dice"],
            "winner": ["a", "b", None], "decided_by": ["successes", "base", "tie"]},
-    glossary={"Probe": "test", "Schwierigkeit": "difficulty", "Attribut": "attribute",
-              "Fertigkeit": "skill", "Bonuswürfel": "skill_dice / advantages", "Vorteil": "advantages",
-              "Nachteil": "disadvantages", "Erfolg": "successes", "Teilerfolg": "partial",
-              "Qualität": "quality", "Vergleichende Probe": "opposed", "Basiswert": "base",
-              "Zusammenarbeiten": "cooperation", "Hauptakteur": "leader", "Unterstützer": "helpers",
-              "Erweiterte Probe": "extended", "Versuch": "attempt",
-              "Einfach / Standard / Fordernd / Schwer": "1 / 2 / 3 / 4 (difficulty)"},
+    glossary=api_glossary("proben"),  # service/locale/glossary.json, the one glossary
     extra={"difficulties": [  # ruling 7: the text's names; 4 and more are Schwer
         {"difficulty": 1, "de": "Einfach", "en": "easy"}, {"difficulty": 2, "de": "Standard", "en": "standard"},
         {"difficulty": 3, "de": "Fordernd", "en": "demanding"},

@@ -8,6 +8,7 @@ from service.platform.maths.odds import Odds
 from service.platform.operations.operations import EXAMPLE_RECEIPT, Body, Operation, System, quoting, verified_response
 from service.platform.values.errors import ReceiptError
 from service.platform.values.plain_data import plain
+from service.platform.words.glossary import api_glossary
 from service.platform.words.messages import say
 from service.systems.weltenbuch import encounter, odds, rules, schemas, text
 
@@ -259,14 +260,7 @@ SYSTEM = System(
                 "consequences, resurrection.",
     enums={"role": [role.value for role in rules.Role], "actor": [actor.value for actor in rules.Actor],
            "lowered": ["equipment", "toughness", None]},
-    glossary={"Konfliktszene": "conflict", "Partei": "parties", "Ziel": "goal", "Beteiligter": "members",
-              "Spielercharakter": "player", "Spielleitercharakter": "npc", "Passives Hindernis": "obstacle",
-              "Profil": "profile", "Profilwert": "profile", "Ausrüstung": "equipment_bonuses",
-              "Magiekategorie": "magic_bonus", "Günstige Umstände": "situation_bonus",
-              "Heldenpunkt": "hero_points", "Erfolg": "successes", "Patt": "winner: null",
-              "Spielleiter": "gm", "Sitzplatz": "seat", "Zähigkeit": "toughness",
-              "Konsequenz": "consequences", "Tischmitte": "spends", "Wiederauferstehung": "resurrection",
-              "Gott": "god"},
+    glossary=api_glossary("weltenbuch"),  # service/locale/glossary.json, the one glossary
     operations=(
         Operation.rolling("/conflict", conflict, operation="conflict", request=schemas.WeltenConflictRequest,
                           result=schemas.WeltenConflictResult, example=CONFLICT_EXAMPLE, odds=conflict_odds),
