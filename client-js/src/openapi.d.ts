@@ -8013,7 +8013,7 @@ export interface operations {
                      *           }
                      *         ]
                      *       },
-                     *       "summary": "Victory for Affenmensch after 12 exchanges; unconscious: Legionär. In mortal danger Legionär draws a black and a red marble and dies."
+                     *       "summary": "Victory for Affenmensch after 12 exchanges: for Legionär the fight ends unconscious. The fight costs Affenmensch a light and a serious injury, Legionär six serious and a light injury. In mortal danger Legionär draws a black and a red marble and dies."
                      *     }
                      */
                     "application/json": components["schemas"]["BeutelschneiderEncounterResponse"];
@@ -11459,7 +11459,7 @@ export interface operations {
                      *         ],
                      *         "winner": "Helden"
                      *       },
-                     *       "summary": "Victory for Helden after 2 rounds; Ork is taken out."
+                     *       "summary": "Victory for Helden after 2 rounds. Ork is taken out of the conflict."
                      *     }
                      */
                     "application/json": components["schemas"]["MalmsturmEncounterResponse"];
@@ -12836,7 +12836,7 @@ export interface operations {
                      *         ],
                      *         "winner": "a"
                      *       },
-                     *       "summary": "Victory for Ryan after 3 rounds; Jack is out of the fight (2 wounds)."
+                     *       "summary": "Victory for Ryan after 3 rounds. Jack takes two wounds and is out of the fight."
                      *     }
                      */
                     "application/json": components["schemas"]["PawsEncounterResponse"];
@@ -16711,7 +16711,7 @@ export interface operations {
                      *           }
                      *         ]
                      *       },
-                     *       "summary": "Winner of the scene: Orcs; nobody takes a consequence. Fayla spends a held-back hero point and avoids a consequence."
+                     *       "summary": "The scene goes to Orcs. Nobody takes a consequence. Fayla spends a held-back hero point and avoids a consequence."
                      *     }
                      */
                     "application/json": components["schemas"]["WeltenbuchEncounterResponse"];

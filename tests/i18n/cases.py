@@ -25,7 +25,7 @@ Case = tuple[str, Callable[[str], str]]
 
 def cases() -> list[Case]:
     return [*_paws(), *_proben(), *_weltenbuch(), *_malmsturm(), *_beutelschneider(), *_encounters(),
-            *_encounters_of_issue_40()]
+            *_encounters_of_issue_40(), *_encounter_sentences()]
 
 
 def said(render: Callable[..., str], *args: object) -> Callable[[str], str]:
@@ -454,3 +454,77 @@ def _encounters_of_issue_40() -> Iterator[Case]:
            _welten_encounter("tie", [], ["Felsklippe", "Die Wölfe"], ["Fayla"]))
     yield from _each("weltenbuch.encounter n consequences",
                      lambda n: _welten_encounter("wins:Heroes", [f"Orc {i}" for i in range(1, n + 1)], []))
+
+
+# --- encounter lines as sentences (issue 53): every ending of every system -------------------------
+
+def _exchange(winner: str, loser: str, ability: str = "combat", severity: str | None = None,
+              target: str | None = None):
+    """One exchange of a whole fight, as ``beutelschneider.combat`` reports it."""
+    ability_of = beutel.Ability(ability)
+    parts = (beutel.ContestantResult(winner, ability_of, (beutel.Colour.RED,), 1, False),
+             beutel.ContestantResult(loser, beutel.Ability.COMBAT, (beutel.Colour.WHITE,), 0, False))
+    injury = None if severity is None else beutel.CombatInjury(target or loser, beutel.Severity(severity),
+                                                              (beutel.Colour.GREEN,), BAG)
+    return beutel.CombatResult(parts, winner, 1, injury)
+
+
+def _beutel_fight(outcome: str, steps: list, fallen: tuple[str, ...] = (), standing: tuple[str, ...] = ()):
+    from service.systems.beutelschneider import encounter as beutel_encounter
+
+    end = [beutel_encounter.SideEnd(name, BAG, True) for name in fallen]
+    end += [beutel_encounter.SideEnd(name, BAG, False) for name in standing]
+    return said(beutel_text.encounter, beutel_encounter.EncounterResult(steps, outcome, len(steps), end, []))
+
+
+def _proben_chain(outcome: str, outcomes: list[str]):
+    from service.systems.proben import encounter as proben_encounter
+
+    steps = [proben.TestResult(0, [], 0, proben.Outcome.NO_DICE, True, 0) if kind == "no_dice"
+             else proben.TestResult(3, [5, 2, 2], 1, proben.Outcome(kind), False, 0) for kind in outcomes]
+    return said(proben_text.encounter, proben_encounter.EncounterResult(steps, [], outcome, []))
+
+
+def _encounter_sentences() -> Iterator[Case]:
+    # Beutelschneider: the wounds before an escape are said (review: "an escape hides the wounds")
+    yield ("beutelschneider.encounter escape after a light injury", _beutel_fight(
+        "escapes:Dieb", [_exchange("Wache", "Dieb", severity="light"), _exchange("Dieb", "Wache", "skill")],
+        standing=("Dieb", "Wache")))
+    yield ("beutelschneider.encounter escape after two injuries of each kind", _beutel_fight(
+        "escapes:Die Wölfe", [_exchange("Jäger", "Die Wölfe", severity="serious"),
+                              _exchange("Jäger", "Die Wölfe", severity="serious"),
+                              _exchange("Jäger", "Die Wölfe", severity="grave"),
+                              _exchange("Die Wölfe", "Jäger", "skill")], standing=("Die Wölfe", "Jäger")))
+    # a winner by magic (where magic does not wound) leaves the fight; it does not flee (ruling E6)
+    yield ("beutelschneider.encounter a way out by magic", _beutel_fight(
+        "escapes:Hexe", [_exchange("Ritter", "Hexe", severity="light"), _exchange("Hexe", "Ritter", "magic")],
+        standing=("Hexe", "Ritter")))
+    yield ("beutelschneider.encounter won, both hurt", _beutel_fight(
+        "wins:Legionär", [_exchange("Affenmensch", "Legionär", severity="light"),
+                          _exchange("Legionär", "Affenmensch", severity="grave")],
+        fallen=("Affenmensch",), standing=("Legionär",)))
+    yield ("beutelschneider.encounter both out, the last exchange wounds", _beutel_fight(
+        "both_out", [_exchange("A", "B", severity="serious")], fallen=("A", "B")))
+    # Malmsturm, ruling E8: with `ends: first_out` the line says the conflict ended at the first one out
+    yield "malmsturm.encounter first one out ends the conflict", _malm_ends("first_out")
+    yield "malmsturm.encounter a whole side out (side_out)", _malm_ends("side_out")
+    # Proben: every ending of a chain, and none "after 0 attempts"
+    yield "proben.encounter the chain succeeds", _proben_chain("success", ["failure", "success", "success"])
+    yield "proben.encounter the chain fails at a step", _proben_chain("failure:1", ["success", "partial", "failure"])
+    yield ("proben.encounter the dice run out", _proben_chain("failure:0", ["failure", "failure", "no_dice"]))
+    yield "proben.encounter no dice at the first step", _proben_chain("failure:0", ["no_dice"])
+    yield "proben.encounter undecided", _proben_chain("undecided", ["failure", "failure"])
+
+
+def _malm_ends(ends: str):
+    from service.systems.malmsturm import encounter as malm_encounter
+
+    track = malm.Stress(malm.StressTrack(3, 3), malm.StressTrack(2, 2))
+    members = [malm_encounter.MemberEnd("Alrik", "Helden", track, 1, 1, False),
+               malm_encounter.MemberEnd("Fayla", "Helden", track, 0, 0, False),
+               malm_encounter.MemberEnd("Ork 1", "Orks", track, 2, 2, True),
+               malm_encounter.MemberEnd("Ork 2", "Orks", track, 2 if ends == "side_out" else 1,
+                                        2 if ends == "side_out" else 1, ends == "side_out")]
+    result = malm_encounter.EncounterResult("wins:Helden", "Helden", 3, None, [], [],
+                                            malm_encounter.EndState(members, None), ends)
+    return said(malm_text.encounter, result)

@@ -31,10 +31,11 @@ def _combat(attacker_draws, defender_draws, injury, defender_ability="combat"):
 
 
 def test_row_3_a_black_marble_drawn_for_an_injury_stays_black(post):
-    """„da eine ja bereits schwarz war“: not „eine schwarze Murmel durch eine schwarze ersetzt“."""
+    """„da eine ja bereits schwarz war“: not „eine schwarze Murmel durch eine schwarze ersetzt“; the severity is
+    the text's „weniger schweren“ (issue 53), not „leichte“."""
     body = _combat(["red", "white", "white"], ["white", "white", "white"], ["black"])
     de = summary(post, "/v1/beutelschneider/combat", body, "de")
-    assert de.endswith("Affenmensch erleidet eine leichte Verletzung: eine schwarze Murmel gezogen, sie bleibt "
+    assert de.endswith("Affenmensch erleidet eine weniger schwere Verletzung: eine schwarze Murmel gezogen, sie bleibt "
                        "schwarz.")
     assert summary(post, "/v1/beutelschneider/combat", body, "en").endswith(
         "a black marble drawn, it stays black.")

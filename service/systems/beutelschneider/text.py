@@ -289,24 +289,25 @@ def applied(kind: str, before: Bag, after: Bag, lang: str) -> str:
 
 
 def encounter(result: EncounterResult, lang: str) -> str:
-    """"Victory for Legionär after 6 exchanges; unconscious: Affenmensch." plus the aftermath draws."""
+    """A whole fight as sentences a player reads aloud (issue 53): who won and how (knocked out,
+    a flight, a way out by another ability, both out), then what the fight cost (every injury, the
+    ones before an escape too), then the aftermath draws. Side names may be singular or plural
+    ("Brunhild", "Die Wölfe"), so a name follows "für" or stands as an object, never as a subject."""
     t = translations(lang)
     values: dict[str, object] = {"count": result.exchanges}
     fallen = [side.name for side in result.end if side.unconscious]
     if result.outcome == "both_out":
-        line = t.ngettext("After %(count)d exchange both fall unconscious.",
-                          "After %(count)d exchanges both fall unconscious.", result.exchanges) % values
+        line = t.ngettext("After %(count)d exchange both sides fall unconscious.",
+                          "After %(count)d exchanges both sides fall unconscious.", result.exchanges) % values
     elif result.outcome.startswith("wins:"):
-        # A side's name may be singular or plural ("Brunhild", "die Wölfe"): it stands as a label.
-        values.update(winner=result.outcome[len("wins:"):], names=", ".join(fallen))
-        line = t.ngettext("Victory for %(winner)s after %(count)d exchange; unconscious: %(names)s.",
-                          "Victory for %(winner)s after %(count)d exchanges; unconscious: %(names)s.",
-                          result.exchanges) % values
+        values.update(winner=result.outcome[len("wins:"):], names=_listed(fallen, t))
+        line = t.ngettext("Victory for %(winner)s after %(count)d exchange: for %(names)s the fight ends "
+                          "unconscious.",
+                          "Victory for %(winner)s after %(count)d exchanges: for %(names)s the fight ends "
+                          "unconscious.", result.exchanges) % values
     elif result.outcome.startswith("escapes:"):
         values.update(name=result.outcome[len("escapes:"):])
-        line = t.ngettext("The flight succeeds after %(count)d exchange; fled: %(name)s.",
-                          "The flight succeeds after %(count)d exchanges; fled: %(name)s.",
-                          result.exchanges) % values
+        line = _way_out(result, values, t)
     elif result.outcome == "stalemate" and result.exchanges == 0:
         # Review kind 3: a fight that never starts says why, not "after 0 exchanges".
         line = t.gettext("There is no fight: no exchange could change anything (nobody can injure, win or fall "
@@ -318,9 +319,64 @@ def encounter(result: EncounterResult, lang: str) -> str:
     else:
         line = t.ngettext("After %(count)d exchange the fight is still undecided.",
                           "After %(count)d exchanges the fight is still undecided.", result.exchanges) % values
-    sentences = [line]
+    sentences = [line, *_cost(result.steps, t)]
     for draw in result.aftermath:
         values = {"name": draw.name, "marbles": marbles(draw.drawn, t)}
         sentences.append(t.gettext("In mortal danger %(name)s draws %(marbles)s and dies.") % values if draw.dies
                          else t.gettext("In mortal danger %(name)s draws %(marbles)s and survives.") % values)
     return " ".join(sentences)
+
+
+def _way_out(result: EncounterResult, values: dict[str, object], t: Catalog) -> str:
+    """Ruling E6: a side that wins an exchange with an ability that does not injure leaves the fight;
+    with Geschick that is a flight ("so ist die Flucht gelungen"), with another ability (magic where it
+    does not wound) a way out, never a flight."""
+    ability = _winning_ability(result.steps)
+    if ability is None or ability is Ability.SKILL:
+        return t.ngettext("After %(count)d exchange the flight succeeds for %(name)s.",
+                          "After %(count)d exchanges the flight succeeds for %(name)s.", result.exchanges) % values
+    return t.ngettext("After %(count)d exchange a win with %(ability)s ends the fight for %(name)s: this win "
+                      "injures nobody.",
+                      "After %(count)d exchanges a win with %(ability)s ends the fight for %(name)s: this win "
+                      "injures nobody.", result.exchanges) % {
+        **values, "ability": t.pgettext("ability", ABILITIES[ability])}
+
+
+def _winning_ability(steps: Sequence[CombatResult]) -> Ability | None:
+    if not steps or steps[-1].winner is None:
+        return None
+    last = steps[-1]
+    return next((part.ability for part in last.participants if part.name == last.winner), None)
+
+
+def _cost(steps: Sequence[CombatResult], t: Catalog) -> list[str]:
+    """"The fight costs Brunhild a light and a serious injury, Affenmensch two grave injuries.": every
+    injury of the fight, by whom it hit, in the order the names were first hurt."""
+    taken: dict[str, dict[Severity, int]] = {}
+    for step in steps:
+        if step.injury is not None:
+            counts = taken.setdefault(step.injury.target, {})
+            counts[step.injury.severity] = counts.get(step.injury.severity, 0) + 1
+    if not taken:
+        return []
+    parts = [t.gettext("%(name)s %(injuries)s") % {"name": name, "injuries": _injuries(counts, t)}
+             for name, counts in taken.items()]
+    return [t.gettext("The fight costs %(parts)s.") % {"parts": ", ".join(parts)}]
+
+
+def _injuries(counts: dict[Severity, int], t: Catalog) -> str:
+    """"a light and two serious injuries": the noun once, in the number of the last count."""
+    said = [(count, t.pgettext("severity", SEVERITIES[severity])) for severity, count in counts.items()]
+    heads = [t.ngettext("a %(severity)s", "%(count)s %(severity)s", count) % {
+        "count": number(count, t), "severity": severity} for count, severity in said[:-1]]
+    count, severity = said[-1]
+    last = t.ngettext("a %(severity)s injury", "%(count)s %(severity)s injuries", count) % {
+        "count": number(count, t), "severity": severity}
+    return _listed([*heads, last], t)
+
+
+def _listed(names: Sequence[str], t: Catalog) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    if len(names) <= 1:
+        return "".join(names)
+    return t.gettext("%(first)s and %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}

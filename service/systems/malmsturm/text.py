@@ -139,34 +139,46 @@ def _attack_outcome(result: AttackResult, defender: str, t: Catalog) -> list[str
 # --- encounters -----------------------------------------------------------------------------------
 
 def encounter(result: EncounterResult, lang: str) -> str:
-    """"Victory for Helden after 6 rounds; Alrik takes a consequence." – the outcome, then what the
-    conflict cost each member (``result``: encounter.EncounterResult)."""
+    """A whole conflict as sentences a player reads aloud (issue 53): how it ended (a side gives in,
+    the first member out under ruling E8's ``first_out``, a side out), who won, then what it cost each
+    member (``result``: encounter.EncounterResult). A side's name may be singular or plural, so it
+    follows "für" or "die Seite", never stands as a subject by itself."""
     t = translations(lang)
     values = {"count": result.rounds, "side": result.winner}
+    out = [member.name for member in result.end.members if member.taken_out and member.consequences_taken]
+    said_out: set[str] = set()
     if result.winner is not None and result.end.conceded:
-        # Review kind 4: the concession first (it causes the victory), in the present; the side's name
-        # as a label ("die Orks", "Alrik" alike).
-        head = t.ngettext("Gives in after %(count)d round: %(conceded)s; victory for %(side)s",
-                          "Gives in after %(count)d rounds: %(conceded)s; victory for %(side)s",
+        # Review kind 4: the concession first (it causes the victory).
+        head = t.ngettext("After %(count)d round the side “%(conceded)s” gives in: victory for %(side)s.",
+                          "After %(count)d rounds the side “%(conceded)s” gives in: victory for %(side)s.",
                           result.rounds) % {**values, "conceded": result.end.conceded}
+    elif result.winner is not None and result.ends == "first_out" and len(out) == 1:
+        # Ruling E8: with `ends: first_out` the conflict ends at the first member taken out, and says so.
+        head = t.ngettext("After %(count)d round %(name)s is taken out, and with the first one out the conflict "
+                          "ends: victory for %(side)s.",
+                          "After %(count)d rounds %(name)s is taken out, and with the first one out the conflict "
+                          "ends: victory for %(side)s.", result.rounds) % {**values, "name": out[0]}
+        said_out.add(out[0])
     elif result.winner is not None:
-        head = t.ngettext("Victory for %(side)s after %(count)d round", "Victory for %(side)s after %(count)d rounds",
+        head = t.ngettext("Victory for %(side)s after %(count)d round.", "Victory for %(side)s after %(count)d rounds.",
                           result.rounds) % values
     elif result.outcome == "stalemate" and result.rounds == 0:
         # Review kind 3: a conflict that never starts says why, not "after 0 rounds".
-        head = t.gettext("There is no conflict: no attack can ever hit")
+        head = t.gettext("There is no conflict: no attack can ever hit.")
     elif result.outcome == "stalemate":
-        head = t.ngettext("Stalemate after %(count)d round: no attack can hit any more",
-                          "Stalemate after %(count)d rounds: no attack can hit any more", result.rounds) % values
+        head = t.ngettext("Stalemate after %(count)d round: no attack can hit any more.",
+                          "Stalemate after %(count)d rounds: no attack can hit any more.", result.rounds) % values
     else:
-        head = t.ngettext("Still undecided after %(count)d round", "Still undecided after %(count)d rounds",
+        head = t.ngettext("Still undecided after %(count)d round.", "Still undecided after %(count)d rounds.",
                           result.rounds) % values
-    clauses = []
+    sentences = [head]
     for member in result.end.members:
+        if member.name in said_out:
+            continue
         if member.taken_out and member.consequences_taken:
-            clauses.append(t.gettext("%(name)s is taken out") % {"name": member.name})
+            sentences.append(t.gettext("%(name)s is taken out of the conflict.") % {"name": member.name})
         elif member.consequences_taken:
-            clauses.append(t.ngettext("%(name)s takes a consequence", "%(name)s takes %(count)d consequences",
-                                      member.consequences_taken) % {"name": member.name,
-                                                                    "count": member.consequences_taken})
-    return "; ".join([head, *clauses]) + "."
+            sentences.append(t.ngettext("%(name)s takes a consequence.", "%(name)s takes %(count)d consequences.",
+                                        member.consequences_taken) % {"name": member.name,
+                                                                      "count": member.consequences_taken})
+    return " ".join(sentences)

@@ -259,28 +259,30 @@ def encounter(result: EncounterResult, names: dict[str, str], lang: str) -> str:
     loser = {"a": "b", "b": "a"}.get(result.winner or "")
     if loser is not None and result.end.gave_up[loser] and result.end.wounds_taken[loser]:
         taken = result.end.wounds_taken[loser]
-        wounds = t.ngettext("%(count)d wound", "%(count)d wounds", taken) % {"count": taken}
-        head = t.ngettext("%(name)s gives up after %(count)d round (%(wounds)s); victory for %(side)s",
-                          "%(name)s gives up after %(count)d rounds (%(wounds)s); victory for %(side)s",
-                          result.rounds) % {**values, "name": names[loser], "wounds": wounds}
+        head = t.ngettext("%(name)s takes %(wounds)s and gives up after %(count)d round: victory for %(side)s.",
+                          "%(name)s takes %(wounds)s and gives up after %(count)d rounds: victory for %(side)s.",
+                          result.rounds) % {**values, "name": names[loser], "wounds": _wounds(taken, t)}
     elif result.winner is not None:
-        head = t.ngettext("Victory for %(side)s after %(count)d round", "Victory for %(side)s after %(count)d rounds",
+        head = t.ngettext("Victory for %(side)s after %(count)d round.", "Victory for %(side)s after %(count)d rounds.",
                           result.rounds) % values
     elif result.outcome == "stalemate":
-        head = t.gettext("Stalemate: both sides are out before the fight")
+        head = t.gettext("Stalemate: both sides are out before the fight.")
     else:
-        head = t.ngettext("Still undecided after %(count)d round", "Still undecided after %(count)d rounds",
+        head = t.ngettext("Still undecided after %(count)d round.", "Still undecided after %(count)d rounds.",
                           result.rounds) % values
-    clauses = []
+    sentences = [head]
     for side in ("a", "b"):
         taken = result.end.wounds_taken[side]
-        values = {"name": names[side], "count": taken}
+        values = {"name": names[side], "wounds": _wounds(taken, t)}
         if result.end.out[side] and taken:
-            clauses.append(t.ngettext("%(name)s is out of the fight (%(count)d wound)",
-                                      "%(name)s is out of the fight (%(count)d wounds)", taken) % values)
+            sentences.append(t.gettext("%(name)s takes %(wounds)s and is out of the fight.") % values)
         elif result.end.gave_up[side] and taken:
             continue  # said first, in the head
         elif taken:
-            clauses.append(t.ngettext("%(name)s takes %(count)d wound", "%(name)s takes %(count)d wounds",
-                                      taken) % values)
-    return "; ".join([head, *clauses]) + "."
+            sentences.append(t.gettext("%(name)s takes %(wounds)s.") % values)
+    return " ".join(sentences)
+
+
+def _wounds(count: int, t: Catalog) -> str:
+    """"one wound", "two wounds" (Paws E5: each costs the fighting pool a die)."""
+    return t.ngettext("%(count)s wound", "%(count)s wounds", count) % {"count": number(count, t)}

@@ -146,16 +146,23 @@ def duration(amount: int, unit: str, t: Catalog) -> str:
 
 
 def encounter(result: EncounterResult, lang: str) -> str:
-    """"The chain of tests succeeds after 4 attempts." / "... fails at step 2 after 5 attempts."."""
+    """"The chain of tests succeeds after 4 attempts." / "... fails at step 2 after 5 attempts.";
+    a chain that fails before any die is rolled says so, never "after 0 attempts" (review kind 3),
+    and a step that ran out of dice says that it did (ruling 3: "keine weiteren Versuche")."""
     t = translations(lang)
-    count = len(result.steps)
-    values = {"count": count}
+    rolled = sum(1 for step in result.steps if step.outcome is not Outcome.NO_DICE)
+    values = {"count": rolled}
     if result.outcome == "success":
         return t.ngettext("The chain of tests succeeds after %(count)d attempt.",
-                          "The chain of tests succeeds after %(count)d attempts.", count) % values
+                          "The chain of tests succeeds after %(count)d attempts.", rolled) % values
     if result.outcome.startswith("failure:"):
         values["step"] = int(result.outcome[len("failure:"):]) + 1
-        return t.ngettext("The chain of tests fails at step %(step)d after %(count)d attempt.",
-                          "The chain of tests fails at step %(step)d after %(count)d attempts.", count) % values
+        if rolled == 0:
+            return t.gettext("The chain of tests fails at step %(step)d before a die is rolled: no dice.") % values
+        line = t.ngettext("The chain of tests fails at step %(step)d after %(count)d attempt.",
+                          "The chain of tests fails at step %(step)d after %(count)d attempts.", rolled) % values
+        if result.steps and result.steps[-1].outcome is Outcome.NO_DICE:
+            line += " " + t.gettext("No dice are left for a further attempt.")
+        return line
     return t.ngettext("After %(count)d attempt the chain of tests is still undecided.",
-                      "After %(count)d attempts the chain of tests is still undecided.", count) % values
+                      "After %(count)d attempts the chain of tests is still undecided.", rolled) % values

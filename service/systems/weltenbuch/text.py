@@ -88,20 +88,20 @@ def resurrection(result: ResurrectionResult, lang: str) -> str:
 
 
 def encounter(result: EncounterResult, lang: str) -> str:
-    """"Winner of the scene: Heroes; a consequence for Toran. Overcome: Gate." A party's name may be
-    singular or plural, so it stands as a label, never as a verb's subject (review 2026-12-03, kind 1)."""
+    """"The scene goes to Heroes. Toran takes a consequence. Overcome: Gate." A party's name may be
+    singular or plural, so it is never a verb's subject (review 2026-12-03, kind 1); members are people."""
     t = translations(lang)
     if result.outcome.startswith("wins:"):
-        line = t.gettext("Winner of the scene: %(party)s") % {"party": result.outcome[len("wins:"):]}
+        line = t.gettext("The scene goes to %(party)s.") % {"party": result.outcome[len("wins:"):]}
     else:
-        line = t.gettext("A tie: every party reaches only part of its goal")
+        line = t.gettext("A tie: every party reaches only part of its goal.")
     consequences = result.end.consequences
     if not consequences:
-        tail = t.gettext("nobody takes a consequence.")
+        tail = t.gettext("Nobody takes a consequence.")
     else:
-        tail = t.ngettext("a consequence for %(names)s.", "a consequence each for %(names)s.",
+        tail = t.ngettext("%(names)s takes a consequence.", "%(names)s take a consequence each.",
                           len(consequences)) % {"names": _listed(consequences, t)}
-    sentences = [f"{line}; {tail}", *_overcome(result.end.overcome, t)]
+    sentences = [line, tail, *_overcome(result.end.overcome, t)]
     for name in result.end.hero_points_spent:
         sentences.append(t.gettext("%(name)s spends a held-back hero point and avoids a consequence.")
                          % {"name": name})

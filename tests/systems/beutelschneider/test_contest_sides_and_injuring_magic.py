@@ -100,7 +100,7 @@ def test_a_world_where_magic_wounds(post):
     status, wounding = post("/v1/beutelschneider/combat?lang=de", {**fight, "injuring_abilities": ["combat", "magic"],
                                                                    "manual": ["blue", "white", "red"]})
     assert wounding["result"]["injury"]["target"] == "Knight" and wounding["result"]["injury"]["severity"] == "light"
-    assert "Knight erleidet eine leichte Verletzung" in wounding["summary"]
+    assert "Knight erleidet eine weniger schwere Verletzung" in wounding["summary"]
 
 
 def test_the_combat_odds_follow_the_injuring_abilities():

@@ -443,4 +443,6 @@ def test_e6_e8_over_http(post):
     flee = {**body, "injuring_abilities": ["combat"], "manual": ["blue", "blue", "white", "green"]}
     status, played = post("/v1/beutelschneider/encounter?lang=de", flee)
     assert status == 200 and played["result"]["outcome"] == "escapes:Die Wölfe"
-    assert played["summary"] == "Die Flucht gelingt nach 1 Schlagabtausch; geflohen: Die Wölfe."
+    # Issue 53: a side that wins by magic (which does not wound here) leaves the fight; it does not flee.
+    assert played["summary"] == ("Nach 1 Schlagabtausch beendet ein Sieg mit Magie den Kampf für Die Wölfe: "
+                                 "dieser Sieg verletzt niemanden.")

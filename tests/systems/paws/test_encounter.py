@@ -317,4 +317,4 @@ def test_a_fight_given_up_before_it_starts_is_said_not_to_happen(post):
     status, answer = post("/v1/paws/encounter?lang=de", {"a": {"name": "Ryan", "rank": 3, "give_up_at_wounds": 1},
                                                          "b": {"name": "Jack", "rank": 5}, "seed": 1})
     assert status == 200 and answer["result"]["winner"] == "b" and answer["result"]["rounds"] == 1
-    assert answer["summary"] == "Ryan gibt nach 1 Runde auf (1 Wunde); Sieg für Jack."
+    assert answer["summary"] == "Ryan trägt eine Wunde davon und gibt nach 1 Runde auf: Sieg für Jack."

@@ -213,10 +213,9 @@ def test_the_orc_ambush_over_http_in_both_languages(post):
     en = post("/v1/weltenbuch/encounter", body)[1]
     de = post("/v1/weltenbuch/encounter?lang=de", body)[1]
     # A party's name stands as a label (review 2026-12-03, kind 1: "Heroes" or "Brunhild" alike).
-    assert en["summary"].startswith("Winner of the scene: Heroes; a consequence each for Toran, Orc 1, Orc 2 and "
-                                    "Orc 3.")
-    assert de["summary"].startswith("Sieger der Szene: Heroes; je eine Konsequenz für Toran, Orc 1, Orc 2 und "
-                                    "Orc 3.")
+    assert en["summary"].startswith("The scene goes to Heroes. Toran, Orc 1, Orc 2 and Orc 3 take a consequence each.")
+    assert de["summary"].startswith("Sieger der Szene: Heroes. Toran, Orc 1, Orc 2 und Orc 3 tragen je eine "
+                                    "Konsequenz davon.")
     assert en["request"]["policy"]["hold_hero_points"] == {}
 
 

@@ -142,9 +142,9 @@ def test_a_three_party_scene_over_http_names_the_obstacle_overcome(post):
     assert status == 200, body
     assert body["result"]["outcome"] == "wins:Die Helden"
     assert body["result"]["end"]["overcome"] == ["Tor"] and body["result"]["end"]["consequences"] == ["Ork"]
-    assert body["summary"] == "Sieger der Szene: Die Helden; eine Konsequenz für Ork. Überwunden: Tor."
+    assert body["summary"] == "Sieger der Szene: Die Helden. Ork trägt eine Konsequenz davon. Überwunden: Tor."
     status, english = post("/v1/weltenbuch/encounter?lang=en", {**BODY, "manual": [2, 2, 2, 2, 1, 1]})
-    assert english["summary"] == "Winner of the scene: Die Helden; a consequence for Ork. Overcome: Tor."
+    assert english["summary"] == "The scene goes to Die Helden. Ork takes a consequence. Overcome: Tor."
     status, odds = post("/v1/weltenbuch/encounter/odds", BODY)
     assert status == 200 and odds["solver"]["precision"] == "exact"
     assert {entry["outcome"] for entry in odds["odds"]["outcomes"]} >= {"wins:Die Helden", "wins:Orks", "tie"}
