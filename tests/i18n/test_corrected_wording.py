@@ -154,10 +154,13 @@ def test_row_19_the_god_rolled_is_not_a_name(post):
 
 def test_rows_20_21_22_what_could_not_succeed(post):
     body = {"name": "Mira", "attribute": 1, "difficulty": 3, "manual": [6]}
+    # Issue 53: a partial success is the GM's option ("kann der Spielleiter Teilerfolge werten").
     assert summary(post, "/v1/proben/test", body, "de").endswith(
-        "Teilerfolg. Die Probe war nicht zu schaffen (zu wenige Würfel).")
+        "Misslungen; mit mindestens einem Erfolg kann der Spielleiter einen Teilerfolg werten. Die Probe war nicht "
+        "zu schaffen (zu wenige Würfel).")
     assert summary(post, "/v1/proben/test", body, "en").endswith(
-        "Partial success. The test could not have succeeded (too few dice).")
+        "Failed; with at least one success the GM may count a partial success. The test could not have succeeded "
+        "(too few dice).")
     first = {"attribute": 0, "difficulty": 1}
     assert summary(post, "/v1/proben/test", first, "de") == (
         "Probe gegen Schwierigkeit 1 (Einfach): keine Würfel, die Probe ist nicht zu schaffen.")

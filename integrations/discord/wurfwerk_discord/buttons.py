@@ -80,7 +80,7 @@ def follow_ups(response: Mapping[str, Any], catalog: Catalog, lang: str) -> list
             found += [button(f"{PREFIX}:rescue:{count}", say("rescue", lang, n=count)) for count in (1, 2, 3)]
     elif operation == "proben.test":
         dice = int(result.get("dice_count") or 0)
-        if result.get("outcome") in ("failure", "partial") and dice > 1:
+        if result.get("outcome") in ("failure", "partial") and _retry_can_succeed(dice - 1, request):
             skill_dice = request.get("skill_dice")
             values = [request.get("attribute", 0), request.get("skill", 0),
                       "-" if skill_dice is None else skill_dice, request.get("advantages", 0),
@@ -110,6 +110,15 @@ def follow_ups(response: Mapping[str, Any], catalog: Catalog, lang: str) -> list
     elif operation == "weltenbuch.conflict":
         found.append(button(f"{PREFIX}:narrate", say("narration", lang), discord.PRIMARY))
     return rows(found)
+
+
+def _retry_can_succeed(dice: int, request: Mapping[str, Any]) -> bool:
+    """Proben: a retry has one die fewer ("wird hierfür ein Würfel entfernt"), and a test the dice cannot
+    reach is not worth offering ("Hat ein Spieler nicht genügend Würfel, um eine Schwierigkeit zu
+    erreichen, kann er die Probe nicht schaffen"): the button only when the fewer dice can still make it."""
+    difficulty = int(request.get("difficulty") or 1)
+    needed = difficulty + 1 if request.get("success_rule") == "exceed" else difficulty
+    return dice >= max(needed, 1)
 
 
 def request_of(custom_id: str) -> tuple[str, dict[str, Any] | None]:

@@ -109,7 +109,8 @@ test("outcomes of the five systems' results read in the card's words", () => {
   const words = (/** @type {Record<string, any>} */ result) =>
     outcomesOf(result).map((outcome) => t(outcome.key, outcome.data));
   assert.deepEqual(words({ success: false, unconscious: true, drawn: [] }), ["Failure", "Unconscious"]);
-  assert.deepEqual(words({ outcome: "partial", successes: 1 }), ["Partial success", "Successes: 1"]);
+  // Proben: a partial success is the GM's option ("kann der Spielleiter Teilerfolge werten", issue 53).
+  assert.deepEqual(words({ outcome: "partial", successes: 1 }), ["Failure, partial success possible", "Successes: 1"]);
   assert.deepEqual(words({ winner: null }), ["Tie"]);
   assert.deepEqual(words({ winner: "b", a: { name: "Ann" }, b: { name: "Bo" } }), ["Winner: Bo"]);
   assert.deepEqual(words({ winner: "Die Roten" }), ["Winner: Die Roten"]);

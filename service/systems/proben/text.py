@@ -23,7 +23,8 @@ def _verdict(result: TestResult, t: Catalog) -> str:
             return t.gettext("Success with quality +%(quality)d.") % {"quality": result.quality}
         return t.gettext("Success.")
     if result.outcome is Outcome.PARTIAL:
-        return t.gettext("Partial success.")
+        # "Solange mindestens ein Erfolg erzielt wurde, kann der Spielleiter Teilerfolge werten": the GM's option.
+        return t.gettext("Failed; with at least one success the GM may count a partial success.")
     return t.gettext("Failure.")
 
 

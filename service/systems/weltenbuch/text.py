@@ -27,7 +27,7 @@ def conflict(result: ConflictResult, lang: str) -> str:
     if result.winner:
         verdict = t.gettext("The scene goes to %(winner)s.") % {"winner": result.winner}
     else:
-        verdict = t.gettext("A tie: nobody wins, each party reaches part of its goal.")
+        verdict = t.gettext("A tie: nobody wins, each party reaches only part of its goal.")
     if order:
         narrators = t.gettext("Narration order: %(order)s.") % {"order": order}
     else:

@@ -180,15 +180,27 @@ def test_paws_offers_rescue_dice_to_the_loser_of_a_comparison(replicas, discord_
     assert bool(buttons_of(card["data"])) == (roll["result"]["winner"] == "a")
 
 
+def test_proben_offers_no_retry_for_a_test_that_cannot_be_made(replicas, discord_client):
+    """Text: "Hat ein Spieler nicht genügend Würfel, um eine Schwierigkeit zu erreichen, kann er die Probe
+    nicht schaffen" (review 2026-12-04: a retry was offered for such a test)."""
+    options = [{"name": "attribute", "type": 4, "value": 3}, {"name": "skill", "type": 4, "value": 1},
+               {"name": "difficulty", "type": 4, "value": 100}]
+    card = answered(discord_client.post(replicas[0].url, discord_client.command("proben", "test", options)))
+    assert card_roll(card)["result"]["impossible"] is True and not buttons_of(card["data"])
+
+
 def test_proben_offers_a_retry_with_one_die_fewer(replicas, discord_client):
     long_name = "Alrik vom Großen Fluss, genannt der Unverdrossene, Sohn des Alrik"[:64]
     options = [{"name": "attribute", "type": 4, "value": 3}, {"name": "skill", "type": 4, "value": 1},
-               {"name": "difficulty", "type": 4, "value": 100}, {"name": "name", "type": 3, "value": long_name}]
+               {"name": "advantages", "type": 4, "value": 1}, {"name": "difficulty", "type": 4, "value": 4},
+               {"name": "name", "type": 3, "value": long_name}]
+    # Five dice against 4 (the interaction's id fixes the dice: this one fails); four dice can still make it.
     card = answered(discord_client.post(replicas[0].url, discord_client.command("proben", "test", options)))
+    assert card_roll(card)["result"]["outcome"] != "success"
     (custom_id, label), = buttons_of(card["data"]).items()
-    assert len(custom_id) <= 100 and label == "Try again (3 dice)"
+    assert len(custom_id) <= 100 and label == "Try again (4 dice)"
     again = card_roll(press(replicas, discord_client, card, custom_id))
-    assert again["request"]["attempt"] == 2 and again["result"]["dice_count"] == 3  # 3 + 1 - (attempt - 1)
+    assert again["request"]["attempt"] == 2 and again["result"]["dice_count"] == 4  # 5 - (attempt - 1)
     assert long_name.startswith(again["request"]["name"])
 
 
