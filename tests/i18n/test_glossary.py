@@ -53,12 +53,21 @@ def _foundry(lang: str) -> dict[str, str]:
     return json.loads((ROOT / "integrations" / "foundry-vtt" / "lang" / f"{lang}.json").read_text(encoding="utf-8"))
 
 
+def _golden_lines() -> dict[str, list[str]]:
+    """The chat lines as players read them, composed (tests/i18n/golden/lines.md: case | en | de)."""
+    golden = (ROOT / "tests" / "i18n" / "golden" / "lines.md").read_text("utf-8").splitlines()
+    rows = [line.split(" | ") for line in golden if line.startswith("| ") and not line.startswith("| case")]
+    rows = [row for row in rows if len(row) == 3]
+    return {"en": [row[1] for row in rows], "de": [row[2].rstrip(" |") for row in rows]}
+
+
 LABELS = _labels()
 SURFACES: dict[str, dict[str, list[str]]] = {
     "catalog": _catalog(),
     "labels.js": {lang: _strings(LABELS[lang]) for lang in ("de", "en")},
     "discord": _discord(),
     "foundry": {lang: list(_foundry(lang).values()) for lang in ("de", "en")},
+    "chat lines": _golden_lines(),
 }
 
 # What a German sentence may name without writing English: placeholders, API paths and fields, settings,
@@ -154,3 +163,16 @@ def test_each_system_glossary_is_read_from_the_one_glossary():
 
     assert SYSTEM.glossary["Basiswert"] == "base" and "Grundwert" not in SYSTEM.glossary
     assert SYSTEM.glossary["Hauptakteur"] == "leader"
+
+
+@pytest.mark.parametrize("surface", SURFACES)
+def test_german_typography(surface):
+    """Issue 53 item 6: German quotes „…“ (never "…" or “…”), decimal commas (never "3.5"); versions and
+    protocol names (HTTP/1.1) are no decimals."""
+    found = []
+    for text in SURFACES[surface]["de"]:
+        if '"' in text or "”" in text:
+            found.append(f"quotes: {text!r}")
+        if re.search(r"(?<![\d./])\d+\.\d+(?![\d.])", re.sub(r"HTTP/\d\.\d", "", text)):
+            found.append(f"decimal point: {text!r}")
+    assert not found, "\n".join(found)

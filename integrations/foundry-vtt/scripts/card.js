@@ -197,9 +197,27 @@ export function outcomeWords(key, request, t) {
   return String(key);
 }
 
-/** @param {number} probability */
-function percent(probability) {
-  return `${(probability * 100).toFixed(1)} %`;
+/**
+ * A chance as the card's language writes it: "70,4 %" in German, "70.4 %" in English (the number
+ * format is named in the lang file, WURFWERK.NumberLocale).
+ * @param {number} probability
+ * @param {Translate} t
+ */
+function percent(probability, t) {
+  const format = new Intl.NumberFormat(t("WURFWERK.NumberLocale"), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return `${format.format(probability * 100)} %`;
+}
+
+/** Fractions a player can read: none with more than six digits (the exact one stays in the JSON). */
+const READABLE_DIGITS = 6;
+
+/**
+ * The exact chance as a tooltip when it is short ("19/27"), else nothing.
+ * @param {string | null | undefined} exact
+ */
+export function readableFraction(exact) {
+  const match = /^(\d+)\/(\d+)$/.exec(String(exact ?? ""));
+  return match && match[1].length <= READABLE_DIGITS && match[2].length <= READABLE_DIGITS ? match[0] : "";
 }
 
 /**
@@ -212,7 +230,7 @@ function oddsList(odds, request, t) {
   const items = (odds.outcomes ?? []).map(
     (/** @type {{outcome: string, probability: number, exact: string | null}} */ entry) =>
       `<li data-outcome="${escapeHtml(entry.outcome)}"><span class="wurfwerk-odds-outcome">${escapeHtml(outcomeWords(entry.outcome, request, t))}</span> ` +
-      `<span class="wurfwerk-odds-chance" title="${escapeHtml(entry.exact ?? "")}">${percent(entry.probability)}</span></li>`,
+      `<span class="wurfwerk-odds-chance" title="${escapeHtml(readableFraction(entry.exact))}">${percent(entry.probability, t)}</span></li>`,
   );
   return `<p class="wurfwerk-label">${escapeHtml(t("WURFWERK.Card.odds"))}</p><ul class="wurfwerk-odds">${items.join("")}</ul>`;
 }
@@ -237,7 +255,7 @@ export function curveTable(curve, request, t) {
   const rows = curve.map(
     (point) =>
       `<tr><th scope="row">${escapeHtml(point.round)}</th>` +
-      columns.map((key) => `<td>${percent(point[key] ?? 0)}</td>`).join("") +
+      columns.map((key) => `<td>${percent(point[key] ?? 0, t)}</td>`).join("") +
       `</tr>`,
   );
   return (

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { test } from "node:test";
 
-import { curveTable, escapeHtml, outcomeWords, outcomesOf, playUrl, renderCard, showVerdict } from "../scripts/card.js";
+import { curveTable, escapeHtml, outcomeWords, outcomesOf, playUrl, renderCard, showVerdict, readableFraction } from "../scripts/card.js";
 import { translations, translator } from "./translate.js";
 
 const t = translator("en");
@@ -155,6 +155,9 @@ test("odds twins show each outcome's chance in words, not as the raw key", () =>
     },
     { t: translator("de"), link: null },
   );
+  // German writes a decimal comma (issue 53, typography): "50,0 %", never "50.0 %".
+  assert.match(german, />50,0 %</);
+  assert.doesNotMatch(german, /\d\.\d %/);
   const words = [...german.matchAll(/<span class="wurfwerk-odds-outcome">([^<]*)<\/span>/g)].map((m) => m[1]);
   assert.deepEqual(words, ["Sieg für Ann", "Gleichstand", "ernsthafte Verletzung für Bo"]);
   assert.doesNotMatch(german, />wins:|>injury:/);
@@ -219,9 +222,9 @@ test("an encounter's curve is a table: a row per round, a column per outcome in 
     [...m[2].matchAll(/<td>([^<]*)<\/td>/g)].map((cell) => cell[1]),
   ]);
   assert.deepEqual(rows, [
-    ["1", ["0.0 %", "0.0 %", "100.0 %"]],
-    ["2", ["34.4 %", "0.0 %", "65.6 %"]],
-    ["3", ["58.2 %", "2.9 %", "38.9 %"]],
+    ["1", ["0,0 %", "0,0 %", "100,0 %"]],
+    ["2", ["34,4 %", "0,0 %", "65,6 %"]],
+    ["3", ["58,2 %", "2,9 %", "38,9 %"]],
   ]);
   assert.equal(curveTable([], {}, t).includes("<tbody></tbody>"), true);
   assert.doesNotMatch(renderCard({ operation: "paws.test.odds", odds: { outcomes: [] } }, { t, link: null }), /wurfwerk-curve/);
@@ -276,4 +279,17 @@ test("the verdict has three looks: ✓ verified, ✗ not genuine, ○ not checke
     /** @param {string} name @param {string} value */ setAttribute(name, value) { this.attributes[name] = value; } };
   showVerdict(/** @type {any} */ (element), { state: "not-checked", cause: "no-receipt" }, german);
   assert.equal(element.textContent, "○ nicht geprüft: die Nachricht trägt keinen Beleg");
+});
+
+test("no fraction with more than six digits reaches a player; the exact one stays in the JSON", () => {
+  assert.equal(readableFraction("19/27"), "19/27");
+  assert.equal(readableFraction("123456/999999"), "123456/999999");
+  assert.equal(readableFraction("1234567/9999999"), "");
+  assert.equal(readableFraction("3/10000000000000000"), "");
+  assert.equal(readableFraction(null), "");
+  const html = renderCard(
+    { operation: "paws.test.odds", request: {}, odds: { outcomes: [{ outcome: "success", probability: 0.3, exact: "3/10000000000000000" }] } },
+    { t, link: null },
+  );
+  assert.match(html, /title="">30\.0 %</);
 });
