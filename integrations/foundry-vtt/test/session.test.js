@@ -100,7 +100,7 @@ test("an evening: open, roll by seat, a hidden GM roll, export, check", keyed, a
 test("only a game master opens a session", keyed, async () => {
   actAs(player);
   assert.equal(await api.openSession(), null);
-  assert.match(foundry.messages.at(-1).content, /Only a game master/);
+  assert.match(foundry.messages.at(-1).content, /Only the GM/);
 });
 
 test("the pure parts: the next slot, the log, a log read back, the verdict in words", () => {
