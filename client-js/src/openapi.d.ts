@@ -13684,7 +13684,7 @@ export interface operations {
                      *           "successes": 1
                      *         }
                      *       },
-                     *       "summary": "Cooperation: the helper grants no advantage. Alrik: Test with 4d6 against difficulty 3 (demanding): 6, 3, 2, 1 → 1 success. Partial success."
+                     *       "summary": "Cooperation: the helper grants no advantage. Alrik: Test with 4d6 against difficulty 3 (demanding): 6, 3, 2, 1 → 1 success. Failed; with at least one success the GM may count a partial success."
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenCooperationResponse"];
@@ -14920,7 +14920,7 @@ export interface operations {
                      *         "quality": 0,
                      *         "successes": 1
                      *       },
-                     *       "summary": "Alrik: Test with 4d6 against difficulty 2 (standard): 1, 4, 6, 3 → 1 success. Partial success."
+                     *       "summary": "Alrik: Test with 4d6 against difficulty 2 (standard): 1, 4, 6, 3 → 1 success. Failed; with at least one success the GM may count a partial success."
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenTestResponse"];

@@ -514,6 +514,10 @@ def _encounter_sentences() -> Iterator[Case]:
     yield ("proben.encounter the dice run out", _proben_chain("failure:0", ["failure", "failure", "no_dice"]))
     yield "proben.encounter no dice at the first step", _proben_chain("failure:0", ["no_dice"])
     yield "proben.encounter undecided", _proben_chain("undecided", ["failure", "failure"])
+    # typography: a count of a thousand is grouped as the language writes it (1.000 / 1,000)
+    yield "beutelschneider.encounter undecided at the cap", _beutel_encounter("undecided", 1000, ())
+    yield "malmsturm.encounter undecided at the cap", _malm_encounter("undecided", 1000, (1, 1))
+    yield "paws.encounter undecided at the cap", _paws_encounter("undecided", 1000, (1, 1), out=False)
 
 
 def _malm_ends(ends: str):

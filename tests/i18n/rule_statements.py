@@ -183,7 +183,7 @@ STATEMENTS: dict[tuple[str, str], tuple[str, str, dict[str, list[str]]]] = {
     ("labels", "choices.ends.first_out"): (
         "RULINGS", "ends the\n  conflict when the first member of any side is taken out, and the other side wins",
         {"de": ["sobald der Erste ausscheidet", "die andere Seite gewinnt"]}),
-    ("catalog", "After %(count)d round %(name)s is taken out, and with the first one out the conflict ends: victory "
+    ("catalog", "After %(count)s round %(name)s is taken out, and with the first one out the conflict ends: victory "
                 "for %(side)s."): (
         "RULINGS", "Say which one was used in the answer.",
         {"de": ["mit dem Ersten, der ausscheidet, endet der Konflikt"],

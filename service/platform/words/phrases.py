@@ -5,6 +5,8 @@ per line)."""
 
 from __future__ import annotations
 
+from babel.numbers import format_decimal
+
 from service.platform.words.catalogs import Catalog, marked
 
 
@@ -41,3 +43,8 @@ def number(count: int, t: Catalog) -> str:
 def capitalized(text: str) -> str:
     """A sentence that starts with a word from a table ("Zwei Erfolge heben …")."""
     return text[:1].upper() + text[1:]
+
+
+def grouped(count: int, lang: str) -> str:
+    """A count with its thousands grouped as the language writes them: German ``1.000``, English ``1,000``."""
+    return format_decimal(count, locale=lang)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from service.platform.words.catalogs import Catalog, marked, translations
-from service.platform.words.phrases import number
+from service.platform.words.phrases import grouped, number
 from service.systems.beutelschneider.encounter import EncounterResult
 from service.systems.beutelschneider.rules import (
     Ability,
@@ -294,16 +294,16 @@ def encounter(result: EncounterResult, lang: str) -> str:
     ones before an escape too), then the aftermath draws. Side names may be singular or plural
     ("Brunhild", "Die Wölfe"), so a name follows "für" or stands as an object, never as a subject."""
     t = translations(lang)
-    values: dict[str, object] = {"count": result.exchanges}
+    values: dict[str, object] = {"count": grouped(result.exchanges, lang)}
     fallen = [side.name for side in result.end if side.unconscious]
     if result.outcome == "both_out":
-        line = t.ngettext("After %(count)d exchange both sides fall unconscious.",
-                          "After %(count)d exchanges both sides fall unconscious.", result.exchanges) % values
+        line = t.ngettext("After %(count)s exchange both sides fall unconscious.",
+                          "After %(count)s exchanges both sides fall unconscious.", result.exchanges) % values
     elif result.outcome.startswith("wins:"):
         values.update(winner=result.outcome[len("wins:"):], names=_listed(fallen, t))
-        line = t.ngettext("Victory for %(winner)s after %(count)d exchange: for %(names)s the fight ends "
+        line = t.ngettext("Victory for %(winner)s after %(count)s exchange: for %(names)s the fight ends "
                           "unconscious.",
-                          "Victory for %(winner)s after %(count)d exchanges: for %(names)s the fight ends "
+                          "Victory for %(winner)s after %(count)s exchanges: for %(names)s the fight ends "
                           "unconscious.", result.exchanges) % values
     elif result.outcome.startswith("escapes:"):
         values.update(name=result.outcome[len("escapes:"):])
@@ -313,12 +313,12 @@ def encounter(result: EncounterResult, lang: str) -> str:
         line = t.gettext("There is no fight: no exchange could change anything (nobody can injure, win or fall "
                          "unconscious).")
     elif result.outcome == "stalemate":
-        line = t.ngettext("After %(count)d exchange nothing can change any more: a stalemate.",
-                          "After %(count)d exchanges nothing can change any more: a stalemate.",
+        line = t.ngettext("After %(count)s exchange nothing can change any more: a stalemate.",
+                          "After %(count)s exchanges nothing can change any more: a stalemate.",
                           result.exchanges) % values
     else:
-        line = t.ngettext("After %(count)d exchange the fight is still undecided.",
-                          "After %(count)d exchanges the fight is still undecided.", result.exchanges) % values
+        line = t.ngettext("After %(count)s exchange the fight is still undecided.",
+                          "After %(count)s exchanges the fight is still undecided.", result.exchanges) % values
     sentences = [line, *_cost(result.steps, t)]
     for draw in result.aftermath:
         values = {"name": draw.name, "marbles": marbles(draw.drawn, t)}
@@ -333,11 +333,11 @@ def _way_out(result: EncounterResult, values: dict[str, object], t: Catalog) -> 
     does not wound) a way out, never a flight."""
     ability = _winning_ability(result.steps)
     if ability is None or ability is Ability.SKILL:
-        return t.ngettext("After %(count)d exchange the flight succeeds for %(name)s.",
-                          "After %(count)d exchanges the flight succeeds for %(name)s.", result.exchanges) % values
-    return t.ngettext("After %(count)d exchange a win with %(ability)s ends the fight for %(name)s: this win "
+        return t.ngettext("After %(count)s exchange the flight succeeds for %(name)s.",
+                          "After %(count)s exchanges the flight succeeds for %(name)s.", result.exchanges) % values
+    return t.ngettext("After %(count)s exchange a win with %(ability)s ends the fight for %(name)s: this win "
                       "injures nobody.",
-                      "After %(count)d exchanges a win with %(ability)s ends the fight for %(name)s: this win "
+                      "After %(count)s exchanges a win with %(ability)s ends the fight for %(name)s: this win "
                       "injures nobody.", result.exchanges) % {
         **values, "ability": t.pgettext("ability", ABILITIES[ability])}
 

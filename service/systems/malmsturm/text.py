@@ -4,6 +4,7 @@ the catalogs (``service/locale``), counts use the catalog's plural forms."""
 from __future__ import annotations
 
 from service.platform.words.catalogs import Catalog, translations
+from service.platform.words.phrases import grouped
 from service.systems.malmsturm.encounter import EncounterResult
 from service.systems.malmsturm.rules import (
     ActionResult,
@@ -144,32 +145,32 @@ def encounter(result: EncounterResult, lang: str) -> str:
     member (``result``: encounter.EncounterResult). A side's name may be singular or plural, so it
     follows "für" or "die Seite", never stands as a subject by itself."""
     t = translations(lang)
-    values = {"count": result.rounds, "side": result.winner}
+    values = {"count": grouped(result.rounds, lang), "side": result.winner}
     out = [member.name for member in result.end.members if member.taken_out and member.consequences_taken]
     said_out: set[str] = set()
     if result.winner is not None and result.end.conceded:
         # Review kind 4: the concession first (it causes the victory).
-        head = t.ngettext("After %(count)d round the side “%(conceded)s” gives in: victory for %(side)s.",
-                          "After %(count)d rounds the side “%(conceded)s” gives in: victory for %(side)s.",
+        head = t.ngettext("After %(count)s round the side “%(conceded)s” gives in: victory for %(side)s.",
+                          "After %(count)s rounds the side “%(conceded)s” gives in: victory for %(side)s.",
                           result.rounds) % {**values, "conceded": result.end.conceded}
     elif result.winner is not None and result.ends == "first_out" and len(out) == 1:
         # Ruling E8: with `ends: first_out` the conflict ends at the first member taken out, and says so.
-        head = t.ngettext("After %(count)d round %(name)s is taken out, and with the first one out the conflict "
+        head = t.ngettext("After %(count)s round %(name)s is taken out, and with the first one out the conflict "
                           "ends: victory for %(side)s.",
-                          "After %(count)d rounds %(name)s is taken out, and with the first one out the conflict "
+                          "After %(count)s rounds %(name)s is taken out, and with the first one out the conflict "
                           "ends: victory for %(side)s.", result.rounds) % {**values, "name": out[0]}
         said_out.add(out[0])
     elif result.winner is not None:
-        head = t.ngettext("Victory for %(side)s after %(count)d round.", "Victory for %(side)s after %(count)d rounds.",
+        head = t.ngettext("Victory for %(side)s after %(count)s round.", "Victory for %(side)s after %(count)s rounds.",
                           result.rounds) % values
     elif result.outcome == "stalemate" and result.rounds == 0:
         # Review kind 3: a conflict that never starts says why, not "after 0 rounds".
         head = t.gettext("There is no conflict: no attack can ever hit.")
     elif result.outcome == "stalemate":
-        head = t.ngettext("Stalemate after %(count)d round: no attack can hit any more.",
-                          "Stalemate after %(count)d rounds: no attack can hit any more.", result.rounds) % values
+        head = t.ngettext("Stalemate after %(count)s round: no attack can hit any more.",
+                          "Stalemate after %(count)s rounds: no attack can hit any more.", result.rounds) % values
     else:
-        head = t.ngettext("Still undecided after %(count)d round.", "Still undecided after %(count)d rounds.",
+        head = t.ngettext("Still undecided after %(count)s round.", "Still undecided after %(count)s rounds.",
                           result.rounds) % values
     sentences = [head]
     for member in result.end.members:
@@ -178,7 +179,7 @@ def encounter(result: EncounterResult, lang: str) -> str:
         if member.taken_out and member.consequences_taken:
             sentences.append(t.gettext("%(name)s is taken out of the conflict.") % {"name": member.name})
         elif member.consequences_taken:
-            sentences.append(t.ngettext("%(name)s takes a consequence.", "%(name)s takes %(count)d consequences.",
+            sentences.append(t.ngettext("%(name)s takes a consequence.", "%(name)s takes %(count)s consequences.",
                                         member.consequences_taken) % {"name": member.name,
                                                                       "count": member.consequences_taken})
     return " ".join(sentences)

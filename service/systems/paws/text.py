@@ -6,7 +6,7 @@ their ``.po``; counts use the catalog's plural forms."""
 from __future__ import annotations
 
 from service.platform.words.catalogs import Catalog, translations
-from service.platform.words.phrases import capitalized, faces, number, spoken_by, successes
+from service.platform.words.phrases import capitalized, faces, grouped, number, spoken_by, successes
 from service.systems.paws.encounter import EncounterResult
 from service.systems.paws.rules import (
     GM,
@@ -248,7 +248,7 @@ def encounter(result: EncounterResult, names: dict[str, str], lang: str) -> str:
     A side that gives up is said first, before the victory it gives away (review 2026-12-03 kind 4);
     a fight whose loser is out or gives up before the first round is said not to happen (kind 3)."""
     t = translations(lang)
-    values = {"count": result.rounds, "side": names.get(result.winner or "", "")}
+    values = {"count": grouped(result.rounds, lang), "side": names.get(result.winner or "", "")}
     if result.winner is not None and result.rounds == 0:
         first_out = "b" if result.winner == "a" else "a"
         given_up = {"name": names[first_out], "side": values["side"]}
@@ -259,16 +259,16 @@ def encounter(result: EncounterResult, names: dict[str, str], lang: str) -> str:
     loser = {"a": "b", "b": "a"}.get(result.winner or "")
     if loser is not None and result.end.gave_up[loser] and result.end.wounds_taken[loser]:
         taken = result.end.wounds_taken[loser]
-        head = t.ngettext("%(name)s takes %(wounds)s and gives up after %(count)d round: victory for %(side)s.",
-                          "%(name)s takes %(wounds)s and gives up after %(count)d rounds: victory for %(side)s.",
+        head = t.ngettext("%(name)s takes %(wounds)s and gives up after %(count)s round: victory for %(side)s.",
+                          "%(name)s takes %(wounds)s and gives up after %(count)s rounds: victory for %(side)s.",
                           result.rounds) % {**values, "name": names[loser], "wounds": _wounds(taken, t)}
     elif result.winner is not None:
-        head = t.ngettext("Victory for %(side)s after %(count)d round.", "Victory for %(side)s after %(count)d rounds.",
+        head = t.ngettext("Victory for %(side)s after %(count)s round.", "Victory for %(side)s after %(count)s rounds.",
                           result.rounds) % values
     elif result.outcome == "stalemate":
         head = t.gettext("Stalemate: both sides are out before the fight.")
     else:
-        head = t.ngettext("Still undecided after %(count)d round.", "Still undecided after %(count)d rounds.",
+        head = t.ngettext("Still undecided after %(count)s round.", "Still undecided after %(count)s rounds.",
                           result.rounds) % values
     sentences = [head]
     for side in ("a", "b"):

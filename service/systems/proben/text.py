@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from service.platform.words.catalogs import Catalog, marked, translations
-from service.platform.words.phrases import faces, number, spoken_by, successes
+from service.platform.words.phrases import faces, grouped, number, spoken_by, successes
 from service.systems.proben.encounter import EncounterResult
 from service.systems.proben.rules import CooperationResult, ExtendedResult, OpposedResult, Outcome, TestResult
 
@@ -152,18 +152,18 @@ def encounter(result: EncounterResult, lang: str) -> str:
     and a step that ran out of dice says that it did (ruling 3: "keine weiteren Versuche")."""
     t = translations(lang)
     rolled = sum(1 for step in result.steps if step.outcome is not Outcome.NO_DICE)
-    values = {"count": rolled}
+    values: dict[str, object] = {"count": grouped(rolled, lang)}
     if result.outcome == "success":
-        return t.ngettext("The chain of tests succeeds after %(count)d attempt.",
-                          "The chain of tests succeeds after %(count)d attempts.", rolled) % values
+        return t.ngettext("The chain of tests succeeds after %(count)s attempt.",
+                          "The chain of tests succeeds after %(count)s attempts.", rolled) % values
     if result.outcome.startswith("failure:"):
         values["step"] = int(result.outcome[len("failure:"):]) + 1
         if rolled == 0:
             return t.gettext("The chain of tests fails at step %(step)d before a die is rolled: no dice.") % values
-        line = t.ngettext("The chain of tests fails at step %(step)d after %(count)d attempt.",
-                          "The chain of tests fails at step %(step)d after %(count)d attempts.", rolled) % values
+        line = t.ngettext("The chain of tests fails at step %(step)d after %(count)s attempt.",
+                          "The chain of tests fails at step %(step)d after %(count)s attempts.", rolled) % values
         if result.steps and result.steps[-1].outcome is Outcome.NO_DICE:
             line += " " + t.gettext("No dice are left for a further attempt.")
         return line
-    return t.ngettext("After %(count)d attempt the chain of tests is still undecided.",
-                      "After %(count)d attempts the chain of tests is still undecided.", rolled) % values
+    return t.ngettext("After %(count)s attempt the chain of tests is still undecided.",
+                      "After %(count)s attempts the chain of tests is still undecided.", rolled) % values
