@@ -3214,7 +3214,8 @@ class Paws:
         """Roll the group's rescue dice (Rettungswürfel).
 
         The one-shot rescue dice every player starts with: each is rolled once and spent; each success
-        (4-6) averts one negative effect of a lost test or comparison, for any character.
+        (4-6) averts one negative effect of a lost test or comparison, for any character. Ruling 3 and
+        encounter ruling E3: rolled only after a loss ("darf nur einmal gewürfelt werden").
 
         Checked beyond the schema (422 naming the field):
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
@@ -7567,7 +7568,8 @@ class AsyncPaws:
         """Roll the group's rescue dice (Rettungswürfel).
 
         The one-shot rescue dice every player starts with: each is rolled once and spent; each success
-        (4-6) averts one negative effect of a lost test or comparison, for any character.
+        (4-6) averts one negative effect of a lost test or comparison, for any character. Ruling 3 and
+        encounter ruling E3: rolled only after a loss ("darf nur einmal gewürfelt werden").
 
         Checked beyond the schema (422 naming the field):
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
