@@ -241,7 +241,8 @@ class _Sweep:
 
     def run(self) -> _Tally:
         start = tuple(range(len(self.members)))
-        self._mass(start).arrived[0][self.blocks[start].pad + self._flat(start, [m.size - 1 for m in self.members])] = 1.0
+        mass = self._mass(start)
+        mass.arrived[0][-1] = 1.0  # every member with its whole bag: the last point of the block
         while self.blocks:
             block = max(self.blocks, key=len)  # a fall only ever leads to a smaller block
             self._solve(self.blocks.pop(block))
@@ -256,10 +257,6 @@ class _Sweep:
             self.blocks[block] = _BlockMass(block, shape, pad,
                                             [np.zeros(pad + prod(shape)) for _ in range(self.turns)])
         return self.blocks[block]
-
-    def _flat(self, block: Block, points: Sequence[int]) -> int:
-        shape = tuple(self.members[i].size for i in block)
-        return int(np.ravel_multi_index(tuple(points), shape))
 
     def _ended(self, block: Block) -> str | None:
         """The outcome when only ``block`` stands, None while both sides have someone standing."""

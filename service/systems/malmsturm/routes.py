@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from service.platform.dice.randomness import RandomSource
 from service.platform.http.limits import encounter_precision
+
+# What one state of the conflict's chain costs its solver (numpy over states numbered as ints), in
+# states of a swept reduced space (service/platform/http/limits.py; the figures: bench/README.md).
+STATE_COST = 10
 from service.platform.maths.luck import Luck
 from service.platform.maths.odds import Odds
 from service.platform.operations.operations import Body, Operation, System, quoting
@@ -258,7 +262,7 @@ def encounter_odds(body: Body) -> Odds:
     """
     chain = conflict(body)
     rounds = max(body["max_rounds"] or 0, body["curve_rounds"])  # pushed one by one
-    exact = encounter_precision(encounters.state_bound(chain), body["exact"], rounds=rounds)
+    exact = encounter_precision(encounters.state_bound(chain), body["exact"], rounds=rounds, cost=STATE_COST)
     return encounters.encounter_odds(chain, exact=exact, max_rounds=body["max_rounds"],
                                      curve_rounds=body["curve_rounds"])
 
