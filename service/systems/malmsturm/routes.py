@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from service.platform.dice.randomness import RandomSource
-from service.platform.http.limits import encounter_precision
-
-# What one state of the conflict's chain costs its solver (numpy over states numbered as ints), in
-# states of a swept reduced space (service/platform/http/limits.py; the figures: bench/README.md).
-STATE_COST = 10
+from service.platform.http.limits import STATE_BY_STATE, encounter_precision
 from service.platform.maths.luck import Luck
 from service.platform.maths.odds import Odds
 from service.platform.operations.operations import Body, Operation, System, quoting
 from service.platform.values.plain_data import plain
 from service.systems.malmsturm import encounter as encounters
 from service.systems.malmsturm import odds, rules, schemas, text
+
+# What one state of the conflict's chain costs its solver (numpy over states numbered as ints), in
+# states of a swept reduced space (service/platform/http/limits.py; the figures: bench/README.md).
+# Rounds pushed one by one cost a state by state walk's.
+STATE_COST = 10
 
 ACTION_EXAMPLE = {"skill": 3, "difficulty": 2, "modifier": 0}
 CONTEST_EXAMPLE = {"a": {"name": "Taschendieb", "skill": 3}, "b": {"name": "Händler", "skill": 2}}
@@ -262,7 +263,8 @@ def encounter_odds(body: Body) -> Odds:
     """
     chain = conflict(body)
     rounds = max(body["max_rounds"] or 0, body["curve_rounds"])  # pushed one by one
-    exact = encounter_precision(encounters.state_bound(chain), body["exact"], rounds=rounds, cost=STATE_COST)
+    exact = encounter_precision(encounters.state_bound(chain), body["exact"], rounds=rounds,
+                                cost=STATE_BY_STATE if rounds else STATE_COST)
     return encounters.encounter_odds(chain, exact=exact, max_rounds=body["max_rounds"],
                                      curve_rounds=body["curve_rounds"])
 

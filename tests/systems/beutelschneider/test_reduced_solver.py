@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from service.systems.beutelschneider import groups, sweep
+from service.systems.beutelschneider import groups
 from service.systems.beutelschneider.encounter import Side
 from service.systems.beutelschneider.rules import Ability, Bag, Danger, Difficulty
 from tests.systems.beutelschneider import unreduced
