@@ -296,9 +296,11 @@ export interface paths {
          *     member who falls unconscious takes part in no further exchange, a side is out when all its members
          *     are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
          *     `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
-         *     of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
-         *     times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
-         *     `curve_rounds`).
+         *     of several. Such a fight is solved on a reduced space: a member who falls leaves the state with its
+         *     bag; its state bound is, summed over every set of standing members with someone on each side, the
+         *     product of their (matching + 1)(other + 1), times the pairings of a round. Rounds pushed one by one
+         *     (`max_rounds`, `curve_rounds`) go over every member's bag: Π over the members of
+         *     2 (matching + 1)(other + 1), times the pairings, times the rounds.
          *
          *     `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
          *     `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
@@ -354,9 +356,11 @@ export interface paths {
          *     member who falls unconscious takes part in no further exchange, a side is out when all its members
          *     are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
          *     `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
-         *     of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
-         *     times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
-         *     `curve_rounds`).
+         *     of several. Such a fight is solved on a reduced space: a member who falls leaves the state with its
+         *     bag; its state bound is, summed over every set of standing members with someone on each side, the
+         *     product of their (matching + 1)(other + 1), times the pairings of a round. Rounds pushed one by one
+         *     (`max_rounds`, `curve_rounds`) go over every member's bag: Π over the members of
+         *     2 (matching + 1)(other + 1), times the pairings, times the rounds.
          *
          *     Outcomes `wins:<name>` per side, `escapes:<name>` per side whose ability does not injure (E6),
          *     `both_out`, `stalemate`, and `undecided` with `max_rounds`;
