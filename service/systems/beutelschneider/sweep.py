@@ -307,52 +307,82 @@ class _Sweep:
             for index, total in stuck_at:
                 stuck[index] = total
             self.tally.outcomes[STALEMATE] += float(stuck.sum())
-            self._stand(block, stuck.reshape(shape))
+            for rows in _chunks(shape):
+                cooperate()
+                self._stand(block, stuck.reshape(shape)[rows], rows)
 
     def _leave_block(self, block: Block, turn: int, visits: np.ndarray) -> None:
         """The exchange ``turn`` of every visit of the block: falls (to a smaller block, or the end)
-        and escapes, all at once over the block."""
-        cooperate()
+        and escapes, over the whole block a slice of its first member's points at a time."""
         exchange = self.exchanges[self.pairs[turn]]
         a, b = (block.index(member) for member in exchange.pair)
-        others = tuple(k for k in range(len(block)) if k not in (a, b))
-        # the visits per pair of points of the two, the other members summed out
-        paired = np.moveaxis(visits, (a, b), (0, 1))
-        for fallen, hurt, margin, chance in exchange.falls:
-            flow = paired * chance.reshape(chance.shape + (1,) * len(others))
-            self._fall(block, turn, exchange.pair, fallen, hurt, margin, flow, others)
-        for team, chance in exchange.escapes.items():
-            flow = paired * chance.reshape(chance.shape + (1,) * len(others))
-            self.tally.outcomes[self.names[f"escape:{team}"]] += float(flow.sum())
-            self._stand(block, np.moveaxis(flow, (0, 1), (a, b)))
+        falls = [(fallen, hurt, margin, _on_axes(chance, a, b, len(block))) for fallen, hurt, margin, chance
+                 in exchange.falls]
+        escapes = [(team, _on_axes(chance, a, b, len(block))) for team, chance in exchange.escapes.items()]
+        for rows in _chunks(visits.shape):
+            part = visits[rows]
+            for fallen, hurt, margin, chance in falls:
+                cooperate()
+                self._fall(block, turn, fallen, hurt, margin, part * _rows_of(chance, rows), rows)
+            for team, chance in escapes:
+                cooperate()
+                flow = part * _rows_of(chance, rows)
+                self.tally.outcomes[self.names[f"escape:{team}"]] += float(flow.sum())
+                self._stand(block, flow, rows)
 
-    def _fall(self, block: Block, turn: int, pair: tuple[int, int], fallen: frozenset[int], hurt: int | None,
-              margin: int, flow: np.ndarray, others: tuple[int, ...]) -> None:
-        """``flow``: axes (a, b, the others in block order). The fallen leave the block with their
-        points (the injured after its injury); the rest go on in the smaller block, or the fight ends."""
-        cooperate()
-        for axis, member in enumerate(pair):
-            if member in fallen:
-                summed = flow.sum(axis=tuple(k for k in range(flow.ndim) if k != axis))
-                self.tally.fallen[member] += self.members[member].injured(summed, margin if member == hurt else 0)
+    def _fall(self, block: Block, turn: int, fallen: frozenset[int], hurt: int | None, margin: int,
+              flow: np.ndarray, rows: slice) -> None:
+        """``flow``: over the block's axes, the first one cut to ``rows``. The fallen leave the block
+        with their points (the injured after its injury); the rest go on in the smaller block, or the
+        fight ends."""
+        for member in fallen:
+            axis = block.index(member)
+            points = np.zeros(self.members[member].size)
+            points[rows if axis == 0 else slice(None)] = flow.sum(axis=_except(axis, flow.ndim))
+            self.tally.fallen[member] += self.members[member].injured(points, margin if member == hurt else 0)
         remaining = tuple(member for member in block if member not in fallen)
+        rest = flow.sum(axis=tuple(block.index(member) for member in fallen))  # axes: the remaining, in order
+        kept_rows = rows if block[0] in remaining else slice(None)
         outcome = self._ended(remaining)
-        keep = [axis for axis, member in enumerate(pair) if member not in fallen]
-        rest = flow.sum(axis=tuple(axis for axis in (0, 1) if axis not in keep))
-        # back to block order: the kept pair member first, then the others
-        order = [block.index(pair[axis]) for axis in keep] + list(others)
-        rest = np.moveaxis(rest, list(range(len(order))), [sorted(order).index(k) for k in order])
         if outcome is not None:
             self.tally.outcomes[outcome] += float(rest.sum())
-            self._stand(remaining, rest)
+            self._stand(remaining, rest, kept_rows)
             return
         smaller = self._mass(remaining)
-        smaller.arrived[(turn + 1) % self.turns][smaller.pad:] += rest.ravel()
+        smaller.arrived[(turn + 1) % self.turns][smaller.pad:].reshape(smaller.shape)[kept_rows] += rest
 
-    def _stand(self, block: Block, ended: np.ndarray) -> None:
-        """The fight ended with ``block`` standing, ``ended`` the mass per state: each member's points."""
+    def _stand(self, block: Block, ended: np.ndarray, rows: slice) -> None:
+        """The fight ended with ``block`` standing, ``ended`` the mass per state (its first axis cut
+        to ``rows``): each member's points."""
         for axis, member in enumerate(block):
-            self.tally.standing[member] += ended.sum(axis=tuple(k for k in range(ended.ndim) if k != axis))
+            self.tally.standing[member][rows if axis == 0 else slice(None)] += ended.sum(axis=_except(axis, ended.ndim))
+
+
+# A dense step over a block touches at most about this many states between two turns of the worker.
+CHUNK_STATES = 1 << 16
+
+
+def _chunks(shape: tuple[int, ...]) -> Iterator[slice]:
+    """Slices of the first axis, each about ``CHUNK_STATES`` states of the block."""
+    per_row = max(1, prod(shape[1:]))
+    step = max(1, CHUNK_STATES // per_row)
+    for start in range(0, shape[0], step):
+        yield slice(start, start + step)
+
+
+def _on_axes(chance: np.ndarray, a: int, b: int, ndim: int) -> np.ndarray:
+    """A pairing's chance per (point of a, point of b) laid on the block's axes ``a`` and ``b``."""
+    shape = [1] * ndim
+    shape[a], shape[b] = chance.shape
+    return (chance if a < b else chance.T).reshape(shape)
+
+
+def _rows_of(spread: np.ndarray, rows: slice) -> np.ndarray:
+    return spread[rows] if spread.shape[0] > 1 else spread
+
+
+def _except(axis: int, ndim: int) -> tuple[int, ...]:
+    return tuple(k for k in range(ndim) if k != axis)
 
 
 def _strides(shape: tuple[int, ...]) -> list[int]:
@@ -360,18 +390,16 @@ def _strides(shape: tuple[int, ...]) -> list[int]:
 
 
 def _levels(members: Sequence[_Member], block: Block, shape: tuple[int, ...]) -> Iterator[np.ndarray]:
-    """The block's flat indices, level by level (marbles its members have lost)."""
+    """The block's flat indices, level by level (marbles its members have lost), one level a turn."""
     level = np.zeros((), dtype=np.int16)
     for member in block:
         level = np.add.outer(level, members[member].lost.astype(np.int16))
     flat = level.ravel()
-    order = np.argsort(flat, kind="stable")
-    bounds = np.cumsum(np.bincount(flat))
-    start = 0
-    for end in bounds:
-        if end > start:
-            yield order[start:end]
-        start = end
+    for value in range(int(sum(members[member].lost.max() for member in block)) + 1):
+        cooperate()
+        index = np.flatnonzero(flat == value)
+        if len(index):
+            yield index
 
 
 def _round_visits(arrived: list[np.ndarray], leave: list[np.ndarray | None]) -> tuple[list[np.ndarray], np.ndarray]:
