@@ -177,6 +177,7 @@ def _exchange(members: Sequence[_Member], pair: tuple[int, int]) -> _Exchange:
         hurts = (a, b)[winner].side.injures
         loser_member = (a, b)[loser]
         for margin in range(1, draws[winner] + 1):
+            cooperate()
             standing = sum((as_pair(winner, conscious[winner][i + margin], conscious[loser][i])
                             for i in range(draws[loser] + 1) if i + margin <= draws[winner]),
                            np.zeros((a.size, b.size)))
@@ -188,6 +189,7 @@ def _exchange(members: Sequence[_Member], pair: tuple[int, int]) -> _Exchange:
                 exchange.escapes[team] = exchange.escapes.get(team, 0) + standing
                 continue
             for offset, injury in loser_member.injuries(margin):
+                cooperate()
                 if offset == (0, 0):
                     continue  # only black drawn: nothing changes
                 spread = injury[:, None] if loser == 0 else injury[None, :]
@@ -287,7 +289,9 @@ class _Sweep:
                       for k in active}
             leave = [self.exchanges[self.pairs[k]].leave.ravel().take(points[k]) if k in points else None
                      for k in range(self.turns)]
+            cooperate()
             visits, stuck = _round_visits(arrived, leave)
+            cooperate()
             if stuck.any():
                 stuck_at.append((index[stuck], total[stuck]))
             for k in range(self.turns):
@@ -358,8 +362,10 @@ class _Sweep:
             self.tally.standing[member][rows if axis == 0 else slice(None)] += ended.sum(axis=_except(axis, ended.ndim))
 
 
-# A dense step over a block touches at most about this many states between two turns of the worker.
+# A dense step over a block touches at most about this many states between two turns of the worker,
+# a step of a level's moves at most this many (each has a few dozen moves to add).
 CHUNK_STATES = 1 << 16
+LEVEL_PART = 1 << 14
 
 
 def _chunks(shape: tuple[int, ...]) -> Iterator[slice]:
@@ -390,16 +396,18 @@ def _strides(shape: tuple[int, ...]) -> list[int]:
 
 
 def _levels(members: Sequence[_Member], block: Block, shape: tuple[int, ...]) -> Iterator[np.ndarray]:
-    """The block's flat indices, level by level (marbles its members have lost), one level a turn."""
+    """The block's flat indices, level by level (marbles its members have lost), a turn between
+    parts of a level (its states are independent: every move goes to a higher level)."""
     level = np.zeros((), dtype=np.int16)
     for member in block:
+        cooperate()
         level = np.add.outer(level, members[member].lost.astype(np.int16))
     flat = level.ravel()
     for value in range(int(sum(members[member].lost.max() for member in block)) + 1):
         cooperate()
         index = np.flatnonzero(flat == value)
-        if len(index):
-            yield index
+        for start in range(0, len(index), LEVEL_PART):
+            yield index[start:start + LEVEL_PART]
 
 
 def _round_visits(arrived: list[np.ndarray], leave: list[np.ndarray | None]) -> tuple[list[np.ndarray], np.ndarray]:
