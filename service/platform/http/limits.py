@@ -118,7 +118,7 @@ MAX_EXACT_DIGITS = 4000
 # state may have proportionally fewer (the 422's ``limit.value`` is its share). ``STATE_BY_STATE``
 # keeps a chain walked state by state in Python where the limit of 20,000 had it (bench/README.md).
 SWEPT = 1
-STATE_BY_STATE = 250
+STATE_BY_STATE = 400
 
 
 class Priced(Exception):  # noqa: N818 - not an error: how a batch learns an item's work without solving it

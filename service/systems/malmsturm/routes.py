@@ -14,7 +14,7 @@ from service.systems.malmsturm import odds, rules, schemas, text
 # What one state of the conflict's chain costs its solver (numpy over states numbered as ints), in
 # states of a swept reduced space (service/platform/http/limits.py; the figures: bench/README.md).
 # Rounds pushed one by one cost a state by state walk's.
-STATE_COST = 10
+STATE_COST = 16
 
 ACTION_EXAMPLE = {"skill": 3, "difficulty": 2, "modifier": 0}
 CONTEST_EXAMPLE = {"a": {"name": "Taschendieb", "skill": 3}, "b": {"name": "Händler", "skill": 2}}

@@ -193,7 +193,7 @@ def test_a_fight_over_the_reduced_bound_is_refused_before_solving(post, monkeypa
     assert status == 422 and body["type"].endswith("/encounter-too-large")
     # per set of standing members with someone on each side, Π (red + 1)(other non-black + 1); 3 pairings
     assert body["states"] == 9 * 10 * ((1 + 11 * 11) ** 3 - 1) * 3
-    assert body["limit"]["value"] == 5_000_000
+    assert body["limit"]["value"] == 8_000_000
 
 
 def test_explicit_pairs_set_the_order_and_unknown_names_are_refused(post):
