@@ -298,6 +298,8 @@ def _focus_side_bound(conflict: Conflict, side: int) -> int:
     rankings = {tuple(sorted(members, key=lambda index: _focus_key(conflict.members[index].start(), track, index)))
                 for track in tracks}
     if len(rankings) <= 1:
+        if conflict.ends == FIRST_OUT:  # E8: the conflict ends when its first target is out
+            return _member_bound(conflict.members[next(iter(rankings))[0]], tracks)
         return 1 + sum(_member_bound(conflict.members[index], tracks) - 1 for index in members)
     counted = _focus_count(conflict, side, FOCUS_COUNT_CAP)
     return counted if counted <= FOCUS_COUNT_CAP else _spread_side_bound(conflict, side)
@@ -322,6 +324,8 @@ def _focus_count(conflict: Conflict, side: int, cap: int) -> int:
         standing = [k for k, member in enumerate(current) if member[2] < rules.CONSEQUENCES_TO_TAKE_OUT]
         if not standing or (threshold is not None and any(m[2] >= threshold for m in current)):
             continue
+        if conflict.ends == FIRST_OUT and len(standing) < len(current):
+            continue  # E8: the first member out ends the conflict
         for track in tracks:
             k = min(standing, key=lambda k: _focus_key(current[k], track, k))
             for shifts in range(1, _stress_left(current[k][track]) + 1):
@@ -355,7 +359,18 @@ def state_bound(conflict: Conflict) -> int:
     side_bound = _focus_side_bound if conflict.targeting == FOCUS else _spread_side_bound
     first, second = side_bound(conflict, 0), side_bound(conflict, 1)
     turn_states = first * second + (first - 1) * (second - 1) * (turns_per_round(conflict) - 1)
-    return turn_states * (math.factorial(len(conflict.members)) if conflict.order is None else 1)
+    return turn_states * (_solved_orders(conflict) if conflict.order is None else 1)
+
+
+def _solved_orders(conflict: Conflict) -> int:
+    """Orders solved under ``initiative``: every order of the members, or under E8 ``first_out``
+    one per sequence of attacker kinds (``alike_orders``): n! / Π (members alike)!."""
+    if conflict.ends != FIRST_OUT:
+        return math.factorial(len(conflict.members))
+    alike: dict[tuple[int, str, int], int] = {}
+    for member in conflict.members:
+        alike[_attacker_kind(member)] = alike.get(_attacker_kind(member), 0) + 1
+    return math.factorial(len(conflict.members)) // math.prod(math.factorial(count) for count in alike.values())
 
 
 # --- the odds ---------------------------------------------------------------------------------------
@@ -373,6 +388,27 @@ def orders(conflict: Conflict) -> list[tuple[Order, Probability]]:
     return [((0, 1), first[f"first:{participants[0].name}"]), ((1, 0), first[f"first:{participants[1].name}"])]
 
 
+def alike_orders(conflict: Conflict, weighted: list[tuple[Order, Probability]]) -> list[tuple[Order, Probability]]:
+    """Orders that make the same chain, solved once with their chances summed (issue 50). Under
+    E8 ``first_out`` the conflict ends when the first member is taken out, so every member of a
+    running conflict stands and acts, and a turn depends on its attacker only through its side, its
+    attack kind and its attack (skill + modifier): two orders that agree on these at every turn make
+    the very same chain. (Under ``side_out`` a member taken out misses its turns, so who acts when
+    matters, and every order is solved.)"""
+    if conflict.ends != FIRST_OUT:
+        return weighted
+    classes: dict[tuple[tuple[int, str, int], ...], tuple[Order, Probability]] = {}
+    for order, chance in weighted:
+        key = tuple(_attacker_kind(conflict.members[index]) for index in order)
+        first, total = classes.get(key, (order, 0))
+        classes[key] = (first, total + chance)
+    return list(classes.values())
+
+
+def _attacker_kind(member: Member) -> tuple[int, str, int]:
+    return member.side, member.attack.value, member.skill + member.modifier
+
+
 def initiative_orders(intuitions: list[int], dice: int) -> list[tuple[Order, Probability]]:
     """E6, ruling 4, as ``rules.initiative`` rolls it: every member rolls dice dF + intuition once,
     highest first; equal totals: higher intuition first; still equal (same total, same intuition):
@@ -384,19 +420,25 @@ def initiative_orders(intuitions: list[int], dice: int) -> list[tuple[Order, Pro
 
 @functools.lru_cache(maxsize=64)
 def _initiative_orders(intuitions: tuple[int, ...], dice: int) -> tuple[tuple[Order, Probability], ...]:
+    """Counted in integers over one denominator, 3^(dice × count × (1 + roll-off rounds)) × count!
+    (a structure's roll-offs roll dice × count × rounds dice in all, and its blocks' b! divide
+    count!), each order's chance made a Fraction once."""
     count = len(intuitions)
+    rounds = rules.MAX_ROLL_OFF_ROUNDS
     structures = _tie_structures(intuitions, dice)
-    chances: dict[Order, Fraction] = {}
-    denominator = 3 ** (dice * count)
+    ways_of: dict[Order, int] = {}
     for structure, ways in structures.items():
-        partial: dict[Order, Fraction] = {(): Fraction(ways, denominator)}
+        cooperate()
+        blocks = math.prod(math.factorial(len(group)) for group in structure)
+        partial: dict[Order, int] = {(): ways * (math.factorial(count) // blocks)}
         for group in structure:
-            spread = roll_off_orders(len(group), rules.MAX_ROLL_OFF_ROUNDS, dice)
+            spread = _roll_off_ways(len(group), rounds, dice)
             partial = {prefix + tuple(group[rank] for rank in ranks): chance * inner
                        for prefix, chance in partial.items() for ranks, inner in spread.items()}
         for order, chance in partial.items():
-            chances[order] = chances.get(order, Fraction(0)) + chance
-    return tuple(sorted(chances.items()))
+            ways_of[order] = ways_of.get(order, 0) + chance
+    denominator = 3 ** (dice * count * (1 + rounds)) * math.factorial(count)
+    return tuple(sorted((order, Fraction(ways, denominator)) for order, ways in ways_of.items()))
 
 
 def _tie_structures(intuitions: tuple[int, ...], dice: int) -> dict[tuple[tuple[int, ...], ...], int]:
@@ -413,11 +455,14 @@ def _tie_structures(intuitions: tuple[int, ...], dice: int) -> dict[tuple[tuple[
     per_member = [tuple(ways_of.get(total - intuition, 0) if kept == intuition else 0 for total, kept in keys)
                   for intuition in intuitions]
     structures: dict[tuple[tuple[int, ...], ...], int] = {}
+    known: dict[tuple[tuple[int, int], ...], int] = {}  # a structure's ways depend on its blocks' sizes and intuitions
     for structure in _tie_partitions(tuple(range(len(intuitions))), intuitions):
         cooperate()
-        ways = _structure_ways(structure, per_member)
-        if ways:
-            structures[structure] = ways
+        signature = tuple((len(block), intuitions[block[0]]) for block in structure)
+        if signature not in known:
+            known[signature] = _structure_ways(structure, per_member)
+        if known[signature]:
+            structures[structure] = known[signature]
     return structures
 
 
@@ -461,9 +506,15 @@ def roll_off_orders(size: int, rounds: int, dice: int) -> dict[Order, Fraction]:
     of those sizes; each ends in the order of its blocks, a block still tied in request order. An
     order's chance is then the sum over the block sizes it can be cut into with every block
     ascending."""
-    sizes = _roll_off_sizes(size, rounds, dice)
     denominator = 3 ** (dice * size * rounds) * math.factorial(size)
-    chances: dict[Order, Fraction] = {}
+    return {order: Fraction(ways, denominator) for order, ways in _roll_off_ways(size, rounds, dice).items()}
+
+
+@functools.lru_cache(maxsize=256)
+def _roll_off_ways(size: int, rounds: int, dice: int) -> dict[Order, int]:
+    """``roll_off_orders`` in integer ways of 3^(dice × size × rounds) × size!."""
+    sizes = _roll_off_sizes(size, rounds, dice)
+    chances: dict[Order, int] = {}
     for order in itertools.permutations(range(size)):
         ways = 0
         for blocks, count in sizes.items():
@@ -477,7 +528,7 @@ def roll_off_orders(size: int, rounds: int, dice: int) -> dict[Order, Fraction]:
             if fits:
                 ways += count * math.prod(math.factorial(block) for block in blocks)
         if ways:
-            chances[order] = Fraction(ways, denominator)
+            chances[order] = ways
     return chances
 
 
@@ -541,7 +592,7 @@ def encounter_odds(conflict: Conflict, *, exact: bool, max_rounds: int | None = 
     """Outcomes ``wins:<side>`` (and ``stalemate``, ``undecided``); distributions
     ``consequences:<member>`` at the end (2 = taken out); expected rounds and consequences."""
     solved: list[tuple[chains.ChainOdds, Probability]] = []
-    for order, chance in orders(conflict):
+    for order, chance in alike_orders(conflict, orders(conflict)):
         if not chance:
             continue
         chain = solve_turns(conflict, order, exact=exact, max_rounds=max_rounds, curve_rounds=curve_rounds)
