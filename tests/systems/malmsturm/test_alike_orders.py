@@ -5,10 +5,14 @@ orders once. Held against solving every order, in exact fractions, and against t
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import pytest
 
 from service.systems.malmsturm import encounter
 from tests.systems.malmsturm.test_encounter import exact, member
+from tests.systems.malmsturm.test_encounter_groups import MENTAL_KINDS, _as_member
 
 ALIKE = (member("H0", 0, skill=3, boxes=2, mental=2, intuition=1),
          member("H1", 0, skill=3, boxes=2, mental=2, kind="deceive", intuition=1),
@@ -47,3 +51,68 @@ def test_the_bound_counts_one_order_per_class_and_holds():
     # 60 classes of 120 orders, and the first member out ends it: far fewer states than side_out's
     side_out = encounter.Conflict(("Helden", "Orks"), ALIKE)
     assert encounter.state_bound(conflict) * 10 <= encounter.state_bound(side_out)
+
+
+# --- the 3 v 3 of issue 50 against 200,000 sampled conflicts ----------------------------------------
+
+KINDS = ("harm", "deceive")
+PARTY = [dict(side=side, attack=3 - side, kind=KINDS[i % 2], defense=2, defenses={"deceive": 1}, boxes=3, mental=3,
+              intuition=1) for side in (0, 1) for i in range(3)]
+
+
+def sampled_first_out(members: list[dict], conflicts: int, seed: int) -> np.ndarray:
+    """``conflicts`` conflicts at once, written from the text as test_encounter_groups.simulate plays one:
+    initiative 4dF + intuition (ties: intuition, then at random), every turn an attack on the focused
+    opponent (most consequences, then least stress on the attack's track, then body order), a hit of
+    shifts >= the stress left takes a consequence and refills the track, two take a member out, and
+    (E8 first_out) the first member out ends the conflict. Returns the winning side per conflict."""
+    rng = np.random.default_rng(seed)
+    n = len(members)
+    side = np.array([m["side"] for m in members])
+    track = np.array([1 if m["kind"] in MENTAL_KINDS else 0 for m in members])
+    attack = np.array([m["attack"] for m in members])
+    kind = np.array([KINDS.index(m["kind"]) for m in members])
+    defence = np.array([[m["defenses"].get(k, m["defense"]) for k in KINDS] for m in members])
+    tops = np.array([[m["boxes"], m["mental"]] for m in members])
+    intuition = np.array([m["intuition"] for m in members])
+
+    def fudge(*shape):
+        return rng.integers(-1, 2, size=(*shape, 4)).sum(axis=-1)
+
+    rolled = intuition + fudge(conflicts, n)
+    order = np.lexsort((rng.random((conflicts, n)), -np.broadcast_to(intuition, (conflicts, n)), -rolled), axis=-1)
+    stress = np.broadcast_to(tops, (conflicts, n, 2)).copy()
+    taken = np.zeros((conflicts, n), dtype=int)
+    winner = np.full(conflicts, -1)
+    rows = np.arange(conflicts)
+    while (winner < 0).any():
+        for turn in range(n):
+            live = rows[winner < 0]
+            if not len(live):
+                break
+            me = order[live, turn]
+            opponent = side[None, :] != side[me][:, None]
+            key = -taken[live] * 1000 + stress[live, :, :][np.arange(len(live)), :, track[me]] * 10 + np.arange(n)
+            target = np.where(opponent, key, 10**9).argmin(axis=1)
+            shifts = attack[me] + fudge(len(live)) - (defence[target, kind[me]] + fudge(len(live)))
+            hit = shifts >= 1
+            live, me, target, shifts = live[hit], me[hit], target[hit], shifts[hit]
+            left = stress[live, target, track[me]] - shifts
+            consequence = left <= 0
+            stress[live, target, track[me]] = np.where(consequence, tops[target, track[me]], left)
+            taken[live, target] += consequence
+            out = taken[live, target] >= 2
+            winner[live[out]] = side[me[out]]
+    return winner
+
+
+@pytest.mark.slow
+def test_the_3v3_party_first_out_matches_200000_sampled_conflicts():
+    conflict = encounter.Conflict(("Helden", "Orks"), tuple(_as_member(d, f"m{i}") for i, d in enumerate(PARTY)),
+                                  ends=encounter.FIRST_OUT)
+    odds = encounter.encounter_odds(conflict, exact=False)
+    assert odds.solver.states <= encounter.state_bound(conflict) <= 500_000
+    runs = 200_000
+    won = int((sampled_first_out(PARTY, runs, seed=50) == 0).sum())
+    p = odds.outcomes["wins:Helden"]
+    assert abs(won - runs * p) <= 3 * math.sqrt(runs * p * (1 - p)), (won, runs * p)
