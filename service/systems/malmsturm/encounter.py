@@ -767,21 +767,77 @@ def solve_turns(conflict: Conflict, order: Order, *, exact: bool, max_rounds: in
     number = _numbers(turns.per_attack, exact)
     horizon = min(curve_rounds, max_rounds) if max_rounds is not None else curve_rounds
     curve: list[dict[str, float]] = []
+    roundings = turns.edges * (horizon + 1) * 2  # of 2^-53 each: every transition once per pass
     if max_rounds is None:
-        outcomes, ends, expected = _forward(conflict, turns, number, exact)
+        outcomes, ends, expected, amplified = _forward(conflict, turns, number, exact)
         if horizon:  # the curve alone is pushed, in floats: they are what it shows
             curve = _push_rounds(conflict, turns, _numbers(turns.per_attack, False), False, horizon).curve
+        else:
+            roundings = min(roundings, _path_roundings(conflict, len(order), amplified))
     else:
         pushed = _push_rounds(conflict, turns, number, exact, max_rounds)
         outcomes, ends, expected, curve = pushed.outcomes, pushed.ends, pushed.expected, pushed.curve
     cooperate()
-    max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + turns.edges * (horizon + 1) * 2.0 ** -52
+    max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + _gamma(roundings)
     if exact:
         outcomes = {name: _fraction(p) for name, p in outcomes.items()}
         ends, expected = {code: _fraction(p) for code, p in ends.items()}, _fraction(expected)
     by_state = {turns.codes.decode(code): p for code, p in ends.items()}
     return chains.ChainOdds(outcomes=outcomes, ends=by_state, expected_rounds=expected, curve=tuple(curve[:horizon]),
                             states=len(turns.moves) * len(order) + len(turns.ended), max_error=max_error)
+
+
+def _gamma(roundings: int) -> float:
+    """The relative error bound of a value computed with ``roundings`` roundings of 2^-53 each."""
+    unit = 2.0 ** -53
+    return roundings * unit / (1 - roundings * unit) if roundings * unit < 0.5 else 1.0
+
+
+def _path_roundings(conflict: Conflict, turns_per_round: int, amplified: float) -> int:
+    """Roundings along the longest path of the forward pass (issue 50: every term is a sum or product
+    of non-negative numbers, so the relative error of each probability is bounded by the roundings
+    of one path). A path passes at most Σ members' longest chains of hits + 1 states; at each: the
+    arrivals of one turn summed (at most the opponents' predecessor states, ``_member_hits``), the
+    turns' arrivals and misses combined (7 per turn + 6), and ``1 - Π misses``, whose relative error
+    is the product's (2 per turn) times ``amplified`` (the largest Π / (1 - Π) met)."""
+    longest, incoming = 1, 0
+    for side in (0, 1):
+        tracks = _tracks_against(conflict, side)
+        hits = [_member_hits(conflict.members[index], tracks) for index in conflict.side_members[side]]
+        longest += sum(chain for chain, _ in hits)
+        incoming = max(incoming, sum(before for _, before in hits))
+    per_state = incoming + 7 * turns_per_round + 6 + math.ceil(2 * turns_per_round * amplified)
+    return longest * per_state
+
+
+def _member_hits(member: Member, tracks: tuple[int, ...]) -> tuple[int, int]:
+    """The longest chain of hits the member can take (to out), and the most states one of its states
+    can be reached from by a single hit."""
+    maxima = (member.stress.physical.max, member.stress.mental.max)
+    following: dict[MemberState, set[MemberState]] = {}
+    stack = [member.start()]
+    while stack:
+        state = stack.pop()
+        if state in following:
+            continue
+        following[state] = set()
+        if state == OUT:
+            continue
+        for track in tracks:
+            for shifts in range(1, _stress_left(state[track]) + 1):
+                reached = _hit(state, track, shifts, maxima[track])
+                following[state].add(reached)
+                stack.append(reached)
+    predecessors: dict[MemberState, int] = {}
+    for targets in following.values():
+        for reached in targets:
+            predecessors[reached] = predecessors.get(reached, 0) + 1
+
+    @functools.cache
+    def chain(state: MemberState) -> int:
+        return max((1 + chain(reached) for reached in following[state]), default=0)
+
+    return chain(member.start()), max(predecessors.values(), default=0)
 
 
 def _numbers(per_attack: int, exact: bool) -> Ways:
@@ -812,7 +868,8 @@ def _add(into: dict[Any, Probability], key: object, value: Probability) -> None:
     into[key] = into[key] + value if key in into else value
 
 
-Masses = tuple[dict[str, Probability], dict[int, Probability], Probability]  # outcomes, ends, expected rounds
+# outcomes, ends, expected rounds, and the largest Π misses / (1 - Π misses) of a round met (float64)
+Masses = tuple[dict[str, Probability], dict[int, Probability], Probability, float]
 
 
 def _forward(conflict: Conflict, turns: _Turns, number: Ways, exact: bool) -> Masses:
@@ -824,6 +881,7 @@ def _forward(conflict: Conflict, turns: _Turns, number: Ways, exact: bool) -> Ma
     outcomes: dict[str, Probability] = {}
     ends: dict[int, Probability] = {}
     expected = zero
+    amplified = 0.0
     ended = turns.ended
     for index, state in enumerate(turns.order):
         if index % chains.COOPERATE_EVERY == chains.COOPERATE_EVERY - 1:
@@ -842,7 +900,10 @@ def _forward(conflict: Conflict, turns: _Turns, number: Ways, exact: bool) -> Ma
             around = around * stays[turn]
             if arrived[turn]:
                 entering += arrived[turn] * around
-        visits = entering / (1 - around * stays[0])
+        staying = around * stays[0]
+        if not exact:
+            amplified = max(amplified, staying / (1 - staying))
+        visits = entering / (1 - staying)
         expected += visits  # every visit of turn 0 starts a round
         for turn, (_, hits) in enumerate(moves):
             if turn:
@@ -863,7 +924,7 @@ def _forward(conflict: Conflict, turns: _Turns, number: Ways, exact: bool) -> Ma
             total = sum(arrivals.pop(state))
             _add(outcomes, ended[state], total)
             _add(ends, state, total)
-    return outcomes, ends, expected
+    return outcomes, ends, expected, amplified
 
 
 @dataclass

@@ -116,3 +116,24 @@ def test_the_3v3_party_first_out_matches_200000_sampled_conflicts():
     won = int((sampled_first_out(PARTY, runs, seed=50) == 0).sum())
     p = odds.outcomes["wins:Helden"]
     assert abs(won - runs * p) <= 3 * math.sqrt(runs * p * (1 - p)), (won, runs * p)
+
+
+# --- the stated error of float64 answers --------------------------------------------------------------
+
+SMALL_PARTY = [dict(side=side, attack=3 - side, kind=KINDS[i % 2], defense=2, defenses={"deceive": 1}, boxes=2,
+                    mental=2, intuition=1) for side in (0, 1) for i in range(2)]
+
+
+@pytest.mark.parametrize("ends", [encounter.SIDE_OUT, encounter.FIRST_OUT])
+def test_float64_answers_lie_within_their_stated_error_of_the_fractions(ends):
+    """The bound of one path's roundings (issue 50: max_error <= 1e-12) holds against the exact answer."""
+    members = tuple(_as_member(d, f"m{i}") for i, d in enumerate(SMALL_PARTY))
+    conflict = encounter.Conflict(("Helden", "Orks"), members, order=(0, 2, 1, 3), ends=ends)
+    fractions = exact(conflict)
+    floats = encounter.encounter_odds(conflict, exact=False)
+    assert 0 < floats.solver.max_error <= 1e-12
+    for name, p in fractions.outcomes.items():
+        assert abs(floats.outcomes[name] - float(p)) <= floats.solver.max_error
+    for name, distribution in fractions.distributions.items():
+        for value, p in distribution.items():
+            assert abs(floats.distributions[name][value] - float(p)) <= floats.solver.max_error
