@@ -6,6 +6,8 @@ orders once. Held against solving every order, in exact fractions, and against t
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -137,3 +139,25 @@ def test_float64_answers_lie_within_their_stated_error_of_the_fractions(ends):
     for name, distribution in fractions.distributions.items():
         for value, p in distribution.items():
             assert abs(floats.distributions[name][value] - float(p)) <= floats.solver.max_error
+
+
+MEMORY = """
+import resource
+from service.systems.malmsturm import encounter
+from tests.systems.malmsturm.test_alike_orders import PARTY
+from tests.systems.malmsturm.test_encounter_groups import _as_member
+conflict = encounter.Conflict(("Helden", "Orks"), tuple(_as_member(d, f"m{i}") for i, d in enumerate(PARTY)),
+                              ends=encounter.FIRST_OUT)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+encounter.encounter_odds(conflict, exact=False)
+print(encounter.state_bound(conflict), before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+@pytest.mark.slow
+def test_a_solve_near_the_share_stays_under_500_mb():
+    """The issue's line, memory per solve <= 500 MB, for the 3 v 3 party near Malmsturm's share."""
+    out = subprocess.run([sys.executable, "-c", MEMORY], capture_output=True, text=True, check=True, timeout=120)
+    bound, before, peak = (int(x) for x in out.stdout.split())
+    assert 300_000 < bound <= 500_000
+    assert (peak - before) * 1024 <= 500 * 2**20, (before, peak)
