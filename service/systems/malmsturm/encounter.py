@@ -350,14 +350,18 @@ def turns_per_round(conflict: Conflict) -> int:
     return len(conflict.order) if conflict.order is not None else len(conflict.members)
 
 
-def state_bound(conflict: Conflict) -> int:
+def state_bound(conflict: Conflict, *, orders_together: bool = False) -> int:
     """States the solve can reach, bounded before solving: from the member states of each side
     (``spread``: every combination; ``focus``: as ``_focus_side_bound``), every pair of side states
     once, and the pairs where both sides still stand once per turn of a round (the solve runs turn
     by turn, see below; a side's bound holds at least one lost state: all out, or conceded); under
-    ``initiative`` once per order of action (E6: a solve per order, at most n! of n members)."""
+    ``initiative`` once per order of action (E6: a solve per order, at most n! of n members).
+    ``orders_together``: the orders' chains walked side by side (service/systems/malmsturm/every_order.py),
+    a state visited once for all its turns, so every pair of side states once per order."""
     side_bound = _focus_side_bound if conflict.targeting == FOCUS else _spread_side_bound
     first, second = side_bound(conflict, 0), side_bound(conflict, 1)
+    if orders_together:
+        return first * second * _solved_orders(conflict)
     turn_states = first * second + (first - 1) * (second - 1) * (turns_per_round(conflict) - 1)
     return turn_states * (_solved_orders(conflict) if conflict.order is None else 1)
 

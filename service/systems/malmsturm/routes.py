@@ -9,12 +9,14 @@ from service.platform.maths.odds import Odds
 from service.platform.operations.operations import Body, Operation, System, quoting
 from service.platform.values.plain_data import plain
 from service.systems.malmsturm import encounter as encounters
-from service.systems.malmsturm import odds, rules, schemas, text
+from service.systems.malmsturm import every_order, odds, rules, schemas, text
 
 # What one state of the conflict's chain costs its solver (numpy over states numbered as ints), in
 # states of a swept reduced space (service/platform/http/limits.py; the figures: bench/README.md).
-# Rounds pushed one by one cost a state by state walk's.
+# Rounds pushed one by one cost a state by state walk's; every order of an initiative side by side
+# (every_order.py) costs a few swept states per state and order.
 STATE_COST = 16
+EVERY_ORDER_COST = 3
 
 ACTION_EXAMPLE = {"skill": 3, "difficulty": 2, "modifier": 0}
 CONTEST_EXAMPLE = {"a": {"name": "Taschendieb", "skill": 3}, "b": {"name": "Händler", "skill": 2}}
@@ -263,6 +265,12 @@ def encounter_odds(body: Body) -> Odds:
     """
     chain = conflict(body)
     rounds = max(body["max_rounds"] or 0, body["curve_rounds"])  # pushed one by one
+    if not rounds and every_order.worth_it(chain):
+        exact = encounter_precision(encounters.state_bound(chain, orders_together=True), body["exact"],
+                                    cost=EVERY_ORDER_COST)
+        if not exact:
+            return every_order.encounter_odds(chain)
+        return encounters.encounter_odds(chain, exact=True)
     exact = encounter_precision(encounters.state_bound(chain), body["exact"], rounds=rounds,
                                 cost=STATE_BY_STATE if rounds else STATE_COST)
     return encounters.encounter_odds(chain, exact=exact, max_rounds=body["max_rounds"],

@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from service.systems.malmsturm import encounter
+from service.systems.malmsturm import encounter, every_order
 from tests.systems.malmsturm.test_encounter import exact, member
 from tests.systems.malmsturm.test_encounter_groups import MENTAL_KINDS, _as_member
 
@@ -23,7 +23,7 @@ ALIKE = (member("H0", 0, skill=3, boxes=2, mental=2, intuition=1),
          member("O1", 1, skill=2, boxes=2, mental=2, intuition=1, modifier=1))
 
 
-def every_order(conflict, weighted):
+def no_classes(conflict, weighted):
     return weighted
 
 
@@ -34,7 +34,7 @@ def test_orders_alike_answer_what_every_order_answers(monkeypatch, targeting):
     classes = encounter.alike_orders(conflict, encounter.orders(conflict))
     assert len(classes) == 5 * 4 * 3 * 2 // 2  # H0 and H2 attack alike, the rest differ
     assert sum(chance for _, chance in classes) == 1
-    monkeypatch.setattr(encounter, "alike_orders", every_order)
+    monkeypatch.setattr(encounter, "alike_orders", no_classes)
     every = exact(encounter.Conflict(("Helden", "Orks"), ALIKE, targeting=targeting, ends=encounter.FIRST_OUT))
     assert alike.outcomes == every.outcomes and alike.distributions == every.distributions
     assert alike.expected == every.expected
@@ -62,12 +62,13 @@ PARTY = [dict(side=side, attack=3 - side, kind=KINDS[i % 2], defense=2, defenses
               intuition=1) for side in (0, 1) for i in range(3)]
 
 
-def sampled_first_out(members: list[dict], conflicts: int, seed: int) -> np.ndarray:
+def sampled(members: list[dict], conflicts: int, seed: int, ends: str) -> np.ndarray:
     """``conflicts`` conflicts at once, written from the text as test_encounter_groups.simulate plays one:
-    initiative 4dF + intuition (ties: intuition, then at random), every turn an attack on the focused
-    opponent (most consequences, then least stress on the attack's track, then body order), a hit of
-    shifts >= the stress left takes a consequence and refills the track, two take a member out, and
-    (E8 first_out) the first member out ends the conflict. Returns the winning side per conflict."""
+    initiative 4dF + intuition (ties: intuition, then at random), every turn of a member standing an
+    attack on the focused standing opponent (most consequences, then least stress on the attack's
+    track, then body order), a hit of shifts >= the stress left takes a consequence and refills the
+    track, two take a member out; E8: ``first_out`` ends at the first member out, ``side_out`` when a
+    side has nobody standing. Returns the winning side per conflict."""
     rng = np.random.default_rng(seed)
     n = len(members)
     side = np.array([m["side"] for m in members])
@@ -90,10 +91,12 @@ def sampled_first_out(members: list[dict], conflicts: int, seed: int) -> np.ndar
     while (winner < 0).any():
         for turn in range(n):
             live = rows[winner < 0]
-            if not len(live):
-                break
             me = order[live, turn]
-            opponent = side[None, :] != side[me][:, None]
+            acting = taken[live, me] < 2
+            live, me = live[acting], me[acting]
+            if not len(live):
+                continue
+            opponent = (side[None, :] != side[me][:, None]) & (taken[live] < 2)
             key = -taken[live] * 1000 + stress[live, :, :][np.arange(len(live)), :, track[me]] * 10 + np.arange(n)
             target = np.where(opponent, key, 10**9).argmin(axis=1)
             shifts = attack[me] + fudge(len(live)) - (defence[target, kind[me]] + fudge(len(live)))
@@ -103,8 +106,11 @@ def sampled_first_out(members: list[dict], conflicts: int, seed: int) -> np.ndar
             consequence = left <= 0
             stress[live, target, track[me]] = np.where(consequence, tops[target, track[me]], left)
             taken[live, target] += consequence
-            out = taken[live, target] >= 2
-            winner[live[out]] = side[me[out]]
+            if ends == encounter.FIRST_OUT:
+                over = taken[live, target] >= 2
+            else:
+                over = ((taken[live] >= 2) | (side[None, :] != side[target][:, None])).all(axis=1)
+            winner[live[over]] = side[me[over]]
     return winner
 
 
@@ -115,7 +121,7 @@ def test_the_3v3_party_first_out_matches_200000_sampled_conflicts():
     odds = encounter.encounter_odds(conflict, exact=False)
     assert odds.solver.states <= encounter.state_bound(conflict) <= 500_000
     runs = 200_000
-    won = int((sampled_first_out(PARTY, runs, seed=50) == 0).sum())
+    won = int((sampled(PARTY, runs, 50, encounter.FIRST_OUT) == 0).sum())
     p = odds.outcomes["wins:Helden"]
     assert abs(won - runs * p) <= 3 * math.sqrt(runs * p * (1 - p)), (won, runs * p)
 
@@ -143,7 +149,7 @@ def test_float64_answers_lie_within_their_stated_error_of_the_fractions(ends):
 
 MEMORY = """
 import resource
-from service.systems.malmsturm import encounter
+from service.systems.malmsturm import encounter, every_order
 from tests.systems.malmsturm.test_alike_orders import PARTY
 from tests.systems.malmsturm.test_encounter_groups import _as_member
 conflict = encounter.Conflict(("Helden", "Orks"), tuple(_as_member(d, f"m{i}") for i, d in enumerate(PARTY)),
@@ -161,3 +167,15 @@ def test_a_solve_near_the_share_stays_under_500_mb():
     bound, before, peak = (int(x) for x in out.stdout.split())
     assert 300_000 < bound <= 500_000
     assert (peak - before) * 1024 <= 500 * 2**20, (before, peak)
+
+
+@pytest.mark.slow
+def test_the_3v3_party_side_out_matches_200000_sampled_conflicts():
+    """Every order of the initiative side by side (every_order.py), side_out: the 3 v 3 of issue 50."""
+    conflict = encounter.Conflict(("Helden", "Orks"), tuple(_as_member(d, f"m{i}") for i, d in enumerate(PARTY)))
+    odds = every_order.encounter_odds(conflict)
+    assert odds.solver.max_error <= 1e-12
+    runs = 200_000
+    won = int((sampled(PARTY, runs, 51, encounter.SIDE_OUT) == 0).sum())
+    p = odds.outcomes["wins:Helden"]
+    assert abs(won - runs * p) <= 3 * math.sqrt(runs * p * (1 - p)), (won, runs * p)
