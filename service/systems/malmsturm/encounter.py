@@ -366,6 +366,18 @@ def state_bound(conflict: Conflict, *, orders_together: bool = False) -> int:
     return turn_states * (_solved_orders(conflict) if conflict.order is None else 1)
 
 
+def initiative_work(conflict: Conflict) -> int:
+    """The (tie structure, order) pairs ``initiative_orders`` sums over, at most: only members of one
+    intuition can tie, and a group of g such members has at most g! × 2^(g-1) ordered partitions
+    with their orders; n! × Π 2^(g-1) in all (0 for a given order, and for 1 v 1, which rolls once)."""
+    if conflict.order is not None or len(conflict.members) <= 2:
+        return 0
+    alike: dict[int, int] = {}
+    for member in conflict.members:
+        alike[member.intuition] = alike.get(member.intuition, 0) + 1
+    return math.factorial(len(conflict.members)) * math.prod(2 ** (count - 1) for count in alike.values())
+
+
 def _solved_orders(conflict: Conflict) -> int:
     """Orders solved under ``initiative``: every order of the members, or under E8 ``first_out``
     one per sequence of attacker kinds (``alike_orders``): n! / Π (members alike)!."""

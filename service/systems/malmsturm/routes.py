@@ -17,6 +17,7 @@ from service.systems.malmsturm import every_order, odds, rules, schemas, text
 # (every_order.py) costs a few swept states per state and order.
 STATE_COST = 16
 EVERY_ORDER_COST = 3
+INITIATIVE_COST = 20  # one (tie structure, order) pair of the initiative's exact odds
 
 ACTION_EXAMPLE = {"skill": 3, "difficulty": 2, "modifier": 0}
 CONTEST_EXAMPLE = {"a": {"name": "Taschendieb", "skill": 3}, "b": {"name": "Händler", "skill": 2}}
@@ -246,6 +247,13 @@ def encounter_roll(body: Body, source: RandomSource, lang: str) -> tuple[encount
     return result, text.encounter(result, lang)
 
 
+def _bound(chain: encounters.Conflict, cost: int, *, orders_together: bool = False, rounds: int = 0) -> int:
+    """The states, and the initiative's exact odds of every order as states of the same cost (they
+    are computed once, not per round)."""
+    initiative = encounters.initiative_work(chain) * INITIATIVE_COST // (cost * max(1, rounds))
+    return encounters.state_bound(chain, orders_together=orders_together) + initiative
+
+
 @quoting(ENCOUNTER_RULINGS)
 def encounter_odds(body: Body) -> Odds:
     """Exact odds of a whole conflict (Konflikt)
@@ -266,13 +274,13 @@ def encounter_odds(body: Body) -> Odds:
     chain = conflict(body)
     rounds = max(body["max_rounds"] or 0, body["curve_rounds"])  # pushed one by one
     if not rounds and every_order.worth_it(chain):
-        exact = encounter_precision(encounters.state_bound(chain, orders_together=True), body["exact"],
+        exact = encounter_precision(_bound(chain, EVERY_ORDER_COST, orders_together=True), body["exact"],
                                     cost=EVERY_ORDER_COST)
         if not exact:
             return every_order.encounter_odds(chain)
         return encounters.encounter_odds(chain, exact=True)
-    exact = encounter_precision(encounters.state_bound(chain), body["exact"], rounds=rounds,
-                                cost=STATE_BY_STATE if rounds else STATE_COST)
+    cost = STATE_BY_STATE if rounds else STATE_COST
+    exact = encounter_precision(_bound(chain, cost, rounds=rounds), body["exact"], rounds=rounds, cost=cost)
     return encounters.encounter_odds(chain, exact=exact, max_rounds=body["max_rounds"],
                                      curve_rounds=body["curve_rounds"])
 

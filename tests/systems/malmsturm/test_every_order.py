@@ -62,3 +62,16 @@ def test_the_route_takes_them_for_four_members_and_more(post, monkeypatch):
                        side("Orks", body_member("O0", boxes=3))]}
     status, body = post("/v1/malmsturm/encounter/odds", three)
     assert status == 200 and len(called) == 1
+
+
+def test_the_initiatives_own_work_counts_in_the_bound(post):
+    """Eight members of one intuition: 8! orders over 2^7 ways to tie each, summed exactly
+    (``initiative_orders``), would take tens of seconds before any solve; refused at once."""
+    tiny = {"attack": {"skill": 2, "type": "harm"}, "defense": 2, "intuition": 1,
+            "stress": {"physical": {"current": 1, "max": 1}, "mental": {"current": 1, "max": 1}}}
+    body = {"sides": [side("A", *({**tiny, "name": f"a{i}"} for i in range(4))),
+                      side("B", *({**tiny, "name": f"b{i}"} for i in range(4)))], "ends": "first_out"}
+    assert encounter.initiative_work(encounter.Conflict(("A", "B"), tuple(
+        member(f"m{i}", i // 4, intuition=1) for i in range(8)))) == 40320 * 2**7
+    status, problem = post("/v1/malmsturm/encounter/odds", body)
+    assert status == 422 and problem["type"].endswith("/encounter-too-large"), problem
