@@ -1027,11 +1027,14 @@ export interface paths {
          * @description Outcomes `wins:<side>` for each side, `stalemate` (E4) and, with `max_rounds`, `undecided`;
          *     distributions `consequences:<member>` at the end (2 = taken out); expected `rounds` and
          *     `consequences:<member>`; with `curve_rounds`, the cumulative chances per round. The chain is
-         *     solved turn by turn; its states (member states × turns of a round, two solves under
-         *     `initiative`) are bounded from the body before solving (`spread`: every combination of the
-         *     members' stress and consequences; `focus`: the members fall one after another when attacked on
-         *     one track, counted when attacked on both); with `max_rounds` or `curve_rounds` the rounds are
-         *     pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the
+         *     solved turn by turn; its states (member states × turns of a round, a solve per order under
+         *     `initiative`, one per class of alike orders under `first_out`) are bounded from the body before
+         *     solving (`spread`: every combination of the members' stress and consequences; `focus`: the
+         *     members fall one after another when attacked on one track, counted when attacked on both); with
+         *     four members or more under `initiative` (and no rounds pushed, not exact) every order is walked
+         *     side by side, each state once for all its orders (states × orders); the initiative's exact odds
+         *     count too. With `max_rounds` or `curve_rounds` the rounds are pushed one by one, and the bound
+         *     is states × rounds; over the limit (WURFWERK_MAX_ENCOUNTER_STATES, this solver's share) the
          *     answer is a 422 `encounter-too-large`. Exact fractions under `exact: auto` up to
          *     WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
          *
