@@ -9,7 +9,10 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
+from fractions import Fraction
+from math import comb
 
+import icepool
 import pytest
 
 from service.systems.beutelschneider import groups
@@ -98,3 +101,81 @@ def test_a_solve_at_the_limit_stays_under_500_mb():
     bound, before, peak = (int(x) for x in out.stdout.split())
     assert 7_000_000 < bound <= 8_000_000
     assert (peak - before) * 1024 <= 500 * 2**20 and peak * 1024 <= 600 * 2**20, (before, peak)
+
+
+# --- icepool's absorbing chain, a round a step ------------------------------------------------------
+
+def _draws(red: int, other: int, black: int, count: int):
+    """(red drawn, other drawn, all black?) -> chance, drawing ``count`` of the bag without putting back."""
+    total = red + other + black
+    for x in range(count + 1):
+        for y in range(count - x + 1):
+            ways = comb(red, x) * comb(other, y) * comb(black, count - x - y)
+            if ways:
+                yield x, y, x + y == 0, Fraction(ways, comb(total, count))
+
+
+def icepool_fight(bags: list[tuple[int, int, int]], draws: list[int], pairs: list[tuple[int, int]]):
+    """The fight with every member's (red, other, out) as icepool's state, a whole round (every pairing
+    of standing members in order, ruling 1 and 3, E1, E7) one step of ``map(..., repeat="inf")``."""
+    totals = [sum(bag) for bag in bags]
+
+    def exchange(state, a, b):
+        if state[a][2] or state[b][2]:
+            yield state, Fraction(1)
+            return
+        bag_a = (state[a][0], state[a][1], totals[a] - state[a][0] - state[a][1])
+        bag_b = (state[b][0], state[b][1], totals[b] - state[b][0] - state[b][1])
+        for xa, _, out_a, pa in _draws(*bag_a, draws[a]):
+            for xb, _, out_b, pb in _draws(*bag_b, draws[b]):
+                after = list(state)
+                after[a] = (state[a][0], state[a][1], out_a)
+                after[b] = (state[b][0], state[b][1], out_b)
+                if xa == xb:
+                    yield tuple(after), pa * pb
+                    continue
+                loser, bag = (b, bag_b) if xa > xb else (a, bag_a)
+                for x, y, _, q in _draws(*bag, min(abs(xa - xb), totals[loser])):
+                    hurt = list(after)
+                    hurt[loser] = (after[loser][0] - x, after[loser][1] - y, after[loser][2])
+                    yield tuple(hurt), pa * pb * q
+
+    def ended(state):
+        return all(state[i][2] for i in range(len(bags)) if i in first) or \
+            all(state[i][2] for i in range(len(bags)) if i not in first)
+
+    first = {a for a, _ in pairs}
+
+    def round_of(state):
+        if ended(state):
+            return state
+        partial = {state: Fraction(1)}
+        for a, b in pairs:
+            following: dict = {}
+            for current, p in partial.items():
+                if ended(current):
+                    following[current] = following.get(current, 0) + p
+                    continue
+                for after, q in exchange(current, a, b):
+                    following[after] = following.get(after, 0) + p * q
+            partial = following
+        scale = math.lcm(*(p.denominator for p in partial.values()))
+        return icepool.Die({after: int(p * scale) for after, p in partial.items()})
+
+    start = tuple((red, other, False) for red, other, _ in bags)
+    return icepool.map(round_of, start, repeat="inf")
+
+
+def test_the_reduced_space_answers_as_icepools_absorbing_chain():
+    bags = [(3, 1, 1), (2, 1, 1), (2, 0, 1)]  # a Legionär against two Affenmenschen, small bags
+    draws = [3, 2, 2]
+    pairs = [(0, 1), (0, 2)]
+    final = icepool_fight(bags, draws, pairs)
+    total = final.denominator()
+    wins = sum(q for state, q in final.items() if all(s[2] for s in state[1:]) and not state[0][2]) / total
+    lost = sum(q for state, q in final.items() if state[0][2] and not all(s[2] for s in state[1:])) / total
+    sides = ([Side("L", Bag(red=3, green=1, black=1), difficulty=EASY)],
+             [Side("A1", Bag(red=2, white=1, black=1)), Side("A2", Bag(red=2, black=1))])
+    odds = groups.odds(fight_of(("F", sides[0]), ("S", sides[1])))
+    assert odds.outcomes["wins:F"] == pytest.approx(wins, abs=1e-13 + odds.solver.max_error)
+    assert odds.outcomes["wins:S"] == pytest.approx(lost, abs=1e-13 + odds.solver.max_error)
