@@ -352,7 +352,7 @@ def _clear_caches() -> None:
 
     modules = [importlib.import_module("service.platform.maths.odds")]
     for module in pkgutil.iter_modules(systems.__path__):
-        for part in ("odds", "rules", "encounter"):
+        for part in ("odds", "rules", "encounter", "initiative"):
             try:
                 modules.append(importlib.import_module(f"service.systems.{module.name}.{part}"))
             except ModuleNotFoundError:
