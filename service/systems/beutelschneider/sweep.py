@@ -237,6 +237,7 @@ class _Sweep:
         self.names = names  # outcome name per key: "0", "1" (that team out), "both", "escape:<team>"
         self.exchanges = {pair: _exchange(members, pair) for pair in dict.fromkeys(pairs)}
         self.blocks: dict[Block, _BlockMass] = {}
+        self.moves: dict[tuple[Block, int], tuple[np.ndarray, np.ndarray]] = {}
         self.tally = _Tally(outcomes=dict.fromkeys([*names.values(), STALEMATE], 0.0),
                             standing=[np.zeros(m.size) for m in members],
                             fallen=[np.zeros(m.size) for m in members])
@@ -297,12 +298,12 @@ class _Sweep:
             for k in range(self.turns):
                 mass.arrived[k][pad + index] = visits[k]  # the level is done: its slots hold its visits
             for k in active:
+                cooperate()
                 self.tally.exchanges += float(visits[k].sum())
-                following = mass.arrived[(k + 1) % self.turns]
-                for hurt, offset, chance in self.exchanges[self.pairs[k]].moves:
-                    cooperate()
-                    step = self.members[hurt].shift(offset) * strides[position[hurt]]
-                    np.add.at(following, pad + index - step, visits[k] * chance.ravel().take(points[k]))
+                steps, chances = self._moves(block, k)
+                # every move of the turn at once: the targets and flows of each move, one row each
+                np.add.at(mass.arrived[(k + 1) % self.turns], (pad + index - steps[:, None]).ravel(),
+                          (chances.take(points[k], axis=1) * visits[k]).ravel())
         visits_of = [turn[pad:].reshape(shape) for turn in mass.arrived]
         for k in active:
             self._leave_block(block, k, visits_of[k])
@@ -314,6 +315,20 @@ class _Sweep:
             for rows in _chunks(shape):
                 cooperate()
                 self._stand(block, stuck.reshape(shape)[rows], rows)
+
+    def _moves(self, block: Block, turn: int) -> tuple[np.ndarray, np.ndarray]:
+        """The turn's moves in the block: how far each moves a state's flat index, and its chance per
+        pair of points (a row each)."""
+        key = (block, turn)
+        if key not in self.moves:
+            shape = tuple(self.members[i].size for i in block)
+            strides = _strides(shape)
+            moves = self.exchanges[self.pairs[turn]].moves
+            steps = np.array([self.members[hurt].shift(offset) * strides[block.index(hurt)]
+                              for hurt, offset, _ in moves], dtype=np.int64)
+            chances = np.array([chance.ravel() for _, _, chance in moves]).reshape(len(moves), -1)
+            self.moves[key] = (steps, chances)
+        return self.moves[key]
 
     def _leave_block(self, block: Block, turn: int, visits: np.ndarray) -> None:
         """The exchange ``turn`` of every visit of the block: falls (to a smaller block, or the end)
