@@ -69,6 +69,8 @@ def encounter_odds(conflict: Conflict) -> Odds:
 
 
 class _Sweep:
+    """The forward pass over the states (codes, smallest first), each state's mass a turns × orders array."""
+
     def __init__(self, conflict: Conflict, weighted: Sequence[tuple[Order, float]]) -> None:
         self.conflict = conflict
         self.codes = _Codes(conflict)
