@@ -10,7 +10,7 @@ dataclasses come:
 - the limits the schemas enforce (a field of ``Limits``; its variable is named in every "over the
   limit" message);
 - ``SETTINGS``, the table in declaration order, which writes the README's configuration table and
-  ``.env.example`` (``make generate`` writes both; tests/platform/test_config.py fails when either
+  ``.env.example`` (``make generate`` writes both; tests/test_config.py fails when either
   drifts).
 
 Adding a setting is one field, e.g. in ``Limits``::
