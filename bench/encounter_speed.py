@@ -192,7 +192,6 @@ PROBEN_REALISTIC = {"steps": [{"pool": {"attribute": 6, "skill": 2, "advantages"
                               {"pool": {"attribute": 8, "skill": 2}, "difficulty": 3}], "carry_partial": True}
 
 
-
 def malm_member(name: str, skill: int = 3, defense: int = 2, boxes: int = 4, kind: str = "harm",
                 intuition: int = 1) -> dict:
     return {"name": name, "attack": {"skill": skill, "type": kind}, "defense": defense, "intuition": intuition,

@@ -187,6 +187,7 @@ ENCOUNTER_EXAMPLE = {
     "policy": {"targeting": "focus", "concede_at_consequences": {}, "defend": True},
 }
 
+
 def conflict(body: Body) -> encounters.Conflict:
     sides = body["sides"]
     members = []

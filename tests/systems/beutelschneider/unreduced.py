@@ -68,7 +68,6 @@ def _forward(fight: Fight, exchanges: Exchanges) -> _Solved:
     return _Solved(ends, expected, seen, [], {})
 
 
-
 def odds(fight: Fight, *, aftermath: Danger | None = None) -> Odds:
     solved = _forward(fight, Exchanges(fight))
     outcomes = _totals(solved.ends, fight.outcome_names())

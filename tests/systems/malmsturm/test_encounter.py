@@ -47,8 +47,6 @@ def exact(conflict: encounter.Conflict, **kwargs):
 # --- icepool's absorbing chain as the oracle ------------------------------------------------------
 
 
-
-
 @pytest.mark.parametrize("a, b", [((3, 2, 3, 0), (2, 1, 2, 0)), ((2, 2, 2, 1), (3, 3, 3, 0)),
                                   ((1, 1, 4, 0), (1, 1, 3, 1))])
 @pytest.mark.parametrize("first", [0, 1])
