@@ -1103,9 +1103,11 @@ class Beutelschneider:
         member who falls unconscious takes part in no further exchange, a side is out when all its members
         are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
         `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
-        of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
-        times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
-        `curve_rounds`).
+        of several. Such a fight is solved on a reduced space: a member who falls leaves the state with its
+        bag; its state bound is, summed over every set of standing members with someone on each side, the
+        product of their (matching + 1)(other + 1), times the pairings of a round. Rounds pushed one by one
+        (`max_rounds`, `curve_rounds`) go over every member's bag: Π over the members of
+        2 (matching + 1)(other + 1), times the pairings, times the rounds.
 
         `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
         `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
@@ -1235,9 +1237,11 @@ class Beutelschneider:
         member who falls unconscious takes part in no further exchange, a side is out when all its members
         are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
         `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
-        of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
-        times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
-        `curve_rounds`).
+        of several. Such a fight is solved on a reduced space: a member who falls leaves the state with its
+        bag; its state bound is, summed over every set of standing members with someone on each side, the
+        product of their (matching + 1)(other + 1), times the pairings of a round. Rounds pushed one by one
+        (`max_rounds`, `curve_rounds`) go over every member's bag: Π over the members of
+        2 (matching + 1)(other + 1), times the pairings, times the rounds.
 
         Outcomes `wins:<name>` per side, `escapes:<name>` per side whose ability does not injure (E6),
         `both_out`, `stalemate`, and `undecided` with `max_rounds`;
@@ -2630,11 +2634,14 @@ class Malmsturm:
         Outcomes `wins:<side>` for each side, `stalemate` (E4) and, with `max_rounds`, `undecided`;
         distributions `consequences:<member>` at the end (2 = taken out); expected `rounds` and
         `consequences:<member>`; with `curve_rounds`, the cumulative chances per round. The chain is
-        solved turn by turn; its states (member states × turns of a round, two solves under
-        `initiative`) are bounded from the body before solving (`spread`: every combination of the
-        members' stress and consequences; `focus`: the members fall one after another when attacked on
-        one track, counted when attacked on both); with `max_rounds` or `curve_rounds` the rounds are
-        pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the
+        solved turn by turn; its states (member states × turns of a round, a solve per order under
+        `initiative`, one per class of alike orders under `first_out`) are bounded from the body before
+        solving (`spread`: every combination of the members' stress and consequences; `focus`: the
+        members fall one after another when attacked on one track, counted when attacked on both); with
+        four members or more under `initiative` (and no rounds pushed, not exact) every order is walked
+        side by side, each state once for all its orders (states × orders); the initiative's exact odds
+        count too. With `max_rounds` or `curve_rounds` the rounds are pushed one by one, and the bound
+        is states × rounds; over the limit (WURFWERK_MAX_ENCOUNTER_STATES, this solver's share) the
         answer is a 422 `encounter-too-large`. Exact fractions under `exact: auto` up to
         WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
 
@@ -3214,7 +3221,8 @@ class Paws:
         """Roll the group's rescue dice (Rettungswürfel).
 
         The one-shot rescue dice every player starts with: each is rolled once and spent; each success
-        (4-6) averts one negative effect of a lost test or comparison, for any character.
+        (4-6) averts one negative effect of a lost test or comparison, for any character. Ruling 3 and
+        encounter ruling E3: rolled only after a loss ("darf nur einmal gewürfelt werden").
 
         Checked beyond the schema (422 naming the field):
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
@@ -4915,6 +4923,10 @@ class Operations:
         exactly what the single call returns (its own receipt) or its problem. An item's failure does
         not fail the batch. Items inherit the batch's `Authorization`, `Accept-Language` and `?lang=`.
         A rolling item may carry its own `idempotency_key` member (what the header is to a single call).
+        The encounter odds among the items are priced before any is solved: when their states add up
+        to more than WURFWERK_MAX_ENCOUNTER_STATES (each counted at its solver's cost, as the single
+        call's `limit` says), the whole batch is a 422 `encounter-too-large` with `states` (the sum)
+        and `limit`.
 
         ``POST /v1/batch`` (``batch.run``). Rolls dice: the call carries an Idempotency-Key (one per call,
         the same on its retries), so a retry returns the dice of the first attempt.
@@ -5456,9 +5468,11 @@ class AsyncBeutelschneider:
         member who falls unconscious takes part in no further exchange, a side is out when all its members
         are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
         `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
-        of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
-        times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
-        `curve_rounds`).
+        of several. Such a fight is solved on a reduced space: a member who falls leaves the state with its
+        bag; its state bound is, summed over every set of standing members with someone on each side, the
+        product of their (matching + 1)(other + 1), times the pairings of a round. Rounds pushed one by one
+        (`max_rounds`, `curve_rounds`) go over every member's bag: Π over the members of
+        2 (matching + 1)(other + 1), times the pairings, times the rounds.
 
         `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
         `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
@@ -5588,9 +5602,11 @@ class AsyncBeutelschneider:
         member who falls unconscious takes part in no further exchange, a side is out when all its members
         are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
         `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
-        of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
-        times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
-        `curve_rounds`).
+        of several. Such a fight is solved on a reduced space: a member who falls leaves the state with its
+        bag; its state bound is, summed over every set of standing members with someone on each side, the
+        product of their (matching + 1)(other + 1), times the pairings of a round. Rounds pushed one by one
+        (`max_rounds`, `curve_rounds`) go over every member's bag: Π over the members of
+        2 (matching + 1)(other + 1), times the pairings, times the rounds.
 
         Outcomes `wins:<name>` per side, `escapes:<name>` per side whose ability does not injure (E6),
         `both_out`, `stalemate`, and `undecided` with `max_rounds`;
@@ -6983,11 +6999,14 @@ class AsyncMalmsturm:
         Outcomes `wins:<side>` for each side, `stalemate` (E4) and, with `max_rounds`, `undecided`;
         distributions `consequences:<member>` at the end (2 = taken out); expected `rounds` and
         `consequences:<member>`; with `curve_rounds`, the cumulative chances per round. The chain is
-        solved turn by turn; its states (member states × turns of a round, two solves under
-        `initiative`) are bounded from the body before solving (`spread`: every combination of the
-        members' stress and consequences; `focus`: the members fall one after another when attacked on
-        one track, counted when attacked on both); with `max_rounds` or `curve_rounds` the rounds are
-        pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the
+        solved turn by turn; its states (member states × turns of a round, a solve per order under
+        `initiative`, one per class of alike orders under `first_out`) are bounded from the body before
+        solving (`spread`: every combination of the members' stress and consequences; `focus`: the
+        members fall one after another when attacked on one track, counted when attacked on both); with
+        four members or more under `initiative` (and no rounds pushed, not exact) every order is walked
+        side by side, each state once for all its orders (states × orders); the initiative's exact odds
+        count too. With `max_rounds` or `curve_rounds` the rounds are pushed one by one, and the bound
+        is states × rounds; over the limit (WURFWERK_MAX_ENCOUNTER_STATES, this solver's share) the
         answer is a 422 `encounter-too-large`. Exact fractions under `exact: auto` up to
         WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
 
@@ -7567,7 +7586,8 @@ class AsyncPaws:
         """Roll the group's rescue dice (Rettungswürfel).
 
         The one-shot rescue dice every player starts with: each is rolled once and spent; each success
-        (4-6) averts one negative effect of a lost test or comparison, for any character.
+        (4-6) averts one negative effect of a lost test or comparison, for any character. Ruling 3 and
+        encounter ruling E3: rolled only after a loss ("darf nur einmal gewürfelt werden").
 
         Checked beyond the schema (422 naming the field):
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
@@ -9268,6 +9288,10 @@ class AsyncOperations:
         exactly what the single call returns (its own receipt) or its problem. An item's failure does
         not fail the batch. Items inherit the batch's `Authorization`, `Accept-Language` and `?lang=`.
         A rolling item may carry its own `idempotency_key` member (what the header is to a single call).
+        The encounter odds among the items are priced before any is solved: when their states add up
+        to more than WURFWERK_MAX_ENCOUNTER_STATES (each counted at its solver's cost, as the single
+        call's `limit` says), the whole batch is a 422 `encounter-too-large` with `states` (the sum)
+        and `limit`.
 
         ``POST /v1/batch`` (``batch.run``). Rolls dice: the call carries an Idempotency-Key (one per call,
         the same on its retries), so a retry returns the dice of the first attempt.

@@ -328,7 +328,6 @@ class Registry:
             target[spec.path[-1]] = value
         return sub, body, odds, secret
 
-
     # -- the player's words for options and fields, in errors ----------------------------------------------
 
     def option_word(self, system: str, name: str, option: str, lang: str) -> str:

@@ -199,6 +199,10 @@ def make_platform_blueprint(catalogue: list[dict], batchable: Mapping[str, Opera
         exactly what the single call returns (its own receipt) or its problem. An item's failure does
         not fail the batch. Items inherit the batch's `Authorization`, `Accept-Language` and `?lang=`.
         A rolling item may carry its own `idempotency_key` member (what the header is to a single call).
+        The encounter odds among the items are priced before any is solved: when their states add up
+        to more than WURFWERK_MAX_ENCOUNTER_STATES (each counted at its solver's cost, as the single
+        call's `limit` says), the whole batch is a 422 `encounter-too-large` with `states` (the sum)
+        and `limit`.
         """
         check_idempotency_header(request.headers.get(IDEMPOTENCY_HEADER))
         return run_batch(body["requests"], batchable)

@@ -98,7 +98,8 @@ def rescue(body: Body, source: RandomSource, lang: str) -> tuple[rules.RescueRes
     """Roll the group's rescue dice (Rettungswürfel)
 
     The one-shot rescue dice every player starts with: each is rolled once and spent; each success
-    (4-6) averts one negative effect of a lost test or comparison, for any character.
+    (4-6) averts one negative effect of a lost test or comparison, for any character. Ruling 3 and
+    encounter ruling E3: rolled only after a loss ("darf nur einmal gewürfelt werden").
     """
     result = rules.rescue(body["dice"], source)
     return result, text.rescue(result, lang)

@@ -263,13 +263,15 @@ SYSTEM = System(
     glossary=api_glossary("weltenbuch"),  # service/locale/glossary.json, the one glossary
     operations=(
         Operation.rolling("/conflict", conflict, operation="conflict", request=schemas.WeltenConflictRequest,
-                          result=schemas.WeltenConflictResult, example=CONFLICT_EXAMPLE, odds=conflict_odds),
+                          result=schemas.WeltenConflictResult, example=CONFLICT_EXAMPLE, odds=conflict_odds,
+                          unmeasured="every party's dice in one card: no one seat's ordered quantity"),
         Operation.resolving("/narration", narration, operation="narration",
                             request=schemas.WeltenNarrationRequest, result=schemas.WeltenNarrationResult,
                             example=NARRATION_EXAMPLE, response_example=NARRATION_RESPONSE_EXAMPLE),
         Operation.rolling("/resurrection", resurrection, operation="resurrection",
                           request=schemas.WeltenResurrectionRequest, result=schemas.WeltenResurrectionResult,
-                          example=RESURRECTION_EXAMPLE, odds=resurrection_odds),
+                          example=RESURRECTION_EXAMPLE, odds=resurrection_odds,
+                          unmeasured="one god of eight, none better than another: nothing is lucky"),
         Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.WeltenEncounterRequest,
                           result=schemas.WeltenEncounterResult, example=ENCOUNTER_EXAMPLE,
                           odds=encounter_odds, encounter=True),

@@ -325,7 +325,6 @@ def test_session_cards_read_in_german_and_english(replicas, discord_client, webh
                     assert not {word for word in words if word.lower() in english}, text
 
 
-
 def test_a_whole_encounter_in_a_session_hidden_answers_in_two_steps(replicas, discord_client, webhooks, registry,
                                                                     catalog):
     """A slow operation is deferred (the thinking message public): its edit is the table's part, then the full
