@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from tests.i18n.rule_statements import STATEMENTS, STATES_NO_RULE
+from tests.i18n.rule_statements import LONGER_THAN_DISCORD, STATEMENTS, STATES_NO_RULE
 
 ROOT = Path(__file__).parents[2]
 # ../shared/rules beside the main checkout; absent on a clean clone (CI), where the quotes are checked
@@ -85,3 +85,12 @@ def test_every_help_text_is_either_a_rule_statement_or_none():
                     if isinstance(value, list) and len(value) > 1
                     and f"{section}.{name}" not in stated | STATES_NO_RULE]
     assert not unclassified, unclassified
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_stated_rule_reaches_discord_whole(lang):
+    """Discord takes a description of at most 100 characters and the app never cuts one (it falls back to
+    the label): a statement longer than that would not reach Discord's players at all."""
+    too_long = [key for surface, key in STATEMENTS if surface == "labels" and key not in LONGER_THAN_DISCORD
+                and not key.startswith(("choices.", "outcomes.")) and len(statement(surface, key, lang)) > 100]
+    assert not too_long, too_long
