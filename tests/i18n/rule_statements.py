@@ -40,7 +40,7 @@ STATEMENTS: dict[tuple[str, str], tuple[str, str, dict[str, list[str]]]] = {
         {"de": ["jede schwarze darf durch eine farbige ersetzt werden"]}),
     ("labels", "operations.beutelschneider.experience"): (
         "RULINGS", "each drawn marble may be replaced by a different colour among red, green, blue,\n   white (never "
-                   "black), or kept", {"de": ["jede darf gegen eine Murmel anderer Farbe getauscht werden"]}),
+                   "black), or kept", {"de": ["jede darf gegen eine anderer Farbe getauscht werden"]}),
     ("labels", "operations.beutelschneider.encounter"): (
         "RULINGS", "both sides draw only black in one\n  exchange → `both_out`",
         {"de": ["eine Seite in Ohnmacht fällt", "entkommt", "beide Seiten in Ohnmacht fallen"],
@@ -166,7 +166,7 @@ STATEMENTS: dict[tuple[str, str], tuple[str, str, dict[str, list[str]]]] = {
         "RULINGS", "a side concedes (\"eine Partei nachgiebt\") as soon as one of its members holds its\n  "
                    "`concede_at_consequences`, and loses at once", {"de": ["gibt die Seite nach und verliert"]}),
     ("labels", "fields.order"): ("RULINGS", "`order: initiative` works for sides of any size",
-                                 {"de": ["alle würfeln auf Intuition (auch bei Gruppen)"]}),
+                                 {"de": ["alle würfeln auf Intuition, auch in Gruppen"]}),
     ("labels", "fields.defenses"): (
         "RULINGS", "Ausweichen\n  against harm, Menschenkenntnis/Wahrnehmung against deceive, Nerven behalten against "
                    "intimidate and\n  charm, Körperbeherrschung against push, Menschenkenntnis against persuade",
@@ -193,10 +193,7 @@ STATEMENTS: dict[tuple[str, str], tuple[str, str, dict[str, list[str]]]] = {
 # Statements longer than Discord's 100 characters for a description (Discord then shows the label alone),
 # written before issue 53 and still to be rewritten to fit; every other statement reaches Discord whole.
 LONGER_THAN_DISCORD = frozenset({
-    "fields.allow_tie", "fields.defenses", "fields.injuring_abilities", "fields.order",
-    "operations.beutelschneider.challenge", "operations.beutelschneider.combat",
-    "operations.beutelschneider.experience",
-    "operations.paws.rescue", "operations.proben.cooperation", "operations.proben.test"})
+    "fields.defenses", "fields.injuring_abilities", "operations.beutelschneider.combat"})
 
 # Help texts of /play (and Discord's option descriptions, which are the same texts) that describe a field
 # or a tool, and state no rule of a text.
