@@ -338,3 +338,16 @@ def test_every_option_subcommand_and_choice_has_german_words(registry):
     # the choices of the danger after a fight are the danger's choices, in its words (no "low / clear")
     assert [choice["name_localizations"]["de"] for choice in danger["choices"]] == ["gering", "deutlich",
                                                                                      "besonders groß"]
+
+
+def test_german_cards_use_the_glossarys_words(cards):
+    """Issue 53: every German card (chat line, dice, odds table, errors) says a game term as the glossary
+    does (service/locale/glossary.json): no English game term, no word the glossary avoids."""
+    from tests.i18n.test_glossary import _avoided, _english_terms, _occurs, _words
+
+    english, avoided = _english_terms(), _avoided("de")
+    names = {"Heroes", "Orcs", "Orc"}  # player-given names in the service's examples
+    for title, answer in cards["de"]:
+        for text in shown_texts(answer):
+            assert not {word for word in _words(text) if word.casefold() in english} - names, (title, text)
+            assert not [word for word, _ in avoided if _occurs(word, text)], (title, text)
