@@ -333,6 +333,7 @@ export function sessionPanel(page) {
         : page.element("p", { class: "bad", "data-testid": "check-incomplete", text: page.t("sessionIncomplete") });
       const list = page.element("ul", {}, ...lines.map(([kind, text]) => page.element("li", { class: kind, text })));
       box.replaceChildren(head, list);
+      box.scrollIntoView({ block: "nearest" });
       clear();
       box.append(await luckLines(client, { reveal: revealed, seeds, cards: log.cards }));
     } catch (error) {
