@@ -21,7 +21,6 @@ from tests.web.test_play import (
     _open,
     _roll,
     _seeded_body,
-    _shot,
     _wait_for_roll,
 )
 
@@ -74,8 +73,8 @@ def test_every_roll_is_in_view_focused_and_announced_once(page, live_url, lang, 
         where = _inside_viewport(page, "[data-testid=summary]")
         assert where["inside"], where
         summary = page.inner_text("[data-testid=summary]")
-        page.wait_for_function("window.spoken.length >= %d" % count)
-        assert page.evaluate("window.spoken") [-1] == summary
+        page.wait_for_function(f"window.spoken.length >= {count}")
+        assert page.evaluate("window.spoken")[-1] == summary
         assert page.evaluate("window.spoken.length") == count, "announced once per roll"
         page.screenshot(path=str(screenshots / f"seen-{operation}-{lang}-{viewport['width']}.png"))
     assert page.problems == []
@@ -110,7 +109,7 @@ def _small_targets(page) -> list[str]:
     return page.evaluate("""() => {
         const small = [];
         for (const node of document.querySelectorAll('a[href], button, select, input, textarea, summary')) {
-            if (!node.getClientRects().length || getComputedStyle(node).visibility === 'hidden') continue;
+            if (!node.checkVisibility({ visibilityProperty: true })) continue;
             if (node.closest('.visually-hidden')) continue;
             const target = node.type === 'checkbox' ? node.closest('label') : node;
             const box = target.getBoundingClientRect();
@@ -165,7 +164,8 @@ def test_the_language_switch_keeps_the_roll(page, browser_context, live_url):
     _wait_for_roll(friend)
     friend.select_option("[data-testid=lang]", "de")
     _wait_for_roll(friend)
-    assert friend.is_visible("[data-testid=shared-note]") and "Geteilter Wurf" in friend.inner_text("[data-testid=shared-note]")
+    assert friend.is_visible("[data-testid=shared-note]")
+    assert "Geteilter Wurf" in friend.inner_text("[data-testid=shared-note]")
     assert json.loads(friend.text_content("#raw")) == json.loads(rolled)
     assert "#roll=" in friend.url and "lang=de" in friend.url
     friend.close()
@@ -236,7 +236,8 @@ def test_what_next_rolls_the_follow_up_and_shows_it_in_view(page, live_url, post
              ("proben-failed", "Noch ein Versuch", "proben.test", lambda request: request["attempt"] == 2),
              ("challenge-failed", "Verletzung: weniger schwer", "beutelschneider.injury",
               lambda request: request["severity"] == "light" and request["name"] == "Matthäus"),
-             ("combat-injured", "Heilung: besonders gut", "beutelschneider.healing", lambda request: request["chances"] == "good")]
+             ("combat-injured", "Heilung: besonders gut", "beutelschneider.healing",
+              lambda request: request["chances"] == "good")]
     for case, label, operation, asked in flows:
         path, body, wanted = FOLLOW_UP_CASES[case]
         seeded = _seeded_body(post, path, body or _example(spec, path), wanted)
@@ -248,7 +249,7 @@ def test_what_next_rolls_the_follow_up_and_shows_it_in_view(page, live_url, post
         before = button.bounding_box()
         assert before["height"] >= 44 or viewport is DESKTOP
         button.click()
-        page.wait_for_function("(op) => document.getElementById('raw').textContent.includes(`\"operation\": \"${op}\"`)",
+        page.wait_for_function("(op) => JSON.parse(document.getElementById('raw').textContent).operation === op",
                                arg=operation)
         _wait_for_roll(page)
         follow_up = json.loads(page.text_content("#raw"))
