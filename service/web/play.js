@@ -416,10 +416,11 @@ function fieldShell(editor, path, label, required, help) {
   const id = `field-${path}`;
   const nested = editor.node.tagName === "DIV" && editor.node.querySelector(".field, .items");
   if (label !== null) {
-    const mark = required ? element("span", { class: "required" }, element("span", { "aria-hidden": "true", text: " *" }),
-      element("span", { class: "visually-hidden", text: ` (${t("required")})` })) : null;
+    // The star is for the eye; a screen reader hears "required" from the control's aria-required.
+    const mark = required ? element("span", { class: "required", "aria-hidden": "true", text: " *" }) : null;
     children.push(nested ? element("div", { class: "legend", id }, label, mark) : element("label", { for: id }, label, mark));
     if (!nested) editor.node.id ||= id;
+    if (!nested && required && editor.node.matches("input, select, textarea")) editor.node.setAttribute("aria-required", "true");
     else editor.node.setAttribute("aria-labelledby", id);
   }
   children.push(element("div", { class: "control" }, editor.node));

@@ -351,7 +351,7 @@ def test_session_errors_sit_beside_the_panel_in_a_players_words_until_the_next_s
     page.fill("[data-testid=session-join-header]", "{\"not\": \"a session\"}")
     page.click("[data-testid=session-join]")
     error.wait_for(state="visible")
-    assert ("Spielleitung" if lang == "de" else "game master") in error.inner_text()
+    assert ("Spielleiter" if lang == "de" else "game master") in error.inner_text()
     assert page.problems == []
 
 
