@@ -1080,7 +1080,7 @@ async function roll() {
     presentResult(response.summary ?? "");
     await shown;
   } catch (error) {
-    if (generation === state.generation) {
+    if (generation === state.generation && !(session && state.sessions.refuseRoll(error))) {
       showError(error);
       $("error").scrollIntoView({ block: "nearest" });
     }

@@ -187,6 +187,19 @@ export function sessionPanel(page) {
     return use;
   }
 
+  /** A roll the service refused for its `session` member: said here, beside the panel, in words.
+   * Answers whether the refusal was the session's (else the page shows it by the form). */
+  function refuseRoll(error) {
+    const paths = Object.keys(error?.errors ?? {}).filter((path) => path === "session" || path.startsWith("session."));
+    if (!(error instanceof WurfwerkError) || error.status !== 422 || !active || !paths.length) return false;
+    if (paths.some((path) => path.endsWith(".expires_at"))) {
+      say(page.t("sessionEnded", { time: new Date(active.header.expires_at).toLocaleString(page.lang()) }));
+    } else {
+      say(page.t("sessionRollRefused", { detail: paths.flatMap((path) => error.errors[path]).join(" ") }));
+    }
+    return true;
+  }
+
   /** A roll came back: it is the seat's card, the next roll links to it. */
   function record(response) {
     const use = response.request?.session;
@@ -354,5 +367,5 @@ export function sessionPanel(page) {
   $("session-leave").addEventListener("click", leave);
   $("check-run").addEventListener("click", check);
   render();
-  return { member, record, render, seat };
+  return { member, record, refuseRoll, render, seat };
 }

@@ -355,6 +355,25 @@ def test_session_errors_sit_beside_the_panel_in_a_players_words_until_the_next_s
     assert page.problems == []
 
 
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_roll_after_the_session_ended_is_refused_beside_the_panel(session_page, live_url, lang):
+    page = session_page
+    _open(page, f"{live_url}/play?operation=paws.test&lang={lang}", PHONE)
+    _open_session(page, live_url, seats="GM", hours="0.0006")  # two seconds
+    page.wait_for_selector("[data-testid=session-reveal]:enabled", timeout=10_000)
+    page.click("[data-testid=roll]")
+    error = page.locator("[data-testid=session-error]")
+    error.wait_for(state="visible")
+    assert ("zu Ende" if lang == "de" else "ended") in error.inner_text()
+    assert not any(word in error.inner_text() for word in OPERATOR_WORDS + ("expires_at", "session."))
+    assert page.is_hidden("[data-testid=error]") and page.is_hidden("[data-testid=result]")
+    assert _inside_viewport(page, "[data-testid=session-error]")["inside"]
+    page.click("[data-testid=session-leave]")
+    assert error.is_hidden()
+    _roll(page)  # outside the session the page rolls freely again
+    assert page.problems == []
+
+
 @pytest.fixture(scope="module")
 def ended_log(http):
     """A session log of the open server's key (every test server signs with it): one hidden and one
