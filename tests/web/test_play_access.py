@@ -13,8 +13,17 @@ import json
 import pytest
 
 from tests.web.accessibility import describe, violations
-from tests.web.test_play import DESKTOP, ONE_PER_SYSTEM, PHONE, _fragment_of, _open, _roll, _wait_for_roll
-from tests.web.test_play_table import _focused, _inside_viewport, ended_log  # noqa: F401  (a fixture)
+from tests.web.test_play import (
+    DESKTOP,
+    ONE_PER_SYSTEM,
+    PHONE,
+    _fragment_of,
+    _open,
+    _roll,
+    _seeded_body,
+    _wait_for_roll,
+)
+from tests.web.test_play_table import FOLLOW_UP_CASES, _focused, _inside_viewport, ended_log  # noqa: F401
 
 
 def _clean(page, state: str) -> None:
@@ -30,7 +39,8 @@ def _on_screen(page, selector: str, state: str) -> None:
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
 @pytest.mark.parametrize("lang", ["de", "en"])
-def test_axe_finds_nothing_in_any_state(page, live_url, ended_log, lang, viewport, scheme, screenshots):  # noqa: F811
+def test_axe_finds_nothing_in_any_state(page, live_url, post, ended_log, lang, viewport, scheme,  # noqa: F811
+                                        screenshots):
     page.emulate_media(color_scheme=scheme)
     tag = f"{lang}-{viewport['width']}-{scheme}"
     shot = lambda state: page.screenshot(path=str(screenshots / f"a11y-{state}-{tag}.png"))  # noqa: E731
@@ -52,12 +62,10 @@ def test_axe_finds_nothing_in_any_state(page, live_url, ended_log, lang, viewpor
     _on_screen(page, "[data-testid=summary]", "after a roll")
     shot("roll")
 
-    page.select_option("[data-testid=system]", "beutelschneider")
-    page.select_option("[data-testid=operation]", "beutelschneider.challenge")
-    for _ in range(20):  # until a failed challenge offers injuries (whatever the dice)
-        _roll(page)
-        if page.is_visible("[data-testid=next]"):
-            break
+    path, body, wanted = FOLLOW_UP_CASES["challenge-failed"]
+    failed = _seeded_body(post, path, body, wanted)
+    _open(page, f"{live_url}/play?operation=beutelschneider.challenge&lang={lang}&body={json.dumps(failed)}", viewport)
+    _roll(page)
     assert page.is_visible("[data-testid=next]")
     _clean(page, "a follow-up offered")
     _on_screen(page, "[data-testid=summary]", "a follow-up offered")
