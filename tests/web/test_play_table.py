@@ -24,6 +24,7 @@ from tests.web.test_play import (
     _wait_for_roll,
 )
 
+TABLET = {"width": 768, "height": 1024}
 # Counts what the status region says: every change of its text to a non-empty one.
 COUNT_ANNOUNCEMENTS = """() => {
     window.spoken = [];
@@ -54,7 +55,7 @@ def _example(spec, path):
 # -- item 1: a roll you see ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+@pytest.mark.parametrize("viewport", [DESKTOP, TABLET, PHONE], ids=["1280", "768", "390"])
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_every_roll_is_in_view_focused_and_announced_once(page, live_url, lang, viewport, screenshots):
     _open(page, f"{live_url}/play?operation=beutelschneider.combat&lang={lang}", viewport)
