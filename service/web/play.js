@@ -275,6 +275,7 @@ function carriedEditor(path, carried) {
   const shown = element("p", { class: "carried", "data-testid": "carried" });
   const paste = jsonEditor(`${path}.json`);
   paste.node.removeAttribute("name");
+  paste.node.setAttribute("aria-label", t("pasteJson"));
   const node = element("div", {}, shown, element("details", {}, element("summary", { text: t("pasteJson") }), paste.node));
   const show = () => {
     shown.textContent = value
@@ -303,17 +304,26 @@ function listEditor(schema, path, required, context) {
   const add = element("button", { type: "button", class: "small", text: `+ ${t("add")}` });
   const wrapper = element("div", {}, box, add);
   const itemSchema = resolve(schema.items ?? {});
+  // An item has no label of its own: a single control is named by the list's label and its number.
+  const listLabel = fieldWords(context.operation, path, null)[0];
+  const renumber = () => items.forEach((entry, index) => {
+    const name = `${listLabel} ${number(index + 1)}`;
+    if (entry.editor.node.matches("input, select, textarea")) entry.editor.node.setAttribute("aria-label", name);
+    entry.remove.setAttribute("aria-label", `${t("remove")}: ${name}`);
+  });
   const append = (value) => {
     const itemPath = `${path}.${items.length}`;
     const editor = editorFor(schema.items ?? {}, itemPath, !isNullable(itemSchema), context);
     const remove = element("button", { type: "button", class: "small", title: t("remove"), "aria-label": t("remove"), text: "−" });
     const row = element("div", { class: "item" }, fieldShell(editor, itemPath, null, false, null), remove);
-    const entry = { editor, row };
+    const entry = { editor, row, remove };
     remove.addEventListener("click", () => {
       items.splice(items.indexOf(entry), 1);
       row.remove();
+      renumber();
     });
     items.push(entry);
+    renumber();
     box.append(row);
     if (value !== undefined) editor.fill(value);
   };

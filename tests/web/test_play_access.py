@@ -184,3 +184,24 @@ def test_marbles_carry_their_colours_letter(page, live_url, lang, letters):
             break
     assert seen == letters
     assert page.problems == []
+
+
+@pytest.mark.parametrize("lang, scheme", [("de", "light"), ("en", "dark")])
+def test_axe_finds_nothing_in_any_operations_form(page, live_url, lang, scheme):
+    """Beyond one form per system: every operation's form (lists, maps, carried draws, encounters),
+    Advanced and every nested details open, at phone size."""
+    page.emulate_media(color_scheme=scheme)
+    _open(page, f"{live_url}/play?lang={lang}", PHONE)
+    operations = page.evaluate("""() => [...document.querySelectorAll('#system option')].map((o) => o.value)""")
+    found = {}
+    for system in operations:
+        page.select_option("[data-testid=system]", system)
+        for operation in page.evaluate("() => [...document.querySelectorAll('#operation option')].map((o) => o.value)"):
+            page.select_option("[data-testid=operation]", operation)
+            page.evaluate("document.querySelectorAll('#form details').forEach((d) => { d.open = true; })")
+            problems = violations(page, {"include": [["#form"], [".controls"]]})
+            if problems:
+                found[operation] = describe(problems)
+    page.emulate_media(color_scheme="light")
+    assert found == {}, "\n".join(f"{operation}: {text}" for operation, text in found.items())
+    assert page.problems == []
