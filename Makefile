@@ -29,6 +29,8 @@ $(RUN_STAMP): $(BIN)/python pyproject.toml
 
 $(STAMP): $(RUN_STAMP) client/pyproject.toml $(DISCORD)/pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]' -e './client[verify,async]' -e ./$(DISCORD)
+	# A developer's clone checks commit subjects (tools/git-hooks/commit-msg); outside git, nothing to do.
+	git config core.hooksPath tools/git-hooks 2>/dev/null || true
 	touch $@
 
 # The Discord app (integrations/discord) needs only the SDK beside the service's runtime dependencies.
@@ -90,6 +92,7 @@ generate: $(STAMP)
 	$(MAKE) openapi
 	$(MAKE) sdk
 	$(BIN)/python -c 'from pathlib import Path; from service.config import write_docs; write_docs(Path("."))'  # README's settings table, .env.example
+	$(BIN)/python -c 'from pathlib import Path; from service.systems import discover, with_readme_table; readme = Path("README.md"); readme.write_text(with_readme_table(readme.read_text(), discover()))'  # README's systems table
 	$(MAKE) js-client
 
 $(JS_STAMP): client-js/package.json client-js/package-lock.json

@@ -1,6 +1,9 @@
 """The Discord app's answer time (issue 42): p99 of a command's answer ≤ 300 ms on this machine; since
 issue 49 also of a follow-up button's (the card updated in place with its follow-up).
 
+Since issue 49 item 4 also of a roll in a session (the seat's next slot and link read from the app's
+SQLite file, the roll in the session, the card recorded there).
+
 The service and the app each under gunicorn as `make run` and `make discord` start them, on loopback;
 interactions signed like Discord's (a fresh key pair standing in for the application's) posted one at a
 time on one keep-alive connection, as Discord's few concurrent posts per application do. Each answer is
@@ -76,6 +79,17 @@ def press(custom_id: str, card: dict[str, Any], number: int) -> dict[str, Any]:
             "data": {"custom_id": custom_id, "component_type": 2}}
 
 
+# A command of a seated player while a session runs in the channel (issue 49 item 4): one slot after another.
+SESSION_COMMANDS: dict[str, tuple[str, str, list[dict[str, Any]]]] = {
+    "paws test in a session": ("paws", "test", [{"name": "rank", "type": 4, "value": 3}]),
+}
+SESSION_SECRET = "bench-session-secret-of-the-discord-app-0123456789"
+
+
+def in_channel(body: dict[str, Any], channel: str) -> dict[str, Any]:
+    return {**body, "channel_id": channel}
+
+
 def percentiles(times: list[float]) -> dict[str, float]:
     times = sorted(times)
     return {"p50_ms": round(statistics.median(times), 1),
@@ -92,8 +106,9 @@ def timed(session: requests.Session, app_url: str, key: Ed25519PrivateKey, body:
     return elapsed, answer
 
 
-def measure(app_url: str, key: Ed25519PrivateKey, calls: int) -> dict[str, dict[str, float]]:
-    """Per command and button: p50 and p99 of ``calls`` answers in milliseconds (after 5 warm-up calls)."""
+def measure(app_url: str, key: Ed25519PrivateKey, calls: int, *, sessions: bool = True) -> dict[str, dict[str, float]]:
+    """Per command and button: p50 and p99 of ``calls`` answers in milliseconds (after 5 warm-up calls); with
+    ``sessions`` (the app has DISCORD_SESSION_SECRET and DISCORD_SESSION_DB) also of a roll in a session."""
     results = {}
     with requests.Session() as session:
         for name, (system, sub, options) in COMMANDS.items():
@@ -105,6 +120,14 @@ def measure(app_url: str, key: Ed25519PrivateKey, calls: int) -> dict[str, dict[
             times = [timed(session, app_url, key, press(custom_id, card["data"], number), 7)[0]
                      for number in range(calls + 5)]
             results[name] = percentiles(times[5:])
+        if sessions:
+            channel = f"bench-{time.time_ns()}"
+            opening = interaction("session", "open", [{"name": "length", "type": 3, "value": "1 h"}], 1)
+            timed(session, app_url, key, in_channel(opening, channel), 4)
+            for name, (system, sub, options) in SESSION_COMMANDS.items():
+                times = [timed(session, app_url, key, in_channel(interaction(system, sub, options, number), channel),
+                               4)[0] for number in range(calls + 5)]
+                results[name] = percentiles(times[5:])
     return results
 
 
@@ -116,6 +139,7 @@ def run(calls: int = 200) -> dict[str, Any]:
     port = free_port()
     paths = (ROOT, ROOT / "client", ROOT / "integrations" / "discord")
     env = {**os.environ, "DISCORD_PUBLIC_KEY": public, "WURFWERK_URL": service.url,
+           "DISCORD_SESSION_SECRET": SESSION_SECRET, "DISCORD_SESSION_DB": str(tmp / "sessions.sqlite3"),
            "PYTHONPATH": os.pathsep.join(str(path) for path in paths)}
     # as `make discord` starts it
     app = subprocess.Popen([GUNICORN, "--config", "python:wurfwerk_discord.serving", "--bind", f"127.0.0.1:{port}",

@@ -67,7 +67,7 @@ class Case:
     operation: str  # the odds operation's id
     body: dict
     target_p50_ms: float | None = None
-    target_p99_ms: float = 500.0  # anything accepted (issue 30); never over 1 s
+    target_p99_ms: float = 500.0  # anything accepted (issue 30); never over 1 s but where a case says more (issue 50)
     refused: bool = False
     icepool: Callable[[], object] | None = None
     icepool_timeout: float = 120.0
@@ -168,6 +168,7 @@ def weltenbuch_icepool(first: list[int], second: list[int], toughness: int) -> C
 MATTHAEUS = {"red": 9, "green": 6, "white": 5}
 ROBBER = {"red": 10, "green": 5, "white": 5}
 LEGIONARY = {"red": 8, "green": 4, "white": 5, "black": 3}
+APE_MAN = {"red": 10, "green": 5, "white": 5}
 SMALL = ({"red": 3, "green": 1, "white": 3, "black": 1}, {"red": 4, "white": 3, "black": 1})
 SLOW = {"red": 1, "white": 68, "black": 1}  # (1 + 1)(68 + 1) per side: 19,044 states, long fights
 PARTY = [{"name": f"m{i}", "role": "npc", "profile": 5} for i in range(5)]
@@ -191,7 +192,6 @@ PROBEN_REALISTIC = {"steps": [{"pool": {"attribute": 6, "skill": 2, "advantages"
                               {"pool": {"attribute": 8, "skill": 2}, "difficulty": 3}], "carry_partial": True}
 
 
-
 def malm_member(name: str, skill: int = 3, defense: int = 2, boxes: int = 4, kind: str = "harm",
                 intuition: int = 1) -> dict:
     return {"name": name, "attack": {"skill": skill, "type": kind}, "defense": defense, "intuition": intuition,
@@ -203,6 +203,24 @@ def malm_groups(size: int, boxes: int, targeting: str, kinds: tuple[str, ...] = 
     orcs = [malm_member(f"O{i}", 2, 2, boxes, kinds[i % len(kinds)]) for i in range(size)]
     return {"sides": [{"name": "Helden", "members": heroes}, {"name": "Orks", "members": orcs}],
             "order": [m["name"] for pair in zip(heroes, orcs) for m in pair], "policy": {"targeting": targeting}}
+
+
+def text_fight(**extra) -> dict:
+    """The text's fight: "Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen" with 20-marble
+    bags, three draws each ("auf beiden Seiten jeweils drei Murmeln"), issue 50."""
+    apes = [{"name": f"Affenmensch {i}", "bag": APE_MAN, "difficulty": "easy"} for i in (1, 2)]
+    return {"sides": [{"name": "Legionär", "bag": LEGIONARY, "difficulty": "easy"},
+                      {"name": "Affenmenschen", "members": apes}], **extra}
+
+
+def malm_party(size: int, kinds: tuple[str, ...] = ("harm", "deceive"), **extra) -> dict:
+    """Issue 50: a modest party, three physical and three mental stress, two consequences to go out,
+    both tracks attacked, defences per attack kind (E7), in initiative order (E6)."""
+    def member(name: str, skill: int, index: int) -> dict:
+        return {**malm_member(name, skill, 2, 3, kinds[index % len(kinds)]), "defenses": {"deceive": 1}}
+    return {"sides": [{"name": "Helden", "members": [member(f"H{i}", 3, i) for i in range(size)]},
+                      {"name": "Orks", "members": [member(f"O{i}", 2, i) for i in range(size)]}],
+            "order": "initiative", **extra}
 
 
 def malm_duel(boxes: int, **extra) -> dict:
@@ -244,6 +262,15 @@ CASES: list[Case] = [
     Case("beutelschneider at the cap: 19,044 states, 1 draw, max_rounds 1000, curve 100",
          "beutelschneider.encounter.odds", _fight(SLOW, SLOW, "hard", max_rounds=1000, curve_rounds=100), calls=5,
          http=True, cap=True),
+    Case("beutelschneider the text's fight: Legionär v two Affenmenschen, 20 marbles, 3 draws (issue 50)",
+         "beutelschneider.encounter.odds", text_fight(aftermath={"mortal_danger": "clear"}), target_p99_ms=1000,
+         calls=5, http=True),
+    Case("beutelschneider at the cap: one v two swept, 20/22-marble bags, 3 draws (bound 4,561,700)",
+         "beutelschneider.encounter.odds",
+         {"sides": [{"name": "L", "bag": {"red": 10, "green": 9, "black": 4}, "difficulty": "easy"},
+                    {"name": "A", "members": [{"name": f"A{i}", "bag": {"red": 10, "green": 12}, "difficulty": "easy"}
+                                              for i in (1, 2)]}]},
+         target_p99_ms=2000, calls=3, http=True, cap=True),
     Case("beutelschneider refused: 6,255,001 states", "beutelschneider.encounter.odds",
          _fight({"red": 40, "green": 30, "white": 30}, {"red": 40, "green": 30, "white": 30}),
          calls=400, http=True, **REFUSAL),
@@ -264,10 +291,25 @@ CASES: list[Case] = [
          calls=5),
     Case("malmsturm 2v2 focus on both tracks, 3 boxes", "malmsturm.encounter.odds",
          malm_groups(2, 3, "focus", ("harm", "deceive")), calls=5),
-    Case("malmsturm refused: 4v4 focus, 10 boxes", "malmsturm.encounter.odds", malm_groups(4, 10, "focus"),
+    Case("malmsturm 2v2, 3/3 stress, both tracks, defenses, initiative (issue 50)", "malmsturm.encounter.odds",
+         malm_party(2), calls=5, http=True),
+    Case("malmsturm 2v2, 3/3 stress, both tracks, defenses, initiative, first_out (issue 50)",
+         "malmsturm.encounter.odds", malm_party(2, ends="first_out"), calls=5, http=True),
+    Case("malmsturm 3v3, 3/3 stress, both tracks, defenses, initiative, first_out (issue 50)",
+         "malmsturm.encounter.odds", malm_party(3, ends="first_out"), target_p99_ms=2000, calls=3, http=True),
+    Case("malmsturm 3v3, 3/3 stress, one track, initiative, first_out (issue 50)",
+         "malmsturm.encounter.odds", malm_party(3, ("harm",), ends="first_out"), calls=5),
+    Case("malmsturm 3v3, 3/3 stress, both tracks, defenses, initiative, side_out (issue 50)",
+         "malmsturm.encounter.odds", malm_party(3), target_p99_ms=2000, calls=3, http=True, cap=True),
+    Case("malmsturm 3v3, 3/3 stress, one track, initiative, side_out (issue 50)",
+         "malmsturm.encounter.odds", malm_party(3, ("harm",)), calls=5),
+    Case("malmsturm refused: 4v4, 3/3 stress, initiative (issue 50)", "malmsturm.encounter.odds",
+         malm_party(4), calls=400, **REFUSAL),
+    Case("malmsturm refused: 4v4 focus, 10 boxes, initiative", "malmsturm.encounter.odds",
+         {**malm_groups(4, 10, "focus"), "order": "initiative"},
          calls=400, http=True, **REFUSAL),
-    Case("malmsturm refused: 4v4 focus on both tracks, 10 boxes", "malmsturm.encounter.odds",
-         malm_groups(4, 10, "focus", ("harm", "deceive")), calls=400, http=True, **REFUSAL),
+    Case("malmsturm refused: 4v4 focus on both tracks, 10 boxes, initiative", "malmsturm.encounter.odds",
+         {**malm_groups(4, 10, "focus", ("harm", "deceive")), "order": "initiative"}, calls=400, http=True, **REFUSAL),
     # Paws
     Case("paws 8v8 (exact)", "paws.encounter.odds", paws_duel(8, 8), icepool=paws_icepool(8, 8), calls=40,
          http=True, **REALISTIC),
@@ -309,7 +351,7 @@ def _clear_caches() -> None:
 
     modules = [importlib.import_module("service.platform.maths.odds")]
     for module in pkgutil.iter_modules(systems.__path__):
-        for part in ("odds", "rules", "encounter"):
+        for part in ("odds", "rules", "encounter", "initiative"):
             try:
                 modules.append(importlib.import_module(f"service.systems.{module.name}.{part}"))
             except ModuleNotFoundError:
@@ -365,7 +407,7 @@ def _row(case: Case, times: list[float], document: dict) -> dict:
             "states": solver.get("states", document.get("states")),
             "precision": solver.get("precision") or ("422" if case.refused else None),
             "meets": (case.target_p50_ms is None or p50 <= case.target_p50_ms) and p99 <= case.target_p99_ms
-            and max(times) <= 1000,
+            and max(times) <= max(1000, case.target_p99_ms),
             "target": f"p50 <= {case.target_p50_ms} ms, " * (case.target_p50_ms is not None)
             + f"p99 <= {case.target_p99_ms} ms"}
 

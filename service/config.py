@@ -10,7 +10,7 @@ dataclasses come:
 - the limits the schemas enforce (a field of ``Limits``; its variable is named in every "over the
   limit" message);
 - ``SETTINGS``, the table in declaration order, which writes the README's configuration table and
-  ``.env.example`` (``make generate`` writes both; tests/platform/test_config.py fails when either
+  ``.env.example`` (``make generate`` writes both; tests/test_config.py fails when either
   drifts).
 
 Adding a setting is one field, e.g. in ``Limits``::
@@ -146,7 +146,7 @@ class Limits:
     batch_items: int = setting("WURFWERK_MAX_BATCH_ITEMS", POSITIVE_INT, "500", "Most requests in one batch.")
     die_sides: int = setting("WURFWERK_MAX_DIE_SIDES", POSITIVE_INT, "100", "Most sides of one die (the least is 2).")
     extended_target: int = setting("WURFWERK_MAX_EXTENDED_TARGET", POSITIVE_INT, "100", "Highest `required` of an extended test.")
-    encounter_states: int = setting("WURFWERK_MAX_ENCOUNTER_STATES", POSITIVE_INT, "20000", "Most states of one encounter (`/encounter/odds`), bounded from the body before solving (422 `encounter-too-large` above).")
+    encounter_states: int = setting("WURFWERK_MAX_ENCOUNTER_STATES", POSITIVE_INT, "8000000", "Most states of one encounter (`/encounter/odds`), bounded from the body before solving (422 `encounter-too-large` above), counted for the fastest solver (a reduced space swept with numpy); a solver that takes longer per state may have proportionally fewer (the 422 names its share: 20,000 for a chain walked state by state). A batch's encounter odds together count against it.")
     session_index: int = setting("WURFWERK_MAX_SESSION_INDEX", POSITIVE_INT, "10000", "Highest roll number (`index`) of a seat in a session (422 above; a card above it is `malformed` in a log).")
     encounter_exact_states: int = setting("WURFWERK_MAX_ENCOUNTER_EXACT_STATES", POSITIVE_INT, "300", "Most states an encounter is solved for in exact fractions; above, `exact: auto` answers in float64 and `exact: required` is refused.")
 

@@ -61,6 +61,10 @@ export interface paths {
          *     exactly what the single call returns (its own receipt) or its problem. An item's failure does
          *     not fail the batch. Items inherit the batch's `Authorization`, `Accept-Language` and `?lang=`.
          *     A rolling item may carry its own `idempotency_key` member (what the header is to a single call).
+         *     The encounter odds among the items are priced before any is solved: when their states add up
+         *     to more than WURFWERK_MAX_ENCOUNTER_STATES (each counted at its solver's cost, as the single
+         *     call's `limit` says), the whole batch is a 422 `encounter-too-large` with `states` (the sum)
+         *     and `limit`.
          */
         post: operations["batch.run"];
         delete?: never;
@@ -302,9 +306,11 @@ export interface paths {
          *     member who falls unconscious takes part in no further exchange, a side is out when all its members
          *     are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
          *     `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
-         *     of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
-         *     times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
-         *     `curve_rounds`).
+         *     of several. Such a fight is solved on a reduced space: a member who falls leaves the state with its
+         *     bag; its state bound is, summed over every set of standing members with someone on each side, the
+         *     product of their (matching + 1)(other + 1), times the pairings of a round. Rounds pushed one by one
+         *     (`max_rounds`, `curve_rounds`) go over every member's bag: Π over the members of
+         *     2 (matching + 1)(other + 1), times the pairings, times the rounds.
          *
          *     `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
          *     `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
@@ -362,9 +368,11 @@ export interface paths {
          *     member who falls unconscious takes part in no further exchange, a side is out when all its members
          *     are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
          *     `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
-         *     of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
-         *     times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
-         *     `curve_rounds`).
+         *     of several. Such a fight is solved on a reduced space: a member who falls leaves the state with its
+         *     bag; its state bound is, summed over every set of standing members with someone on each side, the
+         *     product of their (matching + 1)(other + 1), times the pairings of a round. Rounds pushed one by one
+         *     (`max_rounds`, `curve_rounds`) go over every member's bag: Π over the members of
+         *     2 (matching + 1)(other + 1), times the pairings, times the rounds.
          *
          *     Outcomes `wins:<name>` per side, `escapes:<name>` per side whose ability does not injure (E6),
          *     `both_out`, `stalemate`, and `undecided` with `max_rounds`;
@@ -1045,11 +1053,14 @@ export interface paths {
          * @description Outcomes `wins:<side>` for each side, `stalemate` (E4) and, with `max_rounds`, `undecided`;
          *     distributions `consequences:<member>` at the end (2 = taken out); expected `rounds` and
          *     `consequences:<member>`; with `curve_rounds`, the cumulative chances per round. The chain is
-         *     solved turn by turn; its states (member states × turns of a round, two solves under
-         *     `initiative`) are bounded from the body before solving (`spread`: every combination of the
-         *     members' stress and consequences; `focus`: the members fall one after another when attacked on
-         *     one track, counted when attacked on both); with `max_rounds` or `curve_rounds` the rounds are
-         *     pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the
+         *     solved turn by turn; its states (member states × turns of a round, a solve per order under
+         *     `initiative`, one per class of alike orders under `first_out`) are bounded from the body before
+         *     solving (`spread`: every combination of the members' stress and consequences; `focus`: the
+         *     members fall one after another when attacked on one track, counted when attacked on both); with
+         *     four members or more under `initiative` (and no rounds pushed, not exact) every order is walked
+         *     side by side, each state once for all its orders (states × orders); the initiative's exact odds
+         *     count too. With `max_rounds` or `curve_rounds` the rounds are pushed one by one, and the bound
+         *     is states × rounds; over the limit (WURFWERK_MAX_ENCOUNTER_STATES, this solver's share) the
          *     answer is a 422 `encounter-too-large`. Exact fractions under `exact: auto` up to
          *     WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
          *
@@ -1342,7 +1353,8 @@ export interface paths {
         /**
          * Roll the group's rescue dice (Rettungswürfel)
          * @description The one-shot rescue dice every player starts with: each is rolled once and spent; each success
-         *     (4-6) averts one negative effect of a lost test or comparison, for any character.
+         *     (4-6) averts one negative effect of a lost test or comparison, for any character. Ruling 3 and
+         *     encounter ruling E3: rolled only after a loss ("darf nur einmal gewürfelt werden").
          *
          *     Checked beyond the schema (422 naming the field):
          *     - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or a colour still in the bag at that draw (422 naming the index).
@@ -1927,11 +1939,13 @@ export interface paths {
         put?: never;
         /**
          * Issue signed roll tickets
-         * @description A ticket lets one roll happen exactly once: a rolling request that carries it as `ticket`
-         *     derives its dice from the ticket id with a secret only the service holds, so sending it
-         *     again gives the same dice (a replay, not a new roll). The service keeps no record: the
-         *     ticket is its own proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after
-         *     `expires_at`, for another operation than `operation`, and after the signing key is rotated.
+         * @description A rolling request that carries a ticket as `ticket` derives its dice from the ticket id, the
+         *     operation and the request as understood, with a secret only the service holds: the same
+         *     ticket and request give the same dice again (a replay, not a new roll); another request is
+         *     a second roll, and every card carries the ticket's id, so a table that remembers the ids
+         *     it has seen sees the ticket used twice. The service keeps no record: the ticket is its own
+         *     proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after `expires_at`, for
+         *     another operation than `operation`, and after the signing key is rotated.
          *     With API keys configured, `WURFWERK_TICKET_KEYS` may limit issuing to some of them (the game
          *     master's): other keys get 403.
          */
@@ -2587,7 +2601,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         BeutelschneiderChallengeResponse: {
@@ -2640,7 +2654,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         BeutelschneiderCombatResponse: {
@@ -2687,7 +2701,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         BeutelschneiderContestResponse: {
@@ -2787,7 +2801,7 @@ export interface components {
             session?: components["schemas"]["SessionUse"] | null;
             /** @description Exactly two; each exchange is a `combat` with the first as attacker. */
             sides: components["schemas"]["BeutelEncounterSide"][];
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         BeutelschneiderEncounterResponse: {
@@ -2892,7 +2906,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         BeutelschneiderExperienceResponse: {
@@ -2975,7 +2989,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         BeutelschneiderFirstAidResponse: {
@@ -3088,7 +3102,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown & ({
             chances: unknown;
@@ -3173,7 +3187,7 @@ export interface components {
              * @enum {string}
              */
             severity: "light" | "serious" | "grave";
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         BeutelschneiderInjuryResponse: {
@@ -3254,7 +3268,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         BeutelschneiderMortalDangerResponse: {
@@ -3691,7 +3705,7 @@ export interface components {
             session?: components["schemas"]["SessionUse"] | null;
             /** @description Skill level on the ladder (Fertigkeit), e.g. 3 = gut. */
             skill: number;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         MalmsturmActionResponse: {
@@ -3780,7 +3794,7 @@ export interface components {
              * @default false
              */
             take_consequence_early?: boolean | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown & unknown);
         MalmsturmAttackResponse: {
@@ -3839,7 +3853,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         MalmsturmContestResponse: {
@@ -3955,7 +3969,7 @@ export interface components {
             session?: components["schemas"]["SessionUse"] | null;
             /** @description Exactly two sides. */
             sides: components["schemas"]["MalmEncounterSide"][];
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         MalmsturmEncounterResponse: {
@@ -4012,7 +4026,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         MalmsturmInitiativeResponse: {
@@ -4159,7 +4173,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         PawsComparisonRescue: {
@@ -4275,7 +4289,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         PawsEncounterResponse: {
@@ -4459,7 +4473,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         PawsRescueResponse: {
@@ -4587,7 +4601,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
             /**
              * @description Wounds that hinder this action: -1 die each.
@@ -4725,7 +4739,7 @@ export interface components {
              * @enum {string|null}
              */
             success_rule?: "meet" | "exceed" | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         ProbenCooperationResponse: {
@@ -4838,7 +4852,7 @@ export interface components {
              * @enum {string|null}
              */
             success_rule?: "meet" | "exceed" | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         ProbenEncounterResponse: {
@@ -4942,7 +4956,7 @@ export interface components {
             skill?: number | null;
             /** @description Bonus dice the GM allows from the skill: 0..skill (default skill). */
             skill_dice?: number | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         ProbenExtendedResponse: {
@@ -5026,7 +5040,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         ProbenOpposedResponse: {
@@ -5183,7 +5197,7 @@ export interface components {
              * @enum {string|null}
              */
             success_rule?: "meet" | "exceed" | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         ProbenTestResponse: {
@@ -5391,6 +5405,8 @@ export interface components {
             seat_key?: string | null;
             /** @description The seat's seed (a seat that committed to one): base64url (no padding) of 16 to 64 random bytes that the seat's own client made and keeps; `commit` in the header is base64url(SHA-256(these bytes)). It enters the dice and is never echoed. */
             seed?: string | null;
+            /** @description In the signed card, instead of the seed or key: the seat's commitment from the header. */
+            readonly seed_commit?: string | null;
         };
         SessionsRequest: {
             /**
@@ -5693,7 +5709,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         WeltenbuchConflictResponse: {
@@ -5791,7 +5807,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
             /** @description Toughness at the start of the scene, one entry per member. */
             toughness: {
@@ -5870,7 +5886,7 @@ export interface components {
             seed?: number | null;
             /** @description A roll in a session from `POST /v1/sessions`: the dice derive from the session's secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed in the signed response without the seed (with `seed_commit`), with `randomness.source` `session`. */
             session?: components["schemas"]["SessionUse"] | null;
-            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed response. */
+            /** @description A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as understood, with the service's secret, so the same ticket and request give the same dice (a replay); another request is a second roll that carries the same ticket id. Echoed in the signed response. */
             ticket?: components["schemas"]["Ticket"] | null;
         } & (unknown & unknown & unknown);
         WeltenbuchResurrectionResponse: {

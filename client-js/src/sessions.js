@@ -2,7 +2,7 @@
 // here; makeSeed() and seedCommit(seed) make a seat's seed and the commitment the game master puts in
 // the session (keep the seed to yourself until the session has ended). The verdict is the one
 // POST /v1/sessions/report and the Python SDK's wurfwerk.verify_session answer
-// (tests/sessions/vectors.json, with its hostile corpus, holds the three to it); the service's README
+// (tests/platform/dice/vectors.json, with its hostile corpus, holds the three to it); the service's README
 // ("Sessions: a provably fair evening") explains each member. Nothing is taken from the service but the JWKS:
 // signatures are checked like receipts (receipts.js), HKDF-Expand comes from @noble/hashes, ChaCha20
 // from @noble/ciphers (vendored byte copies, as the others), and the rejection sampling is the README's.

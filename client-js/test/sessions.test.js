@@ -1,12 +1,12 @@
 // verifySession against the session vectors shared with the Python SDK and the report
-// (tests/sessions/vectors.json): every case gets the verdict written there, computed offline.
+// (tests/platform/dice/vectors.json): every case gets the verdict written there, computed offline.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
 import { RevealError, makeSeed, seedCommit, verifySession } from "../src/index.js";
 
-const VECTORS = JSON.parse(readFileSync(new URL("../../tests/sessions/vectors.json", import.meta.url), "utf8"));
+const VECTORS = JSON.parse(readFileSync(new URL("../../tests/platform/dice/vectors.json", import.meta.url), "utf8"));
 
 function inputs(testCase) {
   const cards = testCase.cards.map((card) => (Number.isInteger(card) ? VECTORS.log[card] : card));

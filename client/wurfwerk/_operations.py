@@ -716,8 +716,9 @@ class Beutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -850,8 +851,9 @@ class Beutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -984,8 +986,9 @@ class Beutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1100,9 +1103,11 @@ class Beutelschneider:
         member who falls unconscious takes part in no further exchange, a side is out when all its members
         are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
         `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
-        of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
-        times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
-        `curve_rounds`).
+        of several. Such a fight is solved on a reduced space: a member who falls leaves the state with its
+        bag; its state bound is, summed over every set of standing members with someone on each side, the
+        product of their (matching + 1)(other + 1), times the pairings of a round. Rounds pushed one by one
+        (`max_rounds`, `curve_rounds`) go over every member's bag: Π over the members of
+        2 (matching + 1)(other + 1), times the pairings, times the rounds.
 
         `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
         `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
@@ -1158,8 +1163,9 @@ class Beutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1231,9 +1237,11 @@ class Beutelschneider:
         member who falls unconscious takes part in no further exchange, a side is out when all its members
         are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
         `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
-        of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
-        times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
-        `curve_rounds`).
+        of several. Such a fight is solved on a reduced space: a member who falls leaves the state with its
+        bag; its state bound is, summed over every set of standing members with someone on each side, the
+        product of their (matching + 1)(other + 1), times the pairings of a round. Rounds pushed one by one
+        (`max_rounds`, `curve_rounds`) go over every member's bag: Π over the members of
+        2 (matching + 1)(other + 1), times the pairings, times the rounds.
 
         Outcomes `wins:<name>` per side, `escapes:<name>` per side whose ability does not injure (E6),
         `both_out`, `stalemate`, and `undecided` with `max_rounds`;
@@ -1357,8 +1365,9 @@ class Beutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1520,8 +1529,9 @@ class Beutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1653,8 +1663,9 @@ class Beutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1821,8 +1832,9 @@ class Beutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -1944,8 +1956,9 @@ class Beutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2114,8 +2127,9 @@ class Malmsturm:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2263,8 +2277,9 @@ class Malmsturm:
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2396,8 +2411,9 @@ class Malmsturm:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2568,8 +2584,9 @@ class Malmsturm:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2617,11 +2634,14 @@ class Malmsturm:
         Outcomes `wins:<side>` for each side, `stalemate` (E4) and, with `max_rounds`, `undecided`;
         distributions `consequences:<member>` at the end (2 = taken out); expected `rounds` and
         `consequences:<member>`; with `curve_rounds`, the cumulative chances per round. The chain is
-        solved turn by turn; its states (member states × turns of a round, two solves under
-        `initiative`) are bounded from the body before solving (`spread`: every combination of the
-        members' stress and consequences; `focus`: the members fall one after another when attacked on
-        one track, counted when attacked on both); with `max_rounds` or `curve_rounds` the rounds are
-        pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the
+        solved turn by turn; its states (member states × turns of a round, a solve per order under
+        `initiative`, one per class of alike orders under `first_out`) are bounded from the body before
+        solving (`spread`: every combination of the members' stress and consequences; `focus`: the
+        members fall one after another when attacked on one track, counted when attacked on both); with
+        four members or more under `initiative` (and no rounds pushed, not exact) every order is walked
+        side by side, each state once for all its orders (states × orders); the initiative's exact odds
+        count too. With `max_rounds` or `curve_rounds` the rounds are pushed one by one, and the bound
+        is states × rounds; over the limit (WURFWERK_MAX_ENCOUNTER_STATES, this solver's share) the
         answer is a 422 `encounter-too-large`. Exact fractions under `exact: auto` up to
         WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
 
@@ -2759,8 +2779,9 @@ class Malmsturm:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -2920,8 +2941,9 @@ class Paws:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -3074,8 +3096,9 @@ class Paws:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -3198,7 +3221,8 @@ class Paws:
         """Roll the group's rescue dice (Rettungswürfel).
 
         The one-shot rescue dice every player starts with: each is rolled once and spent; each success
-        (4-6) averts one negative effect of a lost test or comparison, for any character.
+        (4-6) averts one negative effect of a lost test or comparison, for any character. Ruling 3 and
+        encounter ruling E3: rolled only after a loss ("darf nur einmal gewürfelt werden").
 
         Checked beyond the schema (422 naming the field):
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
@@ -3228,8 +3252,9 @@ class Paws:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -3353,8 +3378,9 @@ class Paws:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             wounds: Wounds that hinder this action: -1 die each.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
@@ -3552,8 +3578,9 @@ class Proben:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -3699,8 +3726,9 @@ class Proben:
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
             success_rule: meet: successes >= difficulty (default); exceed: >.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -3863,8 +3891,9 @@ class Proben:
                 `session`.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4005,8 +4034,9 @@ class Proben:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4142,8 +4172,9 @@ class Proben:
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4425,8 +4456,9 @@ class Weltenbuch:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4581,8 +4613,9 @@ class Weltenbuch:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4794,8 +4827,9 @@ class Weltenbuch:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -4889,6 +4923,10 @@ class Operations:
         exactly what the single call returns (its own receipt) or its problem. An item's failure does
         not fail the batch. Items inherit the batch's `Authorization`, `Accept-Language` and `?lang=`.
         A rolling item may carry its own `idempotency_key` member (what the header is to a single call).
+        The encounter odds among the items are priced before any is solved: when their states add up
+        to more than WURFWERK_MAX_ENCOUNTER_STATES (each counted at its solver's cost, as the single
+        call's `limit` says), the whole batch is a 422 `encounter-too-large` with `states` (the sum)
+        and `limit`.
 
         ``POST /v1/batch`` (``batch.run``). Rolls dice: the call carries an Idempotency-Key (one per call,
         the same on its retries), so a retry returns the dice of the first attempt.
@@ -4953,11 +4991,13 @@ class Operations:
     ) -> TicketsResponse:
         """Issue signed roll tickets.
 
-        A ticket lets one roll happen exactly once: a rolling request that carries it as `ticket`
-        derives its dice from the ticket id with a secret only the service holds, so sending it
-        again gives the same dice (a replay, not a new roll). The service keeps no record: the
-        ticket is its own proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after
-        `expires_at`, for another operation than `operation`, and after the signing key is rotated.
+        A rolling request that carries a ticket as `ticket` derives its dice from the ticket id, the
+        operation and the request as understood, with a secret only the service holds: the same
+        ticket and request give the same dice again (a replay, not a new roll); another request is
+        a second roll, and every card carries the ticket's id, so a table that remembers the ids
+        it has seen sees the ticket used twice. The service keeps no record: the ticket is its own
+        proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after `expires_at`, for
+        another operation than `operation`, and after the signing key is rotated.
         With API keys configured, `WURFWERK_TICKET_KEYS` may limit issuing to some of them (the game
         master's): other keys get 403.
 
@@ -5041,8 +5081,9 @@ class AsyncBeutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5175,8 +5216,9 @@ class AsyncBeutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5309,8 +5351,9 @@ class AsyncBeutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5425,9 +5468,11 @@ class AsyncBeutelschneider:
         member who falls unconscious takes part in no further exchange, a side is out when all its members
         are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
         `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
-        of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
-        times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
-        `curve_rounds`).
+        of several. Such a fight is solved on a reduced space: a member who falls leaves the state with its
+        bag; its state bound is, summed over every set of standing members with someone on each side, the
+        product of their (matching + 1)(other + 1), times the pairings of a round. Rounds pushed one by one
+        (`max_rounds`, `curve_rounds`) go over every member's bag: Π over the members of
+        2 (matching + 1)(other + 1), times the pairings, times the rounds.
 
         `steps` lists every exchange as `beutelschneider.combat` reports it; `end` the bags at the end,
         `aftermath` the mortal-danger draws. Without `max_rounds` the fight stops at 1000 exchanges
@@ -5483,8 +5528,9 @@ class AsyncBeutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5556,9 +5602,11 @@ class AsyncBeutelschneider:
         member who falls unconscious takes part in no further exchange, a side is out when all its members
         are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
         `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
-        of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
-        times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
-        `curve_rounds`).
+        of several. Such a fight is solved on a reduced space: a member who falls leaves the state with its
+        bag; its state bound is, summed over every set of standing members with someone on each side, the
+        product of their (matching + 1)(other + 1), times the pairings of a round. Rounds pushed one by one
+        (`max_rounds`, `curve_rounds`) go over every member's bag: Π over the members of
+        2 (matching + 1)(other + 1), times the pairings, times the rounds.
 
         Outcomes `wins:<name>` per side, `escapes:<name>` per side whose ability does not injure (E6),
         `both_out`, `stalemate`, and `undecided` with `max_rounds`;
@@ -5682,8 +5730,9 @@ class AsyncBeutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5845,8 +5894,9 @@ class AsyncBeutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -5978,8 +6028,9 @@ class AsyncBeutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6146,8 +6197,9 @@ class AsyncBeutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6269,8 +6321,9 @@ class AsyncBeutelschneider:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6439,8 +6492,9 @@ class AsyncMalmsturm:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6588,8 +6642,9 @@ class AsyncMalmsturm:
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
             take_consequence_early: On a hit, take a consequence instead of losing the stress.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6721,8 +6776,9 @@ class AsyncMalmsturm:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6893,8 +6949,9 @@ class AsyncMalmsturm:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -6942,11 +6999,14 @@ class AsyncMalmsturm:
         Outcomes `wins:<side>` for each side, `stalemate` (E4) and, with `max_rounds`, `undecided`;
         distributions `consequences:<member>` at the end (2 = taken out); expected `rounds` and
         `consequences:<member>`; with `curve_rounds`, the cumulative chances per round. The chain is
-        solved turn by turn; its states (member states × turns of a round, two solves under
-        `initiative`) are bounded from the body before solving (`spread`: every combination of the
-        members' stress and consequences; `focus`: the members fall one after another when attacked on
-        one track, counted when attacked on both); with `max_rounds` or `curve_rounds` the rounds are
-        pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the
+        solved turn by turn; its states (member states × turns of a round, a solve per order under
+        `initiative`, one per class of alike orders under `first_out`) are bounded from the body before
+        solving (`spread`: every combination of the members' stress and consequences; `focus`: the
+        members fall one after another when attacked on one track, counted when attacked on both); with
+        four members or more under `initiative` (and no rounds pushed, not exact) every order is walked
+        side by side, each state once for all its orders (states × orders); the initiative's exact odds
+        count too. With `max_rounds` or `curve_rounds` the rounds are pushed one by one, and the bound
+        is states × rounds; over the limit (WURFWERK_MAX_ENCOUNTER_STATES, this solver's share) the
         answer is a 422 `encounter-too-large`. Exact fractions under `exact: auto` up to
         WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
 
@@ -7084,8 +7144,9 @@ class AsyncMalmsturm:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -7245,8 +7306,9 @@ class AsyncPaws:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -7399,8 +7461,9 @@ class AsyncPaws:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -7523,7 +7586,8 @@ class AsyncPaws:
         """Roll the group's rescue dice (Rettungswürfel).
 
         The one-shot rescue dice every player starts with: each is rolled once and spent; each success
-        (4-6) averts one negative effect of a lost test or comparison, for any character.
+        (4-6) averts one negative effect of a lost test or comparison, for any character. Ruling 3 and
+        encounter ruling E3: rolled only after a loss ("darf nur einmal gewürfelt werden").
 
         Checked beyond the schema (422 naming the field):
         - `manual` holds exactly the values the rules consume, in order: each a face of the die rolled, or
@@ -7553,8 +7617,9 @@ class AsyncPaws:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -7678,8 +7743,9 @@ class AsyncPaws:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             wounds: Wounds that hinder this action: -1 die each.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
@@ -7877,8 +7943,9 @@ class AsyncProben:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -8024,8 +8091,9 @@ class AsyncProben:
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
             success_rule: meet: successes >= difficulty (default); exceed: >.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -8188,8 +8256,9 @@ class AsyncProben:
                 `session`.
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -8330,8 +8399,9 @@ class AsyncProben:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -8467,8 +8537,9 @@ class AsyncProben:
             skill: Skill level (Fertigkeitsstufe).
             skill_dice: Bonus dice the GM allows from the skill: 0..skill (default skill).
             success_rule: meet: successes >= difficulty (default); exceed: >.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -8750,8 +8821,9 @@ class AsyncWeltenbuch:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -8906,8 +8978,9 @@ class AsyncWeltenbuch:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -9119,8 +9192,9 @@ class AsyncWeltenbuch:
                 secret, the seat, the seat's seed, the index and the operation, never from the body. Echoed
                 in the signed response without the seed (with `seed_commit`), with `randomness.source`
                 `session`.
-            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's
-                secret, so the same ticket always gives the same dice (a second roll with it is a replay).
+            ticket: A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and
+                the request as understood, with the service's secret, so the same ticket and request give
+                the same dice (a replay); another request is a second roll that carries the same ticket id.
                 Echoed in the signed response.
             lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
                 (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
@@ -9214,6 +9288,10 @@ class AsyncOperations:
         exactly what the single call returns (its own receipt) or its problem. An item's failure does
         not fail the batch. Items inherit the batch's `Authorization`, `Accept-Language` and `?lang=`.
         A rolling item may carry its own `idempotency_key` member (what the header is to a single call).
+        The encounter odds among the items are priced before any is solved: when their states add up
+        to more than WURFWERK_MAX_ENCOUNTER_STATES (each counted at its solver's cost, as the single
+        call's `limit` says), the whole batch is a 422 `encounter-too-large` with `states` (the sum)
+        and `limit`.
 
         ``POST /v1/batch`` (``batch.run``). Rolls dice: the call carries an Idempotency-Key (one per call,
         the same on its retries), so a retry returns the dice of the first attempt.
@@ -9278,11 +9356,13 @@ class AsyncOperations:
     ) -> TicketsResponse:
         """Issue signed roll tickets.
 
-        A ticket lets one roll happen exactly once: a rolling request that carries it as `ticket`
-        derives its dice from the ticket id with a secret only the service holds, so sending it
-        again gives the same dice (a replay, not a new roll). The service keeps no record: the
-        ticket is its own proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after
-        `expires_at`, for another operation than `operation`, and after the signing key is rotated.
+        A rolling request that carries a ticket as `ticket` derives its dice from the ticket id, the
+        operation and the request as understood, with a secret only the service holds: the same
+        ticket and request give the same dice again (a replay, not a new roll); another request is
+        a second roll, and every card carries the ticket's id, so a table that remembers the ids
+        it has seen sees the ticket used twice. The service keeps no record: the ticket is its own
+        proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after `expires_at`, for
+        another operation than `operation`, and after the signing key is rotated.
         With API keys configured, `WURFWERK_TICKET_KEYS` may limit issuing to some of them (the game
         master's): other keys get 403.
 

@@ -719,9 +719,9 @@ class BeutelschneiderChallengeRequest(Model):
     the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -841,9 +841,9 @@ class BeutelschneiderCombatRequest(Model):
     the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -950,9 +950,9 @@ class BeutelschneiderContestRequest(Model):
     the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -1115,9 +1115,9 @@ class BeutelschneiderEncounterRequest(Model):
     sides: list[BeutelEncounterSide]
     """Exactly two; each exchange is a `combat` with the first as attacker."""
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -1291,9 +1291,9 @@ class BeutelschneiderExperienceRequest(Model):
     the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -1413,9 +1413,9 @@ class BeutelschneiderFirstAidRequest(Model):
     the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -1590,9 +1590,9 @@ class BeutelschneiderHealingRequest(Model):
     the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -1713,9 +1713,9 @@ class BeutelschneiderInjuryRequest(Model):
     severity: Literal["light", "serious", "grave"]
     """light: 1 marble, serious: 2, grave: 3."""
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -1835,9 +1835,9 @@ class BeutelschneiderMortalDangerRequest(Model):
     the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -2768,9 +2768,9 @@ class MalmsturmActionRequest(Model):
     skill: int
     """Skill level on the ladder (Fertigkeit), e.g. 3 = gut."""
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -2905,9 +2905,9 @@ class MalmsturmAttackRequest(Model):
     take_consequence_early: bool | None = None
     """On a hit, take a consequence instead of losing the stress."""
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -3025,9 +3025,9 @@ class MalmsturmContestRequest(Model):
     the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -3195,9 +3195,9 @@ class MalmsturmEncounterRequest(Model):
     sides: list[MalmEncounterSide]
     """Exactly two sides."""
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -3314,9 +3314,9 @@ class MalmsturmInitiativeRequest(Model):
     the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -3593,9 +3593,9 @@ class PawsComparisonRequest(Model):
     the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -3804,9 +3804,9 @@ class PawsEncounterRequest(Model):
     the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -4113,9 +4113,9 @@ class PawsRescueRequest(Model):
     the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -4326,9 +4326,9 @@ class PawsTestRequest(Model):
     the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
     wounds: int | None = None
     """Wounds that hinder this action: -1 die each."""
@@ -4616,9 +4616,9 @@ class ProbenCooperationRequest(Model):
     """
     success_rule: Literal["meet", "exceed"] | None = None
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -4796,9 +4796,9 @@ class ProbenEncounterRequest(Model):
     success_rule: Literal["meet", "exceed"] | None = None
     """meet: successes >= difficulty (default); exceed: >."""
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -4967,9 +4967,9 @@ class ProbenExtendedRequest(Model):
     skill_dice: int | None = None
     """Bonus dice the GM allows from the skill: 0..skill (default skill)."""
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -5162,9 +5162,9 @@ class ProbenOpposedRequest(Model):
     the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -5407,9 +5407,9 @@ class ProbenTestRequest(Model):
     success_rule: Literal["meet", "exceed"] | None = None
     """meet: successes >= difficulty (default); exceed: >."""
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -5810,6 +5810,8 @@ class SessionUse(Model):
     the seat's own client made and keeps; `commit` in the header is base64url(SHA-256(these bytes)). It
     enters the dice and is never echoed.
     """
+    seed_commit: str | None = None
+    """In the signed card, instead of the seed or key: the seat's commitment from the header."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SessionUse:
@@ -5822,6 +5824,7 @@ class SessionUse(Model):
             seat=data["seat"],
             seat_key=data.get("seat_key"),
             seed=data.get("seed"),
+            seed_commit=data.get("seed_commit"),
         )._with_json(data)
 
 
@@ -6388,9 +6391,9 @@ class WeltenbuchConflictRequest(Model):
     the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -6534,9 +6537,9 @@ class WeltenbuchEncounterRequest(Model):
     the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
     toughness: dict[str, WeltenToughness]
     """Toughness at the start of the scene, one entry per member."""
@@ -6704,9 +6707,9 @@ class WeltenbuchResurrectionRequest(Model):
     the seed (with `seed_commit`), with `randomness.source` `session`.
     """
     ticket: Ticket | None = None
-    """A roll ticket from `POST /v1/tickets`: the dice derive from its id with the service's secret, so the
-    same ticket always gives the same dice (a second roll with it is a replay). Echoed in the signed
-    response.
+    """A roll ticket from `POST /v1/tickets`: the dice derive from its id, the operation and the request as
+    understood, with the service's secret, so the same ticket and request give the same dice (a replay);
+    another request is a second roll that carries the same ticket id. Echoed in the signed response.
     """
 
     @classmethod
@@ -7200,6 +7203,8 @@ class SessionUseParam(_SessionUseParamRequired, total=False):
     the seat's own client made and keeps; `commit` in the header is base64url(SHA-256(these bytes)). It
     enters the dice and is never echoed.
     """
+    seed_commit: str | None
+    """In the signed card, instead of the seed or key: the seat's commitment from the header."""
 
 
 class TicketParam(TypedDict):

@@ -1,7 +1,7 @@
 """``verify_session(cards, reveal, jwks, seeds=...)``: a session's log checked offline, dice recomputed here.
 
 The verdict is the one ``POST /v1/sessions/report`` and the JavaScript client's ``verifySession``
-answer (tests/sessions/vectors.json, with its hostile corpus, holds the three to it). Nothing is
+answer (tests/platform/dice/vectors.json, with its hostile corpus, holds the three to it). Nothing is
 taken from the service but the JWKS: signatures are checked with ``cryptography``'s Ed25519, the dice
 recomputed with HMAC-SHA256 (HKDF-Expand) and ``cryptography``'s ChaCha20 and the rejection sampling
 of the service's README (needs the ``verify`` extra). ``make_seed()`` makes a seat's seed and

@@ -10,7 +10,7 @@ import importlib
 import importlib.util
 import pkgutil
 
-from service.platform.operations.operations import System
+from service.platform.operations.operations import Kind, System
 
 
 def discover() -> list[System]:
@@ -21,3 +21,24 @@ def discover() -> list[System]:
             routes = importlib.import_module(f"{__name__}.{module.name}.routes")
             systems.append(routes.SYSTEM)
     return systems
+
+
+README_BEGIN = "<!-- systems table: written from the SYSTEM tables by `make generate` -->"
+README_END = "<!-- end of systems table -->"
+
+
+def readme_table(systems: list[System]) -> str:
+    """The README's systems table: each system's operations as its ``SYSTEM`` table declares them
+    (odds twins left out: every rolling operation has one)."""
+    rows = ["| system | base path | operations |", "|---|---|---|"]
+    for system in systems:
+        names = [f"`{operation.path.lstrip('/')}`" + (" (GET)" if operation.method == "GET" else "")
+                 for operation in system.operations if operation.kind is not Kind.ODDS]
+        rows.append(f"| {system.title} ({system.tagline}) | `/v1/{system.id}` | {', '.join(names)} |")
+    return "\n".join(rows) + "\n"
+
+
+def with_readme_table(readme: str, systems: list[System]) -> str:
+    """``readme`` with the block between the markers replaced by ``readme_table(systems)``."""
+    start, end = readme.index(README_BEGIN) + len(README_BEGIN), readme.index(README_END)
+    return f"{readme[:start]}\n{readme_table(systems)}{readme[end:]}"

@@ -63,7 +63,7 @@ const de = {
     session: "Sitzung: ein nachprüfbar fairer Abend",
     sessionHint: "Die Sitzung legt sich vor dem ersten Wurf auf alle Würfe des Abends fest. Danach lässt sich prüfen, dass kein Wurf fehlt, doppelt ist oder verändert wurde.",
     sessionSeats: "Plätze (mit Komma getrennt)", sessionOpen: "Sitzung eröffnen", sessionSeat: "Würfeln als",
-    sessionSeatsHint: "Jeden Platz mit Namen, durch Kommas getrennt. Ein Name allein ist ein Platz, dessen Würfe diese Seite würfeln darf (deiner, der des Spielleiters); wer auf der eigenen Seite würfelt, schickt „Name: Festlegung“, unten erzeugt.",
+    sessionSeatsHint: "Jeden Platz mit Namen, durch Kommas getrennt. Ein Name allein ist ein Platz, dessen Würfe diese Seite würfeln darf (deiner oder der des Spielleiters); wer auf der eigenen Seite würfelt, schickt „Name: Festlegung“, unten erzeugt.",
     sessionHours: "Dauer in Stunden", sessionLogLabel: "Das Protokoll", sessionLogFile: "Protokolldatei",
     sessionSeedHint: "Als Spielerin oder Spieler: Erzeuge hier deinen Seed und schick dem Spielleiter die Zeile, die erscheint. Der Seed bleibt in diesem Browser; nur seine Festlegung verlässt ihn.",
     sessionMyName: "Name deines Platzes", sessionMakeSeed: "Meinen Seed erzeugen",

@@ -60,7 +60,6 @@ def test_async_errors_are_typed(app):
     assert error.value.status == 422 and error.value.request_id
 
 
-
 @pytest.fixture
 def waits(monkeypatch):
     recorded: list[float] = []

@@ -33,7 +33,6 @@ PROBLEM = {"type": "https://wurfwerk.dev/problems/validation-error", "title": "U
            "errors": {"attribute": ["must be at least 0"]}}
 
 
-
 ROLL = example_answer("/v1/proben/test")
 ODDS = example_answer("/v1/proben/test/odds")
 

@@ -7,7 +7,7 @@ import copy
 
 import pytest
 
-from tests.sessions.vectors import CASES, VECTORS, case_inputs
+from tests.platform.dice.vectors import CASES, VECTORS, case_inputs
 from wurfwerk import RevealError, verify_session
 
 

@@ -14,6 +14,7 @@ from service.systems.malmsturm import rules as malm
 from service.systems.malmsturm import text as malm_text
 from service.systems.paws import rules as paws
 from service.systems.paws import text as paws_text
+from service.systems.proben import encounter as proben_encounter
 from service.systems.proben import rules as proben
 from service.systems.proben import text as proben_text
 from service.systems.weltenbuch import rules as welten
@@ -153,10 +154,10 @@ def _proben() -> Iterator[Case]:
              for i in range(helpers)], proben.TestResult(3, [5, 2, 2], 1, success, False, 0))
         return lambda lang: proben_text.cooperation(result, 1, "Alrik", lang)
 
-    yield from _each("proben.cooperation, n helpers, none helps", lambda n: cooperation(n, 0), least=1)
-    yield from _each("proben.cooperation, n helpers, all help", lambda n: cooperation(n, n), least=1)
-    yield from _each("proben.cooperation, n helpers of 6 help", lambda n: cooperation(6, n), least=1)
-    yield "proben.cooperation, one of two helpers helps", cooperation(2, 1)
+    yield from _each("proben.cooperation n helpers, none helps", lambda n: cooperation(n, 0), least=1)
+    yield from _each("proben.cooperation n helpers, all help", lambda n: cooperation(n, n), least=1)
+    yield from _each("proben.cooperation n helpers of 6 help", lambda n: cooperation(6, n), least=1)
+    yield "proben.cooperation one of two helpers helps", cooperation(2, 1)
 
     def extended(required: int, rolls: int, ok: bool, elapsed: bool) -> Callable[[str], str]:
         result = proben.ExtendedResult([proben.ExtendedRoll([5], 1, min(i + 1, required)) for i in range(rolls)],
@@ -409,6 +410,17 @@ def _encounters() -> Iterator[Case]:
     yield "paws.encounter stalemate", _paws_encounter("stalemate", 0, (0, 0), out=False)
     yield from _each("paws.encounter undecided after n rounds", lambda n: _paws_encounter(
         "undecided", n, (1, 1), out=False), least=1)
+    yield from _each("proben.encounter succeeds after n attempts", lambda n: _proben_chain("success", n), least=1)
+    yield from _each("proben.encounter fails at step 2 after n attempts",
+                     lambda n: _proben_chain("failure:1", n), least=2)
+    yield from _each("proben.encounter undecided after n attempts", lambda n: _proben_chain("undecided", n), least=1)
+
+
+def _proben_chain(outcome: str, attempts: int) -> Callable[[str], str]:
+    """A chain of tests (Proben E1, E2) that ends ``outcome`` after ``attempts`` attempts."""
+    test = proben.TestResult(2, [6, 2], 1, proben.Outcome.FAILURE, False, 0)
+    result = proben_encounter.EncounterResult([test] * attempts, [], outcome, [])
+    return said(proben_text.encounter, result)
 
 
 # --- encounters (Beutelschneider and Weltenbuch, issue 40) ------------------------------------------

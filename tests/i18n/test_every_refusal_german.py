@@ -103,6 +103,7 @@ UNREACHABLE = {
     "%(rolls)s and %(draws)s": "a part of the luck report's line, not a problem",
 }
 
+
 @dataclass(frozen=True)
 class Case:
     """One request of the corpus: a JSON body, or raw `data` of a `content_type`."""

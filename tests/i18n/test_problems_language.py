@@ -224,7 +224,7 @@ READ_TIMEOUT_MESSAGE = "The request body did not arrive within %(seconds)s s (WU
 
 @pytest.mark.parametrize("value,english,german", [(2.5, "2.5", "2,5"), (10.0, "10", "10"), (0.25, "0.25", "0,25")])
 def test_a_number_in_a_problem_is_written_as_its_language_writes_it(value, english, german):
-    """German writes a decimal comma (the 408's „2,5 s“; tests/platform/test_body_deadline.py over the worker)."""
+    """German writes a decimal comma (the 408's „2,5 s“; tests/serving/test_body_deadline.py over the worker)."""
     message = say(READ_TIMEOUT_MESSAGE, seconds=Number(value))
     assert message == f"The request body did not arrive within {english} s (WURFWERK_READ_TIMEOUT)."
     assert localized(message, "de") == (

@@ -66,7 +66,6 @@ def test_a_browser_can_read_the_refusal_and_its_retry_after():
     assert "Access-Control-Allow-Origin" not in other.headers
 
 
-
 @pytest.mark.parametrize(("ask", "lang", "words"), [
     ({"query_string": "lang=de-AT"}, "de", "bitte nach 2 s erneut versuchen"),
     ({"headers": {"Accept-Language": "fr;q=1, de;q=0.8"}}, "de", "bitte nach 2 s erneut versuchen"),

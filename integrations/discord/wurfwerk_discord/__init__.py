@@ -2,8 +2,10 @@
 
 Discord posts every interaction to one URL (``POST /interactions``), signed; the app answers within 3 s
 and keeps nothing between requests: follow-ups that need the last roll carry it in the button or read
-it from the signed card. ``create_app()`` builds the Flask app from ``DISCORD_PUBLIC_KEY``,
-``WURFWERK_URL``, ``WURFWERK_API_KEY``, ``WURFWERK_PUBLIC_URL`` and ``DISCORD_API_BASE``.
+it from the signed card. Sessions are the exception: with ``DISCORD_SESSION_SECRET`` and
+``DISCORD_SESSION_DB`` the app keeps each channel's session in its own SQLite file (``sessions``).
+``create_app()`` builds the Flask app from ``DISCORD_PUBLIC_KEY``, ``WURFWERK_URL``, ``WURFWERK_API_KEY``,
+``WURFWERK_PUBLIC_URL`` and ``DISCORD_API_BASE``.
 
 What the protocol is, as looked up (Discord's developer documentation, "Interactions: Receiving and
 Responding", "Application Commands", "Message Components", "Channel: Embed Limits", "Reference: Locales",

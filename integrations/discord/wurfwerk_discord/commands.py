@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from wurfwerk_discord import discord
+from wurfwerk_discord import discord, sessions
 from wurfwerk_discord.catalog import Catalog
 from wurfwerk_discord.compact import Compact, CompactError, Words, is_counts, kind
 from wurfwerk_discord.words import say
@@ -116,7 +116,7 @@ class Registry:
             }
             fit_budget(command, self.shorter)
             commands.append(command)
-        return commands
+        return [*commands, sessions.command()]
 
     def _system_name(self, system: str) -> str:
         return str(self.catalog.words("de").get("systems", {}).get(system, system.capitalize()))
@@ -327,7 +327,6 @@ class Registry:
                 target = target.setdefault(part, {})
             target[spec.path[-1]] = value
         return sub, body, odds, secret
-
 
     # -- the player's words for options and fields, in errors ----------------------------------------------
 

@@ -61,7 +61,7 @@ def _as_ijson_numbers(value: JSONValue) -> JSONValue:
 # for documents without floats, without integers beyond 2^53 and without keys outside the Basic
 # Multilingual Plane (JCS sorts keys by UTF-16 code units, orjson by code points). Receipts are
 # signed on every request, so that common case takes the fast path; anything else goes through the
-# reference implementation. tests/platform/test_canonical.py holds the two to the same bytes.
+# reference implementation. tests/platform/dice/test_canonical.py holds the two to the same bytes.
 # The checks run on orjson's bytes (figures: bench/history/2026-12-01-to-03.md, "Signatures"): OPT_STRICT_INTEGER
 # refuses integers beyond 2^53; a float is a number token with a `.` or an exponent right after
 # `":`, `,` or `[` (a match inside a string only costs the slow path); a character outside the BMP

@@ -1,7 +1,7 @@
 """Checking a session's log after the reveal: the verdict of ``POST /v1/sessions/report``.
 
 The Python SDK (``wurfwerk.verify_session``) and the JavaScript client (``verifySession``) compute
-the same verdict on their own, from the JWKS; tests/sessions/vectors.json, whose hostile corpus
+the same verdict on their own, from the JWKS; tests/platform/dice/vectors.json, whose hostile corpus
 holds every attack of issue 48, holds the three to it.
 
 A *card* in a log is either a signed response of a roll in the session (open or hidden: the full

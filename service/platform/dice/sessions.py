@@ -103,18 +103,28 @@ def _expand(key: bytes, info: bytes) -> bytes:
 
 # -- seeds: a seat's own contribution ---------------------------------------------------------------
 
-def seed_bytes(text: object) -> bytes | None:
-    """The bytes of a seed (or seat key) written in canonical base64url (no padding, no other
-    spelling of the same bytes), 16 to 64 of them; None otherwise."""
+def canonical_bytes_of(text: object, least: int, most: int) -> bytes | None:
+    """The ``least`` to ``most`` bytes ``text`` spells in canonical base64url (no padding, no other
+    spelling of the same bytes); None otherwise."""
     if not isinstance(text, str) or not text.isascii() or "=" in text:
         return None
     try:
         data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
     except (binascii.Error, ValueError):
         return None
-    if b64url(data) != text or not SEED_BYTES[0] <= len(data) <= SEED_BYTES[1]:
+    if b64url(data) != text or not least <= len(data) <= most:
         return None
     return data
+
+
+def seed_bytes(text: object) -> bytes | None:
+    """The bytes of a seed (or seat key): 16 to 64 in canonical base64url; None otherwise."""
+    return canonical_bytes_of(text, *SEED_BYTES)
+
+
+def is_commit(text: object) -> bool:
+    """A seat's commitment: a SHA-256 (32 bytes) in canonical base64url."""
+    return canonical_bytes_of(text, 32, 32) is not None
 
 
 def seed_commit(seed: bytes) -> str:
@@ -138,9 +148,9 @@ def commit_of(secret: bytes) -> str:
     return b64url(hashlib.sha256(secret).digest())
 
 
-def seat_key(secret: bytes, seat: str) -> str:
+def seat_key(secret: bytes, seat: str) -> bytes:
     """An open seat's credential: only the service (and, after the reveal, everybody) can derive it."""
-    return b64url(_expand(secret, SEAT_KEY_INFO + seat.encode()))
+    return _expand(secret, SEAT_KEY_INFO + seat.encode())
 
 
 def roll_label(operation: str, seat: str, seed: str, index: int) -> dict[str, Any]:
@@ -209,8 +219,8 @@ def open_session(keys: KeyRing, *, seats: Sequence[Mapping[str, Any]], context: 
     session_id = b64url(os.urandom(16))
     secret = session_secret(keys, keys.kid, session_id)
     open_keys = {seat["name"]: seat_key(secret, seat["name"]) for seat in seats if seat.get("commit") is None}
-    commits = {seat["name"]: seat["commit"] if seat.get("commit") is not None
-               else seed_commit(seed_bytes(open_keys[seat["name"]]) or b"") for seat in seats}
+    commits = {seat["name"]: seed_commit(open_keys[seat["name"]]) if seat.get("commit") is None else seat["commit"]
+               for seat in seats}
     header = _signed(keys, {
         "version": VERSION, "id": session_id, "seats": [seat["name"] for seat in seats],
         "seat_commits": commits, "open_seats": list(open_keys), "context": context,
@@ -218,7 +228,7 @@ def open_session(keys: KeyRing, *, seats: Sequence[Mapping[str, Any]], context: 
         "expires_at": (opened + timedelta(seconds=ttl_s)).strftime(_TIME_FORMAT),
         "commit": commit_of(secret), "kid": keys.kid,
     })
-    return {"session": header, "seat_keys": open_keys}
+    return {"session": header, "seat_keys": {seat: b64url(key) for seat, key in open_keys.items()}}
 
 
 def check_header(keys: KeyRing, header: object, field: str) -> dict[str, Any]:

@@ -4,8 +4,10 @@ A ticket is ``{id, operation, context, expires_at, kid, signature}``: 128 random
 operation it is for (or null for any rolling operation), the caller's context (a VTT's world or
 message id), its expiry, and an Ed25519 signature by the service over the RFC 8785 JSON of the
 other five members, exactly as receipts are signed. A rolling request that carries a ticket derives
-its dice from the ticket id (see randomness.py), so the same ticket always gives the same dice: the
-service stores nothing, yet rolling a ticket again gains nothing.
+its dice from the ticket id, the operation and the request as understood (derived_randomness.py):
+the same ticket and request always give the same dice, and every card a ticket gives carries its id,
+so the service stores nothing, yet a second use of a ticket is visible to whoever keeps the ids
+(README "Fair play" says exactly what a ticket does and does not stop).
 
 Ticket signatures cannot be confused with receipt signatures: a receipt's payload is a response
 object that always has a ``receipt`` member, a ticket's payload never has one, and RFC 8785 gives

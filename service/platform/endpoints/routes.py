@@ -72,7 +72,7 @@ def tickets_request_schema(rolling_ids: list[str]) -> type[ma.Schema]:
         "LINKS": {"roll": {
             "operationId": "paws.test",
             "description": "Roll with the first ticket (any rolling operation takes one; this link "
-                           "shows `paws.test`): the same ticket again replays the same dice.",
+                           "shows `paws.test`): the same ticket and body again replay the same dice.",
             "requestBody": {"rank": 2, "ticket": "$response.body#/tickets/0"}}},
         "count": Int(load_default=1, validate=validate.Range(min=1, max=tickets.MAX_COUNT),
                      metadata={"description": "How many tickets."}),
@@ -199,6 +199,10 @@ def make_platform_blueprint(catalogue: list[dict], batchable: Mapping[str, Opera
         exactly what the single call returns (its own receipt) or its problem. An item's failure does
         not fail the batch. Items inherit the batch's `Authorization`, `Accept-Language` and `?lang=`.
         A rolling item may carry its own `idempotency_key` member (what the header is to a single call).
+        The encounter odds among the items are priced before any is solved: when their states add up
+        to more than WURFWERK_MAX_ENCOUNTER_STATES (each counted at its solver's cost, as the single
+        call's `limit` says), the whole batch is a 422 `encounter-too-large` with `states` (the sum)
+        and `limit`.
         """
         check_idempotency_header(request.headers.get(IDEMPOTENCY_HEADER))
         return run_batch(body["requests"], batchable)
@@ -214,11 +218,13 @@ def make_platform_blueprint(catalogue: list[dict], batchable: Mapping[str, Opera
     def issue_tickets(body: dict[str, Any]) -> Response:
         """Issue signed roll tickets
 
-        A ticket lets one roll happen exactly once: a rolling request that carries it as `ticket`
-        derives its dice from the ticket id with a secret only the service holds, so sending it
-        again gives the same dice (a replay, not a new roll). The service keeps no record: the
-        ticket is its own proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after
-        `expires_at`, for another operation than `operation`, and after the signing key is rotated.
+        A rolling request that carries a ticket as `ticket` derives its dice from the ticket id, the
+        operation and the request as understood, with a secret only the service holds: the same
+        ticket and request give the same dice again (a replay, not a new roll); another request is
+        a second roll, and every card carries the ticket's id, so a table that remembers the ids
+        it has seen sees the ticket used twice. The service keeps no record: the ticket is its own
+        proof (Ed25519 over RFC 8785, like receipts). Tickets are refused after `expires_at`, for
+        another operation than `operation`, and after the signing key is rotated.
         With API keys configured, `WURFWERK_TICKET_KEYS` may limit issuing to some of them (the game
         master's): other keys get 403.
         """

@@ -14,7 +14,7 @@ from flask import Response, request
 from marshmallow import fields, validate
 
 from service.platform.dice import sessions
-from service.platform.dice.receipts import b64url, b64url_decode, canonical_bytes
+from service.platform.dice.receipts import canonical_bytes
 from service.platform.dice.session_log import RevealError, verify_log
 from service.platform.endpoints.api import WurfwerkBlueprint as Blueprint
 from service.platform.http.hooks import bearer_token_in
@@ -62,7 +62,7 @@ class SeatField(fields.Field):
             return {"name": self._name(value), "commit": None}
         if not isinstance(value, Mapping) or set(value) != {"name", "commit"}:
             raise ma.ValidationError(say("must be a seat's name or {name, commit}"))
-        if not _is_commit(value["commit"]):
+        if not sessions.is_commit(value["commit"]):
             raise ma.ValidationError(say("commit must be base64url(SHA-256(seed)): 43 characters"))
         return {"name": self._name(value["name"]), "commit": value["commit"]}
 
@@ -71,16 +71,6 @@ class SeatField(fields.Field):
         if not isinstance(name, str) or not name.strip() or len(name) > sessions.MAX_SEAT_CHARS:
             raise ma.ValidationError(say("a seat's name has 1 to %(max)s characters", max=sessions.MAX_SEAT_CHARS))
         return name
-
-
-def _is_commit(text: object) -> bool:
-    """43 characters of canonical base64url: the spelling of 32 bytes (a SHA-256)."""
-    if not isinstance(text, str) or len(text) != 43:
-        return False
-    try:
-        return b64url(b64url_decode(text)) == text
-    except ValueError:
-        return False
 
 
 class SessionsRequestSchema(StrictSchema):

@@ -7,7 +7,7 @@ Origin against the allowed origins, its headers against the allowed ones. A requ
 servers (VTT servers, bots, the SDK), so that answer is taken from flask-cors once, at start-up, and
 added as it is; a request with an ``Origin`` (a browser's) and every ``OPTIONS`` request go through
 flask-cors as before. flask-cors's answer to every response costs more than the rule for shortcuts
-allows (bench/README.md, "The rule for shortcuts"; the count is there). tests/platform/test_cors.py
+allows (bench/README.md, "The rule for shortcuts"; the count is there). tests/platform/http/test_cors.py
 holds the two paths to flask-cors's own answers. The headers are a step of
 service/platform/http/request_steps.py (``install_cors`` returns it).
 """

@@ -116,7 +116,7 @@ def read_body(current: Request, limit: int) -> bytes:
     ``request.headers``, and reads in 64 KiB buffers, twice (the second read finds the end), which
     together cost more than the rest of the request's checks (bench/README.md). The buffer then
     stands in for ``wsgi.input``, so a later ``get_data()`` reads it again. Every other body goes
-    through werkzeug; tests/platform/test_body_read.py holds both paths to werkzeug's answers."""
+    through werkzeug; tests/platform/http/test_body_read.py holds both paths to werkzeug's answers."""
     environ = current.environ
     declared = environ.get("CONTENT_LENGTH")
     if not declared or not declared.isascii() or not declared.isdigit() or "HTTP_TRANSFER_ENCODING" in environ:
@@ -206,7 +206,7 @@ def answer_options(current: Request, response: Response) -> Response:
 
 
 def echo_request_id(_current: Request, response: Response) -> Response:
-    # Added: no view sets it (tests/platform/test_request_ids.py: once on every kind of answer).
+    # Added: no view sets it (tests/platform/http/test_request_ids.py: once on every kind of answer).
     response.headers.add("X-Request-ID", _request_globals().get("request_id") or new_request_id())
     return response
 

@@ -98,7 +98,7 @@ def _best_language(accept_language: str) -> str:
 def language_headers(current: Request, response: Response) -> Response:
     """``Content-Language`` on every answer; ``Vary: Accept-Language`` where text was written
     (a step of service/platform/http/request_steps.py). No view sets either header itself, so both are
-    added (``set`` first looks for one to replace, at twice the cost); tests/platform/test_request_ids.py
+    added (``set`` first looks for one to replace, at twice the cost); tests/platform/http/test_request_ids.py
     checks that every kind of answer carries each once."""
     environ = current.environ
     headers = response.headers

@@ -6,7 +6,9 @@ the OpenAPI document shows the default values.
 
 from __future__ import annotations
 
-from collections.abc import Sized
+from collections.abc import Iterator, Sized
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TypeVar
 
 from marshmallow import ValidationError, validate
@@ -111,21 +113,62 @@ MAX_REPORTED_STATES = 2**53 - 1
 MAX_EXACT_DIGITS = 4000
 
 
+# What one state costs a solver, in states of the fastest (a reduced space swept level by level with
+# numpy, ``SWEPT``): WURFWERK_MAX_ENCOUNTER_STATES counts those, and a solver that takes longer per
+# state may have proportionally fewer (the 422's ``limit.value`` is its share). ``STATE_BY_STATE``
+# keeps a chain walked state by state in Python where the limit of 20,000 had it (bench/README.md).
+SWEPT = 1
+STATE_BY_STATE = 400
+
+
+class Priced(Exception):  # noqa: N818 - not an error: how a batch learns an item's work without solving it
+    """Raised by ``encounter_precision`` inside ``pricing()``: the encounter's work, before any solving."""
+
+    def __init__(self, work: int) -> None:
+        super().__init__(work)
+        self.work = work
+
+
+_pricing: ContextVar[bool] = ContextVar("encounter_pricing", default=False)
+
+
+@contextmanager
+def pricing() -> Iterator[None]:
+    """Within: an encounter's odds stop where the work is known (``Priced``) instead of solving."""
+    token = _pricing.set(True)
+    try:
+        yield
+    finally:
+        _pricing.reset(token)
+
+
+def encounter_share(cost: int) -> int:
+    """The states a solver of that ``cost`` per state may have here."""
+    return max(1, current_limits().encounter_states // cost)
+
+
+def too_large(field: str, states: int, share: int) -> EncounterTooLarge:
+    return EncounterTooLarge(field, say("the encounter has up to %(states)s states, more than the limit "
+                                        "%(limit)s (WURFWERK_MAX_ENCOUNTER_STATES)",
+                                        states=Number(states), limit=Number(share)),
+                             states=states, limit=limit_member("encounter_states", share))
+
+
 def encounter_precision(states: int, exact: str, *, float_only: bool = False, rounds: int = 0,
-                        digits: int = 0) -> bool:
+                        digits: int = 0, cost: int = STATE_BY_STATE) -> bool:
     """Whether an encounter whose state bound is ``states`` is solved in exact fractions (True) or
     float64 (False), per its body's ``exact`` (auto|required|never); refused before any solving when
     the bound is over a limit. ``float_only``: the system answers float64 only (Beutelschneider).
     ``rounds``: the rounds pushed one by one (``max_rounds``, ``curve_rounds``): each state is then
     met every round, so the bound is states × rounds. ``digits``: a system's bound on the digits of
-    the exact fractions; above ``MAX_EXACT_DIGITS`` the answer is float64."""
+    the exact fractions; above ``MAX_EXACT_DIGITS`` the answer is float64. ``cost``: what one of
+    its states costs the solver (``SWEPT``, ``STATE_BY_STATE`` or between). Inside ``pricing()``,
+    an encounter within the limits raises ``Priced`` with its work (states × cost)."""
     states = min(states * max(1, rounds), MAX_REPORTED_STATES)
     limits = current_limits()
-    if states > limits.encounter_states:
-        raise EncounterTooLarge("body", say("the encounter has up to %(states)s states, more than the limit "
-                                            "%(limit)s (WURFWERK_MAX_ENCOUNTER_STATES)",
-                                            states=Number(states), limit=Number(limits.encounter_states)),
-                                states=states, limit=limit_member("encounter_states", limits.encounter_states))
+    share = encounter_share(cost)
+    if states > share:
+        raise too_large("body", states, share)
     if exact == "required" and digits > MAX_EXACT_DIGITS:
         too_long = say("exact fractions of this encounter would have up to %(digits)s digits, more than %(limit)s",
                        digits=Number(digits), limit=Number(MAX_EXACT_DIGITS))
@@ -139,5 +182,7 @@ def encounter_precision(states: int, exact: str, *, float_only: bool = False, ro
         raise EncounterTooLarge("exact", say("the encounter has up to %(states)s states; %(reason)s",
                                              states=Number(states), reason=reason),
                                 states=states, limit=limit_member("encounter_exact_states", limit))
+    if _pricing.get():
+        raise Priced(states * cost)
     return (exact != "never" and not float_only and states <= limits.encounter_exact_states
             and digits <= MAX_EXACT_DIGITS)

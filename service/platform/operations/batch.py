@@ -16,9 +16,18 @@ import marshmallow as ma
 from flask import Response, current_app
 from marshmallow import fields, validate
 
-from service.platform.http.limits import LengthAtMost
+from service.platform.http.limits import (
+    MAX_REPORTED_STATES,
+    SWEPT,
+    LengthAtMost,
+    Priced,
+    encounter_share,
+    pricing,
+    too_large,
+)
+from service.platform.http.problems import input_error_problem
 from service.platform.operations.fields import StrictSchema, WordedSchema
-from service.platform.operations.operations import Call, Operation, respond
+from service.platform.operations.operations import Call, Kind, Operation, respond
 
 
 def batch_request_schema(operation_ids: list[str]) -> type[ma.Schema]:
@@ -46,10 +55,34 @@ class BatchResponseSchema(ma.Schema):
 
 
 def run_batch(items: list[dict], operations: Mapping[str, Operation]) -> Response:
-    """Each item takes its operation's own request path, as a call on the batch's request."""
+    """Each item takes its operation's own request path, as a call on the batch's request. The
+    encounter odds among them are priced first: their work together over the encounter limit refuses
+    the whole batch before anything is solved (one request asking for as many solves as it likes
+    would hold its worker for as long)."""
+    work = sum(_encounter_work(operations[item["operation"]], item["body"]) for item in items)
+    share = encounter_share(SWEPT)
+    if work > share:
+        return input_error_problem(too_large("requests", min(work, MAX_REPORTED_STATES), share),
+                                   instance="/v1/batch")
     parts = []
     for index, item in enumerate(items):
         response = respond(operations[item["operation"]], item["body"], Call.of_request(item=index))
         parts.append(b'{"status":%d,"body":%s}' % (response.status_code, response.get_data()))
     return current_app.response_class(b'{"results":[' + b",".join(parts) + b"]}",
                                       mimetype="application/json")
+
+
+def _encounter_work(operation: Operation, body: object) -> int:
+    """An encounter odds item's work (its state bound × its solver's cost per state), learnt by
+    running its view up to the bound; 0 for any other item, and for one refused on its own (it gets
+    its own problem when the batch runs it)."""
+    if not (operation.encounter and operation.kind is Kind.ODDS):
+        return 0
+    try:
+        with pricing():
+            operation.view(operation.load(body))
+    except Priced as priced:
+        return priced.work
+    except Exception:  # noqa: BLE001 - the item answers its own problem in the batch
+        return 0
+    return 0

@@ -15,7 +15,7 @@ compiles a request schema once into plain closures for the field kinds the reque
   what the fast path was too cautious to accept.
 
 So the fast path may only ever *accept* what marshmallow accepts, with the same result; it never
-writes an error message. tests/platform/test_fastload.py holds the two to the same answers for
+writes an error message. tests/platform/operations/test_fastload.py holds the two to the same answers for
 every request schema of the service, on generated valid and invalid bodies.
 
 Kept because an A/B over HTTP showed it pays (figures and decision: bench/README.md, "What the
@@ -34,7 +34,7 @@ What it relies on in marshmallow (4.0 to 4.4; pyproject.toml pins ``marshmallow>
   ``partial``, ``many``, ``unknown`` as keywords) and of ``Schema._deserialize`` (a field's
   ``deserialize(value, data_key, data)``; ``List._deserialize`` calls ``inner.deserialize(item)``).
 
-tests/platform/test_fastload.py holds these: it reads the hook registry of a schema with every
+tests/platform/operations/test_fastload.py holds these: it reads the hook registry of a schema with every
 kind of hook, and it compares the compiled loader with ``schema.load`` on generated bodies for
 every request schema of the service, so a marshmallow release that changes any of them fails there
 before it can change an answer.

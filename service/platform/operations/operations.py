@@ -122,15 +122,20 @@ class Operation:
     system: str = ""
     manual_value: Mapping[str, Any] | None = None  # the system's: the JSON Schema of one `manual` value
     luck: Luck | None = None  # a rolling operation's: the ordered quantity the luck report measures (luck.py)
+    unmeasured: str | None = None  # or why the luck report cannot measure it (a rolling operation has one of the two)
 
     @classmethod
     def rolling(cls, path: str, view: RollingView, *, operation: str, request: type[ma.Schema],
                 result: type[ma.Schema], example: Mapping[str, Any], odds: OddsView | None = None,
-                encounter: bool = False, luck: Luck | None = None) -> Operation:
+                encounter: bool = False, luck: Luck | None = None, unmeasured: str | None = None) -> Operation:
         """A rolling operation; with ``odds`` its odds twin too, at ``<path>/odds`` with the same
-        request and example (``encounter``: a whole encounter, whose odds name their solver)."""
+        request and example (``encounter``: a whole encounter, whose odds name their solver). The luck
+        report measures it by ``luck``, or says why it cannot: ``unmeasured`` (an encounter's is said
+        here: the luck report measures single rolls)."""
+        if encounter and luck is None and unmeasured is None:
+            unmeasured = "a whole encounter: a chain of rolls, not one ordered quantity"
         return cls(Kind.ROLLING, path, view, operation, request, result, example, encounter=encounter,
-                   odds_view=odds, luck=luck)
+                   odds_view=odds, luck=luck, unmeasured=unmeasured)
 
     def odds_twin(self) -> Operation:
         """The exact odds of this rolling operation: the same body answered with every outcome."""
@@ -239,6 +244,7 @@ class System:
     description: str
     rules_file: str
     operations: tuple[Operation, ...]
+    tagline: str = ""  # what the system rolls, in a few words (README's systems table)
     enums: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     glossary: Mapping[str, str] = dataclasses.field(default_factory=dict)
     extra: Mapping[str, Any] = dataclasses.field(default_factory=dict)

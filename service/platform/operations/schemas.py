@@ -102,6 +102,9 @@ class SessionUseSchema(StrictSchema):
     seat_key = fields.String(validate=validate.Length(max=96), load_only=True,
                              metadata={"description": "An open seat's key, as `POST /v1/sessions` answered it "
                                                       "to the opener. Never echoed."})
+    seed_commit = fields.String(dump_only=True,
+                                metadata={"description": "In the signed card, instead of the seed or key: the "
+                                                         "seat's commitment from the header."})
     index = Int(required=True, validate=validate.Range(min=0, max=999_999),
                 metadata={"description": "The seat's roll number, from 0 to WURFWERK_MAX_SESSION_INDEX "
                                          "(default 10,000)."})
@@ -169,9 +172,10 @@ class RandomnessFields(StrictSchema):
     manual = manual_field()
     ticket = fields.Nested(
         TicketSchema,
-        metadata={"description": "A roll ticket from `POST /v1/tickets`: the dice derive from its id with "
-                                 "the service's secret, so the same ticket always gives the same dice (a "
-                                 "second roll with it is a replay). Echoed in the signed response."},
+        metadata={"description": "A roll ticket from `POST /v1/tickets`: the dice derive from its id, the "
+                                 "operation and the request as understood, with the service's secret, so the "
+                                 "same ticket and request give the same dice (a replay); another request is a "
+                                 "second roll that carries the same ticket id. Echoed in the signed response."},
     )
     session = fields.Nested(
         SessionUseSchema,

@@ -140,6 +140,7 @@ class Choices(Message):
 
 class _ChoiceTemplate(Template):
     choices: list
+
     def __new__(cls, choices: Iterable[object]) -> Self:
         template = super().__new__(cls, "must be one of: %(choices)s")
         template.choices = list(choices)

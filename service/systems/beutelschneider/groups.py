@@ -12,26 +12,23 @@ exchange; a side is out when all its members are. E6 holds per exchange: a membe
 ability that does not injure gets its side away (``escapes:<side>``), E8 ``injuring_abilities`` in
 every exchange. E3: a state in which no exchange of the round can change anything is a stalemate.
 
-The state is every member's (marbles of its ability's colour, other non-black marbles, unconscious).
-An exchange only ever turns marbles black or a member unconscious, so the chain moves forward but for
-the exchanges that change nothing; walked turn by turn (one exchange a turn) it is a DAG plus one
-cycle per state (a whole round that changes nothing), solved in closed form as Malmsturm's conflicts
-are (service/systems/malmsturm/encounter.py): one pass over the states in the order of their
-progress. Float64: every term a product or sum of non-negative numbers.
+Here the state is every member's (marbles of its ability's colour, other non-black marbles,
+unconscious), as the rolling twin and the rounds pushed one by one (``max_rounds``, the curve) use
+it; a whole fight without ``max_rounds`` is solved on the reduced space of
+service/systems/beutelschneider/sweep.py. Float64: every term a product or sum of non-negative numbers.
 """
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from math import comb, prod
 
 from service.platform.dice.randomness import RandomSource
 from service.platform.maths.cooperation import cooperate
 from service.platform.maths.odds import Odds, Solver
-from service.systems.beutelschneider import rules
+from service.systems.beutelschneider import rules, sweep
 from service.systems.beutelschneider.encounter import (
     BOTH_OUT,
     ESCAPES,
@@ -91,7 +88,15 @@ def default_pairs(first: int, second: int) -> tuple[Pair, ...]:
 
 
 def state_bound(fight: Fight) -> int:
-    """Π over the members of 2 (matching + 1)(other + 1) (standing or not), once per exchange of a round."""
+    """The states of the reduced space (service/systems/beutelschneider/sweep.py): per set of standing
+    members with someone on each side, Π over them of (matching + 1)(other + 1); once per exchange of
+    a round."""
+    return sweep.reduced_states([group.members for group in fight.groups]) * len(fight.pairs)
+
+
+def rounds_state_bound(fight: Fight) -> int:
+    """The rounds pushed one by one (``max_rounds``, the curve) go over every member's bag, standing or
+    not: Π over the members of 2 (matching + 1)(other + 1), once per exchange of a round (per round)."""
     return prod(2 * (m.matching + 1) * (m.others + 1) for m in fight.members) * len(fight.pairs)
 
 
@@ -220,12 +225,6 @@ class Exchanges:
 
 # --- the odds -----------------------------------------------------------------------------------
 
-def _progress(fight: Fight, state: State) -> int:
-    """Rises with every change: marbles turned black, members fallen."""
-    return sum((m.matching - s[0]) + (m.others - s[1]) + (1000 if s[2] else 0)
-               for m, s in zip(fight.members, state, strict=True))
-
-
 @dataclass
 class _Solved:
     ends: dict[End, float]
@@ -233,47 +232,6 @@ class _Solved:
     states: int
     curve: list[dict[str, float]]
     undecided: dict[State, float]
-
-
-def _forward(fight: Fight, exchanges: Exchanges) -> _Solved:
-    turns = len(fight.pairs)
-    start = fight.start()
-    arrivals: dict[State, list[float]] = {start: [1.0] + [0.0] * (turns - 1)}
-    queue = [(_progress(fight, start), start)]
-    ends: dict[End, float] = {}
-    expected, seen = 0.0, 0
-    while queue:
-        _, state = heapq.heappop(queue)
-        arrived = arrivals.pop(state, None)
-        if arrived is None:
-            continue
-        seen += 1
-        cooperate()
-        per_turn = [exchanges.turn(k, state) for k in range(turns)]
-        stays = [stay for stay, _, _ in per_turn]
-        if all(stay == 1.0 for stay in stays):  # E3
-            key = (STALEMATE, state)
-            ends[key] = ends.get(key, 0.0) + sum(arrived)
-            continue
-        around, entering = 1.0, arrived[0]
-        for k in range(turns - 1, 0, -1):
-            around *= stays[k]
-            entering += arrived[k] * around
-        visits = entering / (1.0 - around * stays[0])
-        for k, (_, moves, turn_ends) in enumerate(per_turn):
-            if k:
-                visits = arrived[k] + visits * stays[k - 1]
-            if exchanges.active(fight.pairs[k], state):
-                expected += visits
-            for reached, chance in moves:
-                slots = arrivals.get(reached)
-                if slots is None:
-                    slots = arrivals[reached] = [0.0] * turns
-                    heapq.heappush(queue, (_progress(fight, reached), reached))
-                slots[(k + 1) % turns] += visits * chance
-            for key, chance in turn_ends:
-                ends[key] = ends.get(key, 0.0) + visits * chance
-    return _Solved(ends, expected, seen, [], {})
 
 
 def _by_rounds(fight: Fight, exchanges: Exchanges, rounds: int, curve_rounds: int,
@@ -323,24 +281,23 @@ def odds(fight: Fight, *, aftermath: Danger | None = None, max_rounds: int | Non
     injure), ``both_out``, ``stalemate`` and, with ``max_rounds`` (rounds of every pairing),
     ``undecided``; distributions ``black_after:<member>``; expected ``exchanges``,
     ``black_after:<member>`` and, with an aftermath, ``dies:<member>`` (E5, each member unconscious
-    at the end)."""
-    exchanges = Exchanges(fight)
+    at the end). Without ``max_rounds`` on the reduced space (service/systems/beutelschneider/sweep.py);
+    rounds pushed one by one (``max_rounds``, the curve) over every member's bag."""
     names = fight.outcome_names()
     horizon = min(curve_rounds, max_rounds) if max_rounds is not None else curve_rounds
-    if max_rounds is not None:
-        solved = _by_rounds(fight, exchanges, max_rounds, horizon, names)
-    else:
-        solved = _forward(fight, exchanges)
-        if horizon:
-            solved.curve = _by_rounds(fight, exchanges, horizon, horizon, names).curve
+    if max_rounds is None:
+        swept = sweep.odds([group.members for group in fight.groups], (fight.groups[0].name, fight.groups[1].name),
+                           fight.pairs, aftermath=aftermath)
+        curve = _by_rounds(fight, Exchanges(fight), horizon, horizon, names).curve if horizon else None
+        return replace(swept, curve=tuple(curve) if curve is not None else None)
+    solved = _by_rounds(fight, Exchanges(fight), max_rounds, horizon, names)
     outcomes = _totals(solved.ends, names)
+    outcomes[UNDECIDED] = sum(solved.undecided.values())
     finals: dict[State, float] = {}
     for (_, state), p in solved.ends.items():
         finals[state] = finals.get(state, 0.0) + p
-    if max_rounds is not None:
-        outcomes[UNDECIDED] = sum(solved.undecided.values())
-        for state, p in solved.undecided.items():
-            finals[state] = finals.get(state, 0.0) + p
+    for state, p in solved.undecided.items():
+        finals[state] = finals.get(state, 0.0) + p
     distributions: dict[str, dict[int, float]] = {}
     expected: dict[str, float] = {"exchanges": solved.exchanges}
     for index, member in enumerate(fight.members):

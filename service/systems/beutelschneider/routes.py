@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import overload
 
 from service.platform.dice.randomness import ManualSource, RandomSource
-from service.platform.http.limits import encounter_precision
+from service.platform.http.limits import SWEPT, encounter_precision
 from service.platform.maths.luck import Luck
 from service.platform.maths.odds import Odds
 from service.platform.operations.operations import EXAMPLE_RECEIPT, Body, Operation, System, quoting, verified_response
@@ -373,9 +373,11 @@ once, before the next exchange ("Im ersten Durchgang ... Gegen den zweiten Affen
 member who falls unconscious takes part in no further exchange, a side is out when all its members
 are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
 `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
-of several; the state bound of such a fight is Π over the members of 2 (matching + 1)(other + 1),
-times the pairings of a round (times the rounds pushed one by one with `max_rounds` or
-`curve_rounds`)."""
+of several. Such a fight is solved on a reduced space: a member who falls leaves the state with its
+bag; its state bound is, summed over every set of standing members with someone on each side, the
+product of their (matching + 1)(other + 1), times the pairings of a round. Rounds pushed one by one
+(`max_rounds`, `curve_rounds`) go over every member's bag: Π over the members of
+2 (matching + 1)(other + 1), times the pairings, times the rounds."""
 
 
 def encounter_sides(body: Body) -> list[encounter.Side]:
@@ -445,7 +447,10 @@ def encounter_odds(body: Body) -> Odds:
     if is_group_fight(body):
         fight = group_fight(body)
         rounds = max(body["max_rounds"] or 0, body["curve_rounds"])
-        encounter_precision(groups.state_bound(fight), body["exact"], float_only=True, rounds=rounds)
+        if rounds:
+            encounter_precision(groups.rounds_state_bound(fight), body["exact"], float_only=True, rounds=rounds)
+        else:
+            encounter_precision(groups.state_bound(fight), body["exact"], float_only=True, cost=SWEPT)
         return groups.odds(fight, aftermath=aftermath(body), max_rounds=body["max_rounds"],
                            curve_rounds=body["curve_rounds"])
     sides = encounter_sides(body)
@@ -458,6 +463,7 @@ SYSTEM = System(
     "beutelschneider",
     manual_value={"type": "string", "enum": schemas.COLOURS, "description": "The colour of a marble drawn."},
     title="Beutelschneider",
+    tagline="marble bag",
     rules_file="000_617633d4e2bd3e3f.txt",
     description="A marble-bag RPG: each character is a bag of red (combat), green (skill), blue (magic), "
                 "white (potential) and black (wounds) marbles, drawn without replacement.",
@@ -486,15 +492,18 @@ SYSTEM = System(
                           request=schemas.BeutelFirstAidRequest, result=schemas.BeutelFirstAidResult,
                           example=FIRST_AID_EXAMPLE, odds=first_aid_odds, luck=Luck("matching")),
         Operation.rolling("/contest", contest, operation="contest", request=schemas.BeutelContestRequest,
-                          result=schemas.BeutelContestResult, example=CONTEST_EXAMPLE, odds=contest_odds),
+                          result=schemas.BeutelContestResult, example=CONTEST_EXAMPLE, odds=contest_odds,
+                          unmeasured="several bags drawn at once: the winner is no luck of one seat"),
         Operation.rolling("/combat", combat, operation="combat", request=schemas.BeutelCombatRequest,
-                          result=schemas.BeutelCombatResult, example=COMBAT_EXAMPLE, odds=combat_odds),
+                          result=schemas.BeutelCombatResult, example=COMBAT_EXAMPLE, odds=combat_odds,
+                          unmeasured="two bags drawn at once: the winner is no luck of one seat"),
         Operation.rolling("/injury", injury, operation="injury", request=schemas.BeutelInjuryRequest,
                           result=schemas.BeutelInjuryResult, example=INJURY_EXAMPLE, odds=injury_odds,
                           luck=Luck("black_after", lambda result: result["bag_after"].get("black"), higher=False)),
         Operation.rolling("/mortal-danger", mortal_danger, operation="mortal-danger",
                           request=schemas.BeutelMortalDangerRequest, result=schemas.BeutelMortalDangerResult,
-                          example=MORTAL_DANGER_EXAMPLE, odds=mortal_danger_odds),
+                          example=MORTAL_DANGER_EXAMPLE, odds=mortal_danger_odds,
+                          unmeasured="two outcomes, lives or dies: no ordered quantity to place a draw in"),
         Operation.rolling("/healing", healing, operation="healing", request=schemas.BeutelHealingRequest,
                           result=schemas.BeutelHealingResult, example=HEALING_EXAMPLE, odds=healing_odds,
                           luck=Luck("black_drawn", higher=False)),
@@ -503,7 +512,8 @@ SYSTEM = System(
                             example=HEALING_APPLY_EXAMPLE, response_example=HEALING_APPLY_RESPONSE),
         Operation.rolling("/experience", experience, operation="experience",
                           request=schemas.BeutelExperienceRequest, result=schemas.BeutelExperienceResult,
-                          example=EXPERIENCE_EXAMPLE, odds=experience_odds),
+                          example=EXPERIENCE_EXAMPLE, odds=experience_odds,
+                          unmeasured="the colours drawn are the player's to choose from: none is better"),
         Operation.resolving("/experience/apply", experience_apply, operation="experience-apply",
                             request=schemas.BeutelExperienceApplyRequest, result=schemas.BeutelApplyResult,
                             example=EXPERIENCE_APPLY_EXAMPLE, response_example=EXPERIENCE_APPLY_RESPONSE),

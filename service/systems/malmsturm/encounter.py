@@ -20,10 +20,9 @@ rationals (gmpy2), answered as Fractions.
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -37,6 +36,7 @@ from service.platform.maths.cooperation import cooperate
 from service.platform.maths.odds import Odds, Probability, Solver
 from service.systems.malmsturm import odds as malm_odds
 from service.systems.malmsturm import rules
+from service.systems.malmsturm.initiative import initiative_orders
 
 OUT = (0, 0, rules.CONSEQUENCES_TO_TAKE_OUT)  # a member taken out: its stress no longer matters
 UNDEFENDED_DIFFICULTY = 0  # ruling 5: an attack nobody defends meets mäßig (0)
@@ -298,6 +298,8 @@ def _focus_side_bound(conflict: Conflict, side: int) -> int:
     rankings = {tuple(sorted(members, key=lambda index: _focus_key(conflict.members[index].start(), track, index)))
                 for track in tracks}
     if len(rankings) <= 1:
+        if conflict.ends == FIRST_OUT:  # E8: the conflict ends when its first target is out
+            return _member_bound(conflict.members[next(iter(rankings))[0]], tracks)
         return 1 + sum(_member_bound(conflict.members[index], tracks) - 1 for index in members)
     counted = _focus_count(conflict, side, FOCUS_COUNT_CAP)
     return counted if counted <= FOCUS_COUNT_CAP else _spread_side_bound(conflict, side)
@@ -322,6 +324,8 @@ def _focus_count(conflict: Conflict, side: int, cap: int) -> int:
         standing = [k for k, member in enumerate(current) if member[2] < rules.CONSEQUENCES_TO_TAKE_OUT]
         if not standing or (threshold is not None and any(m[2] >= threshold for m in current)):
             continue
+        if conflict.ends == FIRST_OUT and len(standing) < len(current):
+            continue  # E8: the first member out ends the conflict
         for track in tracks:
             k = min(standing, key=lambda k: _focus_key(current[k], track, k))
             for shifts in range(1, _stress_left(current[k][track]) + 1):
@@ -346,16 +350,43 @@ def turns_per_round(conflict: Conflict) -> int:
     return len(conflict.order) if conflict.order is not None else len(conflict.members)
 
 
-def state_bound(conflict: Conflict) -> int:
+def state_bound(conflict: Conflict, *, orders_together: bool = False) -> int:
     """States the solve can reach, bounded before solving: from the member states of each side
     (``spread``: every combination; ``focus``: as ``_focus_side_bound``), every pair of side states
     once, and the pairs where both sides still stand once per turn of a round (the solve runs turn
     by turn, see below; a side's bound holds at least one lost state: all out, or conceded); under
-    ``initiative`` once per order of action (E6: a solve per order, at most n! of n members)."""
+    ``initiative`` once per order of action (E6: a solve per order, at most n! of n members).
+    ``orders_together``: the orders' chains walked side by side (service/systems/malmsturm/every_order.py),
+    a state visited once for all its turns, so every pair of side states once per order."""
     side_bound = _focus_side_bound if conflict.targeting == FOCUS else _spread_side_bound
     first, second = side_bound(conflict, 0), side_bound(conflict, 1)
+    if orders_together:
+        return first * second * _solved_orders(conflict)
     turn_states = first * second + (first - 1) * (second - 1) * (turns_per_round(conflict) - 1)
-    return turn_states * (math.factorial(len(conflict.members)) if conflict.order is None else 1)
+    return turn_states * (_solved_orders(conflict) if conflict.order is None else 1)
+
+
+def initiative_work(conflict: Conflict) -> int:
+    """The (tie structure, order) pairs ``initiative_orders`` sums over, at most: only members of one
+    intuition can tie, and a group of g such members has at most g! × 2^(g-1) ordered partitions
+    with their orders; n! × Π 2^(g-1) in all (0 for a given order, and for 1 v 1, which rolls once)."""
+    if conflict.order is not None or len(conflict.members) <= 2:
+        return 0
+    alike: dict[int, int] = {}
+    for member in conflict.members:
+        alike[member.intuition] = alike.get(member.intuition, 0) + 1
+    return math.factorial(len(conflict.members)) * math.prod(2 ** (count - 1) for count in alike.values())
+
+
+def _solved_orders(conflict: Conflict) -> int:
+    """Orders solved under ``initiative``: every order of the members, or under E8 ``first_out``
+    one per sequence of attacker kinds (``alike_orders``): n! / Π (members alike)!."""
+    if conflict.ends != FIRST_OUT:
+        return math.factorial(len(conflict.members))
+    alike: dict[tuple[int, str, int], int] = {}
+    for member in conflict.members:
+        alike[_attacker_kind(member)] = alike.get(_attacker_kind(member), 0) + 1
+    return math.factorial(len(conflict.members)) // math.prod(math.factorial(count) for count in alike.values())
 
 
 # --- the odds ---------------------------------------------------------------------------------------
@@ -373,167 +404,25 @@ def orders(conflict: Conflict) -> list[tuple[Order, Probability]]:
     return [((0, 1), first[f"first:{participants[0].name}"]), ((1, 0), first[f"first:{participants[1].name}"])]
 
 
-def initiative_orders(intuitions: list[int], dice: int) -> list[tuple[Order, Probability]]:
-    """E6, ruling 4, as ``rules.initiative`` rolls it: every member rolls dice dF + intuition once,
-    highest first; equal totals: higher intuition first; still equal (same total, same intuition):
-    roll-offs (``roll_off_orders``). The chance of every whole order, exact: the rolls are counted in
-    integer ways per tie structure (the ranked groups), each structure then spread over the
-    roll-offs' orders."""
-    return list(_initiative_orders(tuple(intuitions), dice))
+def alike_orders(conflict: Conflict, weighted: list[tuple[Order, Probability]]) -> list[tuple[Order, Probability]]:
+    """Orders that make the same chain, solved once with their chances summed (issue 50). Under
+    E8 ``first_out`` the conflict ends when the first member is taken out, so every member of a
+    running conflict stands and acts, and a turn depends on its attacker only through its side, its
+    attack kind and its attack (skill + modifier): two orders that agree on these at every turn make
+    the very same chain. (Under ``side_out`` a member taken out misses its turns, so who acts when
+    matters, and every order is solved.)"""
+    if conflict.ends != FIRST_OUT:
+        return weighted
+    classes: dict[tuple[tuple[int, str, int], ...], tuple[Order, Probability]] = {}
+    for order, chance in weighted:
+        key = tuple(_attacker_kind(conflict.members[index]) for index in order)
+        first, total = classes.get(key, (order, 0))
+        classes[key] = (first, total + chance)
+    return list(classes.values())
 
 
-@functools.lru_cache(maxsize=64)
-def _initiative_orders(intuitions: tuple[int, ...], dice: int) -> tuple[tuple[Order, Probability], ...]:
-    count = len(intuitions)
-    structures = _tie_structures(intuitions, dice)
-    chances: dict[Order, Fraction] = {}
-    denominator = 3 ** (dice * count)
-    for structure, ways in structures.items():
-        partial: dict[Order, Fraction] = {(): Fraction(ways, denominator)}
-        for group in structure:
-            spread = roll_off_orders(len(group), rules.MAX_ROLL_OFF_ROUNDS, dice)
-            partial = {prefix + tuple(group[rank] for rank in ranks): chance * inner
-                       for prefix, chance in partial.items() for ranks, inner in spread.items()}
-        for order, chance in partial.items():
-            chances[order] = chances.get(order, Fraction(0)) + chance
-    return tuple(sorted(chances.items()))
-
-
-def _tie_structures(intuitions: tuple[int, ...], dice: int) -> dict[tuple[tuple[int, ...], ...], int]:
-    """The integer ways (of 3^(dice × count) rolls) of every tie structure: the members ranked by
-    their roll (higher total first, then higher intuition), a block per set of equal keys, each block
-    in request order. A roll's key holds the intuition, so only members of equal intuition can tie:
-    the structures are the ordered partitions into such blocks, and the ways of one are a sum over
-    strictly decreasing keys, one per block (``_structure_ways``). A few thousand products for five
-    members instead of enumerating the 9^5 rolls one by one (review of issue 40: 3 v 2 by initiative
-    at the state limit spent two thirds of its time there)."""
-    ways_of = malm_odds.fudge_ways(dice)
-    keys = sorted({(intuition + value, intuition) for intuition in set(intuitions) for value in ways_of},
-                  reverse=True)  # best first
-    per_member = [tuple(ways_of.get(total - intuition, 0) if kept == intuition else 0 for total, kept in keys)
-                  for intuition in intuitions]
-    structures: dict[tuple[tuple[int, ...], ...], int] = {}
-    for structure in _tie_partitions(tuple(range(len(intuitions))), intuitions):
-        cooperate()
-        ways = _structure_ways(structure, per_member)
-        if ways:
-            structures[structure] = ways
-    return structures
-
-
-def _tie_partitions(items: tuple[int, ...], intuitions: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], ...]]:
-    """Every ordered partition of ``items`` into blocks of equal intuition (each block ascending)."""
-    if not items:
-        yield ()
-        return
-    for size in range(1, len(items) + 1):
-        for first in itertools.combinations(items, size):
-            if len({intuitions[item] for item in first}) != 1:
-                continue
-            rest = tuple(item for item in items if item not in first)
-            for tail in _tie_partitions(rest, intuitions):
-                yield (first, *tail)
-
-
-def _structure_ways(structure: tuple[tuple[int, ...], ...], per_member: list[tuple[int, ...]]) -> int:
-    """Σ over keys k_1 better than k_2 … better than k_m of Π_blocks Π_members ways(member rolls k_j)."""
-    keys = len(per_member[0])
-    below = [1] * keys  # ways of the blocks so far with the last block's key better than each key
-    for position, block in enumerate(structure):
-        here = [math.prod(per_member[member][key] for member in block) for key in range(keys)]
-        if position:
-            here = [ways * below[key] for key, ways in enumerate(here)]
-        below, running = [0] * keys, 0
-        for key in range(keys):
-            below[key] = running  # strictly better keys only
-            running += here[key]
-    return running
-
-
-@functools.lru_cache(maxsize=256)
-def roll_off_orders(size: int, rounds: int, dice: int) -> dict[Order, Fraction]:
-    """The chance of every order of a tied group (members 0..size-1 in request order) after its
-    roll-offs, as ``rules._roll_off`` rolls them: each rolls dice dF, higher first; groups still tied
-    roll again; after ``rounds`` roll-offs a group keeps the request order.
-
-    The members roll alike, so the roll-offs end in an ordered partition of the group whose chance
-    depends on its block sizes only (``_roll_off_sizes``), spread evenly over the s!/Πb! partitions
-    of those sizes; each ends in the order of its blocks, a block still tied in request order. An
-    order's chance is then the sum over the block sizes it can be cut into with every block
-    ascending."""
-    sizes = _roll_off_sizes(size, rounds, dice)
-    denominator = 3 ** (dice * size * rounds) * math.factorial(size)
-    chances: dict[Order, Fraction] = {}
-    for order in itertools.permutations(range(size)):
-        ways = 0
-        for blocks, count in sizes.items():
-            start, fits = 0, True
-            for block in blocks:
-                part = order[start:start + block]
-                if any(a > b for a, b in itertools.pairwise(part)):
-                    fits = False
-                    break
-                start += block
-            if fits:
-                ways += count * math.prod(math.factorial(block) for block in blocks)
-        if ways:
-            chances[order] = Fraction(ways, denominator)
-    return chances
-
-
-@functools.lru_cache(maxsize=256)
-def _roll_off_sizes(size: int, rounds: int, dice: int) -> dict[tuple[int, ...], int]:
-    """The block sizes a tied group of ``size`` ends in after ``rounds`` roll-offs, in integer ways
-    of 3^(dice × size × rounds) (every branch rolls that many dice in all): a roll-off splits the
-    group into blocks by value (``_partition_ways`` for one assignment of members, times the
-    assignments), each block of two or more rolls off again."""
-    if size == 1 or rounds == 0:
-        return {(size,): 3 ** (dice * size * rounds)}
-    values = tuple(sorted(malm_odds.fudge_ways(dice).items(), reverse=True))
-    found: dict[tuple[int, ...], int] = {}
-    for first in _compositions(size):
-        assignments = math.factorial(size) // math.prod(math.factorial(block) for block in first)
-        ways = _partition_ways(first, values) * assignments
-        if not ways:
-            continue
-        partial: dict[tuple[int, ...], int] = {(): ways}
-        for block in first:
-            inner = _roll_off_sizes(block, rounds - 1, dice)
-            partial = {prefix + blocks: chance * p for prefix, chance in partial.items() for blocks, p in inner.items()}
-        for blocks, chance in partial.items():
-            found[blocks] = found.get(blocks, 0) + chance
-    return found
-
-
-@functools.lru_cache(maxsize=32)
-def _compositions(total: int) -> tuple[tuple[int, ...], ...]:
-    """Every sequence of positive sizes summing to ``total``."""
-    if total == 0:
-        return ((),)
-    return tuple((first, *rest) for first in range(1, total + 1) for rest in _compositions(total - first))
-
-
-@functools.lru_cache(maxsize=32)
-def _ordered_partitions(items: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """Every ordered partition of ``items`` into non-empty blocks (each block in ascending order)."""
-    if not items:
-        return ((),)
-    found: list[tuple[tuple[int, ...], ...]] = []
-    for size in range(1, len(items) + 1):
-        for first in itertools.combinations(items, size):
-            rest = tuple(item for item in items if item not in first)
-            found += [(first, *tail) for tail in _ordered_partitions(rest)]
-    return tuple(found)
-
-
-@functools.lru_cache(maxsize=256)
-def _partition_ways(sizes: tuple[int, ...], values: tuple[tuple[int, int], ...]) -> int:
-    """Ways that blocks of these sizes roll values strictly decreasing block to block, each block
-    one value: Σ over v_1 > ... > v_m of Π ways(v_j)^size_j (``values`` from the highest)."""
-    if not sizes:
-        return 1
-    return sum(ways ** sizes[0] * _partition_ways(sizes[1:], values[position + 1:])
-               for position, (_, ways) in enumerate(values))
+def _attacker_kind(member: Member) -> tuple[int, str, int]:
+    return member.side, member.attack.value, member.skill + member.modifier
 
 
 def encounter_odds(conflict: Conflict, *, exact: bool, max_rounds: int | None = None,
@@ -541,7 +430,7 @@ def encounter_odds(conflict: Conflict, *, exact: bool, max_rounds: int | None = 
     """Outcomes ``wins:<side>`` (and ``stalemate``, ``undecided``); distributions
     ``consequences:<member>`` at the end (2 = taken out); expected rounds and consequences."""
     solved: list[tuple[chains.ChainOdds, Probability]] = []
-    for order, chance in orders(conflict):
+    for order, chance in alike_orders(conflict, orders(conflict)):
         if not chance:
             continue
         chain = solve_turns(conflict, order, exact=exact, max_rounds=max_rounds, curve_rounds=curve_rounds)
@@ -716,21 +605,77 @@ def solve_turns(conflict: Conflict, order: Order, *, exact: bool, max_rounds: in
     number = _numbers(turns.per_attack, exact)
     horizon = min(curve_rounds, max_rounds) if max_rounds is not None else curve_rounds
     curve: list[dict[str, float]] = []
+    roundings = turns.edges * (horizon + 1) * 2  # of 2^-53 each: every transition once per pass
     if max_rounds is None:
-        outcomes, ends, expected = _forward(conflict, turns, number, exact)
+        outcomes, ends, expected, amplified = _forward(conflict, turns, number, exact)
         if horizon:  # the curve alone is pushed, in floats: they are what it shows
             curve = _push_rounds(conflict, turns, _numbers(turns.per_attack, False), False, horizon).curve
+        else:
+            roundings = min(roundings, _path_roundings(conflict, len(order), amplified))
     else:
         pushed = _push_rounds(conflict, turns, number, exact, max_rounds)
         outcomes, ends, expected, curve = pushed.outcomes, pushed.ends, pushed.expected, pushed.curve
     cooperate()
-    max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + turns.edges * (horizon + 1) * 2.0 ** -52
+    max_error = 0.0 if exact else abs(1.0 - sum(outcomes.values())) + _gamma(roundings)
     if exact:
         outcomes = {name: _fraction(p) for name, p in outcomes.items()}
         ends, expected = {code: _fraction(p) for code, p in ends.items()}, _fraction(expected)
     by_state = {turns.codes.decode(code): p for code, p in ends.items()}
     return chains.ChainOdds(outcomes=outcomes, ends=by_state, expected_rounds=expected, curve=tuple(curve[:horizon]),
                             states=len(turns.moves) * len(order) + len(turns.ended), max_error=max_error)
+
+
+def _gamma(roundings: int) -> float:
+    """The relative error bound of a value computed with ``roundings`` roundings of 2^-53 each."""
+    unit = 2.0 ** -53
+    return roundings * unit / (1 - roundings * unit) if roundings * unit < 0.5 else 1.0
+
+
+def _path_roundings(conflict: Conflict, turns_per_round: int, amplified: float) -> int:
+    """Roundings along the longest path of the forward pass (issue 50: every term is a sum or product
+    of non-negative numbers, so the relative error of each probability is bounded by the roundings
+    of one path). A path passes at most Σ members' longest chains of hits + 1 states; at each: the
+    arrivals of one turn summed (at most the opponents' predecessor states, ``_member_hits``), the
+    turns' arrivals and misses combined (7 per turn + 6), and ``1 - Π misses``, whose relative error
+    is the product's (2 per turn) times ``amplified`` (the largest Π / (1 - Π) met)."""
+    longest, incoming = 1, 0
+    for side in (0, 1):
+        tracks = _tracks_against(conflict, side)
+        hits = [_member_hits(conflict.members[index], tracks) for index in conflict.side_members[side]]
+        longest += sum(chain for chain, _ in hits)
+        incoming = max(incoming, sum(before for _, before in hits))
+    per_state = incoming + 7 * turns_per_round + 6 + math.ceil(2 * turns_per_round * amplified)
+    return longest * per_state
+
+
+def _member_hits(member: Member, tracks: tuple[int, ...]) -> tuple[int, int]:
+    """The longest chain of hits the member can take (to out), and the most states one of its states
+    can be reached from by a single hit."""
+    maxima = (member.stress.physical.max, member.stress.mental.max)
+    following: dict[MemberState, set[MemberState]] = {}
+    stack = [member.start()]
+    while stack:
+        state = stack.pop()
+        if state in following:
+            continue
+        following[state] = set()
+        if state == OUT:
+            continue
+        for track in tracks:
+            for shifts in range(1, _stress_left(state[track]) + 1):
+                reached = _hit(state, track, shifts, maxima[track])
+                following[state].add(reached)
+                stack.append(reached)
+    predecessors: dict[MemberState, int] = {}
+    for targets in following.values():
+        for reached in targets:
+            predecessors[reached] = predecessors.get(reached, 0) + 1
+
+    @functools.cache
+    def chain(state: MemberState) -> int:
+        return max((1 + chain(reached) for reached in following[state]), default=0)
+
+    return chain(member.start()), max(predecessors.values(), default=0)
 
 
 def _numbers(per_attack: int, exact: bool) -> Ways:
@@ -761,7 +706,8 @@ def _add(into: dict[Any, Probability], key: object, value: Probability) -> None:
     into[key] = into[key] + value if key in into else value
 
 
-Masses = tuple[dict[str, Probability], dict[int, Probability], Probability]  # outcomes, ends, expected rounds
+# outcomes, ends, expected rounds, and the largest Π misses / (1 - Π misses) of a round met (float64)
+Masses = tuple[dict[str, Probability], dict[int, Probability], Probability, float]
 
 
 def _forward(conflict: Conflict, turns: _Turns, number: Ways, exact: bool) -> Masses:
@@ -773,6 +719,7 @@ def _forward(conflict: Conflict, turns: _Turns, number: Ways, exact: bool) -> Ma
     outcomes: dict[str, Probability] = {}
     ends: dict[int, Probability] = {}
     expected = zero
+    amplified = 0.0
     ended = turns.ended
     for index, state in enumerate(turns.order):
         if index % chains.COOPERATE_EVERY == chains.COOPERATE_EVERY - 1:
@@ -791,7 +738,10 @@ def _forward(conflict: Conflict, turns: _Turns, number: Ways, exact: bool) -> Ma
             around = around * stays[turn]
             if arrived[turn]:
                 entering += arrived[turn] * around
-        visits = entering / (1 - around * stays[0])
+        staying = around * stays[0]
+        if not exact:
+            amplified = max(amplified, staying / (1 - staying))
+        visits = entering / (1 - staying)
         expected += visits  # every visit of turn 0 starts a round
         for turn, (_, hits) in enumerate(moves):
             if turn:
@@ -812,7 +762,7 @@ def _forward(conflict: Conflict, turns: _Turns, number: Ways, exact: bool) -> Ma
             total = sum(arrivals.pop(state))
             _add(outcomes, ended[state], total)
             _add(ends, state, total)
-    return outcomes, ends, expected
+    return outcomes, ends, expected, amplified
 
 
 @dataclass

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 from service.platform.dice.randomness import RandomSource
-from service.platform.http.limits import encounter_precision
+from service.platform.http.limits import STATE_BY_STATE, encounter_precision
 from service.platform.maths.luck import Luck
 from service.platform.maths.odds import Odds
 from service.platform.operations.operations import Body, Operation, System, quoting
 from service.platform.values.plain_data import plain
 from service.systems.malmsturm import encounter as encounters
-from service.systems.malmsturm import odds, rules, schemas, text
+from service.systems.malmsturm import every_order, odds, rules, schemas, text
+
+# What one state of the conflict's chain costs its solver (numpy over states numbered as ints), in
+# states of a swept reduced space (service/platform/http/limits.py; the figures: bench/README.md).
+# Rounds pushed one by one cost a state by state walk's; every order of an initiative side by side
+# (every_order.py) costs a few swept states per state and order.
+STATE_COST = 16
+EVERY_ORDER_COST = 3
+INITIATIVE_COST = 20  # one (tie structure, order) pair of the initiative's exact odds
 
 ACTION_EXAMPLE = {"skill": 3, "difficulty": 2, "modifier": 0}
 CONTEST_EXAMPLE = {"a": {"name": "Taschendieb", "skill": 3}, "b": {"name": "Händler", "skill": 2}}
@@ -179,6 +187,7 @@ ENCOUNTER_EXAMPLE = {
     "policy": {"targeting": "focus", "concede_at_consequences": {}, "defend": True},
 }
 
+
 def conflict(body: Body) -> encounters.Conflict:
     sides = body["sides"]
     members = []
@@ -239,6 +248,13 @@ def encounter_roll(body: Body, source: RandomSource, lang: str) -> tuple[encount
     return result, text.encounter(result, lang)
 
 
+def _bound(chain: encounters.Conflict, cost: int, *, orders_together: bool = False, rounds: int = 0) -> int:
+    """The states, and the initiative's exact odds of every order as states of the same cost (they
+    are computed once, not per round)."""
+    initiative = encounters.initiative_work(chain) * INITIATIVE_COST // (cost * max(1, rounds))
+    return encounters.state_bound(chain, orders_together=orders_together) + initiative
+
+
 @quoting(ENCOUNTER_RULINGS)
 def encounter_odds(body: Body) -> Odds:
     """Exact odds of a whole conflict (Konflikt)
@@ -246,11 +262,14 @@ def encounter_odds(body: Body) -> Odds:
     Outcomes `wins:<side>` for each side, `stalemate` (E4) and, with `max_rounds`, `undecided`;
     distributions `consequences:<member>` at the end (2 = taken out); expected `rounds` and
     `consequences:<member>`; with `curve_rounds`, the cumulative chances per round. The chain is
-    solved turn by turn; its states (member states × turns of a round, two solves under
-    `initiative`) are bounded from the body before solving (`spread`: every combination of the
-    members' stress and consequences; `focus`: the members fall one after another when attacked on
-    one track, counted when attacked on both); with `max_rounds` or `curve_rounds` the rounds are
-    pushed one by one, and the bound is states × rounds; over WURFWERK_MAX_ENCOUNTER_STATES the
+    solved turn by turn; its states (member states × turns of a round, a solve per order under
+    `initiative`, one per class of alike orders under `first_out`) are bounded from the body before
+    solving (`spread`: every combination of the members' stress and consequences; `focus`: the
+    members fall one after another when attacked on one track, counted when attacked on both); with
+    four members or more under `initiative` (and no rounds pushed, not exact) every order is walked
+    side by side, each state once for all its orders (states × orders); the initiative's exact odds
+    count too. With `max_rounds` or `curve_rounds` the rounds are pushed one by one, and the bound
+    is states × rounds; over the limit (WURFWERK_MAX_ENCOUNTER_STATES, this solver's share) the
     answer is a 422 `encounter-too-large`. Exact fractions under `exact: auto` up to
     WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above.
 
@@ -258,7 +277,14 @@ def encounter_odds(body: Body) -> Odds:
     """
     chain = conflict(body)
     rounds = max(body["max_rounds"] or 0, body["curve_rounds"])  # pushed one by one
-    exact = encounter_precision(encounters.state_bound(chain), body["exact"], rounds=rounds)
+    if not rounds and every_order.worth_it(chain):
+        exact = encounter_precision(_bound(chain, EVERY_ORDER_COST, orders_together=True), body["exact"],
+                                    cost=EVERY_ORDER_COST)
+        if not exact:
+            return every_order.encounter_odds(chain)
+        return encounters.encounter_odds(chain, exact=True)
+    cost = STATE_BY_STATE if rounds else STATE_COST
+    exact = encounter_precision(_bound(chain, cost, rounds=rounds), body["exact"], rounds=rounds, cost=cost)
     return encounters.encounter_odds(chain, exact=exact, max_rounds=body["max_rounds"],
                                      curve_rounds=body["curve_rounds"])
 
@@ -267,6 +293,7 @@ SYSTEM = System(
     "malmsturm",
     manual_value={"type": "integer", "minimum": -1, "maximum": 1, "description": "A dF face: -1, 0 or +1."},
     title="Malmsturm",
+    tagline="FATE, 4dF",
     rules_file="004_c170d2e352f902aa.txt",
     description="FATE/FUDGE: four dF read on the ladder; simple actions, contests, initiative, "
                 "attacks with stress and consequences.",
@@ -302,7 +329,8 @@ SYSTEM = System(
                           luck=Luck("margin", lambda result: result["a"]["total"] - result["b"]["total"])),
         Operation.rolling("/initiative", initiative, operation="initiative",
                           request=schemas.MalmInitiativeRequest, result=schemas.MalmInitiativeResult,
-                          example=INITIATIVE_EXAMPLE, odds=initiative_odds),
+                          example=INITIATIVE_EXAMPLE, odds=initiative_odds,
+                          unmeasured="an order of everyone's rolls: no one seat's ordered quantity"),
         Operation.rolling("/attack", attack, operation="attack", request=schemas.MalmAttackRequest,
                           result=schemas.MalmAttackResult, example=ATTACK_EXAMPLE, odds=attack_odds,
                           luck=Luck("shifts")),

@@ -261,6 +261,7 @@ TRACK_OF = {
     AttackType.PERSUADE: Track.MENTAL,
 }
 
+
 @dataclass(frozen=True)
 class ConsequenceExample:
     de: str  # as the text writes it

@@ -97,7 +97,8 @@ def rescue(body: Body, source: RandomSource, lang: str) -> tuple[rules.RescueRes
     """Roll the group's rescue dice (Rettungswürfel)
 
     The one-shot rescue dice every player starts with: each is rolled once and spent; each success
-    (4-6) averts one negative effect of a lost test or comparison, for any character.
+    (4-6) averts one negative effect of a lost test or comparison, for any character. Ruling 3 and
+    encounter ruling E3: rolled only after a loss ("darf nur einmal gewürfelt werden").
     """
     result = rules.rescue(body["dice"], source)
     return result, text.rescue(result, lang)
@@ -206,6 +207,7 @@ SYSTEM = System(
     "paws",
     manual_value={"type": "integer", "minimum": 1, "maximum": 6, "description": "A d6 face."},
     title="Paws",
+    tagline="d6 trait pools, 4–6",
     rules_file="001_d67bcf46ff845203.txt",
     description="Trait pools of d6, successes on 4–6: tests, comparisons with cancellation and rescue "
                 "dice, the group's rescue dice, character validation (potential and power).",

@@ -57,18 +57,10 @@ class ProbenTestRequest(ProbenPool):
                         metadata={"description": "meet: successes >= difficulty (default); exceed: >."})
 
 
-
-
 class ProbenOpposedRequest(StrictSchema):
     a = fields.Nested(ProbenPool, required=True)
     b = fields.Nested(ProbenPool, required=True)
     allow_tie = Bool(load_default=False, metadata={"description": "Accept a tie instead of rolling again."})
-
-
-
-
-
-
 
 
 class ProbenCooperationRequest(StrictSchema):
@@ -89,10 +81,6 @@ class ProbenCooperationRequest(StrictSchema):
             except ValidationError as error:
                 raise ValidationError([say("leader pool plus one die per helper: %(problem)s",
                                            problem=error.messages[0])], field_name="leader") from error
-
-
-
-
 
 
 class ProbenInterval(StrictSchema):

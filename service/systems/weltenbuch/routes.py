@@ -252,6 +252,7 @@ SYSTEM = System(
     manual_value={"type": "integer", "minimum": 1, "maximum": 100,
                   "description": "A face of the die rolled: 1..`die` in a conflict, 1..8 for resurrection."},
     title="Weltenbuch",
+    tagline="conflict scenes, even faces",
     rules_file="002_610240ae8bf5cc8e.txt",
     description="Conflict scenes: parties roll even-sided dice (an even face is a success), the party with "
                 "more successes wins, then the table narrates by spending the dice; toughness, "
@@ -268,13 +269,15 @@ SYSTEM = System(
               "Gott": "god"},
     operations=(
         Operation.rolling("/conflict", conflict, operation="conflict", request=schemas.WeltenConflictRequest,
-                          result=schemas.WeltenConflictResult, example=CONFLICT_EXAMPLE, odds=conflict_odds),
+                          result=schemas.WeltenConflictResult, example=CONFLICT_EXAMPLE, odds=conflict_odds,
+                          unmeasured="every party's dice in one card: no one seat's ordered quantity"),
         Operation.resolving("/narration", narration, operation="narration",
                             request=schemas.WeltenNarrationRequest, result=schemas.WeltenNarrationResult,
                             example=NARRATION_EXAMPLE, response_example=NARRATION_RESPONSE_EXAMPLE),
         Operation.rolling("/resurrection", resurrection, operation="resurrection",
                           request=schemas.WeltenResurrectionRequest, result=schemas.WeltenResurrectionResult,
-                          example=RESURRECTION_EXAMPLE, odds=resurrection_odds),
+                          example=RESURRECTION_EXAMPLE, odds=resurrection_odds,
+                          unmeasured="one god of eight, none better than another: nothing is lucky"),
         Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.WeltenEncounterRequest,
                           result=schemas.WeltenEncounterResult, example=ENCOUNTER_EXAMPLE,
                           odds=encounter_odds, encounter=True),

@@ -138,14 +138,6 @@ class WeltenConflictRequest(StrictSchema):
             raise ValidationError({"parties": errors})
 
 
-
-
-
-
-
-
-
-
 # --- narration ----------------------------------------------------------------------------------
 
 class WeltenToughnessSchema(StrictSchema):
@@ -214,16 +206,6 @@ class WeltenNarrationRequest(StrictSchema):
                               metadata={"description": "Hero points spent at the end, after every entry of "
                                                        "`spends`; to spend one between dice, put "
                                                        "`{\"member\": ..., \"hero_point\": true}` into `spends`."})
-
-
-
-
-
-
-
-
-
-
 
 
 # --- resurrection -------------------------------------------------------------------------------

@@ -24,6 +24,8 @@ from wurfwerk_discord.catalog import Catalog, fetch_catalog
 from wurfwerk_discord.commands import Registry
 
 APPLICATION_ID = "1234567890"
+# the secret the app's session seeds derive from (DISCORD_SESSION_SECRET), at least 32 characters
+SESSION_SECRET = "test-session-secret-of-the-discord-app-0123456789"
 
 
 class Served:
@@ -64,14 +66,23 @@ class Webhooks:
     def __init__(self) -> None:
         self.calls: list[dict[str, Any]] = []
         self.arrived = threading.Condition()
+        # per interaction token, how many calls to answer 404 first (Discord does, at random, for some seconds)
+        self.unknown_first: dict[str, int] = {}
         app = Flask("webhooks")
 
         @app.route("/webhooks/<application_id>/<token>", methods=["POST"])
         @app.route("/webhooks/<application_id>/<token>/messages/<message>", methods=["PATCH", "DELETE"])
         def hook(application_id: str, token: str, message: str | None = None) -> tuple[str, int]:
+            body = request.get_json(silent=True)
+            files = {name: upload.read() for name, upload in request.files.items()}
+            if files:  # multipart (a message with a file): the message is its payload_json
+                body = json.loads(request.form["payload_json"])
             with self.arrived:
+                if self.unknown_first.get(token):
+                    self.unknown_first[token] -= 1
+                    return '{"message": "Unknown Webhook", "code": 10015}', 404
                 self.calls.append({"method": request.method, "application_id": application_id, "token": token,
-                                   "message": message, "json": request.get_json(silent=True)})
+                                   "message": message, "json": body, "files": files})
                 self.arrived.notify_all()
             return "{}", 200 if request.method != "DELETE" else 204
 
@@ -99,16 +110,23 @@ def webhooks() -> Iterator[Webhooks]:
     hooks.served.stop()
 
 
-def _replica(service_url: str, public_key_hex: str, webhooks_url: str) -> Served:
+def _replica(service_url: str, public_key_hex: str, webhooks_url: str, session_db: str | None = None) -> Served:
     settings = Settings(public_key=public_key_hex, wurfwerk_url=service_url, public_url="https://dice.example",
-                        discord_api=webhooks_url, timeout=5.0)
+                        discord_api=webhooks_url, timeout=5.0, session_secret=SESSION_SECRET if session_db else None,
+                        session_db=session_db)
     return Served(create_app(settings))
 
 
 @pytest.fixture(scope="session")
-def replicas(service, public_key_hex, webhooks) -> Iterator[list[Served]]:
-    """Two instances of the app: a button pressed on a card from one is answered by the other."""
-    served = [_replica(service.url, public_key_hex, webhooks.url) for _ in range(2)]
+def session_db(tmp_path_factory) -> str:
+    return str(tmp_path_factory.mktemp("discord-sessions") / "sessions.sqlite3")
+
+
+@pytest.fixture(scope="session")
+def replicas(service, public_key_hex, webhooks, session_db) -> Iterator[list[Served]]:
+    """Two instances of the app: a button pressed on a card from one is answered by the other. They share
+    one session file (DISCORD_SESSION_DB), as the workers of one host do."""
+    served = [_replica(service.url, public_key_hex, webhooks.url, session_db) for _ in range(2)]
     yield served
     for each in served:
         each.stop()

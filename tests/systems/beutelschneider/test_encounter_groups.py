@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from service.platform.dice.randomness import GeneratorSource
-from service.systems.beutelschneider import encounter, groups
+from service.systems.beutelschneider import encounter, groups, sweep
 from service.systems.beutelschneider.encounter import Side
 from service.systems.beutelschneider.rules import Ability, Bag, Danger, Difficulty
 from tests.stats import chi_square_sf
@@ -171,12 +171,29 @@ def test_the_texts_first_round_against_two_ape_men(post):
     assert body["result"]["outcome"] == "undecided" and body["result"]["exchanges"] == 2
 
 
-def test_the_texts_fight_is_too_large_and_refused_before_solving(post, monkeypatch):
-    monkeypatch.setattr(groups, "odds", lambda *a, **k: pytest.fail("solved"))
-    status, body = post("/v1/beutelschneider/encounter/odds", TEXT_FIGHT)
+def test_the_texts_fight_is_solved_on_its_reduced_space(post):
+    """The text's fight with 20-marble bags: Legionär (8 red, 9 other) against two Affenmenschen
+    (10 red, 10 other each), three marbles each ("auf beiden Seiten jeweils drei Murmeln")."""
+    status, body = post("/v1/beutelschneider/encounter/odds", {**TEXT_FIGHT, "aftermath": {"mortal_danger": "clear"}})
+    assert status == 200, body
+    solver = body["solver"]
+    assert solver["precision"] == "float64" and solver["max_error"] <= 1e-12
+    # all three standing, or the Legionär and one Affenmensch: the fallen one's bag leaves the state
+    assert solver["states"] <= 9 * 10 * 11 * 11 * 11 * 11 + 2 * 9 * 10 * 11 * 11
+    outcomes = {entry["outcome"]: entry["probability"] for entry in body["odds"]["outcomes"]}
+    assert abs(sum(outcomes.values()) - 1) <= solver["max_error"]
+    assert outcomes["wins:Affenmenschen"] > 0.99  # two against one, three draws each
+
+
+def test_a_fight_over_the_reduced_bound_is_refused_before_solving(post, monkeypatch):
+    monkeypatch.setattr(sweep, "odds", lambda *a, **k: pytest.fail("solved"))
+    three = {**TEXT_FIGHT, "sides": [TEXT_FIGHT["sides"][0], {"name": "Affenmenschen", "members": [
+        {"name": f"Affenmensch {i}", "bag": APE_MAN.counts(), "difficulty": "easy"} for i in range(3)]}]}
+    status, body = post("/v1/beutelschneider/encounter/odds", three)
     assert status == 422 and body["type"].endswith("/encounter-too-large")
-    # Π over the members of 2 (red + 1)(other non-black + 1), times the two pairings of a round
-    assert body["states"] == 2 * 9 * 10 * (2 * 11 * 11) ** 2 * 2
+    # per set of standing members with someone on each side, Π (red + 1)(other non-black + 1); 3 pairings
+    assert body["states"] == 9 * 10 * ((1 + 11 * 11) ** 3 - 1) * 3
+    assert body["limit"]["value"] == 8_000_000
 
 
 def test_explicit_pairs_set_the_order_and_unknown_names_are_refused(post):

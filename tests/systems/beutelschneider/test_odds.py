@@ -223,12 +223,6 @@ def _clear_caches():
         function.cache_clear()
 
 
-
-
-
-
-
-
 def test_largest_contest_odds_sum_to_one():
     """Cold caches; its speed is a case of bench/odds_speed.py."""
     _clear_caches()

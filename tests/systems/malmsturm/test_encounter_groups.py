@@ -16,7 +16,7 @@ from fractions import Fraction
 import pytest
 
 from service.platform.dice.randomness import GeneratorSource
-from service.systems.malmsturm import encounter, odds, rules
+from service.systems.malmsturm import encounter, initiative, odds, rules
 from tests.stats import chi_square_sf
 from tests.systems.malmsturm.test_encounter import DUEL, body_member, exact, icepool_duel, member, side
 
@@ -30,7 +30,7 @@ MENTAL_KINDS = {"deceive", "intimidate", "charm", "persuade"}
 def test_every_order_sums_to_one_and_its_first_places_are_the_initiative_odds(intuitions):
     """Ruling 4 (4dF + intuition, ties by intuition, then roll-offs): summed over the orders, who
     acts first is exactly `malmsturm.initiative`'s odds (its own code, `_p_first`)."""
-    chances = dict(encounter.initiative_orders(intuitions, rules.DICE))
+    chances = dict(initiative.initiative_orders(intuitions, rules.DICE))
     assert sum(chances.values()) == 1 and all(isinstance(p, Fraction) for p in chances.values())
     participants = [rules.Participant(f"m{i}", value) for i, value in enumerate(intuitions)]
     first = odds.initiative(participants).outcomes
@@ -41,7 +41,7 @@ def test_every_order_sums_to_one_and_its_first_places_are_the_initiative_odds(in
 def test_a_tied_group_is_ordered_alike_in_every_order():
     """Roll-offs are exchangeable: three members alike take each of the 6 orders with chance 1/6,
     but for the last roll-off's cap (p < 1e-15), which keeps the request order."""
-    chances = dict(encounter.initiative_orders([0, 0, 0], rules.DICE))
+    chances = dict(initiative.initiative_orders([0, 0, 0], rules.DICE))
     assert len(chances) == 6
     for order, p in chances.items():
         assert abs(p - Fraction(1, 6)) < Fraction(1, 10**14), order
@@ -52,7 +52,7 @@ def test_the_orders_match_100000_rolled_initiatives():
     """`rules.initiative` (what the rolling twin uses) against the exact orders: one chi-square over
     the six orders (six separate 3σ bounds would fail one seed in sixty)."""
     intuitions = [2, 1, 1]
-    chances = dict(encounter.initiative_orders(intuitions, rules.DICE))
+    chances = dict(initiative.initiative_orders(intuitions, rules.DICE))
     participants = [rules.Participant(f"m{i}", value) for i, value in enumerate(intuitions)]
     source = GeneratorSource(random.Random(20261203), "seeded")
     runs = 100_000
@@ -81,7 +81,7 @@ def test_e6_initiative_odds_are_every_given_orders_odds_mixed_exactly():
     conflict = encounter.Conflict(("Helden", "Orks"), TWO_ON_ONE)
     result = exact(conflict)
     mixed = {HELDEN: Fraction(0), ORKS: Fraction(0)}
-    for order, chance in encounter.initiative_orders([m.intuition for m in TWO_ON_ONE], rules.DICE):
+    for order, chance in initiative.initiative_orders([m.intuition for m in TWO_ON_ONE], rules.DICE):
         for name, p in exact(_with_order(conflict, order)).outcomes.items():
             mixed[name] += chance * p
     assert result.outcomes == mixed and sum(result.outcomes.values()) == 1
@@ -232,7 +232,7 @@ def test_orders_for_four_members_are_quick():
     """Informal (no benchmark): the orders of 2 v 2 by initiative in well under a second."""
     import time
     began = time.perf_counter()
-    chances = encounter.initiative_orders([1, 0, 2, 1], rules.DICE)
+    chances = initiative.initiative_orders([1, 0, 2, 1], rules.DICE)
     assert time.perf_counter() - began < 1.0 and len(chances) == 24
     assert sum(p for _, p in chances) == 1
     assert list(itertools.permutations(range(4))) == sorted(order for order, _ in chances)
@@ -263,7 +263,7 @@ def _rolled_structures(intuitions: tuple[int, ...], dice: int) -> dict[tuple[tup
 def test_the_tie_structures_are_the_rolls_counted_one_by_one(intuitions, dice):
     """Ruling 4 ("bei Gleichstand ... Intuition, dann Stechen"): the ways of every tie structure,
     counted from the keys (a sum over decreasing keys per block), equal the 9^n rolls enumerated."""
-    assert encounter._tie_structures(intuitions, dice) == _rolled_structures(intuitions, dice)
+    assert initiative._tie_structures(intuitions, dice) == _rolled_structures(intuitions, dice)
 
 
 @functools.cache
@@ -291,4 +291,4 @@ def _rolled_off(size: int, rounds: int, dice: int) -> dict[tuple[int, ...], Frac
 def test_roll_offs_by_block_sizes_are_the_rolls_enumerated(size, rounds, dice):
     """The roll-offs' orders from their block sizes alone (the members roll alike) equal every roll of
     every roll-off enumerated, the cap included."""
-    assert encounter.roll_off_orders(size, rounds, dice) == _rolled_off(size, rounds, dice)
+    assert initiative.roll_off_orders(size, rounds, dice) == _rolled_off(size, rounds, dice)

@@ -281,7 +281,8 @@ def test_same_seed_same_result_and_manual_replay(http, operation, data, seed, la
 # --- invalid bodies: 4xx problem details with errors ------------------------------------------------
 
 out_of_ladder = st.integers(21, 10**6) | st.integers(-(10**6), -11)
-# No null: an optional field given as null means "not given" (platform-wide, tests/platform/test_null_as_unset.py).
+# No null: an optional field given as null means "not given"
+# (platform-wide, tests/platform/operations/test_null_as_unset.py).
 wrong_types = st.sampled_from(["3", 2.5, 3.5, True, [1], {"v": 1}])  # 3.0 is the integer 3 (JSON Schema)
 
 

@@ -40,11 +40,6 @@ def exact(duel: encounter.Duel, **kwargs):
 # --- icepool's absorbing chain as the oracle ------------------------------------------------------
 
 
-
-
-
-
-
 def icepool_wins(a: tuple, b: tuple) -> dict[str, Fraction]:
     final = icepool_duel(a, b)
     wins = {"wins:a": Fraction(0), "wins:b": Fraction(0)}

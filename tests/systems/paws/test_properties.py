@@ -387,7 +387,8 @@ def test_any_character_is_valid_iff_it_has_no_problems(http, body, lang):
 
 # --- invalid bodies -------------------------------------------------------------------------------
 
-# No null: an optional field given as null means "not given" (platform-wide, tests/platform/test_null_as_unset.py).
+# No null: an optional field given as null means "not given"
+# (platform-wide, tests/platform/operations/test_null_as_unset.py).
 WRONG_TYPES = st.one_of(
     st.text(max_size=5), st.booleans(), st.lists(st.integers(0, 3), max_size=2),
     st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),

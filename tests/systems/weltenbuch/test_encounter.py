@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.platform.dice.randomness import GeneratorSource, ManualSource
-from service.platform.http.limits import Limits
+from service.platform.http.limits import STATE_BY_STATE, Limits
 from service.systems.weltenbuch import encounter
 from service.systems.weltenbuch.encounter import Scene
 from service.systems.weltenbuch.routes import ORC_AMBUSH_MANUAL
@@ -243,7 +243,8 @@ def test_required_exact_over_the_exact_limit_is_refused_before_solving(post, mon
 
 def test_too_many_states_are_refused_before_solving(signing_key_pem, monkeypatch):
     monkeypatch.setattr(encounter, "odds", lambda *a, **k: pytest.fail("solved"))
-    client = make_app(signing_key_pem, limits=Limits(encounter_states=20)).test_client()
+    # the limit counts swept states; a scene walked state by state costs STATE_BY_STATE each
+    client = make_app(signing_key_pem, limits=Limits(encounter_states=20 * STATE_BY_STATE)).test_client()
     problem = client.post("/v1/weltenbuch/encounter/odds", json=AMBUSH).get_json()
     assert problem["type"].endswith("/encounter-too-large") and problem["states"] == 21
     assert problem["limit"]["value"] == 20

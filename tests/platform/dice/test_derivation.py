@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF, HKDFExpand
 
-from tests.sessions.vectors import VECTORS
+from tests.platform.dice.vectors import VECTORS
 
 
 def b64url(data: bytes) -> str:

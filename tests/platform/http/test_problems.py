@@ -109,6 +109,6 @@ def test_every_problem_type_is_listed_in_the_readme():
 
     from service.platform.http.problems import PROBLEM_BASE, PROBLEM_TYPES
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
     for slug in PROBLEM_TYPES:
         assert f"`{PROBLEM_BASE}{slug}`" in readme, slug

@@ -1,7 +1,7 @@
-"""Writes tests/sessions/vectors.json: one session's log and the ways a log goes wrong, honest and
+"""Writes tests/platform/dice/vectors.json: one session's log and the ways a log goes wrong, honest and
 hostile, each with the verdict it must get. Run after a deliberate change of the session format:
 
-    PYTHONPATH=$PWD:$PWD/client python tests/sessions/make_vectors.py
+    PYTHONPATH=$PWD:$PWD/client python tests/platform/dice/make_vectors.py
 
 The file is shared by the Python SDK's tests, the JavaScript client's and the report's (the service
 is started with the key it holds, a key for these tests only), so the three verifiers give one

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from service.platform.maths.luck import mid_percentile, seat_test
 from tests.conftest import make_app
-from tests.sessions.vectors import CASES, VECTORS, case_inputs
+from tests.platform.dice.vectors import CASES, VECTORS, case_inputs
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ import pytest
 
 from service.platform.dice import sessions
 from tests.conftest import make_app
-from tests.sessions.vectors import CASES, VECTORS, case_inputs
+from tests.platform.dice.vectors import CASES, VECTORS, case_inputs
 
 INVALID = "https://wurfwerk.dev/problems/invalid-session"
 PAWS = {"rank": 4}

@@ -15,7 +15,7 @@ from service.config import SETTINGS, Config, ConfigError, Limits, config_from_en
 from service.platform.dice.receipts import generate_private_key_pem
 from service.platform.http.limits import LIMIT_VARIABLES
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 
 

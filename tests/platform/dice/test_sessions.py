@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from service.platform.dice import sessions
 from service.platform.dice.receipts import KeyRing, generate_private_key_pem
 from tests.conftest import make_app
-from tests.sessions.vectors import CASES, VECTORS, case_inputs
+from tests.platform.dice.vectors import CASES, VECTORS, case_inputs
 
 PROBLEM = "https://wurfwerk.dev/problems/invalid-session"
 TEST = {"attribute": 3, "skill": 1, "difficulty": 2}
