@@ -3,7 +3,9 @@
 // participant's name, what changed, the receipt checked here in the browser and the odds of the same
 // request. A link to a roll carries the signed response in its fragment: the page shows and checks
 // it and never rolls again. Plain ES module on the JavaScript client; nothing from elsewhere.
-import { Client, OPERATIONS, WurfwerkError } from "../client/index.js";
+import { Client, OPERATIONS, WurfwerkError, signatureMatches } from "../client/index.js";
+import canonicalize from "../client/vendor/canonicalize.js";
+import { followUps } from "./follow-ups.js";
 import { LABELS } from "./labels.js";
 import { sessionPanel } from "./session.js";
 
@@ -273,6 +275,7 @@ function carriedEditor(path, carried) {
   const shown = element("p", { class: "carried", "data-testid": "carried" });
   const paste = jsonEditor(`${path}.json`);
   paste.node.removeAttribute("name");
+  paste.node.setAttribute("aria-label", t("pasteJson"));
   const node = element("div", {}, shown, element("details", {}, element("summary", { text: t("pasteJson") }), paste.node));
   const show = () => {
     shown.textContent = value
@@ -301,17 +304,26 @@ function listEditor(schema, path, required, context) {
   const add = element("button", { type: "button", class: "small", text: `+ ${t("add")}` });
   const wrapper = element("div", {}, box, add);
   const itemSchema = resolve(schema.items ?? {});
+  // An item has no label of its own: a single control is named by the list's label and its number.
+  const listLabel = fieldWords(context.operation, path, null)[0];
+  const renumber = () => items.forEach((entry, index) => {
+    const name = `${listLabel} ${number(index + 1)}`;
+    if (entry.editor.node.matches("input, select, textarea")) entry.editor.node.setAttribute("aria-label", name);
+    entry.remove.setAttribute("aria-label", `${t("remove")}: ${name}`);
+  });
   const append = (value) => {
     const itemPath = `${path}.${items.length}`;
     const editor = editorFor(schema.items ?? {}, itemPath, !isNullable(itemSchema), context);
     const remove = element("button", { type: "button", class: "small", title: t("remove"), "aria-label": t("remove"), text: "−" });
     const row = element("div", { class: "item" }, fieldShell(editor, itemPath, null, false, null), remove);
-    const entry = { editor, row };
+    const entry = { editor, row, remove };
     remove.addEventListener("click", () => {
       items.splice(items.indexOf(entry), 1);
       row.remove();
+      renumber();
     });
     items.push(entry);
+    renumber();
     box.append(row);
     if (value !== undefined) editor.fill(value);
   };
@@ -414,9 +426,11 @@ function fieldShell(editor, path, label, required, help) {
   const id = `field-${path}`;
   const nested = editor.node.tagName === "DIV" && editor.node.querySelector(".field, .items");
   if (label !== null) {
-    const mark = required ? element("span", { class: "required", "aria-label": t("required"), text: " *" }) : null;
+    // The star is for the eye; a screen reader hears "required" from the control's aria-required.
+    const mark = required ? element("span", { class: "required", "aria-hidden": "true", text: " *" }) : null;
     children.push(nested ? element("div", { class: "legend", id }, label, mark) : element("label", { for: id }, label, mark));
     if (!nested) editor.node.id ||= id;
+    if (!nested && required && editor.node.matches("input, select, textarea")) editor.node.setAttribute("aria-required", "true");
     else editor.node.setAttribute("aria-labelledby", id);
   }
   children.push(element("div", { class: "control" }, editor.node));
@@ -496,6 +510,8 @@ function showError(error) {
 const PIPS = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [3, 1], [1, 3], [3, 3]],
   5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]], 6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]] };
 const MARBLES = { red: "#d33a2c", green: "#2f9e44", blue: "#2f6fdf", white: "#f4f4f4", black: "#222" };
+// The letter's ink on each marble, the darker or lighter one that stands out from its colour.
+const MARBLE_INK = { red: "#fff", green: "#000", blue: "#fff", white: "#000", black: "#fff" };
 
 function kindWords(kind) {
   if (/^d\d+$/.test(kind)) return state.lang === "de" ? `W${kind.slice(1)}` : kind;
@@ -514,7 +530,10 @@ function facePicture(kind, value, success) {
     "data-value": value, class: success ? "face success" : "face", "data-success": success ? "true" : "false" },
   svgElement("title", {}, spoken));
   if (kind === "draw") {
-    svg.append(svgElement("circle", { cx: 20, cy: 20, r: 16, fill: MARBLES[value] ?? "#999", stroke: "#555", "stroke-width": 1.5 }));
+    // The colour's letter on the marble: told apart without seeing colours (WCAG 1.4.1).
+    svg.append(svgElement("circle", { cx: 20, cy: 20, r: 16, fill: MARBLES[value] ?? "#999", stroke: "#555", "stroke-width": 1.5 }),
+      svgElement("text", { x: 20, y: 25.5, "text-anchor": "middle", "font-size": 15, "font-weight": 700, class: "marble-letter",
+        fill: MARBLE_INK[value] ?? "#000", "aria-hidden": "true" }, t(`marble.${value}`)));
     return svg;
   }
   svg.append(svgElement("rect", { x: 3, y: 3, width: 34, height: 34, rx: 7, class: "die-body" }));
@@ -859,13 +878,57 @@ function updateRequestLink() {
   $("share-request").href = link.pathname + link.search;
 }
 
+/** What a roll's link carries: the whole signed response, or for a hidden roll only its public part
+ * (the seat, the slot and the signed commitment: what the table may see before the reveal). */
+function sharedPart(response) {
+  return response.request?.session?.hidden && response.public ? response.public : response;
+}
+
+const isPublicPart = (document) => Boolean(document) && typeof document === "object" && !document.receipt
+  && typeof document.commitment === "string" && typeof document.signature === "string" && document.session?.seat !== undefined;
+
 async function updateRollLink(response, generation) {
   const link = $("share-roll");
   link.hidden = true;
-  const packed = await packRoll(response);
+  $("share").hidden = true;
+  const packed = await packRoll(sharedPart(response));
   if (generation !== state.generation) return;
   link.href = `/play?lang=${state.lang}#roll=${packed}`;
   link.hidden = false;
+  $("share").hidden = false;
+}
+
+/** Web Share where the browser has it (phones), else the link copied to the clipboard, said visibly. */
+async function shareRoll() {
+  const url = new URL($("share-roll").getAttribute("href"), location.origin).href;
+  const status = $("share-status");
+  status.textContent = "";
+  if (navigator.share) {
+    try {
+      await navigator.share({ title: t("title"), text: $("summary").textContent, url });
+      return;
+    } catch (error) {
+      if (error?.name === "AbortError") return; // the player closed the share sheet
+    }
+  }
+  status.textContent = (await copyText(url)) ? t("copied") : t("shareFailed");
+}
+
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    // No Clipboard API on a page over plain http (a GM's laptop on the LAN): the older copy command.
+    const area = element("textarea", { readonly: true, class: "visually-hidden", "aria-hidden": "true" });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    const copied = document.execCommand("copy");
+    area.remove();
+    $("share").focus();
+    return copied;
+  }
 }
 
 // -- wiring ----------------------------------------------------------------------------------------
@@ -892,10 +955,14 @@ function fillOperations(system, chosen) {
 
 function hideResult() {
   state.generation += 1;
+  state.shown = null;
   $("result").hidden = true;
   $("odds").hidden = true;
   $("continue").hidden = true;
+  $("next").hidden = true;
   $("share-roll").hidden = true;
+  $("share").hidden = true;
+  $("share-status").textContent = "";
   $("shared-note").hidden = true;
 }
 
@@ -906,6 +973,16 @@ function selectOperation(body) {
   hideResult();
   clearErrors();
   showForm(operation, body);
+  if (body === undefined) fillSeatName();
+  updateRequestLink();
+}
+
+/** In a session, the seat that rolls is the character on the card: its name fills the form's name. */
+function fillSeatName() {
+  const seat = state.sessions?.seat();
+  const input = document.querySelector('#form [name="name"]');
+  if (!seat || !input) return;
+  input.value = seat;
   updateRequestLink();
 }
 
@@ -919,9 +996,51 @@ function newClient() {
   return new Client({ baseUrl: location.origin, lang: state.lang, apiKey: $("api-key").value || undefined });
 }
 
+/** The roll in view and in focus, on every width, and said once by the live region of the page. */
+function presentResult(spoken) {
+  const summary = $("summary");
+  summary.focus({ preventScroll: true });
+  $("result").scrollIntoView({ block: "start" });
+  const announce = $("announce");
+  announce.textContent = "";
+  // A new text in the next frame: read out even when it equals the last roll's.
+  requestAnimationFrame(() => { announce.textContent = spoken; });
+}
+
+/** "What next": the follow-ups the rules offer (follow-ups.js, as the Discord app's buttons), each rolls
+ * at once; and the apply steps, which open their form first. A shared roll is someone else's: none. */
+function showNext(response, shared) {
+  const buttons = shared ? [] : followUps(response).map((offer) => {
+    const label = t(offer.words, { ...offer.values, n: number(offer.choice ?? 0),
+      choice: offer.field ? choiceWords(offer.to, offer.field, offer.choice) : "" });
+    const button = element("button", { type: "button", class: `next-${offer.style}`, "data-testid": "next-step",
+      "data-operation": offer.to, text: label });
+    button.addEventListener("click", () => {
+      chooseOperation(offer.to, offer.body);
+      roll();
+    });
+    return button;
+  });
+  const carried = shared ? null : CONTINUE[response.operation]?.(response);
+  const button = $("continue");
+  button.hidden = !carried;
+  if (carried) {
+    button.textContent = t(CARRIED[carried.to].next);
+    button.onclick = () => {
+      leaveSharedView();
+      chooseOperation(carried.to, carried.body);
+      $("form").scrollIntoView({ block: "start" });
+      $("form").querySelector("input, select, textarea, button")?.focus({ preventScroll: true });
+    };
+  }
+  $("next-buttons").replaceChildren(button, ...buttons);
+  $("next").hidden = !carried && buttons.length === 0;
+}
+
 function showResponse(client, response, { shared = false } = {}) {
   const generation = state.generation;
   state.shownOperation = response.operation;
+  state.shown = { response, shared };
   $("result").hidden = false;
   $("shared-note").hidden = !shared;
   $("summary").textContent = response.summary ?? "";
@@ -930,17 +1049,7 @@ function showResponse(client, response, { shared = false } = {}) {
   showDice(response);
   showState(response);
   showEvents(response.randomness);
-  const next = CONTINUE[response.operation]?.(response);
-  const button = $("continue");
-  button.hidden = !next;
-  if (next) {
-    button.textContent = t(CARRIED[next.to].next);
-    button.onclick = () => {
-      leaveSharedView();
-      chooseOperation(next.to, next.body);
-      $("form").scrollIntoView({ block: "start" });
-    };
-  }
+  showNext(response, shared);
   const work = [];
   if (response.receipt) {
     work.push(showReceipt(client, response, generation));
@@ -978,13 +1087,40 @@ async function roll() {
     if (session) state.sessions.record(response);
     if (generation !== state.generation) return;
     const shown = showResponse(client, response);
-    if (matchMedia("(max-width: 40rem)").matches) $("result").scrollIntoView({ block: "start" });
+    presentResult(response.summary ?? "");
     await shown;
   } catch (error) {
-    if (generation === state.generation) showError(error);
+    if (generation === state.generation && !(session && state.sessions.refuseRoll(error))) {
+      showError(error);
+      $("error").scrollIntoView({ block: "nearest" });
+    }
   } finally {
     button.disabled = false;
   }
+}
+
+/** Another language: the page's words change; the form keeps what was typed and the roll stays
+ * shown (its chat line is signed, so it stays in the language it was rolled in). */
+function switchLanguage() {
+  let body;
+  try {
+    body = state.editor?.read();
+  } catch {
+    body = undefined;
+  }
+  const shown = state.shown;
+  state.lang = $("lang").value;
+  applyLanguage();
+  state.sessions?.render();
+  const chosen = $("operation").value;
+  fillSystems();
+  chooseOperation(chosen, body ?? undefined);
+  const address = new URL(location.href);
+  address.searchParams.set("lang", state.lang);
+  history.replaceState(null, "", address.pathname + address.search + address.hash);
+  if (!shown) return;
+  if (shown.hidden) showHiddenCard(newClient(), shown.response);
+  else showResponse(newClient(), shown.response, { shared: shown.shared });
 }
 
 function applyLanguage() {
@@ -1034,19 +1170,54 @@ function leaveSharedView() {
   if (location.hash) history.replaceState(null, "", location.pathname + location.search);
 }
 
+/** A shared roll from the link's fragment, or what is wrong with the link, in words. */
 async function openSharedRoll(packed) {
   let response;
   try {
     response = await unpackRoll(packed);
-    if (!response || typeof response !== "object" || !state.operations.has(response.operation)) throw new Error("?");
-  } catch (error) {
-    return t("badRollLink", { detail: error.message === "?" ? "operation" : error.name });
+  } catch {
+    return t("badRollLink", { why: t("linkWhy.broken") }); // not base64url, not deflated, or not JSON
   }
-  chooseOperation(response.operation, response.request);
+  if (!response || typeof response !== "object" || !state.operations.has(response.operation)) {
+    return t("badRollLink", { why: t("linkWhy.operation") });
+  }
+  chooseOperation(response.operation, isPublicPart(response) ? undefined : response.request);
   document.body.classList.add("shared-view");
   const client = newClient();
-  showResponse(client, response, { shared: true });
+  if (isPublicPart(response)) showHiddenCard(client, response);
+  else showResponse(client, response, { shared: true });
   return null;
+}
+
+/** A hidden roll's public part: whose slot it is and that the service signed its commitment; no dice. */
+function showHiddenCard(client, part) {
+  const generation = state.generation;
+  state.shown = { response: part, shared: true, hidden: true };
+  $("result").hidden = false;
+  $("shared-note").hidden = false;
+  $("hidden-note").hidden = false;
+  $("summary").textContent = t("hiddenCard", { seat: part.session.seat, n: number(Number(part.session.index) + 1),
+    operation: operationName(part.operation) });
+  $("raw").textContent = JSON.stringify(part, null, 2);
+  $("faces").replaceChildren();
+  $("state-box").hidden = true;
+  $("events").replaceChildren();
+  $("next").hidden = true;
+  $("odds").hidden = true;
+  const receipt = $("receipt");
+  receipt.removeAttribute("data-state");
+  receipt.textContent = t("checking");
+  const { signature, ...unsigned } = part;
+  return client.keys()
+    .then((jwks) => signatureMatches(jwks, part.kid, new TextEncoder().encode(canonicalize(unsigned)), signature))
+    .then((matches) => ({ state: matches ? "verified" : "not-genuine", text: t(matches ? "hiddenVerified" : "hiddenNotGenuine") }),
+      (error) => ({ state: "not-checked", text: t("notChecked", { why: t("why.keys-unreachable", { reason: String(error) }) }) }))
+    .then(({ state: verdict, text }) => {
+      if (generation !== state.generation) return;
+      receipt.dataset.state = verdict;
+      receipt.replaceChildren(element("span", { class: "verdict", text }),
+        element("span", { class: "kid", text: ` · ${t("keyId", { kid: part.kid })}` }));
+    });
 }
 
 async function start() {
@@ -1089,22 +1260,11 @@ async function start() {
     leaveSharedView();
     hideResult();
   });
-  $("lang").addEventListener("change", () => {
-    let body;
-    try {
-      body = state.editor?.read();
-    } catch {
-      body = undefined;
-    }
-    state.lang = $("lang").value;
-    applyLanguage();
-    state.sessions?.render();
-    const chosen = $("operation").value;
-    fillSystems();
-    leaveSharedView();
-    chooseOperation(chosen, body ?? undefined);
-  });
-  state.sessions = sessionPanel({ t, element, client: newClient, lang: () => state.lang, showError, showMessage });
+  $("lang").addEventListener("change", switchLanguage);
+  $("share").addEventListener("click", shareRoll);
+  $("session-seat").addEventListener("change", fillSeatName);
+  state.sessions = sessionPanel({ t, element, client: newClient, lang: () => state.lang, seatChanged: fillSeatName });
+  fillSeatName();
   document.body.dataset.ready = "true";
 }
 

@@ -4,18 +4,42 @@
 // it holds a seed or key for. After the end: reveal, and "check a session" for a saved or pasted log.
 // The check runs in the browser with the JavaScript client's verifySession (every die recomputed here,
 // with the seeds this browser holds and those pasted); the luck lines come from POST /v1/sessions/report.
-import { makeSeed, seedCommit, verifySession, RevealError } from "../client/index.js";
+import { makeSeed, seedCommit, verifySession, RevealError, WurfwerkError } from "../client/index.js";
 
 const STORE = "wurfwerk.session";
 const SEEDS = "wurfwerk.seeds"; // {commitment: seed}: the seeds made in this browser
 const LOG_FORMAT = "wurfwerk-session-log/2";
 
 /** The panel. `page` gives what play.js owns: `t(key, values)`, `element(...)`, `client()`, `lang()`,
- * `showError(error)`, `showMessage(text)`. */
+ * `seatChanged()` (the seat that rolls changed: its name goes on the card). */
 export function sessionPanel(page) {
   const $ = (id) => document.getElementById(id);
   let active = load();
   let revealTimer = null;
+
+  /** The panel's own message, beside it (not at the top of the page), until the next success. */
+  function say(text) {
+    const box = $("session-error");
+    box.textContent = text;
+    box.hidden = !text;
+    if (text) box.scrollIntoView({ block: "nearest" });
+  }
+
+  const clear = () => say("");
+
+  /** A refusal of the service in a player's words: what to do, never a setting's name. */
+  function refusal(error) {
+    if (!(error instanceof WurfwerkError)) return page.t("server", { status: "?" });
+    if (error.status === 0) return page.t("network");
+    if (error.status === 401) return page.t("sessionNeedKey");
+    if (error.status === 403) return page.t("sessionNotGm");
+    if (error.status === 409 && active) {
+      return page.t("sessionNotEnded", { time: new Date(active.header.expires_at).toLocaleString(page.lang()) });
+    }
+    if (error.status >= 500) return page.t("server", { status: error.status });
+    const messages = Object.values(error.errors ?? {}).flat().filter((message) => typeof message === "string");
+    return page.t("sessionRefused", { detail: messages.length ? messages.join(" ") : error.problem?.detail || error.message });
+  }
 
   function load() {
     try {
@@ -80,7 +104,7 @@ export function sessionPanel(page) {
     const rollable = header.seats.filter((name) => active.proofs[name]);
     seat.replaceChildren(...rollable.map((name) => page.element("option", { value: name, text: name })));
     if (rollable.includes(chosen)) seat.value = chosen;
-    if (!rollable.length) page.showMessage(page.t("sessionNoSeats"));
+    if (!rollable.length) say(page.t("sessionNoSeats"));
     const revealButton = $("session-reveal");
     revealButton.disabled = !ended();
     revealButton.textContent = ended() ? page.t("sessionReveal")
@@ -98,6 +122,7 @@ export function sessionPanel(page) {
       links: Object.fromEntries(header.seats.map((seat) => [seat, null])), cards: [], reveal: null };
     save();
     render();
+    page.seatChanged?.();
   }
 
   /** "Rynn: commitment" or "GM": a seat with its player's commitment, or an open seat. */
@@ -109,12 +134,18 @@ export function sessionPanel(page) {
   async function open() {
     const seats = $("session-seats").value.split(",").map((seat) => seat.trim()).filter(Boolean).map(seatOf);
     const hours = Number($("session-hours").value);
+    if (!(hours > 0 && hours <= 168)) {
+      say(page.t("sessionBadHours"));
+      $("session-hours").focus();
+      return;
+    }
     try {
       const { session, seat_keys: seatKeys } = await page.client().call("sessions.open", {
         seats, ttl_s: Math.max(1, Math.round(hours * 3600)) });
+      clear();
       start(session, seatKeys);
     } catch (error) {
-      page.showError(error);
+      say(refusal(error));
     }
   }
 
@@ -124,14 +155,26 @@ export function sessionPanel(page) {
     const commit = seedCommit(seed);
     localStorage.setItem(SEEDS, JSON.stringify({ ...mySeeds(), [commit]: seed }));
     $("session-my-commit").value = `${name || "?"}: ${commit}`;
+    clear();
   }
 
   function join() {
+    let header;
     try {
-      start(JSON.parse($("session-join-header").value), {});
+      header = JSON.parse($("session-join-header").value);
+      if (!Array.isArray(header?.seats) || typeof header.expires_at !== "string") throw new SyntaxError("header");
     } catch {
-      page.showMessage(page.t("sessionNoLog"));
+      say(page.t("sessionNoHeader"));
+      return;
     }
+    clear();
+    start(header, {});
+  }
+
+  /** The seat the next roll is for, when this page may roll it; else null. */
+  function seat() {
+    const chosen = $("session-seat").value;
+    return active?.proofs[chosen] ? chosen : null;
   }
 
   /** The `session` member for the next roll of the chosen seat, or null outside a session. */
@@ -144,6 +187,19 @@ export function sessionPanel(page) {
     return use;
   }
 
+  /** A roll the service refused for its `session` member: said here, beside the panel, in words.
+   * Answers whether the refusal was the session's (else the page shows it by the form). */
+  function refuseRoll(error) {
+    const paths = Object.keys(error?.errors ?? {}).filter((path) => path === "session" || path.startsWith("session."));
+    if (!(error instanceof WurfwerkError) || error.status !== 422 || !active || !paths.length) return false;
+    if (paths.some((path) => path.endsWith(".expires_at"))) {
+      say(page.t("sessionEnded", { time: new Date(active.header.expires_at).toLocaleString(page.lang()) }));
+    } else {
+      say(page.t("sessionRollRefused", { detail: paths.flatMap((path) => error.errors[path]).join(" ") }));
+    }
+    return true;
+  }
+
   /** A roll came back: it is the seat's card, the next roll links to it. */
   function record(response) {
     const use = response.request?.session;
@@ -152,6 +208,7 @@ export function sessionPanel(page) {
     active.links[use.seat] = use.hidden ? response.public.signature : response.receipt.signature;
     active.cards.push(response);
     save();
+    clear();
     render();
   }
 
@@ -173,15 +230,17 @@ export function sessionPanel(page) {
       const { reveal: revealed } = await page.client().call("sessions.reveal", { session: active.header });
       active.reveal = revealed;
       save();
+      clear();
       $("check-box").open = true;
       $("check-log").value = JSON.stringify(logFile());
       await check();
     } catch (error) {
-      page.showError(error);
+      say(refusal(error));
     }
   }
 
   function leave() {
+    clear();
     active = null;
     save();
     render();
@@ -237,6 +296,22 @@ export function sessionPanel(page) {
     return lines;
   }
 
+  /** Each seat's luck from the service's report; when the service cannot give it, the line says why. */
+  async function luckLines(client, body) {
+    let lines;
+    try {
+      const report = await client.call("sessions.report", body);
+      lines = report.luck.seats.map((seat) => seat.summary);
+    } catch (error) {
+      const why = error instanceof WurfwerkError && error.status === 401 ? page.t("luckWhy.key")
+        : error instanceof WurfwerkError && error.status === 0 ? page.t("luckWhy.network")
+          : page.t("luckWhy.other", { detail: error.problem?.detail || error.message });
+      lines = [page.t("sessionNoLuck", { why })];
+    }
+    return page.element("ul", { class: "luck", "data-testid": "check-luck" },
+      ...lines.map((line) => page.element("li", { text: line })));
+  }
+
   async function check() {
     const box = $("check-verdict");
     box.replaceChildren(page.element("p", { text: page.t("loading") }));
@@ -271,19 +346,15 @@ export function sessionPanel(page) {
         : page.element("p", { class: "bad", "data-testid": "check-incomplete", text: page.t("sessionIncomplete") });
       const list = page.element("ul", {}, ...lines.map(([kind, text]) => page.element("li", { class: kind, text })));
       box.replaceChildren(head, list);
-      try {
-        const report = await client.call("sessions.report", { reveal: revealed, seeds, cards: log.cards });
-        box.append(page.element("ul", { class: "luck", "data-testid": "check-luck" },
-          ...report.luck.seats.map((seat) => page.element("li", { text: seat.summary }))));
-      } catch {
-        // the verdict stands on its own; the luck lines need the service
-      }
+      box.scrollIntoView({ block: "nearest" });
+      clear();
+      box.append(await luckLines(client, { reveal: revealed, seeds, cards: log.cards }));
     } catch (error) {
       if (error instanceof RevealError) {
         box.replaceChildren(page.element("p", { class: "bad", text: page.t("sessionBadReveal", { why: page.t(`sessionRevealWhy.${error.reason}`) }) }));
       } else {
         box.replaceChildren();
-        page.showError(error);
+        say(refusal(error));
       }
     }
   }
@@ -296,5 +367,5 @@ export function sessionPanel(page) {
   $("session-leave").addEventListener("click", leave);
   $("check-run").addEventListener("click", check);
   render();
-  return { member, record, render };
+  return { member, record, refuseRoll, render, seat };
 }
