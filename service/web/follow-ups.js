@@ -35,9 +35,11 @@ export const FOLLOW_UPS = [
     body: (_response, dice) => ({ dice }),
   },
   {
-    // Proben: a failed or partial test again, with one die fewer (the next attempt).
+    // Proben: a failed or partial test again, with one die fewer (the next attempt), only while the fewer
+    // dice can still reach the difficulty ("kann er die Probe nicht schaffen"; issue 53).
     after: ["proben.test"],
-    when: (result) => ["failure", "partial"].includes(result.outcome) && Number(result.dice_count) > 1,
+    when: (result, request) => ["failure", "partial"].includes(result.outcome)
+      && Number(result.dice_count) - 1 >= Math.max(1, Number(request?.difficulty || 1) + (request?.success_rule === "exceed" ? 1 : 0)),
     to: "proben.test", choices: [null], words: "nextRetry", style: "primary",
     body: ({ request }) => ({ ...withoutRandomness(request), attempt: Number(request.attempt || 1) + 1 }),
     values: ({ result }) => ({ dice: Number(result.dice_count) - 1 }),
