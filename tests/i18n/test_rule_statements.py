@@ -5,6 +5,7 @@ tests/i18n/rule_statements.py; these tests read the statements from the surfaces
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -68,12 +69,34 @@ def _flat(text: str) -> str:
     return re.sub(r"\s+", " ", text)
 
 
-@pytest.mark.skipif(RULES is None, reason="../shared/rules is not beside this checkout (a clean clone)")
+# The quotes as last checked against the rules texts, one "source<TAB>quote" a line: where the texts
+# are beside the checkout, the test below checks every quote against them and this file against the
+# quotes (rewrite it with WURFWERK_UPDATE_GOLDEN=1); on a clean clone (CI) a quote must be in this
+# file, so a quote never checked against its text fails there too.
+CHECKED_QUOTES = Path(__file__).with_name("golden") / "rule_quotes.txt"
+
+
+def _quote_lines() -> list[str]:
+    return sorted({f"{source}\t{_flat(quote)}" for source, quote, _ in STATEMENTS.values()})
+
+
 @pytest.mark.parametrize(("surface", "key"), list(STATEMENTS))
 def test_the_quoted_sentence_is_the_sources(surface, key):
     source, quote, _ = STATEMENTS[(surface, key)]
-    assert RULES is not None
-    assert _flat(quote) in _flat((RULES / SOURCES[source]).read_text(encoding="utf-8")), (source, quote)
+    if RULES is not None:
+        assert _flat(quote) in _flat((RULES / SOURCES[source]).read_text(encoding="utf-8")), (source, quote)
+    else:
+        checked = set(CHECKED_QUOTES.read_text(encoding="utf-8").splitlines())
+        assert f"{source}\t{_flat(quote)}" in checked, (source, quote, "not yet checked against its text")
+
+
+def test_the_checked_quotes_are_the_statements_quotes():
+    """The file holds exactly the statements' quotes; it is rewritten only beside the rules texts, where
+    the test above checks each quote against its text in the same run."""
+    text = "\n".join(_quote_lines()) + "\n"
+    if os.environ.get("WURFWERK_UPDATE_GOLDEN") == "1" and RULES is not None:
+        CHECKED_QUOTES.write_text(text, encoding="utf-8")
+    assert CHECKED_QUOTES.read_text(encoding="utf-8") == text, "rewrite it: WURFWERK_UPDATE_GOLDEN=1"
 
 
 def test_every_help_text_is_either_a_rule_statement_or_none():
