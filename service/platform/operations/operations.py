@@ -53,8 +53,8 @@ from service.platform.http.i18n import request_lang
 from service.platform.http.problems import input_error_problem, unexpected_problem, validation_problem
 from service.platform.http.request_steps import current_request
 from service.platform.http.runtime import current_runtime
-from service.platform.maths import cooperation
 from service.platform.maths import odds as odds_json
+from service.platform.maths import time_slicing
 from service.platform.maths.luck import Luck
 from service.platform.operations.fastload import fast_loader
 from service.platform.operations.schemas import (
@@ -332,8 +332,8 @@ def respond(operation: Operation, body: object, call: Call) -> Response:
     answer it (source, view, envelope), sign, write JSON. Errors become the problems the API
     documents, naming the operation's path."""
     try:
-        if operation.encounter:  # a turn between the request's head and the body's loading (cooperation.py)
-            cooperation.cooperate()
+        if operation.encounter:  # a turn between the request's head and the body's loading (time_slicing.py)
+            time_slicing.cooperate()
         rules = operation.kind.rules
         document = rules.answer(operation, operation.load(body), call)
         return json_response(current_runtime().keys.sign(document) if rules.signed else document)
@@ -394,10 +394,10 @@ def envelope(operation: Operation, echoed: dict, result: object, summary: str, l
 
 def odds_document(operation: Operation, body: dict) -> dict[str, Any]:
     if operation.encounter:  # a turn for the worker's other requests before and after a long solve
-        cooperation.cooperate()
-        with cooperation.long_computation():
+        time_slicing.cooperate()
+        with time_slicing.long_computation():
             odds = operation.view(body)
-        cooperation.cooperate()
+        time_slicing.cooperate()
     else:
         odds = operation.view(body)
     document = {"operation": operation.id, "request": dict(body), "odds": odds_json.as_json(odds)}
