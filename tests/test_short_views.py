@@ -26,8 +26,9 @@ DECLARERS = {"Operation", "Endpoint"}
 
 
 def _declared_views(tree: ast.Module) -> set[str]:
-    """The names of the functions a module declares as views: the second argument of a declaring
-    call and its ``odds=``, the third of Flask's ``add_url_rule``."""
+    """The names a module declares as views: the second argument of a declaring call and the names
+    its keywords give (``odds=``; a constant such as ``example=`` names no function), the third
+    argument of Flask's ``add_url_rule``."""
     names = set()
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
@@ -35,7 +36,8 @@ def _declared_views(tree: ast.Module) -> set[str]:
         if node.func.attr == "add_url_rule":
             candidates = node.args[2:3] + [keyword.value for keyword in node.keywords if keyword.arg == "view_func"]
         elif node.func.attr in DECLARING and isinstance(node.func.value, ast.Name) and node.func.value.id in DECLARERS:
-            candidates = node.args[1:2] + [keyword.value for keyword in node.keywords if keyword.arg == "odds"]
+            # the view, and any twin's view given by keyword (odds=, advice=): names of functions
+            candidates = node.args[1:2] + [keyword.value for keyword in node.keywords]
         else:
             continue
         names |= {candidate.id for candidate in candidates if isinstance(candidate, ast.Name)}
