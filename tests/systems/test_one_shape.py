@@ -4,7 +4,7 @@ is learnt in one folder holds in the others.
 - every system has the six modules (README, "The shape"), and its routes.py imports them by their
   own names (`encounter`, not `encounters`);
 - a view is named after its operation (`validate-bag` -> `validate_bag`; the whole encounter's
-  `encounter_play`, beside the module `encounter`), its odds view `<view>_odds`;
+  `encounter_play`, beside the module `encounter`), a twin's after its id (`encounter_odds`);
 - every schema class starts with the system's prefix (`schemas.RESULTS.prefix`): an operation's
   request `<Prefix><Operation>Request`, a result `<Prefix>...Result`, any other part of a request
   `<Prefix>...Schema` (apispec names the component without the suffix, so the spec does not show it).
@@ -50,7 +50,9 @@ def test_views_are_named_after_their_operations(system):
     wrong = []
     for operation in SYSTEMS[system].operations:
         name = VIEW_NAMES.get(operation.operation, operation.operation.replace("-", "_"))
-        expected = f"{operation.operation.replace('-', '_')}_odds" if operation.kind.rules.twin else name
+        if operation.kind.rules.twin:  # a twin's view: its rolling operation's name and the twin's suffix
+            name = operation.operation.replace("-", "_") + operation.kind.rules.id_suffix.replace(".", "_")
+        expected = name
         if operation.view.__name__ != expected:
             wrong.append(f"{operation.id}: {operation.view.__name__}, not {expected}")
     assert wrong == []
