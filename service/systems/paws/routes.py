@@ -8,8 +8,7 @@ from service.platform.maths.luck import Luck
 from service.platform.maths.odds import Odds
 from service.platform.operations.operations import Body, Operation, System, quoting
 from service.platform.words.glossary import api_glossary
-from service.systems.paws import encounter as encounters
-from service.systems.paws import odds, rules, schemas, text
+from service.systems.paws import encounter, odds, rules, schemas, text
 
 POOL_EXAMPLE = {"name": "Ryan", "rank": 2, "fit": "matching",
                 "advantages": {"equipment": None, "personal": None, "situation": "active"}}
@@ -144,9 +143,9 @@ ENCOUNTER_EXAMPLE = {
 }
 
 
-def duel(body: Body) -> encounters.Duel:
+def duel(body: Body) -> encounter.Duel:
     rescue = body["one_shot_rescue"]
-    return encounters.Duel(*(encounters.Fighter(schemas.to_pool(body[side]), body[side]["out_at_wounds"],
+    return encounter.Duel(*(encounter.Fighter(schemas.to_pool(body[side]), body[side]["out_at_wounds"],
                                                 body[side]["give_up_at_wounds"], rescue[side])
                              for side in ("a", "b")))
 
@@ -165,7 +164,7 @@ lowers the fighting pool by one die (ruling 5). Both sides down before the first
 
 
 @quoting(ENCOUNTER_RULINGS)
-def encounter_roll(body: Body, source: RandomSource, lang: str) -> tuple[encounters.EncounterResult, str]:
+def encounter_play(body: Body, source: RandomSource, lang: str) -> tuple[encounter.EncounterResult, str]:
     """Play out a whole duel (Zweikampf), round by round
 
     The body of `paws.encounter.odds` (its `curve_rounds` and `exact` are ignored). Every round is one
@@ -176,7 +175,7 @@ def encounter_roll(body: Body, source: RandomSource, lang: str) -> tuple[encount
 
     {rulings}
     """
-    result = encounters.play(duel(body), source, max_rounds=body["max_rounds"])
+    result = encounter.play(duel(body), source, max_rounds=body["max_rounds"])
     names = {side: body[side].get("name") or side.upper() for side in ("a", "b")}
     return result, text.encounter(result, names, lang)
 
@@ -198,9 +197,9 @@ def encounter_odds(body: Body) -> Odds:
     """
     fight = duel(body)
     rounds = max(body["max_rounds"] or 0, body["curve_rounds"])  # pushed one by one
-    exact = encounter_precision(encounters.state_bound(fight), body["exact"], rounds=rounds,
-                                digits=encounters.exact_digits(fight))
-    return encounters.encounter_odds(fight, exact=exact, max_rounds=body["max_rounds"],
+    exact = encounter_precision(encounter.state_bound(fight), body["exact"], rounds=rounds,
+                                digits=encounter.exact_digits(fight))
+    return encounter.encounter_odds(fight, exact=exact, max_rounds=body["max_rounds"],
                                      curve_rounds=body["curve_rounds"])
 
 
@@ -221,21 +220,21 @@ SYSTEM = System(
     glossary=api_glossary("paws"),  # service/locale/glossary.json, the one glossary
     extra={"combat_effects": [dict(effect) for effect in rules.COMBAT_EFFECTS], "dodging": rules.DODGING},
     operations=(
-        Operation.rolling("/test", test, operation="test", request=schemas.PawsTestBody,
-                          result=schemas.PawsTestResultSchema, example=POOL_EXAMPLE, odds=test_odds,
+        Operation.rolling("/test", test, operation="test", request=schemas.PawsTestRequest,
+                          result=schemas.PawsTestResult, example=POOL_EXAMPLE, odds=test_odds,
                           luck=Luck("successes")),
         Operation.rolling("/comparison", comparison, operation="comparison",
-                          request=schemas.PawsComparisonBody, result=schemas.PawsComparisonResultSchema,
+                          request=schemas.PawsComparisonRequest, result=schemas.PawsComparisonResult,
                           example=COMPARISON_EXAMPLE, odds=comparison_odds,
                           luck=Luck("successes_a", lambda result: result["a"]["successes"])),
-        Operation.rolling("/rescue", rescue, operation="rescue", request=schemas.PawsRescueBody,
-                          result=schemas.PawsRescueResultSchema, example=RESCUE_EXAMPLE, odds=rescue_odds,
+        Operation.rolling("/rescue", rescue, operation="rescue", request=schemas.PawsRescueRequest,
+                          result=schemas.PawsRescueResult, example=RESCUE_EXAMPLE, odds=rescue_odds,
                           luck=Luck("successes")),
         Operation.resolving("/validate-character", validate_character, operation="validate-character",
-                            request=schemas.PawsCharacterBody, result=schemas.PawsCharacterResultSchema,
+                            request=schemas.PawsValidateCharacterRequest, result=schemas.PawsCharacterResult,
                             example=CHARACTER_EXAMPLE),
-        Operation.rolling("/encounter", encounter_roll, operation="encounter", request=schemas.PawsEncounterBody,
-                          result=schemas.PawsEncounterResultSchema, example=ENCOUNTER_EXAMPLE,
+        Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.PawsEncounterRequest,
+                          result=schemas.PawsEncounterResult, example=ENCOUNTER_EXAMPLE,
                           odds=encounter_odds, encounter=True),
     ),
 )
