@@ -293,7 +293,11 @@ export interface paths {
          *     never change (e.g. no marble of an injuring ability's colour and no black left on either side):
          *     `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind es
          *     auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-         *     nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins an
+         *     nach deren Ende"): one mortal-danger draw of each side unconscious at the end; amended 2026-12-04 for
+         *     sides of several, only the unconscious "auf dem Schlachtfeld zurückgelassen" draw: those of the losing
+         *     side (both after `both_out`, the fleeing side's after `escapes:<name>`, nobody's after a stalemate or
+         *     an undecided end), those of the other side only with `aftermath.winners_draw` (else they are `tended`
+         *     by their own); E6 a side that wins an
          *     exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr grüne
          *     Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
          *     `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
@@ -355,7 +359,11 @@ export interface paths {
          *     never change (e.g. no marble of an injuring ability's colour and no black left on either side):
          *     `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind es
          *     auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-         *     nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins an
+         *     nach deren Ende"): one mortal-danger draw of each side unconscious at the end; amended 2026-12-04 for
+         *     sides of several, only the unconscious "auf dem Schlachtfeld zurückgelassen" draw: those of the losing
+         *     side (both after `both_out`, the fleeing side's after `escapes:<name>`, nobody's after a stalemate or
+         *     an undecided end), those of the other side only with `aftermath.winners_draw` (else they are `tended`
+         *     by their own); E6 a side that wins an
          *     exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr grüne
          *     Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
          *     `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
@@ -2253,11 +2261,16 @@ export interface components {
         };
         BeutelAftermath: {
             /**
-             * @description E5: the danger each side unconscious at the end faces (one mortal-danger draw: low 1, clear 2, grave 3 marbles); null (default): no draw.
+             * @description E5: the danger the unconscious "auf dem Schlachtfeld zurückgelassen" face (one mortal-danger draw: low 1, clear 2, grave 3 marbles): every member unconscious at the end whose side lost, both sides after `both_out`, and a side that got away (`escapes:<name>`: a fleeing side leaves its unconscious behind); after a stalemate or an undecided end nobody lost. null (default): no draw.
              * @default null
              * @enum {string|null}
              */
             mortal_danger?: "low" | "clear" | "grave" | null;
+            /**
+             * @description E5 as amended 2026-12-04: an unconscious member of a side that did not lose (the winners, or anyone after a stalemate or an undecided end) is tended by its own and draws only when this is true (default false). Between two characters the unconscious side has always lost: no difference.
+             * @default false
+             */
+            winners_draw?: boolean | null;
         };
         BeutelAftermathDraw: {
             dies: boolean;
@@ -2385,7 +2398,7 @@ export interface components {
             name: string;
         };
         BeutelEncounterResult: {
-            /** @description E5: one mortal-danger draw per side unconscious at the end. */
+            /** @description E5: one mortal-danger draw per member unconscious at the end whose side lost (both sides after both_out; a side that got away leaves its unconscious behind), and per unconscious member of the other side with `aftermath.winners_draw`. */
             aftermath: components["schemas"]["BeutelAftermathDraw"][];
             /** @description The end state, per side. */
             end: components["schemas"]["BeutelSideEnd"][];
@@ -2394,6 +2407,8 @@ export interface components {
             outcome: string;
             /** @description Every exchange, as `beutelschneider.combat` reports it (the first side attacks). */
             steps: components["schemas"]["BeutelCombatResult"][];
+            /** @description E5 as amended: the members unconscious at the end who make no mortal-danger draw, since their side did not lose (it won, or the fight ended in a stalemate or undecided): tended by their own. Empty without an aftermath or with `aftermath.winners_draw`. */
+            tended: string[];
         };
         BeutelEncounterSide: {
             /**
@@ -7452,7 +7467,8 @@ export interface operations {
                      *       },
                      *       "request": {
                      *         "aftermath": {
-                     *           "mortal_danger": "clear"
+                     *           "mortal_danger": "clear",
+                     *           "winners_draw": false
                      *         },
                      *         "curve_rounds": 10,
                      *         "exact": "auto",
@@ -8023,7 +8039,8 @@ export interface operations {
                      *             ],
                      *             "winner": "Affenmensch"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "tended": []
                      *       },
                      *       "summary": "Victory for Affenmensch after 12 exchanges: for Legionär the fight ends unconscious. The fight costs Affenmensch a light and a serious injury, Legionär six serious and a light injury. In mortal danger Legionär draws a black and a red marble and dies."
                      *     }
@@ -8417,7 +8434,8 @@ export interface operations {
                      *       "operation": "beutelschneider.encounter.odds",
                      *       "request": {
                      *         "aftermath": {
-                     *           "mortal_danger": "clear"
+                     *           "mortal_danger": "clear",
+                     *           "winners_draw": false
                      *         },
                      *         "curve_rounds": 10,
                      *         "exact": "auto",

@@ -1086,8 +1086,15 @@ class Beutelschneider:
         `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
         es
         auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins
-        an
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; amended 2026-12-04
+        for
+        sides of several, only the unconscious "auf dem Schlachtfeld zurückgelassen" draw: those of the
+        losing
+        side (both after `both_out`, the fleeing side's after `escapes:<name>`, nobody's after a stalemate
+        or
+        an undecided end), those of the other side only with `aftermath.winners_draw` (else they are
+        `tended`
+        by their own); E6 a side that wins an
         exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr
         grüne
         Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
@@ -1220,8 +1227,15 @@ class Beutelschneider:
         `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
         es
         auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins
-        an
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; amended 2026-12-04
+        for
+        sides of several, only the unconscious "auf dem Schlachtfeld zurückgelassen" draw: those of the
+        losing
+        side (both after `both_out`, the fleeing side's after `escapes:<name>`, nobody's after a stalemate
+        or
+        an undecided end), those of the other side only with `aftermath.winners_draw` (else they are
+        `tended`
+        by their own); E6 a side that wins an
         exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr
         grüne
         Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
@@ -5451,8 +5465,15 @@ class AsyncBeutelschneider:
         `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
         es
         auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins
-        an
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; amended 2026-12-04
+        for
+        sides of several, only the unconscious "auf dem Schlachtfeld zurückgelassen" draw: those of the
+        losing
+        side (both after `both_out`, the fleeing side's after `escapes:<name>`, nobody's after a stalemate
+        or
+        an undecided end), those of the other side only with `aftermath.winners_draw` (else they are
+        `tended`
+        by their own); E6 a side that wins an
         exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr
         grüne
         Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
@@ -5585,8 +5606,15 @@ class AsyncBeutelschneider:
         `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
         es
         auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins
-        an
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; amended 2026-12-04
+        for
+        sides of several, only the unconscious "auf dem Schlachtfeld zurückgelassen" draw: those of the
+        losing
+        side (both after `both_out`, the fleeing side's after `escapes:<name>`, nobody's after a stalemate
+        or
+        an undecided end), those of the other side only with `aftermath.winners_draw` (else they are
+        `tended`
+        by their own); E6 a side that wins an
         exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr
         grüne
         Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with

@@ -163,8 +163,15 @@ class BatchResult(Model):
 class BeutelAftermath(Model):
     """``BeutelAftermath`` in the API's JSON."""
     mortal_danger: Literal["low", "clear", "grave"] | None = None
-    """E5: the danger each side unconscious at the end faces (one mortal-danger draw: low 1, clear 2, grave 3
-    marbles); null (default): no draw.
+    """E5: the danger the unconscious "auf dem Schlachtfeld zurückgelassen" face (one mortal-danger draw: low
+    1, clear 2, grave 3 marbles): every member unconscious at the end whose side lost, both sides after
+    `both_out`, and a side that got away (`escapes:<name>`: a fleeing side leaves its unconscious behind);
+    after a stalemate or an undecided end nobody lost. null (default): no draw.
+    """
+    winners_draw: bool | None = None
+    """E5 as amended 2026-12-04: an unconscious member of a side that did not lose (the winners, or anyone
+    after a stalemate or an undecided end) is tended by its own and draws only when this is true (default
+    false). Between two characters the unconscious side has always lost: no difference.
     """
 
     @classmethod
@@ -172,6 +179,7 @@ class BeutelAftermath(Model):
         """``BeutelAftermath`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             mortal_danger=data.get("mortal_danger"),
+            winners_draw=data.get("winners_draw"),
         )._with_json(data)
 
 
@@ -409,7 +417,10 @@ class BeutelEncounterMember(Model):
 class BeutelEncounterResult(Model):
     """``BeutelEncounterResult`` in the API's JSON."""
     aftermath: list[BeutelAftermathDraw]
-    """E5: one mortal-danger draw per side unconscious at the end."""
+    """E5: one mortal-danger draw per member unconscious at the end whose side lost (both sides after
+    both_out; a side that got away leaves its unconscious behind), and per unconscious member of the other
+    side with `aftermath.winners_draw`.
+    """
     end: list[BeutelSideEnd]
     """The end state, per side."""
     exchanges: int
@@ -417,6 +428,11 @@ class BeutelEncounterResult(Model):
     """wins:<name>, escapes:<name> (E6), both_out, stalemate or undecided (as in the odds)."""
     steps: list[BeutelCombatResult]
     """Every exchange, as `beutelschneider.combat` reports it (the first side attacks)."""
+    tended: list[str]
+    """E5 as amended: the members unconscious at the end who make no mortal-danger draw, since their side did
+    not lose (it won, or the fight ended in a stalemate or undecided): tended by their own. Empty without
+    an aftermath or with `aftermath.winners_draw`.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelEncounterResult:
@@ -427,6 +443,7 @@ class BeutelEncounterResult(Model):
             exchanges=data["exchanges"],
             outcome=data["outcome"],
             steps=[BeutelCombatResult.from_json(v0) for v0 in data["steps"]],
+            tended=data["tended"],
         )._with_json(data)
 
 
@@ -6766,8 +6783,15 @@ class BatchItemParam(TypedDict):
 class BeutelAftermathParam(TypedDict, total=False):
     """``BeutelAftermath`` as a request parameter (a plain dict; required keys: none)."""
     mortal_danger: Literal["low", "clear", "grave"] | None
-    """E5: the danger each side unconscious at the end faces (one mortal-danger draw: low 1, clear 2, grave 3
-    marbles); null (default): no draw.
+    """E5: the danger the unconscious "auf dem Schlachtfeld zurückgelassen" face (one mortal-danger draw: low
+    1, clear 2, grave 3 marbles): every member unconscious at the end whose side lost, both sides after
+    `both_out`, and a side that got away (`escapes:<name>`: a fleeing side leaves its unconscious behind);
+    after a stalemate or an undecided end nobody lost. null (default): no draw.
+    """
+    winners_draw: bool | None
+    """E5 as amended 2026-12-04: an unconscious member of a side that did not lose (the winners, or anyone
+    after a stalemate or an undecided end) is tended by its own and draws only when this is true (default
+    false). Between two characters the unconscious side has always lost: no difference.
     """
 
 

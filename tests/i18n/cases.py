@@ -425,12 +425,15 @@ def _proben_chain(outcome: str, attempts: int) -> Callable[[str], str]:
 
 # --- encounters (Beutelschneider and Weltenbuch, issue 40) ------------------------------------------
 
-def _beutel_encounter(outcome: str, exchanges: int, fallen: tuple[str, ...], standing: tuple[str, ...] = ()):
+def _beutel_encounter(outcome: str, exchanges: int, fallen: tuple[str, ...], standing: tuple[str, ...] = (),
+                      drawing: tuple[str, ...] = (), tended: tuple[str, ...] = ()):
     from service.systems.beutelschneider import encounter as beutel_encounter
 
     end = [beutel_encounter.SideEnd(name, BAG, True) for name in fallen]
     end += [beutel_encounter.SideEnd(name, BAG, False) for name in standing]
-    result = beutel_encounter.EncounterResult([], outcome, exchanges, end, [])
+    after = [beutel_encounter.AftermathDraw(name, (WHITE, BLACK) if index % 2 else (WHITE, RED), index % 2 == 1)
+             for index, name in enumerate(drawing)]
+    result = beutel_encounter.EncounterResult([], outcome, exchanges, end, after, list(tended))
     return said(beutel_text.encounter, result)
 
 
@@ -455,6 +458,14 @@ def _encounters_of_issue_40() -> Iterator[Case]:
                      lambda n: _beutel_encounter("escapes:Dieb", n, ()), least=1)
     yield ("beutelschneider.encounter one against several, two fallen",
            _beutel_encounter("wins:Legionär", 7, ("Affenmensch 1", "Affenmensch 2"), ("Legionär",)))
+    # E5 as amended: who is left on the battlefield draws, the winners' unconscious are tended
+    yield ("beutelschneider.encounter aftermath, the losers left behind, a winner tended",
+           _beutel_encounter("wins:Die Legion", 9, ("Affenmensch 1", "Affenmensch 2", "Gaius"), ("Legionär",),
+                             drawing=("Affenmensch 1", "Affenmensch 2"), tended=("Gaius",)))
+    yield ("beutelschneider.encounter aftermath, a flight leaves one behind",
+           _beutel_encounter("escapes:Die Diebe", 3, ("Dieb",), ("Hehler", "Wolf 1", "Wolf 2"), drawing=("Dieb",)))
+    yield ("beutelschneider.encounter aftermath, a stalemate tends both",
+           _beutel_encounter("stalemate", 5, ("A", "C"), ("B", "D"), tended=("A", "C")))
     # a fight that never starts says why (review kind 3)
     yield from _each("beutelschneider.encounter stalemate after n exchanges",
                      lambda n: _beutel_encounter("stalemate", n, ()))

@@ -361,7 +361,11 @@ changes only the end bags); E2 both draw only black in one exchange: `both_out`;
 never change (e.g. no marble of an injuring ability's colour and no black left on either side):
 `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind es
 auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins an
+nach deren Ende"): one mortal-danger draw of each side unconscious at the end; amended 2026-12-04 for
+sides of several, only the unconscious "auf dem Schlachtfeld zurückgelassen" draw: those of the losing
+side (both after `both_out`, the fleeing side's after `escapes:<name>`, nobody's after a stalemate or
+an undecided end), those of the other side only with `aftermath.winners_draw` (else they are `tended`
+by their own); E6 a side that wins an
 exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr grüne
 Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
 `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
@@ -422,7 +426,8 @@ def encounter_play(body: Body, source: RandomSource, lang: str) -> tuple[encount
     (`undecided`). `curve_rounds` and `exact` are accepted and ignored.
     """
     if is_group_fight(body):
-        result = groups.play(group_fight(body), source, aftermath=aftermath(body), max_rounds=body["max_rounds"])
+        result = groups.play(group_fight(body), source, aftermath=aftermath(body),
+                             winners_draw=body["aftermath"]["winners_draw"], max_rounds=body["max_rounds"])
     else:
         result = encounter.play(encounter_sides(body), source, aftermath=aftermath(body),
                                 max_rounds=body["max_rounds"])
@@ -452,7 +457,8 @@ def encounter_odds(body: Body) -> Odds:
             encounter_precision(groups.rounds_state_bound(fight), body["exact"], float_only=True, rounds=rounds)
         else:
             encounter_precision(groups.state_bound(fight), body["exact"], float_only=True, cost=SWEPT)
-        return groups.odds(fight, aftermath=aftermath(body), max_rounds=body["max_rounds"],
+        return groups.odds(fight, aftermath=aftermath(body), winners_draw=body["aftermath"]["winners_draw"],
+                           max_rounds=body["max_rounds"],
                            curve_rounds=body["curve_rounds"])
     sides = encounter_sides(body)
     encounter_precision(encounter.state_bound(sides), body["exact"], float_only=True)
