@@ -360,14 +360,14 @@ def _beutelschneider() -> Iterator[Case]:
 # --- encounters (Malmsturm and Paws) --------------------------------------------------------------
 
 def _malm_encounter(outcome: str, rounds: int, taken: tuple[int, int], conceded: str | None = None):
-    from service.systems.malmsturm import encounter as malm_encounter
+    from service.systems.malmsturm import play_out
 
     track = malm.Stress(malm.StressTrack(3, 3), malm.StressTrack(2, 2))
-    members = [malm_encounter.MemberEnd("Alrik", "Helden", track, taken[0], taken[0], taken[0] >= 2),
-               malm_encounter.MemberEnd("Ork", "Orks", track, taken[1], taken[1], taken[1] >= 2)]
+    members = [play_out.MemberEnd("Alrik", "Helden", track, taken[0], taken[0], taken[0] >= 2),
+               play_out.MemberEnd("Ork", "Orks", track, taken[1], taken[1], taken[1] >= 2)]
     winner = outcome.removeprefix("wins:") if outcome.startswith("wins:") else None
-    result = malm_encounter.EncounterResult(outcome, winner, rounds, None, ["Alrik", "Ork"], [],
-                                            malm_encounter.EndState(members, conceded))
+    result = play_out.EncounterResult(outcome, winner, rounds, None, ["Alrik", "Ork"], [],
+                                            play_out.EndState(members, conceded))
     return said(malm_text.encounter, result)
 
 
@@ -544,14 +544,14 @@ def _encounter_sentences() -> Iterator[Case]:
 
 
 def _malm_ends(ends: str):
-    from service.systems.malmsturm import encounter as malm_encounter
+    from service.systems.malmsturm import play_out
 
     track = malm.Stress(malm.StressTrack(3, 3), malm.StressTrack(2, 2))
-    members = [malm_encounter.MemberEnd("Alrik", "Helden", track, 1, 1, False),
-               malm_encounter.MemberEnd("Fayla", "Helden", track, 0, 0, False),
-               malm_encounter.MemberEnd("Ork 1", "Orks", track, 2, 2, True),
-               malm_encounter.MemberEnd("Ork 2", "Orks", track, 2 if ends == "side_out" else 1,
+    members = [play_out.MemberEnd("Alrik", "Helden", track, 1, 1, False),
+               play_out.MemberEnd("Fayla", "Helden", track, 0, 0, False),
+               play_out.MemberEnd("Ork 1", "Orks", track, 2, 2, True),
+               play_out.MemberEnd("Ork 2", "Orks", track, 2 if ends == "side_out" else 1,
                                         2 if ends == "side_out" else 1, ends == "side_out")]
-    result = malm_encounter.EncounterResult("wins:Helden", "Helden", 3, None, [], [],
-                                            malm_encounter.EndState(members, None), ends)
+    result = play_out.EncounterResult("wins:Helden", "Helden", 3, None, [], [],
+                                            play_out.EndState(members, None), ends)
     return said(malm_text.encounter, result)
