@@ -1297,6 +1297,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/paws/encounter/advice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a side's choices in a whole duel are worth (advice)
+         * @description RULINGS.md "Advice", Paws: `one_shot_rescue` (how many of the side's one-shot rescue dice it spends
+         *     in this fight, the rest kept: "darf nur einmal gewürfelt werden", E3) and `give_up_at_wounds` ("oder
+         *     auf gibt", E2). Every combination is one fixed option, answered exactly as `paws.encounter.odds`
+         *     answers the body with it; ranked by the chance to win, then not to lose, then fewer rounds ("gleich
+         *     gut" within 0.1 percentage points). `adaptive`: spend or keep each one-shot die after every lost
+         *     round, and give up or fight on, decided anew in every state (backward induction on the duel's
+         *     chain; the other side plays by the body); null with `max_rounds`. The states of every option and
+         *     of the adaptive solve count together against WURFWERK_MAX_ENCOUNTER_STATES (422
+         *     `encounter-too-large` before solving).
+         *
+         *     Ruling Paws E1: "Der Kampf dauert so lange an, bis einer der Beteiligten Kampfunfähig ist oder
+         *     auf gibt": each round is one contest comparison (`paws.comparison`, rulings 3 and 4: the loser's
+         *     rescue dice of its pool, e.g. armour, every round); "Der Verlierer erleidet eine neue Wunde ...
+         *     Bei Gleichstand wird niemand verletzt." "Kampfunfähig" = no dice left in the pool, or
+         *     `out_at_wounds` wounds in all (the starting `wounds` count). E2: a side gives up ("oder auf gibt")
+         *     at `give_up_at_wounds` wounds in all. E3: one-shot rescue dice (`one_shot_rescue`, "Jeder
+         *     Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht") are rolled one at a
+         *     time after a lost round until one succeeds (4–6), which averts the wound. E4: effects add no
+         *     wounds ("verursachen niemals zusätzliche Wunden") and are not modelled. E5: every wound of the fight
+         *     lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
+         *     `stalemate`.
+         *
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+         */
+        post: operations["paws.encounter.advice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/paws/encounter/odds": {
         parameters: {
             query?: never;
@@ -2227,6 +2272,60 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Adaptive: {
+            gain_over_best_fixed: components["schemas"]["EncounterProbability"];
+            /** @description What to do when, in `lang`. */
+            rules: string[];
+            win: components["schemas"]["EncounterProbability"];
+        };
+        Advice: {
+            /** @description The optimum when the side decides anew in every state; null where the operation has none. */
+            adaptive: components["schemas"]["Adaptive"] | null;
+            best: components["schemas"]["AdvicePick"];
+            /** @description The documented defaults of the asked choices. */
+            default: components["schemas"]["AdvicePick"];
+            /** @description Every fixed option, best first (by the chance to win, then not to lose, then fewer expected rounds). */
+            options: components["schemas"]["AdviceOption"][];
+            side: string;
+            /** @description All solves together: states, precision, error bound. */
+            solver: components["schemas"]["Solver"];
+        };
+        AdviceOption: {
+            /** @description Expected rounds (the second tie-break: fewer first). */
+            expected_rounds: number | null;
+            /** @description The chance not to lose (the first tie-break). */
+            not_lose: components["schemas"]["EncounterProbability"];
+            /** @description Every outcome of the odds of the body with this policy. */
+            outcomes: {
+                [key: string]: components["schemas"]["EncounterProbability"];
+            };
+            /** @description The side's policy fields, as in the body. */
+            policy: {
+                [key: string]: unknown;
+            };
+            /** @description The chance to win minus the best option's (0 or below). */
+            vs_best: components["schemas"]["VersusBest"];
+            win: components["schemas"]["EncounterProbability"];
+        };
+        AdvicePick: {
+            policy: {
+                [key: string]: unknown;
+            };
+            vs_best?: components["schemas"]["VersusBest"];
+            win: components["schemas"]["EncounterProbability"];
+        };
+        Advise: {
+            /**
+             * @description The policy fields to compare (every combination of their values is one fixed option); null: every choice the side has. Over 64 options: 422.
+             * @default null
+             */
+            choices?: string[] | null;
+            /**
+             * @description The side (or party, chain) advised, as the body names it; null: the first.
+             * @default null
+             */
+            side?: string | null;
+        };
         BatchItem: {
             /** @description Exactly the body of the single call. */
             body: {
@@ -2236,7 +2335,7 @@ export interface components {
              * @description An operation id, e.g. paws.test.
              * @enum {string}
              */
-            operation: "beutelschneider.challenge" | "beutelschneider.challenge.odds" | "beutelschneider.combat" | "beutelschneider.combat.odds" | "beutelschneider.contest" | "beutelschneider.contest.odds" | "beutelschneider.encounter" | "beutelschneider.encounter.odds" | "beutelschneider.experience" | "beutelschneider.experience-apply" | "beutelschneider.experience.odds" | "beutelschneider.first-aid" | "beutelschneider.first-aid.odds" | "beutelschneider.healing" | "beutelschneider.healing-apply" | "beutelschneider.healing.odds" | "beutelschneider.injury" | "beutelschneider.injury.odds" | "beutelschneider.mortal-danger" | "beutelschneider.mortal-danger.odds" | "beutelschneider.validate-bag" | "malmsturm.action" | "malmsturm.action.odds" | "malmsturm.attack" | "malmsturm.attack.odds" | "malmsturm.contest" | "malmsturm.contest.odds" | "malmsturm.encounter" | "malmsturm.encounter.odds" | "malmsturm.initiative" | "malmsturm.initiative.odds" | "paws.comparison" | "paws.comparison.odds" | "paws.encounter" | "paws.encounter.odds" | "paws.rescue" | "paws.rescue.odds" | "paws.test" | "paws.test.odds" | "paws.validate-character" | "proben.cooperation" | "proben.cooperation.odds" | "proben.encounter" | "proben.encounter.odds" | "proben.extended" | "proben.extended.odds" | "proben.opposed" | "proben.opposed.odds" | "proben.test" | "proben.test.odds" | "weltenbuch.conflict" | "weltenbuch.conflict.odds" | "weltenbuch.encounter" | "weltenbuch.encounter.odds" | "weltenbuch.narration" | "weltenbuch.resurrection" | "weltenbuch.resurrection.odds";
+            operation: "beutelschneider.challenge" | "beutelschneider.challenge.odds" | "beutelschneider.combat" | "beutelschneider.combat.odds" | "beutelschneider.contest" | "beutelschneider.contest.odds" | "beutelschneider.encounter" | "beutelschneider.encounter.odds" | "beutelschneider.experience" | "beutelschneider.experience-apply" | "beutelschneider.experience.odds" | "beutelschneider.first-aid" | "beutelschneider.first-aid.odds" | "beutelschneider.healing" | "beutelschneider.healing-apply" | "beutelschneider.healing.odds" | "beutelschneider.injury" | "beutelschneider.injury.odds" | "beutelschneider.mortal-danger" | "beutelschneider.mortal-danger.odds" | "beutelschneider.validate-bag" | "malmsturm.action" | "malmsturm.action.odds" | "malmsturm.attack" | "malmsturm.attack.odds" | "malmsturm.contest" | "malmsturm.contest.odds" | "malmsturm.encounter" | "malmsturm.encounter.odds" | "malmsturm.initiative" | "malmsturm.initiative.odds" | "paws.comparison" | "paws.comparison.odds" | "paws.encounter" | "paws.encounter.advice" | "paws.encounter.odds" | "paws.rescue" | "paws.rescue.odds" | "paws.test" | "paws.test.odds" | "paws.validate-character" | "proben.cooperation" | "proben.cooperation.odds" | "proben.encounter" | "proben.encounter.odds" | "proben.extended" | "proben.extended.odds" | "proben.opposed" | "proben.opposed.odds" | "proben.test" | "proben.test.odds" | "weltenbuch.conflict" | "weltenbuch.conflict.odds" | "weltenbuch.encounter" | "weltenbuch.encounter.odds" | "weltenbuch.narration" | "weltenbuch.resurrection" | "weltenbuch.resurrection.odds";
         };
         BatchRequest: {
             requests: components["schemas"]["BatchItem"][];
@@ -3351,6 +3450,11 @@ export interface components {
             outcome: string;
             probability: number;
         };
+        EncounterProbability: {
+            /** @description Reduced fraction, e.g. 19/27; null when `solver.precision` is float64. */
+            exact: string | null;
+            probability: number;
+        };
         Event: {
             /** @description A draw in a session: the bag it was drawn from (colour -> marbles), so a verifier recomputes the draw without the rules. */
             bag?: {
@@ -4216,6 +4320,53 @@ export interface components {
             net: number;
             /** @enum {string|null} */
             winner: "a" | "b" | null;
+        };
+        PawsEncounterAdviceRequest: {
+            /** @description Side a. */
+            a: components["schemas"]["PawsFighter"];
+            /** @description Which side is advised on which of its choices (API.md §1.10). */
+            advise?: components["schemas"]["Advise"] | null;
+            /** @description Side b. */
+            b: components["schemas"]["PawsFighter"];
+            /**
+             * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
+             * @default 0
+             */
+            curve_rounds?: number | null;
+            /**
+             * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
+             * @default auto
+             * @enum {string|null}
+             */
+            exact?: "auto" | "required" | "never" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /**
+             * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
+             * @default null
+             */
+            max_rounds?: number | null;
+            /** @description The one-shot rescue dice each side may spend in this fight ("darf nur einmal gewürfelt werden", E3): after a lost round they are rolled one at a time until one averts the wound. Default none. */
+            one_shot_rescue?: components["schemas"]["PawsOneShotRescue"] | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        PawsEncounterAdviceResponse: {
+            advice: components["schemas"]["Advice"];
+            /** @enum {string} */
+            lang: "en" | "de";
+            /** @example paws.encounter.advice */
+            operation: string;
+            receipt: components["schemas"]["Receipt"];
+            request: components["schemas"]["PawsEncounterAdviceRequest"];
+            /** @description One chat line in `lang`. */
+            summary: string;
         };
         PawsEncounterOddsRequest: {
             /** @description Side a. */
@@ -5491,6 +5642,13 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        VersusBest: {
+            /** @description "gleich gut": less than 0.1 percentage points from the best. */
+            equal: boolean;
+            /** @description Reduced fraction, e.g. 19/27; null when `solver.precision` is float64. */
+            exact: string | null;
+            probability: number;
         };
         WeltenConflictResult: {
             members: components["schemas"]["WeltenMemberRoll"][];
@@ -12852,6 +13010,261 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["PawsEncounterResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    "paws.encounter.advice": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "a": {
+                 *         "name": "Ryan",
+                 *         "rank": 3
+                 *       },
+                 *       "b": {
+                 *         "name": "Jack",
+                 *         "rank": 2
+                 *       },
+                 *       "one_shot_rescue": {
+                 *         "a": 0,
+                 *         "b": 0
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PawsEncounterAdviceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "advice": {
+                     *         "adaptive": {
+                     *           "gain_over_best_fixed": {
+                     *             "exact": "0/1",
+                     *             "probability": 0
+                     *           },
+                     *           "rules": [
+                     *             "No one-shot rescue die comes to be rolled: nothing to decide.",
+                     *             "Never give up: giving up loses at once, fighting on never wins less.",
+                     *             "Deciding anew in every state wins no more than the best fixed option: play that one."
+                     *           ],
+                     *           "win": {
+                     *             "exact": "283/330",
+                     *             "probability": 0.8575757575757575
+                     *           }
+                     *         },
+                     *         "best": {
+                     *           "policy": {
+                     *             "give_up_at_wounds": null,
+                     *             "one_shot_rescue": 0
+                     *           },
+                     *           "win": {
+                     *             "exact": "283/330",
+                     *             "probability": 0.8575757575757575
+                     *           }
+                     *         },
+                     *         "default": {
+                     *           "policy": {
+                     *             "give_up_at_wounds": null,
+                     *             "one_shot_rescue": 0
+                     *           },
+                     *           "vs_best": {
+                     *             "equal": true,
+                     *             "exact": "0/1",
+                     *             "probability": 0
+                     *           },
+                     *           "win": {
+                     *             "exact": "283/330",
+                     *             "probability": 0.8575757575757575
+                     *           }
+                     *         },
+                     *         "options": [
+                     *           {
+                     *             "expected_rounds": 3.5272727272727273,
+                     *             "not_lose": {
+                     *               "exact": "283/330",
+                     *               "probability": 0.8575757575757575
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:a": {
+                     *                 "exact": "283/330",
+                     *                 "probability": 0.8575757575757575
+                     *               },
+                     *               "wins:b": {
+                     *                 "exact": "47/330",
+                     *                 "probability": 0.14242424242424243
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "give_up_at_wounds": null,
+                     *               "one_shot_rescue": 0
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "283/330",
+                     *               "probability": 0.8575757575757575
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 3.175757575757576,
+                     *             "not_lose": {
+                     *               "exact": "136/165",
+                     *               "probability": 0.8242424242424242
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:a": {
+                     *                 "exact": "136/165",
+                     *                 "probability": 0.8242424242424242
+                     *               },
+                     *               "wins:b": {
+                     *                 "exact": "29/165",
+                     *                 "probability": 0.17575757575757575
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "give_up_at_wounds": 2,
+                     *               "one_shot_rescue": 0
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-1/30",
+                     *               "probability": -0.03333333333333333
+                     *             },
+                     *             "win": {
+                     *               "exact": "136/165",
+                     *               "probability": 0.8242424242424242
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 2.4242424242424243,
+                     *             "not_lose": {
+                     *               "exact": "2/3",
+                     *               "probability": 0.6666666666666666
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:a": {
+                     *                 "exact": "2/3",
+                     *                 "probability": 0.6666666666666666
+                     *               },
+                     *               "wins:b": {
+                     *                 "exact": "1/3",
+                     *                 "probability": 0.3333333333333333
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "give_up_at_wounds": 1,
+                     *               "one_shot_rescue": 0
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-21/110",
+                     *               "probability": -0.19090909090909092
+                     *             },
+                     *             "win": {
+                     *               "exact": "2/3",
+                     *               "probability": 0.6666666666666666
+                     *             }
+                     *           }
+                     *         ],
+                     *         "side": "a",
+                     *         "solver": {
+                     *           "max_error": 0,
+                     *           "precision": "exact",
+                     *           "states": 42
+                     *         }
+                     *       },
+                     *       "lang": "en",
+                     *       "operation": "paws.encounter.advice",
+                     *       "receipt": {
+                     *         "alg": "Ed25519",
+                     *         "id": "00000000-0000-4000-8000-000000000000",
+                     *         "issued_at": "2026-11-29T12:00:00.000Z",
+                     *         "kid": "example-kid",
+                     *         "signature": "example-signature"
+                     *       },
+                     *       "request": {
+                     *         "a": {
+                     *           "advantages": {
+                     *             "equipment": null,
+                     *             "personal": null,
+                     *             "situation": null
+                     *           },
+                     *           "extra_bonus_dice": 0,
+                     *           "extra_rescue_dice": 0,
+                     *           "fit": "matching",
+                     *           "give_up_at_wounds": null,
+                     *           "name": "Ryan",
+                     *           "out_at_wounds": null,
+                     *           "penalty_dice": 0,
+                     *           "rank": 3,
+                     *           "wounds": 0
+                     *         },
+                     *         "advise": {
+                     *           "choices": null,
+                     *           "side": null
+                     *         },
+                     *         "b": {
+                     *           "advantages": {
+                     *             "equipment": null,
+                     *             "personal": null,
+                     *             "situation": null
+                     *           },
+                     *           "extra_bonus_dice": 0,
+                     *           "extra_rescue_dice": 0,
+                     *           "fit": "matching",
+                     *           "give_up_at_wounds": null,
+                     *           "name": "Jack",
+                     *           "out_at_wounds": null,
+                     *           "penalty_dice": 0,
+                     *           "rank": 2,
+                     *           "wounds": 0
+                     *         },
+                     *         "curve_rounds": 0,
+                     *         "exact": "auto",
+                     *         "max_rounds": null,
+                     *         "one_shot_rescue": {
+                     *           "a": 0,
+                     *           "b": 0
+                     *         }
+                     *       },
+                     *       "summary": "Advice for Ryan: best one_shot_rescue = 0, give_up_at_wounds = null, 85.8% to win. Deciding anew in every state gains nothing worth saying."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PawsEncounterAdviceResponse"];
                 };
             };
             400: components["responses"]["BAD_REQUEST"];

@@ -41,6 +41,7 @@ export type OperationId =
   | "paws.comparison"
   | "paws.comparison.odds"
   | "paws.encounter"
+  | "paws.encounter.advice"
   | "paws.encounter.odds"
   | "paws.rescue"
   | "paws.rescue.odds"
@@ -148,6 +149,8 @@ export interface SystemMethods {
     comparisonOdds(body: RequestBody<"paws.comparison.odds">, options?: CallOptions): Promise<ResponseBody<"paws.comparison.odds">>;
     /** POST /v1/paws/encounter: Play out a whole duel (Zweikampf), round by round */
     encounter(body: RequestBody<"paws.encounter">, options?: CallOptions): Promise<ResponseBody<"paws.encounter">>;
+    /** POST /v1/paws/encounter/advice: What a side's choices in a whole duel are worth (advice) */
+    encounterAdvice(body: RequestBody<"paws.encounter.advice">, options?: CallOptions): Promise<ResponseBody<"paws.encounter.advice">>;
     /** POST /v1/paws/encounter/odds: Exact odds of a whole duel (Zweikampf) */
     encounterOdds(body: RequestBody<"paws.encounter.odds">, options?: CallOptions): Promise<ResponseBody<"paws.encounter.odds">>;
     /** POST /v1/paws/rescue: Roll the group's rescue dice (Rettungswürfel) */

@@ -39,6 +39,7 @@ export const OPERATIONS = Object.freeze([
   {"id": "paws.comparison", "method": "POST", "path": "/v1/paws/comparison", "system": "paws", "body": true},
   {"id": "paws.comparison.odds", "method": "POST", "path": "/v1/paws/comparison/odds", "system": "paws", "body": true},
   {"id": "paws.encounter", "method": "POST", "path": "/v1/paws/encounter", "system": "paws", "body": true},
+  {"id": "paws.encounter.advice", "method": "POST", "path": "/v1/paws/encounter/advice", "system": "paws", "body": true},
   {"id": "paws.encounter.odds", "method": "POST", "path": "/v1/paws/encounter/odds", "system": "paws", "body": true},
   {"id": "paws.rescue", "method": "POST", "path": "/v1/paws/rescue", "system": "paws", "body": true},
   {"id": "paws.rescue.odds", "method": "POST", "path": "/v1/paws/rescue/odds", "system": "paws", "body": true},

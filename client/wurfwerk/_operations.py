@@ -9,6 +9,9 @@ from typing import Any, Literal
 from wurfwerk._core import AsyncSend, Body, Operation, R, Send
 from wurfwerk._models import Model
 from wurfwerk.models import (
+    Advice,
+    Advise,
+    AdviseParam,
     BatchItemParam,
     BatchResponse,
     BeutelAftermath,
@@ -75,6 +78,7 @@ from wurfwerk.models import (
     PawsCategoryParam,
     PawsComparisonOddsResponse,
     PawsComparisonResponse,
+    PawsEncounterAdviceResponse,
     PawsEncounterOddsResponse,
     PawsEncounterResponse,
     PawsFighter,
@@ -395,6 +399,13 @@ _PAWS_ENCOUNTER = Operation(
     rolling=True,
     parse=PawsEncounterResponse.from_json,
 )
+_PAWS_ENCOUNTER_ADVICE = Operation(
+    "paws.encounter.advice",
+    "POST",
+    "/v1/paws/encounter/advice",
+    rolling=False,
+    parse=PawsEncounterAdviceResponse.from_json,
+)
 _PAWS_ENCOUNTER_ODDS = Operation(
     "paws.encounter.odds",
     "POST",
@@ -622,6 +633,7 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "paws.comparison": _PAWS_COMPARISON,
     "paws.comparison.odds": _PAWS_COMPARISON_ODDS,
     "paws.encounter": _PAWS_ENCOUNTER,
+    "paws.encounter.advice": _PAWS_ENCOUNTER_ADVICE,
     "paws.encounter.odds": _PAWS_ENCOUNTER_ODDS,
     "paws.rescue": _PAWS_RESCUE,
     "paws.rescue.odds": _PAWS_RESCUE_ODDS,
@@ -3117,6 +3129,94 @@ class Paws:
                 "max_rounds": max_rounds,
                 "one_shot_rescue": one_shot_rescue,
                 "seed": seed,
+                "session": session,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    def encounter_advice(
+        self,
+        *,
+        a: PawsFighterParam | PawsFighter,
+        b: PawsFighterParam | PawsFighter,
+        advise: AdviseParam | Advise | None = None,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        one_shot_rescue: PawsOneShotRescueParam | PawsOneShotRescue | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> PawsEncounterAdviceResponse:
+        """What a side's choices in a whole duel are worth (advice).
+
+        RULINGS.md "Advice", Paws: `one_shot_rescue` (how many of the side's one-shot rescue dice it spends
+        in this fight, the rest kept: "darf nur einmal gewürfelt werden", E3) and `give_up_at_wounds`
+        ("oder
+        auf gibt", E2). Every combination is one fixed option, answered exactly as `paws.encounter.odds`
+        answers the body with it; ranked by the chance to win, then not to lose, then fewer rounds ("gleich
+        gut" within 0.1 percentage points). `adaptive`: spend or keep each one-shot die after every lost
+        round, and give up or fight on, decided anew in every state (backward induction on the duel's
+        chain; the other side plays by the body); null with `max_rounds`. The states of every option and
+        of the adaptive solve count together against WURFWERK_MAX_ENCOUNTER_STATES (422
+        `encounter-too-large` before solving).
+
+        Ruling Paws E1: "Der Kampf dauert so lange an, bis einer der Beteiligten Kampfunfähig ist oder
+        auf gibt": each round is one contest comparison (`paws.comparison`, rulings 3 and 4: the loser's
+        rescue dice of its pool, e.g. armour, every round); "Der Verlierer erleidet eine neue Wunde ...
+        Bei Gleichstand wird niemand verletzt." "Kampfunfähig" = no dice left in the pool, or
+        `out_at_wounds` wounds in all (the starting `wounds` count). E2: a side gives up ("oder auf gibt")
+        at `give_up_at_wounds` wounds in all. E3: one-shot rescue dice (`one_shot_rescue`, "Jeder
+        Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht") are rolled one at a
+        time after a lost round until one succeeds (4–6), which averts the wound. E4: effects add no
+        wounds ("verursachen niemals zusätzliche Wunden") and are not modelled. E5: every wound of the
+        fight
+        lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
+        `stalemate`.
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
+        ``POST /v1/paws/encounter/advice`` (``paws.encounter.advice``).
+
+        Args:
+            a: Side a.
+            b: Side b.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            one_shot_rescue: The one-shot rescue dice each side may spend in this fight ("darf nur einmal
+                gewürfelt werden", E3): after a lost round they are rolled one at a time until one averts
+                the wound. Default none.
+            session: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _PAWS_ENCOUNTER_ADVICE,
+            {
+                "a": a,
+                "b": b,
+                "advise": advise,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "one_shot_rescue": one_shot_rescue,
                 "session": session,
                 "ticket": ticket,
             },
@@ -7482,6 +7582,94 @@ class AsyncPaws:
                 "max_rounds": max_rounds,
                 "one_shot_rescue": one_shot_rescue,
                 "seed": seed,
+                "session": session,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def encounter_advice(
+        self,
+        *,
+        a: PawsFighterParam | PawsFighter,
+        b: PawsFighterParam | PawsFighter,
+        advise: AdviseParam | Advise | None = None,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        one_shot_rescue: PawsOneShotRescueParam | PawsOneShotRescue | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> PawsEncounterAdviceResponse:
+        """What a side's choices in a whole duel are worth (advice).
+
+        RULINGS.md "Advice", Paws: `one_shot_rescue` (how many of the side's one-shot rescue dice it spends
+        in this fight, the rest kept: "darf nur einmal gewürfelt werden", E3) and `give_up_at_wounds`
+        ("oder
+        auf gibt", E2). Every combination is one fixed option, answered exactly as `paws.encounter.odds`
+        answers the body with it; ranked by the chance to win, then not to lose, then fewer rounds ("gleich
+        gut" within 0.1 percentage points). `adaptive`: spend or keep each one-shot die after every lost
+        round, and give up or fight on, decided anew in every state (backward induction on the duel's
+        chain; the other side plays by the body); null with `max_rounds`. The states of every option and
+        of the adaptive solve count together against WURFWERK_MAX_ENCOUNTER_STATES (422
+        `encounter-too-large` before solving).
+
+        Ruling Paws E1: "Der Kampf dauert so lange an, bis einer der Beteiligten Kampfunfähig ist oder
+        auf gibt": each round is one contest comparison (`paws.comparison`, rulings 3 and 4: the loser's
+        rescue dice of its pool, e.g. armour, every round); "Der Verlierer erleidet eine neue Wunde ...
+        Bei Gleichstand wird niemand verletzt." "Kampfunfähig" = no dice left in the pool, or
+        `out_at_wounds` wounds in all (the starting `wounds` count). E2: a side gives up ("oder auf gibt")
+        at `give_up_at_wounds` wounds in all. E3: one-shot rescue dice (`one_shot_rescue`, "Jeder
+        Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht") are rolled one at a
+        time after a lost round until one succeeds (4–6), which averts the wound. E4: effects add no
+        wounds ("verursachen niemals zusätzliche Wunden") and are not modelled. E5: every wound of the
+        fight
+        lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
+        `stalemate`.
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
+        ``POST /v1/paws/encounter/advice`` (``paws.encounter.advice``).
+
+        Args:
+            a: Side a.
+            b: Side b.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            one_shot_rescue: The one-shot rescue dice each side may spend in this fight ("darf nur einmal
+                gewürfelt werden", E3): after a lost round they are rolled one at a time until one averts
+                the wound. Default none.
+            session: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _PAWS_ENCOUNTER_ADVICE,
+            {
+                "a": a,
+                "b": b,
+                "advise": advise,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "one_shot_rescue": one_shot_rescue,
                 "session": session,
                 "ticket": ticket,
             },

@@ -29,11 +29,11 @@ README_END = "<!-- end of systems table -->"
 
 def readme_table(systems: list[System]) -> str:
     """The README's systems table: each system's operations as its ``SYSTEM`` table declares them
-    (odds twins left out: every rolling operation has one)."""
+    (twins left out: every rolling operation has an odds twin, and an advice twin is its operation's)."""
     rows = ["| system | base path | operations |", "|---|---|---|"]
     for system in systems:
         names = [f"`{operation.path.lstrip('/')}`" + (" (GET)" if operation.method == "GET" else "")
-                 for operation in system.operations if operation.kind is not Kind.ODDS]
+                 for operation in system.operations if operation.kind not in (Kind.ODDS, Kind.ADVICE)]
         rows.append(f"| {system.title} ({system.tagline}) | `/v1/{system.id}` | {', '.join(names)} |")
     return "\n".join(rows) + "\n"
 

@@ -63,6 +63,9 @@ STATEMENTS: dict[tuple[str, str], tuple[str, str, dict[str, list[str]]]] = {
     ("labels", "operations.paws.encounter"): (
         "001", "Der Verlierer erleidet eine neue Wunde die zur Natur des Angriffs passt und der Sieger bleibt "
                "unverletzt.", {"de": ["wer verliert, erleidet eine Wunde"]}),
+    ("labels", "operations.paws.encounter.advice"): (
+        "001", "Jeder Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht.",
+        {"de": ["Einmalige Rettungswürfel würfeln oder behalten"]}),
     ("labels", "fields.rank"): ("001", "Jeder Würfel, der eine 4, 5 oder 6 zeigt, zählt als Erfolg.",
                                 {"de": ["Ein Würfel je Rang"]}),
     ("labels", "fields.paws.advantages"): (

@@ -7,11 +7,14 @@ A system declares each operation once, as a frozen ``Operation`` in the table of
                           result=schemas.ProbenTestResult, example=TEST_EXAMPLE, odds=test_odds),
     ))
 
-There are four kinds (``Kind``), and the view of each takes what its kind gives it:
+There are five kinds (``Kind``), and the view of each takes what its kind gives it:
 
 - ``rolling``: ``view(body, source, lang) -> (result, summary)``; enveloped with its randomness, signed;
 - ``odds``: ``view(body) -> Odds``, the exact twin of a rolling operation, declared on it (``odds=``):
   its path is the rolling one's plus ``/odds``, its request and example the same; not signed;
+- ``advice``: ``view(body, lang) -> (advice, summary)``, the advice twin of a rolling operation,
+  declared on it (``advice=``): its path is the rolling one's plus ``/advice``, its request the odds
+  twin's plus ``advise`` (API.md §1.10, service.platform.operations.advice.py); no randomness; signed;
 - ``resolving``: ``view(body, lang) -> (result, summary)``, no randomness; enveloped and signed;
 - ``lookup``: ``view(lang) -> (result, summary)``, a GET without a body; enveloped and signed.
 
@@ -55,6 +58,8 @@ from service.platform.maths import odds as odds_json
 from service.platform.maths.luck import Luck
 from service.platform.operations.fastload import fast_loader
 from service.platform.operations.schemas import (
+    advice_request_schema,
+    advice_response_schema,
     envelope_schema,
     odds_request_schema,
     odds_response_schema,
@@ -89,12 +94,14 @@ Body = Mapping[str, Any]  # a request body as its schema loaded it (the schema v
 RollingView = Callable[[Body, RandomSource, str], tuple[object, str]]
 OddsView = Callable[[Body], odds_json.Odds]
 ResolvingView = Callable[[Body, str], tuple[object, str]]
+AdviceView = Callable[[Body, str], tuple[dict[str, Any], str]]
 LookupView = Callable[[str], tuple[object, str]]
 
 
 class Kind(enum.Enum):
     ROLLING = "rolling"
     ODDS = "odds"
+    ADVICE = "advice"
     RESOLVING = "resolving"
     LOOKUP = "lookup"
 
@@ -119,6 +126,7 @@ class Operation:
     response_example: Mapping[str, Any] | None = None
     encounter: bool = False  # an encounter's odds carry their solver and may be float64 (API.md §1.7)
     odds_view: OddsView | None = None  # a rolling operation's odds twin, declared on it (``odds_twin``)
+    advice_view: AdviceView | None = None  # a rolling operation's advice twin, declared on it (``advice_twin``)
     system: str = ""
     manual_value: Mapping[str, Any] | None = None  # the system's: the JSON Schema of one `manual` value
     luck: Luck | None = None  # a rolling operation's: the ordered quantity the luck report measures (luck.py)
@@ -127,15 +135,17 @@ class Operation:
     @classmethod
     def rolling(cls, path: str, view: RollingView, *, operation: str, request: type[ma.Schema],
                 result: type[ma.Schema], example: Mapping[str, Any], odds: OddsView | None = None,
-                encounter: bool = False, luck: Luck | None = None, unmeasured: str | None = None) -> Operation:
+                encounter: bool = False, luck: Luck | None = None, unmeasured: str | None = None,
+                advice: AdviceView | None = None) -> Operation:
         """A rolling operation; with ``odds`` its odds twin too, at ``<path>/odds`` with the same
-        request and example (``encounter``: a whole encounter, whose odds name their solver). The luck
+        request and example (``encounter``: a whole encounter, whose odds name their solver); with
+        ``advice`` its advice twin at ``<path>/advice`` (the odds body plus ``advise``). The luck
         report measures it by ``luck``, or says why it cannot: ``unmeasured`` (an encounter's is said
         here: the luck report measures single rolls)."""
         if encounter and luck is None and unmeasured is None:
             unmeasured = "a whole encounter: a chain of rolls, not one ordered quantity"
         return cls(Kind.ROLLING, path, view, operation, request, result, example, encounter=encounter,
-                   odds_view=odds, luck=luck, unmeasured=unmeasured)
+                   odds_view=odds, luck=luck, unmeasured=unmeasured, advice_view=advice)
 
     def odds_twin(self) -> Operation:
         """The exact odds of this rolling operation: the same body answered with every outcome."""
@@ -143,6 +153,17 @@ class Operation:
             raise TypeError(f"{self.id}: declares no odds twin")
         return Operation(Kind.ODDS, f"{self.path}/odds", self.odds_view, self.operation, self.request,
                          None, self.example, encounter=self.encounter)
+
+    def advice_twin(self) -> Operation:
+        """The advice on the choices of this rolling operation's body (API.md §1.10): no randomness."""
+        if self.advice_view is None:
+            raise TypeError(f"{self.id}: declares no advice twin")
+        return Operation(Kind.ADVICE, f"{self.path}/advice", self.advice_view, self.operation, self.request,
+                         None, self.example, encounter=self.encounter)
+
+    def twins(self) -> tuple[Operation, ...]:
+        """The twins declared on this operation, in the order the table lists them after it."""
+        return ((self.odds_twin(),) if self.odds_view else ()) + ((self.advice_twin(),) if self.advice_view else ())
 
     @classmethod
     def resolving(cls, path: str, view: ResolvingView, *, operation: str, request: type[ma.Schema],
@@ -159,7 +180,9 @@ class Operation:
 
     @property
     def id(self) -> str:
-        return f"{self.system}.{self.operation}.odds" if self.kind is Kind.ODDS else f"{self.system}.{self.operation}"
+        if self.kind in (Kind.ODDS, Kind.ADVICE):
+            return f"{self.system}.{self.operation}.{self.kind.value}"
+        return f"{self.system}.{self.operation}"
 
     @property
     def url(self) -> str:
@@ -183,6 +206,8 @@ class Operation:
             return rolling_request_schema(self.id, self.request, self.manual_value)
         if self.kind is Kind.ODDS:
             return odds_request_schema(self.id, self.request)
+        if self.kind is Kind.ADVICE:
+            return advice_request_schema(self.id, self.request)
         return renamed(self.id, self.request, "Request")
 
     @cached_property
@@ -201,6 +226,8 @@ class Operation:
     def response_schema(self) -> type[ma.Schema]:
         if self.kind is Kind.ODDS and self.request_schema is not None:
             return odds_response_schema(self.id, self.request_schema, encounter=self.encounter)
+        if self.kind is Kind.ADVICE and self.request_schema is not None:
+            return advice_response_schema(self.id, self.request_schema)
         if self.result is None:
             raise TypeError(f"{self.id}: a {self.kind.value} operation declares its result schema")
         return envelope_schema(self.id, self.request_schema, self.result, rolling=self.kind is Kind.ROLLING)
@@ -213,7 +240,7 @@ class Operation:
             raise TypeError(f"{self.id}: {self.view.__name__} needs a docstring: a summary line, "
                             "then the rulings it applies")
         description = description.strip()
-        if self.kind is Kind.ODDS:
+        if self.kind in (Kind.ODDS, Kind.ADVICE):
             description = f"{description}\n\n{ODDS_IGNORE_NOTE}"
         return summary.strip(), description
 
@@ -253,10 +280,9 @@ class System:
     manual_value: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
-        # The declarations of the table are written without their system and their odds twins;
+        # The declarations of the table are written without their system and their twins (odds, advice);
         # they get both here, once, each twin right after its rolling operation.
-        declared = [(operation, operation.odds_twin()) if operation.odds_view else (operation,)
-                    for operation in self.operations]
+        declared = [(operation, *operation.twins()) for operation in self.operations]
         bound = tuple(dataclasses.replace(operation, system=self.id, manual_value=self.manual_value)
                       for pair in declared for operation in pair)
         object.__setattr__(self, "operations", bound)
@@ -365,6 +391,8 @@ def answer(operation: Operation, body: dict, call: Call) -> dict[str, Any]:
     if operation.kind is Kind.RESOLVING:
         result, summary = operation.view(body, lang)
         return envelope(operation, dict(body), result, summary, lang)
+    if operation.kind is Kind.ADVICE:
+        return advice_document(operation, body, lang)
     randomness = {name: body.pop(name) for name in RANDOMNESS_MEMBERS if name in body}
     source = randomness_source(operation.id, body, randomness, call)
     result, summary = operation.view(body, source, lang)
@@ -382,6 +410,20 @@ def answer(operation: Operation, body: dict, call: Call) -> dict[str, Any]:
 
 def envelope(operation: Operation, echoed: dict, result: object, summary: str, lang: str) -> dict[str, Any]:
     return {"operation": operation.id, "request": echoed, "result": result, "summary": summary, "lang": lang}
+
+
+def advice_document(operation: Operation, body: dict, lang: str) -> dict[str, Any]:
+    """The advice envelope (API.md §1.10): ``advice`` where a result would be; an encounter's advice
+    solves every option, so it yields its worker's turn as an encounter's odds do."""
+    echoed = dict(body)
+    if operation.encounter:
+        cooperation.cooperate()
+        with cooperation.long_computation():
+            advice, summary = operation.view(body, lang)
+        cooperation.cooperate()
+    else:
+        advice, summary = operation.view(body, lang)
+    return {"operation": operation.id, "request": echoed, "advice": advice, "summary": summary, "lang": lang}
 
 
 def odds_document(operation: Operation, body: dict) -> dict[str, Any]:
