@@ -2278,7 +2278,7 @@ export interface components {
             rules: string[];
             win: components["schemas"]["EncounterProbability"];
         };
-        Advice: {
+        AdviceAnswer: {
             /** @description The optimum when the side decides anew in every state; null where the operation has none. */
             adaptive: components["schemas"]["Adaptive"] | null;
             best: components["schemas"]["AdvicePick"];
@@ -4358,7 +4358,7 @@ export interface components {
             } | null;
         };
         PawsEncounterAdviceResponse: {
-            advice: components["schemas"]["Advice"];
+            advice: components["schemas"]["AdviceAnswer"];
             /** @enum {string} */
             lang: "en" | "de";
             /** @example paws.encounter.advice */

@@ -9,7 +9,6 @@ from typing import Any, Literal
 from wurfwerk._core import AsyncSend, Body, Operation, R, Send
 from wurfwerk._models import Model
 from wurfwerk.models import (
-    Advice,
     Advise,
     AdviseParam,
     BatchItemParam,

@@ -150,8 +150,8 @@ class Adaptive(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class Advice(Model):
-    """``Advice`` in the API's JSON."""
+class AdviceAnswer(Model):
+    """``AdviceAnswer`` in the API's JSON."""
     adaptive: Adaptive | None
     """The optimum when the side decides anew in every state; null where the operation has none."""
     best: AdvicePick
@@ -164,8 +164,8 @@ class Advice(Model):
     """All solves together: states, precision, error bound."""
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Advice:
-        """``Advice`` from its JSON (kept for ``to_dict()``)."""
+    def from_json(cls, data: Mapping[str, Any]) -> AdviceAnswer:
+        """``AdviceAnswer`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             adaptive=None if data["adaptive"] is None else Adaptive.from_json(data["adaptive"]),
             best=AdvicePick.from_json(data["best"]),
@@ -3880,7 +3880,7 @@ class PawsEncounterAdviceRequest(Model):
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class PawsEncounterAdviceResponse(Result):
     """The answer of ``paws.encounter.advice`` (``POST /v1/paws/encounter/advice``)."""
-    advice: Advice
+    advice: AdviceAnswer
     lang: Literal["en", "de"]
     operation: str
     receipt: Receipt
@@ -3892,7 +3892,7 @@ class PawsEncounterAdviceResponse(Result):
     def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterAdviceResponse:
         """``PawsEncounterAdviceResponse`` from its JSON (kept for ``to_dict()``)."""
         return cls(
-            advice=Advice.from_json(data["advice"]),
+            advice=AdviceAnswer.from_json(data["advice"]),
             lang=data["lang"],
             operation=data["operation"],
             receipt=Receipt.from_json(data["receipt"]),

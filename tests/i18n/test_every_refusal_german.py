@@ -142,7 +142,8 @@ def _bodies() -> list[Case]:
                                        "advise": {"choices": ["one_shot_rescue", "one_shot_rescue"]}}),
         ("/v1/paws/encounter/advice", {"a": {"rank": 2}, "b": {"rank": 2}, "one_shot_rescue": {"a": 70, "b": 0},
                                        "advise": {"choices": ["one_shot_rescue"]}}),
-        ("/v1/paws/encounter/advice", {"a": {"rank": 10, "extra_bonus_dice": 90}, "b": {"rank": 10, "extra_bonus_dice": 90},
+        ("/v1/paws/encounter/advice", {"a": {"rank": 10, "extra_bonus_dice": 90},
+                                       "b": {"rank": 10, "extra_bonus_dice": 90},
                                        "one_shot_rescue": {"a": 3, "b": 0},
                                        "advise": {"choices": ["one_shot_rescue"]}}),
         # platform: randomness and manual entries

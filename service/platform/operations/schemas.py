@@ -478,7 +478,7 @@ class AdaptiveSchema(ma.Schema):
                         metadata={"description": "What to do when, in `lang`."})
 
 
-class AdviceSchema(ma.Schema):
+class AdviceAnswerSchema(ma.Schema):
     side = fields.String(required=True)
     options = fields.List(fields.Nested(AdviceOptionSchema), required=True,
                           metadata={"description": "Every fixed option, best first (by the chance to win, then "
@@ -497,7 +497,7 @@ def advice_response_schema(operation_id: str, request: type[ma.Schema]) -> type[
     members = {
         "operation": fields.String(required=True, metadata={"example": operation_id}),
         "request": fields.Nested(request, required=True),
-        "advice": fields.Nested(AdviceSchema, required=True),
+        "advice": fields.Nested(AdviceAnswerSchema, required=True),
         "summary": fields.String(required=True, metadata={"description": "One chat line in `lang`."}),
         "lang": fields.String(required=True, validate=validate.OneOf(["en", "de"])),
         "receipt": fields.Nested(ReceiptSchema, required=True),

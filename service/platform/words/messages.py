@@ -24,7 +24,8 @@ from marshmallow.types import Validator
 
 from service.platform.words.catalogs import translations
 
-__all__ = ["advised", "advised_n", "Message", "Number", "Template", "localized", "say", "say_n", "word_field", "Choices"]
+__all__ = ["advised", "advised_n", "Message", "Number", "Template", "localized", "say", "say_n", "word_field",
+           "Choices"]
 
 
 class Message(str):
