@@ -50,6 +50,7 @@ run: $(RUN_STAMP)
 # (Not xdist's `--dist loadgroup`: with pytest 9.2 it no longer keeps a group on one worker.)
 test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE) $(SPEC_LINT_NODE) $(WEB_NODE)
 	$(BIN)/ruff check .
+	$(BIN)/vulture  # dead code; framework hooks in tools/vulture_whitelist.py
 	$(BIN)/mypy service
 	MYPYPATH=client $(BIN)/mypy --strict $(DISCORD)/wurfwerk_discord  # the SDK from its folder: its editable install hides it from mypy
 	$(BIN)/python -m pytest -n 2 -m "not system"
@@ -71,6 +72,7 @@ discord: $(DISCORD_STAMP)
 # `make test` runs them all, as CI does.
 test-fast: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/vulture  # dead code; framework hooks in tools/vulture_whitelist.py
 	$(BIN)/mypy service
 	MYPYPATH=client $(BIN)/mypy --strict $(DISCORD)/wurfwerk_discord  # the SDK from its folder: its editable install hides it from mypy
 	$(BIN)/python -m pytest -q -n 2 -m "not slow and not system"

@@ -10,7 +10,7 @@ import importlib
 import importlib.util
 import pkgutil
 
-from service.platform.operations.operations import Kind, System
+from service.platform.operations.operations import System
 
 
 def discover() -> list[System]:
@@ -29,11 +29,11 @@ README_END = "<!-- end of systems table -->"
 
 def readme_table(systems: list[System]) -> str:
     """The README's systems table: each system's operations as its ``SYSTEM`` table declares them
-    (twins left out: every rolling operation has an odds twin, and an advice twin is its operation's)."""
+    (odds twins left out: every rolling operation has one)."""
     rows = ["| system | base path | operations |", "|---|---|---|"]
     for system in systems:
         names = [f"`{operation.path.lstrip('/')}`" + (" (GET)" if operation.method == "GET" else "")
-                 for operation in system.operations if operation.kind not in (Kind.ODDS, Kind.ADVICE)]
+                 for operation in system.operations if not operation.kind.rules.twin]
         rows.append(f"| {system.title} ({system.tagline}) | `/v1/{system.id}` | {', '.join(names)} |")
     return "\n".join(rows) + "\n"
 

@@ -9,8 +9,7 @@ from service.platform.maths.odds import Odds
 from service.platform.operations.operations import Body, Operation, System, quoting
 from service.platform.values.plain_data import plain
 from service.platform.words.glossary import api_glossary
-from service.systems.malmsturm import encounter as encounters
-from service.systems.malmsturm import every_order, odds, rules, schemas, text
+from service.systems.malmsturm import encounter, every_order, odds, rules, schemas, text
 
 # What one state of the conflict's chain costs its solver (numpy over states numbered as ints), in
 # states of a swept reduced space (service/platform/http/limits.py; the figures: bench/README.md).
@@ -189,20 +188,20 @@ ENCOUNTER_EXAMPLE = {
 }
 
 
-def conflict(body: Body) -> encounters.Conflict:
+def conflict(body: Body) -> encounter.Conflict:
     sides = body["sides"]
     members = []
     for side_index, side in enumerate(sides):
         for member in side["members"]:
             stress = rules.Stress(**{name: rules.StressTrack(**track) for name, track in member["stress"].items()})
-            members.append(encounters.Member(
+            members.append(encounter.Member(
                 member["name"], side_index, member["attack"]["skill"], rules.AttackType(member["attack"]["type"]),
                 member["defense"], member["modifier"], stress, member["consequences"], member["intuition"],
                 tuple((rules.AttackType(kind), value) for kind, value in sorted(member["defenses"].items()))))
     names = [member.name for member in members]
     policy = body["policy"]
     concede = policy["concede_at_consequences"]
-    return encounters.Conflict(
+    return encounter.Conflict(
         side_names=(sides[0]["name"], sides[1]["name"]), members=tuple(members),
         order=None if body["order"] == schemas.INITIATIVE else tuple(names.index(name) for name in body["order"]),
         targeting=policy["targeting"], concede_at=(concede.get(sides[0]["name"]), concede.get(sides[1]["name"])),
@@ -233,7 +232,7 @@ many rounds (`undecided`). Members: names unique over both sides; tracks up to 1
 
 
 @quoting(ENCOUNTER_RULINGS)
-def encounter_roll(body: Body, source: RandomSource, lang: str) -> tuple[encounters.EncounterResult, str]:
+def encounter_play(body: Body, source: RandomSource, lang: str) -> tuple[encounter.EncounterResult, str]:
     """Play out a whole conflict (Konflikt), turn by turn
 
     The body of `malmsturm.encounter.odds` (its `curve_rounds` and `exact` are ignored). With `order:
@@ -245,15 +244,15 @@ def encounter_roll(body: Body, source: RandomSource, lang: str) -> tuple[encount
 
     {rulings}
     """
-    result = encounters.play(conflict(body), source, lang, max_rounds=body["max_rounds"])
+    result = encounter.play(conflict(body), source, lang, max_rounds=body["max_rounds"])
     return result, text.encounter(result, lang)
 
 
-def _bound(chain: encounters.Conflict, cost: int, *, orders_together: bool = False, rounds: int = 0) -> int:
+def _bound(chain: encounter.Conflict, cost: int, *, orders_together: bool = False, rounds: int = 0) -> int:
     """The states, and the initiative's exact odds of every order as states of the same cost (they
     are computed once, not per round)."""
-    initiative = encounters.initiative_work(chain) * INITIATIVE_COST // (cost * max(1, rounds))
-    return encounters.state_bound(chain, orders_together=orders_together) + initiative
+    initiative = encounter.initiative_work(chain) * INITIATIVE_COST // (cost * max(1, rounds))
+    return encounter.state_bound(chain, orders_together=orders_together) + initiative
 
 
 @quoting(ENCOUNTER_RULINGS)
@@ -283,10 +282,10 @@ def encounter_odds(body: Body) -> Odds:
                                     cost=EVERY_ORDER_COST)
         if not exact:
             return every_order.encounter_odds(chain)
-        return encounters.encounter_odds(chain, exact=True)
+        return encounter.encounter_odds(chain, exact=True)
     cost = STATE_BY_STATE if rounds else STATE_COST
     exact = encounter_precision(_bound(chain, cost, rounds=rounds), body["exact"], rounds=rounds, cost=cost)
-    return encounters.encounter_odds(chain, exact=exact, max_rounds=body["max_rounds"],
+    return encounter.encounter_odds(chain, exact=exact, max_rounds=body["max_rounds"],
                                      curve_rounds=body["curve_rounds"])
 
 
@@ -327,7 +326,7 @@ SYSTEM = System(
         Operation.rolling("/attack", attack, operation="attack", request=schemas.MalmAttackRequest,
                           result=schemas.MalmAttackResult, example=ATTACK_EXAMPLE, odds=attack_odds,
                           luck=Luck("shifts")),
-        Operation.rolling("/encounter", encounter_roll, operation="encounter", request=schemas.MalmEncounterRequest,
+        Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.MalmEncounterRequest,
                           result=schemas.MalmEncounterResult, example=ENCOUNTER_EXAMPLE,
                           odds=encounter_odds, encounter=True),
     ),
