@@ -304,13 +304,11 @@ def advice_json(advice: Advice, lang: str) -> dict[str, Any]:
     }
 
 
-class Percent(str):
+class Percent(Number):
     """A chance as the message's language writes a percentage with one decimal ("63.2%", „63,2 %“)."""
 
-    value: float
-
     def __new__(cls, value: Probability) -> Self:
-        percent = super().__new__(cls, format_percent(float(value), "#,##0.0%", locale="en"))
+        percent = str.__new__(cls, format_percent(float(value), "#,##0.0%", locale="en"))
         percent.value = float(value)
         return percent
 
