@@ -1637,6 +1637,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/proben/encounter/advice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What the choices of a chain of tests are worth (advice)
+         * @description A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+         *     (rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+         *     jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+         *     übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+         *     are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every step
+         *     succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+         *     weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+         *     attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+         *     same `success_rule`. `max_rounds` counts attempts.
+         *
+         *     RULINGS.md "Advice", Proben: `max_attempts` per step (a list, one per step: retry with one die
+         *     fewer or stop, ruling 3) and `carry_partial` where the GM allows it; the side is `chain`. Every
+         *     combination is one fixed option, answered exactly as `proben.encounter.odds` answers the body with
+         *     it; ranked by the chance of success, then fewer attempts ("gleich gut" within 0.1 percentage
+         *     points). `adaptive`: retry or stop after every failed attempt, decided anew in every state
+         *     (backward induction over step, attempt and successes carried); null with `max_rounds`.
+         *
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
+         */
+        post: operations["proben.encounter.advice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/proben/encounter/odds": {
         parameters: {
             query?: never;
@@ -2335,7 +2375,7 @@ export interface components {
              * @description An operation id, e.g. paws.test.
              * @enum {string}
              */
-            operation: "beutelschneider.challenge" | "beutelschneider.challenge.odds" | "beutelschneider.combat" | "beutelschneider.combat.odds" | "beutelschneider.contest" | "beutelschneider.contest.odds" | "beutelschneider.encounter" | "beutelschneider.encounter.odds" | "beutelschneider.experience" | "beutelschneider.experience-apply" | "beutelschneider.experience.odds" | "beutelschneider.first-aid" | "beutelschneider.first-aid.odds" | "beutelschneider.healing" | "beutelschneider.healing-apply" | "beutelschneider.healing.odds" | "beutelschneider.injury" | "beutelschneider.injury.odds" | "beutelschneider.mortal-danger" | "beutelschneider.mortal-danger.odds" | "beutelschneider.validate-bag" | "malmsturm.action" | "malmsturm.action.odds" | "malmsturm.attack" | "malmsturm.attack.odds" | "malmsturm.contest" | "malmsturm.contest.odds" | "malmsturm.encounter" | "malmsturm.encounter.odds" | "malmsturm.initiative" | "malmsturm.initiative.odds" | "paws.comparison" | "paws.comparison.odds" | "paws.encounter" | "paws.encounter.advice" | "paws.encounter.odds" | "paws.rescue" | "paws.rescue.odds" | "paws.test" | "paws.test.odds" | "paws.validate-character" | "proben.cooperation" | "proben.cooperation.odds" | "proben.encounter" | "proben.encounter.odds" | "proben.extended" | "proben.extended.odds" | "proben.opposed" | "proben.opposed.odds" | "proben.test" | "proben.test.odds" | "weltenbuch.conflict" | "weltenbuch.conflict.odds" | "weltenbuch.encounter" | "weltenbuch.encounter.odds" | "weltenbuch.narration" | "weltenbuch.resurrection" | "weltenbuch.resurrection.odds";
+            operation: "beutelschneider.challenge" | "beutelschneider.challenge.odds" | "beutelschneider.combat" | "beutelschneider.combat.odds" | "beutelschneider.contest" | "beutelschneider.contest.odds" | "beutelschneider.encounter" | "beutelschneider.encounter.odds" | "beutelschneider.experience" | "beutelschneider.experience-apply" | "beutelschneider.experience.odds" | "beutelschneider.first-aid" | "beutelschneider.first-aid.odds" | "beutelschneider.healing" | "beutelschneider.healing-apply" | "beutelschneider.healing.odds" | "beutelschneider.injury" | "beutelschneider.injury.odds" | "beutelschneider.mortal-danger" | "beutelschneider.mortal-danger.odds" | "beutelschneider.validate-bag" | "malmsturm.action" | "malmsturm.action.odds" | "malmsturm.attack" | "malmsturm.attack.odds" | "malmsturm.contest" | "malmsturm.contest.odds" | "malmsturm.encounter" | "malmsturm.encounter.odds" | "malmsturm.initiative" | "malmsturm.initiative.odds" | "paws.comparison" | "paws.comparison.odds" | "paws.encounter" | "paws.encounter.advice" | "paws.encounter.odds" | "paws.rescue" | "paws.rescue.odds" | "paws.test" | "paws.test.odds" | "paws.validate-character" | "proben.cooperation" | "proben.cooperation.odds" | "proben.encounter" | "proben.encounter.advice" | "proben.encounter.odds" | "proben.extended" | "proben.extended.odds" | "proben.opposed" | "proben.opposed.odds" | "proben.test" | "proben.test.odds" | "weltenbuch.conflict" | "weltenbuch.conflict.odds" | "weltenbuch.encounter" | "weltenbuch.encounter.odds" | "weltenbuch.narration" | "weltenbuch.resurrection" | "weltenbuch.resurrection.odds";
         };
         BatchRequest: {
             requests: components["schemas"]["BatchItem"][];
@@ -4916,6 +4956,60 @@ export interface components {
             /** @description rolls_used × interval.amount (0 with no dice). */
             amount: number;
             unit: string;
+        };
+        ProbenEncounterAdviceRequest: {
+            /** @description Which side is advised on which of its choices (API.md §1.10). */
+            advise?: components["schemas"]["Advise"] | null;
+            /**
+             * @description E2: the successes of a failed attempt count toward the next attempt of the same step (default false).
+             * @default false
+             */
+            carry_partial?: boolean | null;
+            /**
+             * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
+             * @default 0
+             */
+            curve_rounds?: number | null;
+            /**
+             * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
+             * @default auto
+             * @enum {string|null}
+             */
+            exact?: "auto" | "required" | "never" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /**
+             * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
+             * @default null
+             */
+            max_rounds?: number | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The tests, in order; the chain stops at the first that fails. */
+            steps: components["schemas"]["ProbenChainStep"][];
+            /**
+             * @description meet: successes >= difficulty (default); exceed: >.
+             * @default meet
+             * @enum {string|null}
+             */
+            success_rule?: "meet" | "exceed" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        ProbenEncounterAdviceResponse: {
+            advice: components["schemas"]["AdviceAnswer"];
+            /** @enum {string} */
+            lang: "en" | "de";
+            /** @example proben.encounter.advice */
+            operation: string;
+            receipt: components["schemas"]["Receipt"];
+            request: components["schemas"]["ProbenEncounterAdviceRequest"];
+            /** @description One chat line in `lang`. */
+            summary: string;
         };
         ProbenEncounterOddsRequest: {
             /**
@@ -14503,6 +14597,1364 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenEncounterResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    "proben.encounter.advice": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "carry_partial": true,
+                 *       "curve_rounds": 8,
+                 *       "steps": [
+                 *         {
+                 *           "difficulty": 2,
+                 *           "pool": {
+                 *             "advantages": 0,
+                 *             "attribute": 3,
+                 *             "disadvantages": 0,
+                 *             "name": "Alrik",
+                 *             "skill": 1
+                 *           }
+                 *         },
+                 *         {
+                 *           "difficulty": 3,
+                 *           "max_attempts": 2,
+                 *           "pool": {
+                 *             "attribute": 2,
+                 *             "name": "Alrik",
+                 *             "skill": 2
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProbenEncounterAdviceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "advice": {
+                     *         "adaptive": {
+                     *           "gain_over_best_fixed": {
+                     *             "exact": "0/1",
+                     *             "probability": 0
+                     *           },
+                     *           "rules": [
+                     *             "Retry every failed test with one die fewer while dice are left: stopping never succeeds more.",
+                     *             "Count partial successes toward the next attempt where the GM allows it.",
+                     *             "Deciding anew in every state wins no more than the best fixed option: play that one."
+                     *           ],
+                     *           "win": {
+                     *             "exact": "243274825/387420489",
+                     *             "probability": 0.6279348457484395
+                     *           }
+                     *         },
+                     *         "best": {
+                     *           "policy": {
+                     *             "carry_partial": true,
+                     *             "max_attempts": [
+                     *               null,
+                     *               null
+                     *             ]
+                     *           },
+                     *           "win": {
+                     *             "exact": "243274825/387420489",
+                     *             "probability": 0.6279348457484395
+                     *           }
+                     *         },
+                     *         "default": {
+                     *           "policy": {
+                     *             "carry_partial": false,
+                     *             "max_attempts": [
+                     *               null,
+                     *               null
+                     *             ]
+                     *           },
+                     *           "vs_best": {
+                     *             "equal": false,
+                     *             "exact": "-209246320/387420489",
+                     *             "probability": -0.540101326442753
+                     *           },
+                     *           "win": {
+                     *             "exact": "140035/1594323",
+                     *             "probability": 0.08783351930568649
+                     *           }
+                     *         },
+                     *         "options": [
+                     *           {
+                     *             "expected_rounds": 4.540589039419647,
+                     *             "not_lose": {
+                     *               "exact": "243274825/387420489",
+                     *               "probability": 0.6279348457484395
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2048/19683",
+                     *                 "probability": 0.10404917949499567
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "103834880/387420489",
+                     *                 "probability": 0.2680159747565648
+                     *               },
+                     *               "success": {
+                     *                 "exact": "243274825/387420489",
+                     *                 "probability": 0.6279348457484395
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 null,
+                     *                 null
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "243274825/387420489",
+                     *               "probability": 0.6279348457484395
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 4.286837338641633,
+                     *             "not_lose": {
+                     *               "exact": "232680265/387420489",
+                     *               "probability": 0.6005884345471465
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2816/19683",
+                     *                 "probability": 0.14306762180561905
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "99312896/387420489",
+                     *                 "probability": 0.2563439436472344
+                     *               },
+                     *               "success": {
+                     *                 "exact": "232680265/387420489",
+                     *                 "probability": 0.6005884345471465
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 3,
+                     *                 null
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-3531520/129140163",
+                     *               "probability": -0.02734641120129297
+                     *             },
+                     *             "win": {
+                     *               "exact": "232680265/387420489",
+                     *               "probability": 0.6005884345471465
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 4.202655853857022,
+                     *             "not_lose": {
+                     *               "exact": "216187465/387420489",
+                     *               "probability": 0.5580176349423791
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2048/19683",
+                     *                 "probability": 0.10404917949499567
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "130922240/387420489",
+                     *                 "probability": 0.3379331855626252
+                     *               },
+                     *               "success": {
+                     *                 "exact": "216187465/387420489",
+                     *                 "probability": 0.5580176349423791
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 null,
+                     *                 3
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-9029120/129140163",
+                     *               "probability": -0.06991721080606039
+                     *             },
+                     *             "win": {
+                     *               "exact": "216187465/387420489",
+                     *               "probability": 0.5580176349423791
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 3.963621061869033,
+                     *             "not_lose": {
+                     *               "exact": "206772553/387420489",
+                     *               "probability": 0.533716101421781
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2816/19683",
+                     *                 "probability": 0.14306762180561905
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "125220608/387420489",
+                     *                 "probability": 0.3232162767725999
+                     *               },
+                     *               "success": {
+                     *                 "exact": "206772553/387420489",
+                     *                 "probability": 0.533716101421781
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 3,
+                     *                 3
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-1351936/14348907",
+                     *               "probability": -0.09421874432665847
+                     *             },
+                     *             "win": {
+                     *               "exact": "206772553/387420489",
+                     *               "probability": 0.533716101421781
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 3.6821869428800396,
+                     *             "not_lose": {
+                     *               "exact": "2469305/4782969",
+                     *               "probability": 0.5162703333431599
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "64/243",
+                     *                 "probability": 0.26337448559670784
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "1053952/4782969",
+                     *                 "probability": 0.22035518106013233
+                     *               },
+                     *               "success": {
+                     *                 "exact": "2469305/4782969",
+                     *                 "probability": 0.5162703333431599
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 2,
+                     *                 null
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-43261120/387420489",
+                     *               "probability": -0.11166451240527962
+                     *             },
+                     *             "win": {
+                     *               "exact": "2469305/4782969",
+                     *               "probability": 0.5162703333431599
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 3.404347801543351,
+                     *             "not_lose": {
+                     *               "exact": "2194361/4782969",
+                     *               "probability": 0.45878637306660364
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "64/243",
+                     *                 "probability": 0.26337448559670784
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "1328896/4782969",
+                     *                 "probability": 0.2778391413366886
+                     *               },
+                     *               "success": {
+                     *                 "exact": "2194361/4782969",
+                     *                 "probability": 0.45878637306660364
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 2,
+                     *                 3
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-65531584/387420489",
+                     *               "probability": -0.1691484726818359
+                     *             },
+                     *             "win": {
+                     *               "exact": "2194361/4782969",
+                     *               "probability": 0.45878637306660364
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 3.6913862498377052,
+                     *             "not_lose": {
+                     *               "exact": "5519755/14348907",
+                     *               "probability": 0.3846812164856877
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2048/19683",
+                     *                 "probability": 0.10404917949499567
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "7336160/14348907",
+                     *                 "probability": 0.5112696040193166
+                     *               },
+                     *               "success": {
+                     *                 "exact": "5519755/14348907",
+                     *                 "probability": 0.3846812164856877
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 null,
+                     *                 2
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-94241440/387420489",
+                     *               "probability": -0.24325362926275176
+                     *             },
+                     *             "win": {
+                     *               "exact": "5519755/14348907",
+                     *               "probability": 0.3846812164856877
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 3.4746171258897975,
+                     *             "not_lose": {
+                     *               "exact": "5279371/14348907",
+                     *               "probability": 0.3679284422151457
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2816/19683",
+                     *                 "probability": 0.14306762180561905
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "7016672/14348907",
+                     *                 "probability": 0.4890039359792352
+                     *               },
+                     *               "success": {
+                     *                 "exact": "5279371/14348907",
+                     *                 "probability": 0.3679284422151457
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 3,
+                     *                 2
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-100731808/387420489",
+                     *               "probability": -0.2600064035332938
+                     *             },
+                     *             "win": {
+                     *               "exact": "5279371/14348907",
+                     *               "probability": 0.3679284422151457
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 2.9839963420210336,
+                     *             "not_lose": {
+                     *               "exact": "56027/177147",
+                     *               "probability": 0.31627405488097454
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "64/243",
+                     *                 "probability": 0.26337448559670784
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "74464/177147",
+                     *                 "probability": 0.4203514595223176
+                     *               },
+                     *               "success": {
+                     *                 "exact": "56027/177147",
+                     *                 "probability": 0.31627405488097454
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 2,
+                     *                 2
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-120743776/387420489",
+                     *               "probability": -0.31166079086746495
+                     *             },
+                     *             "win": {
+                     *               "exact": "56027/177147",
+                     *               "probability": 0.31627405488097454
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 2.1556974339578616,
+                     *             "not_lose": {
+                     *               "exact": "151745/531441",
+                     *               "probability": 0.2855349888322504
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "16/27",
+                     *                 "probability": 0.5925925925925926
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "64768/531441",
+                     *                 "probability": 0.12187241857515697
+                     *               },
+                     *               "success": {
+                     *                 "exact": "151745/531441",
+                     *                 "probability": 0.2855349888322504
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 1,
+                     *                 null
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-132652720/387420489",
+                     *               "probability": -0.34239985691618907
+                     *             },
+                     *             "win": {
+                     *               "exact": "151745/531441",
+                     *               "probability": 0.2855349888322504
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 2.0020322105370116,
+                     *             "not_lose": {
+                     *               "exact": "134849/531441",
+                     *               "probability": 0.2537421839865573
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "16/27",
+                     *                 "probability": 0.5925925925925926
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "81664/531441",
+                     *                 "probability": 0.1536652234208501
+                     *               },
+                     *               "success": {
+                     *                 "exact": "134849/531441",
+                     *                 "probability": 0.2537421839865573
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 1,
+                     *                 3
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-144969904/387420489",
+                     *               "probability": -0.3741926617618822
+                     *             },
+                     *             "win": {
+                     *               "exact": "134849/531441",
+                     *               "probability": 0.2537421839865573
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 1.7695473251028806,
+                     *             "not_lose": {
+                     *               "exact": "3443/19683",
+                     *               "probability": 0.17492252197327643
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "16/27",
+                     *                 "probability": 0.5925925925925926
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "4576/19683",
+                     *                 "probability": 0.23248488543413098
+                     *               },
+                     *               "success": {
+                     *                 "exact": "3443/19683",
+                     *                 "probability": 0.17492252197327643
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 1,
+                     *                 2
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-175506256/387420489",
+                     *               "probability": -0.45301232377516304
+                     *             },
+                     *             "win": {
+                     *               "exact": "3443/19683",
+                     *               "probability": 0.17492252197327643
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 2.8949855204999237,
+                     *             "not_lose": {
+                     *               "exact": "17635/177147",
+                     *               "probability": 0.0995500911672227
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2048/19683",
+                     *                 "probability": 0.10404917949499567
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "141080/177147",
+                     *                 "probability": 0.7964007293377816
+                     *               },
+                     *               "success": {
+                     *                 "exact": "17635/177147",
+                     *                 "probability": 0.0995500911672227
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 null,
+                     *                 1
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-204707080/387420489",
+                     *               "probability": -0.5283847545812168
+                     *             },
+                     *             "win": {
+                     *               "exact": "17635/177147",
+                     *               "probability": 0.0995500911672227
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 2.7128994563836812,
+                     *             "not_lose": {
+                     *               "exact": "16867/177147",
+                     *               "probability": 0.09521470868826455
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2816/19683",
+                     *                 "probability": 0.14306762180561905
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "134936/177147",
+                     *                 "probability": 0.7617176695061164
+                     *               },
+                     *               "success": {
+                     *                 "exact": "16867/177147",
+                     *                 "probability": 0.09521470868826455
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 3,
+                     *                 1
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-206386696/387420489",
+                     *               "probability": -0.532720137060175
+                     *             },
+                     *             "win": {
+                     *               "exact": "16867/177147",
+                     *               "probability": 0.09521470868826455
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 3.1834239360531082,
+                     *             "not_lose": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2560/6561",
+                     *                 "probability": 0.3901844231062338
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "832208/1594323",
+                     *                 "probability": 0.5219820575880797
+                     *               },
+                     *               "success": {
+                     *                 "exact": "140035/1594323",
+                     *                 "probability": 0.08783351930568649
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 3,
+                     *                 2
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-209246320/387420489",
+                     *               "probability": -0.540101326442753
+                     *             },
+                     *             "win": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 3.5736083591593424,
+                     *             "not_lose": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2560/6561",
+                     *                 "probability": 0.3901844231062338
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "832208/1594323",
+                     *                 "probability": 0.5219820575880797
+                     *               },
+                     *               "success": {
+                     *                 "exact": "140035/1594323",
+                     *                 "probability": 0.08783351930568649
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 null,
+                     *                 2
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-209246320/387420489",
+                     *               "probability": -0.540101326442753
+                     *             },
+                     *             "win": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 3.7054059936411883,
+                     *             "not_lose": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2560/6561",
+                     *                 "probability": 0.3901844231062338
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "832208/1594323",
+                     *                 "probability": 0.5219820575880797
+                     *               },
+                     *               "success": {
+                     *                 "exact": "140035/1594323",
+                     *                 "probability": 0.08783351930568649
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 3,
+                     *                 3
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-209246320/387420489",
+                     *               "probability": -0.540101326442753
+                     *             },
+                     *             "win": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 4.095590416747422,
+                     *             "not_lose": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2560/6561",
+                     *                 "probability": 0.3901844231062338
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "832208/1594323",
+                     *                 "probability": 0.5219820575880797
+                     *               },
+                     *               "success": {
+                     *                 "exact": "140035/1594323",
+                     *                 "probability": 0.08783351930568649
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 null,
+                     *                 3
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-209246320/387420489",
+                     *               "probability": -0.540101326442753
+                     *             },
+                     *             "win": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 4.227388051229267,
+                     *             "not_lose": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2560/6561",
+                     *                 "probability": 0.3901844231062338
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "832208/1594323",
+                     *                 "probability": 0.5219820575880797
+                     *               },
+                     *               "success": {
+                     *                 "exact": "140035/1594323",
+                     *                 "probability": 0.08783351930568649
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 3,
+                     *                 null
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-209246320/387420489",
+                     *               "probability": -0.540101326442753
+                     *             },
+                     *             "win": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 4.6175724743355016,
+                     *             "not_lose": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2560/6561",
+                     *                 "probability": 0.3901844231062338
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "832208/1594323",
+                     *                 "probability": 0.5219820575880797
+                     *               },
+                     *               "success": {
+                     *                 "exact": "140035/1594323",
+                     *                 "probability": 0.08783351930568649
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 null,
+                     *                 null
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-209246320/387420489",
+                     *               "probability": -0.540101326442753
+                     *             },
+                     *             "win": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 2.3292181069958846,
+                     *             "not_lose": {
+                     *               "exact": "179/2187",
+                     *               "probability": 0.08184727937814358
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "64/243",
+                     *                 "probability": 0.26337448559670784
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "1432/2187",
+                     *                 "probability": 0.6547782350251486
+                     *               },
+                     *               "success": {
+                     *                 "exact": "179/2187",
+                     *                 "probability": 0.08184727937814358
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 2,
+                     *                 1
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-211565512/387420489",
+                     *               "probability": -0.5460875663702959
+                     *             },
+                     *             "win": {
+                     *               "exact": "179/2187",
+                     *               "probability": 0.08184727937814358
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 2.6523395823807348,
+                     *             "not_lose": {
+                     *               "exact": "14315/177147",
+                     *               "probability": 0.08080859399255985
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "320/729",
+                     *                 "probability": 0.438957475994513
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "85072/177147",
+                     *                 "probability": 0.48023393001292713
+                     *               },
+                     *               "success": {
+                     *                 "exact": "14315/177147",
+                     *                 "probability": 0.08080859399255985
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 2,
+                     *                 2
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-211967920/387420489",
+                     *               "probability": -0.5471262517558796
+                     *             },
+                     *             "win": {
+                     *               "exact": "14315/177147",
+                     *               "probability": 0.08080859399255985
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 3.1325735123936616,
+                     *             "not_lose": {
+                     *               "exact": "14315/177147",
+                     *               "probability": 0.08080859399255985
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "320/729",
+                     *                 "probability": 0.438957475994513
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "85072/177147",
+                     *                 "probability": 0.48023393001292713
+                     *               },
+                     *               "success": {
+                     *                 "exact": "14315/177147",
+                     *                 "probability": 0.08080859399255985
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 2,
+                     *                 3
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-211967920/387420489",
+                     *               "probability": -0.5471262517558796
+                     *             },
+                     *             "win": {
+                     *               "exact": "14315/177147",
+                     *               "probability": 0.08080859399255985
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 3.612807442406589,
+                     *             "not_lose": {
+                     *               "exact": "14315/177147",
+                     *               "probability": 0.08080859399255985
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "320/729",
+                     *                 "probability": 0.438957475994513
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "85072/177147",
+                     *                 "probability": 0.48023393001292713
+                     *               },
+                     *               "success": {
+                     *                 "exact": "14315/177147",
+                     *                 "probability": 0.08080859399255985
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 2,
+                     *                 null
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-211967920/387420489",
+                     *               "probability": -0.5471262517558796
+                     *             },
+                     *             "win": {
+                     *               "exact": "14315/177147",
+                     *               "probability": 0.08080859399255985
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 2.641365645480872,
+                     *             "not_lose": {
+                     *               "exact": "4001/59049",
+                     *               "probability": 0.06775728632152958
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2560/6561",
+                     *                 "probability": 0.3901844231062338
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "32008/59049",
+                     *                 "probability": 0.5420582905722366
+                     *               },
+                     *               "success": {
+                     *                 "exact": "4001/59049",
+                     *                 "probability": 0.06775728632152958
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 3,
+                     *                 1
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-217024264/387420489",
+                     *               "probability": -0.5601775594269099
+                     *             },
+                     *             "win": {
+                     *               "exact": "4001/59049",
+                     *               "probability": 0.06775728632152958
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 3.0315500685871055,
+                     *             "not_lose": {
+                     *               "exact": "4001/59049",
+                     *               "probability": 0.06775728632152958
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2560/6561",
+                     *                 "probability": 0.3901844231062338
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "32008/59049",
+                     *                 "probability": 0.5420582905722366
+                     *               },
+                     *               "success": {
+                     *                 "exact": "4001/59049",
+                     *                 "probability": 0.06775728632152958
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 null,
+                     *                 1
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-217024264/387420489",
+                     *               "probability": -0.5601775594269099
+                     *             },
+                     *             "win": {
+                     *               "exact": "4001/59049",
+                     *               "probability": 0.06775728632152958
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 2.1536351165980796,
+                     *             "not_lose": {
+                     *               "exact": "409/6561",
+                     *               "probability": 0.06233805822283189
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "320/729",
+                     *                 "probability": 0.438957475994513
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "3272/6561",
+                     *                 "probability": 0.4987044657826551
+                     *               },
+                     *               "success": {
+                     *                 "exact": "409/6561",
+                     *                 "probability": 0.06233805822283189
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 2,
+                     *                 1
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-219123784/387420489",
+                     *               "probability": -0.5655967875256076
+                     *             },
+                     *             "win": {
+                     *               "exact": "409/6561",
+                     *               "probability": 0.06233805822283189
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 1.7695473251028806,
+                     *             "not_lose": {
+                     *               "exact": "385/6561",
+                     *               "probability": 0.058680079256210944
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "16/27",
+                     *                 "probability": 0.5925925925925926
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "2288/6561",
+                     *                 "probability": 0.34872732815119645
+                     *               },
+                     *               "success": {
+                     *                 "exact": "385/6561",
+                     *                 "probability": 0.058680079256210944
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 1,
+                     *                 2
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-220540960/387420489",
+                     *               "probability": -0.5692547664922285
+                     *             },
+                     *             "win": {
+                     *               "exact": "385/6561",
+                     *               "probability": 0.058680079256210944
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 2.118274653254077,
+                     *             "not_lose": {
+                     *               "exact": "385/6561",
+                     *               "probability": 0.058680079256210944
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "16/27",
+                     *                 "probability": 0.5925925925925926
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "2288/6561",
+                     *                 "probability": 0.34872732815119645
+                     *               },
+                     *               "success": {
+                     *                 "exact": "385/6561",
+                     *                 "probability": 0.058680079256210944
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 1,
+                     *                 3
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-220540960/387420489",
+                     *               "probability": -0.5692547664922285
+                     *             },
+                     *             "win": {
+                     *               "exact": "385/6561",
+                     *               "probability": 0.058680079256210944
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 2.4670019814052737,
+                     *             "not_lose": {
+                     *               "exact": "385/6561",
+                     *               "probability": 0.058680079256210944
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "16/27",
+                     *                 "probability": 0.5925925925925926
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "2288/6561",
+                     *                 "probability": 0.34872732815119645
+                     *               },
+                     *               "success": {
+                     *                 "exact": "385/6561",
+                     *                 "probability": 0.058680079256210944
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 1,
+                     *                 null
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-220540960/387420489",
+                     *               "probability": -0.5692547664922285
+                     *             },
+                     *             "win": {
+                     *               "exact": "385/6561",
+                     *               "probability": 0.058680079256210944
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 1.4074074074074074,
+                     *             "not_lose": {
+                     *               "exact": "11/243",
+                     *               "probability": 0.04526748971193416
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "16/27",
+                     *                 "probability": 0.5925925925925926
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "88/243",
+                     *                 "probability": 0.36213991769547327
+                     *               },
+                     *               "success": {
+                     *                 "exact": "11/243",
+                     *                 "probability": 0.04526748971193416
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 1,
+                     *                 1
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-225737272/387420489",
+                     *               "probability": -0.5826673560365053
+                     *             },
+                     *             "win": {
+                     *               "exact": "11/243",
+                     *               "probability": 0.04526748971193416
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected_rounds": 1.4074074074074074,
+                     *             "not_lose": {
+                     *               "exact": "11/243",
+                     *               "probability": 0.04526748971193416
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "16/27",
+                     *                 "probability": 0.5925925925925926
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "88/243",
+                     *                 "probability": 0.36213991769547327
+                     *               },
+                     *               "success": {
+                     *                 "exact": "11/243",
+                     *                 "probability": 0.04526748971193416
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 1,
+                     *                 1
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-225737272/387420489",
+                     *               "probability": -0.5826673560365053
+                     *             },
+                     *             "win": {
+                     *               "exact": "11/243",
+                     *               "probability": 0.04526748971193416
+                     *             }
+                     *           }
+                     *         ],
+                     *         "side": "chain",
+                     *         "solver": {
+                     *           "max_error": 0,
+                     *           "precision": "exact",
+                     *           "states": 398
+                     *         }
+                     *       },
+                     *       "lang": "en",
+                     *       "operation": "proben.encounter.advice",
+                     *       "receipt": {
+                     *         "alg": "Ed25519",
+                     *         "id": "00000000-0000-4000-8000-000000000000",
+                     *         "issued_at": "2026-11-29T12:00:00.000Z",
+                     *         "kid": "example-kid",
+                     *         "signature": "example-signature"
+                     *       },
+                     *       "request": {
+                     *         "advise": {
+                     *           "choices": null,
+                     *           "side": null
+                     *         },
+                     *         "carry_partial": true,
+                     *         "curve_rounds": 8,
+                     *         "exact": "auto",
+                     *         "max_rounds": null,
+                     *         "steps": [
+                     *           {
+                     *             "difficulty": 2,
+                     *             "max_attempts": null,
+                     *             "pool": {
+                     *               "advantages": 0,
+                     *               "attribute": 3,
+                     *               "disadvantages": 0,
+                     *               "name": "Alrik",
+                     *               "skill": 1,
+                     *               "skill_dice": 1
+                     *             }
+                     *           },
+                     *           {
+                     *             "difficulty": 3,
+                     *             "max_attempts": 2,
+                     *             "pool": {
+                     *               "advantages": 0,
+                     *               "attribute": 2,
+                     *               "disadvantages": 0,
+                     *               "name": "Alrik",
+                     *               "skill": 2,
+                     *               "skill_dice": 2
+                     *             }
+                     *           }
+                     *         ],
+                     *         "success_rule": "meet"
+                     *       },
+                     *       "summary": "Advice for Alrik: best max_attempts = [null, null], carry_partial = true, 62.8% to win. The default (max_attempts = [null, null], carry_partial = false): 8.8%. Deciding anew in every state gains nothing worth saying."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProbenEncounterAdviceResponse"];
                 };
             };
             400: components["responses"]["BAD_REQUEST"];

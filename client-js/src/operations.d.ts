@@ -51,6 +51,7 @@ export type OperationId =
   | "proben.cooperation"
   | "proben.cooperation.odds"
   | "proben.encounter"
+  | "proben.encounter.advice"
   | "proben.encounter.odds"
   | "proben.extended"
   | "proben.extended.odds"
@@ -171,6 +172,8 @@ export interface SystemMethods {
     cooperationOdds(body: RequestBody<"proben.cooperation.odds">, options?: CallOptions): Promise<ResponseBody<"proben.cooperation.odds">>;
     /** POST /v1/proben/encounter: Play a chain of tests out, attempt by attempt */
     encounter(body: RequestBody<"proben.encounter">, options?: CallOptions): Promise<ResponseBody<"proben.encounter">>;
+    /** POST /v1/proben/encounter/advice: What the choices of a chain of tests are worth (advice) */
+    encounterAdvice(body: RequestBody<"proben.encounter.advice">, options?: CallOptions): Promise<ResponseBody<"proben.encounter.advice">>;
     /** POST /v1/proben/encounter/odds: Exact odds of a chain of tests */
     encounterOdds(body: RequestBody<"proben.encounter.odds">, options?: CallOptions): Promise<ResponseBody<"proben.encounter.odds">>;
     /** POST /v1/proben/extended: Roll an extended test (Erweiterte Probe) */

@@ -49,6 +49,7 @@ export const OPERATIONS = Object.freeze([
   {"id": "proben.cooperation", "method": "POST", "path": "/v1/proben/cooperation", "system": "proben", "body": true},
   {"id": "proben.cooperation.odds", "method": "POST", "path": "/v1/proben/cooperation/odds", "system": "proben", "body": true},
   {"id": "proben.encounter", "method": "POST", "path": "/v1/proben/encounter", "system": "proben", "body": true},
+  {"id": "proben.encounter.advice", "method": "POST", "path": "/v1/proben/encounter/advice", "system": "proben", "body": true},
   {"id": "proben.encounter.odds", "method": "POST", "path": "/v1/proben/encounter/odds", "system": "proben", "body": true},
   {"id": "proben.extended", "method": "POST", "path": "/v1/proben/extended", "system": "proben", "body": true},
   {"id": "proben.extended.odds", "method": "POST", "path": "/v1/proben/extended/odds", "system": "proben", "body": true},

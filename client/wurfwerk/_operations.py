@@ -97,6 +97,7 @@ from wurfwerk.models import (
     ProbenChainStepParam,
     ProbenCooperationOddsResponse,
     ProbenCooperationResponse,
+    ProbenEncounterAdviceResponse,
     ProbenEncounterOddsResponse,
     ProbenEncounterResponse,
     ProbenExtendedOddsResponse,
@@ -462,6 +463,13 @@ _PROBEN_ENCOUNTER = Operation(
     rolling=True,
     parse=ProbenEncounterResponse.from_json,
 )
+_PROBEN_ENCOUNTER_ADVICE = Operation(
+    "proben.encounter.advice",
+    "POST",
+    "/v1/proben/encounter/advice",
+    rolling=False,
+    parse=ProbenEncounterAdviceResponse.from_json,
+)
 _PROBEN_ENCOUNTER_ODDS = Operation(
     "proben.encounter.odds",
     "POST",
@@ -642,6 +650,7 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "proben.cooperation": _PROBEN_COOPERATION,
     "proben.cooperation.odds": _PROBEN_COOPERATION_ODDS,
     "proben.encounter": _PROBEN_ENCOUNTER,
+    "proben.encounter.advice": _PROBEN_ENCOUNTER_ADVICE,
     "proben.encounter.odds": _PROBEN_ENCOUNTER_ODDS,
     "proben.extended": _PROBEN_EXTENDED,
     "proben.extended.odds": _PROBEN_EXTENDED_ODDS,
@@ -3845,6 +3854,88 @@ class Proben:
                 "manual": manual,
                 "max_rounds": max_rounds,
                 "seed": seed,
+                "session": session,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    def encounter_advice(
+        self,
+        *,
+        steps: Sequence[ProbenChainStepParam | ProbenChainStep],
+        advise: AdviseParam | Advise | None = None,
+        carry_partial: bool | None = False,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> ProbenEncounterAdviceResponse:
+        """What the choices of a chain of tests are worth (advice).
+
+        A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+        (rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+        jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+        übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+        are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every
+        step
+        succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+        weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+        attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+        same `success_rule`. `max_rounds` counts attempts.
+
+        RULINGS.md "Advice", Proben: `max_attempts` per step (a list, one per step: retry with one die
+        fewer or stop, ruling 3) and `carry_partial` where the GM allows it; the side is `chain`. Every
+        combination is one fixed option, answered exactly as `proben.encounter.odds` answers the body with
+        it; ranked by the chance of success, then fewer attempts ("gleich gut" within 0.1 percentage
+        points). `adaptive`: retry or stop after every failed attempt, decided anew in every state
+        (backward induction over step, attempt and successes carried); null with `max_rounds`.
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
+        ``POST /v1/proben/encounter/advice`` (``proben.encounter.advice``).
+
+        Args:
+            steps: The tests, in order; the chain stops at the first that fails.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            carry_partial: E2: the successes of a failed attempt count toward the next attempt of the same
+                step (default false).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            session: Accepted and ignored: the odds do not depend on it.
+            success_rule: meet: successes >= difficulty (default); exceed: >.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _PROBEN_ENCOUNTER_ADVICE,
+            {
+                "steps": steps,
+                "advise": advise,
+                "carry_partial": carry_partial,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
                 "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,
@@ -8298,6 +8389,88 @@ class AsyncProben:
                 "manual": manual,
                 "max_rounds": max_rounds,
                 "seed": seed,
+                "session": session,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def encounter_advice(
+        self,
+        *,
+        steps: Sequence[ProbenChainStepParam | ProbenChainStep],
+        advise: AdviseParam | Advise | None = None,
+        carry_partial: bool | None = False,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> ProbenEncounterAdviceResponse:
+        """What the choices of a chain of tests are worth (advice).
+
+        A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+        (rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+        jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+        übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+        are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every
+        step
+        succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+        weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+        attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+        same `success_rule`. `max_rounds` counts attempts.
+
+        RULINGS.md "Advice", Proben: `max_attempts` per step (a list, one per step: retry with one die
+        fewer or stop, ruling 3) and `carry_partial` where the GM allows it; the side is `chain`. Every
+        combination is one fixed option, answered exactly as `proben.encounter.odds` answers the body with
+        it; ranked by the chance of success, then fewer attempts ("gleich gut" within 0.1 percentage
+        points). `adaptive`: retry or stop after every failed attempt, decided anew in every state
+        (backward induction over step, attempt and successes carried); null with `max_rounds`.
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
+        ``POST /v1/proben/encounter/advice`` (``proben.encounter.advice``).
+
+        Args:
+            steps: The tests, in order; the chain stops at the first that fails.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            carry_partial: E2: the successes of a failed attempt count toward the next attempt of the same
+                step (default false).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            session: Accepted and ignored: the odds do not depend on it.
+            success_rule: meet: successes >= difficulty (default); exceed: >.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _PROBEN_ENCOUNTER_ADVICE,
+            {
+                "steps": steps,
+                "advise": advise,
+                "carry_partial": carry_partial,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
                 "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,

@@ -55,6 +55,7 @@ BatchItemOperation = Literal[
     "proben.cooperation",
     "proben.cooperation.odds",
     "proben.encounter",
+    "proben.encounter.advice",
     "proben.encounter.odds",
     "proben.extended",
     "proben.extended.odds",
@@ -4895,6 +4896,76 @@ class ProbenElapsed(Model):
         return cls(
             amount=data["amount"],
             unit=data["unit"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenEncounterAdviceRequest(Model):
+    """``ProbenEncounterAdviceRequest`` in the API's JSON."""
+    advise: Advise | None = None
+    """Which side is advised on which of its choices (API.md §1.10)."""
+    carry_partial: bool | None = None
+    """E2: the successes of a failed attempt count toward the next attempt of the same step (default false).
+    """
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    steps: list[ProbenChainStep]
+    """The tests, in order; the chain stops at the first that fails."""
+    success_rule: Literal["meet", "exceed"] | None = None
+    """meet: successes >= difficulty (default); exceed: >."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenEncounterAdviceRequest:
+        """``ProbenEncounterAdviceRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advise=None if data.get("advise") is None else Advise.from_json(data["advise"]),
+            carry_partial=data.get("carry_partial"),
+            curve_rounds=data.get("curve_rounds"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            max_rounds=data.get("max_rounds"),
+            session=data.get("session"),
+            steps=[ProbenChainStep.from_json(v0) for v0 in data["steps"]],
+            success_rule=data.get("success_rule"),
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenEncounterAdviceResponse(Result):
+    """The answer of ``proben.encounter.advice`` (``POST /v1/proben/encounter/advice``)."""
+    advice: AdviceAnswer
+    lang: Literal["en", "de"]
+    operation: str
+    receipt: Receipt
+    request: ProbenEncounterAdviceRequest
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenEncounterAdviceResponse:
+        """``ProbenEncounterAdviceResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advice=AdviceAnswer.from_json(data["advice"]),
+            lang=data["lang"],
+            operation=data["operation"],
+            receipt=Receipt.from_json(data["receipt"]),
+            request=ProbenEncounterAdviceRequest.from_json(data["request"]),
+            summary=data["summary"],
         )._with_json(data)
 
 

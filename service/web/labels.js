@@ -146,6 +146,7 @@ const de = {
     "paws.encounter.advice": ["Was lohnt sich? (ganzer Kampf)", "Einmalige Rettungswürfel würfeln oder behalten, aufgeben oder nicht: genaue Siegchance je Wahl."],
     "weltenbuch.encounter": ["Ganze Konfliktszene", "Eine Szene: der Wurf aller Parteien, die Erzählung, in der jeder Erfolg die Zähigkeit eines Gegners senkt, und am Ende die Konsequenzen."],
     "proben.encounter": ["Kette von Proben", "Eine Probe nach der anderen, jede mit ihren Versuchen."],
+    "proben.encounter.advice": ["Was lohnt sich? (Kette von Proben)", "Mit einem Würfel weniger wiederholen oder aufhören: genaue Chance je Wahl."],
   },
   fields: {
     name: ["Name", "Wie der Charakter in der Zeile heißt."],
@@ -412,6 +413,7 @@ const en = {
     "paws.encounter.advice": ["What pays off? (whole fight)", "Spend or keep one-shot rescue dice, give up or not: the exact chance to win of each choice."],
     "weltenbuch.encounter": ["Whole conflict scene", "One scene: every party's roll, the narration in which each success lowers an opponent's toughness, and the consequences at the end."],
     "proben.encounter": ["Chain of tests", "One test after another, each with its attempts."],
+    "proben.encounter.advice": ["What pays off? (chain of tests)", "Retry with one die fewer or stop: the exact chance of each choice."],
   },
   fields: {
     name: ["Name", "What the character is called in the chat line."], bag: ["Bag", "How many marbles of each colour are in the bag."],

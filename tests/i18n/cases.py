@@ -27,7 +27,8 @@ Case = tuple[str, Callable[[str], str]]
 
 def cases() -> list[Case]:
     return [*_paws(), *_proben(), *_weltenbuch(), *_malmsturm(), *_beutelschneider(), *_encounters(),
-            *_encounters_of_issue_40(), *_encounter_sentences(), *_advice()]
+            *_encounters_of_issue_40(), *_encounter_sentences(), *_advice(),
+            *_advice_of_proben()]
 
 
 def said(render: Callable[..., str], *args: object) -> Callable[[str], str]:
@@ -583,3 +584,16 @@ def _advice() -> Iterator[Case]:
     yield "paws.encounter.advice keep them all", _paws_rule(("keep", 3))
     yield "paws.encounter.advice nothing to decide, never give up", _paws_rule(give_up=True)
     yield "paws.encounter.advice keep in some states", _paws_rule(("keep", 2), ("spend", 3))
+
+
+def _proben_rule(carry: bool, carried: bool) -> Callable[[str], str]:
+    from service.systems.proben import advice as proben_advice
+
+    said = proben_advice.rules(proben_advice.Solved(Fraction(1), carried, 1), retry=True, carry=carry)
+    return lambda lang: " ".join(line.say(lang) for line in said)
+
+
+def _advice_of_proben() -> Iterator[Case]:
+    yield "proben.encounter.advice retry, no table rule asked", _proben_rule(False, False)
+    yield "proben.encounter.advice retry, carry partial successes", _proben_rule(True, True)
+    yield "proben.encounter.advice retry, carrying changes nothing", _proben_rule(True, False)

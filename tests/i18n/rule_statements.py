@@ -63,6 +63,9 @@ STATEMENTS: dict[tuple[str, str], tuple[str, str, dict[str, list[str]]]] = {
     ("labels", "operations.paws.encounter"): (
         "001", "Der Verlierer erleidet eine neue Wunde die zur Natur des Angriffs passt und der Sieger bleibt "
                "unverletzt.", {"de": ["wer verliert, erleidet eine Wunde"]}),
+    ("labels", "operations.proben.encounter.advice"): (
+        "003", "Möchte ein Spieler eine misslungene Probe wiederholen, wird hierfür ein Würfel entfernt.",
+        {"de": ["Mit einem Würfel weniger wiederholen"]}),
     ("labels", "operations.paws.encounter.advice"): (
         "001", "Jeder Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht.",
         {"de": ["Einmalige Rettungswürfel würfeln oder behalten"]}),

@@ -14,7 +14,7 @@ The hook's contract (``Advisor``), what a system supplies and nothing more:
   RULINGS.md "Advice"), in the order the answer lists them, each with every value a fixed policy may
   give it, as JSON values of the body's own policy field, the documented default among them. A
   choice made per member is one value per combination of its members' values: ``per_member`` builds
-  them (``{"Alrik": 1, "Bea": 0}``).
+  them (``{"Alrik": 1, "Bea": 0}``); ``combinations`` one per step (a list).
 - ``default(body, side) -> {choice: value}``: the documented default of every choice of the side.
 - ``apply(body, side, policy) -> body``: a new body in which the side plays by ``policy`` (a subset of
   its choices); every other member as given. Never changes ``body``.
@@ -102,6 +102,11 @@ class Advisor:
     loses: Callable[[str, str], bool] = lost_by_name
     rounds: str = "rounds"
     side_name: Callable[[Body, str], str] = lambda _body, side: side  # how the chat line names a side
+
+
+def combinations(values: Sequence[Sequence[Any]]) -> list[tuple[Any, ...]]:
+    """Every way to pick one of each ``values``: the values of a choice made per step (a list)."""
+    return list(itertools.product(*values))
 
 
 def per_member(members: Sequence[str], values: Sequence[Any]) -> list[dict[str, Any]]:
@@ -321,6 +326,8 @@ def policy_words(policy: Policy) -> str:
     def value(given: object) -> str:
         if isinstance(given, Mapping):
             return "{" + ", ".join(f"{key}: {value(item)}" for key, item in given.items()) + "}"
+        if isinstance(given, (list, tuple)):
+            return "[" + ", ".join(value(item) for item in given) + "]"
         return "null" if given is None else str(given).lower() if isinstance(given, bool) else str(given)
     return ", ".join(f"{name} = {value(given)}" for name, given in policy.items()) or "–"
 

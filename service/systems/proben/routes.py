@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from service.platform.dice.randomness import RandomSource
 from service.platform.http.limits import encounter_precision
 from service.platform.maths.luck import Luck
 from service.platform.maths.odds import Odds
+from service.platform.operations import advice as platform_advice
 from service.platform.operations.operations import Body, Operation, System, quoting
 from service.platform.words.glossary import api_glossary
-from service.systems.proben import encounter, odds, rules, schemas, text
+from service.systems.proben import advice, encounter, odds, rules, schemas, text
 
 POOL_EXAMPLE = {"name": "Alrik", "attribute": 3, "skill": 1, "advantages": 0, "disadvantages": 0}
 TEST_EXAMPLE = {**POOL_EXAMPLE, "difficulty": 2}
@@ -166,6 +171,70 @@ def encounter_odds(body: Body) -> Odds:
                           curve_rounds=body["curve_rounds"])
 
 
+CHAIN = "chain"  # the one side of a chain of tests: the party that takes it
+
+
+def _advice_choices(body: Body, side: str) -> dict[str, list[Any]]:
+    """RULINGS.md "Advice", Proben: `max_attempts` per step (one value per step: null = until no dice
+    are left, or 1.. attempts: retry or stop, ruling 3, E1), `carry_partial` where the GM allows it (E2)."""
+    per_step = [[None, *range(1, pool(step["pool"]).dice)] for step in body["steps"]]
+    return {"max_attempts": [list(values) for values in platform_advice.combinations(per_step)],
+            "carry_partial": [False, True]}
+
+
+def _advice_default(body: Body, side: str) -> dict[str, Any]:
+    """The documented defaults: every step until no dice are left (E1), no partial successes carried (E2)."""
+    return {"max_attempts": [None] * len(body["steps"]), "carry_partial": False}
+
+
+def _advice_apply(body: Body, side: str, policy: Mapping[str, Any]) -> dict:
+    changed = copy.deepcopy(dict(body))
+    if "max_attempts" in policy:
+        for step, attempts in zip(changed["steps"], policy["max_attempts"], strict=True):
+            step["max_attempts"] = attempts
+    if "carry_partial" in policy:
+        changed["carry_partial"] = policy["carry_partial"]
+    return changed
+
+
+def _adaptive(body: Body, side: str, asked: Mapping[str, Sequence[Any]]) -> platform_advice.Adaptive | None:
+    """Retry or stop after every failed attempt, in every state; the GM's `carry_partial` if asked."""
+    if body["max_rounds"] is not None:  # a cut chain's best play depends on the attempts made as well
+        return None
+    encounter_chain = chain(body)
+    if "max_attempts" in asked:
+        encounter_chain = advice.unlimited(encounter_chain)
+    exact = encounter_precision(encounter.state_bound(advice.unlimited(encounter_chain)), body["exact"])
+    carry = (False, True) if "carry_partial" in asked else (encounter_chain.carry_partial,)
+    solved = advice.solve(encounter_chain, exact=exact, carry_choices=carry)
+    said = advice.rules(solved, retry="max_attempts" in asked, carry="carry_partial" in asked)
+    return platform_advice.Adaptive(solved.win, said, solved.states, 0.0 if exact else solved.states * 2.0 ** -48)
+
+
+ADVISOR = platform_advice.Advisor(
+    sides=lambda body: [CHAIN], choices=_advice_choices, default=_advice_default, apply=_advice_apply,
+    odds=lambda body: encounter_odds(body), adaptive=_adaptive,
+    wins=lambda outcome, side: outcome == encounter.SUCCESS,
+    loses=lambda outcome, side: outcome.startswith("failure:"),
+    side_name=lambda body, side: body["steps"][0]["pool"].get("name") or side)
+
+
+@quoting(ENCOUNTER_RULINGS)
+def encounter_advice(body: Body, lang: str) -> tuple[dict[str, Any], str]:
+    """What the choices of a chain of tests are worth (advice)
+
+    {rulings}
+
+    RULINGS.md "Advice", Proben: `max_attempts` per step (a list, one per step: retry with one die
+    fewer or stop, ruling 3) and `carry_partial` where the GM allows it; the side is `chain`. Every
+    combination is one fixed option, answered exactly as `proben.encounter.odds` answers the body with
+    it; ranked by the chance of success, then fewer attempts ("gleich gut" within 0.1 percentage
+    points). `adaptive`: retry or stop after every failed attempt, decided anew in every state
+    (backward induction over step, attempt and successes carried); null with `max_rounds`.
+    """
+    return platform_advice.answer(ADVISOR, body, lang)
+
+
 SYSTEM = System(
     "proben",
     manual_value={"type": "integer", "minimum": 1, "maximum": 6, "description": "A d6 face."},
@@ -197,6 +266,6 @@ SYSTEM = System(
                           luck=Luck("rolls_used", higher=False)),
         Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.ProbenEncounterRequest,
                           result=schemas.ProbenEncounterResult, example=ENCOUNTER_EXAMPLE,
-                          odds=encounter_odds, encounter=True),
+                          odds=encounter_odds, encounter=True, advice=encounter_advice),
     ),
 )

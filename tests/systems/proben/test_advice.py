@@ -1,0 +1,97 @@
+"""Proben advice (RULINGS.md "Advice", Proben): retry a failed step with one die fewer or stop
+("Möchte ein Spieler eine misslungene Probe wiederholen, wird hierfür ein Würfel entfernt", ruling 3,
+E1) and `carry_partial` ("sodass eine weitere Probe nur 1 Erfolg benötigt", E2)."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+
+from service.platform.maths.odds import binomial
+from service.systems.proben import advice, encounter
+from service.systems.proben.odds import P_SUCCESS
+from service.systems.proben.rules import Pool, SuccessRule
+
+TWO_STEPS = {"steps": [{"pool": {"name": "Alrik", "attribute": 3, "skill": 1}, "difficulty": 2},
+                       {"pool": {"attribute": 2, "skill": 1}, "difficulty": 2}]}
+
+
+def _chain(*steps: tuple[int, int], carry: bool = False) -> encounter.Chain:
+    return encounter.Chain(tuple(encounter.Step(Pool(attribute=dice), difficulty) for dice, difficulty in steps),
+                           SuccessRule.MEET, carry)
+
+
+def test_hand_worked_retry_and_carry():
+    """Two dice against difficulty 1: the first attempt succeeds with 1 − (2/3)² = 5/9, the retry with one
+    die fewer with 1/3 (ruling 3), so stopping after one attempt gives 5/9 and retrying 5/9 + 4/9 · 1/3
+    = 19/27. Against difficulty 2 the first attempt succeeds with 1/9; carried (E2), its one success
+    leaves one more to roll with the last die: 1/9 + 4/9 · 1/3 = 7/27; not carried, one die never
+    reaches 2: 1/9."""
+    assert advice.solve(_chain((2, 1)), exact=True, carry_choices=(False,)).win == Fraction(19, 27)
+    stopped = encounter.odds(encounter.Chain((encounter.Step(Pool(attribute=2), 1, max_attempts=1),)))
+    assert stopped.outcomes["success"] == Fraction(5, 9)
+    assert advice.solve(_chain((2, 2)), exact=True, carry_choices=(True,)).win == Fraction(7, 27)
+    assert advice.solve(_chain((2, 2)), exact=True, carry_choices=(False,)).win == Fraction(1, 9)
+    assert advice.solve(_chain((2, 2)), exact=True, carry_choices=(False, True)).carry_partial is True
+
+
+def _by_policy(dice: int, required: int, carry: bool, retry: dict[tuple[int, int], bool]) -> Fraction:
+    """A step's chance when the player retries (True) or stops in each failed state (attempt, carried):
+    enumerated attempt by attempt, independent of the solver."""
+    def value(attempt: int, carried: int) -> Fraction:
+        left = dice - (attempt - 1)
+        if left <= 0:
+            return Fraction(0)
+        total = Fraction(0)
+        for successes, chance in enumerate(binomial(left, P_SUCCESS)):
+            if carried + successes >= required:
+                total += chance
+            else:
+                state = (attempt + 1, carried + successes if carry else 0)
+                total += chance * value(*state) if retry.get(state, True) else 0
+        return total
+    return value(1, 0)
+
+
+@pytest.mark.parametrize("dice, required, carry", [(3, 1, False), (3, 2, True), (4, 2, False), (3, 3, True)])
+def test_the_adaptive_optimum_is_the_best_of_every_deterministic_policy(dice, required, carry):
+    states = [(attempt, carried) for attempt in range(2, dice + 1) for carried in range(required if carry else 1)]
+    best = max(_by_policy(dice, required, carry, dict(zip(states, choice, strict=True)))
+               for choice in itertools.product((True, False), repeat=len(states)))
+    chain = _chain((dice, required), carry=carry)
+    assert advice.solve(chain, exact=True, carry_choices=(carry,)).win == best
+
+
+def test_every_option_is_exactly_the_encounter_odds_and_the_optimum_is_not_below(post):
+    status, answer = post("/v1/proben/encounter/advice", TWO_STEPS)
+    assert status == 200, answer
+    block = answer["advice"]
+    assert len(block["options"]) == 4 * 3 * 2  # [null, 1..3] × [null, 1..2] × carry_partial
+    for option in block["options"][:5] + block["options"][-3:]:
+        policy = option["policy"]
+        body = {**TWO_STEPS, "carry_partial": policy["carry_partial"],
+                "steps": [{**step, "max_attempts": attempts}
+                          for step, attempts in zip(TWO_STEPS["steps"], policy["max_attempts"], strict=True)]}
+        _, odds = post("/v1/proben/encounter/odds", body)
+        assert option["win"] == {k: v for k, v in odds["odds"]["outcomes"][0].items() if k != "outcome"}
+        assert odds["odds"]["outcomes"][0]["outcome"] == "success"
+    assert block["best"]["policy"] == {"max_attempts": [None, None], "carry_partial": True}
+    assert block["default"]["policy"] == {"max_attempts": [None, None], "carry_partial": False}
+    assert Fraction(block["adaptive"]["win"]["exact"]) >= Fraction(block["best"]["win"]["exact"])
+    assert block["adaptive"]["gain_over_best_fixed"]["exact"] == "0/1"
+
+
+def test_the_rules_in_german(post):
+    _, answer = post("/v1/proben/encounter/advice?lang=de", TWO_STEPS)
+    assert answer["advice"]["adaptive"]["rules"][:2] == [
+        "Wiederhole jede misslungene Probe mit einem Würfel weniger, solange Würfel übrig sind: "
+        "Aufhören gelingt nie öfter.",
+        "Lass Teilerfolge für den nächsten Versuch zählen, wo der Spielleiter es erlaubt."]
+    assert answer["summary"].startswith("Rat für Alrik: am besten max_attempts = [null, null], carry_partial = true")
+
+
+def test_the_side_is_the_chain(post):
+    status, problem = post("/v1/proben/encounter/advice", {**TWO_STEPS, "advise": {"side": "Alrik"}})
+    assert status == 422 and problem["errors"] == {"advise.side": ["must be one of: chain"]}
