@@ -2167,6 +2167,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/weltenbuch/encounter/advice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a party's choices in a conflict scene are worth (advice)
+         * @description The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+         *     ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+         *     bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+         *     Schaden verteilt." 2..8 parties (E3, as a conflict); every success die of each party (the losers'
+         *     too) lowers the toughness of a member of the other parties chosen by `policy.targeting` among the
+         *     members of every other party, in body order (every member needs a `toughness` entry); the dice are
+         *     spent turn by turn in the narration order, each member spending all its dice. Rulings
+         *     "Encounters": E1 toughness stops at 0, further dice go to the next target of the policy (none left:
+         *     narration only); "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der
+         *     Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a held-back hero point
+         *     (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler immer einen
+         *     Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine Konsequenz
+         *     vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it prices "2
+         *     dice now or insurance later". E3: obstacles overcome (ruling 7) are named in `end.overcome` and in
+         *     the summary. `max_rounds` has nothing to cut: the scene is one round.
+         *
+         *     RULINGS.md "Advice", Weltenbuch: `hold_hero_points` per player of the party (`advise.side`: a party
+         *     name; 0 or 1 held, the rest invested: "Pro investierten Heldenpunkt erhält man 2 Würfel" now, or
+         *     "die Zähigkeit um drei Punkte zu regenerieren" later, E2) and `policy.targeting`; each option's
+         *     `policy.hold_hero_points` moves the player's points between `hero_points` and the held ones. Every
+         *     combination is one fixed option, answered exactly as `weltenbuch.encounter.odds` answers the body
+         *     with it (its `expected` gives the consequences each option costs); ranked by the chance to win.
+         *     `adaptive`: the scene is one roll, so nothing is decided anew: it is the best fixed option, and
+         *     its rules say so.
+         *
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The die has an even number of sides.
+         *     - Party names, member names and players' seats are unique across the conflict.
+         *     - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+         *     - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+         *     - `current` toughness is at most `max`.
+         */
+        post: operations["weltenbuch.encounter.advice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/weltenbuch/encounter/odds": {
         parameters: {
             query?: never;
@@ -2331,6 +2383,10 @@ export interface components {
             solver: components["schemas"]["Solver"];
         };
         AdviceOption: {
+            /** @description The odds' expected values with this policy (wounds, consequences, rounds): what a choice costs besides winning. */
+            expected: {
+                [key: string]: number;
+            };
             /** @description Expected rounds (the second tie-break: fewer first). */
             expected_rounds: number | null;
             /** @description The chance not to lose (the first tie-break). */
@@ -2375,7 +2431,7 @@ export interface components {
              * @description An operation id, e.g. paws.test.
              * @enum {string}
              */
-            operation: "beutelschneider.challenge" | "beutelschneider.challenge.odds" | "beutelschneider.combat" | "beutelschneider.combat.odds" | "beutelschneider.contest" | "beutelschneider.contest.odds" | "beutelschneider.encounter" | "beutelschneider.encounter.odds" | "beutelschneider.experience" | "beutelschneider.experience-apply" | "beutelschneider.experience.odds" | "beutelschneider.first-aid" | "beutelschneider.first-aid.odds" | "beutelschneider.healing" | "beutelschneider.healing-apply" | "beutelschneider.healing.odds" | "beutelschneider.injury" | "beutelschneider.injury.odds" | "beutelschneider.mortal-danger" | "beutelschneider.mortal-danger.odds" | "beutelschneider.validate-bag" | "malmsturm.action" | "malmsturm.action.odds" | "malmsturm.attack" | "malmsturm.attack.odds" | "malmsturm.contest" | "malmsturm.contest.odds" | "malmsturm.encounter" | "malmsturm.encounter.odds" | "malmsturm.initiative" | "malmsturm.initiative.odds" | "paws.comparison" | "paws.comparison.odds" | "paws.encounter" | "paws.encounter.advice" | "paws.encounter.odds" | "paws.rescue" | "paws.rescue.odds" | "paws.test" | "paws.test.odds" | "paws.validate-character" | "proben.cooperation" | "proben.cooperation.odds" | "proben.encounter" | "proben.encounter.advice" | "proben.encounter.odds" | "proben.extended" | "proben.extended.odds" | "proben.opposed" | "proben.opposed.odds" | "proben.test" | "proben.test.odds" | "weltenbuch.conflict" | "weltenbuch.conflict.odds" | "weltenbuch.encounter" | "weltenbuch.encounter.odds" | "weltenbuch.narration" | "weltenbuch.resurrection" | "weltenbuch.resurrection.odds";
+            operation: "beutelschneider.challenge" | "beutelschneider.challenge.odds" | "beutelschneider.combat" | "beutelschneider.combat.odds" | "beutelschneider.contest" | "beutelschneider.contest.odds" | "beutelschneider.encounter" | "beutelschneider.encounter.odds" | "beutelschneider.experience" | "beutelschneider.experience-apply" | "beutelschneider.experience.odds" | "beutelschneider.first-aid" | "beutelschneider.first-aid.odds" | "beutelschneider.healing" | "beutelschneider.healing-apply" | "beutelschneider.healing.odds" | "beutelschneider.injury" | "beutelschneider.injury.odds" | "beutelschneider.mortal-danger" | "beutelschneider.mortal-danger.odds" | "beutelschneider.validate-bag" | "malmsturm.action" | "malmsturm.action.odds" | "malmsturm.attack" | "malmsturm.attack.odds" | "malmsturm.contest" | "malmsturm.contest.odds" | "malmsturm.encounter" | "malmsturm.encounter.odds" | "malmsturm.initiative" | "malmsturm.initiative.odds" | "paws.comparison" | "paws.comparison.odds" | "paws.encounter" | "paws.encounter.advice" | "paws.encounter.odds" | "paws.rescue" | "paws.rescue.odds" | "paws.test" | "paws.test.odds" | "paws.validate-character" | "proben.cooperation" | "proben.cooperation.odds" | "proben.encounter" | "proben.encounter.advice" | "proben.encounter.odds" | "proben.extended" | "proben.extended.odds" | "proben.opposed" | "proben.opposed.odds" | "proben.test" | "proben.test.odds" | "weltenbuch.conflict" | "weltenbuch.conflict.odds" | "weltenbuch.encounter" | "weltenbuch.encounter.advice" | "weltenbuch.encounter.odds" | "weltenbuch.narration" | "weltenbuch.resurrection" | "weltenbuch.resurrection.odds";
         };
         BatchRequest: {
             requests: components["schemas"]["BatchItem"][];
@@ -5976,6 +6032,59 @@ export interface components {
             /** @description The request as understood, defaults filled in. */
             request: components["schemas"]["WeltenbuchConflictRequest"];
             result: components["schemas"]["WeltenConflictResult"];
+            /** @description One chat line in `lang`. */
+            summary: string;
+        };
+        WeltenbuchEncounterAdviceRequest: {
+            /** @description Which side is advised on which of its choices (API.md §1.10). */
+            advise?: components["schemas"]["Advise"] | null;
+            /**
+             * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
+             * @default 0
+             */
+            curve_rounds?: number | null;
+            /**
+             * @description Sides of the die; any even number (an even face is a success).
+             * @default 10
+             */
+            die?: number | null;
+            /**
+             * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
+             * @default auto
+             * @enum {string|null}
+             */
+            exact?: "auto" | "required" | "never" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /**
+             * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
+             * @default null
+             */
+            max_rounds?: number | null;
+            /** @description 2..8 parties, as a conflict (E3); a party's success dice hit the members of every other party. */
+            parties: components["schemas"]["WeltenParty"][];
+            policy?: components["schemas"]["WeltenEncounterPolicy"] | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Toughness at the start of the scene, one entry per member. */
+            toughness: {
+                [key: string]: components["schemas"]["WeltenToughness"];
+            };
+        };
+        WeltenbuchEncounterAdviceResponse: {
+            advice: components["schemas"]["AdviceAnswer"];
+            /** @enum {string} */
+            lang: "en" | "de";
+            /** @example weltenbuch.encounter.advice */
+            operation: string;
+            receipt: components["schemas"]["Receipt"];
+            request: components["schemas"]["WeltenbuchEncounterAdviceRequest"];
             /** @description One chat line in `lang`. */
             summary: string;
         };
@@ -13204,6 +13313,11 @@ export interface operations {
                      *         },
                      *         "options": [
                      *           {
+                     *             "expected": {
+                     *               "rounds": 3.5272727272727273,
+                     *               "wounds:a": 0.6515151515151515,
+                     *               "wounds:b": 1.7484848484848485
+                     *             },
                      *             "expected_rounds": 3.5272727272727273,
                      *             "not_lose": {
                      *               "exact": "283/330",
@@ -13234,6 +13348,11 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 3.175757575757576,
+                     *               "wounds:a": 0.509090909090909,
+                     *               "wounds:b": 1.687878787878788
+                     *             },
                      *             "expected_rounds": 3.175757575757576,
                      *             "not_lose": {
                      *               "exact": "136/165",
@@ -13264,6 +13383,11 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 2.4242424242424243,
+                     *               "wounds:a": 0.3333333333333333,
+                     *               "wounds:b": 1.393939393939394
+                     *             },
                      *             "expected_rounds": 2.4242424242424243,
                      *             "not_lose": {
                      *               "exact": "2/3",
@@ -14714,6 +14838,9 @@ export interface operations {
                      *         },
                      *         "options": [
                      *           {
+                     *             "expected": {
+                     *               "rounds": 4.540589039419647
+                     *             },
                      *             "expected_rounds": 4.540589039419647,
                      *             "not_lose": {
                      *               "exact": "243274825/387420489",
@@ -14751,6 +14878,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 4.286837338641633
+                     *             },
                      *             "expected_rounds": 4.286837338641633,
                      *             "not_lose": {
                      *               "exact": "232680265/387420489",
@@ -14788,6 +14918,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 4.202655853857022
+                     *             },
                      *             "expected_rounds": 4.202655853857022,
                      *             "not_lose": {
                      *               "exact": "216187465/387420489",
@@ -14825,6 +14958,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 3.963621061869033
+                     *             },
                      *             "expected_rounds": 3.963621061869033,
                      *             "not_lose": {
                      *               "exact": "206772553/387420489",
@@ -14862,6 +14998,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 3.6821869428800396
+                     *             },
                      *             "expected_rounds": 3.6821869428800396,
                      *             "not_lose": {
                      *               "exact": "2469305/4782969",
@@ -14899,6 +15038,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 3.404347801543351
+                     *             },
                      *             "expected_rounds": 3.404347801543351,
                      *             "not_lose": {
                      *               "exact": "2194361/4782969",
@@ -14936,6 +15078,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 3.6913862498377052
+                     *             },
                      *             "expected_rounds": 3.6913862498377052,
                      *             "not_lose": {
                      *               "exact": "5519755/14348907",
@@ -14973,6 +15118,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 3.4746171258897975
+                     *             },
                      *             "expected_rounds": 3.4746171258897975,
                      *             "not_lose": {
                      *               "exact": "5279371/14348907",
@@ -15010,6 +15158,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 2.9839963420210336
+                     *             },
                      *             "expected_rounds": 2.9839963420210336,
                      *             "not_lose": {
                      *               "exact": "56027/177147",
@@ -15047,6 +15198,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 2.1556974339578616
+                     *             },
                      *             "expected_rounds": 2.1556974339578616,
                      *             "not_lose": {
                      *               "exact": "151745/531441",
@@ -15084,6 +15238,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 2.0020322105370116
+                     *             },
                      *             "expected_rounds": 2.0020322105370116,
                      *             "not_lose": {
                      *               "exact": "134849/531441",
@@ -15121,6 +15278,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 1.7695473251028806
+                     *             },
                      *             "expected_rounds": 1.7695473251028806,
                      *             "not_lose": {
                      *               "exact": "3443/19683",
@@ -15158,6 +15318,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 2.8949855204999237
+                     *             },
                      *             "expected_rounds": 2.8949855204999237,
                      *             "not_lose": {
                      *               "exact": "17635/177147",
@@ -15195,6 +15358,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 2.7128994563836812
+                     *             },
                      *             "expected_rounds": 2.7128994563836812,
                      *             "not_lose": {
                      *               "exact": "16867/177147",
@@ -15232,6 +15398,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 3.1834239360531082
+                     *             },
                      *             "expected_rounds": 3.1834239360531082,
                      *             "not_lose": {
                      *               "exact": "140035/1594323",
@@ -15269,6 +15438,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 3.5736083591593424
+                     *             },
                      *             "expected_rounds": 3.5736083591593424,
                      *             "not_lose": {
                      *               "exact": "140035/1594323",
@@ -15306,6 +15478,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 3.7054059936411883
+                     *             },
                      *             "expected_rounds": 3.7054059936411883,
                      *             "not_lose": {
                      *               "exact": "140035/1594323",
@@ -15343,6 +15518,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 4.095590416747422
+                     *             },
                      *             "expected_rounds": 4.095590416747422,
                      *             "not_lose": {
                      *               "exact": "140035/1594323",
@@ -15380,6 +15558,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 4.227388051229267
+                     *             },
                      *             "expected_rounds": 4.227388051229267,
                      *             "not_lose": {
                      *               "exact": "140035/1594323",
@@ -15417,6 +15598,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 4.6175724743355016
+                     *             },
                      *             "expected_rounds": 4.6175724743355016,
                      *             "not_lose": {
                      *               "exact": "140035/1594323",
@@ -15454,6 +15638,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 2.3292181069958846
+                     *             },
                      *             "expected_rounds": 2.3292181069958846,
                      *             "not_lose": {
                      *               "exact": "179/2187",
@@ -15491,6 +15678,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 2.6523395823807348
+                     *             },
                      *             "expected_rounds": 2.6523395823807348,
                      *             "not_lose": {
                      *               "exact": "14315/177147",
@@ -15528,6 +15718,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 3.1325735123936616
+                     *             },
                      *             "expected_rounds": 3.1325735123936616,
                      *             "not_lose": {
                      *               "exact": "14315/177147",
@@ -15565,6 +15758,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 3.612807442406589
+                     *             },
                      *             "expected_rounds": 3.612807442406589,
                      *             "not_lose": {
                      *               "exact": "14315/177147",
@@ -15602,6 +15798,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 2.641365645480872
+                     *             },
                      *             "expected_rounds": 2.641365645480872,
                      *             "not_lose": {
                      *               "exact": "4001/59049",
@@ -15639,6 +15838,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 3.0315500685871055
+                     *             },
                      *             "expected_rounds": 3.0315500685871055,
                      *             "not_lose": {
                      *               "exact": "4001/59049",
@@ -15676,6 +15878,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 2.1536351165980796
+                     *             },
                      *             "expected_rounds": 2.1536351165980796,
                      *             "not_lose": {
                      *               "exact": "409/6561",
@@ -15713,6 +15918,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 1.7695473251028806
+                     *             },
                      *             "expected_rounds": 1.7695473251028806,
                      *             "not_lose": {
                      *               "exact": "385/6561",
@@ -15750,6 +15958,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 2.118274653254077
+                     *             },
                      *             "expected_rounds": 2.118274653254077,
                      *             "not_lose": {
                      *               "exact": "385/6561",
@@ -15787,6 +15998,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 2.4670019814052737
+                     *             },
                      *             "expected_rounds": 2.4670019814052737,
                      *             "not_lose": {
                      *               "exact": "385/6561",
@@ -15824,6 +16038,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 1.4074074074074074
+                     *             },
                      *             "expected_rounds": 1.4074074074074074,
                      *             "not_lose": {
                      *               "exact": "11/243",
@@ -15861,6 +16078,9 @@ export interface operations {
                      *             }
                      *           },
                      *           {
+                     *             "expected": {
+                     *               "rounds": 1.4074074074074074
+                     *             },
                      *             "expected_rounds": 1.4074074074074074,
                      *             "not_lose": {
                      *               "exact": "11/243",
@@ -18592,6 +18812,833 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WeltenbuchEncounterResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    "weltenbuch.encounter.advice": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "die": 10,
+                 *       "parties": [
+                 *         {
+                 *           "members": [
+                 *             {
+                 *               "hero_points": 1,
+                 *               "name": "Toran",
+                 *               "profile": 5,
+                 *               "role": "player",
+                 *               "seat": 1
+                 *             },
+                 *             {
+                 *               "magic_bonus": 1,
+                 *               "name": "Fayla",
+                 *               "profile": 2,
+                 *               "role": "player",
+                 *               "seat": 2
+                 *             }
+                 *           ],
+                 *           "name": "Heroes"
+                 *         },
+                 *         {
+                 *           "members": [
+                 *             {
+                 *               "name": "Orc 1",
+                 *               "profile": 3,
+                 *               "role": "npc"
+                 *             },
+                 *             {
+                 *               "name": "Orc 2",
+                 *               "profile": 3,
+                 *               "role": "npc"
+                 *             },
+                 *             {
+                 *               "name": "Orc 3",
+                 *               "profile": 3,
+                 *               "role": "npc"
+                 *             }
+                 *           ],
+                 *           "name": "Orcs"
+                 *         }
+                 *       ],
+                 *       "policy": {
+                 *         "hold_hero_points": {
+                 *           "Fayla": 1
+                 *         },
+                 *         "targeting": "weakest"
+                 *       },
+                 *       "toughness": {
+                 *         "Fayla": {
+                 *           "current": 4,
+                 *           "max": 4
+                 *         },
+                 *         "Orc 1": {
+                 *           "current": 2,
+                 *           "max": 2
+                 *         },
+                 *         "Orc 2": {
+                 *           "current": 2,
+                 *           "max": 2
+                 *         },
+                 *         "Orc 3": {
+                 *           "current": 2,
+                 *           "max": 2
+                 *         },
+                 *         "Toran": {
+                 *           "current": 6,
+                 *           "max": 6
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WeltenbuchEncounterAdviceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "advice": {
+                     *         "adaptive": {
+                     *           "gain_over_best_fixed": {
+                     *             "exact": "0/1",
+                     *             "probability": 0
+                     *           },
+                     *           "rules": [
+                     *             "The scene is one roll: every choice is made before the dice fall, so deciding anew wins nothing more.",
+                     *             "Invest the hero points for two dice each: a point held back is two dice fewer and never wins more; it only saves a consequence at the end.",
+                     *             "Whom the dice hit changes who takes consequences, not who wins.",
+                     *             "Deciding anew in every state wins no more than the best fixed option: play that one."
+                     *           ],
+                     *           "win": {
+                     *             "exact": "350323/524288",
+                     *             "probability": 0.6681880950927734
+                     *           }
+                     *         },
+                     *         "best": {
+                     *           "policy": {
+                     *             "hold_hero_points": {
+                     *               "Fayla": 0,
+                     *               "Toran": 0
+                     *             },
+                     *             "targeting": "weakest"
+                     *           },
+                     *           "win": {
+                     *             "exact": "350323/524288",
+                     *             "probability": 0.6681880950927734
+                     *           }
+                     *         },
+                     *         "default": {
+                     *           "policy": {
+                     *             "hold_hero_points": {
+                     *               "Fayla": 0,
+                     *               "Toran": 0
+                     *             },
+                     *             "targeting": "weakest"
+                     *           },
+                     *           "vs_best": {
+                     *             "equal": true,
+                     *             "exact": "0/1",
+                     *             "probability": 0
+                     *           },
+                     *           "win": {
+                     *             "exact": "350323/524288",
+                     *             "probability": 0.6681880950927734
+                     *           }
+                     *         },
+                     *         "options": [
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0.74609375,
+                     *               "consequence:Orc 1": 0.996826171875,
+                     *               "consequence:Orc 2": 0.927001953125,
+                     *               "consequence:Orc 3": 0.61279296875,
+                     *               "consequence:Toran": 0
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "847611/1048576",
+                     *               "probability": 0.808344841003418
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "146965/1048576",
+                     *                 "probability": 0.14015674591064453
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "350323/524288",
+                     *                 "probability": 0.6681880950927734
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "200965/1048576",
+                     *                 "probability": 0.19165515899658203
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 0,
+                     *                 "Toran": 0
+                     *               },
+                     *               "targeting": "weakest"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "350323/524288",
+                     *               "probability": 0.6681880950927734
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0,
+                     *               "consequence:Orc 1": 0.996826171875,
+                     *               "consequence:Orc 2": 0.927001953125,
+                     *               "consequence:Orc 3": 0.61279296875,
+                     *               "consequence:Toran": 0.25390625
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "847611/1048576",
+                     *               "probability": 0.808344841003418
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "146965/1048576",
+                     *                 "probability": 0.14015674591064453
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "350323/524288",
+                     *                 "probability": 0.6681880950927734
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "200965/1048576",
+                     *                 "probability": 0.19165515899658203
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 0,
+                     *                 "Toran": 0
+                     *               },
+                     *               "targeting": "strongest"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "350323/524288",
+                     *               "probability": 0.6681880950927734
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0.01953125,
+                     *               "consequence:Orc 1": 0.927001953125,
+                     *               "consequence:Orc 2": 0.80615234375,
+                     *               "consequence:Orc 3": 0.61279296875,
+                     *               "consequence:Toran": 0
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "847611/1048576",
+                     *               "probability": 0.808344841003418
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "146965/1048576",
+                     *                 "probability": 0.14015674591064453
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "350323/524288",
+                     *                 "probability": 0.6681880950927734
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "200965/1048576",
+                     *                 "probability": 0.19165515899658203
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 0,
+                     *                 "Toran": 0
+                     *               },
+                     *               "targeting": "spread"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "350323/524288",
+                     *               "probability": 0.6681880950927734
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0,
+                     *               "consequence:Orc 1": 0.9892578125,
+                     *               "consequence:Orc 2": 0.828125,
+                     *               "consequence:Orc 3": 0.376953125,
+                     *               "consequence:Toran": 0,
+                     *               "hero_point:Fayla": 0.74609375
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "177261/262144",
+                     *               "probability": 0.6761970520019531
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "46189/262144",
+                     *                 "probability": 0.17619705200195312
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "1/2",
+                     *                 "probability": 0.5
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "84883/262144",
+                     *                 "probability": 0.3238029479980469
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 1,
+                     *                 "Toran": 0
+                     *               },
+                     *               "targeting": "weakest"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-88179/524288",
+                     *               "probability": -0.16818809509277344
+                     *             },
+                     *             "win": {
+                     *               "exact": "1/2",
+                     *               "probability": 0.5
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0,
+                     *               "consequence:Orc 1": 0.9892578125,
+                     *               "consequence:Orc 2": 0.828125,
+                     *               "consequence:Orc 3": 0.376953125,
+                     *               "consequence:Toran": 0.25390625,
+                     *               "hero_point:Fayla": 0
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "177261/262144",
+                     *               "probability": 0.6761970520019531
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "46189/262144",
+                     *                 "probability": 0.17619705200195312
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "1/2",
+                     *                 "probability": 0.5
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "84883/262144",
+                     *                 "probability": 0.3238029479980469
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 1,
+                     *                 "Toran": 0
+                     *               },
+                     *               "targeting": "strongest"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-88179/524288",
+                     *               "probability": -0.16818809509277344
+                     *             },
+                     *             "win": {
+                     *               "exact": "1/2",
+                     *               "probability": 0.5
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0,
+                     *               "consequence:Orc 1": 0.828125,
+                     *               "consequence:Orc 2": 0.623046875,
+                     *               "consequence:Orc 3": 0.376953125,
+                     *               "consequence:Toran": 0,
+                     *               "hero_point:Fayla": 0.01953125
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "177261/262144",
+                     *               "probability": 0.6761970520019531
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "46189/262144",
+                     *                 "probability": 0.17619705200195312
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "1/2",
+                     *                 "probability": 0.5
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "84883/262144",
+                     *                 "probability": 0.3238029479980469
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 1,
+                     *                 "Toran": 0
+                     *               },
+                     *               "targeting": "spread"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-88179/524288",
+                     *               "probability": -0.16818809509277344
+                     *             },
+                     *             "win": {
+                     *               "exact": "1/2",
+                     *               "probability": 0.5
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0.74609375,
+                     *               "consequence:Orc 1": 0.9892578125,
+                     *               "consequence:Orc 2": 0.828125,
+                     *               "consequence:Orc 3": 0.376953125,
+                     *               "consequence:Toran": 0,
+                     *               "hero_point:Toran": 0
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "177261/262144",
+                     *               "probability": 0.6761970520019531
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "46189/262144",
+                     *                 "probability": 0.17619705200195312
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "1/2",
+                     *                 "probability": 0.5
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "84883/262144",
+                     *                 "probability": 0.3238029479980469
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 0,
+                     *                 "Toran": 1
+                     *               },
+                     *               "targeting": "weakest"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-88179/524288",
+                     *               "probability": -0.16818809509277344
+                     *             },
+                     *             "win": {
+                     *               "exact": "1/2",
+                     *               "probability": 0.5
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0,
+                     *               "consequence:Orc 1": 0.9892578125,
+                     *               "consequence:Orc 2": 0.828125,
+                     *               "consequence:Orc 3": 0.376953125,
+                     *               "consequence:Toran": 0,
+                     *               "hero_point:Toran": 0.25390625
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "177261/262144",
+                     *               "probability": 0.6761970520019531
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "46189/262144",
+                     *                 "probability": 0.17619705200195312
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "1/2",
+                     *                 "probability": 0.5
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "84883/262144",
+                     *                 "probability": 0.3238029479980469
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 0,
+                     *                 "Toran": 1
+                     *               },
+                     *               "targeting": "strongest"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-88179/524288",
+                     *               "probability": -0.16818809509277344
+                     *             },
+                     *             "win": {
+                     *               "exact": "1/2",
+                     *               "probability": 0.5
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0.01953125,
+                     *               "consequence:Orc 1": 0.828125,
+                     *               "consequence:Orc 2": 0.623046875,
+                     *               "consequence:Orc 3": 0.376953125,
+                     *               "consequence:Toran": 0,
+                     *               "hero_point:Toran": 0
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "177261/262144",
+                     *               "probability": 0.6761970520019531
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "46189/262144",
+                     *                 "probability": 0.17619705200195312
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "1/2",
+                     *                 "probability": 0.5
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "84883/262144",
+                     *                 "probability": 0.3238029479980469
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 0,
+                     *                 "Toran": 1
+                     *               },
+                     *               "targeting": "spread"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-88179/524288",
+                     *               "probability": -0.16818809509277344
+                     *             },
+                     *             "win": {
+                     *               "exact": "1/2",
+                     *               "probability": 0.5
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0,
+                     *               "consequence:Orc 1": 0.96484375,
+                     *               "consequence:Orc 2": 0.63671875,
+                     *               "consequence:Orc 3": 0.14453125,
+                     *               "consequence:Toran": 0,
+                     *               "hero_point:Fayla": 0.74609375,
+                     *               "hero_point:Toran": 0
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "1/2",
+                     *               "probability": 0.5
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "12155/65536",
+                     *                 "probability": 0.1854705810546875
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "20613/65536",
+                     *                 "probability": 0.3145294189453125
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "1/2",
+                     *                 "probability": 0.5
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 1,
+                     *                 "Toran": 1
+                     *               },
+                     *               "targeting": "weakest"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-185419/524288",
+                     *               "probability": -0.35365867614746094
+                     *             },
+                     *             "win": {
+                     *               "exact": "20613/65536",
+                     *               "probability": 0.3145294189453125
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0,
+                     *               "consequence:Orc 1": 0.96484375,
+                     *               "consequence:Orc 2": 0.63671875,
+                     *               "consequence:Orc 3": 0.14453125,
+                     *               "consequence:Toran": 0,
+                     *               "hero_point:Fayla": 0,
+                     *               "hero_point:Toran": 0.25390625
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "1/2",
+                     *               "probability": 0.5
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "12155/65536",
+                     *                 "probability": 0.1854705810546875
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "20613/65536",
+                     *                 "probability": 0.3145294189453125
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "1/2",
+                     *                 "probability": 0.5
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 1,
+                     *                 "Toran": 1
+                     *               },
+                     *               "targeting": "strongest"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-185419/524288",
+                     *               "probability": -0.35365867614746094
+                     *             },
+                     *             "win": {
+                     *               "exact": "20613/65536",
+                     *               "probability": 0.3145294189453125
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0,
+                     *               "consequence:Orc 1": 0.63671875,
+                     *               "consequence:Orc 2": 0.36328125,
+                     *               "consequence:Orc 3": 0.14453125,
+                     *               "consequence:Toran": 0,
+                     *               "hero_point:Fayla": 0.01953125,
+                     *               "hero_point:Toran": 0
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "1/2",
+                     *               "probability": 0.5
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "12155/65536",
+                     *                 "probability": 0.1854705810546875
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "20613/65536",
+                     *                 "probability": 0.3145294189453125
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "1/2",
+                     *                 "probability": 0.5
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 1,
+                     *                 "Toran": 1
+                     *               },
+                     *               "targeting": "spread"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-185419/524288",
+                     *               "probability": -0.35365867614746094
+                     *             },
+                     *             "win": {
+                     *               "exact": "20613/65536",
+                     *               "probability": 0.3145294189453125
+                     *             }
+                     *           }
+                     *         ],
+                     *         "side": "Heroes",
+                     *         "solver": {
+                     *           "max_error": 0,
+                     *           "precision": "exact",
+                     *           "states": 275
+                     *         }
+                     *       },
+                     *       "lang": "en",
+                     *       "operation": "weltenbuch.encounter.advice",
+                     *       "receipt": {
+                     *         "alg": "Ed25519",
+                     *         "id": "00000000-0000-4000-8000-000000000000",
+                     *         "issued_at": "2026-11-29T12:00:00.000Z",
+                     *         "kid": "example-kid",
+                     *         "signature": "example-signature"
+                     *       },
+                     *       "request": {
+                     *         "advise": {
+                     *           "choices": null,
+                     *           "side": null
+                     *         },
+                     *         "curve_rounds": 0,
+                     *         "die": 10,
+                     *         "exact": "auto",
+                     *         "max_rounds": null,
+                     *         "parties": [
+                     *           {
+                     *             "members": [
+                     *               {
+                     *                 "equipment_bonuses": [],
+                     *                 "hero_points": 1,
+                     *                 "magic_bonus": 0,
+                     *                 "name": "Toran",
+                     *                 "profile": 5,
+                     *                 "role": "player",
+                     *                 "seat": 1,
+                     *                 "situation_bonus": 0
+                     *               },
+                     *               {
+                     *                 "equipment_bonuses": [],
+                     *                 "hero_points": 0,
+                     *                 "magic_bonus": 1,
+                     *                 "name": "Fayla",
+                     *                 "profile": 2,
+                     *                 "role": "player",
+                     *                 "seat": 2,
+                     *                 "situation_bonus": 0
+                     *               }
+                     *             ],
+                     *             "name": "Heroes"
+                     *           },
+                     *           {
+                     *             "members": [
+                     *               {
+                     *                 "equipment_bonuses": [],
+                     *                 "hero_points": 0,
+                     *                 "magic_bonus": 0,
+                     *                 "name": "Orc 1",
+                     *                 "profile": 3,
+                     *                 "role": "npc",
+                     *                 "situation_bonus": 0
+                     *               },
+                     *               {
+                     *                 "equipment_bonuses": [],
+                     *                 "hero_points": 0,
+                     *                 "magic_bonus": 0,
+                     *                 "name": "Orc 2",
+                     *                 "profile": 3,
+                     *                 "role": "npc",
+                     *                 "situation_bonus": 0
+                     *               },
+                     *               {
+                     *                 "equipment_bonuses": [],
+                     *                 "hero_points": 0,
+                     *                 "magic_bonus": 0,
+                     *                 "name": "Orc 3",
+                     *                 "profile": 3,
+                     *                 "role": "npc",
+                     *                 "situation_bonus": 0
+                     *               }
+                     *             ],
+                     *             "name": "Orcs"
+                     *           }
+                     *         ],
+                     *         "policy": {
+                     *           "hold_hero_points": {
+                     *             "Fayla": 1
+                     *           },
+                     *           "targeting": "weakest"
+                     *         },
+                     *         "toughness": {
+                     *           "Fayla": {
+                     *             "current": 4,
+                     *             "equipment": 0,
+                     *             "max": 4
+                     *           },
+                     *           "Orc 1": {
+                     *             "current": 2,
+                     *             "equipment": 0,
+                     *             "max": 2
+                     *           },
+                     *           "Orc 2": {
+                     *             "current": 2,
+                     *             "equipment": 0,
+                     *             "max": 2
+                     *           },
+                     *           "Orc 3": {
+                     *             "current": 2,
+                     *             "equipment": 0,
+                     *             "max": 2
+                     *           },
+                     *           "Toran": {
+                     *             "current": 6,
+                     *             "equipment": 0,
+                     *             "max": 6
+                     *           }
+                     *         }
+                     *       },
+                     *       "summary": "Advice for Heroes: best hold_hero_points = {Toran: 0, Fayla: 0}, targeting = weakest, 66.8% to win. Deciding anew in every state gains nothing worth saying."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WeltenbuchEncounterAdviceResponse"];
                 };
             };
             400: components["responses"]["BAD_REQUEST"];

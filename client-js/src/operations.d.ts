@@ -68,6 +68,7 @@ export type OperationId =
   | "weltenbuch.conflict"
   | "weltenbuch.conflict.odds"
   | "weltenbuch.encounter"
+  | "weltenbuch.encounter.advice"
   | "weltenbuch.encounter.odds"
   | "weltenbuch.narration"
   | "weltenbuch.resurrection"
@@ -196,6 +197,8 @@ export interface SystemMethods {
     conflictOdds(body: RequestBody<"weltenbuch.conflict.odds">, options?: CallOptions): Promise<ResponseBody<"weltenbuch.conflict.odds">>;
     /** POST /v1/weltenbuch/encounter: Play a conflict scene out: the roll and the policy's narration */
     encounter(body: RequestBody<"weltenbuch.encounter">, options?: CallOptions): Promise<ResponseBody<"weltenbuch.encounter">>;
+    /** POST /v1/weltenbuch/encounter/advice: What a party's choices in a conflict scene are worth (advice) */
+    encounterAdvice(body: RequestBody<"weltenbuch.encounter.advice">, options?: CallOptions): Promise<ResponseBody<"weltenbuch.encounter.advice">>;
     /** POST /v1/weltenbuch/encounter/odds: Exact odds of a conflict scene and its consequences */
     encounterOdds(body: RequestBody<"weltenbuch.encounter.odds">, options?: CallOptions): Promise<ResponseBody<"weltenbuch.encounter.odds">>;
     /** POST /v1/weltenbuch/narration: Apply the dice spent in the narration (Was genau ist geschehen?) */

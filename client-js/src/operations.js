@@ -66,6 +66,7 @@ export const OPERATIONS = Object.freeze([
   {"id": "weltenbuch.conflict", "method": "POST", "path": "/v1/weltenbuch/conflict", "system": "weltenbuch", "body": true},
   {"id": "weltenbuch.conflict.odds", "method": "POST", "path": "/v1/weltenbuch/conflict/odds", "system": "weltenbuch", "body": true},
   {"id": "weltenbuch.encounter", "method": "POST", "path": "/v1/weltenbuch/encounter", "system": "weltenbuch", "body": true},
+  {"id": "weltenbuch.encounter.advice", "method": "POST", "path": "/v1/weltenbuch/encounter/advice", "system": "weltenbuch", "body": true},
   {"id": "weltenbuch.encounter.odds", "method": "POST", "path": "/v1/weltenbuch/encounter/odds", "system": "weltenbuch", "body": true},
   {"id": "weltenbuch.narration", "method": "POST", "path": "/v1/weltenbuch/narration", "system": "weltenbuch", "body": true},
   {"id": "weltenbuch.resurrection", "method": "POST", "path": "/v1/weltenbuch/resurrection", "system": "weltenbuch", "body": true},

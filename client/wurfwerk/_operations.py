@@ -125,6 +125,7 @@ from wurfwerk.models import (
     Verification,
     WeltenbuchConflictOddsResponse,
     WeltenbuchConflictResponse,
+    WeltenbuchEncounterAdviceResponse,
     WeltenbuchEncounterOddsResponse,
     WeltenbuchEncounterResponse,
     WeltenbuchNarrationResponse,
@@ -569,6 +570,13 @@ _WELTENBUCH_ENCOUNTER = Operation(
     rolling=True,
     parse=WeltenbuchEncounterResponse.from_json,
 )
+_WELTENBUCH_ENCOUNTER_ADVICE = Operation(
+    "weltenbuch.encounter.advice",
+    "POST",
+    "/v1/weltenbuch/encounter/advice",
+    rolling=False,
+    parse=WeltenbuchEncounterAdviceResponse.from_json,
+)
 _WELTENBUCH_ENCOUNTER_ODDS = Operation(
     "weltenbuch.encounter.odds",
     "POST",
@@ -665,6 +673,7 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "weltenbuch.conflict": _WELTENBUCH_CONFLICT,
     "weltenbuch.conflict.odds": _WELTENBUCH_CONFLICT_ODDS,
     "weltenbuch.encounter": _WELTENBUCH_ENCOUNTER,
+    "weltenbuch.encounter.advice": _WELTENBUCH_ENCOUNTER_ADVICE,
     "weltenbuch.encounter.odds": _WELTENBUCH_ENCOUNTER_ODDS,
     "weltenbuch.narration": _WELTENBUCH_NARRATION,
     "weltenbuch.resurrection": _WELTENBUCH_RESURRECTION,
@@ -4825,6 +4834,100 @@ class Weltenbuch:
                 "max_rounds": max_rounds,
                 "policy": policy,
                 "seed": seed,
+                "session": session,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    def encounter_advice(
+        self,
+        *,
+        parties: Sequence[WeltenPartyParam | WeltenParty],
+        toughness: Mapping[str, WeltenToughnessParam | WeltenToughness],
+        advise: AdviseParam | Advise | None = None,
+        curve_rounds: int | None = 0,
+        die: int | None = 10,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> WeltenbuchEncounterAdviceResponse:
+        """What a party's choices in a conflict scene are worth (advice).
+
+        The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+        ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+        bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+        Schaden verteilt." 2..8 parties (E3, as a conflict); every success die of each party (the losers'
+        too) lowers the toughness of a member of the other parties chosen by `policy.targeting` among the
+        members of every other party, in body order (every member needs a `toughness` entry); the dice are
+        spent turn by turn in the narration order, each member spending all its dice. Rulings
+        "Encounters": E1 toughness stops at 0, further dice go to the next target of the policy (none left:
+        narration only); "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der
+        Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a held-back hero point
+        (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler immer einen
+        Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine Konsequenz
+        vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it prices "2
+        dice now or insurance later". E3: obstacles overcome (ruling 7) are named in `end.overcome` and in
+        the summary. `max_rounds` has nothing to cut: the scene is one round.
+
+        RULINGS.md "Advice", Weltenbuch: `hold_hero_points` per player of the party (`advise.side`: a party
+        name; 0 or 1 held, the rest invested: "Pro investierten Heldenpunkt erhält man 2 Würfel" now, or
+        "die Zähigkeit um drei Punkte zu regenerieren" later, E2) and `policy.targeting`; each option's
+        `policy.hold_hero_points` moves the player's points between `hero_points` and the held ones. Every
+        combination is one fixed option, answered exactly as `weltenbuch.encounter.odds` answers the body
+        with it (its `expected` gives the consequences each option costs); ranked by the chance to win.
+        `adaptive`: the scene is one roll, so nothing is decided anew: it is the best fixed option, and
+        its rules say so.
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The die has an even number of sides.
+        - Party names, member names and players' seats are unique across the conflict.
+        - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+        - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+        - `current` toughness is at most `max`.
+
+        ``POST /v1/weltenbuch/encounter/advice`` (``weltenbuch.encounter.advice``).
+
+        Args:
+            parties: 2..8 parties, as a conflict (E3); a party's success dice hit the members of every
+                other party.
+            toughness: Toughness at the start of the scene, one entry per member.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            die: Sides of the die; any even number (an even face is a success).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            session: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _WELTENBUCH_ENCOUNTER_ADVICE,
+            {
+                "parties": parties,
+                "toughness": toughness,
+                "advise": advise,
+                "curve_rounds": curve_rounds,
+                "die": die,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "policy": policy,
                 "session": session,
                 "ticket": ticket,
             },
@@ -9360,6 +9463,100 @@ class AsyncWeltenbuch:
                 "max_rounds": max_rounds,
                 "policy": policy,
                 "seed": seed,
+                "session": session,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def encounter_advice(
+        self,
+        *,
+        parties: Sequence[WeltenPartyParam | WeltenParty],
+        toughness: Mapping[str, WeltenToughnessParam | WeltenToughness],
+        advise: AdviseParam | Advise | None = None,
+        curve_rounds: int | None = 0,
+        die: int | None = 10,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> WeltenbuchEncounterAdviceResponse:
+        """What a party's choices in a conflict scene are worth (advice).
+
+        The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+        ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+        bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+        Schaden verteilt." 2..8 parties (E3, as a conflict); every success die of each party (the losers'
+        too) lowers the toughness of a member of the other parties chosen by `policy.targeting` among the
+        members of every other party, in body order (every member needs a `toughness` entry); the dice are
+        spent turn by turn in the narration order, each member spending all its dice. Rulings
+        "Encounters": E1 toughness stops at 0, further dice go to the next target of the policy (none left:
+        narration only); "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der
+        Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a held-back hero point
+        (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler immer einen
+        Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine Konsequenz
+        vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it prices "2
+        dice now or insurance later". E3: obstacles overcome (ruling 7) are named in `end.overcome` and in
+        the summary. `max_rounds` has nothing to cut: the scene is one round.
+
+        RULINGS.md "Advice", Weltenbuch: `hold_hero_points` per player of the party (`advise.side`: a party
+        name; 0 or 1 held, the rest invested: "Pro investierten Heldenpunkt erhält man 2 Würfel" now, or
+        "die Zähigkeit um drei Punkte zu regenerieren" later, E2) and `policy.targeting`; each option's
+        `policy.hold_hero_points` moves the player's points between `hero_points` and the held ones. Every
+        combination is one fixed option, answered exactly as `weltenbuch.encounter.odds` answers the body
+        with it (its `expected` gives the consequences each option costs); ranked by the chance to win.
+        `adaptive`: the scene is one roll, so nothing is decided anew: it is the best fixed option, and
+        its rules say so.
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The die has an even number of sides.
+        - Party names, member names and players' seats are unique across the conflict.
+        - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+        - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+        - `current` toughness is at most `max`.
+
+        ``POST /v1/weltenbuch/encounter/advice`` (``weltenbuch.encounter.advice``).
+
+        Args:
+            parties: 2..8 parties, as a conflict (E3); a party's success dice hit the members of every
+                other party.
+            toughness: Toughness at the start of the scene, one entry per member.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            die: Sides of the die; any even number (an even face is a success).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            session: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _WELTENBUCH_ENCOUNTER_ADVICE,
+            {
+                "parties": parties,
+                "toughness": toughness,
+                "advise": advise,
+                "curve_rounds": curve_rounds,
+                "die": die,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "policy": policy,
                 "session": session,
                 "ticket": ticket,
             },

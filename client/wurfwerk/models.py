@@ -66,6 +66,7 @@ BatchItemOperation = Literal[
     "weltenbuch.conflict",
     "weltenbuch.conflict.odds",
     "weltenbuch.encounter",
+    "weltenbuch.encounter.advice",
     "weltenbuch.encounter.odds",
     "weltenbuch.narration",
     "weltenbuch.resurrection",
@@ -180,6 +181,10 @@ class AdviceAnswer(Model):
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class AdviceOption(Model):
     """``AdviceOption`` in the API's JSON."""
+    expected: dict[str, float]
+    """The odds' expected values with this policy (wounds, consequences, rounds): what a choice costs besides
+    winning.
+    """
     expected_rounds: float | None
     """Expected rounds (the second tie-break: fewer first)."""
     not_lose: EncounterProbability
@@ -196,6 +201,7 @@ class AdviceOption(Model):
     def from_json(cls, data: Mapping[str, Any]) -> AdviceOption:
         """``AdviceOption`` from its JSON (kept for ``to_dict()``)."""
         return cls(
+            expected=data["expected"],
             expected_rounds=data["expected_rounds"],
             not_lose=EncounterProbability.from_json(data["not_lose"]),
             outcomes={k0: EncounterProbability.from_json(v0) for k0, v0 in data["outcomes"].items()},
@@ -6726,6 +6732,77 @@ class WeltenbuchConflictResponse(Result):
             receipt=Receipt.from_json(data["receipt"]),
             request=WeltenbuchConflictRequest.from_json(data["request"]),
             result=WeltenConflictResult.from_json(data["result"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenbuchEncounterAdviceRequest(Model):
+    """``WeltenbuchEncounterAdviceRequest`` in the API's JSON."""
+    advise: Advise | None = None
+    """Which side is advised on which of its choices (API.md §1.10)."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    die: int | None = None
+    """Sides of the die; any even number (an even face is a success)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    parties: list[WeltenParty]
+    """2..8 parties, as a conflict (E3); a party's success dice hit the members of every other party."""
+    policy: WeltenEncounterPolicy | None = None
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    toughness: dict[str, WeltenToughness]
+    """Toughness at the start of the scene, one entry per member."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenbuchEncounterAdviceRequest:
+        """``WeltenbuchEncounterAdviceRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advise=None if data.get("advise") is None else Advise.from_json(data["advise"]),
+            curve_rounds=data.get("curve_rounds"),
+            die=data.get("die"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            max_rounds=data.get("max_rounds"),
+            parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
+            policy=None if data.get("policy") is None else WeltenEncounterPolicy.from_json(data["policy"]),
+            session=data.get("session"),
+            ticket=data.get("ticket"),
+            toughness={k0: WeltenToughness.from_json(v0) for k0, v0 in data["toughness"].items()},
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenbuchEncounterAdviceResponse(Result):
+    """The answer of ``weltenbuch.encounter.advice`` (``POST /v1/weltenbuch/encounter/advice``)."""
+    advice: AdviceAnswer
+    lang: Literal["en", "de"]
+    operation: str
+    receipt: Receipt
+    request: WeltenbuchEncounterAdviceRequest
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenbuchEncounterAdviceResponse:
+        """``WeltenbuchEncounterAdviceResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advice=AdviceAnswer.from_json(data["advice"]),
+            lang=data["lang"],
+            operation=data["operation"],
+            receipt=Receipt.from_json(data["receipt"]),
+            request=WeltenbuchEncounterAdviceRequest.from_json(data["request"]),
             summary=data["summary"],
         )._with_json(data)
 

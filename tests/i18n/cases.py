@@ -28,7 +28,7 @@ Case = tuple[str, Callable[[str], str]]
 def cases() -> list[Case]:
     return [*_paws(), *_proben(), *_weltenbuch(), *_malmsturm(), *_beutelschneider(), *_encounters(),
             *_encounters_of_issue_40(), *_encounter_sentences(), *_advice(),
-            *_advice_of_proben()]
+            *_advice_of_proben(), *_advice_of_weltenbuch()]
 
 
 def said(render: Callable[..., str], *args: object) -> Callable[[str], str]:
@@ -597,3 +597,12 @@ def _advice_of_proben() -> Iterator[Case]:
     yield "proben.encounter.advice retry, no table rule asked", _proben_rule(False, False)
     yield "proben.encounter.advice retry, carry partial successes", _proben_rule(True, True)
     yield "proben.encounter.advice retry, carrying changes nothing", _proben_rule(True, False)
+
+
+def _advice_of_weltenbuch() -> Iterator[Case]:
+    from service.systems.weltenbuch import advice as welten_advice
+
+    for hold, targeting in ((True, True), (False, False)):
+        said = welten_advice.rules(hold=hold, targeting=targeting)
+        yield (f"weltenbuch.encounter.advice one roll{', hold' if hold else ''}{', targeting' if targeting else ''}",
+               lambda lang, said=said: " ".join(line.say(lang) for line in said))

@@ -66,6 +66,9 @@ STATEMENTS: dict[tuple[str, str], tuple[str, str, dict[str, list[str]]]] = {
     ("labels", "operations.proben.encounter.advice"): (
         "003", "Möchte ein Spieler eine misslungene Probe wiederholen, wird hierfür ein Würfel entfernt.",
         {"de": ["Mit einem Würfel weniger wiederholen"]}),
+    ("labels", "operations.weltenbuch.encounter.advice"): (
+        "002", "Pro investierten Heldenpunkt erhält man 2 Würfel",
+        {"de": ["Heldenpunkt einsetzen oder zurückhalten"]}),
     ("labels", "operations.paws.encounter.advice"): (
         "001", "Jeder Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht.",
         {"de": ["Einmalige Rettungswürfel würfeln oder behalten"]}),

@@ -290,6 +290,7 @@ def advice_json(advice: Advice, lang: str) -> dict[str, Any]:
                 "not_lose": probability_json(option.not_lose),
                 "expected_rounds": None if option.rounds is None else float(option.rounds),
                 "outcomes": {name: probability_json(p) for name, p in option.odds.outcomes.items()},
+                "expected": {name: float(value) for name, value in option.odds.expected.items()},
                 "vs_best": {**probability_json(option.vs_best), "equal": option.equal_to_best}}
     adaptive = None
     if advice.adaptive is not None:

@@ -463,6 +463,9 @@ class AdviceOptionSchema(ma.Schema):
                            metadata={"description": "Every outcome of the odds of the body with this policy."})
     vs_best = fields.Nested(VersusBestSchema, required=True,
                             metadata={"description": "The chance to win minus the best option's (0 or below)."})
+    expected = fields.Dict(keys=fields.String(), values=fields.Float(), required=True,
+                           metadata={"description": "The odds' expected values with this policy (wounds, "
+                                                    "consequences, rounds): what a choice costs besides winning."})
 
 
 class AdvicePickSchema(ma.Schema):
