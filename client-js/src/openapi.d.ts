@@ -1569,6 +1569,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/proben/cooperation/advice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Who should help (advice)
+         * @description RULINGS.md "Advice", Proben, and ruling 5 ("each helper with >= 1 success gives the leader one
+         *     advantage die"): every subset of the listed `helpers` is one fixed option (`policy.helpers`: their
+         *     names, an unnamed one as `helpers.<i>`), answered exactly as `proben.cooperation.odds` answers the
+         *     body with only those helpers; ranked by the leader's chance of success, then of not failing
+         *     (`partial` is no failure); "gleich gut" within 0.1 percentage points shows who adds nothing. The
+         *     side is `leader`. One roll, nothing decided between dice: no `adaptive` (null). At most 6
+         *     helpers (64 options).
+         *
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The leader's dice plus one per helper stay within the limit pool_dice.
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
+         */
+        post: operations["proben.cooperation.advice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/proben/cooperation/odds": {
         parameters: {
             query?: never;
@@ -2431,7 +2463,7 @@ export interface components {
              * @description An operation id, e.g. paws.test.
              * @enum {string}
              */
-            operation: "beutelschneider.challenge" | "beutelschneider.challenge.odds" | "beutelschneider.combat" | "beutelschneider.combat.odds" | "beutelschneider.contest" | "beutelschneider.contest.odds" | "beutelschneider.encounter" | "beutelschneider.encounter.odds" | "beutelschneider.experience" | "beutelschneider.experience-apply" | "beutelschneider.experience.odds" | "beutelschneider.first-aid" | "beutelschneider.first-aid.odds" | "beutelschneider.healing" | "beutelschneider.healing-apply" | "beutelschneider.healing.odds" | "beutelschneider.injury" | "beutelschneider.injury.odds" | "beutelschneider.mortal-danger" | "beutelschneider.mortal-danger.odds" | "beutelschneider.validate-bag" | "malmsturm.action" | "malmsturm.action.odds" | "malmsturm.attack" | "malmsturm.attack.odds" | "malmsturm.contest" | "malmsturm.contest.odds" | "malmsturm.encounter" | "malmsturm.encounter.odds" | "malmsturm.initiative" | "malmsturm.initiative.odds" | "paws.comparison" | "paws.comparison.odds" | "paws.encounter" | "paws.encounter.advice" | "paws.encounter.odds" | "paws.rescue" | "paws.rescue.odds" | "paws.test" | "paws.test.odds" | "paws.validate-character" | "proben.cooperation" | "proben.cooperation.odds" | "proben.encounter" | "proben.encounter.advice" | "proben.encounter.odds" | "proben.extended" | "proben.extended.odds" | "proben.opposed" | "proben.opposed.odds" | "proben.test" | "proben.test.odds" | "weltenbuch.conflict" | "weltenbuch.conflict.odds" | "weltenbuch.encounter" | "weltenbuch.encounter.advice" | "weltenbuch.encounter.odds" | "weltenbuch.narration" | "weltenbuch.resurrection" | "weltenbuch.resurrection.odds";
+            operation: "beutelschneider.challenge" | "beutelschneider.challenge.odds" | "beutelschneider.combat" | "beutelschneider.combat.odds" | "beutelschneider.contest" | "beutelschneider.contest.odds" | "beutelschneider.encounter" | "beutelschneider.encounter.odds" | "beutelschneider.experience" | "beutelschneider.experience-apply" | "beutelschneider.experience.odds" | "beutelschneider.first-aid" | "beutelschneider.first-aid.odds" | "beutelschneider.healing" | "beutelschneider.healing-apply" | "beutelschneider.healing.odds" | "beutelschneider.injury" | "beutelschneider.injury.odds" | "beutelschneider.mortal-danger" | "beutelschneider.mortal-danger.odds" | "beutelschneider.validate-bag" | "malmsturm.action" | "malmsturm.action.odds" | "malmsturm.attack" | "malmsturm.attack.odds" | "malmsturm.contest" | "malmsturm.contest.odds" | "malmsturm.encounter" | "malmsturm.encounter.odds" | "malmsturm.initiative" | "malmsturm.initiative.odds" | "paws.comparison" | "paws.comparison.odds" | "paws.encounter" | "paws.encounter.advice" | "paws.encounter.odds" | "paws.rescue" | "paws.rescue.odds" | "paws.test" | "paws.test.odds" | "paws.validate-character" | "proben.cooperation" | "proben.cooperation.advice" | "proben.cooperation.odds" | "proben.encounter" | "proben.encounter.advice" | "proben.encounter.odds" | "proben.extended" | "proben.extended.odds" | "proben.opposed" | "proben.opposed.odds" | "proben.test" | "proben.test.odds" | "weltenbuch.conflict" | "weltenbuch.conflict.odds" | "weltenbuch.encounter" | "weltenbuch.encounter.advice" | "weltenbuch.encounter.odds" | "weltenbuch.narration" | "weltenbuch.resurrection" | "weltenbuch.resurrection.odds";
         };
         BatchRequest: {
             requests: components["schemas"]["BatchItem"][];
@@ -4942,6 +4974,39 @@ export interface components {
              */
             max_attempts?: number | null;
             pool: components["schemas"]["ProbenPool"];
+        };
+        ProbenCooperationAdviceRequest: {
+            /** @description Which side is advised on which of its choices (API.md §1.10). */
+            advise?: components["schemas"]["Advise"] | null;
+            difficulty: number;
+            helpers: components["schemas"]["ProbenPool"][];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            leader: components["schemas"]["ProbenPool"];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @default meet
+             * @enum {string|null}
+             */
+            success_rule?: "meet" | "exceed" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        ProbenCooperationAdviceResponse: {
+            advice: components["schemas"]["AdviceAnswer"];
+            /** @enum {string} */
+            lang: "en" | "de";
+            /** @example proben.cooperation.advice */
+            operation: string;
+            receipt: components["schemas"]["Receipt"];
+            request: components["schemas"]["ProbenCooperationAdviceRequest"];
+            /** @description One chat line in `lang`. */
+            summary: string;
         };
         ProbenCooperationOddsRequest: {
             difficulty: number;
@@ -14345,6 +14410,216 @@ export interface operations {
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
+    "proben.cooperation.advice": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "difficulty": 3,
+                 *       "helpers": [
+                 *         {
+                 *           "attribute": 2,
+                 *           "name": "Mira"
+                 *         }
+                 *       ],
+                 *       "leader": {
+                 *         "advantages": 0,
+                 *         "attribute": 3,
+                 *         "disadvantages": 0,
+                 *         "name": "Alrik",
+                 *         "skill": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProbenCooperationAdviceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "advice": {
+                     *         "adaptive": null,
+                     *         "best": {
+                     *           "policy": {
+                     *             "helpers": [
+                     *               "Mira"
+                     *             ]
+                     *           },
+                     *           "win": {
+                     *             "exact": "121/729",
+                     *             "probability": 0.16598079561042525
+                     *           }
+                     *         },
+                     *         "default": {
+                     *           "policy": {
+                     *             "helpers": [
+                     *               "Mira"
+                     *             ]
+                     *           },
+                     *           "vs_best": {
+                     *             "equal": true,
+                     *             "exact": "0/1",
+                     *             "probability": 0
+                     *           },
+                     *           "win": {
+                     *             "exact": "121/729",
+                     *             "probability": 0.16598079561042525
+                     *           }
+                     *         },
+                     *         "options": [
+                     *           {
+                     *             "expected": {
+                     *               "advantages": 0.5555555555555556
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "1835/2187",
+                     *               "probability": 0.8390489254686786
+                     *             },
+                     *             "outcomes": {
+                     *               "failure": {
+                     *                 "exact": "352/2187",
+                     *                 "probability": 0.16095107453132146
+                     *               },
+                     *               "partial": {
+                     *                 "exact": "1472/2187",
+                     *                 "probability": 0.6730681298582533
+                     *               },
+                     *               "success": {
+                     *                 "exact": "121/729",
+                     *                 "probability": 0.16598079561042525
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "helpers": [
+                     *                 "Mira"
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "121/729",
+                     *               "probability": 0.16598079561042525
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "advantages": 0
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "65/81",
+                     *               "probability": 0.8024691358024691
+                     *             },
+                     *             "outcomes": {
+                     *               "failure": {
+                     *                 "exact": "16/81",
+                     *                 "probability": 0.19753086419753085
+                     *               },
+                     *               "partial": {
+                     *                 "exact": "56/81",
+                     *                 "probability": 0.691358024691358
+                     *               },
+                     *               "success": {
+                     *                 "exact": "1/9",
+                     *                 "probability": 0.1111111111111111
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "helpers": []
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-40/729",
+                     *               "probability": -0.05486968449931413
+                     *             },
+                     *             "win": {
+                     *               "exact": "1/9",
+                     *               "probability": 0.1111111111111111
+                     *             }
+                     *           }
+                     *         ],
+                     *         "side": "leader",
+                     *         "solver": {
+                     *           "max_error": 0,
+                     *           "precision": "exact",
+                     *           "states": 0
+                     *         }
+                     *       },
+                     *       "lang": "en",
+                     *       "operation": "proben.cooperation.advice",
+                     *       "receipt": {
+                     *         "alg": "Ed25519",
+                     *         "id": "00000000-0000-4000-8000-000000000000",
+                     *         "issued_at": "2026-11-29T12:00:00.000Z",
+                     *         "kid": "example-kid",
+                     *         "signature": "example-signature"
+                     *       },
+                     *       "request": {
+                     *         "advise": {
+                     *           "choices": null,
+                     *           "side": null
+                     *         },
+                     *         "difficulty": 3,
+                     *         "helpers": [
+                     *           {
+                     *             "advantages": 0,
+                     *             "attribute": 2,
+                     *             "disadvantages": 0,
+                     *             "name": "Mira",
+                     *             "skill": 0,
+                     *             "skill_dice": 0
+                     *           }
+                     *         ],
+                     *         "leader": {
+                     *           "advantages": 0,
+                     *           "attribute": 3,
+                     *           "disadvantages": 0,
+                     *           "name": "Alrik",
+                     *           "skill": 1,
+                     *           "skill_dice": 1
+                     *         },
+                     *         "success_rule": "meet"
+                     *       },
+                     *       "summary": "Advice for Alrik: best helpers = [Mira], 16.6% chance of success."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProbenCooperationAdviceResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
     "proben.cooperation.odds": {
         parameters: {
             query?: {
@@ -16171,7 +16446,7 @@ export interface operations {
                      *         ],
                      *         "success_rule": "meet"
                      *       },
-                     *       "summary": "Advice for Alrik: best max_attempts = [null, null], carry_partial = true, 62.8% to win. The default (max_attempts = [null, null], carry_partial = false): 8.8%. Deciding anew in every state gains nothing worth saying."
+                     *       "summary": "Advice for Alrik: best max_attempts = [null, null], carry_partial = true, 62.8% chance of success. The default (max_attempts = [null, null], carry_partial = false): 8.8%. Deciding anew in every state gains nothing worth saying."
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenEncounterAdviceResponse"];

@@ -49,6 +49,7 @@ export type OperationId =
   | "paws.test.odds"
   | "paws.validate-character"
   | "proben.cooperation"
+  | "proben.cooperation.advice"
   | "proben.cooperation.odds"
   | "proben.encounter"
   | "proben.encounter.advice"
@@ -169,6 +170,8 @@ export interface SystemMethods {
   proben: {
     /** POST /v1/proben/cooperation: Roll a cooperation (Zusammenarbeiten) */
     cooperation(body: RequestBody<"proben.cooperation">, options?: CallOptions): Promise<ResponseBody<"proben.cooperation">>;
+    /** POST /v1/proben/cooperation/advice: Who should help (advice) */
+    cooperationAdvice(body: RequestBody<"proben.cooperation.advice">, options?: CallOptions): Promise<ResponseBody<"proben.cooperation.advice">>;
     /** POST /v1/proben/cooperation/odds: Exact odds of a cooperation */
     cooperationOdds(body: RequestBody<"proben.cooperation.odds">, options?: CallOptions): Promise<ResponseBody<"proben.cooperation.odds">>;
     /** POST /v1/proben/encounter: Play a chain of tests out, attempt by attempt */

@@ -47,6 +47,7 @@ export const OPERATIONS = Object.freeze([
   {"id": "paws.test.odds", "method": "POST", "path": "/v1/paws/test/odds", "system": "paws", "body": true},
   {"id": "paws.validate-character", "method": "POST", "path": "/v1/paws/validate-character", "system": "paws", "body": true},
   {"id": "proben.cooperation", "method": "POST", "path": "/v1/proben/cooperation", "system": "proben", "body": true},
+  {"id": "proben.cooperation.advice", "method": "POST", "path": "/v1/proben/cooperation/advice", "system": "proben", "body": true},
   {"id": "proben.cooperation.odds", "method": "POST", "path": "/v1/proben/cooperation/odds", "system": "proben", "body": true},
   {"id": "proben.encounter", "method": "POST", "path": "/v1/proben/encounter", "system": "proben", "body": true},
   {"id": "proben.encounter.advice", "method": "POST", "path": "/v1/proben/encounter/advice", "system": "proben", "body": true},

@@ -95,6 +95,7 @@ from wurfwerk.models import (
     PawsValidateCharacterResponse,
     ProbenChainStep,
     ProbenChainStepParam,
+    ProbenCooperationAdviceResponse,
     ProbenCooperationOddsResponse,
     ProbenCooperationResponse,
     ProbenEncounterAdviceResponse,
@@ -450,6 +451,13 @@ _PROBEN_COOPERATION = Operation(
     rolling=True,
     parse=ProbenCooperationResponse.from_json,
 )
+_PROBEN_COOPERATION_ADVICE = Operation(
+    "proben.cooperation.advice",
+    "POST",
+    "/v1/proben/cooperation/advice",
+    rolling=False,
+    parse=ProbenCooperationAdviceResponse.from_json,
+)
 _PROBEN_COOPERATION_ODDS = Operation(
     "proben.cooperation.odds",
     "POST",
@@ -656,6 +664,7 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "paws.test.odds": _PAWS_TEST_ODDS,
     "paws.validate-character": _PAWS_VALIDATE_CHARACTER,
     "proben.cooperation": _PROBEN_COOPERATION,
+    "proben.cooperation.advice": _PROBEN_COOPERATION_ADVICE,
     "proben.cooperation.odds": _PROBEN_COOPERATION_ODDS,
     "proben.encounter": _PROBEN_ENCOUNTER,
     "proben.encounter.advice": _PROBEN_ENCOUNTER_ADVICE,
@@ -3713,6 +3722,64 @@ class Proben:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    def cooperation_advice(
+        self,
+        *,
+        difficulty: int,
+        helpers: Sequence[ProbenPoolParam | ProbenPool],
+        leader: ProbenPoolParam | ProbenPool,
+        advise: AdviseParam | Advise | None = None,
+        idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> ProbenCooperationAdviceResponse:
+        """Who should help (advice).
+
+        RULINGS.md "Advice", Proben, and ruling 5 ("each helper with >= 1 success gives the leader one
+        advantage die"): every subset of the listed `helpers` is one fixed option (`policy.helpers`: their
+        names, an unnamed one as `helpers.<i>`), answered exactly as `proben.cooperation.odds` answers the
+        body with only those helpers; ranked by the leader's chance of success, then of not failing
+        (`partial` is no failure); "gleich gut" within 0.1 percentage points shows who adds nothing. The
+        side is `leader`. One roll, nothing decided between dice: no `adaptive` (null). At most 6
+        helpers (64 options).
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The leader's dice plus one per helper stay within the limit pool_dice.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
+        ``POST /v1/proben/cooperation/advice`` (``proben.cooperation.advice``).
+
+        Args:
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _PROBEN_COOPERATION_ADVICE,
+            {
+                "difficulty": difficulty,
+                "helpers": helpers,
+                "leader": leader,
+                "advise": advise,
+                "idempotency_key": idempotency_key,
                 "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,
@@ -8342,6 +8409,64 @@ class AsyncProben:
                 "idempotency_key": idempotency_key,
                 "manual": manual,
                 "seed": seed,
+                "session": session,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def cooperation_advice(
+        self,
+        *,
+        difficulty: int,
+        helpers: Sequence[ProbenPoolParam | ProbenPool],
+        leader: ProbenPoolParam | ProbenPool,
+        advise: AdviseParam | Advise | None = None,
+        idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> ProbenCooperationAdviceResponse:
+        """Who should help (advice).
+
+        RULINGS.md "Advice", Proben, and ruling 5 ("each helper with >= 1 success gives the leader one
+        advantage die"): every subset of the listed `helpers` is one fixed option (`policy.helpers`: their
+        names, an unnamed one as `helpers.<i>`), answered exactly as `proben.cooperation.odds` answers the
+        body with only those helpers; ranked by the leader's chance of success, then of not failing
+        (`partial` is no failure); "gleich gut" within 0.1 percentage points shows who adds nothing. The
+        side is `leader`. One roll, nothing decided between dice: no `adaptive` (null). At most 6
+        helpers (64 options).
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The leader's dice plus one per helper stay within the limit pool_dice.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
+        ``POST /v1/proben/cooperation/advice`` (``proben.cooperation.advice``).
+
+        Args:
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _PROBEN_COOPERATION_ADVICE,
+            {
+                "difficulty": difficulty,
+                "helpers": helpers,
+                "leader": leader,
+                "advise": advise,
+                "idempotency_key": idempotency_key,
                 "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,

@@ -53,6 +53,7 @@ BatchItemOperation = Literal[
     "paws.test.odds",
     "paws.validate-character",
     "proben.cooperation",
+    "proben.cooperation.advice",
     "proben.cooperation.odds",
     "proben.encounter",
     "proben.encounter.advice",
@@ -4752,6 +4753,61 @@ class ProbenChainStep(Model):
             difficulty=data["difficulty"],
             max_attempts=data.get("max_attempts"),
             pool=ProbenPool.from_json(data["pool"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenCooperationAdviceRequest(Model):
+    """``ProbenCooperationAdviceRequest`` in the API's JSON."""
+    advise: Advise | None = None
+    """Which side is advised on which of its choices (API.md §1.10)."""
+    difficulty: int
+    helpers: list[ProbenPool]
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    leader: ProbenPool
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    success_rule: Literal["meet", "exceed"] | None = None
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenCooperationAdviceRequest:
+        """``ProbenCooperationAdviceRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advise=None if data.get("advise") is None else Advise.from_json(data["advise"]),
+            difficulty=data["difficulty"],
+            helpers=[ProbenPool.from_json(v0) for v0 in data["helpers"]],
+            idempotency_key=data.get("idempotency_key"),
+            leader=ProbenPool.from_json(data["leader"]),
+            session=data.get("session"),
+            success_rule=data.get("success_rule"),
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenCooperationAdviceResponse(Result):
+    """The answer of ``proben.cooperation.advice`` (``POST /v1/proben/cooperation/advice``)."""
+    advice: AdviceAnswer
+    lang: Literal["en", "de"]
+    operation: str
+    receipt: Receipt
+    request: ProbenCooperationAdviceRequest
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenCooperationAdviceResponse:
+        """``ProbenCooperationAdviceResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advice=AdviceAnswer.from_json(data["advice"]),
+            lang=data["lang"],
+            operation=data["operation"],
+            receipt=Receipt.from_json(data["receipt"]),
+            request=ProbenCooperationAdviceRequest.from_json(data["request"]),
+            summary=data["summary"],
         )._with_json(data)
 
 

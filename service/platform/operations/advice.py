@@ -30,7 +30,8 @@ The hook's contract (``Advisor``), what a system supplies and nothing more:
 - ``wins(outcome, side)`` and ``loses(outcome, side)``: which outcomes of the odds the side wins or
   loses (default: ``wins:<side>`` wins, any other ``wins:`` or ``both_out`` loses); ``rounds``: the
   expected value that counts rounds (default ``rounds``); ``side_name(body, side)``: how the chat
-  line names the side (default: as ``advise.side`` does).
+  line names the side (default: as ``advise.side`` does); ``succeeds``: the side takes a test, so the
+  chat line says "chance of success" rather than "to win".
 
 A system's advice view is then ``advice.answer(ADVISOR, body, lang)``, declared on its rolling
 operation as ``Operation.rolling(..., advice=view)`` (``POST <path>/advice``).
@@ -102,6 +103,7 @@ class Advisor:
     loses: Callable[[str, str], bool] = lost_by_name
     rounds: str = "rounds"
     side_name: Callable[[Body, str], str] = lambda _body, side: side  # how the chat line names a side
+    succeeds: bool = False  # the chat line says "chance of success" (a test), not "to win" (a fight)
 
 
 def combinations(values: Sequence[Sequence[Any]]) -> list[tuple[Any, ...]]:
@@ -336,14 +338,16 @@ def policy_words(policy: Policy) -> str:
 def answer(advisor: Advisor, body: Body, lang: str) -> tuple[dict[str, Any], str]:
     """An advice view's answer: the ``advice`` member and its chat line."""
     advice = advise(advisor, body)
-    return advice_json(advice, lang), summary(advice, advisor.side_name(body, advice.side), lang)
+    return advice_json(advice, lang), summary(advice, advisor.side_name(body, advice.side), lang,
+                                              succeeds=advisor.succeeds)
 
 
-def summary(advice: Advice, side_name: str, lang: str) -> str:
+def summary(advice: Advice, side_name: str, lang: str, *, succeeds: bool = False) -> str:
     """One chat line: the best option, whether the default is as good, and the adaptive optimum."""
     best = advice.best
-    parts = [advised("Advice for %(side)s: best %(policy)s, %(win)s to win.", side=side_name,
-                 policy=policy_words(best.policy), win=Percent(best.win))]
+    words = {"side": side_name, "policy": policy_words(best.policy), "win": Percent(best.win)}
+    parts = [advised("Advice for %(side)s: best %(policy)s, %(win)s chance of success.", **words) if succeeds
+             else advised("Advice for %(side)s: best %(policy)s, %(win)s to win.", **words)]
     if advice.default is not best:
         if advice.default.equal_to_best:
             parts.append(advised("The default (%(policy)s) is as good.", policy=policy_words(advice.default.policy)))

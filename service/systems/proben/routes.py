@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -95,6 +96,51 @@ def cooperation_odds(body: Body) -> Odds:
     """
     return odds.cooperation(pool(body["leader"]), [pool(h) for h in body["helpers"]],
                             body["difficulty"], rule=rule(body))
+
+
+LEADER = "leader"  # the one side of a cooperation: its leader, who takes the test
+
+
+def _helper_names(body: Body) -> list[str]:
+    return [helper.get("name") or f"helpers.{index}" for index, helper in enumerate(body["helpers"])]
+
+
+def _cooperation_choices(body: Body, side: str) -> dict[str, list[Any]]:
+    """RULINGS.md "Advice", Proben: who helps (ruling 5): every subset of the listed helpers, by name
+    (an unnamed helper as `helpers.<i>`), from all of them to none."""
+    names = _helper_names(body)
+    subsets = [combination for size in range(len(names), -1, -1)
+               for combination in itertools.combinations(names, size)]
+    return {"helpers": [list(subset) for subset in subsets]}
+
+
+def _cooperation_apply(body: Body, side: str, policy: Mapping[str, Any]) -> dict:
+    chosen = set(policy.get("helpers", _helper_names(body)))
+    return {**body, "helpers": [helper for name, helper in zip(_helper_names(body), body["helpers"], strict=True)
+                                if name in chosen]}
+
+
+COOPERATION_ADVISOR = platform_advice.Advisor(
+    sides=lambda body: [LEADER], choices=_cooperation_choices,
+    default=lambda body, side: {"helpers": _helper_names(body)}, apply=_cooperation_apply,
+    odds=lambda body: cooperation_odds(body),
+    wins=lambda outcome, side: outcome == "success",
+    loses=lambda outcome, side: outcome in ("failure", "no_dice"),
+    side_name=lambda body, side: body["leader"].get("name") or side, succeeds=True)
+
+
+def cooperation_advice(body: Body, lang: str) -> tuple[dict[str, Any], str]:
+    """Who should help (advice)
+
+    RULINGS.md "Advice", Proben, and ruling 5 ("each helper with >= 1 success gives the leader one
+    advantage die"): every subset of the listed `helpers` is one fixed option (`policy.helpers`: their
+    names, an unnamed one as `helpers.<i>`), answered exactly as `proben.cooperation.odds` answers the
+    body with only those helpers; ranked by the leader's chance of success, then of not failing
+    (`partial` is no failure); "gleich gut" within 0.1 percentage points shows who adds nothing. The
+    side is `leader`. One roll, nothing decided between dice: no `adaptive` (null). At most 6
+    helpers (64 options).
+    """
+    return platform_advice.answer(COOPERATION_ADVISOR, body, lang)
 
 
 def extended(body: Body, source: RandomSource, lang: str) -> tuple[rules.ExtendedResult, str]:
@@ -216,7 +262,7 @@ ADVISOR = platform_advice.Advisor(
     odds=lambda body: encounter_odds(body), adaptive=_adaptive,
     wins=lambda outcome, side: outcome == encounter.SUCCESS,
     loses=lambda outcome, side: outcome.startswith("failure:"),
-    side_name=lambda body, side: body["steps"][0]["pool"].get("name") or side)
+    side_name=lambda body, side: body["steps"][0]["pool"].get("name") or side, succeeds=True)
 
 
 @quoting(ENCOUNTER_RULINGS)
@@ -259,7 +305,7 @@ SYSTEM = System(
                           unmeasured="two pools roll until one wins: the winner is no luck of one seat"),
         Operation.rolling("/cooperation", cooperation, operation="cooperation",
                           request=schemas.ProbenCooperationRequest, result=schemas.ProbenCooperationResult,
-                          example=COOPERATION_EXAMPLE, odds=cooperation_odds,
+                          example=COOPERATION_EXAMPLE, odds=cooperation_odds, advice=cooperation_advice,
                           unmeasured="several people's dice in one card: whose luck it is, no quantity says"),
         Operation.rolling("/extended", extended, operation="extended", request=schemas.ProbenExtendedRequest,
                           result=schemas.ProbenExtendedResult, example=EXTENDED_EXAMPLE, odds=extended_odds,

@@ -95,3 +95,43 @@ def test_the_rules_in_german(post):
 def test_the_side_is_the_chain(post):
     status, problem = post("/v1/proben/encounter/advice", {**TWO_STEPS, "advise": {"side": "Alrik"}})
     assert status == 422 and problem["errors"] == {"advise.side": ["must be one of: chain"]}
+
+
+COOPERATION = {"leader": {"name": "Alrik", "attribute": 2, "skill": 1},
+               "helpers": [{"name": "Mira", "attribute": 2}, {"attribute": 1}], "difficulty": 3}
+
+
+def test_who_helps_hand_worked(post):
+    """Ruling 5 ("each helper with >= 1 success gives the leader one advantage die"): Alrik's 3 dice
+    reach difficulty 3 with (1/3)³ = 1/27 alone; Mira helps with 1 − (2/3)² = 5/9, and 4 dice reach 3
+    with 4 · (1/3)³ · 2/3 + (1/3)⁴ = 1/9, so with her 4/9 · 1/27 + 5/9 · 1/9 = 19/243."""
+    status, answer = post("/v1/proben/cooperation/advice", COOPERATION)
+    assert status == 200, answer
+    wins = {tuple(o["policy"]["helpers"]): o["win"]["exact"] for o in answer["advice"]["options"]}
+    assert wins[()] == "1/27" and wins[("Mira",)] == "19/243"
+    assert answer["advice"]["options"][0]["policy"] == {"helpers": ["Mira", "helpers.1"]}
+    assert answer["advice"]["default"]["policy"] == {"helpers": ["Mira", "helpers.1"]}
+    assert answer["advice"]["adaptive"] is None
+    assert answer["summary"].startswith("Advice for Alrik: best helpers = [Mira, helpers.1], ")
+
+
+def test_every_helper_choice_is_exactly_the_cooperation_odds(post):
+    _, answer = post("/v1/proben/cooperation/advice", COOPERATION)
+    for option in answer["advice"]["options"]:
+        chosen = [helper for index, helper in enumerate(COOPERATION["helpers"])
+                  if (helper.get("name") or f"helpers.{index}") in option["policy"]["helpers"]]
+        if not chosen:
+            continue  # the request needs a helper; the option without one is the leader's own test
+        _, odds = post("/v1/proben/cooperation/odds", {**COOPERATION, "helpers": chosen})
+        assert option["outcomes"] == {p["outcome"]: {"probability": p["probability"], "exact": p["exact"]}
+                                      for p in odds["odds"]["outcomes"]}
+    alone = next(o for o in answer["advice"]["options"] if o["policy"]["helpers"] == [])
+    _, test = post("/v1/proben/test/odds", {**COOPERATION["leader"], "difficulty": 3})
+    assert alone["win"]["exact"] == next(p["exact"] for p in test["odds"]["outcomes"] if p["outcome"] == "success")
+
+
+def test_seven_helpers_are_too_many_options(post):
+    helpers = [{"name": f"H{index}", "attribute": 1} for index in range(7)]
+    status, problem = post("/v1/proben/cooperation/advice", {**COOPERATION, "helpers": helpers})
+    assert status == 422 and problem["errors"] == {
+        "advise.choices": ["give 128 fixed options, more than 64: ask for fewer choices"]}
