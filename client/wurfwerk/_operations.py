@@ -3746,7 +3746,8 @@ class Proben:
 
         RULINGS.md "Advice", Proben, and ruling 5 ("each helper with >= 1 success gives the leader one
         advantage die"): every subset of the listed `helpers` is one fixed option (`policy.helpers`: their
-        names, an unnamed one as `helpers.<i>`), answered exactly as `proben.cooperation.odds` answers the
+        names, an unnamed or twice-named one as `helpers.<i>`), answered exactly as
+        `proben.cooperation.odds` answers the
         body with only those helpers; ranked by the leader's chance of success, then of not failing
         (`partial` is no failure); "gleich gut" within 0.1 percentage points shows who adds nothing. The
         side is `leader`. One roll, nothing decided between dice: no `adaptive` (null). At most 6
@@ -8433,7 +8434,8 @@ class AsyncProben:
 
         RULINGS.md "Advice", Proben, and ruling 5 ("each helper with >= 1 success gives the leader one
         advantage die"): every subset of the listed `helpers` is one fixed option (`policy.helpers`: their
-        names, an unnamed one as `helpers.<i>`), answered exactly as `proben.cooperation.odds` answers the
+        names, an unnamed or twice-named one as `helpers.<i>`), answered exactly as
+        `proben.cooperation.odds` answers the
         body with only those helpers; ranked by the leader's chance of success, then of not failing
         (`partial` is no failure); "gleich gut" within 0.1 percentage points shows who adds nothing. The
         side is `leader`. One roll, nothing decided between dice: no `adaptive` (null). At most 6

@@ -102,7 +102,9 @@ LEADER = "leader"  # the one side of a cooperation: its leader, who takes the te
 
 
 def _helper_names(body: Body) -> list[str]:
-    return [helper.get("name") or f"helpers.{index}" for index, helper in enumerate(body["helpers"])]
+    """Each helper's name in a policy: its own, or `helpers.<i>` when it has none or shares it."""
+    names = [helper.get("name") for helper in body["helpers"]]
+    return [name if name and names.count(name) == 1 else f"helpers.{index}" for index, name in enumerate(names)]
 
 
 def _cooperation_choices(body: Body, side: str) -> dict[str, list[Any]]:
@@ -134,7 +136,7 @@ def cooperation_advice(body: Body, lang: str) -> tuple[dict[str, Any], str]:
 
     RULINGS.md "Advice", Proben, and ruling 5 ("each helper with >= 1 success gives the leader one
     advantage die"): every subset of the listed `helpers` is one fixed option (`policy.helpers`: their
-    names, an unnamed one as `helpers.<i>`), answered exactly as `proben.cooperation.odds` answers the
+    names, an unnamed or twice-named one as `helpers.<i>`), answered exactly as `proben.cooperation.odds` answers the
     body with only those helpers; ranked by the leader's chance of success, then of not failing
     (`partial` is no failure); "gleich gut" within 0.1 percentage points shows who adds nothing. The
     side is `leader`. One roll, nothing decided between dice: no `adaptive` (null). At most 6

@@ -135,3 +135,11 @@ def test_seven_helpers_are_too_many_options(post):
     status, problem = post("/v1/proben/cooperation/advice", {**COOPERATION, "helpers": helpers})
     assert status == 422 and problem["errors"] == {
         "advise.choices": ["give 128 fixed options, more than 64: ask for fewer choices"]}
+
+
+def test_helpers_of_one_name_are_told_apart(post):
+    twins = {**COOPERATION, "helpers": [{"name": "Mira", "attribute": 2}, {"name": "Mira", "attribute": 1}]}
+    status, answer = post("/v1/proben/cooperation/advice", twins)
+    assert status == 200, answer
+    assert [o["policy"]["helpers"] for o in answer["advice"]["options"]][0] == ["helpers.0", "helpers.1"]
+    assert len({tuple(o["policy"]["helpers"]) for o in answer["advice"]["options"]}) == 4
