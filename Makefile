@@ -50,6 +50,7 @@ run: $(RUN_STAMP)
 # (Not xdist's `--dist loadgroup`: with pytest 9.2 it no longer keeps a group on one worker.)
 test: $(STAMP) $(JS_STAMP) $(FOUNDRY_NODE) $(SPEC_LINT_NODE) $(WEB_NODE)
 	$(BIN)/ruff check .
+	$(BIN)/vulture  # dead code; framework hooks in tools/vulture_whitelist.py
 	$(BIN)/mypy service
 	MYPYPATH=client $(BIN)/mypy --strict $(DISCORD)/wurfwerk_discord  # the SDK from its folder: its editable install hides it from mypy
 	$(BIN)/python -m pytest -n 2 -m "not system"
@@ -71,6 +72,7 @@ discord: $(DISCORD_STAMP)
 # `make test` runs them all, as CI does.
 test-fast: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/vulture  # dead code; framework hooks in tools/vulture_whitelist.py
 	$(BIN)/mypy service
 	MYPYPATH=client $(BIN)/mypy --strict $(DISCORD)/wurfwerk_discord  # the SDK from its folder: its editable install hides it from mypy
 	$(BIN)/python -m pytest -q -n 2 -m "not slow and not system"
@@ -117,7 +119,7 @@ js-client: $(STAMP) $(JS_STAMP)
 # The catalogs are wrapped at PO_WIDTH, so a regenerate changes only the entries that changed.
 PO_WIDTH := 76
 messages: $(STAMP)
-	$(BIN)/pybabel extract --add-location=file --sort-output --omit-header --width=$(PO_WIDTH) -k marked:1c,2 -k say -k say_n:1,2 -k Template -k plural_template:1,2 -k LimitMessage -o service/locale/wurfwerk.pot service
+	$(BIN)/pybabel extract --add-location=file --sort-output --omit-header --width=$(PO_WIDTH) -k marked:1c,2 -k say -k say_n:1,2 -k Template -k plural_template:1,2 -k LimitMessage -k advised -k advised_n:1,2 -o service/locale/wurfwerk.pot service
 	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete --width=$(PO_WIDTH) -i service/locale/wurfwerk.pot -d service/locale -D wurfwerk
 
 # Rewrite the golden file of every chat line (tests/i18n/golden/) after a deliberate change of wording.

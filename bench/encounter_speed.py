@@ -51,7 +51,7 @@ from oracles.paws import icepool_duel as paws_icepool_duel
 from service import create_app
 from service.platform.dice.receipts import generate_private_key_pem
 from service.platform.http.http_json import json_response
-from service.platform.maths import cooperation
+from service.platform.maths import time_slicing
 from service.platform.operations.operations import EXAMPLE_CALL, odds_document, operations_of, respond
 
 EVEN_FACE = icepool.Die([0, 1])  # Weltenbuch: an even face of any even die
@@ -415,11 +415,11 @@ def _row(case: Case, times: list[float], document: dict) -> dict:
 def run(cases: list[Case] = CASES) -> list[dict]:
     """Every case in-process, with icepool beside the cases that have it; a solve's turns cost what
     they cost in the service's worker (``gevent.idle`` once per slice, no other greenlet waiting)."""
-    cooperation.install(gevent.idle)
+    time_slicing.install(gevent.idle)
     try:
         return _in_process(cases)
     finally:
-        cooperation.install(None)
+        time_slicing.install(None)
 
 
 def _in_process(cases: list[Case]) -> list[dict]:
@@ -626,7 +626,7 @@ def _fairness_row(case: Case, quiet: list[float], busy: list[float], solves: lis
 
 def loop_holds(cases: list[Case] = CASES, calls: int = 5) -> list[dict]:
     """Per cap case: the stretches its whole request holds the event loop between turns
-    (service/platform/maths/cooperation.py): the app called as the worker calls it, in a greenlet, from
+    (service/platform/maths/time_slicing.py): the app called as the worker calls it, in a greenlet, from
     the body's parsing and loading through the bound, the solve and the JSON to the response's
     last byte. As in the worker: ``gevent.idle`` for the turns, the collector running and the loaded
     app frozen (``Worker.load_wsgi``), the caches warm as solves posted back to back find them (the
@@ -635,7 +635,7 @@ def loop_holds(cases: list[Case] = CASES, calls: int = 5) -> list[dict]:
     garbage collections are counted in it."""
     app = create_app({"signing_key_pem": generate_private_key_pem()})
     tracer = _HoldsTracer()
-    cooperation.install(tracer.turn)
+    time_slicing.install(tracer.turn)
     gc.collect()
     gc.freeze()
     gc.callbacks.append(tracer.collection)
@@ -656,7 +656,7 @@ def loop_holds(cases: list[Case] = CASES, calls: int = 5) -> list[dict]:
     finally:
         gc.callbacks.remove(tracer.collection)
         gc.unfreeze()
-        cooperation.install(None)
+        time_slicing.install(None)
     return report
 
 
@@ -743,11 +743,11 @@ def _call_wsgi(app, case: Case) -> int:
 
 
 def _caller_in_service(frame) -> str:
-    """``path:line function`` of the innermost frame in service/ outside the cooperation module."""
-    root = Path(cooperation.__file__).parent.parent
+    """``path:line function`` of the innermost frame in service/ outside the time-slicing module."""
+    root = Path(time_slicing.__file__).parent.parent
     while frame is not None:
         path = Path(frame.f_code.co_filename)
-        if path.is_relative_to(root) and path.name != "cooperation.py":
+        if path.is_relative_to(root) and path.name != "time_slicing.py":
             return f"{path.relative_to(root)}:{frame.f_lineno} {frame.f_code.co_name}"
         frame = frame.f_back
     return "?"

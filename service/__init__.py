@@ -12,7 +12,7 @@ from flask import Flask
 from service.config import Config, config_from_env
 from service.platform.dice.receipts import KeyRing, generate_private_key_pem
 from service.platform.endpoints.api import WurfwerkApi
-from service.platform.endpoints.routes import make_platform_blueprint
+from service.platform.endpoints.routes import platform_blueprint
 from service.platform.endpoints.web import install_web
 from service.platform.http.caching import revalidated
 from service.platform.http.cors import install_cors
@@ -93,11 +93,8 @@ def _register_systems(app: Flask, api: WurfwerkApi) -> None:
     """Route and document every declared operation; the platform's endpoints list them."""
     systems = discover()
     route(app, systems)
-    operations = operations_of(app)
-    batchable = {id_: operation for id_, operation in operations.items() if operation.method == "POST"}
-    catalogue = [system.catalogue_entry() for system in systems]
     register_glossaries(app, {system.id: system.glossary for system in systems})
-    api.register_blueprint(make_platform_blueprint(catalogue, batchable))
+    api.register_blueprint(platform_blueprint(operations_of(app)))
     document_systems(api, app, systems)
 
 

@@ -4,7 +4,8 @@
   except `words/`, whose tests are the language suite `tests/i18n/`;
 - `tests/platform/` holds no flat test modules but the import-graph test, which is about all layers;
 - every system `service/systems/<system>/` has `tests/systems/<system>/`, and that package tests the
-  system's rules, odds and encounter in modules named after them;
+  system's rules, odds, encounter and chat lines (text.py) in modules named after them, and its
+  routes through HTTP (`test_http.py`);
 - the serving glue `service/serving/` has `tests/serving/`.
 """
 
@@ -37,7 +38,7 @@ def test_the_platform_tests_are_filed_by_layer():
 def test_every_system_has_its_test_package_with_its_modules(system):
     package = ROOT / "tests/systems" / system
     assert (package / "__init__.py").exists()
-    for module in ("rules", "odds", "encounter"):
+    for module in ("rules", "odds", "encounter", "text", "http"):
         assert list(package.glob(f"test_{module}*.py")), f"tests/systems/{system}/ has no test_{module}.py"
 
 

@@ -45,6 +45,7 @@ BatchItemOperation = Literal[
     "paws.comparison",
     "paws.comparison.odds",
     "paws.encounter",
+    "paws.encounter.advice",
     "paws.encounter.odds",
     "paws.rescue",
     "paws.rescue.odds",
@@ -52,8 +53,10 @@ BatchItemOperation = Literal[
     "paws.test.odds",
     "paws.validate-character",
     "proben.cooperation",
+    "proben.cooperation.advice",
     "proben.cooperation.odds",
     "proben.encounter",
+    "proben.encounter.advice",
     "proben.encounter.odds",
     "proben.extended",
     "proben.extended.odds",
@@ -64,6 +67,7 @@ BatchItemOperation = Literal[
     "weltenbuch.conflict",
     "weltenbuch.conflict.odds",
     "weltenbuch.encounter",
+    "weltenbuch.encounter.advice",
     "weltenbuch.encounter.odds",
     "weltenbuch.narration",
     "weltenbuch.resurrection",
@@ -128,6 +132,120 @@ TicketsRequestOperation = Literal[
     "weltenbuch.encounter",
     "weltenbuch.resurrection",
 ]
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Adaptive(Model):
+    """``Adaptive`` in the API's JSON."""
+    gain_over_best_fixed: EncounterProbability
+    rules: list[str]
+    """What to do when, in `lang`."""
+    win: EncounterProbability
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Adaptive:
+        """``Adaptive`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            gain_over_best_fixed=EncounterProbability.from_json(data["gain_over_best_fixed"]),
+            rules=data["rules"],
+            win=EncounterProbability.from_json(data["win"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class AdviceAnswer(Model):
+    """``AdviceAnswer`` in the API's JSON."""
+    adaptive: Adaptive | None
+    """The optimum when the side decides anew in every state; null where the operation has none."""
+    best: AdvicePick
+    default: AdvicePick
+    """The documented defaults of the asked choices."""
+    options: list[AdviceOption]
+    """Every fixed option, best first (by the chance to win, then not to lose, then fewer expected rounds)."""
+    side: str
+    solver: Solver
+    """All solves together: states, precision, error bound."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> AdviceAnswer:
+        """``AdviceAnswer`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            adaptive=None if data["adaptive"] is None else Adaptive.from_json(data["adaptive"]),
+            best=AdvicePick.from_json(data["best"]),
+            default=AdvicePick.from_json(data["default"]),
+            options=[AdviceOption.from_json(v0) for v0 in data["options"]],
+            side=data["side"],
+            solver=Solver.from_json(data["solver"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class AdviceOption(Model):
+    """``AdviceOption`` in the API's JSON."""
+    expected: dict[str, float]
+    """The odds' expected values with this policy (wounds, consequences, rounds): what a choice costs besides
+    winning.
+    """
+    expected_rounds: float | None
+    """Expected rounds (the second tie-break: fewer first)."""
+    not_lose: EncounterProbability
+    """The chance not to lose (the first tie-break)."""
+    outcomes: dict[str, EncounterProbability]
+    """Every outcome of the odds of the body with this policy."""
+    policy: dict[str, Any]
+    """The side's policy fields, as in the body."""
+    vs_best: VersusBest
+    """The chance to win minus the best option's (0 or below)."""
+    win: EncounterProbability
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> AdviceOption:
+        """``AdviceOption`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            expected=data["expected"],
+            expected_rounds=data["expected_rounds"],
+            not_lose=EncounterProbability.from_json(data["not_lose"]),
+            outcomes={k0: EncounterProbability.from_json(v0) for k0, v0 in data["outcomes"].items()},
+            policy=data["policy"],
+            vs_best=VersusBest.from_json(data["vs_best"]),
+            win=EncounterProbability.from_json(data["win"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class AdvicePick(Model):
+    """``AdvicePick`` in the API's JSON."""
+    policy: dict[str, Any]
+    vs_best: VersusBest | None = None
+    win: EncounterProbability
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> AdvicePick:
+        """``AdvicePick`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            policy=data["policy"],
+            vs_best=None if data.get("vs_best") is None else VersusBest.from_json(data["vs_best"]),
+            win=EncounterProbability.from_json(data["win"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Advise(Model):
+    """``Advise`` in the API's JSON."""
+    choices: list[str] | None = None
+    """The policy fields to compare (every combination of their values is one fixed option); null: every
+    choice the side has. Over 64 options: 422.
+    """
+    side: str | None = None
+    """The side (or party, chain) advised, as the body names it; null: the first."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Advise:
+        """``Advise`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            choices=data.get("choices"),
+            side=data.get("side"),
+        )._with_json(data)
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -2039,6 +2157,22 @@ class EncounterOutcome(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class EncounterProbability(Model):
+    """``EncounterProbability`` in the API's JSON."""
+    exact: str | None
+    """Reduced fraction, e.g. 19/27; null when `solver.precision` is float64."""
+    probability: float
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> EncounterProbability:
+        """``EncounterProbability`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            exact=data["exact"],
+            probability=data["probability"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class Event(Model):
     """``Event`` in the API's JSON."""
     bag: dict[str, int] | None = None
@@ -3719,6 +3853,80 @@ class PawsComparisonResult(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsEncounterAdviceRequest(Model):
+    """``PawsEncounterAdviceRequest`` in the API's JSON."""
+    a: PawsFighter
+    """Side a."""
+    advise: Advise | None = None
+    """Which side is advised on which of its choices (API.md §1.10)."""
+    b: PawsFighter
+    """Side b."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    one_shot_rescue: PawsOneShotRescue | None = None
+    """The one-shot rescue dice each side may spend in this fight ("darf nur einmal gewürfelt werden", E3):
+    after a lost round they are rolled one at a time until one averts the wound. Default none.
+    """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterAdviceRequest:
+        """``PawsEncounterAdviceRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            a=PawsFighter.from_json(data["a"]),
+            advise=None if data.get("advise") is None else Advise.from_json(data["advise"]),
+            b=PawsFighter.from_json(data["b"]),
+            curve_rounds=data.get("curve_rounds"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            max_rounds=data.get("max_rounds"),
+            one_shot_rescue=(
+                None if data.get("one_shot_rescue") is None
+                else PawsOneShotRescue.from_json(data["one_shot_rescue"])
+            ),
+            session=data.get("session"),
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsEncounterAdviceResponse(Result):
+    """The answer of ``paws.encounter.advice`` (``POST /v1/paws/encounter/advice``)."""
+    advice: AdviceAnswer
+    lang: Literal["en", "de"]
+    operation: str
+    receipt: Receipt
+    request: PawsEncounterAdviceRequest
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterAdviceResponse:
+        """``PawsEncounterAdviceResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advice=AdviceAnswer.from_json(data["advice"]),
+            lang=data["lang"],
+            operation=data["operation"],
+            receipt=Receipt.from_json(data["receipt"]),
+            request=PawsEncounterAdviceRequest.from_json(data["request"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class PawsEncounterOddsRequest(Model):
     """``PawsEncounterOddsRequest`` in the API's JSON."""
     a: PawsFighter
@@ -4566,6 +4774,61 @@ class ProbenChainStep(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenCooperationAdviceRequest(Model):
+    """``ProbenCooperationAdviceRequest`` in the API's JSON."""
+    advise: Advise | None = None
+    """Which side is advised on which of its choices (API.md §1.10)."""
+    difficulty: int
+    helpers: list[ProbenPool]
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    leader: ProbenPool
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    success_rule: Literal["meet", "exceed"] | None = None
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenCooperationAdviceRequest:
+        """``ProbenCooperationAdviceRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advise=None if data.get("advise") is None else Advise.from_json(data["advise"]),
+            difficulty=data["difficulty"],
+            helpers=[ProbenPool.from_json(v0) for v0 in data["helpers"]],
+            idempotency_key=data.get("idempotency_key"),
+            leader=ProbenPool.from_json(data["leader"]),
+            session=data.get("session"),
+            success_rule=data.get("success_rule"),
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenCooperationAdviceResponse(Result):
+    """The answer of ``proben.cooperation.advice`` (``POST /v1/proben/cooperation/advice``)."""
+    advice: AdviceAnswer
+    lang: Literal["en", "de"]
+    operation: str
+    receipt: Receipt
+    request: ProbenCooperationAdviceRequest
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenCooperationAdviceResponse:
+        """``ProbenCooperationAdviceResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advice=AdviceAnswer.from_json(data["advice"]),
+            lang=data["lang"],
+            operation=data["operation"],
+            receipt=Receipt.from_json(data["receipt"]),
+            request=ProbenCooperationAdviceRequest.from_json(data["request"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class ProbenCooperationOddsRequest(Model):
     """``ProbenCooperationOddsRequest`` in the API's JSON."""
     difficulty: int
@@ -4712,6 +4975,76 @@ class ProbenElapsed(Model):
         return cls(
             amount=data["amount"],
             unit=data["unit"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenEncounterAdviceRequest(Model):
+    """``ProbenEncounterAdviceRequest`` in the API's JSON."""
+    advise: Advise | None = None
+    """Which side is advised on which of its choices (API.md §1.10)."""
+    carry_partial: bool | None = None
+    """E2: the successes of a failed attempt count toward the next attempt of the same step (default false).
+    """
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    steps: list[ProbenChainStep]
+    """The tests, in order; the chain stops at the first that fails."""
+    success_rule: Literal["meet", "exceed"] | None = None
+    """meet: successes >= difficulty (default); exceed: >."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenEncounterAdviceRequest:
+        """``ProbenEncounterAdviceRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advise=None if data.get("advise") is None else Advise.from_json(data["advise"]),
+            carry_partial=data.get("carry_partial"),
+            curve_rounds=data.get("curve_rounds"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            max_rounds=data.get("max_rounds"),
+            session=data.get("session"),
+            steps=[ProbenChainStep.from_json(v0) for v0 in data["steps"]],
+            success_rule=data.get("success_rule"),
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenEncounterAdviceResponse(Result):
+    """The answer of ``proben.encounter.advice`` (``POST /v1/proben/encounter/advice``)."""
+    advice: AdviceAnswer
+    lang: Literal["en", "de"]
+    operation: str
+    receipt: Receipt
+    request: ProbenEncounterAdviceRequest
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenEncounterAdviceResponse:
+        """``ProbenEncounterAdviceResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advice=AdviceAnswer.from_json(data["advice"]),
+            lang=data["lang"],
+            operation=data["operation"],
+            receipt=Receipt.from_json(data["receipt"]),
+            request=ProbenEncounterAdviceRequest.from_json(data["request"]),
+            summary=data["summary"],
         )._with_json(data)
 
 
@@ -5941,6 +6274,25 @@ class Verification(Result):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class VersusBest(Model):
+    """``VersusBest`` in the API's JSON."""
+    equal: bool
+    """"gleich gut": less than 0.1 percentage points from the best."""
+    exact: str | None
+    """Reduced fraction, e.g. 19/27; null when `solver.precision` is float64."""
+    probability: float
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> VersusBest:
+        """``VersusBest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            equal=data["equal"],
+            exact=data["exact"],
+            probability=data["probability"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class WeltenConflictResult(Model):
     """``WeltenConflictResult`` in the API's JSON."""
     members: list[WeltenMemberRoll]
@@ -6458,6 +6810,77 @@ class WeltenbuchConflictResponse(Result):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenbuchEncounterAdviceRequest(Model):
+    """``WeltenbuchEncounterAdviceRequest`` in the API's JSON."""
+    advise: Advise | None = None
+    """Which side is advised on which of its choices (API.md §1.10)."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    die: int | None = None
+    """Sides of the die; any even number (an even face is a success)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    parties: list[WeltenParty]
+    """2..8 parties, as a conflict (E3); a party's success dice hit the members of every other party."""
+    policy: WeltenEncounterPolicy | None = None
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    toughness: dict[str, WeltenToughness]
+    """Toughness at the start of the scene, one entry per member."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenbuchEncounterAdviceRequest:
+        """``WeltenbuchEncounterAdviceRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advise=None if data.get("advise") is None else Advise.from_json(data["advise"]),
+            curve_rounds=data.get("curve_rounds"),
+            die=data.get("die"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            max_rounds=data.get("max_rounds"),
+            parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
+            policy=None if data.get("policy") is None else WeltenEncounterPolicy.from_json(data["policy"]),
+            session=data.get("session"),
+            ticket=data.get("ticket"),
+            toughness={k0: WeltenToughness.from_json(v0) for k0, v0 in data["toughness"].items()},
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenbuchEncounterAdviceResponse(Result):
+    """The answer of ``weltenbuch.encounter.advice`` (``POST /v1/weltenbuch/encounter/advice``)."""
+    advice: AdviceAnswer
+    lang: Literal["en", "de"]
+    operation: str
+    receipt: Receipt
+    request: WeltenbuchEncounterAdviceRequest
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenbuchEncounterAdviceResponse:
+        """``WeltenbuchEncounterAdviceResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advice=AdviceAnswer.from_json(data["advice"]),
+            lang=data["lang"],
+            operation=data["operation"],
+            receipt=Receipt.from_json(data["receipt"]),
+            request=WeltenbuchEncounterAdviceRequest.from_json(data["request"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class WeltenbuchEncounterOddsRequest(Model):
     """``WeltenbuchEncounterOddsRequest`` in the API's JSON."""
     curve_rounds: int | None = None
@@ -6770,6 +7193,16 @@ class WeltenbuchResurrectionResponse(Result):
             result=WeltenResurrectionResult.from_json(data["result"]),
             summary=data["summary"],
         )._with_json(data)
+
+
+class AdviseParam(TypedDict, total=False):
+    """``Advise`` as a request parameter (a plain dict; required keys: none)."""
+    choices: Sequence[str] | None
+    """The policy fields to compare (every combination of their values is one fixed option); null: every
+    choice the side has. Over 64 options: 422.
+    """
+    side: str | None
+    """The side (or party, chain) advised, as the body names it; null: the first."""
 
 
 class BatchItemParam(TypedDict):

@@ -47,7 +47,7 @@ from gunicorn.workers.ggevent import GeventWorker
 from service.config import config_from_env
 from service.platform.http.i18n import negotiated_language
 from service.platform.http.problems import PROBLEM_MEDIA_TYPE, http_error, problem_document, problem_title
-from service.platform.maths import cooperation
+from service.platform.maths import time_slicing
 from service.platform.words.messages import Message, Number, Template, say
 from service.serving.overload import LoadShedder, SheddingPolicy
 
@@ -95,7 +95,7 @@ class Worker(GeventWorker):
                                                         cors_origins=config.cors_origins))
         self.wsgi = BodyDeadline(shedder, config.read_timeout)
         # idle, not sleep(0): gevent resumes a sleep(0) before polling for ready sockets (bench/README.md)
-        cooperation.install(gevent.idle)
+        time_slicing.install(gevent.idle)
         gc.freeze()  # a full collection then scans what requests made, not the loaded app (bench/README.md)
 
     def run(self) -> None:

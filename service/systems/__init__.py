@@ -10,7 +10,7 @@ import importlib
 import importlib.util
 import pkgutil
 
-from service.platform.operations.operations import Kind, System
+from service.platform.operations.operations import System
 
 
 def discover() -> list[System]:
@@ -33,7 +33,7 @@ def readme_table(systems: list[System]) -> str:
     rows = ["| system | base path | operations |", "|---|---|---|"]
     for system in systems:
         names = [f"`{operation.path.lstrip('/')}`" + (" (GET)" if operation.method == "GET" else "")
-                 for operation in system.operations if operation.kind is not Kind.ODDS]
+                 for operation in system.operations if not operation.kind.rules.twin]
         rows.append(f"| {system.title} ({system.tagline}) | `/v1/{system.id}` | {', '.join(names)} |")
     return "\n".join(rows) + "\n"
 

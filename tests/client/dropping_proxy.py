@@ -36,7 +36,7 @@ class DroppingProxy:
         self._thread.start()
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *_exc_info) -> None:
         self._server.shutdown()
         self._server.server_close()
 

@@ -7,6 +7,7 @@ name says which path and which count, so the golden file reads like a table of e
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 
 from service.systems.beutelschneider import rules as beutel
 from service.systems.beutelschneider import text as beutel_text
@@ -26,7 +27,8 @@ Case = tuple[str, Callable[[str], str]]
 
 def cases() -> list[Case]:
     return [*_paws(), *_proben(), *_weltenbuch(), *_malmsturm(), *_beutelschneider(), *_encounters(),
-            *_encounters_of_issue_40(), *_encounter_sentences()]
+            *_encounters_of_issue_40(), *_encounter_sentences(), *_advice(),
+            *_advice_of_proben(), *_advice_of_weltenbuch()]
 
 
 def said(render: Callable[..., str], *args: object) -> Callable[[str], str]:
@@ -555,3 +557,65 @@ def _malm_ends(ends: str):
     result = play_out.EncounterResult("wins:Helden", "Helden", 3, None, [], [],
                                             play_out.EndState(members, None), ends)
     return said(malm_text.encounter, result)
+
+
+# --- advice (API.md §1.10): the chat line of every advice and the rules in words ----------------------
+
+def _advice_line(wins: tuple[Fraction, ...], default: int, adaptive: Fraction | None,
+                 succeeds: bool = False) -> Callable[[str], str]:
+    """The platform's chat line of an advice whose options win ``wins`` (the first the best)."""
+    from service.platform.maths.odds import Odds
+    from service.platform.operations import advice
+
+    options = tuple(advice.Option({"one_shot_rescue": index}, Odds({}), win, win, None, win - wins[0])
+                    for index, win in enumerate(wins))
+    solved = None if adaptive is None else advice.Adaptive(adaptive, (), 1)
+    advised = advice.Advice("a", options, options[default], solved, advice.Solver(1))
+    return lambda lang: advice.summary(advised, "Ryan", lang, succeeds=succeeds)
+
+
+def _paws_rule(*decisions: tuple[str, int], give_up: bool = False) -> Callable[[str], str]:
+    from service.systems.paws import advice as paws_advice
+
+    made = tuple(paws_advice.Decision((0, 0, 1, 0), choice, dice, 2) for choice, dice in decisions)
+    said = paws_advice.rules(paws_advice.Solved(Fraction(1), made, 1), rescue=True, give_up=give_up)
+    return lambda lang: " ".join(line.say(lang) for line in said)
+
+
+def _advice() -> Iterator[Case]:
+    from service.platform.operations import advice
+
+    half, more = Fraction(1, 2), Fraction(5, 8)
+    yield "advice the default is the best, adaptive gains nothing", _advice_line((more, half), 0, more)
+    yield "advice the default is gleich gut", _advice_line((more, more - Fraction(1, 10000)), 1, None)
+    yield "advice the default is worse, adaptive gains", _advice_line((more, half), 1, Fraction(2, 3))
+    yield "advice of a test (chance of success)", _advice_line((more, half), 0, None, succeeds=True)
+    yield "advice adaptive gains nothing (rule)", lambda lang: advice.NO_GAIN.say(lang)
+    yield from _each("paws.encounter.advice keep while n dice or more",
+                     lambda n: _paws_rule(("keep", n), ("spend", n - 1)) if n else None)
+    yield "paws.encounter.advice spend after every lost round", _paws_rule(("spend", 3), ("spend", 2))
+    yield "paws.encounter.advice keep them all", _paws_rule(("keep", 3))
+    yield "paws.encounter.advice nothing to decide, never give up", _paws_rule(give_up=True)
+    yield "paws.encounter.advice keep in some states", _paws_rule(("keep", 2), ("spend", 3))
+
+
+def _proben_rule(carry: bool, carried: bool) -> Callable[[str], str]:
+    from service.systems.proben import advice as proben_advice
+
+    said = proben_advice.rules(proben_advice.Solved(Fraction(1), carried, 1), retry=True, carry=carry)
+    return lambda lang: " ".join(line.say(lang) for line in said)
+
+
+def _advice_of_proben() -> Iterator[Case]:
+    yield "proben.encounter.advice retry, no table rule asked", _proben_rule(False, False)
+    yield "proben.encounter.advice retry, carry partial successes", _proben_rule(True, True)
+    yield "proben.encounter.advice retry, carrying changes nothing", _proben_rule(True, False)
+
+
+def _advice_of_weltenbuch() -> Iterator[Case]:
+    from service.systems.weltenbuch import advice as welten_advice
+
+    for hold, targeting in ((True, True), (False, False)):
+        said = welten_advice.rules(hold=hold, targeting=targeting)
+        yield (f"weltenbuch.encounter.advice one roll{', hold' if hold else ''}{', targeting' if targeting else ''}",
+               lambda lang, said=said: " ".join(line.say(lang) for line in said))

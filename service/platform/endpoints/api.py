@@ -5,11 +5,15 @@
 - ``ProblemResponses``, an apispec plugin (flask-smorest's ``extra_plugins``), documents the error
   responses flask-smorest registers as ``application/problem+json`` with ``ProblemSchema``;
 - the webargs parser of the platform's own endpoints loads ``json`` through ``location_loader`` from
-  the body the request hook already parsed.
+  the body the request hook already parsed;
+- ``Endpoint`` declares one of the platform's own endpoints as data, as a system declares an
+  operation, and ``blueprint`` applies flask-smorest's decorators to a table of them in one place.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from http import HTTPStatus
 from typing import Any
 
@@ -24,6 +28,7 @@ from werkzeug.exceptions import HTTPException
 from service.platform.http.hooks import needs_api_key, request_body
 from service.platform.http.problems import PROBLEM_MEDIA_TYPE, ProblemSchema, http_exception_problem
 from service.platform.operations.contract import ContractDocs, SchemaRules
+from service.platform.operations.operations import Operation
 
 
 class CachedJsonParser(FlaskParser):
@@ -98,3 +103,54 @@ class WurfwerkApi(Api):
 
     def handle_http_exception(self, error: HTTPException) -> Response:
         return http_exception_problem(error)
+
+
+@dataclasses.dataclass(frozen=True)
+class Endpoint:
+    """One of the platform's own endpoints, declared once: everything its route and its spec entry
+    read. ``view`` is a module-level function whose docstring gives the summary and description
+    (flask-smorest reads it); it takes the loaded body when the endpoint has a request. ``request``
+    is its request schema, or ``request_for`` makes it from the app's operations (a schema that
+    lists operation ids). ``problems`` are the statuses of the problems it documents."""
+
+    method: str
+    path: str
+    view: Callable[..., Response]
+    operation_id: str
+    response: type[ma.Schema]
+    example: Mapping[str, Any] | None = None  # of the 200 response
+    request: type[ma.Schema] | None = None
+    request_for: Callable[[Mapping[str, Operation]], type[ma.Schema]] | None = None
+    request_example: Mapping[str, Any] | None = None
+    problems: tuple[int, ...] = ()
+    parameters: tuple[Mapping[str, Any], ...] = ()  # header parameters the spec names
+
+    @classmethod
+    def get(cls, path: str, view: Callable[..., Response], **declared: Any) -> Endpoint:
+        return cls("GET", path, view, **declared)
+
+    @classmethod
+    def post(cls, path: str, view: Callable[..., Response], **declared: Any) -> Endpoint:
+        return cls("POST", path, view, **declared)
+
+    def request_schema(self, operations: Mapping[str, Operation]) -> type[ma.Schema] | None:
+        return self.request_for(operations) if self.request_for is not None else self.request
+
+
+def blueprint(name: str, description: str, endpoints: Sequence[Endpoint],
+              operations: Mapping[str, Operation]) -> WurfwerkBlueprint:
+    """A blueprint routing and documenting ``endpoints``; ``operations`` are the app's, for the
+    request schemas made from them. Each view's Flask endpoint is ``<name>.<view's name>``."""
+    blp = WurfwerkBlueprint(name, __name__, description=description)
+    for endpoint in endpoints:
+        view: Callable[..., Response] = blp.doc(operationId=endpoint.operation_id, **(
+            {"parameters": [dict(parameter) for parameter in endpoint.parameters]} if endpoint.parameters else {}
+        ))(endpoint.view)
+        for status in endpoint.problems:
+            view = blp.alt_response(status, response=HTTPStatus(status).name)(view)
+        view = blp.response(200, endpoint.response, example=endpoint.example)(view)
+        request = endpoint.request_schema(operations)
+        if request is not None:
+            view = blp.arguments(request(), example=endpoint.request_example)(view)
+        blp.route(endpoint.path, methods=[endpoint.method])(view)
+    return blp

@@ -1,4 +1,5 @@
-"""``POST /v1/sessions``, ``/v1/sessions/reveal`` and ``/v1/sessions/report`` (issue 41).
+"""``POST /v1/sessions``, ``/v1/sessions/reveal`` and ``/v1/sessions/report`` (issue 41), declared
+in ``SESSION_ENDPOINTS`` (routes.py routes them with the platform's others).
 
 Opening and revealing follow tickets (sessions.py); the report checks a log (session_log.py) and
 measures each seat's luck from the exact odds (luck.py) with the operations' own odds twins.
@@ -6,30 +7,29 @@ measures each seat's luck from the exact odds (luck.py) with the operations' own
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from typing import Any
 
 import marshmallow as ma
-from flask import Response, request
+from flask import Response, current_app, request
 from marshmallow import fields, validate
 
 from service.platform.dice import sessions
 from service.platform.dice.receipts import canonical_bytes
 from service.platform.dice.session_log import RevealError, verify_log
-from service.platform.endpoints.api import WurfwerkBlueprint as Blueprint
+from service.platform.endpoints.api import Endpoint
 from service.platform.http.hooks import bearer_token_in
 from service.platform.http.http_json import json_response
 from service.platform.http.i18n import request_lang
-from service.platform.http.problems import http_error
+from service.platform.http.problems import DOCUMENTED_STATUSES, http_error
 from service.platform.http.runtime import current_runtime
 from service.platform.maths.luck import mid_percentile, seat_test
 from service.platform.operations.fields import Int, StrictSchema
-from service.platform.operations.operations import RANDOMNESS_MEMBERS, Kind, Operation
+from service.platform.operations.operations import RANDOMNESS_MEMBERS, Kind, Operation, operations_of
 from service.platform.operations.schemas import SessionHeaderSchema
 from service.platform.words.messages import Message, Number, localized, say, say_n
 
 MAX_REPORT_CARDS = 2000
-_View = TypeVar("_View", bound=Callable[..., Response])
 
 # Two seats' commitments, as their clients would send them (base64url SHA-256 of a seed; examples only).
 RYNN_COMMIT = "RwbiWXeG-eSSOcQKP1yHl-IUPBFKq3rQARzY-Uf489I"
@@ -221,88 +221,89 @@ REVEAL_REASONS = {
 }
 
 
-def add_session_routes(blp: Blueprint, operations: Mapping[str, Operation],
-                       problems: Callable[..., Callable[[_View], _View]]) -> None:
-    """The three endpoints, on the platform's blueprint (``problems`` documents their problem answers)."""
-    @blp.route("/v1/sessions", methods=["POST"])
-    @blp.arguments(SessionsRequestSchema(), example={"seats": ["GM", {"name": "Rynn", "commit": RYNN_COMMIT},
-                                                                {"name": "Alva", "commit": ALVA_COMMIT}],
-                                                      "context": "world-7", "ttl_s": 14400})
-    @blp.response(200, SessionResponseSchema, example={"session": SESSION_EXAMPLE, "seat_keys": {"GM": "…"}})
-    @problems(blp, (400, 401, 403, 413, 415, 422))
-    @blp.doc(operationId="sessions.open")
-    def open_session(body: dict[str, Any]) -> Response:
-        """Open a session: an evening's rolls, committed before the first one
+def open_session(body: dict[str, Any]) -> Response:
+    """Open a session: an evening's rolls, committed before the first one
 
-        Answers a signed header whose `commit` is the SHA-256 of a secret the service derives from
-        its key and the session id (nothing is stored), with each seat's commitment to its own seed.
-        Every rolling operation then takes `session: {header, seat, seed | seat_key, index, prev}`:
-        its dice derive from the secret, the seat, the seat's seed, the index and the operation, so
-        nobody but the seat can roll its slots, and each slot has exactly one set of dice. A seat
-        given by name alone is open: its `seat_key` is answered here, to the opener only. After the
-        session ends, `POST /v1/sessions/reveal` and `POST /v1/sessions/report` (or the SDKs) check
-        the whole log. With API keys configured, only the keys of `WURFWERK_TICKET_KEYS` (the game
-        master's; every key when it is empty) may open one; others get 403.
-        """
-        runtime = current_runtime()
-        if runtime.config.api_keys and not _game_master():
-            raise http_error(403, say("Only the keys in WURFWERK_TICKET_KEYS may open sessions."), "forbidden")
-        return json_response(sessions.open_session(runtime.keys, **body))
+    Answers a signed header whose `commit` is the SHA-256 of a secret the service derives from
+    its key and the session id (nothing is stored), with each seat's commitment to its own seed.
+    Every rolling operation then takes `session: {header, seat, seed | seat_key, index, prev}`:
+    its dice derive from the secret, the seat, the seat's seed, the index and the operation, so
+    nobody but the seat can roll its slots, and each slot has exactly one set of dice. A seat
+    given by name alone is open: its `seat_key` is answered here, to the opener only. After the
+    session ends, `POST /v1/sessions/reveal` and `POST /v1/sessions/report` (or the SDKs) check
+    the whole log. With API keys configured, only the keys of `WURFWERK_TICKET_KEYS` (the game
+    master's; every key when it is empty) may open one; others get 403.
+    """
+    runtime = current_runtime()
+    if runtime.config.api_keys and not _game_master():
+        raise http_error(403, say("Only the keys in WURFWERK_TICKET_KEYS may open sessions."), "forbidden")
+    return json_response(sessions.open_session(runtime.keys, **body))
 
-    @blp.route("/v1/sessions/reveal", methods=["POST"])
-    @blp.arguments(RevealRequestSchema(), example={"session": SESSION_EXAMPLE})
-    @blp.response(200, RevealResponseSchema, example={"reveal": REVEAL_EXAMPLE})
-    @problems(blp, (400, 401, 409, 413, 415, 422))
-    @blp.doc(operationId="sessions.reveal")
-    def reveal(body: dict[str, Any]) -> Response:
-        """Reveal a session's secret after it ended: the same signed answer every time
 
-        Only after `expires_at`, to anyone (409 `session-open` before: no key may reveal early, so
-        nobody can learn the secret while dice still fall). `revealed_at` is `expires_at` and the
-        reveal is signed by the key that opened the session, so every replica answers the same
-        document whenever asked. A session of a rotated key reveals while its private key is kept in
-        WURFWERK_RETIRED_SIGNING_KEYS. Forged or altered: 422 `invalid-session`.
-        """
-        runtime = current_runtime()
-        header = sessions.check_header(runtime.keys, body["session"], "session")
-        try:
-            return json_response({"reveal": sessions.reveal(runtime.keys, header)})
-        except sessions.SessionOpen as error:
-            raise http_error(409, error.args[0], "session-open") from None
+def reveal(body: dict[str, Any]) -> Response:
+    """Reveal a session's secret after it ended: the same signed answer every time
 
-    @blp.route("/v1/sessions/report", methods=["POST"])
-    @blp.arguments(ReportRequestSchema(), example={"reveal": REVEAL_EXAMPLE, "seeds": {"Rynn": "…"}, "cards": []})
-    @blp.response(200, ReportResponseSchema, example={
-        "complete": False, "gaps": [{"seat": "Rynn", "from": 3, "to": 4}], "duplicates": [],
-        "invalid": [{"card": 7, "reason": "dice"}], "after_reveal": [], "unshown": [], "unverified": ["Alva"],
-        "luck": {"cards": [], "seats": [{"seat": "Rynn", "count": 12, "mean": 0.23, "z": -2.6,
-                                         "p_value": 0.009, "unusual": True,
-                                         "summary": "Rynn had bad luck: …"}], "unmeasured": []}})
-    @problems(blp)
-    @blp.doc(operationId="sessions.report")
-    def report(body: dict[str, Any]) -> Response:
-        """Check a session's log and measure each seat's luck from the exact odds
+    Only after `expires_at`, to anyone (409 `session-open` before: no key may reveal early, so
+    nobody can learn the secret while dice still fall). `revealed_at` is `expires_at` and the
+    reveal is signed by the key that opened the session, so every replica answers the same
+    document whenever asked. A session of a rotated key reveals while its private key is kept in
+    WURFWERK_RETIRED_SIGNING_KEYS. Forged or altered: 422 `invalid-session`.
+    """
+    runtime = current_runtime()
+    header = sessions.check_header(runtime.keys, body["session"], "session")
+    try:
+        return json_response({"reveal": sessions.reveal(runtime.keys, header)})
+    except sessions.SessionOpen as error:
+        raise http_error(409, error.args[0], "session-open") from None
 
-        The verdict `{complete, gaps, duplicates, invalid, after_reveal, unshown, unverified}` is the
-        one `wurfwerk.verify_session` and the JavaScript client's `verifySession` compute offline
-        (README "Sessions"); `seeds` are the seats' seeds, handed over after the evening (a seat
-        without one is `unverified`). `luck` gives each valid card its mid-percentile
-        P(X < x) + ½·P(X = x) of the quantity its operation declares, from the odds twin, and each
-        seat its count, mean, a z-test of the mean against ½ (variance (1 − Σp³)/12 per roll) and a
-        summary in the request's language. A reveal that does not verify: 422 `invalid-session`.
-        """
-        runtime = current_runtime()
-        keys = runtime.keys
-        try:
-            verdict = verify_log(body["cards"], body["reveal"], seeds=body["seeds"],
-                                 signature_ok=keys.signature_matches,
-                                 receipt_ok=lambda card: keys.verify(card).valid,
-                                 max_index=runtime.config.limits.session_index)
-        except RevealError as error:
-            raise sessions.SessionError("reveal", REVEAL_REASONS[error.reason]) from None
-        verdict["luck"] = luck_report(body["cards"], body["reveal"]["session"], verdict, operations,
-                                      request_lang())
-        return json_response(verdict)
+
+def report(body: dict[str, Any]) -> Response:
+    """Check a session's log and measure each seat's luck from the exact odds
+
+    The verdict `{complete, gaps, duplicates, invalid, after_reveal, unshown, unverified}` is the
+    one `wurfwerk.verify_session` and the JavaScript client's `verifySession` compute offline
+    (README "Sessions"); `seeds` are the seats' seeds, handed over after the evening (a seat
+    without one is `unverified`). `luck` gives each valid card its mid-percentile
+    P(X < x) + ½·P(X = x) of the quantity its operation declares, from the odds twin, and each
+    seat its count, mean, a z-test of the mean against ½ (variance (1 − Σp³)/12 per roll) and a
+    summary in the request's language. A reveal that does not verify: 422 `invalid-session`.
+    """
+    runtime = current_runtime()
+    keys = runtime.keys
+    try:
+        verdict = verify_log(body["cards"], body["reveal"], seeds=body["seeds"],
+                             signature_ok=keys.signature_matches,
+                             receipt_ok=lambda card: keys.verify(card).valid,
+                             max_index=runtime.config.limits.session_index)
+    except RevealError as error:
+        raise sessions.SessionError("reveal", REVEAL_REASONS[error.reason]) from None
+    verdict["luck"] = luck_report(body["cards"], body["reveal"]["session"], verdict, operations_of(current_app),
+                                  request_lang())
+    return json_response(verdict)
+
+
+SESSION_ENDPOINTS = (
+    Endpoint.post("/v1/sessions", open_session, operation_id="sessions.open", request=SessionsRequestSchema,
+                  request_example={"seats": ["GM", {"name": "Rynn", "commit": RYNN_COMMIT},
+                                             {"name": "Alva", "commit": ALVA_COMMIT}],
+                                   "context": "world-7", "ttl_s": 14400},
+                  response=SessionResponseSchema, example={"session": SESSION_EXAMPLE, "seat_keys": {"GM": "…"}},
+                  problems=(400, 401, 403, 413, 415, 422)),
+    Endpoint.post("/v1/sessions/reveal", reveal, operation_id="sessions.reveal", request=RevealRequestSchema,
+                  request_example={"session": SESSION_EXAMPLE},
+                  response=RevealResponseSchema, example={"reveal": REVEAL_EXAMPLE},
+                  problems=(400, 401, 409, 413, 415, 422)),
+    Endpoint.post("/v1/sessions/report", report, operation_id="sessions.report", request=ReportRequestSchema,
+                  request_example={"reveal": REVEAL_EXAMPLE, "seeds": {"Rynn": "…"}, "cards": []},
+                  response=ReportResponseSchema, example={
+                      "complete": False, "gaps": [{"seat": "Rynn", "from": 3, "to": 4}], "duplicates": [],
+                      "invalid": [{"card": 7, "reason": "dice"}], "after_reveal": [], "unshown": [],
+                      "unverified": ["Alva"],
+                      "luck": {"cards": [], "seats": [{"seat": "Rynn", "count": 12, "mean": 0.23, "z": -2.6,
+                                                       "p_value": 0.009, "unusual": True,
+                                                       "summary": "Rynn had bad luck: …"}], "unmeasured": []}},
+                  problems=DOCUMENTED_STATUSES),
+)
 
 
 def luck_report(cards: list[Any], header: Mapping[str, Any], verdict: Mapping[str, Any],

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from service.platform.maths.cooperation import cooperate as cooperate_by_default
+from service.platform.maths.time_slicing import cooperate as cooperate_by_default
 
 State = Hashable
 Number = Any  # Fraction when exact, float in float64 precision
@@ -29,7 +29,7 @@ Outcome = Callable[[Any], "str | None"]
 
 STALEMATE = "stalemate"
 UNDECIDED = "undecided"
-# A long solve may give the other requests of its worker a turn (service/platform/maths/cooperation.py) every
+# A long solve may give the other requests of its worker a turn (service/platform/maths/time_slicing.py) every
 # this many states: a handful of states is well below a turn's slice.
 COOPERATE_EVERY = 8
 RELEASE_EVERY = 128  # states freed between two calls of ``cooperate``: a few of its slices' worth at most
@@ -63,7 +63,7 @@ def solve(start: State, step: Step, outcome: Outcome, *, exact: bool = True, max
     ``exact``: transition probabilities are used as given (Fractions); otherwise converted to float.
     ``max_rounds``: the chain is cut after that many rounds; what still runs is ``undecided``.
     ``curve_rounds``: the per-round curve for rounds 1..curve_rounds (not beyond ``max_rounds``).
-    ``cooperate`` is called every ``COOPERATE_EVERY`` states and every round (service/platform/maths/cooperation.py).
+    ``cooperate`` is called every ``COOPERATE_EVERY`` states and every round (service/platform/maths/time_slicing.py).
     """
     one: Number = Fraction(1) if exact else 1.0
     graph = _explore(start, step, outcome, exact, cooperate)

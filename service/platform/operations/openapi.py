@@ -17,7 +17,7 @@ from flask_smorest import Api
 
 from service.platform.http.i18n import LANG_PARAMETER
 from service.platform.http.problems import DOCUMENTED_STATUSES
-from service.platform.operations.operations import Kind, Operation, System
+from service.platform.operations.operations import Operation, System
 from service.platform.operations.schemas import IDEMPOTENCY_KEY_PARAMETER
 
 JSON = "application/json"
@@ -37,7 +37,7 @@ def path_entry(operation: Operation) -> dict[str, Any]:
     another (a request echoed in its response) would be written as a YAML alias."""
     summary, description = operation.docs
     parameters = [LANG_PARAMETER]
-    if operation.kind is Kind.ROLLING:
+    if operation.kind.rules.rolls:
         parameters.append(IDEMPOTENCY_KEY_PARAMETER)
     entry: dict[str, Any] = {
         "operationId": operation.id,

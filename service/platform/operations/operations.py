@@ -7,13 +7,19 @@ A system declares each operation once, as a frozen ``Operation`` in the table of
                           result=schemas.ProbenTestResult, example=TEST_EXAMPLE, odds=test_odds),
     ))
 
-There are four kinds (``Kind``), and the view of each takes what its kind gives it:
+There are five kinds (``Kind``), and the view of each takes what its kind gives it:
 
 - ``rolling``: ``view(body, source, lang) -> (result, summary)``; enveloped with its randomness, signed;
 - ``odds``: ``view(body) -> Odds``, the exact twin of a rolling operation, declared on it (``odds=``):
   its path is the rolling one's plus ``/odds``, its request and example the same; not signed;
+- ``advice``: ``view(body, lang) -> (advice, summary)``, the advice twin of a rolling operation,
+  declared on it (``advice=``): its path is the rolling one's plus ``/advice``, its request the odds
+  twin's plus ``advise`` (API.md §1.10, service/platform/operations/advice.py); no randomness; signed;
 - ``resolving``: ``view(body, lang) -> (result, summary)``, no randomness; enveloped and signed;
 - ``lookup``: ``view(lang) -> (result, summary)``, a GET without a body; enveloped and signed.
+
+What a kind decides is its ``KindRules``, given with its member of ``Kind`` (at the end of this
+module); everything else asks the rules, not the kind.
 
 Plain consumers read the declarations: Flask routes each path to ``serve``, which hands the parsed
 body to ``respond`` (below: load, source, view, envelope, sign, JSON); ``POST /v1/batch`` runs the
@@ -50,11 +56,13 @@ from service.platform.http.i18n import request_lang
 from service.platform.http.problems import input_error_problem, unexpected_problem, validation_problem
 from service.platform.http.request_steps import current_request
 from service.platform.http.runtime import current_runtime
-from service.platform.maths import cooperation
 from service.platform.maths import odds as odds_json
+from service.platform.maths import time_slicing
 from service.platform.maths.luck import Luck
 from service.platform.operations.fastload import fast_loader
 from service.platform.operations.schemas import (
+    advice_request_schema,
+    advice_response_schema,
     envelope_schema,
     odds_request_schema,
     odds_response_schema,
@@ -89,14 +97,8 @@ Body = Mapping[str, Any]  # a request body as its schema loaded it (the schema v
 RollingView = Callable[[Body, RandomSource, str], tuple[object, str]]
 OddsView = Callable[[Body], odds_json.Odds]
 ResolvingView = Callable[[Body, str], tuple[object, str]]
+AdviceView = Callable[[Body, str], tuple[dict[str, Any], str]]
 LookupView = Callable[[str], tuple[object, str]]
-
-
-class Kind(enum.Enum):
-    ROLLING = "rolling"
-    ODDS = "odds"
-    RESOLVING = "resolving"
-    LOOKUP = "lookup"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,6 +121,7 @@ class Operation:
     response_example: Mapping[str, Any] | None = None
     encounter: bool = False  # an encounter's odds carry their solver and may be float64 (API.md §1.7)
     odds_view: OddsView | None = None  # a rolling operation's odds twin, declared on it (``odds_twin``)
+    advice_view: AdviceView | None = None  # a rolling operation's advice twin, declared on it (``advice_twin``)
     system: str = ""
     manual_value: Mapping[str, Any] | None = None  # the system's: the JSON Schema of one `manual` value
     luck: Luck | None = None  # a rolling operation's: the ordered quantity the luck report measures (luck.py)
@@ -127,15 +130,17 @@ class Operation:
     @classmethod
     def rolling(cls, path: str, view: RollingView, *, operation: str, request: type[ma.Schema],
                 result: type[ma.Schema], example: Mapping[str, Any], odds: OddsView | None = None,
-                encounter: bool = False, luck: Luck | None = None, unmeasured: str | None = None) -> Operation:
+                encounter: bool = False, luck: Luck | None = None, unmeasured: str | None = None,
+                advice: AdviceView | None = None) -> Operation:
         """A rolling operation; with ``odds`` its odds twin too, at ``<path>/odds`` with the same
-        request and example (``encounter``: a whole encounter, whose odds name their solver). The luck
+        request and example (``encounter``: a whole encounter, whose odds name their solver); with
+        ``advice`` its advice twin at ``<path>/advice`` (the odds body plus ``advise``). The luck
         report measures it by ``luck``, or says why it cannot: ``unmeasured`` (an encounter's is said
         here: the luck report measures single rolls)."""
         if encounter and luck is None and unmeasured is None:
             unmeasured = "a whole encounter: a chain of rolls, not one ordered quantity"
         return cls(Kind.ROLLING, path, view, operation, request, result, example, encounter=encounter,
-                   odds_view=odds, luck=luck, unmeasured=unmeasured)
+                   odds_view=odds, luck=luck, unmeasured=unmeasured, advice_view=advice)
 
     def odds_twin(self) -> Operation:
         """The exact odds of this rolling operation: the same body answered with every outcome."""
@@ -143,6 +148,17 @@ class Operation:
             raise TypeError(f"{self.id}: declares no odds twin")
         return Operation(Kind.ODDS, f"{self.path}/odds", self.odds_view, self.operation, self.request,
                          None, self.example, encounter=self.encounter)
+
+    def advice_twin(self) -> Operation:
+        """The advice on the choices of this rolling operation's body (API.md §1.10): no randomness."""
+        if self.advice_view is None:
+            raise TypeError(f"{self.id}: declares no advice twin")
+        return Operation(Kind.ADVICE, f"{self.path}/advice", self.advice_view, self.operation, self.request,
+                         None, self.example, encounter=self.encounter)
+
+    def twins(self) -> tuple[Operation, ...]:
+        """The twins declared on this operation, in the order the table lists them after it."""
+        return ((self.odds_twin(),) if self.odds_view else ()) + ((self.advice_twin(),) if self.advice_view else ())
 
     @classmethod
     def resolving(cls, path: str, view: ResolvingView, *, operation: str, request: type[ma.Schema],
@@ -159,7 +175,7 @@ class Operation:
 
     @property
     def id(self) -> str:
-        return f"{self.system}.{self.operation}.odds" if self.kind is Kind.ODDS else f"{self.system}.{self.operation}"
+        return f"{self.system}.{self.operation}{self.kind.rules.id_suffix}"
 
     @property
     def url(self) -> str:
@@ -167,7 +183,7 @@ class Operation:
 
     @property
     def method(self) -> str:
-        return "GET" if self.kind is Kind.LOOKUP else "POST"
+        return self.kind.rules.method
 
     @property
     def endpoint(self) -> str:
@@ -179,11 +195,7 @@ class Operation:
         """The request schema class: the system's, plus what every operation of the kind takes."""
         if self.request is None:
             return None
-        if self.kind is Kind.ROLLING:
-            return rolling_request_schema(self.id, self.request, self.manual_value)
-        if self.kind is Kind.ODDS:
-            return odds_request_schema(self.id, self.request)
-        return renamed(self.id, self.request, "Request")
+        return self.kind.rules.request_schema(self, self.request)
 
     @cached_property
     def schema(self) -> ma.Schema | None:
@@ -199,11 +211,7 @@ class Operation:
 
     @cached_property
     def response_schema(self) -> type[ma.Schema]:
-        if self.kind is Kind.ODDS and self.request_schema is not None:
-            return odds_response_schema(self.id, self.request_schema, encounter=self.encounter)
-        if self.result is None:
-            raise TypeError(f"{self.id}: a {self.kind.value} operation declares its result schema")
-        return envelope_schema(self.id, self.request_schema, self.result, rolling=self.kind is Kind.ROLLING)
+        return self.kind.rules.response_schema(self)
 
     @cached_property
     def docs(self) -> tuple[str, str]:
@@ -213,8 +221,8 @@ class Operation:
             raise TypeError(f"{self.id}: {self.view.__name__} needs a docstring: a summary line, "
                             "then the rulings it applies")
         description = description.strip()
-        if self.kind is Kind.ODDS:
-            description = f"{description}\n\n{ODDS_IGNORE_NOTE}"
+        if self.kind.rules.note:
+            description = f"{description}\n\n{self.kind.rules.note}"
         return summary.strip(), description
 
     @cached_property
@@ -224,14 +232,13 @@ class Operation:
         if self.response_example is not None:
             return dict(self.response_example)
         example = dict(self.example or {})
-        if self.kind is Kind.ROLLING:
+        if self.kind.rules.rolls:
             example["seed"] = EXAMPLE_SEED
         body = self.schema.load(example) if self.schema is not None else {}
-        if self.kind is Kind.ODDS:
-            return odds_document(self, body)
-        document = plain(answer(self, body, EXAMPLE_CALL))
-        assert isinstance(document, dict)  # an envelope is a JSON object
-        document["receipt"] = dict(EXAMPLE_RECEIPT)
+        document = plain(self.kind.rules.answer(self, body, EXAMPLE_CALL))
+        assert isinstance(document, dict)  # every answer is a JSON object
+        if self.kind.rules.signed:
+            document["receipt"] = dict(EXAMPLE_RECEIPT)
         return document
 
 
@@ -253,10 +260,9 @@ class System:
     manual_value: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
-        # The declarations of the table are written without their system and their odds twins;
+        # The declarations of the table are written without their system and their twins (odds, advice);
         # they get both here, once, each twin right after its rolling operation.
-        declared = [(operation, operation.odds_twin()) if operation.odds_view else (operation,)
-                    for operation in self.operations]
+        declared = [(operation, *operation.twins()) for operation in self.operations]
         bound = tuple(dataclasses.replace(operation, system=self.id, manual_value=self.manual_value)
                       for pair in declared for operation in pair)
         object.__setattr__(self, "operations", bound)
@@ -309,11 +315,13 @@ class Call:
 
 EXAMPLE_CALL = Call(given_lang="en")
 _TABLE = "wurfwerk.operations"  # the app's extension holding its operations by id
+_SYSTEMS = "wurfwerk.systems"  # and its systems, in order
 
 
 def route(app: Flask, systems: list[System]) -> None:
-    """Route every declared path of ``systems`` to ``serve``, and keep the table of operations by id
-    (``operations_of``) for the batch, the catalogue and the tickets."""
+    """Route every declared path of ``systems`` to ``serve``, and keep the systems (``systems_of``)
+    and the table of operations by id (``operations_of``) for the batch, the catalogue and the tickets."""
+    app.extensions[_SYSTEMS] = list(systems)
     table = app.extensions[_TABLE] = {}
     for system in systems:
         for operation in system.operations:
@@ -327,6 +335,11 @@ def operations_of(app: Flask) -> Mapping[str, Operation]:
     return app.extensions[_TABLE]
 
 
+def systems_of(app: Flask) -> list[System]:
+    """The app's systems, in the order they were routed."""
+    return app.extensions[_SYSTEMS]
+
+
 def serve(operation: Operation) -> Response:
     """Flask's view of every declared path: the body the request hooks parsed (hooks.py), as a call
     on this request."""
@@ -338,14 +351,11 @@ def respond(operation: Operation, body: object, call: Call) -> Response:
     answer it (source, view, envelope), sign, write JSON. Errors become the problems the API
     documents, naming the operation's path."""
     try:
-        if operation.encounter:  # a turn between the request's head and the body's loading (cooperation.py)
-            cooperation.cooperate()
-        loaded = operation.load(body)
-        if operation.kind is Kind.ODDS:
-            call.lang()  # odds carry no text, but a wrong ?lang= is still refused
-            return json_response(odds_document(operation, loaded))
-        document = answer(operation, loaded, call)
-        return json_response(current_runtime().keys.sign(document))
+        if operation.encounter:  # a turn between the request's head and the body's loading (time_slicing.py)
+            time_slicing.cooperate()
+        rules = operation.kind.rules
+        document = rules.answer(operation, operation.load(body), call)
+        return json_response(current_runtime().keys.sign(document) if rules.signed else document)
     except ValidationError as error:
         return validation_problem(error.messages, instance=operation.url)
     except InputError as error:
@@ -355,16 +365,16 @@ def respond(operation: Operation, body: object, call: Call) -> Response:
 
 
 def answer(operation: Operation, body: dict, call: Call) -> dict[str, Any]:
-    """The envelope of a rolling, resolving or lookup call, not yet signed. Its result is still the
-    rules' value (dataclasses, enums, tuples): orjson writes it into the response, and sorted into
-    the signed payload (receipts.canonical_bytes), rather than converting it to dicts first."""
+    """The document a call of ``operation`` answers, not yet signed: what its kind answers."""
+    return operation.kind.rules.answer(operation, body, call)
+
+
+def _rolled(operation: Operation, body: dict, call: Call) -> dict[str, Any]:
+    """A rolling call's envelope: the view given its random source, the randomness echoed and its
+    events recorded. Its result is still the rules' value (dataclasses, enums, tuples): orjson writes
+    it into the response, and sorted into the signed payload (receipts.canonical_bytes), rather than
+    converting it to dicts first."""
     lang = call.lang()
-    if operation.kind is Kind.LOOKUP:
-        result, summary = operation.view(lang)
-        return envelope(operation, {}, result, summary, lang)
-    if operation.kind is Kind.RESOLVING:
-        result, summary = operation.view(body, lang)
-        return envelope(operation, dict(body), result, summary, lang)
     randomness = {name: body.pop(name) for name in RANDOMNESS_MEMBERS if name in body}
     source = randomness_source(operation.id, body, randomness, call)
     result, summary = operation.view(body, source, lang)
@@ -380,16 +390,48 @@ def answer(operation: Operation, body: dict, call: Call) -> dict[str, Any]:
     return document
 
 
+def _resolved(operation: Operation, body: dict, call: Call) -> dict[str, Any]:
+    lang = call.lang()
+    result, summary = operation.view(body, lang)
+    return envelope(operation, dict(body), result, summary, lang)
+
+
+def _looked_up(operation: Operation, body: dict, call: Call) -> dict[str, Any]:
+    lang = call.lang()
+    result, summary = operation.view(lang)
+    return envelope(operation, {}, result, summary, lang)
+
+
+def _odds(operation: Operation, body: dict, call: Call) -> dict[str, Any]:
+    call.lang()  # odds carry no text, but a wrong ?lang= is still refused
+    return odds_document(operation, body)
+
+
+def _advised(operation: Operation, body: dict, call: Call) -> dict[str, Any]:
+    """The advice envelope (API.md §1.10): ``advice`` where a result would be; an encounter's advice
+    solves every option, so it yields its worker's turn as an encounter's odds do."""
+    lang = call.lang()
+    echoed = dict(body)
+    if operation.encounter:
+        time_slicing.cooperate()
+        with time_slicing.long_computation():
+            advice, summary = operation.view(body, lang)
+        time_slicing.cooperate()
+    else:
+        advice, summary = operation.view(body, lang)
+    return {"operation": operation.id, "request": echoed, "advice": advice, "summary": summary, "lang": lang}
+
+
 def envelope(operation: Operation, echoed: dict, result: object, summary: str, lang: str) -> dict[str, Any]:
     return {"operation": operation.id, "request": echoed, "result": result, "summary": summary, "lang": lang}
 
 
 def odds_document(operation: Operation, body: dict) -> dict[str, Any]:
     if operation.encounter:  # a turn for the worker's other requests before and after a long solve
-        cooperation.cooperate()
-        with cooperation.long_computation():
+        time_slicing.cooperate()
+        with time_slicing.long_computation():
             odds = operation.view(body)
-        cooperation.cooperate()
+        time_slicing.cooperate()
     else:
         odds = operation.view(body)
     document = {"operation": operation.id, "request": dict(body), "odds": odds_json.as_json(odds)}
@@ -420,6 +462,77 @@ def randomness_source(operation_id: str, request_body: Mapping[str, Any], random
                               max_index=runtime.config.limits.session_index)
     return request_source(current_runtime().keys, operation_id, request_body, randomness,
                           header_key=header_key, batch_item=call.item)
+
+
+# -- the kinds: what each decides, in one place ----------------------------------------------
+
+def _envelope_schema(operation: Operation) -> type[ma.Schema]:
+    if operation.result is None:
+        raise TypeError(f"{operation.id}: a {operation.kind.value} operation declares its result schema")
+    return envelope_schema(operation.id, operation.request_schema, operation.result,
+                           rolling=operation.kind.rules.rolls)
+
+
+def _odds_schema(operation: Operation) -> type[ma.Schema]:
+    if operation.request_schema is None:
+        raise TypeError(f"{operation.id}: an odds operation has its rolling operation's request")
+    return odds_response_schema(operation.id, operation.request_schema, encounter=operation.encounter)
+
+
+def _advice_schema(operation: Operation) -> type[ma.Schema]:
+    if operation.request_schema is None:
+        raise TypeError(f"{operation.id}: an advice operation has its rolling operation's request")
+    return advice_response_schema(operation.id, operation.request_schema)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class KindRules:
+    """Everything an operation's kind decides: its method and id, its request and response schemas,
+    how a call is answered (``respond``, the spec's examples) and whether it is signed. The router,
+    the spec writer, the batch, the tickets and the README read these, never the kind itself, so a
+    new kind is one more member of ``Kind`` with its rules."""
+
+    method: str
+    request_schema: Callable[[Operation, type[ma.Schema]], type[ma.Schema]]  # given the declared request
+    response_schema: Callable[[Operation], type[ma.Schema]]
+    answer: Callable[[Operation, dict, Call], dict[str, Any]]  # the document of a loaded call, unsigned
+    signed: bool = True
+    rolls: bool = False  # takes a random source: randomness members, tickets, the Idempotency-Key header
+    twin: bool = False  # declared on a rolling operation, beside it (the README lists only the rolling one)
+    id_suffix: str = ""  # after ``<system>.<operation>``: a twin's id differs from its rolling operation's
+    note: str = ""  # added to every description of the kind
+    # How the batch learns an encounter item's work without solving it: the view called inside
+    # ``limits.pricing()`` (odds and advice of an encounter); None: the kind costs no encounter work.
+    priced: Callable[[Operation, dict], object] | None = None
+
+
+class Kind(enum.Enum):
+    """The kinds of operation (the module's docstring), each with its rules."""
+
+    _value_: str
+    rules: KindRules
+
+    def __new__(cls, value: str, rules: KindRules) -> Kind:
+        member = object.__new__(cls)
+        member._value_ = value
+        member.rules = rules
+        return member
+
+    ROLLING = "rolling", KindRules(
+        "POST", lambda operation, request: rolling_request_schema(operation.id, request, operation.manual_value),
+        _envelope_schema, _rolled, rolls=True)
+    ODDS = "odds", KindRules(
+        "POST", lambda operation, request: odds_request_schema(operation.id, request),
+        _odds_schema, _odds, signed=False, twin=True, id_suffix=".odds", note=ODDS_IGNORE_NOTE,
+        priced=lambda operation, body: operation.view(body))
+    ADVICE = "advice", KindRules(
+        "POST", lambda operation, request: advice_request_schema(operation.id, request),
+        _advice_schema, _advised, twin=True, id_suffix=".advice", note=ODDS_IGNORE_NOTE,
+        priced=lambda operation, body: operation.view(body, "en"))
+    RESOLVING = "resolving", KindRules(
+        "POST", lambda operation, request: renamed(operation.id, request, "Request"), _envelope_schema, _resolved)
+    LOOKUP = "lookup", KindRules(
+        "GET", lambda operation, request: renamed(operation.id, request, "Request"), _envelope_schema, _looked_up)
 
 
 # The reasons of a receipt that does not verify (receipts.Verification.reason, English in the 200 answer of

@@ -38,7 +38,7 @@ def _values(enum: type[enum.Enum]) -> list[str]:
 
 # --- requests -----------------------------------------------------------------------------------
 
-class BeutelBag(StrictSchema):
+class BeutelBagSchema(StrictSchema):
     """A character bag: marbles per colour (missing colours are 0), 1..100 marbles in all."""
 
     red = Int(load_default=0, validate=AtMost("bag_marbles"), metadata={"description": "Kampf (combat)."})
@@ -61,7 +61,7 @@ class BeutelBag(StrictSchema):
 
 
 def bag_field(description: str) -> fields.Nested:
-    return fields.Nested(BeutelBag, required=True, metadata={
+    return fields.Nested(BeutelBagSchema, required=True, metadata={
         "description": description,
         "example": {"red": 9, "green": 6, "blue": 0, "white": 5, "black": 0}})
 
@@ -75,11 +75,11 @@ def require_marbles(data: dict, draws: int, field: str = "bag") -> None:
                                     sum(bag.values()), draws=draws), field_name=field)
 
 
-class BeutelNamed(StrictSchema):
+class BeutelNamedSchema(StrictSchema):
     name = Name(metadata={"description": "Whose bag (used in the summary only)."})
 
 
-class BeutelCreationRules(StrictSchema):
+class BeutelCreationRulesSchema(StrictSchema):
     size = Int(load_default=20, validate=AtMost("bag_marbles", min=1))
     white = Int(load_default=5, validate=AtMost("bag_marbles"))
     free = Int(load_default=15, validate=AtMost("bag_marbles"),
@@ -92,13 +92,13 @@ class BeutelCreationRules(StrictSchema):
             raise ValidationError(say("must equal white + free"), field_name="size")
 
 
-class BeutelValidateBagRequest(BeutelNamed):
+class BeutelValidateBagRequest(BeutelNamedSchema):
     bag = bag_field("The bag to check.")
-    rules = fields.Nested(BeutelCreationRules, load_default=lambda: {"size": 20, "white": 5, "free": 15},
+    rules = fields.Nested(BeutelCreationRulesSchema, load_default=lambda: {"size": 20, "white": 5, "free": 15},
                           metadata={"description": "The creation rule (default 20 marbles: 5 white, 15 free)."})
 
 
-class BeutelChallengeRequest(BeutelNamed):
+class BeutelChallengeRequest(BeutelNamedSchema):
     bag = bag_field("The character's bag as it is now.")
     ability = Enum(ABILITIES, required=True, metadata={"description": "combat (red), skill (green), magic (blue)."})
     difficulty = Enum(DIFFICULTIES, load_default=Difficulty.NORMAL.value,
@@ -110,7 +110,7 @@ class BeutelChallengeRequest(BeutelNamed):
         require_marbles(data, Difficulty(data.get("difficulty", "normal")).draws)
 
 
-class BeutelFirstAidRequest(BeutelNamed):
+class BeutelFirstAidRequest(BeutelNamedSchema):
     bag = bag_field("The healer's bag.")
     difficulty = Enum(DIFFICULTIES, load_default=Difficulty.NORMAL.value,
                       metadata={"description": "easy: 3 marbles, normal: 2 (default), hard: 1."})
@@ -121,7 +121,7 @@ class BeutelFirstAidRequest(BeutelNamed):
         require_marbles(data, Difficulty(data.get("difficulty", "normal")).draws)
 
 
-class BeutelParticipant(StrictSchema):
+class BeutelParticipantSchema(StrictSchema):
     name = Name(required=True)
     bag = bag_field("The participant's bag.")
     ability = Enum(ABILITIES, required=True)
@@ -137,7 +137,7 @@ class BeutelParticipant(StrictSchema):
 
 
 class BeutelContestRequest(StrictSchema):
-    participants = fields.List(fields.Nested(BeutelParticipant), required=True,
+    participants = fields.List(fields.Nested(BeutelParticipantSchema), required=True,
                                validate=LengthAtMost("participants", min=2))
 
     @validates_schema
@@ -162,7 +162,7 @@ class BeutelContestRequest(StrictSchema):
                                       field_name="participants")
 
 
-class BeutelFighter(BeutelParticipant):
+class BeutelFighterSchema(BeutelParticipantSchema):
     """Ruling 8: combat stays pairs ("ein Charakter durchaus Teil mehrerer solcher Paare"): no side."""
 
     class Meta(StrictSchema.Meta):
@@ -182,8 +182,8 @@ def injuring_abilities_field(where: str = "") -> fields.List:
 
 
 class BeutelCombatRequest(StrictSchema):
-    attacker = fields.Nested(BeutelFighter, required=True)
-    defender = fields.Nested(BeutelFighter, required=True)
+    attacker = fields.Nested(BeutelFighterSchema, required=True)
+    defender = fields.Nested(BeutelFighterSchema, required=True)
     injuring_abilities = injuring_abilities_field()
 
     @validates_schema
@@ -193,7 +193,7 @@ class BeutelCombatRequest(StrictSchema):
             raise ValidationError({"name": [say("must differ from the attacker's name")]}, field_name="defender")
 
 
-class BeutelInjuryRequest(BeutelNamed):
+class BeutelInjuryRequest(BeutelNamedSchema):
     bag = bag_field("The injured character's bag.")
     severity = Enum(_values(Severity), required=True,
                     metadata={"description": "light: 1 marble, serious: 2, grave: 3."})
@@ -205,7 +205,7 @@ class BeutelInjuryRequest(BeutelNamed):
             require_marbles(data, Severity(data["severity"]).draws)
 
 
-class BeutelMortalDangerRequest(BeutelNamed):
+class BeutelMortalDangerRequest(BeutelNamedSchema):
     bag = bag_field("The endangered character's bag.")
     danger = Enum(_values(Danger), required=True, metadata={"description": "low: 1 marble, clear: 2, grave: 3."})
 
@@ -216,7 +216,7 @@ class BeutelMortalDangerRequest(BeutelNamed):
             require_marbles(data, Danger(data["danger"]).draws)
 
 
-class BeutelHealingRequest(BeutelNamed):
+class BeutelHealingRequest(BeutelNamedSchema):
     bag = bag_field("The recovering character's bag.")
     chances = Enum(_values(Chances), metadata={"description": "poor: 1 marble, fair: 2, good: 3."})
     draws = Int(validate=validate.Range(min=1, max=MAX_HEALING_DRAWS),
@@ -245,7 +245,7 @@ def healing_draws(body: Mapping[str, Any]) -> int:
     return body["draws"] if "draws" in body else Chances(body["chances"]).draws
 
 
-class BeutelExperienceRequest(BeutelNamed):
+class BeutelExperienceRequest(BeutelNamedSchema):
     LINKS = {"apply": {
         "operationId": "beutelschneider.experience-apply",
         "description": "The second phase: this signed draw with one entry per marble drawn, a new "
@@ -303,7 +303,7 @@ BeutelApplyResult = RESULTS.of(rules.Applied)
 ENCOUNTER_MAX_MEMBERS = 4  # per side (E7)
 
 
-class BeutelEncounterMember(BeutelParticipant):
+class BeutelEncounterMemberSchema(BeutelParticipantSchema):
     """E7: one member of a side of several."""
 
     class Meta(StrictSchema.Meta):
@@ -318,7 +318,7 @@ class BeutelEncounterMember(BeutelParticipant):
                       metadata={"description": "Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."})
 
 
-class BeutelEncounterSide(BeutelParticipant):
+class BeutelEncounterSideSchema(BeutelParticipantSchema):
     """One character (name, bag, ability, difficulty: as before), or E7 a side of several:
     `{name, members: [...]}`."""
 
@@ -326,10 +326,10 @@ class BeutelEncounterSide(BeutelParticipant):
         exclude = ("side",)
 
     JSON_SCHEMA_RULES = ({"oneOf": [given("bag"), given("members")]},)
-    bag = fields.Nested(BeutelBag, metadata={
+    bag = fields.Nested(BeutelBagSchema, metadata={
         "description": "The character's bag (a side of one); absent for a side with `members`.",
         "example": {"red": 9, "green": 6, "blue": 0, "white": 5, "black": 0}})
-    members = fields.List(fields.Nested(BeutelEncounterMember),
+    members = fields.List(fields.Nested(BeutelEncounterMemberSchema),
                           validate=validate.Length(min=1, max=ENCOUNTER_MAX_MEMBERS),
                           metadata={"description": (
                               "E7, a side of several (\"Kämpft beispielsweise ein Legionär gegen zwei "
@@ -353,7 +353,7 @@ class BeutelEncounterSide(BeutelParticipant):
                       metadata={"description": "Kept for the whole fight (E4): easy 3 marbles, normal 2, hard 1."})
 
 
-class BeutelAftermath(StrictSchema):
+class BeutelAftermathSchema(StrictSchema):
     mortal_danger = Enum(_values(Danger), load_default=None, allow_none=True,
                          metadata={"description": "E5: the danger the unconscious \"auf dem Schlachtfeld "
                                                   "zurückgelassen\" face (one mortal-danger draw: low 1, clear 2, "
@@ -370,10 +370,11 @@ class BeutelAftermath(StrictSchema):
 
 
 class BeutelEncounterRequest(EncounterFields):
-    sides = fields.List(fields.Nested(BeutelEncounterSide), required=True, validate=validate.Length(equal=2),
+    sides = fields.List(fields.Nested(BeutelEncounterSideSchema), required=True, validate=validate.Length(equal=2),
                         metadata={"description": "Exactly two; each exchange is a `combat` with the first "
                                                  "as attacker."})
-    aftermath = fields.Nested(BeutelAftermath, load_default=lambda: {"mortal_danger": None, "winners_draw": False},
+    aftermath = fields.Nested(BeutelAftermathSchema,
+                              load_default=lambda: {"mortal_danger": None, "winners_draw": False},
                               metadata={"description": "What follows the fight (E5)."})
     injuring_abilities = injuring_abilities_field(
         " E8: the same in every exchange of the fight; E6: a side winning an exchange with an ability not "

@@ -14,8 +14,8 @@ import math
 from collections.abc import Iterator
 from fractions import Fraction
 
-from service.platform.maths.cooperation import cooperate
 from service.platform.maths.odds import Probability
+from service.platform.maths.time_slicing import cooperate
 from service.systems.malmsturm import odds as malm_odds
 from service.systems.malmsturm import rules
 

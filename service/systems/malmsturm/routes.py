@@ -232,7 +232,7 @@ many rounds (`undecided`). Members: names unique over both sides; tracks up to 1
 
 
 @quoting(ENCOUNTER_RULINGS)
-def encounter_roll(body: Body, source: RandomSource, lang: str) -> tuple[play_out.EncounterResult, str]:
+def encounter_play(body: Body, source: RandomSource, lang: str) -> tuple[play_out.EncounterResult, str]:
     """Play out a whole conflict (Konflikt), turn by turn
 
     The body of `malmsturm.encounter.odds` (its `curve_rounds` and `exact` are ignored). With `order:
@@ -326,7 +326,7 @@ SYSTEM = System(
         Operation.rolling("/attack", attack, operation="attack", request=schemas.MalmAttackRequest,
                           result=schemas.MalmAttackResult, example=ATTACK_EXAMPLE, odds=attack_odds,
                           luck=Luck("shifts")),
-        Operation.rolling("/encounter", encounter_roll, operation="encounter", request=schemas.MalmEncounterRequest,
+        Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.MalmEncounterRequest,
                           result=schemas.MalmEncounterResult, example=ENCOUNTER_EXAMPLE,
                           odds=encounter_odds, encounter=True),
     ),

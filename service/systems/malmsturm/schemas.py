@@ -178,7 +178,6 @@ MalmActionResult = RESULTS.of(rules.ActionResult)
 MalmContestResult = RESULTS.of(rules.ContestResult)
 MalmInitiativeResult = RESULTS.of(rules.InitiativeResult)
 MalmAttackResult = RESULTS.of(rules.AttackResult)
-MalmStressResult = RESULTS.of(rules.Stress)
 
 
 # --- encounters (API.md §1.7, RULINGS.md "Encounters", Malmsturm E1–E5) ----------------------------

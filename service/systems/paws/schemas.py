@@ -1,6 +1,7 @@
 """Paws request and result schemas. Every class name starts with Paws: apispec names components by
-class name, and the platform derives ``Paws<Operation>Request``/``Response`` itself, so request bodies
-here are called ``...Body`` and results ``...ResultSchema``."""
+class name (without a ``Schema`` suffix). As in every system, a request schema is
+``Paws<Operation>Request`` (the platform documents a subclass of that name, never the class itself),
+a result ``Paws<Result>``, a part of a request ``Paws<Part>Schema``."""
 
 from __future__ import annotations
 
@@ -107,11 +108,11 @@ def to_pool(data: Mapping[str, Any]) -> Pool:
     )
 
 
-class PawsTestBody(PawsPoolSchema):
+class PawsTestRequest(PawsPoolSchema):
     """A pool is the whole body of a test."""
 
 
-class PawsComparisonBody(StrictSchema):
+class PawsComparisonRequest(StrictSchema):
     a = fields.Nested(PawsPoolSchema, required=True, metadata={"description": "Side a (the attacker in defense mode)."})
     b = fields.Nested(PawsPoolSchema, required=True, metadata={"description": "Side b (the defender in defense mode)."})
     mode = Enum([mode.value for mode in Mode], load_default=Mode.CONTEST.value,
@@ -119,7 +120,7 @@ class PawsComparisonBody(StrictSchema):
                                          "defends, the attack lands with net >= 1, b cannot win."})
 
 
-class PawsRescueBody(StrictSchema):
+class PawsRescueRequest(StrictSchema):
     dice = Int(required=True, validate=AtMost("pool_dice", min=1),
                metadata={"description": "The group's one-shot rescue dice to roll now."})
 
@@ -143,7 +144,7 @@ class PawsTraitSchema(StrictSchema):
     category = Name(metadata={"description": "Name of one of `categories`; none: the character's limits apply."})
 
 
-class PawsCharacterBody(StrictSchema):
+class PawsValidateCharacterRequest(StrictSchema):
     potential = Int(required=True, validate=POTENTIAL, metadata={"description": "Highest rank of any trait."})
     power = Int(required=True, validate=POWER, metadata={"description": "Good minus bad ranks allowed."})
     categories = fields.List(fields.Nested(PawsCategorySchema), load_default=list,
@@ -172,10 +173,10 @@ class PawsCharacterBody(StrictSchema):
 # --- results: derived from the rules' dataclasses -------------------------------------------------
 
 RESULTS = ResultSchemas("Paws")
-PawsTestResultSchema = RESULTS.of(rules.TestResult)
-PawsComparisonResultSchema = RESULTS.of(rules.ComparisonResult)
-PawsRescueResultSchema = RESULTS.of(rules.RescueResult)
-PawsCharacterResultSchema = RESULTS.of(rules.CharacterResult)
+PawsTestResult = RESULTS.of(rules.TestResult)
+PawsComparisonResult = RESULTS.of(rules.ComparisonResult)
+PawsRescueResult = RESULTS.of(rules.RescueResult)
+PawsCharacterResult = RESULTS.of(rules.CharacterResult)
 
 
 # --- encounters (API.md §1.7, RULINGS.md "Encounters", Paws E1–E5) ---------------------------------
@@ -201,7 +202,7 @@ def _no_one_shot_rescue() -> dict:
     return {"a": 0, "b": 0}
 
 
-class PawsEncounterBody(EncounterFields):
+class PawsEncounterRequest(EncounterFields):
     """One body for the odds and the rolling twin (which ignores ``curve_rounds`` and ``exact``)."""
 
     a = fields.Nested(PawsFighterSchema, required=True, metadata={"description": "Side a."})
@@ -214,4 +215,4 @@ class PawsEncounterBody(EncounterFields):
 
 
 # The rolling encounter's result, from its dataclasses as every result (steps are paws.comparison's).
-PawsEncounterResultSchema = RESULTS.of(encounter.EncounterResult)
+PawsEncounterResult = RESULTS.of(encounter.EncounterResult)

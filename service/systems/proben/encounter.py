@@ -26,8 +26,8 @@ import numpy as np
 
 from service.platform.dice.randomness import RandomSource
 from service.platform.maths.chains import UNDECIDED
-from service.platform.maths.cooperation import cooperate
 from service.platform.maths.odds import Odds, Solver, binomial, binomial_weights
+from service.platform.maths.time_slicing import cooperate
 from service.platform.values.results import described
 from service.systems.proben import rules
 from service.systems.proben.odds import P_SUCCESS
@@ -102,7 +102,7 @@ def step_ends(step: Step, required: int, carry_partial: bool,
     carried: list = [1 if exact else 1.0]  # weight of each count of carried successes (below ``required``)
     rolled = 0
     for attempt, dice in enumerate(dice_per_attempt, start=1):
-        cooperate()  # the worker's other requests get a turn (service/platform/maths/cooperation.py)
+        cooperate()  # the worker's other requests get a turn (service/platform/maths/time_slicing.py)
         rolled += dice
         successes = _weights(dice) if exact else [float(p) for p in binomial(dice, P_SUCCESS)]
         after = _spread(carried, successes, exact)

@@ -17,7 +17,7 @@ from service.systems.proben.rules import SuccessRule
 DIFFICULTY = validate.Range(min=1, max=100)
 
 
-class ProbenPool(StrictSchema):
+class ProbenPoolSchema(StrictSchema):
     name = Name(metadata={"description": "Who rolls (echoed in results)."})
     attribute = Int(required=True, validate=AtMost("pool_dice"),
                     metadata={"description": "Attribute value: that many d6."})
@@ -48,7 +48,7 @@ class ProbenPool(StrictSchema):
         return data
 
 
-class ProbenTestRequest(ProbenPool):
+class ProbenTestRequest(ProbenPoolSchema):
     difficulty = Int(required=True, validate=DIFFICULTY,
                      metadata={"description": "1 easy, 2 standard, 3 demanding, 4+ hard."})
     attempt = Int(load_default=1, validate=validate.Range(min=1, max=100),
@@ -58,14 +58,14 @@ class ProbenTestRequest(ProbenPool):
 
 
 class ProbenOpposedRequest(StrictSchema):
-    a = fields.Nested(ProbenPool, required=True)
-    b = fields.Nested(ProbenPool, required=True)
+    a = fields.Nested(ProbenPoolSchema, required=True)
+    b = fields.Nested(ProbenPoolSchema, required=True)
     allow_tie = Bool(load_default=False, metadata={"description": "Accept a tie instead of rolling again."})
 
 
 class ProbenCooperationRequest(StrictSchema):
-    leader = fields.Nested(ProbenPool, required=True)
-    helpers = fields.List(fields.Nested(ProbenPool), required=True, validate=LengthAtMost("participants", min=1))
+    leader = fields.Nested(ProbenPoolSchema, required=True)
+    helpers = fields.List(fields.Nested(ProbenPoolSchema), required=True, validate=LengthAtMost("participants", min=1))
     difficulty = Int(required=True, validate=DIFFICULTY)
     success_rule = Enum([rule.value for rule in SuccessRule], load_default=SuccessRule.MEET.value)
 
@@ -83,7 +83,7 @@ class ProbenCooperationRequest(StrictSchema):
                                            problem=error.messages[0])], field_name="leader") from error
 
 
-class ProbenInterval(StrictSchema):
+class ProbenIntervalSchema(StrictSchema):
     amount = Int(required=True, validate=validate.Range(min=1, max=1_000_000))
     unit = fields.String(required=True, validate=validate.Length(min=1, max=32),
                          metadata={"example": "hours", "description": "Ruling 6: minute, hour, day, week, month "
@@ -91,10 +91,10 @@ class ProbenInterval(StrictSchema):
                                    "request's language with plurals; any other unit is echoed as given."})
 
 
-class ProbenExtendedRequest(ProbenPool):
+class ProbenExtendedRequest(ProbenPoolSchema):
     required = Int(required=True, validate=AtMost("extended_target", min=1),
                    metadata={"description": "Successes to accumulate."})
-    interval = fields.Nested(ProbenInterval, metadata={"description": "The fixed duration of each roll."})
+    interval = fields.Nested(ProbenIntervalSchema, metadata={"description": "The fixed duration of each roll."})
 
 
 RESULTS = ResultSchemas("Proben")
@@ -109,8 +109,8 @@ ProbenExtendedResult = RESULTS.of(rules.ExtendedResult)
 MAX_CHAIN_STEPS = 20
 
 
-class ProbenChainStep(StrictSchema):
-    pool = fields.Nested(ProbenPool, required=True)
+class ProbenChainStepSchema(StrictSchema):
+    pool = fields.Nested(ProbenPoolSchema, required=True)
     difficulty = Int(required=True, validate=DIFFICULTY,
                      metadata={"description": "1 easy, 2 standard, 3 demanding, 4+ hard."})
     max_attempts = Int(load_default=None, allow_none=True, validate=validate.Range(min=1, max=100),
@@ -119,7 +119,7 @@ class ProbenChainStep(StrictSchema):
 
 
 class ProbenEncounterRequest(EncounterFields):
-    steps = fields.List(fields.Nested(ProbenChainStep), required=True,
+    steps = fields.List(fields.Nested(ProbenChainStepSchema), required=True,
                         validate=validate.Length(min=1, max=MAX_CHAIN_STEPS),
                         metadata={"description": "The tests, in order; the chain stops at the first that fails."})
     success_rule = Enum([rule.value for rule in SuccessRule], load_default=SuccessRule.MEET.value,

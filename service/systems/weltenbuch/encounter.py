@@ -33,8 +33,8 @@ from itertools import accumulate, product
 from math import comb, prod
 
 from service.platform.dice.randomness import RandomSource
-from service.platform.maths.cooperation import cooperate
 from service.platform.maths.odds import Odds, Solver
+from service.platform.maths.time_slicing import cooperate
 from service.platform.values.results import described
 from service.systems.weltenbuch import odds as conflict_odds
 from service.systems.weltenbuch import rules
@@ -178,7 +178,7 @@ def odds(scene: Scene, *, exact: bool = True, max_rounds: int | None = None, cur
         found = thresholds(scene, index)
         count: dict[int, int] = {}
         for successes, way in enumerate(ways):
-            cooperate()  # the worker's other requests get a turn (service/platform/maths/cooperation.py)
+            cooperate()  # the worker's other requests get a turn (service/platform/maths/time_slicing.py)
             taken = sum(1 for t in found if not t.saved and t.at is not None and t.at <= successes)
             count[taken] = count.get(taken, 0) + way
         distributions[f"consequences:{party.name}"] = {k: number(w, opponent.dice) for k, w in count.items()}

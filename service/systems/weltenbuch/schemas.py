@@ -225,7 +225,7 @@ WeltenResurrectionResult = RESULTS.of(rules.ResurrectionResult)
 
 # --- encounters (API.md §1.7) -------------------------------------------------------------------
 
-class WeltenEncounterPolicy(StrictSchema):
+class WeltenEncounterPolicySchema(StrictSchema):
     targeting = Enum(["weakest", "strongest", "spread"], load_default="weakest",
                      metadata={"description": "Whom every success die hits in the other party: weakest "
                                               "(default): the lowest current + equipment toughness first "
@@ -244,7 +244,7 @@ class WeltenEncounterRequest(WeltenConflictRequest, EncounterFields):
                                                    "the members of every other party."})
     toughness = fields.Dict(keys=Name(), values=fields.Nested(WeltenToughnessSchema), required=True,
                             metadata={"description": "Toughness at the start of the scene, one entry per member."})
-    policy = fields.Nested(WeltenEncounterPolicy, load_default=lambda: {"targeting": "weakest",
+    policy = fields.Nested(WeltenEncounterPolicySchema, load_default=lambda: {"targeting": "weakest",
                                                                         "hold_hero_points": {}})
 
     @validates_schema

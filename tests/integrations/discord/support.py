@@ -7,8 +7,6 @@ from typing import Any
 from wurfwerk_discord.catalog import Catalog
 from wurfwerk_discord.commands import Registry, Subcommand
 
-OPTION_TYPE = {"integer": 4, "number": 10, "boolean": 5}
-
 
 def example_options(registry: Registry, catalog: Catalog, sub: Subcommand) -> list[dict[str, Any]]:
     operation = catalog.operations()[sub.operation_id][1]

@@ -224,6 +224,8 @@ def test_fit_budget_takes_shorter_whole_descriptions_and_never_cuts():
 
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_every_example_shown_in_a_description_is_read_back_by_the_apps_parser(registry, catalog, lang):
+    """Both hints (the long "Compact form, e.g.: " and the short one), in both languages, and no
+    description left out: this replaces test_commands.py's older check of the long hint alone."""
     def tidy(value):  # what the service fills in anyway: absent, empty and zero counts
         if isinstance(value, dict):
             return {key: tidy(item) for key, item in value.items() if item not in (None, {}, 0) or item is False}

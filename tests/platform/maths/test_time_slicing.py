@@ -1,4 +1,4 @@
-"""Turns for long computations (service/platform/maths/cooperation.py; issue 30 "Fair to everyone else on
+"""Turns for long computations (service/platform/maths/time_slicing.py; issue 30 "Fair to everyone else on
 the worker"): a solve gives the worker's other requests a turn between passes, once per slice, with the
 cyclic garbage collector paused. What it buys is measured in bench/README.md ("fairness"), not here."""
 
@@ -12,7 +12,7 @@ import gevent
 import pytest
 from gunicorn.workers.ggevent import GeventWorker
 
-from service.platform.maths import cooperation
+from service.platform.maths import time_slicing
 from service.serving.worker import Worker
 
 
@@ -27,10 +27,10 @@ def turns(monkeypatch):
     """Every ``cooperate`` call yields (no slice), recording who called it and whether the collector
     ran meanwhile."""
     taken: list[Turn] = []
-    monkeypatch.setattr(cooperation, "SLICE_SECONDS", 0.0)
-    cooperation.install(lambda: taken.append(Turn(sys._getframe(2).f_code.co_name, gc.isenabled())))
+    monkeypatch.setattr(time_slicing, "SLICE_SECONDS", 0.0)
+    time_slicing.install(lambda: taken.append(Turn(sys._getframe(2).f_code.co_name, gc.isenabled())))
     yield taken
-    cooperation.install(None)
+    time_slicing.install(None)
 
 
 def _member(name: str, skill: int) -> dict:
@@ -83,26 +83,26 @@ def test_the_passes_after_a_solve_give_turns_too(post, turns, system):
 
 
 def test_a_turn_comes_once_per_slice(post, turns, monkeypatch):
-    monkeypatch.setattr(cooperation, "SLICE_SECONDS", 3600.0)
+    monkeypatch.setattr(time_slicing, "SLICE_SECONDS", 3600.0)
     post("/v1/paws/encounter/odds", LONG_SOLVES["paws"])
     assert [turn.by for turn in turns] == ["respond"]  # the platform's first: no turn had been taken before
 
 
 def test_without_a_worker_nothing_yields(post):
-    cooperation.install(None)
+    time_slicing.install(None)
     status, _ = post("/v1/paws/encounter/odds", LONG_SOLVES["paws"])
     assert status == 200
 
 
 def test_nested_computations_restore_the_collector_once():
-    with cooperation.long_computation():
-        with cooperation.long_computation():
+    with time_slicing.long_computation():
+        with time_slicing.long_computation():
             assert not gc.isenabled()
         assert not gc.isenabled()  # another greenlet's solve is still under way
     assert gc.isenabled()
     gc.disable()
     try:
-        with cooperation.long_computation():
+        with time_slicing.long_computation():
             pass
         assert not gc.isenabled()  # left as it was found
     finally:
@@ -118,7 +118,7 @@ def test_the_service_worker_yields_by_gevent_idle_and_freezes_the_app(monkeypatc
     frozen: list[bool] = []
     try:
         worker.load_wsgi()
-        assert cooperation._yield_now is gevent.idle
+        assert time_slicing._yield_now is gevent.idle
         assert frozen  # the loaded app out of the collector's full scans
     finally:
-        cooperation.install(None)
+        time_slicing.install(None)
