@@ -339,6 +339,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/beutelschneider/encounter/advice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a side's choices in a whole fight are worth (advice)
+         * @description RULINGS.md "Advice", Beutelschneider: `ability` of each member of the side (combat; skill, the
+         *     flight: "Flucht wird über Geschick abgehandelt", E6; magic where `injuring_abilities` lets it
+         *     injure, ruling 9) and, between sides of several, `pairs` (who meets whom first, E7). Every
+         *     combination is one fixed option, answered as `beutelschneider.encounter.odds` answers the body
+         *     with it (float64); ranked by the chance to win, then not to lose (an escape of either side and a
+         *     stalemate are no loss, `both_out` is), then fewer exchanges ("gleich gut" within 0.1 percentage
+         *     points). `adaptive`: the ability chosen anew before every exchange given both bags (backward
+         *     induction on the fight's chain, the other side as the body gives it), for a fight of two
+         *     characters without `max_rounds` (else null). The states of every option and of the adaptive
+         *     solve count together against WURFWERK_MAX_ENCOUNTER_STATES (422 `encounter-too-large` before
+         *     solving).
+         *
+         *     Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+         *     wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt" and
+         *     "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+         *     when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+         *     "Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+         *     changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that can
+         *     never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+         *     `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind es
+         *     auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+         *     nach deren Ende"): one mortal-danger draw of each side unconscious at the end; amended 2026-12-04 for
+         *     sides of several, only the unconscious "auf dem Schlachtfeld zurückgelassen" draw: those of the losing
+         *     side (both after `both_out`, the fleeing side's after `escapes:<name>`, nobody's after a stalemate or
+         *     an undecided end), those of the other side only with `aftermath.winners_draw` (else they are `tended`
+         *     by their own); E6 a side that wins an
+         *     exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr grüne
+         *     Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
+         *     `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
+         *     `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`;
+         *     E7 a side may have several `members` ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen, so
+         *     gibt es zwei Auseinandersetzungen"; "ein Charakter durchaus Teil mehrerer solcher Paare sein kann"):
+         *     each round every pairing of standing opponents is one exchange, in the order of `pairs` (default:
+         *     each member of the first side against each member of the other, in order), its injury applied at
+         *     once, before the next exchange ("Im ersten Durchgang ... Gegen den zweiten Affenmenschen ..."); a
+         *     member who falls unconscious takes part in no further exchange, a side is out when all its members
+         *     are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
+         *     `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
+         *     of several. Such a fight is solved on a reduced space: a member who falls leaves the state with its
+         *     bag; its state bound is, summed over every set of standing members with someone on each side, the
+         *     product of their (matching + 1)(other + 1), times the pairings of a round. Rounds pushed one by one
+         *     (`max_rounds`, `curve_rounds`) go over every member's bag: Π over the members of
+         *     2 (matching + 1)(other + 1), times the pairings, times the rounds.
+         *
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - Each pair names a member of the first side, then one of the second; no pair twice.
+         *     - Exactly one of `bag` and `members`.
+         *     - Each bag holds at least as many marbles as its difficulty draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+         */
+        post: operations["beutelschneider.encounter.advice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/beutelschneider/encounter/odds": {
         parameters: {
             query?: never;
@@ -2471,7 +2541,7 @@ export interface components {
              * @description An operation id, e.g. paws.test.
              * @enum {string}
              */
-            operation: "beutelschneider.challenge" | "beutelschneider.challenge.odds" | "beutelschneider.combat" | "beutelschneider.combat.odds" | "beutelschneider.contest" | "beutelschneider.contest.odds" | "beutelschneider.encounter" | "beutelschneider.encounter.odds" | "beutelschneider.experience" | "beutelschneider.experience-apply" | "beutelschneider.experience.odds" | "beutelschneider.first-aid" | "beutelschneider.first-aid.odds" | "beutelschneider.healing" | "beutelschneider.healing-apply" | "beutelschneider.healing.odds" | "beutelschneider.injury" | "beutelschneider.injury.odds" | "beutelschneider.mortal-danger" | "beutelschneider.mortal-danger.odds" | "beutelschneider.validate-bag" | "malmsturm.action" | "malmsturm.action.odds" | "malmsturm.attack" | "malmsturm.attack.odds" | "malmsturm.contest" | "malmsturm.contest.odds" | "malmsturm.encounter" | "malmsturm.encounter.odds" | "malmsturm.initiative" | "malmsturm.initiative.odds" | "paws.comparison" | "paws.comparison.odds" | "paws.encounter" | "paws.encounter.advice" | "paws.encounter.odds" | "paws.rescue" | "paws.rescue.odds" | "paws.test" | "paws.test.odds" | "paws.validate-character" | "proben.cooperation" | "proben.cooperation.advice" | "proben.cooperation.odds" | "proben.encounter" | "proben.encounter.advice" | "proben.encounter.odds" | "proben.extended" | "proben.extended.odds" | "proben.opposed" | "proben.opposed.odds" | "proben.test" | "proben.test.odds" | "weltenbuch.conflict" | "weltenbuch.conflict.odds" | "weltenbuch.encounter" | "weltenbuch.encounter.advice" | "weltenbuch.encounter.odds" | "weltenbuch.narration" | "weltenbuch.resurrection" | "weltenbuch.resurrection.odds";
+            operation: "beutelschneider.challenge" | "beutelschneider.challenge.odds" | "beutelschneider.combat" | "beutelschneider.combat.odds" | "beutelschneider.contest" | "beutelschneider.contest.odds" | "beutelschneider.encounter" | "beutelschneider.encounter.advice" | "beutelschneider.encounter.odds" | "beutelschneider.experience" | "beutelschneider.experience-apply" | "beutelschneider.experience.odds" | "beutelschneider.first-aid" | "beutelschneider.first-aid.odds" | "beutelschneider.healing" | "beutelschneider.healing-apply" | "beutelschneider.healing.odds" | "beutelschneider.injury" | "beutelschneider.injury.odds" | "beutelschneider.mortal-danger" | "beutelschneider.mortal-danger.odds" | "beutelschneider.validate-bag" | "malmsturm.action" | "malmsturm.action.odds" | "malmsturm.attack" | "malmsturm.attack.odds" | "malmsturm.contest" | "malmsturm.contest.odds" | "malmsturm.encounter" | "malmsturm.encounter.odds" | "malmsturm.initiative" | "malmsturm.initiative.odds" | "paws.comparison" | "paws.comparison.odds" | "paws.encounter" | "paws.encounter.advice" | "paws.encounter.odds" | "paws.rescue" | "paws.rescue.odds" | "paws.test" | "paws.test.odds" | "paws.validate-character" | "proben.cooperation" | "proben.cooperation.advice" | "proben.cooperation.odds" | "proben.encounter" | "proben.encounter.advice" | "proben.encounter.odds" | "proben.extended" | "proben.extended.odds" | "proben.opposed" | "proben.opposed.odds" | "proben.test" | "proben.test.odds" | "weltenbuch.conflict" | "weltenbuch.conflict.odds" | "weltenbuch.encounter" | "weltenbuch.encounter.advice" | "weltenbuch.encounter.odds" | "weltenbuch.narration" | "weltenbuch.resurrection" | "weltenbuch.resurrection.odds";
         };
         BatchRequest: {
             requests: components["schemas"]["BatchItem"][];
@@ -2958,6 +3028,58 @@ export interface components {
             /** @description The request as understood, defaults filled in. */
             request: components["schemas"]["BeutelschneiderContestRequest"];
             result: components["schemas"]["BeutelContestResult"];
+            /** @description One chat line in `lang`. */
+            summary: string;
+        };
+        BeutelschneiderEncounterAdviceRequest: {
+            /** @description Which side is advised on which of its choices (API.md §1.10). */
+            advise?: components["schemas"]["Advise"] | null;
+            /** @description What follows the fight (E5). */
+            aftermath?: components["schemas"]["BeutelAftermath"] | null;
+            /**
+             * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
+             * @default 0
+             */
+            curve_rounds?: number | null;
+            /**
+             * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
+             * @default auto
+             * @enum {string|null}
+             */
+            exact?: "auto" | "required" | "never" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /** @description Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision). E8: the same in every exchange of the fight; E6: a side winning an exchange with an ability not listed gets away (`escapes:<name>`). */
+            injuring_abilities?: ("combat" | "skill" | "magic")[] | null;
+            /**
+             * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
+             * @default null
+             */
+            max_rounds?: number | null;
+            /**
+             * @description E7, optional: the round's exchanges in order, each [member of the first side, member of the second] (the first attacks); a pairing with a member out is skipped. Default: each member of the first side against each member of the other, in order ("einmal der Legionär gegen den einen, und dann der Legionär gegen den anderen Affenmenschen"). A single character counts as a member named by its name.
+             * @default null
+             */
+            pairs?: string[][] | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Exactly two; each exchange is a `combat` with the first as attacker. */
+            sides: components["schemas"]["BeutelEncounterSide"][];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        BeutelschneiderEncounterAdviceResponse: {
+            advice: components["schemas"]["AdviceAnswer"];
+            /** @enum {string} */
+            lang: "en" | "de";
+            /** @example beutelschneider.encounter.advice */
+            operation: string;
+            receipt: components["schemas"]["Receipt"];
+            request: components["schemas"]["BeutelschneiderEncounterAdviceRequest"];
             /** @description One chat line in `lang`. */
             summary: string;
         };
@@ -8472,6 +8594,264 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["BeutelschneiderEncounterResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    "beutelschneider.encounter.advice": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "advise": {
+                 *         "side": "Dieb"
+                 *       },
+                 *       "sides": [
+                 *         {
+                 *           "bag": {
+                 *             "black": 1,
+                 *             "green": 6,
+                 *             "red": 3,
+                 *             "white": 5
+                 *           },
+                 *           "name": "Dieb"
+                 *         },
+                 *         {
+                 *           "bag": {
+                 *             "green": 3,
+                 *             "red": 7,
+                 *             "white": 5
+                 *           },
+                 *           "name": "Wache"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["BeutelschneiderEncounterAdviceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "advice": {
+                     *         "adaptive": {
+                     *           "gain_over_best_fixed": {
+                     *             "exact": null,
+                     *             "probability": 1.28050348102704e-13
+                     *           },
+                     *           "rules": [
+                     *             "Choose skill (green: the flight) in 249 of the states the fight can reach, else combat (red).",
+                     *             "Deciding anew in every state wins no more than the best fixed option: play that one."
+                     *           ],
+                     *           "win": {
+                     *             "exact": null,
+                     *             "probability": 0.04866870356536407
+                     *           }
+                     *         },
+                     *         "best": {
+                     *           "policy": {
+                     *             "ability": "combat"
+                     *           },
+                     *           "win": {
+                     *             "exact": null,
+                     *             "probability": 0.04866870356523602
+                     *           }
+                     *         },
+                     *         "default": {
+                     *           "policy": {
+                     *             "ability": "combat"
+                     *           },
+                     *           "vs_best": {
+                     *             "equal": true,
+                     *             "exact": null,
+                     *             "probability": 0
+                     *           },
+                     *           "win": {
+                     *             "exact": null,
+                     *             "probability": 0.04866870356523602
+                     *           }
+                     *         },
+                     *         "options": [
+                     *           {
+                     *             "expected": {
+                     *               "black_after:Dieb": 6.78201904231416,
+                     *               "black_after:Wache": 1.1555413234133576,
+                     *               "exchanges": 11.846728985512192
+                     *             },
+                     *             "expected_rounds": 11.846728985512192,
+                     *             "not_lose": {
+                     *               "exact": null,
+                     *               "probability": 0.04866870356523623
+                     *             },
+                     *             "outcomes": {
+                     *               "both_out": {
+                     *                 "exact": null,
+                     *                 "probability": 0.006308639972970278
+                     *               },
+                     *               "stalemate": {
+                     *                 "exact": null,
+                     *                 "probability": 0
+                     *               },
+                     *               "wins:Dieb": {
+                     *                 "exact": null,
+                     *                 "probability": 0.04866870356523602
+                     *               },
+                     *               "wins:Wache": {
+                     *                 "exact": null,
+                     *                 "probability": 0.9450226564617935
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "ability": "combat"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": null,
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": null,
+                     *               "probability": 0.04866870356523602
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "black_after:Dieb": 2.545906923514796,
+                     *               "black_after:Wache": 0,
+                     *               "exchanges": 3.9800320258030526
+                     *             },
+                     *             "expected_rounds": 3.9800320258030526,
+                     *             "not_lose": {
+                     *               "exact": null,
+                     *               "probability": 0.8830320626219418
+                     *             },
+                     *             "outcomes": {
+                     *               "both_out": {
+                     *                 "exact": null,
+                     *                 "probability": 0
+                     *               },
+                     *               "escapes:Dieb": {
+                     *                 "exact": null,
+                     *                 "probability": 0.8830320626219418
+                     *               },
+                     *               "stalemate": {
+                     *                 "exact": null,
+                     *                 "probability": 0
+                     *               },
+                     *               "wins:Dieb": {
+                     *                 "exact": null,
+                     *                 "probability": 0
+                     *               },
+                     *               "wins:Wache": {
+                     *                 "exact": null,
+                     *                 "probability": 0.11696793737805825
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "ability": "skill"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": null,
+                     *               "probability": -0.04866870356523602
+                     *             },
+                     *             "win": {
+                     *               "exact": null,
+                     *               "probability": 0
+                     *             }
+                     *           }
+                     *         ],
+                     *         "side": "Dieb",
+                     *         "solver": {
+                     *           "max_error": 2.2026824808563106e-13,
+                     *           "precision": "float64",
+                     *           "states": 15129
+                     *         }
+                     *       },
+                     *       "lang": "en",
+                     *       "operation": "beutelschneider.encounter.advice",
+                     *       "receipt": {
+                     *         "alg": "Ed25519",
+                     *         "id": "00000000-0000-4000-8000-000000000000",
+                     *         "issued_at": "2026-11-29T12:00:00.000Z",
+                     *         "kid": "example-kid",
+                     *         "signature": "example-signature"
+                     *       },
+                     *       "request": {
+                     *         "advise": {
+                     *           "choices": null,
+                     *           "side": "Dieb"
+                     *         },
+                     *         "aftermath": {
+                     *           "mortal_danger": null,
+                     *           "winners_draw": false
+                     *         },
+                     *         "curve_rounds": 0,
+                     *         "exact": "auto",
+                     *         "injuring_abilities": [
+                     *           "combat"
+                     *         ],
+                     *         "max_rounds": null,
+                     *         "pairs": null,
+                     *         "sides": [
+                     *           {
+                     *             "ability": "combat",
+                     *             "bag": {
+                     *               "black": 1,
+                     *               "blue": 0,
+                     *               "green": 6,
+                     *               "red": 3,
+                     *               "white": 5
+                     *             },
+                     *             "difficulty": "normal",
+                     *             "name": "Dieb"
+                     *           },
+                     *           {
+                     *             "ability": "combat",
+                     *             "bag": {
+                     *               "black": 0,
+                     *               "blue": 0,
+                     *               "green": 3,
+                     *               "red": 7,
+                     *               "white": 5
+                     *             },
+                     *             "difficulty": "normal",
+                     *             "name": "Wache"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "summary": "Advice for Dieb: best ability = combat, 4.9% to win. Deciding anew in every state gains nothing worth saying."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BeutelschneiderEncounterAdviceResponse"];
                 };
             };
             400: components["responses"]["BAD_REQUEST"];

@@ -10,6 +10,7 @@ export type OperationId =
   | "beutelschneider.contest"
   | "beutelschneider.contest.odds"
   | "beutelschneider.encounter"
+  | "beutelschneider.encounter.advice"
   | "beutelschneider.encounter.odds"
   | "beutelschneider.experience"
   | "beutelschneider.experience-apply"
@@ -92,6 +93,8 @@ export interface SystemMethods {
     contestOdds(body: RequestBody<"beutelschneider.contest.odds">, options?: CallOptions): Promise<ResponseBody<"beutelschneider.contest.odds">>;
     /** POST /v1/beutelschneider/encounter: Play a whole fight out, exchange by exchange */
     encounter(body: RequestBody<"beutelschneider.encounter">, options?: CallOptions): Promise<ResponseBody<"beutelschneider.encounter">>;
+    /** POST /v1/beutelschneider/encounter/advice: What a side's choices in a whole fight are worth (advice) */
+    encounterAdvice(body: RequestBody<"beutelschneider.encounter.advice">, options?: CallOptions): Promise<ResponseBody<"beutelschneider.encounter.advice">>;
     /** POST /v1/beutelschneider/encounter/odds: Chances of a whole fight, in float64 */
     encounterOdds(body: RequestBody<"beutelschneider.encounter.odds">, options?: CallOptions): Promise<ResponseBody<"beutelschneider.encounter.odds">>;
     /** POST /v1/beutelschneider/experience: Draw for experience (Erfahrung) */

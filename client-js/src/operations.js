@@ -8,6 +8,7 @@ export const OPERATIONS = Object.freeze([
   {"id": "beutelschneider.contest", "method": "POST", "path": "/v1/beutelschneider/contest", "system": "beutelschneider", "body": true},
   {"id": "beutelschneider.contest.odds", "method": "POST", "path": "/v1/beutelschneider/contest/odds", "system": "beutelschneider", "body": true},
   {"id": "beutelschneider.encounter", "method": "POST", "path": "/v1/beutelschneider/encounter", "system": "beutelschneider", "body": true},
+  {"id": "beutelschneider.encounter.advice", "method": "POST", "path": "/v1/beutelschneider/encounter/advice", "system": "beutelschneider", "body": true},
   {"id": "beutelschneider.encounter.odds", "method": "POST", "path": "/v1/beutelschneider/encounter/odds", "system": "beutelschneider", "body": true},
   {"id": "beutelschneider.experience", "method": "POST", "path": "/v1/beutelschneider/experience", "system": "beutelschneider", "body": true},
   {"id": "beutelschneider.experience-apply", "method": "POST", "path": "/v1/beutelschneider/experience/apply", "system": "beutelschneider", "body": true},

@@ -31,6 +31,7 @@ from wurfwerk.models import (
     BeutelschneiderCombatResponse,
     BeutelschneiderContestOddsResponse,
     BeutelschneiderContestResponse,
+    BeutelschneiderEncounterAdviceResponse,
     BeutelschneiderEncounterOddsResponse,
     BeutelschneiderEncounterResponse,
     BeutelschneiderExperienceApplyResponse,
@@ -204,6 +205,13 @@ _BEUTELSCHNEIDER_ENCOUNTER = Operation(
     "/v1/beutelschneider/encounter",
     rolling=True,
     parse=BeutelschneiderEncounterResponse.from_json,
+)
+_BEUTELSCHNEIDER_ENCOUNTER_ADVICE = Operation(
+    "beutelschneider.encounter.advice",
+    "POST",
+    "/v1/beutelschneider/encounter/advice",
+    rolling=False,
+    parse=BeutelschneiderEncounterAdviceResponse.from_json,
 )
 _BEUTELSCHNEIDER_ENCOUNTER_ODDS = Operation(
     "beutelschneider.encounter.odds",
@@ -628,6 +636,7 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "beutelschneider.contest": _BEUTELSCHNEIDER_CONTEST,
     "beutelschneider.contest.odds": _BEUTELSCHNEIDER_CONTEST_ODDS,
     "beutelschneider.encounter": _BEUTELSCHNEIDER_ENCOUNTER,
+    "beutelschneider.encounter.advice": _BEUTELSCHNEIDER_ENCOUNTER_ADVICE,
     "beutelschneider.encounter.odds": _BEUTELSCHNEIDER_ENCOUNTER_ODDS,
     "beutelschneider.experience": _BEUTELSCHNEIDER_EXPERIENCE,
     "beutelschneider.experience-apply": _BEUTELSCHNEIDER_EXPERIENCE_APPLY,
@@ -1230,6 +1239,135 @@ class Beutelschneider:
                 "max_rounds": max_rounds,
                 "pairs": pairs,
                 "seed": seed,
+                "session": session,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    def encounter_advice(
+        self,
+        *,
+        sides: Sequence[BeutelEncounterSideParam | BeutelEncounterSide],
+        advise: AdviseParam | Advise | None = None,
+        aftermath: BeutelAftermathParam | BeutelAftermath | None = None,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
+        max_rounds: int | None = None,
+        pairs: Sequence[Sequence[str]] | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> BeutelschneiderEncounterAdviceResponse:
+        """What a side's choices in a whole fight are worth (advice).
+
+        RULINGS.md "Advice", Beutelschneider: `ability` of each member of the side (combat; skill, the
+        flight: "Flucht wird über Geschick abgehandelt", E6; magic where `injuring_abilities` lets it
+        injure, ruling 9) and, between sides of several, `pairs` (who meets whom first, E7). Every
+        combination is one fixed option, answered as `beutelschneider.encounter.odds` answers the body
+        with it (float64); ranked by the chance to win, then not to lose (an escape of either side and a
+        stalemate are no loss, `both_out` is), then fewer exchanges ("gleich gut" within 0.1 percentage
+        points). `adaptive`: the ability chosen anew before every exchange given both bags (backward
+        induction on the fight's chain, the other side as the body gives it), for a fight of two
+        characters without `max_rounds` (else null). The states of every option and of the adaptive
+        solve count together against WURFWERK_MAX_ENCOUNTER_STATES (422 `encounter-too-large` before
+        solving).
+
+        Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+        wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt"
+        and
+        "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+        when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+        "Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+        changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that
+        can
+        never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+        `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
+        es
+        auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; amended 2026-12-04
+        for
+        sides of several, only the unconscious "auf dem Schlachtfeld zurückgelassen" draw: those of the
+        losing
+        side (both after `both_out`, the fleeing side's after `escapes:<name>`, nobody's after a stalemate
+        or
+        an undecided end), those of the other side only with `aftermath.winners_draw` (else they are
+        `tended`
+        by their own); E6 a side that wins an
+        exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr
+        grüne
+        Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
+        `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
+        `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`;
+        E7 a side may have several `members` ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen,
+        so
+        gibt es zwei Auseinandersetzungen"; "ein Charakter durchaus Teil mehrerer solcher Paare sein
+        kann"):
+        each round every pairing of standing opponents is one exchange, in the order of `pairs` (default:
+        each member of the first side against each member of the other, in order), its injury applied at
+        once, before the next exchange ("Im ersten Durchgang ... Gegen den zweiten Affenmenschen ..."); a
+        member who falls unconscious takes part in no further exchange, a side is out when all its members
+        are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
+        `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
+        of several. Such a fight is solved on a reduced space: a member who falls leaves the state with its
+        bag; its state bound is, summed over every set of standing members with someone on each side, the
+        product of their (matching + 1)(other + 1), times the pairings of a round. Rounds pushed one by one
+        (`max_rounds`, `curve_rounds`) go over every member's bag: Π over the members of
+        2 (matching + 1)(other + 1), times the pairings, times the rounds.
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - Each pair names a member of the first side, then one of the second; no pair twice.
+        - Exactly one of `bag` and `members`.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
+        ``POST /v1/beutelschneider/encounter/advice`` (``beutelschneider.encounter.advice``).
+
+        Args:
+            sides: Exactly two; each exchange is a `combat` with the first as attacker.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            aftermath: What follows the fight (E5).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision). E8: the same in every exchange of the fight; E6: a
+                side winning an exchange with an ability not listed gets away (`escapes:<name>`).
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            pairs: E7, optional: the round's exchanges in order, each [member of the first side, member of
+                the second] (the first attacks); a pairing with a member out is skipped. Default: each
+                member of the first side against each member of the other, in order ("einmal der Legionär
+                gegen den einen, und dann der Legionär gegen den anderen Affenmenschen"). A single
+                character counts as a member named by its name.
+            session: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _BEUTELSCHNEIDER_ENCOUNTER_ADVICE,
+            {
+                "sides": sides,
+                "advise": advise,
+                "aftermath": aftermath,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
+                "max_rounds": max_rounds,
+                "pairs": pairs,
                 "session": session,
                 "ticket": ticket,
             },
@@ -5932,6 +6070,135 @@ class AsyncBeutelschneider:
                 "max_rounds": max_rounds,
                 "pairs": pairs,
                 "seed": seed,
+                "session": session,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def encounter_advice(
+        self,
+        *,
+        sides: Sequence[BeutelEncounterSideParam | BeutelEncounterSide],
+        advise: AdviseParam | Advise | None = None,
+        aftermath: BeutelAftermathParam | BeutelAftermath | None = None,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
+        max_rounds: int | None = None,
+        pairs: Sequence[Sequence[str]] | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> BeutelschneiderEncounterAdviceResponse:
+        """What a side's choices in a whole fight are worth (advice).
+
+        RULINGS.md "Advice", Beutelschneider: `ability` of each member of the side (combat; skill, the
+        flight: "Flucht wird über Geschick abgehandelt", E6; magic where `injuring_abilities` lets it
+        injure, ruling 9) and, between sides of several, `pairs` (who meets whom first, E7). Every
+        combination is one fixed option, answered as `beutelschneider.encounter.odds` answers the body
+        with it (float64); ranked by the chance to win, then not to lose (an escape of either side and a
+        stalemate are no loss, `both_out` is), then fewer exchanges ("gleich gut" within 0.1 percentage
+        points). `adaptive`: the ability chosen anew before every exchange given both bags (backward
+        induction on the fight's chain, the other side as the body gives it), for a fight of two
+        characters without `max_rounds` (else null). The states of every option and of the adaptive
+        solve count together against WURFWERK_MAX_ENCOUNTER_STATES (422 `encounter-too-large` before
+        solving).
+
+        Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+        wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt"
+        and
+        "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+        when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+        "Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+        changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that
+        can
+        never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+        `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
+        es
+        auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; amended 2026-12-04
+        for
+        sides of several, only the unconscious "auf dem Schlachtfeld zurückgelassen" draw: those of the
+        losing
+        side (both after `both_out`, the fleeing side's after `escapes:<name>`, nobody's after a stalemate
+        or
+        an undecided end), those of the other side only with `aftermath.winners_draw` (else they are
+        `tended`
+        by their own); E6 a side that wins an
+        exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr
+        grüne
+        Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
+        `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
+        `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`;
+        E7 a side may have several `members` ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen,
+        so
+        gibt es zwei Auseinandersetzungen"; "ein Charakter durchaus Teil mehrerer solcher Paare sein
+        kann"):
+        each round every pairing of standing opponents is one exchange, in the order of `pairs` (default:
+        each member of the first side against each member of the other, in order), its injury applied at
+        once, before the next exchange ("Im ersten Durchgang ... Gegen den zweiten Affenmenschen ..."); a
+        member who falls unconscious takes part in no further exchange, a side is out when all its members
+        are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
+        `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
+        of several. Such a fight is solved on a reduced space: a member who falls leaves the state with its
+        bag; its state bound is, summed over every set of standing members with someone on each side, the
+        product of their (matching + 1)(other + 1), times the pairings of a round. Rounds pushed one by one
+        (`max_rounds`, `curve_rounds`) go over every member's bag: Π over the members of
+        2 (matching + 1)(other + 1), times the pairings, times the rounds.
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - Each pair names a member of the first side, then one of the second; no pair twice.
+        - Exactly one of `bag` and `members`.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
+        ``POST /v1/beutelschneider/encounter/advice`` (``beutelschneider.encounter.advice``).
+
+        Args:
+            sides: Exactly two; each exchange is a `combat` with the first as attacker.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            aftermath: What follows the fight (E5).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision). E8: the same in every exchange of the fight; E6: a
+                side winning an exchange with an ability not listed gets away (`escapes:<name>`).
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            pairs: E7, optional: the round's exchanges in order, each [member of the first side, member of
+                the second] (the first attacks); a pairing with a member out is skipped. Default: each
+                member of the first side against each member of the other, in order ("einmal der Legionär
+                gegen den einen, und dann der Legionär gegen den anderen Affenmenschen"). A single
+                character counts as a member named by its name.
+            session: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _BEUTELSCHNEIDER_ENCOUNTER_ADVICE,
+            {
+                "sides": sides,
+                "advise": advise,
+                "aftermath": aftermath,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
+                "max_rounds": max_rounds,
+                "pairs": pairs,
                 "session": session,
                 "ticket": ticket,
             },

@@ -18,6 +18,7 @@ BatchItemOperation = Literal[
     "beutelschneider.contest",
     "beutelschneider.contest.odds",
     "beutelschneider.encounter",
+    "beutelschneider.encounter.advice",
     "beutelschneider.encounter.odds",
     "beutelschneider.experience",
     "beutelschneider.experience-apply",
@@ -1129,6 +1130,86 @@ class BeutelschneiderContestResponse(Result):
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderContestRequest.from_json(data["request"]),
             result=BeutelContestResult.from_json(data["result"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelschneiderEncounterAdviceRequest(Model):
+    """``BeutelschneiderEncounterAdviceRequest`` in the API's JSON."""
+    advise: Advise | None = None
+    """Which side is advised on which of its choices (API.md §1.10)."""
+    aftermath: BeutelAftermath | None = None
+    """What follows the fight (E5)."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    injuring_abilities: list[Literal["combat", "skill", "magic"]] | None = None
+    """Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic
+    ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision).
+    E8: the same in every exchange of the fight; E6: a side winning an exchange with an ability not listed
+    gets away (`escapes:<name>`).
+    """
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    pairs: list[list[str]] | None = None
+    """E7, optional: the round's exchanges in order, each [member of the first side, member of the second]
+    (the first attacks); a pairing with a member out is skipped. Default: each member of the first side
+    against each member of the other, in order ("einmal der Legionär gegen den einen, und dann der Legionär
+    gegen den anderen Affenmenschen"). A single character counts as a member named by its name.
+    """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    sides: list[BeutelEncounterSide]
+    """Exactly two; each exchange is a `combat` with the first as attacker."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderEncounterAdviceRequest:
+        """``BeutelschneiderEncounterAdviceRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advise=None if data.get("advise") is None else Advise.from_json(data["advise"]),
+            aftermath=None if data.get("aftermath") is None else BeutelAftermath.from_json(data["aftermath"]),
+            curve_rounds=data.get("curve_rounds"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            injuring_abilities=data.get("injuring_abilities"),
+            max_rounds=data.get("max_rounds"),
+            pairs=data.get("pairs"),
+            session=data.get("session"),
+            sides=[BeutelEncounterSide.from_json(v0) for v0 in data["sides"]],
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelschneiderEncounterAdviceResponse(Result):
+    """The answer of ``beutelschneider.encounter.advice`` (``POST /v1/beutelschneider/encounter/advice``)."""
+    advice: AdviceAnswer
+    lang: Literal["en", "de"]
+    operation: str
+    receipt: Receipt
+    request: BeutelschneiderEncounterAdviceRequest
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderEncounterAdviceResponse:
+        """``BeutelschneiderEncounterAdviceResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advice=AdviceAnswer.from_json(data["advice"]),
+            lang=data["lang"],
+            operation=data["operation"],
+            receipt=Receipt.from_json(data["receipt"]),
+            request=BeutelschneiderEncounterAdviceRequest.from_json(data["request"]),
             summary=data["summary"],
         )._with_json(data)
 

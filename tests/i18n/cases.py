@@ -28,7 +28,7 @@ Case = tuple[str, Callable[[str], str]]
 def cases() -> list[Case]:
     return [*_paws(), *_proben(), *_weltenbuch(), *_malmsturm(), *_beutelschneider(), *_encounters(),
             *_encounters_of_issue_40(), *_encounter_sentences(), *_advice(),
-            *_advice_of_proben(), *_advice_of_weltenbuch()]
+            *_advice_of_proben(), *_advice_of_weltenbuch(), *_advice_of_beutelschneider()]
 
 
 def said(render: Callable[..., str], *args: object) -> Callable[[str], str]:
@@ -610,6 +610,31 @@ def _advice_of_proben() -> Iterator[Case]:
     yield "proben.encounter.advice retry, no table rule asked", _proben_rule(False, False)
     yield "proben.encounter.advice retry, carry partial successes", _proben_rule(True, True)
     yield "proben.encounter.advice retry, carrying changes nothing", _proben_rule(True, False)
+
+
+def _beutel_rule(chosen: list[int], left: list[int], abilities=("combat", "skill")) -> Callable[[str], str]:
+    """The optimum's rule from its choices per reached state (indices into ``abilities``) and the
+    marbles of the kept ability's colour left there."""
+    import numpy as np
+
+    from service.systems.beutelschneider import advice as beutel_advice
+
+    kinds = tuple(beutel.Ability(name) for name in abilities)
+    lumps = beutel_advice.lumps_of(kinds)
+    solved = beutel_advice.Solved(0.5, 0.5, kinds, lumps, np.array([left] + [[1] * len(left)] * (len(lumps) - 1)),
+                                  np.zeros((2, len(left))),
+                                  np.array(chosen), len(left), 0.0)
+    said = beutel_advice.rules(solved, beutel.Ability.COMBAT)
+    return lambda lang: " ".join(line.say(lang) for line in said)
+
+
+def _advice_of_beutelschneider() -> Iterator[Case]:
+    yield "beutelschneider.encounter.advice never change", _beutel_rule([0, 0, 0], [3, 2, 1])
+    yield from _each("beutelschneider.encounter.advice flee at n marbles left",
+                     lambda n: _beutel_rule([0, 0, 1], [n + 2, n + 1, n]))
+    yield "beutelschneider.encounter.advice flee in some states", _beutel_rule([1, 0, 1], [3, 2, 1])
+    yield ("beutelschneider.encounter.advice magic or flight", _beutel_rule([1, 2, 0], [3, 2, 1],
+                                                                             ("combat", "skill", "magic")))
 
 
 def _advice_of_weltenbuch() -> Iterator[Case]:

@@ -122,6 +122,8 @@ class Operation:
     encounter: bool = False  # an encounter's odds carry their solver and may be float64 (API.md §1.7)
     odds_view: OddsView | None = None  # a rolling operation's odds twin, declared on it (``odds_twin``)
     advice_view: AdviceView | None = None  # a rolling operation's advice twin, declared on it (``advice_twin``)
+    advice_example: Mapping[str, Any] | None = None  # the advice twin's own, where several options of the
+    # rolling example would be over the encounter limit together (None: the rolling example)
     system: str = ""
     manual_value: Mapping[str, Any] | None = None  # the system's: the JSON Schema of one `manual` value
     luck: Luck | None = None  # a rolling operation's: the ordered quantity the luck report measures (luck.py)
@@ -131,16 +133,18 @@ class Operation:
     def rolling(cls, path: str, view: RollingView, *, operation: str, request: type[ma.Schema],
                 result: type[ma.Schema], example: Mapping[str, Any], odds: OddsView | None = None,
                 encounter: bool = False, luck: Luck | None = None, unmeasured: str | None = None,
-                advice: AdviceView | None = None) -> Operation:
+                advice: AdviceView | None = None, advice_example: Mapping[str, Any] | None = None) -> Operation:
         """A rolling operation; with ``odds`` its odds twin too, at ``<path>/odds`` with the same
         request and example (``encounter``: a whole encounter, whose odds name their solver); with
         ``advice`` its advice twin at ``<path>/advice`` (the odds body plus ``advise``). The luck
         report measures it by ``luck``, or says why it cannot: ``unmeasured`` (an encounter's is said
-        here: the luck report measures single rolls)."""
+        here: the luck report measures single rolls); ``advice_example`` the advice twin's example
+        where it differs."""
         if encounter and luck is None and unmeasured is None:
             unmeasured = "a whole encounter: a chain of rolls, not one ordered quantity"
         return cls(Kind.ROLLING, path, view, operation, request, result, example, encounter=encounter,
-                   odds_view=odds, luck=luck, unmeasured=unmeasured, advice_view=advice)
+                   odds_view=odds, luck=luck, unmeasured=unmeasured, advice_view=advice,
+                   advice_example=advice_example)
 
     def odds_twin(self) -> Operation:
         """The exact odds of this rolling operation: the same body answered with every outcome."""
@@ -154,7 +158,7 @@ class Operation:
         if self.advice_view is None:
             raise TypeError(f"{self.id}: declares no advice twin")
         return Operation(Kind.ADVICE, f"{self.path}/advice", self.advice_view, self.operation, self.request,
-                         None, self.example, encounter=self.encounter)
+                         None, self.advice_example or self.example, encounter=self.encounter)
 
     def twins(self) -> tuple[Operation, ...]:
         """The twins declared on this operation, in the order the table lists them after it."""

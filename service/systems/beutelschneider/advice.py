@@ -27,6 +27,7 @@ from math import comb, prod
 import numpy as np
 
 from service.platform.maths.cooperation import cooperate
+from service.platform.words.messages import Message, advised, advised_n
 from service.systems.beutelschneider.encounter import Side
 from service.systems.beutelschneider.rules import Ability, Colour
 
@@ -233,3 +234,34 @@ def _reached(actions: Sequence[_Action], chosen: np.ndarray, lost: np.ndarray) -
             for step, chance in action.moves:
                 reached[playing[chance[playing] > 0] - step] = True
     return reached
+
+
+# --- the optimum in words ---------------------------------------------------------------------------
+
+ABILITY_WORDS = {Ability.COMBAT: advised("combat (red)"), Ability.SKILL: advised("skill (green: the flight)"),
+                 Ability.MAGIC: advised("magic (blue)")}
+
+
+def rules(solved: Solved, kept: Ability) -> tuple[Message, ...]:
+    """What the optimum does, against ``kept`` (the ability the body gives the side), as a player reads
+    it aloud: never change; change once the kept ability's marbles run down to a count; or how often."""
+    keeping = solved.chosen == solved.abilities.index(kept) if kept in solved.abilities else np.zeros(0, bool)
+    changed = ~keeping
+    if not changed.any():
+        return (advised("Keep %(ability)s in every exchange: no other choice wins more or loses less.",
+                        ability=ABILITY_WORDS[kept]),)
+    others = sorted({solved.abilities[i] for i in solved.chosen[changed]}, key=list(Ability).index)
+    if len(others) == 1 and kept.colour in solved.lumps:
+        left = solved.mine[solved.lumps.index(kept.colour)]
+        below = int(left[changed].max())
+        if np.array_equal(changed, left <= below) and below == 0:
+            return (advised("Switch to %(other)s as soon as no marble is left for %(ability)s.",
+                            other=ABILITY_WORDS[others[0]], ability=ABILITY_WORDS[kept]),)
+        if np.array_equal(changed, left <= below):
+            return (advised_n("Switch to %(other)s as soon as %(count)d marble or fewer is left for %(ability)s.",
+                              "Switch to %(other)s as soon as %(count)d marbles or fewer are left for %(ability)s.",
+                              below, other=ABILITY_WORDS[others[0]], ability=ABILITY_WORDS[kept]),)
+    return tuple(advised_n("Choose %(other)s in %(count)d of the states the fight can reach, else %(ability)s.",
+                           "Choose %(other)s in %(count)d of the states the fight can reach, else %(ability)s.",
+                           int((solved.chosen == solved.abilities.index(other)).sum()),
+                           other=ABILITY_WORDS[other], ability=ABILITY_WORDS[kept]) for other in others)

@@ -182,3 +182,36 @@ def test_the_texts_fight_adaptive_is_the_fixed_fight_within_rounding():
     assert solved.not_lose >= fixed.outcomes["wins:Legionär"] + fixed.outcomes["stalemate"]
     assert solved.states == advice.state_bound(me, them, (Ability.COMBAT, Ability.SKILL)) or \
         solved.states <= advice.state_bound(me, them, (Ability.COMBAT, Ability.SKILL))
+
+
+def test_http_every_option_is_the_fights_own_odds_and_the_adaptive_is_never_below(post):
+    """API.md §1.10 over HTTP: each fixed `ability` answered as `beutelschneider.encounter.odds` answers
+    the body with it; the adaptive optimum never below the best fixed option; the thief's rule."""
+    body = {"sides": [{"name": "Dieb", "bag": {"green": 1, "black": 1}, "difficulty": "hard"},
+                      {"name": "Wache", "bag": {"red": 1, "black": 1}, "difficulty": "hard"}]}
+    status, answer = post("/v1/beutelschneider/encounter/advice?lang=de", {**body, "advise": {"side": "Dieb"}})
+    assert status == 200, answer
+    advised = answer["advice"]
+    for option in advised["options"]:
+        sides = [{**body["sides"][0], "ability": option["policy"]["ability"]}, body["sides"][1]]
+        status, odds = post("/v1/beutelschneider/encounter/odds", {"sides": sides})
+        won = next(entry for entry in odds["odds"]["outcomes"] if entry["outcome"] == "wins:Dieb")
+        assert option["win"]["probability"] == won["probability"]
+    assert advised["best"]["policy"] == {"ability": "skill"}
+    assert advised["best"]["win"]["probability"] == pytest.approx(1 / 3, abs=1e-15)
+    assert advised["default"]["win"]["probability"] == pytest.approx(2 / 7, abs=1e-15)
+    assert advised["adaptive"]["win"]["probability"] >= advised["best"]["win"]["probability"] - 1e-12
+    assert "Wechsle zu Geschick (grün: die Flucht), sobald für Kampf (rot) keine Murmel mehr übrig ist." in \
+        advised["adaptive"]["rules"]
+
+
+def test_http_groups_offer_pairs_and_no_adaptive(post):
+    body = {"sides": [{"name": "Legionär", "bag": {"red": 3, "white": 2}},
+                      {"name": "Affen", "members": [{"name": "A1", "bag": {"red": 2, "white": 1}},
+                                                    {"name": "A2", "bag": {"red": 1, "green": 1, "white": 1}}]}],
+            "advise": {"side": "Legionär"}}
+    status, answer = post("/v1/beutelschneider/encounter/advice", body)
+    assert status == 200, answer
+    policies = [option["policy"] for option in answer["advice"]["options"]]
+    assert {"ability": "combat", "pairs": [["Legionär", "A2"], ["Legionär", "A1"]]} in policies
+    assert answer["advice"]["adaptive"] is None  # between sides of several: not solved (notes)
