@@ -69,6 +69,8 @@ STATEMENTS: dict[tuple[str, str], tuple[str, str, dict[str, list[str]]]] = {
     ("labels", "operations.weltenbuch.encounter.advice"): (
         "002", "Pro investierten Heldenpunkt erhält man 2 Würfel",
         {"de": ["Heldenpunkt einsetzen oder zurückhalten"]}),
+    ("labels", "operations.beutelschneider.encounter.advice"): (
+        "000", "Flucht wird über Geschick abgehandelt", {"de": ["fliehen (Geschick)"]}),
     ("labels", "operations.paws.encounter.advice"): (
         "001", "Jeder Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht.",
         {"de": ["Einmalige Rettungswürfel würfeln oder behalten"]}),
