@@ -213,7 +213,7 @@ STATES_NO_RULE = frozenset({
     "operations.malmsturm.ladder", "operations.malmsturm.action", "operations.malmsturm.contest",
     "operations.malmsturm.attack", "operations.paws.comparison", "operations.paws.validate-character",
     "operations.weltenbuch.narration", "operations.weltenbuch.encounter", "operations.proben.encounter",
-    "operations.proben.cooperation.advice",
+    "operations.proben.cooperation.advice", "fields.advise", "fields.advise.choices",
     "fields.name", "fields.bag", "fields.draws", "fields.replacements", "fields.malmsturm.skill",
     "fields.malmsturm.difficulty", "fields.modifier", "fields.extra_bonus_dice", "fields.attribute",
     "fields.proben.difficulty", "fields.toughness", "fields.spends", "fields.gods", "fields.max_rounds",

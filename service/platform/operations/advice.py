@@ -25,7 +25,8 @@ The hook's contract (``Advisor``), what a system supplies and nothing more:
   every asked choice anew in every state (``asked``: choice -> the values it may take), the other
   choices as the body gives them; priced like ``odds`` (``encounter_precision`` on its own state
   bound, with ``cost`` for its work per state) before solving; ``rules`` say in words when to do what
-  (catalog messages: ``say``); None where the body has none (a cut ``max_rounds``). Where it gains
+  (catalog messages made with ``words.messages.advised``, not ``say``, which marks refusals); None
+  where the body has none (a cut ``max_rounds``). Where it gains
   less than 0.1 percentage points over the best fixed option, the platform adds a rule saying so.
 - ``wins(outcome, side)`` and ``loses(outcome, side)``: which outcomes of the odds the side wins or
   loses (default: ``wins:<side>`` wins, any other ``wins:`` or ``both_out`` loses); ``rounds``: the
@@ -33,8 +34,11 @@ The hook's contract (``Advisor``), what a system supplies and nothing more:
   line names the side (default: as ``advise.side`` does); ``succeeds``: the side takes a test, so the
   chat line says "chance of success" rather than "to win".
 
-A system's advice view is then ``advice.answer(ADVISOR, body, lang)``, declared on its rolling
-operation as ``Operation.rolling(..., advice=view)`` (``POST <path>/advice``).
+A system's advice view is then ``platform_advice.answer(ADVISOR, body, lang)`` (routes.py imports this
+module as ``platform_advice``: its own ``advice`` module, where the adaptive solver lives, keeps its
+name, tests/systems/test_one_shape.py), named ``<operation>_advice`` and declared on its rolling
+operation as ``Operation.rolling(..., advice=view)`` (``POST <path>/advice``). Its docstring quotes the
+ruling; /play needs its words in service/web/labels.js (tests/test_operation_completeness.py).
 
 Ranking (RULINGS.md "Advice"): by the chance to win, ties by the chance not to lose, then by fewer
 expected rounds; options within 0.1 percentage points of the best are "gleich gut" (``equal``).

@@ -54,13 +54,18 @@ def test_options_are_ranked_best_first_with_their_distance_to_the_best(post):
     assert answer["advice"]["side"] == "b" and answer["summary"].startswith("Advice for Jack: best ")
 
 
-def test_the_default_is_the_documented_one():
-    """E3 and E2: every one-shot die given is spent, and a side never gives up, unless the body says so."""
+def test_every_combination_of_the_asked_choices_is_an_option():
+    """§1.10: "`options` are the fixed policies (every combination of the asked choices)"; a choice made
+    per member or per step has one value per combination of its members' or steps' values."""
     assert advice.policies({"x": [0, 1], "y": [None, 2]}) == [
         {"x": 0, "y": None}, {"x": 0, "y": 2}, {"x": 1, "y": None}, {"x": 1, "y": 2}]
+    assert advice.per_member(["Alrik", "Bea"], [0, 1]) == [
+        {"Alrik": 0, "Bea": 0}, {"Alrik": 0, "Bea": 1}, {"Alrik": 1, "Bea": 0}, {"Alrik": 1, "Bea": 1}]
+    assert advice.combinations([[None, 1], [None]]) == [(None, None), (1, None)]
 
 
 def test_default_answer_names_the_default_policy(post):
+    """E3 and E2: every one-shot die given is spent, and a side never gives up, unless asked otherwise."""
     _, answer = post("/v1/paws/encounter/advice", {**DUEL, "advise": {"choices": ["one_shot_rescue"]}})
     assert answer["advice"]["default"]["policy"] == {"one_shot_rescue": 2}
     assert [o["policy"] for o in answer["advice"]["options"]] == [
