@@ -1117,6 +1117,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/malmsturm/encounter/advice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a side's choices in a whole conflict are worth (advice)
+         * @description RULINGS.md "Advice", Malmsturm: `concede_at_consequences` of the side ("oder eine Partei
+         *     nachgiebt", E3), `defend` and `targeting` (E5; for the whole conflict, as the body's policy sets
+         *     them). Every combination is one fixed option, answered as `malmsturm.encounter.odds` answers the
+         *     body with it; ranked by the chance to win, then not to lose (a stalemate is no loss), then fewer
+         *     rounds ("gleich gut" within 0.1 percentage points). `adaptive`: concede, take a consequence early
+         *     instead of the stress ("man kann schon vorher eine Konsequenz hinnehmen, wenn man will") or fight
+         *     on, decided anew in every state (backward induction on the conflict's chain turn by turn; the
+         *     other side plays by the body; conceding loses at once and is never chosen); null with
+         *     `max_rounds`. The states of every option and of the adaptive solve count together against
+         *     WURFWERK_MAX_ENCOUNTER_STATES (422 `encounter-too-large` before solving).
+         *
+         *     Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
+         *     rolled once per conflict (`order: initiative`, ruling 4; E6: for sides of any size, every member rolls
+         *     and all act in that order) or given as every member's name once; it is the same every round. E2: every
+         *     turn is an attack (`malmsturm.attack`, ruling 5) of the member's `attack` (skill + modifier) against
+         *     the target's defence (+ modifier): E7 its `defenses` entry for the attack's kind (the text's table of
+         *     defending skills), else its `defense`; with `policy.defend: false` nobody defends and every attack
+         *     meets the fixed difficulty 0 (mäßig); aspects and invocations are not modelled; no consequence is
+         *     taken early. The attack's track loses the shifts; "Wenn seine Belastungspunkte verbraucht sind, dann
+         *     erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"; "Wer zwei
+         *     Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus", and a member taken out acts no more. A
+         *     side loses when all its members are out (E8 `ends: side_out`, the default; `ends: first_out`: as
+         *     soon as any of its members is out, "bis einer der Konkurrenten freiwillig oder unfreiwillig
+         *     ausscheidet"; echoed in the answer), or (E3) concedes ("eine Partei nachgiebt") as soon as one of
+         *     its members holds `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+         *     no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
+         *     standing opponent with the most consequences, then the least stress left on the attack's track, then
+         *     the first in the body; `spread`: a side's members, in their order of action, take its standing
+         *     opponents in body order in turn (the side's first to act the first standing opponent, its second the
+         *     second, wrapping around). A round is every standing member's turn once; `max_rounds` cuts after that
+         *     many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
+         *     0..1 at the start; `dice` dF per roll (ruling 7).
+         *
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         */
+        post: operations["malmsturm.encounter.advice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/malmsturm/encounter/odds": {
         parameters: {
             query?: never;
@@ -2541,7 +2594,7 @@ export interface components {
              * @description An operation id, e.g. paws.test.
              * @enum {string}
              */
-            operation: "beutelschneider.challenge" | "beutelschneider.challenge.odds" | "beutelschneider.combat" | "beutelschneider.combat.odds" | "beutelschneider.contest" | "beutelschneider.contest.odds" | "beutelschneider.encounter" | "beutelschneider.encounter.advice" | "beutelschneider.encounter.odds" | "beutelschneider.experience" | "beutelschneider.experience-apply" | "beutelschneider.experience.odds" | "beutelschneider.first-aid" | "beutelschneider.first-aid.odds" | "beutelschneider.healing" | "beutelschneider.healing-apply" | "beutelschneider.healing.odds" | "beutelschneider.injury" | "beutelschneider.injury.odds" | "beutelschneider.mortal-danger" | "beutelschneider.mortal-danger.odds" | "beutelschneider.validate-bag" | "malmsturm.action" | "malmsturm.action.odds" | "malmsturm.attack" | "malmsturm.attack.odds" | "malmsturm.contest" | "malmsturm.contest.odds" | "malmsturm.encounter" | "malmsturm.encounter.odds" | "malmsturm.initiative" | "malmsturm.initiative.odds" | "paws.comparison" | "paws.comparison.odds" | "paws.encounter" | "paws.encounter.advice" | "paws.encounter.odds" | "paws.rescue" | "paws.rescue.odds" | "paws.test" | "paws.test.odds" | "paws.validate-character" | "proben.cooperation" | "proben.cooperation.advice" | "proben.cooperation.odds" | "proben.encounter" | "proben.encounter.advice" | "proben.encounter.odds" | "proben.extended" | "proben.extended.odds" | "proben.opposed" | "proben.opposed.odds" | "proben.test" | "proben.test.odds" | "weltenbuch.conflict" | "weltenbuch.conflict.odds" | "weltenbuch.encounter" | "weltenbuch.encounter.advice" | "weltenbuch.encounter.odds" | "weltenbuch.narration" | "weltenbuch.resurrection" | "weltenbuch.resurrection.odds";
+            operation: "beutelschneider.challenge" | "beutelschneider.challenge.odds" | "beutelschneider.combat" | "beutelschneider.combat.odds" | "beutelschneider.contest" | "beutelschneider.contest.odds" | "beutelschneider.encounter" | "beutelschneider.encounter.advice" | "beutelschneider.encounter.odds" | "beutelschneider.experience" | "beutelschneider.experience-apply" | "beutelschneider.experience.odds" | "beutelschneider.first-aid" | "beutelschneider.first-aid.odds" | "beutelschneider.healing" | "beutelschneider.healing-apply" | "beutelschneider.healing.odds" | "beutelschneider.injury" | "beutelschneider.injury.odds" | "beutelschneider.mortal-danger" | "beutelschneider.mortal-danger.odds" | "beutelschneider.validate-bag" | "malmsturm.action" | "malmsturm.action.odds" | "malmsturm.attack" | "malmsturm.attack.odds" | "malmsturm.contest" | "malmsturm.contest.odds" | "malmsturm.encounter" | "malmsturm.encounter.advice" | "malmsturm.encounter.odds" | "malmsturm.initiative" | "malmsturm.initiative.odds" | "paws.comparison" | "paws.comparison.odds" | "paws.encounter" | "paws.encounter.advice" | "paws.encounter.odds" | "paws.rescue" | "paws.rescue.odds" | "paws.test" | "paws.test.odds" | "paws.validate-character" | "proben.cooperation" | "proben.cooperation.advice" | "proben.cooperation.odds" | "proben.encounter" | "proben.encounter.advice" | "proben.encounter.odds" | "proben.extended" | "proben.extended.odds" | "proben.opposed" | "proben.opposed.odds" | "proben.test" | "proben.test.odds" | "weltenbuch.conflict" | "weltenbuch.conflict.odds" | "weltenbuch.encounter" | "weltenbuch.encounter.advice" | "weltenbuch.encounter.odds" | "weltenbuch.narration" | "weltenbuch.resurrection" | "weltenbuch.resurrection.odds";
         };
         BatchRequest: {
             requests: components["schemas"]["BatchItem"][];
@@ -4237,6 +4290,66 @@ export interface components {
             /** @description The request as understood, defaults filled in. */
             request: components["schemas"]["MalmsturmContestRequest"];
             result: components["schemas"]["MalmContestResult"];
+            /** @description One chat line in `lang`. */
+            summary: string;
+        };
+        MalmsturmEncounterAdviceRequest: {
+            /** @description Which side is advised on which of its choices (API.md §1.10). */
+            advise?: components["schemas"]["Advise"] | null;
+            /**
+             * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
+             * @default 0
+             */
+            curve_rounds?: number | null;
+            /**
+             * @description FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+             * @default 4
+             */
+            dice?: number | null;
+            /**
+             * @description E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder unfreiwillig ausscheidet oder eine Partei nachgiebt"): side_out (default): when every member of a side is out or the side concedes; first_out: when the first member of any side is taken out, the other side winning. With one member a side both are the same. Echoed in the answer.
+             * @default side_out
+             * @enum {string|null}
+             */
+            ends?: "side_out" | "first_out" | null;
+            /**
+             * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
+             * @default auto
+             * @enum {string|null}
+             */
+            exact?: "auto" | "required" | "never" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /**
+             * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
+             * @default null
+             */
+            max_rounds?: number | null;
+            /**
+             * @description initiative (default, sides of any size, E6): every member rolls initiative once (E1, ruling 4: 4dF + intuition, ties by intuition, then roll-offs) and all act in that order; the odds mix every order by its exact chance (one solve per order: n! orders of n members count in the state bound); or every member's name once, in order of action, the same every round.
+             * @default initiative
+             */
+            order?: "initiative" | string[] | null;
+            policy?: components["schemas"]["MalmEncounterPolicy"] | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Exactly two sides. */
+            sides: components["schemas"]["MalmEncounterSide"][];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        MalmsturmEncounterAdviceResponse: {
+            advice: components["schemas"]["AdviceAnswer"];
+            /** @enum {string} */
+            lang: "en" | "de";
+            /** @example malmsturm.encounter.advice */
+            operation: string;
+            receipt: components["schemas"]["Receipt"];
+            request: components["schemas"]["MalmsturmEncounterAdviceRequest"];
             /** @description One chat line in `lang`. */
             summary: string;
         };
@@ -12299,6 +12412,677 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["MalmsturmEncounterResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    "malmsturm.encounter.advice": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "order": "initiative",
+                 *       "policy": {
+                 *         "concede_at_consequences": {},
+                 *         "defend": true,
+                 *         "targeting": "focus"
+                 *       },
+                 *       "sides": [
+                 *         {
+                 *           "members": [
+                 *             {
+                 *               "attack": {
+                 *                 "skill": 3,
+                 *                 "type": "harm"
+                 *               },
+                 *               "defense": 2,
+                 *               "intuition": 2,
+                 *               "name": "Alrik",
+                 *               "stress": {
+                 *                 "mental": {
+                 *                   "current": 3,
+                 *                   "max": 3
+                 *                 },
+                 *                 "physical": {
+                 *                   "current": 4,
+                 *                   "max": 4
+                 *                 }
+                 *               }
+                 *             }
+                 *           ],
+                 *           "name": "Helden"
+                 *         },
+                 *         {
+                 *           "members": [
+                 *             {
+                 *               "attack": {
+                 *                 "skill": 2,
+                 *                 "type": "harm"
+                 *               },
+                 *               "defense": 1,
+                 *               "intuition": 1,
+                 *               "name": "Ork",
+                 *               "stress": {
+                 *                 "mental": {
+                 *                   "current": 2,
+                 *                   "max": 2
+                 *                 },
+                 *                 "physical": {
+                 *                   "current": 3,
+                 *                   "max": 3
+                 *                 }
+                 *               }
+                 *             }
+                 *           ],
+                 *           "name": "Orks"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["MalmsturmEncounterAdviceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "advice": {
+                     *         "adaptive": {
+                     *           "gain_over_best_fixed": {
+                     *             "exact": "0/1",
+                     *             "probability": 0
+                     *           },
+                     *           "rules": [
+                     *             "Never concede: conceding loses at once, fighting on never wins less.",
+                     *             "Never take a consequence early: taking the stress never wins less.",
+                     *             "Deciding anew in every state wins no more than the best fixed option: play that one."
+                     *           ],
+                     *           "win": {
+                     *             "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *             "probability": 0.9488384519693188
+                     *           }
+                     *         },
+                     *         "best": {
+                     *           "policy": {
+                     *             "concede_at_consequences": null,
+                     *             "defend": true,
+                     *             "targeting": "focus"
+                     *           },
+                     *           "win": {
+                     *             "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *             "probability": 0.9488384519693188
+                     *           }
+                     *         },
+                     *         "default": {
+                     *           "policy": {
+                     *             "concede_at_consequences": null,
+                     *             "defend": true,
+                     *             "targeting": "focus"
+                     *           },
+                     *           "vs_best": {
+                     *             "equal": true,
+                     *             "exact": "0/1",
+                     *             "probability": 0
+                     *           },
+                     *           "win": {
+                     *             "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *             "probability": 0.9488384519693188
+                     *           }
+                     *         },
+                     *         "options": [
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.4071015993408494,
+                     *               "consequences:Ork": 1.941551899511013,
+                     *               "rounds": 3.9269198260905345
+                     *             },
+                     *             "expected_rounds": 3.9269198260905345,
+                     *             "not_lose": {
+                     *               "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": 0.9488384519693188
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *                 "probability": 0.9488384519693188
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "10035038006861075134366366668327925121022945984935278349649265990204570317870418071965/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *                 "probability": 0.05116154803068116
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": null,
+                     *               "defend": true,
+                     *               "targeting": "focus"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": 0.9488384519693188
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.4071015993408494,
+                     *               "consequences:Ork": 1.941551899511013,
+                     *               "rounds": 3.9269198260905345
+                     *             },
+                     *             "expected_rounds": 3.9269198260905345,
+                     *             "not_lose": {
+                     *               "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": 0.9488384519693188
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *                 "probability": 0.9488384519693188
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "10035038006861075134366366668327925121022945984935278349649265990204570317870418071965/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *                 "probability": 0.05116154803068116
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": null,
+                     *               "defend": true,
+                     *               "targeting": "spread"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": 0.9488384519693188
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.4071015993408494,
+                     *               "consequences:Ork": 1.941551899511013,
+                     *               "rounds": 3.9269198260905345
+                     *             },
+                     *             "expected_rounds": 3.9269198260905345,
+                     *             "not_lose": {
+                     *               "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": 0.9488384519693188
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *                 "probability": 0.9488384519693188
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "10035038006861075134366366668327925121022945984935278349649265990204570317870418071965/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *                 "probability": 0.05116154803068116
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": 2,
+                     *               "defend": true,
+                     *               "targeting": "focus"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": 0.9488384519693188
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.4071015993408494,
+                     *               "consequences:Ork": 1.941551899511013,
+                     *               "rounds": 3.9269198260905345
+                     *             },
+                     *             "expected_rounds": 3.9269198260905345,
+                     *             "not_lose": {
+                     *               "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": 0.9488384519693188
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *                 "probability": 0.9488384519693188
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "10035038006861075134366366668327925121022945984935278349649265990204570317870418071965/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *                 "probability": 0.05116154803068116
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": 2,
+                     *               "defend": true,
+                     *               "targeting": "spread"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": 0.9488384519693188
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.6784017675882293,
+                     *               "consequences:Ork": 1.8868586543534867,
+                     *               "rounds": 2.8055093411457532
+                     *             },
+                     *             "expected_rounds": 2.8055093411457532,
+                     *             "not_lose": {
+                     *               "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *               "probability": 0.8955399258672451
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *                 "probability": 0.8955399258672451
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "7545957940103204395051215036248098529311181/72237723386193372407719534553361002968824804",
+                     *                 "probability": 0.10446007413275493
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": null,
+                     *               "defend": false,
+                     *               "targeting": "focus"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-115102447127848389075376498048343782707497984944501457913076044793282722391192501322617792671883340815860754027855112751824851/2159580302603713379582916463237696166410518143372634106461248333563748031875741944778961786245677989645014666425194397779978924",
+                     *               "probability": -0.05329852610207377
+                     *             },
+                     *             "win": {
+                     *               "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *               "probability": 0.8955399258672451
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.6784017675882293,
+                     *               "consequences:Ork": 1.8868586543534867,
+                     *               "rounds": 2.8055093411457532
+                     *             },
+                     *             "expected_rounds": 2.8055093411457532,
+                     *             "not_lose": {
+                     *               "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *               "probability": 0.8955399258672451
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *                 "probability": 0.8955399258672451
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "7545957940103204395051215036248098529311181/72237723386193372407719534553361002968824804",
+                     *                 "probability": 0.10446007413275493
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": null,
+                     *               "defend": false,
+                     *               "targeting": "spread"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-115102447127848389075376498048343782707497984944501457913076044793282722391192501322617792671883340815860754027855112751824851/2159580302603713379582916463237696166410518143372634106461248333563748031875741944778961786245677989645014666425194397779978924",
+                     *               "probability": -0.05329852610207377
+                     *             },
+                     *             "win": {
+                     *               "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *               "probability": 0.8955399258672451
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.6784017675882293,
+                     *               "consequences:Ork": 1.8868586543534867,
+                     *               "rounds": 2.8055093411457532
+                     *             },
+                     *             "expected_rounds": 2.8055093411457532,
+                     *             "not_lose": {
+                     *               "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *               "probability": 0.8955399258672451
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *                 "probability": 0.8955399258672451
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "7545957940103204395051215036248098529311181/72237723386193372407719534553361002968824804",
+                     *                 "probability": 0.10446007413275493
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": 2,
+                     *               "defend": false,
+                     *               "targeting": "focus"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-115102447127848389075376498048343782707497984944501457913076044793282722391192501322617792671883340815860754027855112751824851/2159580302603713379582916463237696166410518143372634106461248333563748031875741944778961786245677989645014666425194397779978924",
+                     *               "probability": -0.05329852610207377
+                     *             },
+                     *             "win": {
+                     *               "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *               "probability": 0.8955399258672451
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.6784017675882293,
+                     *               "consequences:Ork": 1.8868586543534867,
+                     *               "rounds": 2.8055093411457532
+                     *             },
+                     *             "expected_rounds": 2.8055093411457532,
+                     *             "not_lose": {
+                     *               "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *               "probability": 0.8955399258672451
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *                 "probability": 0.8955399258672451
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "7545957940103204395051215036248098529311181/72237723386193372407719534553361002968824804",
+                     *                 "probability": 0.10446007413275493
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": 2,
+                     *               "defend": false,
+                     *               "targeting": "spread"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-115102447127848389075376498048343782707497984944501457913076044793282722391192501322617792671883340815860754027855112751824851/2159580302603713379582916463237696166410518143372634106461248333563748031875741944778961786245677989645014666425194397779978924",
+                     *               "probability": -0.05329852610207377
+                     *             },
+                     *             "win": {
+                     *               "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *               "probability": 0.8955399258672451
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.3559400513101682,
+                     *               "consequences:Ork": 1.525650250122988,
+                     *               "rounds": 3.254765276310374
+                     *             },
+                     *             "expected_rounds": 3.254765276310374,
+                     *             "not_lose": {
+                     *               "exact": "5144270297352367674840153371415263609149901902863641239518256/7987253838430745024842262128539252453999481419425131275592881",
+                     *               "probability": 0.6440599486898317
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "5144270297352367674840153371415263609149901902863641239518256/7987253838430745024842262128539252453999481419425131275592881",
+                     *                 "probability": 0.6440599486898317
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "2842983541078377350002108757123988844849579516561490036074625/7987253838430745024842262128539252453999481419425131275592881",
+                     *                 "probability": 0.3559400513101682
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": 1,
+                     *               "defend": true,
+                     *               "targeting": "focus"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-59780518412964156384940410491643352807210409888127110814504285013391445615168380673910/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": -0.304778503279487
+                     *             },
+                     *             "win": {
+                     *               "exact": "5144270297352367674840153371415263609149901902863641239518256/7987253838430745024842262128539252453999481419425131275592881",
+                     *               "probability": 0.6440599486898317
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.3559400513101682,
+                     *               "consequences:Ork": 1.525650250122988,
+                     *               "rounds": 3.254765276310374
+                     *             },
+                     *             "expected_rounds": 3.254765276310374,
+                     *             "not_lose": {
+                     *               "exact": "5144270297352367674840153371415263609149901902863641239518256/7987253838430745024842262128539252453999481419425131275592881",
+                     *               "probability": 0.6440599486898317
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "5144270297352367674840153371415263609149901902863641239518256/7987253838430745024842262128539252453999481419425131275592881",
+                     *                 "probability": 0.6440599486898317
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "2842983541078377350002108757123988844849579516561490036074625/7987253838430745024842262128539252453999481419425131275592881",
+                     *                 "probability": 0.3559400513101682
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": 1,
+                     *               "defend": true,
+                     *               "targeting": "spread"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-59780518412964156384940410491643352807210409888127110814504285013391445615168380673910/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": -0.304778503279487
+                     *             },
+                     *             "win": {
+                     *               "exact": "5144270297352367674840153371415263609149901902863641239518256/7987253838430745024842262128539252453999481419425131275592881",
+                     *               "probability": 0.6440599486898317
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.5739416934554744,
+                     *               "consequences:Ork": 1.2606132183313363,
+                     *               "rounds": 2.0977853448325816
+                     *             },
+                     *             "expected_rounds": 2.0977853448325816,
+                     *             "not_lose": {
+                     *               "exact": "5634693794130184879038464674760/13225170610636425366308326441881",
+                     *               "probability": 0.4260583065445256
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "5634693794130184879038464674760/13225170610636425366308326441881",
+                     *                 "probability": 0.4260583065445256
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "7590476816506240487269861767121/13225170610636425366308326441881",
+                     *                 "probability": 0.5739416934554744
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": 1,
+                     *               "defend": false,
+                     *               "targeting": "focus"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-206692955717398700153224737285059648841039670208177060105429726881292263178773162127526413841226635348761167855486/395372619879140749229870336014859649997436336460003482465342331722341949523151988039431864197580670480892393500811",
+                     *               "probability": -0.5227801454247932
+                     *             },
+                     *             "win": {
+                     *               "exact": "5634693794130184879038464674760/13225170610636425366308326441881",
+                     *               "probability": 0.4260583065445256
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.5739416934554744,
+                     *               "consequences:Ork": 1.2606132183313363,
+                     *               "rounds": 2.0977853448325816
+                     *             },
+                     *             "expected_rounds": 2.0977853448325816,
+                     *             "not_lose": {
+                     *               "exact": "5634693794130184879038464674760/13225170610636425366308326441881",
+                     *               "probability": 0.4260583065445256
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "5634693794130184879038464674760/13225170610636425366308326441881",
+                     *                 "probability": 0.4260583065445256
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "7590476816506240487269861767121/13225170610636425366308326441881",
+                     *                 "probability": 0.5739416934554744
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": 1,
+                     *               "defend": false,
+                     *               "targeting": "spread"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-206692955717398700153224737285059648841039670208177060105429726881292263178773162127526413841226635348761167855486/395372619879140749229870336014859649997436336460003482465342331722341949523151988039431864197580670480892393500811",
+                     *               "probability": -0.5227801454247932
+                     *             },
+                     *             "win": {
+                     *               "exact": "5634693794130184879038464674760/13225170610636425366308326441881",
+                     *               "probability": 0.4260583065445256
+                     *             }
+                     *           }
+                     *         ],
+                     *         "side": "Helden",
+                     *         "solver": {
+                     *           "max_error": 0,
+                     *           "precision": "exact",
+                     *           "states": 2348
+                     *         }
+                     *       },
+                     *       "lang": "en",
+                     *       "operation": "malmsturm.encounter.advice",
+                     *       "receipt": {
+                     *         "alg": "Ed25519",
+                     *         "id": "00000000-0000-4000-8000-000000000000",
+                     *         "issued_at": "2026-11-29T12:00:00.000Z",
+                     *         "kid": "example-kid",
+                     *         "signature": "example-signature"
+                     *       },
+                     *       "request": {
+                     *         "advise": {
+                     *           "choices": null,
+                     *           "side": null
+                     *         },
+                     *         "curve_rounds": 0,
+                     *         "dice": 4,
+                     *         "ends": "side_out",
+                     *         "exact": "auto",
+                     *         "max_rounds": null,
+                     *         "order": "initiative",
+                     *         "policy": {
+                     *           "concede_at_consequences": {},
+                     *           "defend": true,
+                     *           "targeting": "focus"
+                     *         },
+                     *         "sides": [
+                     *           {
+                     *             "members": [
+                     *               {
+                     *                 "attack": {
+                     *                   "skill": 3,
+                     *                   "type": "harm"
+                     *                 },
+                     *                 "consequences": 0,
+                     *                 "defense": 2,
+                     *                 "defenses": {},
+                     *                 "intuition": 2,
+                     *                 "modifier": 0,
+                     *                 "name": "Alrik",
+                     *                 "stress": {
+                     *                   "mental": {
+                     *                     "current": 3,
+                     *                     "max": 3
+                     *                   },
+                     *                   "physical": {
+                     *                     "current": 4,
+                     *                     "max": 4
+                     *                   }
+                     *                 }
+                     *               }
+                     *             ],
+                     *             "name": "Helden"
+                     *           },
+                     *           {
+                     *             "members": [
+                     *               {
+                     *                 "attack": {
+                     *                   "skill": 2,
+                     *                   "type": "harm"
+                     *                 },
+                     *                 "consequences": 0,
+                     *                 "defense": 1,
+                     *                 "defenses": {},
+                     *                 "intuition": 1,
+                     *                 "modifier": 0,
+                     *                 "name": "Ork",
+                     *                 "stress": {
+                     *                   "mental": {
+                     *                     "current": 2,
+                     *                     "max": 2
+                     *                   },
+                     *                   "physical": {
+                     *                     "current": 3,
+                     *                     "max": 3
+                     *                   }
+                     *                 }
+                     *               }
+                     *             ],
+                     *             "name": "Orks"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "summary": "Advice for Helden: best concede_at_consequences = null, defend = true, targeting = focus, 94.9% to win. Deciding anew in every state gains nothing worth saying."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MalmsturmEncounterAdviceResponse"];
                 };
             };
             400: components["responses"]["BAD_REQUEST"];

@@ -35,6 +35,7 @@ export type OperationId =
   | "malmsturm.contest"
   | "malmsturm.contest.odds"
   | "malmsturm.encounter"
+  | "malmsturm.encounter.advice"
   | "malmsturm.encounter.odds"
   | "malmsturm.initiative"
   | "malmsturm.initiative.odds"
@@ -139,6 +140,8 @@ export interface SystemMethods {
     contestOdds(body: RequestBody<"malmsturm.contest.odds">, options?: CallOptions): Promise<ResponseBody<"malmsturm.contest.odds">>;
     /** POST /v1/malmsturm/encounter: Play out a whole conflict (Konflikt), turn by turn */
     encounter(body: RequestBody<"malmsturm.encounter">, options?: CallOptions): Promise<ResponseBody<"malmsturm.encounter">>;
+    /** POST /v1/malmsturm/encounter/advice: What a side's choices in a whole conflict are worth (advice) */
+    encounterAdvice(body: RequestBody<"malmsturm.encounter.advice">, options?: CallOptions): Promise<ResponseBody<"malmsturm.encounter.advice">>;
     /** POST /v1/malmsturm/encounter/odds: Exact odds of a whole conflict (Konflikt) */
     encounterOdds(body: RequestBody<"malmsturm.encounter.odds">, options?: CallOptions): Promise<ResponseBody<"malmsturm.encounter.odds">>;
     /** POST /v1/malmsturm/initiative: Roll the order of a conflict (Reihenfolge) */

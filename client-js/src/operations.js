@@ -33,6 +33,7 @@ export const OPERATIONS = Object.freeze([
   {"id": "malmsturm.contest", "method": "POST", "path": "/v1/malmsturm/contest", "system": "malmsturm", "body": true},
   {"id": "malmsturm.contest.odds", "method": "POST", "path": "/v1/malmsturm/contest/odds", "system": "malmsturm", "body": true},
   {"id": "malmsturm.encounter", "method": "POST", "path": "/v1/malmsturm/encounter", "system": "malmsturm", "body": true},
+  {"id": "malmsturm.encounter.advice", "method": "POST", "path": "/v1/malmsturm/encounter/advice", "system": "malmsturm", "body": true},
   {"id": "malmsturm.encounter.odds", "method": "POST", "path": "/v1/malmsturm/encounter/odds", "system": "malmsturm", "body": true},
   {"id": "malmsturm.initiative", "method": "POST", "path": "/v1/malmsturm/initiative", "system": "malmsturm", "body": true},
   {"id": "malmsturm.initiative.odds", "method": "POST", "path": "/v1/malmsturm/initiative/odds", "system": "malmsturm", "body": true},

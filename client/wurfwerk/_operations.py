@@ -67,6 +67,7 @@ from wurfwerk.models import (
     MalmsturmAttackResponse,
     MalmsturmContestOddsResponse,
     MalmsturmContestResponse,
+    MalmsturmEncounterAdviceResponse,
     MalmsturmEncounterOddsResponse,
     MalmsturmEncounterResponse,
     MalmsturmInitiativeOddsResponse,
@@ -359,6 +360,13 @@ _MALMSTURM_ENCOUNTER = Operation(
     "/v1/malmsturm/encounter",
     rolling=True,
     parse=MalmsturmEncounterResponse.from_json,
+)
+_MALMSTURM_ENCOUNTER_ADVICE = Operation(
+    "malmsturm.encounter.advice",
+    "POST",
+    "/v1/malmsturm/encounter/advice",
+    rolling=False,
+    parse=MalmsturmEncounterAdviceResponse.from_json,
 )
 _MALMSTURM_ENCOUNTER_ODDS = Operation(
     "malmsturm.encounter.odds",
@@ -658,6 +666,7 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "malmsturm.contest": _MALMSTURM_CONTEST,
     "malmsturm.contest.odds": _MALMSTURM_CONTEST_ODDS,
     "malmsturm.encounter": _MALMSTURM_ENCOUNTER,
+    "malmsturm.encounter.advice": _MALMSTURM_ENCOUNTER_ADVICE,
     "malmsturm.encounter.odds": _MALMSTURM_ENCOUNTER_ODDS,
     "malmsturm.initiative": _MALMSTURM_INITIATIVE,
     "malmsturm.initiative.odds": _MALMSTURM_INITIATIVE_ODDS,
@@ -2797,6 +2806,120 @@ class Malmsturm:
                 "order": order,
                 "policy": policy,
                 "seed": seed,
+                "session": session,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    def encounter_advice(
+        self,
+        *,
+        sides: Sequence[MalmEncounterSideParam | MalmEncounterSide],
+        advise: AdviseParam | Advise | None = None,
+        curve_rounds: int | None = 0,
+        dice: int | None = 4,
+        ends: Literal["side_out", "first_out"] | None = "side_out",
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        order: Literal["initiative"] | Sequence[str] | None = "initiative",
+        policy: MalmEncounterPolicyParam | MalmEncounterPolicy | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> MalmsturmEncounterAdviceResponse:
+        """What a side's choices in a whole conflict are worth (advice).
+
+        RULINGS.md "Advice", Malmsturm: `concede_at_consequences` of the side ("oder eine Partei
+        nachgiebt", E3), `defend` and `targeting` (E5; for the whole conflict, as the body's policy sets
+        them). Every combination is one fixed option, answered as `malmsturm.encounter.odds` answers the
+        body with it; ranked by the chance to win, then not to lose (a stalemate is no loss), then fewer
+        rounds ("gleich gut" within 0.1 percentage points). `adaptive`: concede, take a consequence early
+        instead of the stress ("man kann schon vorher eine Konsequenz hinnehmen, wenn man will") or fight
+        on, decided anew in every state (backward induction on the conflict's chain turn by turn; the
+        other side plays by the body; conceding loses at once and is never chosen); null with
+        `max_rounds`. The states of every option and of the adaptive solve count together against
+        WURFWERK_MAX_ENCOUNTER_STATES (422 `encounter-too-large` before solving).
+
+        Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
+        rolled once per conflict (`order: initiative`, ruling 4; E6: for sides of any size, every member
+        rolls
+        and all act in that order) or given as every member's name once; it is the same every round. E2:
+        every
+        turn is an attack (`malmsturm.attack`, ruling 5) of the member's `attack` (skill + modifier)
+        against
+        the target's defence (+ modifier): E7 its `defenses` entry for the attack's kind (the text's table
+        of
+        defending skills), else its `defense`; with `policy.defend: false` nobody defends and every attack
+        meets the fixed difficulty 0 (mäßig); aspects and invocations are not modelled; no consequence is
+        taken early. The attack's track loses the shifts; "Wenn seine Belastungspunkte verbraucht sind,
+        dann
+        erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"; "Wer zwei
+        Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus", and a member taken out acts no more. A
+        side loses when all its members are out (E8 `ends: side_out`, the default; `ends: first_out`: as
+        soon as any of its members is out, "bis einer der Konkurrenten freiwillig oder unfreiwillig
+        ausscheidet"; echoed in the answer), or (E3) concedes ("eine Partei nachgiebt") as soon as one of
+        its members holds `policy.concede_at_consequences[<side>]` consequences, and loses at once, even
+        mid-round. E4: when
+        no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
+        standing opponent with the most consequences, then the least stress left on the attack's track,
+        then
+        the first in the body; `spread`: a side's members, in their order of action, take its standing
+        opponents in body order in turn (the side's first to act the first standing opponent, its second
+        the
+        second, wrapping around). A round is every standing member's turn once; `max_rounds` cuts after
+        that
+        many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
+        0..1 at the start; `dice` dF per roll (ruling 7).
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        ``POST /v1/malmsturm/encounter/advice`` (``malmsturm.encounter.advice``).
+
+        Args:
+            sides: Exactly two sides.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            ends: E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder
+                unfreiwillig ausscheidet oder eine Partei nachgiebt"): side_out (default): when every
+                member of a side is out or the side concedes; first_out: when the first member of any side
+                is taken out, the other side winning. With one member a side both are the same. Echoed in
+                the answer.
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            order: initiative (default, sides of any size, E6): every member rolls initiative once (E1,
+                ruling 4: 4dF + intuition, ties by intuition, then roll-offs) and all act in that order;
+                the odds mix every order by its exact chance (one solve per order: n! orders of n members
+                count in the state bound); or every member's name once, in order of action, the same every
+                round.
+            session: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _MALMSTURM_ENCOUNTER_ADVICE,
+            {
+                "sides": sides,
+                "advise": advise,
+                "curve_rounds": curve_rounds,
+                "dice": dice,
+                "ends": ends,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "order": order,
+                "policy": policy,
                 "session": session,
                 "ticket": ticket,
             },
@@ -7628,6 +7751,120 @@ class AsyncMalmsturm:
                 "order": order,
                 "policy": policy,
                 "seed": seed,
+                "session": session,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def encounter_advice(
+        self,
+        *,
+        sides: Sequence[MalmEncounterSideParam | MalmEncounterSide],
+        advise: AdviseParam | Advise | None = None,
+        curve_rounds: int | None = 0,
+        dice: int | None = 4,
+        ends: Literal["side_out", "first_out"] | None = "side_out",
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        order: Literal["initiative"] | Sequence[str] | None = "initiative",
+        policy: MalmEncounterPolicyParam | MalmEncounterPolicy | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> MalmsturmEncounterAdviceResponse:
+        """What a side's choices in a whole conflict are worth (advice).
+
+        RULINGS.md "Advice", Malmsturm: `concede_at_consequences` of the side ("oder eine Partei
+        nachgiebt", E3), `defend` and `targeting` (E5; for the whole conflict, as the body's policy sets
+        them). Every combination is one fixed option, answered as `malmsturm.encounter.odds` answers the
+        body with it; ranked by the chance to win, then not to lose (a stalemate is no loss), then fewer
+        rounds ("gleich gut" within 0.1 percentage points). `adaptive`: concede, take a consequence early
+        instead of the stress ("man kann schon vorher eine Konsequenz hinnehmen, wenn man will") or fight
+        on, decided anew in every state (backward induction on the conflict's chain turn by turn; the
+        other side plays by the body; conceding loses at once and is never chosen); null with
+        `max_rounds`. The states of every option and of the adaptive solve count together against
+        WURFWERK_MAX_ENCOUNTER_STATES (422 `encounter-too-large` before solving).
+
+        Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
+        rolled once per conflict (`order: initiative`, ruling 4; E6: for sides of any size, every member
+        rolls
+        and all act in that order) or given as every member's name once; it is the same every round. E2:
+        every
+        turn is an attack (`malmsturm.attack`, ruling 5) of the member's `attack` (skill + modifier)
+        against
+        the target's defence (+ modifier): E7 its `defenses` entry for the attack's kind (the text's table
+        of
+        defending skills), else its `defense`; with `policy.defend: false` nobody defends and every attack
+        meets the fixed difficulty 0 (mäßig); aspects and invocations are not modelled; no consequence is
+        taken early. The attack's track loses the shifts; "Wenn seine Belastungspunkte verbraucht sind,
+        dann
+        erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"; "Wer zwei
+        Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus", and a member taken out acts no more. A
+        side loses when all its members are out (E8 `ends: side_out`, the default; `ends: first_out`: as
+        soon as any of its members is out, "bis einer der Konkurrenten freiwillig oder unfreiwillig
+        ausscheidet"; echoed in the answer), or (E3) concedes ("eine Partei nachgiebt") as soon as one of
+        its members holds `policy.concede_at_consequences[<side>]` consequences, and loses at once, even
+        mid-round. E4: when
+        no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
+        standing opponent with the most consequences, then the least stress left on the attack's track,
+        then
+        the first in the body; `spread`: a side's members, in their order of action, take its standing
+        opponents in body order in turn (the side's first to act the first standing opponent, its second
+        the
+        second, wrapping around). A round is every standing member's turn once; `max_rounds` cuts after
+        that
+        many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
+        0..1 at the start; `dice` dF per roll (ruling 7).
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        ``POST /v1/malmsturm/encounter/advice`` (``malmsturm.encounter.advice``).
+
+        Args:
+            sides: Exactly two sides.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            ends: E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder
+                unfreiwillig ausscheidet oder eine Partei nachgiebt"): side_out (default): when every
+                member of a side is out or the side concedes; first_out: when the first member of any side
+                is taken out, the other side winning. With one member a side both are the same. Echoed in
+                the answer.
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            order: initiative (default, sides of any size, E6): every member rolls initiative once (E1,
+                ruling 4: 4dF + intuition, ties by intuition, then roll-offs) and all act in that order;
+                the odds mix every order by its exact chance (one solve per order: n! orders of n members
+                count in the state bound); or every member's name once, in order of action, the same every
+                round.
+            session: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _MALMSTURM_ENCOUNTER_ADVICE,
+            {
+                "sides": sides,
+                "advise": advise,
+                "curve_rounds": curve_rounds,
+                "dice": dice,
+                "ends": ends,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "order": order,
+                "policy": policy,
                 "session": session,
                 "ticket": ticket,
             },

@@ -40,6 +40,7 @@ BatchItemOperation = Literal[
     "malmsturm.contest",
     "malmsturm.contest.odds",
     "malmsturm.encounter",
+    "malmsturm.encounter.advice",
     "malmsturm.encounter.odds",
     "malmsturm.initiative",
     "malmsturm.initiative.odds",
@@ -3303,6 +3304,88 @@ class MalmsturmContestResponse(Result):
             receipt=Receipt.from_json(data["receipt"]),
             request=MalmsturmContestRequest.from_json(data["request"]),
             result=MalmContestResult.from_json(data["result"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmsturmEncounterAdviceRequest(Model):
+    """``MalmsturmEncounterAdviceRequest`` in the API's JSON."""
+    advise: Advise | None = None
+    """Which side is advised on which of its choices (API.md §1.10)."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    dice: int | None = None
+    """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
+    ends: Literal["side_out", "first_out"] | None = None
+    """E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder unfreiwillig
+    ausscheidet oder eine Partei nachgiebt"): side_out (default): when every member of a side is out or the
+    side concedes; first_out: when the first member of any side is taken out, the other side winning. With
+    one member a side both are the same. Echoed in the answer.
+    """
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    order: Literal["initiative"] | list[str] | None = None
+    """initiative (default, sides of any size, E6): every member rolls initiative once (E1, ruling 4: 4dF +
+    intuition, ties by intuition, then roll-offs) and all act in that order; the odds mix every order by
+    its exact chance (one solve per order: n! orders of n members count in the state bound); or every
+    member's name once, in order of action, the same every round.
+    """
+    policy: MalmEncounterPolicy | None = None
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    sides: list[MalmEncounterSide]
+    """Exactly two sides."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmsturmEncounterAdviceRequest:
+        """``MalmsturmEncounterAdviceRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advise=None if data.get("advise") is None else Advise.from_json(data["advise"]),
+            curve_rounds=data.get("curve_rounds"),
+            dice=data.get("dice"),
+            ends=data.get("ends"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            max_rounds=data.get("max_rounds"),
+            order=data.get("order"),
+            policy=None if data.get("policy") is None else MalmEncounterPolicy.from_json(data["policy"]),
+            session=data.get("session"),
+            sides=[MalmEncounterSide.from_json(v0) for v0 in data["sides"]],
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmsturmEncounterAdviceResponse(Result):
+    """The answer of ``malmsturm.encounter.advice`` (``POST /v1/malmsturm/encounter/advice``)."""
+    advice: AdviceAnswer
+    lang: Literal["en", "de"]
+    operation: str
+    receipt: Receipt
+    request: MalmsturmEncounterAdviceRequest
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmsturmEncounterAdviceResponse:
+        """``MalmsturmEncounterAdviceResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advice=AdviceAnswer.from_json(data["advice"]),
+            lang=data["lang"],
+            operation=data["operation"],
+            receipt=Receipt.from_json(data["receipt"]),
+            request=MalmsturmEncounterAdviceRequest.from_json(data["request"]),
             summary=data["summary"],
         )._with_json(data)
 

@@ -28,7 +28,8 @@ Case = tuple[str, Callable[[str], str]]
 def cases() -> list[Case]:
     return [*_paws(), *_proben(), *_weltenbuch(), *_malmsturm(), *_beutelschneider(), *_encounters(),
             *_encounters_of_issue_40(), *_encounter_sentences(), *_advice(),
-            *_advice_of_proben(), *_advice_of_weltenbuch(), *_advice_of_beutelschneider()]
+            *_advice_of_proben(), *_advice_of_weltenbuch(), *_advice_of_beutelschneider(),
+            *_advice_of_malmsturm()]
 
 
 def said(render: Callable[..., str], *args: object) -> Callable[[str], str]:
@@ -635,6 +636,14 @@ def _advice_of_beutelschneider() -> Iterator[Case]:
     yield "beutelschneider.encounter.advice flee in some states", _beutel_rule([1, 0, 1], [3, 2, 1])
     yield ("beutelschneider.encounter.advice magic or flight", _beutel_rule([1, 2, 0], [3, 2, 1],
                                                                              ("combat", "skill", "magic")))
+
+
+def _advice_of_malmsturm() -> Iterator[Case]:
+    from service.systems.malmsturm import advice as malm_advice
+
+    for name, early in (("never early", ()), ("early for Alrik", (malm_advice.Early("Alrik", (3, 2, 0), 2),))):
+        said = malm_advice.rules_of(malm_advice.Solved(Fraction(1, 2), Fraction(1, 2), early, 1))
+        yield f"malmsturm.encounter.advice {name}", lambda lang, said=said: " ".join(line.say(lang) for line in said)
 
 
 def _advice_of_weltenbuch() -> Iterator[Case]:

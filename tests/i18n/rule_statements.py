@@ -71,6 +71,9 @@ STATEMENTS: dict[tuple[str, str], tuple[str, str, dict[str, list[str]]]] = {
         {"de": ["Heldenpunkt einsetzen oder zurückhalten"]}),
     ("labels", "operations.beutelschneider.encounter.advice"): (
         "000", "Flucht wird über Geschick abgehandelt", {"de": ["fliehen (Geschick)"]}),
+    ("labels", "operations.malmsturm.encounter.advice"): (
+        "004", "man kann schon vorher eine Konsequenz hinnehmen, wenn man will",
+        {"de": ["früh eine Konsequenz nehmen"]}),
     ("labels", "operations.paws.encounter.advice"): (
         "001", "Jeder Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht.",
         {"de": ["Einmalige Rettungswürfel würfeln oder behalten"]}),

@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from service.platform.dice.randomness import RandomSource
 from service.platform.http.limits import STATE_BY_STATE, encounter_precision
 from service.platform.maths.luck import Luck
 from service.platform.maths.odds import Odds
+from service.platform.operations import advice as platform_advice
 from service.platform.operations.operations import Body, Operation, System, quoting
 from service.platform.values.plain_data import plain
 from service.platform.words.glossary import api_glossary
-from service.systems.malmsturm import bounds, conflicts, every_order, odds, play_out, rules, schemas, solver, text
+from service.systems.malmsturm import (
+    advice,
+    bounds,
+    conflicts,
+    every_order,
+    odds,
+    play_out,
+    rules,
+    schemas,
+    solver,
+    text,
+)
 
 # What one state of the conflict's chain costs its solver (numpy over states numbered as ints), in
 # states of a swept reduced space (service/platform/http/limits.py; the figures: bench/README.md).
@@ -289,6 +305,75 @@ def encounter_odds(body: Body) -> Odds:
                                      curve_rounds=body["curve_rounds"])
 
 
+# --- advice (RULINGS.md "Advice", Malmsturm) ---------------------------------------------------------
+
+def _advice_choices(body: Body, side: str) -> dict[str, list[Any]]:
+    """`concede_at_consequences` of the side ("oder eine Partei nachgiebt", E3; null: never, else a
+    count above what its members already hold), `defend` ("kann sich ... verteidigen") and `targeting`
+    (E5), the last two for the whole conflict as the body's policy sets them."""
+    members = next(given["members"] for given in body["sides"] if given["name"] == side)
+    held = max(member["consequences"] for member in members)
+    return {"concede_at_consequences": [None, *range(held + 1, rules.CONSEQUENCES_TO_TAKE_OUT + 1)],
+            "defend": [True, False], "targeting": [conflicts.FOCUS, conflicts.SPREAD]}
+
+
+def _advice_default(body: Body, side: str) -> dict[str, Any]:
+    policy = body["policy"]
+    return {"concede_at_consequences": policy["concede_at_consequences"].get(side), "defend": policy["defend"],
+            "targeting": policy["targeting"]}
+
+
+def _advice_apply(body: Body, side: str, policy: Mapping[str, Any]) -> dict:
+    changed = copy.deepcopy(dict(body))
+    if "concede_at_consequences" in policy:
+        concede = changed["policy"]["concede_at_consequences"]
+        concede.pop(side, None)
+        if policy["concede_at_consequences"] is not None:
+            concede[side] = policy["concede_at_consequences"]
+    for name in ("defend", "targeting"):
+        if name in policy:
+            changed["policy"][name] = policy[name]
+    return changed
+
+
+def _adaptive(body: Body, side: str, asked: Mapping[str, Sequence[Any]]) -> platform_advice.Adaptive | None:
+    """Concede, take a consequence early or fight on, in every state (the other choices as the body
+    gives them); null with `max_rounds` (the best play would depend on the round too)."""
+    if body["max_rounds"] is not None:
+        return None
+    chain = conflict(body)
+    index = [given["name"] for given in body["sides"]].index(side)
+    exact = encounter_precision(_bound(chain, STATE_BY_STATE), body["exact"])
+    solved = advice.solve(chain, index, exact=exact)
+    return platform_advice.Adaptive(solved.win, advice.rules_of(solved), solved.states,
+                                    0.0 if exact else solved.states * 2.0 ** -48)
+
+
+ADVISOR = platform_advice.Advisor(
+    sides=lambda body: [given["name"] for given in body["sides"]], choices=_advice_choices,
+    default=_advice_default, apply=_advice_apply, odds=lambda body: encounter_odds(body), adaptive=_adaptive)
+
+
+@quoting(ENCOUNTER_RULINGS)
+def encounter_advice(body: Body, lang: str) -> tuple[dict[str, Any], str]:
+    """What a side's choices in a whole conflict are worth (advice)
+
+    RULINGS.md "Advice", Malmsturm: `concede_at_consequences` of the side ("oder eine Partei
+    nachgiebt", E3), `defend` and `targeting` (E5; for the whole conflict, as the body's policy sets
+    them). Every combination is one fixed option, answered as `malmsturm.encounter.odds` answers the
+    body with it; ranked by the chance to win, then not to lose (a stalemate is no loss), then fewer
+    rounds ("gleich gut" within 0.1 percentage points). `adaptive`: concede, take a consequence early
+    instead of the stress ("man kann schon vorher eine Konsequenz hinnehmen, wenn man will") or fight
+    on, decided anew in every state (backward induction on the conflict's chain turn by turn; the
+    other side plays by the body; conceding loses at once and is never chosen); null with
+    `max_rounds`. The states of every option and of the adaptive solve count together against
+    WURFWERK_MAX_ENCOUNTER_STATES (422 `encounter-too-large` before solving).
+
+    {rulings}
+    """
+    return platform_advice.answer(ADVISOR, body, lang)
+
+
 SYSTEM = System(
     "malmsturm",
     manual_value={"type": "integer", "minimum": -1, "maximum": 1, "description": "A dF face: -1, 0 or +1."},
@@ -328,6 +413,6 @@ SYSTEM = System(
                           luck=Luck("shifts")),
         Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.MalmEncounterRequest,
                           result=schemas.MalmEncounterResult, example=ENCOUNTER_EXAMPLE,
-                          odds=encounter_odds, encounter=True),
+                          odds=encounter_odds, encounter=True, advice=encounter_advice),
     ),
 )
