@@ -18,8 +18,12 @@ the optimum never concedes (the advised side's own ``concede_at_consequences`` i
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
+
+import gmpy2
 
 from service.platform.maths.odds import Probability
 from service.platform.maths.time_slicing import cooperate
@@ -59,8 +63,8 @@ def solve(conflict: Conflict, side: int, *, exact: bool) -> Solved:
     (and concede, never worth it); the order of action as the conflict gives it or by initiative
     (every order with its exact chance, the side deciding once it knows the order)."""
     conflict = never_conceding(conflict, side)
-    win: Probability = Fraction(0) if exact else 0.0
-    not_lose: Probability = Fraction(0) if exact else 0.0
+    win: Any = gmpy2.mpq(0) if exact else 0.0
+    not_lose: Any = gmpy2.mpq(0) if exact else 0.0
     early: dict[Early, None] = {}
     states = 0
     for order, chance in solver.orders(conflict):
@@ -68,10 +72,13 @@ def solve(conflict: Conflict, side: int, *, exact: bool) -> Solved:
             continue
         walk = _Backward(conflict, order, side, exact)
         first = walk.values(conflict.start())[0]
-        weight = chance if exact else float(chance)
+        weight = gmpy2.mpq(Fraction(chance).numerator, Fraction(chance).denominator) if exact else float(chance)
         win, not_lose = win + weight * first[0], not_lose + weight * first[1]
         early.update(dict.fromkeys(walk.early))
         states += len(walk.known)
+    if exact:
+        win, not_lose = Fraction(int(win.numerator), int(win.denominator)), Fraction(int(not_lose.numerator),
+                                                                                      int(not_lose.denominator))
     return Solved(win, not_lose, tuple(early), states)
 
 
@@ -83,11 +90,17 @@ class _Backward:
         self.conflict, self.side, self.exact = conflict, side, exact
         self.slots = conflict.slots(order)
         self.turns = len(self.slots)
-        self.one: Probability = Fraction(1) if exact else 1.0
+        self.one: Probability = gmpy2.mpq(1) if exact else 1.0
         self.zero: Probability = self.one - self.one
         self.winning = f"wins:{conflict.side_names[side]}"
         self.known: dict[State, list[Value]] = {}
         self.early: list[Early] = []
+        self._hit_table: dict[tuple[int, int, MemberState], list] = {}
+        self._shifts: dict[tuple[int, int, MemberState, MemberState], int] = {}
+        per_attack = conflict.per_attack
+        # exact: GMP's rationals (gmpy2), as the conflict's own solver sums them; Fractions at the end
+        self.number: Callable[[int], Probability] = ((lambda ways: gmpy2.mpq(ways, per_attack)) if exact
+                                                     else (lambda ways: ways / per_attack))
 
     def values(self, state: State) -> list[Value]:
         """Per turn of the round: (win, not lose) before that turn from ``state``."""
@@ -111,35 +124,54 @@ class _Backward:
         """The turn's chance to change nothing, and what its hits are worth (each hit at its value
         in the state it leads to, before the next turn)."""
         attacker, rank = self.slots[turn]
-        conflict = self.conflict
         if state[attacker][2] >= rules.CONSEQUENCES_TO_TAKE_OUT:
             return self.one, (self.zero, self.zero)
-        target = conflict.target(attacker, rank, state)
-        member = conflict.members[target]
-        before = state[target]
-        defender = rules.Defender(member.defense, rules.Stress(
-            rules.StressTrack(before[0], member.stress.physical.max),
-            rules.StressTrack(before[1], member.stress.mental.max)), before[2], member.modifier, member.name)
-        track = conflict.members[attacker].track
+        target = self.conflict.target(attacker, rank, state)
         following = (turn + 1) % self.turns
         miss, win, safe = self.zero, self.zero, self.zero
-        for shifts, ways in conflict.shifts(attacker, target):
-            chance = Fraction(ways, conflict.per_attack) if self.exact else ways / conflict.per_attack
-            after = after_attack(defender, track, shifts)
-            if after == before:
+        for chance, after, early in self._hits(attacker, target, state[target]):
+            if after is None:
                 miss += chance
                 continue
             value = self._after(state, target, after, following)
-            if member.side == self.side and after != OUT and shifts > 0 and after[2] == before[2]:
-                early = rules.damage(defender, track, shifts, take_consequence_early=True)
-                taken = OUT if early.taken_out else (early.stress_after.physical.current,
-                                                     early.stress_after.mental.current, early.consequences_after)
-                other = self._after(state, target, taken, following)
+            if early is not None:
+                other = self._after(state, target, early, following)
                 if self._better(other, value):
-                    self.early.append(Early(member.name, before, shifts))
+                    self.early.append(Early(self.conflict.members[target].name, state[target],
+                                            self._shifts[(attacker, target, state[target], after)]))
                     value = other
             win, safe = win + chance * value[0], safe + chance * value[1]
         return miss, (win, safe)
+
+    def _hits(self, attacker: int, target: int, before: MemberState) -> list[tuple[Probability, MemberState | None,
+                                                                                  MemberState | None]]:
+        """Per number of shifts: its chance, the target's state after (None: a miss) and, where the
+        advised side may take a consequence early instead (fewer shifts than its stress left), the
+        state after that; shared by every state with the same attacker, target and target state."""
+        key = (attacker, target, before)
+        if key not in self._hit_table:
+            conflict = self.conflict
+            member = conflict.members[target]
+            defender = rules.Defender(member.defense, rules.Stress(
+                rules.StressTrack(before[0], member.stress.physical.max),
+                rules.StressTrack(before[1], member.stress.mental.max)), before[2], member.modifier, member.name)
+            track = conflict.members[attacker].track
+            table: list[tuple[Probability, MemberState | None, MemberState | None]] = []
+            for shifts, ways in conflict.shifts(attacker, target):
+                chance = self.number(ways)
+                after = after_attack(defender, track, shifts)
+                if after == before:
+                    table.append((chance, None, None))
+                    continue
+                early = None
+                if member.side == self.side and after != OUT and after[2] == before[2]:
+                    taken = rules.damage(defender, track, shifts, take_consequence_early=True)
+                    early = OUT if taken.taken_out else (taken.stress_after.physical.current,
+                                                         taken.stress_after.mental.current, taken.consequences_after)
+                    self._shifts[(attacker, target, before, after)] = shifts
+                table.append((chance, after, early))
+            self._hit_table[key] = table
+        return self._hit_table[key]
 
     def _after(self, state: State, target: int, after: MemberState, turn: int) -> Value:
         return self.values(state[:target] + (after,) + state[target + 1:])[turn]
