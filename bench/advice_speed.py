@@ -58,12 +58,25 @@ CASES = (
           "helpers": [{"name": "Mira", "attribute": 2}, {"name": "Bo", "attribute": 1},
                       {"name": "Kai", "attribute": 3}]},
          operation="cooperation"),
+    Case("beutelschneider thief v guard: ability (2 options), adaptive flee or fight", "beutelschneider",
+         {"sides": [{"name": "Dieb", "bag": {"red": 3, "green": 6, "white": 5, "black": 1}},
+                    {"name": "Wache", "bag": {"red": 7, "green": 3, "white": 5}}], "advise": {"side": "Dieb"}}),
+    Case("malmsturm example duel: every choice (12 options), adaptive early consequence", "malmsturm",
+         {"advise": {"side": "Helden"}}),
 )
 
 
 def _weltenbuch_body() -> dict[str, Any]:
     from service.systems.weltenbuch.routes import ENCOUNTER_EXAMPLE
     return {**ENCOUNTER_EXAMPLE, "advise": {"choices": ["hold_hero_points"]}}
+
+
+def _body(case: Case) -> dict[str, Any]:
+    """The case's body; the Malmsturm case is the operation's example duel."""
+    if case.system == "malmsturm":
+        from service.systems.malmsturm.routes import ENCOUNTER_EXAMPLE
+        return {**ENCOUNTER_EXAMPLE, **case.body}
+    return case.body or _weltenbuch_body()
 
 
 def _timed(call) -> float:
@@ -79,7 +92,7 @@ def run(calls: int) -> list[dict[str, Any]]:
     rows = []
     with app.test_request_context():
         for case in CASES:
-            body = case.body or _weltenbuch_body()
+            body = _body(case)
             advice = operations[f"{case.system}.{case.operation}.advice"]
             odds = operations[f"{case.system}.{case.operation}.odds"]
             plain = {name: value for name, value in body.items() if name != "advise"}
