@@ -4,7 +4,7 @@ vorher eine Konsequenz hinnehmen, wenn man will", ruling 5) or fight on, decided
 Pure: no Flask, no JSON.
 
 The adaptive optimum is backward induction on the conflict's own chain, turn by turn
-(service/systems/malmsturm/conflicts.py, as the solver walks it): a state is every member's (stress
+(service/systems/malmsturm/encounter.py, as the solver walks it): a state is every member's (stress
 left, consequences) before a turn of the round. Every hit moves a state forward (consequences only
 grow, stress only shrinks until a consequence refills it), so a state's values need only states
 further on; N misses in a row come back to the same state a round later, divided out in closed form
@@ -29,7 +29,7 @@ from service.platform.maths.odds import Probability
 from service.platform.maths.time_slicing import cooperate
 from service.platform.words.messages import Message, advised
 from service.systems.malmsturm import rules, solver
-from service.systems.malmsturm.conflicts import OUT, Conflict, MemberState, Order, State, after_attack
+from service.systems.malmsturm.encounter import OUT, Conflict, MemberState, Order, State, after_attack
 
 TIE = 1e-12  # float64: two choices' chances closer than this are equal (exact: equal only when equal)
 

@@ -1,5 +1,5 @@
 """The states a Malmsturm conflict's solve can reach, bounded from the body before solving (API.md
-§1.7 limits; the conflict: service/systems/malmsturm/conflicts.py). Pure: no Flask, no JSON."""
+§1.7 limits; the conflict: service/systems/malmsturm/encounter.py). Pure: no Flask, no JSON."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 from collections import deque
 
 from service.systems.malmsturm import rules
-from service.systems.malmsturm.conflicts import (
+from service.systems.malmsturm.encounter import (
     FIRST_OUT,
     FOCUS,
     OUT,

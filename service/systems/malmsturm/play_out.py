@@ -1,5 +1,5 @@
 """A Malmsturm conflict rolled out turn by turn, the rolling twin of its odds (the conflict:
-service/systems/malmsturm/conflicts.py): initiative, then ``rules.attack`` per turn. Pure: no Flask,
+service/systems/malmsturm/encounter.py): initiative, then ``rules.attack`` per turn. Pure: no Flask,
 no JSON."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from service.platform.dice.randomness import RandomSource
 from service.platform.maths import chains
 from service.systems.malmsturm import rules
-from service.systems.malmsturm.conflicts import (
+from service.systems.malmsturm.encounter import (
     FIRST_OUT,
     OUT,
     ROLLING_ROUND_CAP,

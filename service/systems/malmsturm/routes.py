@@ -17,7 +17,7 @@ from service.platform.words.glossary import api_glossary
 from service.systems.malmsturm import (
     advice,
     bounds,
-    conflicts,
+    encounter,
     every_order,
     odds,
     play_out,
@@ -204,20 +204,20 @@ ENCOUNTER_EXAMPLE = {
 }
 
 
-def conflict(body: Body) -> conflicts.Conflict:
+def conflict(body: Body) -> encounter.Conflict:
     sides = body["sides"]
     members = []
     for side_index, side in enumerate(sides):
         for member in side["members"]:
             stress = rules.Stress(**{name: rules.StressTrack(**track) for name, track in member["stress"].items()})
-            members.append(conflicts.Member(
+            members.append(encounter.Member(
                 member["name"], side_index, member["attack"]["skill"], rules.AttackType(member["attack"]["type"]),
                 member["defense"], member["modifier"], stress, member["consequences"], member["intuition"],
                 tuple((rules.AttackType(kind), value) for kind, value in sorted(member["defenses"].items()))))
     names = [member.name for member in members]
     policy = body["policy"]
     concede = policy["concede_at_consequences"]
-    return conflicts.Conflict(
+    return encounter.Conflict(
         side_names=(sides[0]["name"], sides[1]["name"]), members=tuple(members),
         order=None if body["order"] == schemas.INITIATIVE else tuple(names.index(name) for name in body["order"]),
         targeting=policy["targeting"], concede_at=(concede.get(sides[0]["name"]), concede.get(sides[1]["name"])),
@@ -264,7 +264,7 @@ def encounter_play(body: Body, source: RandomSource, lang: str) -> tuple[play_ou
     return result, text.encounter(result, lang)
 
 
-def _bound(chain: conflicts.Conflict, cost: int, *, orders_together: bool = False, rounds: int = 0) -> int:
+def _bound(chain: encounter.Conflict, cost: int, *, orders_together: bool = False, rounds: int = 0) -> int:
     """The states, and the initiative's exact odds of every order as states of the same cost (they
     are computed once, not per round)."""
     initiative = bounds.initiative_work(chain) * INITIATIVE_COST // (cost * max(1, rounds))
@@ -314,7 +314,7 @@ def _advice_choices(body: Body, side: str) -> dict[str, list[Any]]:
     members = next(given["members"] for given in body["sides"] if given["name"] == side)
     held = max(member["consequences"] for member in members)
     return {"concede_at_consequences": [None, *range(held + 1, rules.CONSEQUENCES_TO_TAKE_OUT + 1)],
-            "defend": [True, False], "targeting": [conflicts.FOCUS, conflicts.SPREAD]}
+            "defend": [True, False], "targeting": [encounter.FOCUS, encounter.SPREAD]}
 
 
 def _advice_default(body: Body, side: str) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from service.platform.operations.fields import Bool, Enum, Int, Name, StrictSche
 from service.platform.operations.schemas import EncounterFields
 from service.platform.values.results import ResultSchemas
 from service.platform.words.messages import say
-from service.systems.malmsturm import conflicts, play_out, rules
+from service.systems.malmsturm import encounter, play_out, rules
 from service.systems.malmsturm.rules import (
     CONSEQUENCES_TO_TAKE_OUT,
     DICE,
@@ -185,7 +185,7 @@ MalmAttackResult = RESULTS.of(rules.AttackResult)
 ENCOUNTER_MAX_MEMBERS = 4  # per side ("Up to 4 members per side")
 ENCOUNTER_MAX_STRESS = 10  # per track ("tracks ≤ 10")
 INITIATIVE = "initiative"
-SIDE_OUT, FIRST_OUT = conflicts.SIDE_OUT, conflicts.FIRST_OUT
+SIDE_OUT, FIRST_OUT = encounter.SIDE_OUT, encounter.FIRST_OUT
 
 
 class MalmOrderField(fields.Field):

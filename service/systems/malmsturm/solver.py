@@ -1,4 +1,4 @@
-"""The exact odds of a whole Malmsturm conflict (the conflict: service/systems/malmsturm/conflicts.py):
+"""The exact odds of a whole Malmsturm conflict (the conflict: service/systems/malmsturm/encounter.py):
 the orders of action and their chances, and the chain solved turn by turn over states numbered as
 ints, exact sums in GMP's rationals (gmpy2), answered as Fractions, or float64. Pure: no Flask, no JSON.
 """
@@ -20,7 +20,7 @@ from service.platform.maths.odds import Odds, Probability, Solver
 from service.systems.malmsturm import odds as malm_odds
 from service.systems.malmsturm import rules
 from service.systems.malmsturm.bounds import hit_on_track, stress_left, tracks_against
-from service.systems.malmsturm.conflicts import (
+from service.systems.malmsturm.encounter import (
     FIRST_OUT,
     OUT,
     Conflict,

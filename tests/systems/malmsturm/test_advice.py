@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import pytest
 
-from service.systems.malmsturm import advice, conflicts, solver
+from service.systems.malmsturm import advice, encounter, solver
 from tests.systems.malmsturm.test_encounter import DUEL, duel, exact, member
 
 SMALL = {
@@ -22,7 +22,7 @@ SMALL = {
                    member("Ork", 1, skill=2, defense=1, boxes=3)),
     "the weaker side, one consequence held": duel(member("Alrik", 0, skill=1, defense=1, boxes=2, consequences=1),
                                                   member("Ork", 1, skill=3, defense=3, boxes=4)),
-    "two against two, focus": conflicts.Conflict(("Helden", "Orks"), (
+    "two against two, focus": encounter.Conflict(("Helden", "Orks"), (
         member("A", 0, boxes=2), member("B", 0, skill=1, boxes=3), member("O", 1, skill=4, boxes=3),
         member("P", 1, skill=2, boxes=2)), order=(0, 2, 1, 3)),
 }
@@ -36,7 +36,7 @@ def test_the_adaptive_optimum_is_never_below_a_fixed_option(name):
         held = max(m.consequences for m in conflict.members if m.side == 0)
         if concede is not None and concede <= held:
             continue
-        fixed = conflicts.Conflict(conflict.side_names, conflict.members, conflict.order, conflict.targeting,
+        fixed = encounter.Conflict(conflict.side_names, conflict.members, conflict.order, conflict.targeting,
                                    (concede, None), conflict.defend)
         assert solved.win >= exact(fixed).outcomes["wins:Helden"]
 

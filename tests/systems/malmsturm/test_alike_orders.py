@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from service.systems.malmsturm import bounds, conflicts, every_order, solver
+from service.systems.malmsturm import bounds, encounter, every_order, solver
 from tests.systems.malmsturm.test_encounter import exact, member
 from tests.systems.malmsturm.test_encounter_groups import MENTAL_KINDS, _as_member
 
@@ -24,7 +24,7 @@ ALIKE = (member("H0", 0, skill=3, boxes=2, mental=2, intuition=1),
 
 
 # the same members with one box a track: every order solved in exact fractions stays a few seconds
-ONE_BOX = tuple(conflicts.Member(m.name, m.side, m.skill, m.attack, m.defense, m.modifier,
+ONE_BOX = tuple(encounter.Member(m.name, m.side, m.skill, m.attack, m.defense, m.modifier,
                                  member("x", 0, boxes=1, mental=1).stress, 0, m.intuition) for m in ALIKE)
 
 
@@ -32,31 +32,31 @@ def no_classes(conflict, weighted):
     return weighted
 
 
-@pytest.mark.parametrize("targeting", [conflicts.FOCUS, conflicts.SPREAD])
+@pytest.mark.parametrize("targeting", [encounter.FOCUS, encounter.SPREAD])
 def test_orders_alike_answer_what_every_order_answers(monkeypatch, targeting):
-    conflict = conflicts.Conflict(("Helden", "Orks"), ONE_BOX, targeting=targeting, ends=conflicts.FIRST_OUT)
+    conflict = encounter.Conflict(("Helden", "Orks"), ONE_BOX, targeting=targeting, ends=encounter.FIRST_OUT)
     alike = exact(conflict)
     classes = solver.alike_orders(conflict, solver.orders(conflict))
     assert len(classes) == 5 * 4 * 3 * 2 // 2  # H0 and H2 attack alike, the rest differ
     assert sum(chance for _, chance in classes) == 1
     monkeypatch.setattr(solver, "alike_orders", no_classes)
-    every = exact(conflicts.Conflict(("Helden", "Orks"), ONE_BOX, targeting=targeting, ends=conflicts.FIRST_OUT))
+    every = exact(encounter.Conflict(("Helden", "Orks"), ONE_BOX, targeting=targeting, ends=encounter.FIRST_OUT))
     assert alike.outcomes == every.outcomes and alike.distributions == every.distributions
     assert alike.expected == every.expected
     assert alike.solver.states < every.solver.states
 
 
 def test_side_out_solves_every_order():
-    conflict = conflicts.Conflict(("Helden", "Orks"), ALIKE)
+    conflict = encounter.Conflict(("Helden", "Orks"), ALIKE)
     assert len(solver.alike_orders(conflict, solver.orders(conflict))) == 120
 
 
 def test_the_bound_counts_one_order_per_class_and_holds():
-    conflict = conflicts.Conflict(("Helden", "Orks"), ALIKE, ends=conflicts.FIRST_OUT)
+    conflict = encounter.Conflict(("Helden", "Orks"), ALIKE, ends=encounter.FIRST_OUT)
     odds = solver.encounter_odds(conflict, exact=False)
     assert odds.solver.states <= bounds.state_bound(conflict)
     # 60 classes of 120 orders, and the first member out ends it: far fewer states than side_out's
-    side_out = conflicts.Conflict(("Helden", "Orks"), ALIKE)
+    side_out = encounter.Conflict(("Helden", "Orks"), ALIKE)
     assert bounds.state_bound(conflict) * 10 <= bounds.state_bound(side_out)
 
 
@@ -111,7 +111,7 @@ def sampled(members: list[dict], conflicts: int, seed: int, ends: str) -> np.nda
             consequence = left <= 0
             stress[live, target, track[me]] = np.where(consequence, tops[target, track[me]], left)
             taken[live, target] += consequence
-            if ends == conflicts.FIRST_OUT:
+            if ends == encounter.FIRST_OUT:
                 over = taken[live, target] >= 2
             else:
                 over = ((taken[live] >= 2) | (side[None, :] != side[target][:, None])).all(axis=1)
@@ -121,12 +121,12 @@ def sampled(members: list[dict], conflicts: int, seed: int, ends: str) -> np.nda
 
 @pytest.mark.slow
 def test_the_3v3_party_first_out_matches_200000_sampled_conflicts():
-    conflict = conflicts.Conflict(("Helden", "Orks"), tuple(_as_member(d, f"m{i}") for i, d in enumerate(PARTY)),
-                                  ends=conflicts.FIRST_OUT)
+    conflict = encounter.Conflict(("Helden", "Orks"), tuple(_as_member(d, f"m{i}") for i, d in enumerate(PARTY)),
+                                  ends=encounter.FIRST_OUT)
     odds = solver.encounter_odds(conflict, exact=False)
     assert odds.solver.states <= bounds.state_bound(conflict) <= 500_000
     runs = 200_000
-    won = int((sampled(PARTY, runs, 50, conflicts.FIRST_OUT) == 0).sum())
+    won = int((sampled(PARTY, runs, 50, encounter.FIRST_OUT) == 0).sum())
     p = odds.outcomes["wins:Helden"]
     assert abs(won - runs * p) <= 3 * math.sqrt(runs * p * (1 - p)), (won, runs * p)
 
@@ -137,11 +137,11 @@ SMALL_PARTY = [dict(side=side, attack=3 - side, kind=KINDS[i % 2], defense=2, de
                     mental=2, intuition=1) for side in (0, 1) for i in range(2)]
 
 
-@pytest.mark.parametrize("ends", [conflicts.SIDE_OUT, conflicts.FIRST_OUT])
+@pytest.mark.parametrize("ends", [encounter.SIDE_OUT, encounter.FIRST_OUT])
 def test_float64_answers_lie_within_their_stated_error_of_the_fractions(ends):
     """The bound of one path's roundings (issue 50: max_error <= 1e-12) holds against the exact answer."""
     members = tuple(_as_member(d, f"m{i}") for i, d in enumerate(SMALL_PARTY))
-    conflict = conflicts.Conflict(("Helden", "Orks"), members, order=(0, 2, 1, 3), ends=ends)
+    conflict = encounter.Conflict(("Helden", "Orks"), members, order=(0, 2, 1, 3), ends=ends)
     fractions = exact(conflict)
     floats = solver.encounter_odds(conflict, exact=False)
     assert 0 < floats.solver.max_error <= 1e-12
@@ -154,11 +154,11 @@ def test_float64_answers_lie_within_their_stated_error_of_the_fractions(ends):
 
 MEMORY = """
 import resource
-from service.systems.malmsturm import bounds, conflicts, every_order, solver
+from service.systems.malmsturm import bounds, encounter, every_order, solver
 from tests.systems.malmsturm.test_alike_orders import PARTY
 from tests.systems.malmsturm.test_encounter_groups import _as_member
-conflict = conflicts.Conflict(("Helden", "Orks"), tuple(_as_member(d, f"m{i}") for i, d in enumerate(PARTY)),
-                              ends=conflicts.FIRST_OUT)
+conflict = encounter.Conflict(("Helden", "Orks"), tuple(_as_member(d, f"m{i}") for i, d in enumerate(PARTY)),
+                              ends=encounter.FIRST_OUT)
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 solver.encounter_odds(conflict, exact=False)
 print(bounds.state_bound(conflict), before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
@@ -177,10 +177,10 @@ def test_a_solve_near_the_share_stays_under_500_mb():
 @pytest.mark.slow
 def test_the_3v3_party_side_out_matches_200000_sampled_conflicts():
     """Every order of the initiative side by side (every_order.py), side_out: the 3 v 3 of issue 50."""
-    conflict = conflicts.Conflict(("Helden", "Orks"), tuple(_as_member(d, f"m{i}") for i, d in enumerate(PARTY)))
+    conflict = encounter.Conflict(("Helden", "Orks"), tuple(_as_member(d, f"m{i}") for i, d in enumerate(PARTY)))
     odds = every_order.encounter_odds(conflict)
     assert odds.solver.max_error <= 1e-12
     runs = 200_000
-    won = int((sampled(PARTY, runs, 51, conflicts.SIDE_OUT) == 0).sum())
+    won = int((sampled(PARTY, runs, 51, encounter.SIDE_OUT) == 0).sum())
     p = odds.outcomes["wins:Helden"]
     assert abs(won - runs * p) <= 3 * math.sqrt(runs * p * (1 - p)), (won, runs * p)

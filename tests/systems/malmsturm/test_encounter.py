@@ -23,24 +23,24 @@ from hypothesis import strategies as st
 from oracles.malmsturm import icepool_duel
 from service.platform.dice.randomness import make_source
 from service.platform.maths import chains
-from service.systems.malmsturm import bounds, conflicts, play_out, rules, solver
+from service.systems.malmsturm import bounds, encounter, play_out, rules, solver
 from tests.stats import chi_square_sf
 
 DF = icepool.Die([-1, 0, 1])
 
 
 def member(name: str, side: int, *, skill: int = 3, defense: int = 2, boxes: int = 4, mental: int = 3,
-           kind: str = "harm", consequences: int = 0, intuition: int = 0, modifier: int = 0) -> conflicts.Member:
+           kind: str = "harm", consequences: int = 0, intuition: int = 0, modifier: int = 0) -> encounter.Member:
     stress = rules.Stress(rules.StressTrack(boxes, boxes), rules.StressTrack(mental, mental))
-    return conflicts.Member(name, side, skill, rules.AttackType(kind), defense, modifier, stress, consequences,
+    return encounter.Member(name, side, skill, rules.AttackType(kind), defense, modifier, stress, consequences,
                             intuition)
 
 
-def duel(a: conflicts.Member, b: conflicts.Member, **kwargs) -> conflicts.Conflict:
-    return conflicts.Conflict(("Helden", "Orks"), (a, b), **kwargs)
+def duel(a: encounter.Member, b: encounter.Member, **kwargs) -> encounter.Conflict:
+    return encounter.Conflict(("Helden", "Orks"), (a, b), **kwargs)
 
 
-def exact(conflict: conflicts.Conflict, **kwargs):
+def exact(conflict: encounter.Conflict, **kwargs):
     return solver.encounter_odds(conflict, exact=True, **kwargs)
 
 
@@ -75,17 +75,17 @@ def test_initiative_mixes_both_orders_by_the_intuition_roll():
 
 CHAIN_CASES = [
     ("1 v 1, initiative", lambda: duel(member("Alrik", 0), member("Ork", 1, skill=2, intuition=1))),
-    ("2 v 2 focus, both tracks", lambda: conflicts.Conflict(("Helden", "Orks"), (
+    ("2 v 2 focus, both tracks", lambda: encounter.Conflict(("Helden", "Orks"), (
         member("A", 0, boxes=2), member("B", 0, skill=2, boxes=2), member("C", 1, boxes=2, kind="deceive"),
         member("D", 1, skill=2, boxes=2)), order=(0, 2, 1, 3))),
-    ("2 v 2 spread", lambda: conflicts.Conflict(("Helden", "Orks"), (
+    ("2 v 2 spread", lambda: encounter.Conflict(("Helden", "Orks"), (
         member("A", 0, boxes=2), member("B", 0, skill=2, boxes=2), member("C", 1, boxes=2, kind="deceive"),
         member("D", 1, skill=2, boxes=2)), order=(0, 2, 1, 3), targeting="spread")),
     ("a side that concedes", lambda: duel(member("Alrik", 0), member("Ork", 1), order=(1, 0), concede_at=(1, None))),
     ("a stalemate", lambda: duel(member("Alrik", 0, skill=-5, defense=9), member("Ork", 1, skill=3, defense=9),
                                  order=(0, 1))),
-    ("2 v 1 starting hurt, both tracks", lambda: conflicts.Conflict(("Helden", "Orks"), (
-        conflicts.Member("A", 0, 3, rules.AttackType.HARM, 2, 0,
+    ("2 v 1 starting hurt, both tracks", lambda: encounter.Conflict(("Helden", "Orks"), (
+        encounter.Member("A", 0, 3, rules.AttackType.HARM, 2, 0,
                          rules.Stress(rules.StressTrack(1, 3), rules.StressTrack(0, 2)), 1, 0),
         member("B", 0, skill=2, boxes=2, mental=1, kind="deceive"),
         member("C", 1, boxes=3, mental=2, consequences=1)), order=(2, 0, 1))),
@@ -100,7 +100,7 @@ def test_turn_by_turn_is_the_round_chain(name, make, rounds):
     conflict = make()
     for order, _ in solver.orders(conflict):
         by_rounds = chains.solve(conflict.start(),
-                                 lambda s, order=order: conflicts.round_step(conflict, order, s, True),
+                                 lambda s, order=order: encounter.round_step(conflict, order, s, True),
                                  conflict.outcome, **rounds)
         by_turns = solver.solve_turns(conflict, order, exact=True, **rounds)
         assert (by_turns.outcomes, by_turns.ends) == (by_rounds.outcomes, by_rounds.ends)
@@ -110,13 +110,13 @@ def test_turn_by_turn_is_the_round_chain(name, make, rounds):
             assert turns_point == pytest.approx(rounds_point, abs=1e-12)
 
 
-def hits_on(conflict: conflicts.Conflict, index: int, before: conflicts.MemberState):
+def hits_on(conflict: encounter.Conflict, index: int, before: encounter.MemberState):
     """Every state one hit of any size on either track can leave member ``index`` in (rules.damage)."""
     m = conflict.members[index]
     stress = rules.Stress(rules.StressTrack(before[0], m.stress.physical.max),
                           rules.StressTrack(before[1], m.stress.mental.max))
     defender = rules.Defender(m.defense, stress, before[2], m.modifier, m.name)
-    return {conflicts.after_attack(defender, track, shifts)
+    return {encounter.after_attack(defender, track, shifts)
             for track in rules.Track for shifts in range(1, max(m.stress.physical.max, m.stress.mental.max) + 2)}
 
 
@@ -126,8 +126,8 @@ def test_state_codes_rise_with_every_hit_and_decode_back():
     a code must decode to the state it was made from. Checked over every state rules.damage can reach
     from the start, member by member, and over every combination of them for a 1 v 2."""
     hurt = rules.Stress(rules.StressTrack(1, 3), rules.StressTrack(0, 2))
-    conflict = conflicts.Conflict(("Helden", "Orks"), (
-        conflicts.Member("A", 0, 3, rules.AttackType.HARM, 2, 0, hurt, 1, 0),
+    conflict = encounter.Conflict(("Helden", "Orks"), (
+        encounter.Member("A", 0, 3, rules.AttackType.HARM, 2, 0, hurt, 1, 0),
         member("B", 1, boxes=2, mental=1), member("C", 1, boxes=1, mental=3, consequences=1)), order=(0, 1, 2))
     codes = solver._Codes(conflict)
     reachable = []
@@ -135,20 +135,20 @@ def test_state_codes_rise_with_every_hit_and_decode_back():
         seen, todo = {start}, [start]
         while todo:
             before = todo.pop()
-            if before == conflicts.OUT:
+            if before == encounter.OUT:
                 continue
             for after in hits_on(conflict, index, before) - {before}:
                 assert codes.numbers[index][after] > codes.numbers[index][before], (index, before, after)
                 if after not in seen:
                     seen.add(after)
                     todo.append(after)
-        assert conflicts.OUT in seen
+        assert encounter.OUT in seen
         reachable.append(sorted(seen))
     for state in itertools.product(*reachable):
         code = codes.encode(state)
         assert codes.decode(code) == state
         for index, member_state in enumerate(state):
-            assert codes.is_out(code, index) == (member_state == conflicts.OUT)
+            assert codes.is_out(code, index) == (member_state == encounter.OUT)
         assert codes.part(code, 1) * codes.split + codes.part(code, 0) == code
 
 
@@ -202,7 +202,7 @@ def test_odds_agree_with_100000_simulated_group_conflicts():
     heroes, orcs = [(3, 2, 3), (2, 2, 4)], [(2, 1, 3), (3, 1, 2)]
     members = (member("Alrik", 0, skill=3, defense=2, boxes=3), member("Brok", 0, skill=2, defense=2, boxes=4),
                member("Ork", 1, skill=2, defense=1, boxes=3), member("Goblin", 1, skill=3, defense=1, boxes=2))
-    conflict = conflicts.Conflict(("Helden", "Orks"), members, order=(0, 2, 1, 3))
+    conflict = encounter.Conflict(("Helden", "Orks"), members, order=(0, 2, 1, 3))
     p = float(solver.encounter_odds(conflict, exact=False).outcomes["wins:Helden"])
     rng = random.Random(20261202)
     runs = 100_000
@@ -224,7 +224,7 @@ def test_the_rolling_twin_agrees_with_the_odds():
         seen[(played.outcome, played.end.members[0].consequences)] += 1
     expected = Counter()
     for order, chance in solver.orders(conflict):
-        solved = chains.solve(conflict.start(), lambda s, order=order: conflicts.round_step(conflict, order, s, True),
+        solved = chains.solve(conflict.start(), lambda s, order=order: encounter.round_step(conflict, order, s, True),
                               conflict.outcome)
         for end, p in solved.ends.items():
             expected[(conflict.outcome(end), end[0][2])] += chance * p
@@ -238,7 +238,7 @@ def test_each_step_is_the_attack_as_reported():
     """E2: every turn is one `malmsturm.attack`; a member taken out acts no more; the end is the
     stress and consequences after the last attack."""
     members = (member("Alrik", 0), member("Brok", 0, skill=2), member("Ork", 1, skill=3), member("Goblin", 1))
-    conflict = conflicts.Conflict(("Helden", "Orks"), members, order=(0, 2, 1, 3), targeting="spread")
+    conflict = encounter.Conflict(("Helden", "Orks"), members, order=(0, 2, 1, 3), targeting="spread")
     for seed in range(30):
         played = play_out.play(conflict, make_source(seed, None), "en")
         out: set[str] = set()
@@ -275,12 +275,12 @@ def test_focus_attacks_the_most_hurt_then_the_least_stress():
     """E5: focus = most consequences, then least stress left on the attack's track, then body order."""
     members = (member("Alrik", 0), member("Ork", 1, boxes=4), member("Goblin", 1, boxes=2),
                member("Troll", 1, consequences=1))
-    conflict = conflicts.Conflict(("Helden", "Orks"), members, order=(0, 1, 2, 3))
+    conflict = encounter.Conflict(("Helden", "Orks"), members, order=(0, 1, 2, 3))
     start = conflict.start()
     assert conflict.target(0, 0, start) == 3  # Troll: one consequence already
-    without_troll = start[:3] + (conflicts.OUT,)
+    without_troll = start[:3] + (encounter.OUT,)
     assert conflict.target(0, 0, without_troll) == 2  # Goblin: 2 boxes left
-    spread = conflicts.Conflict(("Helden", "Orks"), members, order=(0, 1, 2, 3), targeting="spread")
+    spread = encounter.Conflict(("Helden", "Orks"), members, order=(0, 1, 2, 3), targeting="spread")
     assert [spread.target(1, rank, start) for rank in range(3)] == [0, 0, 0]  # the one opponent
     assert spread.target(0, 0, start) == 1 and spread.target(0, 1, start) == 2 and spread.target(0, 3, start) == 1
 
@@ -342,7 +342,7 @@ def test_max_rounds_leaves_the_curves_running_mass_undecided(skill_a, skill_b, b
 def test_the_bound_holds_and_float64_agrees(targeting, boxes_a, boxes_b, kind):
     members = (member("A", 0, boxes=boxes_a, mental=2), member("B", 0, skill=2, boxes=boxes_b, kind=kind),
                member("C", 1, boxes=boxes_b, mental=1), member("D", 1, skill=2, boxes=2, kind=kind))
-    conflict = conflicts.Conflict(("Helden", "Orks"), members, order=(0, 2, 1, 3), targeting=targeting)
+    conflict = encounter.Conflict(("Helden", "Orks"), members, order=(0, 2, 1, 3), targeting=targeting)
     exact_odds = exact(conflict)
     floating = solver.encounter_odds(conflict, exact=False)
     assert exact_odds.solver.states <= bounds.state_bound(conflict)
@@ -358,7 +358,7 @@ def test_the_focus_bound_on_one_track_counts_every_state(members, concede):
     """E5 on one track: the members fall in a fixed order, one hurt at a time; the closed form is
     at least what counting the side's states one by one finds."""
     heroes = tuple(member(f"H{i}", 0, boxes=boxes, consequences=cons) for i, (boxes, cons) in enumerate(members))
-    conflict = conflicts.Conflict(("Helden", "Orks"), heroes + (member("Ork", 1),),
+    conflict = encounter.Conflict(("Helden", "Orks"), heroes + (member("Ork", 1),),
                                   order=tuple(range(len(heroes) + 1)), concede_at=(concede, None))
     assert bounds._focus_side_bound(conflict, 0) >= bounds._focus_count(conflict, 0, 10**6)
 
@@ -369,11 +369,11 @@ def test_the_focus_bound_on_one_track_counts_every_state(members, concede):
 def test_the_focus_bound_on_both_tracks_counts_every_state(members, concede):
     """E5 on both tracks: where the tracks rank the members alike they fall in a fixed order (closed
     form); elsewhere counted. Either is at least what counting the side's states one by one finds."""
-    heroes = tuple(conflicts.Member(f"H{i}", 0, 3, rules.AttackType.HARM, 2, 0,
+    heroes = tuple(encounter.Member(f"H{i}", 0, 3, rules.AttackType.HARM, 2, 0,
                                     rules.Stress(rules.StressTrack(physical, 3), rules.StressTrack(mental, 3)), cons, 0)
                    for i, (physical, mental, cons) in enumerate(members))
     orcs = (member("Ork", 1), member("Hexe", 1, kind="deceive"))
-    conflict = conflicts.Conflict(("Helden", "Orks"), heroes + orcs, order=tuple(range(len(heroes) + 2)),
+    conflict = encounter.Conflict(("Helden", "Orks"), heroes + orcs, order=tuple(range(len(heroes) + 2)),
                                   concede_at=(concede, None))
     assert bounds._focus_side_bound(conflict, 0) >= bounds._focus_count(conflict, 0, 10**6)
 
@@ -382,7 +382,7 @@ def test_a_track_that_starts_empty_still_counts_its_start():
     """"Wenn seine Belastungspunkte verbraucht sind, dann erleidet er eine Konsequenz": a member with
     no stress left takes a consequence from any hit; its start is a state of its own in the bound."""
     empty = rules.Stress(rules.StressTrack(0, 3), rules.StressTrack(3, 3))
-    alrik = conflicts.Member("Alrik", 0, 3, rules.AttackType.HARM, 2, 0, empty, 0, 2)
+    alrik = encounter.Member("Alrik", 0, 3, rules.AttackType.HARM, 2, 0, empty, 0, 2)
     for targeting in ("focus", "spread"):
         conflict = duel(alrik, member("Ork", 1, skill=2, intuition=1), targeting=targeting)
         assert exact(conflict).solver.states <= bounds.state_bound(conflict)

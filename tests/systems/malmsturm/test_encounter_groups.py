@@ -16,7 +16,7 @@ from fractions import Fraction
 import pytest
 
 from service.platform.dice.randomness import GeneratorSource
-from service.systems.malmsturm import bounds, conflicts, initiative, odds, play_out, rules, solver
+from service.systems.malmsturm import bounds, encounter, initiative, odds, play_out, rules, solver
 from tests.stats import chi_square_sf
 from tests.systems.malmsturm.test_encounter import DUEL, body_member, exact, icepool_duel, member, side
 
@@ -66,8 +66,8 @@ def test_the_orders_match_100000_rolled_initiatives():
     assert chi_square_sf(statistic, len(chances) - 1) > 1e-3, counts
 
 
-def _with_order(conflict: conflicts.Conflict, order) -> conflicts.Conflict:
-    return conflicts.Conflict(conflict.side_names, conflict.members, order=order, targeting=conflict.targeting,
+def _with_order(conflict: encounter.Conflict, order) -> encounter.Conflict:
+    return encounter.Conflict(conflict.side_names, conflict.members, order=order, targeting=conflict.targeting,
                               concede_at=conflict.concede_at, defend=conflict.defend, dice=conflict.dice,
                               ends=conflict.ends)
 
@@ -78,7 +78,7 @@ TWO_ON_ONE = (member("Alrik", 0, skill=2, defense=1, boxes=2, intuition=1),
 
 
 def test_e6_initiative_odds_are_every_given_orders_odds_mixed_exactly():
-    conflict = conflicts.Conflict(("Helden", "Orks"), TWO_ON_ONE)
+    conflict = encounter.Conflict(("Helden", "Orks"), TWO_ON_ONE)
     result = exact(conflict)
     mixed = {HELDEN: Fraction(0), ORKS: Fraction(0)}
     for order, chance in initiative.initiative_orders([m.intuition for m in TWO_ON_ONE], rules.DICE):
@@ -126,9 +126,9 @@ def simulate(rng: random.Random, members: list[dict], ends: str, order: list[int
                 return HELDEN if me["side"] == 0 else ORKS
 
 
-def _as_member(d: dict, name: str) -> conflicts.Member:
+def _as_member(d: dict, name: str) -> encounter.Member:
     stress = rules.Stress(rules.StressTrack(d["boxes"], d["boxes"]), rules.StressTrack(d["mental"], d["mental"]))
-    return conflicts.Member(name, d["side"], d["attack"], rules.AttackType(d["kind"]), d["defense"], 0, stress, 0,
+    return encounter.Member(name, d["side"], d["attack"], rules.AttackType(d["kind"]), d["defense"], 0, stress, 0,
                             d["intuition"], tuple((rules.AttackType(k), v) for k, v in sorted(d["defenses"].items())))
 
 
@@ -142,7 +142,7 @@ def test_e6_e7_e8_agree_with_100000_simulated_conflicts(ends, seed):
     """Initiative for 2 v 1 (E6), the Troll's Ausweichen 2 against harm but 0 against intimidation,
     Alrik's Nerven behalten 3 against it (E7), both ways to end (E8): float64 and the exact Fractions
     agree, and within 3σ of 100,000 simulated conflicts."""
-    conflict = conflicts.Conflict(("Helden", "Orks"), tuple(_as_member(d, f"m{i}") for i, d in enumerate(GROUP)),
+    conflict = encounter.Conflict(("Helden", "Orks"), tuple(_as_member(d, f"m{i}") for i, d in enumerate(GROUP)),
                                   ends=ends)
     fractions = exact(conflict).outcomes
     floats = solver.encounter_odds(conflict, exact=False)
@@ -162,17 +162,17 @@ def test_e7_the_defence_of_the_attacks_kind_is_used(first):
     """icepool's duel with the Ork's defence 3: the same when it is its `defenses` entry for harm
     (its `defense` 0 then holds only for other kinds), unchanged by an entry for another kind."""
     expected = icepool_duel((3, 2, 3, 0), (2, 3, 3, 0), first)
-    ork = conflicts.Member("Ork", 1, 2, rules.AttackType.HARM, 0, 0, member("x", 1, boxes=3).stress, 0, 0,
+    ork = encounter.Member("Ork", 1, 2, rules.AttackType.HARM, 0, 0, member("x", 1, boxes=3).stress, 0, 0,
                            ((rules.AttackType.HARM, 3), (rules.AttackType.CHARM, -2)))
     alrik = member("Alrik", 0, skill=3, defense=2, boxes=3)
-    assert exact(conflicts.Conflict(("Helden", "Orks"), (alrik, ork), order=(first, 1 - first))).outcomes == expected
+    assert exact(encounter.Conflict(("Helden", "Orks"), (alrik, ork), order=(first, 1 - first))).outcomes == expected
 
 
 @pytest.mark.parametrize("order", [(0, 1), (1, 0)])
 def test_e8_one_member_a_side_ends_alike(order):
     a, b = member("Alrik", 0, skill=3, boxes=3), member("Ork", 1, skill=2, boxes=2)
-    side_out = exact(conflicts.Conflict(("Helden", "Orks"), (a, b), order=order))
-    first_out = exact(conflicts.Conflict(("Helden", "Orks"), (a, b), order=order, ends=conflicts.FIRST_OUT))
+    side_out = exact(encounter.Conflict(("Helden", "Orks"), (a, b), order=order))
+    first_out = exact(encounter.Conflict(("Helden", "Orks"), (a, b), order=order, ends=encounter.FIRST_OUT))
     assert side_out.outcomes == first_out.outcomes
 
 
@@ -180,12 +180,12 @@ def test_e8_first_out_ends_at_the_first_member_taken_out():
     """With first_out nobody ends with a second member out, and the side that lost a member lost."""
     members = (member("Alrik", 0, skill=3, boxes=2), member("Brok", 0, skill=1, boxes=2),
                member("Ork", 1, skill=3, boxes=3))
-    conflict = conflicts.Conflict(("Helden", "Orks"), members, order=(0, 2, 1), ends=conflicts.FIRST_OUT)
+    conflict = encounter.Conflict(("Helden", "Orks"), members, order=(0, 2, 1), ends=encounter.FIRST_OUT)
     result = exact(conflict)
     both = sum(p for end, p in solver.solve_turns(conflict, (0, 2, 1), exact=True).ends.items()
                if sum(m[2] >= 2 for m in end) > 1)
     assert both == 0
-    side_out = exact(_with_order(conflicts.Conflict(("Helden", "Orks"), members), (0, 2, 1)))
+    side_out = exact(_with_order(encounter.Conflict(("Helden", "Orks"), members), (0, 2, 1)))
     assert result.outcomes[ORKS] > side_out.outcomes[ORKS]  # one of two out is enough now
     played = play_out.play(conflict, GeneratorSource(random.Random(5), "seeded"), "en")
     assert played.ends == "first_out" and sum(m.taken_out for m in played.end.members) == 1

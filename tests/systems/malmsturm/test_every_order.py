@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.systems.malmsturm import bounds, conflicts, every_order, solver
+from service.systems.malmsturm import bounds, encounter, every_order, solver
 from tests.systems.malmsturm.test_alike_orders import ALIKE, PARTY
 from tests.systems.malmsturm.test_encounter import body_member, member, side
 from tests.systems.malmsturm.test_encounter_groups import _as_member
@@ -16,19 +16,19 @@ FOUR = (member("A", 0, skill=3, boxes=2, mental=2, intuition=1), member("B", 0, 
         member("C", 1, skill=3, boxes=2, mental=2, intuition=1), member("D", 1, skill=2, defense=1, modifier=1))
 
 
-POLICIES = [{}, {"targeting": conflicts.SPREAD}, {"ends": conflicts.FIRST_OUT}, {"concede_at": (1, None)},
+POLICIES = [{}, {"targeting": encounter.SPREAD}, {"ends": encounter.FIRST_OUT}, {"concede_at": (1, None)},
             {"defend": False}]
 
 
 @pytest.mark.parametrize("members, policy", [
     *((FOUR, policy) for policy in POLICIES),
-    (ALIKE, {}), (ALIKE, {"ends": conflicts.FIRST_OUT}), (ALIKE, {"concede_at": (None, 1)}),
-    pytest.param(ALIKE, {"targeting": conflicts.SPREAD}, marks=pytest.mark.slow),  # 120 orders one by one: 15 s
+    (ALIKE, {}), (ALIKE, {"ends": encounter.FIRST_OUT}), (ALIKE, {"concede_at": (None, 1)}),
+    pytest.param(ALIKE, {"targeting": encounter.SPREAD}, marks=pytest.mark.slow),  # 120 orders one by one: 15 s
 ])
 def test_every_order_side_by_side_answers_as_one_by_one(members, policy):
-    conflict = conflicts.Conflict(("Helden", "Orks"), members, **policy)
+    conflict = encounter.Conflict(("Helden", "Orks"), members, **policy)
     theirs = solver.encounter_odds(conflict, exact=False)
-    ours = every_order.encounter_odds(conflicts.Conflict(("Helden", "Orks"), members, **policy))
+    ours = every_order.encounter_odds(encounter.Conflict(("Helden", "Orks"), members, **policy))
     assert ours.solver.max_error <= 1e-12
     tolerance = ours.solver.max_error + theirs.solver.max_error
     assert ours.outcomes.keys() == theirs.outcomes.keys()
@@ -42,7 +42,7 @@ def test_every_order_side_by_side_answers_as_one_by_one(members, policy):
 
 
 def test_the_bound_of_the_orders_side_by_side_holds():
-    conflict = conflicts.Conflict(("Helden", "Orks"), tuple(_as_member(d, f"m{i}") for i, d in enumerate(PARTY)))
+    conflict = encounter.Conflict(("Helden", "Orks"), tuple(_as_member(d, f"m{i}") for i, d in enumerate(PARTY)))
     odds = every_order.encounter_odds(conflict)
     assert odds.solver.states <= bounds.state_bound(conflict, orders_together=True) * 1
     assert bounds.state_bound(conflict, orders_together=True) < bounds.state_bound(conflict) / 5
@@ -71,7 +71,7 @@ def test_the_initiatives_own_work_counts_in_the_bound(post):
             "stress": {"physical": {"current": 1, "max": 1}, "mental": {"current": 1, "max": 1}}}
     body = {"sides": [side("A", *({**tiny, "name": f"a{i}"} for i in range(4))),
                       side("B", *({**tiny, "name": f"b{i}"} for i in range(4)))], "ends": "first_out"}
-    assert bounds.initiative_work(conflicts.Conflict(("A", "B"), tuple(
+    assert bounds.initiative_work(encounter.Conflict(("A", "B"), tuple(
         member(f"m{i}", i // 4, intuition=1) for i in range(8)))) == 40320 * 2**7
     status, problem = post("/v1/malmsturm/encounter/odds", body)
     assert status == 422 and problem["type"].endswith("/encounter-too-large"), problem

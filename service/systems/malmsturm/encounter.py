@@ -1,4 +1,4 @@
-"""A Malmsturm conflict as the rules see it (rules file 004, RULINGS.md "Encounters", Malmsturm E1–E8):
+"""A Malmsturm encounter, the conflict as the rules see it (rules file 004, RULINGS.md "Encounters", Malmsturm E1–E8):
 its members, its policies (order, targeting, conceding, defending, when it ends) and one round of it.
 Pure: no Flask, no JSON. Its odds: service/systems/malmsturm/solver.py; its state bound before
 solving: service/systems/malmsturm/bounds.py; its play-out: service/systems/malmsturm/play_out.py.
