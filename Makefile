@@ -119,7 +119,7 @@ js-client: $(STAMP) $(JS_STAMP)
 # The catalogs are wrapped at PO_WIDTH, so a regenerate changes only the entries that changed.
 PO_WIDTH := 76
 messages: $(STAMP)
-	$(BIN)/pybabel extract --add-location=file --sort-output --omit-header --width=$(PO_WIDTH) -k marked:1c,2 -k say -k say_n:1,2 -k Template -k plural_template:1,2 -k LimitMessage -o service/locale/wurfwerk.pot service
+	$(BIN)/pybabel extract --add-location=file --sort-output --omit-header --width=$(PO_WIDTH) -k marked:1c,2 -k say -k say_n:1,2 -k Template -k plural_template:1,2 -k LimitMessage -k advised -k advised_n:1,2 -o service/locale/wurfwerk.pot service
 	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete --width=$(PO_WIDTH) -i service/locale/wurfwerk.pot -d service/locale -D wurfwerk
 
 # Rewrite the golden file of every chat line (tests/i18n/golden/) after a deliberate change of wording.

@@ -293,7 +293,11 @@ export interface paths {
          *     never change (e.g. no marble of an injuring ability's colour and no black left on either side):
          *     `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind es
          *     auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-         *     nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins an
+         *     nach deren Ende"): one mortal-danger draw of each side unconscious at the end; amended 2026-12-04 for
+         *     sides of several, only the unconscious "auf dem Schlachtfeld zurückgelassen" draw: those of the losing
+         *     side (both after `both_out`, the fleeing side's after `escapes:<name>`, nobody's after a stalemate or
+         *     an undecided end), those of the other side only with `aftermath.winners_draw` (else they are `tended`
+         *     by their own); E6 a side that wins an
          *     exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr grüne
          *     Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
          *     `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
@@ -335,6 +339,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/beutelschneider/encounter/advice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a side's choices in a whole fight are worth (advice)
+         * @description RULINGS.md "Advice", Beutelschneider: `ability` of each member of the side (combat; skill, the
+         *     flight: "Flucht wird über Geschick abgehandelt", E6; magic where `injuring_abilities` lets it
+         *     injure, ruling 9) and, between sides of several, `pairs` (who meets whom first, E7). Every
+         *     combination is one fixed option, answered as `beutelschneider.encounter.odds` answers the body
+         *     with it (float64); ranked by the chance to win, then not to lose (an escape of either side and a
+         *     stalemate are no loss, `both_out` is), then fewer exchanges ("gleich gut" within 0.1 percentage
+         *     points). `adaptive`: the ability chosen anew before every exchange given both bags (backward
+         *     induction on the fight's chain, the other side as the body gives it), for a fight of two
+         *     characters without `max_rounds` (else null). The states of every option and of the adaptive
+         *     solve count together against WURFWERK_MAX_ENCOUNTER_STATES (422 `encounter-too-large` before
+         *     solving).
+         *
+         *     Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+         *     wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt" and
+         *     "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+         *     when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+         *     "Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+         *     changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that can
+         *     never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+         *     `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind es
+         *     auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+         *     nach deren Ende"): one mortal-danger draw of each side unconscious at the end; amended 2026-12-04 for
+         *     sides of several, only the unconscious "auf dem Schlachtfeld zurückgelassen" draw: those of the losing
+         *     side (both after `both_out`, the fleeing side's after `escapes:<name>`, nobody's after a stalemate or
+         *     an undecided end), those of the other side only with `aftermath.winners_draw` (else they are `tended`
+         *     by their own); E6 a side that wins an
+         *     exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr grüne
+         *     Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
+         *     `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
+         *     `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`;
+         *     E7 a side may have several `members` ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen, so
+         *     gibt es zwei Auseinandersetzungen"; "ein Charakter durchaus Teil mehrerer solcher Paare sein kann"):
+         *     each round every pairing of standing opponents is one exchange, in the order of `pairs` (default:
+         *     each member of the first side against each member of the other, in order), its injury applied at
+         *     once, before the next exchange ("Im ersten Durchgang ... Gegen den zweiten Affenmenschen ..."); a
+         *     member who falls unconscious takes part in no further exchange, a side is out when all its members
+         *     are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
+         *     `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
+         *     of several. Such a fight is solved on a reduced space: a member who falls leaves the state with its
+         *     bag; its state bound is, summed over every set of standing members with someone on each side, the
+         *     product of their (matching + 1)(other + 1), times the pairings of a round. Rounds pushed one by one
+         *     (`max_rounds`, `curve_rounds`) go over every member's bag: Π over the members of
+         *     2 (matching + 1)(other + 1), times the pairings, times the rounds.
+         *
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - Each pair names a member of the first side, then one of the second; no pair twice.
+         *     - Exactly one of `bag` and `members`.
+         *     - Each bag holds at least as many marbles as its difficulty draws.
+         *     - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+         */
+        post: operations["beutelschneider.encounter.advice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/beutelschneider/encounter/odds": {
         parameters: {
             query?: never;
@@ -355,7 +429,11 @@ export interface paths {
          *     never change (e.g. no marble of an injuring ability's colour and no black left on either side):
          *     `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind es
          *     auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-         *     nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins an
+         *     nach deren Ende"): one mortal-danger draw of each side unconscious at the end; amended 2026-12-04 for
+         *     sides of several, only the unconscious "auf dem Schlachtfeld zurückgelassen" draw: those of the losing
+         *     side (both after `both_out`, the fleeing side's after `escapes:<name>`, nobody's after a stalemate or
+         *     an undecided end), those of the other side only with `aftermath.winners_draw` (else they are `tended`
+         *     by their own); E6 a side that wins an
          *     exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr grüne
          *     Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
          *     `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
@@ -1039,6 +1117,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/malmsturm/encounter/advice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a side's choices in a whole conflict are worth (advice)
+         * @description RULINGS.md "Advice", Malmsturm: `concede_at_consequences` of the side ("oder eine Partei
+         *     nachgiebt", E3), `defend` and `targeting` (E5; for the whole conflict, as the body's policy sets
+         *     them). Every combination is one fixed option, answered as `malmsturm.encounter.odds` answers the
+         *     body with it; ranked by the chance to win, then not to lose (a stalemate is no loss), then fewer
+         *     rounds ("gleich gut" within 0.1 percentage points). `adaptive`: concede, take a consequence early
+         *     instead of the stress ("man kann schon vorher eine Konsequenz hinnehmen, wenn man will") or fight
+         *     on, decided anew in every state (backward induction on the conflict's chain turn by turn; the
+         *     other side plays by the body; conceding loses at once and is never chosen); null with
+         *     `max_rounds`. The states of every option and of the adaptive solve count together against
+         *     WURFWERK_MAX_ENCOUNTER_STATES (422 `encounter-too-large` before solving).
+         *
+         *     Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
+         *     rolled once per conflict (`order: initiative`, ruling 4; E6: for sides of any size, every member rolls
+         *     and all act in that order) or given as every member's name once; it is the same every round. E2: every
+         *     turn is an attack (`malmsturm.attack`, ruling 5) of the member's `attack` (skill + modifier) against
+         *     the target's defence (+ modifier): E7 its `defenses` entry for the attack's kind (the text's table of
+         *     defending skills), else its `defense`; with `policy.defend: false` nobody defends and every attack
+         *     meets the fixed difficulty 0 (mäßig); aspects and invocations are not modelled; no consequence is
+         *     taken early. The attack's track loses the shifts; "Wenn seine Belastungspunkte verbraucht sind, dann
+         *     erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"; "Wer zwei
+         *     Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus", and a member taken out acts no more. A
+         *     side loses when all its members are out (E8 `ends: side_out`, the default; `ends: first_out`: as
+         *     soon as any of its members is out, "bis einer der Konkurrenten freiwillig oder unfreiwillig
+         *     ausscheidet"; echoed in the answer), or (E3) concedes ("eine Partei nachgiebt") as soon as one of
+         *     its members holds `policy.concede_at_consequences[<side>]` consequences, and loses at once, even mid-round. E4: when
+         *     no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
+         *     standing opponent with the most consequences, then the least stress left on the attack's track, then
+         *     the first in the body; `spread`: a side's members, in their order of action, take its standing
+         *     opponents in body order in turn (the side's first to act the first standing opponent, its second the
+         *     second, wrapping around). A round is every standing member's turn once; `max_rounds` cuts after that
+         *     many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
+         *     0..1 at the start; `dice` dF per roll (ruling 7).
+         *
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         */
+        post: operations["malmsturm.encounter.advice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/malmsturm/encounter/odds": {
         parameters: {
             query?: never;
@@ -1297,6 +1428,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/paws/encounter/advice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a side's choices in a whole duel are worth (advice)
+         * @description RULINGS.md "Advice", Paws: `one_shot_rescue` (how many of the side's one-shot rescue dice it spends
+         *     in this fight, the rest kept: "darf nur einmal gewürfelt werden", E3) and `give_up_at_wounds` ("oder
+         *     auf gibt", E2). Every combination is one fixed option, answered exactly as `paws.encounter.odds`
+         *     answers the body with it; ranked by the chance to win, then not to lose, then fewer rounds ("gleich
+         *     gut" within 0.1 percentage points). `adaptive`: spend or keep each one-shot die after every lost
+         *     round, and give up or fight on, decided anew in every state (backward induction on the duel's
+         *     chain; the other side plays by the body); null with `max_rounds`. The states of every option and
+         *     of the adaptive solve count together against WURFWERK_MAX_ENCOUNTER_STATES (422
+         *     `encounter-too-large` before solving).
+         *
+         *     Ruling Paws E1: "Der Kampf dauert so lange an, bis einer der Beteiligten Kampfunfähig ist oder
+         *     auf gibt": each round is one contest comparison (`paws.comparison`, rulings 3 and 4: the loser's
+         *     rescue dice of its pool, e.g. armour, every round); "Der Verlierer erleidet eine neue Wunde ...
+         *     Bei Gleichstand wird niemand verletzt." "Kampfunfähig" = no dice left in the pool, or
+         *     `out_at_wounds` wounds in all (the starting `wounds` count). E2: a side gives up ("oder auf gibt")
+         *     at `give_up_at_wounds` wounds in all. E3: one-shot rescue dice (`one_shot_rescue`, "Jeder
+         *     Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht") are rolled one at a
+         *     time after a lost round until one succeeds (4–6), which averts the wound. E4: effects add no
+         *     wounds ("verursachen niemals zusätzliche Wunden") and are not modelled. E5: every wound of the fight
+         *     lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
+         *     `stalemate`.
+         *
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+         */
+        post: operations["paws.encounter.advice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/paws/encounter/odds": {
         parameters: {
             query?: never;
@@ -1524,6 +1700,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/proben/cooperation/advice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Who should help (advice)
+         * @description RULINGS.md "Advice", Proben, and ruling 5 ("each helper with >= 1 success gives the leader one
+         *     advantage die"): every subset of the listed `helpers` is one fixed option (`policy.helpers`: their
+         *     names, an unnamed or twice-named one as `helpers.<i>`), answered exactly as `proben.cooperation.odds` answers the
+         *     body with only those helpers; ranked by the leader's chance of success, then of not failing
+         *     (`partial` is no failure); "gleich gut" within 0.1 percentage points shows who adds nothing. The
+         *     side is `leader`. One roll, nothing decided between dice: no `adaptive` (null). At most 6
+         *     helpers (64 options).
+         *
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The leader's dice plus one per helper stay within the limit pool_dice.
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
+         */
+        post: operations["proben.cooperation.advice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/proben/cooperation/odds": {
         parameters: {
             query?: never;
@@ -1586,6 +1794,46 @@ export interface paths {
          *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
          */
         post: operations["proben.encounter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/proben/encounter/advice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What the choices of a chain of tests are worth (advice)
+         * @description A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+         *     (rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+         *     jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+         *     übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+         *     are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every step
+         *     succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+         *     weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+         *     attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+         *     same `success_rule`. `max_rounds` counts attempts.
+         *
+         *     RULINGS.md "Advice", Proben: `max_attempts` per step (a list, one per step: retry with one die
+         *     fewer or stop, ruling 3) and `carry_partial` where the GM allows it; the side is `chain`. Every
+         *     combination is one fixed option, answered exactly as `proben.encounter.odds` answers the body with
+         *     it; ranked by the chance of success, then fewer attempts ("gleich gut" within 0.1 percentage
+         *     points). `adaptive`: retry or stop after every failed attempt, decided anew in every state
+         *     (backward induction over step, attempt and successes carried); null with `max_rounds`.
+         *
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit pool_dice.
+         */
+        post: operations["proben.encounter.advice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2082,6 +2330,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/weltenbuch/encounter/advice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a party's choices in a conflict scene are worth (advice)
+         * @description The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+         *     ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+         *     bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+         *     Schaden verteilt." 2..8 parties (E3, as a conflict); every success die of each party (the losers'
+         *     too) lowers the toughness of a member of the other parties chosen by `policy.targeting` among the
+         *     members of every other party, in body order (every member needs a `toughness` entry); the dice are
+         *     spent turn by turn in the narration order, each member spending all its dice. Rulings
+         *     "Encounters": E1 toughness stops at 0, further dice go to the next target of the policy (none left:
+         *     narration only); "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der
+         *     Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a held-back hero point
+         *     (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler immer einen
+         *     Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine Konsequenz
+         *     vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it prices "2
+         *     dice now or insurance later". E3: obstacles overcome (ruling 7) are named in `end.overcome` and in
+         *     the summary. `max_rounds` has nothing to cut: the scene is one round.
+         *
+         *     RULINGS.md "Advice", Weltenbuch: `hold_hero_points` per player of the party (`advise.side`: a party
+         *     name; 0 or 1 held, the rest invested: "Pro investierten Heldenpunkt erhält man 2 Würfel" now, or
+         *     "die Zähigkeit um drei Punkte zu regenerieren" later, E2) and `policy.targeting`; each option's
+         *     `policy.hold_hero_points` moves the player's points between `hero_points` and the held ones. Every
+         *     combination is one fixed option, answered exactly as `weltenbuch.encounter.odds` answers the body
+         *     with it (its `expected` gives the consequences each option costs); ranked by the chance to win.
+         *     `adaptive`: the scene is one roll, so nothing is decided anew: it is the best fixed option, and
+         *     its rules say so.
+         *
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The die has an even number of sides.
+         *     - Party names, member names and players' seats are unique across the conflict.
+         *     - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+         *     - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+         *     - `current` toughness is at most `max`.
+         */
+        post: operations["weltenbuch.encounter.advice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/weltenbuch/encounter/odds": {
         parameters: {
             query?: never;
@@ -2227,6 +2527,64 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Adaptive: {
+            gain_over_best_fixed: components["schemas"]["EncounterProbability"];
+            /** @description What to do when, in `lang`. */
+            rules: string[];
+            win: components["schemas"]["EncounterProbability"];
+        };
+        AdviceAnswer: {
+            /** @description The optimum when the side decides anew in every state; null where the operation has none. */
+            adaptive: components["schemas"]["Adaptive"] | null;
+            best: components["schemas"]["AdvicePick"];
+            /** @description The documented defaults of the asked choices. */
+            default: components["schemas"]["AdvicePick"];
+            /** @description Every fixed option, best first (by the chance to win, then not to lose, then fewer expected rounds). */
+            options: components["schemas"]["AdviceOption"][];
+            side: string;
+            /** @description All solves together: states, precision, error bound. */
+            solver: components["schemas"]["Solver"];
+        };
+        AdviceOption: {
+            /** @description The odds' expected values with this policy (wounds, consequences, rounds): what a choice costs besides winning. */
+            expected: {
+                [key: string]: number;
+            };
+            /** @description Expected rounds (the second tie-break: fewer first). */
+            expected_rounds: number | null;
+            /** @description The chance not to lose (the first tie-break). */
+            not_lose: components["schemas"]["EncounterProbability"];
+            /** @description Every outcome of the odds of the body with this policy. */
+            outcomes: {
+                [key: string]: components["schemas"]["EncounterProbability"];
+            };
+            /** @description The side's policy fields, as in the body. */
+            policy: {
+                [key: string]: unknown;
+            };
+            /** @description The chance to win minus the best option's (0 or below). */
+            vs_best: components["schemas"]["VersusBest"];
+            win: components["schemas"]["EncounterProbability"];
+        };
+        AdvicePick: {
+            policy: {
+                [key: string]: unknown;
+            };
+            vs_best?: components["schemas"]["VersusBest"];
+            win: components["schemas"]["EncounterProbability"];
+        };
+        Advise: {
+            /**
+             * @description The policy fields to compare (every combination of their values is one fixed option); null: every choice the side has. Over 64 options: 422.
+             * @default null
+             */
+            choices?: string[] | null;
+            /**
+             * @description The side (or party, chain) advised, as the body names it; null: the first.
+             * @default null
+             */
+            side?: string | null;
+        };
         BatchItem: {
             /** @description Exactly the body of the single call. */
             body: {
@@ -2236,7 +2594,7 @@ export interface components {
              * @description An operation id, e.g. paws.test.
              * @enum {string}
              */
-            operation: "beutelschneider.challenge" | "beutelschneider.challenge.odds" | "beutelschneider.combat" | "beutelschneider.combat.odds" | "beutelschneider.contest" | "beutelschneider.contest.odds" | "beutelschneider.encounter" | "beutelschneider.encounter.odds" | "beutelschneider.experience" | "beutelschneider.experience-apply" | "beutelschneider.experience.odds" | "beutelschneider.first-aid" | "beutelschneider.first-aid.odds" | "beutelschneider.healing" | "beutelschneider.healing-apply" | "beutelschneider.healing.odds" | "beutelschneider.injury" | "beutelschneider.injury.odds" | "beutelschneider.mortal-danger" | "beutelschneider.mortal-danger.odds" | "beutelschneider.validate-bag" | "malmsturm.action" | "malmsturm.action.odds" | "malmsturm.attack" | "malmsturm.attack.odds" | "malmsturm.contest" | "malmsturm.contest.odds" | "malmsturm.encounter" | "malmsturm.encounter.odds" | "malmsturm.initiative" | "malmsturm.initiative.odds" | "paws.comparison" | "paws.comparison.odds" | "paws.encounter" | "paws.encounter.odds" | "paws.rescue" | "paws.rescue.odds" | "paws.test" | "paws.test.odds" | "paws.validate-character" | "proben.cooperation" | "proben.cooperation.odds" | "proben.encounter" | "proben.encounter.odds" | "proben.extended" | "proben.extended.odds" | "proben.opposed" | "proben.opposed.odds" | "proben.test" | "proben.test.odds" | "weltenbuch.conflict" | "weltenbuch.conflict.odds" | "weltenbuch.encounter" | "weltenbuch.encounter.odds" | "weltenbuch.narration" | "weltenbuch.resurrection" | "weltenbuch.resurrection.odds";
+            operation: "beutelschneider.challenge" | "beutelschneider.challenge.odds" | "beutelschneider.combat" | "beutelschneider.combat.odds" | "beutelschneider.contest" | "beutelschneider.contest.odds" | "beutelschneider.encounter" | "beutelschneider.encounter.advice" | "beutelschneider.encounter.odds" | "beutelschneider.experience" | "beutelschneider.experience-apply" | "beutelschneider.experience.odds" | "beutelschneider.first-aid" | "beutelschneider.first-aid.odds" | "beutelschneider.healing" | "beutelschneider.healing-apply" | "beutelschneider.healing.odds" | "beutelschneider.injury" | "beutelschneider.injury.odds" | "beutelschneider.mortal-danger" | "beutelschneider.mortal-danger.odds" | "beutelschneider.validate-bag" | "malmsturm.action" | "malmsturm.action.odds" | "malmsturm.attack" | "malmsturm.attack.odds" | "malmsturm.contest" | "malmsturm.contest.odds" | "malmsturm.encounter" | "malmsturm.encounter.advice" | "malmsturm.encounter.odds" | "malmsturm.initiative" | "malmsturm.initiative.odds" | "paws.comparison" | "paws.comparison.odds" | "paws.encounter" | "paws.encounter.advice" | "paws.encounter.odds" | "paws.rescue" | "paws.rescue.odds" | "paws.test" | "paws.test.odds" | "paws.validate-character" | "proben.cooperation" | "proben.cooperation.advice" | "proben.cooperation.odds" | "proben.encounter" | "proben.encounter.advice" | "proben.encounter.odds" | "proben.extended" | "proben.extended.odds" | "proben.opposed" | "proben.opposed.odds" | "proben.test" | "proben.test.odds" | "weltenbuch.conflict" | "weltenbuch.conflict.odds" | "weltenbuch.encounter" | "weltenbuch.encounter.advice" | "weltenbuch.encounter.odds" | "weltenbuch.narration" | "weltenbuch.resurrection" | "weltenbuch.resurrection.odds";
         };
         BatchRequest: {
             requests: components["schemas"]["BatchItem"][];
@@ -2253,11 +2611,16 @@ export interface components {
         };
         BeutelAftermath: {
             /**
-             * @description E5: the danger each side unconscious at the end faces (one mortal-danger draw: low 1, clear 2, grave 3 marbles); null (default): no draw.
+             * @description E5: the danger the unconscious "auf dem Schlachtfeld zurückgelassen" face (one mortal-danger draw: low 1, clear 2, grave 3 marbles): every member unconscious at the end whose side lost, both sides after `both_out`, and a side that got away (`escapes:<name>`: a fleeing side leaves its unconscious behind); after a stalemate or an undecided end nobody lost. null (default): no draw.
              * @default null
              * @enum {string|null}
              */
             mortal_danger?: "low" | "clear" | "grave" | null;
+            /**
+             * @description E5 as amended 2026-12-04: an unconscious member of a side that did not lose (the winners, or anyone after a stalemate or an undecided end) is tended by its own and draws only when this is true (default false). Between two characters the unconscious side has always lost: no difference.
+             * @default false
+             */
+            winners_draw?: boolean | null;
         };
         BeutelAftermathDraw: {
             dies: boolean;
@@ -2385,7 +2748,7 @@ export interface components {
             name: string;
         };
         BeutelEncounterResult: {
-            /** @description E5: one mortal-danger draw per side unconscious at the end. */
+            /** @description E5: one mortal-danger draw per member unconscious at the end whose side lost (both sides after both_out; a side that got away leaves its unconscious behind), and per unconscious member of the other side with `aftermath.winners_draw`. */
             aftermath: components["schemas"]["BeutelAftermathDraw"][];
             /** @description The end state, per side. */
             end: components["schemas"]["BeutelSideEnd"][];
@@ -2394,6 +2757,8 @@ export interface components {
             outcome: string;
             /** @description Every exchange, as `beutelschneider.combat` reports it (the first side attacks). */
             steps: components["schemas"]["BeutelCombatResult"][];
+            /** @description E5 as amended: the members unconscious at the end who make no mortal-danger draw, since their side did not lose (it won, or the fight ended in a stalemate or undecided): tended by their own. Empty without an aftermath or with `aftermath.winners_draw`. */
+            tended: string[];
         };
         BeutelEncounterSide: {
             /**
@@ -2716,6 +3081,58 @@ export interface components {
             /** @description The request as understood, defaults filled in. */
             request: components["schemas"]["BeutelschneiderContestRequest"];
             result: components["schemas"]["BeutelContestResult"];
+            /** @description One chat line in `lang`. */
+            summary: string;
+        };
+        BeutelschneiderEncounterAdviceRequest: {
+            /** @description Which side is advised on which of its choices (API.md §1.10). */
+            advise?: components["schemas"]["Advise"] | null;
+            /** @description What follows the fight (E5). */
+            aftermath?: components["schemas"]["BeutelAftermath"] | null;
+            /**
+             * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
+             * @default 0
+             */
+            curve_rounds?: number | null;
+            /**
+             * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
+             * @default auto
+             * @enum {string|null}
+             */
+            exact?: "auto" | "required" | "never" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /** @description Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision). E8: the same in every exchange of the fight; E6: a side winning an exchange with an ability not listed gets away (`escapes:<name>`). */
+            injuring_abilities?: ("combat" | "skill" | "magic")[] | null;
+            /**
+             * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
+             * @default null
+             */
+            max_rounds?: number | null;
+            /**
+             * @description E7, optional: the round's exchanges in order, each [member of the first side, member of the second] (the first attacks); a pairing with a member out is skipped. Default: each member of the first side against each member of the other, in order ("einmal der Legionär gegen den einen, und dann der Legionär gegen den anderen Affenmenschen"). A single character counts as a member named by its name.
+             * @default null
+             */
+            pairs?: string[][] | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Exactly two; each exchange is a `combat` with the first as attacker. */
+            sides: components["schemas"]["BeutelEncounterSide"][];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        BeutelschneiderEncounterAdviceResponse: {
+            advice: components["schemas"]["AdviceAnswer"];
+            /** @enum {string} */
+            lang: "en" | "de";
+            /** @example beutelschneider.encounter.advice */
+            operation: string;
+            receipt: components["schemas"]["Receipt"];
+            request: components["schemas"]["BeutelschneiderEncounterAdviceRequest"];
             /** @description One chat line in `lang`. */
             summary: string;
         };
@@ -3351,6 +3768,11 @@ export interface components {
             outcome: string;
             probability: number;
         };
+        EncounterProbability: {
+            /** @description Reduced fraction, e.g. 19/27; null when `solver.precision` is float64. */
+            exact: string | null;
+            probability: number;
+        };
         Event: {
             /** @description A draw in a session: the bag it was drawn from (colour -> marbles), so a verifier recomputes the draw without the rules. */
             bag?: {
@@ -3871,6 +4293,66 @@ export interface components {
             /** @description One chat line in `lang`. */
             summary: string;
         };
+        MalmsturmEncounterAdviceRequest: {
+            /** @description Which side is advised on which of its choices (API.md §1.10). */
+            advise?: components["schemas"]["Advise"] | null;
+            /**
+             * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
+             * @default 0
+             */
+            curve_rounds?: number | null;
+            /**
+             * @description FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+             * @default 4
+             */
+            dice?: number | null;
+            /**
+             * @description E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder unfreiwillig ausscheidet oder eine Partei nachgiebt"): side_out (default): when every member of a side is out or the side concedes; first_out: when the first member of any side is taken out, the other side winning. With one member a side both are the same. Echoed in the answer.
+             * @default side_out
+             * @enum {string|null}
+             */
+            ends?: "side_out" | "first_out" | null;
+            /**
+             * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
+             * @default auto
+             * @enum {string|null}
+             */
+            exact?: "auto" | "required" | "never" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /**
+             * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
+             * @default null
+             */
+            max_rounds?: number | null;
+            /**
+             * @description initiative (default, sides of any size, E6): every member rolls initiative once (E1, ruling 4: 4dF + intuition, ties by intuition, then roll-offs) and all act in that order; the odds mix every order by its exact chance (one solve per order: n! orders of n members count in the state bound); or every member's name once, in order of action, the same every round.
+             * @default initiative
+             */
+            order?: "initiative" | string[] | null;
+            policy?: components["schemas"]["MalmEncounterPolicy"] | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Exactly two sides. */
+            sides: components["schemas"]["MalmEncounterSide"][];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        MalmsturmEncounterAdviceResponse: {
+            advice: components["schemas"]["AdviceAnswer"];
+            /** @enum {string} */
+            lang: "en" | "de";
+            /** @example malmsturm.encounter.advice */
+            operation: string;
+            receipt: components["schemas"]["Receipt"];
+            request: components["schemas"]["MalmsturmEncounterAdviceRequest"];
+            /** @description One chat line in `lang`. */
+            summary: string;
+        };
         MalmsturmEncounterOddsRequest: {
             /**
              * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
@@ -4216,6 +4698,53 @@ export interface components {
             net: number;
             /** @enum {string|null} */
             winner: "a" | "b" | null;
+        };
+        PawsEncounterAdviceRequest: {
+            /** @description Side a. */
+            a: components["schemas"]["PawsFighter"];
+            /** @description Which side is advised on which of its choices (API.md §1.10). */
+            advise?: components["schemas"]["Advise"] | null;
+            /** @description Side b. */
+            b: components["schemas"]["PawsFighter"];
+            /**
+             * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
+             * @default 0
+             */
+            curve_rounds?: number | null;
+            /**
+             * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
+             * @default auto
+             * @enum {string|null}
+             */
+            exact?: "auto" | "required" | "never" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /**
+             * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
+             * @default null
+             */
+            max_rounds?: number | null;
+            /** @description The one-shot rescue dice each side may spend in this fight ("darf nur einmal gewürfelt werden", E3): after a lost round they are rolled one at a time until one averts the wound. Default none. */
+            one_shot_rescue?: components["schemas"]["PawsOneShotRescue"] | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        PawsEncounterAdviceResponse: {
+            advice: components["schemas"]["AdviceAnswer"];
+            /** @enum {string} */
+            lang: "en" | "de";
+            /** @example paws.encounter.advice */
+            operation: string;
+            receipt: components["schemas"]["Receipt"];
+            request: components["schemas"]["PawsEncounterAdviceRequest"];
+            /** @description One chat line in `lang`. */
+            summary: string;
         };
         PawsEncounterOddsRequest: {
             /** @description Side a. */
@@ -4696,6 +5225,39 @@ export interface components {
             max_attempts?: number | null;
             pool: components["schemas"]["ProbenPool"];
         };
+        ProbenCooperationAdviceRequest: {
+            /** @description Which side is advised on which of its choices (API.md §1.10). */
+            advise?: components["schemas"]["Advise"] | null;
+            difficulty: number;
+            helpers: components["schemas"]["ProbenPool"][];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            leader: components["schemas"]["ProbenPool"];
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @default meet
+             * @enum {string|null}
+             */
+            success_rule?: "meet" | "exceed" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        ProbenCooperationAdviceResponse: {
+            advice: components["schemas"]["AdviceAnswer"];
+            /** @enum {string} */
+            lang: "en" | "de";
+            /** @example proben.cooperation.advice */
+            operation: string;
+            receipt: components["schemas"]["Receipt"];
+            request: components["schemas"]["ProbenCooperationAdviceRequest"];
+            /** @description One chat line in `lang`. */
+            summary: string;
+        };
         ProbenCooperationOddsRequest: {
             difficulty: number;
             helpers: components["schemas"]["ProbenPool"][];
@@ -4765,6 +5327,60 @@ export interface components {
             /** @description rolls_used × interval.amount (0 with no dice). */
             amount: number;
             unit: string;
+        };
+        ProbenEncounterAdviceRequest: {
+            /** @description Which side is advised on which of its choices (API.md §1.10). */
+            advise?: components["schemas"]["Advise"] | null;
+            /**
+             * @description E2: the successes of a failed attempt count toward the next attempt of the same step (default false).
+             * @default false
+             */
+            carry_partial?: boolean | null;
+            /**
+             * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
+             * @default 0
+             */
+            curve_rounds?: number | null;
+            /**
+             * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
+             * @default auto
+             * @enum {string|null}
+             */
+            exact?: "auto" | "required" | "never" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /**
+             * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
+             * @default null
+             */
+            max_rounds?: number | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The tests, in order; the chain stops at the first that fails. */
+            steps: components["schemas"]["ProbenChainStep"][];
+            /**
+             * @description meet: successes >= difficulty (default); exceed: >.
+             * @default meet
+             * @enum {string|null}
+             */
+            success_rule?: "meet" | "exceed" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        ProbenEncounterAdviceResponse: {
+            advice: components["schemas"]["AdviceAnswer"];
+            /** @enum {string} */
+            lang: "en" | "de";
+            /** @example proben.encounter.advice */
+            operation: string;
+            receipt: components["schemas"]["Receipt"];
+            request: components["schemas"]["ProbenEncounterAdviceRequest"];
+            /** @description One chat line in `lang`. */
+            summary: string;
         };
         ProbenEncounterOddsRequest: {
             /**
@@ -5492,6 +6108,13 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        VersusBest: {
+            /** @description "gleich gut": less than 0.1 percentage points from the best. */
+            equal: boolean;
+            /** @description Reduced fraction, e.g. 19/27; null when `solver.precision` is float64. */
+            exact: string | null;
+            probability: number;
+        };
         WeltenConflictResult: {
             members: components["schemas"]["WeltenMemberRoll"][];
             /** @description One narration round; repeat it until all dice are spent. */
@@ -5724,6 +6347,59 @@ export interface components {
             /** @description The request as understood, defaults filled in. */
             request: components["schemas"]["WeltenbuchConflictRequest"];
             result: components["schemas"]["WeltenConflictResult"];
+            /** @description One chat line in `lang`. */
+            summary: string;
+        };
+        WeltenbuchEncounterAdviceRequest: {
+            /** @description Which side is advised on which of its choices (API.md §1.10). */
+            advise?: components["schemas"]["Advise"] | null;
+            /**
+             * @description With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart).
+             * @default 0
+             */
+            curve_rounds?: number | null;
+            /**
+             * @description Sides of the die; any even number (an even face is a success).
+             * @default 10
+             */
+            die?: number | null;
+            /**
+             * @description auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never: float64.
+             * @default auto
+             * @enum {string|null}
+             */
+            exact?: "auto" | "required" | "never" | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /**
+             * @description Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the outcome `undecided`. null: until it ends.
+             * @default null
+             */
+            max_rounds?: number | null;
+            /** @description 2..8 parties, as a conflict (E3); a party's success dice hit the members of every other party. */
+            parties: components["schemas"]["WeltenParty"][];
+            policy?: components["schemas"]["WeltenEncounterPolicy"] | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Toughness at the start of the scene, one entry per member. */
+            toughness: {
+                [key: string]: components["schemas"]["WeltenToughness"];
+            };
+        };
+        WeltenbuchEncounterAdviceResponse: {
+            advice: components["schemas"]["AdviceAnswer"];
+            /** @enum {string} */
+            lang: "en" | "de";
+            /** @example weltenbuch.encounter.advice */
+            operation: string;
+            receipt: components["schemas"]["Receipt"];
+            request: components["schemas"]["WeltenbuchEncounterAdviceRequest"];
             /** @description One chat line in `lang`. */
             summary: string;
         };
@@ -7452,7 +8128,8 @@ export interface operations {
                      *       },
                      *       "request": {
                      *         "aftermath": {
-                     *           "mortal_danger": "clear"
+                     *           "mortal_danger": "clear",
+                     *           "winners_draw": false
                      *         },
                      *         "curve_rounds": 10,
                      *         "exact": "auto",
@@ -8023,12 +8700,271 @@ export interface operations {
                      *             ],
                      *             "winner": "Affenmensch"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "tended": []
                      *       },
                      *       "summary": "Victory for Affenmensch after 12 exchanges: for Legionär the fight ends unconscious. The fight costs Affenmensch a light and a serious injury, Legionär six serious and a light injury. In mortal danger Legionär draws a black and a red marble and dies."
                      *     }
                      */
                     "application/json": components["schemas"]["BeutelschneiderEncounterResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    "beutelschneider.encounter.advice": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "advise": {
+                 *         "side": "Dieb"
+                 *       },
+                 *       "sides": [
+                 *         {
+                 *           "bag": {
+                 *             "black": 1,
+                 *             "green": 6,
+                 *             "red": 3,
+                 *             "white": 5
+                 *           },
+                 *           "name": "Dieb"
+                 *         },
+                 *         {
+                 *           "bag": {
+                 *             "green": 3,
+                 *             "red": 7,
+                 *             "white": 5
+                 *           },
+                 *           "name": "Wache"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["BeutelschneiderEncounterAdviceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "advice": {
+                     *         "adaptive": {
+                     *           "gain_over_best_fixed": {
+                     *             "exact": null,
+                     *             "probability": 1.28050348102704e-13
+                     *           },
+                     *           "rules": [
+                     *             "Choose skill (green: the flight) in 249 of the states the fight can reach, else combat (red).",
+                     *             "Deciding anew in every state wins no more than the best fixed option: play that one."
+                     *           ],
+                     *           "win": {
+                     *             "exact": null,
+                     *             "probability": 0.04866870356536407
+                     *           }
+                     *         },
+                     *         "best": {
+                     *           "policy": {
+                     *             "ability": "combat"
+                     *           },
+                     *           "win": {
+                     *             "exact": null,
+                     *             "probability": 0.04866870356523602
+                     *           }
+                     *         },
+                     *         "default": {
+                     *           "policy": {
+                     *             "ability": "combat"
+                     *           },
+                     *           "vs_best": {
+                     *             "equal": true,
+                     *             "exact": null,
+                     *             "probability": 0
+                     *           },
+                     *           "win": {
+                     *             "exact": null,
+                     *             "probability": 0.04866870356523602
+                     *           }
+                     *         },
+                     *         "options": [
+                     *           {
+                     *             "expected": {
+                     *               "black_after:Dieb": 6.78201904231416,
+                     *               "black_after:Wache": 1.1555413234133576,
+                     *               "exchanges": 11.846728985512192
+                     *             },
+                     *             "expected_rounds": 11.846728985512192,
+                     *             "not_lose": {
+                     *               "exact": null,
+                     *               "probability": 0.04866870356523623
+                     *             },
+                     *             "outcomes": {
+                     *               "both_out": {
+                     *                 "exact": null,
+                     *                 "probability": 0.006308639972970278
+                     *               },
+                     *               "stalemate": {
+                     *                 "exact": null,
+                     *                 "probability": 0
+                     *               },
+                     *               "wins:Dieb": {
+                     *                 "exact": null,
+                     *                 "probability": 0.04866870356523602
+                     *               },
+                     *               "wins:Wache": {
+                     *                 "exact": null,
+                     *                 "probability": 0.9450226564617935
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "ability": "combat"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": null,
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": null,
+                     *               "probability": 0.04866870356523602
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "black_after:Dieb": 2.545906923514796,
+                     *               "black_after:Wache": 0,
+                     *               "exchanges": 3.9800320258030526
+                     *             },
+                     *             "expected_rounds": 3.9800320258030526,
+                     *             "not_lose": {
+                     *               "exact": null,
+                     *               "probability": 0.8830320626219418
+                     *             },
+                     *             "outcomes": {
+                     *               "both_out": {
+                     *                 "exact": null,
+                     *                 "probability": 0
+                     *               },
+                     *               "escapes:Dieb": {
+                     *                 "exact": null,
+                     *                 "probability": 0.8830320626219418
+                     *               },
+                     *               "stalemate": {
+                     *                 "exact": null,
+                     *                 "probability": 0
+                     *               },
+                     *               "wins:Dieb": {
+                     *                 "exact": null,
+                     *                 "probability": 0
+                     *               },
+                     *               "wins:Wache": {
+                     *                 "exact": null,
+                     *                 "probability": 0.11696793737805825
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "ability": "skill"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": null,
+                     *               "probability": -0.04866870356523602
+                     *             },
+                     *             "win": {
+                     *               "exact": null,
+                     *               "probability": 0
+                     *             }
+                     *           }
+                     *         ],
+                     *         "side": "Dieb",
+                     *         "solver": {
+                     *           "max_error": 2.2026824808563106e-13,
+                     *           "precision": "float64",
+                     *           "states": 15129
+                     *         }
+                     *       },
+                     *       "lang": "en",
+                     *       "operation": "beutelschneider.encounter.advice",
+                     *       "receipt": {
+                     *         "alg": "Ed25519",
+                     *         "id": "00000000-0000-4000-8000-000000000000",
+                     *         "issued_at": "2026-11-29T12:00:00.000Z",
+                     *         "kid": "example-kid",
+                     *         "signature": "example-signature"
+                     *       },
+                     *       "request": {
+                     *         "advise": {
+                     *           "choices": null,
+                     *           "side": "Dieb"
+                     *         },
+                     *         "aftermath": {
+                     *           "mortal_danger": null,
+                     *           "winners_draw": false
+                     *         },
+                     *         "curve_rounds": 0,
+                     *         "exact": "auto",
+                     *         "injuring_abilities": [
+                     *           "combat"
+                     *         ],
+                     *         "max_rounds": null,
+                     *         "pairs": null,
+                     *         "sides": [
+                     *           {
+                     *             "ability": "combat",
+                     *             "bag": {
+                     *               "black": 1,
+                     *               "blue": 0,
+                     *               "green": 6,
+                     *               "red": 3,
+                     *               "white": 5
+                     *             },
+                     *             "difficulty": "normal",
+                     *             "name": "Dieb"
+                     *           },
+                     *           {
+                     *             "ability": "combat",
+                     *             "bag": {
+                     *               "black": 0,
+                     *               "blue": 0,
+                     *               "green": 3,
+                     *               "red": 7,
+                     *               "white": 5
+                     *             },
+                     *             "difficulty": "normal",
+                     *             "name": "Wache"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "summary": "Advice for Dieb: best ability = combat, 4.9% to win. Deciding anew in every state gains nothing worth saying."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BeutelschneiderEncounterAdviceResponse"];
                 };
             };
             400: components["responses"]["BAD_REQUEST"];
@@ -8417,7 +9353,8 @@ export interface operations {
                      *       "operation": "beutelschneider.encounter.odds",
                      *       "request": {
                      *         "aftermath": {
-                     *           "mortal_danger": "clear"
+                     *           "mortal_danger": "clear",
+                     *           "winners_draw": false
                      *         },
                      *         "curve_rounds": 10,
                      *         "exact": "auto",
@@ -11489,6 +12426,677 @@ export interface operations {
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
+    "malmsturm.encounter.advice": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "order": "initiative",
+                 *       "policy": {
+                 *         "concede_at_consequences": {},
+                 *         "defend": true,
+                 *         "targeting": "focus"
+                 *       },
+                 *       "sides": [
+                 *         {
+                 *           "members": [
+                 *             {
+                 *               "attack": {
+                 *                 "skill": 3,
+                 *                 "type": "harm"
+                 *               },
+                 *               "defense": 2,
+                 *               "intuition": 2,
+                 *               "name": "Alrik",
+                 *               "stress": {
+                 *                 "mental": {
+                 *                   "current": 3,
+                 *                   "max": 3
+                 *                 },
+                 *                 "physical": {
+                 *                   "current": 4,
+                 *                   "max": 4
+                 *                 }
+                 *               }
+                 *             }
+                 *           ],
+                 *           "name": "Helden"
+                 *         },
+                 *         {
+                 *           "members": [
+                 *             {
+                 *               "attack": {
+                 *                 "skill": 2,
+                 *                 "type": "harm"
+                 *               },
+                 *               "defense": 1,
+                 *               "intuition": 1,
+                 *               "name": "Ork",
+                 *               "stress": {
+                 *                 "mental": {
+                 *                   "current": 2,
+                 *                   "max": 2
+                 *                 },
+                 *                 "physical": {
+                 *                   "current": 3,
+                 *                   "max": 3
+                 *                 }
+                 *               }
+                 *             }
+                 *           ],
+                 *           "name": "Orks"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["MalmsturmEncounterAdviceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "advice": {
+                     *         "adaptive": {
+                     *           "gain_over_best_fixed": {
+                     *             "exact": "0/1",
+                     *             "probability": 0
+                     *           },
+                     *           "rules": [
+                     *             "Never concede: conceding loses at once, fighting on never wins less.",
+                     *             "Never take a consequence early: taking the stress never wins less.",
+                     *             "Deciding anew in every state wins no more than the best fixed option: play that one."
+                     *           ],
+                     *           "win": {
+                     *             "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *             "probability": 0.9488384519693188
+                     *           }
+                     *         },
+                     *         "best": {
+                     *           "policy": {
+                     *             "concede_at_consequences": null,
+                     *             "defend": true,
+                     *             "targeting": "focus"
+                     *           },
+                     *           "win": {
+                     *             "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *             "probability": 0.9488384519693188
+                     *           }
+                     *         },
+                     *         "default": {
+                     *           "policy": {
+                     *             "concede_at_consequences": null,
+                     *             "defend": true,
+                     *             "targeting": "focus"
+                     *           },
+                     *           "vs_best": {
+                     *             "equal": true,
+                     *             "exact": "0/1",
+                     *             "probability": 0
+                     *           },
+                     *           "win": {
+                     *             "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *             "probability": 0.9488384519693188
+                     *           }
+                     *         },
+                     *         "options": [
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.4071015993408494,
+                     *               "consequences:Ork": 1.941551899511013,
+                     *               "rounds": 3.9269198260905345
+                     *             },
+                     *             "expected_rounds": 3.9269198260905345,
+                     *             "not_lose": {
+                     *               "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": 0.9488384519693188
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *                 "probability": 0.9488384519693188
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "10035038006861075134366366668327925121022945984935278349649265990204570317870418071965/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *                 "probability": 0.05116154803068116
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": null,
+                     *               "defend": true,
+                     *               "targeting": "focus"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": 0.9488384519693188
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.4071015993408494,
+                     *               "consequences:Ork": 1.941551899511013,
+                     *               "rounds": 3.9269198260905345
+                     *             },
+                     *             "expected_rounds": 3.9269198260905345,
+                     *             "not_lose": {
+                     *               "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": 0.9488384519693188
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *                 "probability": 0.9488384519693188
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "10035038006861075134366366668327925121022945984935278349649265990204570317870418071965/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *                 "probability": 0.05116154803068116
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": null,
+                     *               "defend": true,
+                     *               "targeting": "spread"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": 0.9488384519693188
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.4071015993408494,
+                     *               "consequences:Ork": 1.941551899511013,
+                     *               "rounds": 3.9269198260905345
+                     *             },
+                     *             "expected_rounds": 3.9269198260905345,
+                     *             "not_lose": {
+                     *               "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": 0.9488384519693188
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *                 "probability": 0.9488384519693188
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "10035038006861075134366366668327925121022945984935278349649265990204570317870418071965/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *                 "probability": 0.05116154803068116
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": 2,
+                     *               "defend": true,
+                     *               "targeting": "focus"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": 0.9488384519693188
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.4071015993408494,
+                     *               "consequences:Ork": 1.941551899511013,
+                     *               "rounds": 3.9269198260905345
+                     *             },
+                     *             "expected_rounds": 3.9269198260905345,
+                     *             "not_lose": {
+                     *               "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": 0.9488384519693188
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *                 "probability": 0.9488384519693188
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "10035038006861075134366366668327925121022945984935278349649265990204570317870418071965/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *                 "probability": 0.05116154803068116
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": 2,
+                     *               "defend": true,
+                     *               "targeting": "spread"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "186109105263454841604278686210664224359894093928123413496597004874895504494356915633926/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": 0.9488384519693188
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.6784017675882293,
+                     *               "consequences:Ork": 1.8868586543534867,
+                     *               "rounds": 2.8055093411457532
+                     *             },
+                     *             "expected_rounds": 2.8055093411457532,
+                     *             "not_lose": {
+                     *               "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *               "probability": 0.8955399258672451
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *                 "probability": 0.8955399258672451
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "7545957940103204395051215036248098529311181/72237723386193372407719534553361002968824804",
+                     *                 "probability": 0.10446007413275493
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": null,
+                     *               "defend": false,
+                     *               "targeting": "focus"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-115102447127848389075376498048343782707497984944501457913076044793282722391192501322617792671883340815860754027855112751824851/2159580302603713379582916463237696166410518143372634106461248333563748031875741944778961786245677989645014666425194397779978924",
+                     *               "probability": -0.05329852610207377
+                     *             },
+                     *             "win": {
+                     *               "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *               "probability": 0.8955399258672451
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.6784017675882293,
+                     *               "consequences:Ork": 1.8868586543534867,
+                     *               "rounds": 2.8055093411457532
+                     *             },
+                     *             "expected_rounds": 2.8055093411457532,
+                     *             "not_lose": {
+                     *               "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *               "probability": 0.8955399258672451
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *                 "probability": 0.8955399258672451
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "7545957940103204395051215036248098529311181/72237723386193372407719534553361002968824804",
+                     *                 "probability": 0.10446007413275493
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": null,
+                     *               "defend": false,
+                     *               "targeting": "spread"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-115102447127848389075376498048343782707497984944501457913076044793282722391192501322617792671883340815860754027855112751824851/2159580302603713379582916463237696166410518143372634106461248333563748031875741944778961786245677989645014666425194397779978924",
+                     *               "probability": -0.05329852610207377
+                     *             },
+                     *             "win": {
+                     *               "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *               "probability": 0.8955399258672451
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.6784017675882293,
+                     *               "consequences:Ork": 1.8868586543534867,
+                     *               "rounds": 2.8055093411457532
+                     *             },
+                     *             "expected_rounds": 2.8055093411457532,
+                     *             "not_lose": {
+                     *               "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *               "probability": 0.8955399258672451
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *                 "probability": 0.8955399258672451
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "7545957940103204395051215036248098529311181/72237723386193372407719534553361002968824804",
+                     *                 "probability": 0.10446007413275493
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": 2,
+                     *               "defend": false,
+                     *               "targeting": "focus"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-115102447127848389075376498048343782707497984944501457913076044793282722391192501322617792671883340815860754027855112751824851/2159580302603713379582916463237696166410518143372634106461248333563748031875741944778961786245677989645014666425194397779978924",
+                     *               "probability": -0.05329852610207377
+                     *             },
+                     *             "win": {
+                     *               "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *               "probability": 0.8955399258672451
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.6784017675882293,
+                     *               "consequences:Ork": 1.8868586543534867,
+                     *               "rounds": 2.8055093411457532
+                     *             },
+                     *             "expected_rounds": 2.8055093411457532,
+                     *             "not_lose": {
+                     *               "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *               "probability": 0.8955399258672451
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *                 "probability": 0.8955399258672451
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "7545957940103204395051215036248098529311181/72237723386193372407719534553361002968824804",
+                     *                 "probability": 0.10446007413275493
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": 2,
+                     *               "defend": false,
+                     *               "targeting": "spread"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-115102447127848389075376498048343782707497984944501457913076044793282722391192501322617792671883340815860754027855112751824851/2159580302603713379582916463237696166410518143372634106461248333563748031875741944778961786245677989645014666425194397779978924",
+                     *               "probability": -0.05329852610207377
+                     *             },
+                     *             "win": {
+                     *               "exact": "64691765446090168012668319517112904439513623/72237723386193372407719534553361002968824804",
+                     *               "probability": 0.8955399258672451
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.3559400513101682,
+                     *               "consequences:Ork": 1.525650250122988,
+                     *               "rounds": 3.254765276310374
+                     *             },
+                     *             "expected_rounds": 3.254765276310374,
+                     *             "not_lose": {
+                     *               "exact": "5144270297352367674840153371415263609149901902863641239518256/7987253838430745024842262128539252453999481419425131275592881",
+                     *               "probability": 0.6440599486898317
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "5144270297352367674840153371415263609149901902863641239518256/7987253838430745024842262128539252453999481419425131275592881",
+                     *                 "probability": 0.6440599486898317
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "2842983541078377350002108757123988844849579516561490036074625/7987253838430745024842262128539252453999481419425131275592881",
+                     *                 "probability": 0.3559400513101682
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": 1,
+                     *               "defend": true,
+                     *               "targeting": "focus"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-59780518412964156384940410491643352807210409888127110814504285013391445615168380673910/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": -0.304778503279487
+                     *             },
+                     *             "win": {
+                     *               "exact": "5144270297352367674840153371415263609149901902863641239518256/7987253838430745024842262128539252453999481419425131275592881",
+                     *               "probability": 0.6440599486898317
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.3559400513101682,
+                     *               "consequences:Ork": 1.525650250122988,
+                     *               "rounds": 3.254765276310374
+                     *             },
+                     *             "expected_rounds": 3.254765276310374,
+                     *             "not_lose": {
+                     *               "exact": "5144270297352367674840153371415263609149901902863641239518256/7987253838430745024842262128539252453999481419425131275592881",
+                     *               "probability": 0.6440599486898317
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "5144270297352367674840153371415263609149901902863641239518256/7987253838430745024842262128539252453999481419425131275592881",
+                     *                 "probability": 0.6440599486898317
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "2842983541078377350002108757123988844849579516561490036074625/7987253838430745024842262128539252453999481419425131275592881",
+                     *                 "probability": 0.3559400513101682
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": 1,
+                     *               "defend": true,
+                     *               "targeting": "spread"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-59780518412964156384940410491643352807210409888127110814504285013391445615168380673910/196144143270315916738645052878992149480917039913058691846246270865100074812227333705891",
+                     *               "probability": -0.304778503279487
+                     *             },
+                     *             "win": {
+                     *               "exact": "5144270297352367674840153371415263609149901902863641239518256/7987253838430745024842262128539252453999481419425131275592881",
+                     *               "probability": 0.6440599486898317
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.5739416934554744,
+                     *               "consequences:Ork": 1.2606132183313363,
+                     *               "rounds": 2.0977853448325816
+                     *             },
+                     *             "expected_rounds": 2.0977853448325816,
+                     *             "not_lose": {
+                     *               "exact": "5634693794130184879038464674760/13225170610636425366308326441881",
+                     *               "probability": 0.4260583065445256
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "5634693794130184879038464674760/13225170610636425366308326441881",
+                     *                 "probability": 0.4260583065445256
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "7590476816506240487269861767121/13225170610636425366308326441881",
+                     *                 "probability": 0.5739416934554744
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": 1,
+                     *               "defend": false,
+                     *               "targeting": "focus"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-206692955717398700153224737285059648841039670208177060105429726881292263178773162127526413841226635348761167855486/395372619879140749229870336014859649997436336460003482465342331722341949523151988039431864197580670480892393500811",
+                     *               "probability": -0.5227801454247932
+                     *             },
+                     *             "win": {
+                     *               "exact": "5634693794130184879038464674760/13225170610636425366308326441881",
+                     *               "probability": 0.4260583065445256
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequences:Alrik": 0.5739416934554744,
+                     *               "consequences:Ork": 1.2606132183313363,
+                     *               "rounds": 2.0977853448325816
+                     *             },
+                     *             "expected_rounds": 2.0977853448325816,
+                     *             "not_lose": {
+                     *               "exact": "5634693794130184879038464674760/13225170610636425366308326441881",
+                     *               "probability": 0.4260583065445256
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:Helden": {
+                     *                 "exact": "5634693794130184879038464674760/13225170610636425366308326441881",
+                     *                 "probability": 0.4260583065445256
+                     *               },
+                     *               "wins:Orks": {
+                     *                 "exact": "7590476816506240487269861767121/13225170610636425366308326441881",
+                     *                 "probability": 0.5739416934554744
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "concede_at_consequences": 1,
+                     *               "defend": false,
+                     *               "targeting": "spread"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-206692955717398700153224737285059648841039670208177060105429726881292263178773162127526413841226635348761167855486/395372619879140749229870336014859649997436336460003482465342331722341949523151988039431864197580670480892393500811",
+                     *               "probability": -0.5227801454247932
+                     *             },
+                     *             "win": {
+                     *               "exact": "5634693794130184879038464674760/13225170610636425366308326441881",
+                     *               "probability": 0.4260583065445256
+                     *             }
+                     *           }
+                     *         ],
+                     *         "side": "Helden",
+                     *         "solver": {
+                     *           "max_error": 0,
+                     *           "precision": "exact",
+                     *           "states": 2348
+                     *         }
+                     *       },
+                     *       "lang": "en",
+                     *       "operation": "malmsturm.encounter.advice",
+                     *       "receipt": {
+                     *         "alg": "Ed25519",
+                     *         "id": "00000000-0000-4000-8000-000000000000",
+                     *         "issued_at": "2026-11-29T12:00:00.000Z",
+                     *         "kid": "example-kid",
+                     *         "signature": "example-signature"
+                     *       },
+                     *       "request": {
+                     *         "advise": {
+                     *           "choices": null,
+                     *           "side": null
+                     *         },
+                     *         "curve_rounds": 0,
+                     *         "dice": 4,
+                     *         "ends": "side_out",
+                     *         "exact": "auto",
+                     *         "max_rounds": null,
+                     *         "order": "initiative",
+                     *         "policy": {
+                     *           "concede_at_consequences": {},
+                     *           "defend": true,
+                     *           "targeting": "focus"
+                     *         },
+                     *         "sides": [
+                     *           {
+                     *             "members": [
+                     *               {
+                     *                 "attack": {
+                     *                   "skill": 3,
+                     *                   "type": "harm"
+                     *                 },
+                     *                 "consequences": 0,
+                     *                 "defense": 2,
+                     *                 "defenses": {},
+                     *                 "intuition": 2,
+                     *                 "modifier": 0,
+                     *                 "name": "Alrik",
+                     *                 "stress": {
+                     *                   "mental": {
+                     *                     "current": 3,
+                     *                     "max": 3
+                     *                   },
+                     *                   "physical": {
+                     *                     "current": 4,
+                     *                     "max": 4
+                     *                   }
+                     *                 }
+                     *               }
+                     *             ],
+                     *             "name": "Helden"
+                     *           },
+                     *           {
+                     *             "members": [
+                     *               {
+                     *                 "attack": {
+                     *                   "skill": 2,
+                     *                   "type": "harm"
+                     *                 },
+                     *                 "consequences": 0,
+                     *                 "defense": 1,
+                     *                 "defenses": {},
+                     *                 "intuition": 1,
+                     *                 "modifier": 0,
+                     *                 "name": "Ork",
+                     *                 "stress": {
+                     *                   "mental": {
+                     *                     "current": 2,
+                     *                     "max": 2
+                     *                   },
+                     *                   "physical": {
+                     *                     "current": 3,
+                     *                     "max": 3
+                     *                   }
+                     *                 }
+                     *               }
+                     *             ],
+                     *             "name": "Orks"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "summary": "Advice for Helden: best concede_at_consequences = null, defend = true, targeting = focus, 94.9% to win. Deciding anew in every state gains nothing worth saying."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MalmsturmEncounterAdviceResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
     "malmsturm.encounter.odds": {
         parameters: {
             query?: {
@@ -12866,6 +14474,276 @@ export interface operations {
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
+    "paws.encounter.advice": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "a": {
+                 *         "name": "Ryan",
+                 *         "rank": 3
+                 *       },
+                 *       "b": {
+                 *         "name": "Jack",
+                 *         "rank": 2
+                 *       },
+                 *       "one_shot_rescue": {
+                 *         "a": 0,
+                 *         "b": 0
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PawsEncounterAdviceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "advice": {
+                     *         "adaptive": {
+                     *           "gain_over_best_fixed": {
+                     *             "exact": "0/1",
+                     *             "probability": 0
+                     *           },
+                     *           "rules": [
+                     *             "No one-shot rescue die comes to be rolled: nothing to decide.",
+                     *             "Never give up: giving up loses at once, fighting on never wins less.",
+                     *             "Deciding anew in every state wins no more than the best fixed option: play that one."
+                     *           ],
+                     *           "win": {
+                     *             "exact": "283/330",
+                     *             "probability": 0.8575757575757575
+                     *           }
+                     *         },
+                     *         "best": {
+                     *           "policy": {
+                     *             "give_up_at_wounds": null,
+                     *             "one_shot_rescue": 0
+                     *           },
+                     *           "win": {
+                     *             "exact": "283/330",
+                     *             "probability": 0.8575757575757575
+                     *           }
+                     *         },
+                     *         "default": {
+                     *           "policy": {
+                     *             "give_up_at_wounds": null,
+                     *             "one_shot_rescue": 0
+                     *           },
+                     *           "vs_best": {
+                     *             "equal": true,
+                     *             "exact": "0/1",
+                     *             "probability": 0
+                     *           },
+                     *           "win": {
+                     *             "exact": "283/330",
+                     *             "probability": 0.8575757575757575
+                     *           }
+                     *         },
+                     *         "options": [
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 3.5272727272727273,
+                     *               "wounds:a": 0.6515151515151515,
+                     *               "wounds:b": 1.7484848484848485
+                     *             },
+                     *             "expected_rounds": 3.5272727272727273,
+                     *             "not_lose": {
+                     *               "exact": "283/330",
+                     *               "probability": 0.8575757575757575
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:a": {
+                     *                 "exact": "283/330",
+                     *                 "probability": 0.8575757575757575
+                     *               },
+                     *               "wins:b": {
+                     *                 "exact": "47/330",
+                     *                 "probability": 0.14242424242424243
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "give_up_at_wounds": null,
+                     *               "one_shot_rescue": 0
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "283/330",
+                     *               "probability": 0.8575757575757575
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 3.175757575757576,
+                     *               "wounds:a": 0.509090909090909,
+                     *               "wounds:b": 1.687878787878788
+                     *             },
+                     *             "expected_rounds": 3.175757575757576,
+                     *             "not_lose": {
+                     *               "exact": "136/165",
+                     *               "probability": 0.8242424242424242
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:a": {
+                     *                 "exact": "136/165",
+                     *                 "probability": 0.8242424242424242
+                     *               },
+                     *               "wins:b": {
+                     *                 "exact": "29/165",
+                     *                 "probability": 0.17575757575757575
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "give_up_at_wounds": 2,
+                     *               "one_shot_rescue": 0
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-1/30",
+                     *               "probability": -0.03333333333333333
+                     *             },
+                     *             "win": {
+                     *               "exact": "136/165",
+                     *               "probability": 0.8242424242424242
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 2.4242424242424243,
+                     *               "wounds:a": 0.3333333333333333,
+                     *               "wounds:b": 1.393939393939394
+                     *             },
+                     *             "expected_rounds": 2.4242424242424243,
+                     *             "not_lose": {
+                     *               "exact": "2/3",
+                     *               "probability": 0.6666666666666666
+                     *             },
+                     *             "outcomes": {
+                     *               "wins:a": {
+                     *                 "exact": "2/3",
+                     *                 "probability": 0.6666666666666666
+                     *               },
+                     *               "wins:b": {
+                     *                 "exact": "1/3",
+                     *                 "probability": 0.3333333333333333
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "give_up_at_wounds": 1,
+                     *               "one_shot_rescue": 0
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-21/110",
+                     *               "probability": -0.19090909090909092
+                     *             },
+                     *             "win": {
+                     *               "exact": "2/3",
+                     *               "probability": 0.6666666666666666
+                     *             }
+                     *           }
+                     *         ],
+                     *         "side": "a",
+                     *         "solver": {
+                     *           "max_error": 0,
+                     *           "precision": "exact",
+                     *           "states": 42
+                     *         }
+                     *       },
+                     *       "lang": "en",
+                     *       "operation": "paws.encounter.advice",
+                     *       "receipt": {
+                     *         "alg": "Ed25519",
+                     *         "id": "00000000-0000-4000-8000-000000000000",
+                     *         "issued_at": "2026-11-29T12:00:00.000Z",
+                     *         "kid": "example-kid",
+                     *         "signature": "example-signature"
+                     *       },
+                     *       "request": {
+                     *         "a": {
+                     *           "advantages": {
+                     *             "equipment": null,
+                     *             "personal": null,
+                     *             "situation": null
+                     *           },
+                     *           "extra_bonus_dice": 0,
+                     *           "extra_rescue_dice": 0,
+                     *           "fit": "matching",
+                     *           "give_up_at_wounds": null,
+                     *           "name": "Ryan",
+                     *           "out_at_wounds": null,
+                     *           "penalty_dice": 0,
+                     *           "rank": 3,
+                     *           "wounds": 0
+                     *         },
+                     *         "advise": {
+                     *           "choices": null,
+                     *           "side": null
+                     *         },
+                     *         "b": {
+                     *           "advantages": {
+                     *             "equipment": null,
+                     *             "personal": null,
+                     *             "situation": null
+                     *           },
+                     *           "extra_bonus_dice": 0,
+                     *           "extra_rescue_dice": 0,
+                     *           "fit": "matching",
+                     *           "give_up_at_wounds": null,
+                     *           "name": "Jack",
+                     *           "out_at_wounds": null,
+                     *           "penalty_dice": 0,
+                     *           "rank": 2,
+                     *           "wounds": 0
+                     *         },
+                     *         "curve_rounds": 0,
+                     *         "exact": "auto",
+                     *         "max_rounds": null,
+                     *         "one_shot_rescue": {
+                     *           "a": 0,
+                     *           "b": 0
+                     *         }
+                     *       },
+                     *       "summary": "Advice for Ryan: best one_shot_rescue = 0, give_up_at_wounds = null, 85.8% to win. Deciding anew in every state gains nothing worth saying."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PawsEncounterAdviceResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
     "paws.encounter.odds": {
         parameters: {
             query?: {
@@ -13714,6 +15592,216 @@ export interface operations {
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
+    "proben.cooperation.advice": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "difficulty": 3,
+                 *       "helpers": [
+                 *         {
+                 *           "attribute": 2,
+                 *           "name": "Mira"
+                 *         }
+                 *       ],
+                 *       "leader": {
+                 *         "advantages": 0,
+                 *         "attribute": 3,
+                 *         "disadvantages": 0,
+                 *         "name": "Alrik",
+                 *         "skill": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProbenCooperationAdviceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "advice": {
+                     *         "adaptive": null,
+                     *         "best": {
+                     *           "policy": {
+                     *             "helpers": [
+                     *               "Mira"
+                     *             ]
+                     *           },
+                     *           "win": {
+                     *             "exact": "121/729",
+                     *             "probability": 0.16598079561042525
+                     *           }
+                     *         },
+                     *         "default": {
+                     *           "policy": {
+                     *             "helpers": [
+                     *               "Mira"
+                     *             ]
+                     *           },
+                     *           "vs_best": {
+                     *             "equal": true,
+                     *             "exact": "0/1",
+                     *             "probability": 0
+                     *           },
+                     *           "win": {
+                     *             "exact": "121/729",
+                     *             "probability": 0.16598079561042525
+                     *           }
+                     *         },
+                     *         "options": [
+                     *           {
+                     *             "expected": {
+                     *               "advantages": 0.5555555555555556
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "1835/2187",
+                     *               "probability": 0.8390489254686786
+                     *             },
+                     *             "outcomes": {
+                     *               "failure": {
+                     *                 "exact": "352/2187",
+                     *                 "probability": 0.16095107453132146
+                     *               },
+                     *               "partial": {
+                     *                 "exact": "1472/2187",
+                     *                 "probability": 0.6730681298582533
+                     *               },
+                     *               "success": {
+                     *                 "exact": "121/729",
+                     *                 "probability": 0.16598079561042525
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "helpers": [
+                     *                 "Mira"
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "121/729",
+                     *               "probability": 0.16598079561042525
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "advantages": 0
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "65/81",
+                     *               "probability": 0.8024691358024691
+                     *             },
+                     *             "outcomes": {
+                     *               "failure": {
+                     *                 "exact": "16/81",
+                     *                 "probability": 0.19753086419753085
+                     *               },
+                     *               "partial": {
+                     *                 "exact": "56/81",
+                     *                 "probability": 0.691358024691358
+                     *               },
+                     *               "success": {
+                     *                 "exact": "1/9",
+                     *                 "probability": 0.1111111111111111
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "helpers": []
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-40/729",
+                     *               "probability": -0.05486968449931413
+                     *             },
+                     *             "win": {
+                     *               "exact": "1/9",
+                     *               "probability": 0.1111111111111111
+                     *             }
+                     *           }
+                     *         ],
+                     *         "side": "leader",
+                     *         "solver": {
+                     *           "max_error": 0,
+                     *           "precision": "exact",
+                     *           "states": 0
+                     *         }
+                     *       },
+                     *       "lang": "en",
+                     *       "operation": "proben.cooperation.advice",
+                     *       "receipt": {
+                     *         "alg": "Ed25519",
+                     *         "id": "00000000-0000-4000-8000-000000000000",
+                     *         "issued_at": "2026-11-29T12:00:00.000Z",
+                     *         "kid": "example-kid",
+                     *         "signature": "example-signature"
+                     *       },
+                     *       "request": {
+                     *         "advise": {
+                     *           "choices": null,
+                     *           "side": null
+                     *         },
+                     *         "difficulty": 3,
+                     *         "helpers": [
+                     *           {
+                     *             "advantages": 0,
+                     *             "attribute": 2,
+                     *             "disadvantages": 0,
+                     *             "name": "Mira",
+                     *             "skill": 0,
+                     *             "skill_dice": 0
+                     *           }
+                     *         ],
+                     *         "leader": {
+                     *           "advantages": 0,
+                     *           "attribute": 3,
+                     *           "disadvantages": 0,
+                     *           "name": "Alrik",
+                     *           "skill": 1,
+                     *           "skill_dice": 1
+                     *         },
+                     *         "success_rule": "meet"
+                     *       },
+                     *       "summary": "Advice for Alrik: best helpers = [Mira], 16.6% chance of success."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProbenCooperationAdviceResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
     "proben.cooperation.odds": {
         parameters: {
             query?: {
@@ -14090,6 +16178,1460 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenEncounterResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    "proben.encounter.advice": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "carry_partial": true,
+                 *       "curve_rounds": 8,
+                 *       "steps": [
+                 *         {
+                 *           "difficulty": 2,
+                 *           "pool": {
+                 *             "advantages": 0,
+                 *             "attribute": 3,
+                 *             "disadvantages": 0,
+                 *             "name": "Alrik",
+                 *             "skill": 1
+                 *           }
+                 *         },
+                 *         {
+                 *           "difficulty": 3,
+                 *           "max_attempts": 2,
+                 *           "pool": {
+                 *             "attribute": 2,
+                 *             "name": "Alrik",
+                 *             "skill": 2
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProbenEncounterAdviceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "advice": {
+                     *         "adaptive": {
+                     *           "gain_over_best_fixed": {
+                     *             "exact": "0/1",
+                     *             "probability": 0
+                     *           },
+                     *           "rules": [
+                     *             "Retry every failed test with one die fewer while dice are left: stopping never succeeds more.",
+                     *             "Count partial successes toward the next attempt where the GM allows it.",
+                     *             "Deciding anew in every state wins no more than the best fixed option: play that one."
+                     *           ],
+                     *           "win": {
+                     *             "exact": "243274825/387420489",
+                     *             "probability": 0.6279348457484395
+                     *           }
+                     *         },
+                     *         "best": {
+                     *           "policy": {
+                     *             "carry_partial": true,
+                     *             "max_attempts": [
+                     *               null,
+                     *               null
+                     *             ]
+                     *           },
+                     *           "win": {
+                     *             "exact": "243274825/387420489",
+                     *             "probability": 0.6279348457484395
+                     *           }
+                     *         },
+                     *         "default": {
+                     *           "policy": {
+                     *             "carry_partial": false,
+                     *             "max_attempts": [
+                     *               null,
+                     *               null
+                     *             ]
+                     *           },
+                     *           "vs_best": {
+                     *             "equal": false,
+                     *             "exact": "-209246320/387420489",
+                     *             "probability": -0.540101326442753
+                     *           },
+                     *           "win": {
+                     *             "exact": "140035/1594323",
+                     *             "probability": 0.08783351930568649
+                     *           }
+                     *         },
+                     *         "options": [
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 4.540589039419647
+                     *             },
+                     *             "expected_rounds": 4.540589039419647,
+                     *             "not_lose": {
+                     *               "exact": "243274825/387420489",
+                     *               "probability": 0.6279348457484395
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2048/19683",
+                     *                 "probability": 0.10404917949499567
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "103834880/387420489",
+                     *                 "probability": 0.2680159747565648
+                     *               },
+                     *               "success": {
+                     *                 "exact": "243274825/387420489",
+                     *                 "probability": 0.6279348457484395
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 null,
+                     *                 null
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "243274825/387420489",
+                     *               "probability": 0.6279348457484395
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 4.286837338641633
+                     *             },
+                     *             "expected_rounds": 4.286837338641633,
+                     *             "not_lose": {
+                     *               "exact": "232680265/387420489",
+                     *               "probability": 0.6005884345471465
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2816/19683",
+                     *                 "probability": 0.14306762180561905
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "99312896/387420489",
+                     *                 "probability": 0.2563439436472344
+                     *               },
+                     *               "success": {
+                     *                 "exact": "232680265/387420489",
+                     *                 "probability": 0.6005884345471465
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 3,
+                     *                 null
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-3531520/129140163",
+                     *               "probability": -0.02734641120129297
+                     *             },
+                     *             "win": {
+                     *               "exact": "232680265/387420489",
+                     *               "probability": 0.6005884345471465
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 4.202655853857022
+                     *             },
+                     *             "expected_rounds": 4.202655853857022,
+                     *             "not_lose": {
+                     *               "exact": "216187465/387420489",
+                     *               "probability": 0.5580176349423791
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2048/19683",
+                     *                 "probability": 0.10404917949499567
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "130922240/387420489",
+                     *                 "probability": 0.3379331855626252
+                     *               },
+                     *               "success": {
+                     *                 "exact": "216187465/387420489",
+                     *                 "probability": 0.5580176349423791
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 null,
+                     *                 3
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-9029120/129140163",
+                     *               "probability": -0.06991721080606039
+                     *             },
+                     *             "win": {
+                     *               "exact": "216187465/387420489",
+                     *               "probability": 0.5580176349423791
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 3.963621061869033
+                     *             },
+                     *             "expected_rounds": 3.963621061869033,
+                     *             "not_lose": {
+                     *               "exact": "206772553/387420489",
+                     *               "probability": 0.533716101421781
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2816/19683",
+                     *                 "probability": 0.14306762180561905
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "125220608/387420489",
+                     *                 "probability": 0.3232162767725999
+                     *               },
+                     *               "success": {
+                     *                 "exact": "206772553/387420489",
+                     *                 "probability": 0.533716101421781
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 3,
+                     *                 3
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-1351936/14348907",
+                     *               "probability": -0.09421874432665847
+                     *             },
+                     *             "win": {
+                     *               "exact": "206772553/387420489",
+                     *               "probability": 0.533716101421781
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 3.6821869428800396
+                     *             },
+                     *             "expected_rounds": 3.6821869428800396,
+                     *             "not_lose": {
+                     *               "exact": "2469305/4782969",
+                     *               "probability": 0.5162703333431599
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "64/243",
+                     *                 "probability": 0.26337448559670784
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "1053952/4782969",
+                     *                 "probability": 0.22035518106013233
+                     *               },
+                     *               "success": {
+                     *                 "exact": "2469305/4782969",
+                     *                 "probability": 0.5162703333431599
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 2,
+                     *                 null
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-43261120/387420489",
+                     *               "probability": -0.11166451240527962
+                     *             },
+                     *             "win": {
+                     *               "exact": "2469305/4782969",
+                     *               "probability": 0.5162703333431599
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 3.404347801543351
+                     *             },
+                     *             "expected_rounds": 3.404347801543351,
+                     *             "not_lose": {
+                     *               "exact": "2194361/4782969",
+                     *               "probability": 0.45878637306660364
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "64/243",
+                     *                 "probability": 0.26337448559670784
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "1328896/4782969",
+                     *                 "probability": 0.2778391413366886
+                     *               },
+                     *               "success": {
+                     *                 "exact": "2194361/4782969",
+                     *                 "probability": 0.45878637306660364
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 2,
+                     *                 3
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-65531584/387420489",
+                     *               "probability": -0.1691484726818359
+                     *             },
+                     *             "win": {
+                     *               "exact": "2194361/4782969",
+                     *               "probability": 0.45878637306660364
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 3.6913862498377052
+                     *             },
+                     *             "expected_rounds": 3.6913862498377052,
+                     *             "not_lose": {
+                     *               "exact": "5519755/14348907",
+                     *               "probability": 0.3846812164856877
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2048/19683",
+                     *                 "probability": 0.10404917949499567
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "7336160/14348907",
+                     *                 "probability": 0.5112696040193166
+                     *               },
+                     *               "success": {
+                     *                 "exact": "5519755/14348907",
+                     *                 "probability": 0.3846812164856877
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 null,
+                     *                 2
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-94241440/387420489",
+                     *               "probability": -0.24325362926275176
+                     *             },
+                     *             "win": {
+                     *               "exact": "5519755/14348907",
+                     *               "probability": 0.3846812164856877
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 3.4746171258897975
+                     *             },
+                     *             "expected_rounds": 3.4746171258897975,
+                     *             "not_lose": {
+                     *               "exact": "5279371/14348907",
+                     *               "probability": 0.3679284422151457
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2816/19683",
+                     *                 "probability": 0.14306762180561905
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "7016672/14348907",
+                     *                 "probability": 0.4890039359792352
+                     *               },
+                     *               "success": {
+                     *                 "exact": "5279371/14348907",
+                     *                 "probability": 0.3679284422151457
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 3,
+                     *                 2
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-100731808/387420489",
+                     *               "probability": -0.2600064035332938
+                     *             },
+                     *             "win": {
+                     *               "exact": "5279371/14348907",
+                     *               "probability": 0.3679284422151457
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 2.9839963420210336
+                     *             },
+                     *             "expected_rounds": 2.9839963420210336,
+                     *             "not_lose": {
+                     *               "exact": "56027/177147",
+                     *               "probability": 0.31627405488097454
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "64/243",
+                     *                 "probability": 0.26337448559670784
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "74464/177147",
+                     *                 "probability": 0.4203514595223176
+                     *               },
+                     *               "success": {
+                     *                 "exact": "56027/177147",
+                     *                 "probability": 0.31627405488097454
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 2,
+                     *                 2
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-120743776/387420489",
+                     *               "probability": -0.31166079086746495
+                     *             },
+                     *             "win": {
+                     *               "exact": "56027/177147",
+                     *               "probability": 0.31627405488097454
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 2.1556974339578616
+                     *             },
+                     *             "expected_rounds": 2.1556974339578616,
+                     *             "not_lose": {
+                     *               "exact": "151745/531441",
+                     *               "probability": 0.2855349888322504
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "16/27",
+                     *                 "probability": 0.5925925925925926
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "64768/531441",
+                     *                 "probability": 0.12187241857515697
+                     *               },
+                     *               "success": {
+                     *                 "exact": "151745/531441",
+                     *                 "probability": 0.2855349888322504
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 1,
+                     *                 null
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-132652720/387420489",
+                     *               "probability": -0.34239985691618907
+                     *             },
+                     *             "win": {
+                     *               "exact": "151745/531441",
+                     *               "probability": 0.2855349888322504
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 2.0020322105370116
+                     *             },
+                     *             "expected_rounds": 2.0020322105370116,
+                     *             "not_lose": {
+                     *               "exact": "134849/531441",
+                     *               "probability": 0.2537421839865573
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "16/27",
+                     *                 "probability": 0.5925925925925926
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "81664/531441",
+                     *                 "probability": 0.1536652234208501
+                     *               },
+                     *               "success": {
+                     *                 "exact": "134849/531441",
+                     *                 "probability": 0.2537421839865573
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 1,
+                     *                 3
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-144969904/387420489",
+                     *               "probability": -0.3741926617618822
+                     *             },
+                     *             "win": {
+                     *               "exact": "134849/531441",
+                     *               "probability": 0.2537421839865573
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 1.7695473251028806
+                     *             },
+                     *             "expected_rounds": 1.7695473251028806,
+                     *             "not_lose": {
+                     *               "exact": "3443/19683",
+                     *               "probability": 0.17492252197327643
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "16/27",
+                     *                 "probability": 0.5925925925925926
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "4576/19683",
+                     *                 "probability": 0.23248488543413098
+                     *               },
+                     *               "success": {
+                     *                 "exact": "3443/19683",
+                     *                 "probability": 0.17492252197327643
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 1,
+                     *                 2
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-175506256/387420489",
+                     *               "probability": -0.45301232377516304
+                     *             },
+                     *             "win": {
+                     *               "exact": "3443/19683",
+                     *               "probability": 0.17492252197327643
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 2.8949855204999237
+                     *             },
+                     *             "expected_rounds": 2.8949855204999237,
+                     *             "not_lose": {
+                     *               "exact": "17635/177147",
+                     *               "probability": 0.0995500911672227
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2048/19683",
+                     *                 "probability": 0.10404917949499567
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "141080/177147",
+                     *                 "probability": 0.7964007293377816
+                     *               },
+                     *               "success": {
+                     *                 "exact": "17635/177147",
+                     *                 "probability": 0.0995500911672227
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 null,
+                     *                 1
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-204707080/387420489",
+                     *               "probability": -0.5283847545812168
+                     *             },
+                     *             "win": {
+                     *               "exact": "17635/177147",
+                     *               "probability": 0.0995500911672227
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 2.7128994563836812
+                     *             },
+                     *             "expected_rounds": 2.7128994563836812,
+                     *             "not_lose": {
+                     *               "exact": "16867/177147",
+                     *               "probability": 0.09521470868826455
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2816/19683",
+                     *                 "probability": 0.14306762180561905
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "134936/177147",
+                     *                 "probability": 0.7617176695061164
+                     *               },
+                     *               "success": {
+                     *                 "exact": "16867/177147",
+                     *                 "probability": 0.09521470868826455
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 3,
+                     *                 1
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-206386696/387420489",
+                     *               "probability": -0.532720137060175
+                     *             },
+                     *             "win": {
+                     *               "exact": "16867/177147",
+                     *               "probability": 0.09521470868826455
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 3.1834239360531082
+                     *             },
+                     *             "expected_rounds": 3.1834239360531082,
+                     *             "not_lose": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2560/6561",
+                     *                 "probability": 0.3901844231062338
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "832208/1594323",
+                     *                 "probability": 0.5219820575880797
+                     *               },
+                     *               "success": {
+                     *                 "exact": "140035/1594323",
+                     *                 "probability": 0.08783351930568649
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 3,
+                     *                 2
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-209246320/387420489",
+                     *               "probability": -0.540101326442753
+                     *             },
+                     *             "win": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 3.5736083591593424
+                     *             },
+                     *             "expected_rounds": 3.5736083591593424,
+                     *             "not_lose": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2560/6561",
+                     *                 "probability": 0.3901844231062338
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "832208/1594323",
+                     *                 "probability": 0.5219820575880797
+                     *               },
+                     *               "success": {
+                     *                 "exact": "140035/1594323",
+                     *                 "probability": 0.08783351930568649
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 null,
+                     *                 2
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-209246320/387420489",
+                     *               "probability": -0.540101326442753
+                     *             },
+                     *             "win": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 3.7054059936411883
+                     *             },
+                     *             "expected_rounds": 3.7054059936411883,
+                     *             "not_lose": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2560/6561",
+                     *                 "probability": 0.3901844231062338
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "832208/1594323",
+                     *                 "probability": 0.5219820575880797
+                     *               },
+                     *               "success": {
+                     *                 "exact": "140035/1594323",
+                     *                 "probability": 0.08783351930568649
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 3,
+                     *                 3
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-209246320/387420489",
+                     *               "probability": -0.540101326442753
+                     *             },
+                     *             "win": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 4.095590416747422
+                     *             },
+                     *             "expected_rounds": 4.095590416747422,
+                     *             "not_lose": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2560/6561",
+                     *                 "probability": 0.3901844231062338
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "832208/1594323",
+                     *                 "probability": 0.5219820575880797
+                     *               },
+                     *               "success": {
+                     *                 "exact": "140035/1594323",
+                     *                 "probability": 0.08783351930568649
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 null,
+                     *                 3
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-209246320/387420489",
+                     *               "probability": -0.540101326442753
+                     *             },
+                     *             "win": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 4.227388051229267
+                     *             },
+                     *             "expected_rounds": 4.227388051229267,
+                     *             "not_lose": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2560/6561",
+                     *                 "probability": 0.3901844231062338
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "832208/1594323",
+                     *                 "probability": 0.5219820575880797
+                     *               },
+                     *               "success": {
+                     *                 "exact": "140035/1594323",
+                     *                 "probability": 0.08783351930568649
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 3,
+                     *                 null
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-209246320/387420489",
+                     *               "probability": -0.540101326442753
+                     *             },
+                     *             "win": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 4.6175724743355016
+                     *             },
+                     *             "expected_rounds": 4.6175724743355016,
+                     *             "not_lose": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2560/6561",
+                     *                 "probability": 0.3901844231062338
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "832208/1594323",
+                     *                 "probability": 0.5219820575880797
+                     *               },
+                     *               "success": {
+                     *                 "exact": "140035/1594323",
+                     *                 "probability": 0.08783351930568649
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 null,
+                     *                 null
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-209246320/387420489",
+                     *               "probability": -0.540101326442753
+                     *             },
+                     *             "win": {
+                     *               "exact": "140035/1594323",
+                     *               "probability": 0.08783351930568649
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 2.3292181069958846
+                     *             },
+                     *             "expected_rounds": 2.3292181069958846,
+                     *             "not_lose": {
+                     *               "exact": "179/2187",
+                     *               "probability": 0.08184727937814358
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "64/243",
+                     *                 "probability": 0.26337448559670784
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "1432/2187",
+                     *                 "probability": 0.6547782350251486
+                     *               },
+                     *               "success": {
+                     *                 "exact": "179/2187",
+                     *                 "probability": 0.08184727937814358
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 2,
+                     *                 1
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-211565512/387420489",
+                     *               "probability": -0.5460875663702959
+                     *             },
+                     *             "win": {
+                     *               "exact": "179/2187",
+                     *               "probability": 0.08184727937814358
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 2.6523395823807348
+                     *             },
+                     *             "expected_rounds": 2.6523395823807348,
+                     *             "not_lose": {
+                     *               "exact": "14315/177147",
+                     *               "probability": 0.08080859399255985
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "320/729",
+                     *                 "probability": 0.438957475994513
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "85072/177147",
+                     *                 "probability": 0.48023393001292713
+                     *               },
+                     *               "success": {
+                     *                 "exact": "14315/177147",
+                     *                 "probability": 0.08080859399255985
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 2,
+                     *                 2
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-211967920/387420489",
+                     *               "probability": -0.5471262517558796
+                     *             },
+                     *             "win": {
+                     *               "exact": "14315/177147",
+                     *               "probability": 0.08080859399255985
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 3.1325735123936616
+                     *             },
+                     *             "expected_rounds": 3.1325735123936616,
+                     *             "not_lose": {
+                     *               "exact": "14315/177147",
+                     *               "probability": 0.08080859399255985
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "320/729",
+                     *                 "probability": 0.438957475994513
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "85072/177147",
+                     *                 "probability": 0.48023393001292713
+                     *               },
+                     *               "success": {
+                     *                 "exact": "14315/177147",
+                     *                 "probability": 0.08080859399255985
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 2,
+                     *                 3
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-211967920/387420489",
+                     *               "probability": -0.5471262517558796
+                     *             },
+                     *             "win": {
+                     *               "exact": "14315/177147",
+                     *               "probability": 0.08080859399255985
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 3.612807442406589
+                     *             },
+                     *             "expected_rounds": 3.612807442406589,
+                     *             "not_lose": {
+                     *               "exact": "14315/177147",
+                     *               "probability": 0.08080859399255985
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "320/729",
+                     *                 "probability": 0.438957475994513
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "85072/177147",
+                     *                 "probability": 0.48023393001292713
+                     *               },
+                     *               "success": {
+                     *                 "exact": "14315/177147",
+                     *                 "probability": 0.08080859399255985
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 2,
+                     *                 null
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-211967920/387420489",
+                     *               "probability": -0.5471262517558796
+                     *             },
+                     *             "win": {
+                     *               "exact": "14315/177147",
+                     *               "probability": 0.08080859399255985
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 2.641365645480872
+                     *             },
+                     *             "expected_rounds": 2.641365645480872,
+                     *             "not_lose": {
+                     *               "exact": "4001/59049",
+                     *               "probability": 0.06775728632152958
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2560/6561",
+                     *                 "probability": 0.3901844231062338
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "32008/59049",
+                     *                 "probability": 0.5420582905722366
+                     *               },
+                     *               "success": {
+                     *                 "exact": "4001/59049",
+                     *                 "probability": 0.06775728632152958
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 3,
+                     *                 1
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-217024264/387420489",
+                     *               "probability": -0.5601775594269099
+                     *             },
+                     *             "win": {
+                     *               "exact": "4001/59049",
+                     *               "probability": 0.06775728632152958
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 3.0315500685871055
+                     *             },
+                     *             "expected_rounds": 3.0315500685871055,
+                     *             "not_lose": {
+                     *               "exact": "4001/59049",
+                     *               "probability": 0.06775728632152958
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "2560/6561",
+                     *                 "probability": 0.3901844231062338
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "32008/59049",
+                     *                 "probability": 0.5420582905722366
+                     *               },
+                     *               "success": {
+                     *                 "exact": "4001/59049",
+                     *                 "probability": 0.06775728632152958
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 null,
+                     *                 1
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-217024264/387420489",
+                     *               "probability": -0.5601775594269099
+                     *             },
+                     *             "win": {
+                     *               "exact": "4001/59049",
+                     *               "probability": 0.06775728632152958
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 2.1536351165980796
+                     *             },
+                     *             "expected_rounds": 2.1536351165980796,
+                     *             "not_lose": {
+                     *               "exact": "409/6561",
+                     *               "probability": 0.06233805822283189
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "320/729",
+                     *                 "probability": 0.438957475994513
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "3272/6561",
+                     *                 "probability": 0.4987044657826551
+                     *               },
+                     *               "success": {
+                     *                 "exact": "409/6561",
+                     *                 "probability": 0.06233805822283189
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 2,
+                     *                 1
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-219123784/387420489",
+                     *               "probability": -0.5655967875256076
+                     *             },
+                     *             "win": {
+                     *               "exact": "409/6561",
+                     *               "probability": 0.06233805822283189
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 1.7695473251028806
+                     *             },
+                     *             "expected_rounds": 1.7695473251028806,
+                     *             "not_lose": {
+                     *               "exact": "385/6561",
+                     *               "probability": 0.058680079256210944
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "16/27",
+                     *                 "probability": 0.5925925925925926
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "2288/6561",
+                     *                 "probability": 0.34872732815119645
+                     *               },
+                     *               "success": {
+                     *                 "exact": "385/6561",
+                     *                 "probability": 0.058680079256210944
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 1,
+                     *                 2
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-220540960/387420489",
+                     *               "probability": -0.5692547664922285
+                     *             },
+                     *             "win": {
+                     *               "exact": "385/6561",
+                     *               "probability": 0.058680079256210944
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 2.118274653254077
+                     *             },
+                     *             "expected_rounds": 2.118274653254077,
+                     *             "not_lose": {
+                     *               "exact": "385/6561",
+                     *               "probability": 0.058680079256210944
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "16/27",
+                     *                 "probability": 0.5925925925925926
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "2288/6561",
+                     *                 "probability": 0.34872732815119645
+                     *               },
+                     *               "success": {
+                     *                 "exact": "385/6561",
+                     *                 "probability": 0.058680079256210944
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 1,
+                     *                 3
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-220540960/387420489",
+                     *               "probability": -0.5692547664922285
+                     *             },
+                     *             "win": {
+                     *               "exact": "385/6561",
+                     *               "probability": 0.058680079256210944
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 2.4670019814052737
+                     *             },
+                     *             "expected_rounds": 2.4670019814052737,
+                     *             "not_lose": {
+                     *               "exact": "385/6561",
+                     *               "probability": 0.058680079256210944
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "16/27",
+                     *                 "probability": 0.5925925925925926
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "2288/6561",
+                     *                 "probability": 0.34872732815119645
+                     *               },
+                     *               "success": {
+                     *                 "exact": "385/6561",
+                     *                 "probability": 0.058680079256210944
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 1,
+                     *                 null
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-220540960/387420489",
+                     *               "probability": -0.5692547664922285
+                     *             },
+                     *             "win": {
+                     *               "exact": "385/6561",
+                     *               "probability": 0.058680079256210944
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 1.4074074074074074
+                     *             },
+                     *             "expected_rounds": 1.4074074074074074,
+                     *             "not_lose": {
+                     *               "exact": "11/243",
+                     *               "probability": 0.04526748971193416
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "16/27",
+                     *                 "probability": 0.5925925925925926
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "88/243",
+                     *                 "probability": 0.36213991769547327
+                     *               },
+                     *               "success": {
+                     *                 "exact": "11/243",
+                     *                 "probability": 0.04526748971193416
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": false,
+                     *               "max_attempts": [
+                     *                 1,
+                     *                 1
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-225737272/387420489",
+                     *               "probability": -0.5826673560365053
+                     *             },
+                     *             "win": {
+                     *               "exact": "11/243",
+                     *               "probability": 0.04526748971193416
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "rounds": 1.4074074074074074
+                     *             },
+                     *             "expected_rounds": 1.4074074074074074,
+                     *             "not_lose": {
+                     *               "exact": "11/243",
+                     *               "probability": 0.04526748971193416
+                     *             },
+                     *             "outcomes": {
+                     *               "failure:0": {
+                     *                 "exact": "16/27",
+                     *                 "probability": 0.5925925925925926
+                     *               },
+                     *               "failure:1": {
+                     *                 "exact": "88/243",
+                     *                 "probability": 0.36213991769547327
+                     *               },
+                     *               "success": {
+                     *                 "exact": "11/243",
+                     *                 "probability": 0.04526748971193416
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "carry_partial": true,
+                     *               "max_attempts": [
+                     *                 1,
+                     *                 1
+                     *               ]
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-225737272/387420489",
+                     *               "probability": -0.5826673560365053
+                     *             },
+                     *             "win": {
+                     *               "exact": "11/243",
+                     *               "probability": 0.04526748971193416
+                     *             }
+                     *           }
+                     *         ],
+                     *         "side": "chain",
+                     *         "solver": {
+                     *           "max_error": 0,
+                     *           "precision": "exact",
+                     *           "states": 398
+                     *         }
+                     *       },
+                     *       "lang": "en",
+                     *       "operation": "proben.encounter.advice",
+                     *       "receipt": {
+                     *         "alg": "Ed25519",
+                     *         "id": "00000000-0000-4000-8000-000000000000",
+                     *         "issued_at": "2026-11-29T12:00:00.000Z",
+                     *         "kid": "example-kid",
+                     *         "signature": "example-signature"
+                     *       },
+                     *       "request": {
+                     *         "advise": {
+                     *           "choices": null,
+                     *           "side": null
+                     *         },
+                     *         "carry_partial": true,
+                     *         "curve_rounds": 8,
+                     *         "exact": "auto",
+                     *         "max_rounds": null,
+                     *         "steps": [
+                     *           {
+                     *             "difficulty": 2,
+                     *             "max_attempts": null,
+                     *             "pool": {
+                     *               "advantages": 0,
+                     *               "attribute": 3,
+                     *               "disadvantages": 0,
+                     *               "name": "Alrik",
+                     *               "skill": 1,
+                     *               "skill_dice": 1
+                     *             }
+                     *           },
+                     *           {
+                     *             "difficulty": 3,
+                     *             "max_attempts": 2,
+                     *             "pool": {
+                     *               "advantages": 0,
+                     *               "attribute": 2,
+                     *               "disadvantages": 0,
+                     *               "name": "Alrik",
+                     *               "skill": 2,
+                     *               "skill_dice": 2
+                     *             }
+                     *           }
+                     *         ],
+                     *         "success_rule": "meet"
+                     *       },
+                     *       "summary": "Advice for Alrik: best max_attempts = [null, null], carry_partial = true, 62.8% chance of success. The default (max_attempts = [null, null], carry_partial = false): 8.8%. Deciding anew in every state gains nothing worth saying."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProbenEncounterAdviceResponse"];
                 };
             };
             400: components["responses"]["BAD_REQUEST"];
@@ -16727,6 +20269,833 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WeltenbuchEncounterResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    "weltenbuch.encounter.advice": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "die": 10,
+                 *       "parties": [
+                 *         {
+                 *           "members": [
+                 *             {
+                 *               "hero_points": 1,
+                 *               "name": "Toran",
+                 *               "profile": 5,
+                 *               "role": "player",
+                 *               "seat": 1
+                 *             },
+                 *             {
+                 *               "magic_bonus": 1,
+                 *               "name": "Fayla",
+                 *               "profile": 2,
+                 *               "role": "player",
+                 *               "seat": 2
+                 *             }
+                 *           ],
+                 *           "name": "Heroes"
+                 *         },
+                 *         {
+                 *           "members": [
+                 *             {
+                 *               "name": "Orc 1",
+                 *               "profile": 3,
+                 *               "role": "npc"
+                 *             },
+                 *             {
+                 *               "name": "Orc 2",
+                 *               "profile": 3,
+                 *               "role": "npc"
+                 *             },
+                 *             {
+                 *               "name": "Orc 3",
+                 *               "profile": 3,
+                 *               "role": "npc"
+                 *             }
+                 *           ],
+                 *           "name": "Orcs"
+                 *         }
+                 *       ],
+                 *       "policy": {
+                 *         "hold_hero_points": {
+                 *           "Fayla": 1
+                 *         },
+                 *         "targeting": "weakest"
+                 *       },
+                 *       "toughness": {
+                 *         "Fayla": {
+                 *           "current": 4,
+                 *           "max": 4
+                 *         },
+                 *         "Orc 1": {
+                 *           "current": 2,
+                 *           "max": 2
+                 *         },
+                 *         "Orc 2": {
+                 *           "current": 2,
+                 *           "max": 2
+                 *         },
+                 *         "Orc 3": {
+                 *           "current": 2,
+                 *           "max": 2
+                 *         },
+                 *         "Toran": {
+                 *           "current": 6,
+                 *           "max": 6
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WeltenbuchEncounterAdviceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "advice": {
+                     *         "adaptive": {
+                     *           "gain_over_best_fixed": {
+                     *             "exact": "0/1",
+                     *             "probability": 0
+                     *           },
+                     *           "rules": [
+                     *             "The scene is one roll: every choice is made before the dice fall, so deciding anew wins nothing more.",
+                     *             "Invest the hero points for two dice each: a point held back is two dice fewer and never wins more; it only saves a consequence at the end.",
+                     *             "Whom the dice hit changes who takes consequences, not who wins.",
+                     *             "Deciding anew in every state wins no more than the best fixed option: play that one."
+                     *           ],
+                     *           "win": {
+                     *             "exact": "350323/524288",
+                     *             "probability": 0.6681880950927734
+                     *           }
+                     *         },
+                     *         "best": {
+                     *           "policy": {
+                     *             "hold_hero_points": {
+                     *               "Fayla": 0,
+                     *               "Toran": 0
+                     *             },
+                     *             "targeting": "weakest"
+                     *           },
+                     *           "win": {
+                     *             "exact": "350323/524288",
+                     *             "probability": 0.6681880950927734
+                     *           }
+                     *         },
+                     *         "default": {
+                     *           "policy": {
+                     *             "hold_hero_points": {
+                     *               "Fayla": 0,
+                     *               "Toran": 0
+                     *             },
+                     *             "targeting": "weakest"
+                     *           },
+                     *           "vs_best": {
+                     *             "equal": true,
+                     *             "exact": "0/1",
+                     *             "probability": 0
+                     *           },
+                     *           "win": {
+                     *             "exact": "350323/524288",
+                     *             "probability": 0.6681880950927734
+                     *           }
+                     *         },
+                     *         "options": [
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0.74609375,
+                     *               "consequence:Orc 1": 0.996826171875,
+                     *               "consequence:Orc 2": 0.927001953125,
+                     *               "consequence:Orc 3": 0.61279296875,
+                     *               "consequence:Toran": 0
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "847611/1048576",
+                     *               "probability": 0.808344841003418
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "146965/1048576",
+                     *                 "probability": 0.14015674591064453
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "350323/524288",
+                     *                 "probability": 0.6681880950927734
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "200965/1048576",
+                     *                 "probability": 0.19165515899658203
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 0,
+                     *                 "Toran": 0
+                     *               },
+                     *               "targeting": "weakest"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "350323/524288",
+                     *               "probability": 0.6681880950927734
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0,
+                     *               "consequence:Orc 1": 0.996826171875,
+                     *               "consequence:Orc 2": 0.927001953125,
+                     *               "consequence:Orc 3": 0.61279296875,
+                     *               "consequence:Toran": 0.25390625
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "847611/1048576",
+                     *               "probability": 0.808344841003418
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "146965/1048576",
+                     *                 "probability": 0.14015674591064453
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "350323/524288",
+                     *                 "probability": 0.6681880950927734
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "200965/1048576",
+                     *                 "probability": 0.19165515899658203
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 0,
+                     *                 "Toran": 0
+                     *               },
+                     *               "targeting": "strongest"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "350323/524288",
+                     *               "probability": 0.6681880950927734
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0.01953125,
+                     *               "consequence:Orc 1": 0.927001953125,
+                     *               "consequence:Orc 2": 0.80615234375,
+                     *               "consequence:Orc 3": 0.61279296875,
+                     *               "consequence:Toran": 0
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "847611/1048576",
+                     *               "probability": 0.808344841003418
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "146965/1048576",
+                     *                 "probability": 0.14015674591064453
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "350323/524288",
+                     *                 "probability": 0.6681880950927734
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "200965/1048576",
+                     *                 "probability": 0.19165515899658203
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 0,
+                     *                 "Toran": 0
+                     *               },
+                     *               "targeting": "spread"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "350323/524288",
+                     *               "probability": 0.6681880950927734
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0,
+                     *               "consequence:Orc 1": 0.9892578125,
+                     *               "consequence:Orc 2": 0.828125,
+                     *               "consequence:Orc 3": 0.376953125,
+                     *               "consequence:Toran": 0,
+                     *               "hero_point:Fayla": 0.74609375
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "177261/262144",
+                     *               "probability": 0.6761970520019531
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "46189/262144",
+                     *                 "probability": 0.17619705200195312
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "1/2",
+                     *                 "probability": 0.5
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "84883/262144",
+                     *                 "probability": 0.3238029479980469
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 1,
+                     *                 "Toran": 0
+                     *               },
+                     *               "targeting": "weakest"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-88179/524288",
+                     *               "probability": -0.16818809509277344
+                     *             },
+                     *             "win": {
+                     *               "exact": "1/2",
+                     *               "probability": 0.5
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0,
+                     *               "consequence:Orc 1": 0.9892578125,
+                     *               "consequence:Orc 2": 0.828125,
+                     *               "consequence:Orc 3": 0.376953125,
+                     *               "consequence:Toran": 0.25390625,
+                     *               "hero_point:Fayla": 0
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "177261/262144",
+                     *               "probability": 0.6761970520019531
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "46189/262144",
+                     *                 "probability": 0.17619705200195312
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "1/2",
+                     *                 "probability": 0.5
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "84883/262144",
+                     *                 "probability": 0.3238029479980469
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 1,
+                     *                 "Toran": 0
+                     *               },
+                     *               "targeting": "strongest"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-88179/524288",
+                     *               "probability": -0.16818809509277344
+                     *             },
+                     *             "win": {
+                     *               "exact": "1/2",
+                     *               "probability": 0.5
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0,
+                     *               "consequence:Orc 1": 0.828125,
+                     *               "consequence:Orc 2": 0.623046875,
+                     *               "consequence:Orc 3": 0.376953125,
+                     *               "consequence:Toran": 0,
+                     *               "hero_point:Fayla": 0.01953125
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "177261/262144",
+                     *               "probability": 0.6761970520019531
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "46189/262144",
+                     *                 "probability": 0.17619705200195312
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "1/2",
+                     *                 "probability": 0.5
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "84883/262144",
+                     *                 "probability": 0.3238029479980469
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 1,
+                     *                 "Toran": 0
+                     *               },
+                     *               "targeting": "spread"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-88179/524288",
+                     *               "probability": -0.16818809509277344
+                     *             },
+                     *             "win": {
+                     *               "exact": "1/2",
+                     *               "probability": 0.5
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0.74609375,
+                     *               "consequence:Orc 1": 0.9892578125,
+                     *               "consequence:Orc 2": 0.828125,
+                     *               "consequence:Orc 3": 0.376953125,
+                     *               "consequence:Toran": 0,
+                     *               "hero_point:Toran": 0
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "177261/262144",
+                     *               "probability": 0.6761970520019531
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "46189/262144",
+                     *                 "probability": 0.17619705200195312
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "1/2",
+                     *                 "probability": 0.5
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "84883/262144",
+                     *                 "probability": 0.3238029479980469
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 0,
+                     *                 "Toran": 1
+                     *               },
+                     *               "targeting": "weakest"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-88179/524288",
+                     *               "probability": -0.16818809509277344
+                     *             },
+                     *             "win": {
+                     *               "exact": "1/2",
+                     *               "probability": 0.5
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0,
+                     *               "consequence:Orc 1": 0.9892578125,
+                     *               "consequence:Orc 2": 0.828125,
+                     *               "consequence:Orc 3": 0.376953125,
+                     *               "consequence:Toran": 0,
+                     *               "hero_point:Toran": 0.25390625
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "177261/262144",
+                     *               "probability": 0.6761970520019531
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "46189/262144",
+                     *                 "probability": 0.17619705200195312
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "1/2",
+                     *                 "probability": 0.5
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "84883/262144",
+                     *                 "probability": 0.3238029479980469
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 0,
+                     *                 "Toran": 1
+                     *               },
+                     *               "targeting": "strongest"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-88179/524288",
+                     *               "probability": -0.16818809509277344
+                     *             },
+                     *             "win": {
+                     *               "exact": "1/2",
+                     *               "probability": 0.5
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0.01953125,
+                     *               "consequence:Orc 1": 0.828125,
+                     *               "consequence:Orc 2": 0.623046875,
+                     *               "consequence:Orc 3": 0.376953125,
+                     *               "consequence:Toran": 0,
+                     *               "hero_point:Toran": 0
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "177261/262144",
+                     *               "probability": 0.6761970520019531
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "46189/262144",
+                     *                 "probability": 0.17619705200195312
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "1/2",
+                     *                 "probability": 0.5
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "84883/262144",
+                     *                 "probability": 0.3238029479980469
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 0,
+                     *                 "Toran": 1
+                     *               },
+                     *               "targeting": "spread"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-88179/524288",
+                     *               "probability": -0.16818809509277344
+                     *             },
+                     *             "win": {
+                     *               "exact": "1/2",
+                     *               "probability": 0.5
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0,
+                     *               "consequence:Orc 1": 0.96484375,
+                     *               "consequence:Orc 2": 0.63671875,
+                     *               "consequence:Orc 3": 0.14453125,
+                     *               "consequence:Toran": 0,
+                     *               "hero_point:Fayla": 0.74609375,
+                     *               "hero_point:Toran": 0
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "1/2",
+                     *               "probability": 0.5
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "12155/65536",
+                     *                 "probability": 0.1854705810546875
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "20613/65536",
+                     *                 "probability": 0.3145294189453125
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "1/2",
+                     *                 "probability": 0.5
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 1,
+                     *                 "Toran": 1
+                     *               },
+                     *               "targeting": "weakest"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-185419/524288",
+                     *               "probability": -0.35365867614746094
+                     *             },
+                     *             "win": {
+                     *               "exact": "20613/65536",
+                     *               "probability": 0.3145294189453125
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0,
+                     *               "consequence:Orc 1": 0.96484375,
+                     *               "consequence:Orc 2": 0.63671875,
+                     *               "consequence:Orc 3": 0.14453125,
+                     *               "consequence:Toran": 0,
+                     *               "hero_point:Fayla": 0,
+                     *               "hero_point:Toran": 0.25390625
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "1/2",
+                     *               "probability": 0.5
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "12155/65536",
+                     *                 "probability": 0.1854705810546875
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "20613/65536",
+                     *                 "probability": 0.3145294189453125
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "1/2",
+                     *                 "probability": 0.5
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 1,
+                     *                 "Toran": 1
+                     *               },
+                     *               "targeting": "strongest"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-185419/524288",
+                     *               "probability": -0.35365867614746094
+                     *             },
+                     *             "win": {
+                     *               "exact": "20613/65536",
+                     *               "probability": 0.3145294189453125
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "consequence:Fayla": 0,
+                     *               "consequence:Orc 1": 0.63671875,
+                     *               "consequence:Orc 2": 0.36328125,
+                     *               "consequence:Orc 3": 0.14453125,
+                     *               "consequence:Toran": 0,
+                     *               "hero_point:Fayla": 0.01953125,
+                     *               "hero_point:Toran": 0
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "1/2",
+                     *               "probability": 0.5
+                     *             },
+                     *             "outcomes": {
+                     *               "tie": {
+                     *                 "exact": "12155/65536",
+                     *                 "probability": 0.1854705810546875
+                     *               },
+                     *               "wins:Heroes": {
+                     *                 "exact": "20613/65536",
+                     *                 "probability": 0.3145294189453125
+                     *               },
+                     *               "wins:Orcs": {
+                     *                 "exact": "1/2",
+                     *                 "probability": 0.5
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "hold_hero_points": {
+                     *                 "Fayla": 1,
+                     *                 "Toran": 1
+                     *               },
+                     *               "targeting": "spread"
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-185419/524288",
+                     *               "probability": -0.35365867614746094
+                     *             },
+                     *             "win": {
+                     *               "exact": "20613/65536",
+                     *               "probability": 0.3145294189453125
+                     *             }
+                     *           }
+                     *         ],
+                     *         "side": "Heroes",
+                     *         "solver": {
+                     *           "max_error": 0,
+                     *           "precision": "exact",
+                     *           "states": 275
+                     *         }
+                     *       },
+                     *       "lang": "en",
+                     *       "operation": "weltenbuch.encounter.advice",
+                     *       "receipt": {
+                     *         "alg": "Ed25519",
+                     *         "id": "00000000-0000-4000-8000-000000000000",
+                     *         "issued_at": "2026-11-29T12:00:00.000Z",
+                     *         "kid": "example-kid",
+                     *         "signature": "example-signature"
+                     *       },
+                     *       "request": {
+                     *         "advise": {
+                     *           "choices": null,
+                     *           "side": null
+                     *         },
+                     *         "curve_rounds": 0,
+                     *         "die": 10,
+                     *         "exact": "auto",
+                     *         "max_rounds": null,
+                     *         "parties": [
+                     *           {
+                     *             "members": [
+                     *               {
+                     *                 "equipment_bonuses": [],
+                     *                 "hero_points": 1,
+                     *                 "magic_bonus": 0,
+                     *                 "name": "Toran",
+                     *                 "profile": 5,
+                     *                 "role": "player",
+                     *                 "seat": 1,
+                     *                 "situation_bonus": 0
+                     *               },
+                     *               {
+                     *                 "equipment_bonuses": [],
+                     *                 "hero_points": 0,
+                     *                 "magic_bonus": 1,
+                     *                 "name": "Fayla",
+                     *                 "profile": 2,
+                     *                 "role": "player",
+                     *                 "seat": 2,
+                     *                 "situation_bonus": 0
+                     *               }
+                     *             ],
+                     *             "name": "Heroes"
+                     *           },
+                     *           {
+                     *             "members": [
+                     *               {
+                     *                 "equipment_bonuses": [],
+                     *                 "hero_points": 0,
+                     *                 "magic_bonus": 0,
+                     *                 "name": "Orc 1",
+                     *                 "profile": 3,
+                     *                 "role": "npc",
+                     *                 "situation_bonus": 0
+                     *               },
+                     *               {
+                     *                 "equipment_bonuses": [],
+                     *                 "hero_points": 0,
+                     *                 "magic_bonus": 0,
+                     *                 "name": "Orc 2",
+                     *                 "profile": 3,
+                     *                 "role": "npc",
+                     *                 "situation_bonus": 0
+                     *               },
+                     *               {
+                     *                 "equipment_bonuses": [],
+                     *                 "hero_points": 0,
+                     *                 "magic_bonus": 0,
+                     *                 "name": "Orc 3",
+                     *                 "profile": 3,
+                     *                 "role": "npc",
+                     *                 "situation_bonus": 0
+                     *               }
+                     *             ],
+                     *             "name": "Orcs"
+                     *           }
+                     *         ],
+                     *         "policy": {
+                     *           "hold_hero_points": {
+                     *             "Fayla": 1
+                     *           },
+                     *           "targeting": "weakest"
+                     *         },
+                     *         "toughness": {
+                     *           "Fayla": {
+                     *             "current": 4,
+                     *             "equipment": 0,
+                     *             "max": 4
+                     *           },
+                     *           "Orc 1": {
+                     *             "current": 2,
+                     *             "equipment": 0,
+                     *             "max": 2
+                     *           },
+                     *           "Orc 2": {
+                     *             "current": 2,
+                     *             "equipment": 0,
+                     *             "max": 2
+                     *           },
+                     *           "Orc 3": {
+                     *             "current": 2,
+                     *             "equipment": 0,
+                     *             "max": 2
+                     *           },
+                     *           "Toran": {
+                     *             "current": 6,
+                     *             "equipment": 0,
+                     *             "max": 6
+                     *           }
+                     *         }
+                     *       },
+                     *       "summary": "Advice for Heroes: best hold_hero_points = {Toran: 0, Fayla: 0}, targeting = weakest, 66.8% to win. Deciding anew in every state gains nothing worth saying."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WeltenbuchEncounterAdviceResponse"];
                 };
             };
             400: components["responses"]["BAD_REQUEST"];

@@ -10,6 +10,7 @@ export type OperationId =
   | "beutelschneider.contest"
   | "beutelschneider.contest.odds"
   | "beutelschneider.encounter"
+  | "beutelschneider.encounter.advice"
   | "beutelschneider.encounter.odds"
   | "beutelschneider.experience"
   | "beutelschneider.experience-apply"
@@ -34,6 +35,7 @@ export type OperationId =
   | "malmsturm.contest"
   | "malmsturm.contest.odds"
   | "malmsturm.encounter"
+  | "malmsturm.encounter.advice"
   | "malmsturm.encounter.odds"
   | "malmsturm.initiative"
   | "malmsturm.initiative.odds"
@@ -41,6 +43,7 @@ export type OperationId =
   | "paws.comparison"
   | "paws.comparison.odds"
   | "paws.encounter"
+  | "paws.encounter.advice"
   | "paws.encounter.odds"
   | "paws.rescue"
   | "paws.rescue.odds"
@@ -48,8 +51,10 @@ export type OperationId =
   | "paws.test.odds"
   | "paws.validate-character"
   | "proben.cooperation"
+  | "proben.cooperation.advice"
   | "proben.cooperation.odds"
   | "proben.encounter"
+  | "proben.encounter.advice"
   | "proben.encounter.odds"
   | "proben.extended"
   | "proben.extended.odds"
@@ -66,6 +71,7 @@ export type OperationId =
   | "weltenbuch.conflict"
   | "weltenbuch.conflict.odds"
   | "weltenbuch.encounter"
+  | "weltenbuch.encounter.advice"
   | "weltenbuch.encounter.odds"
   | "weltenbuch.narration"
   | "weltenbuch.resurrection"
@@ -88,6 +94,8 @@ export interface SystemMethods {
     contestOdds(body: RequestBody<"beutelschneider.contest.odds">, options?: CallOptions): Promise<ResponseBody<"beutelschneider.contest.odds">>;
     /** POST /v1/beutelschneider/encounter: Play a whole fight out, exchange by exchange */
     encounter(body: RequestBody<"beutelschneider.encounter">, options?: CallOptions): Promise<ResponseBody<"beutelschneider.encounter">>;
+    /** POST /v1/beutelschneider/encounter/advice: What a side's choices in a whole fight are worth (advice) */
+    encounterAdvice(body: RequestBody<"beutelschneider.encounter.advice">, options?: CallOptions): Promise<ResponseBody<"beutelschneider.encounter.advice">>;
     /** POST /v1/beutelschneider/encounter/odds: Chances of a whole fight, in float64 */
     encounterOdds(body: RequestBody<"beutelschneider.encounter.odds">, options?: CallOptions): Promise<ResponseBody<"beutelschneider.encounter.odds">>;
     /** POST /v1/beutelschneider/experience: Draw for experience (Erfahrung) */
@@ -132,6 +140,8 @@ export interface SystemMethods {
     contestOdds(body: RequestBody<"malmsturm.contest.odds">, options?: CallOptions): Promise<ResponseBody<"malmsturm.contest.odds">>;
     /** POST /v1/malmsturm/encounter: Play out a whole conflict (Konflikt), turn by turn */
     encounter(body: RequestBody<"malmsturm.encounter">, options?: CallOptions): Promise<ResponseBody<"malmsturm.encounter">>;
+    /** POST /v1/malmsturm/encounter/advice: What a side's choices in a whole conflict are worth (advice) */
+    encounterAdvice(body: RequestBody<"malmsturm.encounter.advice">, options?: CallOptions): Promise<ResponseBody<"malmsturm.encounter.advice">>;
     /** POST /v1/malmsturm/encounter/odds: Exact odds of a whole conflict (Konflikt) */
     encounterOdds(body: RequestBody<"malmsturm.encounter.odds">, options?: CallOptions): Promise<ResponseBody<"malmsturm.encounter.odds">>;
     /** POST /v1/malmsturm/initiative: Roll the order of a conflict (Reihenfolge) */
@@ -148,6 +158,8 @@ export interface SystemMethods {
     comparisonOdds(body: RequestBody<"paws.comparison.odds">, options?: CallOptions): Promise<ResponseBody<"paws.comparison.odds">>;
     /** POST /v1/paws/encounter: Play out a whole duel (Zweikampf), round by round */
     encounter(body: RequestBody<"paws.encounter">, options?: CallOptions): Promise<ResponseBody<"paws.encounter">>;
+    /** POST /v1/paws/encounter/advice: What a side's choices in a whole duel are worth (advice) */
+    encounterAdvice(body: RequestBody<"paws.encounter.advice">, options?: CallOptions): Promise<ResponseBody<"paws.encounter.advice">>;
     /** POST /v1/paws/encounter/odds: Exact odds of a whole duel (Zweikampf) */
     encounterOdds(body: RequestBody<"paws.encounter.odds">, options?: CallOptions): Promise<ResponseBody<"paws.encounter.odds">>;
     /** POST /v1/paws/rescue: Roll the group's rescue dice (Rettungswürfel) */
@@ -164,10 +176,14 @@ export interface SystemMethods {
   proben: {
     /** POST /v1/proben/cooperation: Roll a cooperation (Zusammenarbeiten) */
     cooperation(body: RequestBody<"proben.cooperation">, options?: CallOptions): Promise<ResponseBody<"proben.cooperation">>;
+    /** POST /v1/proben/cooperation/advice: Who should help (advice) */
+    cooperationAdvice(body: RequestBody<"proben.cooperation.advice">, options?: CallOptions): Promise<ResponseBody<"proben.cooperation.advice">>;
     /** POST /v1/proben/cooperation/odds: Exact odds of a cooperation */
     cooperationOdds(body: RequestBody<"proben.cooperation.odds">, options?: CallOptions): Promise<ResponseBody<"proben.cooperation.odds">>;
     /** POST /v1/proben/encounter: Play a chain of tests out, attempt by attempt */
     encounter(body: RequestBody<"proben.encounter">, options?: CallOptions): Promise<ResponseBody<"proben.encounter">>;
+    /** POST /v1/proben/encounter/advice: What the choices of a chain of tests are worth (advice) */
+    encounterAdvice(body: RequestBody<"proben.encounter.advice">, options?: CallOptions): Promise<ResponseBody<"proben.encounter.advice">>;
     /** POST /v1/proben/encounter/odds: Exact odds of a chain of tests */
     encounterOdds(body: RequestBody<"proben.encounter.odds">, options?: CallOptions): Promise<ResponseBody<"proben.encounter.odds">>;
     /** POST /v1/proben/extended: Roll an extended test (Erweiterte Probe) */
@@ -190,6 +206,8 @@ export interface SystemMethods {
     conflictOdds(body: RequestBody<"weltenbuch.conflict.odds">, options?: CallOptions): Promise<ResponseBody<"weltenbuch.conflict.odds">>;
     /** POST /v1/weltenbuch/encounter: Play a conflict scene out: the roll and the policy's narration */
     encounter(body: RequestBody<"weltenbuch.encounter">, options?: CallOptions): Promise<ResponseBody<"weltenbuch.encounter">>;
+    /** POST /v1/weltenbuch/encounter/advice: What a party's choices in a conflict scene are worth (advice) */
+    encounterAdvice(body: RequestBody<"weltenbuch.encounter.advice">, options?: CallOptions): Promise<ResponseBody<"weltenbuch.encounter.advice">>;
     /** POST /v1/weltenbuch/encounter/odds: Exact odds of a conflict scene and its consequences */
     encounterOdds(body: RequestBody<"weltenbuch.encounter.odds">, options?: CallOptions): Promise<ResponseBody<"weltenbuch.encounter.odds">>;
     /** POST /v1/weltenbuch/narration: Apply the dice spent in the narration (Was genau ist geschehen?) */

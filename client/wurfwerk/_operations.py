@@ -9,6 +9,8 @@ from typing import Any, Literal
 from wurfwerk._core import AsyncSend, Body, Operation, R, Send
 from wurfwerk._models import Model
 from wurfwerk.models import (
+    Advise,
+    AdviseParam,
     BatchItemParam,
     BatchResponse,
     BeutelAftermath,
@@ -29,6 +31,7 @@ from wurfwerk.models import (
     BeutelschneiderCombatResponse,
     BeutelschneiderContestOddsResponse,
     BeutelschneiderContestResponse,
+    BeutelschneiderEncounterAdviceResponse,
     BeutelschneiderEncounterOddsResponse,
     BeutelschneiderEncounterResponse,
     BeutelschneiderExperienceApplyResponse,
@@ -64,6 +67,7 @@ from wurfwerk.models import (
     MalmsturmAttackResponse,
     MalmsturmContestOddsResponse,
     MalmsturmContestResponse,
+    MalmsturmEncounterAdviceResponse,
     MalmsturmEncounterOddsResponse,
     MalmsturmEncounterResponse,
     MalmsturmInitiativeOddsResponse,
@@ -75,6 +79,7 @@ from wurfwerk.models import (
     PawsCategoryParam,
     PawsComparisonOddsResponse,
     PawsComparisonResponse,
+    PawsEncounterAdviceResponse,
     PawsEncounterOddsResponse,
     PawsEncounterResponse,
     PawsFighter,
@@ -92,8 +97,10 @@ from wurfwerk.models import (
     PawsValidateCharacterResponse,
     ProbenChainStep,
     ProbenChainStepParam,
+    ProbenCooperationAdviceResponse,
     ProbenCooperationOddsResponse,
     ProbenCooperationResponse,
+    ProbenEncounterAdviceResponse,
     ProbenEncounterOddsResponse,
     ProbenEncounterResponse,
     ProbenExtendedOddsResponse,
@@ -121,6 +128,7 @@ from wurfwerk.models import (
     Verification,
     WeltenbuchConflictOddsResponse,
     WeltenbuchConflictResponse,
+    WeltenbuchEncounterAdviceResponse,
     WeltenbuchEncounterOddsResponse,
     WeltenbuchEncounterResponse,
     WeltenbuchNarrationResponse,
@@ -198,6 +206,13 @@ _BEUTELSCHNEIDER_ENCOUNTER = Operation(
     "/v1/beutelschneider/encounter",
     rolling=True,
     parse=BeutelschneiderEncounterResponse.from_json,
+)
+_BEUTELSCHNEIDER_ENCOUNTER_ADVICE = Operation(
+    "beutelschneider.encounter.advice",
+    "POST",
+    "/v1/beutelschneider/encounter/advice",
+    rolling=False,
+    parse=BeutelschneiderEncounterAdviceResponse.from_json,
 )
 _BEUTELSCHNEIDER_ENCOUNTER_ODDS = Operation(
     "beutelschneider.encounter.odds",
@@ -346,6 +361,13 @@ _MALMSTURM_ENCOUNTER = Operation(
     rolling=True,
     parse=MalmsturmEncounterResponse.from_json,
 )
+_MALMSTURM_ENCOUNTER_ADVICE = Operation(
+    "malmsturm.encounter.advice",
+    "POST",
+    "/v1/malmsturm/encounter/advice",
+    rolling=False,
+    parse=MalmsturmEncounterAdviceResponse.from_json,
+)
 _MALMSTURM_ENCOUNTER_ODDS = Operation(
     "malmsturm.encounter.odds",
     "POST",
@@ -395,6 +417,13 @@ _PAWS_ENCOUNTER = Operation(
     rolling=True,
     parse=PawsEncounterResponse.from_json,
 )
+_PAWS_ENCOUNTER_ADVICE = Operation(
+    "paws.encounter.advice",
+    "POST",
+    "/v1/paws/encounter/advice",
+    rolling=False,
+    parse=PawsEncounterAdviceResponse.from_json,
+)
 _PAWS_ENCOUNTER_ODDS = Operation(
     "paws.encounter.odds",
     "POST",
@@ -438,6 +467,13 @@ _PROBEN_COOPERATION = Operation(
     rolling=True,
     parse=ProbenCooperationResponse.from_json,
 )
+_PROBEN_COOPERATION_ADVICE = Operation(
+    "proben.cooperation.advice",
+    "POST",
+    "/v1/proben/cooperation/advice",
+    rolling=False,
+    parse=ProbenCooperationAdviceResponse.from_json,
+)
 _PROBEN_COOPERATION_ODDS = Operation(
     "proben.cooperation.odds",
     "POST",
@@ -451,6 +487,13 @@ _PROBEN_ENCOUNTER = Operation(
     "/v1/proben/encounter",
     rolling=True,
     parse=ProbenEncounterResponse.from_json,
+)
+_PROBEN_ENCOUNTER_ADVICE = Operation(
+    "proben.encounter.advice",
+    "POST",
+    "/v1/proben/encounter/advice",
+    rolling=False,
+    parse=ProbenEncounterAdviceResponse.from_json,
 )
 _PROBEN_ENCOUNTER_ODDS = Operation(
     "proben.encounter.odds",
@@ -551,6 +594,13 @@ _WELTENBUCH_ENCOUNTER = Operation(
     rolling=True,
     parse=WeltenbuchEncounterResponse.from_json,
 )
+_WELTENBUCH_ENCOUNTER_ADVICE = Operation(
+    "weltenbuch.encounter.advice",
+    "POST",
+    "/v1/weltenbuch/encounter/advice",
+    rolling=False,
+    parse=WeltenbuchEncounterAdviceResponse.from_json,
+)
 _WELTENBUCH_ENCOUNTER_ODDS = Operation(
     "weltenbuch.encounter.odds",
     "POST",
@@ -594,6 +644,7 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "beutelschneider.contest": _BEUTELSCHNEIDER_CONTEST,
     "beutelschneider.contest.odds": _BEUTELSCHNEIDER_CONTEST_ODDS,
     "beutelschneider.encounter": _BEUTELSCHNEIDER_ENCOUNTER,
+    "beutelschneider.encounter.advice": _BEUTELSCHNEIDER_ENCOUNTER_ADVICE,
     "beutelschneider.encounter.odds": _BEUTELSCHNEIDER_ENCOUNTER_ODDS,
     "beutelschneider.experience": _BEUTELSCHNEIDER_EXPERIENCE,
     "beutelschneider.experience-apply": _BEUTELSCHNEIDER_EXPERIENCE_APPLY,
@@ -615,6 +666,7 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "malmsturm.contest": _MALMSTURM_CONTEST,
     "malmsturm.contest.odds": _MALMSTURM_CONTEST_ODDS,
     "malmsturm.encounter": _MALMSTURM_ENCOUNTER,
+    "malmsturm.encounter.advice": _MALMSTURM_ENCOUNTER_ADVICE,
     "malmsturm.encounter.odds": _MALMSTURM_ENCOUNTER_ODDS,
     "malmsturm.initiative": _MALMSTURM_INITIATIVE,
     "malmsturm.initiative.odds": _MALMSTURM_INITIATIVE_ODDS,
@@ -622,6 +674,7 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "paws.comparison": _PAWS_COMPARISON,
     "paws.comparison.odds": _PAWS_COMPARISON_ODDS,
     "paws.encounter": _PAWS_ENCOUNTER,
+    "paws.encounter.advice": _PAWS_ENCOUNTER_ADVICE,
     "paws.encounter.odds": _PAWS_ENCOUNTER_ODDS,
     "paws.rescue": _PAWS_RESCUE,
     "paws.rescue.odds": _PAWS_RESCUE_ODDS,
@@ -629,8 +682,10 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "paws.test.odds": _PAWS_TEST_ODDS,
     "paws.validate-character": _PAWS_VALIDATE_CHARACTER,
     "proben.cooperation": _PROBEN_COOPERATION,
+    "proben.cooperation.advice": _PROBEN_COOPERATION_ADVICE,
     "proben.cooperation.odds": _PROBEN_COOPERATION_ODDS,
     "proben.encounter": _PROBEN_ENCOUNTER,
+    "proben.encounter.advice": _PROBEN_ENCOUNTER_ADVICE,
     "proben.encounter.odds": _PROBEN_ENCOUNTER_ODDS,
     "proben.extended": _PROBEN_EXTENDED,
     "proben.extended.odds": _PROBEN_EXTENDED_ODDS,
@@ -645,6 +700,7 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "weltenbuch.conflict": _WELTENBUCH_CONFLICT,
     "weltenbuch.conflict.odds": _WELTENBUCH_CONFLICT_ODDS,
     "weltenbuch.encounter": _WELTENBUCH_ENCOUNTER,
+    "weltenbuch.encounter.advice": _WELTENBUCH_ENCOUNTER_ADVICE,
     "weltenbuch.encounter.odds": _WELTENBUCH_ENCOUNTER_ODDS,
     "weltenbuch.narration": _WELTENBUCH_NARRATION,
     "weltenbuch.resurrection": _WELTENBUCH_RESURRECTION,
@@ -1086,8 +1142,15 @@ class Beutelschneider:
         `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
         es
         auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins
-        an
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; amended 2026-12-04
+        for
+        sides of several, only the unconscious "auf dem Schlachtfeld zurückgelassen" draw: those of the
+        losing
+        side (both after `both_out`, the fleeing side's after `escapes:<name>`, nobody's after a stalemate
+        or
+        an undecided end), those of the other side only with `aftermath.winners_draw` (else they are
+        `tended`
+        by their own); E6 a side that wins an
         exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr
         grüne
         Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
@@ -1191,6 +1254,135 @@ class Beutelschneider:
             {"lang": lang},
         )
 
+    def encounter_advice(
+        self,
+        *,
+        sides: Sequence[BeutelEncounterSideParam | BeutelEncounterSide],
+        advise: AdviseParam | Advise | None = None,
+        aftermath: BeutelAftermathParam | BeutelAftermath | None = None,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
+        max_rounds: int | None = None,
+        pairs: Sequence[Sequence[str]] | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> BeutelschneiderEncounterAdviceResponse:
+        """What a side's choices in a whole fight are worth (advice).
+
+        RULINGS.md "Advice", Beutelschneider: `ability` of each member of the side (combat; skill, the
+        flight: "Flucht wird über Geschick abgehandelt", E6; magic where `injuring_abilities` lets it
+        injure, ruling 9) and, between sides of several, `pairs` (who meets whom first, E7). Every
+        combination is one fixed option, answered as `beutelschneider.encounter.odds` answers the body
+        with it (float64); ranked by the chance to win, then not to lose (an escape of either side and a
+        stalemate are no loss, `both_out` is), then fewer exchanges ("gleich gut" within 0.1 percentage
+        points). `adaptive`: the ability chosen anew before every exchange given both bags (backward
+        induction on the fight's chain, the other side as the body gives it), for a fight of two
+        characters without `max_rounds` (else null). The states of every option and of the adaptive
+        solve count together against WURFWERK_MAX_ENCOUNTER_STATES (422 `encounter-too-large` before
+        solving).
+
+        Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+        wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt"
+        and
+        "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+        when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+        "Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+        changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that
+        can
+        never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+        `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
+        es
+        auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; amended 2026-12-04
+        for
+        sides of several, only the unconscious "auf dem Schlachtfeld zurückgelassen" draw: those of the
+        losing
+        side (both after `both_out`, the fleeing side's after `escapes:<name>`, nobody's after a stalemate
+        or
+        an undecided end), those of the other side only with `aftermath.winners_draw` (else they are
+        `tended`
+        by their own); E6 a side that wins an
+        exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr
+        grüne
+        Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
+        `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
+        `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`;
+        E7 a side may have several `members` ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen,
+        so
+        gibt es zwei Auseinandersetzungen"; "ein Charakter durchaus Teil mehrerer solcher Paare sein
+        kann"):
+        each round every pairing of standing opponents is one exchange, in the order of `pairs` (default:
+        each member of the first side against each member of the other, in order), its injury applied at
+        once, before the next exchange ("Im ersten Durchgang ... Gegen den zweiten Affenmenschen ..."); a
+        member who falls unconscious takes part in no further exchange, a side is out when all its members
+        are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
+        `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
+        of several. Such a fight is solved on a reduced space: a member who falls leaves the state with its
+        bag; its state bound is, summed over every set of standing members with someone on each side, the
+        product of their (matching + 1)(other + 1), times the pairings of a round. Rounds pushed one by one
+        (`max_rounds`, `curve_rounds`) go over every member's bag: Π over the members of
+        2 (matching + 1)(other + 1), times the pairings, times the rounds.
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - Each pair names a member of the first side, then one of the second; no pair twice.
+        - Exactly one of `bag` and `members`.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
+        ``POST /v1/beutelschneider/encounter/advice`` (``beutelschneider.encounter.advice``).
+
+        Args:
+            sides: Exactly two; each exchange is a `combat` with the first as attacker.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            aftermath: What follows the fight (E5).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision). E8: the same in every exchange of the fight; E6: a
+                side winning an exchange with an ability not listed gets away (`escapes:<name>`).
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            pairs: E7, optional: the round's exchanges in order, each [member of the first side, member of
+                the second] (the first attacks); a pairing with a member out is skipped. Default: each
+                member of the first side against each member of the other, in order ("einmal der Legionär
+                gegen den einen, und dann der Legionär gegen den anderen Affenmenschen"). A single
+                character counts as a member named by its name.
+            session: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _BEUTELSCHNEIDER_ENCOUNTER_ADVICE,
+            {
+                "sides": sides,
+                "advise": advise,
+                "aftermath": aftermath,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
+                "max_rounds": max_rounds,
+                "pairs": pairs,
+                "session": session,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
     def encounter_odds(
         self,
         *,
@@ -1220,8 +1412,15 @@ class Beutelschneider:
         `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
         es
         auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins
-        an
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; amended 2026-12-04
+        for
+        sides of several, only the unconscious "auf dem Schlachtfeld zurückgelassen" draw: those of the
+        losing
+        side (both after `both_out`, the fleeing side's after `escapes:<name>`, nobody's after a stalemate
+        or
+        an undecided end), those of the other side only with `aftermath.winners_draw` (else they are
+        `tended`
+        by their own); E6 a side that wins an
         exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr
         grüne
         Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
@@ -2613,6 +2812,120 @@ class Malmsturm:
             {"lang": lang},
         )
 
+    def encounter_advice(
+        self,
+        *,
+        sides: Sequence[MalmEncounterSideParam | MalmEncounterSide],
+        advise: AdviseParam | Advise | None = None,
+        curve_rounds: int | None = 0,
+        dice: int | None = 4,
+        ends: Literal["side_out", "first_out"] | None = "side_out",
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        order: Literal["initiative"] | Sequence[str] | None = "initiative",
+        policy: MalmEncounterPolicyParam | MalmEncounterPolicy | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> MalmsturmEncounterAdviceResponse:
+        """What a side's choices in a whole conflict are worth (advice).
+
+        RULINGS.md "Advice", Malmsturm: `concede_at_consequences` of the side ("oder eine Partei
+        nachgiebt", E3), `defend` and `targeting` (E5; for the whole conflict, as the body's policy sets
+        them). Every combination is one fixed option, answered as `malmsturm.encounter.odds` answers the
+        body with it; ranked by the chance to win, then not to lose (a stalemate is no loss), then fewer
+        rounds ("gleich gut" within 0.1 percentage points). `adaptive`: concede, take a consequence early
+        instead of the stress ("man kann schon vorher eine Konsequenz hinnehmen, wenn man will") or fight
+        on, decided anew in every state (backward induction on the conflict's chain turn by turn; the
+        other side plays by the body; conceding loses at once and is never chosen); null with
+        `max_rounds`. The states of every option and of the adaptive solve count together against
+        WURFWERK_MAX_ENCOUNTER_STATES (422 `encounter-too-large` before solving).
+
+        Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
+        rolled once per conflict (`order: initiative`, ruling 4; E6: for sides of any size, every member
+        rolls
+        and all act in that order) or given as every member's name once; it is the same every round. E2:
+        every
+        turn is an attack (`malmsturm.attack`, ruling 5) of the member's `attack` (skill + modifier)
+        against
+        the target's defence (+ modifier): E7 its `defenses` entry for the attack's kind (the text's table
+        of
+        defending skills), else its `defense`; with `policy.defend: false` nobody defends and every attack
+        meets the fixed difficulty 0 (mäßig); aspects and invocations are not modelled; no consequence is
+        taken early. The attack's track loses the shifts; "Wenn seine Belastungspunkte verbraucht sind,
+        dann
+        erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"; "Wer zwei
+        Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus", and a member taken out acts no more. A
+        side loses when all its members are out (E8 `ends: side_out`, the default; `ends: first_out`: as
+        soon as any of its members is out, "bis einer der Konkurrenten freiwillig oder unfreiwillig
+        ausscheidet"; echoed in the answer), or (E3) concedes ("eine Partei nachgiebt") as soon as one of
+        its members holds `policy.concede_at_consequences[<side>]` consequences, and loses at once, even
+        mid-round. E4: when
+        no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
+        standing opponent with the most consequences, then the least stress left on the attack's track,
+        then
+        the first in the body; `spread`: a side's members, in their order of action, take its standing
+        opponents in body order in turn (the side's first to act the first standing opponent, its second
+        the
+        second, wrapping around). A round is every standing member's turn once; `max_rounds` cuts after
+        that
+        many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
+        0..1 at the start; `dice` dF per roll (ruling 7).
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        ``POST /v1/malmsturm/encounter/advice`` (``malmsturm.encounter.advice``).
+
+        Args:
+            sides: Exactly two sides.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            ends: E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder
+                unfreiwillig ausscheidet oder eine Partei nachgiebt"): side_out (default): when every
+                member of a side is out or the side concedes; first_out: when the first member of any side
+                is taken out, the other side winning. With one member a side both are the same. Echoed in
+                the answer.
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            order: initiative (default, sides of any size, E6): every member rolls initiative once (E1,
+                ruling 4: 4dF + intuition, ties by intuition, then roll-offs) and all act in that order;
+                the odds mix every order by its exact chance (one solve per order: n! orders of n members
+                count in the state bound); or every member's name once, in order of action, the same every
+                round.
+            session: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _MALMSTURM_ENCOUNTER_ADVICE,
+            {
+                "sides": sides,
+                "advise": advise,
+                "curve_rounds": curve_rounds,
+                "dice": dice,
+                "ends": ends,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "order": order,
+                "policy": policy,
+                "session": session,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
     def encounter_odds(
         self,
         *,
@@ -3123,6 +3436,94 @@ class Paws:
             {"lang": lang},
         )
 
+    def encounter_advice(
+        self,
+        *,
+        a: PawsFighterParam | PawsFighter,
+        b: PawsFighterParam | PawsFighter,
+        advise: AdviseParam | Advise | None = None,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        one_shot_rescue: PawsOneShotRescueParam | PawsOneShotRescue | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> PawsEncounterAdviceResponse:
+        """What a side's choices in a whole duel are worth (advice).
+
+        RULINGS.md "Advice", Paws: `one_shot_rescue` (how many of the side's one-shot rescue dice it spends
+        in this fight, the rest kept: "darf nur einmal gewürfelt werden", E3) and `give_up_at_wounds`
+        ("oder
+        auf gibt", E2). Every combination is one fixed option, answered exactly as `paws.encounter.odds`
+        answers the body with it; ranked by the chance to win, then not to lose, then fewer rounds ("gleich
+        gut" within 0.1 percentage points). `adaptive`: spend or keep each one-shot die after every lost
+        round, and give up or fight on, decided anew in every state (backward induction on the duel's
+        chain; the other side plays by the body); null with `max_rounds`. The states of every option and
+        of the adaptive solve count together against WURFWERK_MAX_ENCOUNTER_STATES (422
+        `encounter-too-large` before solving).
+
+        Ruling Paws E1: "Der Kampf dauert so lange an, bis einer der Beteiligten Kampfunfähig ist oder
+        auf gibt": each round is one contest comparison (`paws.comparison`, rulings 3 and 4: the loser's
+        rescue dice of its pool, e.g. armour, every round); "Der Verlierer erleidet eine neue Wunde ...
+        Bei Gleichstand wird niemand verletzt." "Kampfunfähig" = no dice left in the pool, or
+        `out_at_wounds` wounds in all (the starting `wounds` count). E2: a side gives up ("oder auf gibt")
+        at `give_up_at_wounds` wounds in all. E3: one-shot rescue dice (`one_shot_rescue`, "Jeder
+        Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht") are rolled one at a
+        time after a lost round until one succeeds (4–6), which averts the wound. E4: effects add no
+        wounds ("verursachen niemals zusätzliche Wunden") and are not modelled. E5: every wound of the
+        fight
+        lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
+        `stalemate`.
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
+        ``POST /v1/paws/encounter/advice`` (``paws.encounter.advice``).
+
+        Args:
+            a: Side a.
+            b: Side b.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            one_shot_rescue: The one-shot rescue dice each side may spend in this fight ("darf nur einmal
+                gewürfelt werden", E3): after a lost round they are rolled one at a time until one averts
+                the wound. Default none.
+            session: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _PAWS_ENCOUNTER_ADVICE,
+            {
+                "a": a,
+                "b": b,
+                "advise": advise,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "one_shot_rescue": one_shot_rescue,
+                "session": session,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
     def encounter_odds(
         self,
         *,
@@ -3603,6 +4004,65 @@ class Proben:
             {"lang": lang},
         )
 
+    def cooperation_advice(
+        self,
+        *,
+        difficulty: int,
+        helpers: Sequence[ProbenPoolParam | ProbenPool],
+        leader: ProbenPoolParam | ProbenPool,
+        advise: AdviseParam | Advise | None = None,
+        idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> ProbenCooperationAdviceResponse:
+        """Who should help (advice).
+
+        RULINGS.md "Advice", Proben, and ruling 5 ("each helper with >= 1 success gives the leader one
+        advantage die"): every subset of the listed `helpers` is one fixed option (`policy.helpers`: their
+        names, an unnamed or twice-named one as `helpers.<i>`), answered exactly as
+        `proben.cooperation.odds` answers the
+        body with only those helpers; ranked by the leader's chance of success, then of not failing
+        (`partial` is no failure); "gleich gut" within 0.1 percentage points shows who adds nothing. The
+        side is `leader`. One roll, nothing decided between dice: no `adaptive` (null). At most 6
+        helpers (64 options).
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The leader's dice plus one per helper stay within the limit pool_dice.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
+        ``POST /v1/proben/cooperation/advice`` (``proben.cooperation.advice``).
+
+        Args:
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _PROBEN_COOPERATION_ADVICE,
+            {
+                "difficulty": difficulty,
+                "helpers": helpers,
+                "leader": leader,
+                "advise": advise,
+                "idempotency_key": idempotency_key,
+                "session": session,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
     def cooperation_odds(
         self,
         *,
@@ -3746,6 +4206,88 @@ class Proben:
                 "manual": manual,
                 "max_rounds": max_rounds,
                 "seed": seed,
+                "session": session,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    def encounter_advice(
+        self,
+        *,
+        steps: Sequence[ProbenChainStepParam | ProbenChainStep],
+        advise: AdviseParam | Advise | None = None,
+        carry_partial: bool | None = False,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> ProbenEncounterAdviceResponse:
+        """What the choices of a chain of tests are worth (advice).
+
+        A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+        (rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+        jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+        übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+        are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every
+        step
+        succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+        weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+        attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+        same `success_rule`. `max_rounds` counts attempts.
+
+        RULINGS.md "Advice", Proben: `max_attempts` per step (a list, one per step: retry with one die
+        fewer or stop, ruling 3) and `carry_partial` where the GM allows it; the side is `chain`. Every
+        combination is one fixed option, answered exactly as `proben.encounter.odds` answers the body with
+        it; ranked by the chance of success, then fewer attempts ("gleich gut" within 0.1 percentage
+        points). `adaptive`: retry or stop after every failed attempt, decided anew in every state
+        (backward induction over step, attempt and successes carried); null with `max_rounds`.
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
+        ``POST /v1/proben/encounter/advice`` (``proben.encounter.advice``).
+
+        Args:
+            steps: The tests, in order; the chain stops at the first that fails.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            carry_partial: E2: the successes of a failed attempt count toward the next attempt of the same
+                step (default false).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            session: Accepted and ignored: the odds do not depend on it.
+            success_rule: meet: successes >= difficulty (default); exceed: >.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _PROBEN_ENCOUNTER_ADVICE,
+            {
+                "steps": steps,
+                "advise": advise,
+                "carry_partial": carry_partial,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
                 "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,
@@ -4641,6 +5183,100 @@ class Weltenbuch:
             {"lang": lang},
         )
 
+    def encounter_advice(
+        self,
+        *,
+        parties: Sequence[WeltenPartyParam | WeltenParty],
+        toughness: Mapping[str, WeltenToughnessParam | WeltenToughness],
+        advise: AdviseParam | Advise | None = None,
+        curve_rounds: int | None = 0,
+        die: int | None = 10,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> WeltenbuchEncounterAdviceResponse:
+        """What a party's choices in a conflict scene are worth (advice).
+
+        The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+        ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+        bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+        Schaden verteilt." 2..8 parties (E3, as a conflict); every success die of each party (the losers'
+        too) lowers the toughness of a member of the other parties chosen by `policy.targeting` among the
+        members of every other party, in body order (every member needs a `toughness` entry); the dice are
+        spent turn by turn in the narration order, each member spending all its dice. Rulings
+        "Encounters": E1 toughness stops at 0, further dice go to the next target of the policy (none left:
+        narration only); "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der
+        Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a held-back hero point
+        (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler immer einen
+        Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine Konsequenz
+        vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it prices "2
+        dice now or insurance later". E3: obstacles overcome (ruling 7) are named in `end.overcome` and in
+        the summary. `max_rounds` has nothing to cut: the scene is one round.
+
+        RULINGS.md "Advice", Weltenbuch: `hold_hero_points` per player of the party (`advise.side`: a party
+        name; 0 or 1 held, the rest invested: "Pro investierten Heldenpunkt erhält man 2 Würfel" now, or
+        "die Zähigkeit um drei Punkte zu regenerieren" later, E2) and `policy.targeting`; each option's
+        `policy.hold_hero_points` moves the player's points between `hero_points` and the held ones. Every
+        combination is one fixed option, answered exactly as `weltenbuch.encounter.odds` answers the body
+        with it (its `expected` gives the consequences each option costs); ranked by the chance to win.
+        `adaptive`: the scene is one roll, so nothing is decided anew: it is the best fixed option, and
+        its rules say so.
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The die has an even number of sides.
+        - Party names, member names and players' seats are unique across the conflict.
+        - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+        - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+        - `current` toughness is at most `max`.
+
+        ``POST /v1/weltenbuch/encounter/advice`` (``weltenbuch.encounter.advice``).
+
+        Args:
+            parties: 2..8 parties, as a conflict (E3); a party's success dice hit the members of every
+                other party.
+            toughness: Toughness at the start of the scene, one entry per member.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            die: Sides of the die; any even number (an even face is a success).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            session: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _WELTENBUCH_ENCOUNTER_ADVICE,
+            {
+                "parties": parties,
+                "toughness": toughness,
+                "advise": advise,
+                "curve_rounds": curve_rounds,
+                "die": die,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "policy": policy,
+                "session": session,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
     def encounter_odds(
         self,
         *,
@@ -5451,8 +6087,15 @@ class AsyncBeutelschneider:
         `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
         es
         auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins
-        an
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; amended 2026-12-04
+        for
+        sides of several, only the unconscious "auf dem Schlachtfeld zurückgelassen" draw: those of the
+        losing
+        side (both after `both_out`, the fleeing side's after `escapes:<name>`, nobody's after a stalemate
+        or
+        an undecided end), those of the other side only with `aftermath.winners_draw` (else they are
+        `tended`
+        by their own); E6 a side that wins an
         exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr
         grüne
         Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
@@ -5556,6 +6199,135 @@ class AsyncBeutelschneider:
             {"lang": lang},
         )
 
+    async def encounter_advice(
+        self,
+        *,
+        sides: Sequence[BeutelEncounterSideParam | BeutelEncounterSide],
+        advise: AdviseParam | Advise | None = None,
+        aftermath: BeutelAftermathParam | BeutelAftermath | None = None,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        injuring_abilities: Sequence[Literal["combat", "skill", "magic"]] | None = None,
+        max_rounds: int | None = None,
+        pairs: Sequence[Sequence[str]] | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> BeutelschneiderEncounterAdviceResponse:
+        """What a side's choices in a whole fight are worth (advice).
+
+        RULINGS.md "Advice", Beutelschneider: `ability` of each member of the side (combat; skill, the
+        flight: "Flucht wird über Geschick abgehandelt", E6; magic where `injuring_abilities` lets it
+        injure, ruling 9) and, between sides of several, `pairs` (who meets whom first, E7). Every
+        combination is one fixed option, answered as `beutelschneider.encounter.odds` answers the body
+        with it (float64); ranked by the chance to win, then not to lose (an escape of either side and a
+        stalemate are no loss, `both_out` is), then fewer exchanges ("gleich gut" within 0.1 percentage
+        points). `adaptive`: the ability chosen anew before every exchange given both bags (backward
+        induction on the fight's chain, the other side as the body gives it), for a fight of two
+        characters without `max_rounds` (else null). The states of every option and of the adaptive
+        solve count together against WURFWERK_MAX_ENCOUNTER_STATES (422 `encounter-too-large` before
+        solving).
+
+        Each exchange is one `combat` (ruling 3) of the two sides, the first attacking: "Im Kampf
+        wird jeweils ein Schlagabtausch zwischen zwei Charakteren als eine Auseinandersetzung behandelt"
+        and
+        "Danach geht der Kampf gegebenenfalls mit neuerlichen Auseinandersetzungen weiter"; the fight ends
+        when a side falls unconscious (ruling 1: "jemals nur schwarze Murmeln ziehen sollte"). Rulings
+        "Encounters": E1 the injury of the exchange in which someone falls unconscious still applies (it
+        changes only the end bags); E2 both draw only black in one exchange: `both_out`; E3 a state that
+        can
+        never change (e.g. no marble of an injuring ability's colour and no black left on either side):
+        `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
+        es
+        auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; amended 2026-12-04
+        for
+        sides of several, only the unconscious "auf dem Schlachtfeld zurückgelassen" draw: those of the
+        losing
+        side (both after `both_out`, the fleeing side's after `escapes:<name>`, nobody's after a stalemate
+        or
+        an undecided end), those of the other side only with `aftermath.winners_draw` (else they are
+        `tended`
+        by their own); E6 a side that wins an
+        exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr
+        grüne
+        Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
+        `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
+        `injuring_abilities` (ruling 9, default [combat]) holds in every exchange as in a single `combat`;
+        E7 a side may have several `members` ("Kämpft beispielsweise ein Legionär gegen zwei Affenmenschen,
+        so
+        gibt es zwei Auseinandersetzungen"; "ein Charakter durchaus Teil mehrerer solcher Paare sein
+        kann"):
+        each round every pairing of standing opponents is one exchange, in the order of `pairs` (default:
+        each member of the first side against each member of the other, in order), its injury applied at
+        once, before the next exchange ("Im ersten Durchgang ... Gegen den zweiten Affenmenschen ..."); a
+        member who falls unconscious takes part in no further exchange, a side is out when all its members
+        are; a member winning with an ability that does not injure gets its side away (`escapes:<side>`).
+        `max_rounds` counts exchanges between two characters and rounds (every pairing once) between sides
+        of several. Such a fight is solved on a reduced space: a member who falls leaves the state with its
+        bag; its state bound is, summed over every set of standing members with someone on each side, the
+        product of their (matching + 1)(other + 1), times the pairings of a round. Rounds pushed one by one
+        (`max_rounds`, `curve_rounds`) go over every member's bag: Π over the members of
+        2 (matching + 1)(other + 1), times the pairings, times the rounds.
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - Each pair names a member of the first side, then one of the second; no pair twice.
+        - Exactly one of `bag` and `members`.
+        - Each bag holds at least as many marbles as its difficulty draws.
+        - A bag holds at least 1 marble and at most the limit bag_marbles in all.
+
+        ``POST /v1/beutelschneider/encounter/advice`` (``beutelschneider.encounter.advice``).
+
+        Args:
+            sides: Exactly two; each exchange is a `combat` with the first as attacker.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            aftermath: What follows the fight (E5).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            injuring_abilities: Ruling 9: the abilities whose win injures (default [combat]); a world where
+                magic wounds adds magic ("welche Effekte wie Verletzung ... durch Magie hervorgerufen
+                werden können" is the group's decision). E8: the same in every exchange of the fight; E6: a
+                side winning an exchange with an ability not listed gets away (`escapes:<name>`).
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            pairs: E7, optional: the round's exchanges in order, each [member of the first side, member of
+                the second] (the first attacks); a pairing with a member out is skipped. Default: each
+                member of the first side against each member of the other, in order ("einmal der Legionär
+                gegen den einen, und dann der Legionär gegen den anderen Affenmenschen"). A single
+                character counts as a member named by its name.
+            session: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _BEUTELSCHNEIDER_ENCOUNTER_ADVICE,
+            {
+                "sides": sides,
+                "advise": advise,
+                "aftermath": aftermath,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "injuring_abilities": injuring_abilities,
+                "max_rounds": max_rounds,
+                "pairs": pairs,
+                "session": session,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
     async def encounter_odds(
         self,
         *,
@@ -5585,8 +6357,15 @@ class AsyncBeutelschneider:
         `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind
         es
         auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins
-        an
+        nach deren Ende"): one mortal-danger draw of each side unconscious at the end; amended 2026-12-04
+        for
+        sides of several, only the unconscious "auf dem Schlachtfeld zurückgelassen" draw: those of the
+        losing
+        side (both after `both_out`, the fleeing side's after `escapes:<name>`, nobody's after a stalemate
+        or
+        an undecided end), those of the other side only with `aftermath.winners_draw` (else they are
+        `tended`
+        by their own); E6 a side that wins an
         exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr
         grüne
         Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
@@ -6978,6 +7757,120 @@ class AsyncMalmsturm:
             {"lang": lang},
         )
 
+    async def encounter_advice(
+        self,
+        *,
+        sides: Sequence[MalmEncounterSideParam | MalmEncounterSide],
+        advise: AdviseParam | Advise | None = None,
+        curve_rounds: int | None = 0,
+        dice: int | None = 4,
+        ends: Literal["side_out", "first_out"] | None = "side_out",
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        order: Literal["initiative"] | Sequence[str] | None = "initiative",
+        policy: MalmEncounterPolicyParam | MalmEncounterPolicy | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> MalmsturmEncounterAdviceResponse:
+        """What a side's choices in a whole conflict are worth (advice).
+
+        RULINGS.md "Advice", Malmsturm: `concede_at_consequences` of the side ("oder eine Partei
+        nachgiebt", E3), `defend` and `targeting` (E5; for the whole conflict, as the body's policy sets
+        them). Every combination is one fixed option, answered as `malmsturm.encounter.odds` answers the
+        body with it; ranked by the chance to win, then not to lose (a stalemate is no loss), then fewer
+        rounds ("gleich gut" within 0.1 percentage points). `adaptive`: concede, take a consequence early
+        instead of the stress ("man kann schon vorher eine Konsequenz hinnehmen, wenn man will") or fight
+        on, decided anew in every state (backward induction on the conflict's chain turn by turn; the
+        other side plays by the body; conceding loses at once and is never chosen); null with
+        `max_rounds`. The states of every option and of the adaptive solve count together against
+        WURFWERK_MAX_ENCOUNTER_STATES (422 `encounter-too-large` before solving).
+
+        Ruling Malmsturm E1: "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": the order is
+        rolled once per conflict (`order: initiative`, ruling 4; E6: for sides of any size, every member
+        rolls
+        and all act in that order) or given as every member's name once; it is the same every round. E2:
+        every
+        turn is an attack (`malmsturm.attack`, ruling 5) of the member's `attack` (skill + modifier)
+        against
+        the target's defence (+ modifier): E7 its `defenses` entry for the attack's kind (the text's table
+        of
+        defending skills), else its `defense`; with `policy.defend: false` nobody defends and every attack
+        meets the fixed difficulty 0 (mäßig); aspects and invocations are not modelled; no consequence is
+        taken early. The attack's track loses the shifts; "Wenn seine Belastungspunkte verbraucht sind,
+        dann
+        erleidet er eine Konsequenz und die Belastungspunkte werden wieder aufgefüllt"; "Wer zwei
+        Konseuenzen hingenommen hat, scheidet aus dem Konflikt aus", and a member taken out acts no more. A
+        side loses when all its members are out (E8 `ends: side_out`, the default; `ends: first_out`: as
+        soon as any of its members is out, "bis einer der Konkurrenten freiwillig oder unfreiwillig
+        ausscheidet"; echoed in the answer), or (E3) concedes ("eine Partei nachgiebt") as soon as one of
+        its members holds `policy.concede_at_consequences[<side>]` consequences, and loses at once, even
+        mid-round. E4: when
+        no attack can ever hit, the outcome is `stalemate`. E5 (`policy.targeting`): `focus` attacks the
+        standing opponent with the most consequences, then the least stress left on the attack's track,
+        then
+        the first in the body; `spread`: a side's members, in their order of action, take its standing
+        opponents in body order in turn (the side's first to act the first standing opponent, its second
+        the
+        second, wrapping around). A round is every standing member's turn once; `max_rounds` cuts after
+        that
+        many rounds (`undecided`). Members: names unique over both sides; tracks up to 10; `consequences`
+        0..1 at the start; `dice` dF per roll (ruling 7).
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        ``POST /v1/malmsturm/encounter/advice`` (``malmsturm.encounter.advice``).
+
+        Args:
+            sides: Exactly two sides.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            dice: FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7).
+            ends: E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder
+                unfreiwillig ausscheidet oder eine Partei nachgiebt"): side_out (default): when every
+                member of a side is out or the side concedes; first_out: when the first member of any side
+                is taken out, the other side winning. With one member a side both are the same. Echoed in
+                the answer.
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            order: initiative (default, sides of any size, E6): every member rolls initiative once (E1,
+                ruling 4: 4dF + intuition, ties by intuition, then roll-offs) and all act in that order;
+                the odds mix every order by its exact chance (one solve per order: n! orders of n members
+                count in the state bound); or every member's name once, in order of action, the same every
+                round.
+            session: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _MALMSTURM_ENCOUNTER_ADVICE,
+            {
+                "sides": sides,
+                "advise": advise,
+                "curve_rounds": curve_rounds,
+                "dice": dice,
+                "ends": ends,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "order": order,
+                "policy": policy,
+                "session": session,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
     async def encounter_odds(
         self,
         *,
@@ -7488,6 +8381,94 @@ class AsyncPaws:
             {"lang": lang},
         )
 
+    async def encounter_advice(
+        self,
+        *,
+        a: PawsFighterParam | PawsFighter,
+        b: PawsFighterParam | PawsFighter,
+        advise: AdviseParam | Advise | None = None,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        one_shot_rescue: PawsOneShotRescueParam | PawsOneShotRescue | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> PawsEncounterAdviceResponse:
+        """What a side's choices in a whole duel are worth (advice).
+
+        RULINGS.md "Advice", Paws: `one_shot_rescue` (how many of the side's one-shot rescue dice it spends
+        in this fight, the rest kept: "darf nur einmal gewürfelt werden", E3) and `give_up_at_wounds`
+        ("oder
+        auf gibt", E2). Every combination is one fixed option, answered exactly as `paws.encounter.odds`
+        answers the body with it; ranked by the chance to win, then not to lose, then fewer rounds ("gleich
+        gut" within 0.1 percentage points). `adaptive`: spend or keep each one-shot die after every lost
+        round, and give up or fight on, decided anew in every state (backward induction on the duel's
+        chain; the other side plays by the body); null with `max_rounds`. The states of every option and
+        of the adaptive solve count together against WURFWERK_MAX_ENCOUNTER_STATES (422
+        `encounter-too-large` before solving).
+
+        Ruling Paws E1: "Der Kampf dauert so lange an, bis einer der Beteiligten Kampfunfähig ist oder
+        auf gibt": each round is one contest comparison (`paws.comparison`, rulings 3 and 4: the loser's
+        rescue dice of its pool, e.g. armour, every round); "Der Verlierer erleidet eine neue Wunde ...
+        Bei Gleichstand wird niemand verletzt." "Kampfunfähig" = no dice left in the pool, or
+        `out_at_wounds` wounds in all (the starting `wounds` count). E2: a side gives up ("oder auf gibt")
+        at `give_up_at_wounds` wounds in all. E3: one-shot rescue dice (`one_shot_rescue`, "Jeder
+        Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht") are rolled one at a
+        time after a lost round until one succeeds (4–6), which averts the wound. E4: effects add no
+        wounds ("verursachen niemals zusätzliche Wunden") and are not modelled. E5: every wound of the
+        fight
+        lowers the fighting pool by one die (ruling 5). Both sides down before the first round:
+        `stalemate`.
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
+        ``POST /v1/paws/encounter/advice`` (``paws.encounter.advice``).
+
+        Args:
+            a: Side a.
+            b: Side b.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            one_shot_rescue: The one-shot rescue dice each side may spend in this fight ("darf nur einmal
+                gewürfelt werden", E3): after a lost round they are rolled one at a time until one averts
+                the wound. Default none.
+            session: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _PAWS_ENCOUNTER_ADVICE,
+            {
+                "a": a,
+                "b": b,
+                "advise": advise,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "one_shot_rescue": one_shot_rescue,
+                "session": session,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
     async def encounter_odds(
         self,
         *,
@@ -7968,6 +8949,65 @@ class AsyncProben:
             {"lang": lang},
         )
 
+    async def cooperation_advice(
+        self,
+        *,
+        difficulty: int,
+        helpers: Sequence[ProbenPoolParam | ProbenPool],
+        leader: ProbenPoolParam | ProbenPool,
+        advise: AdviseParam | Advise | None = None,
+        idempotency_key: str | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> ProbenCooperationAdviceResponse:
+        """Who should help (advice).
+
+        RULINGS.md "Advice", Proben, and ruling 5 ("each helper with >= 1 success gives the leader one
+        advantage die"): every subset of the listed `helpers` is one fixed option (`policy.helpers`: their
+        names, an unnamed or twice-named one as `helpers.<i>`), answered exactly as
+        `proben.cooperation.odds` answers the
+        body with only those helpers; ranked by the leader's chance of success, then of not failing
+        (`partial` is no failure); "gleich gut" within 0.1 percentage points shows who adds nothing. The
+        side is `leader`. One roll, nothing decided between dice: no `adaptive` (null). At most 6
+        helpers (64 options).
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The leader's dice plus one per helper stay within the limit pool_dice.
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
+        ``POST /v1/proben/cooperation/advice`` (``proben.cooperation.advice``).
+
+        Args:
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            session: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _PROBEN_COOPERATION_ADVICE,
+            {
+                "difficulty": difficulty,
+                "helpers": helpers,
+                "leader": leader,
+                "advise": advise,
+                "idempotency_key": idempotency_key,
+                "session": session,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
     async def cooperation_odds(
         self,
         *,
@@ -8111,6 +9151,88 @@ class AsyncProben:
                 "manual": manual,
                 "max_rounds": max_rounds,
                 "seed": seed,
+                "session": session,
+                "success_rule": success_rule,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def encounter_advice(
+        self,
+        *,
+        steps: Sequence[ProbenChainStepParam | ProbenChainStep],
+        advise: AdviseParam | Advise | None = None,
+        carry_partial: bool | None = False,
+        curve_rounds: int | None = 0,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        success_rule: Literal["meet", "exceed"] | None = "meet",
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> ProbenEncounterAdviceResponse:
+        """What the choices of a chain of tests are worth (advice).
+
+        A chain of tests ("Manche Aktionen erfordern ggf. mehr als eine Probe"), each a `test`
+        (rulings 1-3). Rulings "Encounters": E1 a failed step is retried with one die fewer each time ("Mit
+        jedem weiteren Versuch wird auch ein weiterer Würfel entfernt. Hat der Spieler keinen Würfel mehr
+        übrig, kann er auch keine weiteren Versuche unternehmen") up to its `max_attempts` or until no dice
+        are left; a step whose pool has no dice fails without an attempt; the chain succeeds when every
+        step
+        succeeds, `failure:<i>` (0-based) names the step that failed. E2 `carry_partial` ("sodass eine
+        weitere Probe nur 1 Erfolg benötigt"): the successes of a failed attempt count toward the next
+        attempt of the step (the next test's difficulty is the step's less those carried), compared by the
+        same `success_rule`. `max_rounds` counts attempts.
+
+        RULINGS.md "Advice", Proben: `max_attempts` per step (a list, one per step: retry with one die
+        fewer or stop, ruling 3) and `carry_partial` where the GM allows it; the side is `chain`. Every
+        combination is one fixed option, answered exactly as `proben.encounter.odds` answers the body with
+        it; ranked by the chance of success, then fewer attempts ("gleich gut" within 0.1 percentage
+        points). `adaptive`: retry or stop after every failed attempt, decided anew in every state
+        (backward induction over step, attempt and successes carried); null with `max_rounds`.
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - `skill_dice` is at most `skill`; attribute + skill_dice + advantages stay within the limit
+        pool_dice.
+
+        ``POST /v1/proben/encounter/advice`` (``proben.encounter.advice``).
+
+        Args:
+            steps: The tests, in order; the chain stops at the first that fails.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            carry_partial: E2: the successes of a failed attempt count toward the next attempt of the same
+                step (default false).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            session: Accepted and ignored: the odds do not depend on it.
+            success_rule: meet: successes >= difficulty (default); exceed: >.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _PROBEN_ENCOUNTER_ADVICE,
+            {
+                "steps": steps,
+                "advise": advise,
+                "carry_partial": carry_partial,
+                "curve_rounds": curve_rounds,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
                 "session": session,
                 "success_rule": success_rule,
                 "ticket": ticket,
@@ -9000,6 +10122,100 @@ class AsyncWeltenbuch:
                 "max_rounds": max_rounds,
                 "policy": policy,
                 "seed": seed,
+                "session": session,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
+    async def encounter_advice(
+        self,
+        *,
+        parties: Sequence[WeltenPartyParam | WeltenParty],
+        toughness: Mapping[str, WeltenToughnessParam | WeltenToughness],
+        advise: AdviseParam | Advise | None = None,
+        curve_rounds: int | None = 0,
+        die: int | None = 10,
+        exact: Literal["auto", "required", "never"] | None = "auto",
+        idempotency_key: str | None = None,
+        max_rounds: int | None = None,
+        policy: WeltenEncounterPolicyParam | WeltenEncounterPolicy | None = None,
+        session: Mapping[str, Any] | Model | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> WeltenbuchEncounterAdviceResponse:
+        """What a party's choices in a conflict scene are worth (advice).
+
+        The scene is one `conflict` and its `narration` (rulings 1-5): "Sobald in einer Szene klar
+        ist, wer die einzelnen Parteien sind und was das jeweilige Ziel ist, wird die siegreiche Partei
+        bestimmt. Danach wird gemeinsam beschrieben, wie es genau dazu gekommen ist und dabei auch der
+        Schaden verteilt." 2..8 parties (E3, as a conflict); every success die of each party (the losers'
+        too) lowers the toughness of a member of the other parties chosen by `policy.targeting` among the
+        members of every other party, in body order (every member needs a `toughness` entry); the dice are
+        spent turn by turn in the narration order, each member spending all its dice. Rulings
+        "Encounters": E1 toughness stops at 0, further dice go to the next target of the policy (none left:
+        narration only); "Beträgt die Zähigkeit eines Profils nach einem Konflikt null, erleidet der
+        Charakter eine Konsequenz" (an obstacle at 0 is overcome instead). E2 a held-back hero point
+        (`policy.hold_hero_points`) is spent at the end ("Natürlich kann der Spieler immer einen
+        Heldenpunkt ausgeben, um die Zähigkeit um drei Punkte zu regenerieren und dadurch eine Konsequenz
+        vermeiden"), +3 toughness not above max, by a player it saves from a consequence; so it prices "2
+        dice now or insurance later". E3: obstacles overcome (ruling 7) are named in `end.overcome` and in
+        the summary. `max_rounds` has nothing to cut: the scene is one round.
+
+        RULINGS.md "Advice", Weltenbuch: `hold_hero_points` per player of the party (`advise.side`: a party
+        name; 0 or 1 held, the rest invested: "Pro investierten Heldenpunkt erhält man 2 Würfel" now, or
+        "die Zähigkeit um drei Punkte zu regenerieren" later, E2) and `policy.targeting`; each option's
+        `policy.hold_hero_points` moves the player's points between `hero_points` and the held ones. Every
+        combination is one fixed option, answered exactly as `weltenbuch.encounter.odds` answers the body
+        with it (its `expected` gives the consequences each option costs); ranked by the chance to win.
+        `adaptive`: the scene is one roll, so nothing is decided anew: it is the best fixed option, and
+        its rules say so.
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The die has an even number of sides.
+        - Party names, member names and players' seats are unique across the conflict.
+        - A player needs a `seat`; npcs and obstacles have none and spend no hero points.
+        - profile + bonuses + 2 per hero point stay within the limit pool_dice.
+        - `current` toughness is at most `max`.
+
+        ``POST /v1/weltenbuch/encounter/advice`` (``weltenbuch.encounter.advice``).
+
+        Args:
+            parties: 2..8 parties, as a conflict (E3); a party's success dice hit the members of every
+                other party.
+            toughness: Toughness at the start of the scene, one entry per member.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            curve_rounds: With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a
+                chart).
+            die: Sides of the die; any even number (an even face is a success).
+            exact: auto: exact fractions when the state bound is at most
+                WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64 above; required: exact or a 422; never:
+                float64.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            max_rounds: Cut the encounter after this many rounds (Beutelschneider: exchanges); what still
+                runs then is the outcome `undecided`. null: until it ends.
+            session: Accepted and ignored: the odds do not depend on it.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _WELTENBUCH_ENCOUNTER_ADVICE,
+            {
+                "parties": parties,
+                "toughness": toughness,
+                "advise": advise,
+                "curve_rounds": curve_rounds,
+                "die": die,
+                "exact": exact,
+                "idempotency_key": idempotency_key,
+                "max_rounds": max_rounds,
+                "policy": policy,
                 "session": session,
                 "ticket": ticket,
             },

@@ -18,6 +18,7 @@ BatchItemOperation = Literal[
     "beutelschneider.contest",
     "beutelschneider.contest.odds",
     "beutelschneider.encounter",
+    "beutelschneider.encounter.advice",
     "beutelschneider.encounter.odds",
     "beutelschneider.experience",
     "beutelschneider.experience-apply",
@@ -39,12 +40,14 @@ BatchItemOperation = Literal[
     "malmsturm.contest",
     "malmsturm.contest.odds",
     "malmsturm.encounter",
+    "malmsturm.encounter.advice",
     "malmsturm.encounter.odds",
     "malmsturm.initiative",
     "malmsturm.initiative.odds",
     "paws.comparison",
     "paws.comparison.odds",
     "paws.encounter",
+    "paws.encounter.advice",
     "paws.encounter.odds",
     "paws.rescue",
     "paws.rescue.odds",
@@ -52,8 +55,10 @@ BatchItemOperation = Literal[
     "paws.test.odds",
     "paws.validate-character",
     "proben.cooperation",
+    "proben.cooperation.advice",
     "proben.cooperation.odds",
     "proben.encounter",
+    "proben.encounter.advice",
     "proben.encounter.odds",
     "proben.extended",
     "proben.extended.odds",
@@ -64,6 +69,7 @@ BatchItemOperation = Literal[
     "weltenbuch.conflict",
     "weltenbuch.conflict.odds",
     "weltenbuch.encounter",
+    "weltenbuch.encounter.advice",
     "weltenbuch.encounter.odds",
     "weltenbuch.narration",
     "weltenbuch.resurrection",
@@ -131,6 +137,120 @@ TicketsRequestOperation = Literal[
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class Adaptive(Model):
+    """``Adaptive`` in the API's JSON."""
+    gain_over_best_fixed: EncounterProbability
+    rules: list[str]
+    """What to do when, in `lang`."""
+    win: EncounterProbability
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Adaptive:
+        """``Adaptive`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            gain_over_best_fixed=EncounterProbability.from_json(data["gain_over_best_fixed"]),
+            rules=data["rules"],
+            win=EncounterProbability.from_json(data["win"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class AdviceAnswer(Model):
+    """``AdviceAnswer`` in the API's JSON."""
+    adaptive: Adaptive | None
+    """The optimum when the side decides anew in every state; null where the operation has none."""
+    best: AdvicePick
+    default: AdvicePick
+    """The documented defaults of the asked choices."""
+    options: list[AdviceOption]
+    """Every fixed option, best first (by the chance to win, then not to lose, then fewer expected rounds)."""
+    side: str
+    solver: Solver
+    """All solves together: states, precision, error bound."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> AdviceAnswer:
+        """``AdviceAnswer`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            adaptive=None if data["adaptive"] is None else Adaptive.from_json(data["adaptive"]),
+            best=AdvicePick.from_json(data["best"]),
+            default=AdvicePick.from_json(data["default"]),
+            options=[AdviceOption.from_json(v0) for v0 in data["options"]],
+            side=data["side"],
+            solver=Solver.from_json(data["solver"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class AdviceOption(Model):
+    """``AdviceOption`` in the API's JSON."""
+    expected: dict[str, float]
+    """The odds' expected values with this policy (wounds, consequences, rounds): what a choice costs besides
+    winning.
+    """
+    expected_rounds: float | None
+    """Expected rounds (the second tie-break: fewer first)."""
+    not_lose: EncounterProbability
+    """The chance not to lose (the first tie-break)."""
+    outcomes: dict[str, EncounterProbability]
+    """Every outcome of the odds of the body with this policy."""
+    policy: dict[str, Any]
+    """The side's policy fields, as in the body."""
+    vs_best: VersusBest
+    """The chance to win minus the best option's (0 or below)."""
+    win: EncounterProbability
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> AdviceOption:
+        """``AdviceOption`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            expected=data["expected"],
+            expected_rounds=data["expected_rounds"],
+            not_lose=EncounterProbability.from_json(data["not_lose"]),
+            outcomes={k0: EncounterProbability.from_json(v0) for k0, v0 in data["outcomes"].items()},
+            policy=data["policy"],
+            vs_best=VersusBest.from_json(data["vs_best"]),
+            win=EncounterProbability.from_json(data["win"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class AdvicePick(Model):
+    """``AdvicePick`` in the API's JSON."""
+    policy: dict[str, Any]
+    vs_best: VersusBest | None = None
+    win: EncounterProbability
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> AdvicePick:
+        """``AdvicePick`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            policy=data["policy"],
+            vs_best=None if data.get("vs_best") is None else VersusBest.from_json(data["vs_best"]),
+            win=EncounterProbability.from_json(data["win"]),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Advise(Model):
+    """``Advise`` in the API's JSON."""
+    choices: list[str] | None = None
+    """The policy fields to compare (every combination of their values is one fixed option); null: every
+    choice the side has. Over 64 options: 422.
+    """
+    side: str | None = None
+    """The side (or party, chain) advised, as the body names it; null: the first."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Advise:
+        """``Advise`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            choices=data.get("choices"),
+            side=data.get("side"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class BatchResponse(Result):
     """The answer of ``batch.run`` (``POST /v1/batch``)."""
     results: list[BatchResult]
@@ -163,8 +283,15 @@ class BatchResult(Model):
 class BeutelAftermath(Model):
     """``BeutelAftermath`` in the API's JSON."""
     mortal_danger: Literal["low", "clear", "grave"] | None = None
-    """E5: the danger each side unconscious at the end faces (one mortal-danger draw: low 1, clear 2, grave 3
-    marbles); null (default): no draw.
+    """E5: the danger the unconscious "auf dem Schlachtfeld zurückgelassen" face (one mortal-danger draw: low
+    1, clear 2, grave 3 marbles): every member unconscious at the end whose side lost, both sides after
+    `both_out`, and a side that got away (`escapes:<name>`: a fleeing side leaves its unconscious behind);
+    after a stalemate or an undecided end nobody lost. null (default): no draw.
+    """
+    winners_draw: bool | None = None
+    """E5 as amended 2026-12-04: an unconscious member of a side that did not lose (the winners, or anyone
+    after a stalemate or an undecided end) is tended by its own and draws only when this is true (default
+    false). Between two characters the unconscious side has always lost: no difference.
     """
 
     @classmethod
@@ -172,6 +299,7 @@ class BeutelAftermath(Model):
         """``BeutelAftermath`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             mortal_danger=data.get("mortal_danger"),
+            winners_draw=data.get("winners_draw"),
         )._with_json(data)
 
 
@@ -409,7 +537,10 @@ class BeutelEncounterMember(Model):
 class BeutelEncounterResult(Model):
     """``BeutelEncounterResult`` in the API's JSON."""
     aftermath: list[BeutelAftermathDraw]
-    """E5: one mortal-danger draw per side unconscious at the end."""
+    """E5: one mortal-danger draw per member unconscious at the end whose side lost (both sides after
+    both_out; a side that got away leaves its unconscious behind), and per unconscious member of the other
+    side with `aftermath.winners_draw`.
+    """
     end: list[BeutelSideEnd]
     """The end state, per side."""
     exchanges: int
@@ -417,6 +548,11 @@ class BeutelEncounterResult(Model):
     """wins:<name>, escapes:<name> (E6), both_out, stalemate or undecided (as in the odds)."""
     steps: list[BeutelCombatResult]
     """Every exchange, as `beutelschneider.combat` reports it (the first side attacks)."""
+    tended: list[str]
+    """E5 as amended: the members unconscious at the end who make no mortal-danger draw, since their side did
+    not lose (it won, or the fight ended in a stalemate or undecided): tended by their own. Empty without
+    an aftermath or with `aftermath.winners_draw`.
+    """
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BeutelEncounterResult:
@@ -427,6 +563,7 @@ class BeutelEncounterResult(Model):
             exchanges=data["exchanges"],
             outcome=data["outcome"],
             steps=[BeutelCombatResult.from_json(v0) for v0 in data["steps"]],
+            tended=data["tended"],
         )._with_json(data)
 
 
@@ -994,6 +1131,86 @@ class BeutelschneiderContestResponse(Result):
             receipt=Receipt.from_json(data["receipt"]),
             request=BeutelschneiderContestRequest.from_json(data["request"]),
             result=BeutelContestResult.from_json(data["result"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelschneiderEncounterAdviceRequest(Model):
+    """``BeutelschneiderEncounterAdviceRequest`` in the API's JSON."""
+    advise: Advise | None = None
+    """Which side is advised on which of its choices (API.md §1.10)."""
+    aftermath: BeutelAftermath | None = None
+    """What follows the fight (E5)."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    injuring_abilities: list[Literal["combat", "skill", "magic"]] | None = None
+    """Ruling 9: the abilities whose win injures (default [combat]); a world where magic wounds adds magic
+    ("welche Effekte wie Verletzung ... durch Magie hervorgerufen werden können" is the group's decision).
+    E8: the same in every exchange of the fight; E6: a side winning an exchange with an ability not listed
+    gets away (`escapes:<name>`).
+    """
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    pairs: list[list[str]] | None = None
+    """E7, optional: the round's exchanges in order, each [member of the first side, member of the second]
+    (the first attacks); a pairing with a member out is skipped. Default: each member of the first side
+    against each member of the other, in order ("einmal der Legionär gegen den einen, und dann der Legionär
+    gegen den anderen Affenmenschen"). A single character counts as a member named by its name.
+    """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    sides: list[BeutelEncounterSide]
+    """Exactly two; each exchange is a `combat` with the first as attacker."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderEncounterAdviceRequest:
+        """``BeutelschneiderEncounterAdviceRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advise=None if data.get("advise") is None else Advise.from_json(data["advise"]),
+            aftermath=None if data.get("aftermath") is None else BeutelAftermath.from_json(data["aftermath"]),
+            curve_rounds=data.get("curve_rounds"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            injuring_abilities=data.get("injuring_abilities"),
+            max_rounds=data.get("max_rounds"),
+            pairs=data.get("pairs"),
+            session=data.get("session"),
+            sides=[BeutelEncounterSide.from_json(v0) for v0 in data["sides"]],
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BeutelschneiderEncounterAdviceResponse(Result):
+    """The answer of ``beutelschneider.encounter.advice`` (``POST /v1/beutelschneider/encounter/advice``)."""
+    advice: AdviceAnswer
+    lang: Literal["en", "de"]
+    operation: str
+    receipt: Receipt
+    request: BeutelschneiderEncounterAdviceRequest
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeutelschneiderEncounterAdviceResponse:
+        """``BeutelschneiderEncounterAdviceResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advice=AdviceAnswer.from_json(data["advice"]),
+            lang=data["lang"],
+            operation=data["operation"],
+            receipt=Receipt.from_json(data["receipt"]),
+            request=BeutelschneiderEncounterAdviceRequest.from_json(data["request"]),
             summary=data["summary"],
         )._with_json(data)
 
@@ -2017,6 +2234,22 @@ class EncounterOutcome(Model):
         return cls(
             exact=data["exact"],
             outcome=data["outcome"],
+            probability=data["probability"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class EncounterProbability(Model):
+    """``EncounterProbability`` in the API's JSON."""
+    exact: str | None
+    """Reduced fraction, e.g. 19/27; null when `solver.precision` is float64."""
+    probability: float
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> EncounterProbability:
+        """``EncounterProbability`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            exact=data["exact"],
             probability=data["probability"],
         )._with_json(data)
 
@@ -3076,6 +3309,88 @@ class MalmsturmContestResponse(Result):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmsturmEncounterAdviceRequest(Model):
+    """``MalmsturmEncounterAdviceRequest`` in the API's JSON."""
+    advise: Advise | None = None
+    """Which side is advised on which of its choices (API.md §1.10)."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    dice: int | None = None
+    """FUDGE dice each roll uses, 1..8 ("meistens 4", ruling 7)."""
+    ends: Literal["side_out", "first_out"] | None = None
+    """E8, when a conflict of groups ends ("bis einer der Konkurrenten freiwillig oder unfreiwillig
+    ausscheidet oder eine Partei nachgiebt"): side_out (default): when every member of a side is out or the
+    side concedes; first_out: when the first member of any side is taken out, the other side winning. With
+    one member a side both are the same. Echoed in the answer.
+    """
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    order: Literal["initiative"] | list[str] | None = None
+    """initiative (default, sides of any size, E6): every member rolls initiative once (E1, ruling 4: 4dF +
+    intuition, ties by intuition, then roll-offs) and all act in that order; the odds mix every order by
+    its exact chance (one solve per order: n! orders of n members count in the state bound); or every
+    member's name once, in order of action, the same every round.
+    """
+    policy: MalmEncounterPolicy | None = None
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    sides: list[MalmEncounterSide]
+    """Exactly two sides."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmsturmEncounterAdviceRequest:
+        """``MalmsturmEncounterAdviceRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advise=None if data.get("advise") is None else Advise.from_json(data["advise"]),
+            curve_rounds=data.get("curve_rounds"),
+            dice=data.get("dice"),
+            ends=data.get("ends"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            max_rounds=data.get("max_rounds"),
+            order=data.get("order"),
+            policy=None if data.get("policy") is None else MalmEncounterPolicy.from_json(data["policy"]),
+            session=data.get("session"),
+            sides=[MalmEncounterSide.from_json(v0) for v0 in data["sides"]],
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MalmsturmEncounterAdviceResponse(Result):
+    """The answer of ``malmsturm.encounter.advice`` (``POST /v1/malmsturm/encounter/advice``)."""
+    advice: AdviceAnswer
+    lang: Literal["en", "de"]
+    operation: str
+    receipt: Receipt
+    request: MalmsturmEncounterAdviceRequest
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MalmsturmEncounterAdviceResponse:
+        """``MalmsturmEncounterAdviceResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advice=AdviceAnswer.from_json(data["advice"]),
+            lang=data["lang"],
+            operation=data["operation"],
+            receipt=Receipt.from_json(data["receipt"]),
+            request=MalmsturmEncounterAdviceRequest.from_json(data["request"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class MalmsturmEncounterOddsRequest(Model):
     """``MalmsturmEncounterOddsRequest`` in the API's JSON."""
     curve_rounds: int | None = None
@@ -3698,6 +4013,80 @@ class PawsComparisonResult(Model):
             narrator=data["narrator"],
             net=data["net"],
             winner=data["winner"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsEncounterAdviceRequest(Model):
+    """``PawsEncounterAdviceRequest`` in the API's JSON."""
+    a: PawsFighter
+    """Side a."""
+    advise: Advise | None = None
+    """Which side is advised on which of its choices (API.md §1.10)."""
+    b: PawsFighter
+    """Side b."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    one_shot_rescue: PawsOneShotRescue | None = None
+    """The one-shot rescue dice each side may spend in this fight ("darf nur einmal gewürfelt werden", E3):
+    after a lost round they are rolled one at a time until one averts the wound. Default none.
+    """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterAdviceRequest:
+        """``PawsEncounterAdviceRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            a=PawsFighter.from_json(data["a"]),
+            advise=None if data.get("advise") is None else Advise.from_json(data["advise"]),
+            b=PawsFighter.from_json(data["b"]),
+            curve_rounds=data.get("curve_rounds"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            max_rounds=data.get("max_rounds"),
+            one_shot_rescue=(
+                None if data.get("one_shot_rescue") is None
+                else PawsOneShotRescue.from_json(data["one_shot_rescue"])
+            ),
+            session=data.get("session"),
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsEncounterAdviceResponse(Result):
+    """The answer of ``paws.encounter.advice`` (``POST /v1/paws/encounter/advice``)."""
+    advice: AdviceAnswer
+    lang: Literal["en", "de"]
+    operation: str
+    receipt: Receipt
+    request: PawsEncounterAdviceRequest
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsEncounterAdviceResponse:
+        """``PawsEncounterAdviceResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advice=AdviceAnswer.from_json(data["advice"]),
+            lang=data["lang"],
+            operation=data["operation"],
+            receipt=Receipt.from_json(data["receipt"]),
+            request=PawsEncounterAdviceRequest.from_json(data["request"]),
+            summary=data["summary"],
         )._with_json(data)
 
 
@@ -4549,6 +4938,61 @@ class ProbenChainStep(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenCooperationAdviceRequest(Model):
+    """``ProbenCooperationAdviceRequest`` in the API's JSON."""
+    advise: Advise | None = None
+    """Which side is advised on which of its choices (API.md §1.10)."""
+    difficulty: int
+    helpers: list[ProbenPool]
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    leader: ProbenPool
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    success_rule: Literal["meet", "exceed"] | None = None
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenCooperationAdviceRequest:
+        """``ProbenCooperationAdviceRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advise=None if data.get("advise") is None else Advise.from_json(data["advise"]),
+            difficulty=data["difficulty"],
+            helpers=[ProbenPool.from_json(v0) for v0 in data["helpers"]],
+            idempotency_key=data.get("idempotency_key"),
+            leader=ProbenPool.from_json(data["leader"]),
+            session=data.get("session"),
+            success_rule=data.get("success_rule"),
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenCooperationAdviceResponse(Result):
+    """The answer of ``proben.cooperation.advice`` (``POST /v1/proben/cooperation/advice``)."""
+    advice: AdviceAnswer
+    lang: Literal["en", "de"]
+    operation: str
+    receipt: Receipt
+    request: ProbenCooperationAdviceRequest
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenCooperationAdviceResponse:
+        """``ProbenCooperationAdviceResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advice=AdviceAnswer.from_json(data["advice"]),
+            lang=data["lang"],
+            operation=data["operation"],
+            receipt=Receipt.from_json(data["receipt"]),
+            request=ProbenCooperationAdviceRequest.from_json(data["request"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class ProbenCooperationOddsRequest(Model):
     """``ProbenCooperationOddsRequest`` in the API's JSON."""
     difficulty: int
@@ -4695,6 +5139,76 @@ class ProbenElapsed(Model):
         return cls(
             amount=data["amount"],
             unit=data["unit"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenEncounterAdviceRequest(Model):
+    """``ProbenEncounterAdviceRequest`` in the API's JSON."""
+    advise: Advise | None = None
+    """Which side is advised on which of its choices (API.md §1.10)."""
+    carry_partial: bool | None = None
+    """E2: the successes of a failed attempt count toward the next attempt of the same step (default false).
+    """
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    steps: list[ProbenChainStep]
+    """The tests, in order; the chain stops at the first that fails."""
+    success_rule: Literal["meet", "exceed"] | None = None
+    """meet: successes >= difficulty (default); exceed: >."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenEncounterAdviceRequest:
+        """``ProbenEncounterAdviceRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advise=None if data.get("advise") is None else Advise.from_json(data["advise"]),
+            carry_partial=data.get("carry_partial"),
+            curve_rounds=data.get("curve_rounds"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            max_rounds=data.get("max_rounds"),
+            session=data.get("session"),
+            steps=[ProbenChainStep.from_json(v0) for v0 in data["steps"]],
+            success_rule=data.get("success_rule"),
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ProbenEncounterAdviceResponse(Result):
+    """The answer of ``proben.encounter.advice`` (``POST /v1/proben/encounter/advice``)."""
+    advice: AdviceAnswer
+    lang: Literal["en", "de"]
+    operation: str
+    receipt: Receipt
+    request: ProbenEncounterAdviceRequest
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbenEncounterAdviceResponse:
+        """``ProbenEncounterAdviceResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advice=AdviceAnswer.from_json(data["advice"]),
+            lang=data["lang"],
+            operation=data["operation"],
+            receipt=Receipt.from_json(data["receipt"]),
+            request=ProbenEncounterAdviceRequest.from_json(data["request"]),
+            summary=data["summary"],
         )._with_json(data)
 
 
@@ -5924,6 +6438,25 @@ class Verification(Result):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class VersusBest(Model):
+    """``VersusBest`` in the API's JSON."""
+    equal: bool
+    """"gleich gut": less than 0.1 percentage points from the best."""
+    exact: str | None
+    """Reduced fraction, e.g. 19/27; null when `solver.precision` is float64."""
+    probability: float
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> VersusBest:
+        """``VersusBest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            equal=data["equal"],
+            exact=data["exact"],
+            probability=data["probability"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class WeltenConflictResult(Model):
     """``WeltenConflictResult`` in the API's JSON."""
     members: list[WeltenMemberRoll]
@@ -6441,6 +6974,77 @@ class WeltenbuchConflictResponse(Result):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenbuchEncounterAdviceRequest(Model):
+    """``WeltenbuchEncounterAdviceRequest`` in the API's JSON."""
+    advise: Advise | None = None
+    """Which side is advised on which of its choices (API.md §1.10)."""
+    curve_rounds: int | None = None
+    """With n > 0, `odds.curve` gives the cumulative chances for rounds 1..n (for a chart)."""
+    die: int | None = None
+    """Sides of the die; any even number (an even face is a success)."""
+    exact: Literal["auto", "required", "never"] | None = None
+    """auto: exact fractions when the state bound is at most WURFWERK_MAX_ENCOUNTER_EXACT_STATES, float64
+    above; required: exact or a 422; never: float64.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    max_rounds: int | None = None
+    """Cut the encounter after this many rounds (Beutelschneider: exchanges); what still runs then is the
+    outcome `undecided`. null: until it ends.
+    """
+    parties: list[WeltenParty]
+    """2..8 parties, as a conflict (E3); a party's success dice hit the members of every other party."""
+    policy: WeltenEncounterPolicy | None = None
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    toughness: dict[str, WeltenToughness]
+    """Toughness at the start of the scene, one entry per member."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenbuchEncounterAdviceRequest:
+        """``WeltenbuchEncounterAdviceRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advise=None if data.get("advise") is None else Advise.from_json(data["advise"]),
+            curve_rounds=data.get("curve_rounds"),
+            die=data.get("die"),
+            exact=data.get("exact"),
+            idempotency_key=data.get("idempotency_key"),
+            max_rounds=data.get("max_rounds"),
+            parties=[WeltenParty.from_json(v0) for v0 in data["parties"]],
+            policy=None if data.get("policy") is None else WeltenEncounterPolicy.from_json(data["policy"]),
+            session=data.get("session"),
+            ticket=data.get("ticket"),
+            toughness={k0: WeltenToughness.from_json(v0) for k0, v0 in data["toughness"].items()},
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class WeltenbuchEncounterAdviceResponse(Result):
+    """The answer of ``weltenbuch.encounter.advice`` (``POST /v1/weltenbuch/encounter/advice``)."""
+    advice: AdviceAnswer
+    lang: Literal["en", "de"]
+    operation: str
+    receipt: Receipt
+    request: WeltenbuchEncounterAdviceRequest
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WeltenbuchEncounterAdviceResponse:
+        """``WeltenbuchEncounterAdviceResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advice=AdviceAnswer.from_json(data["advice"]),
+            lang=data["lang"],
+            operation=data["operation"],
+            receipt=Receipt.from_json(data["receipt"]),
+            request=WeltenbuchEncounterAdviceRequest.from_json(data["request"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class WeltenbuchEncounterOddsRequest(Model):
     """``WeltenbuchEncounterOddsRequest`` in the API's JSON."""
     curve_rounds: int | None = None
@@ -6755,6 +7359,16 @@ class WeltenbuchResurrectionResponse(Result):
         )._with_json(data)
 
 
+class AdviseParam(TypedDict, total=False):
+    """``Advise`` as a request parameter (a plain dict; required keys: none)."""
+    choices: Sequence[str] | None
+    """The policy fields to compare (every combination of their values is one fixed option); null: every
+    choice the side has. Over 64 options: 422.
+    """
+    side: str | None
+    """The side (or party, chain) advised, as the body names it; null: the first."""
+
+
 class BatchItemParam(TypedDict):
     """``BatchItem`` as a request parameter (a plain dict; required keys: body, operation)."""
     body: Mapping[str, Any] | Model
@@ -6766,8 +7380,15 @@ class BatchItemParam(TypedDict):
 class BeutelAftermathParam(TypedDict, total=False):
     """``BeutelAftermath`` as a request parameter (a plain dict; required keys: none)."""
     mortal_danger: Literal["low", "clear", "grave"] | None
-    """E5: the danger each side unconscious at the end faces (one mortal-danger draw: low 1, clear 2, grave 3
-    marbles); null (default): no draw.
+    """E5: the danger the unconscious "auf dem Schlachtfeld zurückgelassen" face (one mortal-danger draw: low
+    1, clear 2, grave 3 marbles): every member unconscious at the end whose side lost, both sides after
+    `both_out`, and a side that got away (`escapes:<name>`: a fleeing side leaves its unconscious behind);
+    after a stalemate or an undecided end nobody lost. null (default): no draw.
+    """
+    winners_draw: bool | None
+    """E5 as amended 2026-12-04: an unconscious member of a side that did not lose (the winners, or anyone
+    after a stalemate or an undecided end) is tended by its own and draws only when this is true (default
+    false). Between two characters the unconscious side has always lost: no difference.
     """
 
 

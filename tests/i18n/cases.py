@@ -7,6 +7,7 @@ name says which path and which count, so the golden file reads like a table of e
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 
 from service.systems.beutelschneider import rules as beutel
 from service.systems.beutelschneider import text as beutel_text
@@ -26,7 +27,9 @@ Case = tuple[str, Callable[[str], str]]
 
 def cases() -> list[Case]:
     return [*_paws(), *_proben(), *_weltenbuch(), *_malmsturm(), *_beutelschneider(), *_encounters(),
-            *_encounters_of_issue_40(), *_encounter_sentences()]
+            *_encounters_of_issue_40(), *_encounter_sentences(), *_advice(),
+            *_advice_of_proben(), *_advice_of_weltenbuch(), *_advice_of_beutelschneider(),
+            *_advice_of_malmsturm()]
 
 
 def said(render: Callable[..., str], *args: object) -> Callable[[str], str]:
@@ -360,14 +363,14 @@ def _beutelschneider() -> Iterator[Case]:
 # --- encounters (Malmsturm and Paws) --------------------------------------------------------------
 
 def _malm_encounter(outcome: str, rounds: int, taken: tuple[int, int], conceded: str | None = None):
-    from service.systems.malmsturm import encounter as malm_encounter
+    from service.systems.malmsturm import play_out
 
     track = malm.Stress(malm.StressTrack(3, 3), malm.StressTrack(2, 2))
-    members = [malm_encounter.MemberEnd("Alrik", "Helden", track, taken[0], taken[0], taken[0] >= 2),
-               malm_encounter.MemberEnd("Ork", "Orks", track, taken[1], taken[1], taken[1] >= 2)]
+    members = [play_out.MemberEnd("Alrik", "Helden", track, taken[0], taken[0], taken[0] >= 2),
+               play_out.MemberEnd("Ork", "Orks", track, taken[1], taken[1], taken[1] >= 2)]
     winner = outcome.removeprefix("wins:") if outcome.startswith("wins:") else None
-    result = malm_encounter.EncounterResult(outcome, winner, rounds, None, ["Alrik", "Ork"], [],
-                                            malm_encounter.EndState(members, conceded))
+    result = play_out.EncounterResult(outcome, winner, rounds, None, ["Alrik", "Ork"], [],
+                                            play_out.EndState(members, conceded))
     return said(malm_text.encounter, result)
 
 
@@ -425,12 +428,15 @@ def _proben_chain(outcome: str, attempts: int) -> Callable[[str], str]:
 
 # --- encounters (Beutelschneider and Weltenbuch, issue 40) ------------------------------------------
 
-def _beutel_encounter(outcome: str, exchanges: int, fallen: tuple[str, ...], standing: tuple[str, ...] = ()):
+def _beutel_encounter(outcome: str, exchanges: int, fallen: tuple[str, ...], standing: tuple[str, ...] = (),
+                      drawing: tuple[str, ...] = (), tended: tuple[str, ...] = ()):
     from service.systems.beutelschneider import encounter as beutel_encounter
 
     end = [beutel_encounter.SideEnd(name, BAG, True) for name in fallen]
     end += [beutel_encounter.SideEnd(name, BAG, False) for name in standing]
-    result = beutel_encounter.EncounterResult([], outcome, exchanges, end, [])
+    after = [beutel_encounter.AftermathDraw(name, (WHITE, BLACK) if index % 2 else (WHITE, RED), index % 2 == 1)
+             for index, name in enumerate(drawing)]
+    result = beutel_encounter.EncounterResult([], outcome, exchanges, end, after, list(tended))
     return said(beutel_text.encounter, result)
 
 
@@ -455,6 +461,14 @@ def _encounters_of_issue_40() -> Iterator[Case]:
                      lambda n: _beutel_encounter("escapes:Dieb", n, ()), least=1)
     yield ("beutelschneider.encounter one against several, two fallen",
            _beutel_encounter("wins:Legionär", 7, ("Affenmensch 1", "Affenmensch 2"), ("Legionär",)))
+    # E5 as amended: who is left on the battlefield draws, the winners' unconscious are tended
+    yield ("beutelschneider.encounter aftermath, the losers left behind, a winner tended",
+           _beutel_encounter("wins:Die Legion", 9, ("Affenmensch 1", "Affenmensch 2", "Gaius"), ("Legionär",),
+                             drawing=("Affenmensch 1", "Affenmensch 2"), tended=("Gaius",)))
+    yield ("beutelschneider.encounter aftermath, a flight leaves one behind",
+           _beutel_encounter("escapes:Die Diebe", 3, ("Dieb",), ("Hehler", "Wolf 1", "Wolf 2"), drawing=("Dieb",)))
+    yield ("beutelschneider.encounter aftermath, a stalemate tends both",
+           _beutel_encounter("stalemate", 5, ("A", "C"), ("B", "D"), tended=("A", "C")))
     # a fight that never starts says why (review kind 3)
     yield from _each("beutelschneider.encounter stalemate after n exchanges",
                      lambda n: _beutel_encounter("stalemate", n, ()))
@@ -533,14 +547,109 @@ def _encounter_sentences() -> Iterator[Case]:
 
 
 def _malm_ends(ends: str):
-    from service.systems.malmsturm import encounter as malm_encounter
+    from service.systems.malmsturm import play_out
 
     track = malm.Stress(malm.StressTrack(3, 3), malm.StressTrack(2, 2))
-    members = [malm_encounter.MemberEnd("Alrik", "Helden", track, 1, 1, False),
-               malm_encounter.MemberEnd("Fayla", "Helden", track, 0, 0, False),
-               malm_encounter.MemberEnd("Ork 1", "Orks", track, 2, 2, True),
-               malm_encounter.MemberEnd("Ork 2", "Orks", track, 2 if ends == "side_out" else 1,
+    members = [play_out.MemberEnd("Alrik", "Helden", track, 1, 1, False),
+               play_out.MemberEnd("Fayla", "Helden", track, 0, 0, False),
+               play_out.MemberEnd("Ork 1", "Orks", track, 2, 2, True),
+               play_out.MemberEnd("Ork 2", "Orks", track, 2 if ends == "side_out" else 1,
                                         2 if ends == "side_out" else 1, ends == "side_out")]
-    result = malm_encounter.EncounterResult("wins:Helden", "Helden", 3, None, [], [],
-                                            malm_encounter.EndState(members, None), ends)
+    result = play_out.EncounterResult("wins:Helden", "Helden", 3, None, [], [],
+                                            play_out.EndState(members, None), ends)
     return said(malm_text.encounter, result)
+
+
+# --- advice (API.md §1.10): the chat line of every advice and the rules in words ----------------------
+
+def _advice_line(wins: tuple[Fraction, ...], default: int, adaptive: Fraction | None,
+                 succeeds: bool = False) -> Callable[[str], str]:
+    """The platform's chat line of an advice whose options win ``wins`` (the first the best)."""
+    from service.platform.maths.odds import Odds
+    from service.platform.operations import advice
+
+    options = tuple(advice.Option({"one_shot_rescue": index}, Odds({}), win, win, None, win - wins[0])
+                    for index, win in enumerate(wins))
+    solved = None if adaptive is None else advice.Adaptive(adaptive, (), 1)
+    advised = advice.Advice("a", options, options[default], solved, advice.Solver(1))
+    return lambda lang: advice.summary(advised, "Ryan", lang, succeeds=succeeds)
+
+
+def _paws_rule(*decisions: tuple[str, int], give_up: bool = False) -> Callable[[str], str]:
+    from service.systems.paws import advice as paws_advice
+
+    made = tuple(paws_advice.Decision((0, 0, 1, 0), choice, dice, 2) for choice, dice in decisions)
+    said = paws_advice.rules(paws_advice.Solved(Fraction(1), made, 1), rescue=True, give_up=give_up)
+    return lambda lang: " ".join(line.say(lang) for line in said)
+
+
+def _advice() -> Iterator[Case]:
+    from service.platform.operations import advice
+
+    half, more = Fraction(1, 2), Fraction(5, 8)
+    yield "advice the default is the best, adaptive gains nothing", _advice_line((more, half), 0, more)
+    yield "advice the default is gleich gut", _advice_line((more, more - Fraction(1, 10000)), 1, None)
+    yield "advice the default is worse, adaptive gains", _advice_line((more, half), 1, Fraction(2, 3))
+    yield "advice of a test (chance of success)", _advice_line((more, half), 0, None, succeeds=True)
+    yield "advice adaptive gains nothing (rule)", lambda lang: advice.NO_GAIN.say(lang)
+    yield from _each("paws.encounter.advice keep while n dice or more",
+                     lambda n: _paws_rule(("keep", n), ("spend", n - 1)) if n else None)
+    yield "paws.encounter.advice spend after every lost round", _paws_rule(("spend", 3), ("spend", 2))
+    yield "paws.encounter.advice keep them all", _paws_rule(("keep", 3))
+    yield "paws.encounter.advice nothing to decide, never give up", _paws_rule(give_up=True)
+    yield "paws.encounter.advice keep in some states", _paws_rule(("keep", 2), ("spend", 3))
+
+
+def _proben_rule(carry: bool, carried: bool) -> Callable[[str], str]:
+    from service.systems.proben import advice as proben_advice
+
+    said = proben_advice.rules(proben_advice.Solved(Fraction(1), carried, 1), retry=True, carry=carry)
+    return lambda lang: " ".join(line.say(lang) for line in said)
+
+
+def _advice_of_proben() -> Iterator[Case]:
+    yield "proben.encounter.advice retry, no table rule asked", _proben_rule(False, False)
+    yield "proben.encounter.advice retry, carry partial successes", _proben_rule(True, True)
+    yield "proben.encounter.advice retry, carrying changes nothing", _proben_rule(True, False)
+
+
+def _beutel_rule(chosen: list[int], left: list[int], abilities=("combat", "skill")) -> Callable[[str], str]:
+    """The optimum's rule from its choices per reached state (indices into ``abilities``) and the
+    marbles of the kept ability's colour left there."""
+    import numpy as np
+
+    from service.systems.beutelschneider import advice as beutel_advice
+
+    kinds = tuple(beutel.Ability(name) for name in abilities)
+    lumps = beutel_advice.lumps_of(kinds)
+    solved = beutel_advice.Solved(0.5, 0.5, kinds, lumps, np.array([left] + [[1] * len(left)] * (len(lumps) - 1)),
+                                  np.zeros((2, len(left))),
+                                  np.array(chosen), len(left), 0.0)
+    said = beutel_advice.rules(solved, beutel.Ability.COMBAT)
+    return lambda lang: " ".join(line.say(lang) for line in said)
+
+
+def _advice_of_beutelschneider() -> Iterator[Case]:
+    yield "beutelschneider.encounter.advice never change", _beutel_rule([0, 0, 0], [3, 2, 1])
+    yield from _each("beutelschneider.encounter.advice flee at n marbles left",
+                     lambda n: _beutel_rule([0, 0, 1], [n + 2, n + 1, n]))
+    yield "beutelschneider.encounter.advice flee in some states", _beutel_rule([1, 0, 1], [3, 2, 1])
+    yield ("beutelschneider.encounter.advice magic or flight", _beutel_rule([1, 2, 0], [3, 2, 1],
+                                                                             ("combat", "skill", "magic")))
+
+
+def _advice_of_malmsturm() -> Iterator[Case]:
+    from service.systems.malmsturm import advice as malm_advice
+
+    for name, early in (("never early", ()), ("early for Alrik", (malm_advice.Early("Alrik", (3, 2, 0), 2),))):
+        said = malm_advice.rules_of(malm_advice.Solved(Fraction(1, 2), Fraction(1, 2), early, 1))
+        yield f"malmsturm.encounter.advice {name}", lambda lang, said=said: " ".join(line.say(lang) for line in said)
+
+
+def _advice_of_weltenbuch() -> Iterator[Case]:
+    from service.systems.weltenbuch import advice as welten_advice
+
+    for hold, targeting in ((True, True), (False, False)):
+        said = welten_advice.rules(hold=hold, targeting=targeting)
+        yield (f"weltenbuch.encounter.advice one roll{', hold' if hold else ''}{', targeting' if targeting else ''}",
+               lambda lang, said=said: " ".join(line.say(lang) for line in said))

@@ -63,6 +63,20 @@ STATEMENTS: dict[tuple[str, str], tuple[str, str, dict[str, list[str]]]] = {
     ("labels", "operations.paws.encounter"): (
         "001", "Der Verlierer erleidet eine neue Wunde die zur Natur des Angriffs passt und der Sieger bleibt "
                "unverletzt.", {"de": ["wer verliert, erleidet eine Wunde"]}),
+    ("labels", "operations.proben.encounter.advice"): (
+        "003", "Möchte ein Spieler eine misslungene Probe wiederholen, wird hierfür ein Würfel entfernt.",
+        {"de": ["Mit einem Würfel weniger wiederholen"]}),
+    ("labels", "operations.weltenbuch.encounter.advice"): (
+        "002", "Pro investierten Heldenpunkt erhält man 2 Würfel",
+        {"de": ["Heldenpunkt einsetzen oder zurückhalten"]}),
+    ("labels", "operations.beutelschneider.encounter.advice"): (
+        "000", "Flucht wird über Geschick abgehandelt", {"de": ["fliehen (Geschick)"]}),
+    ("labels", "operations.malmsturm.encounter.advice"): (
+        "004", "man kann schon vorher eine Konsequenz hinnehmen, wenn man will",
+        {"de": ["früh eine Konsequenz nehmen"]}),
+    ("labels", "operations.paws.encounter.advice"): (
+        "001", "Jeder Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht.",
+        {"de": ["Einmalige Rettungswürfel würfeln oder behalten"]}),
     ("labels", "fields.rank"): ("001", "Jeder Würfel, der eine 4, 5 oder 6 zeigt, zählt als Erfolg.",
                                 {"de": ["Ein Würfel je Rang"]}),
     ("labels", "fields.paws.advantages"): (
@@ -202,6 +216,7 @@ STATES_NO_RULE = frozenset({
     "operations.malmsturm.ladder", "operations.malmsturm.action", "operations.malmsturm.contest",
     "operations.malmsturm.attack", "operations.paws.comparison", "operations.paws.validate-character",
     "operations.weltenbuch.narration", "operations.weltenbuch.encounter", "operations.proben.encounter",
+    "operations.proben.cooperation.advice", "fields.advise", "fields.advise.choices",
     "fields.name", "fields.bag", "fields.draws", "fields.replacements", "fields.malmsturm.skill",
     "fields.malmsturm.difficulty", "fields.modifier", "fields.extra_bonus_dice", "fields.attribute",
     "fields.proben.difficulty", "fields.toughness", "fields.spends", "fields.gods", "fields.max_rounds",

@@ -137,6 +137,15 @@ def _party(name: str, member: str) -> dict:
 def _bodies() -> list[Case]:
     """Bodies that reach the refusals the spec-built corpus does not."""
     return [Case(path, body) for path, body in [
+        # platform: advice (API.md §1.10): a choice asked twice, too many options, too many states in all
+        ("/v1/paws/encounter/advice", {"a": {"rank": 2}, "b": {"rank": 2},
+                                       "advise": {"choices": ["one_shot_rescue", "one_shot_rescue"]}}),
+        ("/v1/paws/encounter/advice", {"a": {"rank": 2}, "b": {"rank": 2}, "one_shot_rescue": {"a": 70, "b": 0},
+                                       "advise": {"choices": ["one_shot_rescue"]}}),
+        ("/v1/paws/encounter/advice", {"a": {"rank": 10, "extra_bonus_dice": 90},
+                                       "b": {"rank": 10, "extra_bonus_dice": 90},
+                                       "one_shot_rescue": {"a": 3, "b": 0},
+                                       "advise": {"choices": ["one_shot_rescue"]}}),
         # platform: randomness and manual entries
         ("/v1/paws/test", {**PAWS, "manual": [4]}),
         ("/v1/proben/test", {"attribute": 1, "difficulty": 1, "manual": [1, 2, 3]}),

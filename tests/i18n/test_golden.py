@@ -144,6 +144,8 @@ def test_a_chat_line_looks_its_catalog_up_once(monkeypatch):
     for name, line in cases():
         # validate-character words the result's problems (character_result), then says the line
         expected = 2 if name.startswith("paws.validate-character") else 1
+        if name.startswith("advice") or ".advice" in name:  # lines of advice are Messages (advised()), said
+            expected = 0                                    # as problems are, outside the text modules
         for lang in LANGUAGES:
             lookups.clear()
             line(lang)

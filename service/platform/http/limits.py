@@ -142,6 +142,11 @@ def pricing() -> Iterator[None]:
         _pricing.reset(token)
 
 
+def is_pricing() -> bool:
+    """Whether the caller only learns the work (inside ``pricing()``)."""
+    return _pricing.get()
+
+
 def encounter_share(cost: int) -> int:
     """The states a solver of that ``cost`` per state may have here."""
     return max(1, current_limits().encounter_states // cost)

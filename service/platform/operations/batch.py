@@ -27,7 +27,7 @@ from service.platform.http.limits import (
 )
 from service.platform.http.problems import input_error_problem
 from service.platform.operations.fields import StrictSchema, WordedSchema
-from service.platform.operations.operations import Call, Kind, Operation, respond
+from service.platform.operations.operations import Call, Operation, respond
 
 
 def batch_request_schema(operation_ids: list[str]) -> type[ma.Schema]:
@@ -56,8 +56,8 @@ class BatchResponseSchema(ma.Schema):
 
 def run_batch(items: list[dict], operations: Mapping[str, Operation]) -> Response:
     """Each item takes its operation's own request path, as a call on the batch's request. The
-    encounter odds among them are priced first: their work together over the encounter limit refuses
-    the whole batch before anything is solved (one request asking for as many solves as it likes
+    encounter odds and advice among them are priced first: their work together over the encounter
+    limit refuses the whole batch before anything is solved (one request asking for as many solves as it likes
     would hold its worker for as long)."""
     work = sum(_encounter_work(operations[item["operation"]], item["body"]) for item in items)
     share = encounter_share(SWEPT)
@@ -73,14 +73,16 @@ def run_batch(items: list[dict], operations: Mapping[str, Operation]) -> Respons
 
 
 def _encounter_work(operation: Operation, body: object) -> int:
-    """An encounter odds item's work (its state bound × its solver's cost per state), learnt by
+    """An encounter odds or advice item's work (its state bound × its solver's cost per state, an
+    advice's summed over its options), learnt by
     running its view up to the bound; 0 for any other item, and for one refused on its own (it gets
     its own problem when the batch runs it)."""
-    if not (operation.encounter and operation.kind is Kind.ODDS):
+    price = operation.kind.rules.priced
+    if not operation.encounter or price is None:
         return 0
     try:
         with pricing():
-            operation.view(operation.load(body))
+            price(operation, operation.load(body))
     except Priced as priced:
         return priced.work
     except Exception:  # noqa: BLE001 - the item answers its own problem in the batch

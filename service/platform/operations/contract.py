@@ -215,7 +215,8 @@ class SchemaRules(BasePlugin):
             if schema_class is None:
                 continue
             links = _declared_links(schema_class)
-            if links and not operation.get("operationId", "").endswith(".odds"):  # a twin answers odds
+            # a twin (odds, advice) answers no result to link from
+            if links and not operation.get("operationId", "").endswith((".odds", ".advice")):
                 operation["responses"]["200"]["links"] = links
             checks = list(dict.fromkeys(checked_rules(schema_class)))
             if checks:

@@ -7,11 +7,14 @@ A system declares each operation once, as a frozen ``Operation`` in the table of
                           result=schemas.ProbenTestResult, example=TEST_EXAMPLE, odds=test_odds),
     ))
 
-There are four kinds (``Kind``), and the view of each takes what its kind gives it:
+There are five kinds (``Kind``), and the view of each takes what its kind gives it:
 
 - ``rolling``: ``view(body, source, lang) -> (result, summary)``; enveloped with its randomness, signed;
 - ``odds``: ``view(body) -> Odds``, the exact twin of a rolling operation, declared on it (``odds=``):
   its path is the rolling one's plus ``/odds``, its request and example the same; not signed;
+- ``advice``: ``view(body, lang) -> (advice, summary)``, the advice twin of a rolling operation,
+  declared on it (``advice=``): its path is the rolling one's plus ``/advice``, its request the odds
+  twin's plus ``advise`` (API.md §1.10, service/platform/operations/advice.py); no randomness; signed;
 - ``resolving``: ``view(body, lang) -> (result, summary)``, no randomness; enveloped and signed;
 - ``lookup``: ``view(lang) -> (result, summary)``, a GET without a body; enveloped and signed.
 
@@ -58,6 +61,8 @@ from service.platform.maths import time_slicing
 from service.platform.maths.luck import Luck
 from service.platform.operations.fastload import fast_loader
 from service.platform.operations.schemas import (
+    advice_request_schema,
+    advice_response_schema,
     envelope_schema,
     odds_request_schema,
     odds_response_schema,
@@ -92,6 +97,7 @@ Body = Mapping[str, Any]  # a request body as its schema loaded it (the schema v
 RollingView = Callable[[Body, RandomSource, str], tuple[object, str]]
 OddsView = Callable[[Body], odds_json.Odds]
 ResolvingView = Callable[[Body, str], tuple[object, str]]
+AdviceView = Callable[[Body, str], tuple[dict[str, Any], str]]
 LookupView = Callable[[str], tuple[object, str]]
 
 
@@ -115,6 +121,9 @@ class Operation:
     response_example: Mapping[str, Any] | None = None
     encounter: bool = False  # an encounter's odds carry their solver and may be float64 (API.md §1.7)
     odds_view: OddsView | None = None  # a rolling operation's odds twin, declared on it (``odds_twin``)
+    advice_view: AdviceView | None = None  # a rolling operation's advice twin, declared on it (``advice_twin``)
+    advice_example: Mapping[str, Any] | None = None  # the advice twin's own, where several options of the
+    # rolling example would be over the encounter limit together (None: the rolling example)
     system: str = ""
     manual_value: Mapping[str, Any] | None = None  # the system's: the JSON Schema of one `manual` value
     luck: Luck | None = None  # a rolling operation's: the ordered quantity the luck report measures (luck.py)
@@ -123,15 +132,19 @@ class Operation:
     @classmethod
     def rolling(cls, path: str, view: RollingView, *, operation: str, request: type[ma.Schema],
                 result: type[ma.Schema], example: Mapping[str, Any], odds: OddsView | None = None,
-                encounter: bool = False, luck: Luck | None = None, unmeasured: str | None = None) -> Operation:
+                encounter: bool = False, luck: Luck | None = None, unmeasured: str | None = None,
+                advice: AdviceView | None = None, advice_example: Mapping[str, Any] | None = None) -> Operation:
         """A rolling operation; with ``odds`` its odds twin too, at ``<path>/odds`` with the same
-        request and example (``encounter``: a whole encounter, whose odds name their solver). The luck
+        request and example (``encounter``: a whole encounter, whose odds name their solver); with
+        ``advice`` its advice twin at ``<path>/advice`` (the odds body plus ``advise``). The luck
         report measures it by ``luck``, or says why it cannot: ``unmeasured`` (an encounter's is said
-        here: the luck report measures single rolls)."""
+        here: the luck report measures single rolls); ``advice_example`` the advice twin's example
+        where it differs."""
         if encounter and luck is None and unmeasured is None:
             unmeasured = "a whole encounter: a chain of rolls, not one ordered quantity"
         return cls(Kind.ROLLING, path, view, operation, request, result, example, encounter=encounter,
-                   odds_view=odds, luck=luck, unmeasured=unmeasured)
+                   odds_view=odds, luck=luck, unmeasured=unmeasured, advice_view=advice,
+                   advice_example=advice_example)
 
     def odds_twin(self) -> Operation:
         """The exact odds of this rolling operation: the same body answered with every outcome."""
@@ -139,6 +152,17 @@ class Operation:
             raise TypeError(f"{self.id}: declares no odds twin")
         return Operation(Kind.ODDS, f"{self.path}/odds", self.odds_view, self.operation, self.request,
                          None, self.example, encounter=self.encounter)
+
+    def advice_twin(self) -> Operation:
+        """The advice on the choices of this rolling operation's body (API.md §1.10): no randomness."""
+        if self.advice_view is None:
+            raise TypeError(f"{self.id}: declares no advice twin")
+        return Operation(Kind.ADVICE, f"{self.path}/advice", self.advice_view, self.operation, self.request,
+                         None, self.advice_example or self.example, encounter=self.encounter)
+
+    def twins(self) -> tuple[Operation, ...]:
+        """The twins declared on this operation, in the order the table lists them after it."""
+        return ((self.odds_twin(),) if self.odds_view else ()) + ((self.advice_twin(),) if self.advice_view else ())
 
     @classmethod
     def resolving(cls, path: str, view: ResolvingView, *, operation: str, request: type[ma.Schema],
@@ -240,10 +264,9 @@ class System:
     manual_value: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
-        # The declarations of the table are written without their system and their odds twins;
+        # The declarations of the table are written without their system and their twins (odds, advice);
         # they get both here, once, each twin right after its rolling operation.
-        declared = [(operation, operation.odds_twin()) if operation.odds_view else (operation,)
-                    for operation in self.operations]
+        declared = [(operation, *operation.twins()) for operation in self.operations]
         bound = tuple(dataclasses.replace(operation, system=self.id, manual_value=self.manual_value)
                       for pair in declared for operation in pair)
         object.__setattr__(self, "operations", bound)
@@ -388,6 +411,21 @@ def _odds(operation: Operation, body: dict, call: Call) -> dict[str, Any]:
     return odds_document(operation, body)
 
 
+def _advised(operation: Operation, body: dict, call: Call) -> dict[str, Any]:
+    """The advice envelope (API.md §1.10): ``advice`` where a result would be; an encounter's advice
+    solves every option, so it yields its worker's turn as an encounter's odds do."""
+    lang = call.lang()
+    echoed = dict(body)
+    if operation.encounter:
+        time_slicing.cooperate()
+        with time_slicing.long_computation():
+            advice, summary = operation.view(body, lang)
+        time_slicing.cooperate()
+    else:
+        advice, summary = operation.view(body, lang)
+    return {"operation": operation.id, "request": echoed, "advice": advice, "summary": summary, "lang": lang}
+
+
 def envelope(operation: Operation, echoed: dict, result: object, summary: str, lang: str) -> dict[str, Any]:
     return {"operation": operation.id, "request": echoed, "result": result, "summary": summary, "lang": lang}
 
@@ -445,6 +483,12 @@ def _odds_schema(operation: Operation) -> type[ma.Schema]:
     return odds_response_schema(operation.id, operation.request_schema, encounter=operation.encounter)
 
 
+def _advice_schema(operation: Operation) -> type[ma.Schema]:
+    if operation.request_schema is None:
+        raise TypeError(f"{operation.id}: an advice operation has its rolling operation's request")
+    return advice_response_schema(operation.id, operation.request_schema)
+
+
 @dataclasses.dataclass(frozen=True, eq=False)
 class KindRules:
     """Everything an operation's kind decides: its method and id, its request and response schemas,
@@ -461,6 +505,9 @@ class KindRules:
     twin: bool = False  # declared on a rolling operation, beside it (the README lists only the rolling one)
     id_suffix: str = ""  # after ``<system>.<operation>``: a twin's id differs from its rolling operation's
     note: str = ""  # added to every description of the kind
+    # How the batch learns an encounter item's work without solving it: the view called inside
+    # ``limits.pricing()`` (odds and advice of an encounter); None: the kind costs no encounter work.
+    priced: Callable[[Operation, dict], object] | None = None
 
 
 class Kind(enum.Enum):
@@ -480,7 +527,12 @@ class Kind(enum.Enum):
         _envelope_schema, _rolled, rolls=True)
     ODDS = "odds", KindRules(
         "POST", lambda operation, request: odds_request_schema(operation.id, request),
-        _odds_schema, _odds, signed=False, twin=True, id_suffix=".odds", note=ODDS_IGNORE_NOTE)
+        _odds_schema, _odds, signed=False, twin=True, id_suffix=".odds", note=ODDS_IGNORE_NOTE,
+        priced=lambda operation, body: operation.view(body))
+    ADVICE = "advice", KindRules(
+        "POST", lambda operation, request: advice_request_schema(operation.id, request),
+        _advice_schema, _advised, twin=True, id_suffix=".advice", note=ODDS_IGNORE_NOTE,
+        priced=lambda operation, body: operation.view(body, "en"))
     RESOLVING = "resolving", KindRules(
         "POST", lambda operation, request: renamed(operation.id, request, "Request"), _envelope_schema, _resolved)
     LOOKUP = "lookup", KindRules(

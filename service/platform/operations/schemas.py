@@ -415,3 +415,94 @@ def odds_response_schema(operation_id: str, request: type[ma.Schema], *, encount
     if encounter:
         members["solver"] = fields.Nested(SolverSchema, required=True)
     return ma.Schema.from_dict(members, name=_schema_name(operation_id, "Response"))
+
+
+# -- advice (API.md §1.10) ---------------------------------------------------------------------------
+
+class AdviseSchema(StrictSchema):
+    side = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=64),
+                         metadata={"description": "The side (or party, chain) advised, as the body names it; "
+                                                  "null: the first."})
+    choices = fields.List(fields.String(validate=validate.Length(min=1, max=64)), load_default=None,
+                          allow_none=True, validate=validate.Length(min=1, max=16),
+                          metadata={"description": "The policy fields to compare (every combination of "
+                                                   "their values is one fixed option); null: every choice "
+                                                   "the side has. Over 64 options: 422."})
+
+
+def _no_advise() -> dict[str, Any]:
+    return {"side": None, "choices": None}
+
+
+class AdviceRequestFields(StrictSchema):
+    advise = fields.Nested(AdviseSchema, load_default=_no_advise,
+                           metadata={"description": "Which side is advised on which of its choices "
+                                                    "(API.md §1.10)."})
+
+
+def advice_request_schema(operation_id: str, request: type[ma.Schema]) -> type[ma.Schema]:
+    """The odds twin's body (the operation's own, ``ticket`` and ``idempotency_key`` dropped) plus
+    ``advise``."""
+    return type(_schema_name(operation_id, "Request"), (request, IgnoredRandomnessFields, AdviceRequestFields), {})
+
+
+class VersusBestSchema(EncounterProbabilitySchema):
+    equal = fields.Boolean(required=True, metadata={"description": "\"gleich gut\": less than 0.1 percentage "
+                                                                   "points from the best."})
+
+
+class AdviceOptionSchema(ma.Schema):
+    policy = fields.Dict(keys=fields.String(), required=True,
+                         metadata={"description": "The side's policy fields, as in the body."})
+    win = fields.Nested(EncounterProbabilitySchema, required=True)
+    not_lose = fields.Nested(EncounterProbabilitySchema, required=True,
+                             metadata={"description": "The chance not to lose (the first tie-break)."})
+    expected_rounds = fields.Float(required=True, allow_none=True,
+                                   metadata={"description": "Expected rounds (the second tie-break: fewer first)."})
+    outcomes = fields.Dict(keys=fields.String(), values=fields.Nested(EncounterProbabilitySchema), required=True,
+                           metadata={"description": "Every outcome of the odds of the body with this policy."})
+    vs_best = fields.Nested(VersusBestSchema, required=True,
+                            metadata={"description": "The chance to win minus the best option's (0 or below)."})
+    expected = fields.Dict(keys=fields.String(), values=fields.Float(), required=True,
+                           metadata={"description": "The odds' expected values with this policy (wounds, "
+                                                    "consequences, rounds): what a choice costs besides winning."})
+
+
+class AdvicePickSchema(ma.Schema):
+    policy = fields.Dict(keys=fields.String(), required=True)
+    win = fields.Nested(EncounterProbabilitySchema, required=True)
+    vs_best = fields.Nested(VersusBestSchema)
+
+
+class AdaptiveSchema(ma.Schema):
+    win = fields.Nested(EncounterProbabilitySchema, required=True)
+    gain_over_best_fixed = fields.Nested(EncounterProbabilitySchema, required=True)
+    rules = fields.List(fields.String(), required=True,
+                        metadata={"description": "What to do when, in `lang`."})
+
+
+class AdviceAnswerSchema(ma.Schema):
+    side = fields.String(required=True)
+    options = fields.List(fields.Nested(AdviceOptionSchema), required=True,
+                          metadata={"description": "Every fixed option, best first (by the chance to win, then "
+                                                   "not to lose, then fewer expected rounds)."})
+    best = fields.Nested(AdvicePickSchema, required=True)
+    default = fields.Nested(AdvicePickSchema, required=True,
+                            metadata={"description": "The documented defaults of the asked choices."})
+    adaptive = fields.Nested(AdaptiveSchema, required=True, allow_none=True,
+                             metadata={"description": "The optimum when the side decides anew in every state; "
+                                                      "null where the operation has none."})
+    solver = fields.Nested(SolverSchema, required=True,
+                           metadata={"description": "All solves together: states, precision, error bound."})
+
+
+def advice_response_schema(operation_id: str, request: type[ma.Schema]) -> type[ma.Schema]:
+    members = {
+        "operation": fields.String(required=True, metadata={"example": operation_id}),
+        "request": fields.Nested(request, required=True),
+        "advice": fields.Nested(AdviceAnswerSchema, required=True),
+        "summary": fields.String(required=True, metadata={"description": "One chat line in `lang`."}),
+        "lang": fields.String(required=True, validate=validate.OneOf(["en", "de"])),
+        "receipt": fields.Nested(ReceiptSchema, required=True),
+    }
+    return ma.Schema.from_dict(members, name=_schema_name(operation_id, "Response"))

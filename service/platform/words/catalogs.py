@@ -32,7 +32,7 @@ SOURCE_LANGUAGE = "en"
 # Keywords that mark messages for extraction (``make messages`` and the catalog tests), besides
 # Babel's defaults (gettext, ngettext, pgettext, npgettext, ...).
 KEYWORDS = {"marked": ((1, "c"), 2), "say": None, "say_n": (1, 2), "Template": None, "plural_template": (1, 2),
-            "LimitMessage": None}
+            "LimitMessage": None, "advised": None, "advised_n": (1, 2)}
 DOMAIN = "wurfwerk"
 LOCALE_DIR = files("service") / "locale"
 # One language's messages (``translations(lang)``): a chat line looks it up once and hands it on.

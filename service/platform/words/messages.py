@@ -24,7 +24,8 @@ from marshmallow.types import Validator
 
 from service.platform.words.catalogs import translations
 
-__all__ = ["Message", "Number", "Template", "localized", "say", "say_n", "word_field", "Choices"]
+__all__ = ["advised", "advised_n", "Message", "Number", "Template", "localized", "say", "say_n", "word_field",
+           "Choices"]
 
 
 class Message(str):
@@ -172,6 +173,17 @@ class Number(str):
 def say(msgid: str, **params: Any) -> Message:
     """A problem message: ``msgid`` is the English text with ``%(name)s`` placeholders."""
     return Message(msgid, params)
+
+
+def advised(msgid: str, **params: Any) -> Message:
+    """A line of advice (API.md §1.10): said in the answer's language like a problem message, but a
+    chat line, not a refusal (its own extraction keyword, so the refusal corpus does not count it)."""
+    return Message(msgid, params)
+
+
+def advised_n(singular: str, plural: str, count: int, **params: Any) -> Message:
+    """A line of advice with a count (``%(count)d``)."""
+    return Message(singular, params, plural=plural, count=count)
 
 
 def say_n(singular: str, plural: str, count: int, **params: Any) -> Message:

@@ -62,6 +62,15 @@ ESCAPE_FIRST, ESCAPE_SECOND = "escape:0", "escape:1"
 ENDED = (OUT_FIRST, OUT_SECOND, OUT_BOTH, ESCAPE_FIRST, ESCAPE_SECOND)
 
 
+def left_behind(outcome: str, side: str, other: str) -> bool:
+    """E5 as amended 2026-12-04: are the unconscious of ``side`` (fighting ``other``) "auf dem
+    Schlachtfeld zurückgelassen" after ``outcome``? Yes when the side lost (the other wins), after
+    ``both_out`` and when the side got away: a fleeing side leaves its unconscious behind. After a
+    stalemate or an undecided end nobody lost, so nobody's unconscious are left behind. Between two
+    characters the unconscious side has always lost, so there E5 reads as before."""
+    return outcome in (BOTH_OUT, WINS.format(other), ESCAPES.format(side))
+
+
 @dataclass(frozen=True)
 class Side:
     name: str
@@ -430,7 +439,13 @@ class EncounterResult:
     exchanges: int
     end: list[SideEnd] = field(metadata=described("The end state, per side."))
     aftermath: list[AftermathDraw] = field(metadata=described(
-        "E5: one mortal-danger draw per side unconscious at the end."))
+        "E5: one mortal-danger draw per member unconscious at the end whose side lost (both sides after "
+        "both_out; a side that got away leaves its unconscious behind), and per unconscious member of "
+        "the other side with `aftermath.winners_draw`."))
+    tended: list[str] = field(default_factory=list, metadata=described(
+        "E5 as amended: the members unconscious at the end who make no mortal-danger draw, since their "
+        "side did not lose (it won, or the fight ended in a stalemate or undecided): tended by their "
+        "own. Empty without an aftermath or with `aftermath.winners_draw`."))
 
 
 @lru_cache(maxsize=64)

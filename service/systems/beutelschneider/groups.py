@@ -41,6 +41,7 @@ from service.systems.beutelschneider.encounter import (
     EncounterResult,
     Side,
     SideEnd,
+    left_behind,
 )
 from service.systems.beutelschneider.rules import Bag, Colour, Danger
 
@@ -275,39 +276,38 @@ def _totals(ends: dict[End, float], names: Sequence[str]) -> dict[str, float]:
     return totals
 
 
-def odds(fight: Fight, *, aftermath: Danger | None = None, max_rounds: int | None = None,
-         curve_rounds: int = 0) -> Odds:
+def odds(fight: Fight, *, aftermath: Danger | None = None, winners_draw: bool = False,
+         max_rounds: int | None = None, curve_rounds: int = 0) -> Odds:
     """Outcomes ``wins:<side>``, ``escapes:<side>`` (a side with a member whose ability does not
     injure), ``both_out``, ``stalemate`` and, with ``max_rounds`` (rounds of every pairing),
     ``undecided``; distributions ``black_after:<member>``; expected ``exchanges``,
-    ``black_after:<member>`` and, with an aftermath, ``dies:<member>`` (E5, each member unconscious
-    at the end). Without ``max_rounds`` on the reduced space (service/systems/beutelschneider/sweep.py);
+    ``black_after:<member>`` and, with an aftermath, ``dies:<member>`` (E5 as amended: a member
+    unconscious at the end draws when its side is left behind, ``encounter.left_behind``, or with
+    ``winners_draw``). Without ``max_rounds`` on the reduced space (service/systems/beutelschneider/sweep.py);
     rounds pushed one by one (``max_rounds``, the curve) over every member's bag."""
     names = fight.outcome_names()
     horizon = min(curve_rounds, max_rounds) if max_rounds is not None else curve_rounds
     if max_rounds is None:
         swept = sweep.odds([group.members for group in fight.groups], (fight.groups[0].name, fight.groups[1].name),
-                           fight.pairs, aftermath=aftermath)
+                           fight.pairs, aftermath=aftermath, winners_draw=winners_draw)
         curve = _by_rounds(fight, Exchanges(fight), horizon, horizon, names).curve if horizon else None
         return replace(swept, curve=tuple(curve) if curve is not None else None)
     solved = _by_rounds(fight, Exchanges(fight), max_rounds, horizon, names)
     outcomes = _totals(solved.ends, names)
     outcomes[UNDECIDED] = sum(solved.undecided.values())
-    finals: dict[State, float] = {}
-    for (_, state), p in solved.ends.items():
-        finals[state] = finals.get(state, 0.0) + p
+    finals: dict[End, float] = dict(solved.ends)
     for state, p in solved.undecided.items():
-        finals[state] = finals.get(state, 0.0) + p
+        finals[(UNDECIDED, state)] = finals.get((UNDECIDED, state), 0.0) + p
     distributions: dict[str, dict[int, float]] = {}
     expected: dict[str, float] = {"exchanges": solved.exchanges}
     for index, member in enumerate(fight.members):
         black: dict[int, float] = {}
         dies = 0.0
-        for state, p in finals.items():
+        for (status, state), p in finals.items():
             matching, other, out = state[index]
             count = member.bag.total - matching - other
             black[count] = black.get(count, 0.0) + p
-            if out and aftermath is not None:
+            if out and aftermath is not None and (winners_draw or _left_behind(fight, status, index)):
                 dies += p * _dies(member.bag.total, count, aftermath.draws)
         distributions[f"black_after:{member.name}"] = dict(sorted(black.items()))
         expected[f"black_after:{member.name}"] = sum(k * p for k, p in black.items())
@@ -318,6 +318,12 @@ def odds(fight: Fight, *, aftermath: Danger | None = None, max_rounds: int | Non
     return Odds(outcomes=outcomes, distributions=distributions, expected=expected,
                 solver=Solver(states=solved.states, precision="float64", max_error=max_error),
                 curve=tuple(solved.curve) if horizon else None)
+
+
+def _left_behind(fight: Fight, outcome: str, member: int) -> bool:
+    """E5 as amended for ``member``'s side: "auf dem Schlachtfeld zurückgelassen" after ``outcome``."""
+    side = fight.side_of[member]
+    return left_behind(outcome, fight.groups[side].name, fight.groups[1 - side].name)
 
 
 def _dies(total: int, black: int, draws: int) -> float:
@@ -334,10 +340,12 @@ def _exchanges(fight: Fight) -> Exchanges:
     return Exchanges(fight)
 
 
-def play(fight: Fight, source: RandomSource, *, aftermath: Danger | None = None,
+def play(fight: Fight, source: RandomSource, *, aftermath: Danger | None = None, winners_draw: bool = False,
          max_rounds: int | None = None) -> EncounterResult:
     """One fight, round by round, every pairing of standing opponents one ``rules.combat`` in the
-    order of ``pairs``; ``max_rounds`` counts rounds (without it the fight stops at 1000 exchanges)."""
+    order of ``pairs``; ``max_rounds`` counts rounds (without it the fight stops at 1000 exchanges).
+    E5 as amended: with an aftermath, the unconscious whose side is left behind draw
+    (``encounter.left_behind``), the others only with ``winners_draw``, else they are ``tended``."""
     members = fight.members
     exchanges = _exchanges(fight)
     bags = [member.bag for member in members]
@@ -368,10 +376,14 @@ def play(fight: Fight, source: RandomSource, *, aftermath: Danger | None = None,
             if winner is not None and not members[winner].injures:  # E6
                 outcome = ESCAPES.format(fight.groups[fight.side_of[winner]].name)
                 break
+    drawing = [fallen and aftermath is not None and (winners_draw or _left_behind(fight, outcome, index))
+               for index, fallen in enumerate(out)]
     after = [AftermathDraw(member.name, *_mortal_danger(bag, aftermath, source))
-             for member, bag, fallen in zip(members, bags, out) if fallen and aftermath is not None]
+             for member, bag, draws in zip(members, bags, drawing) if draws and aftermath is not None]
+    tended = [member.name for member, fallen, draws in zip(members, out, drawing)
+              if fallen and not draws and aftermath is not None]
     end = [SideEnd(member.name, bag, fallen) for member, bag, fallen in zip(members, bags, out)]
-    return EncounterResult(steps, outcome, len(steps), end, after)
+    return EncounterResult(steps, outcome, len(steps), end, after, tended)
 
 
 def _matching(member: Side, bag: Bag) -> int:

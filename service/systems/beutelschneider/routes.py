@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import overload
+import copy
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, overload
 
 from service.platform.dice.randomness import ManualSource, RandomSource
-from service.platform.http.limits import SWEPT, encounter_precision
+from service.platform.http.limits import STATE_BY_STATE, SWEPT, encounter_precision
 from service.platform.maths.luck import Luck
 from service.platform.maths.odds import Odds
+from service.platform.operations import advice as platform_advice
 from service.platform.operations.operations import EXAMPLE_RECEIPT, Body, Operation, System, quoting, verified_response
 from service.platform.values.errors import ReceiptError, RuleViolation
 from service.platform.values.plain_data import plain
 from service.platform.words.glossary import api_glossary
 from service.platform.words.messages import say
-from service.systems.beutelschneider import encounter, groups, odds, rules, schemas, text
+from service.systems.beutelschneider import advice, encounter, groups, odds, rules, schemas, text
 
 MATTHAEUS = {"red": 9, "green": 6, "blue": 0, "white": 5, "black": 0}
 WOUNDED = {"red": 8, "green": 6, "blue": 0, "white": 3, "black": 3}
@@ -361,7 +364,11 @@ changes only the end bags); E2 both draw only black in one exchange: `both_out`;
 never change (e.g. no marble of an injuring ability's colour and no black left on either side):
 `stalemate`; E4 both sides keep the ability and difficulty of the body for the whole fight ("sind es
 auf beiden Seiten jeweils drei Murmeln"); E5 the `aftermath` ("kommt es zur Lebensgefahr am ehesten
-nach deren Ende"): one mortal-danger draw of each side unconscious at the end; E6 a side that wins an
+nach deren Ende"): one mortal-danger draw of each side unconscious at the end; amended 2026-12-04 for
+sides of several, only the unconscious "auf dem Schlachtfeld zurückgelassen" draw: those of the losing
+side (both after `both_out`, the fleeing side's after `escapes:<name>`, nobody's after a stalemate or
+an undecided end), those of the other side only with `aftermath.winners_draw` (else they are `tended`
+by their own); E6 a side that wins an
 exchange with an ability that does not injure gets away ("Hat beispielsweise der Fliehende mehr grüne
 Murmeln ... gezogen als der Angreifer rote, so ist die Flucht gelungen"): the fight ends with
 `escapes:<name>` (an exchange in which the loser falls unconscious stays a win); E8
@@ -422,7 +429,8 @@ def encounter_play(body: Body, source: RandomSource, lang: str) -> tuple[encount
     (`undecided`). `curve_rounds` and `exact` are accepted and ignored.
     """
     if is_group_fight(body):
-        result = groups.play(group_fight(body), source, aftermath=aftermath(body), max_rounds=body["max_rounds"])
+        result = groups.play(group_fight(body), source, aftermath=aftermath(body),
+                             winners_draw=body["aftermath"]["winners_draw"], max_rounds=body["max_rounds"])
     else:
         result = encounter.play(encounter_sides(body), source, aftermath=aftermath(body),
                                 max_rounds=body["max_rounds"])
@@ -452,12 +460,122 @@ def encounter_odds(body: Body) -> Odds:
             encounter_precision(groups.rounds_state_bound(fight), body["exact"], float_only=True, rounds=rounds)
         else:
             encounter_precision(groups.state_bound(fight), body["exact"], float_only=True, cost=SWEPT)
-        return groups.odds(fight, aftermath=aftermath(body), max_rounds=body["max_rounds"],
+        return groups.odds(fight, aftermath=aftermath(body), winners_draw=body["aftermath"]["winners_draw"],
+                           max_rounds=body["max_rounds"],
                            curve_rounds=body["curve_rounds"])
     sides = encounter_sides(body)
     encounter_precision(encounter.state_bound(sides), body["exact"], float_only=True)
     return encounter.odds(sides, aftermath=aftermath(body), max_rounds=body["max_rounds"],
                           curve_rounds=body["curve_rounds"])
+
+
+# --- advice (RULINGS.md "Advice", Beutelschneider) ----------------------------------------------------
+
+def _side_of(body: Body, name: str) -> dict:
+    return next(side for side in body["sides"] if side["name"] == name)
+
+
+def _abilities(body: Body) -> list[str]:
+    """Combat, skill (the flight, "Flucht wird über Geschick abgehandelt") and magic where the world
+    lets it injure (ruling 9)."""
+    return [rules.Ability.COMBAT.value, rules.Ability.SKILL.value,
+            *([rules.Ability.MAGIC.value] if rules.Ability.MAGIC.value in body["injuring_abilities"] else [])]
+
+
+def _advice_choices(body: Body, side: str) -> dict[str, list[Any]]:
+    """`ability` of each of the side's members (one character: its ability; members: one per member);
+    between sides of several with at most three on the other side, `pairs`: the order in which the
+    round's exchanges meet the second side's members (E7, "Im ersten Durchgang ..."), null the
+    default."""
+    given = _side_of(body, side)
+    if "members" in given:
+        names = [member["name"] for member in given["members"]]
+        per_member = [list(dict.fromkeys([*_abilities(body), member["ability"]])) for member in given["members"]]
+        abilities: list[Any] = [dict(zip(names, chosen, strict=True)) for chosen in itertools.product(*per_member)]
+    else:
+        abilities = list(dict.fromkeys([*_abilities(body), given["ability"]]))
+    choices: dict[str, list[Any]] = {"ability": abilities}
+    if is_group_fight(body):
+        first, second = ([member["name"] for member in s.get("members") or [s]] for s in body["sides"])
+        if 1 < len(second) <= 3:
+            orders = [[[a, b] for a in first for b in order] for order in itertools.permutations(second)][1:]
+            choices["pairs"] = [None, *([body["pairs"]] if body.get("pairs") not in (None, *orders) else []),
+                                *orders]
+    return choices
+
+
+def _advice_default(body: Body, side: str) -> dict[str, Any]:
+    """The body's own: the abilities it gives (E4, default combat), its `pairs` (null: E7's order)."""
+    given = _side_of(body, side)
+    ability = ({member["name"]: member["ability"] for member in given["members"]} if "members" in given
+               else given["ability"])
+    return {"ability": ability, "pairs": body.get("pairs")}
+
+
+def _advice_apply(body: Body, side: str, policy: Mapping[str, Any]) -> dict:
+    changed = copy.deepcopy(dict(body))
+    given = _side_of(changed, side)
+    if "ability" in policy:
+        if "members" in given:
+            for member in given["members"]:
+                member["ability"] = policy["ability"][member["name"]]
+        else:
+            given["ability"] = policy["ability"]
+    if "pairs" in policy:
+        changed["pairs"] = policy["pairs"]
+    return changed
+
+
+# The adaptive solve sweeps its states level by level with numpy: per state about a third of what the
+# fight's own odds cost per state (priced STATE_BY_STATE), measured on the text's fight (bench/README.md).
+ADAPTIVE_COST = STATE_BY_STATE // 3
+
+
+def _adaptive(body: Body, side: str, asked: Mapping[str, Sequence[Any]]) -> platform_advice.Adaptive | None:
+    """The ability chosen anew before every exchange, given both bags; a fight of two characters
+    without `max_rounds` only (between sides of several: null)."""
+    if body["max_rounds"] is not None or is_group_fight(body) or "ability" not in asked:
+        return None
+    sides = encounter_sides(body)
+    index = [s.name for s in sides].index(side)
+    me, them = sides[index], sides[1 - index]
+    abilities = tuple(rules.Ability(value) for value in asked["ability"])
+    encounter_precision(advice.state_bound(me, them, abilities), body["exact"], float_only=True,
+                        cost=ADAPTIVE_COST)
+    solved = advice.solve(me, them, abilities)
+    return platform_advice.Adaptive(solved.win, advice.rules(solved, me.ability), solved.states, solved.max_error)
+
+
+# A thief caught by a guard: fight or flee ("Flucht wird über Geschick abgehandelt")? Smaller than the
+# text's fight, whose every option is priced like its odds and two of them fill the encounter limit.
+ADVICE_EXAMPLE = {"sides": [{"name": "Dieb", "bag": {"red": 3, "green": 6, "white": 5, "black": 1}},
+                            {"name": "Wache", "bag": {"red": 7, "green": 3, "white": 5}}],
+                  "advise": {"side": "Dieb"}}
+
+ADVISOR = platform_advice.Advisor(
+    sides=lambda body: [side["name"] for side in body["sides"]], choices=_advice_choices, default=_advice_default,
+    apply=_advice_apply, odds=lambda body: encounter_odds(body), adaptive=_adaptive, rounds="exchanges")
+
+
+@quoting(ENCOUNTER_RULINGS)
+def encounter_advice(body: Body, lang: str) -> tuple[dict[str, Any], str]:
+    """What a side's choices in a whole fight are worth (advice)
+
+    RULINGS.md "Advice", Beutelschneider: `ability` of each member of the side (combat; skill, the
+    flight: "Flucht wird über Geschick abgehandelt", E6; magic where `injuring_abilities` lets it
+    injure, ruling 9) and, between sides of several, `pairs` (who meets whom first, E7). Every
+    combination is one fixed option, answered as `beutelschneider.encounter.odds` answers the body
+    with it (float64); ranked by the chance to win, then not to lose (an escape of either side and a
+    stalemate are no loss, `both_out` is), then fewer exchanges ("gleich gut" within 0.1 percentage
+    points). `adaptive`: the ability chosen anew before every exchange given both bags (backward
+    induction on the fight's chain, the other side as the body gives it), for a fight of two
+    characters without `max_rounds` (else null). The states of every option and of the adaptive
+    solve count together against WURFWERK_MAX_ENCOUNTER_STATES (422 `encounter-too-large` before
+    solving).
+
+    {rulings}
+    """
+    return platform_advice.answer(ADVISOR, body, lang)
 
 
 SYSTEM = System(
@@ -511,6 +629,7 @@ SYSTEM = System(
                             example=EXPERIENCE_APPLY_EXAMPLE, response_example=EXPERIENCE_APPLY_RESPONSE),
         Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.BeutelEncounterRequest,
                           result=schemas.BeutelEncounterResult, example=ENCOUNTER_EXAMPLE,
-                          odds=encounter_odds, encounter=True),
+                          odds=encounter_odds, encounter=True, advice=encounter_advice,
+                          advice_example=ADVICE_EXAMPLE),
     ),
 )

@@ -355,16 +355,26 @@ class BeutelEncounterSideSchema(BeutelParticipantSchema):
 
 class BeutelAftermathSchema(StrictSchema):
     mortal_danger = Enum(_values(Danger), load_default=None, allow_none=True,
-                         metadata={"description": "E5: the danger each side unconscious at the end faces "
-                                                  "(one mortal-danger draw: low 1, clear 2, grave 3 marbles); "
+                         metadata={"description": "E5: the danger the unconscious \"auf dem Schlachtfeld "
+                                                  "zurückgelassen\" face (one mortal-danger draw: low 1, clear 2, "
+                                                  "grave 3 marbles): every member unconscious at the end whose "
+                                                  "side lost, both sides after `both_out`, and a side that got "
+                                                  "away (`escapes:<name>`: a fleeing side leaves its unconscious "
+                                                  "behind); after a stalemate or an undecided end nobody lost. "
                                                   "null (default): no draw."})
+    winners_draw = fields.Boolean(load_default=False, metadata={"description": (
+        "E5 as amended 2026-12-04: an unconscious member of a side that did not lose (the winners, or "
+        "anyone after a stalemate or an undecided end) is tended by its own and draws only when this is "
+        "true (default false). Between two characters the unconscious side has always lost: no "
+        "difference.")})
 
 
 class BeutelEncounterRequest(EncounterFields):
     sides = fields.List(fields.Nested(BeutelEncounterSideSchema), required=True, validate=validate.Length(equal=2),
                         metadata={"description": "Exactly two; each exchange is a `combat` with the first "
                                                  "as attacker."})
-    aftermath = fields.Nested(BeutelAftermathSchema, load_default=lambda: {"mortal_danger": None},
+    aftermath = fields.Nested(BeutelAftermathSchema,
+                              load_default=lambda: {"mortal_danger": None, "winners_draw": False},
                               metadata={"description": "What follows the fight (E5)."})
     injuring_abilities = injuring_abilities_field(
         " E8: the same in every exchange of the fight; E6: a side winning an exchange with an ability not "

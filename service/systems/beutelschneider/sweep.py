@@ -214,6 +214,7 @@ class _Tally:
     outcomes: dict[str, float]
     standing: list[np.ndarray]
     fallen: list[np.ndarray]
+    left: list[np.ndarray]  # of ``fallen``: the points of falls after which the member's side loses (E5)
     exchanges: float = 0.0
     states: int = 0
 
@@ -230,7 +231,8 @@ class _BlockMass:
 
 
 class _Sweep:
-    def __init__(self, members: Sequence[_Member], pairs: Sequence[tuple[int, int]], names: dict[str, str]) -> None:
+    def __init__(self, members: Sequence[_Member], pairs: Sequence[tuple[int, int]], names: dict[str, str],
+                 *, losing: bool = False) -> None:
         self.members = members
         self.pairs = tuple(pairs)
         self.turns = len(pairs)
@@ -238,9 +240,13 @@ class _Sweep:
         self.exchanges = {pair: _exchange(members, pair) for pair in dict.fromkeys(pairs)}
         self.blocks: dict[Block, _BlockMass] = {}
         self.moves: dict[tuple[Block, int], tuple[np.ndarray, np.ndarray]] = {}
+        # E5 as amended: with ``losing``, each fall is weighed by the chance that the fallen's side
+        # loses from the state after it (the backward pass, ``_losing``).
+        self.losing: dict[Block, list[np.ndarray]] | None = {} if losing else None
         self.tally = _Tally(outcomes=dict.fromkeys([*names.values(), STALEMATE], 0.0),
                             standing=[np.zeros(m.size) for m in members],
-                            fallen=[np.zeros(m.size) for m in members])
+                            fallen=[np.zeros(m.size) for m in members],
+                            left=[np.zeros(m.size) for m in members])
 
     def run(self) -> _Tally:
         start = tuple(range(len(self.members)))
@@ -253,20 +259,30 @@ class _Sweep:
 
     # -- blocks --
 
+    def _shape(self, block: Block) -> tuple[tuple[int, ...], int]:
+        """The block's grid and the padding in front of its flat arrays (the furthest move down)."""
+        shape = tuple(self.members[i].size for i in block)
+        return shape, max(self.members[i].shift((3, 3)) * _strides(shape)[k] for k, i in enumerate(block))
+
     def _mass(self, block: Block) -> _BlockMass:
         if block not in self.blocks:
-            shape = tuple(self.members[i].size for i in block)
-            pad = max(self.members[i].shift((3, 3)) * _strides(shape)[k] for k, i in enumerate(block))
+            shape, pad = self._shape(block)
             self.blocks[block] = _BlockMass(block, shape, pad,
                                             [np.zeros(pad + prod(shape)) for _ in range(self.turns)])
         return self.blocks[block]
 
-    def _ended(self, block: Block) -> str | None:
-        """The outcome when only ``block`` stands, None while both sides have someone standing."""
+    def _end_key(self, block: Block) -> str | None:
+        """The end's key when only ``block`` stands ("0"/"1": that team out, "both"), None while both
+        sides have someone standing."""
         teams = {self.members[i].team for i in block}
         if teams == {0, 1}:
             return None
-        return self.names["both" if not teams else str(1 - teams.pop())]
+        return "both" if not teams else str(1 - teams.pop())
+
+    def _ended(self, block: Block) -> str | None:
+        """The outcome when only ``block`` stands, None while both sides have someone standing."""
+        key = self._end_key(block)
+        return None if key is None else self.names[key]
 
     # -- one block, level by level --
 
@@ -354,12 +370,18 @@ class _Sweep:
         """``flow``: over the block's axes, the first one cut to ``rows``. The fallen leave the block
         with their points (the injured after its injury); the rest go on in the smaller block, or the
         fight ends."""
+        remaining = tuple(member for member in block if member not in fallen)
         for member in fallen:
             axis = block.index(member)
+            severity = margin if member == hurt else 0
             points = np.zeros(self.members[member].size)
             points[rows if axis == 0 else slice(None)] = flow.sum(axis=_except(axis, flow.ndim))
-            self.tally.fallen[member] += self.members[member].injured(points, margin if member == hurt else 0)
-        remaining = tuple(member for member in block if member not in fallen)
+            self.tally.fallen[member] += self.members[member].injured(points, severity)
+            if self.losing is not None:
+                weighed = flow * self._losing_after(block, remaining, self.members[member].team, turn, rows)
+                points = np.zeros(self.members[member].size)
+                points[rows if axis == 0 else slice(None)] = weighed.sum(axis=_except(axis, flow.ndim))
+                self.tally.left[member] += self.members[member].injured(points, severity)
         rest = flow.sum(axis=tuple(block.index(member) for member in fallen))  # axes: the remaining, in order
         kept_rows = rows if block[0] in remaining else slice(None)
         outcome = self._ended(remaining)
@@ -375,6 +397,111 @@ class _Sweep:
         to ``rows``): each member's points."""
         for axis, member in enumerate(block):
             self.tally.standing[member][rows if axis == 0 else slice(None)] += ended.sum(axis=_except(axis, ended.ndim))
+
+    # -- the backward pass: who loses, from every state (E5 as amended) --
+
+    def _losing_after(self, block: Block, remaining: Block, team: int, turn: int, rows: slice) -> np.ndarray | float:
+        """The chance that ``team`` loses once ``remaining`` of ``block`` stand before the next turn
+        after ``turn``: a number when the fight has ended, else an array over ``block``'s axes (size 1
+        on the fallen's, the first cut to ``rows`` when its member still stands)."""
+        key = self._end_key(remaining)
+        if key is not None:
+            return float(_left_behind(key)[team])
+        shape, pad = self._shape(remaining)
+        values = self._losing(remaining)[(turn + 1) % self.turns][pad:, team].reshape(shape)
+        if block[0] in remaining:
+            values = values[rows]
+        return np.expand_dims(values, tuple(k for k, member in enumerate(block) if member not in remaining))
+
+    def _losing(self, block: Block) -> list[np.ndarray]:
+        """Per turn of the round, per state of ``block`` (padded in front as the forward arrays), per
+        team: the chance that the fight ends with that team left behind (``_left_behind``). Backward
+        over the same levels: every move goes to a higher level or a smaller block, solved before;
+        the round that changes nothing divided out in closed form as in ``_round_visits``."""
+        assert self.losing is not None
+        if block in self.losing:
+            return self.losing[block]
+        shape, pad = self._shape(block)
+        strides = _strides(shape)
+        values = [np.zeros((pad + prod(shape), 2)) for _ in range(self.turns)]
+        position = {member: k for k, member in enumerate(block)}
+        active = [k for k, pair in enumerate(self.pairs) if pair[0] in position and pair[1] in position]
+        for index in reversed(list(_levels(self.members, block, shape))):
+            cooperate()
+            coords = {member: (index // strides[k]) % shape[k] for k, member in enumerate(block)}
+            points = {k: coords[self.pairs[k][0]] * self.members[self.pairs[k][1]].size + coords[self.pairs[k][1]]
+                      for k in active}
+            gains = [self._gain(block, k, index, points[k], coords, values, pad) if k in points
+                     else np.zeros((len(index), 2)) for k in range(self.turns)]
+            leave = [self.exchanges[self.pairs[k]].leave.ravel().take(points[k]) if k in points else None
+                     for k in range(self.turns)]
+            for k, value in enumerate(_round_values(gains, leave)):
+                values[k][pad + index] = value
+        self.losing[block] = values
+        return values
+
+    def _gain(self, block: Block, turn: int, index: np.ndarray, points: np.ndarray,
+              coords: dict[int, np.ndarray], values: list[np.ndarray], pad: int) -> np.ndarray:
+        """Per state of ``index`` and team: the exchange ``turn``'s chance to change something, each
+        change weighed by the chance to lose after it (a higher level of the block, a smaller block
+        after a fall, or the end)."""
+        cooperate()
+        following = values[(turn + 1) % self.turns]
+        gain = np.zeros((len(index), 2))
+        steps, chances = self._moves(block, turn)
+        if len(steps):
+            gain += np.einsum("mn,mnr->nr", chances.take(points, axis=1), following[pad + index - steps[:, None]])
+        exchange = self.exchanges[self.pairs[turn]]
+        for fallen, _, _, chance in exchange.falls:
+            remaining = tuple(member for member in block if member not in fallen)
+            gain += chance.ravel().take(points)[:, None] * self._losing_at(remaining, coords, turn)
+        for team, chance in exchange.escapes.items():
+            gain += chance.ravel().take(points)[:, None] * _left_behind(f"escape:{team}")
+        return gain
+
+    def _losing_at(self, remaining: Block, coords: dict[int, np.ndarray], turn: int) -> np.ndarray:
+        """Per state (``coords`` of the block's members) and team: the chance to lose once only
+        ``remaining`` stand, before the turn after ``turn``."""
+        key = self._end_key(remaining)
+        if key is not None:
+            return _left_behind(key)[None, :]
+        shape, pad = self._shape(remaining)
+        strides = _strides(shape)
+        flat = sum((coords[member] * strides[k] for k, member in enumerate(remaining)),
+                   np.zeros_like(coords[remaining[0]]))
+        return self._losing(remaining)[(turn + 1) % self.turns][pad + flat]
+
+
+def _left_behind(key: str) -> np.ndarray:
+    """Per team, 1 when the end ``key`` leaves that team's unconscious "auf dem Schlachtfeld
+    zurückgelassen" (E5 as amended, ``encounter.left_behind``): it is out, both are, or it got away."""
+    if key == "both":
+        return np.ones(2)
+    team = int(key.removeprefix("escape:"))
+    return np.eye(2)[team]
+
+
+def _round_values(gains: list[np.ndarray], leave: list[np.ndarray | None]) -> list[np.ndarray]:
+    """The backward twin of ``_round_visits``: value_k = gain_k + stay_k value_(k+1), the round
+    closing on itself, so value_0 = (gain_0 + s_0 gain_1 + s_0 s_1 gain_2 + ...) / P(the round
+    changes something), both sums of non-negative terms; a state where nothing can change (E3,
+    a stalemate) is nobody's loss."""
+    turns = len(gains)
+    stay = [np.ones(len(gains[0])) if chance is None else 1.0 - chance for chance in leave]
+    changes, gathered, staying = np.zeros(len(gains[0])), np.zeros_like(gains[0]), np.ones(len(gains[0]))
+    for k, chance in enumerate(leave):
+        if chance is not None:
+            changes = changes + staying * chance
+        gathered = gathered + staying[:, None] * gains[k]
+        staying = staying * stay[k]
+    stuck = changes == 0
+    first = np.divide(gathered, changes[:, None], out=np.zeros_like(gathered), where=~stuck[:, None])
+    values = [first] * turns
+    following = first
+    for k in range(turns - 1, 0, -1):
+        values[k] = np.where(stuck[:, None], 0.0, gains[k] + stay[k][:, None] * following)
+        following = values[k]
+    return values
 
 
 # A dense step over a block touches at most about this many states between two turns of the worker,
@@ -458,14 +585,17 @@ def reduced_states(sides: Sequence[Sequence[Side]]) -> int:
 
 
 def odds(sides: Sequence[Sequence[Side]], side_names: tuple[str, str], pairs: Sequence[tuple[int, int]], *,
-         aftermath: Danger | None = None) -> Odds:
-    """The fight's odds as ``groups.odds`` answers them without ``max_rounds``."""
+         aftermath: Danger | None = None, winners_draw: bool = False) -> Odds:
+    """The fight's odds as ``groups.odds`` answers them without ``max_rounds``. E5 as amended: a
+    member's ``dies`` counts its falls after which its side loses (weighed by the backward pass),
+    every fall with ``winners_draw``."""
     members = [_Member(side, team) for team, group in enumerate(sides) for side in group]
     names = {"1": WINS.format(side_names[0]), "0": WINS.format(side_names[1]), "both": BOTH_OUT}
     for team, group in enumerate(sides):
         if any(not member.injures for member in group):
             names[f"escape:{team}"] = ESCAPES.format(side_names[team])
-    tally = _Sweep(members, pairs, names).run()
+    tally = _Sweep(members, pairs, names, losing=aftermath is not None and not winners_draw).run()
+    falls = tally.fallen if winners_draw else tally.left
     distributions: dict[str, dict[int, float]] = {}
     expected: dict[str, float] = {"exchanges": tally.exchanges}
     for index, member in enumerate(members):
@@ -479,7 +609,7 @@ def odds(sides: Sequence[Sequence[Side]], side_names: tuple[str, str], pairs: Se
         if aftermath is not None:
             total = member.side.bag.total
             expected[f"dies:{name}"] = float(sum(p * _dies(total, int(count), aftermath.draws)
-                                                 for count, p in zip(member.black, tally.fallen[index]) if p > 0))
+                                                 for count, p in zip(member.black, falls[index]) if p > 0))
     operations = OPERATIONS_PER_LEVEL + OPERATIONS_PER_TURN * len(pairs)
     path = (_longest_path(members) + 2) * operations
     max_error = abs(1.0 - sum(tally.outcomes.values())) + path * UNIT_ROUNDOFF / (1 - path * UNIT_ROUNDOFF)

@@ -319,12 +319,26 @@ def encounter(result: EncounterResult, lang: str) -> str:
     else:
         line = t.ngettext("After %(count)s exchange the fight is still undecided.",
                           "After %(count)s exchanges the fight is still undecided.", result.exchanges) % values
-    sentences = [line, *_cost(result.steps, t)]
+    sentences = [line, *_cost(result.steps, t), *_who_draws(result, t)]
     for draw in result.aftermath:
         values = {"name": draw.name, "marbles": marbles(draw.drawn, t)}
         sentences.append(t.gettext("In mortal danger %(name)s draws %(marbles)s and dies.") % values if draw.dies
                          else t.gettext("In mortal danger %(name)s draws %(marbles)s and survives.") % values)
     return " ".join(sentences)
+
+
+def _who_draws(result: EncounterResult, t: Catalog) -> list[str]:
+    """E5 as amended: between sides of several, the line names who is "auf dem Schlachtfeld
+    zurückgelassen" (they draw) and who is tended by their own (no draw). A fight of two characters
+    reads as before: the unconscious side has always lost."""
+    sentences = []
+    if result.aftermath and len(result.end) > 2:
+        sentences.append(t.gettext("Left on the battlefield: %(names)s.") % {
+            "names": _listed([draw.name for draw in result.aftermath], t)})
+    if result.tended:
+        sentences.append(t.gettext("No mortal danger for %(names)s: tended by their own side.") % {
+            "names": _listed(result.tended, t)})
+    return sentences
 
 
 def _way_out(result: EncounterResult, values: dict[str, object], t: Catalog) -> str:

@@ -20,10 +20,8 @@ import numpy as np
 from service.platform.maths import chains
 from service.platform.maths.odds import Odds, Probability, Solver
 from service.platform.maths.time_slicing import cooperate
-from service.systems.malmsturm.encounter import (
-    FOCUS,
-    Conflict,
-    Order,
+from service.systems.malmsturm.encounter import FOCUS, Conflict, Order
+from service.systems.malmsturm.solver import (
     TurnHits,
     _Codes,
     _gamma,

@@ -1,5 +1,5 @@
 """The exact chance of every order of action under Malmsturm's initiative (E6, ruling 4), for the
-odds of a whole conflict (service/systems/malmsturm/encounter.py). Pure: no Flask, no JSON.
+odds of a whole conflict (service/systems/malmsturm/solver.py). Pure: no Flask, no JSON.
 
 "Die Reihenfolge wird über einen Intuitions-Wurf ermittelt": every member rolls dice dF + intuition
 once, highest first; equal totals: higher intuition first; still equal: roll-offs, as

@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from service.platform.dice.randomness import RandomSource
 from service.platform.http.limits import STATE_BY_STATE, encounter_precision
 from service.platform.maths.luck import Luck
 from service.platform.maths.odds import Odds
+from service.platform.operations import advice as platform_advice
 from service.platform.operations.operations import Body, Operation, System, quoting
 from service.platform.values.plain_data import plain
 from service.platform.words.glossary import api_glossary
-from service.systems.malmsturm import encounter, every_order, odds, rules, schemas, text
+from service.systems.malmsturm import (
+    advice,
+    bounds,
+    encounter,
+    every_order,
+    odds,
+    play_out,
+    rules,
+    schemas,
+    solver,
+    text,
+)
 
 # What one state of the conflict's chain costs its solver (numpy over states numbered as ints), in
 # states of a swept reduced space (service/platform/http/limits.py; the figures: bench/README.md).
@@ -232,7 +248,7 @@ many rounds (`undecided`). Members: names unique over both sides; tracks up to 1
 
 
 @quoting(ENCOUNTER_RULINGS)
-def encounter_play(body: Body, source: RandomSource, lang: str) -> tuple[encounter.EncounterResult, str]:
+def encounter_play(body: Body, source: RandomSource, lang: str) -> tuple[play_out.EncounterResult, str]:
     """Play out a whole conflict (Konflikt), turn by turn
 
     The body of `malmsturm.encounter.odds` (its `curve_rounds` and `exact` are ignored). With `order:
@@ -244,15 +260,15 @@ def encounter_play(body: Body, source: RandomSource, lang: str) -> tuple[encount
 
     {rulings}
     """
-    result = encounter.play(conflict(body), source, lang, max_rounds=body["max_rounds"])
+    result = play_out.play(conflict(body), source, lang, max_rounds=body["max_rounds"])
     return result, text.encounter(result, lang)
 
 
 def _bound(chain: encounter.Conflict, cost: int, *, orders_together: bool = False, rounds: int = 0) -> int:
     """The states, and the initiative's exact odds of every order as states of the same cost (they
     are computed once, not per round)."""
-    initiative = encounter.initiative_work(chain) * INITIATIVE_COST // (cost * max(1, rounds))
-    return encounter.state_bound(chain, orders_together=orders_together) + initiative
+    initiative = bounds.initiative_work(chain) * INITIATIVE_COST // (cost * max(1, rounds))
+    return bounds.state_bound(chain, orders_together=orders_together) + initiative
 
 
 @quoting(ENCOUNTER_RULINGS)
@@ -282,11 +298,80 @@ def encounter_odds(body: Body) -> Odds:
                                     cost=EVERY_ORDER_COST)
         if not exact:
             return every_order.encounter_odds(chain)
-        return encounter.encounter_odds(chain, exact=True)
+        return solver.encounter_odds(chain, exact=True)
     cost = STATE_BY_STATE if rounds else STATE_COST
     exact = encounter_precision(_bound(chain, cost, rounds=rounds), body["exact"], rounds=rounds, cost=cost)
-    return encounter.encounter_odds(chain, exact=exact, max_rounds=body["max_rounds"],
+    return solver.encounter_odds(chain, exact=exact, max_rounds=body["max_rounds"],
                                      curve_rounds=body["curve_rounds"])
+
+
+# --- advice (RULINGS.md "Advice", Malmsturm) ---------------------------------------------------------
+
+def _advice_choices(body: Body, side: str) -> dict[str, list[Any]]:
+    """`concede_at_consequences` of the side ("oder eine Partei nachgiebt", E3; null: never, else a
+    count above what its members already hold), `defend` ("kann sich ... verteidigen") and `targeting`
+    (E5), the last two for the whole conflict as the body's policy sets them."""
+    members = next(given["members"] for given in body["sides"] if given["name"] == side)
+    held = max(member["consequences"] for member in members)
+    return {"concede_at_consequences": [None, *range(held + 1, rules.CONSEQUENCES_TO_TAKE_OUT + 1)],
+            "defend": [True, False], "targeting": [encounter.FOCUS, encounter.SPREAD]}
+
+
+def _advice_default(body: Body, side: str) -> dict[str, Any]:
+    policy = body["policy"]
+    return {"concede_at_consequences": policy["concede_at_consequences"].get(side), "defend": policy["defend"],
+            "targeting": policy["targeting"]}
+
+
+def _advice_apply(body: Body, side: str, policy: Mapping[str, Any]) -> dict:
+    changed = copy.deepcopy(dict(body))
+    if "concede_at_consequences" in policy:
+        concede = changed["policy"]["concede_at_consequences"]
+        concede.pop(side, None)
+        if policy["concede_at_consequences"] is not None:
+            concede[side] = policy["concede_at_consequences"]
+    for name in ("defend", "targeting"):
+        if name in policy:
+            changed["policy"][name] = policy[name]
+    return changed
+
+
+def _adaptive(body: Body, side: str, asked: Mapping[str, Sequence[Any]]) -> platform_advice.Adaptive | None:
+    """Concede, take a consequence early or fight on, in every state (the other choices as the body
+    gives them); null with `max_rounds` (the best play would depend on the round too)."""
+    if body["max_rounds"] is not None:
+        return None
+    chain = conflict(body)
+    index = [given["name"] for given in body["sides"]].index(side)
+    exact = encounter_precision(_bound(chain, STATE_BY_STATE), body["exact"])
+    solved = advice.solve(chain, index, exact=exact)
+    return platform_advice.Adaptive(solved.win, advice.rules_of(solved), solved.states,
+                                    0.0 if exact else solved.states * 2.0 ** -48)
+
+
+ADVISOR = platform_advice.Advisor(
+    sides=lambda body: [given["name"] for given in body["sides"]], choices=_advice_choices,
+    default=_advice_default, apply=_advice_apply, odds=lambda body: encounter_odds(body), adaptive=_adaptive)
+
+
+@quoting(ENCOUNTER_RULINGS)
+def encounter_advice(body: Body, lang: str) -> tuple[dict[str, Any], str]:
+    """What a side's choices in a whole conflict are worth (advice)
+
+    RULINGS.md "Advice", Malmsturm: `concede_at_consequences` of the side ("oder eine Partei
+    nachgiebt", E3), `defend` and `targeting` (E5; for the whole conflict, as the body's policy sets
+    them). Every combination is one fixed option, answered as `malmsturm.encounter.odds` answers the
+    body with it; ranked by the chance to win, then not to lose (a stalemate is no loss), then fewer
+    rounds ("gleich gut" within 0.1 percentage points). `adaptive`: concede, take a consequence early
+    instead of the stress ("man kann schon vorher eine Konsequenz hinnehmen, wenn man will") or fight
+    on, decided anew in every state (backward induction on the conflict's chain turn by turn; the
+    other side plays by the body; conceding loses at once and is never chosen); null with
+    `max_rounds`. The states of every option and of the adaptive solve count together against
+    WURFWERK_MAX_ENCOUNTER_STATES (422 `encounter-too-large` before solving).
+
+    {rulings}
+    """
+    return platform_advice.answer(ADVISOR, body, lang)
 
 
 SYSTEM = System(
@@ -328,6 +413,6 @@ SYSTEM = System(
                           luck=Luck("shifts")),
         Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.MalmEncounterRequest,
                           result=schemas.MalmEncounterResult, example=ENCOUNTER_EXAMPLE,
-                          odds=encounter_odds, encounter=True),
+                          odds=encounter_odds, encounter=True, advice=encounter_advice),
     ),
 )

@@ -14,7 +14,7 @@ from service.platform.operations.fields import Bool, Enum, Int, Name, StrictSche
 from service.platform.operations.schemas import EncounterFields
 from service.platform.values.results import ResultSchemas
 from service.platform.words.messages import say
-from service.systems.malmsturm import encounter, rules
+from service.systems.malmsturm import encounter, play_out, rules
 from service.systems.malmsturm.rules import (
     CONSEQUENCES_TO_TAKE_OUT,
     DICE,
@@ -326,4 +326,4 @@ class MalmEncounterRequest(EncounterFields):
 
 
 # The rolling encounter's result, from its dataclasses as every result (steps are malmsturm.attack's).
-MalmEncounterResult = RESULTS.of(encounter.EncounterResult)
+MalmEncounterResult = RESULTS.of(play_out.EncounterResult)

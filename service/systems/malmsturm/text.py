@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from service.platform.words.catalogs import Catalog, translations
 from service.platform.words.phrases import grouped
-from service.systems.malmsturm.encounter import EncounterResult
+from service.systems.malmsturm.play_out import EncounterResult
 from service.systems.malmsturm.rules import (
     ActionResult,
     AttackResult,

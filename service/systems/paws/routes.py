@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from service.platform.dice.randomness import RandomSource
 from service.platform.http.limits import encounter_precision
 from service.platform.maths.luck import Luck
 from service.platform.maths.odds import Odds
+from service.platform.operations import advice as platform_advice
 from service.platform.operations.operations import Body, Operation, System, quoting
 from service.platform.words.glossary import api_glossary
-from service.systems.paws import encounter, odds, rules, schemas, text
+from service.systems.paws import advice, encounter, odds, rules, schemas, text
 
 POOL_EXAMPLE = {"name": "Ryan", "rank": 2, "fit": "matching",
                 "advantages": {"equipment": None, "personal": None, "situation": "active"}}
@@ -203,6 +209,68 @@ def encounter_odds(body: Body) -> Odds:
                                      curve_rounds=body["curve_rounds"])
 
 
+def _advice_choices(body: Body, side: str) -> dict[str, list[Any]]:
+    """RULINGS.md "Advice", Paws: how many of the side's one-shot dice it spends in this fight (E3; the
+    rest kept), and at how many wounds it gives up (E2; null: never), up to where it is out anyway."""
+    fighter = dataclasses.replace(duel(body).fighter(side), give_up_at_wounds=None)
+    return {"one_shot_rescue": list(range(body["one_shot_rescue"][side] + 1)),
+            "give_up_at_wounds": [None, *range(fighter.pool.wounds + 1, fighter.last_wounds())]}
+
+
+def _advice_default(body: Body, side: str) -> dict[str, Any]:
+    """The documented defaults: every one-shot die the body gives is spent (E3), never give up (E2)."""
+    return {"one_shot_rescue": body["one_shot_rescue"][side], "give_up_at_wounds": None}
+
+
+def _advice_apply(body: Body, side: str, policy: Mapping[str, Any]) -> dict:
+    changed = copy.deepcopy(dict(body))
+    if "one_shot_rescue" in policy:
+        changed["one_shot_rescue"][side] = policy["one_shot_rescue"]
+    if "give_up_at_wounds" in policy:
+        changed[side]["give_up_at_wounds"] = policy["give_up_at_wounds"]
+    return changed
+
+
+def _adaptive(body: Body, side: str, asked: Mapping[str, Sequence[Any]]) -> platform_advice.Adaptive | None:
+    """Spend or keep each one-shot die after every lost round, give up or fight on, in every state."""
+    if body["max_rounds"] is not None:  # a cut duel's best play depends on the round as well
+        return None
+    index = encounter.SIDES.index(side)
+    fight = duel(body)
+    if "give_up_at_wounds" in asked:
+        fight = advice.never_giving_up(fight, index)
+    exact = encounter_precision(advice.state_bound(fight, index), body["exact"],
+                                digits=encounter.exact_digits(fight))
+    solved = advice.solve(fight, index, exact=exact, decide="one_shot_rescue" in asked)
+    said = advice.rules(solved, rescue="one_shot_rescue" in asked, give_up="give_up_at_wounds" in asked)
+    return platform_advice.Adaptive(solved.win, said, solved.states, 0.0 if exact else solved.states * 2.0 ** -48)
+
+
+ADVISOR = platform_advice.Advisor(
+    sides=lambda body: encounter.SIDES, choices=_advice_choices, default=_advice_default, apply=_advice_apply,
+    odds=lambda body: encounter_odds(body), adaptive=_adaptive,
+    side_name=lambda body, side: body[side].get("name") or side.upper())
+
+
+@quoting(ENCOUNTER_RULINGS)
+def encounter_advice(body: Body, lang: str) -> tuple[dict[str, Any], str]:
+    """What a side's choices in a whole duel are worth (advice)
+
+    RULINGS.md "Advice", Paws: `one_shot_rescue` (how many of the side's one-shot rescue dice it spends
+    in this fight, the rest kept: "darf nur einmal gewürfelt werden", E3) and `give_up_at_wounds` ("oder
+    auf gibt", E2). Every combination is one fixed option, answered exactly as `paws.encounter.odds`
+    answers the body with it; ranked by the chance to win, then not to lose, then fewer rounds ("gleich
+    gut" within 0.1 percentage points). `adaptive`: spend or keep each one-shot die after every lost
+    round, and give up or fight on, decided anew in every state (backward induction on the duel's
+    chain; the other side plays by the body); null with `max_rounds`. The states of every option and
+    of the adaptive solve count together against WURFWERK_MAX_ENCOUNTER_STATES (422
+    `encounter-too-large` before solving).
+
+    {rulings}
+    """
+    return platform_advice.answer(ADVISOR, body, lang)
+
+
 SYSTEM = System(
     "paws",
     manual_value={"type": "integer", "minimum": 1, "maximum": 6, "description": "A d6 face."},
@@ -235,6 +303,6 @@ SYSTEM = System(
                             example=CHARACTER_EXAMPLE),
         Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.PawsEncounterRequest,
                           result=schemas.PawsEncounterResult, example=ENCOUNTER_EXAMPLE,
-                          odds=encounter_odds, encounter=True),
+                          odds=encounter_odds, encounter=True, advice=encounter_advice),
     ),
 )

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import copy
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from service.platform.dice.randomness import RandomSource
 from service.platform.http.limits import encounter_precision
 from service.platform.maths.luck import Luck
 from service.platform.maths.odds import Odds
+from service.platform.operations import advice as platform_advice
 from service.platform.operations.operations import Body, Operation, System, quoting
 from service.platform.words.glossary import api_glossary
-from service.systems.proben import encounter, odds, rules, schemas, text
+from service.systems.proben import advice, encounter, odds, rules, schemas, text
 
 POOL_EXAMPLE = {"name": "Alrik", "attribute": 3, "skill": 1, "advantages": 0, "disadvantages": 0}
 TEST_EXAMPLE = {**POOL_EXAMPLE, "difficulty": 2}
@@ -92,6 +98,53 @@ def cooperation_odds(body: Body) -> Odds:
                             body["difficulty"], rule=rule(body))
 
 
+LEADER = "leader"  # the one side of a cooperation: its leader, who takes the test
+
+
+def _helper_names(body: Body) -> list[str]:
+    """Each helper's name in a policy: its own, or `helpers.<i>` when it has none or shares it."""
+    names = [helper.get("name") for helper in body["helpers"]]
+    return [name if name and names.count(name) == 1 else f"helpers.{index}" for index, name in enumerate(names)]
+
+
+def _cooperation_choices(body: Body, side: str) -> dict[str, list[Any]]:
+    """RULINGS.md "Advice", Proben: who helps (ruling 5): every subset of the listed helpers, by name
+    (an unnamed helper as `helpers.<i>`), from all of them to none."""
+    names = _helper_names(body)
+    subsets = [combination for size in range(len(names), -1, -1)
+               for combination in itertools.combinations(names, size)]
+    return {"helpers": [list(subset) for subset in subsets]}
+
+
+def _cooperation_apply(body: Body, side: str, policy: Mapping[str, Any]) -> dict:
+    chosen = set(policy.get("helpers", _helper_names(body)))
+    return {**body, "helpers": [helper for name, helper in zip(_helper_names(body), body["helpers"], strict=True)
+                                if name in chosen]}
+
+
+COOPERATION_ADVISOR = platform_advice.Advisor(
+    sides=lambda body: [LEADER], choices=_cooperation_choices,
+    default=lambda body, side: {"helpers": _helper_names(body)}, apply=_cooperation_apply,
+    odds=lambda body: cooperation_odds(body),
+    wins=lambda outcome, side: outcome == "success",
+    loses=lambda outcome, side: outcome in ("failure", "no_dice"),
+    side_name=lambda body, side: body["leader"].get("name") or side, succeeds=True)
+
+
+def cooperation_advice(body: Body, lang: str) -> tuple[dict[str, Any], str]:
+    """Who should help (advice)
+
+    RULINGS.md "Advice", Proben, and ruling 5 ("each helper with >= 1 success gives the leader one
+    advantage die"): every subset of the listed `helpers` is one fixed option (`policy.helpers`: their
+    names, an unnamed or twice-named one as `helpers.<i>`), answered exactly as `proben.cooperation.odds` answers the
+    body with only those helpers; ranked by the leader's chance of success, then of not failing
+    (`partial` is no failure); "gleich gut" within 0.1 percentage points shows who adds nothing. The
+    side is `leader`. One roll, nothing decided between dice: no `adaptive` (null). At most 6
+    helpers (64 options).
+    """
+    return platform_advice.answer(COOPERATION_ADVISOR, body, lang)
+
+
 def extended(body: Body, source: RandomSource, lang: str) -> tuple[rules.ExtendedResult, str]:
     """Roll an extended test (Erweiterte Probe)
 
@@ -166,6 +219,70 @@ def encounter_odds(body: Body) -> Odds:
                           curve_rounds=body["curve_rounds"])
 
 
+CHAIN = "chain"  # the one side of a chain of tests: the party that takes it
+
+
+def _advice_choices(body: Body, side: str) -> dict[str, list[Any]]:
+    """RULINGS.md "Advice", Proben: `max_attempts` per step (one value per step: null = until no dice
+    are left, or 1.. attempts: retry or stop, ruling 3, E1), `carry_partial` where the GM allows it (E2)."""
+    per_step = [[None, *range(1, pool(step["pool"]).dice)] for step in body["steps"]]
+    return {"max_attempts": [list(values) for values in platform_advice.combinations(per_step)],
+            "carry_partial": [False, True]}
+
+
+def _advice_default(body: Body, side: str) -> dict[str, Any]:
+    """The documented defaults: every step until no dice are left (E1), no partial successes carried (E2)."""
+    return {"max_attempts": [None] * len(body["steps"]), "carry_partial": False}
+
+
+def _advice_apply(body: Body, side: str, policy: Mapping[str, Any]) -> dict:
+    changed = copy.deepcopy(dict(body))
+    if "max_attempts" in policy:
+        for step, attempts in zip(changed["steps"], policy["max_attempts"], strict=True):
+            step["max_attempts"] = attempts
+    if "carry_partial" in policy:
+        changed["carry_partial"] = policy["carry_partial"]
+    return changed
+
+
+def _adaptive(body: Body, side: str, asked: Mapping[str, Sequence[Any]]) -> platform_advice.Adaptive | None:
+    """Retry or stop after every failed attempt, in every state; the GM's `carry_partial` if asked."""
+    if body["max_rounds"] is not None:  # a cut chain's best play depends on the attempts made as well
+        return None
+    encounter_chain = chain(body)
+    if "max_attempts" in asked:
+        encounter_chain = advice.unlimited(encounter_chain)
+    exact = encounter_precision(encounter.state_bound(advice.unlimited(encounter_chain)), body["exact"])
+    carry = (False, True) if "carry_partial" in asked else (encounter_chain.carry_partial,)
+    solved = advice.solve(encounter_chain, exact=exact, carry_choices=carry)
+    said = advice.rules(solved, retry="max_attempts" in asked, carry="carry_partial" in asked)
+    return platform_advice.Adaptive(solved.win, said, solved.states, 0.0 if exact else solved.states * 2.0 ** -48)
+
+
+ADVISOR = platform_advice.Advisor(
+    sides=lambda body: [CHAIN], choices=_advice_choices, default=_advice_default, apply=_advice_apply,
+    odds=lambda body: encounter_odds(body), adaptive=_adaptive,
+    wins=lambda outcome, side: outcome == encounter.SUCCESS,
+    loses=lambda outcome, side: outcome.startswith("failure:"),
+    side_name=lambda body, side: body["steps"][0]["pool"].get("name") or side, succeeds=True)
+
+
+@quoting(ENCOUNTER_RULINGS)
+def encounter_advice(body: Body, lang: str) -> tuple[dict[str, Any], str]:
+    """What the choices of a chain of tests are worth (advice)
+
+    {rulings}
+
+    RULINGS.md "Advice", Proben: `max_attempts` per step (a list, one per step: retry with one die
+    fewer or stop, ruling 3) and `carry_partial` where the GM allows it; the side is `chain`. Every
+    combination is one fixed option, answered exactly as `proben.encounter.odds` answers the body with
+    it; ranked by the chance of success, then fewer attempts ("gleich gut" within 0.1 percentage
+    points). `adaptive`: retry or stop after every failed attempt, decided anew in every state
+    (backward induction over step, attempt and successes carried); null with `max_rounds`.
+    """
+    return platform_advice.answer(ADVISOR, body, lang)
+
+
 SYSTEM = System(
     "proben",
     manual_value={"type": "integer", "minimum": 1, "maximum": 6, "description": "A d6 face."},
@@ -190,13 +307,13 @@ SYSTEM = System(
                           unmeasured="two pools roll until one wins: the winner is no luck of one seat"),
         Operation.rolling("/cooperation", cooperation, operation="cooperation",
                           request=schemas.ProbenCooperationRequest, result=schemas.ProbenCooperationResult,
-                          example=COOPERATION_EXAMPLE, odds=cooperation_odds,
+                          example=COOPERATION_EXAMPLE, odds=cooperation_odds, advice=cooperation_advice,
                           unmeasured="several people's dice in one card: whose luck it is, no quantity says"),
         Operation.rolling("/extended", extended, operation="extended", request=schemas.ProbenExtendedRequest,
                           result=schemas.ProbenExtendedResult, example=EXTENDED_EXAMPLE, odds=extended_odds,
                           luck=Luck("rolls_used", higher=False)),
         Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.ProbenEncounterRequest,
                           result=schemas.ProbenEncounterResult, example=ENCOUNTER_EXAMPLE,
-                          odds=encounter_odds, encounter=True),
+                          odds=encounter_odds, encounter=True, advice=encounter_advice),
     ),
 )

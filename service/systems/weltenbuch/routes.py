@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from service.platform.dice.randomness import ManualSource, RandomSource
 from service.platform.http.limits import encounter_precision
 from service.platform.maths.odds import Odds
+from service.platform.operations import advice as platform_advice
 from service.platform.operations.operations import EXAMPLE_RECEIPT, Body, Operation, System, quoting, verified_response
 from service.platform.values.errors import ReceiptError
 from service.platform.values.plain_data import plain
 from service.platform.words.glossary import api_glossary
 from service.platform.words.messages import say
-from service.systems.weltenbuch import encounter, odds, rules, schemas, text
+from service.systems.weltenbuch import advice, encounter, odds, rules, schemas, text
 
 CONFLICT_EXAMPLE = {
     "die": 10,
@@ -248,6 +253,79 @@ def encounter_odds(body: Body) -> Odds:
                           curve_rounds=body["curve_rounds"])
 
 
+def _players(body: Body, side: str) -> list[tuple[str, int]]:
+    """The side's players with the hero points they may invest or hold (both together, E2)."""
+    party = next(party for party in body["parties"] if party["name"] == side)
+    held = body["policy"]["hold_hero_points"]
+    return [(m["name"], m["hero_points"] + held.get(m["name"], 0)) for m in party["members"]
+            if m["role"] == rules.Role.PLAYER.value and m["hero_points"] + held.get(m["name"], 0) > 0]
+
+
+def _advice_choices(body: Body, side: str) -> dict[str, list[Any]]:
+    """RULINGS.md "Advice", Weltenbuch: `hold_hero_points` per player of the side (0 or 1: one held point
+    saves the one consequence a scene can bring, E2; the rest invested for 2 dice each) and `targeting`."""
+    players = [(name, min(points, advice.HOLD_AT_MOST)) for name, points in _players(body, side)]
+    holds = platform_advice.combinations([range(points + 1) for _, points in players])
+    return {"hold_hero_points": [{name: held for (name, _), held in zip(players, values, strict=True)}
+                                 for values in holds],
+            "targeting": list(encounter.TARGETINGS)}
+
+
+def _advice_default(body: Body, side: str) -> dict[str, Any]:
+    """The documented defaults: every hero point invested (none held), `weakest` first."""
+    return {"hold_hero_points": {name: 0 for name, _ in _players(body, side)}, "targeting": encounter.WEAKEST}
+
+
+def _advice_apply(body: Body, side: str, policy: Mapping[str, Any]) -> dict:
+    changed = copy.deepcopy(dict(body))
+    if "hold_hero_points" in policy:
+        points = dict(_players(body, side))
+        held = changed["policy"]["hold_hero_points"]
+        for party in changed["parties"]:
+            for m in party["members"]:
+                if m["name"] in policy["hold_hero_points"]:
+                    keep = policy["hold_hero_points"][m["name"]]
+                    m["hero_points"], held[m["name"]] = points[m["name"]] - keep, keep
+        changed["policy"]["hold_hero_points"] = {name: value for name, value in held.items() if value}
+    if "targeting" in policy:
+        changed["policy"]["targeting"] = policy["targeting"]
+    return changed
+
+
+def _adaptive(body: Body, side: str, asked: Mapping[str, Sequence[Any]]) -> platform_advice.Adaptive:
+    """E2: the scene is one roll, decided before it: the best is every point invested (more dice never
+    win less); targeting moves no win."""
+    invested = _advice_apply(body, side, {"hold_hero_points": {name: 0 for name, _ in _players(body, side)}})
+    odds = encounter_odds(invested)
+    solver = odds.solver
+    assert solver is not None
+    said = advice.rules(hold="hold_hero_points" in asked, targeting="targeting" in asked)
+    return platform_advice.Adaptive(odds.outcomes[f"wins:{side}"], said, solver.states, solver.max_error)
+
+
+ADVISOR = platform_advice.Advisor(
+    sides=lambda body: [party["name"] for party in body["parties"]], choices=_advice_choices,
+    default=_advice_default, apply=_advice_apply, odds=lambda body: encounter_odds(body), adaptive=_adaptive)
+
+
+@quoting(ENCOUNTER_RULINGS)
+def encounter_advice(body: Body, lang: str) -> tuple[dict[str, Any], str]:
+    """What a party's choices in a conflict scene are worth (advice)
+
+    {rulings}
+
+    RULINGS.md "Advice", Weltenbuch: `hold_hero_points` per player of the party (`advise.side`: a party
+    name; 0 or 1 held, the rest invested: "Pro investierten Heldenpunkt erhält man 2 Würfel" now, or
+    "die Zähigkeit um drei Punkte zu regenerieren" later, E2) and `policy.targeting`; each option's
+    `policy.hold_hero_points` moves the player's points between `hero_points` and the held ones. Every
+    combination is one fixed option, answered exactly as `weltenbuch.encounter.odds` answers the body
+    with it (its `expected` gives the consequences each option costs); ranked by the chance to win.
+    `adaptive`: the scene is one roll, so nothing is decided anew: it is the best fixed option, and
+    its rules say so.
+    """
+    return platform_advice.answer(ADVISOR, body, lang)
+
+
 SYSTEM = System(
     "weltenbuch",
     manual_value={"type": "integer", "minimum": 1, "maximum": 100,
@@ -274,6 +352,6 @@ SYSTEM = System(
                           unmeasured="one god of eight, none better than another: nothing is lucky"),
         Operation.rolling("/encounter", encounter_play, operation="encounter", request=schemas.WeltenEncounterRequest,
                           result=schemas.WeltenEncounterResult, example=ENCOUNTER_EXAMPLE,
-                          odds=encounter_odds, encounter=True),
+                          odds=encounter_odds, encounter=True, advice=encounter_advice),
     ),
 )

@@ -211,3 +211,78 @@ def test_explicit_pairs_set_the_order_and_unknown_names_are_refused(post):
     status, both = post("/v1/beutelschneider/encounter/odds", {"sides": [
         {"name": "L", "bag": {"red": 1}, "members": [{"name": "x", "bag": {"red": 1}}]}, small["sides"][1]]})
     assert status == 422
+
+
+# --- E5 as amended 2026-12-04: only the side left behind draws -----------------------------------
+
+# 2 v 1 in which a winner of either side may lie unconscious at the end, and the thief may get away
+# leaving the wolf behind.
+LEFT_BEHIND_FIGHTS = {
+    "two against one": ([Side("Wolf 1", Bag(red=2, white=1, black=1)), Side("Wolf 2", Bag(red=2, green=1, black=1))],
+                        [Side("Jäger", Bag(red=3, white=2, black=1))]),
+    "a thief flees, the wolf stays": ([Side("Dieb", Bag(green=3, red=1, black=1), ability=Ability.SKILL),
+                                       Side("Wolf", Bag(red=2, white=1, black=1))],
+                                      [Side("Wache", Bag(red=3, white=1, black=1))]),
+}
+
+
+@pytest.mark.parametrize("name", LEFT_BEHIND_FIGHTS)
+@pytest.mark.parametrize("winners_draw", [False, True])
+def test_e5_the_reduced_space_weighs_each_fall_as_the_full_states_read_the_end(name, winners_draw):
+    """E5 as amended: "auf dem Schlachtfeld zurückgelassen" are the losing side's unconscious (both
+    after `both_out`, the fleeing side's after an escape); the reduced space cannot see the end when
+    a member falls and weighs the fall by the backward pass, the full states (`max_rounds`) read it."""
+    first, second = LEFT_BEHIND_FIGHTS[name]
+    fight = fight_of(("F", first), ("S", second))
+    swept = groups.odds(fight, aftermath=Danger.CLEAR, winners_draw=winners_draw)
+    full = groups.odds(fight, aftermath=Danger.CLEAR, winners_draw=winners_draw, max_rounds=300)
+    assert full.outcomes["undecided"] < 1e-30
+    for member in fight.members:
+        key = f"dies:{member.name}"
+        assert swept.expected[key] == pytest.approx(full.expected[key], rel=1e-11, abs=1e-13), key
+    every = groups.odds(fight, aftermath=Danger.CLEAR, winners_draw=True)
+    tended = [m.name for m in fight.members if swept.expected[f"dies:{m.name}"] < every.expected[f"dies:{m.name}"]]
+    assert bool(tended) != winners_draw  # the rule changes something in these fights, not nothing
+
+
+def test_e5_seeded_rolling_fights_draw_only_for_those_left_behind():
+    """The rolling twin: only the unconscious "auf dem Schlachtfeld zurückgelassen" draw, the rest
+    are `tended`; each member's deaths agree with `dies:<member>` (3 sigma over 4000 fights)."""
+    first, second = LEFT_BEHIND_FIGHTS["a thief flees, the wolf stays"]
+    fight = fight_of(("Die Diebe", first), ("Die Wache", second))
+    odds = groups.odds(fight, aftermath=Danger.CLEAR)
+    source = GeneratorSource(random.Random(53), "seeded")
+    runs = 4000
+    deaths = dict.fromkeys((m.name for m in fight.members), 0)
+    seen_escape_with_fallen = seen_tended = 0
+    for _ in range(runs):
+        result = groups.play(fight, source, aftermath=Danger.CLEAR)
+        fallen = {end.name for end in result.end if end.unconscious}
+        drawing = {draw.name for draw in result.aftermath}
+        assert drawing | set(result.tended) == fallen and not drawing & set(result.tended)
+        for name in fallen:
+            side = "Die Diebe" if name in ("Dieb", "Wolf") else "Die Wache"
+            other = "Die Wache" if side == "Die Diebe" else "Die Diebe"
+            assert (name in drawing) == encounter.left_behind(result.outcome, side, other), (result.outcome, name)
+        seen_escape_with_fallen += result.outcome == "escapes:Die Diebe" and bool(fallen)
+        seen_tended += bool(result.tended)
+        for draw in result.aftermath:
+            deaths[draw.name] += draw.dies
+    assert seen_escape_with_fallen and seen_tended  # both readings of the ruling were met
+    for name, count in deaths.items():
+        p = odds.expected[f"dies:{name}"]
+        assert abs(count - runs * p) <= 3 * math.sqrt(runs * p * (1 - p)) + 1, (name, count, runs * p)
+
+
+def test_e5_winners_draw_false_is_the_default_in_the_body(post):
+    body = {"sides": [{"name": "Die Wölfe", "members": [
+        {"name": "Wolf 1", "bag": {"red": 2, "white": 1, "black": 1}},
+        {"name": "Wolf 2", "bag": {"red": 2, "green": 1, "black": 1}}]},
+        {"name": "Jäger", "bag": {"red": 3, "white": 2, "black": 1}}], "aftermath": {"mortal_danger": "clear"}}
+    status, default = post("/v1/beutelschneider/encounter/odds", body)
+    assert status == 200 and default["request"]["aftermath"]["winners_draw"] is False
+    status, every = post("/v1/beutelschneider/encounter/odds",
+                         {**body, "aftermath": {"mortal_danger": "clear", "winners_draw": True}})
+    assert status == 200
+    assert default["odds"]["expected"]["dies:Wolf 1"] < every["odds"]["expected"]["dies:Wolf 1"]
+    assert default["odds"]["expected"]["dies:Jäger"] == pytest.approx(every["odds"]["expected"]["dies:Jäger"])

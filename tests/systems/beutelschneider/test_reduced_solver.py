@@ -42,13 +42,16 @@ SMALL_FIGHTS = {
 
 @pytest.mark.parametrize("name", SMALL_FIGHTS)
 @pytest.mark.parametrize("pairs", ["default", "reversed"])
-def test_the_reduced_space_answers_as_the_unreduced_chain(name, pairs):
+@pytest.mark.parametrize("winners_draw", [False, True])
+def test_the_reduced_space_answers_as_the_unreduced_chain(name, pairs, winners_draw):
+    """E5 as amended: `dies` counts only the unconscious "auf dem Schlachtfeld zurückgelassen" (the
+    reduced space weighs each fall by the backward pass; the unreduced chain reads every end's status)."""
     first, second = SMALL_FIGHTS[name]
     fight = fight_of(("F", first), ("S", second))
     if pairs == "reversed":
         fight = groups.Fight(fight.groups, tuple(reversed(fight.pairs)))
-    ours = groups.odds(fight, aftermath=Danger.CLEAR)
-    theirs = unreduced.odds(fight, aftermath=Danger.CLEAR)
+    ours = groups.odds(fight, aftermath=Danger.CLEAR, winners_draw=winners_draw)
+    theirs = unreduced.odds(fight, aftermath=Danger.CLEAR, winners_draw=winners_draw)
     assert ours.solver.max_error <= 1e-12
     tolerance = 1e-13 + ours.solver.max_error
     assert ours.outcomes.keys() == theirs.outcomes.keys()

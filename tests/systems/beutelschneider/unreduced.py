@@ -16,6 +16,7 @@ from service.systems.beutelschneider.groups import (  # noqa: PLC2701
     Fight,
     State,
     _dies,
+    _left_behind,
     _Solved,
     _totals,
 )
@@ -68,12 +69,19 @@ def _forward(fight: Fight, exchanges: Exchanges) -> _Solved:
     return _Solved(ends, expected, seen, [], {})
 
 
-def odds(fight: Fight, *, aftermath: Danger | None = None) -> Odds:
+def odds(fight: Fight, *, aftermath: Danger | None = None, winners_draw: bool = False) -> Odds:
+    """E5 as amended: a member unconscious at the end draws when its side is "auf dem Schlachtfeld
+    zurückgelassen" (it lost, both are out, it got away), the others only with ``winners_draw``;
+    read off each end's full state and status."""
     solved = _forward(fight, Exchanges(fight))
     outcomes = _totals(solved.ends, fight.outcome_names())
     finals: dict[State, float] = {}
-    for (_, state), p in solved.ends.items():
+    left: dict[tuple[State, int], float] = {}
+    for (status, state), p in solved.ends.items():
         finals[state] = finals.get(state, 0.0) + p
+        for index in range(len(fight.members)):
+            if winners_draw or _left_behind(fight, status, index):
+                left[(state, index)] = left.get((state, index), 0.0) + p
     distributions: dict[str, dict[int, float]] = {}
     expected: dict[str, float] = {"exchanges": solved.exchanges}
     for index, member in enumerate(fight.members):
@@ -84,7 +92,7 @@ def odds(fight: Fight, *, aftermath: Danger | None = None) -> Odds:
             count = member.bag.total - matching - other
             black[count] = black.get(count, 0.0) + p
             if out and aftermath is not None:
-                dies += p * _dies(member.bag.total, count, aftermath.draws)
+                dies += left.get((state, index), 0.0) * _dies(member.bag.total, count, aftermath.draws)
         distributions[f"black_after:{member.name}"] = dict(sorted(black.items()))
         expected[f"black_after:{member.name}"] = sum(k * p for k, p in black.items())
         if aftermath is not None:

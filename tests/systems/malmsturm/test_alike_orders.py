@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from service.systems.malmsturm import encounter, every_order
+from service.systems.malmsturm import bounds, encounter, every_order, solver
 from tests.systems.malmsturm.test_encounter import exact, member
 from tests.systems.malmsturm.test_encounter_groups import MENTAL_KINDS, _as_member
 
@@ -36,10 +36,10 @@ def no_classes(conflict, weighted):
 def test_orders_alike_answer_what_every_order_answers(monkeypatch, targeting):
     conflict = encounter.Conflict(("Helden", "Orks"), ONE_BOX, targeting=targeting, ends=encounter.FIRST_OUT)
     alike = exact(conflict)
-    classes = encounter.alike_orders(conflict, encounter.orders(conflict))
+    classes = solver.alike_orders(conflict, solver.orders(conflict))
     assert len(classes) == 5 * 4 * 3 * 2 // 2  # H0 and H2 attack alike, the rest differ
     assert sum(chance for _, chance in classes) == 1
-    monkeypatch.setattr(encounter, "alike_orders", no_classes)
+    monkeypatch.setattr(solver, "alike_orders", no_classes)
     every = exact(encounter.Conflict(("Helden", "Orks"), ONE_BOX, targeting=targeting, ends=encounter.FIRST_OUT))
     assert alike.outcomes == every.outcomes and alike.distributions == every.distributions
     assert alike.expected == every.expected
@@ -48,16 +48,16 @@ def test_orders_alike_answer_what_every_order_answers(monkeypatch, targeting):
 
 def test_side_out_solves_every_order():
     conflict = encounter.Conflict(("Helden", "Orks"), ALIKE)
-    assert len(encounter.alike_orders(conflict, encounter.orders(conflict))) == 120
+    assert len(solver.alike_orders(conflict, solver.orders(conflict))) == 120
 
 
 def test_the_bound_counts_one_order_per_class_and_holds():
     conflict = encounter.Conflict(("Helden", "Orks"), ALIKE, ends=encounter.FIRST_OUT)
-    odds = encounter.encounter_odds(conflict, exact=False)
-    assert odds.solver.states <= encounter.state_bound(conflict)
+    odds = solver.encounter_odds(conflict, exact=False)
+    assert odds.solver.states <= bounds.state_bound(conflict)
     # 60 classes of 120 orders, and the first member out ends it: far fewer states than side_out's
     side_out = encounter.Conflict(("Helden", "Orks"), ALIKE)
-    assert encounter.state_bound(conflict) * 10 <= encounter.state_bound(side_out)
+    assert bounds.state_bound(conflict) * 10 <= bounds.state_bound(side_out)
 
 
 # --- the 3 v 3 of issue 50 against 200,000 sampled conflicts ----------------------------------------
@@ -123,8 +123,8 @@ def sampled(members: list[dict], conflicts: int, seed: int, ends: str) -> np.nda
 def test_the_3v3_party_first_out_matches_200000_sampled_conflicts():
     conflict = encounter.Conflict(("Helden", "Orks"), tuple(_as_member(d, f"m{i}") for i, d in enumerate(PARTY)),
                                   ends=encounter.FIRST_OUT)
-    odds = encounter.encounter_odds(conflict, exact=False)
-    assert odds.solver.states <= encounter.state_bound(conflict) <= 500_000
+    odds = solver.encounter_odds(conflict, exact=False)
+    assert odds.solver.states <= bounds.state_bound(conflict) <= 500_000
     runs = 200_000
     won = int((sampled(PARTY, runs, 50, encounter.FIRST_OUT) == 0).sum())
     p = odds.outcomes["wins:Helden"]
@@ -143,7 +143,7 @@ def test_float64_answers_lie_within_their_stated_error_of_the_fractions(ends):
     members = tuple(_as_member(d, f"m{i}") for i, d in enumerate(SMALL_PARTY))
     conflict = encounter.Conflict(("Helden", "Orks"), members, order=(0, 2, 1, 3), ends=ends)
     fractions = exact(conflict)
-    floats = encounter.encounter_odds(conflict, exact=False)
+    floats = solver.encounter_odds(conflict, exact=False)
     assert 0 < floats.solver.max_error <= 1e-12
     for name, p in fractions.outcomes.items():
         assert abs(floats.outcomes[name] - float(p)) <= floats.solver.max_error
@@ -154,14 +154,14 @@ def test_float64_answers_lie_within_their_stated_error_of_the_fractions(ends):
 
 MEMORY = """
 import resource
-from service.systems.malmsturm import encounter, every_order
+from service.systems.malmsturm import bounds, encounter, every_order, solver
 from tests.systems.malmsturm.test_alike_orders import PARTY
 from tests.systems.malmsturm.test_encounter_groups import _as_member
 conflict = encounter.Conflict(("Helden", "Orks"), tuple(_as_member(d, f"m{i}") for i, d in enumerate(PARTY)),
                               ends=encounter.FIRST_OUT)
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-encounter.encounter_odds(conflict, exact=False)
-print(encounter.state_bound(conflict), before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+solver.encounter_odds(conflict, exact=False)
+print(bounds.state_bound(conflict), before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
 

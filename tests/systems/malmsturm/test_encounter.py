@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from oracles.malmsturm import icepool_duel
 from service.platform.dice.randomness import make_source
 from service.platform.maths import chains
-from service.systems.malmsturm import encounter, rules
+from service.systems.malmsturm import bounds, encounter, play_out, rules, solver
 from tests.stats import chi_square_sf
 
 DF = icepool.Die([-1, 0, 1])
@@ -41,7 +41,7 @@ def duel(a: encounter.Member, b: encounter.Member, **kwargs) -> encounter.Confli
 
 
 def exact(conflict: encounter.Conflict, **kwargs):
-    return encounter.encounter_odds(conflict, exact=True, **kwargs)
+    return solver.encounter_odds(conflict, exact=True, **kwargs)
 
 
 # --- icepool's absorbing chain as the oracle ------------------------------------------------------
@@ -70,7 +70,7 @@ def test_initiative_mixes_both_orders_by_the_intuition_roll():
                 for name, p in icepool_duel(a, b, 0).items()}
     result = exact(conflict)
     assert result.outcomes == expected
-    assert result.solver.states <= encounter.state_bound(conflict)
+    assert result.solver.states <= bounds.state_bound(conflict)
 
 
 CHAIN_CASES = [
@@ -98,11 +98,11 @@ def test_turn_by_turn_is_the_round_chain(name, make, rounds):
     """The solver walks the chain turn by turn; ``chains.solve`` over whole rounds (``round_step``,
     every standing member's attack in order) must give the same Fractions, curve and rounds."""
     conflict = make()
-    for order, _ in encounter.orders(conflict):
+    for order, _ in solver.orders(conflict):
         by_rounds = chains.solve(conflict.start(),
                                  lambda s, order=order: encounter.round_step(conflict, order, s, True),
                                  conflict.outcome, **rounds)
-        by_turns = encounter.solve_turns(conflict, order, exact=True, **rounds)
+        by_turns = solver.solve_turns(conflict, order, exact=True, **rounds)
         assert (by_turns.outcomes, by_turns.ends) == (by_rounds.outcomes, by_rounds.ends)
         assert by_turns.expected_rounds == by_rounds.expected_rounds
         assert len(by_turns.curve) == len(by_rounds.curve)
@@ -129,7 +129,7 @@ def test_state_codes_rise_with_every_hit_and_decode_back():
     conflict = encounter.Conflict(("Helden", "Orks"), (
         encounter.Member("A", 0, 3, rules.AttackType.HARM, 2, 0, hurt, 1, 0),
         member("B", 1, boxes=2, mental=1), member("C", 1, boxes=1, mental=3, consequences=1)), order=(0, 1, 2))
-    codes = encounter._Codes(conflict)
+    codes = solver._Codes(conflict)
     reachable = []
     for index, start in enumerate(conflict.start()):
         seen, todo = {start}, [start]
@@ -161,8 +161,8 @@ def test_exact_answers_are_fractions(rounds):
     numbers = [*result.outcomes.values(), *result.expected.values()]
     numbers += [p for distribution in result.distributions.values() for p in distribution.values()]
     assert numbers and all(type(p) is Fraction for p in numbers)
-    for order, _ in encounter.orders(conflict):
-        chain = encounter.solve_turns(conflict, order, exact=True, **rounds)
+    for order, _ in solver.orders(conflict):
+        chain = solver.solve_turns(conflict, order, exact=True, **rounds)
         assert all(type(p) is Fraction for p in [*chain.outcomes.values(), *chain.ends.values(),
                                                   chain.expected_rounds])
 
@@ -203,7 +203,7 @@ def test_odds_agree_with_100000_simulated_group_conflicts():
     members = (member("Alrik", 0, skill=3, defense=2, boxes=3), member("Brok", 0, skill=2, defense=2, boxes=4),
                member("Ork", 1, skill=2, defense=1, boxes=3), member("Goblin", 1, skill=3, defense=1, boxes=2))
     conflict = encounter.Conflict(("Helden", "Orks"), members, order=(0, 2, 1, 3))
-    p = float(encounter.encounter_odds(conflict, exact=False).outcomes["wins:Helden"])
+    p = float(solver.encounter_odds(conflict, exact=False).outcomes["wins:Helden"])
     rng = random.Random(20261202)
     runs = 100_000
     won = sum(simulate(rng, heroes, orcs) == "wins:Helden" for _ in range(runs))
@@ -220,10 +220,10 @@ def test_the_rolling_twin_agrees_with_the_odds():
     runs = 2000
     seen = Counter()
     for seed in range(runs):
-        played = encounter.play(conflict, make_source(seed, None), "en")
+        played = play_out.play(conflict, make_source(seed, None), "en")
         seen[(played.outcome, played.end.members[0].consequences)] += 1
     expected = Counter()
-    for order, chance in encounter.orders(conflict):
+    for order, chance in solver.orders(conflict):
         solved = chains.solve(conflict.start(), lambda s, order=order: encounter.round_step(conflict, order, s, True),
                               conflict.outcome)
         for end, p in solved.ends.items():
@@ -240,7 +240,7 @@ def test_each_step_is_the_attack_as_reported():
     members = (member("Alrik", 0), member("Brok", 0, skill=2), member("Ork", 1, skill=3), member("Goblin", 1))
     conflict = encounter.Conflict(("Helden", "Orks"), members, order=(0, 2, 1, 3), targeting="spread")
     for seed in range(30):
-        played = encounter.play(conflict, make_source(seed, None), "en")
+        played = play_out.play(conflict, make_source(seed, None), "en")
         out: set[str] = set()
         for turn in played.steps:
             assert isinstance(turn.attack, rules.AttackResult)
@@ -267,7 +267,7 @@ def test_no_attack_can_hit_is_a_stalemate():
     """E4: no attack can ever hit → `stalemate`; the rolling twin says so too."""
     conflict = duel(member("Alrik", 0, skill=-5, defense=10), member("Ork", 1, skill=-5, defense=10))
     assert exact(conflict).outcomes == {chains.STALEMATE: 1}
-    played = encounter.play(conflict, make_source(1, None), "de")
+    played = play_out.play(conflict, make_source(1, None), "de")
     assert played.outcome == chains.STALEMATE and played.steps == []
 
 
@@ -344,8 +344,8 @@ def test_the_bound_holds_and_float64_agrees(targeting, boxes_a, boxes_b, kind):
                member("C", 1, boxes=boxes_b, mental=1), member("D", 1, skill=2, boxes=2, kind=kind))
     conflict = encounter.Conflict(("Helden", "Orks"), members, order=(0, 2, 1, 3), targeting=targeting)
     exact_odds = exact(conflict)
-    floating = encounter.encounter_odds(conflict, exact=False)
-    assert exact_odds.solver.states <= encounter.state_bound(conflict)
+    floating = solver.encounter_odds(conflict, exact=False)
+    assert exact_odds.solver.states <= bounds.state_bound(conflict)
     assert sum(exact_odds.outcomes.values()) == 1
     assert abs(sum(floating.outcomes.values()) - 1) <= floating.solver.max_error <= 1e-9
     for name, p in exact_odds.outcomes.items():
@@ -360,7 +360,7 @@ def test_the_focus_bound_on_one_track_counts_every_state(members, concede):
     heroes = tuple(member(f"H{i}", 0, boxes=boxes, consequences=cons) for i, (boxes, cons) in enumerate(members))
     conflict = encounter.Conflict(("Helden", "Orks"), heroes + (member("Ork", 1),),
                                   order=tuple(range(len(heroes) + 1)), concede_at=(concede, None))
-    assert encounter._focus_side_bound(conflict, 0) >= encounter._focus_count(conflict, 0, 10**6)
+    assert bounds._focus_side_bound(conflict, 0) >= bounds._focus_count(conflict, 0, 10**6)
 
 
 @settings(max_examples=30)
@@ -375,7 +375,7 @@ def test_the_focus_bound_on_both_tracks_counts_every_state(members, concede):
     orcs = (member("Ork", 1), member("Hexe", 1, kind="deceive"))
     conflict = encounter.Conflict(("Helden", "Orks"), heroes + orcs, order=tuple(range(len(heroes) + 2)),
                                   concede_at=(concede, None))
-    assert encounter._focus_side_bound(conflict, 0) >= encounter._focus_count(conflict, 0, 10**6)
+    assert bounds._focus_side_bound(conflict, 0) >= bounds._focus_count(conflict, 0, 10**6)
 
 
 def test_a_track_that_starts_empty_still_counts_its_start():
@@ -385,7 +385,7 @@ def test_a_track_that_starts_empty_still_counts_its_start():
     alrik = encounter.Member("Alrik", 0, 3, rules.AttackType.HARM, 2, 0, empty, 0, 2)
     for targeting in ("focus", "spread"):
         conflict = duel(alrik, member("Ork", 1, skill=2, intuition=1), targeting=targeting)
-        assert exact(conflict).solver.states <= encounter.state_bound(conflict)
+        assert exact(conflict).solver.states <= bounds.state_bound(conflict)
 
 
 # --- over HTTP --------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from fractions import Fraction
 import pytest
 
 from service.platform.dice.randomness import GeneratorSource
-from service.systems.malmsturm import encounter, initiative, odds, rules
+from service.systems.malmsturm import bounds, encounter, initiative, odds, play_out, rules, solver
 from tests.stats import chi_square_sf
 from tests.systems.malmsturm.test_encounter import DUEL, body_member, exact, icepool_duel, member, side
 
@@ -85,7 +85,7 @@ def test_e6_initiative_odds_are_every_given_orders_odds_mixed_exactly():
         for name, p in exact(_with_order(conflict, order)).outcomes.items():
             mixed[name] += chance * p
     assert result.outcomes == mixed and sum(result.outcomes.values()) == 1
-    assert result.solver.states <= encounter.state_bound(conflict)
+    assert result.solver.states <= bounds.state_bound(conflict)
 
 
 # --- an independent simulation: initiative, attacks per kind, both ways to end ----------------------
@@ -145,7 +145,7 @@ def test_e6_e7_e8_agree_with_100000_simulated_conflicts(ends, seed):
     conflict = encounter.Conflict(("Helden", "Orks"), tuple(_as_member(d, f"m{i}") for i, d in enumerate(GROUP)),
                                   ends=ends)
     fractions = exact(conflict).outcomes
-    floats = encounter.encounter_odds(conflict, exact=False)
+    floats = solver.encounter_odds(conflict, exact=False)
     for name, p in fractions.items():
         assert floats.outcomes[name] == pytest.approx(float(p), abs=floats.solver.max_error + 1e-15)
     rng = random.Random(seed)
@@ -182,12 +182,12 @@ def test_e8_first_out_ends_at_the_first_member_taken_out():
                member("Ork", 1, skill=3, boxes=3))
     conflict = encounter.Conflict(("Helden", "Orks"), members, order=(0, 2, 1), ends=encounter.FIRST_OUT)
     result = exact(conflict)
-    both = sum(p for end, p in encounter.solve_turns(conflict, (0, 2, 1), exact=True).ends.items()
+    both = sum(p for end, p in solver.solve_turns(conflict, (0, 2, 1), exact=True).ends.items()
                if sum(m[2] >= 2 for m in end) > 1)
     assert both == 0
     side_out = exact(_with_order(encounter.Conflict(("Helden", "Orks"), members), (0, 2, 1)))
     assert result.outcomes[ORKS] > side_out.outcomes[ORKS]  # one of two out is enough now
-    played = encounter.play(conflict, GeneratorSource(random.Random(5), "seeded"), "en")
+    played = play_out.play(conflict, GeneratorSource(random.Random(5), "seeded"), "en")
     assert played.ends == "first_out" and sum(m.taken_out for m in played.end.members) == 1
 
 
@@ -220,7 +220,7 @@ def test_the_default_ends_is_side_out_and_echoed(post):
 
 
 def test_initiative_for_many_members_is_refused_before_solving_when_too_large(post, monkeypatch):
-    monkeypatch.setattr(encounter, "encounter_odds", lambda *a, **k: pytest.fail("solved"))
+    monkeypatch.setattr(solver, "encounter_odds", lambda *a, **k: pytest.fail("solved"))
     big = {"sides": [side("A", *(body_member(f"a{i}", boxes=4) for i in range(4))),
                      side("B", *(body_member(f"b{i}", boxes=4) for i in range(4)))]}
     status, body = post("/v1/malmsturm/encounter/odds", big)

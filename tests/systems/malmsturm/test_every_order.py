@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.systems.malmsturm import encounter, every_order
+from service.systems.malmsturm import bounds, encounter, every_order, solver
 from tests.systems.malmsturm.test_alike_orders import ALIKE, PARTY
 from tests.systems.malmsturm.test_encounter import body_member, member, side
 from tests.systems.malmsturm.test_encounter_groups import _as_member
@@ -27,7 +27,7 @@ POLICIES = [{}, {"targeting": encounter.SPREAD}, {"ends": encounter.FIRST_OUT}, 
 ])
 def test_every_order_side_by_side_answers_as_one_by_one(members, policy):
     conflict = encounter.Conflict(("Helden", "Orks"), members, **policy)
-    theirs = encounter.encounter_odds(conflict, exact=False)
+    theirs = solver.encounter_odds(conflict, exact=False)
     ours = every_order.encounter_odds(encounter.Conflict(("Helden", "Orks"), members, **policy))
     assert ours.solver.max_error <= 1e-12
     tolerance = ours.solver.max_error + theirs.solver.max_error
@@ -44,8 +44,8 @@ def test_every_order_side_by_side_answers_as_one_by_one(members, policy):
 def test_the_bound_of_the_orders_side_by_side_holds():
     conflict = encounter.Conflict(("Helden", "Orks"), tuple(_as_member(d, f"m{i}") for i, d in enumerate(PARTY)))
     odds = every_order.encounter_odds(conflict)
-    assert odds.solver.states <= encounter.state_bound(conflict, orders_together=True) * 1
-    assert encounter.state_bound(conflict, orders_together=True) < encounter.state_bound(conflict) / 5
+    assert odds.solver.states <= bounds.state_bound(conflict, orders_together=True) * 1
+    assert bounds.state_bound(conflict, orders_together=True) < bounds.state_bound(conflict) / 5
 
 
 def test_the_route_takes_them_for_four_members_and_more(post, monkeypatch):
@@ -71,7 +71,7 @@ def test_the_initiatives_own_work_counts_in_the_bound(post):
             "stress": {"physical": {"current": 1, "max": 1}, "mental": {"current": 1, "max": 1}}}
     body = {"sides": [side("A", *({**tiny, "name": f"a{i}"} for i in range(4))),
                       side("B", *({**tiny, "name": f"b{i}"} for i in range(4)))], "ends": "first_out"}
-    assert encounter.initiative_work(encounter.Conflict(("A", "B"), tuple(
+    assert bounds.initiative_work(encounter.Conflict(("A", "B"), tuple(
         member(f"m{i}", i // 4, intuition=1) for i in range(8)))) == 40320 * 2**7
     status, problem = post("/v1/malmsturm/encounter/odds", body)
     assert status == 422 and problem["type"].endswith("/encounter-too-large"), problem

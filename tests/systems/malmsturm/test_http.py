@@ -94,6 +94,7 @@ def test_catalogue_lists_consequences_and_the_ladder(client):
         ("malmsturm.attack.odds", "POST", "/v1/malmsturm/attack/odds"),
         ("malmsturm.encounter", "POST", "/v1/malmsturm/encounter"),
         ("malmsturm.encounter.odds", "POST", "/v1/malmsturm/encounter/odds"),
+        ("malmsturm.encounter.advice", "POST", "/v1/malmsturm/encounter/advice"),
     }
     severities = {c["severity"]: c for c in malmsturm["consequences"]}
     assert severities["mild"]["recovery"] == "after a short breather"
