@@ -26,7 +26,7 @@ from math import comb, prod
 
 import numpy as np
 
-from service.platform.maths.cooperation import cooperate
+from service.platform.maths.time_slicing import cooperate
 from service.platform.words.messages import Message, advised, advised_n
 from service.systems.beutelschneider.encounter import Side
 from service.systems.beutelschneider.rules import Ability, Colour

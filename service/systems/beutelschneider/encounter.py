@@ -33,8 +33,8 @@ from math import prod
 import numpy as np
 
 from service.platform.dice.randomness import RandomSource
-from service.platform.maths.cooperation import cooperate
 from service.platform.maths.odds import Odds, Solver
+from service.platform.maths.time_slicing import cooperate
 from service.platform.values.results import described
 from service.systems.beutelschneider import rules
 from service.systems.beutelschneider.rules import Ability, Bag, Colour, Contender, Danger, Difficulty
@@ -173,7 +173,7 @@ class _Fight:
         return np.multiply.outer(first, second)
 
     def _add(self, status: str, side: int | None, offset: tuple[int, int], chance: np.ndarray) -> None:
-        cooperate()  # the worker's other requests get a turn (service/platform/maths/cooperation.py)
+        cooperate()  # the worker's other requests get a turn (service/platform/maths/time_slicing.py)
         if side is not None and offset == (0, 0):
             side = None  # an injury that drew only black marbles changes nothing
         key = (status, side, offset if side is not None else (0, 0))

@@ -26,8 +26,8 @@ from functools import lru_cache
 from math import comb, prod
 
 from service.platform.dice.randomness import RandomSource
-from service.platform.maths.cooperation import cooperate
 from service.platform.maths.odds import Odds, Solver
+from service.platform.maths.time_slicing import cooperate
 from service.systems.beutelschneider import rules, sweep
 from service.systems.beutelschneider.encounter import (
     BOTH_OUT,

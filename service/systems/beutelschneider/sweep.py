@@ -28,8 +28,8 @@ from math import comb, prod
 
 import numpy as np
 
-from service.platform.maths.cooperation import cooperate
 from service.platform.maths.odds import Odds, Solver
+from service.platform.maths.time_slicing import cooperate
 from service.systems.beutelschneider.encounter import (
     BOTH_OUT,
     ESCAPES,

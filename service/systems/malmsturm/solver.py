@@ -15,8 +15,8 @@ import gmpy2
 import numpy as np
 
 from service.platform.maths import chains
-from service.platform.maths.cooperation import cooperate
 from service.platform.maths.odds import Odds, Probability, Solver
+from service.platform.maths.time_slicing import cooperate
 from service.systems.malmsturm import odds as malm_odds
 from service.systems.malmsturm import rules
 from service.systems.malmsturm.bounds import hit_on_track, stress_left, tracks_against
@@ -364,7 +364,7 @@ def _forward(conflict: Conflict, turns: _Turns, number: Ways, exact: bool) -> Ma
     ended = turns.ended
     for index, state in enumerate(turns.order):
         if index % chains.COOPERATE_EVERY == chains.COOPERATE_EVERY - 1:
-            cooperate()  # the worker's other requests get a turn (service/platform/maths/cooperation.py)
+            cooperate()  # the worker's other requests get a turn (service/platform/maths/time_slicing.py)
         arrived = arrivals.pop(state, None)
         if arrived is None:
             continue
