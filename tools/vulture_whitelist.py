@@ -49,6 +49,7 @@ open_seats
 injuring_abilities
 concede_at_consequences
 success_rule
+gain_over_best_fixed  # advice: the adaptive block, written by the advice view as a dict key
 exclude  # class Meta
 LINKS
 JSON_SCHEMA_RULES
