@@ -11,7 +11,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.platform.http.limits import AtMost, LengthAtMost, check_limit
 from service.platform.operations.contract import given
-from service.platform.operations.fields import Enum, Int, Name, StrictSchema
+from service.platform.operations.fields import Bool, Enum, Int, Name, StrictSchema
 from service.platform.operations.schemas import EncounterFields
 from service.platform.values.results import ResultSchemas
 from service.platform.words.messages import say, say_n
@@ -362,7 +362,7 @@ class BeutelAftermathSchema(StrictSchema):
                                                   "away (`escapes:<name>`: a fleeing side leaves its unconscious "
                                                   "behind); after a stalemate or an undecided end nobody lost. "
                                                   "null (default): no draw."})
-    winners_draw = fields.Boolean(load_default=False, metadata={"description": (
+    winners_draw = Bool(load_default=False, metadata={"description": (
         "E5 as amended 2026-12-04: an unconscious member of a side that did not lose (the winners, or "
         "anyone after a stalemate or an undecided end) is tended by its own and draws only when this is "
         "true (default false). Between two characters the unconscious side has always lost: no "
