@@ -14,6 +14,7 @@ Nothing here knows a system or Flask.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
@@ -104,6 +105,7 @@ def _explore(start: State, step: Step, outcome: Outcome, exact: bool, cooperate:
             # 0 + Fraction would cost a Fraction operation per edge: most edges arrive once
             merged[following] = merged[following] + probability if following in merged else probability
         stay[state] = merged.pop(state, 0)
+        merged = {following: probability for following, probability in merged.items() if probability}
         if not merged:  # nothing can change any more
             ended[state] = STALEMATE
             continue
@@ -155,6 +157,14 @@ def _topological(start: State, moves: Mapping[Any, list[tuple[Any, Number]]], in
     return order
 
 
+def _chance_to_leave(graph: _Graph, state: State, one: Number) -> Number:
+    """1 − P(stay). In floats, the moves' own sum: when a state is left with a chance below the
+    rounding of 1 (pools so large that a tie is all but certain), 1 − stay cancels to 0."""
+    if isinstance(one, float):
+        return math.fsum(probability for _, probability in graph.moves[state])
+    return one - graph.stay[state]
+
+
 def _forward_pass(start: State, graph: _Graph, one: Number,
                   cooperate: Callable[[], None]) -> tuple[dict[str, Number], dict[Any, Number], Number]:
     mass: dict[Any, Number] = {start: one}
@@ -172,7 +182,7 @@ def _forward_pass(start: State, graph: _Graph, one: Number,
             outcomes[name] = outcomes.get(name, 0) + arrived
             ends[state] = ends.get(state, 0) + arrived
             continue
-        leaving = arrived / (one - graph.stay[state])  # also the expected rounds spent here
+        leaving = arrived / _chance_to_leave(graph, state, one)  # also the expected rounds spent here
         expected += leaving
         for following, probability in graph.moves[state]:
             mass[following] = mass.get(following, 0) + leaving * probability

@@ -71,6 +71,26 @@ def test_a_state_that_only_stays_is_a_stalemate():
     assert odds.outcomes == {STALEMATE: Fraction(1, 2), "wins:a": Fraction(1, 2)}
 
 
+def test_a_state_left_with_a_chance_below_float_rounding_is_still_left():
+    """Huge Paws pools tie almost surely: in float64, 1 − P(stay) cancels to 0 while the moves still
+    carry mass (schemathesis found the 500). The moves' own sum is divided by instead."""
+    tiny = 1e-18
+
+    def step(state):
+        return [(state, 1.0 - tiny), ("done", tiny)]  # 1.0 - tiny == 1.0 in float64
+
+    odds = solve("start", step, lambda state: "wins:a" if state == "done" else None, exact=False)
+    assert odds.outcomes == {"wins:a": pytest.approx(1.0)}
+
+
+def test_a_move_of_chance_zero_is_no_move():
+    def step(state):
+        return [(state, Fraction(1)), ("done", Fraction(0))]
+
+    odds = solve("start", step, lambda state: "wins:a" if state == "done" else None)
+    assert odds.outcomes == {STALEMATE: Fraction(1)}
+
+
 def test_a_chain_that_goes_back_is_refused():
     with pytest.raises(ValueError, match="earlier state"):
         solve(0, lambda state: [((state + 1) % 3, Fraction(1))], lambda state: None)
