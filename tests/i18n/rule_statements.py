@@ -69,6 +69,10 @@ STATEMENTS: dict[tuple[str, str], tuple[str, str, dict[str, list[str]]]] = {
     ("labels", "operations.weltenbuch.encounter.advice"): (
         "002", "Pro investierten Heldenpunkt erhält man 2 Würfel",
         {"de": ["Heldenpunkt einsetzen oder zurückhalten"]}),
+    ("labels", "fields.winners_draw"): (
+        "000", "wenn die Blutenden und Bewusstlosen auf dem Schlachtfeld zurückgelassen werden",
+        {"de": ["die nicht verloren hat", "versorgt sie die eigene Seite"],
+         "en": ["did not lose", "their own side tends them"]}),
     ("labels", "operations.beutelschneider.encounter.advice"): (
         "000", "Flucht wird über Geschick abgehandelt", {"de": ["fliehen (Geschick)"]}),
     ("labels", "operations.malmsturm.encounter.advice"): (
