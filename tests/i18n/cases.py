@@ -29,7 +29,7 @@ def cases() -> list[Case]:
     return [*_paws(), *_proben(), *_weltenbuch(), *_malmsturm(), *_beutelschneider(), *_encounters(),
             *_encounters_of_issue_40(), *_encounter_sentences(), *_advice(),
             *_advice_of_proben(), *_advice_of_weltenbuch(), *_advice_of_beutelschneider(),
-            *_advice_of_malmsturm()]
+            *_advice_of_malmsturm(), *_policies_in_words()]
 
 
 def said(render: Callable[..., str], *args: object) -> Callable[[str], str]:
@@ -567,12 +567,13 @@ def _advice_line(wins: tuple[Fraction, ...], default: int, adaptive: Fraction | 
     """The platform's chat line of an advice whose options win ``wins`` (the first the best)."""
     from service.platform.maths.odds import Odds
     from service.platform.operations import advice
+    from service.systems.paws import advice as paws_advice
 
     options = tuple(advice.Option({"one_shot_rescue": index}, Odds({}), win, win, None, win - wins[0])
                     for index, win in enumerate(wins))
     solved = None if adaptive is None else advice.Adaptive(adaptive, (), 1)
     advised = advice.Advice("a", options, options[default], solved, advice.Solver(1))
-    return lambda lang: advice.summary(advised, "Ryan", lang, succeeds=succeeds)
+    return lambda lang: advice.summary(advised, "Ryan", lang, succeeds=succeeds, describe=paws_advice.policy_words)
 
 
 def _paws_rule(*decisions: tuple[str, int], give_up: bool = False) -> Callable[[str], str]:
@@ -653,3 +654,47 @@ def _advice_of_weltenbuch() -> Iterator[Case]:
         said = welten_advice.rules(hold=hold, targeting=targeting)
         yield (f"weltenbuch.encounter.advice one roll{', hold' if hold else ''}{', targeting' if targeting else ''}",
                lambda lang, said=said: " ".join(line.say(lang) for line in said))
+
+
+def _policy_words(system: str, policy: dict, words: str = "policy_words") -> Callable[[str], str]:
+    """A policy as the advice's chat line names it (each system's ``advice.policy_words``)."""
+    import importlib
+
+    described = getattr(importlib.import_module(f"service.systems.{system}.advice"), words)(policy)
+    return lambda lang: ", ".join(part.say(lang) for part in described)
+
+
+def _policies_in_words() -> Iterator[Case]:
+    """Every choice's words in the advice's chat line (RULINGS "Advice"): never the API's fields."""
+    policies = {
+        "paws.encounter": [("keep, never give up", {"one_shot_rescue": 0, "give_up_at_wounds": None}),
+                           ("spend one, give up at 1", {"one_shot_rescue": 1, "give_up_at_wounds": 1}),
+                           ("spend two, give up at 2", {"one_shot_rescue": 2, "give_up_at_wounds": 2})],
+        "proben.encounter": [("retry all, carry", {"max_attempts": [None, None], "carry_partial": True}),
+                             ("one attempt first", {"max_attempts": [1, None], "carry_partial": False}),
+                             ("one step, two attempts", {"max_attempts": [2]}),
+                             ("one step, retry", {"max_attempts": [None]})],
+        "weltenbuch.encounter": [("invest all, weakest", {"hold_hero_points": {"Toran": 0, "Fayla": 0},
+                                                          "targeting": "weakest"}),
+                                 ("hold one, strongest", {"hold_hero_points": {"Toran": 1, "Fayla": 0},
+                                                          "targeting": "strongest"}),
+                                 ("hold two, spread", {"hold_hero_points": {"Toran": 2}, "targeting": "spread"})],
+        "beutelschneider.encounter": [("combat", {"ability": "combat"}), ("skill", {"ability": "skill"}),
+                                      ("magic", {"ability": "magic"}),
+                                      ("per member", {"ability": {"Legionär": "combat", "Affenmensch": "skill"},
+                                                      "pairs": None}),
+                                      ("order", {"ability": "combat",
+                                                 "pairs": [["Legionär", "Affe 2"], ["Legionär", "Affe 1"]]})],
+        "malmsturm.encounter": [("never concede, defend, focus", {"concede_at_consequences": None, "defend": True,
+                                                                  "targeting": "focus"}),
+                                ("concede at 1, no defence, spread", {"concede_at_consequences": 1, "defend": False,
+                                                                      "targeting": "spread"}),
+                                ("concede at 2", {"concede_at_consequences": 2})],
+    }
+    for operation, named in policies.items():
+        system = operation.split(".")[0]
+        for label, policy in named:
+            yield f"{operation}.advice policy: {label}", _policy_words(system, policy)
+    for label, helpers in (("two helpers", ["Mira", "Alrik"]), ("nobody", [])):
+        yield (f"proben.cooperation.advice policy: {label}",
+               _policy_words("proben", {"helpers": helpers}, "helpers_words"))

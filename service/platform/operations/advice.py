@@ -32,7 +32,10 @@ The hook's contract (``Advisor``), what a system supplies and nothing more:
   loses (default: ``wins:<side>`` wins, any other ``wins:`` or ``both_out`` loses); ``rounds``: the
   expected value that counts rounds (default ``rounds``); ``side_name(body, side)``: how the chat
   line names the side (default: as ``advise.side`` does); ``succeeds``: the side takes a test, so the
-  chat line says "chance of success" rather than "to win".
+  chat line says "chance of success" rather than "to win"; ``describe(policy)``: the policy in the
+  system's words for the chat line (catalog messages, joined with commas), so a German line reads
+  „einen einmaligen Rettungswürfel einsetzen, nie aufgeben“, not the API's fields (default: the
+  fields as the body names them).
 
 A system's advice view is then ``platform_advice.answer(ADVISOR, body, lang)`` (routes.py imports this
 module as ``platform_advice``: its own ``advice`` module, where the adaptive solver lives, keeps its
@@ -108,6 +111,7 @@ class Advisor:
     rounds: str = "rounds"
     side_name: Callable[[Body, str], str] = lambda _body, side: side  # how the chat line names a side
     succeeds: bool = False  # the chat line says "chance of success" (a test), not "to win" (a fight)
+    describe: Callable[[Policy], Sequence[Message]] | None = None  # the policy in words for the chat line
 
 
 def combinations(values: Sequence[Sequence[Any]]) -> list[tuple[Any, ...]]:
@@ -328,7 +332,7 @@ class Percent(Number):
         return format_percent(self.value, "#,##0.0 %" if lang == "de" else "#,##0.0%", locale=lang)
 
 
-def policy_words(policy: Policy) -> str:
+def api_policy_words(policy: Policy) -> str:
     """A policy as the API names it (``one_shot_rescue = 1``): the chat line quotes the body's own fields."""
     def value(given: object) -> str:
         if isinstance(given, Mapping):
@@ -343,11 +347,15 @@ def answer(advisor: Advisor, body: Body, lang: str) -> tuple[dict[str, Any], str
     """An advice view's answer: the ``advice`` member and its chat line."""
     advice = advise(advisor, body)
     return advice_json(advice, lang), summary(advice, advisor.side_name(body, advice.side), lang,
-                                              succeeds=advisor.succeeds)
+                                              succeeds=advisor.succeeds, describe=advisor.describe)
 
 
-def summary(advice: Advice, side_name: str, lang: str, *, succeeds: bool = False) -> str:
+def summary(advice: Advice, side_name: str, lang: str, *, succeeds: bool = False,
+            describe: Callable[[Policy], Sequence[Message]] | None = None) -> str:
     """One chat line: the best option, whether the default is as good, and the adaptive optimum."""
+    def policy_words(policy: Policy) -> object:
+        return list(describe(policy)) if describe is not None else api_policy_words(policy)
+
     best = advice.best
     words = {"side": side_name, "policy": policy_words(best.policy), "win": Percent(best.win)}
     parts = [advised("Advice for %(side)s: best %(policy)s, %(win)s chance of success.", **words) if succeeds

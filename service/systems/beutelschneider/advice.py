@@ -20,9 +20,10 @@ wins equally (within ``TIE``), the one that loses least.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from math import comb, prod
+from typing import Any
 
 import numpy as np
 
@@ -265,3 +266,20 @@ def rules(solved: Solved, kept: Ability) -> tuple[Message, ...]:
                            "Choose %(other)s in %(count)d of the states the fight can reach, else %(ability)s.",
                            int((solved.chosen == solved.abilities.index(other)).sum()),
                            other=ABILITY_WORDS[other], ability=ABILITY_WORDS[kept]) for other in others)
+
+
+def policy_words(policy: Mapping[str, Any]) -> list[Message]:
+    """A Beutelschneider policy in the chat line's words: each member's ability, the order the second
+    side is met in."""
+    words: list[Message] = []
+    ability = policy.get("ability")
+    if isinstance(ability, Mapping):
+        words.extend(advised("%(name)s: %(ability)s", name=name, ability=ABILITY_WORDS[Ability(chosen)])
+                     for name, chosen in ability.items())
+    elif ability is not None:
+        words.append(ABILITY_WORDS[Ability(ability)])
+    if "pairs" in policy:
+        pairs = policy["pairs"]
+        words.append(advised("the pairs as the body gives them") if pairs is None
+                     else advised("meet %(names)s in this order", names=list(dict.fromkeys(b for _, b in pairs))))
+    return words

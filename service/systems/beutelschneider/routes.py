@@ -554,7 +554,8 @@ ADVICE_EXAMPLE = {"sides": [{"name": "Dieb", "bag": {"red": 3, "green": 6, "whit
 
 ADVISOR = platform_advice.Advisor(
     sides=lambda body: [side["name"] for side in body["sides"]], choices=_advice_choices, default=_advice_default,
-    apply=_advice_apply, odds=lambda body: encounter_odds(body), adaptive=_adaptive, rounds="exchanges")
+    apply=_advice_apply, odds=lambda body: encounter_odds(body), adaptive=_adaptive, rounds="exchanges",
+    describe=advice.policy_words)
 
 
 @quoting(ENCOUNTER_RULINGS)

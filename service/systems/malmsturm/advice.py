@@ -18,7 +18,7 @@ the optimum never concedes (the advised side's own ``concede_at_consequences`` i
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -27,7 +27,7 @@ import gmpy2
 
 from service.platform.maths.odds import Probability
 from service.platform.maths.time_slicing import cooperate
-from service.platform.words.messages import Message, advised
+from service.platform.words.messages import Message, advised, advised_n
 from service.systems.malmsturm import rules, solver
 from service.systems.malmsturm.encounter import OUT, Conflict, MemberState, Order, State, after_attack
 
@@ -215,3 +215,17 @@ def rules_of(solved: Solved) -> tuple[Message, ...]:
                             mental=str(early.before[1]), consequences=str(early.before[2]),
                             shifts=str(early.shifts)))
     return tuple(said)
+
+
+def policy_words(policy: Mapping[str, Any]) -> list[Message]:
+    """A Malmsturm policy in the chat line's words: when to concede, whether to defend, whom to attack."""
+    words: list[Message] = []
+    if "concede_at_consequences" in policy:
+        at = policy["concede_at_consequences"]
+        words.append(advised("never concede") if at is None
+                     else advised_n("concede at %(count)d consequence", "concede at %(count)d consequences", at))
+    if "defend" in policy:
+        words.append(advised("defend") if policy["defend"] else advised("do not defend"))
+    if "targeting" in policy:
+        words.append(advised("all attacks on one") if policy["targeting"] == "focus" else advised("spread the attacks"))
+    return words

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from service.platform.maths.odds import Probability
 from service.platform.words.messages import Message, advised, advised_n
@@ -173,3 +174,17 @@ def _rescue_rule(decisions: tuple[Decision, ...]) -> Message:
     states = ", ".join(f"{decision.dice}:{decision.against}" for decision in kept[:6])
     return advised("Spend a one-shot rescue die after a lost round, but keep it when your dice against the "
                "other's stand at %(states)s.", states=states)
+
+
+def policy_words(policy: Mapping[str, Any]) -> list[Message]:
+    """A Paws policy in the chat line's words: the one-shot dice spent or kept, when to give up."""
+    words: list[Message] = []
+    if "one_shot_rescue" in policy:
+        spent = policy["one_shot_rescue"]
+        words.append(advised_n("spend %(count)d one-shot rescue die", "spend %(count)d one-shot rescue dice", spent)
+                     if spent else advised("keep the one-shot rescue dice"))
+    if "give_up_at_wounds" in policy:
+        wounds = policy["give_up_at_wounds"]
+        words.append(advised("never give up") if wounds is None
+                     else advised_n("give up at %(count)d wound", "give up at %(count)d wounds", wounds))
+    return words

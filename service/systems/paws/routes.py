@@ -249,7 +249,7 @@ def _adaptive(body: Body, side: str, asked: Mapping[str, Sequence[Any]]) -> plat
 ADVISOR = platform_advice.Advisor(
     sides=lambda body: encounter.SIDES, choices=_advice_choices, default=_advice_default, apply=_advice_apply,
     odds=lambda body: encounter_odds(body), adaptive=_adaptive,
-    side_name=lambda body, side: body[side].get("name") or side.upper())
+    side_name=lambda body, side: body[side].get("name") or side.upper(), describe=advice.policy_words)
 
 
 @quoting(ENCOUNTER_RULINGS)

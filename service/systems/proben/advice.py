@@ -12,12 +12,14 @@ says so, and the platform adds that it gains nothing over the fixed "until no di
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 from service.platform.maths.odds import Probability, binomial
-from service.platform.words.messages import Message, advised
+from service.platform.words.messages import Message, advised, advised_n
 from service.systems.proben.encounter import Chain, Step
 from service.systems.proben.odds import P_SUCCESS
 from service.systems.proben.rules import dice_for_attempt
@@ -84,3 +86,28 @@ def rules(solved: Solved, *, retry: bool, carry: bool) -> tuple[Message, ...]:
                     if solved.carry_partial else
                     advised("Counting partial successes changes nothing here."))
     return tuple(said)
+
+
+def policy_words(policy: Mapping[str, Any]) -> list[Message]:
+    """A Proben chain's policy in the chat line's words: how often each step is tried, partial
+    successes carried or not."""
+    words: list[Message] = []
+    attempts = policy.get("max_attempts")
+    if attempts is not None:
+        if all(limit is None for limit in attempts):
+            words.append(advised("retry every failed step while dice are left"))
+        else:
+            for step, limit in enumerate(attempts, start=1):
+                what = (advised("retry while dice are left") if limit is None
+                        else advised_n("at most %(count)d attempt", "at most %(count)d attempts", limit))
+                words.append(advised("step %(step)d: %(what)s", step=step, what=what) if len(attempts) > 1 else what)
+    if "carry_partial" in policy:
+        words.append(advised("count partial successes toward the next attempt") if policy["carry_partial"]
+                     else advised("partial successes do not carry over"))
+    return words
+
+
+def helpers_words(policy: Mapping[str, Any]) -> list[Message]:
+    """A cooperation's policy in the chat line's words: who helps."""
+    helpers = policy.get("helpers", [])
+    return [advised("with the help of %(names)s", names=list(helpers)) if helpers else advised("without helpers")]

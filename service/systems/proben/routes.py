@@ -128,7 +128,8 @@ COOPERATION_ADVISOR = platform_advice.Advisor(
     odds=lambda body: cooperation_odds(body),
     wins=lambda outcome, side: outcome == "success",
     loses=lambda outcome, side: outcome in ("failure", "no_dice"),
-    side_name=lambda body, side: body["leader"].get("name") or side, succeeds=True)
+    side_name=lambda body, side: body["leader"].get("name") or side, succeeds=True,
+    describe=advice.helpers_words)
 
 
 def cooperation_advice(body: Body, lang: str) -> tuple[dict[str, Any], str]:
@@ -264,7 +265,8 @@ ADVISOR = platform_advice.Advisor(
     odds=lambda body: encounter_odds(body), adaptive=_adaptive,
     wins=lambda outcome, side: outcome == encounter.SUCCESS,
     loses=lambda outcome, side: outcome.startswith("failure:"),
-    side_name=lambda body, side: body["steps"][0]["pool"].get("name") or side, succeeds=True)
+    side_name=lambda body, side: body["steps"][0]["pool"].get("name") or side, succeeds=True,
+    describe=advice.policy_words)
 
 
 @quoting(ENCOUNTER_RULINGS)

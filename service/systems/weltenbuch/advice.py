@@ -11,7 +11,10 @@ dice fewer, so holding never wins more, and `targeting` only moves consequences 
 
 from __future__ import annotations
 
-from service.platform.words.messages import Message, advised
+from collections.abc import Mapping
+from typing import Any
+
+from service.platform.words.messages import Message, advised, advised_n
 
 HOLD_AT_MOST = 1  # one held point saves the one consequence a member can take in a scene (E2)
 
@@ -25,3 +28,20 @@ def rules(*, hold: bool, targeting: bool) -> tuple[Message, ...]:
     if targeting:
         said.append(advised("Whom the dice hit changes who takes consequences, not who wins."))
     return tuple(said)
+
+
+TARGETING_WORDS = {"weakest": advised("aim at the weakest first"), "strongest": advised("aim at the strongest first"),
+                   "spread": advised("spread the dice over the targets")}
+
+
+def policy_words(policy: Mapping[str, Any]) -> list[Message]:
+    """A Weltenbuch policy in the chat line's words: the hero points held back, whom the dice aim at."""
+    words: list[Message] = []
+    if "hold_hero_points" in policy:
+        held = {name: count for name, count in policy["hold_hero_points"].items() if count}
+        words.extend([advised_n("%(name)s holds back %(count)d hero point", "%(name)s holds back %(count)d hero points",
+                                count, name=name) for name, count in held.items()]
+                     or [advised("spend every hero point for dice")])
+    if "targeting" in policy:
+        words.append(TARGETING_WORDS[policy["targeting"]])
+    return words

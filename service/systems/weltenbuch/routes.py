@@ -305,7 +305,8 @@ def _adaptive(body: Body, side: str, asked: Mapping[str, Sequence[Any]]) -> plat
 
 ADVISOR = platform_advice.Advisor(
     sides=lambda body: [party["name"] for party in body["parties"]], choices=_advice_choices,
-    default=_advice_default, apply=_advice_apply, odds=lambda body: encounter_odds(body), adaptive=_adaptive)
+    default=_advice_default, apply=_advice_apply, odds=lambda body: encounter_odds(body), adaptive=_adaptive,
+    describe=advice.policy_words)
 
 
 @quoting(ENCOUNTER_RULINGS)

@@ -132,7 +132,7 @@ def test_over_http_the_adaptive_block_says_it_gains_nothing(post):
     assert block["adaptive"]["rules"][0] == ("Würfle nach jeder verlorenen Runde die einmaligen Rettungswürfel, "
                                              "einen nach dem anderen, bis einer gelingt.")
     assert block["adaptive"]["rules"][-1].startswith("In jeder Lage neu zu entscheiden, gewinnt nicht öfter")
-    assert answer["summary"] == ("Rat für Ryan: am besten one_shot_rescue = 1, give_up_at_wounds = null, "
+    assert answer["summary"] == ("Rat für Ryan: am besten 1 einmaligen Rettungswürfel einsetzen, nie aufgeben, "
                                  "62,5 % Siegchance. In jeder Lage neu zu entscheiden, bringt nichts Nennenswertes.")
 
 
