@@ -8961,7 +8961,7 @@ export interface operations {
                      *           }
                      *         ]
                      *       },
-                     *       "summary": "Advice for Dieb: best ability = combat, 4.9% to win. Deciding anew in every state gains nothing worth saying."
+                     *       "summary": "Advice for Dieb: best combat (red), 4.9% to win. Deciding anew in every state gains nothing worth saying."
                      *     }
                      */
                     "application/json": components["schemas"]["BeutelschneiderEncounterAdviceResponse"];
@@ -13079,7 +13079,7 @@ export interface operations {
                      *           }
                      *         ]
                      *       },
-                     *       "summary": "Advice for Helden: best concede_at_consequences = null, defend = true, targeting = focus, 94.9% to win. Deciding anew in every state gains nothing worth saying."
+                     *       "summary": "Advice for Helden: best never concede, defend, all attacks on one, 94.9% to win. Deciding anew in every state gains nothing worth saying."
                      *     }
                      */
                     "application/json": components["schemas"]["MalmsturmEncounterAdviceResponse"];
@@ -14726,7 +14726,7 @@ export interface operations {
                      *           "b": 0
                      *         }
                      *       },
-                     *       "summary": "Advice for Ryan: best one_shot_rescue = 0, give_up_at_wounds = null, 85.8% to win. Deciding anew in every state gains nothing worth saying."
+                     *       "summary": "Advice for Ryan: best keep the one-shot rescue dice, never give up, 85.8% to win. Deciding anew in every state gains nothing worth saying."
                      *     }
                      */
                     "application/json": components["schemas"]["PawsEncounterAdviceResponse"];
@@ -15784,7 +15784,7 @@ export interface operations {
                      *         },
                      *         "success_rule": "meet"
                      *       },
-                     *       "summary": "Advice for Alrik: best helpers = [Mira], 16.6% chance of success."
+                     *       "summary": "Advice for Alrik: best with the help of Mira, 16.6% chance of success."
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenCooperationAdviceResponse"];
@@ -17628,7 +17628,7 @@ export interface operations {
                      *         ],
                      *         "success_rule": "meet"
                      *       },
-                     *       "summary": "Advice for Alrik: best max_attempts = [null, null], carry_partial = true, 62.8% chance of success. The default (max_attempts = [null, null], carry_partial = false): 8.8%. Deciding anew in every state gains nothing worth saying."
+                     *       "summary": "Advice for Alrik: best retry every failed step while dice are left, count partial successes toward the next attempt, 62.8% chance of success. The default (retry every failed step while dice are left, partial successes do not carry over): 8.8%. Deciding anew in every state gains nothing worth saying."
                      *     }
                      */
                     "application/json": components["schemas"]["ProbenEncounterAdviceResponse"];
@@ -21092,7 +21092,7 @@ export interface operations {
                      *           }
                      *         }
                      *       },
-                     *       "summary": "Advice for Heroes: best hold_hero_points = {Toran: 0, Fayla: 0}, targeting = weakest, 66.8% to win. Deciding anew in every state gains nothing worth saying."
+                     *       "summary": "Advice for Heroes: best spend every hero point for dice, aim at the weakest first, 66.8% to win. Deciding anew in every state gains nothing worth saying."
                      *     }
                      */
                     "application/json": components["schemas"]["WeltenbuchEncounterAdviceResponse"];
