@@ -64,18 +64,20 @@ class Odds:
         return self
 
 
-def _probability(value: Probability) -> dict:
+def probability_json(value: Probability) -> dict:
+    """A probability as the answers write it: float64, and the exact fraction where there is one."""
     if isinstance(value, float):
         return {"probability": value, "exact": None}
+    value = Fraction(value)
     return {"probability": float(value), "exact": f"{value.numerator}/{value.denominator}"}
 
 
 def as_json(odds: Odds) -> dict:
     odds.check()
     document = {
-        "outcomes": [{"outcome": name, **_probability(p)} for name, p in odds.outcomes.items()],
+        "outcomes": [{"outcome": name, **probability_json(p)} for name, p in odds.outcomes.items()],
         "distributions": {
-            name: [{"value": value, **_probability(p)} for value, p in _sorted_items(distribution)]
+            name: [{"value": value, **probability_json(p)} for value, p in _sorted_items(distribution)]
             for name, distribution in odds.distributions.items()
         },
         "expected": {name: float(value) for name, value in odds.expected.items()},

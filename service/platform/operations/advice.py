@@ -66,7 +66,7 @@ from service.platform.http.limits import (
     limit_member,
     pricing,
 )
-from service.platform.maths.odds import Odds, Probability, Solver
+from service.platform.maths.odds import Odds, Probability, Solver, probability_json, solver_json
 from service.platform.values.errors import EncounterTooLarge, InputError
 from service.platform.words.messages import Choices, Message, Number, advised, localized, say
 
@@ -286,13 +286,6 @@ def _solver(options: Sequence[Option], adaptive: Adaptive | None) -> Solver:
 
 # -- the answer's JSON and words --------------------------------------------------------------------
 
-def probability_json(value: Probability) -> dict[str, Any]:
-    if isinstance(value, float):
-        return {"probability": value, "exact": None}
-    value = Fraction(value)
-    return {"probability": float(value), "exact": f"{value.numerator}/{value.denominator}"}
-
-
 def advice_json(advice: Advice, lang: str) -> dict[str, Any]:
     """The contract's ``advice`` member (API.md §1.10)."""
     def option_json(option: Option) -> dict[str, Any]:
@@ -315,8 +308,7 @@ def advice_json(advice: Advice, lang: str) -> dict[str, Any]:
         "default": {"policy": dict(advice.default.policy), "win": probability_json(advice.default.win),
                     "vs_best": {**probability_json(advice.default.vs_best), "equal": advice.default.equal_to_best}},
         "adaptive": adaptive,
-        "solver": {"states": advice.solver.states, "precision": advice.solver.precision,
-                   "max_error": advice.solver.max_error},
+        "solver": solver_json(advice.solver),
     }
 
 
