@@ -1353,6 +1353,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/paws/comparison/advice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Spend the group's one-shot rescue dice on this lost comparison, or keep them (advice)
+         * @description RULINGS.md "Advice", Paws, and ruling 3 ("ein Vergleich zum Unentschieden gerettet, aber niemals
+         *     ein Sieg erzielt"): the side (`a` or `b` in a contest, only `b` in defense mode) lost by `lost_by`
+         *     after its own rescue dice; later losses are as likely as this comparison makes them, given it
+         *     loses. 422 where the side cannot lose (the winner rolls no dice) or not by `lost_by`.
+         *
+         *     A loss is averted as a whole: a failed test by one success (ruling 3: the first averts the
+         *     catastrophe where there is one, else the failure's negative effect), a lost comparison by as many
+         *     successes as the winner's net (saved to a tie). Every `spend` from none to all of `one_shot_rescue`
+         *     is one fixed option: at most that many dice rolled on this loss, one at a time, until it is averted
+         *     or out of reach; the dice kept go to `future_losses` later losses of the same kind, taken as
+         *     certain, every die left rolled on each in turn. `win` is the share of these 1 + `future_losses`
+         *     losses averted (outcome `averted`; expected `losses_averted`, `averted_now`, `dice_spent_now`);
+         *     equal options list fewer dice first, "gleich gut" within 0.1 percentage points. One decision, made
+         *     before the dice: no `adaptive` (null).
+         *
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+         */
+        post: operations["paws.comparison.advice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/paws/comparison/odds": {
         parameters: {
             query?: never;
@@ -1602,6 +1640,43 @@ export interface paths {
          *     - A header of sessions version 1 (no `version`) is refused with what changed.
          */
         post: operations["paws.test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/paws/test/advice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Spend the group's one-shot rescue dice on this failed test, or keep them (advice)
+         * @description RULINGS.md "Advice", Paws: "Jeder Rettungswürfel darf nur einmal gewürfelt werden und ist danach
+         *     verbraucht. Zeigt er einen Erfolg, kann man damit einen negativen Effekt abwenden." The side is
+         *     `player` (named by `name` in the chat line).
+         *
+         *     A loss is averted as a whole: a failed test by one success (ruling 3: the first averts the
+         *     catastrophe where there is one, else the failure's negative effect), a lost comparison by as many
+         *     successes as the winner's net (saved to a tie). Every `spend` from none to all of `one_shot_rescue`
+         *     is one fixed option: at most that many dice rolled on this loss, one at a time, until it is averted
+         *     or out of reach; the dice kept go to `future_losses` later losses of the same kind, taken as
+         *     certain, every die left rolled on each in turn. `win` is the share of these 1 + `future_losses`
+         *     losses averted (outcome `averted`; expected `losses_averted`, `averted_now`, `dice_spent_now`);
+         *     equal options list fewer dice first, "gleich gut" within 0.1 percentage points. One decision, made
+         *     before the dice: no `adaptive` (null).
+         *
+         *     The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in the body and the `Idempotency-Key` header are accepted and ignored.
+         *
+         *     Checked beyond the schema (422 naming the field):
+         *     - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+         */
+        post: operations["paws.test.advice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2594,7 +2669,7 @@ export interface components {
              * @description An operation id, e.g. paws.test.
              * @enum {string}
              */
-            operation: "beutelschneider.challenge" | "beutelschneider.challenge.odds" | "beutelschneider.combat" | "beutelschneider.combat.odds" | "beutelschneider.contest" | "beutelschneider.contest.odds" | "beutelschneider.encounter" | "beutelschneider.encounter.advice" | "beutelschneider.encounter.odds" | "beutelschneider.experience" | "beutelschneider.experience-apply" | "beutelschneider.experience.odds" | "beutelschneider.first-aid" | "beutelschneider.first-aid.odds" | "beutelschneider.healing" | "beutelschneider.healing-apply" | "beutelschneider.healing.odds" | "beutelschneider.injury" | "beutelschneider.injury.odds" | "beutelschneider.mortal-danger" | "beutelschneider.mortal-danger.odds" | "beutelschneider.validate-bag" | "malmsturm.action" | "malmsturm.action.odds" | "malmsturm.attack" | "malmsturm.attack.odds" | "malmsturm.contest" | "malmsturm.contest.odds" | "malmsturm.encounter" | "malmsturm.encounter.advice" | "malmsturm.encounter.odds" | "malmsturm.initiative" | "malmsturm.initiative.odds" | "paws.comparison" | "paws.comparison.odds" | "paws.encounter" | "paws.encounter.advice" | "paws.encounter.odds" | "paws.rescue" | "paws.rescue.odds" | "paws.test" | "paws.test.odds" | "paws.validate-character" | "proben.cooperation" | "proben.cooperation.advice" | "proben.cooperation.odds" | "proben.encounter" | "proben.encounter.advice" | "proben.encounter.odds" | "proben.extended" | "proben.extended.odds" | "proben.opposed" | "proben.opposed.odds" | "proben.test" | "proben.test.odds" | "weltenbuch.conflict" | "weltenbuch.conflict.odds" | "weltenbuch.encounter" | "weltenbuch.encounter.advice" | "weltenbuch.encounter.odds" | "weltenbuch.narration" | "weltenbuch.resurrection" | "weltenbuch.resurrection.odds";
+            operation: "beutelschneider.challenge" | "beutelschneider.challenge.odds" | "beutelschneider.combat" | "beutelschneider.combat.odds" | "beutelschneider.contest" | "beutelschneider.contest.odds" | "beutelschneider.encounter" | "beutelschneider.encounter.advice" | "beutelschneider.encounter.odds" | "beutelschneider.experience" | "beutelschneider.experience-apply" | "beutelschneider.experience.odds" | "beutelschneider.first-aid" | "beutelschneider.first-aid.odds" | "beutelschneider.healing" | "beutelschneider.healing-apply" | "beutelschneider.healing.odds" | "beutelschneider.injury" | "beutelschneider.injury.odds" | "beutelschneider.mortal-danger" | "beutelschneider.mortal-danger.odds" | "beutelschneider.validate-bag" | "malmsturm.action" | "malmsturm.action.odds" | "malmsturm.attack" | "malmsturm.attack.odds" | "malmsturm.contest" | "malmsturm.contest.odds" | "malmsturm.encounter" | "malmsturm.encounter.advice" | "malmsturm.encounter.odds" | "malmsturm.initiative" | "malmsturm.initiative.odds" | "paws.comparison" | "paws.comparison.advice" | "paws.comparison.odds" | "paws.encounter" | "paws.encounter.advice" | "paws.encounter.odds" | "paws.rescue" | "paws.rescue.odds" | "paws.test" | "paws.test.advice" | "paws.test.odds" | "paws.validate-character" | "proben.cooperation" | "proben.cooperation.advice" | "proben.cooperation.odds" | "proben.encounter" | "proben.encounter.advice" | "proben.encounter.odds" | "proben.extended" | "proben.extended.odds" | "proben.opposed" | "proben.opposed.odds" | "proben.test" | "proben.test.odds" | "weltenbuch.conflict" | "weltenbuch.conflict.odds" | "weltenbuch.encounter" | "weltenbuch.encounter.advice" | "weltenbuch.encounter.odds" | "weltenbuch.narration" | "weltenbuch.resurrection" | "weltenbuch.resurrection.odds";
         };
         BatchRequest: {
             requests: components["schemas"]["BatchItem"][];
@@ -4608,6 +4683,61 @@ export interface components {
             problems: string[];
             valid: boolean;
         };
+        PawsComparisonAdviceRequest: {
+            /** @description Side a (the attacker in defense mode). */
+            a: components["schemas"]["PawsPool"];
+            /** @description Which side is advised on which of its choices (API.md §1.10). */
+            advise?: components["schemas"]["Advise"] | null;
+            /** @description Side b (the defender in defense mode). */
+            b: components["schemas"]["PawsPool"];
+            /**
+             * @description Later losses of the same kind the kept dice may avert, taken as certain (RULINGS.md "Advice"). Default 1.
+             * @default 1
+             */
+            future_losses?: number | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /**
+             * @description The advised side's loss: the winner's net successes after the side's own rescue dice, which one-shot dice must cancel to save it to a tie (ruling 3). null (default): not known, each margin as likely as the comparison makes it.
+             * @default null
+             */
+            lost_by?: number | null;
+            /**
+             * @description contest: both attack, more successes wins; defense: b only defends, the attack lands with net >= 1, b cannot win.
+             * @default contest
+             * @enum {string|null}
+             */
+            mode?: "contest" | "defense" | null;
+            /**
+             * @description The group's one-shot rescue dice at hand ("Jeder Rettungswürfel darf nur einmal gewürfelt werden"). Default 1.
+             * @default 1
+             */
+            one_shot_rescue?: number | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description The policy: roll at most this many of them on this loss, one at a time, until it is averted or out of reach; the rest are kept for later losses. null (default): all of them.
+             * @default null
+             */
+            spend?: number | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        PawsComparisonAdviceResponse: {
+            advice: components["schemas"]["AdviceAnswer"];
+            /** @enum {string} */
+            lang: "en" | "de";
+            /** @example paws.comparison.advice */
+            operation: string;
+            receipt: components["schemas"]["Receipt"];
+            request: components["schemas"]["PawsComparisonAdviceRequest"];
+            /** @description One chat line in `lang`. */
+            summary: string;
+        };
         PawsComparisonOddsRequest: {
             /** @description Side a (the attacker in defense mode). */
             a: components["schemas"]["PawsPool"];
@@ -5043,6 +5173,78 @@ export interface components {
             /** @description null unless this side lost and had rescue dice. */
             rescue: components["schemas"]["PawsComparisonRescue"] | null;
             successes: number;
+        };
+        PawsTestAdviceRequest: {
+            /** @description One advantage per category: active = bonus die, passive = rescue die. */
+            advantages?: components["schemas"]["PawsAdvantages"] | null;
+            /** @description Which side is advised on which of its choices (API.md §1.10). */
+            advise?: components["schemas"]["Advise"] | null;
+            /**
+             * @description Bonus dice the GM grants beyond one advantage per category.
+             * @default 0
+             */
+            extra_bonus_dice?: number | null;
+            /**
+             * @description Rescue dice the GM grants beyond one advantage per category (e.g. the effect 'Schutz').
+             * @default 0
+             */
+            extra_rescue_dice?: number | null;
+            /**
+             * @description fallback: -1 die (another helpful trait); matching; specialized: +1 die (fits better than needed).
+             * @default matching
+             * @enum {string|null}
+             */
+            fit?: "fallback" | "matching" | "specialized" | null;
+            /**
+             * @description Later losses of the same kind the kept dice may avert, taken as certain (RULINGS.md "Advice"). Default 1.
+             * @default 1
+             */
+            future_losses?: number | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            idempotency_key?: string | null;
+            /** @description Who rolls (echoed in results). */
+            name?: string | null;
+            /**
+             * @description The group's one-shot rescue dice at hand ("Jeder Rettungswürfel darf nur einmal gewürfelt werden"). Default 1.
+             * @default 1
+             */
+            one_shot_rescue?: number | null;
+            /**
+             * @description Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem Würfel"); not wounds.
+             * @default 0
+             */
+            penalty_dice?: number | null;
+            /** @description Rank of the trait used: one die per rank. */
+            rank: number;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description The policy: roll at most this many of them on this loss, one at a time, until it is averted or out of reach; the rest are kept for later losses. null (default): all of them.
+             * @default null
+             */
+            spend?: number | null;
+            /** @description Accepted and ignored: the odds do not depend on it. */
+            ticket?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description Wounds that hinder this action: -1 die each.
+             * @default 0
+             */
+            wounds?: number | null;
+        };
+        PawsTestAdviceResponse: {
+            advice: components["schemas"]["AdviceAnswer"];
+            /** @enum {string} */
+            lang: "en" | "de";
+            /** @example paws.test.advice */
+            operation: string;
+            receipt: components["schemas"]["Receipt"];
+            request: components["schemas"]["PawsTestAdviceRequest"];
+            /** @description One chat line in `lang`. */
+            summary: string;
         };
         PawsTestOddsRequest: {
             /** @description One advantage per category: active = bonus die, passive = rescue die. */
@@ -13901,6 +14103,222 @@ export interface operations {
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
+    "paws.comparison.advice": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "a": {
+                 *         "advantages": {
+                 *           "equipment": "active",
+                 *           "situation": "active"
+                 *         },
+                 *         "name": "Rynn",
+                 *         "rank": 2
+                 *       },
+                 *       "b": {
+                 *         "advantages": {
+                 *           "equipment": "passive",
+                 *           "personal": "passive"
+                 *         },
+                 *         "name": "Gegner",
+                 *         "rank": 2
+                 *       },
+                 *       "mode": "contest"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PawsComparisonAdviceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "advice": {
+                     *         "adaptive": null,
+                     *         "best": {
+                     *           "policy": {
+                     *             "spend": 1
+                     *           },
+                     *           "win": {
+                     *             "exact": "12/49",
+                     *             "probability": 0.24489795918367346
+                     *           }
+                     *         },
+                     *         "default": {
+                     *           "policy": {
+                     *             "spend": 1
+                     *           },
+                     *           "vs_best": {
+                     *             "equal": true,
+                     *             "exact": "0/1",
+                     *             "probability": 0
+                     *           },
+                     *           "win": {
+                     *             "exact": "12/49",
+                     *             "probability": 0.24489795918367346
+                     *           }
+                     *         },
+                     *         "options": [
+                     *           {
+                     *             "expected": {
+                     *               "averted_now": 0.42857142857142855,
+                     *               "dice_spent_now": 0.8571428571428571,
+                     *               "losses_averted": 0.4897959183673469
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "12/49",
+                     *               "probability": 0.24489795918367346
+                     *             },
+                     *             "outcomes": {
+                     *               "averted": {
+                     *                 "exact": "12/49",
+                     *                 "probability": 0.24489795918367346
+                     *               },
+                     *               "stands": {
+                     *                 "exact": "37/49",
+                     *                 "probability": 0.7551020408163265
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "spend": 1
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "12/49",
+                     *               "probability": 0.24489795918367346
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "averted_now": 0,
+                     *               "dice_spent_now": 0,
+                     *               "losses_averted": 0.42857142857142855
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "3/14",
+                     *               "probability": 0.21428571428571427
+                     *             },
+                     *             "outcomes": {
+                     *               "averted": {
+                     *                 "exact": "3/14",
+                     *                 "probability": 0.21428571428571427
+                     *               },
+                     *               "stands": {
+                     *                 "exact": "11/14",
+                     *                 "probability": 0.7857142857142857
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "spend": 0
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": false,
+                     *               "exact": "-3/98",
+                     *               "probability": -0.030612244897959183
+                     *             },
+                     *             "win": {
+                     *               "exact": "3/14",
+                     *               "probability": 0.21428571428571427
+                     *             }
+                     *           }
+                     *         ],
+                     *         "side": "a",
+                     *         "solver": {
+                     *           "max_error": 0,
+                     *           "precision": "exact",
+                     *           "states": 0
+                     *         }
+                     *       },
+                     *       "lang": "en",
+                     *       "operation": "paws.comparison.advice",
+                     *       "receipt": {
+                     *         "alg": "Ed25519",
+                     *         "id": "00000000-0000-4000-8000-000000000000",
+                     *         "issued_at": "2026-11-29T12:00:00.000Z",
+                     *         "kid": "example-kid",
+                     *         "signature": "example-signature"
+                     *       },
+                     *       "request": {
+                     *         "a": {
+                     *           "advantages": {
+                     *             "equipment": "active",
+                     *             "personal": null,
+                     *             "situation": "active"
+                     *           },
+                     *           "extra_bonus_dice": 0,
+                     *           "extra_rescue_dice": 0,
+                     *           "fit": "matching",
+                     *           "name": "Rynn",
+                     *           "penalty_dice": 0,
+                     *           "rank": 2,
+                     *           "wounds": 0
+                     *         },
+                     *         "advise": {
+                     *           "choices": null,
+                     *           "side": null
+                     *         },
+                     *         "b": {
+                     *           "advantages": {
+                     *             "equipment": "passive",
+                     *             "personal": "passive",
+                     *             "situation": null
+                     *           },
+                     *           "extra_bonus_dice": 0,
+                     *           "extra_rescue_dice": 0,
+                     *           "fit": "matching",
+                     *           "name": "Gegner",
+                     *           "penalty_dice": 0,
+                     *           "rank": 2,
+                     *           "wounds": 0
+                     *         },
+                     *         "future_losses": 1,
+                     *         "lost_by": null,
+                     *         "mode": "contest",
+                     *         "one_shot_rescue": 1,
+                     *         "spend": null
+                     *       },
+                     *       "summary": "Advice for Rynn: best roll at most 1 one-shot rescue die on this loss, 24.5% of these losses averted."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PawsComparisonAdviceResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
     "paws.comparison.odds": {
         parameters: {
             query?: {
@@ -15185,6 +15603,195 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["PawsTestResponse"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    "paws.test.advice": {
+        parameters: {
+            query?: {
+                /** @description Language of `summary`, labels and problem messages: en, de, in any case and with a region (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with q-values) decides, then `en`. The answer's `Content-Language` names the language. Never changes field names or enum values. */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "advantages": {
+                 *         "equipment": null,
+                 *         "personal": null,
+                 *         "situation": "active"
+                 *       },
+                 *       "fit": "matching",
+                 *       "name": "Ryan",
+                 *       "rank": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["PawsTestAdviceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "advice": {
+                     *         "adaptive": null,
+                     *         "best": {
+                     *           "policy": {
+                     *             "spend": 0
+                     *           },
+                     *           "win": {
+                     *             "exact": "1/4",
+                     *             "probability": 0.25
+                     *           }
+                     *         },
+                     *         "default": {
+                     *           "policy": {
+                     *             "spend": 1
+                     *           },
+                     *           "vs_best": {
+                     *             "equal": true,
+                     *             "exact": "0/1",
+                     *             "probability": 0
+                     *           },
+                     *           "win": {
+                     *             "exact": "1/4",
+                     *             "probability": 0.25
+                     *           }
+                     *         },
+                     *         "options": [
+                     *           {
+                     *             "expected": {
+                     *               "averted_now": 0,
+                     *               "dice_spent_now": 0,
+                     *               "losses_averted": 0.5
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "1/4",
+                     *               "probability": 0.25
+                     *             },
+                     *             "outcomes": {
+                     *               "averted": {
+                     *                 "exact": "1/4",
+                     *                 "probability": 0.25
+                     *               },
+                     *               "stands": {
+                     *                 "exact": "3/4",
+                     *                 "probability": 0.75
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "spend": 0
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "1/4",
+                     *               "probability": 0.25
+                     *             }
+                     *           },
+                     *           {
+                     *             "expected": {
+                     *               "averted_now": 0.5,
+                     *               "dice_spent_now": 1,
+                     *               "losses_averted": 0.5
+                     *             },
+                     *             "expected_rounds": null,
+                     *             "not_lose": {
+                     *               "exact": "1/4",
+                     *               "probability": 0.25
+                     *             },
+                     *             "outcomes": {
+                     *               "averted": {
+                     *                 "exact": "1/4",
+                     *                 "probability": 0.25
+                     *               },
+                     *               "stands": {
+                     *                 "exact": "3/4",
+                     *                 "probability": 0.75
+                     *               }
+                     *             },
+                     *             "policy": {
+                     *               "spend": 1
+                     *             },
+                     *             "vs_best": {
+                     *               "equal": true,
+                     *               "exact": "0/1",
+                     *               "probability": 0
+                     *             },
+                     *             "win": {
+                     *               "exact": "1/4",
+                     *               "probability": 0.25
+                     *             }
+                     *           }
+                     *         ],
+                     *         "side": "player",
+                     *         "solver": {
+                     *           "max_error": 0,
+                     *           "precision": "exact",
+                     *           "states": 0
+                     *         }
+                     *       },
+                     *       "lang": "en",
+                     *       "operation": "paws.test.advice",
+                     *       "receipt": {
+                     *         "alg": "Ed25519",
+                     *         "id": "00000000-0000-4000-8000-000000000000",
+                     *         "issued_at": "2026-11-29T12:00:00.000Z",
+                     *         "kid": "example-kid",
+                     *         "signature": "example-signature"
+                     *       },
+                     *       "request": {
+                     *         "advantages": {
+                     *           "equipment": null,
+                     *           "personal": null,
+                     *           "situation": "active"
+                     *         },
+                     *         "advise": {
+                     *           "choices": null,
+                     *           "side": null
+                     *         },
+                     *         "extra_bonus_dice": 0,
+                     *         "extra_rescue_dice": 0,
+                     *         "fit": "matching",
+                     *         "future_losses": 1,
+                     *         "name": "Ryan",
+                     *         "one_shot_rescue": 1,
+                     *         "penalty_dice": 0,
+                     *         "rank": 2,
+                     *         "spend": null,
+                     *         "wounds": 0
+                     *       },
+                     *       "summary": "Advice for Ryan: best keep the one-shot rescue dice for later losses, 25.0% of these losses averted. The default (roll at most 1 one-shot rescue die on this loss) is as good."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PawsTestAdviceResponse"];
                 };
             };
             400: components["responses"]["BAD_REQUEST"];

@@ -41,6 +41,7 @@ export type OperationId =
   | "malmsturm.initiative.odds"
   | "malmsturm.ladder"
   | "paws.comparison"
+  | "paws.comparison.advice"
   | "paws.comparison.odds"
   | "paws.encounter"
   | "paws.encounter.advice"
@@ -48,6 +49,7 @@ export type OperationId =
   | "paws.rescue"
   | "paws.rescue.odds"
   | "paws.test"
+  | "paws.test.advice"
   | "paws.test.odds"
   | "paws.validate-character"
   | "proben.cooperation"
@@ -154,6 +156,8 @@ export interface SystemMethods {
   paws: {
     /** POST /v1/paws/comparison: Roll a comparison (Vergleich) */
     comparison(body: RequestBody<"paws.comparison">, options?: CallOptions): Promise<ResponseBody<"paws.comparison">>;
+    /** POST /v1/paws/comparison/advice: Spend the group's one-shot rescue dice on this lost comparison, or keep them (advice) */
+    comparisonAdvice(body: RequestBody<"paws.comparison.advice">, options?: CallOptions): Promise<ResponseBody<"paws.comparison.advice">>;
     /** POST /v1/paws/comparison/odds: Exact odds of a comparison */
     comparisonOdds(body: RequestBody<"paws.comparison.odds">, options?: CallOptions): Promise<ResponseBody<"paws.comparison.odds">>;
     /** POST /v1/paws/encounter: Play out a whole duel (Zweikampf), round by round */
@@ -168,6 +172,8 @@ export interface SystemMethods {
     rescueOdds(body: RequestBody<"paws.rescue.odds">, options?: CallOptions): Promise<ResponseBody<"paws.rescue.odds">>;
     /** POST /v1/paws/test: Roll a test (Probe) */
     test(body: RequestBody<"paws.test">, options?: CallOptions): Promise<ResponseBody<"paws.test">>;
+    /** POST /v1/paws/test/advice: Spend the group's one-shot rescue dice on this failed test, or keep them (advice) */
+    testAdvice(body: RequestBody<"paws.test.advice">, options?: CallOptions): Promise<ResponseBody<"paws.test.advice">>;
     /** POST /v1/paws/test/odds: Exact odds of a test */
     testOdds(body: RequestBody<"paws.test.odds">, options?: CallOptions): Promise<ResponseBody<"paws.test.odds">>;
     /** POST /v1/paws/validate-character: Validate a character (Potenzial und Macht) */

@@ -77,6 +77,7 @@ from wurfwerk.models import (
     PawsAdvantagesParam,
     PawsCategory,
     PawsCategoryParam,
+    PawsComparisonAdviceResponse,
     PawsComparisonOddsResponse,
     PawsComparisonResponse,
     PawsEncounterAdviceResponse,
@@ -90,6 +91,7 @@ from wurfwerk.models import (
     PawsPoolParam,
     PawsRescueOddsResponse,
     PawsRescueResponse,
+    PawsTestAdviceResponse,
     PawsTestOddsResponse,
     PawsTestResponse,
     PawsTrait,
@@ -403,6 +405,13 @@ _PAWS_COMPARISON = Operation(
     rolling=True,
     parse=PawsComparisonResponse.from_json,
 )
+_PAWS_COMPARISON_ADVICE = Operation(
+    "paws.comparison.advice",
+    "POST",
+    "/v1/paws/comparison/advice",
+    rolling=False,
+    parse=PawsComparisonAdviceResponse.from_json,
+)
 _PAWS_COMPARISON_ODDS = Operation(
     "paws.comparison.odds",
     "POST",
@@ -446,6 +455,13 @@ _PAWS_RESCUE_ODDS = Operation(
     parse=PawsRescueOddsResponse.from_json,
 )
 _PAWS_TEST = Operation("paws.test", "POST", "/v1/paws/test", rolling=True, parse=PawsTestResponse.from_json)
+_PAWS_TEST_ADVICE = Operation(
+    "paws.test.advice",
+    "POST",
+    "/v1/paws/test/advice",
+    rolling=False,
+    parse=PawsTestAdviceResponse.from_json,
+)
 _PAWS_TEST_ODDS = Operation(
     "paws.test.odds",
     "POST",
@@ -672,6 +688,7 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "malmsturm.initiative.odds": _MALMSTURM_INITIATIVE_ODDS,
     "malmsturm.ladder": _MALMSTURM_LADDER,
     "paws.comparison": _PAWS_COMPARISON,
+    "paws.comparison.advice": _PAWS_COMPARISON_ADVICE,
     "paws.comparison.odds": _PAWS_COMPARISON_ODDS,
     "paws.encounter": _PAWS_ENCOUNTER,
     "paws.encounter.advice": _PAWS_ENCOUNTER_ADVICE,
@@ -679,6 +696,7 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "paws.rescue": _PAWS_RESCUE,
     "paws.rescue.odds": _PAWS_RESCUE_ODDS,
     "paws.test": _PAWS_TEST,
+    "paws.test.advice": _PAWS_TEST_ADVICE,
     "paws.test.odds": _PAWS_TEST_ODDS,
     "paws.validate-character": _PAWS_VALIDATE_CHARACTER,
     "proben.cooperation": _PROBEN_COOPERATION,
@@ -3278,6 +3296,88 @@ class Paws:
             {"lang": lang},
         )
 
+    def comparison_advice(
+        self,
+        *,
+        a: PawsPoolParam | PawsPool,
+        b: PawsPoolParam | PawsPool,
+        advise: AdviseParam | Advise | None = None,
+        future_losses: int | None = 1,
+        idempotency_key: str | None = None,
+        lost_by: int | None = None,
+        mode: Literal["contest", "defense"] | None = "contest",
+        one_shot_rescue: int | None = 1,
+        session: Mapping[str, Any] | Model | None = None,
+        spend: int | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> PawsComparisonAdviceResponse:
+        """Spend the group's one-shot rescue dice on this lost comparison, or keep them (advice).
+
+        RULINGS.md "Advice", Paws, and ruling 3 ("ein Vergleich zum Unentschieden gerettet, aber niemals
+        ein Sieg erzielt"): the side (`a` or `b` in a contest, only `b` in defense mode) lost by `lost_by`
+        after its own rescue dice; later losses are as likely as this comparison makes them, given it
+        loses. 422 where the side cannot lose (the winner rolls no dice) or not by `lost_by`.
+
+        A loss is averted as a whole: a failed test by one success (ruling 3: the first averts the
+        catastrophe where there is one, else the failure's negative effect), a lost comparison by as many
+        successes as the winner's net (saved to a tie). Every `spend` from none to all of `one_shot_rescue`
+        is one fixed option: at most that many dice rolled on this loss, one at a time, until it is averted
+        or out of reach; the dice kept go to `future_losses` later losses of the same kind, taken as
+        certain, every die left rolled on each in turn. `win` is the share of these 1 + `future_losses`
+        losses averted (outcome `averted`; expected `losses_averted`, `averted_now`, `dice_spent_now`);
+        equal options list fewer dice first, "gleich gut" within 0.1 percentage points. One decision, made
+        before the dice: no `adaptive` (null).
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
+        ``POST /v1/paws/comparison/advice`` (``paws.comparison.advice``).
+
+        Args:
+            a: Side a (the attacker in defense mode).
+            b: Side b (the defender in defense mode).
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            future_losses: Later losses of the same kind the kept dice may avert, taken as certain
+                (RULINGS.md "Advice"). Default 1.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            lost_by: The advised side's loss: the winner's net successes after the side's own rescue dice,
+                which one-shot dice must cancel to save it to a tie (ruling 3). null (default): not known,
+                each margin as likely as the comparison makes it.
+            mode: contest: both attack, more successes wins; defense: b only defends, the attack lands with
+                net >= 1, b cannot win.
+            one_shot_rescue: The group's one-shot rescue dice at hand ("Jeder Rettungswürfel darf nur
+                einmal gewürfelt werden"). Default 1.
+            session: Accepted and ignored: the odds do not depend on it.
+            spend: The policy: roll at most this many of them on this loss, one at a time, until it is
+                averted or out of reach; the rest are kept for later losses. null (default): all of them.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _PAWS_COMPARISON_ADVICE,
+            {
+                "a": a,
+                "b": b,
+                "advise": advise,
+                "future_losses": future_losses,
+                "idempotency_key": idempotency_key,
+                "lost_by": lost_by,
+                "mode": mode,
+                "one_shot_rescue": one_shot_rescue,
+                "session": session,
+                "spend": spend,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
     def comparison_odds(
         self,
         *,
@@ -3803,6 +3903,99 @@ class Paws:
                 "penalty_dice": penalty_dice,
                 "seed": seed,
                 "session": session,
+                "ticket": ticket,
+                "wounds": wounds,
+            },
+            {"lang": lang},
+        )
+
+    def test_advice(
+        self,
+        *,
+        rank: int,
+        advantages: PawsAdvantagesParam | PawsAdvantages | None = None,
+        advise: AdviseParam | Advise | None = None,
+        extra_bonus_dice: int | None = 0,
+        extra_rescue_dice: int | None = 0,
+        fit: Literal["fallback", "matching", "specialized"] | None = "matching",
+        future_losses: int | None = 1,
+        idempotency_key: str | None = None,
+        name: str | None = None,
+        one_shot_rescue: int | None = 1,
+        penalty_dice: int | None = 0,
+        session: Mapping[str, Any] | Model | None = None,
+        spend: int | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        wounds: int | None = 0,
+        lang: str | None = None,
+    ) -> PawsTestAdviceResponse:
+        """Spend the group's one-shot rescue dice on this failed test, or keep them (advice).
+
+        RULINGS.md "Advice", Paws: "Jeder Rettungswürfel darf nur einmal gewürfelt werden und ist danach
+        verbraucht. Zeigt er einen Erfolg, kann man damit einen negativen Effekt abwenden." The side is
+        `player` (named by `name` in the chat line).
+
+        A loss is averted as a whole: a failed test by one success (ruling 3: the first averts the
+        catastrophe where there is one, else the failure's negative effect), a lost comparison by as many
+        successes as the winner's net (saved to a tie). Every `spend` from none to all of `one_shot_rescue`
+        is one fixed option: at most that many dice rolled on this loss, one at a time, until it is averted
+        or out of reach; the dice kept go to `future_losses` later losses of the same kind, taken as
+        certain, every die left rolled on each in turn. `win` is the share of these 1 + `future_losses`
+        losses averted (outcome `averted`; expected `losses_averted`, `averted_now`, `dice_spent_now`);
+        equal options list fewer dice first, "gleich gut" within 0.1 percentage points. One decision, made
+        before the dice: no `adaptive` (null).
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
+        ``POST /v1/paws/test/advice`` (``paws.test.advice``).
+
+        Args:
+            rank: Rank of the trait used: one die per rank.
+            advantages: One advantage per category: active = bonus die, passive = rescue die.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            extra_bonus_dice: Bonus dice the GM grants beyond one advantage per category.
+            extra_rescue_dice: Rescue dice the GM grants beyond one advantage per category (e.g. the effect
+                'Schutz').
+            fit: fallback: -1 die (another helpful trait); matching; specialized: +1 die (fits better than
+                needed).
+            future_losses: Later losses of the same kind the kept dice may avert, taken as certain
+                (RULINGS.md "Advice"). Default 1.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            name: Who rolls (echoed in results).
+            one_shot_rescue: The group's one-shot rescue dice at hand ("Jeder Rettungswürfel darf nur
+                einmal gewürfelt werden"). Default 1.
+            penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
+                ("einen Abzug von einem Würfel"); not wounds.
+            session: Accepted and ignored: the odds do not depend on it.
+            spend: The policy: roll at most this many of them on this loss, one at a time, until it is
+                averted or out of reach; the rest are kept for later losses. null (default): all of them.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            wounds: Wounds that hinder this action: -1 die each.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return self._send(
+            _PAWS_TEST_ADVICE,
+            {
+                "rank": rank,
+                "advantages": advantages,
+                "advise": advise,
+                "extra_bonus_dice": extra_bonus_dice,
+                "extra_rescue_dice": extra_rescue_dice,
+                "fit": fit,
+                "future_losses": future_losses,
+                "idempotency_key": idempotency_key,
+                "name": name,
+                "one_shot_rescue": one_shot_rescue,
+                "penalty_dice": penalty_dice,
+                "session": session,
+                "spend": spend,
                 "ticket": ticket,
                 "wounds": wounds,
             },
@@ -8223,6 +8416,88 @@ class AsyncPaws:
             {"lang": lang},
         )
 
+    async def comparison_advice(
+        self,
+        *,
+        a: PawsPoolParam | PawsPool,
+        b: PawsPoolParam | PawsPool,
+        advise: AdviseParam | Advise | None = None,
+        future_losses: int | None = 1,
+        idempotency_key: str | None = None,
+        lost_by: int | None = None,
+        mode: Literal["contest", "defense"] | None = "contest",
+        one_shot_rescue: int | None = 1,
+        session: Mapping[str, Any] | Model | None = None,
+        spend: int | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        lang: str | None = None,
+    ) -> PawsComparisonAdviceResponse:
+        """Spend the group's one-shot rescue dice on this lost comparison, or keep them (advice).
+
+        RULINGS.md "Advice", Paws, and ruling 3 ("ein Vergleich zum Unentschieden gerettet, aber niemals
+        ein Sieg erzielt"): the side (`a` or `b` in a contest, only `b` in defense mode) lost by `lost_by`
+        after its own rescue dice; later losses are as likely as this comparison makes them, given it
+        loses. 422 where the side cannot lose (the winner rolls no dice) or not by `lost_by`.
+
+        A loss is averted as a whole: a failed test by one success (ruling 3: the first averts the
+        catastrophe where there is one, else the failure's negative effect), a lost comparison by as many
+        successes as the winner's net (saved to a tie). Every `spend` from none to all of `one_shot_rescue`
+        is one fixed option: at most that many dice rolled on this loss, one at a time, until it is averted
+        or out of reach; the dice kept go to `future_losses` later losses of the same kind, taken as
+        certain, every die left rolled on each in turn. `win` is the share of these 1 + `future_losses`
+        losses averted (outcome `averted`; expected `losses_averted`, `averted_now`, `dice_spent_now`);
+        equal options list fewer dice first, "gleich gut" within 0.1 percentage points. One decision, made
+        before the dice: no `adaptive` (null).
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
+        ``POST /v1/paws/comparison/advice`` (``paws.comparison.advice``).
+
+        Args:
+            a: Side a (the attacker in defense mode).
+            b: Side b (the defender in defense mode).
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            future_losses: Later losses of the same kind the kept dice may avert, taken as certain
+                (RULINGS.md "Advice"). Default 1.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            lost_by: The advised side's loss: the winner's net successes after the side's own rescue dice,
+                which one-shot dice must cancel to save it to a tie (ruling 3). null (default): not known,
+                each margin as likely as the comparison makes it.
+            mode: contest: both attack, more successes wins; defense: b only defends, the attack lands with
+                net >= 1, b cannot win.
+            one_shot_rescue: The group's one-shot rescue dice at hand ("Jeder Rettungswürfel darf nur
+                einmal gewürfelt werden"). Default 1.
+            session: Accepted and ignored: the odds do not depend on it.
+            spend: The policy: roll at most this many of them on this loss, one at a time, until it is
+                averted or out of reach; the rest are kept for later losses. null (default): all of them.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _PAWS_COMPARISON_ADVICE,
+            {
+                "a": a,
+                "b": b,
+                "advise": advise,
+                "future_losses": future_losses,
+                "idempotency_key": idempotency_key,
+                "lost_by": lost_by,
+                "mode": mode,
+                "one_shot_rescue": one_shot_rescue,
+                "session": session,
+                "spend": spend,
+                "ticket": ticket,
+            },
+            {"lang": lang},
+        )
+
     async def comparison_odds(
         self,
         *,
@@ -8748,6 +9023,99 @@ class AsyncPaws:
                 "penalty_dice": penalty_dice,
                 "seed": seed,
                 "session": session,
+                "ticket": ticket,
+                "wounds": wounds,
+            },
+            {"lang": lang},
+        )
+
+    async def test_advice(
+        self,
+        *,
+        rank: int,
+        advantages: PawsAdvantagesParam | PawsAdvantages | None = None,
+        advise: AdviseParam | Advise | None = None,
+        extra_bonus_dice: int | None = 0,
+        extra_rescue_dice: int | None = 0,
+        fit: Literal["fallback", "matching", "specialized"] | None = "matching",
+        future_losses: int | None = 1,
+        idempotency_key: str | None = None,
+        name: str | None = None,
+        one_shot_rescue: int | None = 1,
+        penalty_dice: int | None = 0,
+        session: Mapping[str, Any] | Model | None = None,
+        spend: int | None = None,
+        ticket: Mapping[str, Any] | Model | None = None,
+        wounds: int | None = 0,
+        lang: str | None = None,
+    ) -> PawsTestAdviceResponse:
+        """Spend the group's one-shot rescue dice on this failed test, or keep them (advice).
+
+        RULINGS.md "Advice", Paws: "Jeder Rettungswürfel darf nur einmal gewürfelt werden und ist danach
+        verbraucht. Zeigt er einen Erfolg, kann man damit einen negativen Effekt abwenden." The side is
+        `player` (named by `name` in the chat line).
+
+        A loss is averted as a whole: a failed test by one success (ruling 3: the first averts the
+        catastrophe where there is one, else the failure's negative effect), a lost comparison by as many
+        successes as the winner's net (saved to a tie). Every `spend` from none to all of `one_shot_rescue`
+        is one fixed option: at most that many dice rolled on this loss, one at a time, until it is averted
+        or out of reach; the dice kept go to `future_losses` later losses of the same kind, taken as
+        certain, every die left rolled on each in turn. `win` is the share of these 1 + `future_losses`
+        losses averted (outcome `averted`; expected `losses_averted`, `averted_now`, `dice_spent_now`);
+        equal options list fewer dice first, "gleich gut" within 0.1 percentage points. One decision, made
+        before the dice: no `adaptive` (null).
+
+        The odds do not depend on where the dice come from: `ticket`, `session` and `idempotency_key` in
+        the body and the `Idempotency-Key` header are accepted and ignored.
+
+        Checked beyond the schema (422 naming the field):
+        - The pool's dice and rescue dice, added up, stay within the limit pool_dice.
+
+        ``POST /v1/paws/test/advice`` (``paws.test.advice``).
+
+        Args:
+            rank: Rank of the trait used: one die per rank.
+            advantages: One advantage per category: active = bonus die, passive = rescue die.
+            advise: Which side is advised on which of its choices (API.md §1.10).
+            extra_bonus_dice: Bonus dice the GM grants beyond one advantage per category.
+            extra_rescue_dice: Rescue dice the GM grants beyond one advantage per category (e.g. the effect
+                'Schutz').
+            fit: fallback: -1 die (another helpful trait); matching; specialized: +1 die (fits better than
+                needed).
+            future_losses: Later losses of the same kind the kept dice may avert, taken as certain
+                (RULINGS.md "Advice"). Default 1.
+            idempotency_key: Accepted and ignored: the odds do not depend on it.
+            name: Who rolls (echoed in results).
+            one_shot_rescue: The group's one-shot rescue dice at hand ("Jeder Rettungswürfel darf nur
+                einmal gewürfelt werden"). Default 1.
+            penalty_dice: Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen"
+                ("einen Abzug von einem Würfel"); not wounds.
+            session: Accepted and ignored: the odds do not depend on it.
+            spend: The policy: roll at most this many of them on this loss, one at a time, until it is
+                averted or out of reach; the rest are kept for later losses. null (default): all of them.
+            ticket: Accepted and ignored: the odds do not depend on it.
+            wounds: Wounds that hinder this action: -1 die each.
+            lang: Language of `summary`, labels and problem messages: en, de, in any case and with a region
+                (`de-AT` is `de`); any other language falls back to `en`. Without it, Accept-Language (with
+                q-values) decides, then `en`. The answer's `Content-Language` names the language. Never
+                changes field names or enum values.
+        """
+        return await self._send(
+            _PAWS_TEST_ADVICE,
+            {
+                "rank": rank,
+                "advantages": advantages,
+                "advise": advise,
+                "extra_bonus_dice": extra_bonus_dice,
+                "extra_rescue_dice": extra_rescue_dice,
+                "fit": fit,
+                "future_losses": future_losses,
+                "idempotency_key": idempotency_key,
+                "name": name,
+                "one_shot_rescue": one_shot_rescue,
+                "penalty_dice": penalty_dice,
+                "session": session,
+                "spend": spend,
                 "ticket": ticket,
                 "wounds": wounds,
             },

@@ -45,6 +45,7 @@ BatchItemOperation = Literal[
     "malmsturm.initiative",
     "malmsturm.initiative.odds",
     "paws.comparison",
+    "paws.comparison.advice",
     "paws.comparison.odds",
     "paws.encounter",
     "paws.encounter.advice",
@@ -52,6 +53,7 @@ BatchItemOperation = Literal[
     "paws.rescue",
     "paws.rescue.odds",
     "paws.test",
+    "paws.test.advice",
     "paws.test.odds",
     "paws.validate-character",
     "proben.cooperation",
@@ -3834,6 +3836,85 @@ class PawsCharacterResult(Model):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsComparisonAdviceRequest(Model):
+    """``PawsComparisonAdviceRequest`` in the API's JSON."""
+    a: PawsPool
+    """Side a (the attacker in defense mode)."""
+    advise: Advise | None = None
+    """Which side is advised on which of its choices (API.md §1.10)."""
+    b: PawsPool
+    """Side b (the defender in defense mode)."""
+    future_losses: int | None = None
+    """Later losses of the same kind the kept dice may avert, taken as certain (RULINGS.md "Advice"). Default
+    1.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    lost_by: int | None = None
+    """The advised side's loss: the winner's net successes after the side's own rescue dice, which one-shot
+    dice must cancel to save it to a tie (ruling 3). null (default): not known, each margin as likely as
+    the comparison makes it.
+    """
+    mode: Literal["contest", "defense"] | None = None
+    """contest: both attack, more successes wins; defense: b only defends, the attack lands with net >= 1, b
+    cannot win.
+    """
+    one_shot_rescue: int | None = None
+    """The group's one-shot rescue dice at hand ("Jeder Rettungswürfel darf nur einmal gewürfelt werden").
+    Default 1.
+    """
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    spend: int | None = None
+    """The policy: roll at most this many of them on this loss, one at a time, until it is averted or out of
+    reach; the rest are kept for later losses. null (default): all of them.
+    """
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsComparisonAdviceRequest:
+        """``PawsComparisonAdviceRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            a=PawsPool.from_json(data["a"]),
+            advise=None if data.get("advise") is None else Advise.from_json(data["advise"]),
+            b=PawsPool.from_json(data["b"]),
+            future_losses=data.get("future_losses"),
+            idempotency_key=data.get("idempotency_key"),
+            lost_by=data.get("lost_by"),
+            mode=data.get("mode"),
+            one_shot_rescue=data.get("one_shot_rescue"),
+            session=data.get("session"),
+            spend=data.get("spend"),
+            ticket=data.get("ticket"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsComparisonAdviceResponse(Result):
+    """The answer of ``paws.comparison.advice`` (``POST /v1/paws/comparison/advice``)."""
+    advice: AdviceAnswer
+    lang: Literal["en", "de"]
+    operation: str
+    receipt: Receipt
+    request: PawsComparisonAdviceRequest
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsComparisonAdviceResponse:
+        """``PawsComparisonAdviceResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advice=AdviceAnswer.from_json(data["advice"]),
+            lang=data["lang"],
+            operation=data["operation"],
+            receipt=Receipt.from_json(data["receipt"]),
+            request=PawsComparisonAdviceRequest.from_json(data["request"]),
+            summary=data["summary"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class PawsComparisonOddsRequest(Model):
     """``PawsComparisonOddsRequest`` in the API's JSON."""
     a: PawsPool
@@ -4611,6 +4692,97 @@ class PawsSide(Model):
             pool=PawsPoolSize.from_json(data["pool"]),
             rescue=None if data["rescue"] is None else PawsComparisonRescue.from_json(data["rescue"]),
             successes=data["successes"],
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsTestAdviceRequest(Model):
+    """``PawsTestAdviceRequest`` in the API's JSON."""
+    advantages: PawsAdvantages | None = None
+    """One advantage per category: active = bonus die, passive = rescue die."""
+    advise: Advise | None = None
+    """Which side is advised on which of its choices (API.md §1.10)."""
+    extra_bonus_dice: int | None = None
+    """Bonus dice the GM grants beyond one advantage per category."""
+    extra_rescue_dice: int | None = None
+    """Rescue dice the GM grants beyond one advantage per category (e.g. the effect 'Schutz')."""
+    fit: Literal["fallback", "matching", "specialized"] | None = None
+    """fallback: -1 die (another helpful trait); matching; specialized: +1 die (fits better than needed)."""
+    future_losses: int | None = None
+    """Later losses of the same kind the kept dice may avert, taken as certain (RULINGS.md "Advice"). Default
+    1.
+    """
+    idempotency_key: str | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    name: str | None = None
+    """Who rolls (echoed in results)."""
+    one_shot_rescue: int | None = None
+    """The group's one-shot rescue dice at hand ("Jeder Rettungswürfel darf nur einmal gewürfelt werden").
+    Default 1.
+    """
+    penalty_dice: int | None = None
+    """Ruling 9: dice the GM takes away, e.g. the combat effect "Gegner schwächen" ("einen Abzug von einem
+    Würfel"); not wounds.
+    """
+    rank: int
+    """Rank of the trait used: one die per rank."""
+    session: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    spend: int | None = None
+    """The policy: roll at most this many of them on this loss, one at a time, until it is averted or out of
+    reach; the rest are kept for later losses. null (default): all of them.
+    """
+    ticket: dict[str, Any] | None = None
+    """Accepted and ignored: the odds do not depend on it."""
+    wounds: int | None = None
+    """Wounds that hinder this action: -1 die each."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsTestAdviceRequest:
+        """``PawsTestAdviceRequest`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advantages=(
+                None if data.get("advantages") is None
+                else PawsAdvantages.from_json(data["advantages"])
+            ),
+            advise=None if data.get("advise") is None else Advise.from_json(data["advise"]),
+            extra_bonus_dice=data.get("extra_bonus_dice"),
+            extra_rescue_dice=data.get("extra_rescue_dice"),
+            fit=data.get("fit"),
+            future_losses=data.get("future_losses"),
+            idempotency_key=data.get("idempotency_key"),
+            name=data.get("name"),
+            one_shot_rescue=data.get("one_shot_rescue"),
+            penalty_dice=data.get("penalty_dice"),
+            rank=data["rank"],
+            session=data.get("session"),
+            spend=data.get("spend"),
+            ticket=data.get("ticket"),
+            wounds=data.get("wounds"),
+        )._with_json(data)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PawsTestAdviceResponse(Result):
+    """The answer of ``paws.test.advice`` (``POST /v1/paws/test/advice``)."""
+    advice: AdviceAnswer
+    lang: Literal["en", "de"]
+    operation: str
+    receipt: Receipt
+    request: PawsTestAdviceRequest
+    summary: str
+    """One chat line in `lang`."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PawsTestAdviceResponse:
+        """``PawsTestAdviceResponse`` from its JSON (kept for ``to_dict()``)."""
+        return cls(
+            advice=AdviceAnswer.from_json(data["advice"]),
+            lang=data["lang"],
+            operation=data["operation"],
+            receipt=Receipt.from_json(data["receipt"]),
+            request=PawsTestAdviceRequest.from_json(data["request"]),
+            summary=data["summary"],
         )._with_json(data)
 
 

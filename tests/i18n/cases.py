@@ -563,7 +563,7 @@ def _malm_ends(ends: str):
 # --- advice (API.md §1.10): the chat line of every advice and the rules in words ----------------------
 
 def _advice_line(wins: tuple[Fraction, ...], default: int, adaptive: Fraction | None,
-                 succeeds: bool = False) -> Callable[[str], str]:
+                 headline: Callable[..., object] | None = None) -> Callable[[str], str]:
     """The platform's chat line of an advice whose options win ``wins`` (the first the best)."""
     from service.platform.maths.odds import Odds
     from service.platform.operations import advice
@@ -573,7 +573,8 @@ def _advice_line(wins: tuple[Fraction, ...], default: int, adaptive: Fraction | 
                     for index, win in enumerate(wins))
     solved = None if adaptive is None else advice.Adaptive(adaptive, (), 1)
     advised = advice.Advice("a", options, options[default], solved, advice.Solver(1))
-    return lambda lang: advice.summary(advised, "Ryan", lang, succeeds=succeeds, describe=paws_advice.policy_words)
+    return lambda lang: advice.summary(advised, "Ryan", lang, headline=headline or advice.to_win,
+                                       describe=paws_advice.policy_words)
 
 
 def _paws_rule(*decisions: tuple[str, int], give_up: bool = False) -> Callable[[str], str]:
@@ -591,7 +592,8 @@ def _advice() -> Iterator[Case]:
     yield "advice the default is the best, adaptive gains nothing", _advice_line((more, half), 0, more)
     yield "advice the default is gleich gut", _advice_line((more, more - Fraction(1, 10000)), 1, None)
     yield "advice the default is worse, adaptive gains", _advice_line((more, half), 1, Fraction(2, 3))
-    yield "advice of a test (chance of success)", _advice_line((more, half), 0, None, succeeds=True)
+    yield "advice of a test (chance of success)", _advice_line((more, half), 0, None,
+                                                                      headline=advice.to_succeed)
     yield "advice adaptive gains nothing (rule)", lambda lang: advice.NO_GAIN.say(lang)
     yield from _each("paws.encounter.advice keep while n dice or more",
                      lambda n: _paws_rule(("keep", n), ("spend", n - 1)) if n else None)

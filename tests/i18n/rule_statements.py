@@ -60,6 +60,18 @@ STATEMENTS: dict[tuple[str, str], tuple[str, str, dict[str, list[str]]]] = {
     ("labels", "operations.paws.rescue"): (
         "001", "die eingesetzt werden können, um negative Effekte von verlorenen Proben oder Vergleichen abzuwenden",
         {"de": ["negative Effekte von verlorenen Proben oder Vergleichen abzuwenden"]}),
+    ("labels", "operations.paws.test.advice"): (
+        "001", "Jeder Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht.",
+        {"de": ["Einmalige Rettungswürfel", "würfeln oder für spätere behalten"],
+         "en": ["one-shot rescue dice", "or keep them for later"]}),
+    ("labels", "operations.paws.comparison.advice"): (
+        "001", "Jeder Rettungswürfel darf nur einmal gewürfelt werden und ist danach verbraucht.",
+        {"de": ["Einmalige Rettungswürfel", "würfeln oder für spätere behalten"],
+         "en": ["one-shot rescue dice", "or keep them for later"]}),
+    ("labels", "fields.lost_by"): (
+        "RULINGS", "each rescue success cancels one of the winner's net successes",
+        {"de": ["nach den eigenen Rettungswürfeln", "hebt einen auf"],
+         "en": ["after the side's own rescue dice", "cancels one"]}),
     ("labels", "operations.paws.encounter"): (
         "001", "Der Verlierer erleidet eine neue Wunde die zur Natur des Angriffs passt und der Sieger bleibt "
                "unverletzt.", {"de": ["wer verliert, erleidet eine Wunde"]}),
@@ -225,5 +237,5 @@ STATES_NO_RULE = frozenset({
     "fields.malmsturm.difficulty", "fields.modifier", "fields.extra_bonus_dice", "fields.attribute",
     "fields.proben.difficulty", "fields.toughness", "fields.spends", "fields.gods", "fields.max_rounds",
     "fields.curve_rounds", "fields.defense", "fields.pairs", "fields.beutelschneider.members",
-    "fields.out_at_wounds", "fields.seed", "fields.manual", "fields.ticket", "fields.idempotency_key",
+    "fields.out_at_wounds", "fields.spend", "fields.future_losses", "fields.seed", "fields.manual", "fields.ticket", "fields.idempotency_key",
 })

@@ -146,6 +146,9 @@ def _bodies() -> list[Case]:
                                        "b": {"rank": 10, "extra_bonus_dice": 90},
                                        "one_shot_rescue": {"a": 3, "b": 0},
                                        "advise": {"choices": ["one_shot_rescue"]}}),
+        # paws: advice on one-shot rescue dice after a lost comparison the side cannot lose, or not by that much
+        ("/v1/paws/comparison/advice", {"a": {"rank": 2}, "b": {"rank": 0}}),
+        ("/v1/paws/comparison/advice", {"a": {"rank": 2}, "b": {"rank": 2}, "advise": {"side": "b"}, "lost_by": 3}),
         # platform: randomness and manual entries
         ("/v1/paws/test", {**PAWS, "manual": [4]}),
         ("/v1/proben/test", {"attribute": 1, "difficulty": 1, "manual": [1, 2, 3]}),

@@ -31,8 +31,9 @@ The hook's contract (``Advisor``), what a system supplies and nothing more:
 - ``wins(outcome, side)`` and ``loses(outcome, side)``: which outcomes of the odds the side wins or
   loses (default: ``wins:<side>`` wins, any other ``wins:`` or ``both_out`` loses); ``rounds``: the
   expected value that counts rounds (default ``rounds``); ``side_name(body, side)``: how the chat
-  line names the side (default: as ``advise.side`` does); ``succeeds``: the side takes a test, so the
-  chat line says "chance of success" rather than "to win"; ``describe(policy)``: the policy in the
+  line names the side (default: as ``advise.side`` does); ``headline(**words)``: the chat line's first
+  sentence, naming the side, the best policy and its chance (``to_win`` for a fight, ``to_succeed``
+  for a test, a system's own where its chance measures something else); ``describe(policy)``: the policy in the
   system's words for the chat line (catalog messages, joined with commas), so a German line reads
   „einen einmaligen Rettungswürfel einsetzen, nie aufgeben“, not the API's fields (default: the
   fields as the body names them).
@@ -96,6 +97,16 @@ def lost_by_name(outcome: str, side: str) -> bool:
     return (outcome.startswith("wins:") and outcome != f"wins:{side}") or outcome == "both_out"
 
 
+def to_win(**words: object) -> Message:
+    """The chat line's first sentence for a fight: the chance to win."""
+    return advised("Advice for %(side)s: best %(policy)s, %(win)s to win.", **words)
+
+
+def to_succeed(**words: object) -> Message:
+    """The chat line's first sentence for a test: the chance of success."""
+    return advised("Advice for %(side)s: best %(policy)s, %(win)s chance of success.", **words)
+
+
 @dataclass(frozen=True)
 class Advisor:
     """A system's advice hook (the module docstring gives each member's contract)."""
@@ -110,7 +121,7 @@ class Advisor:
     loses: Callable[[str, str], bool] = lost_by_name
     rounds: str = "rounds"
     side_name: Callable[[Body, str], str] = lambda _body, side: side  # how the chat line names a side
-    succeeds: bool = False  # the chat line says "chance of success" (a test), not "to win" (a fight)
+    headline: Callable[..., Message] = to_win  # the chat line's first sentence
     describe: Callable[[Policy], Sequence[Message]] | None = None  # the policy in words for the chat line
 
 
@@ -339,10 +350,10 @@ def answer(advisor: Advisor, body: Body, lang: str) -> tuple[dict[str, Any], str
     """An advice view's answer: the ``advice`` member and its chat line."""
     advice = advise(advisor, body)
     return advice_json(advice, lang), summary(advice, advisor.side_name(body, advice.side), lang,
-                                              succeeds=advisor.succeeds, describe=advisor.describe)
+                                              headline=advisor.headline, describe=advisor.describe)
 
 
-def summary(advice: Advice, side_name: str, lang: str, *, succeeds: bool = False,
+def summary(advice: Advice, side_name: str, lang: str, *, headline: Callable[..., Message] = to_win,
             describe: Callable[[Policy], Sequence[Message]] | None = None) -> str:
     """One chat line: the best option, whether the default is as good, and the adaptive optimum."""
     def policy_words(policy: Policy) -> object:
@@ -350,8 +361,7 @@ def summary(advice: Advice, side_name: str, lang: str, *, succeeds: bool = False
 
     best = advice.best
     words = {"side": side_name, "policy": policy_words(best.policy), "win": Percent(best.win)}
-    parts = [advised("Advice for %(side)s: best %(policy)s, %(win)s chance of success.", **words) if succeeds
-             else advised("Advice for %(side)s: best %(policy)s, %(win)s to win.", **words)]
+    parts = [headline(**words)]
     if advice.default is not best:
         if advice.default.equal_to_best:
             parts.append(advised("The default (%(policy)s) is as good.", policy=policy_words(advice.default.policy)))

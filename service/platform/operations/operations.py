@@ -124,6 +124,8 @@ class Operation:
     advice_view: AdviceView | None = None  # a rolling operation's advice twin, declared on it (``advice_twin``)
     advice_example: Mapping[str, Any] | None = None  # the advice twin's own, where several options of the
     # rolling example would be over the encounter limit together (None: the rolling example)
+    advice_request: type[ma.Schema] | None = None  # the advice twin's body where it adds policy fields
+    # of its own (None: the rolling request)
     system: str = ""
     manual_value: Mapping[str, Any] | None = None  # the system's: the JSON Schema of one `manual` value
     luck: Luck | None = None  # a rolling operation's: the ordered quantity the luck report measures (luck.py)
@@ -133,18 +135,20 @@ class Operation:
     def rolling(cls, path: str, view: RollingView, *, operation: str, request: type[ma.Schema],
                 result: type[ma.Schema], example: Mapping[str, Any], odds: OddsView | None = None,
                 encounter: bool = False, luck: Luck | None = None, unmeasured: str | None = None,
-                advice: AdviceView | None = None, advice_example: Mapping[str, Any] | None = None) -> Operation:
+                advice: AdviceView | None = None, advice_example: Mapping[str, Any] | None = None,
+                advice_request: type[ma.Schema] | None = None) -> Operation:
         """A rolling operation; with ``odds`` its odds twin too, at ``<path>/odds`` with the same
         request and example (``encounter``: a whole encounter, whose odds name their solver); with
         ``advice`` its advice twin at ``<path>/advice`` (the odds body plus ``advise``). The luck
         report measures it by ``luck``, or says why it cannot: ``unmeasured`` (an encounter's is said
         here: the luck report measures single rolls); ``advice_example`` the advice twin's example
-        where it differs."""
+        and ``advice_request`` its body where they differ (a single roll's advice adds the choice it
+        weighs, which the roll itself does not take)."""
         if encounter and luck is None and unmeasured is None:
             unmeasured = "a whole encounter: a chain of rolls, not one ordered quantity"
         return cls(Kind.ROLLING, path, view, operation, request, result, example, encounter=encounter,
                    odds_view=odds, luck=luck, unmeasured=unmeasured, advice_view=advice,
-                   advice_example=advice_example)
+                   advice_example=advice_example, advice_request=advice_request)
 
     def odds_twin(self) -> Operation:
         """The exact odds of this rolling operation: the same body answered with every outcome."""
@@ -157,8 +161,9 @@ class Operation:
         """The advice on the choices of this rolling operation's body (API.md §1.10): no randomness."""
         if self.advice_view is None:
             raise TypeError(f"{self.id}: declares no advice twin")
-        return Operation(Kind.ADVICE, f"{self.path}/advice", self.advice_view, self.operation, self.request,
-                         None, self.advice_example or self.example, encounter=self.encounter)
+        return Operation(Kind.ADVICE, f"{self.path}/advice", self.advice_view, self.operation,
+                         self.advice_request or self.request, None, self.advice_example or self.example,
+                         encounter=self.encounter)
 
     def twins(self) -> tuple[Operation, ...]:
         """The twins declared on this operation, in the order the table lists them after it."""

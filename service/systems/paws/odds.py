@@ -143,6 +143,15 @@ def comparison(a: Pool, b: Pool, *, mode: Mode = Mode.CONTEST) -> Odds:
     return _comparison(a.dice, a.rescue_dice, b.dice, b.rescue_dice, mode)
 
 
+def loss_margins(loser: Pool, winner: Pool) -> dict[int, Fraction]:
+    """P(the loser ends k net successes behind, k >= 1 | it loses), after its own rescue dice: what
+    one-shot rescue dice would have to make up (empty: it cannot lose). Defense mode alike: a
+    defender loses just as a contest's side does (ruling 4)."""
+    ways, _ = _wins_by_net(winner.dice, loser.dice, loser.rescue_dice)
+    losing = sum(ways.values())
+    return {k: Fraction(count, losing) for k, count in ways.items() if count} if losing else {}
+
+
 @lru_cache(maxsize=256)
 def rescue(dice: int) -> Odds:
     distribution = successes(dice)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from service.platform.dice.randomness import RandomSource
@@ -13,8 +14,10 @@ from service.platform.maths.luck import Luck
 from service.platform.maths.odds import Odds
 from service.platform.operations import advice as platform_advice
 from service.platform.operations.operations import Body, Operation, System, quoting
+from service.platform.values.errors import InputError
 from service.platform.words.glossary import api_glossary
-from service.systems.paws import advice, encounter, odds, rules, schemas, text
+from service.platform.words.messages import advised, say
+from service.systems.paws import advice, encounter, odds, rescue_advice, rules, schemas, text
 
 POOL_EXAMPLE = {"name": "Ryan", "rank": 2, "fit": "matching",
                 "advantages": {"equipment": None, "personal": None, "situation": "active"}}
@@ -97,6 +100,102 @@ def comparison_odds(body: Body) -> Odds:
     `paws.comparison`.
     """
     return odds.comparison(pool(body["a"]), pool(body["b"]), mode=rules.Mode(body["mode"]))
+
+
+# --- advice on the group's one-shot rescue dice after a loss (RULINGS.md "Advice", Paws) -----------
+
+RESCUE_ADVICE_NOTE = """A loss is averted as a whole: a failed test by one success (ruling 3: the first averts the
+catastrophe where there is one, else the failure's negative effect), a lost comparison by as many
+successes as the winner's net (saved to a tie). Every `spend` from none to all of `one_shot_rescue`
+is one fixed option: at most that many dice rolled on this loss, one at a time, until it is averted
+or out of reach; the dice kept go to `future_losses` later losses of the same kind, taken as
+certain, every die left rolled on each in turn. `win` is the share of these 1 + `future_losses`
+losses averted (outcome `averted`; expected `losses_averted`, `averted_now`, `dice_spent_now`);
+equal options list fewer dice first, "gleich gut" within 0.1 percentage points. One decision, made
+before the dice: no `adaptive` (null)."""
+
+
+def _rescue_choices(body: Body, side: str) -> dict[str, list[Any]]:
+    """How many of the group's one-shot dice the side rolls on this loss at most: none up to all."""
+    return {"spend": list(range(body["one_shot_rescue"] + 1))}
+
+
+def _rescue_apply(body: Body, side: str, policy: Mapping[str, Any]) -> dict:
+    """The body with the side's policy, ``advise.side`` kept: a comparison's odds need the loser."""
+    return {**body, **policy, "advise": {"side": side}}
+
+
+def _rescue_worth(body: Body, margin_now: rescue_advice.Margins, later_margins: rescue_advice.Margins) -> Odds:
+    loss = rescue_advice.Loss(body["one_shot_rescue"], margin_now, body["future_losses"], later_margins)
+    return rescue_advice.worth(loss, body["spend"]).odds()
+
+
+def test_rescue_odds(body: Body) -> Odds:
+    """A failed test: one success averts it, and each later one alike."""
+    return _rescue_worth(body, rescue_advice.TEST_LOSS, rescue_advice.TEST_LOSS)
+
+
+def _comparison_losers(body: Body) -> list[str]:
+    """Who can lose a comparison: either side in a contest, the defender in defense mode (ruling 4)."""
+    return ["b"] if body["mode"] == rules.Mode.DEFENSE.value else ["a", "b"]
+
+
+def comparison_rescue_odds(body: Body) -> Odds:
+    """A lost comparison: its net (``lost_by``, or as the comparison makes it), later ones as it makes
+    them; refused where the side cannot lose or cannot lose by ``lost_by``."""
+    side = (body.get("advise") or {}).get("side") or _comparison_losers(body)[0]
+    winner = "b" if side == "a" else "a"
+    margins = odds.loss_margins(pool(body[side]), pool(body[winner]))
+    if not margins:
+        raise InputError("advise.side", say("%(side)s cannot lose this comparison (%(winner)s rolls no dice): "
+                                            "nothing to avert", side=side, winner=winner))
+    lost_by = body["lost_by"]
+    if lost_by is not None and lost_by not in margins:
+        raise InputError("lost_by", say("%(side)s can lose this comparison by %(least)s to %(most)s only",
+                                        side=side, least=min(margins), most=max(margins)))
+    return _rescue_worth(body, margins if lost_by is None else {lost_by: Fraction(1)}, margins)
+
+
+def _rescue_advisor(sides: Callable[[Body], Sequence[str]], solve: Callable[[Body], Odds],
+                    side_name: Callable[[Body, str], str]) -> platform_advice.Advisor:
+    return platform_advice.Advisor(
+        sides=sides, choices=_rescue_choices, default=lambda body, side: {"spend": body["one_shot_rescue"]},
+        apply=_rescue_apply, odds=solve, wins=lambda outcome, side: outcome == "averted",
+        loses=lambda outcome, side: outcome == "stands", side_name=side_name,
+        headline=rescue_advice.averted_headline, describe=rescue_advice.policy_words)
+
+
+TEST_RESCUE_ADVISOR = _rescue_advisor(lambda body: [rules.UNNAMED_PLAYER], test_rescue_odds,
+                                      lambda body, side: body.get("name") or advised("the character"))
+COMPARISON_RESCUE_ADVISOR = _rescue_advisor(_comparison_losers, comparison_rescue_odds,
+                                            lambda body, side: body[side].get("name") or side.upper())
+
+
+@quoting(RESCUE_ADVICE_NOTE)
+def test_advice(body: Body, lang: str) -> tuple[dict[str, Any], str]:
+    """Spend the group's one-shot rescue dice on this failed test, or keep them (advice)
+
+    RULINGS.md "Advice", Paws: "Jeder Rettungswürfel darf nur einmal gewürfelt werden und ist danach
+    verbraucht. Zeigt er einen Erfolg, kann man damit einen negativen Effekt abwenden." The side is
+    `player` (named by `name` in the chat line).
+
+    {rulings}
+    """
+    return platform_advice.answer(TEST_RESCUE_ADVISOR, body, lang)
+
+
+@quoting(RESCUE_ADVICE_NOTE)
+def comparison_advice(body: Body, lang: str) -> tuple[dict[str, Any], str]:
+    """Spend the group's one-shot rescue dice on this lost comparison, or keep them (advice)
+
+    RULINGS.md "Advice", Paws, and ruling 3 ("ein Vergleich zum Unentschieden gerettet, aber niemals
+    ein Sieg erzielt"): the side (`a` or `b` in a contest, only `b` in defense mode) lost by `lost_by`
+    after its own rescue dice; later losses are as likely as this comparison makes them, given it
+    loses. 422 where the side cannot lose (the winner rolls no dice) or not by `lost_by`.
+
+    {rulings}
+    """
+    return platform_advice.answer(COMPARISON_RESCUE_ADVISOR, body, lang)
 
 
 def rescue(body: Body, source: RandomSource, lang: str) -> tuple[rules.RescueResult, str]:
@@ -290,11 +389,12 @@ SYSTEM = System(
     operations=(
         Operation.rolling("/test", test, operation="test", request=schemas.PawsTestRequest,
                           result=schemas.PawsTestResult, example=POOL_EXAMPLE, odds=test_odds,
-                          luck=Luck("successes")),
+                          luck=Luck("successes"), advice=test_advice, advice_request=schemas.PawsTestAdviceRequest),
         Operation.rolling("/comparison", comparison, operation="comparison",
                           request=schemas.PawsComparisonRequest, result=schemas.PawsComparisonResult,
                           example=COMPARISON_EXAMPLE, odds=comparison_odds,
-                          luck=Luck("successes_a", lambda result: result["a"]["successes"])),
+                          luck=Luck("successes_a", lambda result: result["a"]["successes"]),
+                          advice=comparison_advice, advice_request=schemas.PawsComparisonAdviceRequest),
         Operation.rolling("/rescue", rescue, operation="rescue", request=schemas.PawsRescueRequest,
                           result=schemas.PawsRescueResult, example=RESCUE_EXAMPLE, odds=rescue_odds,
                           luck=Luck("successes")),

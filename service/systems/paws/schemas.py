@@ -15,7 +15,7 @@ from service.platform.operations.fields import Bool, Enum, Int, Name, StrictSche
 from service.platform.operations.schemas import EncounterFields
 from service.platform.values.results import ResultSchemas
 from service.platform.words.messages import Message, Template, say, say_n
-from service.systems.paws import encounter, rules
+from service.systems.paws import encounter, rescue_advice, rules
 from service.systems.paws.rules import ADVANTAGE_CATEGORIES, Advantage, Advantages, Fit, Mode, Pool
 
 RANK = validate.Range(min=0, max=10)
@@ -118,6 +118,35 @@ class PawsComparisonRequest(StrictSchema):
     mode = Enum([mode.value for mode in Mode], load_default=Mode.CONTEST.value,
                 metadata={"description": "contest: both attack, more successes wins; defense: b only "
                                          "defends, the attack lands with net >= 1, b cannot win."})
+
+
+class PawsRescueAdviceSchema(StrictSchema):
+    """The advice on spending the group's one-shot rescue dice on a loss (RULINGS.md "Advice", Paws)."""
+
+    one_shot_rescue = Int(load_default=1, validate=validate.Range(min=1, max=rescue_advice.MAX_DICE),
+                          metadata={"description": "The group's one-shot rescue dice at hand (\"Jeder "
+                                                   "Rettungswürfel darf nur einmal gewürfelt werden\"). Default 1."})
+    spend = Int(load_default=None, allow_none=True, validate=validate.Range(min=0, max=rescue_advice.MAX_DICE),
+                metadata={"description": "The policy: roll at most this many of them on this loss, one at a time, "
+                                         "until it is averted or out of reach; the rest are kept for later "
+                                         "losses. null (default): all of them."})
+    future_losses = Int(load_default=1, validate=validate.Range(min=0, max=rescue_advice.MAX_FUTURE_LOSSES),
+                        metadata={"description": "Later losses of the same kind the kept dice may avert, taken as "
+                                                 "certain (RULINGS.md \"Advice\"). Default 1."})
+
+
+class PawsTestAdviceRequest(PawsTestRequest, PawsRescueAdviceSchema):
+    """A failed test's pool and the group's one-shot dice: one success averts the loss (ruling 3)."""
+
+
+class PawsComparisonAdviceRequest(PawsComparisonRequest, PawsRescueAdviceSchema):
+    """A lost comparison and the group's one-shot dice: the loss is averted when they make up its net."""
+
+    lost_by = Int(load_default=None, allow_none=True, validate=validate.Range(min=1, max=1000),
+                  metadata={"description": "The advised side's loss: the winner's net successes after the side's "
+                                           "own rescue dice, which one-shot dice must cancel to save it to a tie "
+                                           "(ruling 3). null (default): not known, each margin as likely as the "
+                                           "comparison makes it."})
 
 
 class PawsRescueRequest(StrictSchema):

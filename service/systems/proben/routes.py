@@ -128,7 +128,7 @@ COOPERATION_ADVISOR = platform_advice.Advisor(
     odds=lambda body: cooperation_odds(body),
     wins=lambda outcome, side: outcome == "success",
     loses=lambda outcome, side: outcome in ("failure", "no_dice"),
-    side_name=lambda body, side: body["leader"].get("name") or side, succeeds=True,
+    side_name=lambda body, side: body["leader"].get("name") or side, headline=platform_advice.to_succeed,
     describe=advice.helpers_words)
 
 
@@ -265,7 +265,7 @@ ADVISOR = platform_advice.Advisor(
     odds=lambda body: encounter_odds(body), adaptive=_adaptive,
     wins=lambda outcome, side: outcome == encounter.SUCCESS,
     loses=lambda outcome, side: outcome.startswith("failure:"),
-    side_name=lambda body, side: body["steps"][0]["pool"].get("name") or side, succeeds=True,
+    side_name=lambda body, side: body["steps"][0]["pool"].get("name") or side, headline=platform_advice.to_succeed,
     describe=advice.policy_words)
 
 

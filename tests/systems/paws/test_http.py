@@ -287,7 +287,8 @@ def test_catalogue_lists_paws(client):
     systems = client.get("/v1/systems").get_json()["systems"]
     paws = next(entry for entry in systems if entry["id"] == "paws")
     assert {operation["id"] for operation in paws["operations"]} == {
-        "paws.test", "paws.test.odds", "paws.comparison", "paws.comparison.odds", "paws.rescue",
+        "paws.test", "paws.test.odds", "paws.test.advice", "paws.comparison", "paws.comparison.odds",
+        "paws.comparison.advice", "paws.rescue",
         "paws.rescue.odds", "paws.validate-character", "paws.encounter", "paws.encounter.odds",
         "paws.encounter.advice"}
     assert paws["glossary"]["Rettungswürfel"] and paws["enums"]["fit"] == ["fallback", "matching", "specialized"]
