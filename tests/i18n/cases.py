@@ -601,6 +601,24 @@ def _advice() -> Iterator[Case]:
     yield "paws.encounter.advice keep them all", _paws_rule(("keep", 3))
     yield "paws.encounter.advice nothing to decide, never give up", _paws_rule(give_up=True)
     yield "paws.encounter.advice keep in some states", _paws_rule(("keep", 2), ("spend", 3))
+    yield "paws.test.advice spend at most one, the default as good", _rescue_line(
+        (1, 2, 0), (Fraction(1, 2), Fraction(1, 2), Fraction(3, 8)))
+    yield "paws.comparison.advice keep them all", _rescue_line((0, 1), (Fraction(3, 8), Fraction(1, 4)))
+
+
+def _rescue_line(spends: tuple[int, ...], averted: tuple[Fraction, ...]) -> Callable[[str], str]:
+    """The chat line of the advice on one-shot rescue dice after a loss (the default: all of them)."""
+    from service.platform.maths.odds import Odds
+    from service.platform.operations import advice
+    from service.systems.paws import rescue_advice
+
+    best = averted[0]
+    options = tuple(advice.Option({"spend": spend}, Odds({}), share, share, None, share - best)
+                    for spend, share in zip(spends, averted, strict=True))
+    default = max(options, key=lambda option: option.policy["spend"])
+    advised = advice.Advice("player", options, default, None, advice.Solver(0))
+    return lambda lang: advice.summary(advised, "Rynn", lang, headline=rescue_advice.averted_headline,
+                                       describe=rescue_advice.policy_words)
 
 
 def _proben_rule(carry: bool, carried: bool) -> Callable[[str], str]:

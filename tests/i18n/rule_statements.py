@@ -237,5 +237,6 @@ STATES_NO_RULE = frozenset({
     "fields.malmsturm.difficulty", "fields.modifier", "fields.extra_bonus_dice", "fields.attribute",
     "fields.proben.difficulty", "fields.toughness", "fields.spends", "fields.gods", "fields.max_rounds",
     "fields.curve_rounds", "fields.defense", "fields.pairs", "fields.beutelschneider.members",
-    "fields.out_at_wounds", "fields.spend", "fields.future_losses", "fields.seed", "fields.manual", "fields.ticket", "fields.idempotency_key",
+    "fields.out_at_wounds", "fields.spend", "fields.future_losses",
+    "fields.seed", "fields.manual", "fields.ticket", "fields.idempotency_key",
 })
