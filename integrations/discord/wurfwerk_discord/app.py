@@ -95,9 +95,11 @@ class Rolled:
 
 
 def call(client: Client, operation_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
-    """One operation by id through the SDK's generated method (``paws.test.odds`` -> ``client.paws.test_odds``)."""
+    """One operation by id through the SDK's generated method (``paws.test.odds`` -> ``client.paws.test_odds``,
+    ``paws.test.advice`` -> ``client.paws.test_advice``)."""
     system, _, rest = operation_id.partition(".")
-    name = rest.removesuffix(".odds").replace("-", "_") + ("_odds" if rest.endswith(".odds") else "")
+    operation, _, twin = rest.partition(".")
+    name = operation.replace("-", "_") + (f"_{twin}" if twin else "")
     method: Callable[..., Any] = getattr(getattr(client, system), name)
     return dict(method(**body).to_dict())
 
@@ -181,8 +183,9 @@ def create_app(settings: Settings | None = None) -> Flask:
                         twin = call(quick, f"{operation_id}.odds", _odds_body(response))
                     except WurfwerkError as error:  # the card goes out without its chance, never without its roll
                         log.info("odds for %s unavailable: %s", operation_id, error)
+                advice = rescue_advice(service, response, ANSWER_BUDGET - (time.monotonic() - started))
                 message = roll_message(response, twin, catalog, lang, public_url=public_url, user=user,
-                                       components=buttons.follow_ups(response, catalog, lang))
+                                       components=buttons.follow_ups(response, catalog, lang), advice=advice)
                 if card is not None:
                     _add_footer(message, sessions.roll_footer(card, lang))
                 elif isinstance(place, sessions.Table):
@@ -581,6 +584,19 @@ def _user_id(interaction: Mapping[str, Any]) -> str | None:
 def _username(interaction: Mapping[str, Any]) -> str | None:
     user = (interaction.get("member") or {}).get("user") or interaction.get("user") or {}
     return str(user["username"]) if user.get("username") else None
+
+
+def rescue_advice(service: Client, response: Mapping[str, Any], left: float) -> dict[str, Any] | None:
+    """After a lost Paws roll, whether the group's one-shot rescue die is worth rolling now (issue 51),
+    within what is left of Discord's 3 s; the card goes out without it rather than late."""
+    body = buttons.rescue_advice_request(response, _odds_body(response))
+    if body is None or left <= 0.2:
+        return None
+    try:
+        return call(service.with_options(timeout=left, max_retries=0), f"{response['operation']}.advice", body)
+    except WurfwerkError as error:
+        log.info("rescue advice unavailable: %s", error)
+        return None
 
 
 def _in_place(text: str) -> dict[str, Any]:

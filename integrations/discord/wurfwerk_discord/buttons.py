@@ -74,9 +74,7 @@ def follow_ups(response: Mapping[str, Any], catalog: Catalog, lang: str) -> list
     request = response.get("request") or {}
     found: list[dict[str, Any]] = []
     if operation in ("paws.test", "paws.comparison"):
-        lost = (operation == "paws.test" and (not result.get("success") or result.get("catastrophe"))) or (
-            operation == "paws.comparison" and result.get("winner") in ("a", "b"))
-        if lost:
+        if paws_loser(response) is not None:
             found += [button(f"{PREFIX}:rescue:{count}", say("rescue", lang, n=count)) for count in (1, 2, 3)]
     elif operation == "proben.test":
         dice = int(result.get("dice_count") or 0)
@@ -110,6 +108,30 @@ def follow_ups(response: Mapping[str, Any], catalog: Catalog, lang: str) -> list
     elif operation == "weltenbuch.conflict":
         found.append(button(f"{PREFIX}:narrate", say("narration", lang), discord.PRIMARY))
     return rows(found)
+
+
+def paws_loser(response: Mapping[str, Any]) -> str | None:
+    """Who lost a Paws test or comparison, so that the group's rescue dice may help (``player`` for a
+    test, ``a`` or ``b`` for a comparison); None when nobody did."""
+    operation, result = response.get("operation"), response.get("result") or {}
+    if operation == "paws.test" and (not result.get("success") or result.get("catastrophe")):
+        return "player"
+    if operation == "paws.comparison" and result.get("winner") in ("a", "b"):
+        return "b" if result["winner"] == "a" else "a"
+    return None
+
+
+def rescue_advice_request(response: Mapping[str, Any], body: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The body of ``paws.test.advice`` or ``paws.comparison.advice`` for a lost roll (``body``: the roll's
+    request as its odds take it): one one-shot rescue die at hand, one more loss of the kind to come; a
+    comparison's loss by its net, for the side that lost."""
+    loser = paws_loser(response)
+    if loser is None:
+        return None
+    advice = {**body, "one_shot_rescue": 1, "future_losses": 1}
+    if loser != "player":
+        advice.update(lost_by=int((response.get("result") or {}).get("net") or 1), advise={"side": loser})
+    return advice
 
 
 def _retry_can_succeed(dice: int, request: Mapping[str, Any]) -> bool:

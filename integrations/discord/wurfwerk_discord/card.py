@@ -244,9 +244,29 @@ def dice_groups(response: Mapping[str, Any], catalog: Catalog, lang: str) -> dic
 
 # -- the message --------------------------------------------------------------------------------------------
 
+def rescue_advice_field(advice: Mapping[str, Any] | None, lang: str) -> dict[str, Any] | None:
+    """Whether the one-shot rescue die is worth rolling on this loss or keeping (``paws.*.advice``, one
+    die at hand and one more loss to come): the better choice, or "gleich gut", with both shares."""
+    block = (advice or {}).get("advice") or {}
+    shares = {option.get("policy", {}).get("spend"): option for option in block.get("options") or []}
+    if not {0, 1} <= shares.keys():
+        return None
+    keep, now = (float(shares[spend]["win"]["probability"]) for spend in (0, 1))
+    margin = int((advice or {}).get("request", {}).get("lost_by") or 1)
+    if margin > 1:  # one die cannot save it to a tie (ruling 3): "at most one" rolls nothing
+        verdict = "rescue_out_of_reach"
+    elif shares[0]["vs_best"]["equal"] and shares[1]["vs_best"]["equal"]:
+        verdict = "rescue_equal"
+    else:
+        verdict = "rescue_now" if block["best"]["policy"].get("spend") == 1 else "rescue_keep"
+    value = say(verdict, lang, now=percent(now, lang), keep=percent(keep, lang), margin=margin)
+    value += " " + say("rescue_assumes", lang)
+    return {"name": say("rescue_advice", lang), "value": discord.clip(value, discord.FIELD_VALUE_MAX), "inline": False}
+
+
 def roll_message(response: Mapping[str, Any], odds: Mapping[str, Any] | None, catalog: Catalog, lang: str, *,
-                 public_url: str, user: str | None = None,
-                 components: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+                 public_url: str, user: str | None = None, components: list[dict[str, Any]] | None = None,
+                 advice: Mapping[str, Any] | None = None) -> dict[str, Any]:
     operation = str(response.get("operation") or "")
     system = operation.split(".")[0]
     title = catalog.operation_words(operation, lang)[0] or operation
@@ -276,6 +296,9 @@ def roll_message(response: Mapping[str, Any], odds: Mapping[str, Any] | None, ca
         fraction = short_fraction(value)
         fields.append({"name": say(key, lang), "value": f"**{percent(value, lang)}**" + (f" ({fraction})" if fraction
                                                                                         else ""), "inline": False})
+    advised = rescue_advice_field(advice, lang)
+    if advised is not None:
+        fields.append(advised)
     embed["fields"] = fields
     receipt = response.get("receipt") or {}
     footer = say("receipt", lang, id=str(receipt.get("id", "?"))[:8])

@@ -180,6 +180,42 @@ def test_paws_offers_rescue_dice_to_the_loser_of_a_comparison(replicas, discord_
     assert bool(buttons_of(card["data"])) == (roll["result"]["winner"] == "a")
 
 
+def _field(card: dict, name: str) -> str | None:
+    return next((field["value"] for field in card["data"]["embeds"][0]["fields"] if field["name"] == name), None)
+
+
+def test_a_lost_paws_test_says_whether_the_rescue_die_is_worth_rolling(replicas, discord_client):
+    """Issue 51: the card of a lost test says whether the one-shot rescue die is worth rolling now. One
+    die and one more failed test to come: rolled now it averts this one half the time, kept the next one
+    half the time ("Zeigt er einen Erfolg, kann man damit einen negativen Effekt abwenden"): gleich gut."""
+    card = answered(discord_client.post(replicas[0].url, discord_client.command(
+        "paws", "test", [{"name": "rank", "type": 4, "value": 0}], locale="de")))
+    assert _field(card, "Einmaliger Rettungswürfel: jetzt oder für später?") == (
+        "Gleich gut, jetzt oder später: je 25 % dieser und der nächsten Niederlage abgewendet. "
+        "Angenommen, eine weitere Niederlage dieser Art folgt; der Rat ändert keinen Wurf.")
+
+
+def test_a_lost_paws_comparison_weighs_the_die_by_the_margin(replicas, discord_client):
+    """Ruling 3: a lost comparison is saved to a tie only by as many successes as the winner's net. Lost by
+    1, the die rolled now averts it half the time (1/4 of the two losses), more than kept for a later loss
+    against four dice (4/15 of them by 1, half of those averted: 1/15 of the two); lost by more, one die
+    cannot save it: keep it."""
+    options = [{"name": "a", "type": 3, "value": "Rynn rank 4"}, {"name": "b", "type": 3, "value": "Gegner rank 0"}]
+    for _ in range(6):
+        card = answered(discord_client.post(replicas[0].url, discord_client.command(
+            "paws", "comparison", options)))
+        roll = card_roll(card)
+        said = _field(card, "One-shot rescue die: now or for later?")
+        if roll["result"]["winner"] != "a":
+            assert said is None
+        elif roll["result"]["net"] == 1:
+            assert said.startswith("Roll it now: 25 % of this loss and the next averted; kept, only 6.7 %.")
+        else:
+            margin = roll["result"]["net"]
+            assert said.startswith(f"Keep it: one die alone cannot save this comparison (lost by {margin}) to a tie; "
+                                   "kept, it averts 6.7 % of this loss and the next.")
+
+
 def test_proben_offers_no_retry_for_a_test_that_cannot_be_made(replicas, discord_client):
     """Text: "Hat ein Spieler nicht genügend Würfel, um eine Schwierigkeit zu erreichen, kann er die Probe
     nicht schaffen" (review 2026-12-04: a retry was offered for such a test)."""
