@@ -34,6 +34,10 @@ class Case:
     system: str
     body: dict[str, Any]
     operation: str = "encounter"
+    advice_only: tuple[str, ...] = ("advise",)  # what the advice body adds to its odds twin's
+
+
+RESCUE_ADVICE_ONLY = ("advise", "one_shot_rescue", "spend", "future_losses", "lost_by")  # paws.*.advice
 
 
 CASES = (
@@ -58,6 +62,12 @@ CASES = (
           "helpers": [{"name": "Mira", "attribute": 2}, {"name": "Bo", "attribute": 1},
                       {"name": "Kai", "attribute": 3}]},
          operation="cooperation"),
+    Case("paws lost comparison 3 v 2, 3 one-shot dice, 1 later loss (4 options)", "paws",
+         {"a": {"rank": 3}, "b": {"rank": 2, "extra_rescue_dice": 1}, "one_shot_rescue": 3,
+          "advise": {"side": "b"}}, operation="comparison", advice_only=RESCUE_ADVICE_ONLY),
+    Case("paws lost comparison 10 v 10 at the limits: 20 one-shot dice, 10 later losses (21 options)", "paws",
+         {"a": {"rank": 10}, "b": {"rank": 10}, "one_shot_rescue": 20, "future_losses": 10},
+         operation="comparison", advice_only=RESCUE_ADVICE_ONLY),
     Case("beutelschneider thief v guard: ability (2 options), adaptive flee or fight", "beutelschneider",
          {"sides": [{"name": "Dieb", "bag": {"red": 3, "green": 6, "white": 5, "black": 1}},
                     {"name": "Wache", "bag": {"red": 7, "green": 3, "white": 5}}], "advise": {"side": "Dieb"}}),
@@ -95,7 +105,7 @@ def run(calls: int) -> list[dict[str, Any]]:
             body = _body(case)
             advice = operations[f"{case.system}.{case.operation}.advice"]
             odds = operations[f"{case.system}.{case.operation}.odds"]
-            plain = {name: value for name, value in body.items() if name != "advise"}
+            plain = {name: value for name, value in body.items() if name not in case.advice_only}
             loaded = advice.load(dict(body))
             advisor = _advisor(case)
             asked_side, asked = _asked(advisor, loaded)
@@ -129,7 +139,8 @@ def run(calls: int) -> list[dict[str, Any]]:
 def _advisor(case: Case):
     import importlib
     routes = importlib.import_module(f"service.systems.{case.system}.routes")
-    return routes.COOPERATION_ADVISOR if case.operation == "cooperation" else routes.ADVISOR
+    return {"cooperation": getattr(routes, "COOPERATION_ADVISOR", None),
+            "comparison": getattr(routes, "COMPARISON_RESCUE_ADVISOR", None)}.get(case.operation) or routes.ADVISOR
 
 
 def _asked(advisor, body):

@@ -351,7 +351,7 @@ def _clear_caches() -> None:
 
     modules = [importlib.import_module("service.platform.maths.odds")]
     for module in pkgutil.iter_modules(systems.__path__):
-        for part in ("odds", "rules", "encounter", "initiative"):
+        for part in ("odds", "rules", "encounter", "initiative", "rescue_advice"):
             try:
                 modules.append(importlib.import_module(f"service.systems.{module.name}.{part}"))
             except ModuleNotFoundError:
