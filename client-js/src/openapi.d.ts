@@ -2604,6 +2604,8 @@ export interface components {
     schemas: {
         Adaptive: {
             gain_over_best_fixed: components["schemas"]["EncounterProbability"];
+            /** @description The optimum's chance not to lose, where its solver breaks ties by it (Beutelschneider: fleeing where winning is out of reach); null where it does not say. */
+            not_lose?: components["schemas"]["EncounterProbability"] | null;
             /** @description What to do when, in `lang`. */
             rules: string[];
             win: components["schemas"]["EncounterProbability"];
@@ -8982,9 +8984,13 @@ export interface operations {
                      *             "exact": null,
                      *             "probability": 1.28050348102704e-13
                      *           },
+                     *           "not_lose": {
+                     *             "exact": null,
+                     *             "probability": 0.06963150339622276
+                     *           },
                      *           "rules": [
                      *             "Choose skill (green: the flight) in 249 of the states the fight can reach, else combat (red).",
-                     *             "Deciding anew in every state wins no more than the best fixed option: play that one."
+                     *             "Deciding anew in every state wins no more than the best fixed option, but loses less: 7.0% not to lose instead of 4.9%."
                      *           ],
                      *           "win": {
                      *             "exact": null,
@@ -9163,7 +9169,7 @@ export interface operations {
                      *           }
                      *         ]
                      *       },
-                     *       "summary": "Advice for Dieb: best combat (red), 4.9% to win. Deciding anew in every state gains nothing worth saying."
+                     *       "summary": "Advice for Dieb: best combat (red), 4.9% to win. Deciding anew in every state wins no more but loses less: 7.0% not to lose."
                      *     }
                      */
                     "application/json": components["schemas"]["BeutelschneiderEncounterAdviceResponse"];
@@ -12721,6 +12727,7 @@ export interface operations {
                      *             "exact": "0/1",
                      *             "probability": 0
                      *           },
+                     *           "not_lose": null,
                      *           "rules": [
                      *             "Never concede: conceding loses at once, fighting on never wins less.",
                      *             "Never take a consequence early: taking the stress never wins less.",
@@ -14301,7 +14308,7 @@ export interface operations {
                      *         "one_shot_rescue": 1,
                      *         "spend": null
                      *       },
-                     *       "summary": "Advice for Rynn: best roll at most 1 one-shot rescue die on this loss, 24.5% of these losses averted."
+                     *       "summary": "Advice for Rynn: best spend at most 1 one-shot rescue die on this loss, 24.5% of these losses averted."
                      *     }
                      */
                     "application/json": components["schemas"]["PawsComparisonAdviceResponse"];
@@ -14941,6 +14948,7 @@ export interface operations {
                      *             "exact": "0/1",
                      *             "probability": 0
                      *           },
+                     *           "not_lose": null,
                      *           "rules": [
                      *             "No one-shot rescue die comes to be rolled: nothing to decide.",
                      *             "Never give up: giving up loses at once, fighting on never wins less.",
@@ -15788,7 +15796,7 @@ export interface operations {
                      *         "spend": null,
                      *         "wounds": 0
                      *       },
-                     *       "summary": "Advice for Ryan: best keep the one-shot rescue dice for later losses, 25.0% of these losses averted. The default (roll at most 1 one-shot rescue die on this loss) is as good."
+                     *       "summary": "Advice for Ryan: best keep the one-shot rescue dice for later losses, 25.0% of these losses averted. The default (spend at most 1 one-shot rescue die on this loss) is as good."
                      *     }
                      */
                     "application/json": components["schemas"]["PawsTestAdviceResponse"];
@@ -16859,6 +16867,7 @@ export interface operations {
                      *             "exact": "0/1",
                      *             "probability": 0
                      *           },
+                     *           "not_lose": null,
                      *           "rules": [
                      *             "Retry every failed test with one die fewer while dice are left: stopping never succeeds more.",
                      *             "Count partial successes toward the next attempt where the GM allows it.",
@@ -20997,6 +21006,7 @@ export interface operations {
                      *             "exact": "0/1",
                      *             "probability": 0
                      *           },
+                     *           "not_lose": null,
                      *           "rules": [
                      *             "The scene is one roll: every choice is made before the dice fall, so deciding anew wins nothing more.",
                      *             "Invest the hero points for two dice each: a point held back is two dice fewer and never wins more; it only saves a consequence at the end.",

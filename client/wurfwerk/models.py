@@ -142,6 +142,10 @@ TicketsRequestOperation = Literal[
 class Adaptive(Model):
     """``Adaptive`` in the API's JSON."""
     gain_over_best_fixed: EncounterProbability
+    not_lose: EncounterProbability | None = None
+    """The optimum's chance not to lose, where its solver breaks ties by it (Beutelschneider: fleeing where
+    winning is out of reach); null where it does not say.
+    """
     rules: list[str]
     """What to do when, in `lang`."""
     win: EncounterProbability
@@ -151,6 +155,10 @@ class Adaptive(Model):
         """``Adaptive`` from its JSON (kept for ``to_dict()``)."""
         return cls(
             gain_over_best_fixed=EncounterProbability.from_json(data["gain_over_best_fixed"]),
+            not_lose=(
+                None if data.get("not_lose") is None
+                else EncounterProbability.from_json(data["not_lose"])
+            ),
             rules=data["rules"],
             win=EncounterProbability.from_json(data["win"]),
         )._with_json(data)

@@ -563,7 +563,8 @@ def _malm_ends(ends: str):
 # --- advice (API.md §1.10): the chat line of every advice and the rules in words ----------------------
 
 def _advice_line(wins: tuple[Fraction, ...], default: int, adaptive: Fraction | None,
-                 headline: Callable[..., object] | None = None) -> Callable[[str], str]:
+                 headline: Callable[..., object] | None = None,
+                 not_lose: Fraction | None = None) -> Callable[[str], str]:
     """The platform's chat line of an advice whose options win ``wins`` (the first the best)."""
     from service.platform.maths.odds import Odds
     from service.platform.operations import advice
@@ -571,7 +572,7 @@ def _advice_line(wins: tuple[Fraction, ...], default: int, adaptive: Fraction | 
 
     options = tuple(advice.Option({"one_shot_rescue": index}, Odds({}), win, win, None, win - wins[0])
                     for index, win in enumerate(wins))
-    solved = None if adaptive is None else advice.Adaptive(adaptive, (), 1)
+    solved = None if adaptive is None else advice.Adaptive(adaptive, (), 1, not_lose=not_lose)
     advised = advice.Advice("a", options, options[default], solved, advice.Solver(1))
     return lambda lang: advice.summary(advised, "Ryan", lang, headline=headline or advice.to_win,
                                        describe=paws_advice.policy_words)
@@ -595,6 +596,9 @@ def _advice() -> Iterator[Case]:
     yield "advice of a test (chance of success)", _advice_line((more, half), 0, None,
                                                                       headline=advice.to_succeed)
     yield "advice adaptive gains nothing (rule)", lambda lang: advice.NO_GAIN.say(lang)
+    yield "advice adaptive wins no more but loses less", _advice_line((more, half), 0, more, not_lose=Fraction(3, 4))
+    yield "advice adaptive wins no more but loses less (rule)", lambda lang: advice.loses_less(
+        Fraction(3, 4), more).say(lang)
     yield from _each("paws.encounter.advice keep while n dice or more",
                      lambda n: _paws_rule(("keep", n), ("spend", n - 1)) if n else None)
     yield "paws.encounter.advice spend after every lost round", _paws_rule(("spend", 3), ("spend", 2))

@@ -79,6 +79,12 @@ EQUAL_WITHIN = Fraction(1, 1000)  # "gleich gut": less than 0.1 percentage point
 NO_GAIN = advised("Deciding anew in every state wins no more than the best fixed option: play that one.")
 
 
+def loses_less(not_lose: Probability, best: Probability) -> Message:
+    """The rule where deciding anew wins no more but loses less (ties broken by the chance not to lose)."""
+    return advised("Deciding anew in every state wins no more than the best fixed option, but loses less: "
+                   "%(not_lose)s not to lose instead of %(best)s.", not_lose=Percent(not_lose), best=Percent(best))
+
+
 @dataclass(frozen=True)
 class Adaptive:
     """The side's best play when it decides anew in every state (a system's adaptive solver)."""
@@ -87,6 +93,13 @@ class Adaptive:
     rules: tuple[Message, ...]  # what to do when, in words (catalog messages)
     states: int
     max_error: float = 0.0  # 0 when exact
+    not_lose: Probability | None = None  # where the solver breaks ties by it (None: it does not say)
+
+    def not_lose_over(self, option: Option) -> Probability | None:
+        """Its chance not to lose where it loses less than ``option`` does (None: not, or not said)."""
+        if self.not_lose is None or self.not_lose - option.not_lose < EQUAL_WITHIN:
+            return None
+        return self.not_lose
 
 
 def won_by_name(outcome: str, side: str) -> bool:
@@ -268,7 +281,9 @@ def advise(advisor: Advisor, body: Body) -> Advice:
     default = next(option for option in ranked if option.policy == default_policy)
     adaptive = advisor.adaptive(plain, side, asked) if advisor.adaptive is not None else None
     if adaptive is not None and adaptive.win - ranked[0].win < EQUAL_WITHIN:
-        adaptive = dataclasses.replace(adaptive, rules=(*adaptive.rules, NO_GAIN))
+        safer = adaptive.not_lose_over(ranked[0])
+        last = NO_GAIN if safer is None else loses_less(safer, ranked[0].not_lose)
+        adaptive = dataclasses.replace(adaptive, rules=(*adaptive.rules, last))
     return Advice(side, tuple(ranked), default, adaptive, _solver(ranked, adaptive))
 
 
@@ -311,6 +326,8 @@ def advice_json(advice: Advice, lang: str) -> dict[str, Any]:
         gain = advice.gain
         assert gain is not None
         adaptive = {"win": probability_json(advice.adaptive.win), "gain_over_best_fixed": probability_json(gain),
+                    "not_lose": None if advice.adaptive.not_lose is None
+                    else probability_json(advice.adaptive.not_lose),
                     "rules": [localized(rule, lang) for rule in advice.adaptive.rules]}
     return {
         "side": advice.side,
@@ -371,7 +388,11 @@ def summary(advice: Advice, side_name: str, lang: str, *, headline: Callable[...
     if advice.adaptive is not None:
         gain = advice.gain
         assert gain is not None
-        if gain < EQUAL_WITHIN:
+        safer = advice.adaptive.not_lose_over(best)
+        if gain < EQUAL_WITHIN and safer is not None:
+            parts.append(advised("Deciding anew in every state wins no more but loses less: %(not_lose)s not to "
+                                 "lose.", not_lose=Percent(safer)))
+        elif gain < EQUAL_WITHIN:
             parts.append(advised("Deciding anew in every state gains nothing worth saying."))
         else:
             parts.append(advised("Deciding anew in every state: %(win)s.", win=Percent(advice.adaptive.win)))

@@ -477,6 +477,10 @@ class AdvicePickSchema(ma.Schema):
 class AdaptiveSchema(ma.Schema):
     win = fields.Nested(EncounterProbabilitySchema, required=True)
     gain_over_best_fixed = fields.Nested(EncounterProbabilitySchema, required=True)
+    not_lose = fields.Nested(EncounterProbabilitySchema, allow_none=True,
+                             metadata={"description": "The optimum's chance not to lose, where its solver breaks "
+                                                      "ties by it (Beutelschneider: fleeing where winning is out of "
+                                                      "reach); null where it does not say."})
     rules = fields.List(fields.String(), required=True,
                         metadata={"description": "What to do when, in `lang`."})
 

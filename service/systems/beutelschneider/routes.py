@@ -543,7 +543,8 @@ def _adaptive(body: Body, side: str, asked: Mapping[str, Sequence[Any]]) -> plat
     encounter_precision(advice.state_bound(me, them, abilities), body["exact"], float_only=True,
                         cost=ADAPTIVE_COST)
     solved = advice.solve(me, them, abilities)
-    return platform_advice.Adaptive(solved.win, advice.rules(solved, me.ability), solved.states, solved.max_error)
+    return platform_advice.Adaptive(solved.win, advice.rules(solved, me.ability), solved.states, solved.max_error,
+                                    not_lose=solved.not_lose)
 
 
 # A thief caught by a guard: fight or flee ("Flucht wird über Geschick abgehandelt")? Smaller than the

@@ -215,3 +215,23 @@ def test_http_groups_offer_pairs_and_no_adaptive(post):
     policies = [option["policy"] for option in answer["advice"]["options"]]
     assert {"ability": "combat", "pairs": [["Legionär", "A2"], ["Legionär", "A1"]]} in policies
     assert answer["advice"]["adaptive"] is None  # between sides of several: not solved (notes)
+
+
+def test_http_where_deciding_anew_wins_no_more_but_loses_less_it_says_so(post):
+    """RULINGS.md "Advice": ties broken by the chance not to lose. A thief with one black marble against a
+    stronger guard wins only by fighting; where winning is out of reach, fleeing ("Flucht wird über
+    Geschick abgehandelt") loses less. The adaptive rule then says so, not "play the best fixed option"
+    (review of stop 56: "choose skill in 249 states" beside "no gain")."""
+    body = {"sides": [{"name": "Dieb", "bag": {"red": 3, "green": 6, "white": 5, "black": 1}},
+                      {"name": "Wache", "bag": {"red": 7, "green": 3, "white": 5}}], "advise": {"side": "Dieb"}}
+    status, answer = post("/v1/beutelschneider/encounter/advice", body)
+    assert status == 200, answer
+    advised = answer["advice"]
+    best = advised["options"][0]
+    assert best["policy"] == {"ability": "combat"}
+    assert advised["adaptive"]["gain_over_best_fixed"]["probability"] < 1e-9
+    assert advised["adaptive"]["not_lose"]["probability"] > best["not_lose"]["probability"] + 0.01
+    assert advised["adaptive"]["rules"][0].startswith("Choose skill (green: the flight) in ")
+    assert advised["adaptive"]["rules"][-1].startswith(
+        "Deciding anew in every state wins no more than the best fixed option, but loses less: ")
+    assert "loses less" in answer["summary"] and "gains nothing" not in answer["summary"]
