@@ -79,6 +79,17 @@ def test_hand_worked_two_dice_keeping_both_loses_a_quarter():
     assert worth(loss, 2).dice_spent_now == Fraction(3, 2) and worth(loss, 1).dice_spent_now == 1
 
 
+def test_hand_worked_keeping_beats_spending_on_a_comparison_lost_by_two():
+    """Lost by 2 (ruling 3: two successes save it to a tie), two dice, and a later loss by 1. Spend both:
+    both succeed 1/4; the first fails 1/2, and the second, out of reach now, is kept and averts the later
+    loss 1/2: 1/4 + 1/4 = 1/2 of a loss. Keep both: the later loss unless both fail, 3/4. Keeping wins:
+    3/8 of the two losses against 1/4."""
+    loss = Loss(2, {2: Fraction(1)}, 1, {1: Fraction(1)})
+    spend, keep = worth(loss, 2), worth(loss, 0)
+    assert (spend.averted_now, spend.averted_later, spend.averted) == (Fraction(1, 4), Fraction(1, 4), Fraction(1, 4))
+    assert (keep.averted_now, keep.averted_later, keep.averted) == (0, Fraction(3, 4), Fraction(3, 8))
+
+
 def test_a_margin_out_of_reach_rolls_nothing():
     """A lost comparison needs as many successes as the winner's net (ruling 3: saved to a tie); with
     fewer dice allowed than that, none is rolled and every die is kept."""
