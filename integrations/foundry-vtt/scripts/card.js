@@ -282,6 +282,16 @@ function encounterOutcome(response, t) {
   return [{ text: outcomeWords(outcome, response.request, t), tone }];
 }
 
+/**
+ * A counted phrase (`….one` / `….other`; German and English agree on 1).
+ * @param {string} key
+ * @param {number} count
+ * @param {Translate} t
+ */
+function plural(key, count, t) {
+  return t(`${key}.${count === 1 ? "one" : "other"}`, { count });
+}
+
 /** How many fixed choices an advice card lists (the default is added when it ranks lower). */
 export const ADVICE_SHOWN = 8;
 
@@ -340,7 +350,7 @@ export function adviceSection(advice, operation, t) {
   for (const { option, index } of shown) {
     if (index > ADVICE_SHOWN) {
       rows.push(
-        `<tr class="wurfwerk-advice-gap"><td colspan="3">${escapeHtml(t("WURFWERK.Advice.between", { count: index - ADVICE_SHOWN }))}</td></tr>`,
+        `<tr class="wurfwerk-advice-gap"><td colspan="3">${escapeHtml(plural("WURFWERK.Advice.between", index - ADVICE_SHOWN, t))}</td></tr>`,
       );
     }
     const tags = [];
@@ -367,7 +377,7 @@ export function adviceSection(advice, operation, t) {
       `<tbody>${rows.join("")}</tbody></table>`,
   ];
   const hidden = options.length - shown.length;
-  if (hidden > 0) parts.push(`<p class="wurfwerk-advice-more">${escapeHtml(t("WURFWERK.Advice.more", { count: hidden }))}</p>`);
+  if (hidden > 0) parts.push(`<p class="wurfwerk-advice-more">${escapeHtml(plural("WURFWERK.Advice.more", hidden, t))}</p>`);
   const adaptive = advice.adaptive;
   if (adaptive && typeof adaptive === "object") {
     const rules = (Array.isArray(adaptive.rules) ? adaptive.rules : []).map(
