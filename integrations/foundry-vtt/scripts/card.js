@@ -296,8 +296,8 @@ function plural(key, count, t) {
 export const ADVICE_SHOWN = 8;
 
 /**
- * A difference of two chances in percentage points, as the card's language writes it ("-3.3",
- * German "-3,3"); `signed` writes a plus too ("+1.2"). A difference that rounds to zero has no sign.
+ * A difference of two chances in percentage points, as the card's language writes it ("−3.3",
+ * German "−3,3"); `signed` writes a plus too ("+1.2"). A difference that rounds to zero has no sign.
  * @param {number} difference
  * @param {Translate} t
  * @param {boolean} [signed]
@@ -308,7 +308,7 @@ function points(difference, t, signed = false) {
     maximumFractionDigits: 1,
     signDisplay: signed ? "exceptZero" : "negative",
   });
-  return format.format(difference * 100);
+  return format.format(difference * 100).replace("-", "−"); // a minus sign, not a hyphen
 }
 
 const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };

@@ -164,10 +164,10 @@ test("the advice card (English): the best 8 and the default, marked best, equall
   assert.deepEqual(listed[1].tags, ["equal:equally good"]);
   assert.equal(listed[1].behind, "0.0", "within 0.1 points rounds to 0.0, without a minus");
   assert.deepEqual(listed[2], {
-    rank: 3, policy: "spend 2 one-shot rescue dice, never give up", tags: [], chance: "88.0 %", behind: "-2.0",
+    rank: 3, policy: "spend 2 one-shot rescue dice, never give up", tags: [], chance: "88.0 %", behind: "−2.0",
   });
   assert.deepEqual(listed[8], {
-    rank: 10, policy: "keep the one-shot rescue dice, give up at 9 wounds", tags: ["default:default"], chance: "81.0 %", behind: "-9.0",
+    rank: 10, policy: "keep the one-shot rescue dice, give up at 9 wounds", tags: ["default:default"], chance: "81.0 %", behind: "−9.0",
   });
   assert.match(html, /<tr class="wurfwerk-advice-gap"><td colspan="3">… 1 more choice in between …<\/td><\/tr><tr data-rank="10"/);
   assert.match(html, /<p class="wurfwerk-advice-more">1 more choice not shown\.<\/p>/);
@@ -195,7 +195,7 @@ test("the advice card (German): „gleich gut“, „Voreinstellung“, decimal 
   assert.deepEqual(listed[1].tags, ["equal:gleich gut"]);
   assert.deepEqual(listed.at(-1)?.tags, ["default:Voreinstellung"]);
   assert.equal(listed[2].chance, "88,0 %");
-  assert.equal(listed[2].behind, "-2,0");
+  assert.equal(listed[2].behind, "−2,0");
   assert.equal(listed[0].policy, "die einmaligen Rettungswürfel behalten, nie aufgeben");
   assert.match(html, /… 1 weitere Wahl dazwischen …/);
   assert.match(html, /In jeder Lage neu entschieden: 91,2 % \(\+1,2 Prozentpunkte gegenüber der besten festen Wahl\)/);
