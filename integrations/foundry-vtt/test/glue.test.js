@@ -269,6 +269,11 @@ test("physical dice: closing the dialog posts nothing; other problems are whispe
   assert.equal(foundry.dialogs.length, 2, "no dialog for an operation without randomness");
   assert.ok(odds.odds.outcomes.length > 0);
   assert.match(lastMessage().content, /class="wurfwerk-odds"/);
+
+  const advice = await api.roll("paws.encounter.advice", { a: { rank: 2 }, b: { rank: 2 } });
+  assert.equal(foundry.dialogs.length, 2, "nor for an advice: it rolls nothing");
+  assert.ok(advice.advice.options.length > 0);
+  assert.match(lastMessage().content, /class="wurfwerk-advice"/);
 });
 
 const keyed = { skip: missing("WURFWERK_KEYED_URL") };
