@@ -303,12 +303,14 @@ export const ADVICE_SHOWN = 8;
  * @param {boolean} [signed]
  */
 function points(difference, t, signed = false) {
+  // "exceptZero" and "auto", not "negative": that one is newer than some browsers a table plays in.
   const format = new Intl.NumberFormat(t("WURFWERK.NumberLocale"), {
     minimumFractionDigits: 1,
     maximumFractionDigits: 1,
-    signDisplay: signed ? "exceptZero" : "negative",
+    signDisplay: signed ? "exceptZero" : "auto",
   });
-  return format.format(difference * 100).replace("-", "−"); // a minus sign, not a hyphen
+  const text = format.format(difference * 100);
+  return text.replace(/^-(?=0[.,]0$)/, "").replace("-", "−"); // no "-0.0"; a minus sign, not a hyphen
 }
 
 const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
