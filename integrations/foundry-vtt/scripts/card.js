@@ -347,7 +347,8 @@ export function adviceSection(advice, operation, t) {
   const defaultAt = options.findIndex((option) => samePolicyKey(option.policy) === defaultKey);
   const shown = options.slice(0, ADVICE_SHOWN).map((option, index) => ({ option, index }));
   if (defaultAt >= ADVICE_SHOWN) shown.push({ option: options[defaultAt], index: defaultAt });
-  const chanceKey = system === "proben" ? "WURFWERK.Advice.chanceSuccess" : "WURFWERK.Advice.chanceWin";
+  // Short column heads for Foundry's narrow chat column; the caption says what they measure.
+  const caption = system === "proben" ? "WURFWERK.Advice.captionSuccess" : "WURFWERK.Advice.captionWin";
   const rows = [];
   for (const { option, index } of shown) {
     if (index > ADVICE_SHOWN) {
@@ -372,9 +373,9 @@ export function adviceSection(advice, operation, t) {
     );
   }
   const parts = [
-    `<table class="wurfwerk-advice"><caption>${escapeHtml(t("WURFWERK.Advice.caption"))}</caption>` +
+    `<table class="wurfwerk-advice"><caption>${escapeHtml(t(caption))}</caption>` +
       `<thead><tr><th scope="col">${escapeHtml(t("WURFWERK.Advice.choice"))}</th>` +
-      `<th scope="col">${escapeHtml(t(chanceKey))}</th>` +
+      `<th scope="col">${escapeHtml(t("WURFWERK.Advice.chance"))}</th>` +
       `<th scope="col">${escapeHtml(t("WURFWERK.Advice.behind"))}</th></tr></thead>` +
       `<tbody>${rows.join("")}</tbody></table>`,
   ];

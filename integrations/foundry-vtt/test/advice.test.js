@@ -153,8 +153,9 @@ test("the advice card (English): the best 8 and the default, marked best, equall
   const html = renderCard(pawsAdvice(), { t: en, link: "http://wurfwerk.test/play?x" });
   assert.match(html, /<div class="wurfwerk-card" data-operation="paws.encounter.advice">/);
   assert.match(html, /<p class="wurfwerk-summary">Advice for Ryan: best spend … &lt;b&gt;<\/p>/);
-  assert.match(html, /<caption>Fixed choices, best first<\/caption>/);
-  assert.match(html, /<th scope="col">Choice<\/th><th scope="col">Chance to win<\/th><th scope="col">Behind the best \(percentage points\)<\/th>/);
+  // Short heads for the narrow chat column; the caption says what they measure.
+  assert.match(html, /<caption>Fixed choices, best first: each one&#39;s chance to win, and how many percentage points it is behind the best<\/caption>/);
+  assert.match(html, /<th scope="col">Choice<\/th><th scope="col">Chance<\/th><th scope="col">Behind<\/th>/);
   const listed = rows(html);
   assert.equal(ADVICE_SHOWN, 8);
   assert.deepEqual(listed.map((row) => row.rank), [1, 2, 3, 4, 5, 6, 7, 8, 10], "the top 8, then the default");
@@ -189,7 +190,8 @@ test("the advice card (English): the best 8 and the default, marked best, equall
 
 test("the advice card (German): „gleich gut“, „Voreinstellung“, decimal commas, the float64 note", () => {
   const html = renderCard(pawsAdvice({ exact: false }), { t: de, link: null });
-  assert.match(html, /<th scope="col">Wahl<\/th><th scope="col">Siegchance<\/th><th scope="col">Abstand zur besten \(Prozentpunkte\)<\/th>/);
+  assert.match(html, /<caption>Feste Wahlen, die beste zuerst: die Siegchance jeder Wahl und ihr Abstand zur besten in Prozentpunkten<\/caption>/);
+  assert.match(html, /<th scope="col">Wahl<\/th><th scope="col">Chance<\/th><th scope="col">Abstand<\/th>/);
   const listed = rows(html);
   assert.deepEqual(listed[0].tags, ["best:beste Wahl"]);
   assert.deepEqual(listed[1].tags, ["equal:gleich gut"]);
@@ -228,7 +230,7 @@ test("no adaptive optimum (a cut max_rounds): no adaptive block; a proben advice
     { ...pawsAdvice({ count: 2, defaultAt: 1 }), operation: "proben.encounter.advice" },
     { t: de, link: null },
   );
-  assert.match(proben, /<th scope="col">Erfolgschance<\/th>/);
+  assert.match(proben, /<caption>Feste Wahlen, die beste zuerst: die Erfolgschance jeder Wahl/);
 });
 
 test("error bounds read as a number a player can say", () => {

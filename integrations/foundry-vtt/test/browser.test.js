@@ -256,3 +256,29 @@ test("an advice card: the best choices as a table in the chat column, marked, th
   const picture = await page.locator(".chat-message").last().screenshot({ path: adviceScreenshotPath });
   assert.deepEqual([...picture.subarray(1, 4)], [...Buffer.from("PNG")]);
 });
+
+test("the same advice card in German words fits the chat column too (longer words, no overflow)", async () => {
+  const [overflow, caption, heads] = await page.evaluate(async () => {
+    const { renderCard } = await import("/modules/wurfwerk/scripts/card.js");
+    /** @type {Record<string, string>} */
+    const de = await (await fetch("/modules/wurfwerk/lang/de.json")).json();
+    const t = (/** @type {string} */ key, /** @type {Record<string, any>} */ data = {}) =>
+      de[key].replace(/\{(\w+)\}/g, (_, name) => String(data[name]));
+    const game = /** @type {any} */ (globalThis).game;
+    const stored = game.messages.contents.at(-1).flags.wurfwerk.response;
+    const item = document.createElement("li");
+    item.className = "chat-message message";
+    item.innerHTML = `<div class="message-content">${renderCard(JSON.parse(stored), { t, link: null })}</div>`;
+    /** @type {HTMLElement} */ (document.getElementById("chat-log")).append(item);
+    const card = /** @type {HTMLElement} */ (item.querySelector(".wurfwerk-card"));
+    return [
+      card.scrollWidth - card.clientWidth,
+      card.querySelector("caption")?.textContent,
+      [...card.querySelectorAll("thead th")].map((head) => head.textContent),
+    ];
+  });
+  assert.ok(Number(overflow) <= 0, `the German card fits Foundry's chat column (${overflow}px too wide)`);
+  assert.match(String(caption), /^Feste Wahlen, die beste zuerst: die Siegchance jeder Wahl/);
+  assert.deepEqual(heads, ["Wahl", "Chance", "Abstand"]);
+  assert.deepEqual(pageErrors, []);
+});
