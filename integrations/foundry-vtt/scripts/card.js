@@ -323,9 +323,9 @@ const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴",
 export function smallNumber(value, t) {
   const locale = t("WURFWERK.NumberLocale");
   if (!(value > 0) || value >= 0.001) return new Intl.NumberFormat(locale, { maximumSignificantDigits: 2 }).format(value);
-  const exponent = Math.floor(Math.log10(value));
-  const mantissa = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(value / 10 ** exponent);
-  const power = [...String(exponent)].map((char) => SUPERSCRIPT[/** @type {keyof typeof SUPERSCRIPT} */ (char)]).join("");
+  const [digits, exponent] = value.toExponential(1).split("e"); // "9.96e-14" → "1.0e-13", never "10 · …"
+  const mantissa = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(Number(digits));
+  const power = [...String(Number(exponent))].map((char) => SUPERSCRIPT[/** @type {keyof typeof SUPERSCRIPT} */ (char)]).join("");
   return `${mantissa} · 10${power}`;
 }
 
@@ -402,9 +402,9 @@ export function adviceSection(advice, operation, t) {
     const error = Number(solver?.max_error ?? 0);
     parts.push(
       `<p class="wurfwerk-advice-float">${escapeHtml(
-        error > 0
+        solver && error > 0
           ? t("WURFWERK.Advice.float", { states, error: smallNumber(error, t) })
-          : t("WURFWERK.Advice.floatNoBound", { states }),
+          : t("WURFWERK.Advice.floatNoBound"),
       )}</p>`,
     );
   }

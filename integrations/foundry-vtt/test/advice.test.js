@@ -237,6 +237,10 @@ test("error bounds read as a number a player can say", () => {
   assert.equal(smallNumber(2.2026824808563106e-13, en), "2.2 · 10⁻¹³");
   assert.equal(smallNumber(3e-5, de), "3 · 10⁻⁵");
   assert.equal(smallNumber(0.0123, de), "0,012");
+  assert.equal(smallNumber(9.96e-14, en), "1 · 10⁻¹³", "a mantissa that rounds up moves the power");
+  const noBound = pawsAdvice({ exact: false });
+  noBound.advice.solver.max_error = 0;
+  assert.match(renderCard(noBound, { t: de, link: null }), /<p class="wurfwerk-advice-float">Mit Gleitkommazahlen \(float64\) genähert, nicht exakt\.<\/p>/);
 });
 
 test("a 422 too large is a clear whisper in the table's words, with the service's figures, not a stack", () => {
