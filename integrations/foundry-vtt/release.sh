@@ -34,7 +34,8 @@ manifest.update(manifest=f"{base}/module.json", download=f"{base}/{zip_name}")
 open(path, "w", encoding="utf-8").write(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
 PY
 fi
-cp -R "$here/scripts" "$here/styles" "$here/lang" "$here/assets" "$stage/"
+# docs/: the pictures README.md shows (test/release.test.js checks that each one is in the zip).
+cp -R "$here/scripts" "$here/styles" "$here/lang" "$here/assets" "$here/docs" "$stage/"
 rm -f "$stage"/scripts/*.d.ts
 mkdir -p "$stage/vendor/wurfwerk-client"
 (cd "$root/client-js/src" && find . -name '*.js' -exec cp --parents {} "$stage/vendor/wurfwerk-client/" \;)

@@ -24,6 +24,7 @@ from tests.conftest import make_app, require_tool
 ROOT = Path(__file__).resolve().parents[2]
 MODULE = ROOT / "integrations" / "foundry-vtt"
 README_PICTURE = MODULE / "docs" / "card.png"
+ADVICE_PICTURE = MODULE / "docs" / "advice.png"
 # The browser suite and the release suite need the zip; every other test file runs on the sources.
 SOURCE_SUITES = sorted(
     str(path.relative_to(MODULE))
@@ -136,18 +137,24 @@ def test_release_zip_loads_and_rolls(release, service_url):
 
 
 def test_card_in_headless_chromium(release, service_url, tmp_path):
-    """The README's picture comes from here (WURFWERK_UPDATE_SCREENSHOT=1 rewrites it)."""
+    """The README's pictures come from here (WURFWERK_UPDATE_SCREENSHOT=1 rewrites them): three rolls'
+    cards, and an advice card."""
     require_tool("chromium", why="the card is rendered and verified in a real browser")
-    picture = README_PICTURE if os.environ.get("WURFWERK_UPDATE_SCREENSHOT") == "1" else tmp_path / "card.png"
+    update = os.environ.get("WURFWERK_UPDATE_SCREENSHOT") == "1"
+    picture = README_PICTURE if update else tmp_path / "card.png"
+    advice_picture = ADVICE_PICTURE if update else tmp_path / "advice.png"
     output = run_node(
         ["--test", "test/browser.test.js"],
         {
             "WURFWERK_URL": service_url,
             "WURFWERK_FOUNDRY_RELEASE": str(release),
             "WURFWERK_SCREENSHOT": str(picture),
+            "WURFWERK_ADVICE_SCREENSHOT": str(advice_picture),
             "CHROMIUM": shutil.which("chromium"),
         },
     )
     assert_all_passed(output)
-    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert README_PICTURE.exists(), "the README shows docs/card.png: run with WURFWERK_UPDATE_SCREENSHOT=1 once"
+    for taken in (picture, advice_picture):
+        assert taken.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for shown in (README_PICTURE, ADVICE_PICTURE):
+        assert shown.exists(), f"the README shows docs/{shown.name}: run with WURFWERK_UPDATE_SCREENSHOT=1 once"

@@ -1,6 +1,8 @@
 // The chat card of one wurfwerk response, as an HTML string. Pure: node tests it and headless Chromium
 // renders it for the README's screenshot.
 
+import { policyWords, samePolicyKey } from "./advice.js";
+
 /** Where Foundry serves this module's files (relative to the world's origin). */
 export const MODULE_PATH = "modules/wurfwerk";
 
@@ -280,6 +282,136 @@ function encounterOutcome(response, t) {
   return [{ text: outcomeWords(outcome, response.request, t), tone }];
 }
 
+/**
+ * A counted phrase (`….one` / `….other`; German and English agree on 1).
+ * @param {string} key
+ * @param {number} count
+ * @param {Translate} t
+ */
+function plural(key, count, t) {
+  return t(`${key}.${count === 1 ? "one" : "other"}`, { count });
+}
+
+/** How many fixed choices an advice card lists (the default is added when it ranks lower). */
+export const ADVICE_SHOWN = 8;
+
+/**
+ * A difference of two chances in percentage points, as the card's language writes it ("−3.3",
+ * German "−3,3"); `signed` writes a plus too ("+1.2"). A difference that rounds to zero has no sign.
+ * @param {number} difference
+ * @param {Translate} t
+ * @param {boolean} [signed]
+ */
+function points(difference, t, signed = false) {
+  // "exceptZero" and "auto", not "negative": that one is newer than some browsers a table plays in.
+  const format = new Intl.NumberFormat(t("WURFWERK.NumberLocale"), {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+    signDisplay: signed ? "exceptZero" : "auto",
+  });
+  const text = format.format(difference * 100);
+  return text.replace(/^-(?=0[.,]0$)/, "").replace("-", "−"); // no "-0.0"; a minus sign, not a hyphen
+}
+
+const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+
+/**
+ * A tiny error bound as a player reads it: "2.2 · 10⁻¹³" (German "2,2 · 10⁻¹³"); larger ones plainly.
+ * @param {number} value
+ * @param {Translate} t
+ */
+export function smallNumber(value, t) {
+  const locale = t("WURFWERK.NumberLocale");
+  if (!(value > 0) || value >= 0.001) return new Intl.NumberFormat(locale, { maximumSignificantDigits: 2 }).format(value);
+  const [digits, exponent] = value.toExponential(1).split("e"); // "9.96e-14" → "1.0e-13", never "10 · …"
+  const mantissa = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(Number(digits));
+  const power = [...String(Number(exponent))].map((char) => SUPERSCRIPT[/** @type {keyof typeof SUPERSCRIPT} */ (char)]).join("");
+  return `${mantissa} · 10${power}`;
+}
+
+/**
+ * The advice answer (API.md §1.10) as the card shows it: the best fixed choices (ADVICE_SHOWN, and the
+ * default when it ranks lower), each with its chance and how far it is behind the best, marked best,
+ * „gleich gut“ (within 0.1 percentage points of the best, as the service says) and „Voreinstellung“;
+ * the adaptive optimum with the service's rules; a note when the chances are float64, not exact; and
+ * the sentence that says what advice is and is not.
+ * @param {Record<string, any>} advice the answer's `advice` member
+ * @param {string} operation e.g. `paws.encounter.advice`
+ * @param {Translate} t
+ */
+export function adviceSection(advice, operation, t) {
+  const system = String(operation).split(".")[0];
+  /** @type {Array<Record<string, any>>} */
+  const options = Array.isArray(advice.options) ? advice.options : [];
+  const defaultKey = advice.default ? samePolicyKey(advice.default.policy) : null;
+  const defaultAt = options.findIndex((option) => samePolicyKey(option.policy) === defaultKey);
+  const shown = options.slice(0, ADVICE_SHOWN).map((option, index) => ({ option, index }));
+  if (defaultAt >= ADVICE_SHOWN) shown.push({ option: options[defaultAt], index: defaultAt });
+  // Short column heads for Foundry's narrow chat column; the caption says what they measure.
+  const caption = system === "proben" ? "WURFWERK.Advice.captionSuccess" : "WURFWERK.Advice.captionWin";
+  const rows = [];
+  for (const { option, index } of shown) {
+    if (index > ADVICE_SHOWN) {
+      rows.push(
+        `<tr class="wurfwerk-advice-gap"><td colspan="3">${escapeHtml(plural("WURFWERK.Advice.between", index - ADVICE_SHOWN, t))}</td></tr>`,
+      );
+    }
+    const tags = [];
+    if (index === 0) tags.push(["best", t("WURFWERK.Advice.best")]);
+    else if (option.vs_best?.equal === true) tags.push(["equal", t("WURFWERK.Advice.equal")]);
+    if (index === defaultAt) tags.push(["default", t("WURFWERK.Advice.default")]);
+    const marks = tags
+      .map(([kind, word]) => ` <span class="wurfwerk-tag wurfwerk-tag-${kind}">${escapeHtml(word)}</span>`)
+      .join("");
+    const attributes = tags.map(([kind]) => ` data-${kind}=""`).join("");
+    const win = option.win ?? {};
+    rows.push(
+      `<tr data-rank="${index + 1}"${attributes}>` +
+        `<th scope="row"><span class="wurfwerk-advice-policy">${escapeHtml(policyWords(system, option.policy, t))}</span>${marks}</th>` +
+        `<td class="wurfwerk-advice-chance" title="${escapeHtml(readableFraction(win.exact))}">${percent(Number(win.probability), t)}</td>` +
+        `<td class="wurfwerk-advice-behind">${points(Number(option.vs_best?.probability ?? 0), t)}</td></tr>`,
+    );
+  }
+  const parts = [
+    `<table class="wurfwerk-advice"><caption>${escapeHtml(t(caption))}</caption>` +
+      `<thead><tr><th scope="col">${escapeHtml(t("WURFWERK.Advice.choice"))}</th>` +
+      `<th scope="col">${escapeHtml(t("WURFWERK.Advice.chance"))}</th>` +
+      `<th scope="col">${escapeHtml(t("WURFWERK.Advice.behind"))}</th></tr></thead>` +
+      `<tbody>${rows.join("")}</tbody></table>`,
+  ];
+  const hidden = options.length - shown.length;
+  if (hidden > 0) parts.push(`<p class="wurfwerk-advice-more">${escapeHtml(plural("WURFWERK.Advice.more", hidden, t))}</p>`);
+  const adaptive = advice.adaptive;
+  if (adaptive && typeof adaptive === "object") {
+    const rules = (Array.isArray(adaptive.rules) ? adaptive.rules : []).map(
+      (/** @type {unknown} */ rule) => `<li>${escapeHtml(rule)}</li>`,
+    );
+    parts.push(
+      `<div class="wurfwerk-adaptive"><p class="wurfwerk-label">${escapeHtml(
+        t("WURFWERK.Advice.adaptive", {
+          win: percent(Number(adaptive.win?.probability), t),
+          gain: points(Number(adaptive.gain_over_best_fixed?.probability ?? 0), t, true),
+        }),
+      )}</p>${rules.length ? `<ul class="wurfwerk-rules">${rules.join("")}</ul>` : ""}</div>`,
+    );
+  }
+  const solver = advice.solver;
+  const inexact = solver ? solver.precision !== "exact" : options.some((option) => option.win?.exact == null);
+  if (inexact) {
+    const states = new Intl.NumberFormat(t("WURFWERK.NumberLocale")).format(Number(solver?.states ?? 0));
+    const error = Number(solver?.max_error ?? 0);
+    parts.push(
+      `<p class="wurfwerk-advice-float">${escapeHtml(
+        solver && error > 0
+          ? t("WURFWERK.Advice.float", { states, error: smallNumber(error, t) })
+          : t("WURFWERK.Advice.floatNoBound"),
+      )}</p>`,
+    );
+  }
+  parts.push(`<p class="wurfwerk-advice-honest">${escapeHtml(t("WURFWERK.Advice.honest"))}</p>`);
+  return parts.join("");
+}
+
 /** @param {unknown} operation */
 function isEncounter(operation) {
   return typeof operation === "string" && operation.endsWith(".encounter");
@@ -313,6 +445,9 @@ export function renderCard(response, { t, link, assets = `${MODULE_PATH}/assets`
     parts.push(`<ul class="wurfwerk-outcome">${items.join("")}</ul>`);
   }
   if (response.odds) parts.push(oddsList(response.odds, response.request, t));
+  if (response.advice && typeof response.advice === "object") {
+    parts.push(adviceSection(response.advice, response.operation ?? "", t));
+  }
   if (Array.isArray(response.odds?.curve) && response.odds.curve.length) {
     parts.push(curveTable(response.odds.curve, response.request, t));
   }

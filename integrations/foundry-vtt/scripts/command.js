@@ -169,15 +169,19 @@ function assertNoHoles(value, path) {
   }
 }
 
-/** The word that starts a whole encounter (API.md §1.7): `/ww encounter <system> [play] key=value …`. */
+/** The word that starts a whole encounter (API.md §1.7): `/ww encounter <system> [play | advice] key=value …`. */
 export const ENCOUNTER_WORD = "encounter";
 const PLAY_WORD = "play";
+const ADVICE_WORD = "advice";
 
 /**
  * `/ww encounter paws a.rank=3 b.rank=2` asks `paws.encounter.odds` (can we win?), `/ww encounter paws
- * play …` plays the fight out with `paws.encounter`; the pairs are the body as everywhere else
- * (`curve_rounds=8` asks for the chances round by round).
+ * play …` plays the fight out with `paws.encounter`, `/ww encounter paws advice [side] …` asks
+ * `paws.encounter.advice` (which choice wins most often, API.md §1.10) for the side named, else the
+ * service's first side; the pairs are the body as everywhere else (`curve_rounds=8` asks for the
+ * chances round by round, `advise.choices=["ability"]` for fewer choices).
  * @param {{text: string, quotedValue: boolean}[]} words the words after `encounter`
+ * @returns {{operationId: string, pairs: {text: string, quotedValue: boolean}[], side?: string}}
  */
 function encounterOperation(words) {
   const system = words[0]?.text;
@@ -185,11 +189,18 @@ function encounterOperation(words) {
     throw new CommandError(`expected a system after ${ENCOUNTER_WORD}: ${COMMAND_PREFIX} ${ENCOUNTER_WORD} paws a.rank=3 b.rank=2`);
   }
   if (!/^[a-z][a-z-]*$/.test(system)) throw new CommandError(`expected a system such as paws, got: ${system}`);
-  const playing = words[1]?.text === PLAY_WORD;
-  return {
-    operationId: playing ? `${system}.encounter` : `${system}.encounter.odds`,
-    pairs: words.slice(playing ? 2 : 1),
-  };
+  const mode = words[1] && !words[1].quotedValue ? words[1].text : "";
+  if (mode === PLAY_WORD) return { operationId: `${system}.encounter`, pairs: words.slice(2) };
+  if (mode === ADVICE_WORD) {
+    // The side is the one word without "=" right after `advice` (quoted when its name has spaces).
+    const side = words[2] && !words[2].text.includes("=") ? words[2].text : undefined;
+    return {
+      operationId: `${system}.encounter.advice`,
+      pairs: words.slice(side === undefined ? 2 : 3),
+      ...(side === undefined ? {} : { side }),
+    };
+  }
+  return { operationId: `${system}.encounter.odds`, pairs: words.slice(1) };
 }
 
 /**
@@ -202,19 +213,19 @@ export function parseCommand(line) {
   const rest = line.trimStart().slice(COMMAND_PREFIX.length);
   const words = tokenize(rest);
   if (words.length === 0 || words[0].text === "help") return { help: true };
-  const { operationId, pairs } =
+  /** @type {{operationId: string, pairs: {text: string, quotedValue: boolean}[], side?: string}} */
+  const { operationId, pairs, side } =
     words[0].text === ENCOUNTER_WORD && !words[0].quotedValue
       ? encounterOperation(words.slice(1))
       : { operationId: words[0].text, pairs: words.slice(1) };
   if (!/^[a-z][a-z-]*(\.[a-z][a-z-]*)+$/.test(operationId)) {
     throw new CommandError(`expected an operation such as paws.test first, got: ${operationId}`);
   }
-  return {
-    help: false,
-    operationId,
-    body: buildBody(
-      pairs.map((word) => word.text),
-      pairs.map((word) => word.quotedValue),
-    ),
-  };
+  const body = buildBody(
+    pairs.map((word) => word.text),
+    pairs.map((word) => word.quotedValue),
+  );
+  // Both `advice Dieb` and `advise.side=Dieb` name the side; giving both is "key given twice".
+  if (side !== undefined) setPath(body, "advise.side", side);
+  return { help: false, operationId, body };
 }

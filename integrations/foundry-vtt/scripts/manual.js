@@ -11,6 +11,7 @@ export function takesManualValues(operationId) {
   const name = operationId.split(".").slice(1).join(".");
   return !(
     name.endsWith(".odds") ||
+    name.endsWith(".advice") ||
     name.startsWith("validate-") ||
     name.endsWith("-apply") ||
     ["narration", "ladder"].includes(name)

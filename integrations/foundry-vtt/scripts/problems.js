@@ -18,6 +18,8 @@ export function problemHtml(error, t) {
       error ?? {}
     );
   const lines = [];
+  const hint = tooLargeHint(failure, t);
+  if (hint) lines.push(hint);
   if (failure.status === 0) {
     lines.push(`${t("WURFWERK.Problem.network")}: ${failure.message ?? ""}`);
   } else if (failure.problem) {
@@ -36,6 +38,22 @@ export function problemHtml(error, t) {
     `<div class="wurfwerk-problem"><strong>${escapeHtml(t("WURFWERK.Problem.prefix"))}</strong>` +
     `<p>${lines.map(escapeHtml).join("<br>")}</p>${extra}</div>`
   );
+}
+
+/**
+ * A refusal because the work is too large (422 `encounter-too-large`, or an advice asking for more
+ * fixed options than the service compares, `advise.choices`) first says in the table's words what to
+ * do about it; the service's own message with its figures follows.
+ * @param {{status?: number, problem?: Record<string, any> | null, errors?: Record<string, string[]> | null, operation?: string | null}} failure
+ * @param {Translate} t
+ */
+function tooLargeHint(failure, t) {
+  if (failure.status !== 422 || !failure.problem) return null;
+  const advice = String(failure.operation ?? failure.problem.instance ?? "").endsWith("advice");
+  const tooLarge = String(failure.problem.type ?? "").endsWith("/encounter-too-large");
+  const tooManyOptions = advice && Object.hasOwn(failure.errors ?? {}, "advise.choices");
+  if (advice && (tooLarge || tooManyOptions)) return t("WURFWERK.Problem.adviceTooLarge");
+  return tooLarge ? t("WURFWERK.Problem.tooLarge") : null;
 }
 
 /**

@@ -2,7 +2,8 @@
 // release's module the way Foundry serves it (/modules/wurfwerk/…) on a page with the fake Foundry
 // globals, from an origin other than the service's (so CORS is real), rolls three operations with /ww,
 // renders the cards like Foundry's chat log, clicks Verify and sees ✓, then ✗ after tampering.
-// The screenshot of the cards is the README's picture (WURFWERK_SCREENSHOT names where to write it).
+// The screenshot of the cards is the README's picture (WURFWERK_SCREENSHOT names where to write it);
+// an advice card is rendered and verified the same way (WURFWERK_ADVICE_SCREENSHOT: its picture).
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
@@ -20,6 +21,7 @@ const release = process.env.WURFWERK_FOUNDRY_RELEASE ?? "";
 const serviceUrl = process.env.WURFWERK_URL ?? "";
 const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const screenshotPath = process.env.WURFWERK_SCREENSHOT;
+const adviceScreenshotPath = process.env.WURFWERK_ADVICE_SCREENSHOT;
 const testFolder = fileURLToPath(new URL(".", import.meta.url));
 
 const TYPES = {
@@ -213,4 +215,70 @@ test("after tampering with the stored response, Verify shows ✗", async () => {
   const verdict = first.locator(".wurfwerk-verdict[data-state='invalid']");
   await verdict.waitFor({ timeout: 60000 });
   assert.equal(await verdict.textContent(), "✗ signature invalid: the signature does not match the document");
+});
+
+const ADVICE_LINE =
+  "/ww encounter malmsturm advice Helden sides.0.name=Helden sides.0.members.0.name=Alrik " +
+  'sides.0.members.0.attack={"skill":3,"type":"harm"} sides.0.members.0.defense=2 ' +
+  'sides.0.members.0.stress={"physical":{"current":4,"max":4},"mental":{"current":3,"max":3}} ' +
+  'sides.1.name=Orks sides.1.members.0.name=Ork sides.1.members.0.attack={"skill":2,"type":"harm"} ' +
+  'sides.1.members.0.defense=1 sides.1.members.0.stress={"physical":{"current":3,"max":3},"mental":{"current":2,"max":2}} ' +
+  "policy.targeting=spread";
+
+test("an advice card: the best choices as a table in the chat column, marked, the rules, Verify ✓", async () => {
+  const posted = await page.evaluate((chatLine) => /** @type {any} */ (window).typeInChat(chatLine), ADVICE_LINE);
+  assert.equal(posted.whisper, null, "a card, not a whispered problem");
+  const card = page.locator(".wurfwerk-card[data-operation='malmsturm.encounter.advice']");
+  await card.waitFor();
+  const rows = card.locator("table.wurfwerk-advice tbody tr[data-rank]");
+  assert.equal(await rows.count(), 8, "the best 8 of the 12 fixed choices (the default is among them)");
+  const tags = await rows.evaluateAll((elements) =>
+    elements.map((row) => [...row.querySelectorAll(".wurfwerk-tag")].map((tag) => tag.textContent)),
+  );
+  assert.deepEqual(tags.slice(0, 4), [["best"], ["equally good", "default"], ["equally good"], ["equally good"]]);
+  assert.deepEqual(
+    await rows.first().locator("th").evaluate((cell) => cell.querySelector(".wurfwerk-advice-policy")?.textContent),
+    "never concede, defend, all attacks on one",
+  );
+  assert.equal(await card.locator(".wurfwerk-advice-more").textContent(), "4 more choices not shown.");
+  assert.ok((await card.locator(".wurfwerk-rules li").count()) >= 1, "the service's rules");
+  assert.match(await card.locator(".wurfwerk-advice-honest").textContent() ?? "", /it never changes a roll\.$/);
+  const overflow = await card.evaluate((element) => element.scrollWidth - element.clientWidth);
+  assert.ok(overflow <= 0, `the table fits Foundry's chat column (${overflow}px too wide)`);
+  const tagColour = await rows.first().locator(".wurfwerk-tag-best").evaluate((tag) => getComputedStyle(tag).backgroundColor);
+  assert.notEqual(tagColour, "rgba(0, 0, 0, 0)", "the module's stylesheet styles the tags");
+
+  await card.locator("button.wurfwerk-verify").click();
+  const verdict = card.locator(".wurfwerk-verdict[data-state='valid'], .wurfwerk-verdict[data-state='invalid']");
+  await verdict.waitFor({ timeout: 60000 });
+  assert.equal(await verdict.textContent(), "✓ signature valid");
+  assert.deepEqual(pageErrors, []);
+  const picture = await page.locator(".chat-message").last().screenshot({ path: adviceScreenshotPath });
+  assert.deepEqual([...picture.subarray(1, 4)], [...Buffer.from("PNG")]);
+});
+
+test("the same advice card in German words fits the chat column too (longer words, no overflow)", async () => {
+  const [overflow, caption, heads] = await page.evaluate(async () => {
+    const { renderCard } = await import("/modules/wurfwerk/scripts/card.js");
+    /** @type {Record<string, string>} */
+    const de = await (await fetch("/modules/wurfwerk/lang/de.json")).json();
+    const t = (/** @type {string} */ key, /** @type {Record<string, any>} */ data = {}) =>
+      de[key].replace(/\{(\w+)\}/g, (_, name) => String(data[name]));
+    const game = /** @type {any} */ (globalThis).game;
+    const stored = game.messages.contents.at(-1).flags.wurfwerk.response;
+    const item = document.createElement("li");
+    item.className = "chat-message message";
+    item.innerHTML = `<div class="message-content">${renderCard(JSON.parse(stored), { t, link: null })}</div>`;
+    /** @type {HTMLElement} */ (document.getElementById("chat-log")).append(item);
+    const card = /** @type {HTMLElement} */ (item.querySelector(".wurfwerk-card"));
+    return [
+      card.scrollWidth - card.clientWidth,
+      card.querySelector("caption")?.textContent,
+      [...card.querySelectorAll("thead th")].map((head) => head.textContent),
+    ];
+  });
+  assert.ok(Number(overflow) <= 0, `the German card fits Foundry's chat column (${overflow}px too wide)`);
+  assert.match(String(caption), /^Feste Wahlen, die beste zuerst: die Siegchance jeder Wahl/);
+  assert.deepEqual(heads, ["Wahl", "Chance", "Abstand"]);
+  assert.deepEqual(pageErrors, []);
 });

@@ -125,3 +125,19 @@ test("/ww encounter <system> asks the whole encounter's odds; `play` plays it ou
   assert.throws(() => parseCommand("/ww encounter Paws!"), /expected a system such as paws/);
   assert.equal(parseCommand("/ww paws.encounter.odds a.rank=1").operationId, "paws.encounter.odds", "the plain form too");
 });
+
+test("every /ww example the README shows parses (the advice ones too)", async (context) => {
+  const { existsSync, readFileSync } = await import("node:fs");
+  const readme = new URL("../README.md", import.meta.url);
+  if (!existsSync(readme)) return context.skip("no README.md next to the tests");
+  const blocks = [...readFileSync(readme, "utf8").matchAll(/```\n([^`]*)```/g)].map((match) => match[1]);
+  const examples = blocks.flatMap((block) => block.split("\n")).filter((line) => line.startsWith("/ww ") && !line.includes("(help"));
+  assert.ok(examples.length >= 15, `${examples.length} examples`);
+  const advice = examples.map((line) => parseCommand(line)).filter((parsed) => !parsed.help && parsed.operationId.endsWith(".advice"));
+  assert.deepEqual(
+    advice.map((parsed) => (parsed.help ? "" : `${parsed.operationId} ${parsed.body.advise?.side ?? "(first side)"}`)),
+    ["paws.encounter.advice (first side)", "paws.encounter.advice b", "malmsturm.encounter.advice Helden", "beutelschneider.encounter.advice Dieb"],
+  );
+  const dieb = /** @type {any} */ (advice[3]);
+  assert.deepEqual(dieb.body.advise, { choices: ["ability"], side: "Dieb" });
+});

@@ -269,6 +269,11 @@ test("physical dice: closing the dialog posts nothing; other problems are whispe
   assert.equal(foundry.dialogs.length, 2, "no dialog for an operation without randomness");
   assert.ok(odds.odds.outcomes.length > 0);
   assert.match(lastMessage().content, /class="wurfwerk-odds"/);
+
+  const advice = await api.roll("paws.encounter.advice", { a: { rank: 2 }, b: { rank: 2 } });
+  assert.equal(foundry.dialogs.length, 2, "nor for an advice: it rolls nothing");
+  assert.ok(advice.advice.options.length > 0);
+  assert.match(lastMessage().content, /class="wurfwerk-advice"/);
 });
 
 const keyed = { skip: missing("WURFWERK_KEYED_URL") };
@@ -353,6 +358,99 @@ test("/ww encounter with a system the service does not have is whispered with a 
   await waitFor(() => foundry.messages.length === 1);
   assert.deepEqual(lastMessage().whisper, [foundry.user.id]);
   assert.match(lastMessage().content, /Unknown operation paw\.encounter\.odds\. Did you mean paws\.encounter\.odds\?/);
+});
+
+test("/ww encounter … advice posts the service's advice as a card: choices in words, rules, Verify ✓ (API.md §1.10)", async () => {
+  globalThis.Hooks.call(
+    "chatMessage",
+    {},
+    "/ww encounter paws advice a.name=Ryan a.rank=3 b.name=Jack b.rank=2 one_shot_rescue.a=1",
+    {},
+  );
+  await waitFor(() => foundry.messages.length === 1);
+  const message = lastMessage();
+  assert.equal(message.whisper, undefined, "the card is public");
+  assert.equal(message.flags.wurfwerk.operation, "paws.encounter.advice");
+  assert.deepEqual(JSON.parse(message.flags.wurfwerk.body), {
+    a: { name: "Ryan", rank: 3 }, b: { name: "Jack", rank: 2 }, one_shot_rescue: { a: 1 },
+  }, "no side word: the service's first side");
+  const response = JSON.parse(message.flags.wurfwerk.response);
+  const { advice } = response;
+  assert.equal(advice.side, "a");
+  assert.ok(message.content.includes(escapeForHtml(response.summary)), "the service's summary line");
+  const ranks = [...message.content.matchAll(/<tr data-rank="(\d+)"/g)].map((match) => Number(match[1]));
+  assert.deepEqual(ranks, advice.options.slice(0, 8).map((/** @type {any} */ _, /** @type {number} */ index) => index + 1));
+  assert.match(message.content, /<tr data-rank="1" data-best=""[^>]*><th scope="row"><span class="wurfwerk-advice-policy">spend 1 one-shot rescue die, never give up<\/span> <span class="wurfwerk-tag wurfwerk-tag-best">best<\/span>/);
+  assert.equal(advice.best.win.exact, "39601/43560");
+  assert.ok(message.content.includes(`title="39601/43560">90.9 %</td>`));
+  assert.match(message.content, /<span class="wurfwerk-tag wurfwerk-tag-default">default<\/span>/);
+  for (const rule of advice.adaptive.rules) assert.ok(message.content.includes(`<li>${escapeForHtml(rule)}</li>`), rule);
+  assert.doesNotMatch(message.content, /wurfwerk-advice-float/, "Paws is exact");
+  assert.match(message.content, /The advice assumes both sides otherwise play by this request&#39;s settings; it never changes a roll\./);
+  assert.ok(message.content.includes(`href="${serviceUrl}/play?operation=paws.encounter.advice&amp;body=`));
+  const verdict = verdictElement();
+  await api.verifyMessage(message.id, verdict);
+  assert.equal(verdict.attributes["data-state"], "valid");
+  assert.equal(verdict.textContent, "✓ signature valid");
+  assert.equal((await serviceVerdict(response)).valid, true);
+});
+
+test("advice for the side named, the service's words in the results' language, a float64 fight with its note", async () => {
+  // The language setting is the service's (summary, rules); the card's own words are Foundry's
+  // language (game.i18n, English here), as on every card.
+  await setSetting("language", "de");
+  globalThis.Hooks.call(
+    "chatMessage",
+    {},
+    "/ww encounter paws advice b a.name=Ryan a.rank=3 b.name=Jack b.rank=2 one_shot_rescue.b=1",
+    {},
+  );
+  await waitFor(() => foundry.messages.length === 1);
+  let response = JSON.parse(lastMessage().flags.wurfwerk.response);
+  assert.equal(response.lang, "de");
+  assert.equal(response.advice.side, "b");
+  assert.match(response.summary, /^Rat für Jack: /);
+  assert.ok(lastMessage().content.includes(escapeForHtml(response.summary)));
+  assert.match(lastMessage().content, /<tr data-rank="1" data-best="" data-default="">/, "Jack's default (spend it) is the best");
+  assert.ok(response.advice.adaptive.rules.length >= 1);
+  for (const rule of response.advice.adaptive.rules) assert.ok(lastMessage().content.includes(`<li>${escapeForHtml(rule)}</li>`), rule);
+  assert.match(lastMessage().content, /<li>Gib nie auf: /, "the service's rules in German");
+  await setSetting("language", "en");
+
+  foundry.messages.length = 0;
+  globalThis.Hooks.call(
+    "chatMessage",
+    {},
+    "/ww encounter beutelschneider advice Dieb sides.0.name=Dieb sides.0.bag.red=3 sides.0.bag.green=6 sides.0.bag.white=5 sides.0.bag.black=1 sides.1.name=Wache sides.1.bag.red=7 sides.1.bag.green=3 sides.1.bag.white=5",
+    {},
+  );
+  await waitFor(() => foundry.messages.length === 1);
+  assert.equal(lastMessage().whisper, undefined);
+  response = JSON.parse(lastMessage().flags.wurfwerk.response);
+  assert.equal(response.advice.side, "Dieb");
+  assert.equal(response.advice.solver.precision, "float64");
+  assert.match(lastMessage().content, /<span class="wurfwerk-advice-policy">combat \(red\)<\/span>/);
+  assert.match(lastMessage().content, /<span class="wurfwerk-advice-policy">skill \(green: the flight\)<\/span>/);
+  assert.match(lastMessage().content, /<p class="wurfwerk-advice-float">Approximated in floating point \(float64\) over [\d,]+ states, not exact: each chance is off by at most [\d.]+ · 10⁻[⁰¹²³⁴⁵⁶⁷⁸⁹]+\.<\/p>/);
+});
+
+test("an advice too large to work out is whispered in words, with the service's figures", async () => {
+  globalThis.Hooks.call(
+    "chatMessage",
+    {},
+    "/ww encounter beutelschneider advice sides.0.name=A sides.0.bag.red=30 sides.0.bag.green=30 sides.0.bag.white=30 sides.1.name=B sides.1.bag.red=30 sides.1.bag.green=30 sides.1.bag.white=30",
+    {},
+  );
+  await waitFor(() => foundry.messages.length === 1);
+  assert.deepEqual(lastMessage().whisper, [foundry.user.id]);
+  assert.match(lastMessage().content, /This advice is too large to work out: ask for fewer choices/);
+  assert.match(lastMessage().content, /422 Unprocessable Content: body: the encounter has up to [\d,]+ states, more than the limit/);
+  assert.doesNotMatch(lastMessage().content, /\bat .*\.js:\d+/, "no stack");
+
+  assert.equal(await api.roll("paws.encounter.advice", {
+    a: { rank: 10, extra_bonus_dice: 40 }, b: { rank: 10, extra_bonus_dice: 40 }, one_shot_rescue: { a: 3, b: 3 },
+  }), null);
+  assert.match(lastMessage().content, /This advice is too large to work out[^]*advise\.choices: give 200 fixed options, more than 64/);
 });
 
 /** @param {string} text */

@@ -26,6 +26,9 @@ test("only operations with randomness take manual values", () => {
   }
   for (const id of [
     "paws.test.odds",
+    "paws.encounter.odds",
+    "paws.encounter.advice",
+    "proben.cooperation.advice",
     "beutelschneider.validate-bag",
     "beutelschneider.healing-apply",
     "paws.validate-character",

@@ -49,6 +49,16 @@ test("both languages translate the same keys", () => {
   assert.deepEqual(Object.keys(german).sort(), Object.keys(english).sort());
 });
 
+test("every picture README.md shows is in the zip", () => {
+  const readme = readFileSync(join(release, "README.md"), "utf8");
+  const pictures = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((match) => match[1]);
+  assert.ok(pictures.length >= 2, `the README shows the cards (${pictures})`);
+  for (const picture of pictures) {
+    assert.ok(!/^[a-z]+:/.test(picture), `${picture}: a file of the module, not a link`);
+    assert.ok(existsSync(join(release, picture)), `${picture} is in the zip`);
+  }
+});
+
 test("every import in the zip resolves to a file inside the zip (the client is bundled)", () => {
   const scripts = filesUnder(release).filter((path) => path.endsWith(".js"));
   assert.ok(
