@@ -966,7 +966,9 @@ function adviceView(answer, operationId) {
     element("ul", { class: "advice-rules", "data-testid": "advice-rules" },
       ...adaptive.rules.map((rule) => element("li", { text: rule }))));
   } else {
-    view.append(element("p", { class: "advice-adaptive", "data-testid": "advice-adaptive", text: t("adviceNoAdaptive") }));
+    const fight = operationId.endsWith(".encounter");
+    view.append(element("p", { class: "advice-adaptive", "data-testid": "advice-adaptive",
+      text: t(fight ? "adviceNoAdaptive" : "adviceOneRoll") }));
   }
   const approximate = advice.solver?.precision === "float64" || advice.options.some((option) => option.win.exact === null);
   if (approximate) {

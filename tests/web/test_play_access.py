@@ -228,7 +228,8 @@ def test_axe_finds_nothing_after_any_operations_roll(page, live_url, lang, schem
                 || document.querySelector('[data-testid=receipt]').dataset.state)
             && !document.querySelector('[data-testid=odds-loading]')
             && !document.querySelector('[data-testid=advice-loading]')""")
-        page.evaluate("document.querySelectorAll('#result details, #advice details').forEach((d) => { d.open = true; })")
+        opened = "document.querySelectorAll('#result details, #advice details').forEach((d) => { d.open = true; })"
+        page.evaluate(opened)
         problems = violations(page, {"include": [["#result"], ["#odds"], ["#advice"], ["#error"]]})
         if problems:
             found[operation] = describe(problems)

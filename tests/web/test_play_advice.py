@@ -43,8 +43,13 @@ def _wait_for_advice(page):
     page.wait_for_function("""() => {
         const section = document.getElementById('advice');
         return !section.hidden && !document.querySelector('[data-testid=advice-loading]')
-            && (document.querySelector('[data-testid=advice-view]') || document.querySelector('[data-testid=advice-refused]'));
+            && document.querySelector('[data-testid=advice-view], [data-testid=advice-refused]');
     }""")
+
+
+def _wait_for_summary(page, start: str) -> None:
+    page.wait_for_function("(start) => document.querySelector('[data-testid=advice-summary]')"
+                           "?.textContent.startsWith(start)", arg=start)
 
 
 def _example(spec, system: str) -> dict:
@@ -181,11 +186,12 @@ def test_the_side_picker_asks_for_the_other_side_and_the_language_switch_asks_ag
     assert picker.locator("option").all_inner_texts() == ["Ryan", "Jack"]
     assert page.inner_text("[data-testid=advice-summary]").startswith("Rat für Ryan:")
     picker.select_option("b")
-    page.wait_for_function("document.querySelector('[data-testid=advice-summary]')?.textContent.startsWith('Rat für Jack')")
+    _wait_for_summary(page, "Rat für Jack")
     request = json.loads(page.text_content("#raw"))["request"]
-    assert page.inner_text("[data-testid=advice-summary]") == _service_advice(app, "paws", request, "de", "b")["summary"]
+    expected = _service_advice(app, "paws", request, "de", "b")["summary"]
+    assert page.inner_text("[data-testid=advice-summary]") == expected
     page.select_option("[data-testid=lang]", "en")
-    page.wait_for_function("document.querySelector('[data-testid=advice-summary]')?.textContent.startsWith('Advice for Jack')")
+    _wait_for_summary(page, "Advice for Jack")
     assert page.inner_text("#advice-heading") == HEADING["en"]
     assert page.input_value("[data-testid=advice-side]") == "b"
     assert page.inner_text("[data-testid=advice-honest]") == HONEST["en"]
@@ -219,3 +225,103 @@ def test_advice_operations_are_no_operation_to_pick_and_their_links_open_the_fig
         assert page.is_hidden("[data-testid=error]"), (twin, page.inner_text("[data-testid=error]"))
         assert page.input_value("[data-testid=operation]") == twin.removesuffix(".advice"), twin
     assert page.problems == []
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_cooperation_and_a_cut_fight_say_why_nothing_is_decided_anew(page, live_url, app, lang):
+    """`adaptive` is null for a single roll (who helps) and for a fight cut by `max_rounds`: a sentence
+    says so instead of the rules."""
+    cooperation = {"leader": {"name": "Alrik", "attribute": 3, "skill": 1},
+                   "helpers": [{"name": "Mira", "attribute": 2}], "difficulty": 3}
+    _open(page, f"{live_url}/play?operation=proben.cooperation&lang={lang}&body={quote(json.dumps(cooperation))}")
+    _roll(page)
+    _wait_for_advice(page)
+    words = _rows(page)
+    assert [row["words"] for row in words] == (["mit Unterstützung von Mira", "ohne Unterstützer"] if lang == "de"
+                                                else ["with the help of Mira", "without helpers"])
+    one_roll = "Ein einzelner Wurf" if lang == "de" else "A single roll"
+    assert page.inner_text("[data-testid=advice-adaptive]").startswith(one_roll)
+    assert page.locator("[data-testid=advice-rules]").count() == 0
+    cut = {**FIGHTS["paws"], "max_rounds": 3}
+    _open(page, f"{live_url}/play?operation=paws.encounter&lang={lang}&body={quote(json.dumps(cut))}")
+    _roll(page)
+    _wait_for_advice(page)
+    assert ("Rundengrenze" if lang == "de" else "round limit") in page.inner_text("[data-testid=advice-adaptive]")
+    request = json.loads(page.text_content("#raw"))["request"]
+    expected = _service_advice(app, "paws", request, lang, "a")["summary"]
+    assert page.inner_text("[data-testid=advice-summary]") == expected
+    found = violations(page, {"include": [["#advice"]]})
+    assert found == [], describe(found)
+    assert page.problems == []
+
+
+def _policy_cases():
+    from service.systems.beutelschneider import advice as beutelschneider
+    from service.systems.malmsturm import advice as malmsturm
+    from service.systems.paws import advice as paws
+    from service.systems.proben import advice as proben
+    from service.systems.weltenbuch import advice as weltenbuch
+
+    # (the service's words for a policy, the page's labels.js keys and values for the same policy)
+    return [
+        (paws.policy_words, {"one_shot_rescue": 0}, [("one_shot_rescue.keep", {})]),
+        (paws.policy_words, {"one_shot_rescue": 1}, [("one_shot_rescue.one", {"count": "1"})]),
+        (paws.policy_words, {"one_shot_rescue": 2}, [("one_shot_rescue.other", {"count": "2"})]),
+        (paws.policy_words, {"give_up_at_wounds": None}, [("give_up_at_wounds.never", {})]),
+        (paws.policy_words, {"give_up_at_wounds": 1}, [("give_up_at_wounds.one", {"count": "1"})]),
+        (paws.policy_words, {"give_up_at_wounds": 3}, [("give_up_at_wounds.other", {"count": "3"})]),
+        *[(beutelschneider.policy_words, {"ability": ability}, [(f"ability.{ability}", {})])
+          for ability in ("combat", "skill", "magic")],
+        (beutelschneider.policy_words, {"ability": {"Alrik": "skill"}},
+         [("ability.member", {"name": "Alrik", "ability": ("ability.skill", {})})]),
+        (beutelschneider.policy_words, {"pairs": None}, [("pairs.given", {})]),
+        (beutelschneider.policy_words, {"pairs": [["A", "X"], ["A", "Y"]]}, [("pairs.order", {"names": "X, Y"})]),
+        (weltenbuch.policy_words, {"hold_hero_points": {"Toran": 0}}, [("hold_hero_points.none", {})]),
+        *[(weltenbuch.policy_words, {"hold_hero_points": {"Toran": count}},
+           [(f"hold_hero_points.{form}", {"name": "Toran", "count": str(count)})])
+          for count, form in ((1, "one"), (2, "other"))],
+        *[(weltenbuch.policy_words, {"targeting": how}, [(f"weltenbuch.targeting.{how}", {})])
+          for how in ("weakest", "strongest", "spread")],
+        (proben.policy_words, {"max_attempts": [None, None]}, [("max_attempts.all", {})]),
+        (proben.policy_words, {"max_attempts": [1]}, [("max_attempts.one", {"count": "1"})]),
+        (proben.policy_words, {"max_attempts": [1, None]},
+         [("max_attempts.step", {"step": "1", "what": ("max_attempts.one", {"count": "1"})}),
+          ("max_attempts.step", {"step": "2", "what": ("max_attempts.while_dice", {})})]),
+        (proben.policy_words, {"max_attempts": [None, 3]},
+         [("max_attempts.step", {"step": "1", "what": ("max_attempts.while_dice", {})}),
+          ("max_attempts.step", {"step": "2", "what": ("max_attempts.other", {"count": "3"})})]),
+        (proben.policy_words, {"carry_partial": True}, [("carry_partial.true", {})]),
+        (proben.policy_words, {"carry_partial": False}, [("carry_partial.false", {})]),
+        (proben.helpers_words, {"helpers": ["Mira", "Bo"]}, [("helpers.some", {"names": "Mira, Bo"})]),
+        (proben.helpers_words, {"helpers": []}, [("helpers.none", {})]),
+        (malmsturm.policy_words, {"concede_at_consequences": None}, [("concede_at_consequences.never", {})]),
+        (malmsturm.policy_words, {"concede_at_consequences": 1}, [("concede_at_consequences.one", {"count": "1"})]),
+        (malmsturm.policy_words, {"concede_at_consequences": 2}, [("concede_at_consequences.other", {"count": "2"})]),
+        (malmsturm.policy_words, {"defend": True}, [("defend.true", {})]),
+        (malmsturm.policy_words, {"defend": False}, [("defend.false", {})]),
+        (malmsturm.policy_words, {"targeting": "focus"}, [("malmsturm.targeting.focus", {})]),
+        (malmsturm.policy_words, {"targeting": "spread"}, [("malmsturm.targeting.spread", {})]),
+    ]
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_pages_words_for_every_choice_are_the_services(lang):
+    """labels.js `advice` against each system's advice.policy_words (the chat line's words), value by
+    value: the page never names a choice otherwise than the service does."""
+    from service.platform.words.messages import localized
+    from tests.web.test_play import ROOT
+    from wurfwerk_discord.catalog import parse_labels
+
+    table = parse_labels((ROOT / "service" / "web" / "labels.js").read_text(encoding="utf-8"))[lang]["advice"]
+
+    def page_words(key, values):
+        text = table[key]
+        for name, value in values.items():
+            text = text.replace(f"{{{name}}}", page_words(*value) if isinstance(value, tuple) else value)
+        return text
+
+    for words, policy, keys in _policy_cases():
+        service = [localized(word, lang) for word in words(policy)]
+        assert [page_words(key, values) for key, values in keys] == service, policy
+    used = {key for _, _, keys in _policy_cases() for key, _ in keys}
+    assert used | {"max_attempts.while_dice", "max_attempts.other"} >= set(table), set(table) - used
