@@ -815,6 +815,12 @@ function curveChart(curve, request) {
   return element("figure", { class: "curve-box" }, element("figcaption", { text: t("curve") }), svg, legend);
 }
 
+/** The request without its randomness: what the odds and the advice of the same request take. */
+function withoutRandomness(request) {
+  const { seed: _seed, manual: _manual, ticket: _ticket, idempotency_key: _key, session: _session, ...body } = request ?? {};
+  return body;
+}
+
 async function showOdds(client, operationId, request, generation) {
   const twin = `${operationId}.odds`;
   const section = $("odds");
@@ -823,7 +829,7 @@ async function showOdds(client, operationId, request, generation) {
     section.hidden = true;
     return;
   }
-  const { seed: _seed, manual: _manual, ticket: _ticket, idempotency_key: _key, session: _session, ...oddsBody } = request ?? {};
+  const oddsBody = withoutRandomness(request);
   section.hidden = false;
   box.replaceChildren(element("p", { text: t("loading"), "data-testid": "odds-loading" }));
   try {
@@ -833,6 +839,191 @@ async function showOdds(client, operationId, request, generation) {
     if (generation !== state.generation) return;
     const detail = error.problem?.detail || error.message;
     box.replaceChildren(element("p", { class: "field-error", text: t("oddsFailed", { detail }) }));
+  }
+}
+
+// -- advice: "Was lohnt sich?" under a fight's odds (API.md §1.10) ----------------------------------
+//
+// `<operation>.advice` is no operation to pick: its answer is a section of the roll it belongs to. It
+// is asked for the same body as the odds, for the side chosen above it (the first by default), in the
+// page's language (the client's `lang`); the service ranks the options, marks the "gleich gut" ones and
+// says the adaptive optimum's rules. A 422 (too large, too many options) is a line, not an error page.
+
+const ADVICE_FOR_SUCCESS = new Set(["proben"]); // the side takes tests: a chance of success, not to win
+
+/** The sides the advice may be for, as `advise.side` names them, with the names the page shows. */
+function adviceSides(request) {
+  if (Array.isArray(request?.sides)) return request.sides.map((side) => ({ value: side.name, label: side.name }));
+  if (Array.isArray(request?.parties)) return request.parties.map((party) => ({ value: party.name, label: party.name }));
+  if (request?.a && request?.b) return ["a", "b"].map((side) => ({ value: side, label: sideName(request, side) }));
+  return []; // one side only (a chain of tests, a leader and helpers): the service's own
+}
+
+function plural(key, count, values = {}) {
+  const table = words().advice;
+  const form = new Intl.PluralRules(state.lang).select(count);
+  return fill(table[`${key}.${form}`] ?? table[`${key}.other`], { ...values, count: number(count) });
+}
+
+const nameList = (names) => names.join(", ");
+
+/** One choice of an option's policy in the words the service's chat line uses (labels.js `advice`). */
+function policyFieldWords(system, field, value) {
+  const table = words().advice;
+  switch (field) {
+    case "one_shot_rescue":
+      return [value ? plural("one_shot_rescue", value) : table["one_shot_rescue.keep"]];
+    case "give_up_at_wounds":
+    case "concede_at_consequences":
+      return [value === null ? table[`${field}.never`] : plural(field, value)];
+    case "ability":
+      if (value && typeof value === "object") {
+        return Object.entries(value).map(([name, ability]) => fill(table["ability.member"], { name, ability: table[`ability.${ability}`] ?? ability }));
+      }
+      return [table[`ability.${value}`] ?? String(value)];
+    case "pairs":
+      return [value === null ? table["pairs.given"] : fill(table["pairs.order"], { names: nameList([...new Set(value.map((pair) => pair[1]))]) })];
+    case "hold_hero_points": {
+      const held = Object.entries(value ?? {}).filter(([, count]) => count);
+      return held.length ? held.map(([name, count]) => plural("hold_hero_points", count, { name })) : [table["hold_hero_points.none"]];
+    }
+    case "targeting":
+      return [table[`${system}.targeting.${value}`] ?? choiceWords(`${system}.encounter`, "targeting", value)];
+    case "max_attempts": {
+      if (value.every((limit) => limit === null)) return [table["max_attempts.all"]];
+      return value.map((limit, index) => {
+        const what = limit === null ? table["max_attempts.while_dice"] : plural("max_attempts", limit);
+        return value.length > 1 ? fill(table["max_attempts.step"], { step: number(index + 1), what }) : what;
+      });
+    }
+    case "carry_partial":
+    case "defend":
+      return [table[`${field}.${value}`]];
+    case "helpers":
+      return [value.length ? fill(table["helpers.some"], { names: nameList(value) }) : table["helpers.none"]];
+    default: // a choice newer than the page: its field's label and the value
+      return [`${fieldWords(`${system}.encounter`, field, null)[0]}: ${typeof value === "object" ? JSON.stringify(value) : choiceWords("", field, value)}`];
+  }
+}
+
+function policyWords(system, policy) {
+  return Object.entries(policy).flatMap(([field, value]) => policyFieldWords(system, field, value)).join(", ");
+}
+
+/** Percentage points with one decimal (two below 0.1), in the page's language. */
+function points(probability) {
+  const value = Math.abs(probability) * 100;
+  const digits = value > 0 && value < 0.1 ? 2 : 1;
+  return number(value, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+function adviceOption(option, index, { system, defaultKey }) {
+  const best = index === 0;
+  const equal = !best && option.vs_best?.equal === true;
+  const isDefault = canonicalize(option.policy) === defaultKey;
+  const marks = [];
+  if (best) marks.push(element("span", { class: "advice-mark best", "data-testid": "advice-best", text: t("adviceBest") }));
+  if (equal) marks.push(element("span", { class: "advice-mark equal", "data-testid": "advice-equal", text: t("adviceEqual") }));
+  if (isDefault) marks.push(element("span", { class: "advice-mark default", "data-testid": "advice-default", text: t("adviceDefault") }));
+  const behind = -(option.vs_best?.probability ?? 0);
+  const distance = behind > 0 ? element("span", { class: "advice-distance", "data-testid": "advice-distance",
+    title: option.vs_best.exact ?? null, text: t("adviceBehind", { points: points(behind) }) }) : null;
+  const win = option.win.probability;
+  return element("li", { class: "advice-option", value: index + 1, "data-testid": "advice-option", "data-best": best ? "true" : "false",
+    "data-equal": equal ? "true" : "false", "data-default": isDefault ? "true" : "false", "data-exact": option.win.exact ?? "" },
+  element("div", { class: "advice-policy", text: policyWords(system, option.policy) }),
+  element("div", { class: "advice-line" },
+    element("span", { class: "advice-track", "aria-hidden": "true" },
+      element("span", { class: "bar", style: `width: ${Math.max(0.5, win * 100)}%` })),
+    element("span", { class: "advice-value", title: option.win.exact ?? null, text: percent(win) }),
+    ...marks, distance));
+}
+
+/** How many options show at once; the rest (the default stays in view) fold under "the other n". */
+const ADVICE_SHOWN = 6;
+
+function adviceView(answer, operationId) {
+  const advice = answer.advice;
+  const system = systemOf(operationId);
+  const defaultKey = canonicalize(advice.default.policy);
+  const rows = advice.options.map((option, index) => adviceOption(option, index, { system, defaultKey }));
+  const shown = rows.length > ADVICE_SHOWN + 2
+    ? rows.filter((row, index) => index < ADVICE_SHOWN || row.dataset.default === "true") : rows;
+  const rest = rows.filter((row) => !shown.includes(row));
+  const view = element("div", { class: "advice-view", "data-testid": "advice-view" },
+    answer.summary ? element("p", { class: "advice-summary", "data-testid": "advice-summary", text: answer.summary }) : null,
+    element("p", { class: "advice-caption", id: "advice-caption",
+      text: t(ADVICE_FOR_SUCCESS.has(system) ? "adviceCaptionSuccess" : "adviceCaptionWin") }),
+    element("ol", { class: "advice-options", "aria-labelledby": "advice-caption" }, ...shown),
+    rest.length ? element("details", { class: "advice-more", "data-testid": "advice-more" },
+      element("summary", { text: t("adviceMore", { n: number(rest.length) }) }),
+      element("ol", { class: "advice-options" }, ...rest)) : null);
+  const adaptive = advice.adaptive;
+  if (adaptive) {
+    const gain = adaptive.gain_over_best_fixed.probability;
+    view.append(element("p", { class: "advice-adaptive", "data-testid": "advice-adaptive",
+      text: t(gain >= 0.001 ? "adviceAdaptive" : "adviceAdaptiveNoGain", { win: percent(adaptive.win.probability), gain: points(gain) }) }),
+    element("ul", { class: "advice-rules", "data-testid": "advice-rules" },
+      ...adaptive.rules.map((rule) => element("li", { text: rule }))));
+  } else {
+    const fight = operationId.endsWith(".encounter");
+    view.append(element("p", { class: "advice-adaptive", "data-testid": "advice-adaptive",
+      text: t(fight ? "adviceNoAdaptive" : "adviceOneRoll") }));
+  }
+  const approximate = advice.solver?.precision === "float64" || advice.options.some((option) => option.win.exact === null);
+  if (approximate) {
+    const error = new Intl.NumberFormat(state.lang, { notation: "scientific", maximumSignificantDigits: 2 })
+      .format(advice.solver?.max_error || Number.EPSILON);
+    view.append(element("p", { class: "advice-float", "data-testid": "advice-float", text: t("adviceFloat", { error }) }));
+  }
+  view.append(element("p", { class: "advice-honest", "data-testid": "advice-honest", text: t("adviceHonest") }));
+  return view;
+}
+
+/** A refusal as one line in the section: too large in words, anything else with the service's detail. */
+function adviceRefusal(error) {
+  const problem = error?.problem ?? {};
+  const text = error?.status === 422 && String(problem.type ?? "").endsWith("/encounter-too-large")
+    && typeof problem.states === "number" && problem.limit?.value
+    ? t("adviceTooLarge", { states: number(problem.states), limit: number(problem.limit.value) })
+    : t("adviceFailed", { detail: error?.status === 0 ? t("network") : problem.detail || problem.title || error?.message });
+  return element("p", { class: "advice-refused", "data-testid": "advice-refused", text });
+}
+
+/** The section under the odds of an operation that has an advice twin: the side picker and the answer. */
+function showAdvice(client, operationId, request, generation) {
+  const twin = `${operationId}.advice`;
+  const section = $("advice");
+  if (!state.operations.has(twin)) {
+    section.hidden = true;
+    return Promise.resolve();
+  }
+  const sides = adviceSides(request);
+  if (!sides.some((side) => side.value === state.adviceSide)) state.adviceSide = sides[0]?.value ?? null;
+  const picker = $("advice-side");
+  picker.replaceChildren(...sides.map((side) => element("option", { value: side.value, text: side.label })));
+  if (state.adviceSide !== null) picker.value = state.adviceSide;
+  $("advice-side-box").hidden = sides.length < 2;
+  picker.onchange = () => {
+    state.adviceSide = picker.value;
+    askAdvice(client, twin, operationId, request, generation);
+  };
+  section.hidden = false;
+  return askAdvice(client, twin, operationId, request, generation);
+}
+
+async function askAdvice(client, twin, operationId, request, generation) {
+  const box = $("advice-box");
+  const asked = (state.adviceAsked = (state.adviceAsked ?? 0) + 1);
+  const current = () => generation === state.generation && asked === state.adviceAsked;
+  const body = withoutRandomness(request);
+  if (state.adviceSide !== null) body.advise = { side: state.adviceSide };
+  box.replaceChildren(element("p", { text: t("loading"), "data-testid": "advice-loading" }));
+  try {
+    const answer = await client.call(twin, body);
+    if (current()) box.replaceChildren(adviceView(answer, operationId));
+  } catch (error) {
+    if (current()) box.replaceChildren(adviceRefusal(error));
   }
 }
 
@@ -943,11 +1134,15 @@ function fillSystems() {
   return systems;
 }
 
+/** An odds or advice twin: shown with its operation's roll (the odds chart, "Was lohnt sich?"), never picked. */
+const TWINS = [".odds", ".advice"];
+const isTwin = (operationId) => TWINS.some((suffix) => operationId.endsWith(suffix));
+
 function fillOperations(system, chosen) {
   const select = $("operation");
   select.replaceChildren();
   for (const operation of OPERATIONS) {
-    if (operation.system !== system || operation.id.endsWith(".odds") || !state.operations.has(operation.id)) continue;
+    if (operation.system !== system || isTwin(operation.id) || !state.operations.has(operation.id)) continue;
     select.append(element("option", { value: operation.id, text: operationName(operation.id) }));
   }
   if (chosen) select.value = chosen;
@@ -958,6 +1153,7 @@ function hideResult() {
   state.shown = null;
   $("result").hidden = true;
   $("odds").hidden = true;
+  $("advice").hidden = true;
   $("continue").hidden = true;
   $("next").hidden = true;
   $("share-roll").hidden = true;
@@ -1058,6 +1254,7 @@ function showResponse(client, response, { shared = false } = {}) {
     $("receipt").replaceChildren();
   }
   work.push(showOdds(client, response.operation, response.request, generation));
+  work.push(showAdvice(client, response.operation, response.request, generation));
   return Promise.all(work);
 }
 
@@ -1148,10 +1345,12 @@ function distance(a, b) {
 function readRequestLink() {
   const named = params.get("operation");
   if (named === null) return { problem: null };
-  // An odds twin (listed by /v1/systems) opens its operation's form: the page shows the odds beside every roll.
-  const twinOf = named.endsWith(".odds") ? named.slice(0, -".odds".length) : null;
+  // An odds or advice twin (listed by /v1/systems) opens its operation's form: the page shows the odds
+  // beside every roll, and "Was lohnt sich?" under them.
+  const suffix = TWINS.find((twin) => named.endsWith(twin));
+  const twinOf = suffix ? named.slice(0, -suffix.length) : null;
   const asked = twinOf && state.operations.has(twinOf) ? twinOf : named;
-  const known = OPERATIONS.filter((operation) => operation.system && !operation.id.endsWith(".odds") && state.operations.has(operation.id));
+  const known = OPERATIONS.filter((operation) => operation.system && !isTwin(operation.id) && state.operations.has(operation.id));
   if (!known.some((operation) => operation.id === asked)) {
     const [best] = known.map((operation) => [distance(asked, operation.id), operation.id]).sort((x, y) => x[0] - y[0]);
     const problem = t("unknownOperation", { operation: asked }) + (best && best[0] <= 3 ? ` ${t("didYouMean", { suggestion: best[1] })}` : "");
@@ -1204,6 +1403,7 @@ function showHiddenCard(client, part) {
   $("events").replaceChildren();
   $("next").hidden = true;
   $("odds").hidden = true;
+  $("advice").hidden = true;
   const receipt = $("receipt");
   receipt.removeAttribute("data-state");
   receipt.textContent = t("checking");

@@ -41,10 +41,12 @@ def _open(page, url, viewport=DESKTOP):
 
 
 def _wait_for_roll(page):
+    """The roll shown, its receipt checked, its odds and (under a fight's odds) its advice answered."""
     page.wait_for_function("""() => {
         const receipt = document.querySelector('[data-testid=receipt]');
         return receipt.dataset.state && !document.querySelector('[data-testid=roll]').disabled
-            && !document.querySelector('[data-testid=odds-loading]');
+            && !document.querySelector('[data-testid=odds-loading]')
+            && !document.querySelector('[data-testid=advice-loading]');
     }""")
 
 

@@ -209,31 +209,38 @@ def test_axe_finds_nothing_in_any_operations_form(page, live_url, lang, scheme):
 
 @pytest.mark.parametrize("lang, scheme, viewport", [("de", "dark", PHONE)], ids=["de-dark-390"])
 def test_axe_finds_nothing_after_any_operations_roll(page, live_url, lang, scheme, viewport):
-    """Every operation rolled with its example: its result, odds chart and curve (or its error) clean,
-    the summary focused and on screen. One walk (about 30 s): the dark theme at phone size, the
-    combination the state walks above cover for only a few operations."""
+    """Every operation rolled with its example: its result, odds chart and curve, a fight's "Was lohnt
+    sich?" (or its refusal, the Beutelschneider text's fight), or its error clean, the summary focused
+    and on screen. One walk (about 30 s): the dark theme at phone size, the combination the state walks
+    above cover for only a few operations."""
     page.emulate_media(color_scheme=scheme)
     _open(page, f"{live_url}/play?lang={lang}", viewport)
     operations = []
     for system in page.evaluate("() => [...document.querySelectorAll('#system option')].map((o) => o.value)"):
         page.select_option("[data-testid=system]", system)
         operations += page.evaluate("() => [...document.querySelectorAll('#operation option')].map((o) => o.value)")
-    found, unfocused = {}, []
+    found, unfocused, advised = {}, [], []
     for operation in operations:
         _open(page, f"{live_url}/play?operation={operation}&lang={lang}", viewport)
         page.click("[data-testid=roll]")
         page.wait_for_function("""() => !document.querySelector('[data-testid=roll]').disabled
             && (!document.getElementById('error').hidden
                 || document.querySelector('[data-testid=receipt]').dataset.state)
-            && !document.querySelector('[data-testid=odds-loading]')""")
-        page.evaluate("document.querySelectorAll('#result details').forEach((d) => { d.open = true; })")
-        problems = violations(page, {"include": [["#result"], ["#odds"], ["#error"]]})
+            && !document.querySelector('[data-testid=odds-loading]')
+            && !document.querySelector('[data-testid=advice-loading]')""")
+        opened = "document.querySelectorAll('#result details, #advice details').forEach((d) => { d.open = true; })"
+        page.evaluate(opened)
+        problems = violations(page, {"include": [["#result"], ["#odds"], ["#advice"], ["#error"]]})
         if problems:
             found[operation] = describe(problems)
+        if page.is_visible("[data-testid=advice]"):
+            advised.append(operation)
         if page.is_visible("[data-testid=result]") and (
                 _focused(page) != "summary" or not _inside_viewport(page, "[data-testid=summary]")["inside"]):
             unfocused.append(operation)
     page.emulate_media(color_scheme="light")
     assert found == {}, "\n".join(f"{operation}: {text}" for operation, text in found.items())
     assert unfocused == []
+    assert {f"{operation.split('.')[0]}.encounter" for operation in ONE_PER_SYSTEM} <= set(advised), advised
+    assert not [operation for operation in operations if operation.endswith(".advice")], "advice is a section of a roll"
     assert page.problems == []
