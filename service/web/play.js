@@ -850,6 +850,17 @@ async function showOdds(client, operationId, request, generation) {
 // says the adaptive optimum's rules. A 422 (too large, too many options) is a line, not an error page.
 
 const ADVICE_FOR_SUCCESS = new Set(["proben"]); // the side takes tests: a chance of success, not to win
+// The single rolls whose advice weighs the group's one-shot rescue dice after a loss (RULINGS.md
+// "Advice", Paws): asked only after a lost roll, for the side that lost, by the comparison's net.
+const RESCUE_ADVICE = new Set(["paws.test", "paws.comparison"]);
+
+/** Who lost a Paws test or comparison (`player`, `a` or `b`), or null when nobody did. */
+function pawsLoser(response) {
+  const result = response.result ?? {};
+  if (response.operation === "paws.test") return result.success && !result.catastrophe ? null : "player";
+  if (response.operation === "paws.comparison" && ["a", "b"].includes(result.winner)) return result.winner === "a" ? "b" : "a";
+  return null;
+}
 
 /** The sides the advice may be for, as `advise.side` names them, with the names the page shows. */
 function adviceSides(request) {
@@ -873,6 +884,8 @@ function policyFieldWords(system, field, value) {
   switch (field) {
     case "one_shot_rescue":
       return [value ? plural("one_shot_rescue", value) : table["one_shot_rescue.keep"]];
+    case "spend":
+      return [value ? plural("spend", value) : table["spend.keep"]];
     case "give_up_at_wounds":
     case "concede_at_consequences":
       return [value === null ? table[`${field}.never`] : plural(field, value)];
@@ -953,7 +966,8 @@ function adviceView(answer, operationId) {
   const view = element("div", { class: "advice-view", "data-testid": "advice-view" },
     answer.summary ? element("p", { class: "advice-summary", "data-testid": "advice-summary", text: answer.summary }) : null,
     element("p", { class: "advice-caption", id: "advice-caption",
-      text: t(ADVICE_FOR_SUCCESS.has(system) ? "adviceCaptionSuccess" : "adviceCaptionWin") }),
+      text: t(RESCUE_ADVICE.has(operationId) ? "adviceCaptionAverted"
+        : ADVICE_FOR_SUCCESS.has(system) ? "adviceCaptionSuccess" : "adviceCaptionWin") }),
     element("ol", { class: "advice-options", "aria-labelledby": "advice-caption" }, ...shown),
     rest.length ? element("details", { class: "advice-more", "data-testid": "advice-more" },
       element("summary", { text: t("adviceMore", { n: number(rest.length) }) }),
@@ -990,16 +1004,22 @@ function adviceRefusal(error) {
   return element("p", { class: "advice-refused", "data-testid": "advice-refused", text });
 }
 
-/** The section under the odds of an operation that has an advice twin: the side picker and the answer. */
-function showAdvice(client, operationId, request, generation) {
+/** The section under the odds of an operation that has an advice twin: the side picker and the answer.
+ * A Paws test or comparison has it only after a loss: then the group's one-shot rescue die, one at hand
+ * and one more loss to come (the body's defaults), for the side that lost, by the comparison's net. */
+function showAdvice(client, operationId, response, generation) {
   const twin = `${operationId}.advice`;
   const section = $("advice");
-  if (!state.operations.has(twin)) {
+  const rescue = RESCUE_ADVICE.has(operationId);
+  const loser = rescue ? pawsLoser(response) : null;
+  if (!state.operations.has(twin) || (rescue && loser === null)) {
     section.hidden = true;
     return Promise.resolve();
   }
-  const sides = adviceSides(request);
-  if (!sides.some((side) => side.value === state.adviceSide)) state.adviceSide = sides[0]?.value ?? null;
+  const request = rescue && loser !== "player" ? { ...response.request, lost_by: response.result.net } : response.request;
+  const sides = rescue ? [] : adviceSides(request);
+  if (rescue) state.adviceSide = loser === "player" ? null : loser;
+  else if (!sides.some((side) => side.value === state.adviceSide)) state.adviceSide = sides[0]?.value ?? null;
   const picker = $("advice-side");
   picker.replaceChildren(...sides.map((side) => element("option", { value: side.value, text: side.label })));
   if (state.adviceSide !== null) picker.value = state.adviceSide;
@@ -1254,7 +1274,7 @@ function showResponse(client, response, { shared = false } = {}) {
     $("receipt").replaceChildren();
   }
   work.push(showOdds(client, response.operation, response.request, generation));
-  work.push(showAdvice(client, response.operation, response.request, generation));
+  work.push(showAdvice(client, response.operation, response, generation));
   return Promise.all(work);
 }
 

@@ -325,3 +325,57 @@ def test_the_pages_words_for_every_choice_are_the_services(lang):
         assert [page_words(key, values) for key, values in keys] == service, policy
     used = {key for _, _, keys in _policy_cases() for key, _ in keys}
     assert used | {"max_attempts.while_dice", "max_attempts.other"} >= set(table), set(table) - used
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_lost_paws_test_weighs_the_rescue_die_and_a_won_one_shows_nothing(page, live_url, app, lang):
+    """RULINGS.md "Advice", Paws: after a lost test, the group's one-shot rescue die rolled now or kept for
+    the next loss ("Jeder Rettungswürfel darf nur einmal gewürfelt werden"): one die, one more loss to
+    come, 1/4 of the two losses either way, "gleich gut". A won test has nothing to avert: no section."""
+    lost = {"name": "Rynn", "rank": 0}  # no die: the test is lost (rules 001: one die per rank)
+    _open(page, f"{live_url}/play?operation=paws.test&lang={lang}&body={quote(json.dumps(lost))}")
+    asked = []
+    page.on("request", lambda request: asked.append(request) if "/test/advice" in request.url else None)
+    _roll(page)
+    _wait_for_advice(page)
+    assert asked[-1].post_data_json == {key: value for key, value in json.loads(page.text_content("#raw"))[
+        "request"].items() if key not in ("seed", "manual", "ticket", "idempotency_key", "session")}
+    assert page.is_hidden("[data-testid=advice-side-box]")
+    caption = page.inner_text(".advice-caption")
+    assert caption.startswith("Anteil abgewendeter Niederlagen" if lang == "de" else "Share of losses averted")
+    rows = sorted(_rows(page), key=lambda row: row["rank"])
+    one, keep = (("auf diese Niederlage höchstens 1 einmaligen Rettungswürfel einsetzen",
+                  "die einmaligen Rettungswürfel für spätere Niederlagen behalten") if lang == "de"
+                 else ("spend at most 1 one-shot rescue die on this loss",
+                       "keep the one-shot rescue dice for later losses"))
+    assert [(row["words"], row["exact"]) for row in rows] == [(keep, "1/4"), (one, "1/4")]
+    assert rows[1]["equal"] and rows[1]["default"]
+    assert page.inner_text("[data-testid=advice-adaptive]").startswith(
+        "Ein einzelner Wurf" if lang == "de" else "A single roll")
+    found = violations(page, {"include": [["#advice"]]})
+    assert found == [], describe(found)
+    won = {"rank": 3, "seed": 1, "extra_bonus_dice": 20}  # 23 dice: a success
+    _open(page, f"{live_url}/play?operation=paws.test&lang={lang}&body={quote(json.dumps(won))}")
+    _roll(page)
+    assert json.loads(page.text_content("#raw"))["result"]["success"] is True
+    assert page.is_hidden("[data-testid=advice]")
+    assert page.problems == []
+
+
+def test_a_lost_comparison_is_weighed_by_its_net_for_the_side_that_lost(page, live_url, app):
+    fight = {"a": {"name": "Rynn", "rank": 4}, "b": {"name": "Jack", "rank": 0}}  # b rolls nothing: b loses
+    _open(page, f"{live_url}/play?operation=paws.comparison&lang=en&body={quote(json.dumps(fight))}")
+    asked = []
+    page.on("request", lambda request: asked.append(request) if "/comparison/advice" in request.url else None)
+    for _ in range(4):  # until a wins (a tie, all four dice failing, has nothing to avert)
+        _roll(page)
+        if json.loads(page.text_content("#raw"))["result"]["winner"] == "a":
+            break
+    roll = json.loads(page.text_content("#raw"))
+    assert roll["result"]["winner"] == "a"
+    _wait_for_advice(page)
+    sent = asked[-1].post_data_json
+    assert sent["advise"] == {"side": "b"} and sent["lost_by"] == roll["result"]["net"]
+    expected = app.test_client().post("/v1/paws/comparison/advice?lang=en", json=sent).get_json()
+    assert page.inner_text("[data-testid=advice-summary]") == expected["summary"]
+    assert page.problems == []
