@@ -50,6 +50,7 @@ injuring_abilities
 concede_at_consequences
 success_rule
 gain_over_best_fixed  # advice: the adaptive block, written by the advice view as a dict key
+future_losses  # paws.*.advice: read as body["future_losses"]
 exclude  # class Meta
 LINKS
 JSON_SCHEMA_RULES

@@ -259,6 +259,7 @@ def _policy_cases():
     from service.systems.beutelschneider import advice as beutelschneider
     from service.systems.malmsturm import advice as malmsturm
     from service.systems.paws import advice as paws
+    from service.systems.paws import rescue_advice as paws_rescue
     from service.systems.proben import advice as proben
     from service.systems.weltenbuch import advice as weltenbuch
 
@@ -267,6 +268,9 @@ def _policy_cases():
         (paws.policy_words, {"one_shot_rescue": 0}, [("one_shot_rescue.keep", {})]),
         (paws.policy_words, {"one_shot_rescue": 1}, [("one_shot_rescue.one", {"count": "1"})]),
         (paws.policy_words, {"one_shot_rescue": 2}, [("one_shot_rescue.other", {"count": "2"})]),
+        (paws_rescue.policy_words, {"spend": 0}, [("spend.keep", {})]),
+        (paws_rescue.policy_words, {"spend": 1}, [("spend.one", {"count": "1"})]),
+        (paws_rescue.policy_words, {"spend": 2}, [("spend.other", {"count": "2"})]),
         (paws.policy_words, {"give_up_at_wounds": None}, [("give_up_at_wounds.never", {})]),
         (paws.policy_words, {"give_up_at_wounds": 1}, [("give_up_at_wounds.one", {"count": "1"})]),
         (paws.policy_words, {"give_up_at_wounds": 3}, [("give_up_at_wounds.other", {"count": "3"})]),
