@@ -341,7 +341,8 @@ def advice_json(advice: Advice, lang: str) -> dict[str, Any]:
 
 
 class Percent(Number):
-    """A chance as the message's language writes a percentage with one decimal ("63.2%", „63,2 %“)."""
+    """A chance as the message's language writes a percentage with one decimal ("63.2%", „63,2 %“, the
+    German space a no-break one, so that a narrow chat never wraps the number from its sign)."""
 
     def __new__(cls, value: Probability) -> Self:
         percent = str.__new__(cls, format_percent(float(value), "#,##0.0%", locale="en"))
@@ -349,7 +350,7 @@ class Percent(Number):
         return percent
 
     def say(self, lang: str, glossary: Mapping[str, str] | None = None) -> str:
-        return format_percent(self.value, "#,##0.0 %" if lang == "de" else "#,##0.0%", locale=lang)
+        return format_percent(self.value, "#,##0.0\u00a0%" if lang == "de" else "#,##0.0%", locale=lang)
 
 
 def api_policy_words(policy: Policy) -> str:

@@ -92,7 +92,7 @@ def test_options_less_than_a_tenth_of_a_point_apart_are_gleich_gut():
     assert by_pick[1].equal_to_best and by_pick[1].vs_best == Fraction(-1, 10000)
     assert not by_pick[0].equal_to_best and by_pick[0].vs_best == Fraction(-1, 1000)
     assert advice.summary(advised, "A", "de") == (
-        "Rat für A: am besten pick = 2, 50,1 % Siegchance. Die Voreinstellung (pick = 0): 50,0 %.")
+        "Rat für A: am besten pick = 2, 50,1\u00a0% Siegchance. Die Voreinstellung (pick = 0): 50,0\u00a0%.")
 
 
 @pytest.mark.parametrize("advise, field, says", [

@@ -175,7 +175,7 @@ def test_over_http_a_failed_test_with_two_dice(post, client):
         ({"spend": 1}, "1/2", True), ({"spend": 2}, "1/2", True), ({"spend": 0}, "3/8", False)]
     assert block["default"]["policy"] == {"spend": 2} and block["adaptive"] is None
     assert answer["summary"] == (
-        "Rat für Rynn: am besten auf diese Niederlage höchstens 1 einmaligen Rettungswürfel einsetzen, 50,0 % "
+        "Rat für Rynn: am besten auf diese Niederlage höchstens 1 einmaligen Rettungswürfel einsetzen, 50,0\u00a0% "
         "dieser Niederlagen abgewendet. Die Voreinstellung (auf diese Niederlage höchstens 2 einmalige "
         "Rettungswürfel einsetzen) ist gleich gut.")
     assert client.post("/v1/receipts/verify", json=answer).get_json()["valid"] is True
