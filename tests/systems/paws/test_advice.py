@@ -133,7 +133,8 @@ def test_over_http_the_adaptive_block_says_it_gains_nothing(post):
                                              "einen nach dem anderen, bis einer gelingt.")
     assert block["adaptive"]["rules"][-1].startswith("In jeder Lage neu zu entscheiden, gewinnt nicht öfter")
     assert answer["summary"] == ("Rat für Ryan: am besten 1 einmaligen Rettungswürfel einsetzen, nie aufgeben, "
-                                 "62,5\u00a0% Siegchance. In jeder Lage neu zu entscheiden, bringt nichts Nennenswertes.")
+                                 "62,5\u00a0% Siegchance. In jeder Lage neu zu entscheiden, bringt nichts "
+                                 "Nennenswertes.")
 
 
 def test_with_max_rounds_there_is_no_adaptive_block(post):
