@@ -505,11 +505,12 @@ def _advice_choices(body: Body, side: str) -> dict[str, list[Any]]:
 
 
 def _advice_default(body: Body, side: str) -> dict[str, Any]:
-    """The body's own: the abilities it gives (E4, default combat), its `pairs` (null: E7's order)."""
+    """The documented defaults (API.md §1.10), whatever the body gives: combat (E4) for every member,
+    E7's order of who meets whom (`pairs` null)."""
     given = _side_of(body, side)
-    ability = ({member["name"]: member["ability"] for member in given["members"]} if "members" in given
-               else given["ability"])
-    return {"ability": ability, "pairs": body.get("pairs")}
+    combat = rules.Ability.COMBAT.value
+    ability = {member["name"]: combat for member in given["members"]} if "members" in given else combat
+    return {"ability": ability, "pairs": None}
 
 
 def _advice_apply(body: Body, side: str, policy: Mapping[str, Any]) -> dict:

@@ -318,9 +318,9 @@ def _advice_choices(body: Body, side: str) -> dict[str, list[Any]]:
 
 
 def _advice_default(body: Body, side: str) -> dict[str, Any]:
-    policy = body["policy"]
-    return {"concede_at_consequences": policy["concede_at_consequences"].get(side), "defend": policy["defend"],
-            "targeting": policy["targeting"]}
+    """The documented defaults (API.md §1.10), whatever the body's policy gives: never concede (E3),
+    defend, `focus` (E5)."""
+    return {"concede_at_consequences": None, "defend": True, "targeting": encounter.FOCUS}
 
 
 def _advice_apply(body: Body, side: str, policy: Mapping[str, Any]) -> dict:

@@ -235,3 +235,13 @@ def test_http_where_deciding_anew_wins_no_more_but_loses_less_it_says_so(post):
     assert advised["adaptive"]["rules"][-1].startswith(
         "Deciding anew in every state wins no more than the best fixed option, but loses less: ")
     assert "loses less" in answer["summary"] and "gains nothing" not in answer["summary"]
+
+
+def test_the_default_is_combat_whatever_the_body_gives(post):
+    """API.md §1.10: `default` is the documented defaults, combat (E4) and E7's order, not the body's
+    own ability (stop 57: the systems disagreed)."""
+    body = {"sides": [{"name": "Dieb", "bag": {"red": 3, "green": 6, "white": 5, "black": 1}, "ability": "skill"},
+                      {"name": "Wache", "bag": {"red": 7, "green": 3, "white": 5}}], "advise": {"side": "Dieb"}}
+    status, answer = post("/v1/beutelschneider/encounter/advice", body)
+    assert status == 200, answer
+    assert answer["advice"]["default"]["policy"] == {"ability": "combat"}

@@ -112,3 +112,13 @@ def test_http_every_option_is_the_odds_and_the_rules_are_german(post):
     assert Fraction(advised["adaptive"]["win"]["exact"]) >= Fraction(advised["best"]["win"]["exact"])
     never = "Gib nie nach: Nachgeben verliert sofort, Weiterkämpfen gewinnt nie seltener."
     assert never in advised["adaptive"]["rules"]
+
+
+def test_the_default_is_the_documented_one_whatever_the_body_sets(post):
+    """API.md §1.10: `default` is the documented defaults (never concede, E3; defend; `focus`, E5), not
+    what this body's policy happens to set (the Foundry helper of stop 57 found the systems disagreeing)."""
+    body = {**DUEL, "policy": {"defend": False, "targeting": "spread"}, "advise": {"side": "Helden"}}
+    status, answer = post("/v1/malmsturm/encounter/advice", body)
+    assert status == 200, answer
+    assert answer["advice"]["default"]["policy"] == {"concede_at_consequences": None, "defend": True,
+                                                     "targeting": "focus"}
