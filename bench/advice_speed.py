@@ -34,10 +34,6 @@ class Case:
     system: str
     body: dict[str, Any]
     operation: str = "encounter"
-    advice_only: tuple[str, ...] = ("advise",)  # what the advice body adds to its odds twin's
-
-
-RESCUE_ADVICE_ONLY = ("advise", "one_shot_rescue", "spend", "future_losses", "lost_by")  # paws.*.advice
 
 
 CASES = (
@@ -64,10 +60,10 @@ CASES = (
          operation="cooperation"),
     Case("paws lost comparison 3 v 2, 3 one-shot dice, 1 later loss (4 options)", "paws",
          {"a": {"rank": 3}, "b": {"rank": 2, "extra_rescue_dice": 1}, "one_shot_rescue": 3,
-          "advise": {"side": "b"}}, operation="comparison", advice_only=RESCUE_ADVICE_ONLY),
+          "advise": {"side": "b"}}, operation="comparison"),
     Case("paws lost comparison 10 v 10 at the limits: 20 one-shot dice, 10 later losses (21 options)", "paws",
          {"a": {"rank": 10}, "b": {"rank": 10}, "one_shot_rescue": 20, "future_losses": 10},
-         operation="comparison", advice_only=RESCUE_ADVICE_ONLY),
+         operation="comparison"),
     Case("beutelschneider thief v guard: ability (2 options), adaptive flee or fight", "beutelschneider",
          {"sides": [{"name": "Dieb", "bag": {"red": 3, "green": 6, "white": 5, "black": 1}},
                     {"name": "Wache", "bag": {"red": 7, "green": 3, "white": 5}}], "advise": {"side": "Dieb"}}),
@@ -105,7 +101,8 @@ def run(calls: int) -> list[dict[str, Any]]:
             body = _body(case)
             advice = operations[f"{case.system}.{case.operation}.advice"]
             odds = operations[f"{case.system}.{case.operation}.odds"]
-            plain = {name: value for name, value in body.items() if name not in case.advice_only}
+            # the odds twin's body: the advice body without what only advice takes (advise, a roll's choice)
+            plain = {name: value for name, value in body.items() if name in odds.schema.fields}
             loaded = advice.load(dict(body))
             advisor = _advisor(case)
             asked_side, asked = _asked(advisor, loaded)

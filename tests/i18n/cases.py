@@ -562,20 +562,30 @@ def _malm_ends(ends: str):
 
 # --- advice (API.md §1.10): the chat line of every advice and the rules in words ----------------------
 
+def _summary_line(policies: list[dict], wins: tuple[Fraction, ...], default: int, adaptive: Fraction | None, *,
+                  name: str, headline: Callable[..., object], describe: Callable[..., object],
+                  not_lose: Fraction | None = None) -> Callable[[str], str]:
+    """The platform's chat line of an advice whose options (``policies``) win ``wins``, the first the best."""
+    from service.platform.maths.odds import Odds
+    from service.platform.operations import advice
+
+    options = tuple(advice.Option(policy, Odds({}), win, win, None, win - wins[0])
+                    for policy, win in zip(policies, wins, strict=True))
+    solved = None if adaptive is None else advice.Adaptive(adaptive, (), 1, not_lose=not_lose)
+    advised = advice.Advice("a", options, options[default], solved, advice.Solver(1))
+    return lambda lang: advice.summary(advised, name, lang, headline=headline, describe=describe)
+
+
 def _advice_line(wins: tuple[Fraction, ...], default: int, adaptive: Fraction | None,
                  headline: Callable[..., object] | None = None,
                  not_lose: Fraction | None = None) -> Callable[[str], str]:
-    """The platform's chat line of an advice whose options win ``wins`` (the first the best)."""
-    from service.platform.maths.odds import Odds
+    """A Paws duel's advice line, its options spending 0, 1, … one-shot dice."""
     from service.platform.operations import advice
     from service.systems.paws import advice as paws_advice
 
-    options = tuple(advice.Option({"one_shot_rescue": index}, Odds({}), win, win, None, win - wins[0])
-                    for index, win in enumerate(wins))
-    solved = None if adaptive is None else advice.Adaptive(adaptive, (), 1, not_lose=not_lose)
-    advised = advice.Advice("a", options, options[default], solved, advice.Solver(1))
-    return lambda lang: advice.summary(advised, "Ryan", lang, headline=headline or advice.to_win,
-                                       describe=paws_advice.policy_words)
+    return _summary_line([{"one_shot_rescue": index} for index in range(len(wins))], wins, default, adaptive,
+                         name="Ryan", headline=headline or advice.to_win, describe=paws_advice.policy_words,
+                         not_lose=not_lose)
 
 
 def _paws_rule(*decisions: tuple[str, int], give_up: bool = False) -> Callable[[str], str]:
@@ -612,17 +622,10 @@ def _advice() -> Iterator[Case]:
 
 def _rescue_line(spends: tuple[int, ...], averted: tuple[Fraction, ...]) -> Callable[[str], str]:
     """The chat line of the advice on one-shot rescue dice after a loss (the default: all of them)."""
-    from service.platform.maths.odds import Odds
-    from service.platform.operations import advice
     from service.systems.paws import rescue_advice
 
-    best = averted[0]
-    options = tuple(advice.Option({"spend": spend}, Odds({}), share, share, None, share - best)
-                    for spend, share in zip(spends, averted, strict=True))
-    default = max(options, key=lambda option: option.policy["spend"])
-    advised = advice.Advice("player", options, default, None, advice.Solver(0))
-    return lambda lang: advice.summary(advised, "Rynn", lang, headline=rescue_advice.averted_headline,
-                                       describe=rescue_advice.policy_words)
+    return _summary_line([{"spend": spend} for spend in spends], averted, spends.index(max(spends)), None,
+                         name="Rynn", headline=rescue_advice.averted_headline, describe=rescue_advice.policy_words)
 
 
 def _proben_rule(carry: bool, carried: bool) -> Callable[[str], str]:

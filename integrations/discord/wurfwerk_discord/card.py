@@ -253,7 +253,7 @@ def rescue_advice_field(advice: Mapping[str, Any] | None, lang: str) -> dict[str
         return None
     keep, now = (float(shares[spend]["win"]["probability"]) for spend in (0, 1))
     margin = int((advice or {}).get("request", {}).get("lost_by") or 1)
-    if margin > 1:  # one die cannot save it to a tie (ruling 3): "at most one" rolls nothing
+    if not shares[1]["expected"]["averted_now"]:  # the service says one die cannot save it now: nothing is rolled
         verdict = "rescue_out_of_reach"
     elif shares[0]["vs_best"]["equal"] and shares[1]["vs_best"]["equal"]:
         verdict = "rescue_equal"

@@ -136,8 +136,7 @@ def test_rescue_odds(body: Body) -> Odds:
 
 
 def _comparison_losers(body: Body) -> list[str]:
-    """Who can lose a comparison: either side in a contest, the defender in defense mode (ruling 4)."""
-    return ["b"] if body["mode"] == rules.Mode.DEFENSE.value else ["a", "b"]
+    return rules.sides_that_can_lose(rules.Mode(body["mode"]))
 
 
 def comparison_rescue_odds(body: Body) -> Odds:

@@ -270,6 +270,12 @@ def comparison(a: Pool, b: Pool, source: RandomSource, *, mode: Mode = Mode.CONT
     )
 
 
+def sides_that_can_lose(mode: Mode) -> list[str]:
+    """Who can lose a comparison (and so suffer its effects): either side in a contest, only the
+    defender in defense mode, where b "kann den Angriff vollständig abwehren" but never win (ruling 4)."""
+    return ["b"] if mode is Mode.DEFENSE else ["a", "b"]
+
+
 def loser_of(winner: str | None, a_successes: int, b_successes: int, mode: Mode) -> str | None:
     """The side that lost (after rescue): the other of the winner; in defense mode a repelled attack
     is the attacker's loss when the defender rolled more, a tie when both rolled alike."""
